@@ -1,0 +1,100 @@
+/*
+ * hivelite.h -- the public embedding API of hivelite.
+ *
+ * hivelite is an embeddable Hive table engine: it keeps a metastore next to a
+ * warehouse of Hive-layout tables and answers HiveQL over them.  This header
+ * is the whole public surface; the CLI (src/cli) uses nothing else.
+ *
+ * Lifecycle:  hl_open -> (hl_prepare -> hl_step* -> hl_finalize)* -> hl_close
+ *
+ * Ownership and lifetimes are stated on every function.  One hl_db_t must be
+ * used by one thread at a time; open one handle per thread for concurrency.
+ */
+#ifndef HIVELITE_H
+#define HIVELITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HIVELITE_VERSION "0.1.0"
+
+/* Result codes.  HL_ROW and HL_DONE are returned by hl_step only. */
+typedef enum hl_status {
+  HL_OK = 0,
+  HL_ROW,         /* hl_step: a row is ready */
+  HL_DONE,        /* hl_step: no more rows */
+  HL_ERROR,       /* SQL or semantic error (see hl_sqlstate) */
+  HL_NOMEM,       /* out of memory */
+  HL_IOERR,       /* a file-system operation failed */
+  HL_CORRUPT,     /* a data file or the metastore is malformed */
+  HL_NOTFOUND,    /* a named object does not exist */
+  HL_CONSTRAINT,  /* an object already exists or is in use */
+  HL_INTERRUPT,   /* cancelled */
+  HL_UNSUPPORTED, /* valid HiveQL that hivelite does not implement yet */
+  HL_MISUSE,      /* API used incorrectly */
+  HL_INTERNAL     /* an internal invariant failed: a bug */
+} hl_status_t;
+
+typedef struct hl_db hl_db_t;     /* one open warehouse + metastore + session */
+typedef struct hl_stmt hl_stmt_t; /* one prepared statement and its result */
+
+/* Opens the warehouse directory WAREHOUSE (created if missing) with the
+ * metastore at METASTORE (NULL: WAREHOUSE/.hivelite/metastore.db).  *out is
+ * set even on failure (unless memory ran out, then it is NULL) so that the
+ * error can be read; the caller always calls hl_close(*out). */
+hl_status_t hl_open(const char *warehouse, const char *metastore, hl_db_t **out);
+
+/* Closes the handle and frees everything it owns.  hl_close(NULL) is a no-op.
+ * Statements must be finalized first; open statements are finalized here. */
+void hl_close(hl_db_t *db);
+
+/* Parses the first statement of SQL (NUL-terminated).  On success *out is the
+ * statement, or NULL when SQL holds only blanks and comments; *tail (if not
+ * NULL) points just after the statement's terminating ';'.  The statement is
+ * executed lazily by the first hl_step.  Caller finalizes *out. */
+hl_status_t hl_prepare(hl_db_t *db, const char *sql, hl_stmt_t **out, const char **tail);
+
+/* Runs the statement until the next row: HL_ROW, HL_DONE, or an error code. */
+hl_status_t hl_step(hl_stmt_t *stmt);
+
+/* Frees the statement.  NULL is a no-op. */
+void hl_finalize(hl_stmt_t *stmt);
+
+/* Result shape; valid after hl_prepare for queries, after the first hl_step
+ * for other statements.  Strings are owned by the statement. */
+int hl_column_count(hl_stmt_t *stmt);
+const char *hl_column_name(hl_stmt_t *stmt, int col);
+const char *hl_column_type(hl_stmt_t *stmt, int col); /* Hive spelling */
+
+/* Values of the current row (after hl_step returned HL_ROW).  The text form
+ * follows hivelite's printing rules (timestamps as YYYY-MM-DD HH:MM:SS[.f],
+ * doubles shortest round-trip, complex values as Hive prints them).  The
+ * returned pointer is valid until the next hl_step or hl_finalize. */
+int hl_column_is_null(hl_stmt_t *stmt, int col);
+const char *hl_column_text(hl_stmt_t *stmt, int col, size_t *len);
+/* 1 when the column's values are numbers (printed unquoted in JSON). */
+int hl_column_is_numeric(hl_stmt_t *stmt, int col);
+/* 1 when the column is BOOLEAN (printed as true/false in JSON). */
+int hl_column_is_boolean(hl_stmt_t *stmt, int col);
+
+/* The last error of DB (set by hl_open, hl_prepare or hl_step).  Strings are
+ * owned by DB and valid until the next call on it.  Line and column are
+ * 1-based positions in the statement text, 0 when not applicable. */
+hl_status_t hl_errcode(hl_db_t *db);
+const char *hl_errmsg(hl_db_t *db);
+const char *hl_sqlstate(hl_db_t *db);
+int hl_error_line(hl_db_t *db);
+int hl_error_column(hl_db_t *db);
+
+/* Static names: "HL_OK", ... and a short description. */
+const char *hl_status_name(hl_status_t status);
+const char *hl_status_str(hl_status_t status);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

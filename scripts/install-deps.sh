@@ -1,0 +1,24 @@
+#!/bin/sh
+# Installs the Debian packages hivelite needs to build and test.
+# Idempotent: does nothing when everything is present.
+set -eu
+
+PACKAGES="build-essential cmake pkg-config python3 libsqlite3-dev zlib1g-dev libzstd-dev \
+libjansson-dev libedit-dev"
+
+missing=""
+for pkg in $PACKAGES; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $pkg"
+  fi
+done
+
+[ -z "$missing" ] && exit 0
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q $missing

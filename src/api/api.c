@@ -1,0 +1,347 @@
+/*
+ * api.c -- the public API of include/hivelite.h: warehouse handles,
+ * statements, row access and errors.
+ *
+ * A statement owns an arena holding its syntax tree, plan and operators.
+ * hl_step executes it on the first call and then walks the live rows of the
+ * batches its root operator yields; hl_column_text formats values on demand
+ * into per-column buffers owned by the statement.
+ */
+#include "hivelite.h"
+
+#include "exec/command.h"
+#include "sql/parser.h"
+#include "util/mem.h"
+#include "util/strbuf.h"
+
+#include <string.h>
+
+struct hl_db {
+  hl_session_t session;
+  hl_error_t err;
+  int err_line, err_col;
+  int n_open_stmts;
+};
+
+struct hl_stmt {
+  hl_db_t *db;
+  hl_arena_t *arena;
+  hl_ast_stmt_t *ast;
+  char *text;      /* the SQL up to the end of this statement (for positions) */
+  bool executed;
+  bool finished;
+  hl_result_t result;
+  hl_batch_t *batch;
+  uint32_t live_idx; /* index of the current row among the batch's live rows */
+  hl_buf_t *texts;   /* per column, formatted value of the current row */
+  char **type_names;
+};
+
+/* ----------------------------------------------------------------- errors */
+
+static void clear_error(hl_db_t *db) {
+  hl_err_clear(&db->err);
+  db->err_line = db->err_col = 0;
+}
+
+/* Records ERR as the handle's error; positions are offsets into TEXT. */
+static hl_status_t take_error(hl_db_t *db, hl_error_t *err, const char *text) {
+  hl_status_t code = err->code;
+  hl_err_move(&db->err, err);
+  db->err_line = db->err_col = 0;
+  if (text && db->err.position >= 0 && (size_t)db->err.position <= strlen(text))
+    hl_sql_line_col(text, db->err.position, &db->err_line, &db->err_col);
+  return code;
+}
+
+hl_status_t hl_errcode(hl_db_t *db) {
+  return db ? db->err.code : HL_NOMEM;
+}
+
+const char *hl_errmsg(hl_db_t *db) {
+  if (!db) return "out of memory";
+  return db->err.message ? db->err.message : "not an error";
+}
+
+const char *hl_sqlstate(hl_db_t *db) {
+  return db ? db->err.sqlstate : "53200";
+}
+
+int hl_error_line(hl_db_t *db) {
+  return db ? db->err_line : 0;
+}
+
+int hl_error_column(hl_db_t *db) {
+  return db ? db->err_col : 0;
+}
+
+const char *hl_status_name(hl_status_t s) {
+  static const char *const names[] = {
+      "HL_OK",       "HL_ROW",      "HL_DONE",       "HL_ERROR",     "HL_NOMEM",
+      "HL_IOERR",    "HL_CORRUPT",  "HL_NOTFOUND",   "HL_CONSTRAINT", "HL_INTERRUPT",
+      "HL_UNSUPPORTED", "HL_MISUSE", "HL_INTERNAL"};
+  if ((unsigned)s < sizeof names / sizeof names[0]) return names[s];
+  return "HL_UNKNOWN";
+}
+
+const char *hl_status_str(hl_status_t s) {
+  static const char *const texts[] = {"not an error",
+                                      "a row is ready",
+                                      "no more rows",
+                                      "SQL error",
+                                      "out of memory",
+                                      "I/O error",
+                                      "malformed data file or metastore",
+                                      "object not found",
+                                      "object exists or is in use",
+                                      "interrupted",
+                                      "not supported yet",
+                                      "API misuse",
+                                      "internal error"};
+  if ((unsigned)s < sizeof texts / sizeof texts[0]) return texts[s];
+  return "unknown status";
+}
+
+/* ------------------------------------------------------------- handles */
+
+static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *metastore,
+                                hl_error_t *err) {
+  hl_session_t *s = &db->session;
+  hl_arena_t *tmp = hl_arena_create(0);
+  if (!tmp) return hl_err_nomem(err);
+  hl_status_t rc = HL_OK;
+  char *wh = hl_path_normalize(tmp, warehouse, NULL);
+  if (!wh || !(s->warehouse = hl_strdup(wh)) || !(s->current_db = hl_strdup("default"))) {
+    rc = hl_err_nomem(err);
+    goto done;
+  }
+  if (!(s->fs = hl_stor_local_create())) {
+    rc = hl_err_nomem(err);
+    goto done;
+  }
+  rc = s->fs->ops->mkdirs(s->fs, s->warehouse, err);
+  if (rc != HL_OK) goto done;
+  const char *ms = metastore ? hl_path_normalize(tmp, metastore, NULL)
+                             : hl_arena_sprintf(tmp, "%s/.hivelite/metastore.db", s->warehouse);
+  if (!ms) {
+    rc = hl_err_nomem(err);
+    goto done;
+  }
+  rc = hl_cat_open(ms, &s->cat, err);
+  if (rc != HL_OK) goto done;
+  /* the default database lives at the warehouse root */
+  hl_cat_db_t *def;
+  hl_error_t gerr;
+  hl_err_init(&gerr);
+  rc = hl_cat_db_get(s->cat, "default", tmp, &def, &gerr);
+  if (rc == HL_NOTFOUND) {
+    hl_err_clear(&gerr);
+    hl_cat_db_t d = {.name = "default", .comment = "Default Hive database",
+                     .location = s->warehouse};
+    rc = hl_cat_db_create(s->cat, &d, err);
+  } else if (rc != HL_OK) {
+    hl_err_move(err, &gerr);
+  }
+done:
+  hl_arena_destroy(tmp);
+  return rc;
+}
+
+hl_status_t hl_open(const char *warehouse, const char *metastore, hl_db_t **out) {
+  hl_db_t *db = hl_calloc(1, sizeof(*db));
+  *out = db;
+  if (!db) return HL_NOMEM;
+  hl_err_init(&db->err);
+  hl_error_t err;
+  hl_err_init(&err);
+  if (!warehouse || !*warehouse) {
+    hl_err_set(&err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE), "no warehouse directory given");
+    return take_error(db, &err, NULL);
+  }
+  if (open_session(db, warehouse, metastore, &err) != HL_OK) return take_error(db, &err, NULL);
+  return HL_OK;
+}
+
+void hl_close(hl_db_t *db) {
+  if (!db) return;
+  hl_session_t *s = &db->session;
+  hl_cat_close(s->cat);
+  if (s->fs) s->fs->ops->destroy(s->fs);
+  hl_session_fini(s);
+  hl_free(s->warehouse);
+  hl_free(s->current_db);
+  hl_err_clear(&db->err);
+  hl_free(db);
+}
+
+/* ---------------------------------------------------------- statements */
+
+hl_status_t hl_prepare(hl_db_t *db, const char *sql, hl_stmt_t **out, const char **tail) {
+  *out = NULL;
+  if (tail) *tail = sql;
+  clear_error(db);
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_arena_t *arena = hl_arena_create(0);
+  if (!arena) return take_error(db, (hl_err_nomem(&err), &err), NULL);
+  hl_ast_stmt_t *ast = NULL;
+  size_t len = strlen(sql), consumed = 0;
+  hl_status_t rc = hl_sql_parse(arena, sql, len, &ast, &consumed, &err);
+  if (rc != HL_OK) {
+    hl_arena_destroy(arena);
+    return take_error(db, &err, sql);
+  }
+  if (tail) *tail = sql + consumed;
+  if (!ast) {
+    hl_arena_destroy(arena);
+    return HL_OK;
+  }
+  hl_stmt_t *st = hl_arena_zalloc(arena, sizeof(*st));
+  char *text = st ? hl_arena_strndup(arena, sql, consumed) : NULL;
+  if (!text) {
+    hl_arena_destroy(arena);
+    return take_error(db, (hl_err_nomem(&err), &err), NULL);
+  }
+  st->db = db;
+  st->arena = arena;
+  st->ast = ast;
+  st->text = text;
+  db->n_open_stmts++;
+  *out = st;
+  return HL_OK;
+}
+
+static void close_root(hl_stmt_t *st) {
+  if (st->result.root) {
+    st->result.root->close(st->result.root);
+    st->result.root = NULL;
+  }
+}
+
+static hl_status_t prepare_columns(hl_stmt_t *st, hl_error_t *err) {
+  int n = st->result.n_cols;
+  st->texts = hl_arena_zalloc(st->arena, sizeof(hl_buf_t) * (size_t)(n ? n : 1));
+  st->type_names = hl_arena_zalloc(st->arena, sizeof(char *) * (size_t)(n ? n : 1));
+  if (!st->texts || !st->type_names) return hl_err_nomem(err);
+  for (int c = 0; c < n; c++) {
+    hl_buf_init(&st->texts[c]);
+    st->type_names[c] = hl_type_to_string(st->arena, st->result.types[c]);
+    if (!st->type_names[c]) return hl_err_nomem(err);
+  }
+  return HL_OK;
+}
+
+hl_status_t hl_step(hl_stmt_t *st) {
+  if (!st) return HL_MISUSE;
+  hl_db_t *db = st->db;
+  clear_error(db);
+  if (st->finished) return HL_DONE;
+  hl_error_t err;
+  hl_err_init(&err);
+  if (!st->executed) {
+    st->executed = true;
+    hl_status_t rc = hl_exec_statement(&db->session, st->ast, st->arena, &st->result, &err);
+    if (rc == HL_OK) rc = prepare_columns(st, &err);
+    if (rc != HL_OK) {
+      close_root(st);
+      st->finished = true;
+      return take_error(db, &err, st->text);
+    }
+  }
+  if (st->batch) st->live_idx++;
+  for (;;) {
+    if (st->batch && st->live_idx < hl_batch_live(st->batch)) return HL_ROW;
+    if (!st->result.root) {
+      st->finished = true;
+      return HL_DONE;
+    }
+    hl_batch_t *b = NULL;
+    hl_status_t rc = st->result.root->next(st->result.root, &b, &err);
+    if (rc != HL_OK) {
+      close_root(st);
+      st->batch = NULL;
+      st->finished = true;
+      return take_error(db, &err, st->text);
+    }
+    st->batch = b;
+    st->live_idx = 0;
+    if (!b) {
+      close_root(st);
+      st->finished = true;
+      return HL_DONE;
+    }
+  }
+}
+
+void hl_finalize(hl_stmt_t *st) {
+  if (!st) return;
+  close_root(st);
+  if (st->texts)
+    for (int c = 0; c < st->result.n_cols; c++) hl_buf_fini(&st->texts[c]);
+  st->db->n_open_stmts--;
+  hl_arena_destroy(st->arena);
+}
+
+/* --------------------------------------------------------------- rows */
+
+int hl_column_count(hl_stmt_t *st) {
+  return st && st->executed ? st->result.n_cols : 0;
+}
+
+static bool valid_col(hl_stmt_t *st, int col) {
+  return st && st->executed && col >= 0 && col < st->result.n_cols;
+}
+
+const char *hl_column_name(hl_stmt_t *st, int col) {
+  return valid_col(st, col) ? st->result.names[col] : NULL;
+}
+
+const char *hl_column_type(hl_stmt_t *st, int col) {
+  return valid_col(st, col) && st->type_names ? st->type_names[col] : NULL;
+}
+
+static bool current_row(hl_stmt_t *st, int col, uint32_t *row) {
+  if (!valid_col(st, col) || st->finished || !st->batch) return false;
+  *row = hl_batch_row(st->batch, st->live_idx);
+  return true;
+}
+
+int hl_column_is_null(hl_stmt_t *st, int col) {
+  uint32_t row;
+  if (!current_row(st, col, &row)) return 1;
+  const hl_vec_t *v = &st->batch->cols[col];
+  if (hl_vec_is_null(v, row)) return 1;
+  if (hl_type_phys(v->type) == HL_P_VALUE) {
+    hl_value_t val;
+    hl_vec_get_value(v, row, &val);
+    return val.is_null;
+  }
+  return 0;
+}
+
+const char *hl_column_text(hl_stmt_t *st, int col, size_t *len) {
+  uint32_t row;
+  if (!current_row(st, col, &row)) {
+    if (len) *len = 0;
+    return NULL;
+  }
+  hl_buf_t *b = &st->texts[col];
+  hl_buf_reset(b);
+  hl_value_t v;
+  hl_vec_get_value(&st->batch->cols[col], row, &v);
+  hl_value_format(b, st->batch->cols[col].type, &v);
+  if (b->oom) {
+    if (len) *len = 0;
+    return NULL;
+  }
+  if (len) *len = b->len;
+  return hl_buf_cstr(b);
+}
+
+int hl_column_is_numeric(hl_stmt_t *st, int col) {
+  return valid_col(st, col) && hl_type_is_numeric(st->result.types[col]);
+}
+
+int hl_column_is_boolean(hl_stmt_t *st, int col) {
+  return valid_col(st, col) && st->result.types[col]->id == HL_T_BOOLEAN;
+}

@@ -1,0 +1,275 @@
+/*
+ * cat_schema.c -- the SQLite metastore schema, its versions and migrations.
+ *
+ * The schema version is PRAGMA user_version (0 = empty file).  MIGRATIONS
+ * lists one step per version; opening a metastore applies, in one
+ * transaction, every step newer than the file's version.  Adding version 2
+ * means appending {2, "ALTER TABLE ..."} to MIGRATIONS: nothing else.
+ * A file whose version is newer than the last step is refused (an older
+ * hivelite must not write a schema it does not understand).
+ *
+ * Schema v1 (names are stored lower-case by cat_sqlite.c):
+ *   dbs(id, name, comment, location, owner, create_time) + db_params
+ *   tbls(id, db_id, name, type, location, formats, serde, owner,
+ *        create_time, num_buckets) + tbl_params, serde_params,
+ *        tbl_columns, part_keys, bucket_cols, sort_cols (ordered by idx)
+ *   partitions(id, tbl_id, name, vals, location, create_time)
+ *        + part_values (one row per key, NULL = default partition)
+ *        + part_params
+ * Children reference parents with ON DELETE CASCADE, so dropping a database
+ * or table is one DELETE.  Every foreign key is the leading column of a
+ * primary key or index, so cascades and per-table scans never scan a
+ * whole table.  partitions.vals is the values tuple in one canonical blob
+ * (see cat_sqlite.c: encode_values) under a UNIQUE index: exact lookup by
+ * values and duplicate detection are one index probe, and listing needs no
+ * join; part_values repeats the values per key, indexed by
+ * (tbl_id, idx, value), for pruning by the value of one key.
+ */
+#include "catalog/catalog_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct migration {
+  int version;     /* user_version after this step */
+  const char *sql; /* statements run in the migration transaction */
+} migration_t;
+
+static const char schema_v1[] =
+    "PRAGMA application_id = 1212960083;\n" /* HL_CAT_APPLICATION_ID */
+    "CREATE TABLE dbs (\n"
+    "  id          INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+    "  name        TEXT NOT NULL UNIQUE,\n"
+    "  comment     TEXT,\n"
+    "  location    TEXT NOT NULL,\n"
+    "  owner       TEXT,\n"
+    "  create_time INTEGER NOT NULL\n"
+    ");\n"
+    "CREATE TABLE db_params (\n"
+    "  db_id INTEGER NOT NULL REFERENCES dbs (id) ON DELETE CASCADE,\n"
+    "  idx   INTEGER NOT NULL,\n"
+    "  key   TEXT NOT NULL,\n"
+    "  value TEXT NOT NULL,\n"
+    "  PRIMARY KEY (db_id, idx)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE tbls (\n"
+    "  id            INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+    "  db_id         INTEGER NOT NULL REFERENCES dbs (id) ON DELETE CASCADE,\n"
+    "  name          TEXT NOT NULL,\n"
+    "  type          TEXT NOT NULL CHECK (type IN ('MANAGED_TABLE', 'EXTERNAL_TABLE')),\n"
+    "  location      TEXT NOT NULL,\n"
+    "  input_format  TEXT,\n"
+    "  output_format TEXT,\n"
+    "  serde_lib     TEXT,\n"
+    "  owner         TEXT,\n"
+    "  create_time   INTEGER NOT NULL,\n"
+    "  num_buckets   INTEGER NOT NULL,\n"
+    "  UNIQUE (db_id, name)\n"
+    ");\n"
+    "CREATE TABLE tbl_params (\n"
+    "  tbl_id INTEGER NOT NULL REFERENCES tbls (id) ON DELETE CASCADE,\n"
+    "  idx    INTEGER NOT NULL,\n"
+    "  key    TEXT NOT NULL,\n"
+    "  value  TEXT NOT NULL,\n"
+    "  PRIMARY KEY (tbl_id, idx)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE serde_params (\n"
+    "  tbl_id INTEGER NOT NULL REFERENCES tbls (id) ON DELETE CASCADE,\n"
+    "  idx    INTEGER NOT NULL,\n"
+    "  key    TEXT NOT NULL,\n"
+    "  value  TEXT NOT NULL,\n"
+    "  PRIMARY KEY (tbl_id, idx)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE tbl_columns (\n"
+    "  tbl_id  INTEGER NOT NULL REFERENCES tbls (id) ON DELETE CASCADE,\n"
+    "  idx     INTEGER NOT NULL,\n"
+    "  name    TEXT NOT NULL,\n"
+    "  type    TEXT NOT NULL,\n"
+    "  comment TEXT,\n"
+    "  PRIMARY KEY (tbl_id, idx)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE part_keys (\n"
+    "  tbl_id  INTEGER NOT NULL REFERENCES tbls (id) ON DELETE CASCADE,\n"
+    "  idx     INTEGER NOT NULL,\n"
+    "  name    TEXT NOT NULL,\n"
+    "  type    TEXT NOT NULL,\n"
+    "  comment TEXT,\n"
+    "  PRIMARY KEY (tbl_id, idx)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE bucket_cols (\n"
+    "  tbl_id INTEGER NOT NULL REFERENCES tbls (id) ON DELETE CASCADE,\n"
+    "  idx    INTEGER NOT NULL,\n"
+    "  name   TEXT NOT NULL,\n"
+    "  PRIMARY KEY (tbl_id, idx)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE sort_cols (\n"
+    "  tbl_id    INTEGER NOT NULL REFERENCES tbls (id) ON DELETE CASCADE,\n"
+    "  idx       INTEGER NOT NULL,\n"
+    "  name      TEXT NOT NULL,\n"
+    "  ascending INTEGER NOT NULL CHECK (ascending IN (0, 1)),\n"
+    "  PRIMARY KEY (tbl_id, idx)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE partitions (\n"
+    "  id          INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+    "  tbl_id      INTEGER NOT NULL REFERENCES tbls (id) ON DELETE CASCADE,\n"
+    "  name        TEXT NOT NULL,\n"
+    "  vals        BLOB NOT NULL,\n"
+    "  location    TEXT NOT NULL,\n"
+    "  create_time INTEGER NOT NULL\n"
+    ");\n"
+    "CREATE UNIQUE INDEX partitions_by_name ON partitions (tbl_id, name);\n"
+    "CREATE UNIQUE INDEX partitions_by_vals ON partitions (tbl_id, vals);\n"
+    "CREATE TABLE part_values (\n"
+    "  part_id INTEGER NOT NULL REFERENCES partitions (id) ON DELETE CASCADE,\n"
+    "  idx     INTEGER NOT NULL,\n"
+    "  tbl_id  INTEGER NOT NULL,\n"
+    "  value   TEXT,\n"
+    "  PRIMARY KEY (part_id, idx)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE INDEX part_values_by_value ON part_values (tbl_id, idx, value);\n"
+    "CREATE TABLE part_params (\n"
+    "  part_id INTEGER NOT NULL REFERENCES partitions (id) ON DELETE CASCADE,\n"
+    "  idx     INTEGER NOT NULL,\n"
+    "  key     TEXT NOT NULL,\n"
+    "  value   TEXT NOT NULL,\n"
+    "  PRIMARY KEY (part_id, idx)\n"
+    ") WITHOUT ROWID;\n";
+
+static const migration_t migrations[] = {
+    {1, schema_v1},
+};
+
+#define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
+
+int hl_cat_schema_latest(void) {
+  return migrations[N_MIGRATIONS - 1].version;
+}
+
+hl_status_t hl_cat_sqlite_error(sqlite3 *db, int rc, hl_error_t *err) {
+  const char *msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  switch (rc & 0xff) {
+  case SQLITE_NOMEM:
+    return hl_err_nomem(err);
+  case SQLITE_CORRUPT:
+  case SQLITE_NOTADB:
+    return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED), "metastore is corrupt: %s", msg);
+  case SQLITE_FULL:
+    return hl_err_set(err, HL_IOERR, HL_SS(DISK_FULL), "metastore write failed: %s", msg);
+  case SQLITE_TOOBIG:
+    return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED), "metastore value too large: %s",
+                      msg);
+  case SQLITE_CONSTRAINT:
+    return hl_err_set(err, HL_CONSTRAINT, HL_SS(INTEGRITY_CONSTRAINT_VIOLATION),
+                      "metastore constraint failed: %s", msg);
+  case SQLITE_MISUSE:
+  case SQLITE_RANGE:
+  case SQLITE_INTERNAL:
+    return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "metastore misuse: %s", msg);
+  default:
+    return hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR), "metastore error: %s", msg);
+  }
+}
+
+/* Reads an integer PRAGMA (user_version, application_id). */
+static int read_pragma(sqlite3 *db, const char *sql, int *out) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+  if (rc == SQLITE_OK) {
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+      *out = sqlite3_column_int(st, 0);
+      rc = SQLITE_OK;
+    } else if (rc == SQLITE_DONE) {
+      rc = SQLITE_CORRUPT;
+    }
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* Refuses files that are not ours: not SQLite at all, another
+ * application's database, or a schema newer than this code. */
+static hl_status_t check_identity(sqlite3 *db, const char *path, int *version, hl_error_t *err) {
+  int rc = read_pragma(db, "PRAGMA user_version", version);
+  if ((rc & 0xff) == SQLITE_NOTADB)
+    return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
+                      "metastore \"%s\" is not a SQLite database", path);
+  if (rc != SQLITE_OK) return hl_cat_sqlite_error(db, rc, err);
+  if (*version < 0)
+    return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
+                      "metastore \"%s\" has an invalid schema version %d", path, *version);
+  if (*version > hl_cat_schema_latest())
+    return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
+                      "metastore \"%s\" has schema version %d, newer than this hivelite "
+                      "supports (%d)",
+                      path, *version, hl_cat_schema_latest());
+  int app_id = 0, n_objects = 0;
+  rc = read_pragma(db, "PRAGMA application_id", &app_id);
+  if (rc == SQLITE_OK && *version == 0)
+    rc = read_pragma(db, "SELECT count(*) FROM sqlite_master", &n_objects);
+  if (rc != SQLITE_OK) return hl_cat_sqlite_error(db, rc, err);
+  /* Version 0 with objects in it, or a foreign application id: someone
+   * else's database, which we must not write our tables into. */
+  if ((*version == 0 && n_objects > 0) || (*version > 0 && app_id != HL_CAT_APPLICATION_ID))
+    return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
+                      "file \"%s\" is a SQLite database but not a hivelite metastore", path);
+  return HL_OK;
+}
+
+static hl_status_t set_wal(sqlite3 *db, const char *path, hl_error_t *err) {
+  sqlite3_stmt *st = NULL;
+  hl_status_t status = HL_OK;
+  int rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  if (rc != SQLITE_ROW) {
+    status = hl_cat_sqlite_error(db, rc, err);
+  } else {
+    const char *mode = (const char *)sqlite3_column_text(st, 0);
+    /* An in-memory database (":memory:", used by tests) reports "memory". */
+    if (!mode || (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0))
+      status = hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR),
+                          "could not switch metastore \"%s\" to WAL mode (journal mode is %s)",
+                          path, mode ? mode : "unknown");
+  }
+  sqlite3_finalize(st);
+  return status;
+}
+
+static hl_status_t exec_sql(sqlite3 *db, const char *sql, hl_error_t *err) {
+  int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+  return rc == SQLITE_OK ? HL_OK : hl_cat_sqlite_error(db, rc, err);
+}
+
+/* Applies every step newer than the file's version in one IMMEDIATE
+ * transaction; the version is read again under the write lock because
+ * another process may have migrated the file meanwhile. */
+static hl_status_t migrate(sqlite3 *db, const char *path, int *version, hl_error_t *err) {
+  hl_status_t status = exec_sql(db, "BEGIN IMMEDIATE", err);
+  if (status != HL_OK) return status;
+  status = check_identity(db, path, version, err);
+  for (int step_idx = 0; status == HL_OK && step_idx < N_MIGRATIONS; step_idx++) {
+    const migration_t *step = &migrations[step_idx];
+    if (step->version <= *version) continue;
+    status = exec_sql(db, step->sql, err);
+    if (status != HL_OK) {
+      hl_err_prefix(err, "migrating metastore \"%s\" to schema version %d", path, step->version);
+      break;
+    }
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", step->version);
+    status = exec_sql(db, pragma, err);
+    if (status == HL_OK) *version = step->version;
+  }
+  if (status == HL_OK) status = exec_sql(db, "COMMIT", err);
+  if (status != HL_OK && !sqlite3_get_autocommit(db))
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  return status;
+}
+
+hl_status_t hl_cat_schema_prepare(sqlite3 *db, const char *path, int *version, hl_error_t *err) {
+  hl_status_t status = check_identity(db, path, version, err);
+  if (status == HL_OK) status = set_wal(db, path, err);
+  if (status == HL_OK && *version < hl_cat_schema_latest())
+    status = migrate(db, path, version, err);
+  return status;
+}

@@ -1,0 +1,144 @@
+/*
+ * catalog.h -- the metastore interface.
+ *
+ * Databases, tables (columns, partition keys, storage descriptor,
+ * parameters), partitions (values, own location, parameters) behind one C
+ * interface.  The embedded backend is SQLite (cat_sqlite.c); other backends
+ * (PostgreSQL, Hive Metastore Thrift) will implement the same functions.
+ *
+ * Names are stored lower-case (Hive identifiers are case-insensitive);
+ * lookups lower-case their arguments.  Partition values are stored as the
+ * raw (unescaped) text Hive keeps; NULL stands for the default partition.
+ * Callers type-check values against the key types before adding them.
+ *
+ * Objects returned by get/list are allocated in the caller's ARENA.
+ * Every DDL statement runs between hl_cat_begin and hl_cat_commit (or
+ * hl_cat_rollback on any error), so a failed statement changes nothing.
+ * Error codes: HL_NOTFOUND with 3F000 (database) / 42P01 (table) / 42704
+ * (partition); HL_CONSTRAINT with 42P04 / 42P07 / 42710 for duplicates and
+ * 2BP01 for a non-empty database; HL_IOERR/HL_CORRUPT for SQLite trouble.
+ */
+#ifndef HL_CATALOG_H
+#define HL_CATALOG_H
+
+#include "util/arena.h"
+#include "util/error.h"
+#include "util/kv.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct hl_cat hl_cat_t;
+
+typedef struct hl_cat_db {
+  int64_t id;      /* assigned by the catalog */
+  char *name;      /* lower-case */
+  char *comment;   /* NULL if none */
+  char *location;  /* absolute path/URI */
+  char *owner;     /* NULL if none */
+  hl_kv_t *params; /* DBPROPERTIES */
+  int n_params;
+} hl_cat_db_t;
+
+typedef struct hl_cat_column {
+  char *name;    /* lower-case */
+  char *type;    /* Hive type text, lower-case: "decimal(10,2)" */
+  char *comment; /* NULL if none */
+} hl_cat_column_t;
+
+typedef struct hl_cat_sort_col {
+  char *name;
+  bool ascending;
+} hl_cat_sort_col_t;
+
+typedef struct hl_cat_table {
+  int64_t id;            /* assigned by the catalog */
+  char *db_name;         /* lower-case */
+  char *name;            /* lower-case */
+  bool external;         /* EXTERNAL_TABLE vs MANAGED_TABLE */
+  char *location;        /* absolute path/URI */
+  char *input_format;    /* Java class name, as Hive records it */
+  char *output_format;
+  char *serde_lib;
+  hl_kv_t *serde_params; /* SERDEPROPERTIES (incl. field.delim etc.) */
+  int n_serde_params;
+  hl_kv_t *params;       /* TBLPROPERTIES (comment is params["comment"]) */
+  int n_params;
+  char *owner;           /* NULL if none */
+  int64_t create_time;   /* seconds since the epoch */
+  hl_cat_column_t *cols;
+  int n_cols;
+  hl_cat_column_t *part_keys;
+  int n_part_keys;
+  int num_buckets;       /* -1 when not bucketed */
+  char **bucket_cols;
+  int n_bucket_cols;
+  hl_cat_sort_col_t *sort_cols;
+  int n_sort_cols;
+} hl_cat_table_t;
+
+typedef struct hl_cat_partition {
+  int64_t id;          /* assigned by the catalog */
+  int64_t table_id;
+  char **values;       /* n_values raw values; NULL = default partition */
+  int n_values;
+  char *name;          /* escaped path name "k1=v1/k2=v2" */
+  char *location;      /* absolute path/URI of the partition directory */
+  hl_kv_t *params;
+  int n_params;
+  int64_t create_time; /* seconds since the epoch */
+} hl_cat_partition_t;
+
+/* Opens (creating and migrating as needed) the SQLite metastore at PATH.
+ * Caller closes. */
+hl_status_t hl_cat_open(const char *path, hl_cat_t **out, hl_error_t *err);
+void hl_cat_close(hl_cat_t *cat); /* NULL is a no-op */
+/* Schema version of the open metastore. */
+int hl_cat_schema_version(hl_cat_t *cat);
+
+/* Write transactions (nesting is an error). */
+hl_status_t hl_cat_begin(hl_cat_t *cat, hl_error_t *err);
+hl_status_t hl_cat_commit(hl_cat_t *cat, hl_error_t *err);
+void hl_cat_rollback(hl_cat_t *cat); /* no-op outside a transaction */
+
+/* Databases. */
+hl_status_t hl_cat_db_create(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *err);
+hl_status_t hl_cat_db_get(hl_cat_t *cat, const char *name, hl_arena_t *arena, hl_cat_db_t **out,
+                          hl_error_t *err);
+/* Sorted names. */
+hl_status_t hl_cat_db_list(hl_cat_t *cat, hl_arena_t *arena, char ***names, size_t *n,
+                           hl_error_t *err);
+/* CASCADE drops the tables and partitions (metadata only; callers remove
+ * managed data first).  Without it a database holding tables is refused. */
+hl_status_t hl_cat_db_drop(hl_cat_t *cat, const char *name, bool cascade, hl_error_t *err);
+
+/* Tables.  create fills nothing back; read it with get for the id. */
+hl_status_t hl_cat_table_create(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err);
+hl_status_t hl_cat_table_get(hl_cat_t *cat, const char *db, const char *name, hl_arena_t *arena,
+                             hl_cat_table_t **out, hl_error_t *err);
+hl_status_t hl_cat_table_list(hl_cat_t *cat, const char *db, hl_arena_t *arena, char ***names,
+                              size_t *n, hl_error_t *err);
+/* Replaces everything stored for table TABLE->id with TABLE's fields
+ * (including db_name/name: this is how RENAME works; a clash is 42P07).
+ * Partition keys may not change (callers refuse that). */
+hl_status_t hl_cat_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err);
+/* Removes the table and its partitions (metadata only). */
+hl_status_t hl_cat_table_drop(hl_cat_t *cat, int64_t table_id, hl_error_t *err);
+
+/* Partitions.  add fails with 42710 when the values exist already. */
+hl_status_t hl_cat_partition_add(hl_cat_t *cat, const hl_cat_partition_t *part, hl_error_t *err);
+/* Exact lookup by all values (NULL entries match the default partition). */
+hl_status_t hl_cat_partition_get(hl_cat_t *cat, int64_t table_id, char *const *values,
+                                 int n_values, hl_arena_t *arena, hl_cat_partition_t **out,
+                                 hl_error_t *err);
+/* All partitions of the table, sorted by name (byte order). */
+hl_status_t hl_cat_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena,
+                                  hl_cat_partition_t **out, size_t *n, hl_error_t *err);
+hl_status_t hl_cat_partition_count(hl_cat_t *cat, int64_t table_id, size_t *n, hl_error_t *err);
+/* Replaces values/name/location/params of partition PART->id. */
+hl_status_t hl_cat_partition_update(hl_cat_t *cat, const hl_cat_partition_t *part,
+                                    hl_error_t *err);
+hl_status_t hl_cat_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_t *err);
+
+#endif

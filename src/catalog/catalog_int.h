@@ -1,0 +1,34 @@
+/*
+ * catalog_int.h -- private declarations shared by the SQLite metastore files.
+ *
+ * cat_sqlite.c implements catalog.h on SQLite; cat_schema.c owns the schema
+ * (its versions and the migration steps between them).  Nothing outside
+ * src/catalog includes this header.
+ */
+#ifndef HL_CATALOG_INT_H
+#define HL_CATALOG_INT_H
+
+#include "util/error.h"
+
+#include <sqlite3.h>
+
+/* PRAGMA application_id of a hivelite metastore ("HLMS"), so that another
+ * application's SQLite file is told apart from ours. */
+#define HL_CAT_APPLICATION_ID 0x484C4D53
+
+/* The newest schema version this code knows (the last migration step). */
+int hl_cat_schema_latest(void);
+
+/* Checks that the freshly opened connection DB (file PATH, for messages)
+ * holds a hivelite metastore or nothing, switches it to WAL mode and
+ * migrates it to the latest schema.  *VERSION (OUT) is the version after
+ * migration.  Returns HL_CORRUPT (XX001) for a file that is not SQLite, not
+ * a hivelite metastore or of a newer schema version; HL_IOERR/HL_CORRUPT
+ * for SQLite failures.  A failed migration leaves the file unchanged. */
+hl_status_t hl_cat_schema_prepare(sqlite3 *db, const char *path, int *version, hl_error_t *err);
+
+/* Turns the SQLite result code RC (the last error on DB, whose message is
+ * used; DB may be NULL) into an hl_error_t and returns its status. */
+hl_status_t hl_cat_sqlite_error(sqlite3 *db, int rc, hl_error_t *err);
+
+#endif

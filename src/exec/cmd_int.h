@@ -1,0 +1,172 @@
+/*
+ * cmd_int.h -- private helpers shared by the command files (cmd_*.c).
+ *
+ * cmd_dispatch.c routes every non-query statement to one handler per
+ * statement kind; the handlers share location resolution, storage-format
+ * names, partition-spec typing and matching, and small text utilities,
+ * which live in cmd_util.c and storage_format.c.  Nothing outside
+ * src/exec/cmd_*.c includes this header.
+ *
+ * Memory: everything returned here is allocated in the statement arena
+ * passed in; nothing needs freeing.
+ */
+#ifndef HL_CMD_INT_H
+#define HL_CMD_INT_H
+
+#include "exec/command.h"
+#include "plan/table.h"
+#include "util/mem.h"
+#include "util/strbuf.h"
+
+#include <stdbool.h>
+
+/* ------------------------------------------------------- handlers */
+
+typedef hl_status_t (*hl_cmd_fn)(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                 hl_result_t *result, hl_error_t *err);
+
+hl_status_t hl_cmd_create_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                   hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_drop_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                 hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_use(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                       hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_show_databases(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                  hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_describe_database(hl_session_t *s, const hl_ast_stmt_t *stmt,
+                                     hl_arena_t *arena, hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_drop_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                              hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                               hl_result_t *result, hl_error_t *err);
+/* ALTER TABLE ... ADD/DROP/RENAME PARTITION and SET LOCATION of a partition
+ * (cmd_partition.c); called by hl_cmd_alter_table with the loaded table. */
+hl_status_t hl_cmd_alter_partitions(hl_session_t *s, const hl_ast_alter_table_t *alt,
+                                    hl_table_t *t, hl_arena_t *arena, hl_error_t *err);
+hl_status_t hl_cmd_show_partitions(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                   hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_show_tables(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                               hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_show_columns(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_show_tblproperties(hl_session_t *s, const hl_ast_stmt_t *stmt,
+                                      hl_arena_t *arena, hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_show_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt,
+                                     hl_arena_t *arena, hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_describe(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                            hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                        hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_load_data(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                             hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_set(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                       hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_reset(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                         hl_result_t *result, hl_error_t *err);
+
+/* -------------------------------------------------- storage formats */
+
+typedef struct hl_storage_format {
+  const char *name;          /* STORED AS keyword, upper-case: "TEXTFILE" */
+  const char *input_format;  /* Java class names as Hive records them */
+  const char *output_format;
+  const char *serde;
+} hl_storage_format_t;
+
+/* The format named NAME (case-insensitive; "TextFile" works), NULL if
+ * unknown. */
+const hl_storage_format_t *hl_storage_format_find(const char *name);
+/* The format whose input and output classes are these, NULL if none. */
+const hl_storage_format_t *hl_storage_format_by_classes(const char *input_format,
+                                                        const char *output_format);
+/* Serde class of LazySimpleSerDe (ROW FORMAT DELIMITED). */
+#define HL_SERDE_LAZY_SIMPLE "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe"
+
+/* ------------------------------------------------------- locations */
+
+/* Turns a LOCATION clause into the absolute path stored in the catalog:
+ * 'file:/x' and 'file:///x' become '/x'; other schemes ('s3://', 'hdfs://')
+ * are 0A000 errors; a relative path is resolved against BASE (NULL: the
+ * process cwd).  POS is the clause's position for errors. */
+hl_status_t hl_cmd_resolve_location(const char *location, const char *base, long pos,
+                                    hl_arena_t *arena, char **out, hl_error_t *err);
+/* The default location of database DB (the warehouse for "default"). */
+char *hl_cmd_db_default_location(hl_session_t *s, const char *db, hl_arena_t *arena);
+/* True when PATH is DIR or lies below it (component-wise prefix). */
+bool hl_cmd_path_under(const char *path, const char *dir);
+/* Removes a managed data directory (best effort: errors are ignored since
+ * the metadata is already gone).  Refuses "/" and the warehouse root. */
+void hl_cmd_remove_data(hl_session_t *s, const char *path);
+/* Creates directory PATH and missing parents; *CREATED (OUT) is the
+ * top-most directory this call created (NULL if PATH existed), which
+ * hl_cmd_undo_mkdirs removes again when the statement fails.  A file at
+ * PATH or above is an error. */
+hl_status_t hl_cmd_mkdirs_tracked(hl_session_t *s, const char *path, hl_arena_t *arena,
+                                  char **created, hl_error_t *err);
+void hl_cmd_undo_mkdirs(hl_session_t *s, const char *created); /* NULL: no-op */
+/* The owner recorded for new databases and tables: SET user.name, else
+ * $USER, else NULL. */
+const char *hl_cmd_owner(hl_session_t *s);
+/* The session's default partition name. */
+const char *hl_cmd_default_part_name(hl_session_t *s);
+
+/* ------------------------------------------------ partition specs */
+
+/* Text of a partition-spec literal (handles a negated number); NULL with
+ * *is_null for a NULL literal.  Returns NULL and sets ERR when the item is
+ * not a literal (dynamic key). */
+hl_status_t hl_cmd_part_item_text(const hl_ast_part_item_t *item, hl_arena_t *arena, char **out,
+                                  hl_error_t *err);
+/* Checks that the text value TEXT (NULL = default partition) types for key
+ * KEY_IDX and returns its canonical stored form (Hive normalises "01" to "1"
+ * for an INT key) in *out; a value equal to the default partition name
+ * becomes NULL. */
+hl_status_t hl_cmd_part_value_canon(hl_session_t *s, const hl_table_t *t, int key_idx,
+                                    const char *text, hl_arena_t *arena, char **out,
+                                    hl_error_t *err);
+/* A full static spec (every key once, any order, '=' only) to the values in
+ * key order (canonical; NULL = default partition).  Errors: unknown key
+ * 42703, missing/repeated key 42000, bad value 22P02. */
+hl_status_t hl_cmd_part_spec_full(hl_session_t *s, const hl_table_t *t,
+                                  const hl_ast_part_spec_t *spec, hl_arena_t *arena,
+                                  char ***values, hl_error_t *err);
+
+/* A compiled partial/comparison spec (DROP PARTITION, SHOW PARTITIONS). */
+typedef struct hl_cmd_part_filter {
+  int n;
+  int *key_idx;
+  hl_ast_op_t *ops;
+  hl_value_t *values; /* typed; is_null for the default partition name */
+} hl_cmd_part_filter_t;
+
+hl_status_t hl_cmd_part_filter_compile(hl_session_t *s, const hl_table_t *t,
+                                       const hl_ast_part_spec_t *spec, hl_arena_t *arena,
+                                       hl_cmd_part_filter_t *out, hl_error_t *err);
+/* True when partition P satisfies every item of F (a stored value that does
+ * not type for its key never matches a comparison other than <>/!=). */
+bool hl_cmd_part_filter_match(const hl_table_t *t, const hl_cmd_part_filter_t *f,
+                              const hl_cat_partition_t *p, hl_arena_t *arena);
+
+/* "db.t" for messages. */
+#define HL_TNAME(t) (t)->cat->db_name, (t)->cat->name
+
+/* ------------------------------------------------------------ text */
+
+/* Hive's SHOW ... LIKE pattern: '*' (and '%') any sequence, '|' separates
+ * alternatives, case-insensitive. */
+bool hl_cmd_like_match(const char *pattern, const char *name);
+/* Sorts N strings in place (byte order). */
+void hl_cmd_sort_strings(char **v, size_t n);
+/* Key/value pairs sorted by key: a copy in ARENA, NULL on OOM (N = 0 gives
+ * a non-NULL pointer). */
+hl_kv_t *hl_cmd_sorted_kvs(const hl_kv_t *kvs, int n, hl_arena_t *arena);
+/* Sets KEY=VALUE in the arena array *KVS (replacing an existing key). */
+hl_status_t hl_cmd_kv_put(hl_kv_t **kvs, int *n, const char *key, const char *value,
+                          hl_arena_t *arena, hl_error_t *err);
+/* Builds a single-column STRING rowset named NAME from N lines. */
+hl_status_t hl_cmd_lines_result(hl_arena_t *arena, const char *name, char **lines, size_t n,
+                                hl_result_t *result, hl_error_t *err);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * cmd_set.c -- SET and RESET: session configuration variables.
+ *
+ * SET k=v remembers any key (Hive accepts unknown keys too); SET k prints
+ * `k=v` or `k is undefined`; a bare SET lists every assigned key and every
+ * built-in default (session.c) as sorted `key=value` rows in column `set`;
+ * RESET forgets every assignment.  Values the executor reads (partition
+ * default name, MSCK validation mode, default file format) are checked
+ * where they are used, so SET itself never fails on a value.
+ */
+#include "exec/cmd_int.h"
+
+#include <string.h>
+
+hl_status_t hl_cmd_set(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                       hl_result_t *result, hl_error_t *err) {
+  if (stmt->set_key && stmt->set_value) {
+    if (!*stmt->set_key)
+      return hl_err_set_at(err, stmt->pos, HL_ERROR, HL_SS(SYNTAX_ERROR), "SET needs a key");
+    if (hl_session_set(s, stmt->set_key, stmt->set_value) != HL_OK) return hl_err_nomem(err);
+    return HL_OK;
+  }
+  char **lines;
+  size_t n = 0;
+  if (stmt->set_key) {
+    const char *v = hl_session_get(s, stmt->set_key);
+    lines = hl_arena_alloc(arena, sizeof(char *));
+    if (!lines) return hl_err_nomem(err);
+    lines[0] = v ? hl_arena_sprintf(arena, "%s=%s", stmt->set_key, v)
+                 : hl_arena_sprintf(arena, "%s is undefined", stmt->set_key);
+    if (!lines[0]) return hl_err_nomem(err);
+    n = 1;
+  } else {
+    size_t n_defaults = 0;
+    while (hl_session_defaults[n_defaults * 2]) n_defaults++;
+    lines = hl_arena_alloc(arena, sizeof(char *) * ((size_t)s->n_settings + n_defaults + 1));
+    if (!lines) return hl_err_nomem(err);
+    for (int i = 0; i < s->n_settings; i++) {
+      lines[n] = hl_arena_sprintf(arena, "%s=%s", s->settings[i].key, s->settings[i].value);
+      if (!lines[n++]) return hl_err_nomem(err);
+    }
+    for (size_t i = 0; i < n_defaults; i++) {
+      const char *key = hl_session_defaults[i * 2];
+      bool assigned = false;
+      for (int j = 0; j < s->n_settings; j++)
+        if (strcmp(s->settings[j].key, key) == 0) assigned = true;
+      if (assigned) continue;
+      lines[n] = hl_arena_sprintf(arena, "%s=%s", key, hl_session_defaults[i * 2 + 1]);
+      if (!lines[n++]) return hl_err_nomem(err);
+    }
+    hl_cmd_sort_strings(lines, n);
+  }
+  return hl_cmd_lines_result(arena, "set", lines, n, result, err);
+}
+
+hl_status_t hl_cmd_reset(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                         hl_result_t *result, hl_error_t *err) {
+  hl_session_reset_settings(s);
+  return HL_OK;
+}

@@ -1,0 +1,595 @@
+/*
+ * cmd_table.c -- CREATE TABLE [LIKE], DROP TABLE and ALTER TABLE (the
+ * table-level forms; partition forms are in cmd_partition.c).
+ *
+ * The catalog record is built completely and validated before anything is
+ * touched.  Then, inside one catalog transaction, the record is written and
+ * the file system changed (directory created or renamed); a failed commit
+ * undoes the file-system change.  DROP removes managed data only after its
+ * commit.  External data is never touched, and existing directories are
+ * never re-permissioned (storage's mkdirs guarantees that).
+ */
+#include "exec/cmd_int.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+/* ------------------------------------------------------------ helpers */
+
+static hl_status_t table_exists(hl_session_t *s, const char *db, const char *name,
+                                hl_arena_t *arena, hl_cat_table_t **out, hl_error_t *err) {
+  hl_error_t e;
+  hl_err_init(&e);
+  *out = NULL;
+  hl_status_t rc = hl_cat_table_get(s->cat, db, name, arena, out, &e);
+  if (rc == HL_NOTFOUND && strcmp(e.sqlstate, "42P01") == 0) {
+    hl_err_clear(&e);
+    *out = NULL;
+    return HL_OK;
+  }
+  if (rc != HL_OK) hl_err_move(err, &e);
+  return rc;
+}
+
+static hl_status_t get_db(hl_session_t *s, const char *db, long pos, hl_arena_t *arena,
+                          hl_cat_db_t **out, hl_error_t *err) {
+  hl_error_t e;
+  hl_err_init(&e);
+  hl_status_t rc = hl_cat_db_get(s->cat, db, arena, out, &e);
+  if (rc == HL_NOTFOUND) {
+    hl_err_clear(&e);
+    return hl_err_set_at(err, pos, HL_NOTFOUND, HL_SS(INVALID_SCHEMA_NAME),
+                         "database \"%s\" does not exist", db);
+  }
+  if (rc != HL_OK) hl_err_move(err, &e);
+  return rc;
+}
+
+static hl_status_t column_from_def(const hl_ast_column_def_t *def, bool is_part_key,
+                                   hl_arena_t *arena, hl_cat_column_t *out, hl_error_t *err) {
+  if (is_part_key && hl_type_is_complex(def->type))
+    return hl_err_set_at(err, def->pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                         "partition column \"%s\" must have a primitive type", def->name);
+  out->name = hl_arena_strdup(arena, def->name);
+  out->type = hl_type_to_string(arena, def->type);
+  out->comment = def->comment ? hl_arena_strdup(arena, def->comment) : NULL;
+  if (!out->name || !out->type || (def->comment && !out->comment)) return hl_err_nomem(err);
+  return HL_OK;
+}
+
+/* 42701 if NAME appears in COLS[0..n) (SKIP excluded). */
+static hl_status_t check_unique(const hl_cat_column_t *cols, int n, int skip, const char *name,
+                                long pos, hl_error_t *err) {
+  for (int i = 0; i < n; i++)
+    if (i != skip && strcasecmp(cols[i].name, name) == 0)
+      return hl_err_set_at(err, pos, HL_ERROR, HL_SS(DUPLICATE_COLUMN),
+                           "column \"%s\" specified more than once", name);
+  return HL_OK;
+}
+
+static int data_col_index(const hl_cat_table_t *t, const char *name) {
+  for (int i = 0; i < t->n_cols; i++)
+    if (strcasecmp(t->cols[i].name, name) == 0) return i;
+  return -1;
+}
+
+/* Runs a prepared catalog update of one table in its own transaction. */
+static hl_status_t update_table(hl_session_t *s, const hl_cat_table_t *t, hl_error_t *err) {
+  hl_status_t rc = hl_cat_begin(s->cat, err);
+  if (rc != HL_OK) return rc;
+  rc = hl_cat_table_update(s->cat, t, err);
+  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
+  if (rc != HL_OK) hl_cat_rollback(s->cat);
+  return rc;
+}
+
+/* ----------------------------------------------------- storage clauses */
+
+/* Fills the storage descriptor of T from the ROW FORMAT / STORED AS
+ * clauses of CT; LIKE tables arrive with their source's descriptor, which
+ * only explicit clauses override. */
+static hl_status_t apply_storage(hl_session_t *s, const hl_ast_create_table_t *ct, long pos,
+                                 hl_arena_t *arena, hl_cat_table_t *t, hl_error_t *err) {
+  const hl_storage_format_t *fmt = NULL;
+  if (ct->stored_as) {
+    fmt = hl_storage_format_find(ct->stored_as);
+    if (!fmt)
+      return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "file format \"%s\" is not supported", ct->stored_as);
+  } else if (!ct->input_format && !t->input_format) {
+    const char *dflt = hl_session_get(s, "hive.default.fileformat");
+    fmt = hl_storage_format_find(dflt ? dflt : "TEXTFILE");
+    if (!fmt)
+      return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                           "hive.default.fileformat \"%s\" is not a known file format", dflt);
+  }
+  if (fmt) {
+    t->input_format = (char *)fmt->input_format;
+    t->output_format = (char *)fmt->output_format;
+    t->serde_lib = (char *)fmt->serde;
+  }
+  if (ct->input_format) {
+    t->input_format = ct->input_format;
+    t->output_format = ct->output_format;
+    if (!t->serde_lib) t->serde_lib = HL_SERDE_LAZY_SIMPLE;
+  }
+  const hl_ast_row_format_t *rf = &ct->row_format;
+  hl_status_t rc = HL_OK;
+  if (rf->present && rf->is_serde) {
+    t->serde_lib = rf->serde_class;
+    t->serde_params = NULL;
+    t->n_serde_params = 0;
+    for (int i = 0; rc == HL_OK && i < rf->serde_props.n; i++)
+      rc = hl_cmd_kv_put(&t->serde_params, &t->n_serde_params, rf->serde_props.items[i].key,
+                         rf->serde_props.items[i].value, arena, err);
+  } else if (rf->present) {
+    if (rf->lines_terminated && strcmp(rf->lines_terminated, "\n") != 0)
+      return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "LINES TERMINATED BY only supports newline '\\n' right now");
+    t->serde_params = NULL;
+    t->n_serde_params = 0;
+    /* Hive's own keys, including its misspelt "colelction.delim" */
+    struct {
+      const char *key;
+      const char *value;
+    } delims[] = {
+        {"field.delim", rf->fields_terminated},
+        {"serialization.format", rf->fields_terminated},
+        {"escape.delim", rf->escaped_by},
+        {"colelction.delim", rf->collection_terminated},
+        {"mapkey.delim", rf->map_keys_terminated},
+        {"line.delim", rf->lines_terminated},
+        {"serialization.null.format", rf->null_defined_as},
+    };
+    for (size_t i = 0; rc == HL_OK && i < sizeof delims / sizeof delims[0]; i++)
+      if (delims[i].value)
+        rc = hl_cmd_kv_put(&t->serde_params, &t->n_serde_params, delims[i].key, delims[i].value,
+                           arena, err);
+  }
+  /* Hive's Table.getEmptyTable always records serialization.format=1 */
+  if (rc == HL_OK && !hl_kv_get(t->serde_params, t->n_serde_params, "serialization.format"))
+    rc = hl_cmd_kv_put(&t->serde_params, &t->n_serde_params, "serialization.format", "1", arena,
+                       err);
+  return rc;
+}
+
+/* CLUSTERED BY / SORTED BY: columns must be data columns. */
+static hl_status_t apply_buckets(const hl_ast_create_table_t *ct, long pos, hl_arena_t *arena,
+                                 hl_cat_table_t *t, hl_error_t *err) {
+  if (ct->num_buckets < 0 && ct->n_bucket_cols == 0 && ct->n_sort_cols == 0) return HL_OK;
+  if (ct->num_buckets <= 0)
+    return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                         "number of buckets must be positive");
+  t->num_buckets = ct->num_buckets;
+  t->n_bucket_cols = ct->n_bucket_cols;
+  t->bucket_cols = hl_arena_alloc(arena, sizeof(char *) * (size_t)(ct->n_bucket_cols + 1));
+  t->n_sort_cols = ct->n_sort_cols;
+  t->sort_cols = hl_arena_alloc(arena, sizeof(hl_cat_sort_col_t) * (size_t)(ct->n_sort_cols + 1));
+  if (!t->bucket_cols || !t->sort_cols) return hl_err_nomem(err);
+  for (int i = 0; i < ct->n_bucket_cols; i++) {
+    int c = data_col_index(t, ct->bucket_cols[i]);
+    if (c < 0)
+      return hl_err_set_at(err, pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                           "bucket column \"%s\" is not a column of the table", ct->bucket_cols[i]);
+    t->bucket_cols[i] = t->cols[c].name;
+  }
+  for (int i = 0; i < ct->n_sort_cols; i++) {
+    const hl_ast_expr_t *e = ct->sort_cols[i].expr;
+    int c = e && e->kind == HL_AST_COLUMN ? data_col_index(t, e->name) : -1;
+    if (c < 0)
+      return hl_err_set_at(err, e ? e->pos : pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                           "sort column \"%s\" is not a column of the table",
+                           e && e->name ? e->name : "?");
+    t->sort_cols[i].name = t->cols[c].name;
+    t->sort_cols[i].ascending = !ct->sort_cols[i].descending;
+  }
+  return HL_OK;
+}
+
+/* ------------------------------------------------------- CREATE TABLE */
+
+hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                hl_result_t *result, hl_error_t *err) {
+  const hl_ast_create_table_t *ct = stmt->create_table;
+  long pos = stmt->pos;
+  if (ct->temporary)
+    return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                         "temporary tables are not supported");
+  if (ct->stored_by)
+    return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                         "STORED BY storage handlers are not supported");
+  if (ct->as_select)
+    return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                         "CREATE TABLE AS SELECT is not supported yet");
+  char *db_name = hl_table_db_name(s, ct->name.db, arena);
+  if (!db_name) return hl_err_nomem(err);
+  hl_cat_db_t *db;
+  hl_status_t rc = get_db(s, db_name, ct->name.pos, arena, &db, err);
+  if (rc != HL_OK) return rc;
+  hl_cat_table_t *existing;
+  rc = table_exists(s, db->name, ct->name.name, arena, &existing, err);
+  if (rc != HL_OK) return rc;
+  if (existing) {
+    if (ct->if_not_exists) return HL_OK;
+    return hl_err_set_at(err, ct->name.pos, HL_CONSTRAINT, HL_SS(DUPLICATE_TABLE),
+                         "table \"%s.%s\" already exists", db->name, ct->name.name);
+  }
+
+  hl_cat_table_t t = {0};
+  t.db_name = db->name;
+  t.name = ct->name.name;
+  t.external = ct->external;
+  t.owner = (char *)hl_cmd_owner(s);
+  t.create_time = (int64_t)time(NULL);
+  t.num_buckets = -1;
+
+  if (ct->like) {
+    hl_table_t *src;
+    rc = hl_table_load(s, ct->like, arena, &src, err);
+    if (rc != HL_OK) return rc;
+    const hl_cat_table_t *c = src->cat;
+    t.cols = c->cols;
+    t.n_cols = c->n_cols;
+    t.part_keys = c->part_keys;
+    t.n_part_keys = c->n_part_keys;
+    t.input_format = c->input_format;
+    t.output_format = c->output_format;
+    t.serde_lib = c->serde_lib;
+    t.serde_params = c->serde_params;
+    t.n_serde_params = c->n_serde_params;
+    t.num_buckets = c->num_buckets;
+    t.bucket_cols = c->bucket_cols;
+    t.n_bucket_cols = c->n_bucket_cols;
+    t.sort_cols = c->sort_cols;
+    t.n_sort_cols = c->n_sort_cols;
+    if (ct->stored_as || ct->input_format || ct->row_format.present) {
+      if (ct->stored_as || ct->input_format) t.input_format = NULL;
+      rc = apply_storage(s, ct, pos, arena, &t, err);
+      if (rc != HL_OK) return rc;
+    }
+  } else {
+    if (ct->n_cols == 0)
+      return hl_err_set_at(err, ct->name.pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                           "table \"%s.%s\" must have at least one column", db->name,
+                           ct->name.name);
+    int n_all = ct->n_cols + ct->n_part_cols;
+    hl_cat_column_t *all = hl_arena_zalloc(arena, sizeof(hl_cat_column_t) * (size_t)n_all);
+    if (!all) return hl_err_nomem(err);
+    for (int i = 0; i < n_all; i++) {
+      bool is_key = i >= ct->n_cols;
+      const hl_ast_column_def_t *def = is_key ? &ct->part_cols[i - ct->n_cols] : &ct->cols[i];
+      rc = check_unique(all, i, -1, def->name, def->pos, err);
+      if (rc == HL_OK) rc = column_from_def(def, is_key, arena, &all[i], err);
+      if (rc != HL_OK) return rc;
+    }
+    t.cols = all;
+    t.n_cols = ct->n_cols;
+    t.part_keys = all + ct->n_cols;
+    t.n_part_keys = ct->n_part_cols;
+    rc = apply_storage(s, ct, pos, arena, &t, err);
+    if (rc == HL_OK) rc = apply_buckets(ct, pos, arena, &t, err);
+    if (rc != HL_OK) return rc;
+  }
+  for (int i = 0; i < ct->tblprops.n; i++) {
+    rc = hl_cmd_kv_put(&t.params, &t.n_params, ct->tblprops.items[i].key,
+                       ct->tblprops.items[i].value, arena, err);
+    if (rc != HL_OK) return rc;
+  }
+  if (ct->comment) {
+    rc = hl_cmd_kv_put(&t.params, &t.n_params, "comment", ct->comment, arena, err);
+    if (rc != HL_OK) return rc;
+  }
+  if (ct->location) {
+    rc = hl_cmd_resolve_location(ct->location, NULL, pos, arena, &t.location, err);
+    if (rc != HL_OK) return rc;
+  } else {
+    t.location = hl_path_join(arena, db->location, t.name);
+    if (!t.location) return hl_err_nomem(err);
+  }
+  char *created = NULL;
+  rc = hl_cat_begin(s->cat, err);
+  if (rc != HL_OK) return rc;
+  rc = hl_cat_table_create(s->cat, &t, err);
+  if (rc == HL_OK) rc = hl_cmd_mkdirs_tracked(s, t.location, arena, &created, err);
+  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
+  if (rc != HL_OK) {
+    hl_cat_rollback(s->cat);
+    hl_cmd_undo_mkdirs(s, created);
+    hl_err_position(err, pos);
+  }
+  return rc;
+}
+
+/* --------------------------------------------------------- DROP TABLE */
+
+hl_status_t hl_cmd_drop_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                              hl_result_t *result, hl_error_t *err) {
+  hl_table_t *t;
+  hl_status_t rc = hl_table_load(s, &stmt->table, arena, &t, err);
+  if (rc == HL_NOTFOUND && stmt->if_exists) {
+    hl_err_clear(err);
+    return HL_OK;
+  }
+  if (rc != HL_OK) return rc;
+  hl_cat_table_t *c = t->cat;
+  /* Managed data to remove after the commit: the table directory and
+   * partition directories that live elsewhere. */
+  char **doomed = NULL;
+  size_t n_doomed = 0;
+  if (!c->external) {
+    hl_cat_partition_t *parts = NULL;
+    size_t n_parts = 0;
+    if (c->n_part_keys > 0) {
+      rc = hl_cat_partition_list(s->cat, c->id, arena, &parts, &n_parts, err);
+      if (rc != HL_OK) return rc;
+    }
+    doomed = hl_arena_alloc(arena, sizeof(char *) * (n_parts + 1));
+    if (!doomed) return hl_err_nomem(err);
+    doomed[n_doomed++] = c->location;
+    for (size_t i = 0; i < n_parts; i++)
+      if (!hl_cmd_path_under(parts[i].location, c->location)) doomed[n_doomed++] = parts[i].location;
+  }
+  rc = hl_cat_begin(s->cat, err);
+  if (rc != HL_OK) return rc;
+  rc = hl_cat_table_drop(s->cat, c->id, err);
+  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
+  if (rc != HL_OK) {
+    hl_cat_rollback(s->cat);
+    return rc;
+  }
+  /* PURGE or not: there is no trash here, so managed data always goes. */
+  for (size_t i = 0; i < n_doomed; i++) hl_cmd_remove_data(s, doomed[i]);
+  return HL_OK;
+}
+
+/* -------------------------------------------------------- ALTER TABLE */
+
+static hl_status_t alter_rename(hl_session_t *s, const hl_ast_alter_table_t *alt, long pos,
+                                hl_table_t *t, hl_arena_t *arena, hl_error_t *err) {
+  hl_cat_table_t nt = *t->cat;
+  char *db_name = hl_arena_strdup(arena, alt->new_name.db ? alt->new_name.db : t->cat->db_name);
+  if (!db_name) return hl_err_nomem(err);
+  for (char *p = db_name; *p; p++) *p = (char)tolower((unsigned char)*p);
+  hl_cat_db_t *new_db, *old_db;
+  hl_status_t rc = get_db(s, db_name, alt->new_name.pos, arena, &new_db, err);
+  if (rc == HL_OK) rc = get_db(s, t->cat->db_name, pos, arena, &old_db, err);
+  if (rc != HL_OK) return rc;
+  hl_cat_table_t *clash;
+  rc = table_exists(s, new_db->name, alt->new_name.name, arena, &clash, err);
+  if (rc != HL_OK) return rc;
+  if (clash)
+    return hl_err_set_at(err, alt->new_name.pos, HL_CONSTRAINT, HL_SS(DUPLICATE_TABLE),
+                         "table \"%s.%s\" already exists", new_db->name, alt->new_name.name);
+  nt.db_name = new_db->name;
+  nt.name = alt->new_name.name;
+  /* A managed table at its default path moves with its name. */
+  char *old_default = hl_path_join(arena, old_db->location, t->cat->name);
+  if (!old_default) return hl_err_nomem(err);
+  bool move = !t->cat->external && strcmp(t->cat->location, old_default) == 0;
+  hl_stor_stat_t st = {0};
+  hl_cat_partition_t *parts = NULL;
+  size_t n_parts = 0;
+  if (move) {
+    nt.location = hl_path_join(arena, new_db->location, nt.name);
+    if (!nt.location) return hl_err_nomem(err);
+    rc = s->fs->ops->stat(s->fs, t->cat->location, &st, err);
+    if (rc == HL_OK && t->cat->n_part_keys > 0)
+      rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &parts, &n_parts, err);
+    if (rc != HL_OK) return rc;
+  }
+  rc = hl_cat_begin(s->cat, err);
+  if (rc != HL_OK) return rc;
+  rc = hl_cat_table_update(s->cat, &nt, err);
+  size_t old_len = strlen(t->cat->location);
+  for (size_t i = 0; rc == HL_OK && i < n_parts; i++) {
+    if (!hl_cmd_path_under(parts[i].location, t->cat->location)) continue;
+    parts[i].location = hl_arena_sprintf(arena, "%s%s", nt.location, parts[i].location + old_len);
+    if (!parts[i].location) rc = hl_err_nomem(err);
+    else rc = hl_cat_partition_update(s->cat, &parts[i], err);
+  }
+  bool renamed = false;
+  if (rc == HL_OK && move && st.exists) {
+    rc = s->fs->ops->mkdirs(s->fs, new_db->location, err);
+    if (rc == HL_OK) rc = s->fs->ops->rename(s->fs, t->cat->location, nt.location, err);
+    renamed = rc == HL_OK;
+  }
+  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
+  if (rc != HL_OK) {
+    hl_cat_rollback(s->cat);
+    if (renamed) {
+      hl_error_t ignored;
+      hl_err_init(&ignored);
+      s->fs->ops->rename(s->fs, nt.location, t->cat->location, &ignored);
+      hl_err_clear(&ignored);
+    }
+  }
+  return rc;
+}
+
+static hl_status_t defs_to_columns(const hl_ast_column_def_t *defs, int n, hl_arena_t *arena,
+                                   hl_cat_column_t **out, hl_error_t *err) {
+  *out = hl_arena_zalloc(arena, sizeof(hl_cat_column_t) * (size_t)(n + 1));
+  if (!*out) return hl_err_nomem(err);
+  for (int i = 0; i < n; i++) {
+    hl_status_t rc = column_from_def(&defs[i], false, arena, &(*out)[i], err);
+    if (rc != HL_OK) return rc;
+  }
+  return HL_OK;
+}
+
+static hl_status_t alter_columns(const hl_ast_alter_table_t *alt, long pos, hl_table_t *t,
+                                 hl_arena_t *arena, hl_cat_table_t *nt, hl_error_t *err) {
+  const hl_cat_table_t *c = t->cat;
+  hl_cat_column_t *defs;
+  hl_status_t rc = defs_to_columns(alt->cols, alt->n_cols, arena, &defs, err);
+  if (rc != HL_OK) return rc;
+  if (alt->kind == HL_ALTER_ADD_COLUMNS || alt->kind == HL_ALTER_REPLACE_COLUMNS) {
+    bool add = alt->kind == HL_ALTER_ADD_COLUMNS;
+    int base = add ? c->n_cols : 0;
+    int n = base + alt->n_cols;
+    hl_cat_column_t *cols = hl_arena_zalloc(arena, sizeof(hl_cat_column_t) * (size_t)(n + 1));
+    if (!cols) return hl_err_nomem(err);
+    if (base) memcpy(cols, c->cols, sizeof(hl_cat_column_t) * (size_t)base);
+    for (int i = 0; i < alt->n_cols; i++) {
+      rc = check_unique(cols, base + i, -1, defs[i].name, alt->cols[i].pos, err);
+      if (rc == HL_OK)
+        rc = check_unique(c->part_keys, c->n_part_keys, -1, defs[i].name, alt->cols[i].pos, err);
+      if (rc != HL_OK) return rc;
+      cols[base + i] = defs[i];
+    }
+    if (n == 0)
+      return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                           "table \"%s.%s\" must have at least one column", HL_TNAME(t));
+    nt->cols = cols;
+    nt->n_cols = n;
+    return HL_OK;
+  }
+  /* CHANGE [COLUMN] old new type [COMMENT] [FIRST | AFTER col] */
+  int old = data_col_index(c, alt->old_col);
+  if (old < 0) {
+    for (int k = 0; k < c->n_part_keys; k++)
+      if (strcasecmp(c->part_keys[k].name, alt->old_col) == 0)
+        return hl_err_set_at(err, pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                             "partition column \"%s\" of table \"%s.%s\" cannot be changed",
+                             alt->old_col, HL_TNAME(t));
+    return hl_err_set_at(err, pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                         "column \"%s\" does not exist in table \"%s.%s\"", alt->old_col,
+                         HL_TNAME(t));
+  }
+  if (alt->n_cols != 1)
+    return hl_err_set_at(err, pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR),
+                         "CHANGE COLUMN needs exactly one new column definition");
+  rc = check_unique(c->cols, c->n_cols, old, defs[0].name, alt->cols[0].pos, err);
+  if (rc == HL_OK)
+    rc = check_unique(c->part_keys, c->n_part_keys, -1, defs[0].name, alt->cols[0].pos, err);
+  if (rc != HL_OK) return rc;
+  /* Hive keeps the old comment when CHANGE gives none. */
+  if (!defs[0].comment) defs[0].comment = c->cols[old].comment;
+  int n = c->n_cols;
+  hl_cat_column_t *rest = hl_arena_alloc(arena, sizeof(hl_cat_column_t) * (size_t)n);
+  hl_cat_column_t *cols = hl_arena_alloc(arena, sizeof(hl_cat_column_t) * (size_t)n);
+  if (!rest || !cols) return hl_err_nomem(err);
+  int n_rest = 0;
+  for (int i = 0; i < n; i++)
+    if (i != old) rest[n_rest++] = c->cols[i];
+  int insert_at = old; /* no FIRST/AFTER: stays in place */
+  if (alt->first) {
+    insert_at = 0;
+  } else if (alt->after_col) {
+    insert_at = -1;
+    for (int i = 0; i < n_rest; i++)
+      if (strcasecmp(rest[i].name, alt->after_col) == 0) insert_at = i + 1;
+    if (insert_at < 0)
+      return hl_err_set_at(err, pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                           "column \"%s\" does not exist in table \"%s.%s\"", alt->after_col,
+                           HL_TNAME(t));
+  }
+  int k = 0;
+  for (int i = 0; i <= n_rest; i++) {
+    if (i == insert_at) cols[k++] = defs[0];
+    if (i < n_rest) cols[k++] = rest[i];
+  }
+  nt->cols = cols;
+  /* bucket and sort columns follow a renamed column */
+  if (strcmp(c->cols[old].name, defs[0].name) != 0) {
+    char **bc = hl_arena_alloc(arena, sizeof(char *) * (size_t)(c->n_bucket_cols + 1));
+    hl_cat_sort_col_t *sc =
+        hl_arena_alloc(arena, sizeof(hl_cat_sort_col_t) * (size_t)(c->n_sort_cols + 1));
+    if (!bc || !sc) return hl_err_nomem(err);
+    for (int i = 0; i < c->n_bucket_cols; i++)
+      bc[i] = strcasecmp(c->bucket_cols[i], c->cols[old].name) == 0 ? defs[0].name
+                                                                      : c->bucket_cols[i];
+    for (int i = 0; i < c->n_sort_cols; i++) {
+      sc[i] = c->sort_cols[i];
+      if (strcasecmp(sc[i].name, c->cols[old].name) == 0) sc[i].name = defs[0].name;
+    }
+    nt->bucket_cols = bc;
+    nt->sort_cols = sc;
+  }
+  return HL_OK;
+}
+
+hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                               hl_result_t *result, hl_error_t *err) {
+  const hl_ast_alter_table_t *alt = stmt->alter_table;
+  long pos = stmt->pos;
+  hl_table_t *t;
+  hl_status_t rc = hl_table_load(s, &alt->name, arena, &t, err);
+  if (rc != HL_OK) return rc;
+  switch (alt->kind) {
+  case HL_ALTER_ADD_PARTITIONS:
+  case HL_ALTER_DROP_PARTITIONS:
+  case HL_ALTER_RENAME_PARTITION:
+    return hl_cmd_alter_partitions(s, alt, t, arena, err);
+  case HL_ALTER_SET_LOCATION:
+    if (alt->n_part_specs > 0) return hl_cmd_alter_partitions(s, alt, t, arena, err);
+    break;
+  case HL_ALTER_RENAME:
+    return alter_rename(s, alt, pos, t, arena, err);
+  default:
+    if (alt->n_part_specs > 0)
+      return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "this ALTER TABLE form is not supported for a single partition");
+    break;
+  }
+  hl_cat_table_t nt = *t->cat;
+  switch (alt->kind) {
+  case HL_ALTER_ADD_COLUMNS:
+  case HL_ALTER_REPLACE_COLUMNS:
+  case HL_ALTER_CHANGE_COLUMN:
+    rc = alter_columns(alt, pos, t, arena, &nt, err);
+    break;
+  case HL_ALTER_SET_TBLPROPS:
+    for (int i = 0; rc == HL_OK && i < alt->props.n; i++)
+      rc = hl_cmd_kv_put(&nt.params, &nt.n_params, alt->props.items[i].key,
+                         alt->props.items[i].value, arena, err);
+    break;
+  case HL_ALTER_UNSET_TBLPROPS: {
+    hl_kv_t *kept = hl_arena_alloc(arena, sizeof(hl_kv_t) * (size_t)(nt.n_params + 1));
+    if (!kept) return hl_err_nomem(err);
+    for (int k = 0; k < alt->n_keys; k++)
+      if (!alt->if_exists && !hl_kv_get(nt.params, nt.n_params, alt->keys[k]))
+        return hl_err_set_at(err, pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
+                             "property \"%s\" does not exist in table \"%s.%s\"", alt->keys[k],
+                             HL_TNAME(t));
+    int n = 0;
+    for (int i = 0; i < nt.n_params; i++) {
+      bool drop = false;
+      for (int k = 0; k < alt->n_keys; k++)
+        if (strcmp(nt.params[i].key, alt->keys[k]) == 0) drop = true;
+      if (!drop) kept[n++] = nt.params[i];
+    }
+    nt.params = kept;
+    nt.n_params = n;
+    break;
+  }
+  case HL_ALTER_SET_LOCATION:
+    rc = hl_cmd_resolve_location(alt->location, NULL, pos, arena, &nt.location, err);
+    break;
+  case HL_ALTER_SET_SERDE:
+  case HL_ALTER_SET_SERDEPROPS:
+    if (alt->serde_class) nt.serde_lib = alt->serde_class;
+    for (int i = 0; rc == HL_OK && i < alt->props.n; i++)
+      rc = hl_cmd_kv_put(&nt.serde_params, &nt.n_serde_params, alt->props.items[i].key,
+                         alt->props.items[i].value, arena, err);
+    break;
+  case HL_ALTER_SET_FILEFORMAT: {
+    const hl_storage_format_t *fmt = hl_storage_format_find(alt->stored_as);
+    if (!fmt)
+      return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "file format \"%s\" is not supported",
+                           alt->stored_as ? alt->stored_as : "");
+    nt.input_format = (char *)fmt->input_format;
+    nt.output_format = (char *)fmt->output_format;
+    nt.serde_lib = (char *)fmt->serde;
+    break;
+  }
+  default:
+    return hl_err_set_at(err, pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR),
+                         "unknown ALTER TABLE form");
+  }
+  if (rc != HL_OK) return rc;
+  return update_table(s, &nt, err);
+}

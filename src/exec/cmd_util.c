@@ -1,0 +1,402 @@
+/*
+ * cmd_util.c -- helpers shared by the command handlers (see cmd_int.h):
+ * LOCATION clauses, default locations, managed-data removal, partition
+ * specs (typing, canonical values, comparison filters), Hive's SHOW ...
+ * LIKE patterns and small rowset builders.
+ */
+#include "exec/cmd_int.h"
+
+#include "util/partpath.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ------------------------------------------------------------ locations */
+
+hl_status_t hl_cmd_resolve_location(const char *location, const char *base, long pos,
+                                    hl_arena_t *arena, char **out, hl_error_t *err) {
+  const char *path = location;
+  if (!location || !*location)
+    return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                         "location must not be empty");
+  /* A URI scheme: letters, digits, + - . before the first ':' */
+  size_t i = 0;
+  while (isalnum((unsigned char)location[i]) || location[i] == '+' || location[i] == '-' ||
+         location[i] == '.')
+    i++;
+  if (i > 0 && location[i] == ':' && isalpha((unsigned char)location[0])) {
+    if (i == 4 && strncasecmp(location, "file", 4) == 0) {
+      path = location + 5;
+      if (strncmp(path, "//", 2) == 0) {
+        /* file://host/path: only an empty host or localhost is local */
+        const char *slash = strchr(path + 2, '/');
+        size_t host_len = slash ? (size_t)(slash - (path + 2)) : strlen(path + 2);
+        if (host_len != 0 && !(host_len == 9 && strncasecmp(path + 2, "localhost", 9) == 0))
+          return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                               "location \"%s\" names a remote host, which is not supported",
+                               location);
+        path = slash ? slash : "/";
+      }
+      if (path[0] != '/')
+        return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                             "location \"%s\" is not an absolute file URI", location);
+    } else {
+      return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "file system \"%.*s\" is not supported yet", (int)i, location);
+    }
+  }
+  char *abs = hl_path_normalize(arena, path, base);
+  if (!abs) return hl_err_nomem(err);
+  *out = abs;
+  return HL_OK;
+}
+
+char *hl_cmd_db_default_location(hl_session_t *s, const char *db, hl_arena_t *arena) {
+  if (strcmp(db, "default") == 0) return hl_arena_strdup(arena, s->warehouse);
+  char *name = hl_arena_sprintf(arena, "%s.db", db);
+  return name ? hl_path_join(arena, s->warehouse, name) : NULL;
+}
+
+bool hl_cmd_path_under(const char *path, const char *dir) {
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/')
+    n--;
+  if (strncmp(path, dir, n) != 0) return false;
+  return path[n] == '\0' || path[n] == '/' || (n == 1 && dir[0] == '/');
+}
+
+void hl_cmd_remove_data(hl_session_t *s, const char *path) {
+  if (!path || path[0] != '/' || strcmp(path, "/") == 0) return;
+  if (s->warehouse && hl_cmd_path_under(s->warehouse, path)) return; /* never the root */
+  hl_error_t ignored;
+  hl_err_init(&ignored);
+  s->fs->ops->remove_tree(s->fs, path, &ignored);
+  hl_err_clear(&ignored);
+}
+
+const char *hl_cmd_owner(hl_session_t *s) {
+  const char *u = hl_session_get(s, "user.name");
+  if (u && *u) return u;
+  u = getenv("USER");
+  return u && *u ? u : NULL;
+}
+
+const char *hl_cmd_default_part_name(hl_session_t *s) {
+  const char *d = hl_session_get(s, "hive.exec.default.partition.name");
+  return d && *d ? d : HL_DEFAULT_PARTITION_NAME;
+}
+
+/* ------------------------------------------------------ partition specs */
+
+hl_status_t hl_cmd_part_item_text(const hl_ast_part_item_t *item, hl_arena_t *arena, char **out,
+                                  hl_error_t *err) {
+  const hl_ast_expr_t *e = item->value;
+  bool negate = false;
+  *out = NULL;
+  if (!e)
+    return hl_err_set_at(err, item->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                         "dynamic partition column \"%s\" is not allowed here; give a value",
+                         item->key);
+  if (e->kind == HL_AST_UNARY && (e->op == HL_OP_NEG || e->op == HL_OP_PLUS) && e->n_args == 1 &&
+      e->args[0]->kind == HL_AST_LITERAL) {
+    negate = e->op == HL_OP_NEG;
+    e = e->args[0];
+  }
+  if (e->kind != HL_AST_LITERAL)
+    return hl_err_set_at(err, e->pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                         "partition value of \"%s\" must be a constant", item->key);
+  if (e->lit_type == HL_LIT_NULL) return HL_OK;
+  if (negate && (e->lit_type == HL_LIT_STRING || e->lit_type == HL_LIT_BOOL ||
+                 e->lit_type == HL_LIT_DATE || e->lit_type == HL_LIT_TIMESTAMP))
+    return hl_err_set_at(err, e->pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                         "partition value of \"%s\" must be a constant", item->key);
+  if (e->text_len != strlen(e->text))
+    return hl_err_set_at(err, e->pos, HL_ERROR, HL_SS(INVALID_TEXT_REPRESENTATION),
+                         "partition value of \"%s\" must not contain a NUL byte", item->key);
+  *out = negate ? hl_arena_sprintf(arena, "-%s", e->text) : hl_arena_strdup(arena, e->text);
+  return *out ? HL_OK : hl_err_nomem(err);
+}
+
+hl_status_t hl_cmd_part_value_canon(hl_session_t *s, const hl_table_t *t, int key_idx,
+                                    const char *text, hl_arena_t *arena, char **out,
+                                    hl_error_t *err) {
+  *out = NULL;
+  if (!text || !*text || strcmp(text, hl_cmd_default_part_name(s)) == 0) return HL_OK;
+  hl_value_t v;
+  hl_status_t rc = hl_table_part_value(t, key_idx, text, arena, &v, err);
+  if (rc != HL_OK) return rc;
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_value_format(&b, t->types[t->n_data + key_idx], &v);
+  *out = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+  hl_buf_fini(&b);
+  return *out ? HL_OK : hl_err_nomem(err);
+}
+
+static int find_key(const hl_table_t *t, const char *key) {
+  for (int k = 0; k < t->n_part; k++)
+    if (strcasecmp(t->cat->part_keys[k].name, key) == 0) return k;
+  return -1;
+}
+
+static hl_status_t unknown_key(const hl_table_t *t, const hl_ast_part_item_t *item,
+                               hl_error_t *err) {
+  return hl_err_set_at(err, item->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                       "column \"%s\" is not a partition column of table \"%s.%s\"", item->key,
+                       HL_TNAME(t));
+}
+
+hl_status_t hl_cmd_part_spec_full(hl_session_t *s, const hl_table_t *t,
+                                  const hl_ast_part_spec_t *spec, hl_arena_t *arena,
+                                  char ***values, hl_error_t *err) {
+  if (t->n_part == 0)
+    return hl_err_set_at(err, spec->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                         "table \"%s.%s\" is not a partitioned table", HL_TNAME(t));
+  char **vals = hl_arena_zalloc(arena, sizeof(char *) * (size_t)t->n_part);
+  bool *seen = hl_arena_zalloc(arena, (size_t)t->n_part);
+  if (!vals || !seen) return hl_err_nomem(err);
+  for (int i = 0; i < spec->n; i++) {
+    const hl_ast_part_item_t *item = &spec->items[i];
+    int k = find_key(t, item->key);
+    if (k < 0) return unknown_key(t, item, err);
+    if (seen[k])
+      return hl_err_set_at(err, item->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                           "partition column \"%s\" is given more than once", item->key);
+    if (item->op != HL_OP_EQ && item->op != HL_OP_NONE)
+      return hl_err_set_at(err, item->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                           "partition column \"%s\" needs a value given with \"=\"", item->key);
+    seen[k] = true;
+    char *text;
+    hl_status_t rc = hl_cmd_part_item_text(item, arena, &text, err);
+    if (rc == HL_OK) rc = hl_cmd_part_value_canon(s, t, k, text, arena, &vals[k], err);
+    if (rc != HL_OK) {
+      hl_err_position(err, item->value ? item->value->pos : item->pos);
+      return rc;
+    }
+  }
+  for (int k = 0; k < t->n_part; k++)
+    if (!seen[k])
+      return hl_err_set_at(err, spec->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                           "partition spec of table \"%s.%s\" is missing partition column \"%s\"",
+                           HL_TNAME(t), t->cat->part_keys[k].name);
+  *values = vals;
+  return HL_OK;
+}
+
+hl_status_t hl_cmd_part_filter_compile(hl_session_t *s, const hl_table_t *t,
+                                       const hl_ast_part_spec_t *spec, hl_arena_t *arena,
+                                       hl_cmd_part_filter_t *out, hl_error_t *err) {
+  size_t n = (size_t)(spec->n > 0 ? spec->n : 1);
+  out->n = spec->n;
+  out->key_idx = hl_arena_alloc(arena, sizeof(int) * n);
+  out->ops = hl_arena_alloc(arena, sizeof(hl_ast_op_t) * n);
+  out->values = hl_arena_zalloc(arena, sizeof(hl_value_t) * n);
+  if (!out->key_idx || !out->ops || !out->values) return hl_err_nomem(err);
+  for (int i = 0; i < spec->n; i++) {
+    const hl_ast_part_item_t *item = &spec->items[i];
+    int k = find_key(t, item->key);
+    if (k < 0) return unknown_key(t, item, err);
+    hl_ast_op_t op = item->op == HL_OP_NONE ? HL_OP_EQ : item->op;
+    switch (op) {
+    case HL_OP_EQ: case HL_OP_NE: case HL_OP_LT: case HL_OP_LE: case HL_OP_GT: case HL_OP_GE:
+      break;
+    default:
+      return hl_err_set_at(err, item->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "unsupported comparison for partition column \"%s\"", item->key);
+    }
+    char *text;
+    hl_status_t rc = hl_cmd_part_item_text(item, arena, &text, err);
+    if (rc != HL_OK) return rc;
+    out->key_idx[i] = k;
+    out->ops[i] = op;
+    if (!text || !*text || strcmp(text, hl_cmd_default_part_name(s)) == 0) {
+      out->values[i].is_null = true;
+      if (op != HL_OP_EQ && op != HL_OP_NE)
+        return hl_err_set_at(err, item->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                             "the default partition of \"%s\" can only be compared with = or <>",
+                             item->key);
+      continue;
+    }
+    rc = hl_table_part_value(t, k, text, arena, &out->values[i], err);
+    if (rc != HL_OK) {
+      hl_err_position(err, item->value ? item->value->pos : item->pos);
+      return rc;
+    }
+  }
+  return HL_OK;
+}
+
+bool hl_cmd_part_filter_match(const hl_table_t *t, const hl_cmd_part_filter_t *f,
+                              const hl_cat_partition_t *p, hl_arena_t *arena) {
+  for (int i = 0; i < f->n; i++) {
+    int k = f->key_idx[i];
+    const char *stored = k < p->n_values ? p->values[k] : NULL;
+    hl_ast_op_t op = f->ops[i];
+    if (f->values[i].is_null) {
+      bool is_default = stored == NULL;
+      if ((op == HL_OP_EQ) != is_default) return false;
+      continue;
+    }
+    if (!stored) return false; /* the default partition compares with nothing */
+    hl_value_t v;
+    hl_error_t ignored;
+    hl_err_init(&ignored);
+    hl_status_t rc = hl_table_part_value(t, k, stored, arena, &v, &ignored);
+    hl_err_clear(&ignored);
+    if (rc != HL_OK) {
+      if (op == HL_OP_NE) continue;
+      return false;
+    }
+    int c = hl_value_compare(t->types[t->n_data + k], &v, &f->values[i]);
+    bool ok;
+    switch (op) {
+    case HL_OP_EQ: ok = c == 0; break;
+    case HL_OP_NE: ok = c != 0; break;
+    case HL_OP_LT: ok = c < 0; break;
+    case HL_OP_LE: ok = c <= 0; break;
+    case HL_OP_GT: ok = c > 0; break;
+    default: ok = c >= 0; break;
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/* ------------------------------------------------------------------ text */
+
+/* Case-insensitive glob of P[0..plen) against S: '*' and '%' match any
+ * sequence.  Iterative with one backtrack point (linear-ish, no recursion). */
+static bool glob_match(const char *p, size_t plen, const char *s) {
+  size_t pi = 0, si = 0, star_p = (size_t)-1, star_s = 0;
+  size_t slen = strlen(s);
+  while (si < slen) {
+    if (pi < plen && (p[pi] == '*' || p[pi] == '%')) {
+      star_p = pi++;
+      star_s = si;
+    } else if (pi < plen && tolower((unsigned char)p[pi]) == tolower((unsigned char)s[si])) {
+      pi++;
+      si++;
+    } else if (star_p != (size_t)-1) {
+      pi = star_p + 1;
+      si = ++star_s;
+    } else {
+      return false;
+    }
+  }
+  while (pi < plen && (p[pi] == '*' || p[pi] == '%'))
+    pi++;
+  return pi == plen;
+}
+
+bool hl_cmd_like_match(const char *pattern, const char *name) {
+  const char *alt = pattern;
+  for (;;) {
+    const char *bar = strchr(alt, '|');
+    size_t len = bar ? (size_t)(bar - alt) : strlen(alt);
+    /* Hive trims blanks around alternatives ("a* | b*") */
+    while (len && isspace((unsigned char)*alt)) {
+      alt++;
+      len--;
+    }
+    while (len && isspace((unsigned char)alt[len - 1]))
+      len--;
+    if (glob_match(alt, len, name)) return true;
+    if (!bar) return false;
+    alt = bar + 1;
+  }
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void hl_cmd_sort_strings(char **v, size_t n) {
+  if (n > 1) qsort(v, n, sizeof(char *), cmp_str);
+}
+
+static int cmp_kv(const void *a, const void *b) {
+  return strcmp(((const hl_kv_t *)a)->key, ((const hl_kv_t *)b)->key);
+}
+
+hl_kv_t *hl_cmd_sorted_kvs(const hl_kv_t *kvs, int n, hl_arena_t *arena) {
+  hl_kv_t *out = hl_arena_alloc(arena, sizeof(hl_kv_t) * (size_t)(n > 0 ? n : 1));
+  if (!out) return NULL;
+  if (n > 0) {
+    memcpy(out, kvs, sizeof(hl_kv_t) * (size_t)n);
+    qsort(out, (size_t)n, sizeof(hl_kv_t), cmp_kv);
+  }
+  return out;
+}
+
+hl_status_t hl_cmd_kv_put(hl_kv_t **kvs, int *n, const char *key, const char *value,
+                          hl_arena_t *arena, hl_error_t *err) {
+  char *v = hl_arena_strdup(arena, value ? value : "");
+  if (!v) return hl_err_nomem(err);
+  for (int i = 0; i < *n; i++) {
+    if (strcmp((*kvs)[i].key, key) == 0) {
+      (*kvs)[i].value = v;
+      return HL_OK;
+    }
+  }
+  hl_kv_t *grown = hl_arena_alloc(arena, sizeof(hl_kv_t) * (size_t)(*n + 1));
+  char *k = hl_arena_strdup(arena, key);
+  if (!grown || !k) return hl_err_nomem(err);
+  if (*n) memcpy(grown, *kvs, sizeof(hl_kv_t) * (size_t)*n);
+  grown[*n].key = k;
+  grown[*n].value = v;
+  *kvs = grown;
+  (*n)++;
+  return HL_OK;
+}
+
+hl_status_t hl_cmd_lines_result(hl_arena_t *arena, const char *name, char **lines, size_t n,
+                                hl_result_t *result, hl_error_t *err) {
+  const char *names[1] = {name};
+  hl_rowset_t *rs = hl_rowset_create_text(arena, 1, names);
+  if (!rs) return hl_err_nomem(err);
+  for (size_t i = 0; i < n; i++) {
+    const char *row[1] = {lines[i]};
+    hl_status_t rc = hl_rowset_add_text(rs, row, err);
+    if (rc != HL_OK) return rc;
+  }
+  return hl_rowset_result(rs, result, err);
+}
+
+/* -------------------------------------------------- tracked mkdirs */
+
+hl_status_t hl_cmd_mkdirs_tracked(hl_session_t *s, const char *path, hl_arena_t *arena,
+                                  char **created, hl_error_t *err) {
+  *created = NULL;
+  /* Find the top-most missing ancestor: that is what an undo removes. */
+  char *probe = hl_arena_strdup(arena, path);
+  if (!probe) return hl_err_nomem(err);
+  for (;;) {
+    hl_stor_stat_t st;
+    hl_status_t rc = s->fs->ops->stat(s->fs, probe, &st, err);
+    if (rc != HL_OK) return rc;
+    if (st.exists) {
+      if (!st.is_dir)
+        return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                          "location \"%s\" is a file, not a directory", probe);
+      break;
+    }
+    *created = hl_arena_strdup(arena, probe);
+    if (!*created) return hl_err_nomem(err);
+    char *slash = strrchr(probe, '/');
+    if (!slash || slash == probe) break;
+    *slash = '\0';
+  }
+  if (!*created) return HL_OK; /* already there */
+  hl_status_t rc = s->fs->ops->mkdirs(s->fs, path, err);
+  if (rc != HL_OK) {
+    hl_cmd_undo_mkdirs(s, *created);
+    *created = NULL;
+  }
+  return rc;
+}
+
+void hl_cmd_undo_mkdirs(hl_session_t *s, const char *created) {
+  if (created) hl_cmd_remove_data(s, created);
+}

@@ -1,0 +1,778 @@
+/*
+ * expr.c -- vectorized evaluation of bound expressions (see expr.h).
+ *
+ * Every kernel walks the live rows of the input batch (its selection
+ * vector, if any) and writes results at the same physical row positions,
+ * so a filter's selection stays valid for everything computed after it.
+ * Hive semantics: integer arithmetic wraps at the width of the result type
+ * (Java), division by zero and failed conversions give NULL, comparisons
+ * with NULL give NULL, AND/OR are three-valued.
+ */
+#include "exec/expr.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FOR_LIVE(b, r)                                                                             \
+  for (uint32_t i_ = 0, n_ = hl_batch_live(b), r = 0; i_ < n_ && ((r = hl_batch_row(b, i_)), 1);  \
+       i_++)
+
+static hl_status_t nomem(hl_error_t *err) {
+  return hl_err_nomem(err);
+}
+
+static hl_status_t set_null(hl_vec_t *v, hl_arena_t *arena, uint32_t row, hl_error_t *err) {
+  return hl_vec_set_null(v, arena, row) == HL_OK ? HL_OK : nomem(err);
+}
+
+/* ------------------------------------------------------------- helpers */
+
+/* Wraps V to the width of integer type ID, as Java arithmetic does. */
+static int64_t wrap_int(hl_type_id_t id, int64_t v) {
+  switch (id) {
+  case HL_T_TINYINT: return (int8_t)(uint8_t)(uint64_t)v;
+  case HL_T_SMALLINT: return (int16_t)(uint16_t)(uint64_t)v;
+  case HL_T_INT: return (int32_t)(uint32_t)(uint64_t)v;
+  default: return v;
+  }
+}
+
+static __int128 pow10_128(int n) {
+  __int128 v = 1;
+  for (int i = 0; i < n; i++) v *= 10;
+  return v;
+}
+
+/* Rescales unscaled decimal V from scale FROM to scale TO, rounding half
+ * away from zero when digits are dropped. */
+static __int128 rescale(__int128 v, int from, int to) {
+  if (to >= from) return v * pow10_128(to - from);
+  __int128 div = pow10_128(from - to);
+  __int128 q = v / div, r = v % div;
+  if (r < 0) r = -r;
+  if (r * 2 >= div) q += v < 0 ? -1 : 1;
+  return q;
+}
+
+static bool dec_fits(__int128 v, int precision) {
+  __int128 lim = pow10_128(precision);
+  return v < lim && v > -lim;
+}
+
+static double dec_to_double(__int128 v, int scale) {
+  return (double)v / (double)pow10_128(scale);
+}
+
+/* ---------------------------------------------------------------- cast */
+
+static hl_status_t to_text(const hl_type_t *from, const hl_value_t *in, const hl_type_t *to,
+                           hl_value_t *out, hl_arena_t *arena, hl_error_t *err) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_value_format(&b, from, in);
+  if (b.oom) {
+    hl_buf_fini(&b);
+    return nomem(err);
+  }
+  hl_error_t e2;
+  hl_err_init(&e2);
+  /* VARCHAR/CHAR truncation and padding are done by the text conversion */
+  hl_status_t rc = hl_value_from_text(arena, to, hl_buf_cstr(&b), b.len, out, &e2);
+  hl_buf_fini(&b);
+  if (rc == HL_NOMEM) return nomem(err);
+  hl_err_clear(&e2);
+  if (rc != HL_OK) out->is_null = true;
+  return HL_OK;
+}
+
+hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_type_t *to,
+                          hl_value_t *out, hl_arena_t *arena, hl_error_t *err) {
+  memset(out, 0, sizeof(*out));
+  if (in->is_null || from->id == HL_T_NULL) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  if (hl_type_equal(from, to) || (hl_type_is_complex(from) && hl_type_is_complex(to))) {
+    *out = *in;
+    return HL_OK;
+  }
+  hl_type_id_t f = from->id, t = to->id;
+  /* anything to a string type: its text form */
+  if (hl_type_is_string(to)) {
+    if (f == HL_T_BINARY) {
+      out->u.s = in->u.s;
+      return HL_OK;
+    }
+    return to_text(from, in, to, out, arena, err);
+  }
+  if (t == HL_T_BINARY) {
+    if (hl_type_is_string(from)) {
+      out->u.s = in->u.s;
+      return HL_OK;
+    }
+    out->is_null = true;
+    return HL_OK;
+  }
+  /* from a string: Hive's text conversion; failure is NULL */
+  if (hl_type_is_string(from)) {
+    if (hl_type_is_complex(to)) {
+      out->is_null = true;
+      return HL_OK;
+    }
+    hl_error_t e2;
+    hl_err_init(&e2);
+    hl_status_t rc = hl_value_from_text(arena, to, in->u.s.ptr, in->u.s.len, out, &e2);
+    if (rc == HL_NOMEM) return nomem(err);
+    hl_err_clear(&e2);
+    if (rc != HL_OK) {
+      /* Hive: CAST('1.5' AS INT) is 1 -- integers accept a fraction */
+      if (hl_type_is_integer(to)) {
+        hl_value_t d;
+        hl_err_init(&e2);
+        rc = hl_value_from_text(arena, hl_type_prim(HL_T_DOUBLE), in->u.s.ptr, in->u.s.len, &d,
+                                &e2);
+        hl_err_clear(&e2);
+        if (rc == HL_OK) return hl_value_cast(hl_type_prim(HL_T_DOUBLE), &d, to, out, arena, err);
+      }
+      memset(out, 0, sizeof(*out));
+      out->is_null = true;
+    }
+    return HL_OK;
+  }
+  if (hl_type_is_complex(from) || hl_type_is_complex(to)) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  /* numeric, boolean, date, timestamp among themselves */
+  switch (t) {
+  case HL_T_BOOLEAN:
+    switch (hl_type_phys(from)) {
+    case HL_P_I64: out->u.b = in->u.i != 0; break;
+    case HL_P_F64: out->u.b = in->u.d != 0; break;
+    case HL_P_I128: out->u.b = in->u.dec != 0; break;
+    default: out->is_null = true;
+    }
+    if (f == HL_T_DATE) out->is_null = true;
+    return HL_OK;
+  case HL_T_TINYINT:
+  case HL_T_SMALLINT:
+  case HL_T_INT:
+  case HL_T_BIGINT:
+    if (f == HL_T_BOOLEAN) out->u.i = in->u.b;
+    else if (f == HL_T_TIMESTAMP) {
+      int64_t secs = in->u.i / 1000000;
+      if (in->u.i % 1000000 < 0) secs--;
+      out->u.i = wrap_int(t, secs);
+    } else if (f == HL_T_DATE) out->is_null = true;
+    else if (hl_type_is_integer(from)) out->u.i = wrap_int(t, in->u.i);
+    else if (f == HL_T_DECIMAL) {
+      __int128 q = in->u.dec / pow10_128(from->scale);
+      if (q > INT64_MAX || q < INT64_MIN) out->is_null = true;
+      else out->u.i = wrap_int(t, (int64_t)q);
+    } else {
+      double d = in->u.d;
+      if (isnan(d) || d >= 9.2233720368547758e18 || d < -9.2233720368547758e18)
+        out->is_null = true;
+      else out->u.i = wrap_int(t, (int64_t)d);
+    }
+    return HL_OK;
+  case HL_T_FLOAT:
+  case HL_T_DOUBLE: {
+    double d;
+    if (f == HL_T_BOOLEAN) d = in->u.b;
+    else if (f == HL_T_TIMESTAMP) d = (double)in->u.i / 1e6;
+    else if (f == HL_T_DATE) {
+      out->is_null = true;
+      return HL_OK;
+    } else if (hl_type_is_integer(from)) d = (double)in->u.i;
+    else if (f == HL_T_DECIMAL) d = dec_to_double(in->u.dec, from->scale);
+    else d = in->u.d;
+    out->u.d = t == HL_T_FLOAT ? (double)(float)d : d;
+    return HL_OK;
+  }
+  case HL_T_DECIMAL: {
+    __int128 v;
+    if (f == HL_T_BOOLEAN) v = rescale(in->u.b, 0, to->scale);
+    else if (hl_type_is_integer(from)) v = rescale(in->u.i, 0, to->scale);
+    else if (f == HL_T_DECIMAL) v = rescale(in->u.dec, from->scale, to->scale);
+    else if (f == HL_T_FLOAT || f == HL_T_DOUBLE) {
+      if (!isfinite(in->u.d)) {
+        out->is_null = true;
+        return HL_OK;
+      }
+      char buf[64];
+      snprintf(buf, sizeof buf, "%.17g", in->u.d);
+      if (f == HL_T_FLOAT) snprintf(buf, sizeof buf, "%.9g", in->u.d);
+      if (hl_parse_decimal(buf, strlen(buf), to->precision, to->scale, &v) != 0) {
+        out->is_null = true;
+        return HL_OK;
+      }
+    } else {
+      out->is_null = true;
+      return HL_OK;
+    }
+    if (!dec_fits(v, to->precision)) out->is_null = true;
+    else out->u.dec = v;
+    return HL_OK;
+  }
+  case HL_T_DATE:
+    if (f == HL_T_TIMESTAMP) {
+      int64_t days = in->u.i / 86400000000LL;
+      if (in->u.i % 86400000000LL < 0) days--;
+      out->u.i = days;
+    } else out->is_null = true;
+    return HL_OK;
+  case HL_T_TIMESTAMP:
+    if (f == HL_T_DATE) out->u.i = in->u.i * 86400000000LL;
+    else if (hl_type_is_integer(from)) out->u.i = in->u.i * 1000000;
+    else if (f == HL_T_FLOAT || f == HL_T_DOUBLE) {
+      if (!isfinite(in->u.d) || fabs(in->u.d) > 9e12) out->is_null = true;
+      else out->u.i = (int64_t)llround(in->u.d * 1e6);
+    } else if (f == HL_T_DECIMAL) {
+      out->u.i = (int64_t)rescale(in->u.dec, from->scale, 6);
+    } else out->is_null = true;
+    return HL_OK;
+  default: out->is_null = true; return HL_OK;
+  }
+}
+
+/* --------------------------------------------------------- comparisons */
+
+static int cmp_str(hl_str_t a, hl_str_t b) {
+  uint32_t n = a.len < b.len ? a.len : b.len;
+  int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+  if (c) return c;
+  return a.len < b.len ? -1 : a.len > b.len;
+}
+
+static bool cmp_result(hl_expr_op_t op, int c) {
+  switch (op) {
+  case HL_XOP_EQ:
+  case HL_XOP_EQ_NS: return c == 0;
+  case HL_XOP_NE: return c != 0;
+  case HL_XOP_LT: return c < 0;
+  case HL_XOP_LE: return c <= 0;
+  case HL_XOP_GT: return c > 0;
+  case HL_XOP_GE: return c >= 0;
+  default: return false;
+  }
+}
+
+/* Orders row RA of A against row RB of B (same type, both non-NULL). */
+static int cmp_rows(const hl_vec_t *a, uint32_t ra, const hl_vec_t *b, uint32_t rb) {
+  switch (hl_type_phys(a->type)) {
+  case HL_P_BOOL: return (int)HL_VEC_BOOL(a)[ra] - (int)HL_VEC_BOOL(b)[rb];
+  case HL_P_I64: {
+    int64_t x = HL_VEC_I64(a)[ra], y = HL_VEC_I64(b)[rb];
+    return x < y ? -1 : x > y;
+  }
+  case HL_P_F64: {
+    double x = HL_VEC_F64(a)[ra], y = HL_VEC_F64(b)[rb];
+    if (isnan(x) || isnan(y)) return (isnan(x) != 0) - (isnan(y) != 0);
+    return x < y ? -1 : x > y;
+  }
+  case HL_P_I128: {
+    __int128 x = HL_VEC_I128(a)[ra], y = HL_VEC_I128(b)[rb];
+    return x < y ? -1 : x > y;
+  }
+  case HL_P_STR: {
+    if (a->type->id == HL_T_CHAR) {
+      hl_value_t x, y;
+      hl_vec_get_value(a, ra, &x);
+      hl_vec_get_value(b, rb, &y);
+      return hl_value_compare(a->type, &x, &y);
+    }
+    return cmp_str(HL_VEC_STR(a)[ra], HL_VEC_STR(b)[rb]);
+  }
+  case HL_P_VALUE: return 0;
+  }
+  return 0;
+}
+
+static hl_status_t eval_cmp(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                            hl_arena_t *arena, hl_error_t *err) {
+  hl_vec_t a, b;
+  hl_status_t rc = hl_expr_eval(e->args[0], in, &a, arena, err);
+  if (rc == HL_OK) rc = hl_expr_eval(e->args[1], in, &b, arena, err);
+  if (rc != HL_OK) return rc;
+  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  uint8_t *res = HL_VEC_BOOL(out);
+  hl_phys_t phys = hl_type_phys(a.type);
+  bool no_nulls = !a.validity && !b.validity;
+  /* fast paths for the common shapes */
+  if (no_nulls && phys == HL_P_I64) {
+    const int64_t *x = HL_VEC_I64(&a), *y = HL_VEC_I64(&b);
+    switch (e->op) {
+    case HL_XOP_EQ:
+    case HL_XOP_EQ_NS: FOR_LIVE(in, r) res[r] = x[r] == y[r]; return HL_OK;
+    case HL_XOP_NE: FOR_LIVE(in, r) res[r] = x[r] != y[r]; return HL_OK;
+    case HL_XOP_LT: FOR_LIVE(in, r) res[r] = x[r] < y[r]; return HL_OK;
+    case HL_XOP_LE: FOR_LIVE(in, r) res[r] = x[r] <= y[r]; return HL_OK;
+    case HL_XOP_GT: FOR_LIVE(in, r) res[r] = x[r] > y[r]; return HL_OK;
+    case HL_XOP_GE: FOR_LIVE(in, r) res[r] = x[r] >= y[r]; return HL_OK;
+    default: break;
+    }
+  }
+  FOR_LIVE(in, r) {
+    bool an = hl_vec_is_null(&a, r), bn = hl_vec_is_null(&b, r);
+    if (e->op == HL_XOP_EQ_NS) {
+      res[r] = (an || bn) ? (an && bn) : cmp_rows(&a, r, &b, r) == 0;
+      continue;
+    }
+    if (an || bn) {
+      if (set_null(out, arena, r, err) != HL_OK) return HL_NOMEM;
+      continue;
+    }
+    res[r] = cmp_result(e->op, cmp_rows(&a, r, &b, r));
+  }
+  return HL_OK;
+}
+
+/* ---------------------------------------------------------- arithmetic */
+
+static hl_status_t eval_arith(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                              hl_arena_t *arena, hl_error_t *err) {
+  hl_vec_t a, b;
+  hl_status_t rc = hl_expr_eval(e->args[0], in, &a, arena, err);
+  if (rc == HL_OK) rc = hl_expr_eval(e->args[1], in, &b, arena, err);
+  if (rc != HL_OK) return rc;
+  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  hl_type_id_t t = e->type->id;
+  hl_phys_t phys = hl_type_phys(e->type);
+  FOR_LIVE(in, r) {
+    if (hl_vec_is_null(&a, r) || hl_vec_is_null(&b, r)) {
+      if (set_null(out, arena, r, err) != HL_OK) return HL_NOMEM;
+      continue;
+    }
+    bool null = false;
+    if (phys == HL_P_I64) {
+      /* integer operands, integer result (IDIV gives BIGINT) */
+      uint64_t x = (uint64_t)HL_VEC_I64(&a)[r], y = (uint64_t)HL_VEC_I64(&b)[r];
+      int64_t sx = (int64_t)x, sy = (int64_t)y, v = 0;
+      switch (e->op) {
+      case HL_XOP_ADD: v = (int64_t)(x + y); break;
+      case HL_XOP_SUB: v = (int64_t)(x - y); break;
+      case HL_XOP_MUL: v = (int64_t)(x * y); break;
+      case HL_XOP_IDIV:
+      case HL_XOP_MOD:
+        if (sy == 0) null = true;
+        else if (sy == -1) v = e->op == HL_XOP_MOD ? 0 : (int64_t)(0 - x);
+        else v = e->op == HL_XOP_MOD ? sx % sy : sx / sy;
+        break;
+      default: null = true;
+      }
+      HL_VEC_I64(out)[r] = wrap_int(t, v);
+    } else if (phys == HL_P_F64) {
+      double x = HL_VEC_F64(&a)[r], y = HL_VEC_F64(&b)[r], v = 0;
+      switch (e->op) {
+      case HL_XOP_ADD: v = x + y; break;
+      case HL_XOP_SUB: v = x - y; break;
+      case HL_XOP_MUL: v = x * y; break;
+      case HL_XOP_DIV:
+        if (y == 0) null = true;
+        else v = x / y;
+        break;
+      case HL_XOP_MOD:
+        if (y == 0) null = true;
+        else v = fmod(x, y);
+        break;
+      default: null = true;
+      }
+      HL_VEC_F64(out)[r] = t == HL_T_FLOAT ? (double)(float)v : v;
+    } else if (phys == HL_P_I128) {
+      int sa = a.type->scale, sb = b.type->scale, so = e->type->scale;
+      __int128 x = HL_VEC_I128(&a)[r], y = HL_VEC_I128(&b)[r], v = 0;
+      switch (e->op) {
+      case HL_XOP_ADD:
+      case HL_XOP_SUB: {
+        int s = sa > sb ? sa : sb;
+        __int128 xs = rescale(x, sa, s), ys = rescale(y, sb, s);
+        v = rescale(e->op == HL_XOP_ADD ? xs + ys : xs - ys, s, so);
+        break;
+      }
+      case HL_XOP_MUL: {
+        /* |x|,|y| < 10^38 may overflow 128 bits: check with doubles first */
+        double approx = (double)x * (double)y;
+        if (fabs(approx) >= 1.6e38) null = true;
+        else v = rescale(x * y, sa + sb, so);
+        break;
+      }
+      case HL_XOP_DIV: {
+        if (y == 0) {
+          null = true;
+          break;
+        }
+        /* x/10^sa / (y/10^sb) at scale so = x * 10^(so - sa + sb) / y */
+        int shift = so - sa + sb;
+        __int128 num = x;
+        bool overflow = false;
+        for (int k = 0; k < shift; k++) {
+          if (num > (__int128)1e37 || num < -(__int128)1e37) overflow = true;
+          num *= 10;
+        }
+        if (overflow) {
+          null = true;
+          break;
+        }
+        __int128 q = num / y, rem = num % y;
+        if (rem < 0) rem = -rem;
+        __int128 ay = y < 0 ? -y : y;
+        if (rem * 2 >= ay) q += ((num < 0) != (y < 0)) ? -1 : 1;
+        v = q;
+        break;
+      }
+      case HL_XOP_MOD: {
+        if (y == 0) {
+          null = true;
+          break;
+        }
+        int s = sa > sb ? sa : sb;
+        v = rescale(rescale(x, sa, s) % rescale(y, sb, s), s, so);
+        break;
+      }
+      default: null = true;
+      }
+      if (!null && !dec_fits(v, e->type->precision)) null = true;
+      HL_VEC_I128(out)[r] = v;
+    } else {
+      null = true;
+    }
+    if (null && set_null(out, arena, r, err) != HL_OK) return HL_NOMEM;
+  }
+  return HL_OK;
+}
+
+/* --------------------------------------------------------------- logic */
+
+static hl_status_t eval_andor(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                              hl_arena_t *arena, hl_error_t *err) {
+  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  bool is_and = e->kind == HL_EX_AND;
+  uint8_t *res = HL_VEC_BOOL(out);
+  /* state per row: 0 false, 1 true, 2 null */
+  uint8_t *state = hl_arena_alloc(arena, HL_BATCH_CAP);
+  if (!state) return nomem(err);
+  FOR_LIVE(in, r) state[r] = is_and ? 1 : 0;
+  for (int k = 0; k < e->n_args; k++) {
+    hl_vec_t a;
+    hl_status_t rc = hl_expr_eval(e->args[k], in, &a, arena, err);
+    if (rc != HL_OK) return rc;
+    FOR_LIVE(in, r) {
+      uint8_t s = hl_vec_is_null(&a, r) ? 2 : HL_VEC_BOOL(&a)[r];
+      if (is_and) {
+        if (s == 0 || state[r] == 0) state[r] = 0;
+        else if (s == 2) state[r] = 2;
+      } else {
+        if (s == 1 || state[r] == 1) state[r] = 1;
+        else if (s == 2) state[r] = 2;
+      }
+    }
+  }
+  FOR_LIVE(in, r) {
+    if (state[r] == 2) {
+      if (set_null(out, arena, r, err) != HL_OK) return HL_NOMEM;
+    } else res[r] = state[r];
+  }
+  return HL_OK;
+}
+
+static hl_status_t eval_not(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                            hl_arena_t *arena, hl_error_t *err) {
+  hl_vec_t a;
+  hl_status_t rc = hl_expr_eval(e->args[0], in, &a, arena, err);
+  if (rc != HL_OK) return rc;
+  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  out->validity = a.validity; /* same nulls */
+  FOR_LIVE(in, r) HL_VEC_BOOL(out)[r] = !HL_VEC_BOOL(&a)[r];
+  return HL_OK;
+}
+
+static hl_status_t eval_is_null(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                                hl_arena_t *arena, hl_error_t *err) {
+  hl_vec_t a;
+  hl_status_t rc = hl_expr_eval(e->args[0], in, &a, arena, err);
+  if (rc != HL_OK) return rc;
+  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  FOR_LIVE(in, r) HL_VEC_BOOL(out)[r] = hl_vec_is_null(&a, r) != e->negated;
+  return HL_OK;
+}
+
+static hl_status_t eval_in(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                           hl_arena_t *arena, hl_error_t *err) {
+  hl_vec_t a;
+  hl_status_t rc = hl_expr_eval(e->args[0], in, &a, arena, err);
+  if (rc != HL_OK) return rc;
+  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  uint8_t *state = hl_arena_alloc(arena, HL_BATCH_CAP); /* 0 no, 1 yes, 2 null seen */
+  if (!state) return nomem(err);
+  FOR_LIVE(in, r) state[r] = hl_vec_is_null(&a, r) ? 3 : 0; /* 3: probe is NULL */
+  for (int k = 1; k < e->n_args; k++) {
+    hl_vec_t b;
+    rc = hl_expr_eval(e->args[k], in, &b, arena, err);
+    if (rc != HL_OK) return rc;
+    FOR_LIVE(in, r) {
+      if (state[r] == 1 || state[r] == 3) continue;
+      if (hl_vec_is_null(&b, r)) state[r] = 2;
+      else if (cmp_rows(&a, r, &b, r) == 0) state[r] = 1;
+    }
+  }
+  FOR_LIVE(in, r) {
+    if (state[r] >= 2) {
+      if (set_null(out, arena, r, err) != HL_OK) return HL_NOMEM;
+    } else {
+      HL_VEC_BOOL(out)[r] = (state[r] == 1) != e->negated;
+    }
+  }
+  return HL_OK;
+}
+
+/* LIKE with % and _ (one UTF-8 character) and backslash escapes. */
+static bool like_match(const char *s, size_t sn, const char *p, size_t pn) {
+  size_t si = 0, pi = 0, star_p = (size_t)-1, star_s = 0;
+  while (si < sn) {
+    if (pi < pn && p[pi] == '\\' && pi + 1 < pn) {
+      if (s[si] == p[pi + 1]) {
+        si++;
+        pi += 2;
+        continue;
+      }
+    } else if (pi < pn && p[pi] == '_') {
+      si++;
+      while (si < sn && ((unsigned char)s[si] & 0xC0) == 0x80) si++;
+      pi++;
+      continue;
+    } else if (pi < pn && p[pi] == '%') {
+      star_p = pi++;
+      star_s = si;
+      continue;
+    } else if (pi < pn && p[pi] == s[si]) {
+      si++;
+      pi++;
+      continue;
+    }
+    if (star_p == (size_t)-1) return false;
+    pi = star_p + 1;
+    si = ++star_s;
+  }
+  while (pi < pn && p[pi] == '%') pi++;
+  return pi == pn;
+}
+
+static hl_status_t compile_regex(regex_t *re, const char *pat, size_t n, hl_arena_t *arena,
+                                 long pos, hl_error_t *err) {
+  char *z = hl_arena_strndup(arena, pat, n);
+  if (!z) return nomem(err);
+  int rc = regcomp(re, z, REG_EXTENDED | REG_NOSUB);
+  if (rc != 0) {
+    char msg[256];
+    regerror(rc, re, msg, sizeof msg);
+    return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_REGULAR_EXPRESSION),
+                         "invalid regular expression \"%s\": %s", z, msg);
+  }
+  return HL_OK;
+}
+
+static hl_status_t eval_like(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                             hl_arena_t *arena, hl_error_t *err) {
+  hl_vec_t a, p;
+  hl_status_t rc = hl_expr_eval(e->args[0], in, &a, arena, err);
+  if (rc == HL_OK) rc = hl_expr_eval(e->args[1], in, &p, arena, err);
+  if (rc != HL_OK) return rc;
+  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  FOR_LIVE(in, r) {
+    if (hl_vec_is_null(&a, r) || hl_vec_is_null(&p, r)) {
+      if (set_null(out, arena, r, err) != HL_OK) return HL_NOMEM;
+      continue;
+    }
+    hl_str_t s = HL_VEC_STR(&a)[r], pat = HL_VEC_STR(&p)[r];
+    bool m;
+    if (!e->rlike) {
+      m = like_match(s.ptr, s.len, pat.ptr, pat.len);
+    } else {
+      char *z = hl_arena_strndup(arena, s.ptr, s.len);
+      if (!z) return nomem(err);
+      if (e->regex) {
+        m = regexec(e->regex, z, 0, NULL, 0) == 0;
+      } else {
+        regex_t re;
+        rc = compile_regex(&re, pat.ptr, pat.len, arena, e->pos, err);
+        if (rc != HL_OK) return rc;
+        m = regexec(&re, z, 0, NULL, 0) == 0;
+        regfree(&re);
+      }
+    }
+    HL_VEC_BOOL(out)[r] = m != e->negated;
+  }
+  return HL_OK;
+}
+
+/* ------------------------------------------------ row-at-a-time nodes */
+
+static hl_status_t eval_cast(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                             hl_arena_t *arena, hl_error_t *err) {
+  hl_vec_t a;
+  hl_status_t rc = hl_expr_eval(e->args[0], in, &a, arena, err);
+  if (rc != HL_OK) return rc;
+  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  /* fast path: integer widening */
+  if (hl_type_is_integer(a.type) && (e->type->id == HL_T_BIGINT || e->type->id == HL_T_INT) &&
+      a.type->id <= e->type->id) {
+    out->validity = a.validity;
+    FOR_LIVE(in, r) HL_VEC_I64(out)[r] = HL_VEC_I64(&a)[r];
+    return HL_OK;
+  }
+  if (hl_type_is_integer(a.type) && e->type->id == HL_T_DOUBLE) {
+    out->validity = a.validity;
+    FOR_LIVE(in, r) HL_VEC_F64(out)[r] = (double)HL_VEC_I64(&a)[r];
+    return HL_OK;
+  }
+  FOR_LIVE(in, r) {
+    hl_value_t v, o;
+    hl_vec_get_value(&a, r, &v);
+    rc = hl_value_cast(a.type, &v, e->type, &o, arena, err);
+    if (rc != HL_OK) return rc;
+    if (hl_vec_put_value(out, arena, r, &o) != HL_OK) return nomem(err);
+  }
+  return HL_OK;
+}
+
+static hl_status_t eval_neg(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                            hl_arena_t *arena, hl_error_t *err) {
+  hl_vec_t a;
+  hl_status_t rc = hl_expr_eval(e->args[0], in, &a, arena, err);
+  if (rc != HL_OK) return rc;
+  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  out->validity = a.validity;
+  switch (hl_type_phys(e->type)) {
+  case HL_P_I64:
+    FOR_LIVE(in, r)
+    HL_VEC_I64(out)[r] = wrap_int(e->type->id, (int64_t)(0 - (uint64_t)HL_VEC_I64(&a)[r]));
+    break;
+  case HL_P_F64: FOR_LIVE(in, r) HL_VEC_F64(out)[r] = -HL_VEC_F64(&a)[r]; break;
+  case HL_P_I128: FOR_LIVE(in, r) HL_VEC_I128(out)[r] = -HL_VEC_I128(&a)[r]; break;
+  default: break;
+  }
+  return HL_OK;
+}
+
+static hl_status_t eval_case(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                             hl_arena_t *arena, hl_error_t *err) {
+  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  int n_when = (e->n_args - (e->has_else ? 1 : 0)) / 2;
+  uint8_t *done = hl_arena_zalloc(arena, HL_BATCH_CAP);
+  if (!done) return nomem(err);
+  for (int k = 0; k <= n_when; k++) {
+    hl_vec_t cond, val;
+    if (k < n_when) {
+      hl_status_t rc = hl_expr_eval(e->args[2 * k], in, &cond, arena, err);
+      if (rc == HL_OK) rc = hl_expr_eval(e->args[2 * k + 1], in, &val, arena, err);
+      if (rc != HL_OK) return rc;
+    } else if (e->has_else) {
+      hl_status_t rc = hl_expr_eval(e->args[e->n_args - 1], in, &val, arena, err);
+      if (rc != HL_OK) return rc;
+    }
+    FOR_LIVE(in, r) {
+      if (done[r]) continue;
+      bool take = k < n_when ? (!hl_vec_is_null(&cond, r) && HL_VEC_BOOL(&cond)[r]) : true;
+      if (!take) continue;
+      done[r] = 1;
+      hl_value_t v;
+      if (k < n_when || e->has_else) hl_vec_get_value(&val, r, &v);
+      else {
+        memset(&v, 0, sizeof v);
+        v.is_null = true;
+      }
+      if (hl_vec_put_value(out, arena, r, &v) != HL_OK) return nomem(err);
+    }
+  }
+  return HL_OK;
+}
+
+static hl_status_t eval_func(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                             hl_arena_t *arena, hl_error_t *err) {
+  hl_vec_t *args = hl_arena_alloc(arena, sizeof(hl_vec_t) * (size_t)(e->n_args ? e->n_args : 1));
+  hl_value_t *vals =
+      hl_arena_alloc(arena, sizeof(hl_value_t) * (size_t)(e->n_args ? e->n_args : 1));
+  if (!args || !vals) return nomem(err);
+  for (int k = 0; k < e->n_args; k++) {
+    hl_status_t rc = hl_expr_eval(e->args[k], in, &args[k], arena, err);
+    if (rc != HL_OK) return rc;
+  }
+  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  FOR_LIVE(in, r) {
+    for (int k = 0; k < e->n_args; k++) hl_vec_get_value(&args[k], r, &vals[k]);
+    hl_value_t o;
+    memset(&o, 0, sizeof o);
+    hl_status_t rc = e->fn->impl(e, vals, &o, arena, err);
+    if (rc != HL_OK) return rc;
+    if (hl_vec_put_value(out, arena, r, &o) != HL_OK) return nomem(err);
+  }
+  return HL_OK;
+}
+
+static hl_status_t eval_const(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                              hl_arena_t *arena, hl_error_t *err) {
+  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  if (e->value.is_null) {
+    FOR_LIVE(in, r) if (hl_vec_set_null(out, arena, r) != HL_OK) return nomem(err);
+    return HL_OK;
+  }
+  switch (hl_type_phys(e->type)) {
+  case HL_P_BOOL: FOR_LIVE(in, r) HL_VEC_BOOL(out)[r] = e->value.u.b; break;
+  case HL_P_I64: FOR_LIVE(in, r) HL_VEC_I64(out)[r] = e->value.u.i; break;
+  case HL_P_F64: FOR_LIVE(in, r) HL_VEC_F64(out)[r] = e->value.u.d; break;
+  case HL_P_I128: FOR_LIVE(in, r) HL_VEC_I128(out)[r] = e->value.u.dec; break;
+  case HL_P_STR: FOR_LIVE(in, r) HL_VEC_STR(out)[r] = e->value.u.s; break;
+  case HL_P_VALUE: FOR_LIVE(in, r) HL_VEC_VALUE(out)[r] = (hl_value_t *)&e->value; break;
+  }
+  return HL_OK;
+}
+
+hl_status_t hl_expr_eval(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                         hl_arena_t *arena, hl_error_t *err) {
+  switch (e->kind) {
+  case HL_EX_CONST: return eval_const(e, in, out, arena, err);
+  case HL_EX_COLUMN:
+    *out = in->cols[e->col]; /* zero copy: borrowed from the input batch */
+    return HL_OK;
+  case HL_EX_CAST: return eval_cast(e, in, out, arena, err);
+  case HL_EX_CMP: return eval_cmp(e, in, out, arena, err);
+  case HL_EX_ARITH: return eval_arith(e, in, out, arena, err);
+  case HL_EX_NEG: return eval_neg(e, in, out, arena, err);
+  case HL_EX_AND:
+  case HL_EX_OR: return eval_andor(e, in, out, arena, err);
+  case HL_EX_NOT: return eval_not(e, in, out, arena, err);
+  case HL_EX_IS_NULL: return eval_is_null(e, in, out, arena, err);
+  case HL_EX_IN: return eval_in(e, in, out, arena, err);
+  case HL_EX_LIKE: return eval_like(e, in, out, arena, err);
+  case HL_EX_CASE: return eval_case(e, in, out, arena, err);
+  case HL_EX_FUNC: return eval_func(e, in, out, arena, err);
+  }
+  return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown expression kind %d",
+                    (int)e->kind);
+}
+
+hl_status_t hl_expr_filter(const hl_expr_t *e, hl_batch_t *in, hl_arena_t *arena,
+                           hl_error_t *err) {
+  hl_vec_t v;
+  hl_status_t rc = hl_expr_eval(e, in, &v, arena, err);
+  if (rc != HL_OK) return rc;
+  uint32_t *sel = hl_arena_alloc(arena, sizeof(uint32_t) * HL_BATCH_CAP);
+  if (!sel) return nomem(err);
+  uint32_t n = 0;
+  FOR_LIVE(in, r) {
+    if (!hl_vec_is_null(&v, r) && HL_VEC_BOOL(&v)[r]) sel[n++] = r;
+  }
+  in->sel = sel;
+  in->n_sel = n;
+  return HL_OK;
+}
+
+bool hl_expr_cols_within(const hl_expr_t *e, int lo, int hi) {
+  if (e->kind == HL_EX_COLUMN) return e->col >= lo && e->col < hi;
+  for (int k = 0; k < e->n_args; k++)
+    if (!hl_expr_cols_within(e->args[k], lo, hi)) return false;
+  return true;
+}

@@ -1,0 +1,113 @@
+/*
+ * expr.h -- bound expressions and their vectorized evaluation.
+ *
+ * The binder (plan/bind.c) turns AST expressions into these trees: names
+ * resolved to column indexes of the input batch, every node typed, implicit
+ * casts made explicit (HL_EX_CAST), BETWEEN rewritten to comparisons.
+ * hl_expr_eval computes a node for every live row of a batch at a time:
+ * comparisons, logic and arithmetic run as tight loops over the physical
+ * arrays; casts and the scalar function library work value by value.
+ */
+#ifndef HL_EXPR_H
+#define HL_EXPR_H
+
+#include "exec/vector.h"
+#include "util/strbuf.h"
+
+#include <regex.h>
+
+typedef enum hl_expr_kind {
+  HL_EX_CONST,   /* value */
+  HL_EX_COLUMN,  /* col: index into the input batch */
+  HL_EX_CAST,    /* args[0] converted to type (bad conversions are NULL) */
+  HL_EX_CMP,     /* op in {EQ, NE, LT, LE, GT, GE, EQ_NS}; args of one type */
+  HL_EX_ARITH,   /* op in {ADD, SUB, MUL, DIV, IDIV, MOD}; args cast to type
+                    (DIV of decimals: args keep their own decimal types) */
+  HL_EX_NEG,     /* unary minus */
+  HL_EX_AND,     /* n-ary, three-valued */
+  HL_EX_OR,      /* n-ary, three-valued */
+  HL_EX_NOT,
+  HL_EX_IS_NULL, /* negated: IS NOT NULL */
+  HL_EX_IN,      /* args[0] [NOT] IN (args[1..]); all one type */
+  HL_EX_LIKE,    /* args[0] [NOT] LIKE args[1]; rlike: regex */
+  HL_EX_CASE,    /* searched CASE: (when, then)* [else] */
+  HL_EX_FUNC     /* scalar function fn over args, row by row */
+} hl_expr_kind_t;
+
+typedef enum hl_expr_op {
+  HL_XOP_EQ,
+  HL_XOP_NE,
+  HL_XOP_LT,
+  HL_XOP_LE,
+  HL_XOP_GT,
+  HL_XOP_GE,
+  HL_XOP_EQ_NS,
+  HL_XOP_ADD,
+  HL_XOP_SUB,
+  HL_XOP_MUL,
+  HL_XOP_DIV,
+  HL_XOP_IDIV,
+  HL_XOP_MOD
+} hl_expr_op_t;
+
+struct hl_expr;
+struct hl_func_def;
+
+typedef struct hl_expr {
+  hl_expr_kind_t kind;
+  const hl_type_t *type; /* result type */
+  hl_expr_op_t op;
+  bool negated;          /* NOT IN, NOT LIKE, IS NOT NULL */
+  bool rlike;            /* HL_EX_LIKE: regular expression */
+  bool has_else;         /* HL_EX_CASE */
+  hl_value_t value;      /* HL_EX_CONST */
+  int col;               /* HL_EX_COLUMN */
+  const char *col_name;  /* HL_EX_COLUMN: for EXPLAIN */
+  const struct hl_func_def *fn; /* HL_EX_FUNC */
+  regex_t *regex;        /* HL_EX_LIKE rlike with a constant pattern */
+  struct hl_expr **args;
+  int n_args;
+  long pos;              /* source position, for errors */
+  bool out_ref;          /* binder: a column of the aggregate output layout */
+} hl_expr_t;
+
+/* A scalar function evaluated row by row on non-vector values.  ARGS are
+ * the row's argument values (NULLs included: functions decide); the result
+ * goes to *out (strings in ARENA). */
+typedef hl_status_t (*hl_func_impl_t)(const hl_expr_t *call, const hl_value_t *args,
+                                      hl_value_t *out, hl_arena_t *arena, hl_error_t *err);
+
+typedef struct hl_func_def {
+  const char *name;
+  int min_args, max_args; /* max -1: variadic */
+  hl_func_impl_t impl;
+} hl_func_def_t;
+
+/* The scalar function NAME (lower-case), NULL when unknown. */
+const hl_func_def_t *hl_func_lookup(const char *name);
+
+/* Evaluates E over the live rows of IN into OUT (whose data, if not
+ * borrowed from an input column, is allocated in ARENA).  OUT is indexed by
+ * physical row like IN's vectors.  Errors: only real ones (out of memory,
+ * invalid regular expression); Hive returns NULL for bad casts, overflow
+ * and division by zero, and so does this. */
+hl_status_t hl_expr_eval(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                         hl_arena_t *arena, hl_error_t *err);
+
+/* Evaluates predicate E over IN and narrows IN's selection to the rows where
+ * it is TRUE (not FALSE, not NULL).  SEL storage comes from ARENA. */
+hl_status_t hl_expr_filter(const hl_expr_t *e, hl_batch_t *in, hl_arena_t *arena,
+                           hl_error_t *err);
+
+/* Converts one value between types with Hive's CAST rules; an impossible
+ * conversion sets out->is_null. */
+hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_type_t *to,
+                          hl_value_t *out, hl_arena_t *arena, hl_error_t *err);
+
+/* Appends a readable form of E for EXPLAIN (column names, SQL operators). */
+void hl_expr_print(hl_buf_t *buf, const hl_expr_t *e);
+
+/* True when E reads only columns in [lo, hi). */
+bool hl_expr_cols_within(const hl_expr_t *e, int lo, int hi);
+
+#endif

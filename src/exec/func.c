@@ -1,0 +1,196 @@
+/*
+ * func.c -- the scalar function library (row at a time).
+ *
+ * Each function receives its argument values for one row and writes one
+ * result.  Return types are decided by the binder (plan/bind.c,
+ * bind_function), which also casts arguments to the types listed there, so
+ * implementations can rely on argument layouts.  The first pass holds the
+ * conditional and string basics; the analytic engine issue extends it.
+ */
+#include "exec/expr.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+static hl_status_t fn_if(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                         hl_arena_t *arena, hl_error_t *err) {
+  bool cond = !a[0].is_null && a[0].u.b;
+  *out = cond ? a[1] : a[2];
+  return HL_OK;
+}
+
+static hl_status_t fn_coalesce(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                               hl_arena_t *arena, hl_error_t *err) {
+  for (int i = 0; i < call->n_args; i++)
+    if (!a[i].is_null) {
+      *out = a[i];
+      return HL_OK;
+    }
+  out->is_null = true;
+  return HL_OK;
+}
+
+static hl_status_t fn_nullif(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                             hl_arena_t *arena, hl_error_t *err) {
+  if (!a[0].is_null && !a[1].is_null && hl_value_compare(call->args[0]->type, &a[0], &a[1]) == 0)
+    out->is_null = true;
+  else *out = a[0];
+  return HL_OK;
+}
+
+static hl_status_t fn_concat(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                             hl_arena_t *arena, hl_error_t *err) {
+  size_t total = 0;
+  for (int i = 0; i < call->n_args; i++) {
+    if (a[i].is_null) {
+      out->is_null = true;
+      return HL_OK;
+    }
+    total += a[i].u.s.len;
+  }
+  char *p = hl_arena_alloc(arena, total ? total : 1);
+  if (!p) return hl_err_nomem(err);
+  size_t off = 0;
+  for (int i = 0; i < call->n_args; i++) {
+    if (a[i].u.s.len) memcpy(p + off, a[i].u.s.ptr, a[i].u.s.len);
+    off += a[i].u.s.len;
+  }
+  out->u.s.ptr = p;
+  out->u.s.len = (uint32_t)total;
+  return HL_OK;
+}
+
+static hl_status_t case_map(const hl_value_t *a, hl_value_t *out, hl_arena_t *arena,
+                            hl_error_t *err, int upper) {
+  if (a[0].is_null) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  char *p = hl_arena_alloc(arena, a[0].u.s.len ? a[0].u.s.len : 1);
+  if (!p) return hl_err_nomem(err);
+  for (uint32_t i = 0; i < a[0].u.s.len; i++) {
+    unsigned char c = (unsigned char)a[0].u.s.ptr[i];
+    p[i] = (char)(c < 0x80 ? (upper ? toupper(c) : tolower(c)) : c);
+  }
+  out->u.s.ptr = p;
+  out->u.s.len = a[0].u.s.len;
+  return HL_OK;
+}
+
+static hl_status_t fn_upper(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                            hl_arena_t *arena, hl_error_t *err) {
+  return case_map(a, out, arena, err, 1);
+}
+
+static hl_status_t fn_lower(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                            hl_arena_t *arena, hl_error_t *err) {
+  return case_map(a, out, arena, err, 0);
+}
+
+/* Character (not byte) counts for UTF-8 text, as Hive counts. */
+static int64_t utf8_len(hl_str_t s) {
+  int64_t n = 0;
+  for (uint32_t i = 0; i < s.len; i++)
+    if (((unsigned char)s.ptr[i] & 0xC0) != 0x80) n++;
+  return n;
+}
+
+static uint32_t utf8_offset(hl_str_t s, int64_t chars) {
+  uint32_t i = 0;
+  while (i < s.len && chars > 0) {
+    i++;
+    while (i < s.len && ((unsigned char)s.ptr[i] & 0xC0) == 0x80) i++;
+    chars--;
+  }
+  return i;
+}
+
+static hl_status_t fn_length(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                             hl_arena_t *arena, hl_error_t *err) {
+  if (a[0].is_null) out->is_null = true;
+  else out->u.i = utf8_len(a[0].u.s);
+  return HL_OK;
+}
+
+/* substr(s, pos[, len]): 1-based, negative pos counts from the end, Hive. */
+static hl_status_t fn_substr(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                             hl_arena_t *arena, hl_error_t *err) {
+  for (int i = 0; i < call->n_args; i++)
+    if (a[i].is_null) {
+      out->is_null = true;
+      return HL_OK;
+    }
+  hl_str_t s = a[0].u.s;
+  int64_t n = utf8_len(s), pos = a[1].u.i;
+  int64_t len = call->n_args > 2 ? a[2].u.i : INT64_MAX;
+  out->u.s.ptr = s.ptr;
+  out->u.s.len = 0;
+  if (len <= 0 || pos > n || pos < -n) return HL_OK;
+  int64_t start = pos > 0 ? pos - 1 : pos < 0 ? n + pos : 0;
+  int64_t end = len > n - start ? n : start + len;
+  uint32_t b0 = utf8_offset(s, start), b1 = utf8_offset(s, end);
+  out->u.s.ptr = s.ptr + b0;
+  out->u.s.len = b1 - b0;
+  return HL_OK;
+}
+
+static hl_status_t trim_impl(const hl_value_t *a, hl_value_t *out, int left, int right) {
+  if (a[0].is_null) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  const char *p = a[0].u.s.ptr;
+  uint32_t n = a[0].u.s.len;
+  while (left && n && *p == ' ') {
+    p++;
+    n--;
+  }
+  while (right && n && p[n - 1] == ' ') n--;
+  out->u.s.ptr = p;
+  out->u.s.len = n;
+  return HL_OK;
+}
+
+static hl_status_t fn_trim(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                           hl_arena_t *arena, hl_error_t *err) {
+  return trim_impl(a, out, 1, 1);
+}
+
+static hl_status_t fn_ltrim(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                            hl_arena_t *arena, hl_error_t *err) {
+  return trim_impl(a, out, 1, 0);
+}
+
+static hl_status_t fn_rtrim(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                            hl_arena_t *arena, hl_error_t *err) {
+  return trim_impl(a, out, 0, 1);
+}
+
+static hl_status_t fn_abs(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                          hl_arena_t *arena, hl_error_t *err) {
+  *out = a[0];
+  if (a[0].is_null) return HL_OK;
+  switch (hl_type_phys(call->type)) {
+  case HL_P_I64: out->u.i = a[0].u.i < 0 ? (int64_t)(0 - (uint64_t)a[0].u.i) : a[0].u.i; break;
+  case HL_P_F64: out->u.d = fabs(a[0].u.d); break;
+  case HL_P_I128: out->u.dec = a[0].u.dec < 0 ? -a[0].u.dec : a[0].u.dec; break;
+  default: break;
+  }
+  return HL_OK;
+}
+
+static const hl_func_def_t functions[] = {
+    {"abs", 1, 1, fn_abs},         {"coalesce", 1, -1, fn_coalesce}, {"concat", 1, -1, fn_concat},
+    {"if", 3, 3, fn_if},           {"lcase", 1, 1, fn_lower},        {"length", 1, 1, fn_length},
+    {"lower", 1, 1, fn_lower},     {"ltrim", 1, 1, fn_ltrim},        {"nullif", 2, 2, fn_nullif},
+    {"nvl", 2, 2, fn_coalesce},    {"rtrim", 1, 1, fn_rtrim},        {"substr", 2, 3, fn_substr},
+    {"substring", 2, 3, fn_substr}, {"trim", 1, 1, fn_trim},         {"ucase", 1, 1, fn_upper},
+    {"upper", 1, 1, fn_upper},
+};
+
+const hl_func_def_t *hl_func_lookup(const char *name) {
+  for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
+    if (strcmp(functions[i].name, name) == 0) return &functions[i];
+  return NULL;
+}

@@ -1,0 +1,367 @@
+/*
+ * op_agg.c -- hash aggregation: GROUP BY, DISTINCT and the aggregates
+ * count, sum, min, max, avg (with DISTINCT), then HAVING.
+ *
+ * The whole input is consumed on the first next(): each row's group
+ * expressions are serialized into a byte key (null flag + fixed-width or
+ * length-prefixed bytes per value), the key finds or creates a group number
+ * in a hash map, and per-group states are updated.  Output batches hold the
+ * group values followed by the aggregate results ("aggregate layout").
+ * Ungrouped aggregation over an empty input yields one row (count 0, others
+ * NULL), as SQL requires; grouped aggregation yields none.
+ */
+#include "exec/ops.h"
+
+#include "util/hashmap.h"
+#include "util/mem.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct agg_state {
+  int64_t count;
+  bool has;   /* min/max/sum saw a value */
+  union {
+    int64_t i;
+    double d;
+    __int128 dec;
+  } sum;
+  hl_value_t best; /* min/max (strings copied into the operator arena) */
+} agg_state_t;
+
+typedef struct agg {
+  hl_op_t op;
+  hl_op_t *child;
+  const hl_plan_t *plan;
+  hl_arena_t *arena;      /* group values and min/max strings */
+  hl_arena_t *scratch;    /* per input batch */
+  hl_map_t *groups;
+  hl_map_t **distinct;    /* per aggregate with DISTINCT */
+  hl_value_t *group_vals; /* n_groups * n_group */
+  agg_state_t *states;    /* n_groups * n_aggs */
+  size_t n_groups, cap_groups;
+  bool consumed;
+  size_t emitted;
+  hl_batch_t *out;
+  const hl_type_t **out_types;
+  hl_buf_t key;
+} agg_t;
+
+static void key_value(hl_buf_t *key, const hl_type_t *type, const hl_value_t *v) {
+  char flag = v->is_null ? 0 : 1;
+  hl_buf_append(key, &flag, 1);
+  if (v->is_null) return;
+  switch (hl_type_phys(type)) {
+  case HL_P_BOOL: {
+    char c = v->u.b;
+    hl_buf_append(key, &c, 1);
+    break;
+  }
+  case HL_P_I64: hl_buf_append(key, &v->u.i, 8); break;
+  case HL_P_F64: {
+    double d = v->u.d;
+    if (d == 0) d = 0;     /* -0.0 groups with 0.0 */
+    if (isnan(d)) d = NAN; /* one NaN */
+    hl_buf_append(key, &d, 8);
+    break;
+  }
+  case HL_P_I128: hl_buf_append(key, &v->u.dec, 16); break;
+  case HL_P_STR: {
+    uint32_t len = v->u.s.len;
+    if (type->id == HL_T_CHAR)
+      while (len && v->u.s.ptr[len - 1] == ' ') len--;
+    hl_buf_append(key, &len, 4);
+    hl_buf_append(key, v->u.s.ptr, len);
+    break;
+  }
+  case HL_P_VALUE: {
+    hl_buf_t text;
+    hl_buf_init(&text);
+    hl_value_format(&text, type, v);
+    uint32_t len = (uint32_t)text.len;
+    hl_buf_append(key, &len, 4);
+    hl_buf_append(key, hl_buf_cstr(&text), text.len);
+    if (text.oom) key->oom = 1;
+    hl_buf_fini(&text);
+    break;
+  }
+  }
+}
+
+/* Copies string payloads of V into the operator arena. */
+static int persist(hl_arena_t *arena, const hl_type_t *type, hl_value_t *v) {
+  if (v->is_null || hl_type_phys(type) != HL_P_STR) return 0;
+  char *p = hl_arena_alloc(arena, v->u.s.len ? v->u.s.len : 1);
+  if (!p) return -1;
+  memcpy(p, v->u.s.ptr, v->u.s.len);
+  v->u.s.ptr = p;
+  return 0;
+}
+
+static hl_status_t add_group(agg_t *a, const hl_value_t *vals, hl_error_t *err) {
+  const hl_plan_t *plan = a->plan;
+  if (a->n_groups == a->cap_groups) {
+    size_t cap = a->cap_groups ? a->cap_groups * 2 : 64;
+    hl_value_t *gv = hl_realloc(a->group_vals, sizeof(hl_value_t) * cap * (size_t)(plan->n_group + 1));
+    if (!gv) return hl_err_nomem(err);
+    a->group_vals = gv;
+    agg_state_t *st = hl_realloc(a->states, sizeof(agg_state_t) * cap * (size_t)(plan->n_aggs + 1));
+    if (!st) return hl_err_nomem(err);
+    a->states = st;
+    a->cap_groups = cap;
+  }
+  hl_value_t *gv = &a->group_vals[a->n_groups * (size_t)plan->n_group];
+  for (int g = 0; g < plan->n_group; g++) {
+    gv[g] = vals[g];
+    if (persist(a->arena, plan->group_exprs[g]->type, &gv[g]) < 0) return hl_err_nomem(err);
+  }
+  memset(&a->states[a->n_groups * (size_t)plan->n_aggs], 0,
+         sizeof(agg_state_t) * (size_t)plan->n_aggs);
+  a->n_groups++;
+  return HL_OK;
+}
+
+static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg, uint32_t r,
+                          size_t group, hl_error_t *err) {
+  const hl_agg_t *ag = &a->plan->aggs[k];
+  if (ag->kind == HL_AGG_COUNT_STAR) {
+    st->count++;
+    return HL_OK;
+  }
+  if (hl_vec_is_null(arg, r)) return HL_OK;
+  hl_value_t v;
+  hl_vec_get_value(arg, r, &v);
+  if (ag->distinct) {
+    hl_buf_reset(&a->key);
+    hl_buf_append(&a->key, &group, sizeof group);
+    key_value(&a->key, arg->type, &v);
+    if (a->key.oom) return hl_err_nomem(err);
+    uint64_t dummy;
+    bool inserted;
+    if (hl_map_upsert(a->distinct[k], a->key.data, a->key.len, 0, &dummy, &inserted) < 0)
+      return hl_err_nomem(err);
+    if (!inserted) return HL_OK;
+  }
+  st->count++;
+  switch (ag->kind) {
+  case HL_AGG_COUNT: break;
+  case HL_AGG_SUM:
+  case HL_AGG_AVG:
+    switch (hl_type_phys(arg->type)) {
+    case HL_P_I64: st->sum.i = (int64_t)((uint64_t)st->sum.i + (uint64_t)v.u.i); break;
+    case HL_P_F64: st->sum.d += v.u.d; break;
+    case HL_P_I128: st->sum.dec += v.u.dec; break;
+    default: break;
+    }
+    st->has = true;
+    break;
+  case HL_AGG_MIN:
+  case HL_AGG_MAX: {
+    int c = st->has ? hl_value_compare(arg->type, &v, &st->best) : 0;
+    if (!st->has || (ag->kind == HL_AGG_MIN ? c < 0 : c > 0)) {
+      st->best = v;
+      if (persist(a->arena, arg->type, &st->best) < 0) return hl_err_nomem(err);
+      st->has = true;
+    }
+    break;
+  }
+  default: break;
+  }
+  return HL_OK;
+}
+
+static hl_status_t consume(agg_t *a, hl_error_t *err) {
+  const hl_plan_t *plan = a->plan;
+  int ng = plan->n_group, na = plan->n_aggs;
+  hl_vec_t *gvecs = hl_arena_alloc(a->arena, sizeof(hl_vec_t) * (size_t)(ng + 1));
+  hl_vec_t *avecs = hl_arena_alloc(a->arena, sizeof(hl_vec_t) * (size_t)(na + 1));
+  hl_value_t *vals = hl_arena_alloc(a->arena, sizeof(hl_value_t) * (size_t)(ng + 1));
+  if (!gvecs || !avecs || !vals) return hl_err_nomem(err);
+  for (;;) {
+    hl_arena_reset(a->scratch);
+    hl_batch_t *b;
+    hl_status_t rc = a->child->next(a->child, &b, err);
+    if (rc != HL_OK) return rc;
+    if (!b) break;
+    for (int g = 0; g < ng; g++)
+      if ((rc = hl_expr_eval(plan->group_exprs[g], b, &gvecs[g], a->scratch, err)) != HL_OK)
+        return rc;
+    for (int k = 0; k < na; k++)
+      if (plan->aggs[k].arg &&
+          (rc = hl_expr_eval(plan->aggs[k].arg, b, &avecs[k], a->scratch, err)) != HL_OK)
+        return rc;
+    uint32_t live = hl_batch_live(b);
+    for (uint32_t i = 0; i < live; i++) {
+      uint32_t r = hl_batch_row(b, i);
+      size_t group = 0;
+      if (ng > 0) {
+        hl_buf_reset(&a->key);
+        for (int g = 0; g < ng; g++) {
+          hl_vec_get_value(&gvecs[g], r, &vals[g]);
+          key_value(&a->key, gvecs[g].type, &vals[g]);
+        }
+        if (a->key.oom) return hl_err_nomem(err);
+        uint64_t id;
+        bool inserted;
+        if (hl_map_upsert(a->groups, a->key.data ? a->key.data : "", a->key.len, a->n_groups, &id,
+                          &inserted) < 0)
+          return hl_err_nomem(err);
+        if (inserted && (rc = add_group(a, vals, err)) != HL_OK) return rc;
+        group = (size_t)id;
+      } else if (a->n_groups == 0 && (rc = add_group(a, vals, err)) != HL_OK) {
+        return rc;
+      }
+      for (int k = 0; k < na; k++) {
+        rc = update(a, k, &a->states[group * (size_t)na + (size_t)k], &avecs[k], r, group, err);
+        if (rc != HL_OK) return rc;
+      }
+    }
+  }
+  /* ungrouped aggregation over nothing still answers one row */
+  if (ng == 0 && a->n_groups == 0) return add_group(a, vals, err);
+  return HL_OK;
+}
+
+static void final_value(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out) {
+  memset(out, 0, sizeof(*out));
+  switch (ag->kind) {
+  case HL_AGG_COUNT_STAR:
+  case HL_AGG_COUNT: out->u.i = st->count; return;
+  case HL_AGG_SUM:
+    if (!st->has) {
+      out->is_null = true;
+      return;
+    }
+    switch (hl_type_phys(ag->type)) {
+    case HL_P_I64: out->u.i = st->sum.i; break;
+    case HL_P_F64: out->u.d = st->sum.d; break;
+    default: {
+      __int128 lim = 1;
+      for (int i = 0; i < ag->type->precision; i++) lim *= 10;
+      if (st->sum.dec >= lim || st->sum.dec <= -lim) out->is_null = true;
+      else out->u.dec = st->sum.dec;
+    }
+    }
+    return;
+  case HL_AGG_AVG:
+    if (!st->has || st->count == 0) {
+      out->is_null = true;
+      return;
+    }
+    if (ag->type->id == HL_T_DECIMAL) {
+      /* sum is at the argument's scale; the result has 4 more digits */
+      int from = ag->arg->type->scale, to = ag->type->scale;
+      __int128 num = st->sum.dec;
+      for (int i = from; i < to; i++) num *= 10;
+      __int128 q = num / st->count, rem = num % st->count;
+      if (rem < 0) rem = -rem;
+      if (rem * 2 >= st->count) q += num < 0 ? -1 : 1;
+      out->u.dec = q;
+    } else {
+      double sum = hl_type_phys(ag->arg->type) == HL_P_I64 ? (double)st->sum.i : st->sum.d;
+      out->u.d = sum / (double)st->count;
+    }
+    return;
+  case HL_AGG_MIN:
+  case HL_AGG_MAX:
+    if (!st->has) out->is_null = true;
+    else *out = st->best;
+    return;
+  }
+}
+
+static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
+  agg_t *a = (agg_t *)op;
+  const hl_plan_t *plan = a->plan;
+  *out = NULL;
+  if (!a->consumed) {
+    a->consumed = true;
+    hl_status_t rc = consume(a, err);
+    if (rc != HL_OK) return rc;
+  }
+  while (a->emitted < a->n_groups) {
+    if (hl_batch_reset(a->out) != HL_OK) return hl_err_nomem(err);
+    size_t n = a->n_groups - a->emitted;
+    if (n > HL_BATCH_CAP) n = HL_BATCH_CAP;
+    for (size_t i = 0; i < n; i++) {
+      size_t g = a->emitted + i;
+      for (int c = 0; c < plan->n_group; c++)
+        if (hl_vec_put_value(&a->out->cols[c], a->out->arena, (uint32_t)i,
+                             &a->group_vals[g * (size_t)plan->n_group + (size_t)c]) != HL_OK)
+          return hl_err_nomem(err);
+      for (int k = 0; k < plan->n_aggs; k++) {
+        hl_value_t v;
+        final_value(&plan->aggs[k], &a->states[g * (size_t)plan->n_aggs + (size_t)k], &v);
+        if (hl_vec_put_value(&a->out->cols[plan->n_group + k], a->out->arena, (uint32_t)i, &v) !=
+            HL_OK)
+          return hl_err_nomem(err);
+      }
+    }
+    a->emitted += n;
+    a->out->n_rows = (uint32_t)n;
+    if (plan->having) {
+      hl_status_t rc = hl_expr_filter(plan->having, a->out, a->out->arena, err);
+      if (rc != HL_OK) return rc;
+      if (hl_batch_live(a->out) == 0) continue;
+    }
+    *out = a->out;
+    return HL_OK;
+  }
+  return HL_OK;
+}
+
+static void agg_close(hl_op_t *op) {
+  agg_t *a = (agg_t *)op;
+  if (a->child) a->child->close(a->child);
+  a->child = NULL;
+  hl_map_destroy(a->groups);
+  a->groups = NULL;
+  if (a->distinct)
+    for (int k = 0; k < a->plan->n_aggs; k++) {
+      hl_map_destroy(a->distinct[k]);
+      a->distinct[k] = NULL;
+    }
+  hl_free(a->group_vals);
+  hl_free(a->states);
+  a->group_vals = NULL;
+  a->states = NULL;
+  hl_batch_destroy(a->out);
+  a->out = NULL;
+  hl_arena_destroy(a->arena);
+  hl_arena_destroy(a->scratch);
+  a->arena = a->scratch = NULL;
+  hl_buf_fini(&a->key);
+}
+
+hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_arena_t *arena,
+                          hl_error_t *err) {
+  agg_t *a = hl_arena_zalloc(arena, sizeof(*a));
+  if (!a) {
+    child->close(child);
+    return hl_err_nomem(err), NULL;
+  }
+  a->op.next = agg_next;
+  a->op.close = agg_close;
+  a->child = child;
+  a->plan = plan;
+  hl_buf_init(&a->key);
+  int n_out = plan->n_group + plan->n_aggs;
+  a->out_types = hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(n_out + 1));
+  a->distinct = hl_arena_zalloc(arena, sizeof(hl_map_t *) * (size_t)(plan->n_aggs + 1));
+  a->arena = hl_arena_create(0);
+  a->scratch = hl_arena_create(64 * 1024);
+  a->groups = hl_map_create();
+  if (a->out_types) {
+    for (int g = 0; g < plan->n_group; g++) a->out_types[g] = plan->group_exprs[g]->type;
+    for (int k = 0; k < plan->n_aggs; k++) a->out_types[plan->n_group + k] = plan->aggs[k].type;
+    a->out = hl_batch_create(n_out, a->out_types);
+  }
+  bool ok = a->out_types && a->distinct && a->arena && a->scratch && a->groups && a->out;
+  for (int k = 0; ok && k < plan->n_aggs; k++)
+    if (plan->aggs[k].distinct && !(a->distinct[k] = hl_map_create())) ok = false;
+  if (!ok) {
+    agg_close(&a->op);
+    return hl_err_nomem(err), NULL;
+  }
+  return &a->op;
+}

@@ -1,0 +1,171 @@
+/*
+ * op_scan.c -- table scan over the partitions the planner selected.
+ *
+ * The plan names the partitions (pruned in the catalog); the scan lists
+ * only their directories, skipping hidden files (names starting with "."
+ * or "_", as Hive does) and sub-directories, and decodes each file with the
+ * table's text format.  Partition key columns are constants per partition,
+ * typed once per partition.  A partition whose directory is missing reads
+ * as empty, as in Hive.
+ */
+#include "exec/ops.h"
+
+#include "format/text/text.h"
+
+#include <string.h>
+
+typedef struct scan {
+  hl_op_t op;
+  hl_session_t *s;
+  const hl_plan_scan_t *plan;
+  hl_table_t *table;
+  hl_text_format_t fmt;
+  hl_arena_t *unit_arena;   /* file list and partition values of one unit */
+  hl_batch_t *batch;
+  size_t next_unit;         /* next partition (or the table dir) to open */
+  size_t n_units;
+  hl_stor_entry_t *files;   /* files of the current unit */
+  size_t n_files;
+  size_t next_file;
+  const char *unit_dir;
+  hl_value_t *part_values;  /* typed key values of the current unit */
+  hl_text_reader_t *reader;
+  hl_scan_stats_t stats;
+} scan_t;
+
+static bool is_hidden(const char *name) {
+  return name[0] == '.' || name[0] == '_';
+}
+
+/* Opens the next unit: lists its directory and types its key values. */
+static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
+  hl_arena_reset(sc->unit_arena);
+  hl_table_t *t = sc->table;
+  size_t u = sc->next_unit++;
+  if (t->n_part > 0) {
+    const hl_cat_partition_t *p = &sc->plan->parts[u];
+    sc->unit_dir = p->location;
+    for (int k = 0; k < t->n_part; k++) {
+      hl_status_t rc = hl_table_part_value(t, k, p->values[k], sc->unit_arena,
+                                           &sc->part_values[k], err);
+      if (rc != HL_OK) return rc;
+    }
+  } else {
+    sc->unit_dir = t->cat->location;
+  }
+  hl_stor_entry_t *entries;
+  size_t n;
+  hl_error_t lerr;
+  hl_err_init(&lerr);
+  hl_status_t rc =
+      sc->s->fs->ops->list(sc->s->fs, sc->unit_dir, sc->unit_arena, &entries, &n, &lerr);
+  if (rc == HL_NOTFOUND) {
+    hl_err_clear(&lerr);
+    sc->n_files = sc->next_file = 0;
+    return HL_OK;
+  }
+  if (rc != HL_OK) {
+    hl_err_move(err, &lerr);
+    return rc;
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!entries[i].is_dir && !is_hidden(entries[i].name)) entries[kept++] = entries[i];
+  sc->files = entries;
+  sc->n_files = kept;
+  sc->next_file = 0;
+  if (kept) sc->stats.partitions_read++;
+  return HL_OK;
+}
+
+static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
+  hl_table_t *t = sc->table;
+  const char *path =
+      hl_path_join(sc->unit_arena, sc->unit_dir, sc->files[sc->next_file++].name);
+  if (!path) return hl_err_nomem(err);
+  sc->stats.files_read++;
+  return hl_text_reader_open(sc->s->fs, path, &sc->fmt, t->n_data, t->types, t->names,
+                             sc->plan->needed, &sc->reader, err);
+}
+
+static hl_status_t fill_keys(scan_t *sc, hl_error_t *err) {
+  hl_table_t *t = sc->table;
+  for (int k = 0; k < t->n_part; k++) {
+    int col = t->n_data + k;
+    if (!sc->plan->needed[col]) continue;
+    hl_vec_t *v = &sc->batch->cols[col];
+    for (uint32_t r = 0; r < sc->batch->n_rows; r++)
+      if (hl_vec_put_value(v, sc->batch->arena, r, &sc->part_values[k]) != HL_OK)
+        return hl_err_nomem(err);
+  }
+  return HL_OK;
+}
+
+static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
+  scan_t *sc = (scan_t *)op;
+  *out = NULL;
+  for (;;) {
+    if (sc->reader) {
+      if (hl_batch_reset(sc->batch) != HL_OK) return hl_err_nomem(err);
+      hl_status_t rc = hl_text_reader_next(sc->reader, sc->batch, err);
+      if (rc != HL_OK) return rc;
+      if (sc->batch->n_rows > 0) {
+        sc->stats.rows_read += sc->batch->n_rows;
+        rc = fill_keys(sc, err);
+        if (rc != HL_OK) return rc;
+        *out = sc->batch;
+        return HL_OK;
+      }
+      hl_text_reader_close(sc->reader);
+      sc->reader = NULL;
+    }
+    if (sc->next_file < sc->n_files) {
+      hl_status_t rc = open_next_file(sc, err);
+      if (rc != HL_OK) return rc;
+      continue;
+    }
+    if (sc->next_unit >= sc->n_units) return HL_OK;
+    hl_status_t rc = open_unit(sc, err);
+    if (rc != HL_OK) return rc;
+  }
+}
+
+static void scan_close(hl_op_t *op) {
+  scan_t *sc = (scan_t *)op;
+  hl_text_reader_close(sc->reader);
+  sc->reader = NULL;
+  hl_batch_destroy(sc->batch);
+  sc->batch = NULL;
+  hl_arena_destroy(sc->unit_arena);
+  sc->unit_arena = NULL;
+}
+
+const hl_scan_stats_t *hl_op_scan_stats(const hl_op_t *op) {
+  return &((const scan_t *)op)->stats;
+}
+
+hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *plan, hl_arena_t *arena,
+                           hl_error_t *err) {
+  hl_table_t *t = plan->table;
+  scan_t *sc = hl_arena_zalloc(arena, sizeof(*sc));
+  if (!sc) return hl_err_nomem(err), NULL;
+  sc->op.next = scan_next;
+  sc->op.close = scan_close;
+  sc->s = s;
+  sc->plan = plan;
+  sc->table = t;
+  sc->n_units = t->n_part > 0 ? plan->n_parts : 1;
+  const hl_cat_table_t *c = t->cat;
+  if (hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params, c->n_serde_params,
+                          c->params, c->n_params, err) != HL_OK)
+    return NULL;
+  sc->part_values = hl_arena_zalloc(arena, sizeof(hl_value_t) * (size_t)(t->n_part + 1));
+  sc->unit_arena = hl_arena_create(0);
+  sc->batch = hl_batch_create(t->n_all, t->types);
+  if (!sc->part_values || !sc->unit_arena || !sc->batch) {
+    scan_close(&sc->op);
+    hl_err_nomem(err);
+    return NULL;
+  }
+  return &sc->op;
+}

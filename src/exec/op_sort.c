@@ -1,0 +1,159 @@
+/*
+ * op_sort.c -- ORDER BY: materializes its input and sorts it.
+ *
+ * Rows are copied into the operator's arena as value arrays (strings
+ * copied), sorted with a stable merge sort on the key columns (Hive's null
+ * order per key), and replayed in batches.  Spilling and top-N belong to
+ * the analytic engine issue; this keeps results exact and simple.
+ */
+#include "exec/ops.h"
+
+#include "util/mem.h"
+
+#include <string.h>
+
+typedef struct sort {
+  hl_op_t op;
+  hl_op_t *child;
+  int n_cols;
+  const hl_type_t *const *types;
+  const int *keys;
+  const bool *desc;
+  const bool *nulls_first;
+  int n_keys;
+  hl_arena_t *arena;
+  hl_value_t **rows;
+  size_t n_rows, cap_rows;
+  size_t emitted;
+  bool consumed;
+  hl_batch_t *out;
+} sort_t;
+
+static int compare_rows(const sort_t *s, const hl_value_t *x, const hl_value_t *y) {
+  for (int k = 0; k < s->n_keys; k++) {
+    int c = s->keys[k];
+    const hl_value_t *a = &x[c], *b = &y[c];
+    int r;
+    if (a->is_null || b->is_null) {
+      if (a->is_null && b->is_null) continue;
+      r = a->is_null ? -1 : 1;
+      if (!s->nulls_first[k]) r = -r;
+      return r; /* null placement does not flip with DESC */
+    }
+    r = hl_value_compare(s->types[c], a, b);
+    if (r != 0) return s->desc[k] ? -r : r;
+  }
+  return 0;
+}
+
+static void merge_sort(const sort_t *s, hl_value_t **rows, hl_value_t **tmp, size_t n) {
+  if (n < 2) return;
+  size_t mid = n / 2;
+  merge_sort(s, rows, tmp, mid);
+  merge_sort(s, rows + mid, tmp, n - mid);
+  size_t i = 0, j = mid, k = 0;
+  while (i < mid && j < n) tmp[k++] = compare_rows(s, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
+  while (i < mid) tmp[k++] = rows[i++];
+  while (j < n) tmp[k++] = rows[j++];
+  memcpy(rows, tmp, sizeof(hl_value_t *) * n);
+}
+
+static hl_status_t consume(sort_t *s, hl_error_t *err) {
+  for (;;) {
+    hl_batch_t *b;
+    hl_status_t rc = s->child->next(s->child, &b, err);
+    if (rc != HL_OK) return rc;
+    if (!b) break;
+    uint32_t live = hl_batch_live(b);
+    for (uint32_t i = 0; i < live; i++) {
+      uint32_t r = hl_batch_row(b, i);
+      if (s->n_rows == s->cap_rows) {
+        size_t cap = s->cap_rows ? s->cap_rows * 2 : 1024;
+        hl_value_t **nr = hl_realloc(s->rows, sizeof(hl_value_t *) * cap);
+        if (!nr) return hl_err_nomem(err);
+        s->rows = nr;
+        s->cap_rows = cap;
+      }
+      hl_value_t *row = hl_arena_alloc(s->arena, sizeof(hl_value_t) * (size_t)s->n_cols);
+      if (!row) return hl_err_nomem(err);
+      for (int c = 0; c < s->n_cols; c++) {
+        hl_vec_get_value(&b->cols[c], r, &row[c]);
+        if (!row[c].is_null && hl_type_phys(s->types[c]) == HL_P_STR) {
+          char *p = hl_arena_alloc(s->arena, row[c].u.s.len ? row[c].u.s.len : 1);
+          if (!p) return hl_err_nomem(err);
+          memcpy(p, row[c].u.s.ptr, row[c].u.s.len);
+          row[c].u.s.ptr = p;
+        }
+      }
+      s->rows[s->n_rows++] = row;
+    }
+  }
+  if (s->n_rows > 1) {
+    hl_value_t **tmp = hl_malloc(sizeof(hl_value_t *) * s->n_rows);
+    if (!tmp) return hl_err_nomem(err);
+    merge_sort(s, s->rows, tmp, s->n_rows);
+    hl_free(tmp);
+  }
+  return HL_OK;
+}
+
+static hl_status_t sort_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
+  sort_t *s = (sort_t *)op;
+  *out = NULL;
+  if (!s->consumed) {
+    s->consumed = true;
+    hl_status_t rc = consume(s, err);
+    if (rc != HL_OK) return rc;
+  }
+  if (s->emitted >= s->n_rows) return HL_OK;
+  if (hl_batch_reset(s->out) != HL_OK) return hl_err_nomem(err);
+  size_t n = s->n_rows - s->emitted;
+  if (n > HL_BATCH_CAP) n = HL_BATCH_CAP;
+  for (size_t i = 0; i < n; i++)
+    for (int c = 0; c < s->n_cols; c++)
+      if (hl_vec_put_value(&s->out->cols[c], s->out->arena, (uint32_t)i,
+                           &s->rows[s->emitted + i][c]) != HL_OK)
+        return hl_err_nomem(err);
+  s->out->n_rows = (uint32_t)n;
+  s->emitted += n;
+  *out = s->out;
+  return HL_OK;
+}
+
+static void sort_close(hl_op_t *op) {
+  sort_t *s = (sort_t *)op;
+  if (s->child) s->child->close(s->child);
+  s->child = NULL;
+  hl_free(s->rows);
+  s->rows = NULL;
+  hl_batch_destroy(s->out);
+  s->out = NULL;
+  hl_arena_destroy(s->arena);
+  s->arena = NULL;
+}
+
+hl_op_t *hl_op_sort_create(hl_op_t *child, int n_cols, const hl_type_t *const *types,
+                           const int *keys, const bool *desc, const bool *nulls_first, int n_keys,
+                           hl_arena_t *arena, hl_error_t *err) {
+  sort_t *s = hl_arena_zalloc(arena, sizeof(*s));
+  if (!s) {
+    child->close(child);
+    return hl_err_nomem(err), NULL;
+  }
+  s->op.next = sort_next;
+  s->op.close = sort_close;
+  s->child = child;
+  s->n_cols = n_cols;
+  s->types = types;
+  s->keys = keys;
+  s->desc = desc;
+  s->nulls_first = nulls_first;
+  s->n_keys = n_keys;
+  s->arena = hl_arena_create(0);
+  s->out = hl_batch_create(n_cols, types);
+  if (!s->arena || !s->out) {
+    sort_close(&s->op);
+    return hl_err_nomem(err), NULL;
+  }
+  return &s->op;
+}

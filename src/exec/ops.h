@@ -1,0 +1,43 @@
+/*
+ * ops.h -- the query operators (one file each: op_scan.c, op_basic.c
+ * (one-row source, filter, project, limit), op_agg.c, op_sort.c).
+ *
+ * Every operator implements hl_op_t (result.h): next() returns a batch the
+ * operator owns until the following call, or NULL at the end.  Operators
+ * take ownership of their child: closing the root closes the tree.  Per-
+ * call scratch memory lives in an arena the operator resets on each next().
+ * Constructors return NULL with ERR set on failure (and close the child).
+ */
+#ifndef HL_OPS_H
+#define HL_OPS_H
+
+#include "exec/expr.h"
+#include "exec/result.h"
+#include "exec/session.h"
+#include "plan/plan.h"
+
+/* Counters a scan keeps for EXPLAIN ANALYZE and tests. */
+typedef struct hl_scan_stats {
+  size_t partitions_read;
+  size_t files_read;
+  uint64_t rows_read;
+} hl_scan_stats_t;
+
+hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *scan, hl_arena_t *arena,
+                           hl_error_t *err);
+const hl_scan_stats_t *hl_op_scan_stats(const hl_op_t *scan);
+/* One row, no columns: the source of SELECT without FROM. */
+hl_op_t *hl_op_one_row_create(hl_arena_t *arena, hl_error_t *err);
+hl_op_t *hl_op_filter_create(hl_op_t *child, const hl_expr_t *pred, hl_arena_t *arena,
+                             hl_error_t *err);
+hl_op_t *hl_op_project_create(hl_op_t *child, hl_expr_t *const *exprs, int n, hl_arena_t *arena,
+                              hl_error_t *err);
+hl_op_t *hl_op_limit_create(hl_op_t *child, int64_t limit, int64_t offset, hl_arena_t *arena,
+                            hl_error_t *err);
+hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_arena_t *arena,
+                          hl_error_t *err);
+hl_op_t *hl_op_sort_create(hl_op_t *child, int n_cols, const hl_type_t *const *types,
+                           const int *keys, const bool *desc, const bool *nulls_first, int n_keys,
+                           hl_arena_t *arena, hl_error_t *err);
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * vector.h -- columnar batches: the unit of data between operators.
+ *
+ * A batch is a set of equal-length vectors (DuckDB's DataChunk).  Each
+ * vector holds up to HL_BATCH_CAP values in the physical layout of its type
+ * (util/type.h: hl_phys_t) plus a validity bitmap (bit set = value present;
+ * a NULL bitmap means no NULLs).  A selection vector on the batch names the
+ * rows that are live after a filter, so filters never copy data.
+ *
+ * Memory: vector arrays and the strings they point to belong to the batch's
+ * arena, which the producing operator resets before it refills the batch.
+ * A consumer may use a batch until it asks its producer for the next one.
+ */
+#ifndef HL_VECTOR_H
+#define HL_VECTOR_H
+
+#include "util/arena.h"
+#include "util/type.h"
+#include "util/value.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HL_BATCH_CAP 2048
+
+typedef struct hl_vec {
+  const hl_type_t *type; /* borrowed: from the plan or the catalog */
+  uint64_t *validity;    /* NULL: all valid; else HL_BATCH_CAP bits */
+  void *data;            /* array of the physical type, HL_BATCH_CAP entries */
+} hl_vec_t;
+
+typedef struct hl_batch {
+  int n_cols;
+  hl_vec_t *cols;
+  uint32_t n_rows;   /* rows present in the vectors */
+  uint32_t *sel;     /* NULL: all n_rows live; else live rows sel[0..n_sel) */
+  uint32_t n_sel;
+  hl_arena_t *arena; /* owns vector data and strings; reset per refill */
+} hl_batch_t;
+
+/* Typed views of vector data. */
+#define HL_VEC_BOOL(v) ((uint8_t *)(v)->data)
+#define HL_VEC_I64(v) ((int64_t *)(v)->data)
+#define HL_VEC_F64(v) ((double *)(v)->data)
+#define HL_VEC_I128(v) ((__int128 *)(v)->data)
+#define HL_VEC_STR(v) ((hl_str_t *)(v)->data)
+#define HL_VEC_VALUE(v) ((hl_value_t **)(v)->data)
+
+static inline bool hl_vec_is_null(const hl_vec_t *v, uint32_t row) {
+  return v->validity && !(v->validity[row >> 6] & ((uint64_t)1 << (row & 63)));
+}
+
+/* Number of live rows. */
+static inline uint32_t hl_batch_live(const hl_batch_t *b) {
+  return b->sel ? b->n_sel : b->n_rows;
+}
+
+/* The physical row of the I-th live row. */
+static inline uint32_t hl_batch_row(const hl_batch_t *b, uint32_t i) {
+  return b->sel ? b->sel[i] : i;
+}
+
+/* Creates an empty batch with N_COLS columns of TYPES (borrowed) whose data
+ * arrays come from a new arena owned by the batch.  Caller destroys. */
+hl_batch_t *hl_batch_create(int n_cols, const hl_type_t *const *types);
+void hl_batch_destroy(hl_batch_t *batch);
+/* Resets the arena and reallocates the column arrays: n_rows = 0, no sel,
+ * all validity NULL.  Returns HL_OK or HL_NOMEM. */
+hl_status_t hl_batch_reset(hl_batch_t *batch);
+
+/* Marks ROW null, allocating the bitmap (all valid) on first use.
+ * Returns HL_NOMEM if the bitmap cannot be allocated. */
+hl_status_t hl_vec_set_null(hl_vec_t *v, hl_arena_t *arena, uint32_t row);
+/* Marks ROW valid (only needed when reusing rows). */
+void hl_vec_set_valid(hl_vec_t *v, uint32_t row);
+/* Allocates the data array for V's type in ARENA (validity NULL). */
+hl_status_t hl_vec_alloc(hl_vec_t *v, const hl_type_t *type, hl_arena_t *arena);
+
+/* Stores value V of the vector's type at ROW (strings are copied into
+ * ARENA).  Reads back the value at ROW into *out (strings borrowed). */
+hl_status_t hl_vec_put_value(hl_vec_t *v, hl_arena_t *arena, uint32_t row, const hl_value_t *val);
+void hl_vec_get_value(const hl_vec_t *v, uint32_t row, hl_value_t *out);
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * text.h -- Hive text tables: LazySimpleSerDe (delimited), OpenCSVSerde and
+ * JsonSerDe, plain or compressed by file extension (.gz, .zst).
+ *
+ * A reader decodes one file into batches whose first n_cols columns are the
+ * table's data columns in declared order (the scan operator appends the
+ * partition columns).  Hive's rules: missing trailing fields are NULL, extra
+ * fields are ignored, a field that does not convert to its column type is
+ * NULL, the table's null string (default \N) is NULL.  A writer encodes
+ * batches as LazySimpleSerDe text.
+ */
+#ifndef HL_TEXT_H
+#define HL_TEXT_H
+
+#include "exec/vector.h"
+#include "storage/stor.h"
+#include "util/kv.h"
+
+typedef enum hl_text_kind {
+  HL_TEXT_LAZY, /* org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe */
+  HL_TEXT_CSV,  /* org.apache.hadoop.hive.serde2.OpenCSVSerde */
+  HL_TEXT_JSON  /* org.apache.hive.hcatalog.data.JsonSerDe, org.apache.hadoop.hive.serde2.JsonSerDe
+                 */
+} hl_text_kind_t;
+
+typedef struct hl_text_format {
+  hl_text_kind_t kind;
+  /* LazySimpleSerDe: separators by nesting level: [0] fields (field.delim,
+   * default \001), [1] collection items (colelction.delim / collection.delim,
+   * default \002), [2] map keys (mapkey.delim, default \003), deeper levels
+   * \004..\010 as Hive uses them. */
+  char separators[8];
+  bool has_escape; /* escape.delim set */
+  char escape;
+  char line_delim;   /* '\n' (line.delim) */
+  char *null_string; /* serialization.null.format, default "\\N" */
+  /* OpenCSVSerde */
+  char csv_separator;    /* separatorChar, default ',' */
+  char csv_quote;        /* quoteChar, default '"' */
+  char csv_escape;       /* escapeChar, default '\\' */
+  int skip_header_lines; /* TBLPROPERTIES skip.header.line.count */
+} hl_text_format_t;
+
+/* Builds the format from the table's serde class and its SERDEPROPERTIES
+ * and TBLPROPERTIES.  Strings are allocated in ARENA.  An unknown serde
+ * class is HL_UNSUPPORTED 0A000. */
+hl_status_t hl_text_format_init(hl_text_format_t *fmt, hl_arena_t *arena, const char *serde_lib,
+                                const hl_kv_t *serde_params, int n_serde_params,
+                                const hl_kv_t *tbl_params, int n_tbl_params, hl_error_t *err);
+
+typedef struct hl_text_reader hl_text_reader_t;
+
+/* Opens PATH.  TYPES/NAMES (borrowed, valid until close) describe the n_cols
+ * data columns; PROJECTED[i] false means column i need not be decoded (its
+ * vector is left all-NULL); PROJECTED NULL decodes all.  Caller closes. */
+hl_status_t hl_text_reader_open(hl_stor_t *fs, const char *path, const hl_text_format_t *fmt,
+                                int n_cols, const hl_type_t *const *types, const char *const *names,
+                                const bool *projected, hl_text_reader_t **out, hl_error_t *err);
+/* Fills columns [0, n_cols) of BATCH (already reset by the caller, with at
+ * least n_cols columns of the given types) with up to HL_BATCH_CAP rows and
+ * sets batch->n_rows; n_rows == 0 means end of file.  Malformed compressed
+ * data or an unreadable file is an error naming the file (HL_CORRUPT /
+ * HL_IOERR). */
+hl_status_t hl_text_reader_next(hl_text_reader_t *r, hl_batch_t *batch, hl_error_t *err);
+void hl_text_reader_close(hl_text_reader_t *r); /* NULL is a no-op */
+
+typedef struct hl_text_writer hl_text_writer_t;
+
+/* Creates PATH (exclusive) and writes LazySimpleSerDe (or JSON) text; a
+ * ".gz" or ".zst" suffix compresses.  Caller closes (close flushes, syncs
+ * and reports the final error). */
+hl_status_t hl_text_writer_open(hl_stor_t *fs, const char *path, const hl_text_format_t *fmt,
+                                int n_cols, const hl_type_t *const *types, const char *const *names,
+                                hl_text_writer_t **out, hl_error_t *err);
+/* Writes the live rows of columns [0, n_cols) of BATCH. */
+hl_status_t hl_text_writer_write(hl_text_writer_t *w, const hl_batch_t *batch, hl_error_t *err);
+hl_status_t hl_text_writer_close(hl_text_writer_t *w, hl_error_t *err); /* NULL: HL_OK */
+/* Bytes written so far (uncompressed), for statistics. */
+uint64_t hl_text_writer_raw_bytes(const hl_text_writer_t *w);
+
+#endif

@@ -1,0 +1,151 @@
+/*
+ * explain.c -- EXPLAIN text of a bound SELECT plan.
+ *
+ * One line per operator, children indented below their parent, in the
+ * order the data flows upward (the scan is the deepest line).  Each scan
+ * says how many partitions the catalog selected out of how many, the
+ * predicates that did the selecting, the residual filter and the columns
+ * decoded.
+ */
+#include "plan/plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct lines {
+  hl_arena_t *arena;
+  char **items;
+  int n, cap;
+  bool oom;
+} lines_t;
+
+static void add_line(lines_t *l, int depth, const char *text) {
+  if (l->oom) return;
+  if (l->n == l->cap) {
+    int cap = l->cap ? l->cap * 2 : 16;
+    char **n = hl_arena_realloc(l->arena, l->items, sizeof(char *) * (size_t)l->cap,
+                                sizeof(char *) * (size_t)cap);
+    if (!n) {
+      l->oom = true;
+      return;
+    }
+    l->items = n;
+    l->cap = cap;
+  }
+  char *s = hl_arena_sprintf(l->arena, "%*s%s", depth * 2, "", text);
+  if (!s) {
+    l->oom = true;
+    return;
+  }
+  l->items[l->n++] = s;
+}
+
+static void add_expr_list(lines_t *l, int depth, const char *label, hl_expr_t *const *exprs, int n,
+                          char *const *names) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_buf_puts(&b, label);
+  for (int i = 0; i < n; i++) {
+    if (i) hl_buf_puts(&b, ", ");
+    hl_expr_print(&b, exprs[i]);
+    if (names && !(exprs[i]->kind == HL_EX_COLUMN && exprs[i]->col_name &&
+                   strcmp(exprs[i]->col_name, names[i]) == 0))
+      hl_buf_printf(&b, " AS %s", names[i]);
+  }
+  if (b.oom) l->oom = true;
+  else add_line(l, depth, hl_buf_cstr(&b));
+  hl_buf_fini(&b);
+}
+
+hl_status_t hl_plan_explain(const hl_plan_t *plan, hl_arena_t *arena, char ***out, int *n_out,
+                            hl_error_t *err) {
+  lines_t l = {.arena = arena};
+  int depth = 0;
+  char tmp[128];
+  if (plan->has_limit) {
+    if (plan->offset)
+      snprintf(tmp, sizeof tmp, "Limit: %lld offset %lld", (long long)plan->limit,
+               (long long)plan->offset);
+    else snprintf(tmp, sizeof tmp, "Limit: %lld", (long long)plan->limit);
+    add_line(&l, depth++, tmp);
+  }
+  if (plan->n_order) {
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_buf_puts(&b, "Sort: ");
+    for (int k = 0; k < plan->n_order; k++) {
+      if (k) hl_buf_puts(&b, ", ");
+      int c = plan->order_cols[k];
+      hl_expr_print(&b, plan->out_exprs[c]);
+      hl_buf_puts(&b, plan->order_desc[k] ? " DESC" : " ASC");
+      hl_buf_puts(&b, plan->order_nulls_first[k] ? " NULLS FIRST" : " NULLS LAST");
+    }
+    add_line(&l, depth++, hl_buf_cstr(&b));
+    if (b.oom) l.oom = true;
+    hl_buf_fini(&b);
+  }
+  add_expr_list(&l, depth++, "Project: ", plan->out_exprs, plan->n_visible, plan->out_names);
+  if (plan->aggregate) {
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_buf_puts(&b, "Aggregate:");
+    if (plan->n_group) {
+      hl_buf_puts(&b, " group by ");
+      for (int g = 0; g < plan->n_group; g++) {
+        if (g) hl_buf_puts(&b, ", ");
+        hl_expr_print(&b, plan->group_exprs[g]);
+      }
+    }
+    for (int k = 0; k < plan->n_aggs; k++) {
+      hl_buf_puts(&b, k || plan->n_group ? "; " : " ");
+      const hl_agg_t *a = &plan->aggs[k];
+      hl_buf_printf(&b, "%s(%s", a->name, a->distinct ? "DISTINCT " : "");
+      if (a->arg) hl_expr_print(&b, a->arg);
+      else hl_buf_putc(&b, '*');
+      hl_buf_putc(&b, ')');
+    }
+    if (plan->having) {
+      hl_buf_puts(&b, " having ");
+      hl_expr_print(&b, plan->having);
+    }
+    if (b.oom) l.oom = true;
+    else add_line(&l, depth++, hl_buf_cstr(&b));
+    hl_buf_fini(&b);
+  }
+  if (plan->filter) add_expr_list(&l, depth++, "Filter: ", &plan->filter, 1, NULL);
+  const hl_plan_scan_t *scan = plan->scan;
+  if (!scan) {
+    add_line(&l, depth, "Values: 1 row");
+  } else {
+    const hl_table_t *t = scan->table;
+    char *line = hl_arena_sprintf(arena, "Scan: %s.%s (%s)", t->cat->db_name, t->cat->name,
+                                  scan->format_name);
+    if (!line) l.oom = true;
+    else add_line(&l, depth++, line);
+    if (t->n_part > 0) {
+      snprintf(tmp, sizeof tmp, "partitions: %zu/%zu", scan->n_parts, scan->n_parts_total);
+      add_line(&l, depth, tmp);
+      if (scan->n_part_preds)
+        add_expr_list(&l, depth, "partition predicates: ", scan->part_preds, scan->n_part_preds,
+                      NULL);
+    }
+    if (plan->filter) add_expr_list(&l, depth, "pushed predicates: ", &plan->filter, 1, NULL);
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_buf_puts(&b, "columns: ");
+    int n = 0;
+    for (int c = 0; c < t->n_all; c++) {
+      if (!scan->needed[c]) continue;
+      if (n++) hl_buf_puts(&b, ", ");
+      hl_buf_puts(&b, t->names[c]);
+    }
+    if (n == 0) hl_buf_puts(&b, "(none)");
+    if (b.oom) l.oom = true;
+    else add_line(&l, depth, hl_buf_cstr(&b));
+    hl_buf_fini(&b);
+  }
+  if (l.oom) return hl_err_nomem(err);
+  *out = l.items;
+  *n_out = l.n;
+  return HL_OK;
+}

@@ -1,0 +1,84 @@
+/*
+ * plan.h -- the bound plan of a SELECT.
+ *
+ * The binder (bind.c) resolves names against the catalog, types every
+ * expression, splits the WHERE clause into partition predicates (evaluated
+ * against the catalog's typed partition values at plan time: pruning) and
+ * a residual filter, and records which columns the scan must decode.  The
+ * plan is immutable; exec/query.c builds operators from it and explain.c
+ * prints it.
+ *
+ * Column layouts: the scan produces the table's data columns followed by
+ * its partition keys ("scan layout").  An aggregation produces its group
+ * expressions followed by its aggregates ("aggregate layout").  Output
+ * expressions are over the aggregate layout when the query aggregates,
+ * else over the scan layout.
+ */
+#ifndef HL_PLAN_H
+#define HL_PLAN_H
+
+#include "exec/expr.h"
+#include "exec/session.h"
+#include "plan/table.h"
+#include "sql/ast.h"
+
+typedef enum hl_agg_kind {
+  HL_AGG_COUNT_STAR,
+  HL_AGG_COUNT,
+  HL_AGG_SUM,
+  HL_AGG_MIN,
+  HL_AGG_MAX,
+  HL_AGG_AVG
+} hl_agg_kind_t;
+
+typedef struct hl_agg {
+  hl_agg_kind_t kind;
+  bool distinct;
+  hl_expr_t *arg;        /* over the scan layout; NULL for count(*) */
+  const hl_type_t *type; /* result type */
+  const char *name;      /* for EXPLAIN */
+} hl_agg_t;
+
+typedef struct hl_plan_scan {
+  hl_table_t *table;
+  bool *needed;                 /* per scan-layout column: decode it */
+  hl_expr_t **part_preds;       /* conjuncts over partition keys only */
+  int n_part_preds;
+  hl_cat_partition_t *parts;    /* selected partitions (partitioned tables) */
+  size_t n_parts;
+  size_t n_parts_total;
+  const char *format_name;      /* "text", "csv", "json" */
+} hl_plan_scan_t;
+
+typedef struct hl_plan {
+  hl_plan_scan_t *scan;     /* NULL: SELECT without FROM (one row) */
+  hl_expr_t *filter;        /* residual WHERE over the scan layout, or NULL */
+  bool aggregate;           /* GROUP BY, aggregates or DISTINCT */
+  hl_expr_t **group_exprs;  /* over the scan layout */
+  int n_group;
+  hl_agg_t *aggs;
+  int n_aggs;
+  hl_expr_t *having;        /* over the aggregate layout, or NULL */
+  hl_expr_t **out_exprs;    /* n_out visible + hidden sort columns */
+  char **out_names;
+  int n_out;                /* all output expressions */
+  int n_visible;            /* the first n_visible are returned */
+  int *order_cols;          /* ORDER BY: output column indexes */
+  bool *order_desc;
+  bool *order_nulls_first;
+  int n_order;
+  bool has_limit;
+  int64_t limit;
+  int64_t offset;
+} hl_plan_t;
+
+/* Binds SELECT against the catalog and prunes partitions.  Everything in
+ * ARENA.  Errors carry source positions. */
+hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena_t *arena,
+                           hl_plan_t **out, hl_error_t *err);
+
+/* EXPLAIN text, one line per element of *lines (in ARENA). */
+hl_status_t hl_plan_explain(const hl_plan_t *plan, hl_arena_t *arena, char ***lines, int *n_lines,
+                            hl_error_t *err);
+
+#endif

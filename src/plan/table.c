@@ -1,0 +1,111 @@
+/*
+ * table.c -- catalog tables resolved for planning and commands (see
+ * table.h).
+ */
+#include "plan/table.h"
+
+#include "util/partpath.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+char *hl_table_db_name(hl_session_t *s, const char *db, hl_arena_t *arena) {
+  char *out = hl_arena_strdup(arena, db ? db : s->current_db);
+  if (out)
+    for (char *c = out; *c; c++) *c = (char)tolower((unsigned char)*c);
+  return out;
+}
+
+hl_status_t hl_table_from_catalog(hl_cat_table_t *cat, hl_arena_t *arena, hl_table_t **out,
+                                  hl_error_t *err) {
+  hl_table_t *t = hl_arena_zalloc(arena, sizeof(*t));
+  if (!t) return hl_err_nomem(err);
+  t->cat = cat;
+  t->n_data = cat->n_cols;
+  t->n_part = cat->n_part_keys;
+  t->n_all = t->n_data + t->n_part;
+  size_t n = (size_t)(t->n_all ? t->n_all : 1);
+  t->names = hl_arena_alloc(arena, sizeof(char *) * n);
+  t->types = hl_arena_alloc(arena, sizeof(hl_type_t *) * n);
+  if (!t->names || !t->types) return hl_err_nomem(err);
+  for (int i = 0; i < t->n_all; i++) {
+    const hl_cat_column_t *c = i < t->n_data ? &cat->cols[i] : &cat->part_keys[i - t->n_data];
+    hl_type_t *type;
+    hl_error_t terr;
+    hl_err_init(&terr);
+    if (hl_type_parse_str(arena, c->type, &type, &terr) != HL_OK) {
+      hl_status_t rc = hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
+                                  "column \"%s\" of table \"%s.%s\" has an invalid type \"%s\": %s",
+                                  c->name, cat->db_name, cat->name, c->type,
+                                  terr.message ? terr.message : "");
+      hl_err_clear(&terr);
+      return rc;
+    }
+    t->names[i] = c->name;
+    t->types[i] = type;
+  }
+  *out = t;
+  return HL_OK;
+}
+
+hl_status_t hl_table_load(hl_session_t *s, const hl_ast_qname_t *qname, hl_arena_t *arena,
+                          hl_table_t **out, hl_error_t *err) {
+  char *db = hl_table_db_name(s, qname->db, arena);
+  if (!db) return hl_err_nomem(err);
+  hl_cat_table_t *cat;
+  hl_status_t rc = hl_cat_table_get(s->cat, db, qname->name, arena, &cat, err);
+  if (rc != HL_OK) {
+    hl_err_position(err, qname->pos);
+    return rc;
+  }
+  return hl_table_from_catalog(cat, arena, out, err);
+}
+
+int hl_table_column_index(const hl_table_t *t, const char *name) {
+  for (int i = 0; i < t->n_all; i++)
+    if (strcasecmp(t->names[i], name) == 0) return i;
+  return -1;
+}
+
+hl_status_t hl_table_part_value(const hl_table_t *t, int key_idx, const char *text,
+                                hl_arena_t *arena, hl_value_t *out, hl_error_t *err) {
+  const hl_type_t *type = t->types[t->n_data + key_idx];
+  if (!text) {
+    memset(out, 0, sizeof(*out));
+    out->is_null = true;
+    return HL_OK;
+  }
+  hl_error_t verr;
+  hl_err_init(&verr);
+  hl_status_t rc = hl_value_from_text(arena, type, text, strlen(text), out, &verr);
+  if (rc == HL_OK) return HL_OK;
+  if (rc == HL_NOMEM) {
+    hl_err_clear(&verr);
+    return hl_err_nomem(err);
+  }
+  char *type_name = hl_type_to_string(arena, type);
+  rc = hl_err_set(err, HL_ERROR, verr.sqlstate,
+                  "invalid value \"%s\" for partition column \"%s\" of type %s", text,
+                  t->names[t->n_data + key_idx], type_name ? type_name : "?");
+  hl_err_clear(&verr);
+  return rc;
+}
+
+char *hl_table_part_name(const hl_table_t *t, char *const *values, const char *default_name,
+                         hl_arena_t *arena) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_partpath_name(&b, t->n_part, (const char *const *)t->names + t->n_data,
+                   (const char *const *)values, default_name);
+  char *out = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+  hl_buf_fini(&b);
+  return out;
+}
+
+char *hl_table_part_path(const hl_table_t *t, char *const *values, const char *default_name,
+                         hl_arena_t *arena) {
+  char *name = hl_table_part_name(t, values, default_name, arena);
+  if (!name) return NULL;
+  return hl_arena_sprintf(arena, "%s/%s", t->cat->location, name);
+}

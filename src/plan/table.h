@@ -1,0 +1,58 @@
+/*
+ * table.h -- a catalog table resolved for planning and commands.
+ *
+ * Wraps the catalog record with what every user of a table needs: parsed
+ * column and partition-key types, the combined column layout that scans
+ * produce (data columns, then partition keys, as Hive shows them), and
+ * helpers to type partition values and build partition paths.
+ */
+#ifndef HL_PLAN_TABLE_H
+#define HL_PLAN_TABLE_H
+
+#include "exec/session.h"
+#include "sql/ast.h"
+#include "util/value.h"
+
+typedef struct hl_table {
+  hl_cat_table_t *cat;     /* the catalog record */
+  int n_data;              /* data columns: cat->cols */
+  int n_part;              /* partition keys: cat->part_keys */
+  int n_all;               /* n_data + n_part */
+  const char **names;      /* n_all names: data columns then keys */
+  const hl_type_t **types; /* n_all parsed types */
+} hl_table_t;
+
+/* Resolves database name DB (NULL: the session's current database) to a
+ * lower-case name in ARENA. */
+char *hl_table_db_name(hl_session_t *s, const char *db, hl_arena_t *arena);
+
+/* Looks up table QNAME (unqualified names use the current database) and
+ * parses its types.  Errors: 3F000 unknown database, 42P01 unknown table
+ * (message `table "db.t" does not exist`), with err->position = QNAME->pos. */
+hl_status_t hl_table_load(hl_session_t *s, const hl_ast_qname_t *qname, hl_arena_t *arena,
+                          hl_table_t **out, hl_error_t *err);
+/* Same from a catalog record already read. */
+hl_status_t hl_table_from_catalog(hl_cat_table_t *cat, hl_arena_t *arena, hl_table_t **out,
+                                  hl_error_t *err);
+
+/* Index of column NAME (case-insensitive) in the combined layout, -1 if
+ * none. */
+int hl_table_column_index(const hl_table_t *t, const char *name);
+
+/* Types partition value TEXT (NULL = default partition) of key KEY_IDX
+ * into *out (NULL value when TEXT is NULL).  A value that does not convert
+ * is an error naming key and value: 22P02 `invalid value "abc" for
+ * partition column "hr" of type INT`. */
+hl_status_t hl_table_part_value(const hl_table_t *t, int key_idx, const char *text,
+                                hl_arena_t *arena, hl_value_t *out, hl_error_t *err);
+
+/* The default directory of a partition: <table location>/<k=v/...>.  In
+ * ARENA; NULL on OOM.  DEFAULT_NAME is the session's default partition
+ * name. */
+char *hl_table_part_path(const hl_table_t *t, char *const *values, const char *default_name,
+                         hl_arena_t *arena);
+/* The escaped partition name "k=v/k2=v2" in ARENA. */
+char *hl_table_part_name(const hl_table_t *t, char *const *values, const char *default_name,
+                         hl_arena_t *arena);
+
+#endif

@@ -1,0 +1,335 @@
+/*
+ * ast.h -- the HiveQL syntax tree.
+ *
+ * The parser (parser.c) builds these nodes in the statement arena, so a
+ * syntax error frees everything at once.  Every node carries `pos`, the byte
+ * offset of its first token in the statement text, for error messages.
+ * Identifiers are stored lower-case unless noted (Hive identifiers are
+ * case-insensitive); string literals are stored unescaped.
+ */
+#ifndef HL_AST_H
+#define HL_AST_H
+
+#include "util/arena.h"
+#include "util/type.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------- names */
+
+typedef struct hl_ast_qname {
+  char *db;   /* NULL when unqualified */
+  char *name;
+  long pos;
+} hl_ast_qname_t;
+
+typedef struct hl_ast_kv { /* ('key'='value') property */
+  char *key;
+  char *value;
+  long pos;
+} hl_ast_kv_t;
+
+typedef struct hl_ast_kvlist {
+  hl_ast_kv_t *items;
+  int n;
+} hl_ast_kvlist_t;
+
+/* ---------------------------------------------------------- expressions */
+
+typedef enum hl_ast_expr_kind {
+  HL_AST_LITERAL, /* lit_type + text */
+  HL_AST_COLUMN,  /* [qualifier.]name */
+  HL_AST_STAR,    /* [qualifier.]* in a select list or count(*) */
+  HL_AST_UNARY,   /* op + args[0] */
+  HL_AST_BINARY,  /* op + args[0], args[1] */
+  HL_AST_IS_NULL, /* args[0] IS [NOT] NULL (negated) */
+  HL_AST_IN,      /* args[0] [NOT] IN (args[1..n)) */
+  HL_AST_BETWEEN, /* args[0] [NOT] BETWEEN args[1] AND args[2] */
+  HL_AST_LIKE,    /* args[0] [NOT] LIKE|RLIKE|REGEXP args[1]; op says which */
+  HL_AST_FUNC,    /* name(args) [distinct]; count(*) has one HL_AST_STAR arg */
+  HL_AST_CAST,    /* CAST(args[0] AS cast_type) */
+  HL_AST_CASE     /* CASE [args[0]=operand if has_operand] WHEN.. THEN.. [ELSE] END:
+                     args = [operand] (when, then)* [else]; has_else */
+} hl_ast_expr_kind_t;
+
+typedef enum hl_ast_op {
+  HL_OP_NONE = 0,
+  HL_OP_AND,
+  HL_OP_OR,
+  HL_OP_NOT,
+  HL_OP_EQ,     /* = and == */
+  HL_OP_NE,     /* <> and != */
+  HL_OP_LT,
+  HL_OP_LE,
+  HL_OP_GT,
+  HL_OP_GE,
+  HL_OP_EQ_NS,  /* <=> null-safe equality */
+  HL_OP_ADD,
+  HL_OP_SUB,
+  HL_OP_MUL,
+  HL_OP_DIV,    /* / */
+  HL_OP_IDIV,   /* DIV */
+  HL_OP_MOD,    /* % */
+  HL_OP_NEG,    /* unary - */
+  HL_OP_PLUS,   /* unary + */
+  HL_OP_BITAND, /* & */
+  HL_OP_BITOR,  /* | */
+  HL_OP_BITXOR, /* ^ */
+  HL_OP_BITNOT, /* ~ */
+  HL_OP_CONCAT, /* || */
+  HL_OP_LIKE,
+  HL_OP_RLIKE,  /* RLIKE and REGEXP */
+  HL_OP_DISTINCT_FROM /* IS [NOT] DISTINCT FROM: negated = IS NOT */
+} hl_ast_op_t;
+
+typedef enum hl_ast_lit_type {
+  HL_LIT_NULL,
+  HL_LIT_BOOL,      /* text "true"/"false" */
+  HL_LIT_INTEGER,   /* digits (fits or not: the binder types it) */
+  HL_LIT_DECIMAL,   /* digits with a point: 1.5 (Hive types it DECIMAL) */
+  HL_LIT_DOUBLE,    /* with exponent: 1e3, or suffix D */
+  HL_LIT_STRING,    /* unescaped text, adjacent literals concatenated */
+  HL_LIT_DATE,      /* DATE 'yyyy-mm-dd' (text is the string) */
+  HL_LIT_TIMESTAMP, /* TIMESTAMP '...' */
+  HL_LIT_TYPED_INT  /* integer with suffix: Y (tinyint) S (smallint) L (bigint)
+                       BD (decimal); suffix in lit_suffix */
+} hl_ast_lit_type_t;
+
+typedef struct hl_ast_expr {
+  hl_ast_expr_kind_t kind;
+  long pos;
+  hl_ast_op_t op;
+  bool negated;               /* NOT IN, NOT BETWEEN, NOT LIKE, IS NOT NULL */
+  /* literal */
+  hl_ast_lit_type_t lit_type;
+  char *text;                 /* literal text; NUL-terminated */
+  size_t text_len;            /* bytes (strings may hold NUL) */
+  char lit_suffix[3];         /* "Y","S","L","BD" or "" */
+  /* column / star / function */
+  char *qualifier;            /* table alias or NULL */
+  char *name;                 /* column or function name (lower-case) */
+  bool distinct;              /* func(DISTINCT ...) */
+  /* cast */
+  hl_type_t *cast_type;
+  /* case */
+  bool has_operand;
+  bool has_else;
+  /* children */
+  struct hl_ast_expr **args;
+  int n_args;
+} hl_ast_expr_t;
+
+/* ----------------------------------------------------------------- select */
+
+typedef struct hl_ast_select_item {
+  hl_ast_expr_t *expr; /* HL_AST_STAR for * and t.* */
+  char *alias;         /* NULL when none */
+  long pos;
+} hl_ast_select_item_t;
+
+typedef struct hl_ast_order_item {
+  hl_ast_expr_t *expr;
+  bool descending;
+  int nulls;           /* 0 default, 1 NULLS FIRST, 2 NULLS LAST */
+} hl_ast_order_item_t;
+
+typedef struct hl_ast_table_ref {
+  hl_ast_qname_t table;
+  char *alias;         /* NULL when none */
+  long pos;
+} hl_ast_table_ref_t;
+
+typedef struct hl_ast_select {
+  bool distinct;
+  hl_ast_select_item_t *items;
+  int n_items;
+  hl_ast_table_ref_t *from; /* NULL: SELECT without FROM */
+  hl_ast_expr_t *where;     /* NULL when none */
+  hl_ast_expr_t **group_by;
+  int n_group_by;
+  hl_ast_expr_t *having;
+  hl_ast_order_item_t *order_by;
+  int n_order_by;
+  bool has_limit;
+  int64_t limit;
+  int64_t offset;           /* 0 when none */
+  long pos;
+} hl_ast_select_t;
+
+/* --------------------------------------------------------------- DDL bits */
+
+typedef struct hl_ast_column_def {
+  char *name;
+  hl_type_t *type;
+  char *comment; /* NULL when none */
+  long pos;
+} hl_ast_column_def_t;
+
+/* One item of a PARTITION (...) spec: key op value.  For ADD/LOAD/SHOW the
+ * op is HL_OP_EQ.  DROP PARTITION accepts comparisons.  value is a literal
+ * expression (HL_AST_LITERAL, possibly a negative number), or NULL for a
+ * dynamic key (PARTITION (dt)). */
+typedef struct hl_ast_part_item {
+  char *key;
+  hl_ast_op_t op;
+  hl_ast_expr_t *value;
+  long pos;
+} hl_ast_part_item_t;
+
+typedef struct hl_ast_part_spec {
+  hl_ast_part_item_t *items;
+  int n;
+  long pos;
+} hl_ast_part_spec_t;
+
+typedef struct hl_ast_row_format {
+  bool present;
+  bool is_serde;          /* ROW FORMAT SERDE 'class' */
+  char *serde_class;
+  hl_ast_kvlist_t serde_props; /* WITH SERDEPROPERTIES */
+  /* ROW FORMAT DELIMITED: NULL when not given (strings as written, e.g.
+   * "\001" already unescaped to the byte, or "," ) */
+  char *fields_terminated;
+  char *escaped_by;
+  char *collection_terminated;
+  char *map_keys_terminated;
+  char *lines_terminated;
+  char *null_defined_as;
+} hl_ast_row_format_t;
+
+typedef struct hl_ast_create_table {
+  bool external;
+  bool temporary;           /* refused by the executor */
+  bool if_not_exists;
+  hl_ast_qname_t name;
+  hl_ast_column_def_t *cols;
+  int n_cols;
+  char *comment;
+  hl_ast_column_def_t *part_cols;
+  int n_part_cols;
+  char **bucket_cols;       /* CLUSTERED BY */
+  int n_bucket_cols;
+  hl_ast_order_item_t *sort_cols; /* SORTED BY (expr is a COLUMN) */
+  int n_sort_cols;
+  int num_buckets;          /* -1 when not clustered */
+  hl_ast_row_format_t row_format;
+  char *stored_as;          /* TEXTFILE, PARQUET, ... upper-case; NULL */
+  char *input_format;       /* STORED AS INPUTFORMAT '..' OUTPUTFORMAT '..' */
+  char *output_format;
+  char *stored_by;          /* STORED BY 'handler' (refused) */
+  char *location;
+  hl_ast_kvlist_t tblprops;
+  hl_ast_qname_t *like;     /* CREATE TABLE t LIKE src */
+  struct hl_ast_stmt *as_select; /* CTAS (refused until writes exist) */
+  hl_ast_kvlist_t stored_by_props; /* STORED BY '..' WITH SERDEPROPERTIES */
+} hl_ast_create_table_t;
+
+typedef enum hl_ast_alter_kind {
+  HL_ALTER_RENAME,          /* new_name */
+  HL_ALTER_ADD_COLUMNS,     /* cols (CASCADE/RESTRICT ignored: no effect here) */
+  HL_ALTER_REPLACE_COLUMNS, /* cols */
+  HL_ALTER_CHANGE_COLUMN,   /* old_col, cols[0] = new def, first / after_col */
+  HL_ALTER_SET_TBLPROPS,    /* props */
+  HL_ALTER_UNSET_TBLPROPS,  /* keys, if_exists */
+  HL_ALTER_SET_LOCATION,    /* location; with part_specs[0] for a partition */
+  HL_ALTER_SET_SERDEPROPS,  /* props; serde_class for SET SERDE */
+  HL_ALTER_SET_SERDE,       /* serde_class + props */
+  HL_ALTER_SET_FILEFORMAT,  /* stored_as */
+  HL_ALTER_ADD_PARTITIONS,  /* part_specs + part_locations, if_not_exists */
+  HL_ALTER_DROP_PARTITIONS, /* part_specs, if_exists, purge */
+  HL_ALTER_RENAME_PARTITION /* part_specs[0] -> part_specs[1] */
+} hl_ast_alter_kind_t;
+
+typedef struct hl_ast_alter_table {
+  hl_ast_alter_kind_t kind;
+  hl_ast_qname_t name;
+  hl_ast_qname_t new_name;
+  hl_ast_column_def_t *cols;
+  int n_cols;
+  char *old_col;
+  bool first;
+  char *after_col;
+  hl_ast_kvlist_t props;
+  char **keys;
+  int n_keys;
+  bool if_exists;
+  bool if_not_exists;
+  bool purge;
+  char *location;
+  char *serde_class;
+  char *stored_as;
+  hl_ast_part_spec_t *part_specs;
+  char **part_locations; /* per spec, NULL when none */
+  int n_part_specs;
+} hl_ast_alter_table_t;
+
+/* ------------------------------------------------------------- statements */
+
+typedef enum hl_ast_stmt_kind {
+  HL_STMT_SELECT,
+  HL_STMT_EXPLAIN,        /* explain: the inner statement */
+  HL_STMT_CREATE_DATABASE,
+  HL_STMT_DROP_DATABASE,
+  HL_STMT_USE,
+  HL_STMT_SHOW_DATABASES,
+  HL_STMT_CREATE_TABLE,
+  HL_STMT_DROP_TABLE,
+  HL_STMT_ALTER_TABLE,
+  HL_STMT_SHOW_TABLES,
+  HL_STMT_SHOW_COLUMNS,
+  HL_STMT_SHOW_TBLPROPERTIES,
+  HL_STMT_SHOW_CREATE_TABLE,
+  HL_STMT_SHOW_PARTITIONS,
+  HL_STMT_DESCRIBE,
+  HL_STMT_DESCRIBE_DATABASE,
+  HL_STMT_MSCK,
+  HL_STMT_LOAD_DATA,
+  HL_STMT_SET,
+  HL_STMT_RESET
+} hl_ast_stmt_kind_t;
+
+typedef struct hl_ast_stmt {
+  hl_ast_stmt_kind_t kind;
+  long pos;
+  long end_pos; /* offset just past the statement (before ';') */
+
+  /* SELECT; also EXPLAIN's inner select via `inner` */
+  hl_ast_select_t *select;
+  struct hl_ast_stmt *inner; /* EXPLAIN */
+
+  /* CREATE DATABASE / DROP DATABASE / USE / DESCRIBE DATABASE */
+  char *db_name;
+  bool if_exists;
+  bool if_not_exists;
+  bool cascade;
+  char *comment;
+  char *location;
+  hl_ast_kvlist_t props; /* DBPROPERTIES, SET TBLPROPERTIES ... */
+
+  /* SHOW ... [IN db] [LIKE 'pattern'] */
+  char *like_pattern;
+
+  /* statements on one table: DROP TABLE, SHOW COLUMNS/TBLPROPERTIES/CREATE/
+   * PARTITIONS, DESCRIBE, MSCK, LOAD */
+  hl_ast_qname_t table;
+  bool purge;              /* DROP TABLE ... PURGE */
+  char *prop_key;          /* SHOW TBLPROPERTIES t ('key') */
+  hl_ast_part_spec_t *part_spec; /* SHOW PARTITIONS / DESCRIBE / LOAD */
+  int describe_mode;       /* 0 plain, 1 EXTENDED, 2 FORMATTED */
+  char *describe_column;   /* DESCRIBE t col */
+  bool msck_repair;        /* MSCK REPAIR vs MSCK */
+  int msck_mode;           /* 0 ADD (default), 1 DROP, 2 SYNC */
+  bool load_local;         /* LOAD DATA LOCAL */
+  bool load_overwrite;
+  char *load_path;
+
+  hl_ast_create_table_t *create_table;
+  hl_ast_alter_table_t *alter_table;
+
+  /* SET key=value / SET / RESET: set_key NULL for bare SET */
+  char *set_key;   /* as written (case kept) */
+  char *set_value; /* raw text after '=', trimmed */
+} hl_ast_stmt_t;
+
+#endif

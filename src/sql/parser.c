@@ -1,0 +1,1857 @@
+/*
+ * parser.c -- recursive-descent parser for the HiveQL we support (parser.h).
+ *
+ * One function per grammar rule; each returns hl_status_t and leaves the
+ * parser on the first token it did not use.  Nodes go to the statement
+ * arena, so an error simply returns: the caller frees the arena.  The first
+ * error wins (error.h); every syntax error carries the byte offset of the
+ * offending token.  Clause order follows Hive's HiveParser.g.
+ *
+ * Keywords other than the reserved ones (lexer.c) are matched by spelling
+ * where the grammar expects them, so `key`, `date`, `location`, `comment`
+ * ... stay usable as column names.  Valid HiveQL that hivelite does not
+ * implement (INSERT, joins, subqueries, ...) is refused with HL_UNSUPPORTED
+ * (0A000) at its first token rather than reported as a syntax error.
+ *
+ * Sections: infrastructure, literals and names, expressions, SELECT, DDL
+ * helpers, statements, entry points.
+ */
+#include "sql/parser.h"
+
+#include "sql/lexer.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Deepest nesting of expressions (and EXPLAINs) before we give up, so that
+ * "((((...": cannot exhaust the stack. */
+#define MAX_DEPTH 200
+/* Most items in one list; bounds allocation for hostile input. */
+#define MAX_LIST 1000000
+
+typedef struct parser {
+  hl_arena_t *arena;
+  const char *src;
+  size_t len;
+  hl_sql_lexer_t lx;   /* positioned just after tok */
+  hl_sql_token_t tok;  /* the current token */
+  long prev_end;       /* offset just past the previous token */
+  hl_error_t *err;
+  int depth;
+} parser_t;
+
+#define TRY(x)                                                                                     \
+  do {                                                                                             \
+    hl_status_t rc_ = (x);                                                                         \
+    if (rc_ != HL_OK) return rc_;                                                                  \
+  } while (0)
+
+/* ====================================================== infrastructure */
+
+static hl_status_t advance(parser_t *p) {
+  p->prev_end = p->tok.pos + (long)p->tok.len;
+  return hl_sql_lex(&p->lx, &p->tok, p->err);
+}
+
+/* The K-th token after the current one (K >= 1); HL_TK_ILLEGAL if the text
+ * there does not lex (the real error surfaces when the parser gets there). */
+static hl_sql_token_t peek(parser_t *p, int k) {
+  hl_sql_lexer_t lx = p->lx;
+  hl_sql_token_t t;
+  hl_error_t e;
+  hl_err_init(&e);
+  memset(&t, 0, sizeof t);
+  for (int i = 0; i < k; i++) {
+    if (hl_sql_lex(&lx, &t, &e) != HL_OK) {
+      hl_err_clear(&e);
+      t.kind = HL_TK_ILLEGAL;
+      break;
+    }
+  }
+  return t;
+}
+
+static bool at(parser_t *p, hl_sql_tk_t kind) {
+  return p->tok.kind == kind;
+}
+
+static bool at_kw(parser_t *p, const char *kw) {
+  return hl_sql_tok_is(p->src, &p->tok, kw);
+}
+
+static bool tok_is_kw(parser_t *p, const hl_sql_token_t *t, const char *kw) {
+  return hl_sql_tok_is(p->src, t, kw);
+}
+
+/* An identifier may stand here: a non-reserved word or a backquoted name. */
+static bool tok_is_ident(const hl_sql_token_t *t) {
+  return (t->kind == HL_TK_WORD && !t->reserved) || t->kind == HL_TK_QIDENT;
+}
+
+static hl_status_t nomem(parser_t *p) {
+  return hl_err_nomem(p->err);
+}
+
+static hl_status_t syntax_error_at(parser_t *p, const hl_sql_token_t *t) {
+  if (t->kind == HL_TK_EOF)
+    return hl_err_set_at(p->err, t->pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                         "syntax error at end of input");
+  return hl_err_set_at(p->err, t->pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                       "syntax error at or near \"%.*s\"", (int)t->len, p->src + t->pos);
+}
+
+static hl_status_t syntax_error(parser_t *p) {
+  return syntax_error_at(p, &p->tok);
+}
+
+/* `expected WHAT but found "tok"` at the current token. */
+static hl_status_t expected(parser_t *p, const char *what) {
+  if (at(p, HL_TK_EOF))
+    return hl_err_set_at(p->err, p->tok.pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                         "expected %s but found end of input", what);
+  return hl_err_set_at(p->err, p->tok.pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                       "expected %s but found \"%.*s\"", what, (int)p->tok.len,
+                       p->src + p->tok.pos);
+}
+
+static hl_status_t expect(parser_t *p, hl_sql_tk_t kind, const char *what) {
+  if (!at(p, kind)) return expected(p, what);
+  return advance(p);
+}
+
+static hl_status_t expect_kw(parser_t *p, const char *kw) {
+  if (!at_kw(p, kw)) return syntax_error(p);
+  return advance(p);
+}
+
+/* "WHAT is not supported yet" (0A000) at POS. */
+static hl_status_t unsupported(parser_t *p, long pos, const char *what) {
+  return hl_err_set_at(p->err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                       "%s is not supported yet", what);
+}
+
+/* Same, naming PREFIX followed by the current word in upper case. */
+static hl_status_t unsupported_word(parser_t *p, long pos, const char *prefix) {
+  char buf[64];
+  size_t k = 0;
+  if (prefix) {
+    size_t pl = strlen(prefix);
+    if (pl > 40) pl = 40;
+    memcpy(buf, prefix, pl);
+    k = pl;
+    buf[k++] = ' ';
+  }
+  for (size_t i = 0; i < p->tok.len && k < sizeof buf - 1; i++)
+    buf[k++] = (char)toupper((unsigned char)p->src[p->tok.pos + (long)i]);
+  buf[k] = '\0';
+  return unsupported(p, pos, buf);
+}
+
+static bool word_in(parser_t *p, const hl_sql_token_t *t, const char *const *words) {
+  for (; *words; words++)
+    if (tok_is_kw(p, t, *words)) return true;
+  return false;
+}
+
+static void *zalloc(parser_t *p, size_t nbytes) {
+  return hl_arena_zalloc(p->arena, nbytes);
+}
+
+/* Makes room for one more element in an arena array of *CAP elements. */
+static hl_status_t grow(parser_t *p, void **arr, int n, int *cap, size_t elem) {
+  if (n < *cap) return HL_OK;
+  if (n >= MAX_LIST)
+    return hl_err_set_at(p->err, p->tok.pos, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                         "too many items in a list");
+  int ncap = *cap ? *cap * 2 : 4;
+  void *na = hl_arena_realloc(p->arena, *arr, (size_t)*cap * elem, (size_t)ncap * elem);
+  if (!na) return nomem(p);
+  *arr = na;
+  *cap = ncap;
+  return HL_OK;
+}
+
+#define PUSH(p, arr, n, cap, val)                                                                  \
+  do {                                                                                             \
+    TRY(grow((p), (void **)&(arr), (n), &(cap), sizeof *(arr)));                                   \
+    (arr)[(n)++] = (val);                                                                          \
+  } while (0)
+
+static hl_status_t enter(parser_t *p) {
+  if (++p->depth > MAX_DEPTH)
+    return hl_err_set_at(p->err, p->tok.pos, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                         "statement is nested too deeply");
+  return HL_OK;
+}
+
+/* ================================================= literals and names */
+
+static hl_status_t parse_ident(parser_t *p, char **out, long *pos) {
+  if (!tok_is_ident(&p->tok)) return syntax_error(p);
+  if (pos) *pos = p->tok.pos;
+  *out = hl_sql_ident_value(p->arena, p->src, &p->tok);
+  if (!*out) return nomem(p);
+  return advance(p);
+}
+
+/* [db.]name */
+static hl_status_t parse_qname(parser_t *p, hl_ast_qname_t *q) {
+  q->db = NULL;
+  TRY(parse_ident(p, &q->name, &q->pos));
+  if (at(p, HL_TK_DOT)) {
+    TRY(advance(p));
+    q->db = q->name;
+    TRY(parse_ident(p, &q->name, NULL));
+  }
+  return HL_OK;
+}
+
+/* One or more adjacent string literals, unescaped and concatenated. */
+static hl_status_t parse_string_len(parser_t *p, char **out, size_t *out_len) {
+  if (!at(p, HL_TK_STRING)) return expected(p, "string literal");
+  char *buf = NULL;
+  size_t used = 0, cap = 0;
+  while (at(p, HL_TK_STRING)) {
+    size_t need = used + p->tok.len + 1;
+    char *nb = hl_arena_realloc(p->arena, buf, cap, need);
+    if (!nb) return nomem(p);
+    buf = nb;
+    cap = need;
+    used += hl_sql_string_value(p->src, &p->tok, buf + used);
+    TRY(advance(p));
+  }
+  buf[used] = '\0';
+  *out = buf;
+  if (out_len) *out_len = used;
+  return HL_OK;
+}
+
+static hl_status_t parse_string(parser_t *p, char **out) {
+  return parse_string_len(p, out, NULL);
+}
+
+static hl_ast_expr_t *new_expr(parser_t *p, hl_ast_expr_kind_t kind, long pos) {
+  hl_ast_expr_t *e = zalloc(p, sizeof *e);
+  if (!e) return NULL;
+  e->kind = kind;
+  e->pos = pos;
+  return e;
+}
+
+static hl_status_t make_literal(parser_t *p, hl_ast_lit_type_t type, const char *text, long pos,
+                                hl_ast_expr_t **out) {
+  hl_ast_expr_t *e = new_expr(p, HL_AST_LITERAL, pos);
+  if (!e || !(e->text = hl_arena_strdup(p->arena, text))) return nomem(p);
+  e->lit_type = type;
+  e->text_len = strlen(text);
+  *out = e;
+  return HL_OK;
+}
+
+static bool at_number(parser_t *p) {
+  hl_sql_tk_t k = p->tok.kind;
+  return k == HL_TK_INTEGER || k == HL_TK_DECIMAL || k == HL_TK_DOUBLE || k == HL_TK_TYPED_NUM;
+}
+
+/* The current number token as a literal; NEG prefixes a minus sign (Hive
+ * folds -5 into the constant, which keeps -9223372036854775808 a BIGINT). */
+static hl_status_t parse_number(parser_t *p, bool neg, long pos, hl_ast_expr_t **out) {
+  hl_ast_expr_t *e = new_expr(p, HL_AST_LITERAL, pos);
+  if (!e) return nomem(p);
+  size_t n = p->tok.num_len;
+  e->text = hl_arena_alloc(p->arena, n + 2);
+  if (!e->text) return nomem(p);
+  size_t k = 0;
+  if (neg) e->text[k++] = '-';
+  memcpy(e->text + k, p->src + p->tok.pos, n);
+  e->text[k + n] = '\0';
+  e->text_len = k + n;
+  switch (p->tok.kind) {
+  case HL_TK_INTEGER: e->lit_type = HL_LIT_INTEGER; break;
+  case HL_TK_DECIMAL: e->lit_type = HL_LIT_DECIMAL; break;
+  case HL_TK_DOUBLE: e->lit_type = HL_LIT_DOUBLE; break;
+  default:
+    e->lit_type = HL_LIT_TYPED_INT;
+    memcpy(e->lit_suffix, p->tok.suffix, sizeof e->lit_suffix);
+    break;
+  }
+  *out = e;
+  return advance(p);
+}
+
+static hl_status_t parse_string_literal(parser_t *p, hl_ast_lit_type_t type, long pos,
+                                        hl_ast_expr_t **out) {
+  hl_ast_expr_t *e = new_expr(p, HL_AST_LITERAL, pos);
+  if (!e) return nomem(p);
+  e->lit_type = type;
+  TRY(parse_string_len(p, &e->text, &e->text_len));
+  *out = e;
+  return HL_OK;
+}
+
+/* A non-negative integer for LIMIT, OFFSET or BUCKETS. */
+static hl_status_t parse_count(parser_t *p, const char *what, int64_t max, int64_t *out) {
+  if (!at(p, HL_TK_INTEGER)) return syntax_error(p);
+  int64_t v = 0;
+  for (size_t i = 0; i < p->tok.len; i++) {
+    int d = p->src[p->tok.pos + (long)i] - '0';
+    if (v > (max - d) / 10)
+      return hl_err_set_at(p->err, p->tok.pos, HL_ERROR, HL_SS(NUMERIC_VALUE_OUT_OF_RANGE),
+                           "%s value \"%.*s\" is out of range", what, (int)p->tok.len,
+                           p->src + p->tok.pos);
+    v = v * 10 + d;
+  }
+  *out = v;
+  return advance(p);
+}
+
+/* Hands the text at the current token to hl_type_parse (util/type.c, the
+ * grammar the catalog shares) and resumes lexing where the type ends. */
+static hl_status_t parse_type(parser_t *p, hl_type_t **out) {
+  long start = p->tok.pos;
+  size_t used = 0;
+  hl_error_t terr;
+  hl_err_init(&terr);
+  hl_status_t rc =
+      hl_type_parse(p->arena, p->src + start, p->len - (size_t)start, &used, out, &terr);
+  if (rc != HL_OK) {
+    terr.position = terr.position >= 0 ? terr.position + start : start;
+    hl_err_move(p->err, &terr);
+    return rc;
+  }
+  if (used == 0 || used > p->len - (size_t)start) return syntax_error(p);
+  p->lx.off = (size_t)start + used;
+  p->prev_end = start + (long)used;
+  return hl_sql_lex(&p->lx, &p->tok, p->err);
+}
+
+/* ('k'='v', ...) */
+static hl_status_t parse_kvlist(parser_t *p, hl_ast_kvlist_t *kv) {
+  int cap = 0;
+  kv->items = NULL;
+  kv->n = 0;
+  TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+  for (;;) {
+    hl_ast_kv_t item;
+    item.pos = p->tok.pos;
+    TRY(parse_string(p, &item.key));
+    TRY(expect(p, HL_TK_EQ, "\"=\""));
+    TRY(parse_string(p, &item.value));
+    PUSH(p, kv->items, kv->n, cap, item);
+    if (!at(p, HL_TK_COMMA)) break;
+    TRY(advance(p));
+  }
+  return expect(p, HL_TK_RPAREN, "\")\"");
+}
+
+/* ===================================================== expressions */
+
+static hl_status_t parse_expr(parser_t *p, hl_ast_expr_t **out);
+static hl_status_t parse_bitor(parser_t *p, hl_ast_expr_t **out);
+
+static hl_status_t make_binary(parser_t *p, hl_ast_op_t op, hl_ast_expr_t *l, hl_ast_expr_t *r,
+                               hl_ast_expr_t **out) {
+  hl_ast_expr_t *e = new_expr(p, HL_AST_BINARY, l->pos);
+  if (!e || !(e->args = hl_arena_alloc(p->arena, 2 * sizeof *e->args))) return nomem(p);
+  e->op = op;
+  e->args[0] = l;
+  e->args[1] = r;
+  e->n_args = 2;
+  *out = e;
+  return HL_OK;
+}
+
+/* Arguments of f( ... ): the current token follows "(". */
+static hl_status_t parse_call(parser_t *p, hl_ast_expr_t *fn) {
+  int cap = 0;
+  if (at(p, HL_TK_STAR)) {
+    hl_ast_expr_t *star = new_expr(p, HL_AST_STAR, p->tok.pos);
+    if (!star) return nomem(p);
+    PUSH(p, fn->args, fn->n_args, cap, star);
+    TRY(advance(p));
+    return expect(p, HL_TK_RPAREN, "\")\"");
+  }
+  if (at(p, HL_TK_RPAREN)) return advance(p);
+  if (at_kw(p, "DISTINCT")) {
+    fn->distinct = true;
+    TRY(advance(p));
+  } else if (at_kw(p, "ALL")) {
+    TRY(advance(p));
+  }
+  for (;;) {
+    hl_ast_expr_t *arg;
+    TRY(parse_expr(p, &arg));
+    PUSH(p, fn->args, fn->n_args, cap, arg);
+    if (!at(p, HL_TK_COMMA)) break;
+    TRY(advance(p));
+  }
+  return expect(p, HL_TK_RPAREN, "\")\"");
+}
+
+/* CASE [operand] WHEN e THEN e ... [ELSE e] END; current token is CASE. */
+static hl_status_t parse_case(parser_t *p, hl_ast_expr_t **out) {
+  hl_ast_expr_t *e = new_expr(p, HL_AST_CASE, p->tok.pos);
+  if (!e) return nomem(p);
+  int cap = 0;
+  hl_ast_expr_t *x;
+  TRY(advance(p));
+  if (!at_kw(p, "WHEN")) {
+    TRY(parse_expr(p, &x));
+    PUSH(p, e->args, e->n_args, cap, x);
+    e->has_operand = true;
+  }
+  if (!at_kw(p, "WHEN")) return syntax_error(p);
+  while (at_kw(p, "WHEN")) {
+    TRY(advance(p));
+    TRY(parse_expr(p, &x));
+    PUSH(p, e->args, e->n_args, cap, x);
+    TRY(expect_kw(p, "THEN"));
+    TRY(parse_expr(p, &x));
+    PUSH(p, e->args, e->n_args, cap, x);
+  }
+  if (at_kw(p, "ELSE")) {
+    TRY(advance(p));
+    TRY(parse_expr(p, &x));
+    PUSH(p, e->args, e->n_args, cap, x);
+    e->has_else = true;
+  }
+  TRY(expect_kw(p, "END"));
+  *out = e;
+  return HL_OK;
+}
+
+/* CAST(e AS type); current token is CAST. */
+static hl_status_t parse_cast(parser_t *p, hl_ast_expr_t **out) {
+  hl_ast_expr_t *e = new_expr(p, HL_AST_CAST, p->tok.pos);
+  if (!e || !(e->args = hl_arena_alloc(p->arena, sizeof *e->args))) return nomem(p);
+  TRY(advance(p));
+  TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+  TRY(parse_expr(p, &e->args[0]));
+  e->n_args = 1;
+  TRY(expect_kw(p, "AS"));
+  TRY(parse_type(p, &e->cast_type));
+  TRY(expect(p, HL_TK_RPAREN, "\")\""));
+  *out = e;
+  return HL_OK;
+}
+
+/* A name in an expression: column, t.column or a function call. */
+static hl_status_t parse_name_expr(parser_t *p, hl_ast_expr_t **out) {
+  long pos = p->tok.pos;
+  bool quoted = at(p, HL_TK_QIDENT);
+  char *name;
+  TRY(parse_ident(p, &name, NULL));
+  if (at(p, HL_TK_LPAREN)) {
+    hl_ast_expr_t *fn = new_expr(p, HL_AST_FUNC, pos);
+    if (!fn) return nomem(p);
+    fn->name = name;
+    TRY(advance(p));
+    TRY(parse_call(p, fn));
+    if (at_kw(p, "OVER")) return unsupported(p, p->tok.pos, "a window function");
+    *out = fn;
+    return HL_OK;
+  }
+  if (at(p, HL_TK_DOT)) {
+    TRY(advance(p));
+    hl_ast_expr_t *col = new_expr(p, HL_AST_COLUMN, pos);
+    if (!col) return nomem(p);
+    col->qualifier = name;
+    TRY(parse_ident(p, &col->name, NULL));
+    if (at(p, HL_TK_DOT)) return unsupported(p, p->tok.pos, "struct field access");
+    if (at(p, HL_TK_LPAREN)) return unsupported(p, pos, "a qualified function name");
+    *out = col;
+    return HL_OK;
+  }
+  /* current_date and current_timestamp are niladic functions in Hive */
+  if (!quoted && (strcmp(name, "current_date") == 0 || strcmp(name, "current_timestamp") == 0)) {
+    hl_ast_expr_t *fn = new_expr(p, HL_AST_FUNC, pos);
+    if (!fn) return nomem(p);
+    fn->name = name;
+    *out = fn;
+    return HL_OK;
+  }
+  hl_ast_expr_t *col = new_expr(p, HL_AST_COLUMN, pos);
+  if (!col) return nomem(p);
+  col->name = name;
+  *out = col;
+  return HL_OK;
+}
+
+static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
+  long pos = p->tok.pos;
+  switch (p->tok.kind) {
+  case HL_TK_INTEGER:
+  case HL_TK_DECIMAL:
+  case HL_TK_DOUBLE:
+  case HL_TK_TYPED_NUM: return parse_number(p, false, pos, out);
+  case HL_TK_STRING: return parse_string_literal(p, HL_LIT_STRING, pos, out);
+  case HL_TK_LPAREN:
+    TRY(advance(p));
+    if (at_kw(p, "SELECT") || at_kw(p, "WITH")) return unsupported(p, p->tok.pos, "a subquery");
+    TRY(parse_expr(p, out));
+    return expect(p, HL_TK_RPAREN, "\")\"");
+  case HL_TK_QIDENT: return parse_name_expr(p, out);
+  case HL_TK_WORD: break;
+  default: return syntax_error(p);
+  }
+  if (at_kw(p, "TRUE") || at_kw(p, "FALSE")) {
+    TRY(make_literal(p, HL_LIT_BOOL, at_kw(p, "TRUE") ? "true" : "false", pos, out));
+    return advance(p);
+  }
+  if (at_kw(p, "NULL")) {
+    TRY(make_literal(p, HL_LIT_NULL, "null", pos, out));
+    return advance(p);
+  }
+  if (at_kw(p, "CASE")) return parse_case(p, out);
+  if (at_kw(p, "CAST")) return parse_cast(p, out);
+  if (at_kw(p, "EXISTS")) return unsupported(p, pos, "a subquery");
+  if (at_kw(p, "INTERVAL")) return unsupported(p, pos, "an INTERVAL literal");
+  if ((at_kw(p, "DATE") || at_kw(p, "TIMESTAMP")) && peek(p, 1).kind == HL_TK_STRING) {
+    hl_ast_lit_type_t t = at_kw(p, "DATE") ? HL_LIT_DATE : HL_LIT_TIMESTAMP;
+    TRY(advance(p));
+    return parse_string_literal(p, t, pos, out);
+  }
+  return parse_name_expr(p, out);
+}
+
+static hl_status_t parse_postfix(parser_t *p, hl_ast_expr_t **out) {
+  TRY(parse_primary(p, out));
+  if (at(p, HL_TK_LBRACKET)) return unsupported(p, p->tok.pos, "a subscript");
+  if (at(p, HL_TK_DOT)) return unsupported(p, p->tok.pos, "struct field access");
+  return HL_OK;
+}
+
+static hl_status_t parse_unary(parser_t *p, hl_ast_expr_t **out) {
+  hl_ast_op_t op;
+  switch (p->tok.kind) {
+  case HL_TK_MINUS: op = HL_OP_NEG; break;
+  case HL_TK_PLUS: op = HL_OP_PLUS; break;
+  case HL_TK_TILDE: op = HL_OP_BITNOT; break;
+  default: return parse_postfix(p, out);
+  }
+  long pos = p->tok.pos;
+  TRY(enter(p));
+  TRY(advance(p));
+  if (op == HL_OP_NEG && at_number(p)) {
+    TRY(parse_number(p, true, pos, out));
+  } else {
+    hl_ast_expr_t *e = new_expr(p, HL_AST_UNARY, pos);
+    if (!e || !(e->args = hl_arena_alloc(p->arena, sizeof *e->args))) return nomem(p);
+    e->op = op;
+    e->n_args = 1;
+    TRY(parse_unary(p, &e->args[0]));
+    *out = e;
+  }
+  p->depth--;
+  return HL_OK;
+}
+
+static hl_status_t parse_mul(parser_t *p, hl_ast_expr_t **out) {
+  TRY(parse_unary(p, out));
+  for (;;) {
+    hl_ast_op_t op;
+    if (at(p, HL_TK_STAR)) op = HL_OP_MUL;
+    else if (at(p, HL_TK_SLASH)) op = HL_OP_DIV;
+    else if (at(p, HL_TK_PERCENT)) op = HL_OP_MOD;
+    else if (at_kw(p, "DIV")) op = HL_OP_IDIV;
+    else return HL_OK;
+    hl_ast_expr_t *r;
+    TRY(advance(p));
+    TRY(parse_unary(p, &r));
+    TRY(make_binary(p, op, *out, r, out));
+  }
+}
+
+static hl_status_t parse_add(parser_t *p, hl_ast_expr_t **out) {
+  TRY(parse_mul(p, out));
+  while (at(p, HL_TK_PLUS) || at(p, HL_TK_MINUS)) {
+    hl_ast_op_t op = at(p, HL_TK_PLUS) ? HL_OP_ADD : HL_OP_SUB;
+    hl_ast_expr_t *r;
+    TRY(advance(p));
+    TRY(parse_mul(p, &r));
+    TRY(make_binary(p, op, *out, r, out));
+  }
+  return HL_OK;
+}
+
+/* One left-associative binary level: operand parser NEXT, operator KIND. */
+static hl_status_t parse_level(parser_t *p, hl_ast_expr_t **out,
+                               hl_status_t (*next)(parser_t *, hl_ast_expr_t **), hl_sql_tk_t kind,
+                               hl_ast_op_t op) {
+  TRY(next(p, out));
+  while (at(p, kind)) {
+    hl_ast_expr_t *r;
+    TRY(advance(p));
+    TRY(next(p, &r));
+    TRY(make_binary(p, op, *out, r, out));
+  }
+  return HL_OK;
+}
+
+static hl_status_t parse_concat(parser_t *p, hl_ast_expr_t **out) {
+  return parse_level(p, out, parse_add, HL_TK_CONCAT, HL_OP_CONCAT);
+}
+static hl_status_t parse_bitxor(parser_t *p, hl_ast_expr_t **out) {
+  return parse_level(p, out, parse_concat, HL_TK_CARET, HL_OP_BITXOR);
+}
+static hl_status_t parse_bitand(parser_t *p, hl_ast_expr_t **out) {
+  return parse_level(p, out, parse_bitxor, HL_TK_AMP, HL_OP_BITAND);
+}
+static hl_status_t parse_bitor(parser_t *p, hl_ast_expr_t **out) {
+  return parse_level(p, out, parse_bitand, HL_TK_PIPE, HL_OP_BITOR);
+}
+
+static hl_ast_op_t comparison_op(hl_sql_tk_t k) {
+  switch (k) {
+  case HL_TK_EQ: return HL_OP_EQ;
+  case HL_TK_NE: return HL_OP_NE;
+  case HL_TK_LT: return HL_OP_LT;
+  case HL_TK_LE: return HL_OP_LE;
+  case HL_TK_GT: return HL_OP_GT;
+  case HL_TK_GE: return HL_OP_GE;
+  case HL_TK_EQ_NS: return HL_OP_EQ_NS;
+  default: return HL_OP_NONE;
+  }
+}
+
+static bool is_like_word(parser_t *p, const hl_sql_token_t *t) {
+  return tok_is_kw(p, t, "LIKE") || tok_is_kw(p, t, "RLIKE") || tok_is_kw(p, t, "REGEXP");
+}
+
+/* [NOT] IN (...) / BETWEEN / LIKE after operand L; current token is the
+ * keyword (NOT already consumed). */
+static hl_status_t parse_predicate(parser_t *p, hl_ast_expr_t *l, bool negated,
+                                   hl_ast_expr_t **out) {
+  hl_ast_expr_t *e;
+  int cap = 0;
+  if (at_kw(p, "IN")) {
+    if (!(e = new_expr(p, HL_AST_IN, l->pos))) return nomem(p);
+    PUSH(p, e->args, e->n_args, cap, l);
+    TRY(advance(p));
+    TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+    if (at_kw(p, "SELECT") || at_kw(p, "WITH")) return unsupported(p, p->tok.pos, "a subquery");
+    for (;;) {
+      hl_ast_expr_t *x;
+      TRY(parse_expr(p, &x));
+      PUSH(p, e->args, e->n_args, cap, x);
+      if (!at(p, HL_TK_COMMA)) break;
+      TRY(advance(p));
+    }
+    TRY(expect(p, HL_TK_RPAREN, "\")\""));
+  } else if (at_kw(p, "BETWEEN")) {
+    if (!(e = new_expr(p, HL_AST_BETWEEN, l->pos)) ||
+        !(e->args = hl_arena_alloc(p->arena, 3 * sizeof *e->args)))
+      return nomem(p);
+    e->args[0] = l;
+    e->n_args = 3;
+    TRY(advance(p));
+    TRY(parse_bitor(p, &e->args[1]));
+    TRY(expect_kw(p, "AND"));
+    TRY(parse_bitor(p, &e->args[2]));
+  } else {
+    if (!(e = new_expr(p, HL_AST_LIKE, l->pos)) ||
+        !(e->args = hl_arena_alloc(p->arena, 2 * sizeof *e->args)))
+      return nomem(p);
+    e->op = at_kw(p, "LIKE") ? HL_OP_LIKE : HL_OP_RLIKE;
+    e->args[0] = l;
+    e->n_args = 2;
+    TRY(advance(p));
+    if ((at_kw(p, "ANY") || at_kw(p, "ALL")) && peek(p, 1).kind == HL_TK_LPAREN)
+      return unsupported_word(p, p->tok.pos, "LIKE");
+    TRY(parse_bitor(p, &e->args[1]));
+  }
+  e->negated = negated;
+  *out = e;
+  return HL_OK;
+}
+
+static hl_status_t parse_comparison(parser_t *p, hl_ast_expr_t **out) {
+  TRY(parse_bitor(p, out));
+  for (;;) {
+    hl_ast_op_t op = comparison_op(p->tok.kind);
+    if (op != HL_OP_NONE) {
+      hl_ast_expr_t *r;
+      TRY(advance(p));
+      TRY(parse_bitor(p, &r));
+      TRY(make_binary(p, op, *out, r, out));
+    } else if (at_kw(p, "IS")) {
+      bool negated = false;
+      TRY(advance(p));
+      if (at_kw(p, "NOT")) {
+        negated = true;
+        TRY(advance(p));
+      }
+      if (at_kw(p, "NULL")) {
+        hl_ast_expr_t *e = new_expr(p, HL_AST_IS_NULL, (*out)->pos);
+        if (!e || !(e->args = hl_arena_alloc(p->arena, sizeof *e->args))) return nomem(p);
+        e->args[0] = *out;
+        e->n_args = 1;
+        e->negated = negated;
+        *out = e;
+        TRY(advance(p));
+      } else if (at_kw(p, "DISTINCT")) {
+        hl_ast_expr_t *r;
+        TRY(advance(p));
+        TRY(expect_kw(p, "FROM"));
+        TRY(parse_bitor(p, &r));
+        TRY(make_binary(p, HL_OP_DISTINCT_FROM, *out, r, out));
+        (*out)->negated = negated;
+      } else {
+        return syntax_error(p);
+      }
+    } else if (at_kw(p, "IN") || at_kw(p, "BETWEEN") || is_like_word(p, &p->tok)) {
+      TRY(parse_predicate(p, *out, false, out));
+    } else if (at_kw(p, "NOT")) {
+      hl_sql_token_t nx = peek(p, 1);
+      if (!tok_is_kw(p, &nx, "IN") && !tok_is_kw(p, &nx, "BETWEEN") && !is_like_word(p, &nx))
+        return HL_OK;
+      TRY(advance(p));
+      TRY(parse_predicate(p, *out, true, out));
+    } else {
+      return HL_OK;
+    }
+  }
+}
+
+static hl_status_t parse_not(parser_t *p, hl_ast_expr_t **out) {
+  if (!at_kw(p, "NOT") && !at(p, HL_TK_BANG)) return parse_comparison(p, out);
+  hl_ast_expr_t *e = new_expr(p, HL_AST_UNARY, p->tok.pos);
+  if (!e || !(e->args = hl_arena_alloc(p->arena, sizeof *e->args))) return nomem(p);
+  e->op = HL_OP_NOT;
+  e->n_args = 1;
+  TRY(enter(p));
+  TRY(advance(p));
+  TRY(parse_not(p, &e->args[0]));
+  p->depth--;
+  *out = e;
+  return HL_OK;
+}
+
+static hl_status_t parse_and(parser_t *p, hl_ast_expr_t **out) {
+  TRY(parse_not(p, out));
+  while (at_kw(p, "AND")) {
+    hl_ast_expr_t *r;
+    TRY(advance(p));
+    TRY(parse_not(p, &r));
+    TRY(make_binary(p, HL_OP_AND, *out, r, out));
+  }
+  return HL_OK;
+}
+
+static hl_status_t parse_expr(parser_t *p, hl_ast_expr_t **out) {
+  TRY(enter(p));
+  TRY(parse_and(p, out));
+  while (at_kw(p, "OR")) {
+    hl_ast_expr_t *r;
+    TRY(advance(p));
+    TRY(parse_and(p, &r));
+    TRY(make_binary(p, HL_OP_OR, *out, r, out));
+  }
+  p->depth--;
+  return HL_OK;
+}
+
+/* ============================================================ SELECT */
+
+static hl_status_t parse_select_item(parser_t *p, hl_ast_select_item_t *item) {
+  item->pos = p->tok.pos;
+  item->alias = NULL;
+  if (at(p, HL_TK_STAR)) {
+    if (!(item->expr = new_expr(p, HL_AST_STAR, p->tok.pos))) return nomem(p);
+    return advance(p);
+  }
+  if (tok_is_ident(&p->tok) && peek(p, 1).kind == HL_TK_DOT && peek(p, 2).kind == HL_TK_STAR) {
+    if (!(item->expr = new_expr(p, HL_AST_STAR, p->tok.pos))) return nomem(p);
+    TRY(parse_ident(p, &item->expr->qualifier, NULL));
+    TRY(advance(p)); /* . */
+    return advance(p); /* * */
+  }
+  TRY(parse_expr(p, &item->expr));
+  if (at_kw(p, "AS")) {
+    TRY(advance(p));
+    if (at(p, HL_TK_LPAREN)) return unsupported(p, p->tok.pos, "a multi-column alias");
+    return parse_ident(p, &item->alias, NULL);
+  }
+  if (tok_is_ident(&p->tok)) return parse_ident(p, &item->alias, NULL);
+  return HL_OK;
+}
+
+static const char *const join_words[] = {"JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", NULL};
+static const char *const setop_words[] = {"UNION", "INTERSECT", "EXCEPT", "MINUS", NULL};
+
+static hl_status_t parse_table_ref(parser_t *p, hl_ast_table_ref_t *ref) {
+  ref->pos = p->tok.pos;
+  ref->alias = NULL;
+  if (at(p, HL_TK_LPAREN)) return unsupported(p, p->tok.pos, "a subquery in FROM");
+  TRY(parse_qname(p, &ref->table));
+  if (at_kw(p, "TABLESAMPLE")) return unsupported(p, p->tok.pos, "TABLESAMPLE");
+  if (at_kw(p, "AS")) {
+    TRY(advance(p));
+    TRY(parse_ident(p, &ref->alias, NULL));
+  } else if (tok_is_ident(&p->tok)) {
+    TRY(parse_ident(p, &ref->alias, NULL));
+  }
+  if (at(p, HL_TK_COMMA) || word_in(p, &p->tok, join_words))
+    return unsupported(p, p->tok.pos, "JOIN");
+  if (at_kw(p, "LATERAL")) return unsupported(p, p->tok.pos, "LATERAL VIEW");
+  return HL_OK;
+}
+
+static hl_status_t parse_expr_list(parser_t *p, hl_ast_expr_t ***list, int *n) {
+  int cap = 0;
+  for (;;) {
+    hl_ast_expr_t *e;
+    TRY(parse_expr(p, &e));
+    PUSH(p, *list, *n, cap, e);
+    if (!at(p, HL_TK_COMMA)) return HL_OK;
+    TRY(advance(p));
+  }
+}
+
+static hl_status_t parse_order_by(parser_t *p, hl_ast_select_t *s) {
+  int cap = 0;
+  for (;;) {
+    hl_ast_order_item_t o = {0};
+    TRY(parse_expr(p, &o.expr));
+    if (at_kw(p, "ASC")) {
+      TRY(advance(p));
+    } else if (at_kw(p, "DESC")) {
+      o.descending = true;
+      TRY(advance(p));
+    }
+    if (at_kw(p, "NULLS")) {
+      TRY(advance(p));
+      if (at_kw(p, "FIRST")) o.nulls = 1;
+      else if (at_kw(p, "LAST")) o.nulls = 2;
+      else return syntax_error(p);
+      TRY(advance(p));
+    }
+    PUSH(p, s->order_by, s->n_order_by, cap, o);
+    if (!at(p, HL_TK_COMMA)) return HL_OK;
+    TRY(advance(p));
+  }
+}
+
+/* SELECT ...; current token is SELECT. */
+static hl_status_t parse_select(parser_t *p, hl_ast_select_t **out) {
+  hl_ast_select_t *s = zalloc(p, sizeof *s);
+  if (!s) return nomem(p);
+  s->pos = p->tok.pos;
+  TRY(advance(p));
+  if (at_kw(p, "DISTINCT")) {
+    s->distinct = true;
+    TRY(advance(p));
+  } else if (at_kw(p, "ALL")) {
+    TRY(advance(p));
+  }
+  if (at_kw(p, "TRANSFORM")) return unsupported(p, p->tok.pos, "SELECT TRANSFORM");
+  int cap = 0;
+  for (;;) {
+    hl_ast_select_item_t item;
+    TRY(parse_select_item(p, &item));
+    PUSH(p, s->items, s->n_items, cap, item);
+    if (!at(p, HL_TK_COMMA)) break;
+    TRY(advance(p));
+  }
+  if (at_kw(p, "FROM")) {
+    TRY(advance(p));
+    if (!(s->from = zalloc(p, sizeof *s->from))) return nomem(p);
+    TRY(parse_table_ref(p, s->from));
+  }
+  if (at_kw(p, "WHERE")) {
+    TRY(advance(p));
+    TRY(parse_expr(p, &s->where));
+  }
+  if (at_kw(p, "GROUP")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "BY"));
+    TRY(parse_expr_list(p, &s->group_by, &s->n_group_by));
+    if (at_kw(p, "WITH") || at_kw(p, "GROUPING"))
+      return unsupported(p, p->tok.pos, "this GROUP BY form");
+  }
+  if (at_kw(p, "HAVING")) {
+    TRY(advance(p));
+    TRY(parse_expr(p, &s->having));
+  }
+  if (at_kw(p, "WINDOW")) return unsupported(p, p->tok.pos, "WINDOW");
+  if (at_kw(p, "ORDER")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "BY"));
+    TRY(parse_order_by(p, s));
+  }
+  if (at_kw(p, "CLUSTER") || at_kw(p, "DISTRIBUTE") || at_kw(p, "SORT"))
+    return unsupported_word(p, p->tok.pos, NULL);
+  if (at_kw(p, "LIMIT")) {
+    int64_t a, b;
+    TRY(advance(p));
+    TRY(parse_count(p, "LIMIT", INT64_MAX, &a));
+    s->has_limit = true;
+    s->limit = a;
+    if (at(p, HL_TK_COMMA)) { /* LIMIT offset, count */
+      TRY(advance(p));
+      TRY(parse_count(p, "LIMIT", INT64_MAX, &b));
+      s->offset = a;
+      s->limit = b;
+    } else if (at_kw(p, "OFFSET")) {
+      TRY(advance(p));
+      TRY(parse_count(p, "OFFSET", INT64_MAX, &s->offset));
+    }
+  }
+  if (word_in(p, &p->tok, setop_words)) return unsupported_word(p, p->tok.pos, NULL);
+  *out = s;
+  return HL_OK;
+}
+
+static hl_ast_stmt_t *new_stmt(parser_t *p, hl_ast_stmt_kind_t kind, long pos) {
+  hl_ast_stmt_t *st = zalloc(p, sizeof *st);
+  if (!st) return NULL;
+  st->kind = kind;
+  st->pos = pos;
+  return st;
+}
+
+/* A query where one is expected (EXPLAIN, CREATE TABLE AS). */
+static hl_status_t parse_query(parser_t *p, hl_ast_stmt_t **out) {
+  if (at_kw(p, "WITH") || at_kw(p, "FROM") || at_kw(p, "VALUES"))
+    return unsupported_word(p, p->tok.pos, NULL);
+  if (!at_kw(p, "SELECT")) return syntax_error(p);
+  hl_ast_stmt_t *st = new_stmt(p, HL_STMT_SELECT, p->tok.pos);
+  if (!st) return nomem(p);
+  TRY(parse_select(p, &st->select));
+  st->end_pos = p->prev_end;
+  *out = st;
+  return HL_OK;
+}
+
+/* ======================================================== DDL helpers */
+
+/* IF NOT EXISTS / IF EXISTS: sets *flag when present. */
+static hl_status_t parse_if_not_exists(parser_t *p, bool *flag) {
+  if (!at_kw(p, "IF")) return HL_OK;
+  TRY(advance(p));
+  TRY(expect_kw(p, "NOT"));
+  TRY(expect_kw(p, "EXISTS"));
+  *flag = true;
+  return HL_OK;
+}
+
+static hl_status_t parse_if_exists(parser_t *p, bool *flag) {
+  if (!at_kw(p, "IF")) return HL_OK;
+  TRY(advance(p));
+  TRY(expect_kw(p, "EXISTS"));
+  *flag = true;
+  return HL_OK;
+}
+
+/* col type [COMMENT 'c'] */
+static hl_status_t parse_column_def(parser_t *p, hl_ast_column_def_t *c) {
+  c->comment = NULL;
+  if (at_kw(p, "PRIMARY") || at_kw(p, "FOREIGN") || at_kw(p, "CONSTRAINT")) {
+    hl_sql_token_t nx = peek(p, 1), nx2 = peek(p, 2);
+    if (tok_is_kw(p, &nx, "KEY") ||
+        (at_kw(p, "CONSTRAINT") && tok_is_ident(&nx) && tok_is_ident(&nx2)))
+      return unsupported(p, p->tok.pos, "a table constraint");
+  }
+  TRY(parse_ident(p, &c->name, &c->pos));
+  TRY(parse_type(p, &c->type));
+  if (at_kw(p, "COMMENT")) {
+    TRY(advance(p));
+    TRY(parse_string(p, &c->comment));
+  }
+  return HL_OK;
+}
+
+/* (col type [COMMENT 'c'], ...) */
+static hl_status_t parse_column_defs(parser_t *p, hl_ast_column_def_t **cols, int *n) {
+  int cap = 0;
+  TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+  for (;;) {
+    hl_ast_column_def_t c;
+    TRY(parse_column_def(p, &c));
+    PUSH(p, *cols, *n, cap, c);
+    if (!at(p, HL_TK_COMMA)) break;
+    TRY(advance(p));
+  }
+  return expect(p, HL_TK_RPAREN, "\")\"");
+}
+
+/* (name, ...) */
+static hl_status_t parse_ident_list(parser_t *p, char ***names, int *n) {
+  int cap = 0;
+  TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+  for (;;) {
+    char *name;
+    TRY(parse_ident(p, &name, NULL));
+    PUSH(p, *names, *n, cap, name);
+    if (!at(p, HL_TK_COMMA)) break;
+    TRY(advance(p));
+  }
+  return expect(p, HL_TK_RPAREN, "\")\"");
+}
+
+/* A constant in a partition spec: 'x', [-]number, DATE 'x', TIMESTAMP 'x',
+ * TRUE, FALSE. */
+static hl_status_t parse_part_value(parser_t *p, hl_ast_expr_t **out) {
+  long pos = p->tok.pos;
+  if (at(p, HL_TK_STRING)) return parse_string_literal(p, HL_LIT_STRING, pos, out);
+  if (at(p, HL_TK_MINUS) || at(p, HL_TK_PLUS)) {
+    bool neg = at(p, HL_TK_MINUS);
+    TRY(advance(p));
+    if (!at_number(p)) return syntax_error(p);
+    return parse_number(p, neg, pos, out);
+  }
+  if (at_number(p)) return parse_number(p, false, pos, out);
+  if ((at_kw(p, "DATE") || at_kw(p, "TIMESTAMP")) && peek(p, 1).kind == HL_TK_STRING) {
+    hl_ast_lit_type_t t = at_kw(p, "DATE") ? HL_LIT_DATE : HL_LIT_TIMESTAMP;
+    TRY(advance(p));
+    return parse_string_literal(p, t, pos, out);
+  }
+  if (at_kw(p, "TRUE") || at_kw(p, "FALSE")) {
+    TRY(make_literal(p, HL_LIT_BOOL, at_kw(p, "TRUE") ? "true" : "false", pos, out));
+    return advance(p);
+  }
+  return syntax_error(p);
+}
+
+/* (key [op value], ...); current token is "(".  ALLOW_CMP admits the
+ * comparisons of ALTER TABLE DROP PARTITION besides "=". */
+static hl_status_t parse_part_spec(parser_t *p, bool allow_cmp, hl_ast_part_spec_t **out) {
+  hl_ast_part_spec_t *spec = zalloc(p, sizeof *spec);
+  if (!spec) return nomem(p);
+  spec->pos = p->tok.pos;
+  int cap = 0;
+  TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+  for (;;) {
+    hl_ast_part_item_t item = {0};
+    TRY(parse_ident(p, &item.key, &item.pos));
+    hl_ast_op_t op = comparison_op(p->tok.kind);
+    if (op != HL_OP_NONE) {
+      if (op == HL_OP_EQ_NS || (op != HL_OP_EQ && !allow_cmp)) return syntax_error(p);
+      item.op = op;
+      TRY(advance(p));
+      TRY(parse_part_value(p, &item.value));
+    } else {
+      item.op = HL_OP_EQ; /* dynamic: no value */
+    }
+    PUSH(p, spec->items, spec->n, cap, item);
+    if (!at(p, HL_TK_COMMA)) break;
+    TRY(advance(p));
+  }
+  TRY(expect(p, HL_TK_RPAREN, "\")\""));
+  *out = spec;
+  return HL_OK;
+}
+
+/* PARTITION (spec) when present; *out stays NULL otherwise. */
+static hl_status_t parse_opt_partition(parser_t *p, hl_ast_part_spec_t **out) {
+  *out = NULL;
+  if (!at_kw(p, "PARTITION") || peek(p, 1).kind != HL_TK_LPAREN) return HL_OK;
+  TRY(advance(p));
+  return parse_part_spec(p, false, out);
+}
+
+static const char *const file_formats[] = {"TEXTFILE", "PARQUET",      "ORC",    "JSONFILE",
+                                           "AVRO",     "SEQUENCEFILE", "RCFILE", NULL};
+
+/* A file format name, stored upper-case. */
+static hl_status_t parse_file_format(parser_t *p, char **out) {
+  if (!tok_is_ident(&p->tok)) return syntax_error(p);
+  char *name = hl_sql_ident_value(p->arena, p->src, &p->tok);
+  if (!name) return nomem(p);
+  for (char *c = name; *c; c++) *c = (char)toupper((unsigned char)*c);
+  for (const char *const *f = file_formats; *f; f++) {
+    if (strcmp(*f, name) == 0) {
+      *out = name;
+      return advance(p);
+    }
+  }
+  return hl_err_set_at(p->err, p->tok.pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                       "unknown file format \"%s\"", name);
+}
+
+/* ROW FORMAT ...; current token is ROW. */
+static hl_status_t parse_row_format(parser_t *p, hl_ast_row_format_t *rf) {
+  TRY(advance(p));
+  TRY(expect_kw(p, "FORMAT"));
+  rf->present = true;
+  if (at_kw(p, "SERDE")) {
+    rf->is_serde = true;
+    TRY(advance(p));
+    TRY(parse_string(p, &rf->serde_class));
+    if (at_kw(p, "WITH")) {
+      TRY(advance(p));
+      TRY(expect_kw(p, "SERDEPROPERTIES"));
+      TRY(parse_kvlist(p, &rf->serde_props));
+    }
+    return HL_OK;
+  }
+  TRY(expect_kw(p, "DELIMITED"));
+  if (at_kw(p, "FIELDS")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "TERMINATED"));
+    TRY(expect_kw(p, "BY"));
+    TRY(parse_string(p, &rf->fields_terminated));
+    if (at_kw(p, "ESCAPED")) {
+      TRY(advance(p));
+      TRY(expect_kw(p, "BY"));
+      TRY(parse_string(p, &rf->escaped_by));
+    }
+  }
+  if (at_kw(p, "COLLECTION")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "ITEMS"));
+    TRY(expect_kw(p, "TERMINATED"));
+    TRY(expect_kw(p, "BY"));
+    TRY(parse_string(p, &rf->collection_terminated));
+  }
+  if (at_kw(p, "MAP")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "KEYS"));
+    TRY(expect_kw(p, "TERMINATED"));
+    TRY(expect_kw(p, "BY"));
+    TRY(parse_string(p, &rf->map_keys_terminated));
+  }
+  if (at_kw(p, "LINES")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "TERMINATED"));
+    TRY(expect_kw(p, "BY"));
+    TRY(parse_string(p, &rf->lines_terminated));
+  }
+  if (at_kw(p, "NULL")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "DEFINED"));
+    TRY(expect_kw(p, "AS"));
+    TRY(parse_string(p, &rf->null_defined_as));
+  }
+  return HL_OK;
+}
+
+/* LOCATION 'p' when present. */
+static hl_status_t parse_opt_location(parser_t *p, char **out) {
+  if (!at_kw(p, "LOCATION")) return HL_OK;
+  TRY(advance(p));
+  return parse_string(p, out);
+}
+
+static hl_status_t parse_opt_tblprops(parser_t *p, hl_ast_kvlist_t *kv) {
+  if (!at_kw(p, "TBLPROPERTIES")) return HL_OK;
+  TRY(advance(p));
+  return parse_kvlist(p, kv);
+}
+
+/* ========================================================= statements */
+
+/* CREATE (DATABASE|SCHEMA) ...; current token is DATABASE/SCHEMA. */
+static hl_status_t parse_create_database(parser_t *p, hl_ast_stmt_t *st) {
+  st->kind = HL_STMT_CREATE_DATABASE;
+  TRY(advance(p));
+  TRY(parse_if_not_exists(p, &st->if_not_exists));
+  TRY(parse_ident(p, &st->db_name, NULL));
+  if (at_kw(p, "COMMENT")) {
+    TRY(advance(p));
+    TRY(parse_string(p, &st->comment));
+  }
+  TRY(parse_opt_location(p, &st->location));
+  if (at_kw(p, "MANAGEDLOCATION")) return unsupported(p, p->tok.pos, "MANAGEDLOCATION");
+  if (at_kw(p, "WITH")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "DBPROPERTIES"));
+    TRY(parse_kvlist(p, &st->props));
+  }
+  return HL_OK;
+}
+
+/* CREATE [TEMPORARY] [EXTERNAL] TABLE ...; current token is TABLE. */
+static hl_status_t parse_create_table(parser_t *p, hl_ast_stmt_t *st, hl_ast_create_table_t *ct) {
+  st->kind = HL_STMT_CREATE_TABLE;
+  st->create_table = ct;
+  ct->num_buckets = -1;
+  TRY(advance(p));
+  TRY(parse_if_not_exists(p, &ct->if_not_exists));
+  TRY(parse_qname(p, &ct->name));
+  if (at_kw(p, "LIKE")) {
+    TRY(advance(p));
+    if (!(ct->like = zalloc(p, sizeof *ct->like))) return nomem(p);
+    TRY(parse_qname(p, ct->like));
+    TRY(parse_opt_location(p, &ct->location));
+    return parse_opt_tblprops(p, &ct->tblprops);
+  }
+  if (at(p, HL_TK_LPAREN)) TRY(parse_column_defs(p, &ct->cols, &ct->n_cols));
+  if (at_kw(p, "COMMENT")) {
+    TRY(advance(p));
+    TRY(parse_string(p, &ct->comment));
+  }
+  if (at_kw(p, "PARTITIONED")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "BY"));
+    TRY(parse_column_defs(p, &ct->part_cols, &ct->n_part_cols));
+  }
+  if (at_kw(p, "CLUSTERED")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "BY"));
+    TRY(parse_ident_list(p, &ct->bucket_cols, &ct->n_bucket_cols));
+    if (at_kw(p, "SORTED")) {
+      int cap = 0;
+      TRY(advance(p));
+      TRY(expect_kw(p, "BY"));
+      TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+      for (;;) {
+        hl_ast_order_item_t o = {0};
+        if (!(o.expr = new_expr(p, HL_AST_COLUMN, p->tok.pos))) return nomem(p);
+        TRY(parse_ident(p, &o.expr->name, NULL));
+        if (at_kw(p, "ASC")) {
+          TRY(advance(p));
+        } else if (at_kw(p, "DESC")) {
+          o.descending = true;
+          TRY(advance(p));
+        }
+        PUSH(p, ct->sort_cols, ct->n_sort_cols, cap, o);
+        if (!at(p, HL_TK_COMMA)) break;
+        TRY(advance(p));
+      }
+      TRY(expect(p, HL_TK_RPAREN, "\")\""));
+    }
+    TRY(expect_kw(p, "INTO"));
+    long npos = p->tok.pos;
+    int64_t nb;
+    TRY(parse_count(p, "BUCKETS", INT32_MAX, &nb));
+    if (nb == 0)
+      return hl_err_set_at(p->err, npos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                           "number of buckets must be positive");
+    ct->num_buckets = (int)nb;
+    TRY(expect_kw(p, "BUCKETS"));
+  }
+  if (at_kw(p, "SKEWED")) return unsupported(p, p->tok.pos, "SKEWED BY");
+  if (at_kw(p, "ROW")) TRY(parse_row_format(p, &ct->row_format));
+  if (at_kw(p, "STORED")) {
+    TRY(advance(p));
+    if (at_kw(p, "BY")) {
+      TRY(advance(p));
+      TRY(parse_string(p, &ct->stored_by));
+      if (at_kw(p, "WITH")) {
+        TRY(advance(p));
+        TRY(expect_kw(p, "SERDEPROPERTIES"));
+        TRY(parse_kvlist(p, &ct->stored_by_props));
+      }
+    } else {
+      TRY(expect_kw(p, "AS"));
+      if (at_kw(p, "INPUTFORMAT")) {
+        TRY(advance(p));
+        TRY(parse_string(p, &ct->input_format));
+        TRY(expect_kw(p, "OUTPUTFORMAT"));
+        TRY(parse_string(p, &ct->output_format));
+      } else {
+        TRY(parse_file_format(p, &ct->stored_as));
+      }
+    }
+  }
+  TRY(parse_opt_location(p, &ct->location));
+  TRY(parse_opt_tblprops(p, &ct->tblprops));
+  if (at_kw(p, "AS")) {
+    TRY(advance(p));
+    TRY(parse_query(p, &ct->as_select));
+  }
+  return HL_OK;
+}
+
+static hl_status_t parse_create(parser_t *p, hl_ast_stmt_t *st) {
+  static const char *const other[] = {"VIEW",      "MATERIALIZED", "FUNCTION", "INDEX",
+                                      "ROLE",      "MACRO",        "OR",       "SCHEDULED",
+                                      "RESOURCE",  "TRANSACTIONAL", "MANAGED", "DATACONNECTOR",
+                                      "REMOTE",    NULL};
+  TRY(advance(p));
+  if (at_kw(p, "DATABASE") || at_kw(p, "SCHEMA")) return parse_create_database(p, st);
+  hl_ast_create_table_t *ct = zalloc(p, sizeof *ct);
+  if (!ct) return nomem(p);
+  if (at_kw(p, "TEMPORARY")) {
+    ct->temporary = true;
+    TRY(advance(p));
+    if (word_in(p, &p->tok, other)) return unsupported_word(p, st->pos, "CREATE TEMPORARY");
+  }
+  if (at_kw(p, "EXTERNAL")) {
+    ct->external = true;
+    TRY(advance(p));
+  }
+  if (at_kw(p, "TABLE")) return parse_create_table(p, st, ct);
+  if (!ct->temporary && !ct->external && word_in(p, &p->tok, other))
+    return unsupported_word(p, st->pos, "CREATE");
+  return syntax_error(p);
+}
+
+static hl_status_t parse_drop(parser_t *p, hl_ast_stmt_t *st) {
+  static const char *const other[] = {"VIEW",  "MATERIALIZED", "FUNCTION", "INDEX",
+                                      "ROLE",  "MACRO",        "TEMPORARY", "SCHEDULED",
+                                      "RESOURCE", "DATACONNECTOR", NULL};
+  TRY(advance(p));
+  if (at_kw(p, "DATABASE") || at_kw(p, "SCHEMA")) {
+    st->kind = HL_STMT_DROP_DATABASE;
+    TRY(advance(p));
+    TRY(parse_if_exists(p, &st->if_exists));
+    TRY(parse_ident(p, &st->db_name, NULL));
+    if (at_kw(p, "CASCADE")) {
+      st->cascade = true;
+      TRY(advance(p));
+    } else if (at_kw(p, "RESTRICT")) {
+      TRY(advance(p));
+    }
+    return HL_OK;
+  }
+  if (at_kw(p, "TABLE")) {
+    st->kind = HL_STMT_DROP_TABLE;
+    TRY(advance(p));
+    TRY(parse_if_exists(p, &st->if_exists));
+    TRY(parse_qname(p, &st->table));
+    if (at_kw(p, "PURGE")) {
+      st->purge = true;
+      TRY(advance(p));
+    }
+    return HL_OK;
+  }
+  if (word_in(p, &p->tok, other)) return unsupported_word(p, st->pos, "DROP");
+  return syntax_error(p);
+}
+
+/* (CASCADE|RESTRICT) after column changes: accepted, no effect here. */
+static hl_status_t skip_cascade(parser_t *p) {
+  if (at_kw(p, "CASCADE") || at_kw(p, "RESTRICT")) return advance(p);
+  return HL_OK;
+}
+
+/* ADD [IF NOT EXISTS] PARTITION (spec) [LOCATION 'p'] [PARTITION ...]... */
+static hl_status_t parse_add_partitions(parser_t *p, hl_ast_alter_table_t *at_) {
+  int cap = 0, cap_loc = 0, n_loc = 0;
+  at_->kind = HL_ALTER_ADD_PARTITIONS;
+  TRY(parse_if_not_exists(p, &at_->if_not_exists));
+  if (!at_kw(p, "PARTITION")) return syntax_error(p);
+  while (at_kw(p, "PARTITION")) {
+    hl_ast_part_spec_t *spec;
+    char *loc = NULL;
+    TRY(advance(p));
+    TRY(parse_part_spec(p, false, &spec));
+    TRY(parse_opt_location(p, &loc));
+    TRY(grow(p, (void **)&at_->part_specs, at_->n_part_specs, &cap, sizeof *at_->part_specs));
+    at_->part_specs[at_->n_part_specs++] = *spec;
+    PUSH(p, at_->part_locations, n_loc, cap_loc, loc);
+  }
+  return HL_OK;
+}
+
+static hl_status_t parse_drop_partitions(parser_t *p, hl_ast_alter_table_t *at_) {
+  int cap = 0;
+  at_->kind = HL_ALTER_DROP_PARTITIONS;
+  TRY(parse_if_exists(p, &at_->if_exists));
+  for (;;) {
+    hl_ast_part_spec_t *spec;
+    TRY(expect_kw(p, "PARTITION"));
+    TRY(parse_part_spec(p, true, &spec));
+    TRY(grow(p, (void **)&at_->part_specs, at_->n_part_specs, &cap, sizeof *at_->part_specs));
+    at_->part_specs[at_->n_part_specs++] = *spec;
+    if (!at(p, HL_TK_COMMA)) break;
+    TRY(advance(p));
+  }
+  if (at_kw(p, "PURGE")) {
+    at_->purge = true;
+    TRY(advance(p));
+  }
+  return HL_OK;
+}
+
+/* ALTER TABLE t PARTITION (spec) (RENAME TO PARTITION (spec) | SET LOCATION 'p') */
+static hl_status_t parse_alter_partition(parser_t *p, hl_ast_alter_table_t *at_) {
+  long pos = p->tok.pos;
+  if (!(at_->part_specs = zalloc(p, 2 * sizeof *at_->part_specs))) return nomem(p);
+  hl_ast_part_spec_t *spec;
+  TRY(advance(p));
+  TRY(parse_part_spec(p, false, &spec));
+  at_->part_specs[0] = *spec;
+  at_->n_part_specs = 1;
+  if (at_kw(p, "RENAME")) {
+    at_->kind = HL_ALTER_RENAME_PARTITION;
+    TRY(advance(p));
+    TRY(expect_kw(p, "TO"));
+    TRY(expect_kw(p, "PARTITION"));
+    TRY(parse_part_spec(p, false, &spec));
+    at_->part_specs[1] = *spec;
+    at_->n_part_specs = 2;
+    return HL_OK;
+  }
+  if (at_kw(p, "SET")) {
+    hl_sql_token_t nx = peek(p, 1);
+    if (tok_is_kw(p, &nx, "LOCATION")) {
+      at_->kind = HL_ALTER_SET_LOCATION;
+      TRY(advance(p));
+      TRY(advance(p));
+      return parse_string(p, &at_->location);
+    }
+  }
+  static const char *const other[] = {"SET",     "ADD",     "REPLACE", "CHANGE", "COMPACT",
+                                      "CONCATENATE", "UPDATE", "TOUCH", "ARCHIVE", "UNARCHIVE",
+                                      "ENABLE",  "DISABLE", NULL};
+  if (word_in(p, &p->tok, other)) return unsupported(p, pos, "this ALTER TABLE ... PARTITION form");
+  return syntax_error(p);
+}
+
+static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
+  TRY(advance(p));
+  if (!at_kw(p, "TABLE")) {
+    static const char *const other[] = {"DATABASE", "SCHEMA", "VIEW", "INDEX", "MATERIALIZED",
+                                        "SCHEDULED", "RESOURCE", "POOL", "MAPPING",
+                                        "DATACONNECTOR", NULL};
+    if (word_in(p, &p->tok, other)) return unsupported_word(p, st->pos, "ALTER");
+    return syntax_error(p);
+  }
+  hl_ast_alter_table_t *a = zalloc(p, sizeof *a);
+  if (!a) return nomem(p);
+  st->kind = HL_STMT_ALTER_TABLE;
+  st->alter_table = a;
+  TRY(advance(p));
+  TRY(parse_qname(p, &a->name));
+  long opos = p->tok.pos;
+  if (at_kw(p, "RENAME")) {
+    a->kind = HL_ALTER_RENAME;
+    TRY(advance(p));
+    TRY(expect_kw(p, "TO"));
+    return parse_qname(p, &a->new_name);
+  }
+  if (at_kw(p, "ADD")) {
+    TRY(advance(p));
+    if (at_kw(p, "COLUMNS")) {
+      a->kind = HL_ALTER_ADD_COLUMNS;
+      TRY(advance(p));
+      TRY(parse_column_defs(p, &a->cols, &a->n_cols));
+      return skip_cascade(p);
+    }
+    if (at_kw(p, "CONSTRAINT")) return unsupported(p, opos, "ALTER TABLE ADD CONSTRAINT");
+    return parse_add_partitions(p, a);
+  }
+  if (at_kw(p, "REPLACE")) {
+    a->kind = HL_ALTER_REPLACE_COLUMNS;
+    TRY(advance(p));
+    TRY(expect_kw(p, "COLUMNS"));
+    TRY(parse_column_defs(p, &a->cols, &a->n_cols));
+    return skip_cascade(p);
+  }
+  if (at_kw(p, "CHANGE")) {
+    a->kind = HL_ALTER_CHANGE_COLUMN;
+    TRY(advance(p));
+    if (at_kw(p, "COLUMN")) TRY(advance(p)); /* optional, and a keyword when present */
+    TRY(parse_ident(p, &a->old_col, NULL));
+    if (!(a->cols = zalloc(p, sizeof *a->cols))) return nomem(p);
+    TRY(parse_column_def(p, &a->cols[0]));
+    a->n_cols = 1;
+    if (at_kw(p, "FIRST")) {
+      a->first = true;
+      TRY(advance(p));
+    } else if (at_kw(p, "AFTER")) {
+      TRY(advance(p));
+      TRY(parse_ident(p, &a->after_col, NULL));
+    }
+    return skip_cascade(p);
+  }
+  if (at_kw(p, "DROP")) {
+    TRY(advance(p));
+    return parse_drop_partitions(p, a);
+  }
+  if (at_kw(p, "PARTITION") && peek(p, 1).kind == HL_TK_LPAREN) return parse_alter_partition(p, a);
+  if (at_kw(p, "SET")) {
+    TRY(advance(p));
+    if (at_kw(p, "TBLPROPERTIES")) {
+      a->kind = HL_ALTER_SET_TBLPROPS;
+      TRY(advance(p));
+      return parse_kvlist(p, &a->props);
+    }
+    if (at_kw(p, "LOCATION")) {
+      a->kind = HL_ALTER_SET_LOCATION;
+      TRY(advance(p));
+      return parse_string(p, &a->location);
+    }
+    if (at_kw(p, "SERDEPROPERTIES")) {
+      a->kind = HL_ALTER_SET_SERDEPROPS;
+      TRY(advance(p));
+      return parse_kvlist(p, &a->props);
+    }
+    if (at_kw(p, "SERDE")) {
+      a->kind = HL_ALTER_SET_SERDE;
+      TRY(advance(p));
+      TRY(parse_string(p, &a->serde_class));
+      if (at_kw(p, "WITH")) {
+        TRY(advance(p));
+        TRY(expect_kw(p, "SERDEPROPERTIES"));
+        TRY(parse_kvlist(p, &a->props));
+      }
+      return HL_OK;
+    }
+    if (at_kw(p, "FILEFORMAT")) {
+      a->kind = HL_ALTER_SET_FILEFORMAT;
+      TRY(advance(p));
+      return parse_file_format(p, &a->stored_as);
+    }
+    static const char *const other_set[] = {"OWNER", "SKEWED", "PARTITION", NULL};
+    if (word_in(p, &p->tok, other_set)) return unsupported_word(p, opos, "ALTER TABLE SET");
+    return syntax_error(p);
+  }
+  if (at_kw(p, "UNSET")) {
+    a->kind = HL_ALTER_UNSET_TBLPROPS;
+    TRY(advance(p));
+    TRY(expect_kw(p, "TBLPROPERTIES"));
+    TRY(parse_if_exists(p, &a->if_exists));
+    int cap = 0;
+    TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+    for (;;) {
+      char *key;
+      TRY(parse_string(p, &key));
+      PUSH(p, a->keys, a->n_keys, cap, key);
+      if (!at(p, HL_TK_COMMA)) break;
+      TRY(advance(p));
+    }
+    return expect(p, HL_TK_RPAREN, "\")\"");
+  }
+  static const char *const other[] = {"TOUCH",     "ARCHIVE",  "UNARCHIVE", "CLUSTERED",
+                                      "NOT",       "SKEWED",   "EXCHANGE",  "RECOVER",
+                                      "COMPACT",   "CONCATENATE", "UPDATE", "ENABLE",
+                                      "DISABLE",   "INTO",     "SORTED",    NULL};
+  if (word_in(p, &p->tok, other)) return unsupported_word(p, opos, "ALTER TABLE");
+  return syntax_error(p);
+}
+
+/* A SHOW pattern: [LIKE] 'pat' or an identifier (Hive's showStmtIdentifier). */
+static hl_status_t parse_show_pattern(parser_t *p, char **out, bool like_optional) {
+  bool like = false;
+  if (at_kw(p, "LIKE")) {
+    like = true;
+    TRY(advance(p));
+  }
+  if (at(p, HL_TK_STRING)) return parse_string(p, out);
+  if ((like || like_optional) && tok_is_ident(&p->tok)) return parse_ident(p, out, NULL);
+  if (like) return syntax_error(p);
+  return HL_OK;
+}
+
+static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
+  TRY(advance(p));
+  if (at_kw(p, "DATABASES") || at_kw(p, "SCHEMAS")) {
+    st->kind = HL_STMT_SHOW_DATABASES;
+    TRY(advance(p));
+    return parse_show_pattern(p, &st->like_pattern, false);
+  }
+  if (at_kw(p, "TABLES")) {
+    st->kind = HL_STMT_SHOW_TABLES;
+    TRY(advance(p));
+    if (at_kw(p, "IN") || at_kw(p, "FROM")) {
+      TRY(advance(p));
+      TRY(parse_ident(p, &st->db_name, NULL));
+    }
+    return parse_show_pattern(p, &st->like_pattern, true);
+  }
+  if (at_kw(p, "COLUMNS")) {
+    st->kind = HL_STMT_SHOW_COLUMNS;
+    TRY(advance(p));
+    if (!at_kw(p, "IN") && !at_kw(p, "FROM")) return syntax_error(p);
+    TRY(advance(p));
+    TRY(parse_qname(p, &st->table));
+    if (at_kw(p, "IN") || at_kw(p, "FROM")) {
+      char *db;
+      long dpos;
+      TRY(advance(p));
+      TRY(parse_ident(p, &db, &dpos));
+      if (st->table.db && strcmp(st->table.db, db) != 0)
+        return hl_err_set_at(p->err, dpos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                             "table name \"%s.%s\" conflicts with database \"%s\"", st->table.db,
+                             st->table.name, db);
+      st->table.db = db;
+    }
+    return parse_show_pattern(p, &st->like_pattern, false);
+  }
+  if (at_kw(p, "TBLPROPERTIES")) {
+    st->kind = HL_STMT_SHOW_TBLPROPERTIES;
+    TRY(advance(p));
+    TRY(parse_qname(p, &st->table));
+    if (at(p, HL_TK_LPAREN)) {
+      TRY(advance(p));
+      TRY(parse_string(p, &st->prop_key));
+      TRY(expect(p, HL_TK_RPAREN, "\")\""));
+    }
+    return HL_OK;
+  }
+  if (at_kw(p, "CREATE")) {
+    hl_sql_token_t nx = peek(p, 1);
+    if (!tok_is_kw(p, &nx, "TABLE")) {
+      TRY(advance(p));
+      return syntax_error(p);
+    }
+    st->kind = HL_STMT_SHOW_CREATE_TABLE;
+    TRY(advance(p));
+    TRY(advance(p));
+    return parse_qname(p, &st->table);
+  }
+  if (at_kw(p, "PARTITIONS")) {
+    st->kind = HL_STMT_SHOW_PARTITIONS;
+    TRY(advance(p));
+    TRY(parse_qname(p, &st->table));
+    return parse_opt_partition(p, &st->part_spec);
+  }
+  static const char *const other[] = {
+      "FUNCTIONS",    "VIEWS", "MATERIALIZED", "GRANT",    "ROLES",   "ROLE",
+      "CURRENT",      "PRINCIPALS", "LOCKS",   "TRANSACTIONS", "COMPACTIONS", "CONF",
+      "INDEX",        "INDEXES", "TABLE",      "EXTENDED", "FORMATTED", "CATALOGS",
+      "DATACONNECTORS", "RESOURCE", "SCHEDULED", NULL};
+  if (word_in(p, &p->tok, other)) return unsupported_word(p, st->pos, "SHOW");
+  return syntax_error(p);
+}
+
+static bool ends_statement(const hl_sql_token_t *t) {
+  return t->kind == HL_TK_EOF || t->kind == HL_TK_SEMI;
+}
+
+static hl_status_t parse_describe(parser_t *p, hl_ast_stmt_t *st) {
+  TRY(advance(p));
+  hl_sql_token_t nx = peek(p, 1);
+  if ((at_kw(p, "DATABASE") || at_kw(p, "SCHEMA")) && tok_is_ident(&nx)) {
+    st->kind = HL_STMT_DESCRIBE_DATABASE;
+    TRY(advance(p));
+    hl_sql_token_t nx2 = peek(p, 1);
+    if (at_kw(p, "EXTENDED") && tok_is_ident(&nx2)) {
+      st->describe_mode = 1;
+      TRY(advance(p));
+    }
+    return parse_ident(p, &st->db_name, NULL);
+  }
+  if (at_kw(p, "FUNCTION") && tok_is_ident(&nx)) return unsupported(p, st->pos, "DESCRIBE FUNCTION");
+  st->kind = HL_STMT_DESCRIBE;
+  /* EXTENDED/FORMATTED unless it is itself the table name */
+  if ((at_kw(p, "EXTENDED") || at_kw(p, "FORMATTED")) && !ends_statement(&nx) &&
+      nx.kind != HL_TK_DOT) {
+    st->describe_mode = at_kw(p, "EXTENDED") ? 1 : 2;
+    TRY(advance(p));
+  }
+  TRY(parse_qname(p, &st->table));
+  TRY(parse_opt_partition(p, &st->part_spec));
+  if (tok_is_ident(&p->tok)) TRY(parse_ident(p, &st->describe_column, NULL));
+  return HL_OK;
+}
+
+static hl_status_t parse_msck(parser_t *p, hl_ast_stmt_t *st) {
+  st->kind = HL_STMT_MSCK;
+  TRY(advance(p));
+  if (at_kw(p, "REPAIR")) {
+    st->msck_repair = true;
+    TRY(advance(p));
+  }
+  TRY(expect_kw(p, "TABLE"));
+  TRY(parse_qname(p, &st->table));
+  if (at_kw(p, "ADD") || at_kw(p, "DROP") || at_kw(p, "SYNC")) {
+    st->msck_mode = at_kw(p, "ADD") ? 0 : at_kw(p, "DROP") ? 1 : 2;
+    TRY(advance(p));
+    TRY(expect_kw(p, "PARTITIONS"));
+  }
+  return HL_OK;
+}
+
+static hl_status_t parse_load(parser_t *p, hl_ast_stmt_t *st) {
+  st->kind = HL_STMT_LOAD_DATA;
+  TRY(advance(p));
+  TRY(expect_kw(p, "DATA"));
+  if (at_kw(p, "LOCAL")) {
+    st->load_local = true;
+    TRY(advance(p));
+  }
+  TRY(expect_kw(p, "INPATH"));
+  TRY(parse_string(p, &st->load_path));
+  if (at_kw(p, "OVERWRITE")) {
+    st->load_overwrite = true;
+    TRY(advance(p));
+  }
+  TRY(expect_kw(p, "INTO"));
+  TRY(expect_kw(p, "TABLE"));
+  TRY(parse_qname(p, &st->table));
+  TRY(parse_opt_partition(p, &st->part_spec));
+  if (at_kw(p, "INPUTFORMAT")) return unsupported(p, p->tok.pos, "LOAD DATA ... INPUTFORMAT");
+  return HL_OK;
+}
+
+static bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Trimmed copy of S[0..n) in the arena; NULL on OOM. */
+static char *trimmed(parser_t *p, const char *s, size_t n) {
+  while (n > 0 && is_blank(*s)) s++, n--;
+  while (n > 0 && is_blank(s[n - 1])) n--;
+  return hl_arena_strndup(p->arena, s, n);
+}
+
+/* SET [key[=value]] and RESET [key] read raw text, as Hive's CLI does:
+ * the key is everything before the first '=', the value everything after
+ * it up to ';' (quotes kept; ';' inside quotes and -- comments skipped). */
+static hl_status_t parse_set(parser_t *p, hl_ast_stmt_t *st, bool reset) {
+  const char *s = p->src;
+  size_t n = p->len;
+  size_t i = (size_t)p->tok.pos + p->tok.len;
+  size_t content_end = i;
+  char *buf = hl_arena_alloc(p->arena, n - i + 1);
+  if (!buf) return nomem(p);
+  size_t k = 0;
+  long eq_buf = -1, eq_src = -1;
+  while (i < n && s[i] != ';') {
+    char c = s[i];
+    if (c == '\'' || c == '"') {
+      size_t j = i + 1;
+      while (j < n && s[j] != c) j += s[j] == '\\' ? 2 : 1;
+      if (j >= n)
+        return hl_err_set_at(p->err, (long)i, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                             "unterminated quoted string");
+      memcpy(buf + k, s + i, j + 1 - i);
+      k += j + 1 - i;
+      i = j + 1;
+      content_end = i;
+      continue;
+    }
+    if (c == '-' && i + 1 < n && s[i + 1] == '-') {
+      while (i < n && s[i] != '\n') i++;
+      continue;
+    }
+    if (c == '=' && eq_buf < 0 && !reset) {
+      eq_buf = (long)k;
+      eq_src = (long)i;
+    }
+    buf[k++] = c;
+    if (!is_blank(c)) content_end = i + 1;
+    i++;
+  }
+  st->kind = reset ? HL_STMT_RESET : HL_STMT_SET;
+  size_t key_len = eq_buf >= 0 ? (size_t)eq_buf : k;
+  if (!(st->set_key = trimmed(p, buf, key_len))) return nomem(p);
+  if (eq_buf >= 0) {
+    if (!st->set_key[0])
+      return hl_err_set_at(p->err, eq_src, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                           "syntax error at or near \"=\"");
+    if (!(st->set_value = trimmed(p, buf + eq_buf + 1, k - (size_t)eq_buf - 1))) return nomem(p);
+  } else if (!st->set_key[0]) {
+    st->set_key = NULL;
+  }
+  st->end_pos = (long)content_end;
+  p->lx.off = i;
+  p->prev_end = (long)content_end;
+  return hl_sql_lex(&p->lx, &p->tok, p->err);
+}
+
+static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out);
+
+static hl_status_t parse_explain(parser_t *p, hl_ast_stmt_t *st) {
+  static const char *const options[] = {
+      "EXTENDED", "FORMATTED", "DEPENDENCY", "AUTHORIZATION", "LOGICAL", "CBO",   "VECTORIZATION",
+      "ANALYZE",  "AST",       "DEBUG",      "DDL",           "LOCKS",   "REOPTIMIZATION", NULL};
+  st->kind = HL_STMT_EXPLAIN;
+  TRY(advance(p));
+  if (word_in(p, &p->tok, options) && !ends_statement(&p->tok))
+    return unsupported_word(p, st->pos, "EXPLAIN");
+  TRY(enter(p));
+  TRY(parse_statement(p, &st->inner));
+  p->depth--;
+  if (st->inner->kind != HL_STMT_SELECT)
+    return hl_err_set_at(p->err, st->inner->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                         "EXPLAIN is supported only for SELECT");
+  st->select = st->inner->select;
+  return HL_OK;
+}
+
+/* Statements that are valid HiveQL but not implemented. */
+static const char *const unsupported_statements[] = {
+    "INSERT", "TRUNCATE", "UPDATE", "DELETE", "MERGE",  "WITH",    "FROM",    "GRANT",
+    "REVOKE", "ANALYZE",  "EXPORT", "IMPORT", "ABORT",  "KILL",    "LOCK",    "UNLOCK",
+    "COMMIT", "ROLLBACK", "START",  "RELOAD", "REPL",   "VALUES",  "MAP",     "REDUCE",
+    "PREPARE", "EXECUTE", "REPLICATION", NULL};
+
+static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
+  long pos = p->tok.pos;
+  hl_ast_stmt_t *st = new_stmt(p, HL_STMT_SELECT, pos);
+  if (!st) return nomem(p);
+  *out = st;
+  hl_status_t rc;
+  if (at_kw(p, "SELECT")) rc = parse_select(p, &st->select);
+  else if (at_kw(p, "EXPLAIN")) rc = parse_explain(p, st);
+  else if (at_kw(p, "CREATE")) rc = parse_create(p, st);
+  else if (at_kw(p, "DROP")) rc = parse_drop(p, st);
+  else if (at_kw(p, "ALTER")) rc = parse_alter(p, st);
+  else if (at_kw(p, "SHOW")) rc = parse_show(p, st);
+  else if (at_kw(p, "DESCRIBE") || at_kw(p, "DESC")) rc = parse_describe(p, st);
+  else if (at_kw(p, "MSCK")) rc = parse_msck(p, st);
+  else if (at_kw(p, "LOAD")) rc = parse_load(p, st);
+  else if (at_kw(p, "SET")) return parse_set(p, st, false);
+  else if (at_kw(p, "RESET")) return parse_set(p, st, true);
+  else if (at_kw(p, "USE")) {
+    st->kind = HL_STMT_USE;
+    rc = advance(p);
+    if (rc == HL_OK) rc = parse_ident(p, &st->db_name, NULL);
+  } else if (word_in(p, &p->tok, unsupported_statements)) {
+    return unsupported_word(p, pos, NULL);
+  } else {
+    return syntax_error(p);
+  }
+  if (rc != HL_OK) return rc;
+  st->end_pos = p->prev_end;
+  return HL_OK;
+}
+
+/* ======================================================= entry points */
+
+hl_status_t hl_sql_parse(hl_arena_t *arena, const char *sql, size_t len, hl_ast_stmt_t **out,
+                         size_t *consumed, hl_error_t *err) {
+  parser_t p;
+  memset(&p, 0, sizeof p);
+  p.arena = arena;
+  p.src = sql;
+  p.len = len;
+  p.err = err;
+  hl_sql_lexer_init(&p.lx, sql, len);
+  *out = NULL;
+  *consumed = 0;
+
+  hl_status_t rc = hl_sql_lex(&p.lx, &p.tok, err);
+  while (rc == HL_OK && at(&p, HL_TK_SEMI)) rc = advance(&p); /* empty statements */
+  if (rc == HL_OK && at(&p, HL_TK_EOF)) {
+    *consumed = len;
+    return HL_OK;
+  }
+  hl_ast_stmt_t *st = NULL;
+  if (rc == HL_OK) rc = parse_statement(&p, &st);
+  if (rc == HL_OK) {
+    if (at(&p, HL_TK_SEMI)) {
+      *consumed = (size_t)p.tok.pos + 1;
+    } else if (at(&p, HL_TK_EOF)) {
+      *consumed = len;
+    } else {
+      rc = syntax_error(&p);
+    }
+  }
+  if (rc == HL_OK) {
+    *out = st;
+    return HL_OK;
+  }
+  /* Skip to the end of the failed statement, so that a caller running a
+   * script can go on with the next one. */
+  hl_error_t scratch;
+  hl_err_init(&scratch);
+  while (!ends_statement(&p.tok)) {
+    if (hl_sql_lex(&p.lx, &p.tok, &scratch) != HL_OK) break;
+  }
+  hl_err_clear(&scratch);
+  *consumed = at(&p, HL_TK_SEMI) ? (size_t)p.tok.pos + 1 : len;
+  if (*consumed > len) *consumed = len;
+  return rc;
+}
+
+void hl_sql_line_col(const char *sql, long pos, int *line, int *col) {
+  int ln = 1, cl = 1;
+  for (long i = 0; i < pos && sql[i]; i++) {
+    if (sql[i] == '\n') {
+      ln++;
+      cl = 1;
+    } else {
+      cl++;
+    }
+  }
+  *line = ln;
+  *col = cl;
+}

@@ -1,0 +1,92 @@
+/*
+ * type.h -- Hive data types.
+ *
+ * One description of a type serves the parser (DDL), the catalog (types are
+ * stored as Hive's lower-case text, e.g. "decimal(10,2)",
+ * "map<string,array<int>>"), the vectors (physical layout) and the formats.
+ * hl_type_parse reads the text form, so the SQL parser and the catalog share
+ * one grammar for types.
+ */
+#ifndef HL_TYPE_H
+#define HL_TYPE_H
+
+#include "util/arena.h"
+#include "util/error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum hl_type_id {
+  HL_T_NULL = 0, /* type of an untyped NULL literal ("void") */
+  HL_T_BOOLEAN,
+  HL_T_TINYINT,
+  HL_T_SMALLINT,
+  HL_T_INT,
+  HL_T_BIGINT,
+  HL_T_FLOAT,
+  HL_T_DOUBLE,
+  HL_T_DECIMAL,
+  HL_T_STRING,
+  HL_T_VARCHAR,
+  HL_T_CHAR,
+  HL_T_DATE,
+  HL_T_TIMESTAMP,
+  HL_T_BINARY,
+  HL_T_ARRAY,
+  HL_T_MAP,
+  HL_T_STRUCT
+} hl_type_id_t;
+
+/* How values of a type are laid out in a vector (exec/vector.h). */
+typedef enum hl_phys {
+  HL_P_BOOL, /* uint8_t 0/1 */
+  HL_P_I64,  /* int64_t: TINYINT..BIGINT; DATE = days since 1970-01-01;
+                TIMESTAMP = microseconds since 1970-01-01 00:00:00 (no zone) */
+  HL_P_F64,  /* double: FLOAT (rounded to float on entry) and DOUBLE */
+  HL_P_I128, /* __int128 unscaled DECIMAL value */
+  HL_P_STR,  /* hl_str_t: STRING, VARCHAR, CHAR, BINARY */
+  HL_P_VALUE /* hl_value_t *: ARRAY, MAP, STRUCT (and NULL type) */
+} hl_phys_t;
+
+typedef struct hl_type {
+  hl_type_id_t id;
+  int precision;             /* DECIMAL: 1..38 (default 10) */
+  int scale;                 /* DECIMAL: 0..precision (default 0) */
+  int length;                /* VARCHAR 1..65535, CHAR 1..255 */
+  int n_children;            /* ARRAY 1, MAP 2 (key, value), STRUCT n */
+  struct hl_type **children; /* element / key,value / fields */
+  char **field_names;        /* STRUCT field names, as written */
+} hl_type_t;
+
+/* Statically allocated primitive types (no precision/length). */
+const hl_type_t *hl_type_prim(hl_type_id_t id);
+/* A DECIMAL(p,s) / VARCHAR(n) / CHAR(n) in ARENA.  NULL on OOM. */
+hl_type_t *hl_type_decimal(hl_arena_t *arena, int precision, int scale);
+hl_type_t *hl_type_varchar(hl_arena_t *arena, hl_type_id_t id, int length);
+/* Deep copy into ARENA.  NULL on OOM. */
+hl_type_t *hl_type_copy(hl_arena_t *arena, const hl_type_t *type);
+
+/* Parses a type from TEXT[0..len).  Parses the longest prefix that is a type
+ * and sets *consumed to its length (trailing blanks are not consumed);
+ * names are case-insensitive ("INTEGER" = "INT", "DEC"/"NUMERIC" = DECIMAL).
+ * On error sets ERR (SQLSTATE 42601 or 42611) with err->position = the byte
+ * offset of the problem within TEXT. */
+hl_status_t hl_type_parse(hl_arena_t *arena, const char *text, size_t len, size_t *consumed,
+                          hl_type_t **out, hl_error_t *err);
+/* Parses a whole string (nothing may follow the type). */
+hl_status_t hl_type_parse_str(hl_arena_t *arena, const char *text, hl_type_t **out,
+                              hl_error_t *err);
+
+/* Hive's canonical lower-case spelling.  NULL on OOM. */
+char *hl_type_to_string(hl_arena_t *arena, const hl_type_t *type);
+
+hl_phys_t hl_type_phys(const hl_type_t *type);
+bool hl_type_equal(const hl_type_t *a, const hl_type_t *b);
+bool hl_type_is_integer(const hl_type_t *type); /* TINYINT..BIGINT */
+bool hl_type_is_numeric(const hl_type_t *type); /* integers, FLOAT, DOUBLE, DECIMAL */
+bool hl_type_is_string(const hl_type_t *type);  /* STRING, VARCHAR, CHAR */
+bool hl_type_is_complex(const hl_type_t *type); /* ARRAY, MAP, STRUCT */
+/* Name of the type id in upper case ("BIGINT"). */
+const char *hl_type_id_name(hl_type_id_t id);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * value.h -- single typed values: literals, partition values, complex cells.
+ *
+ * A value does not carry its type; the type travels beside it (column type,
+ * partition key type).  Strings point into an arena or a buffer that
+ * outlives the value.  The text conversions here are Hive's casts from and
+ * to STRING, used by partition values, text files and CAST.
+ */
+#ifndef HL_VALUE_H
+#define HL_VALUE_H
+
+#include "util/arena.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+#include "util/type.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct hl_str {
+  const char *ptr;
+  uint32_t len;
+} hl_str_t;
+
+typedef struct hl_value {
+  bool is_null;
+  union {
+    bool b;
+    int64_t i;   /* integers, DATE days, TIMESTAMP micros */
+    double d;    /* FLOAT, DOUBLE */
+    __int128 dec; /* DECIMAL unscaled */
+    hl_str_t s;  /* STRING, VARCHAR, CHAR, BINARY */
+    struct {
+      uint32_t n;              /* ARRAY: elements; MAP: entries; STRUCT: fields */
+      struct hl_value *items;  /* MAP: 2*n items, key then value */
+    } list;
+  } u;
+} hl_value_t;
+
+/* Hive's cast from STRING: parses TEXT[0..len) as TYPE into *out.
+ * Leading/trailing blanks are ignored for numbers, dates, timestamps and
+ * booleans, as Hive does.  Returns HL_OK and sets *out; when the text is not
+ * a value of the type returns HL_ERROR with SQLSTATE 22P02 (22003 when out of
+ * range) in ERR -- callers that follow Hive's "bad cast is NULL" rule turn it
+ * into NULL.  Strings are copied into ARENA (VARCHAR truncated to its length,
+ * CHAR padded).  Complex types are not parsed here (formats own their
+ * syntax). */
+hl_status_t hl_value_from_text(hl_arena_t *arena, const hl_type_t *type, const char *text,
+                               size_t len, hl_value_t *out, hl_error_t *err);
+
+/* Appends the text form of V (of TYPE) to BUF: the form Hive prints and
+ * casts to STRING: integers in decimal, doubles shortest round-trip ("1.0",
+ * "1.0E10" like Java for large/small magnitudes), decimals with exactly
+ * `scale` digits, dates YYYY-MM-DD, timestamps YYYY-MM-DD HH:MM:SS[.ffffff
+ * with trailing zeros removed], booleans true/false; complex values as Hive's
+ * CLI shows them ([1,2], {"k":"v"}, {"field":1}).  NULL appends "NULL"
+ * (top level) or null (inside a complex value). */
+void hl_value_format(hl_buf_t *buf, const hl_type_t *type, const hl_value_t *v);
+
+/* Orders two non-NULL values of TYPE (primitive types): <0, 0, >0.
+ * Strings compare bytewise (CHAR ignoring trailing blanks), doubles with
+ * NaN greater than everything (Hive/Java order). */
+int hl_value_compare(const hl_type_t *type, const hl_value_t *a, const hl_value_t *b);
+
+/* Calendar helpers (proleptic Gregorian, as Hive 3+). */
+int64_t hl_days_from_civil(int64_t year, unsigned month, unsigned day);
+void hl_civil_from_days(int64_t days, int64_t *year, unsigned *month, unsigned *day);
+/* Parses YYYY-MM-DD (1..4 digit year allowed as Hive does).  Returns 0 ok. */
+int hl_parse_date(const char *s, size_t len, int64_t *days);
+/* Parses YYYY-MM-DD[( |T)HH:MM[:SS[.fffffffff]]], fractional digits beyond
+ * microseconds are truncated.  Returns 0 ok. */
+int hl_parse_timestamp(const char *s, size_t len, int64_t *micros);
+/* Parses a decimal number into an unscaled value of SCALE digits, rounding
+ * half up, failing if it needs more than PRECISION digits.  Returns 0 ok,
+ * -1 not a number, -2 out of range. */
+int hl_parse_decimal(const char *s, size_t len, int precision, int scale, __int128 *out);
+void hl_format_decimal(hl_buf_t *buf, __int128 v, int scale);
+void hl_format_double(hl_buf_t *buf, double d, bool is_float);
+void hl_format_date(hl_buf_t *buf, int64_t days);
+void hl_format_timestamp(hl_buf_t *buf, int64_t micros);
+
+#endif

@@ -1,0 +1,1 @@
+SET hive.exec.dynamic.partition.mode=nonstrict; RESET; SHOW TABLES IN db LIKE 'a*'; SHOW COLUMNS FROM t IN db; SHOW TBLPROPERTIES t ('k'); SHOW CREATE TABLE t; SHOW PARTITIONS t PARTITION (a=1)

@@ -18,8 +18,8 @@ static hl_status_t db_missing(const char *name, long pos, hl_error_t *err) {
 }
 
 /* Looks DB up; *out NULL (no error) when it does not exist. */
-static hl_status_t db_find(hl_session_t *s, const char *name, hl_arena_t *arena,
-                           hl_cat_db_t **out, hl_error_t *err) {
+static hl_status_t db_find(hl_session_t *s, const char *name, hl_arena_t *arena, hl_cat_db_t **out,
+                           hl_error_t *err) {
   hl_error_t e;
   hl_err_init(&e);
   *out = NULL;
@@ -148,7 +148,8 @@ hl_status_t hl_cmd_drop_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_
     hl_cat_rollback(s->cat);
     return rc;
   }
-  for (size_t i = 0; i < doomed.n; i++) hl_cmd_remove_data(s, doomed.paths[i]);
+  for (size_t i = 0; i < doomed.n; i++)
+    hl_cmd_remove_data(s, doomed.paths[i]);
   /* The directory goes only if it is the default one and now empty. */
   char *def = hl_cmd_db_default_location(s, db->name, arena);
   if (def && strcmp(def, db->location) == 0) {
@@ -193,8 +194,8 @@ hl_status_t hl_cmd_show_databases(hl_session_t *s, const hl_ast_stmt_t *stmt, hl
   return hl_cmd_lines_result(arena, "database_name", names, kept, result, err);
 }
 
-hl_status_t hl_cmd_describe_database(hl_session_t *s, const hl_ast_stmt_t *stmt,
-                                     hl_arena_t *arena, hl_result_t *result, hl_error_t *err) {
+hl_status_t hl_cmd_describe_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                     hl_result_t *result, hl_error_t *err) {
   hl_cat_db_t *db;
   hl_status_t rc = db_find(s, stmt->db_name, arena, &db, err);
   if (rc != HL_OK) return rc;
@@ -220,9 +221,9 @@ hl_status_t hl_cmd_describe_database(hl_session_t *s, const hl_ast_stmt_t *stmt,
   char *params = b.oom ? NULL : hl_arena_strdup(arena, hl_buf_cstr(&b));
   hl_buf_fini(&b);
   if (!params) return hl_err_nomem(err);
-  const char *row[6] = {db->name,         db->comment ? db->comment : "",
-                        db->location,     db->owner ? db->owner : "",
-                        db->owner ? "USER" : "", params};
+  const char *row[6] = {db->name,     db->comment ? db->comment : "",
+                        db->location, db->owner ? db->owner : "",
+                        "USER",       params};
   rc = hl_rowset_add_text(rs, row, err);
   if (rc != HL_OK) return rc;
   return hl_rowset_result(rs, result, err);

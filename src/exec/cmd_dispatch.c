@@ -13,24 +13,60 @@ hl_status_t hl_exec_command(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
                             hl_result_t *result, hl_error_t *err) {
   hl_cmd_fn fn = NULL;
   switch (stmt->kind) {
-  case HL_STMT_CREATE_DATABASE: fn = hl_cmd_create_database; break;
-  case HL_STMT_DROP_DATABASE: fn = hl_cmd_drop_database; break;
-  case HL_STMT_USE: fn = hl_cmd_use; break;
-  case HL_STMT_SHOW_DATABASES: fn = hl_cmd_show_databases; break;
-  case HL_STMT_DESCRIBE_DATABASE: fn = hl_cmd_describe_database; break;
-  case HL_STMT_CREATE_TABLE: fn = hl_cmd_create_table; break;
-  case HL_STMT_DROP_TABLE: fn = hl_cmd_drop_table; break;
-  case HL_STMT_ALTER_TABLE: fn = hl_cmd_alter_table; break;
-  case HL_STMT_SHOW_TABLES: fn = hl_cmd_show_tables; break;
-  case HL_STMT_SHOW_COLUMNS: fn = hl_cmd_show_columns; break;
-  case HL_STMT_SHOW_TBLPROPERTIES: fn = hl_cmd_show_tblproperties; break;
-  case HL_STMT_SHOW_CREATE_TABLE: fn = hl_cmd_show_create_table; break;
-  case HL_STMT_SHOW_PARTITIONS: fn = hl_cmd_show_partitions; break;
-  case HL_STMT_DESCRIBE: fn = hl_cmd_describe; break;
-  case HL_STMT_MSCK: fn = hl_cmd_msck; break;
-  case HL_STMT_LOAD_DATA: fn = hl_cmd_load_data; break;
-  case HL_STMT_SET: fn = hl_cmd_set; break;
-  case HL_STMT_RESET: fn = hl_cmd_reset; break;
+  case HL_STMT_CREATE_DATABASE:
+    fn = hl_cmd_create_database;
+    break;
+  case HL_STMT_DROP_DATABASE:
+    fn = hl_cmd_drop_database;
+    break;
+  case HL_STMT_USE:
+    fn = hl_cmd_use;
+    break;
+  case HL_STMT_SHOW_DATABASES:
+    fn = hl_cmd_show_databases;
+    break;
+  case HL_STMT_DESCRIBE_DATABASE:
+    fn = hl_cmd_describe_database;
+    break;
+  case HL_STMT_CREATE_TABLE:
+    fn = hl_cmd_create_table;
+    break;
+  case HL_STMT_DROP_TABLE:
+    fn = hl_cmd_drop_table;
+    break;
+  case HL_STMT_ALTER_TABLE:
+    fn = hl_cmd_alter_table;
+    break;
+  case HL_STMT_SHOW_TABLES:
+    fn = hl_cmd_show_tables;
+    break;
+  case HL_STMT_SHOW_COLUMNS:
+    fn = hl_cmd_show_columns;
+    break;
+  case HL_STMT_SHOW_TBLPROPERTIES:
+    fn = hl_cmd_show_tblproperties;
+    break;
+  case HL_STMT_SHOW_CREATE_TABLE:
+    fn = hl_cmd_show_create_table;
+    break;
+  case HL_STMT_SHOW_PARTITIONS:
+    fn = hl_cmd_show_partitions;
+    break;
+  case HL_STMT_DESCRIBE:
+    fn = hl_cmd_describe;
+    break;
+  case HL_STMT_MSCK:
+    fn = hl_cmd_msck;
+    break;
+  case HL_STMT_LOAD_DATA:
+    fn = hl_cmd_load_data;
+    break;
+  case HL_STMT_SET:
+    fn = hl_cmd_set;
+    break;
+  case HL_STMT_RESET:
+    fn = hl_cmd_reset;
+    break;
   case HL_STMT_SELECT:
   case HL_STMT_EXPLAIN:
     return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR),

@@ -33,8 +33,8 @@ hl_status_t hl_cmd_use(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *a
                        hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_show_databases(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                   hl_result_t *result, hl_error_t *err);
-hl_status_t hl_cmd_describe_database(hl_session_t *s, const hl_ast_stmt_t *stmt,
-                                     hl_arena_t *arena, hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_describe_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                     hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                 hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_drop_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
@@ -43,18 +43,18 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
                                hl_result_t *result, hl_error_t *err);
 /* ALTER TABLE ... ADD/DROP/RENAME PARTITION and SET LOCATION of a partition
  * (cmd_partition.c); called by hl_cmd_alter_table with the loaded table. */
-hl_status_t hl_cmd_alter_partitions(hl_session_t *s, const hl_ast_alter_table_t *alt,
-                                    hl_table_t *t, hl_arena_t *arena, hl_error_t *err);
+hl_status_t hl_cmd_alter_partitions(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
+                                    hl_arena_t *arena, hl_error_t *err);
 hl_status_t hl_cmd_show_partitions(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                    hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_show_tables(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_show_columns(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                 hl_result_t *result, hl_error_t *err);
-hl_status_t hl_cmd_show_tblproperties(hl_session_t *s, const hl_ast_stmt_t *stmt,
-                                      hl_arena_t *arena, hl_result_t *result, hl_error_t *err);
-hl_status_t hl_cmd_show_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt,
-                                     hl_arena_t *arena, hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_show_tblproperties(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                      hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_show_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                     hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_describe(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                             hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
@@ -69,8 +69,8 @@ hl_status_t hl_cmd_reset(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t 
 /* -------------------------------------------------- storage formats */
 
 typedef struct hl_storage_format {
-  const char *name;          /* STORED AS keyword, upper-case: "TEXTFILE" */
-  const char *input_format;  /* Java class names as Hive records them */
+  const char *name;         /* STORED AS keyword, upper-case: "TEXTFILE" */
+  const char *input_format; /* Java class names as Hive records them */
   const char *output_format;
   const char *serde;
 } hl_storage_format_t;
@@ -130,8 +130,8 @@ hl_status_t hl_cmd_part_value_canon(hl_session_t *s, const hl_table_t *t, int ke
  * key order (canonical; NULL = default partition).  Errors: unknown key
  * 42703, missing/repeated key 42000, bad value 22P02. */
 hl_status_t hl_cmd_part_spec_full(hl_session_t *s, const hl_table_t *t,
-                                  const hl_ast_part_spec_t *spec, hl_arena_t *arena,
-                                  char ***values, hl_error_t *err);
+                                  const hl_ast_part_spec_t *spec, hl_arena_t *arena, char ***values,
+                                  hl_error_t *err);
 
 /* A compiled partial/comparison spec (DROP PARTITION, SHOW PARTITIONS). */
 typedef struct hl_cmd_part_filter {

@@ -63,12 +63,12 @@ static hl_status_t add_partitions(hl_session_t *s, const hl_ast_alter_table_t *a
     rc = part_find(s, t, values, arena, &existing, err);
     if (rc != HL_OK) return rc;
     bool dup = existing != NULL;
-    for (int j = 0; j < n_new && !dup; j++) dup = same_values(parts[j].values, values, t->n_part);
+    for (int j = 0; j < n_new && !dup; j++)
+      dup = same_values(parts[j].values, values, t->n_part);
     if (dup) {
       if (alt->if_not_exists) continue;
       return hl_err_set_at(err, spec->pos, HL_CONSTRAINT, HL_SS(DUPLICATE_OBJECT),
-                           "partition \"%s\" already exists in table \"%s.%s\"", name,
-                           HL_TNAME(t));
+                           "partition \"%s\" already exists in table \"%s.%s\"", name, HL_TNAME(t));
     }
     hl_cat_partition_t *p = &parts[n_new++];
     p->table_id = t->cat->id;
@@ -95,7 +95,8 @@ static hl_status_t add_partitions(hl_session_t *s, const hl_ast_alter_table_t *a
   if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
   if (rc != HL_OK) {
     hl_cat_rollback(s->cat);
-    for (int i = n_new - 1; i >= 0; i--) hl_cmd_undo_mkdirs(s, created[i]);
+    for (int i = n_new - 1; i >= 0; i--)
+      hl_cmd_undo_mkdirs(s, created[i]);
   }
   return rc;
 }
@@ -186,14 +187,14 @@ static hl_status_t get_existing(hl_session_t *s, hl_table_t *t, const hl_ast_par
   if (!*out) {
     char *name = hl_table_part_name(t, values, hl_cmd_default_part_name(s), arena);
     return hl_err_set_at(err, spec->pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
-                         "partition \"%s\" does not exist in table \"%s.%s\"",
-                         name ? name : "?", HL_TNAME(t));
+                         "partition \"%s\" does not exist in table \"%s.%s\"", name ? name : "?",
+                         HL_TNAME(t));
   }
   return HL_OK;
 }
 
-static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t *alt,
-                                    hl_table_t *t, hl_arena_t *arena, hl_error_t *err) {
+static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
+                                    hl_arena_t *arena, hl_error_t *err) {
   const char *dflt = hl_cmd_default_part_name(s);
   hl_cat_partition_t *old;
   hl_status_t rc = get_existing(s, t, &alt->part_specs[0], arena, &old, err);
@@ -229,7 +230,8 @@ static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t 
   char *created = NULL;
   if (rc == HL_OK && move && st.exists) {
     char *parent = hl_arena_strdup(arena, np.location);
-    if (!parent) rc = hl_err_nomem(err);
+    if (!parent)
+      rc = hl_err_nomem(err);
     else {
       *strrchr(parent, '/') = '\0';
       rc = hl_cmd_mkdirs_tracked(s, parent, arena, &created, err);
@@ -270,22 +272,25 @@ static hl_status_t set_partition_location(hl_session_t *s, const hl_ast_alter_ta
   return rc;
 }
 
-hl_status_t hl_cmd_alter_partitions(hl_session_t *s, const hl_ast_alter_table_t *alt,
-                                    hl_table_t *t, hl_arena_t *arena, hl_error_t *err) {
+hl_status_t hl_cmd_alter_partitions(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
+                                    hl_arena_t *arena, hl_error_t *err) {
   long pos = alt->name.pos;
   if (t->n_part == 0)
     return hl_err_set_at(err, pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
                          "table \"%s.%s\" is not a partitioned table", HL_TNAME(t));
   switch (alt->kind) {
-  case HL_ALTER_ADD_PARTITIONS: return add_partitions(s, alt, t, arena, err);
-  case HL_ALTER_DROP_PARTITIONS: return drop_partitions(s, alt, pos, t, arena, err);
+  case HL_ALTER_ADD_PARTITIONS:
+    return add_partitions(s, alt, t, arena, err);
+  case HL_ALTER_DROP_PARTITIONS:
+    return drop_partitions(s, alt, pos, t, arena, err);
   case HL_ALTER_RENAME_PARTITION:
     if (alt->n_part_specs != 2) break;
     return rename_partition(s, alt, t, arena, err);
   case HL_ALTER_SET_LOCATION:
     if (alt->n_part_specs != 1) break;
     return set_partition_location(s, alt, t, arena, err);
-  default: break;
+  default:
+    break;
   }
   return hl_err_set_at(err, pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR),
                        "malformed partition statement");

@@ -10,7 +10,18 @@
  */
 #include "exec/cmd_int.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* Orders "key=value" lines by key (so "a.b" comes before "a.b.c"). */
+static int cmp_setting(const void *a, const void *b) {
+  const char *x = *(char *const *)a, *y = *(char *const *)b;
+  size_t kx = strcspn(x, "="), ky = strcspn(y, "=");
+  size_t n = kx < ky ? kx : ky;
+  int c = memcmp(x, y, n);
+  if (c != 0) return c;
+  return kx < ky ? -1 : kx > ky ? 1 : 0;
+}
 
 hl_status_t hl_cmd_set(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                        hl_result_t *result, hl_error_t *err) {
@@ -32,7 +43,8 @@ hl_status_t hl_cmd_set(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *a
     n = 1;
   } else {
     size_t n_defaults = 0;
-    while (hl_session_defaults[n_defaults * 2]) n_defaults++;
+    while (hl_session_defaults[n_defaults * 2])
+      n_defaults++;
     lines = hl_arena_alloc(arena, sizeof(char *) * ((size_t)s->n_settings + n_defaults + 1));
     if (!lines) return hl_err_nomem(err);
     for (int i = 0; i < s->n_settings; i++) {
@@ -48,7 +60,7 @@ hl_status_t hl_cmd_set(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *a
       lines[n] = hl_arena_sprintf(arena, "%s=%s", key, hl_session_defaults[i * 2 + 1]);
       if (!lines[n++]) return hl_err_nomem(err);
     }
-    hl_cmd_sort_strings(lines, n);
+    qsort(lines, n, sizeof(char *), cmp_setting);
   }
   return hl_cmd_lines_result(arena, "set", lines, n, result, err);
 }

@@ -51,8 +51,8 @@ hl_status_t hl_cmd_show_columns(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
 
 /* ------------------------------------------------------ SHOW TBLPROPERTIES */
 
-hl_status_t hl_cmd_show_tblproperties(hl_session_t *s, const hl_ast_stmt_t *stmt,
-                                      hl_arena_t *arena, hl_result_t *result, hl_error_t *err) {
+hl_status_t hl_cmd_show_tblproperties(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                      hl_result_t *result, hl_error_t *err) {
   hl_table_t *t;
   hl_status_t rc = hl_table_load(s, &stmt->table, arena, &t, err);
   if (rc != HL_OK) return rc;
@@ -127,8 +127,10 @@ static void line_end(lines_t *l, hl_buf_t *line) {
     l->cap = cap;
   }
   char *text = hl_arena_strndup(l->arena, hl_buf_cstr(line), line->len);
-  if (!text) l->oom = 1;
-  else l->v[l->n++] = text;
+  if (!text)
+    l->oom = 1;
+  else
+    l->v[l->n++] = text;
   hl_buf_reset(line);
 }
 
@@ -147,7 +149,7 @@ static void put_columns(lines_t *l, hl_buf_t *b, const hl_cat_column_t *cols, in
 }
 
 static void put_props(lines_t *l, hl_buf_t *b, const hl_kv_t *kvs, int n, const char *skip) {
-  int shown = 0, last = -1;
+  int last = -1;
   for (int i = 0; i < n; i++)
     if (!skip || strcmp(kvs[i].key, skip) != 0) last = i;
   for (int i = 0; i < n; i++) {
@@ -158,12 +160,11 @@ static void put_props(lines_t *l, hl_buf_t *b, const hl_kv_t *kvs, int n, const 
     put_literal(b, kvs[i].value);
     hl_buf_puts(b, i == last ? ")" : ",");
     line_end(l, b);
-    shown++;
   }
 }
 
-hl_status_t hl_cmd_show_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt,
-                                     hl_arena_t *arena, hl_result_t *result, hl_error_t *err) {
+hl_status_t hl_cmd_show_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                     hl_result_t *result, hl_error_t *err) {
   hl_table_t *t;
   hl_status_t rc = hl_table_load(s, &stmt->table, arena, &t, err);
   if (rc != HL_OK) return rc;
@@ -296,7 +297,8 @@ static void desc_params(desc_t *d, const hl_kv_t *kvs, int n, hl_arena_t *arena)
     if (d->rc == HL_OK) d->rc = hl_err_nomem(d->err);
     return;
   }
-  for (int i = 0; i < n; i++) row3(d, "", sorted[i].key, sorted[i].value);
+  for (int i = 0; i < n; i++)
+    row3(d, "", sorted[i].key, sorted[i].value);
 }
 
 static void desc_storage(desc_t *d, const hl_cat_table_t *c, hl_arena_t *arena) {
@@ -363,8 +365,8 @@ static char *extended_summary(const hl_cat_table_t *c, const hl_cat_partition_t 
     hl_buf_puts(&b, "Partition(values:[");
     for (int i = 0; i < p->n_values; i++)
       hl_buf_printf(&b, "%s%s", i ? ", " : "", p->values[i] ? p->values[i] : "null");
-    hl_buf_printf(&b, "], dbName:%s, tableName:%s, createTime:%lld, lastAccessTime:0, ",
-                  c->db_name, c->name, (long long)p->create_time);
+    hl_buf_printf(&b, "], dbName:%s, tableName:%s, createTime:%lld, lastAccessTime:0, ", c->db_name,
+                  c->name, (long long)p->create_time);
   } else {
     hl_buf_printf(&b,
                   "Table(tableName:%s, dbName:%s, owner:%s, createTime:%lld, lastAccessTime:0, "
@@ -465,8 +467,8 @@ hl_status_t hl_cmd_describe(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
       hl_err_clear(&e);
       char *name = hl_table_part_name(t, values, hl_cmd_default_part_name(s), arena);
       return hl_err_set_at(err, stmt->part_spec->pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
-                           "partition \"%s\" does not exist in table \"%s.%s\"",
-                           name ? name : "?", HL_TNAME(t));
+                           "partition \"%s\" does not exist in table \"%s.%s\"", name ? name : "?",
+                           HL_TNAME(t));
     }
     if (rc != HL_OK) {
       hl_err_move(err, &e);
@@ -480,8 +482,8 @@ hl_status_t hl_cmd_describe(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
     int i = hl_table_column_index(t, stmt->describe_column);
     if (i < 0)
       return hl_err_set_at(err, stmt->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
-                           "column \"%s\" does not exist in table \"%s.%s\"",
-                           stmt->describe_column, HL_TNAME(t));
+                           "column \"%s\" does not exist in table \"%s.%s\"", stmt->describe_column,
+                           HL_TNAME(t));
     const hl_cat_column_t *col = i < t->n_data ? &c->cols[i] : &c->part_keys[i - t->n_data];
     if (stmt->describe_mode == 2) row3(&d, "# col_name", "data_type", "comment");
     desc_columns(&d, col, 1);

@@ -329,7 +329,8 @@ hl_status_t hl_cmd_drop_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_are
     if (!doomed) return hl_err_nomem(err);
     doomed[n_doomed++] = c->location;
     for (size_t i = 0; i < n_parts; i++)
-      if (!hl_cmd_path_under(parts[i].location, c->location)) doomed[n_doomed++] = parts[i].location;
+      if (!hl_cmd_path_under(parts[i].location, c->location))
+        doomed[n_doomed++] = parts[i].location;
   }
   rc = hl_cat_begin(s->cat, err);
   if (rc != HL_OK) return rc;
@@ -340,7 +341,8 @@ hl_status_t hl_cmd_drop_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_are
     return rc;
   }
   /* PURGE or not: there is no trash here, so managed data always goes. */
-  for (size_t i = 0; i < n_doomed; i++) hl_cmd_remove_data(s, doomed[i]);
+  for (size_t i = 0; i < n_doomed; i++)
+    hl_cmd_remove_data(s, doomed[i]);
   return HL_OK;
 }
 
@@ -351,7 +353,8 @@ static hl_status_t alter_rename(hl_session_t *s, const hl_ast_alter_table_t *alt
   hl_cat_table_t nt = *t->cat;
   char *db_name = hl_arena_strdup(arena, alt->new_name.db ? alt->new_name.db : t->cat->db_name);
   if (!db_name) return hl_err_nomem(err);
-  for (char *p = db_name; *p; p++) *p = (char)tolower((unsigned char)*p);
+  for (char *p = db_name; *p; p++)
+    *p = (char)tolower((unsigned char)*p);
   hl_cat_db_t *new_db, *old_db;
   hl_status_t rc = get_db(s, db_name, alt->new_name.pos, arena, &new_db, err);
   if (rc == HL_OK) rc = get_db(s, t->cat->db_name, pos, arena, &old_db, err);
@@ -386,8 +389,10 @@ static hl_status_t alter_rename(hl_session_t *s, const hl_ast_alter_table_t *alt
   for (size_t i = 0; rc == HL_OK && i < n_parts; i++) {
     if (!hl_cmd_path_under(parts[i].location, t->cat->location)) continue;
     parts[i].location = hl_arena_sprintf(arena, "%s%s", nt.location, parts[i].location + old_len);
-    if (!parts[i].location) rc = hl_err_nomem(err);
-    else rc = hl_cat_partition_update(s->cat, &parts[i], err);
+    if (!parts[i].location)
+      rc = hl_err_nomem(err);
+    else
+      rc = hl_cat_partition_update(s->cat, &parts[i], err);
   }
   bool renamed = false;
   if (rc == HL_OK && move && st.exists) {
@@ -499,8 +504,8 @@ static hl_status_t alter_columns(const hl_ast_alter_table_t *alt, long pos, hl_t
         hl_arena_alloc(arena, sizeof(hl_cat_sort_col_t) * (size_t)(c->n_sort_cols + 1));
     if (!bc || !sc) return hl_err_nomem(err);
     for (int i = 0; i < c->n_bucket_cols; i++)
-      bc[i] = strcasecmp(c->bucket_cols[i], c->cols[old].name) == 0 ? defs[0].name
-                                                                      : c->bucket_cols[i];
+      bc[i] =
+          strcasecmp(c->bucket_cols[i], c->cols[old].name) == 0 ? defs[0].name : c->bucket_cols[i];
     for (int i = 0; i < c->n_sort_cols; i++) {
       sc[i] = c->sort_cols[i];
       if (strcasecmp(sc[i].name, c->cols[old].name) == 0) sc[i].name = defs[0].name;
@@ -587,8 +592,7 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
     break;
   }
   default:
-    return hl_err_set_at(err, pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR),
-                         "unknown ALTER TABLE form");
+    return hl_err_set_at(err, pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown ALTER TABLE form");
   }
   if (rc != HL_OK) return rc;
   return update_table(s, &nt, err);

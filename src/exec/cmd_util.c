@@ -149,8 +149,8 @@ static hl_status_t unknown_key(const hl_table_t *t, const hl_ast_part_item_t *it
 }
 
 hl_status_t hl_cmd_part_spec_full(hl_session_t *s, const hl_table_t *t,
-                                  const hl_ast_part_spec_t *spec, hl_arena_t *arena,
-                                  char ***values, hl_error_t *err) {
+                                  const hl_ast_part_spec_t *spec, hl_arena_t *arena, char ***values,
+                                  hl_error_t *err) {
   if (t->n_part == 0)
     return hl_err_set_at(err, spec->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
                          "table \"%s.%s\" is not a partitioned table", HL_TNAME(t));
@@ -200,7 +200,12 @@ hl_status_t hl_cmd_part_filter_compile(hl_session_t *s, const hl_table_t *t,
     if (k < 0) return unknown_key(t, item, err);
     hl_ast_op_t op = item->op == HL_OP_NONE ? HL_OP_EQ : item->op;
     switch (op) {
-    case HL_OP_EQ: case HL_OP_NE: case HL_OP_LT: case HL_OP_LE: case HL_OP_GT: case HL_OP_GE:
+    case HL_OP_EQ:
+    case HL_OP_NE:
+    case HL_OP_LT:
+    case HL_OP_LE:
+    case HL_OP_GT:
+    case HL_OP_GE:
       break;
     default:
       return hl_err_set_at(err, item->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
@@ -252,12 +257,24 @@ bool hl_cmd_part_filter_match(const hl_table_t *t, const hl_cmd_part_filter_t *f
     int c = hl_value_compare(t->types[t->n_data + k], &v, &f->values[i]);
     bool ok;
     switch (op) {
-    case HL_OP_EQ: ok = c == 0; break;
-    case HL_OP_NE: ok = c != 0; break;
-    case HL_OP_LT: ok = c < 0; break;
-    case HL_OP_LE: ok = c <= 0; break;
-    case HL_OP_GT: ok = c > 0; break;
-    default: ok = c >= 0; break;
+    case HL_OP_EQ:
+      ok = c == 0;
+      break;
+    case HL_OP_NE:
+      ok = c != 0;
+      break;
+    case HL_OP_LT:
+      ok = c < 0;
+      break;
+    case HL_OP_LE:
+      ok = c <= 0;
+      break;
+    case HL_OP_GT:
+      ok = c > 0;
+      break;
+    default:
+      ok = c >= 0;
+      break;
     }
     if (!ok) return false;
   }

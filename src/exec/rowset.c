@@ -49,11 +49,14 @@ hl_rowset_t *hl_rowset_create(hl_arena_t *arena, int n_cols, const char *const *
 hl_rowset_t *hl_rowset_create_text(hl_arena_t *arena, int n_cols, const char *const *names) {
   const hl_type_t *types[64];
   if (n_cols < 0 || n_cols > 64) return NULL;
-  for (int i = 0; i < n_cols; i++) types[i] = hl_type_prim(HL_T_STRING);
+  for (int i = 0; i < n_cols; i++)
+    types[i] = hl_type_prim(HL_T_STRING);
   return hl_rowset_create(arena, n_cols, names, types);
 }
 
-size_t hl_rowset_count(const hl_rowset_t *rs) { return rs->n_rows; }
+size_t hl_rowset_count(const hl_rowset_t *rs) {
+  return rs->n_rows;
+}
 
 /* Copies string payloads of V into the rowset arena (complex values are
  * immutable trees that already live in a statement-lifetime arena). */
@@ -70,8 +73,8 @@ static hl_status_t copy_value(hl_rowset_t *rs, int col, const hl_value_t *v, hl_
 hl_status_t hl_rowset_add(hl_rowset_t *rs, const hl_value_t *values, hl_error_t *err) {
   if (rs->n_rows == rs->cap_rows) {
     size_t cap = rs->cap_rows ? rs->cap_rows * 2 : 16;
-    hl_value_t **grown = hl_arena_realloc(rs->arena, rs->rows, sizeof(*grown) * rs->cap_rows,
-                                          sizeof(*grown) * cap);
+    hl_value_t **grown =
+        hl_arena_realloc(rs->arena, rs->rows, sizeof(*grown) * rs->cap_rows, sizeof(*grown) * cap);
     if (!grown) return hl_err_nomem(err);
     rs->rows = grown;
     rs->cap_rows = cap;
@@ -133,7 +136,9 @@ static void rowset_close(hl_op_t *op) {
 }
 
 /* Arena reset hook: frees the batch if the consumer never closed the op. */
-static void rowset_cleanup(void *arg) { rowset_close(arg); }
+static void rowset_cleanup(void *arg) {
+  rowset_close(arg);
+}
 
 hl_status_t hl_rowset_result(hl_rowset_t *rs, hl_result_t *result, hl_error_t *err) {
   rowset_op_t *r = hl_arena_zalloc(rs->arena, sizeof(*r));

@@ -13,12 +13,18 @@
 #include <string.h>
 
 const char *const hl_session_defaults[] = {
-    "hive.default.fileformat", "TextFile",
-    "hive.exec.default.partition.name", "__HIVE_DEFAULT_PARTITION__",
-    "hive.exec.dynamic.partition", "true",
-    "hive.exec.dynamic.partition.mode", "strict",
-    "hive.exec.max.dynamic.partitions", "1000",
-    "hive.msck.path.validation", "skip",
+    "hive.default.fileformat",
+    "TextFile",
+    "hive.exec.default.partition.name",
+    "__HIVE_DEFAULT_PARTITION__",
+    "hive.exec.dynamic.partition",
+    "true",
+    "hive.exec.dynamic.partition.mode",
+    "strict",
+    "hive.exec.max.dynamic.partitions",
+    "1000",
+    "hive.msck.path.validation",
+    "skip",
     NULL,
 };
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define TEXT_IN "org.apache.hadoop.mapred.TextInputFormat"
+#define TEXT_IN  "org.apache.hadoop.mapred.TextInputFormat"
 #define TEXT_OUT "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat"
 
 static const hl_storage_format_t formats[] = {
@@ -21,7 +21,8 @@ static const hl_storage_format_t formats[] = {
      "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat",
      "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe"},
     {"ORC", "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat",
-     "org.apache.hadoop.hive.ql.io.orc.OrcOutputFormat", "org.apache.hadoop.hive.ql.io.orc.OrcSerde"},
+     "org.apache.hadoop.hive.ql.io.orc.OrcOutputFormat",
+     "org.apache.hadoop.hive.ql.io.orc.OrcSerde"},
     {"JSONFILE", TEXT_IN, TEXT_OUT, "org.apache.hadoop.hive.serde2.JsonSerDe"},
     {"AVRO", "org.apache.hadoop.hive.ql.io.avro.AvroContainerInputFormat",
      "org.apache.hadoop.hive.ql.io.avro.AvroContainerOutputFormat",

@@ -72,13 +72,13 @@ static int is_digit(unsigned char c) {
  * reserves more; everything else stays usable as a column name).  Sorted
  * for bsearch. */
 static const char *const reserved_words[] = {
-    "ALL",    "AND",        "AS",       "BETWEEN",   "CASE",    "CAST",   "CLUSTER", "CROSS",
-    "DISTINCT", "DISTRIBUTE", "DIV",    "ELSE",      "END",     "EXCEPT", "EXISTS",  "FALSE",
-    "FROM",   "FULL",       "GROUP",    "HAVING",    "IN",      "INNER",  "INTERSECT", "INTERVAL",
-    "IS",     "JOIN",       "LATERAL",  "LEFT",      "LIKE",    "LIMIT",  "MINUS",   "NOT",
-    "NULL",   "ON",         "OR",       "ORDER",     "OUTER",   "OVER",   "REGEXP",  "RIGHT",
-    "RLIKE",  "SELECT",     "SORT",     "TABLESAMPLE", "THEN",  "TRUE",   "UNION",   "WHEN",
-    "WHERE",  "WINDOW",     "WITH",
+    "ALL",      "AND",        "AS",      "BETWEEN",     "CASE",  "CAST",   "CLUSTER",   "CROSS",
+    "DISTINCT", "DISTRIBUTE", "DIV",     "ELSE",        "END",   "EXCEPT", "EXISTS",    "FALSE",
+    "FROM",     "FULL",       "GROUP",   "HAVING",      "IN",    "INNER",  "INTERSECT", "INTERVAL",
+    "IS",       "JOIN",       "LATERAL", "LEFT",        "LIKE",  "LIMIT",  "MINUS",     "NOT",
+    "NULL",     "ON",         "OR",      "ORDER",       "OUTER", "OVER",   "REGEXP",    "RIGHT",
+    "RLIKE",    "SELECT",     "SORT",    "TABLESAMPLE", "THEN",  "TRUE",   "UNION",     "WHEN",
+    "WHERE",    "WINDOW",     "WITH",
 };
 
 typedef struct word_key {
@@ -124,11 +124,13 @@ static hl_status_t skip_blanks(hl_sql_lexer_t *lx, hl_error_t *err) {
     if (class_of(s[i]) == CC_SPC) {
       i++;
     } else if (s[i] == '-' && i + 1 < n && s[i + 1] == '-') {
-      while (i < n && s[i] != '\n') i++;
+      while (i < n && s[i] != '\n')
+        i++;
     } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
       size_t start = i;
       i += 2;
-      while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
+      while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'))
+        i++;
       if (i + 1 >= n) {
         lx->off = n;
         return hl_err_set_at(err, (long)start, HL_ERROR, HL_SS(SYNTAX_ERROR),
@@ -149,11 +151,13 @@ static hl_status_t skip_blanks(hl_sql_lexer_t *lx, hl_error_t *err) {
 static size_t lex_number(const unsigned char *s, size_t n, size_t i, hl_sql_token_t *tok) {
   size_t start = i;
   bool point = false, exp = false;
-  while (i < n && is_digit(s[i])) i++;
+  while (i < n && is_digit(s[i]))
+    i++;
   if (i < n && s[i] == '.') {
     point = true;
     i++;
-    while (i < n && is_digit(s[i])) i++;
+    while (i < n && is_digit(s[i]))
+      i++;
   }
   if (i < n && (s[i] == 'e' || s[i] == 'E')) {
     size_t j = i + 1;
@@ -161,7 +165,8 @@ static size_t lex_number(const unsigned char *s, size_t n, size_t i, hl_sql_toke
     if (j < n && is_digit(s[j])) {
       exp = true;
       i = j;
-      while (i < n && is_digit(s[i])) i++;
+      while (i < n && is_digit(s[i]))
+        i++;
     }
   }
   tok->num_len = i - start;
@@ -187,7 +192,8 @@ static size_t lex_number(const unsigned char *s, size_t n, size_t i, hl_sql_toke
   }
   i += sfx;
   if (i < n && is_word_char(s[i])) {
-    while (i < n && is_word_char(s[i])) i++;
+    while (i < n && is_word_char(s[i]))
+      i++;
     tok->kind = HL_TK_ILLEGAL;
     tok->suffix[0] = '\0';
   }
@@ -214,7 +220,8 @@ hl_status_t hl_sql_lex(hl_sql_lexer_t *lx, hl_sql_token_t *tok, hl_error_t *err)
   size_t end = i + 1;
   switch (class_of(c)) {
   case CC_ALP:
-    while (end < n && is_word_char(s[end])) end++;
+    while (end < n && is_word_char(s[end]))
+      end++;
     tok->kind = HL_TK_WORD;
     tok->reserved = hl_sql_is_reserved((const char *)s + i, end - i);
     break;
@@ -311,24 +318,51 @@ hl_status_t hl_sql_lex(hl_sql_lexer_t *lx, hl_sql_token_t *tok, hl_error_t *err)
     break;
   case CC_ONE:
     switch (c) {
-    case ';': tok->kind = HL_TK_SEMI; break;
-    case '(': tok->kind = HL_TK_LPAREN; break;
-    case ')': tok->kind = HL_TK_RPAREN; break;
-    case ',': tok->kind = HL_TK_COMMA; break;
-    case ':': tok->kind = HL_TK_COLON; break;
-    case '[': tok->kind = HL_TK_LBRACKET; break;
-    case ']': tok->kind = HL_TK_RBRACKET; break;
-    case '+': tok->kind = HL_TK_PLUS; break;
-    case '*': tok->kind = HL_TK_STAR; break;
-    case '%': tok->kind = HL_TK_PERCENT; break;
-    case '&': tok->kind = HL_TK_AMP; break;
-    case '^': tok->kind = HL_TK_CARET; break;
-    default: tok->kind = HL_TK_TILDE; break;
+    case ';':
+      tok->kind = HL_TK_SEMI;
+      break;
+    case '(':
+      tok->kind = HL_TK_LPAREN;
+      break;
+    case ')':
+      tok->kind = HL_TK_RPAREN;
+      break;
+    case ',':
+      tok->kind = HL_TK_COMMA;
+      break;
+    case ':':
+      tok->kind = HL_TK_COLON;
+      break;
+    case '[':
+      tok->kind = HL_TK_LBRACKET;
+      break;
+    case ']':
+      tok->kind = HL_TK_RBRACKET;
+      break;
+    case '+':
+      tok->kind = HL_TK_PLUS;
+      break;
+    case '*':
+      tok->kind = HL_TK_STAR;
+      break;
+    case '%':
+      tok->kind = HL_TK_PERCENT;
+      break;
+    case '&':
+      tok->kind = HL_TK_AMP;
+      break;
+    case '^':
+      tok->kind = HL_TK_CARET;
+      break;
+    default:
+      tok->kind = HL_TK_TILDE;
+      break;
     }
     break;
   case CC_HI:
     /* one UTF-8 sequence, so that the error message shows a whole character */
-    while (end < n && end - i < 4 && (s[end] & 0xC0) == 0x80) end++;
+    while (end < n && end - i < 4 && (s[end] & 0xC0) == 0x80)
+      end++;
     tok->kind = HL_TK_ILLEGAL;
     break;
   default:
@@ -355,7 +389,8 @@ char *hl_sql_ident_value(hl_arena_t *arena, const char *src, const hl_sql_token_
   } else {
     out = hl_arena_alloc(arena, n + 1);
     if (!out) return NULL;
-    for (size_t i = 0; i < n; i++) out[k++] = s[i];
+    for (size_t i = 0; i < n; i++)
+      out[k++] = s[i];
   }
   out[k] = '\0';
   for (size_t i = 0; i < k; i++) {
@@ -419,7 +454,8 @@ size_t hl_sql_string_value(const char *src, const hl_sql_token_t *tok, char *out
       continue;
     }
     unsigned char e = s[i + 1];
-    if (i + 3 < n && e >= '0' && e <= '3' && s[i + 2] >= '0' && s[i + 2] <= '7' &&
+    /* Hive takes \ooo as a byte only when the first digit is 0 or 1 */
+    if (i + 3 < n && e >= '0' && e <= '1' && s[i + 2] >= '0' && s[i + 2] <= '7' &&
         s[i + 3] >= '0' && s[i + 3] <= '7') {
       out[k++] = (char)((e - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
       i += 4;
@@ -445,15 +481,33 @@ size_t hl_sql_string_value(const char *src, const hl_sql_token_t *tok, char *out
     }
     i += 2;
     switch (e) {
-    case '0': out[k++] = '\0'; break;
-    case '\'': out[k++] = '\''; break;
-    case '"': out[k++] = '"'; break;
-    case 'b': out[k++] = '\b'; break;
-    case 'n': out[k++] = '\n'; break;
-    case 'r': out[k++] = '\r'; break;
-    case 't': out[k++] = '\t'; break;
-    case 'Z': out[k++] = '\032'; break;
-    case '\\': out[k++] = '\\'; break;
+    case '0':
+      out[k++] = '\0';
+      break;
+    case '\'':
+      out[k++] = '\'';
+      break;
+    case '"':
+      out[k++] = '"';
+      break;
+    case 'b':
+      out[k++] = '\b';
+      break;
+    case 'n':
+      out[k++] = '\n';
+      break;
+    case 'r':
+      out[k++] = '\r';
+      break;
+    case 't':
+      out[k++] = '\t';
+      break;
+    case 'Z':
+      out[k++] = '\032';
+      break;
+    case '\\':
+      out[k++] = '\\';
+      break;
     case '%': /* kept escaped: LIKE patterns need to see the backslash */
       out[k++] = '\\';
       out[k++] = '%';
@@ -462,7 +516,9 @@ size_t hl_sql_string_value(const char *src, const hl_sql_token_t *tok, char *out
       out[k++] = '\\';
       out[k++] = '_';
       break;
-    default: out[k++] = (char)e; break;
+    default:
+      out[k++] = (char)e;
+      break;
     }
   }
   return k;

@@ -20,41 +20,41 @@
 #include <stddef.h>
 
 typedef enum hl_sql_tk {
-  HL_TK_EOF = 0,    /* end of the text */
-  HL_TK_ILLEGAL,    /* a byte sequence that is no token (parser reports it) */
-  HL_TK_WORD,       /* identifier or keyword: [A-Za-z_][A-Za-z0-9_]* */
-  HL_TK_QIDENT,     /* `back quoted` identifier */
-  HL_TK_STRING,     /* 'x' or "x" with backslash escapes */
-  HL_TK_INTEGER,    /* 123 */
-  HL_TK_DECIMAL,    /* 1.5, .5, 1. */
-  HL_TK_DOUBLE,     /* 1e3, 1.5e-3, or any number with suffix D */
-  HL_TK_TYPED_NUM,  /* number with suffix Y S L (integers) or BD */
-  HL_TK_SEMI,       /* ; */
-  HL_TK_LPAREN,     /* ( */
-  HL_TK_RPAREN,     /* ) */
-  HL_TK_COMMA,      /* , */
-  HL_TK_DOT,        /* . */
-  HL_TK_COLON,      /* : */
-  HL_TK_LBRACKET,   /* [ */
-  HL_TK_RBRACKET,   /* ] */
-  HL_TK_EQ,         /* = or == */
-  HL_TK_NE,         /* <> or != */
-  HL_TK_LT,         /* < */
-  HL_TK_LE,         /* <= */
-  HL_TK_GT,         /* > */
-  HL_TK_GE,         /* >= */
-  HL_TK_EQ_NS,      /* <=> */
-  HL_TK_PLUS,       /* + */
-  HL_TK_MINUS,      /* - */
-  HL_TK_STAR,       /* * */
-  HL_TK_SLASH,      /* / */
-  HL_TK_PERCENT,    /* % */
-  HL_TK_AMP,        /* & */
-  HL_TK_PIPE,       /* | */
-  HL_TK_CARET,      /* ^ */
-  HL_TK_TILDE,      /* ~ */
-  HL_TK_CONCAT,     /* || */
-  HL_TK_BANG        /* ! (Hive's synonym for NOT) */
+  HL_TK_EOF = 0,   /* end of the text */
+  HL_TK_ILLEGAL,   /* a byte sequence that is no token (parser reports it) */
+  HL_TK_WORD,      /* identifier or keyword: [A-Za-z_][A-Za-z0-9_]* */
+  HL_TK_QIDENT,    /* `back quoted` identifier */
+  HL_TK_STRING,    /* 'x' or "x" with backslash escapes */
+  HL_TK_INTEGER,   /* 123 */
+  HL_TK_DECIMAL,   /* 1.5, .5, 1. */
+  HL_TK_DOUBLE,    /* 1e3, 1.5e-3, or any number with suffix D */
+  HL_TK_TYPED_NUM, /* number with suffix Y S L (integers) or BD */
+  HL_TK_SEMI,      /* ; */
+  HL_TK_LPAREN,    /* ( */
+  HL_TK_RPAREN,    /* ) */
+  HL_TK_COMMA,     /* , */
+  HL_TK_DOT,       /* . */
+  HL_TK_COLON,     /* : */
+  HL_TK_LBRACKET,  /* [ */
+  HL_TK_RBRACKET,  /* ] */
+  HL_TK_EQ,        /* = or == */
+  HL_TK_NE,        /* <> or != */
+  HL_TK_LT,        /* < */
+  HL_TK_LE,        /* <= */
+  HL_TK_GT,        /* > */
+  HL_TK_GE,        /* >= */
+  HL_TK_EQ_NS,     /* <=> */
+  HL_TK_PLUS,      /* + */
+  HL_TK_MINUS,     /* - */
+  HL_TK_STAR,      /* * */
+  HL_TK_SLASH,     /* / */
+  HL_TK_PERCENT,   /* % */
+  HL_TK_AMP,       /* & */
+  HL_TK_PIPE,      /* | */
+  HL_TK_CARET,     /* ^ */
+  HL_TK_TILDE,     /* ~ */
+  HL_TK_CONCAT,    /* || */
+  HL_TK_BANG       /* ! (Hive's synonym for NOT) */
 } hl_sql_tk_t;
 
 typedef struct hl_sql_token {
@@ -92,7 +92,7 @@ bool hl_sql_tok_is(const char *src, const hl_sql_token_t *tok, const char *kw);
 char *hl_sql_ident_value(hl_arena_t *arena, const char *src, const hl_sql_token_t *tok);
 
 /* Unescapes the body of a HL_TK_STRING token (Hive's unescapeSQLString:
- * \n \t \r \b \0 \Z \' \" \\, \ooo octal bytes, \uXXXX as UTF-8, \% and \_
+ * \n \t \r \b \0 \Z \' \" \\, \[01]oo octal bytes, \uXXXX as UTF-8, \% and \_
  * kept with their backslash, any other \c as c) into OUT, which must hold
  * tok->len bytes.  Returns the number of bytes written (no NUL added). */
 size_t hl_sql_string_value(const char *src, const hl_sql_token_t *tok, char *out);

@@ -34,9 +34,9 @@ typedef struct parser {
   hl_arena_t *arena;
   const char *src;
   size_t len;
-  hl_sql_lexer_t lx;   /* positioned just after tok */
-  hl_sql_token_t tok;  /* the current token */
-  long prev_end;       /* offset just past the previous token */
+  hl_sql_lexer_t lx;  /* positioned just after tok */
+  hl_sql_token_t tok; /* the current token */
+  long prev_end;      /* offset just past the previous token */
   hl_error_t *err;
   int depth;
 } parser_t;
@@ -214,10 +214,14 @@ static hl_status_t parse_string_len(parser_t *p, char **out, size_t *out_len) {
   size_t used = 0, cap = 0;
   while (at(p, HL_TK_STRING)) {
     size_t need = used + p->tok.len + 1;
-    char *nb = hl_arena_realloc(p->arena, buf, cap, need);
-    if (!nb) return nomem(p);
-    buf = nb;
-    cap = need;
+    if (need > cap) {
+      /* geometric growth: many adjacent literals must not cost quadratic space */
+      size_t ncap = cap * 2 > need ? cap * 2 : need;
+      char *nb = hl_arena_realloc(p->arena, buf, cap, ncap);
+      if (!nb) return nomem(p);
+      buf = nb;
+      cap = ncap;
+    }
     used += hl_sql_string_value(p->src, &p->tok, buf + used);
     TRY(advance(p));
   }
@@ -268,9 +272,15 @@ static hl_status_t parse_number(parser_t *p, bool neg, long pos, hl_ast_expr_t *
   e->text[k + n] = '\0';
   e->text_len = k + n;
   switch (p->tok.kind) {
-  case HL_TK_INTEGER: e->lit_type = HL_LIT_INTEGER; break;
-  case HL_TK_DECIMAL: e->lit_type = HL_LIT_DECIMAL; break;
-  case HL_TK_DOUBLE: e->lit_type = HL_LIT_DOUBLE; break;
+  case HL_TK_INTEGER:
+    e->lit_type = HL_LIT_INTEGER;
+    break;
+  case HL_TK_DECIMAL:
+    e->lit_type = HL_LIT_DECIMAL;
+    break;
+  case HL_TK_DOUBLE:
+    e->lit_type = HL_LIT_DOUBLE;
+    break;
   default:
     e->lit_type = HL_LIT_TYPED_INT;
     memcpy(e->lit_suffix, p->tok.suffix, sizeof e->lit_suffix);
@@ -484,16 +494,21 @@ static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
   case HL_TK_INTEGER:
   case HL_TK_DECIMAL:
   case HL_TK_DOUBLE:
-  case HL_TK_TYPED_NUM: return parse_number(p, false, pos, out);
-  case HL_TK_STRING: return parse_string_literal(p, HL_LIT_STRING, pos, out);
+  case HL_TK_TYPED_NUM:
+    return parse_number(p, false, pos, out);
+  case HL_TK_STRING:
+    return parse_string_literal(p, HL_LIT_STRING, pos, out);
   case HL_TK_LPAREN:
     TRY(advance(p));
     if (at_kw(p, "SELECT") || at_kw(p, "WITH")) return unsupported(p, p->tok.pos, "a subquery");
     TRY(parse_expr(p, out));
     return expect(p, HL_TK_RPAREN, "\")\"");
-  case HL_TK_QIDENT: return parse_name_expr(p, out);
-  case HL_TK_WORD: break;
-  default: return syntax_error(p);
+  case HL_TK_QIDENT:
+    return parse_name_expr(p, out);
+  case HL_TK_WORD:
+    break;
+  default:
+    return syntax_error(p);
   }
   if (at_kw(p, "TRUE") || at_kw(p, "FALSE")) {
     TRY(make_literal(p, HL_LIT_BOOL, at_kw(p, "TRUE") ? "true" : "false", pos, out));
@@ -525,10 +540,17 @@ static hl_status_t parse_postfix(parser_t *p, hl_ast_expr_t **out) {
 static hl_status_t parse_unary(parser_t *p, hl_ast_expr_t **out) {
   hl_ast_op_t op;
   switch (p->tok.kind) {
-  case HL_TK_MINUS: op = HL_OP_NEG; break;
-  case HL_TK_PLUS: op = HL_OP_PLUS; break;
-  case HL_TK_TILDE: op = HL_OP_BITNOT; break;
-  default: return parse_postfix(p, out);
+  case HL_TK_MINUS:
+    op = HL_OP_NEG;
+    break;
+  case HL_TK_PLUS:
+    op = HL_OP_PLUS;
+    break;
+  case HL_TK_TILDE:
+    op = HL_OP_BITNOT;
+    break;
+  default:
+    return parse_postfix(p, out);
   }
   long pos = p->tok.pos;
   TRY(enter(p));
@@ -547,18 +569,43 @@ static hl_status_t parse_unary(parser_t *p, hl_ast_expr_t **out) {
   return HL_OK;
 }
 
-static hl_status_t parse_mul(parser_t *p, hl_ast_expr_t **out) {
-  TRY(parse_unary(p, out));
-  for (;;) {
-    hl_ast_op_t op;
-    if (at(p, HL_TK_STAR)) op = HL_OP_MUL;
-    else if (at(p, HL_TK_SLASH)) op = HL_OP_DIV;
-    else if (at(p, HL_TK_PERCENT)) op = HL_OP_MOD;
-    else if (at_kw(p, "DIV")) op = HL_OP_IDIV;
-    else return HL_OK;
+/* One left-associative binary level: operand parser NEXT, operator KIND. */
+static hl_status_t parse_level(parser_t *p, hl_ast_expr_t **out,
+                               hl_status_t (*next)(parser_t *, hl_ast_expr_t **), hl_sql_tk_t kind,
+                               hl_ast_op_t op) {
+  TRY(next(p, out));
+  while (at(p, kind)) {
     hl_ast_expr_t *r;
     TRY(advance(p));
-    TRY(parse_unary(p, &r));
+    TRY(next(p, &r));
+    TRY(make_binary(p, op, *out, r, out));
+  }
+  return HL_OK;
+}
+
+/* Hive binds ^ tighter than * (HiveParser's precedenceBitwiseXorExpression
+ * sits between the unary operators and precedenceStarExpression). */
+static hl_status_t parse_bitxor(parser_t *p, hl_ast_expr_t **out) {
+  return parse_level(p, out, parse_unary, HL_TK_CARET, HL_OP_BITXOR);
+}
+
+static hl_status_t parse_mul(parser_t *p, hl_ast_expr_t **out) {
+  TRY(parse_bitxor(p, out));
+  for (;;) {
+    hl_ast_op_t op;
+    if (at(p, HL_TK_STAR))
+      op = HL_OP_MUL;
+    else if (at(p, HL_TK_SLASH))
+      op = HL_OP_DIV;
+    else if (at(p, HL_TK_PERCENT))
+      op = HL_OP_MOD;
+    else if (at_kw(p, "DIV"))
+      op = HL_OP_IDIV;
+    else
+      return HL_OK;
+    hl_ast_expr_t *r;
+    TRY(advance(p));
+    TRY(parse_bitxor(p, &r));
     TRY(make_binary(p, op, *out, r, out));
   }
 }
@@ -575,28 +622,11 @@ static hl_status_t parse_add(parser_t *p, hl_ast_expr_t **out) {
   return HL_OK;
 }
 
-/* One left-associative binary level: operand parser NEXT, operator KIND. */
-static hl_status_t parse_level(parser_t *p, hl_ast_expr_t **out,
-                               hl_status_t (*next)(parser_t *, hl_ast_expr_t **), hl_sql_tk_t kind,
-                               hl_ast_op_t op) {
-  TRY(next(p, out));
-  while (at(p, kind)) {
-    hl_ast_expr_t *r;
-    TRY(advance(p));
-    TRY(next(p, &r));
-    TRY(make_binary(p, op, *out, r, out));
-  }
-  return HL_OK;
-}
-
 static hl_status_t parse_concat(parser_t *p, hl_ast_expr_t **out) {
   return parse_level(p, out, parse_add, HL_TK_CONCAT, HL_OP_CONCAT);
 }
-static hl_status_t parse_bitxor(parser_t *p, hl_ast_expr_t **out) {
-  return parse_level(p, out, parse_concat, HL_TK_CARET, HL_OP_BITXOR);
-}
 static hl_status_t parse_bitand(parser_t *p, hl_ast_expr_t **out) {
-  return parse_level(p, out, parse_bitxor, HL_TK_AMP, HL_OP_BITAND);
+  return parse_level(p, out, parse_concat, HL_TK_AMP, HL_OP_BITAND);
 }
 static hl_status_t parse_bitor(parser_t *p, hl_ast_expr_t **out) {
   return parse_level(p, out, parse_bitand, HL_TK_PIPE, HL_OP_BITOR);
@@ -604,14 +634,22 @@ static hl_status_t parse_bitor(parser_t *p, hl_ast_expr_t **out) {
 
 static hl_ast_op_t comparison_op(hl_sql_tk_t k) {
   switch (k) {
-  case HL_TK_EQ: return HL_OP_EQ;
-  case HL_TK_NE: return HL_OP_NE;
-  case HL_TK_LT: return HL_OP_LT;
-  case HL_TK_LE: return HL_OP_LE;
-  case HL_TK_GT: return HL_OP_GT;
-  case HL_TK_GE: return HL_OP_GE;
-  case HL_TK_EQ_NS: return HL_OP_EQ_NS;
-  default: return HL_OP_NONE;
+  case HL_TK_EQ:
+    return HL_OP_EQ;
+  case HL_TK_NE:
+    return HL_OP_NE;
+  case HL_TK_LT:
+    return HL_OP_LT;
+  case HL_TK_LE:
+    return HL_OP_LE;
+  case HL_TK_GT:
+    return HL_OP_GT;
+  case HL_TK_GE:
+    return HL_OP_GE;
+  case HL_TK_EQ_NS:
+    return HL_OP_EQ_NS;
+  default:
+    return HL_OP_NONE;
   }
 }
 
@@ -764,7 +802,7 @@ static hl_status_t parse_select_item(parser_t *p, hl_ast_select_item_t *item) {
   if (tok_is_ident(&p->tok) && peek(p, 1).kind == HL_TK_DOT && peek(p, 2).kind == HL_TK_STAR) {
     if (!(item->expr = new_expr(p, HL_AST_STAR, p->tok.pos))) return nomem(p);
     TRY(parse_ident(p, &item->expr->qualifier, NULL));
-    TRY(advance(p)); /* . */
+    TRY(advance(p));   /* . */
     return advance(p); /* * */
   }
   TRY(parse_expr(p, &item->expr));
@@ -822,9 +860,12 @@ static hl_status_t parse_order_by(parser_t *p, hl_ast_select_t *s) {
     }
     if (at_kw(p, "NULLS")) {
       TRY(advance(p));
-      if (at_kw(p, "FIRST")) o.nulls = 1;
-      else if (at_kw(p, "LAST")) o.nulls = 2;
-      else return syntax_error(p);
+      if (at_kw(p, "FIRST"))
+        o.nulls = 1;
+      else if (at_kw(p, "LAST"))
+        o.nulls = 2;
+      else
+        return syntax_error(p);
       TRY(advance(p));
     }
     PUSH(p, s->order_by, s->n_order_by, cap, o);
@@ -1059,7 +1100,8 @@ static hl_status_t parse_file_format(parser_t *p, char **out) {
   if (!tok_is_ident(&p->tok)) return syntax_error(p);
   char *name = hl_sql_ident_value(p->arena, p->src, &p->tok);
   if (!name) return nomem(p);
-  for (char *c = name; *c; c++) *c = (char)toupper((unsigned char)*c);
+  for (char *c = name; *c; c++)
+    *c = (char)toupper((unsigned char)*c);
   for (const char *const *f = file_formats; *f; f++) {
     if (strcmp(*f, name) == 0) {
       *out = name;
@@ -1256,10 +1298,9 @@ static hl_status_t parse_create_table(parser_t *p, hl_ast_stmt_t *st, hl_ast_cre
 }
 
 static hl_status_t parse_create(parser_t *p, hl_ast_stmt_t *st) {
-  static const char *const other[] = {"VIEW",      "MATERIALIZED", "FUNCTION", "INDEX",
-                                      "ROLE",      "MACRO",        "OR",       "SCHEDULED",
-                                      "RESOURCE",  "TRANSACTIONAL", "MANAGED", "DATACONNECTOR",
-                                      "REMOTE",    NULL};
+  static const char *const other[] = {
+      "VIEW",      "MATERIALIZED", "FUNCTION",      "INDEX",   "ROLE",          "MACRO",  "OR",
+      "SCHEDULED", "RESOURCE",     "TRANSACTIONAL", "MANAGED", "DATACONNECTOR", "REMOTE", NULL};
   TRY(advance(p));
   if (at_kw(p, "DATABASE") || at_kw(p, "SCHEMA")) return parse_create_database(p, st);
   hl_ast_create_table_t *ct = zalloc(p, sizeof *ct);
@@ -1280,8 +1321,8 @@ static hl_status_t parse_create(parser_t *p, hl_ast_stmt_t *st) {
 }
 
 static hl_status_t parse_drop(parser_t *p, hl_ast_stmt_t *st) {
-  static const char *const other[] = {"VIEW",  "MATERIALIZED", "FUNCTION", "INDEX",
-                                      "ROLE",  "MACRO",        "TEMPORARY", "SCHEDULED",
+  static const char *const other[] = {"VIEW",     "MATERIALIZED",  "FUNCTION",  "INDEX",
+                                      "ROLE",     "MACRO",         "TEMPORARY", "SCHEDULED",
                                       "RESOURCE", "DATACONNECTOR", NULL};
   TRY(advance(p));
   if (at_kw(p, "DATABASE") || at_kw(p, "SCHEMA")) {
@@ -1385,9 +1426,9 @@ static hl_status_t parse_alter_partition(parser_t *p, hl_ast_alter_table_t *at_)
       return parse_string(p, &at_->location);
     }
   }
-  static const char *const other[] = {"SET",     "ADD",     "REPLACE", "CHANGE", "COMPACT",
-                                      "CONCATENATE", "UPDATE", "TOUCH", "ARCHIVE", "UNARCHIVE",
-                                      "ENABLE",  "DISABLE", NULL};
+  static const char *const other[] = {"SET",         "ADD",     "REPLACE", "CHANGE",  "COMPACT",
+                                      "CONCATENATE", "UPDATE",  "TOUCH",   "ARCHIVE", "UNARCHIVE",
+                                      "ENABLE",      "DISABLE", NULL};
   if (word_in(p, &p->tok, other)) return unsupported(p, pos, "this ALTER TABLE ... PARTITION form");
   return syntax_error(p);
 }
@@ -1395,9 +1436,9 @@ static hl_status_t parse_alter_partition(parser_t *p, hl_ast_alter_table_t *at_)
 static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
   TRY(advance(p));
   if (!at_kw(p, "TABLE")) {
-    static const char *const other[] = {"DATABASE", "SCHEMA", "VIEW", "INDEX", "MATERIALIZED",
-                                        "SCHEDULED", "RESOURCE", "POOL", "MAPPING",
-                                        "DATACONNECTOR", NULL};
+    static const char *const other[] = {"DATABASE",     "SCHEMA",        "VIEW",     "INDEX",
+                                        "MATERIALIZED", "SCHEDULED",     "RESOURCE", "POOL",
+                                        "MAPPING",      "DATACONNECTOR", NULL};
     if (word_in(p, &p->tok, other)) return unsupported_word(p, st->pos, "ALTER");
     return syntax_error(p);
   }
@@ -1507,10 +1548,10 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
     }
     return expect(p, HL_TK_RPAREN, "\")\"");
   }
-  static const char *const other[] = {"TOUCH",     "ARCHIVE",  "UNARCHIVE", "CLUSTERED",
-                                      "NOT",       "SKEWED",   "EXCHANGE",  "RECOVER",
-                                      "COMPACT",   "CONCATENATE", "UPDATE", "ENABLE",
-                                      "DISABLE",   "INTO",     "SORTED",    NULL};
+  static const char *const other[] = {"TOUCH",   "ARCHIVE",     "UNARCHIVE", "CLUSTERED",
+                                      "NOT",     "SKEWED",      "EXCHANGE",  "RECOVER",
+                                      "COMPACT", "CONCATENATE", "UPDATE",    "ENABLE",
+                                      "DISABLE", "INTO",        "SORTED",    NULL};
   if (word_in(p, &p->tok, other)) return unsupported_word(p, opos, "ALTER TABLE");
   return syntax_error(p);
 }
@@ -1592,10 +1633,11 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
     return parse_opt_partition(p, &st->part_spec);
   }
   static const char *const other[] = {
-      "FUNCTIONS",    "VIEWS", "MATERIALIZED", "GRANT",    "ROLES",   "ROLE",
-      "CURRENT",      "PRINCIPALS", "LOCKS",   "TRANSACTIONS", "COMPACTIONS", "CONF",
-      "INDEX",        "INDEXES", "TABLE",      "EXTENDED", "FORMATTED", "CATALOGS",
-      "DATACONNECTORS", "RESOURCE", "SCHEDULED", NULL};
+      "FUNCTIONS",   "VIEWS",     "MATERIALIZED", "GRANT",          "ROLES",
+      "ROLE",        "CURRENT",   "PRINCIPALS",   "LOCKS",          "TRANSACTIONS",
+      "COMPACTIONS", "CONF",      "INDEX",        "INDEXES",        "TABLE",
+      "EXTENDED",    "FORMATTED", "CATALOGS",     "DATACONNECTORS", "RESOURCE",
+      "SCHEDULED",   NULL};
   if (word_in(p, &p->tok, other)) return unsupported_word(p, st->pos, "SHOW");
   return syntax_error(p);
 }
@@ -1617,7 +1659,8 @@ static hl_status_t parse_describe(parser_t *p, hl_ast_stmt_t *st) {
     }
     return parse_ident(p, &st->db_name, NULL);
   }
-  if (at_kw(p, "FUNCTION") && tok_is_ident(&nx)) return unsupported(p, st->pos, "DESCRIBE FUNCTION");
+  if (at_kw(p, "FUNCTION") && tok_is_ident(&nx))
+    return unsupported(p, st->pos, "DESCRIBE FUNCTION");
   st->kind = HL_STMT_DESCRIBE;
   /* EXTENDED/FORMATTED unless it is itself the table name */
   if ((at_kw(p, "EXTENDED") || at_kw(p, "FORMATTED")) && !ends_statement(&nx) &&
@@ -1676,8 +1719,10 @@ static bool is_blank(char c) {
 
 /* Trimmed copy of S[0..n) in the arena; NULL on OOM. */
 static char *trimmed(parser_t *p, const char *s, size_t n) {
-  while (n > 0 && is_blank(*s)) s++, n--;
-  while (n > 0 && is_blank(s[n - 1])) n--;
+  while (n > 0 && is_blank(*s))
+    s++, n--;
+  while (n > 0 && is_blank(s[n - 1]))
+    n--;
   return hl_arena_strndup(p->arena, s, n);
 }
 
@@ -1697,7 +1742,8 @@ static hl_status_t parse_set(parser_t *p, hl_ast_stmt_t *st, bool reset) {
     char c = s[i];
     if (c == '\'' || c == '"') {
       size_t j = i + 1;
-      while (j < n && s[j] != c) j += s[j] == '\\' ? 2 : 1;
+      while (j < n && s[j] != c)
+        j += s[j] == '\\' ? 2 : 1;
       if (j >= n)
         return hl_err_set_at(p->err, (long)i, HL_ERROR, HL_SS(SYNTAX_ERROR),
                              "unterminated quoted string");
@@ -1708,7 +1754,8 @@ static hl_status_t parse_set(parser_t *p, hl_ast_stmt_t *st, bool reset) {
       continue;
     }
     if (c == '-' && i + 1 < n && s[i + 1] == '-') {
-      while (i < n && s[i] != '\n') i++;
+      while (i < n && s[i] != '\n')
+        i++;
       continue;
     }
     if (c == '=' && eq_buf < 0 && !reset) {
@@ -1740,8 +1787,9 @@ static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out);
 
 static hl_status_t parse_explain(parser_t *p, hl_ast_stmt_t *st) {
   static const char *const options[] = {
-      "EXTENDED", "FORMATTED", "DEPENDENCY", "AUTHORIZATION", "LOGICAL", "CBO",   "VECTORIZATION",
-      "ANALYZE",  "AST",       "DEBUG",      "DDL",           "LOCKS",   "REOPTIMIZATION", NULL};
+      "EXTENDED",       "FORMATTED", "DEPENDENCY", "AUTHORIZATION", "LOGICAL", "CBO",
+      "VECTORIZATION",  "ANALYZE",   "AST",        "DEBUG",         "DDL",     "LOCKS",
+      "REOPTIMIZATION", NULL};
   st->kind = HL_STMT_EXPLAIN;
   TRY(advance(p));
   if (word_in(p, &p->tok, options) && !ends_statement(&p->tok))
@@ -1758,10 +1806,10 @@ static hl_status_t parse_explain(parser_t *p, hl_ast_stmt_t *st) {
 
 /* Statements that are valid HiveQL but not implemented. */
 static const char *const unsupported_statements[] = {
-    "INSERT", "TRUNCATE", "UPDATE", "DELETE", "MERGE",  "WITH",    "FROM",    "GRANT",
-    "REVOKE", "ANALYZE",  "EXPORT", "IMPORT", "ABORT",  "KILL",    "LOCK",    "UNLOCK",
-    "COMMIT", "ROLLBACK", "START",  "RELOAD", "REPL",   "VALUES",  "MAP",     "REDUCE",
-    "PREPARE", "EXECUTE", "REPLICATION", NULL};
+    "INSERT", "TRUNCATE", "UPDATE",  "DELETE",   "MERGE",   "WITH",        "FROM",
+    "GRANT",  "REVOKE",   "ANALYZE", "EXPORT",   "IMPORT",  "ABORT",       "KILL",
+    "LOCK",   "UNLOCK",   "COMMIT",  "ROLLBACK", "START",   "RELOAD",      "REPL",
+    "VALUES", "MAP",      "REDUCE",  "PREPARE",  "EXECUTE", "REPLICATION", NULL};
 
 static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
   long pos = p->tok.pos;
@@ -1769,17 +1817,28 @@ static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
   if (!st) return nomem(p);
   *out = st;
   hl_status_t rc;
-  if (at_kw(p, "SELECT")) rc = parse_select(p, &st->select);
-  else if (at_kw(p, "EXPLAIN")) rc = parse_explain(p, st);
-  else if (at_kw(p, "CREATE")) rc = parse_create(p, st);
-  else if (at_kw(p, "DROP")) rc = parse_drop(p, st);
-  else if (at_kw(p, "ALTER")) rc = parse_alter(p, st);
-  else if (at_kw(p, "SHOW")) rc = parse_show(p, st);
-  else if (at_kw(p, "DESCRIBE") || at_kw(p, "DESC")) rc = parse_describe(p, st);
-  else if (at_kw(p, "MSCK")) rc = parse_msck(p, st);
-  else if (at_kw(p, "LOAD")) rc = parse_load(p, st);
-  else if (at_kw(p, "SET")) return parse_set(p, st, false);
-  else if (at_kw(p, "RESET")) return parse_set(p, st, true);
+  if (at_kw(p, "SELECT"))
+    rc = parse_select(p, &st->select);
+  else if (at_kw(p, "EXPLAIN"))
+    rc = parse_explain(p, st);
+  else if (at_kw(p, "CREATE"))
+    rc = parse_create(p, st);
+  else if (at_kw(p, "DROP"))
+    rc = parse_drop(p, st);
+  else if (at_kw(p, "ALTER"))
+    rc = parse_alter(p, st);
+  else if (at_kw(p, "SHOW"))
+    rc = parse_show(p, st);
+  else if (at_kw(p, "DESCRIBE") || at_kw(p, "DESC"))
+    rc = parse_describe(p, st);
+  else if (at_kw(p, "MSCK"))
+    rc = parse_msck(p, st);
+  else if (at_kw(p, "LOAD"))
+    rc = parse_load(p, st);
+  else if (at_kw(p, "SET"))
+    return parse_set(p, st, false);
+  else if (at_kw(p, "RESET"))
+    return parse_set(p, st, true);
   else if (at_kw(p, "USE")) {
     st->kind = HL_STMT_USE;
     rc = advance(p);
@@ -1809,7 +1868,8 @@ hl_status_t hl_sql_parse(hl_arena_t *arena, const char *sql, size_t len, hl_ast_
   *consumed = 0;
 
   hl_status_t rc = hl_sql_lex(&p.lx, &p.tok, err);
-  while (rc == HL_OK && at(&p, HL_TK_SEMI)) rc = advance(&p); /* empty statements */
+  while (rc == HL_OK && at(&p, HL_TK_SEMI))
+    rc = advance(&p); /* empty statements */
   if (rc == HL_OK && at(&p, HL_TK_EOF)) {
     *consumed = len;
     return HL_OK;

@@ -1,14 +1,16 @@
+// clang-format off
 /*
  * fuzz_parser.c -- libFuzzer target for the HiveQL lexer and parser.
  *
- * Build (not part of the CMake build), from the repository root:
+ * Build (not part of the CMake build), from the repository root, then run:
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc tests/fuzz/fuzz_parser.c src/sql/[a-z]*.c src/util/[a-z]*.c -lm -o fuzz_parser
- * Run: ./fuzz_parser -max_len=4096 tests/fuzz/corpus/parser
+ *   ./fuzz_parser -max_len=4096 tests/fuzz/corpus/parser
  *
  * Parses every statement of the input as a script would (advancing by
  * `consumed`) and traps if an error position falls outside the text, a
  * statement span is inconsistent, or the parser stops making progress.
  */
+// clang-format on
 #include "sql/parser.h"
 #include "util/arena.h"
 
@@ -32,7 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (rc != HL_OK && rc != HL_NOMEM &&
         (err.position < 0 || err.position > (long)(size - off) || !err.message))
       abort();
-    if (rc == HL_OK && st && (st->pos < 0 || st->end_pos < st->pos || st->end_pos > (long)(size - off)))
+    if (rc == HL_OK && st &&
+        (st->pos < 0 || st->end_pos < st->pos || st->end_pos > (long)(size - off)))
       abort();
     if (used > size - off) abort();
     hl_err_clear(&err);

@@ -83,7 +83,7 @@ static hl_status_t fill(hl_text_reader_t *r, hl_error_t *err) {
   }
   if (r->end == r->cap) {
     if (r->cap >= MAX_RECORD) return too_long(r, err);
-    size_t cap = r->cap ? r->cap * 2 : INITIAL_BUF;
+    size_t cap = r->cap * 2;
     if (cap > MAX_RECORD) cap = MAX_RECORD;
     char *p = hl_realloc(r->buf, cap);
     if (!p) return hl_err_nomem(err);
@@ -550,11 +550,12 @@ static hl_status_t csv_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t row,
     out = hl_arena_alloc(r->arena, n ? n : 1);
     if (!out) return hl_err_nomem(err);
   } else {
-    if (n > r->scratch_cap) {
-      char *s = hl_realloc(r->scratch, n);
+    if (n > r->scratch_cap || !r->scratch) {
+      size_t cap = n > 64 ? n : 64;
+      char *s = hl_realloc(r->scratch, cap);
       if (!s) return hl_err_nomem(err);
       r->scratch = s;
-      r->scratch_cap = n;
+      r->scratch_cap = cap;
     }
     out = r->scratch;
   }
@@ -888,6 +889,12 @@ hl_status_t hl_text_reader_open(hl_stor_t *fs, const char *path, const hl_text_f
     return hl_err_nomem(err);
   }
   r->fmt.null_string = r->null_string;
+  r->cap = INITIAL_BUF;
+  r->buf = hl_malloc(r->cap);
+  if (!r->buf) {
+    hl_text_reader_close(r);
+    return hl_err_nomem(err);
+  }
   for (int col = 0; col < n_cols; col++) {
     r->projected[col] = !projected || projected[col];
     if (!r->projected[col]) continue;

@@ -716,6 +716,42 @@ static void read_failing_allocs(const char *path, const hl_text_format_t *fmt, c
   CHECK(done);
 }
 
+/* Writes one batch read from SRC to DST (with FMT) failing the 1st, 2nd,
+ * ... allocation of the writer: each run ends in HL_OK or HL_NOMEM without
+ * leaks, and the successful run's file reads back as EXPECT. */
+static void write_failing_allocs(const char *src, const hl_text_format_t *src_fmt,
+                                 const char *dst_name, const hl_text_format_t *fmt,
+                                 const char *spec, const char *expect) {
+  cols_t c = cols_of(spec);
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_text_reader_t *r = NULL;
+  hl_batch_t *batch = hl_batch_create(c.n, c.types);
+  CHECK_INT(hl_text_reader_open(T.fs, src, src_fmt, c.n, c.types, c.names, NULL, &r, &err), HL_OK);
+  CHECK_INT(hl_text_reader_next(r, batch, &err), HL_OK);
+  const char *dst = tpath(dst_name);
+  bool done = false;
+  for (long n = 1; n < 1000 && !done; n++) {
+    unlink(dst);
+    hl_text_writer_t *w = NULL;
+    hl_mem_fail_after(n);
+    hl_status_t st = hl_text_writer_open(T.fs, dst, fmt, c.n, c.types, c.names, &w, &err);
+    if (st == HL_OK) st = hl_text_writer_write(w, batch, &err);
+    hl_status_t cst = hl_text_writer_close(w, &err);
+    if (st == HL_OK) st = cst;
+    hl_mem_fail_after(0);
+    if (st == HL_OK)
+      done = true;
+    else
+      CHECK_INT(st, HL_NOMEM);
+    hl_err_clear(&err);
+  }
+  CHECK(done);
+  CHECK_STR(render(dst, fmt, spec), expect);
+  hl_text_reader_close(r);
+  hl_batch_destroy(batch);
+}
+
 TEST(out_of_memory) {
   hl_text_format_t f = lazy_fmt();
   unsigned char gz[1024];
@@ -730,6 +766,12 @@ TEST(out_of_memory) {
   hl_text_format_t csv = fmt_of("org.apache.hadoop.hive.serde2.OpenCSVSerde", NULL, 0, NULL, 0);
   p = put_text("oom.csv", "\"a,b\",1\n");
   read_failing_allocs(p, &csv, "s string, i int", "a,b|1");
+  p = put_text("oom_src.json", "{\"i\":1,\"a\":[\"x\",null],\"s\":{\"f\":2}}\n{}\n");
+  const char *spec = "i int, a array<string>, s struct<f:int>";
+  const char *want = "1|[\"x\",null]|{\"f\":2}\nNULL|NULL|NULL";
+  write_failing_allocs(p, &j, "oom_out.txt.gz", &f, spec, want);
+  write_failing_allocs(p, &j, "oom_out.json.zst", &j, spec, want);
+  write_failing_allocs(p, &j, "oom_out.csv", &csv, "i int", "1\nNULL");
 }
 
 static void remove_dir(const char *dir) {

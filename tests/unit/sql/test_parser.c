@@ -9,6 +9,7 @@
  */
 #include "sql/lexer.h"
 #include "sql/parser.h"
+#include "util/mem.h"
 #include "util/strbuf.h"
 #include "util/type.h"
 
@@ -61,40 +62,66 @@ static void check_error_at(int line, const char *sql, hl_status_t code, const ch
   hl_err_clear(&err);
 }
 
-#define CHECK_ERROR(sql, msg, pos)                                                                 \
-  check_error_at(__LINE__, (sql), HL_ERROR, "42601", (msg), (pos))
+#define CHECK_ERROR(sql, msg, pos) check_error_at(__LINE__, (sql), HL_ERROR, "42601", (msg), (pos))
 #define CHECK_UNSUPPORTED(sql, msg, pos)                                                           \
   check_error_at(__LINE__, (sql), HL_UNSUPPORTED, "0A000", (msg), (pos))
 
 static const char *op_name(hl_ast_op_t op) {
   switch (op) {
-  case HL_OP_AND: return "AND";
-  case HL_OP_OR: return "OR";
-  case HL_OP_NOT: return "NOT";
-  case HL_OP_EQ: return "=";
-  case HL_OP_NE: return "<>";
-  case HL_OP_LT: return "<";
-  case HL_OP_LE: return "<=";
-  case HL_OP_GT: return ">";
-  case HL_OP_GE: return ">=";
-  case HL_OP_EQ_NS: return "<=>";
-  case HL_OP_ADD: return "+";
-  case HL_OP_SUB: return "-";
-  case HL_OP_MUL: return "*";
-  case HL_OP_DIV: return "/";
-  case HL_OP_IDIV: return "DIV";
-  case HL_OP_MOD: return "%";
-  case HL_OP_NEG: return "NEG";
-  case HL_OP_PLUS: return "POS";
-  case HL_OP_BITAND: return "&";
-  case HL_OP_BITOR: return "|";
-  case HL_OP_BITXOR: return "^";
-  case HL_OP_BITNOT: return "~";
-  case HL_OP_CONCAT: return "||";
-  case HL_OP_LIKE: return "LIKE";
-  case HL_OP_RLIKE: return "RLIKE";
-  case HL_OP_DISTINCT_FROM: return "DISTINCT_FROM";
-  default: return "?";
+  case HL_OP_AND:
+    return "AND";
+  case HL_OP_OR:
+    return "OR";
+  case HL_OP_NOT:
+    return "NOT";
+  case HL_OP_EQ:
+    return "=";
+  case HL_OP_NE:
+    return "<>";
+  case HL_OP_LT:
+    return "<";
+  case HL_OP_LE:
+    return "<=";
+  case HL_OP_GT:
+    return ">";
+  case HL_OP_GE:
+    return ">=";
+  case HL_OP_EQ_NS:
+    return "<=>";
+  case HL_OP_ADD:
+    return "+";
+  case HL_OP_SUB:
+    return "-";
+  case HL_OP_MUL:
+    return "*";
+  case HL_OP_DIV:
+    return "/";
+  case HL_OP_IDIV:
+    return "DIV";
+  case HL_OP_MOD:
+    return "%";
+  case HL_OP_NEG:
+    return "NEG";
+  case HL_OP_PLUS:
+    return "POS";
+  case HL_OP_BITAND:
+    return "&";
+  case HL_OP_BITOR:
+    return "|";
+  case HL_OP_BITXOR:
+    return "^";
+  case HL_OP_BITNOT:
+    return "~";
+  case HL_OP_CONCAT:
+    return "||";
+  case HL_OP_LIKE:
+    return "LIKE";
+  case HL_OP_RLIKE:
+    return "RLIKE";
+  case HL_OP_DISTINCT_FROM:
+    return "DISTINCT_FROM";
+  default:
+    return "?";
   }
 }
 
@@ -112,12 +139,24 @@ static void print_expr(hl_buf_t *b, const hl_ast_expr_t *e) {
   switch (e->kind) {
   case HL_AST_LITERAL:
     switch (e->lit_type) {
-    case HL_LIT_STRING: hl_buf_printf(b, "'%s'", e->text); break;
-    case HL_LIT_DATE: hl_buf_printf(b, "DATE'%s'", e->text); break;
-    case HL_LIT_TIMESTAMP: hl_buf_printf(b, "TIMESTAMP'%s'", e->text); break;
-    case HL_LIT_DECIMAL: hl_buf_printf(b, "%sdec", e->text); break;
-    case HL_LIT_DOUBLE: hl_buf_printf(b, "%sdbl", e->text); break;
-    default: hl_buf_printf(b, "%s%s", e->text, e->lit_suffix); break;
+    case HL_LIT_STRING:
+      hl_buf_printf(b, "'%s'", e->text);
+      break;
+    case HL_LIT_DATE:
+      hl_buf_printf(b, "DATE'%s'", e->text);
+      break;
+    case HL_LIT_TIMESTAMP:
+      hl_buf_printf(b, "TIMESTAMP'%s'", e->text);
+      break;
+    case HL_LIT_DECIMAL:
+      hl_buf_printf(b, "%sdec", e->text);
+      break;
+    case HL_LIT_DOUBLE:
+      hl_buf_printf(b, "%sdbl", e->text);
+      break;
+    default:
+      hl_buf_printf(b, "%s%s", e->text, e->lit_suffix);
+      break;
     }
     break;
   case HL_AST_COLUMN:
@@ -235,15 +274,16 @@ TEST(lexer_tokens) {
   hl_sql_token_t t[32];
   const char *sql = "a<=>b <> c != d == e || f <= g >= h /* x */ -- y\n ; .5 1.e2 `q``x`";
   int n = lex_all(sql, t, 32);
-  hl_sql_tk_t want[] = {HL_TK_WORD, HL_TK_EQ_NS, HL_TK_WORD,   HL_TK_NE,      HL_TK_WORD,
-                        HL_TK_NE,   HL_TK_WORD,  HL_TK_EQ,     HL_TK_WORD,    HL_TK_CONCAT,
-                        HL_TK_WORD, HL_TK_LE,    HL_TK_WORD,   HL_TK_GE,      HL_TK_WORD,
+  hl_sql_tk_t want[] = {HL_TK_WORD, HL_TK_EQ_NS,   HL_TK_WORD,   HL_TK_NE,     HL_TK_WORD,
+                        HL_TK_NE,   HL_TK_WORD,    HL_TK_EQ,     HL_TK_WORD,   HL_TK_CONCAT,
+                        HL_TK_WORD, HL_TK_LE,      HL_TK_WORD,   HL_TK_GE,     HL_TK_WORD,
                         HL_TK_SEMI, HL_TK_DECIMAL, HL_TK_DOUBLE, HL_TK_QIDENT, HL_TK_EOF};
   CHECK_INT(n, (int)(sizeof want / sizeof want[0]));
-  for (int i = 0; i < n && i < (int)(sizeof want / sizeof want[0]); i++) CHECK_INT(t[i].kind, want[i]);
+  for (int i = 0; i < n && i < (int)(sizeof want / sizeof want[0]); i++)
+    CHECK_INT(t[i].kind, want[i]);
   CHECK_INT(t[1].pos, 1);
   CHECK_INT(t[1].len, 3);
-  CHECK_INT(t[15].pos, 50);   /* the ';' after the comments */
+  CHECK_INT(t[15].pos, 50);                /* the ';' after the comments */
   CHECK_INT(t[19].pos, (long)strlen(sql)); /* EOF at the end */
   char *id = hl_sql_ident_value(arena, sql, &t[18]);
   CHECK_STR(id, "q`x");
@@ -288,6 +328,8 @@ TEST(string_escapes) {
   CHECK(nul->text[0] == '\0' && nul->text[1] == 'z');
   CHECK_STR(st2->select->items[2].expr->text, "\xf0\x9f\x98\x80");
   CHECK_STR(st2->select->items[3].expr->text, "\xef\xbf\xbdq");
+  PARSE(st3, "SELECT '\\101\\277'");
+  CHECK_STR(st3->select->items[0].expr->text, "A277"); /* \2 is no octal escape in Hive */
 }
 
 /* -------------------------------------------------------- expressions */
@@ -297,7 +339,9 @@ TEST(expression_precedence) {
   CHECK_STR(expr_str("(1 + 2) * 3"), "(* (+ 1 2) 3)");
   CHECK_STR(expr_str("a - b - c"), "(- (- a b) c)");
   CHECK_STR(expr_str("a OR b AND NOT c = d"), "(OR a (AND b (NOT (= c d))))");
-  CHECK_STR(expr_str("a | b & c ^ d || e + f * g"), "(| a (& b (^ c (|| d (+ e (* f g))))))");
+  CHECK_STR(expr_str("a | b & c || d + e * f ^ g"), "(| a (& b (|| c (+ d (* e (^ f g))))))");
+  CHECK_STR(expr_str("a ^ b * c | d"), "(| (* (^ a b) c) d)");
+  CHECK_STR(expr_str("-a ^ b"), "(^ (NEG a) b)");
   CHECK_STR(expr_str("a = b | c"), "(= a (| b c))");
   CHECK_STR(expr_str("a DIV b % c / d"), "(/ (% (DIV a b) c) d)");
   CHECK_STR(expr_str("-a * ~b"), "(* (NEG a) (~ b))");
@@ -543,6 +587,13 @@ TEST(create_table_full) {
   CHECK_STR(ct->like->name, "src");
   CHECK_STR(ct->location, "/x");
   CHECK_INT(ct->tblprops.n, 1);
+
+  PARSE(kw, "CREATE TABLE k (key int, value string, date date, timestamp timestamp, "
+            "comment string, location string, data binary, user string, table int)");
+  CHECK_INT(kw->create_table->n_cols, 9);
+  CHECK_STR(kw->create_table->cols[3].name, "timestamp");
+  CHECK_STR(type_str(kw->create_table->cols[3].type), "timestamp");
+  CHECK_STR(kw->create_table->cols[8].name, "table");
 
   PARSE(st5, "CREATE TABLE p (x int) STORED AS Parquet");
   CHECK_STR(st5->create_table->stored_as, "PARQUET");
@@ -832,23 +883,28 @@ TEST(syntax_errors) {
               "syntax error at or near \"COMMENT\"", 37);
   CHECK_ERROR("ALTER TABLE t ADD PARTITION (dt < '1')", "syntax error at or near \"<\"", 32);
   CHECK_ERROR("ALTER TABLE t FROB", "syntax error at or near \"FROB\"", 14);
-  CHECK_ERROR("SHOW COLUMNS FROM a.t IN b",
-              "table name \"a.t\" conflicts with database \"b\"", 25);
+  CHECK_ERROR("SHOW COLUMNS FROM a.t IN b", "table name \"a.t\" conflicts with database \"b\"", 25);
   CHECK_ERROR("DROP TABLE", "syntax error at end of input", 10);
   check_error_at(__LINE__, "CREATE TABLE t (a DECIMAL(50,2))", HL_ERROR, "42611",
                  "decimal precision 50 is out of range [1, 38]", 26);
-  check_error_at(__LINE__, "CREATE TABLE t (a foo)", HL_ERROR, "42704", "unknown type \"foo\"",
-                 18);
+  check_error_at(__LINE__, "CREATE TABLE t (a foo)", HL_ERROR, "42704", "unknown type \"foo\"", 18);
   check_error_at(__LINE__, "SELECT a FROM t LIMIT 99999999999999999999", HL_ERROR, "22003",
                  "LIMIT value \"99999999999999999999\" is out of range", 22);
   check_error_at(__LINE__, "CREATE TABLE t (a int) CLUSTERED BY (a) INTO 0 BUCKETS", HL_ERROR,
                  "42P16", "number of buckets must be positive", 45);
 
+  CHECK_ERROR("CREATE TABLE t (a int) LOCATION /x", "expected string literal but found \"/\"", 32);
+  check_error_at(__LINE__, "SELECT CAST(a AS decimal(40))", HL_ERROR, "42611",
+                 "decimal precision 40 is out of range [1, 38]", 25);
+  CHECK_ERROR("SELECT a FROM t ORDER a", "syntax error at or near \"a\"", 22);
+  CHECK_ERROR("SELECT a NOT b", "syntax error at or near \"NOT\"", 9);
+
   /* nesting is bounded */
   char deep[2000];
   memset(deep, 0, sizeof deep);
   strcpy(deep, "SELECT ");
-  for (int i = 0; i < 600; i++) strcat(deep, "(");
+  for (int i = 0; i < 600; i++)
+    strcat(deep, "(");
   check_error_at(__LINE__, deep, HL_ERROR, "54000", "statement is nested too deeply", 207);
 }
 
@@ -875,8 +931,8 @@ TEST(unsupported_statements) {
   CHECK_UNSUPPORTED("EXPLAIN EXTENDED SELECT 1", "EXPLAIN EXTENDED is not supported yet", 0);
   CHECK_UNSUPPORTED("EXPLAIN DROP TABLE t", "EXPLAIN is supported only for SELECT", 8);
   CHECK_UNSUPPORTED("ALTER TABLE t TOUCH", "ALTER TABLE TOUCH is not supported yet", 14);
-  CHECK_UNSUPPORTED("CREATE TABLE t (a int) SKEWED BY (a) ON (1)",
-                    "SKEWED BY is not supported yet", 23);
+  CHECK_UNSUPPORTED("CREATE TABLE t (a int) SKEWED BY (a) ON (1)", "SKEWED BY is not supported yet",
+                    23);
 }
 
 /* --------------------------------------------------------- robustness */
@@ -960,6 +1016,68 @@ TEST(random_inputs_do_not_crash) {
   }
 }
 
+TEST(line_col_and_large_input) {
+  int line = 0, col = 0;
+  const char *sql = "SELECT a\n  FROM t\nWHERE";
+  hl_sql_line_col(sql, 0, &line, &col);
+  CHECK_INT(line, 1);
+  CHECK_INT(col, 1);
+  hl_sql_line_col(sql, 11, &line, &col); /* the F of FROM */
+  CHECK_INT(line, 2);
+  CHECK_INT(col, 3);
+  hl_sql_line_col(sql, 23, &line, &col); /* end of text */
+  CHECK_INT(line, 3);
+  CHECK_INT(col, 6);
+
+  /* 100,000 adjacent literals: linear time and space */
+  size_t n = 100000;
+  char *big = malloc(7 + n * 4 + 1);
+  CHECK(big != NULL);
+  if (!big) return;
+  memcpy(big, "SELECT ", 7);
+  for (size_t i = 0; i < n; i++)
+    memcpy(big + 7 + i * 4, "'a' ", 4);
+  big[7 + n * 4] = '\0';
+  hl_arena_reset(arena);
+  PARSE(st, big);
+  CHECK_INT(st->select->items[0].expr->text_len, n);
+  CHECK(hl_arena_used(arena) < 4 * n * 4);
+  free(big);
+}
+
+/* Failing the Nth allocation ends in HL_OK or a clean HL_NOMEM, never a
+ * crash (leaks would be reported by the sanitizer build). */
+TEST(allocation_failures) {
+  const char *sql = "CREATE TABLE db.t (a int COMMENT 'x', m map<string,array<int>>) "
+                    "PARTITIONED BY (dt string) STORED AS ORC TBLPROPERTIES ('k'='v'); "
+                    "SELECT a, count(DISTINCT b) FROM t WHERE a IN (1, 2, 3) AND b LIKE 'x' "
+                    "GROUP BY a ORDER BY a LIMIT 1";
+  int saw_nomem = 0, saw_ok = 0;
+  for (long n = 1; n < 400; n++) {
+    hl_arena_t *a = hl_arena_create(256); /* small blocks: many allocations */
+    if (!a) continue;
+    hl_error_t err;
+    hl_err_init(&err);
+    hl_ast_stmt_t *st = NULL;
+    size_t used = 0;
+    hl_mem_fail_after(n);
+    hl_status_t rc = hl_sql_parse(a, sql, strlen(sql), &st, &used, &err);
+    if (rc == HL_OK) rc = hl_sql_parse(a, sql + used, strlen(sql) - used, &st, &used, &err);
+    hl_mem_fail_after(0);
+    CHECK(rc == HL_OK || rc == HL_NOMEM);
+    if (rc == HL_NOMEM) {
+      saw_nomem++;
+      CHECK_STR(err.sqlstate, "53200");
+    } else {
+      saw_ok++;
+    }
+    hl_err_clear(&err);
+    hl_arena_destroy(a);
+  }
+  CHECK(saw_nomem > 0);
+  CHECK(saw_ok > 0);
+}
+
 int main(void) {
   arena = hl_arena_create(0);
   RUN(lexer_tokens);
@@ -976,6 +1094,8 @@ int main(void) {
   RUN(multiple_statements);
   RUN(syntax_errors);
   RUN(unsupported_statements);
+  RUN(line_col_and_large_input);
+  RUN(allocation_failures);
   RUN(random_inputs_do_not_crash);
   hl_arena_destroy(arena);
   return test_report();

@@ -1,0 +1,388 @@
+/*
+ * cmd_msck.c -- MSCK [REPAIR] TABLE t [ADD | DROP | SYNC PARTITIONS].
+ *
+ * Walks the table location exactly one directory level per partition key
+ * (through the storage interface), collects `key=value/...` leaves whose
+ * keys match the table's keys in order and whose values type for them, and
+ * compares them with one listing of the metastore's partitions (a hash set
+ * of value tuples, so 10,000 directories cost one catalog query).  Hidden
+ * names (leading '.' or '_') are ignored silently; any other junk is
+ * skipped and counted, or is an error under hive.msck.path.validation=throw.
+ * All repairs run in one catalog transaction; MSCK never touches files.
+ *
+ * Output (column `result`), as Hive's lines:
+ *   Partitions not in metastore:\tt:dt=1/hr=2\t...
+ *   Repair: Added partition to metastore t:dt=1/hr=2
+ *   Partitions missing from filesystem:\tt:dt=0/hr=0
+ *   Repair: Dropped partition from metastore db.t:dt=0/hr=0
+ *   Skipped N invalid partition directories: a, b, c, d, e
+ */
+#include "exec/cmd_int.h"
+
+#include "util/partpath.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+enum { VALIDATE_THROW, VALIDATE_SKIP, VALIDATE_IGNORE };
+
+typedef struct found {
+  char **values; /* canonical, NULL = default partition */
+  char *location;
+  char *name;
+} found_t;
+
+typedef struct walk {
+  hl_session_t *s;
+  hl_table_t *t;
+  hl_arena_t *arena;
+  hl_error_t *err;
+  int mode; /* VALIDATE_* */
+  found_t *found;
+  size_t n_found, cap_found;
+  char *skipped[5]; /* the first few skipped paths, relative */
+  size_t n_skipped;
+  char **values; /* values of the directories being walked */
+} walk_t;
+
+/* Records junk REL (relative path); under `throw` it is the error. */
+static hl_status_t junk(walk_t *w, const char *rel, const char *why) {
+  if (w->mode == VALIDATE_THROW)
+    return hl_err_set(w->err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                      "invalid partition directory \"%s\" in table \"%s.%s\": %s", rel,
+                      HL_TNAME(w->t), why);
+  if (w->n_skipped < 5) {
+    w->skipped[w->n_skipped] = hl_arena_strdup(w->arena, rel);
+    if (!w->skipped[w->n_skipped]) return hl_err_nomem(w->err);
+  }
+  w->n_skipped++;
+  return HL_OK;
+}
+
+static char *unescape(hl_arena_t *arena, const char *s, size_t len) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_partpath_unescape(&b, s, len);
+  char *out = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+  hl_buf_fini(&b);
+  return out;
+}
+
+static hl_status_t add_found(walk_t *w, const char *dir) {
+  if (w->n_found == w->cap_found) {
+    size_t cap = w->cap_found ? w->cap_found * 2 : 64;
+    found_t *grown =
+        hl_arena_realloc(w->arena, w->found, sizeof(found_t) * w->cap_found, sizeof(found_t) * cap);
+    if (!grown) return hl_err_nomem(w->err);
+    w->found = grown;
+    w->cap_found = cap;
+  }
+  found_t *f = &w->found[w->n_found];
+  f->values = hl_arena_alloc(w->arena, sizeof(char *) * (size_t)w->t->n_part);
+  f->location = hl_arena_strdup(w->arena, dir);
+  if (!f->values || !f->location) return hl_err_nomem(w->err);
+  memcpy(f->values, w->values, sizeof(char *) * (size_t)w->t->n_part);
+  f->name = hl_table_part_name(w->t, f->values, hl_cmd_default_part_name(w->s), w->arena);
+  if (!f->name) return hl_err_nomem(w->err);
+  w->n_found++;
+  return HL_OK;
+}
+
+/* Walks DIR (relative path REL, "" at the table root) at DEPTH. */
+static hl_status_t walk_dir(walk_t *w, const char *dir, const char *rel, int depth) {
+  hl_stor_entry_t *entries;
+  size_t n;
+  hl_status_t rc = w->s->fs->ops->list(w->s->fs, dir, w->arena, &entries, &n, w->err);
+  if (rc != HL_OK) return rc;
+  const char *key = w->t->cat->part_keys[depth].name;
+  bool leaf = depth + 1 == w->t->n_part;
+  size_t n_visible = 0;
+  for (size_t i = 0; i < n; i++) {
+    const char *name = entries[i].name;
+    if (name[0] == '.' || name[0] == '_') continue;
+    n_visible++;
+    char *child_rel =
+        *rel ? hl_arena_sprintf(w->arena, "%s/%s", rel, name) : hl_arena_strdup(w->arena, name);
+    if (!child_rel) return hl_err_nomem(w->err);
+    if (!entries[i].is_dir) {
+      rc = junk(w, child_rel, "a file where a partition directory was expected");
+      if (rc != HL_OK) return rc;
+      continue;
+    }
+    const char *eq = strchr(name, '=');
+    if (!eq || eq == name || !eq[1] || strchr(eq + 1, '=')) {
+      rc = junk(w, child_rel, "not a key=value directory name");
+      if (rc != HL_OK) return rc;
+      continue;
+    }
+    char *k = unescape(w->arena, name, (size_t)(eq - name));
+    char *v = unescape(w->arena, eq + 1, strlen(eq + 1));
+    if (!k || !v) return hl_err_nomem(w->err);
+    if (strcasecmp(k, key) != 0) {
+      char *why = hl_arena_sprintf(w->arena, "expected partition key \"%s\" at this level", key);
+      rc = why ? junk(w, child_rel, why) : hl_err_nomem(w->err);
+      if (rc != HL_OK) return rc;
+      continue;
+    }
+    if (w->mode != VALIDATE_IGNORE && hl_partpath_needs_escape(v, strlen(v))) {
+      rc = junk(w, child_rel, "the value contains characters that Hive escapes");
+      if (rc != HL_OK) return rc;
+      continue;
+    }
+    hl_error_t verr;
+    hl_err_init(&verr);
+    char *canon;
+    rc = hl_cmd_part_value_canon(w->s, w->t, depth, v, w->arena, &canon, &verr);
+    if (rc == HL_NOMEM) {
+      hl_err_clear(&verr);
+      return hl_err_nomem(w->err);
+    }
+    if (rc != HL_OK) {
+      char *why = hl_arena_strdup(w->arena, verr.message);
+      hl_err_clear(&verr);
+      rc = why ? junk(w, child_rel, why) : hl_err_nomem(w->err);
+      if (rc != HL_OK) return rc;
+      continue;
+    }
+    w->values[depth] = canon;
+    char *child = hl_path_join(w->arena, dir, name);
+    if (!child) return hl_err_nomem(w->err);
+    rc = leaf ? add_found(w, child) : walk_dir(w, child, child_rel, depth + 1);
+    if (rc != HL_OK) return rc;
+  }
+  if (depth > 0 && n_visible == 0) return junk(w, rel, "missing partition directories below it");
+  return HL_OK;
+}
+
+/* ---------------------------------------------------- value-tuple set */
+
+typedef struct tuple_set {
+  char **slots; /* tuple keys, NULL = empty */
+  size_t mask;
+} tuple_set_t;
+
+static char *tuple_key(hl_arena_t *arena, char *const *values, int n) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  for (int i = 0; i < n; i++) {
+    /* \2 marks NULL, \1 separates: neither can occur in a stored value
+     * that came through a SQL literal or a directory name (both escape or
+     * refuse control bytes at the leaf check) -- and if one did, equal
+     * tuples still produce equal keys, which is all a set needs */
+    if (values[i])
+      hl_buf_puts(&b, values[i]);
+    else
+      hl_buf_putc(&b, '\2');
+    hl_buf_putc(&b, '\1');
+  }
+  char *out = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+  hl_buf_fini(&b);
+  return out;
+}
+
+static uint64_t fnv(const char *s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h;
+}
+
+static bool set_init(tuple_set_t *set, size_t n, hl_arena_t *arena) {
+  size_t cap = 16;
+  while (cap < n * 2 + 2)
+    cap *= 2;
+  set->slots = hl_arena_zalloc(arena, sizeof(char *) * cap);
+  set->mask = cap - 1;
+  return set->slots != NULL;
+}
+
+/* Inserts KEY; returns false when it was present already. */
+static bool set_insert(tuple_set_t *set, char *key) {
+  for (size_t i = fnv(key) & set->mask;; i = (i + 1) & set->mask) {
+    if (!set->slots[i]) {
+      set->slots[i] = key;
+      return true;
+    }
+    if (strcmp(set->slots[i], key) == 0) return false;
+  }
+}
+
+/* ------------------------------------------------------------- MSCK */
+
+typedef struct out_lines {
+  char **v;
+  size_t n, cap;
+} out_lines_t;
+
+static hl_status_t out_add(out_lines_t *o, char *line, hl_arena_t *arena, hl_error_t *err) {
+  if (!line) return hl_err_nomem(err);
+  if (o->n == o->cap) {
+    size_t cap = o->cap ? o->cap * 2 : 16;
+    char **grown = hl_arena_realloc(arena, o->v, sizeof(char *) * o->cap, sizeof(char *) * cap);
+    if (!grown) return hl_err_nomem(err);
+    o->v = grown;
+    o->cap = cap;
+  }
+  o->v[o->n++] = line;
+  return HL_OK;
+}
+
+static int cmp_name_ptr(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "HEADER:\tPREFIX:name\tPREFIX:name..." over NAMES (sorted here). */
+static char *list_line(const char *header, const char *prefix, char **names, size_t n,
+                       hl_arena_t *arena) {
+  qsort(names, n, sizeof(char *), cmp_name_ptr);
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_buf_puts(&b, header);
+  for (size_t i = 0; i < n; i++)
+    hl_buf_printf(&b, "\t%s:%s", prefix, names[i]);
+  char *out = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+  hl_buf_fini(&b);
+  return out;
+}
+
+hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                        hl_result_t *result, hl_error_t *err) {
+  hl_table_t *t;
+  hl_status_t rc = hl_table_load(s, &stmt->table, arena, &t, err);
+  if (rc != HL_OK) return rc;
+  if (t->n_part == 0)
+    return hl_err_set_at(err, stmt->table.pos, HL_ERROR,
+                         HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                         "table \"%s.%s\" is not a partitioned table", HL_TNAME(t));
+  const char *mode = hl_session_get(s, "hive.msck.path.validation");
+  walk_t w = {.s = s, .t = t, .arena = arena, .err = err};
+  if (!mode || strcasecmp(mode, "skip") == 0)
+    w.mode = VALIDATE_SKIP;
+  else if (strcasecmp(mode, "throw") == 0)
+    w.mode = VALIDATE_THROW;
+  else if (strcasecmp(mode, "ignore") == 0)
+    w.mode = VALIDATE_IGNORE;
+  else
+    return hl_err_set_at(err, stmt->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                         "invalid value \"%s\" for hive.msck.path.validation (expected throw, "
+                         "skip or ignore)",
+                         mode);
+  w.values = hl_arena_zalloc(arena, sizeof(char *) * (size_t)t->n_part);
+  if (!w.values) return hl_err_nomem(err);
+  hl_stor_stat_t root;
+  rc = s->fs->ops->stat(s->fs, t->cat->location, &root, err);
+  if (rc != HL_OK) return rc;
+  if (root.exists && root.is_dir) {
+    rc = walk_dir(&w, t->cat->location, "", 0);
+    if (rc != HL_OK) {
+      hl_err_position(err, stmt->pos);
+      return rc;
+    }
+  }
+
+  hl_cat_partition_t *parts;
+  size_t n_parts;
+  rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &parts, &n_parts, err);
+  if (rc != HL_OK) return rc;
+  tuple_set_t set;
+  if (!set_init(&set, n_parts + w.n_found, arena)) return hl_err_nomem(err);
+  for (size_t i = 0; i < n_parts; i++) {
+    char *key = tuple_key(arena, parts[i].values, parts[i].n_values);
+    if (!key) return hl_err_nomem(err);
+    set_insert(&set, key);
+  }
+  bool do_add = stmt->msck_mode == 0 || stmt->msck_mode == 2 || !stmt->msck_repair;
+  bool do_drop = stmt->msck_mode == 1 || stmt->msck_mode == 2 || !stmt->msck_repair;
+
+  /* directories missing from the metastore (a tuple found twice, e.g.
+   * hr=01 and hr=1, is added once) */
+  found_t **missing = hl_arena_alloc(arena, sizeof(found_t *) * (w.n_found + 1));
+  char **missing_names = hl_arena_alloc(arena, sizeof(char *) * (w.n_found + 1));
+  if (!missing || !missing_names) return hl_err_nomem(err);
+  size_t n_missing = 0;
+  for (size_t i = 0; do_add && i < w.n_found; i++) {
+    char *key = tuple_key(arena, w.found[i].values, t->n_part);
+    if (!key) return hl_err_nomem(err);
+    if (!set_insert(&set, key)) continue;
+    missing_names[n_missing] = w.found[i].name;
+    missing[n_missing++] = &w.found[i];
+  }
+  /* metastore partitions whose directory is gone */
+  hl_cat_partition_t **gone = hl_arena_alloc(arena, sizeof(*gone) * (n_parts + 1));
+  char **gone_names = hl_arena_alloc(arena, sizeof(char *) * (n_parts + 1));
+  if (!gone || !gone_names) return hl_err_nomem(err);
+  size_t n_gone = 0;
+  for (size_t i = 0; do_drop && i < n_parts; i++) {
+    hl_stor_stat_t st;
+    rc = s->fs->ops->stat(s->fs, parts[i].location, &st, err);
+    if (rc != HL_OK) return rc;
+    if (st.exists && st.is_dir) continue;
+    gone_names[n_gone] = parts[i].name;
+    gone[n_gone++] = &parts[i];
+  }
+
+  out_lines_t out = {0};
+  if (n_missing)
+    rc = out_add(
+        &out,
+        list_line("Partitions not in metastore:", t->cat->name, missing_names, n_missing, arena),
+        arena, err);
+  if (rc == HL_OK && n_gone)
+    rc = out_add(
+        &out,
+        list_line("Partitions missing from filesystem:", t->cat->name, gone_names, n_gone, arena),
+        arena, err);
+  if (rc != HL_OK) return rc;
+
+  if (stmt->msck_repair && (n_missing || n_gone)) {
+    rc = hl_cat_begin(s->cat, err);
+    if (rc != HL_OK) return rc;
+    int64_t now = (int64_t)time(NULL);
+    for (size_t i = 0; rc == HL_OK && i < n_missing; i++) {
+      hl_cat_partition_t p = {0};
+      p.table_id = t->cat->id;
+      p.values = missing[i]->values;
+      p.n_values = t->n_part;
+      p.name = missing[i]->name;
+      p.location = missing[i]->location;
+      p.create_time = now;
+      rc = hl_cat_partition_add(s->cat, &p, err);
+    }
+    for (size_t i = 0; rc == HL_OK && i < n_gone; i++)
+      rc = hl_cat_partition_drop(s->cat, gone[i]->id, err);
+    if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
+    if (rc != HL_OK) {
+      hl_cat_rollback(s->cat);
+      return rc;
+    }
+    /* missing_names was sorted by list_line */
+    for (size_t i = 0; rc == HL_OK && i < n_missing; i++)
+      rc = out_add(&out,
+                   hl_arena_sprintf(arena, "Repair: Added partition to metastore %s:%s",
+                                    t->cat->name, missing_names[i]),
+                   arena, err);
+    qsort(gone_names, n_gone, sizeof(char *), cmp_name_ptr);
+    for (size_t i = 0; rc == HL_OK && i < n_gone; i++)
+      rc = out_add(&out,
+                   hl_arena_sprintf(arena, "Repair: Dropped partition from metastore %s.%s:%s",
+                                    HL_TNAME(t), gone_names[i]),
+                   arena, err);
+    if (rc != HL_OK) return rc;
+  }
+  if (w.n_skipped) {
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_buf_printf(&b, "Skipped %zu invalid partition director%s: ", w.n_skipped,
+                  w.n_skipped == 1 ? "y" : "ies");
+    for (size_t i = 0; i < w.n_skipped && i < 5; i++)
+      hl_buf_printf(&b, "%s%s", i ? ", " : "", w.skipped[i]);
+    if (w.n_skipped > 5) hl_buf_puts(&b, ", ...");
+    char *line = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+    hl_buf_fini(&b);
+    rc = out_add(&out, line, arena, err);
+    if (rc != HL_OK) return rc;
+  }
+  return hl_cmd_lines_result(arena, "result", out.v, out.n, result, err);
+}

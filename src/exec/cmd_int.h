@@ -111,6 +111,8 @@ void hl_cmd_undo_mkdirs(hl_session_t *s, const char *created); /* NULL: no-op */
 const char *hl_cmd_owner(hl_session_t *s);
 /* The session's default partition name. */
 const char *hl_cmd_default_part_name(hl_session_t *s);
+/* True when session setting KEY is "true" (case-insensitive). */
+bool hl_cmd_setting_true(hl_session_t *s, const char *key);
 
 /* ------------------------------------------------ partition specs */
 

@@ -156,7 +156,8 @@ static hl_status_t drop_partitions(hl_session_t *s, const hl_ast_alter_table_t *
         matched++;
       }
     }
-    if (matched == 0 && !alt->if_exists)
+    if (matched == 0 && !alt->if_exists &&
+        !hl_cmd_setting_true(s, "hive.exec.drop.ignorenonexistent"))
       return hl_err_set_at(err, alt->part_specs[i].pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
                            "no partition of table \"%s.%s\" matches the partition spec",
                            HL_TNAME(t));

@@ -308,7 +308,10 @@ hl_status_t hl_cmd_drop_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_are
                               hl_result_t *result, hl_error_t *err) {
   hl_table_t *t;
   hl_status_t rc = hl_table_load(s, &stmt->table, arena, &t, err);
-  if (rc == HL_NOTFOUND && stmt->if_exists) {
+  /* Hive ignores a missing table unless hive.exec.drop.ignorenonexistent
+   * is false (a missing database is always an error) */
+  if (rc == HL_NOTFOUND && strcmp(err->sqlstate, HL_SS(UNDEFINED_TABLE)) == 0 &&
+      (stmt->if_exists || hl_cmd_setting_true(s, "hive.exec.drop.ignorenonexistent"))) {
     hl_err_clear(err);
     return HL_OK;
   }

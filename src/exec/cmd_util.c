@@ -417,3 +417,8 @@ hl_status_t hl_cmd_mkdirs_tracked(hl_session_t *s, const char *path, hl_arena_t 
 void hl_cmd_undo_mkdirs(hl_session_t *s, const char *created) {
   if (created) hl_cmd_remove_data(s, created);
 }
+
+bool hl_cmd_setting_true(hl_session_t *s, const char *key) {
+  const char *v = hl_session_get(s, key);
+  return v && strcasecmp(v, "true") == 0;
+}

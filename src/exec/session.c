@@ -15,6 +15,8 @@
 const char *const hl_session_defaults[] = {
     "hive.default.fileformat",
     "TextFile",
+    "hive.exec.drop.ignorenonexistent",
+    "true",
     "hive.exec.default.partition.name",
     "__HIVE_DEFAULT_PARTITION__",
     "hive.exec.dynamic.partition",

@@ -3,9 +3,11 @@
 #   make check   install dependencies, build (plain and ASan+UBSan), run all tests
 #   make build   plain build into build/
 #   make format  clang-format the tree
+#   make fuzz    build the libFuzzer targets (clang) and run each FUZZ_SECONDS
+#   make valgrind  run the SQL logic tests with hivelite under valgrind
 JOBS ?= 2
 
-.PHONY: all deps build build-asan demo check check-asan format conformance clean
+.PHONY: all deps build build-asan demo check check-asan format conformance fuzz valgrind clean
 
 all: build
 
@@ -30,8 +32,27 @@ check: build build-asan
 conformance: build
 	@python3 ../shared/conformance/run.py --hivelite ./build/hivelite
 
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc
+fuzz: deps
+	@mkdir -p build-fuzz/corpus-parser build-fuzz/corpus-text tests/fuzz/corpus/parser tests/fuzz/corpus/text
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_parser.c src/sql/[a-z]*.c src/util/[a-z]*.c -lm \
+	  -o build-fuzz/fuzz_parser
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_text.c src/format/text/[a-z]*.c src/exec/vector.c \
+	  src/storage/[a-z]*.c src/util/[a-z]*.c $$(pkg-config --cflags --libs zlib libzstd jansson) \
+	  -lm -lpthread -o build-fuzz/fuzz_text
+	./build-fuzz/fuzz_parser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-parser tests/fuzz/corpus/parser
+	./build-fuzz/fuzz_text -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-text tests/fuzz/corpus/text
+
+valgrind: deps
+	@cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	@cmake --build build-debug -j $(JOBS)
+	@printf '#!/bin/sh\nexec valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite,indirect %s/build-debug/hivelite "$$@"\n' "$$PWD" > build-debug/hivelite-vg
+	@chmod +x build-debug/hivelite-vg
+	python3 tests/sqllogic.py --hivelite build-debug/hivelite-vg $$(find tests/sql -name '*.test' | sort)
+
 format:
 	@clang-format -i $$(find src include tests -name '*.[ch]')
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-debug build-fuzz

@@ -421,7 +421,7 @@ hl_status_t hl_value_from_text(hl_arena_t *arena, const hl_type_t *type, const c
   case HL_T_BINARY: {
     char *p = hl_arena_alloc(arena, n ? n : 1);
     if (!p) return hl_err_nomem(err);
-    memcpy(p, s, n);
+    if (n) memcpy(p, s, n);
     out->u.s.ptr = p;
     out->u.s.len = (uint32_t)n;
     return HL_OK;
@@ -430,7 +430,7 @@ hl_status_t hl_value_from_text(hl_arena_t *arena, const hl_type_t *type, const c
     size_t keep = utf8_prefix(s, n, (size_t)type->length);
     char *p = hl_arena_alloc(arena, keep ? keep : 1);
     if (!p) return hl_err_nomem(err);
-    memcpy(p, s, keep);
+    if (keep) memcpy(p, s, keep);
     out->u.s.ptr = p;
     out->u.s.len = (uint32_t)keep;
     return HL_OK;
@@ -441,7 +441,7 @@ hl_status_t hl_value_from_text(hl_arena_t *arena, const hl_type_t *type, const c
     size_t pad = (size_t)type->length > chars ? (size_t)type->length - chars : 0;
     char *p = hl_arena_alloc(arena, keep + pad + 1);
     if (!p) return hl_err_nomem(err);
-    memcpy(p, s, keep);
+    if (keep) memcpy(p, s, keep);
     memset(p + keep, ' ', pad);
     out->u.s.ptr = p;
     out->u.s.len = (uint32_t)(keep + pad);

@@ -1,0 +1,130 @@
+/*
+ * parquet.h -- Apache Parquet files: reader, writer and schema inspection.
+ *
+ * Written from the Apache Parquet format specification (apache/parquet-format:
+ * parquet.thrift, Encodings.md, Compression.md, PageIndex.md, LogicalTypes.md).
+ * Module layout (see src/format/parquet/README.md):
+ *   pq_thrift.c    Thrift compact protocol reader/writer primitives
+ *   pq_meta.c      FileMetaData / PageHeader / ColumnIndex structures
+ *   pq_schema.c    schema tree <-> Hive types
+ *   pq_codec.c     compression codecs (Debian libraries)
+ *   pq_encoding.c  PLAIN, RLE/bit-packed, dictionary, DELTA_*, BYTE_STREAM_SPLIT
+ *   pq_reader.c    row groups and pages to vectors (this header's reader)
+ *   pq_writer.c    vectors to row groups and pages
+ *
+ * Like the text reader (format/text/text.h), a reader fills the first
+ * n_cols columns of a batch with the table's data columns in declared
+ * order; the scan appends partition columns.  Columns are matched to the
+ * file's top-level fields by name, case-insensitively; a table column the
+ * file lacks reads as NULL; INT->BIGINT and FLOAT->DOUBLE widen; any other
+ * mismatch is an error naming the file and column.  Untrusted input: every
+ * offset and length from the file is validated; a malformed file is
+ * HL_CORRUPT (XX001) naming the file, never a crash.
+ */
+#ifndef HL_PARQUET_H
+#define HL_PARQUET_H
+
+#include "exec/vector.h"
+#include "storage/stor.h"
+#include "util/kv.h"
+
+/* A pushed-down predicate "column op constant" (conjunctive), used to skip
+ * row groups (min/max/null-count statistics) and pages (column index).
+ * Rows are NOT filtered by the reader: the filter operator still runs. */
+typedef enum hl_pred_op {
+  HL_PRED_EQ,
+  HL_PRED_NE,
+  HL_PRED_LT,
+  HL_PRED_LE,
+  HL_PRED_GT,
+  HL_PRED_GE,
+  HL_PRED_IS_NULL,
+  HL_PRED_IS_NOT_NULL
+} hl_pred_op_t;
+
+typedef struct hl_scan_pred {
+  int col;               /* data column index (0..n_cols) */
+  hl_pred_op_t op;
+  hl_value_t value;      /* of the column's table type; unused for IS [NOT] NULL */
+} hl_scan_pred_t;
+
+/* Cache of parsed footers keyed on (path, size, mtime), owned by the
+ * caller (one per open warehouse handle), safe for one thread at a time. */
+typedef struct hl_parquet_cache hl_parquet_cache_t;
+hl_parquet_cache_t *hl_parquet_cache_create(size_t max_entries);
+void hl_parquet_cache_destroy(hl_parquet_cache_t *cache);
+
+typedef struct hl_parquet_scan_stats {
+  size_t row_groups_total;
+  size_t row_groups_read;  /* not skipped by statistics */
+  size_t pages_skipped;    /* by the column index */
+} hl_parquet_scan_stats_t;
+
+typedef struct hl_parquet_reader hl_parquet_reader_t;
+
+/* Opens PATH.  TYPES/NAMES (borrowed until close) are the table's n_cols
+ * data columns; PROJECTED[i] false means column i is not read (left NULL);
+ * PREDS (borrowed, may be NULL) are pushed predicates.  CACHE may be NULL.
+ * Caller closes. */
+hl_status_t hl_parquet_reader_open(hl_stor_t *fs, const char *path, int n_cols,
+                                   const hl_type_t *const *types, const char *const *names,
+                                   const bool *projected, const hl_scan_pred_t *preds, int n_preds,
+                                   hl_parquet_cache_t *cache, hl_parquet_reader_t **out,
+                                   hl_error_t *err);
+/* Same contract as hl_text_reader_next: fills columns [0, n_cols) of BATCH
+ * (reset by the caller), sets n_rows; 0 rows = end of file. */
+hl_status_t hl_parquet_reader_next(hl_parquet_reader_t *r, hl_batch_t *batch, hl_error_t *err);
+const hl_parquet_scan_stats_t *hl_parquet_reader_stats(const hl_parquet_reader_t *r);
+void hl_parquet_reader_close(hl_parquet_reader_t *r); /* NULL is a no-op */
+
+/* The file's top-level columns as Hive names and types (for SELECT FROM
+ * parquet.`path` and CREATE TABLE LIKE PARQUET).  In ARENA. */
+hl_status_t hl_parquet_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *arena,
+                                   int *n_cols, char ***names, hl_type_t ***types,
+                                   hl_error_t *err);
+
+typedef enum hl_parquet_codec {
+  HL_PQ_UNCOMPRESSED = 0,
+  HL_PQ_SNAPPY = 1,
+  HL_PQ_GZIP = 2,
+  HL_PQ_LZO = 3,
+  HL_PQ_BROTLI = 4,
+  HL_PQ_LZ4 = 5,
+  HL_PQ_ZSTD = 6,
+  HL_PQ_LZ4_RAW = 7
+} hl_parquet_codec_t;
+
+typedef struct hl_parquet_write_options {
+  hl_parquet_codec_t codec;    /* default SNAPPY */
+  int compression_level;       /* 0: codec default */
+  uint64_t row_group_bytes;    /* parquet.block.size, default 128 MiB */
+  uint64_t page_bytes;         /* parquet.page.size, default 1 MiB */
+  uint64_t dictionary_bytes;   /* dictionary fallback threshold, default 1 MiB */
+  bool int96_timestamps;       /* Hive/Impala compatibility; default INT64 micros */
+} hl_parquet_write_options_t;
+
+/* Defaults, then table properties parquet.compression (SNAPPY, ZSTD, GZIP,
+ * LZ4_RAW, UNCOMPRESSED/NONE), parquet.block.size, parquet.page.size,
+ * hive.parquet.timestamp... applied from PARAMS.  Unknown codec: 22023. */
+hl_status_t hl_parquet_write_options_init(hl_parquet_write_options_t *opts, const hl_kv_t *params,
+                                          int n_params, hl_error_t *err);
+
+typedef struct hl_parquet_writer hl_parquet_writer_t;
+
+/* Creates PATH (exclusive) for N_COLS columns of TYPES named NAMES.
+ * Caller closes. */
+hl_status_t hl_parquet_writer_open(hl_stor_t *fs, const char *path, int n_cols,
+                                   const hl_type_t *const *types, const char *const *names,
+                                   const hl_parquet_write_options_t *opts,
+                                   hl_parquet_writer_t **out, hl_error_t *err);
+/* Writes the live rows of columns [0, n_cols) of BATCH. */
+hl_status_t hl_parquet_writer_write(hl_parquet_writer_t *w, const hl_batch_t *batch,
+                                    hl_error_t *err);
+/* Flushes the last row group, writes the footer, syncs, closes; reports
+ * rows and bytes written (either pointer may be NULL).  NULL: HL_OK. */
+hl_status_t hl_parquet_writer_close(hl_parquet_writer_t *w, uint64_t *rows, uint64_t *bytes,
+                                    hl_error_t *err);
+/* Abandons a writer after an error (closes the file; the caller removes it). */
+void hl_parquet_writer_abort(hl_parquet_writer_t *w);
+
+#endif

@@ -28,4 +28,14 @@ hl_status_t hl_exec_command(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
 hl_status_t hl_exec_query(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                           hl_result_t *result, hl_error_t *err);
 
+/* Builds the operator pipeline of one SELECT (bind + plan + operators)
+ * into RESULT, for commands that consume query results (INSERT, CTAS).
+ * The caller pulls result->root and closes it. */
+hl_status_t hl_exec_select(hl_session_t *s, const hl_ast_select_t *select, hl_arena_t *arena,
+                           hl_result_t *result, hl_error_t *err);
+struct hl_plan;
+/* Same from a bound plan (plan/plan.h). */
+hl_status_t hl_exec_plan(hl_session_t *s, const struct hl_plan *plan, hl_arena_t *arena,
+                         hl_result_t *result, hl_error_t *err);
+
 #endif

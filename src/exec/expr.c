@@ -61,8 +61,257 @@ static bool dec_fits(__int128 v, int precision) {
   return v < lim && v > -lim;
 }
 
+/* 256-bit two's-complement integers for the decimal operations whose
+ * intermediate values do not fit 128 bits (x * 10^k before a rescale, the
+ * full product of two 38-digit values).  Only the slow path uses them: the
+ * common case runs in __int128 with overflow checks. */
+typedef struct u256 {
+  uint64_t w[4]; /* little-endian words */
+} u256_t;
+
+static u256_t u256_from_i128(__int128 v) {
+  u256_t r;
+  unsigned __int128 u = (unsigned __int128)v;
+  uint64_t ext = v < 0 ? UINT64_MAX : 0;
+  r.w[0] = (uint64_t)u;
+  r.w[1] = (uint64_t)(u >> 64);
+  r.w[2] = r.w[3] = ext;
+  return r;
+}
+
+static bool u256_is_neg(u256_t a) {
+  return (a.w[3] >> 63) != 0;
+}
+
+static u256_t u256_add(u256_t a, u256_t b) {
+  u256_t r;
+  unsigned __int128 carry = 0;
+  for (int i = 0; i < 4; i++) {
+    unsigned __int128 t = (unsigned __int128)a.w[i] + b.w[i] + carry;
+    r.w[i] = (uint64_t)t;
+    carry = t >> 64;
+  }
+  return r;
+}
+
+static u256_t u256_neg(u256_t a) {
+  u256_t one = {{1, 0, 0, 0}};
+  for (int i = 0; i < 4; i++) a.w[i] = ~a.w[i];
+  return u256_add(a, one);
+}
+
+/* A * M modulo 2^256; *overflow set when the unsigned product does not fit. */
+static u256_t u256_mul_u64(u256_t a, uint64_t m, bool *overflow) {
+  u256_t r;
+  unsigned __int128 carry = 0;
+  for (int i = 0; i < 4; i++) {
+    unsigned __int128 t = (unsigned __int128)a.w[i] * m + carry;
+    r.w[i] = (uint64_t)t;
+    carry = t >> 64;
+  }
+  if (carry) *overflow = true;
+  return r;
+}
+
+static int u256_cmp(u256_t a, u256_t b) {
+  for (int i = 3; i >= 0; i--)
+    if (a.w[i] != b.w[i]) return a.w[i] < b.w[i] ? -1 : 1;
+  return 0;
+}
+
+static u256_t u256_sub(u256_t a, u256_t b) {
+  return u256_add(a, u256_neg(b));
+}
+
+/* Unsigned A / B (B != 0) by shift and subtract; *rem gets A % B. */
+static u256_t u256_divmod(u256_t a, u256_t b, u256_t *rem) {
+  u256_t q = {{0, 0, 0, 0}}, r = {{0, 0, 0, 0}};
+  if (!a.w[2] && !a.w[3] && !b.w[2] && !b.w[3]) { /* the common case: 128 bits */
+    unsigned __int128 ua = ((unsigned __int128)a.w[1] << 64) | a.w[0];
+    unsigned __int128 ub = ((unsigned __int128)b.w[1] << 64) | b.w[0];
+    unsigned __int128 uq = ua / ub, ur = ua % ub;
+    q.w[0] = (uint64_t)uq;
+    q.w[1] = (uint64_t)(uq >> 64);
+    r.w[0] = (uint64_t)ur;
+    r.w[1] = (uint64_t)(ur >> 64);
+    *rem = r;
+    return q;
+  }
+  for (int bit = 255; bit >= 0; bit--) {
+    /* r = r << 1 | bit of a */
+    for (int i = 3; i > 0; i--) r.w[i] = (r.w[i] << 1) | (r.w[i - 1] >> 63);
+    r.w[0] = (r.w[0] << 1) | ((a.w[bit / 64] >> (bit % 64)) & 1);
+    if (u256_cmp(r, b) >= 0) {
+      r = u256_sub(r, b);
+      q.w[bit / 64] |= (uint64_t)1 << (bit % 64);
+    }
+  }
+  *rem = r;
+  return q;
+}
+
+static u256_t u256_pow10(int n, bool *overflow) {
+  u256_t r = {{1, 0, 0, 0}};
+  for (int i = 0; i < n; i++) r = u256_mul_u64(r, 10, overflow);
+  return r;
+}
+
+/* Signed A divided by 10^N, rounding half away from zero, into *out when
+ * the result has at most PRECISION digits.  Returns false otherwise. */
+static bool u256_round_to_dec(u256_t a, int n, int precision, __int128 *out) {
+  bool neg = u256_is_neg(a), of = false;
+  if (neg) a = u256_neg(a);
+  if (n > 0) {
+    u256_t div = u256_pow10(n, &of), rem;
+    if (of) return false;
+    a = u256_divmod(a, div, &rem);
+    rem = u256_add(rem, rem);
+    if (u256_cmp(rem, div) >= 0) a = u256_add(a, u256_from_i128(1));
+  }
+  if (a.w[3] || a.w[2] || (a.w[1] >> 63)) return false;
+  __int128 v = (__int128)(((unsigned __int128)a.w[1] << 64) | a.w[0]);
+  __int128 lim = 1;
+  for (int i = 0; i < precision; i++) lim *= 10;
+  if (v >= lim) return false;
+  *out = neg ? -v : v;
+  return true;
+}
+
+/* Signed X * 10^N (N >= 0) in 256 bits; *overflow when it does not fit. */
+static u256_t u256_scale_up(__int128 x, int n, bool *overflow) {
+  bool neg = x < 0;
+  u256_t a = u256_from_i128(neg ? -x : x);
+  for (int i = 0; i < n; i++) a = u256_mul_u64(a, 10, overflow);
+  if (u256_is_neg(a)) *overflow = true;
+  return neg ? u256_neg(a) : a;
+}
+
+/* Exact decimal operations on unscaled values X (scale SX) and Y (scale
+ * SY) giving an unscaled result of scale SO and at most PRECISION digits,
+ * rounded half away from zero.  Return false when the result is not
+ * representable (Hive: NULL). */
+static bool dec_add_exact(__int128 x, int sx, __int128 y, int sy, int so, int precision,
+                          __int128 *out) {
+  int s = sx > sy ? sx : sy;
+  bool of = false;
+  u256_t a = u256_scale_up(x, s - sx, &of), b = u256_scale_up(y, s - sy, &of);
+  if (of) return false;
+  u256_t sum = u256_add(a, b); /* |a|,|b| < 2^255 / 2: cannot overflow */
+  if (so >= s) {
+    u256_t scaled = sum;
+    bool neg = u256_is_neg(sum);
+    if (neg) scaled = u256_neg(scaled);
+    for (int i = s; i < so; i++) scaled = u256_mul_u64(scaled, 10, &of);
+    if (of) return false;
+    return u256_round_to_dec(neg ? u256_neg(scaled) : scaled, 0, precision, out);
+  }
+  return u256_round_to_dec(sum, s - so, precision, out);
+}
+
+static bool dec_mul_exact(__int128 x, int sx, __int128 y, int sy, int so, int precision,
+                          __int128 *out) {
+  bool neg = (x < 0) != (y < 0);
+  unsigned __int128 ux = (unsigned __int128)(x < 0 ? -x : x);
+  unsigned __int128 uy = (unsigned __int128)(y < 0 ? -y : y);
+  /* schoolbook product of two 128-bit magnitudes in 64-bit limbs */
+  uint64_t xa[2] = {(uint64_t)ux, (uint64_t)(ux >> 64)}, ya[2] = {(uint64_t)uy, (uint64_t)(uy >> 64)};
+  u256_t p = {{0, 0, 0, 0}};
+  for (int i = 0; i < 2; i++) {
+    unsigned __int128 carry = 0;
+    for (int j = 0; j < 2; j++) {
+      unsigned __int128 t = (unsigned __int128)xa[i] * ya[j] + p.w[i + j] + carry;
+      p.w[i + j] = (uint64_t)t;
+      carry = t >> 64;
+    }
+    p.w[i + 2] += (uint64_t)carry;
+  }
+  /* |x|,|y| < 10^38, so the product is < 10^76 < 2^255 */
+  int shift = sx + sy - so;
+  if (shift < 0) {
+    bool of = false;
+    for (int i = 0; i < -shift; i++) p = u256_mul_u64(p, 10, &of);
+    if (of || u256_is_neg(p)) return false;
+    shift = 0;
+  }
+  return u256_round_to_dec(neg ? u256_neg(p) : p, shift, precision, out);
+}
+
+static bool dec_div_exact(__int128 x, int sx, __int128 y, int sy, int so, int precision,
+                          __int128 *out) {
+  /* x/10^sx / (y/10^sy) at scale so = x * 10^(so - sx + sy) / y */
+  int shift = so - sx + sy;
+  bool neg = (x < 0) != (y < 0), of = false;
+  u256_t num = u256_from_i128(x < 0 ? -x : x), den = u256_from_i128(y < 0 ? -y : y), rem;
+  if (shift >= 0) {
+    for (int i = 0; i < shift; i++) num = u256_mul_u64(num, 10, &of);
+  } else {
+    for (int i = 0; i < -shift; i++) den = u256_mul_u64(den, 10, &of);
+  }
+  /* past 2^255 the quotient cannot have 38 digits */
+  if (of || u256_is_neg(num) || u256_is_neg(den)) return false;
+  u256_t q = u256_divmod(num, den, &rem);
+  rem = u256_add(rem, rem);
+  if (u256_cmp(rem, den) >= 0) q = u256_add(q, u256_from_i128(1));
+  return u256_round_to_dec(neg ? u256_neg(q) : q, 0, precision, out);
+}
+
+static bool dec_mod_exact(__int128 x, int sx, __int128 y, int sy, int so, int precision,
+                          __int128 *out) {
+  /* the remainder has the sign of the dividend (Java) */
+  int s = sx > sy ? sx : sy;
+  bool of = false;
+  u256_t a = u256_scale_up(x < 0 ? -x : x, s - sx, &of);
+  u256_t b = u256_scale_up(y < 0 ? -y : y, s - sy, &of), rem;
+  if (of) return false;
+  (void)u256_divmod(a, b, &rem);
+  if (x < 0) rem = u256_neg(rem);
+  if (so >= s) {
+    bool neg = u256_is_neg(rem);
+    if (neg) rem = u256_neg(rem);
+    for (int i = s; i < so; i++) rem = u256_mul_u64(rem, 10, &of);
+    if (of) return false;
+    return u256_round_to_dec(neg ? u256_neg(rem) : rem, 0, precision, out);
+  }
+  return u256_round_to_dec(rem, s - so, precision, out);
+}
+
 static double dec_to_double(__int128 v, int scale) {
   return (double)v / (double)pow10_128(scale);
+}
+
+/* ----------------------------------------------------------- deep copy */
+
+hl_status_t hl_value_copy_deep(hl_arena_t *arena, const hl_type_t *type, const hl_value_t *v,
+                               hl_value_t *out) {
+  *out = *v;
+  if (v->is_null) return HL_OK;
+  switch (type->id) {
+  case HL_T_ARRAY:
+  case HL_T_MAP:
+  case HL_T_STRUCT: {
+    size_t n = type->id == HL_T_MAP ? 2 * (size_t)v->u.list.n : (size_t)v->u.list.n;
+    if (n == 0 || !v->u.list.items) return HL_OK;
+    hl_value_t *items = hl_arena_alloc(arena, sizeof(hl_value_t) * n);
+    if (!items) return HL_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+      /* array: one element type; map: key, value alternate; struct: per field */
+      const hl_type_t *ct = type->id == HL_T_ARRAY ? type->children[0]
+                            : type->id == HL_T_MAP ? type->children[i % 2]
+                                                   : type->children[i];
+      if (hl_value_copy_deep(arena, ct, &v->u.list.items[i], &items[i]) != HL_OK) return HL_NOMEM;
+    }
+    out->u.list.items = items;
+    return HL_OK;
+  }
+  default:
+    if (hl_type_phys(type) == HL_P_STR) {
+      char *p = hl_arena_alloc(arena, v->u.s.len ? v->u.s.len : 1);
+      if (!p) return HL_NOMEM;
+      if (v->u.s.len) memcpy(p, v->u.s.ptr, v->u.s.len);
+      out->u.s.ptr = p;
+    }
+    return HL_OK;
+  }
 }
 
 /* ---------------------------------------------------------------- cast */
@@ -383,57 +632,18 @@ static hl_status_t eval_arith(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t
       HL_VEC_F64(out)[r] = t == HL_T_FLOAT ? (double)(float)v : v;
     } else if (phys == HL_P_I128) {
       int sa = a.type->scale, sb = b.type->scale, so = e->type->scale;
+      int prec = e->type->precision;
       __int128 x = HL_VEC_I128(&a)[r], y = HL_VEC_I128(&b)[r], v = 0;
+      bool ok;
       switch (e->op) {
-      case HL_XOP_ADD:
-      case HL_XOP_SUB: {
-        int s = sa > sb ? sa : sb;
-        __int128 xs = rescale(x, sa, s), ys = rescale(y, sb, s);
-        v = rescale(e->op == HL_XOP_ADD ? xs + ys : xs - ys, s, so);
-        break;
+      case HL_XOP_ADD: ok = dec_add_exact(x, sa, y, sb, so, prec, &v); break;
+      case HL_XOP_SUB: ok = dec_add_exact(x, sa, -y, sb, so, prec, &v); break;
+      case HL_XOP_MUL: ok = dec_mul_exact(x, sa, y, sb, so, prec, &v); break;
+      case HL_XOP_DIV: ok = y != 0 && dec_div_exact(x, sa, y, sb, so, prec, &v); break;
+      case HL_XOP_MOD: ok = y != 0 && dec_mod_exact(x, sa, y, sb, so, prec, &v); break;
+      default: ok = false;
       }
-      case HL_XOP_MUL: {
-        /* |x|,|y| < 10^38 may overflow 128 bits: check with doubles first */
-        double approx = (double)x * (double)y;
-        if (fabs(approx) >= 1.6e38) null = true;
-        else v = rescale(x * y, sa + sb, so);
-        break;
-      }
-      case HL_XOP_DIV: {
-        if (y == 0) {
-          null = true;
-          break;
-        }
-        /* x/10^sa / (y/10^sb) at scale so = x * 10^(so - sa + sb) / y */
-        int shift = so - sa + sb;
-        __int128 num = x;
-        bool overflow = false;
-        for (int k = 0; k < shift; k++) {
-          if (num > (__int128)1e37 || num < -(__int128)1e37) overflow = true;
-          num *= 10;
-        }
-        if (overflow) {
-          null = true;
-          break;
-        }
-        __int128 q = num / y, rem = num % y;
-        if (rem < 0) rem = -rem;
-        __int128 ay = y < 0 ? -y : y;
-        if (rem * 2 >= ay) q += ((num < 0) != (y < 0)) ? -1 : 1;
-        v = q;
-        break;
-      }
-      case HL_XOP_MOD: {
-        if (y == 0) {
-          null = true;
-          break;
-        }
-        int s = sa > sb ? sa : sb;
-        v = rescale(rescale(x, sa, s) % rescale(y, sb, s), s, so);
-        break;
-      }
-      default: null = true;
-      }
+      null = !ok;
       if (!null && !dec_fits(v, e->type->precision)) null = true;
       HL_VEC_I128(out)[r] = v;
     } else {

@@ -104,6 +104,14 @@ hl_status_t hl_expr_filter(const hl_expr_t *e, hl_batch_t *in, hl_arena_t *arena
 hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_type_t *to,
                           hl_value_t *out, hl_arena_t *arena, hl_error_t *err);
 
+/* Copies V (of TYPE) into *OUT so that it no longer points into the memory
+ * it came from: string bytes and complex-value trees (items and their
+ * strings) are copied into ARENA.  Operators that keep values beyond the
+ * batch they read them from (sort, aggregation) must use it.  Returns HL_OK
+ * or HL_NOMEM. */
+hl_status_t hl_value_copy_deep(hl_arena_t *arena, const hl_type_t *type, const hl_value_t *v,
+                               hl_value_t *out);
+
 /* Appends a readable form of E for EXPLAIN (column names, SQL operators). */
 void hl_expr_print(hl_buf_t *buf, const hl_expr_t *e);
 

@@ -88,13 +88,12 @@ static void key_value(hl_buf_t *key, const hl_type_t *type, const hl_value_t *v)
   }
 }
 
-/* Copies string payloads of V into the operator arena. */
+/* Copies the payload of V (string bytes, complex-value trees) into the
+ * operator arena: V points into the child's batch, reset on its next call. */
 static int persist(hl_arena_t *arena, const hl_type_t *type, hl_value_t *v) {
-  if (v->is_null || hl_type_phys(type) != HL_P_STR) return 0;
-  char *p = hl_arena_alloc(arena, v->u.s.len ? v->u.s.len : 1);
-  if (!p) return -1;
-  memcpy(p, v->u.s.ptr, v->u.s.len);
-  v->u.s.ptr = p;
+  hl_value_t copy;
+  if (hl_value_copy_deep(arena, type, v, &copy) != HL_OK) return -1;
+  *v = copy;
   return 0;
 }
 

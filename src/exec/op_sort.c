@@ -77,13 +77,12 @@ static hl_status_t consume(sort_t *s, hl_error_t *err) {
       hl_value_t *row = hl_arena_alloc(s->arena, sizeof(hl_value_t) * (size_t)s->n_cols);
       if (!row) return hl_err_nomem(err);
       for (int c = 0; c < s->n_cols; c++) {
-        hl_vec_get_value(&b->cols[c], r, &row[c]);
-        if (!row[c].is_null && hl_type_phys(s->types[c]) == HL_P_STR) {
-          char *p = hl_arena_alloc(s->arena, row[c].u.s.len ? row[c].u.s.len : 1);
-          if (!p) return hl_err_nomem(err);
-          memcpy(p, row[c].u.s.ptr, row[c].u.s.len);
-          row[c].u.s.ptr = p;
-        }
+        /* strings and complex values point into the child's batch, which
+         * the child resets on its next call: copy them */
+        hl_value_t v;
+        hl_vec_get_value(&b->cols[c], r, &v);
+        if (hl_value_copy_deep(s->arena, s->types[c], &v, &row[c]) != HL_OK)
+          return hl_err_nomem(err);
       }
       s->rows[s->n_rows++] = row;
     }

@@ -36,6 +36,19 @@ hl_status_t hl_exec_query(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t
     return hl_rowset_result(rs, result, err);
   }
 
+  return hl_exec_plan(s, plan, arena, result, err);
+}
+
+hl_status_t hl_exec_select(hl_session_t *s, const hl_ast_select_t *select, hl_arena_t *arena,
+                           hl_result_t *result, hl_error_t *err) {
+  hl_plan_t *plan;
+  hl_status_t rc = hl_plan_select(s, select, arena, &plan, err);
+  if (rc != HL_OK) return rc;
+  return hl_exec_plan(s, plan, arena, result, err);
+}
+
+hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena,
+                         hl_result_t *result, hl_error_t *err) {
   hl_op_t *op = plan->scan ? hl_op_scan_create(s, plan->scan, arena, err)
                            : hl_op_one_row_create(arena, err);
   if (op && plan->filter) op = hl_op_filter_create(op, plan->filter, arena, err);

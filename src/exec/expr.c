@@ -10,13 +10,15 @@
  */
 #include "exec/expr.h"
 
+#include "util/hashmap.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FOR_LIVE(b, r)                                                                             \
-  for (uint32_t i_ = 0, n_ = hl_batch_live(b), r = 0; i_ < n_ && ((r = hl_batch_row(b, i_)), 1);  \
+  for (uint32_t i_ = 0, n_ = hl_batch_live(b), r = 0; i_ < n_ && ((r = hl_batch_row(b, i_)), 1);   \
        i_++)
 
 static hl_status_t nomem(hl_error_t *err) {
@@ -32,16 +34,21 @@ static hl_status_t set_null(hl_vec_t *v, hl_arena_t *arena, uint32_t row, hl_err
 /* Wraps V to the width of integer type ID, as Java arithmetic does. */
 static int64_t wrap_int(hl_type_id_t id, int64_t v) {
   switch (id) {
-  case HL_T_TINYINT: return (int8_t)(uint8_t)(uint64_t)v;
-  case HL_T_SMALLINT: return (int16_t)(uint16_t)(uint64_t)v;
-  case HL_T_INT: return (int32_t)(uint32_t)(uint64_t)v;
-  default: return v;
+  case HL_T_TINYINT:
+    return (int8_t)(uint8_t)(uint64_t)v;
+  case HL_T_SMALLINT:
+    return (int16_t)(uint16_t)(uint64_t)v;
+  case HL_T_INT:
+    return (int32_t)(uint32_t)(uint64_t)v;
+  default:
+    return v;
   }
 }
 
 static __int128 pow10_128(int n) {
   __int128 v = 1;
-  for (int i = 0; i < n; i++) v *= 10;
+  for (int i = 0; i < n; i++)
+    v *= 10;
   return v;
 }
 
@@ -96,7 +103,8 @@ static u256_t u256_add(u256_t a, u256_t b) {
 
 static u256_t u256_neg(u256_t a) {
   u256_t one = {{1, 0, 0, 0}};
-  for (int i = 0; i < 4; i++) a.w[i] = ~a.w[i];
+  for (int i = 0; i < 4; i++)
+    a.w[i] = ~a.w[i];
   return u256_add(a, one);
 }
 
@@ -139,7 +147,8 @@ static u256_t u256_divmod(u256_t a, u256_t b, u256_t *rem) {
   }
   for (int bit = 255; bit >= 0; bit--) {
     /* r = r << 1 | bit of a */
-    for (int i = 3; i > 0; i--) r.w[i] = (r.w[i] << 1) | (r.w[i - 1] >> 63);
+    for (int i = 3; i > 0; i--)
+      r.w[i] = (r.w[i] << 1) | (r.w[i - 1] >> 63);
     r.w[0] = (r.w[0] << 1) | ((a.w[bit / 64] >> (bit % 64)) & 1);
     if (u256_cmp(r, b) >= 0) {
       r = u256_sub(r, b);
@@ -152,7 +161,8 @@ static u256_t u256_divmod(u256_t a, u256_t b, u256_t *rem) {
 
 static u256_t u256_pow10(int n, bool *overflow) {
   u256_t r = {{1, 0, 0, 0}};
-  for (int i = 0; i < n; i++) r = u256_mul_u64(r, 10, overflow);
+  for (int i = 0; i < n; i++)
+    r = u256_mul_u64(r, 10, overflow);
   return r;
 }
 
@@ -171,7 +181,8 @@ static bool u256_round_to_dec(u256_t a, int n, int precision, __int128 *out) {
   if (a.w[3] || a.w[2] || (a.w[1] >> 63)) return false;
   __int128 v = (__int128)(((unsigned __int128)a.w[1] << 64) | a.w[0]);
   __int128 lim = 1;
-  for (int i = 0; i < precision; i++) lim *= 10;
+  for (int i = 0; i < precision; i++)
+    lim *= 10;
   if (v >= lim) return false;
   *out = neg ? -v : v;
   return true;
@@ -181,7 +192,8 @@ static bool u256_round_to_dec(u256_t a, int n, int precision, __int128 *out) {
 static u256_t u256_scale_up(__int128 x, int n, bool *overflow) {
   bool neg = x < 0;
   u256_t a = u256_from_i128(neg ? -x : x);
-  for (int i = 0; i < n; i++) a = u256_mul_u64(a, 10, overflow);
+  for (int i = 0; i < n; i++)
+    a = u256_mul_u64(a, 10, overflow);
   if (u256_is_neg(a)) *overflow = true;
   return neg ? u256_neg(a) : a;
 }
@@ -201,7 +213,8 @@ static bool dec_add_exact(__int128 x, int sx, __int128 y, int sy, int so, int pr
     u256_t scaled = sum;
     bool neg = u256_is_neg(sum);
     if (neg) scaled = u256_neg(scaled);
-    for (int i = s; i < so; i++) scaled = u256_mul_u64(scaled, 10, &of);
+    for (int i = s; i < so; i++)
+      scaled = u256_mul_u64(scaled, 10, &of);
     if (of) return false;
     return u256_round_to_dec(neg ? u256_neg(scaled) : scaled, 0, precision, out);
   }
@@ -214,7 +227,8 @@ static bool dec_mul_exact(__int128 x, int sx, __int128 y, int sy, int so, int pr
   unsigned __int128 ux = (unsigned __int128)(x < 0 ? -x : x);
   unsigned __int128 uy = (unsigned __int128)(y < 0 ? -y : y);
   /* schoolbook product of two 128-bit magnitudes in 64-bit limbs */
-  uint64_t xa[2] = {(uint64_t)ux, (uint64_t)(ux >> 64)}, ya[2] = {(uint64_t)uy, (uint64_t)(uy >> 64)};
+  uint64_t xa[2] = {(uint64_t)ux, (uint64_t)(ux >> 64)},
+           ya[2] = {(uint64_t)uy, (uint64_t)(uy >> 64)};
   u256_t p = {{0, 0, 0, 0}};
   for (int i = 0; i < 2; i++) {
     unsigned __int128 carry = 0;
@@ -229,7 +243,8 @@ static bool dec_mul_exact(__int128 x, int sx, __int128 y, int sy, int so, int pr
   int shift = sx + sy - so;
   if (shift < 0) {
     bool of = false;
-    for (int i = 0; i < -shift; i++) p = u256_mul_u64(p, 10, &of);
+    for (int i = 0; i < -shift; i++)
+      p = u256_mul_u64(p, 10, &of);
     if (of || u256_is_neg(p)) return false;
     shift = 0;
   }
@@ -243,9 +258,11 @@ static bool dec_div_exact(__int128 x, int sx, __int128 y, int sy, int so, int pr
   bool neg = (x < 0) != (y < 0), of = false;
   u256_t num = u256_from_i128(x < 0 ? -x : x), den = u256_from_i128(y < 0 ? -y : y), rem;
   if (shift >= 0) {
-    for (int i = 0; i < shift; i++) num = u256_mul_u64(num, 10, &of);
+    for (int i = 0; i < shift; i++)
+      num = u256_mul_u64(num, 10, &of);
   } else {
-    for (int i = 0; i < -shift; i++) den = u256_mul_u64(den, 10, &of);
+    for (int i = 0; i < -shift; i++)
+      den = u256_mul_u64(den, 10, &of);
   }
   /* past 2^255 the quotient cannot have 38 digits */
   if (of || u256_is_neg(num) || u256_is_neg(den)) return false;
@@ -268,7 +285,8 @@ static bool dec_mod_exact(__int128 x, int sx, __int128 y, int sy, int so, int pr
   if (so >= s) {
     bool neg = u256_is_neg(rem);
     if (neg) rem = u256_neg(rem);
-    for (int i = s; i < so; i++) rem = u256_mul_u64(rem, 10, &of);
+    for (int i = s; i < so; i++)
+      rem = u256_mul_u64(rem, 10, &of);
     if (of) return false;
     return u256_round_to_dec(neg ? u256_neg(rem) : rem, 0, precision, out);
   }
@@ -380,8 +398,8 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
       if (hl_type_is_integer(to)) {
         hl_value_t d;
         hl_err_init(&e2);
-        rc = hl_value_from_text(arena, hl_type_prim(HL_T_DOUBLE), in->u.s.ptr, in->u.s.len, &d,
-                                &e2);
+        rc =
+            hl_value_from_text(arena, hl_type_prim(HL_T_DOUBLE), in->u.s.ptr, in->u.s.len, &d, &e2);
         hl_err_clear(&e2);
         if (rc == HL_OK) return hl_value_cast(hl_type_prim(HL_T_DOUBLE), &d, to, out, arena, err);
       }
@@ -398,10 +416,17 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
   switch (t) {
   case HL_T_BOOLEAN:
     switch (hl_type_phys(from)) {
-    case HL_P_I64: out->u.b = in->u.i != 0; break;
-    case HL_P_F64: out->u.b = in->u.d != 0; break;
-    case HL_P_I128: out->u.b = in->u.dec != 0; break;
-    default: out->is_null = true;
+    case HL_P_I64:
+      out->u.b = in->u.i != 0;
+      break;
+    case HL_P_F64:
+      out->u.b = in->u.d != 0;
+      break;
+    case HL_P_I128:
+      out->u.b = in->u.dec != 0;
+      break;
+    default:
+      out->is_null = true;
     }
     if (f == HL_T_DATE) out->is_null = true;
     return HL_OK;
@@ -409,43 +434,57 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
   case HL_T_SMALLINT:
   case HL_T_INT:
   case HL_T_BIGINT:
-    if (f == HL_T_BOOLEAN) out->u.i = in->u.b;
+    if (f == HL_T_BOOLEAN)
+      out->u.i = in->u.b;
     else if (f == HL_T_TIMESTAMP) {
       int64_t secs = in->u.i / 1000000;
       if (in->u.i % 1000000 < 0) secs--;
       out->u.i = wrap_int(t, secs);
-    } else if (f == HL_T_DATE) out->is_null = true;
-    else if (hl_type_is_integer(from)) out->u.i = wrap_int(t, in->u.i);
+    } else if (f == HL_T_DATE)
+      out->is_null = true;
+    else if (hl_type_is_integer(from))
+      out->u.i = wrap_int(t, in->u.i);
     else if (f == HL_T_DECIMAL) {
       __int128 q = in->u.dec / pow10_128(from->scale);
-      if (q > INT64_MAX || q < INT64_MIN) out->is_null = true;
-      else out->u.i = wrap_int(t, (int64_t)q);
+      if (q > INT64_MAX || q < INT64_MIN)
+        out->is_null = true;
+      else
+        out->u.i = wrap_int(t, (int64_t)q);
     } else {
       double d = in->u.d;
       if (isnan(d) || d >= 9.2233720368547758e18 || d < -9.2233720368547758e18)
         out->is_null = true;
-      else out->u.i = wrap_int(t, (int64_t)d);
+      else
+        out->u.i = wrap_int(t, (int64_t)d);
     }
     return HL_OK;
   case HL_T_FLOAT:
   case HL_T_DOUBLE: {
     double d;
-    if (f == HL_T_BOOLEAN) d = in->u.b;
-    else if (f == HL_T_TIMESTAMP) d = (double)in->u.i / 1e6;
+    if (f == HL_T_BOOLEAN)
+      d = in->u.b;
+    else if (f == HL_T_TIMESTAMP)
+      d = (double)in->u.i / 1e6;
     else if (f == HL_T_DATE) {
       out->is_null = true;
       return HL_OK;
-    } else if (hl_type_is_integer(from)) d = (double)in->u.i;
-    else if (f == HL_T_DECIMAL) d = dec_to_double(in->u.dec, from->scale);
-    else d = in->u.d;
+    } else if (hl_type_is_integer(from))
+      d = (double)in->u.i;
+    else if (f == HL_T_DECIMAL)
+      d = dec_to_double(in->u.dec, from->scale);
+    else
+      d = in->u.d;
     out->u.d = t == HL_T_FLOAT ? (double)(float)d : d;
     return HL_OK;
   }
   case HL_T_DECIMAL: {
     __int128 v;
-    if (f == HL_T_BOOLEAN) v = rescale(in->u.b, 0, to->scale);
-    else if (hl_type_is_integer(from)) v = rescale(in->u.i, 0, to->scale);
-    else if (f == HL_T_DECIMAL) v = rescale(in->u.dec, from->scale, to->scale);
+    if (f == HL_T_BOOLEAN)
+      v = rescale(in->u.b, 0, to->scale);
+    else if (hl_type_is_integer(from))
+      v = rescale(in->u.i, 0, to->scale);
+    else if (f == HL_T_DECIMAL)
+      v = rescale(in->u.dec, from->scale, to->scale);
     else if (f == HL_T_FLOAT || f == HL_T_DOUBLE) {
       if (!isfinite(in->u.d)) {
         out->is_null = true;
@@ -462,8 +501,10 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
       out->is_null = true;
       return HL_OK;
     }
-    if (!dec_fits(v, to->precision)) out->is_null = true;
-    else out->u.dec = v;
+    if (!dec_fits(v, to->precision))
+      out->is_null = true;
+    else
+      out->u.dec = v;
     return HL_OK;
   }
   case HL_T_DATE:
@@ -471,19 +512,27 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
       int64_t days = in->u.i / 86400000000LL;
       if (in->u.i % 86400000000LL < 0) days--;
       out->u.i = days;
-    } else out->is_null = true;
+    } else
+      out->is_null = true;
     return HL_OK;
   case HL_T_TIMESTAMP:
-    if (f == HL_T_DATE) out->u.i = in->u.i * 86400000000LL;
-    else if (hl_type_is_integer(from)) out->u.i = in->u.i * 1000000;
+    if (f == HL_T_DATE)
+      out->u.i = in->u.i * 86400000000LL;
+    else if (hl_type_is_integer(from))
+      out->u.i = in->u.i * 1000000;
     else if (f == HL_T_FLOAT || f == HL_T_DOUBLE) {
-      if (!isfinite(in->u.d) || fabs(in->u.d) > 9e12) out->is_null = true;
-      else out->u.i = (int64_t)llround(in->u.d * 1e6);
+      if (!isfinite(in->u.d) || fabs(in->u.d) > 9e12)
+        out->is_null = true;
+      else
+        out->u.i = (int64_t)llround(in->u.d * 1e6);
     } else if (f == HL_T_DECIMAL) {
       out->u.i = (int64_t)rescale(in->u.dec, from->scale, 6);
-    } else out->is_null = true;
+    } else
+      out->is_null = true;
     return HL_OK;
-  default: out->is_null = true; return HL_OK;
+  default:
+    out->is_null = true;
+    return HL_OK;
   }
 }
 
@@ -499,20 +548,28 @@ static int cmp_str(hl_str_t a, hl_str_t b) {
 static bool cmp_result(hl_expr_op_t op, int c) {
   switch (op) {
   case HL_XOP_EQ:
-  case HL_XOP_EQ_NS: return c == 0;
-  case HL_XOP_NE: return c != 0;
-  case HL_XOP_LT: return c < 0;
-  case HL_XOP_LE: return c <= 0;
-  case HL_XOP_GT: return c > 0;
-  case HL_XOP_GE: return c >= 0;
-  default: return false;
+  case HL_XOP_EQ_NS:
+    return c == 0;
+  case HL_XOP_NE:
+    return c != 0;
+  case HL_XOP_LT:
+    return c < 0;
+  case HL_XOP_LE:
+    return c <= 0;
+  case HL_XOP_GT:
+    return c > 0;
+  case HL_XOP_GE:
+    return c >= 0;
+  default:
+    return false;
   }
 }
 
 /* Orders row RA of A against row RB of B (same type, both non-NULL). */
 static int cmp_rows(const hl_vec_t *a, uint32_t ra, const hl_vec_t *b, uint32_t rb) {
   switch (hl_type_phys(a->type)) {
-  case HL_P_BOOL: return (int)HL_VEC_BOOL(a)[ra] - (int)HL_VEC_BOOL(b)[rb];
+  case HL_P_BOOL:
+    return (int)HL_VEC_BOOL(a)[ra] - (int)HL_VEC_BOOL(b)[rb];
   case HL_P_I64: {
     int64_t x = HL_VEC_I64(a)[ra], y = HL_VEC_I64(b)[rb];
     return x < y ? -1 : x > y;
@@ -535,7 +592,8 @@ static int cmp_rows(const hl_vec_t *a, uint32_t ra, const hl_vec_t *b, uint32_t 
     }
     return cmp_str(HL_VEC_STR(a)[ra], HL_VEC_STR(b)[rb]);
   }
-  case HL_P_VALUE: return 0;
+  case HL_P_VALUE:
+    return 0;
   }
   return 0;
 }
@@ -555,13 +613,26 @@ static hl_status_t eval_cmp(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *
     const int64_t *x = HL_VEC_I64(&a), *y = HL_VEC_I64(&b);
     switch (e->op) {
     case HL_XOP_EQ:
-    case HL_XOP_EQ_NS: FOR_LIVE(in, r) res[r] = x[r] == y[r]; return HL_OK;
-    case HL_XOP_NE: FOR_LIVE(in, r) res[r] = x[r] != y[r]; return HL_OK;
-    case HL_XOP_LT: FOR_LIVE(in, r) res[r] = x[r] < y[r]; return HL_OK;
-    case HL_XOP_LE: FOR_LIVE(in, r) res[r] = x[r] <= y[r]; return HL_OK;
-    case HL_XOP_GT: FOR_LIVE(in, r) res[r] = x[r] > y[r]; return HL_OK;
-    case HL_XOP_GE: FOR_LIVE(in, r) res[r] = x[r] >= y[r]; return HL_OK;
-    default: break;
+    case HL_XOP_EQ_NS:
+      FOR_LIVE(in, r) res[r] = x[r] == y[r];
+      return HL_OK;
+    case HL_XOP_NE:
+      FOR_LIVE(in, r) res[r] = x[r] != y[r];
+      return HL_OK;
+    case HL_XOP_LT:
+      FOR_LIVE(in, r) res[r] = x[r] < y[r];
+      return HL_OK;
+    case HL_XOP_LE:
+      FOR_LIVE(in, r) res[r] = x[r] <= y[r];
+      return HL_OK;
+    case HL_XOP_GT:
+      FOR_LIVE(in, r) res[r] = x[r] > y[r];
+      return HL_OK;
+    case HL_XOP_GE:
+      FOR_LIVE(in, r) res[r] = x[r] >= y[r];
+      return HL_OK;
+    default:
+      break;
     }
   }
   FOR_LIVE(in, r) {
@@ -601,33 +672,54 @@ static hl_status_t eval_arith(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t
       uint64_t x = (uint64_t)HL_VEC_I64(&a)[r], y = (uint64_t)HL_VEC_I64(&b)[r];
       int64_t sx = (int64_t)x, sy = (int64_t)y, v = 0;
       switch (e->op) {
-      case HL_XOP_ADD: v = (int64_t)(x + y); break;
-      case HL_XOP_SUB: v = (int64_t)(x - y); break;
-      case HL_XOP_MUL: v = (int64_t)(x * y); break;
+      case HL_XOP_ADD:
+        v = (int64_t)(x + y);
+        break;
+      case HL_XOP_SUB:
+        v = (int64_t)(x - y);
+        break;
+      case HL_XOP_MUL:
+        v = (int64_t)(x * y);
+        break;
       case HL_XOP_IDIV:
       case HL_XOP_MOD:
-        if (sy == 0) null = true;
-        else if (sy == -1) v = e->op == HL_XOP_MOD ? 0 : (int64_t)(0 - x);
-        else v = e->op == HL_XOP_MOD ? sx % sy : sx / sy;
+        if (sy == 0)
+          null = true;
+        else if (sy == -1)
+          v = e->op == HL_XOP_MOD ? 0 : (int64_t)(0 - x);
+        else
+          v = e->op == HL_XOP_MOD ? sx % sy : sx / sy;
         break;
-      default: null = true;
+      default:
+        null = true;
       }
       HL_VEC_I64(out)[r] = wrap_int(t, v);
     } else if (phys == HL_P_F64) {
       double x = HL_VEC_F64(&a)[r], y = HL_VEC_F64(&b)[r], v = 0;
       switch (e->op) {
-      case HL_XOP_ADD: v = x + y; break;
-      case HL_XOP_SUB: v = x - y; break;
-      case HL_XOP_MUL: v = x * y; break;
+      case HL_XOP_ADD:
+        v = x + y;
+        break;
+      case HL_XOP_SUB:
+        v = x - y;
+        break;
+      case HL_XOP_MUL:
+        v = x * y;
+        break;
       case HL_XOP_DIV:
-        if (y == 0) null = true;
-        else v = x / y;
+        if (y == 0)
+          null = true;
+        else
+          v = x / y;
         break;
       case HL_XOP_MOD:
-        if (y == 0) null = true;
-        else v = fmod(x, y);
+        if (y == 0)
+          null = true;
+        else
+          v = fmod(x, y);
         break;
-      default: null = true;
+      default:
+        null = true;
       }
       HL_VEC_F64(out)[r] = t == HL_T_FLOAT ? (double)(float)v : v;
     } else if (phys == HL_P_I128) {
@@ -636,12 +728,23 @@ static hl_status_t eval_arith(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t
       __int128 x = HL_VEC_I128(&a)[r], y = HL_VEC_I128(&b)[r], v = 0;
       bool ok;
       switch (e->op) {
-      case HL_XOP_ADD: ok = dec_add_exact(x, sa, y, sb, so, prec, &v); break;
-      case HL_XOP_SUB: ok = dec_add_exact(x, sa, -y, sb, so, prec, &v); break;
-      case HL_XOP_MUL: ok = dec_mul_exact(x, sa, y, sb, so, prec, &v); break;
-      case HL_XOP_DIV: ok = y != 0 && dec_div_exact(x, sa, y, sb, so, prec, &v); break;
-      case HL_XOP_MOD: ok = y != 0 && dec_mod_exact(x, sa, y, sb, so, prec, &v); break;
-      default: ok = false;
+      case HL_XOP_ADD:
+        ok = dec_add_exact(x, sa, y, sb, so, prec, &v);
+        break;
+      case HL_XOP_SUB:
+        ok = dec_add_exact(x, sa, -y, sb, so, prec, &v);
+        break;
+      case HL_XOP_MUL:
+        ok = dec_mul_exact(x, sa, y, sb, so, prec, &v);
+        break;
+      case HL_XOP_DIV:
+        ok = y != 0 && dec_div_exact(x, sa, y, sb, so, prec, &v);
+        break;
+      case HL_XOP_MOD:
+        ok = y != 0 && dec_mod_exact(x, sa, y, sb, so, prec, &v);
+        break;
+      default:
+        ok = false;
       }
       null = !ok;
       if (!null && !dec_fits(v, e->type->precision)) null = true;
@@ -665,25 +768,40 @@ static hl_status_t eval_andor(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t
   uint8_t *state = hl_arena_alloc(arena, HL_BATCH_CAP);
   if (!state) return nomem(err);
   FOR_LIVE(in, r) state[r] = is_and ? 1 : 0;
+  /* operands are folded into STATE one at a time, so their vectors live in
+   * a scratch arena reset between them: a long chain needs no more memory
+   * than one operand */
+  hl_arena_t *tmp = hl_arena_create(0);
+  if (!tmp) return nomem(err);
   for (int k = 0; k < e->n_args; k++) {
     hl_vec_t a;
-    hl_status_t rc = hl_expr_eval(e->args[k], in, &a, arena, err);
-    if (rc != HL_OK) return rc;
+    hl_arena_reset(tmp);
+    hl_status_t rc = hl_expr_eval(e->args[k], in, &a, tmp, err);
+    if (rc != HL_OK) {
+      hl_arena_destroy(tmp);
+      return rc;
+    }
     FOR_LIVE(in, r) {
       uint8_t s = hl_vec_is_null(&a, r) ? 2 : HL_VEC_BOOL(&a)[r];
       if (is_and) {
-        if (s == 0 || state[r] == 0) state[r] = 0;
-        else if (s == 2) state[r] = 2;
+        if (s == 0 || state[r] == 0)
+          state[r] = 0;
+        else if (s == 2)
+          state[r] = 2;
       } else {
-        if (s == 1 || state[r] == 1) state[r] = 1;
-        else if (s == 2) state[r] = 2;
+        if (s == 1 || state[r] == 1)
+          state[r] = 1;
+        else if (s == 2)
+          state[r] = 2;
       }
     }
   }
+  hl_arena_destroy(tmp);
   FOR_LIVE(in, r) {
     if (state[r] == 2) {
       if (set_null(out, arena, r, err) != HL_OK) return HL_NOMEM;
-    } else res[r] = state[r];
+    } else
+      res[r] = state[r];
   }
   return HL_OK;
 }
@@ -718,16 +836,26 @@ static hl_status_t eval_in(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *o
   uint8_t *state = hl_arena_alloc(arena, HL_BATCH_CAP); /* 0 no, 1 yes, 2 null seen */
   if (!state) return nomem(err);
   FOR_LIVE(in, r) state[r] = hl_vec_is_null(&a, r) ? 3 : 0; /* 3: probe is NULL */
+  /* list items are folded one at a time (see eval_andor) */
+  hl_arena_t *tmp = hl_arena_create(0);
+  if (!tmp) return nomem(err);
   for (int k = 1; k < e->n_args; k++) {
     hl_vec_t b;
-    rc = hl_expr_eval(e->args[k], in, &b, arena, err);
-    if (rc != HL_OK) return rc;
+    hl_arena_reset(tmp);
+    rc = hl_expr_eval(e->args[k], in, &b, tmp, err);
+    if (rc != HL_OK) {
+      hl_arena_destroy(tmp);
+      return rc;
+    }
     FOR_LIVE(in, r) {
       if (state[r] == 1 || state[r] == 3) continue;
-      if (hl_vec_is_null(&b, r)) state[r] = 2;
-      else if (cmp_rows(&a, r, &b, r) == 0) state[r] = 1;
+      if (hl_vec_is_null(&b, r))
+        state[r] = 2;
+      else if (cmp_rows(&a, r, &b, r) == 0)
+        state[r] = 1;
     }
   }
+  hl_arena_destroy(tmp);
   FOR_LIVE(in, r) {
     if (state[r] >= 2) {
       if (set_null(out, arena, r, err) != HL_OK) return HL_NOMEM;
@@ -750,7 +878,8 @@ static bool like_match(const char *s, size_t sn, const char *p, size_t pn) {
       }
     } else if (pi < pn && p[pi] == '_') {
       si++;
-      while (si < sn && ((unsigned char)s[si] & 0xC0) == 0x80) si++;
+      while (si < sn && ((unsigned char)s[si] & 0xC0) == 0x80)
+        si++;
       pi++;
       continue;
     } else if (pi < pn && p[pi] == '%') {
@@ -766,7 +895,8 @@ static bool like_match(const char *s, size_t sn, const char *p, size_t pn) {
     pi = star_p + 1;
     si = ++star_s;
   }
-  while (pi < pn && p[pi] == '%') pi++;
+  while (pi < pn && p[pi] == '%')
+    pi++;
   return pi == pn;
 }
 
@@ -860,9 +990,14 @@ static hl_status_t eval_neg(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *
     FOR_LIVE(in, r)
     HL_VEC_I64(out)[r] = wrap_int(e->type->id, (int64_t)(0 - (uint64_t)HL_VEC_I64(&a)[r]));
     break;
-  case HL_P_F64: FOR_LIVE(in, r) HL_VEC_F64(out)[r] = -HL_VEC_F64(&a)[r]; break;
-  case HL_P_I128: FOR_LIVE(in, r) HL_VEC_I128(out)[r] = -HL_VEC_I128(&a)[r]; break;
-  default: break;
+  case HL_P_F64:
+    FOR_LIVE(in, r) HL_VEC_F64(out)[r] = -HL_VEC_F64(&a)[r];
+    break;
+  case HL_P_I128:
+    FOR_LIVE(in, r) HL_VEC_I128(out)[r] = -HL_VEC_I128(&a)[r];
+    break;
+  default:
+    break;
   }
   return HL_OK;
 }
@@ -873,15 +1008,21 @@ static hl_status_t eval_case(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t 
   int n_when = (e->n_args - (e->has_else ? 1 : 0)) / 2;
   uint8_t *done = hl_arena_zalloc(arena, HL_BATCH_CAP);
   if (!done) return nomem(err);
-  for (int k = 0; k <= n_when; k++) {
+  /* each branch is copied into OUT before the next one is computed, so
+   * branch vectors live in a scratch arena reset between branches */
+  hl_arena_t *tmp = hl_arena_create(0);
+  if (!tmp) return nomem(err);
+  hl_status_t rc = HL_OK;
+  for (int k = 0; k <= n_when && rc == HL_OK; k++) {
     hl_vec_t cond, val;
+    hl_arena_reset(tmp);
     if (k < n_when) {
-      hl_status_t rc = hl_expr_eval(e->args[2 * k], in, &cond, arena, err);
-      if (rc == HL_OK) rc = hl_expr_eval(e->args[2 * k + 1], in, &val, arena, err);
-      if (rc != HL_OK) return rc;
+      rc = hl_expr_eval(e->args[2 * k], in, &cond, tmp, err);
+      if (rc == HL_OK) rc = hl_expr_eval(e->args[2 * k + 1], in, &val, tmp, err);
+      if (rc != HL_OK) break;
     } else if (e->has_else) {
-      hl_status_t rc = hl_expr_eval(e->args[e->n_args - 1], in, &val, arena, err);
-      if (rc != HL_OK) return rc;
+      rc = hl_expr_eval(e->args[e->n_args - 1], in, &val, tmp, err);
+      if (rc != HL_OK) break;
     }
     FOR_LIVE(in, r) {
       if (done[r]) continue;
@@ -889,15 +1030,26 @@ static hl_status_t eval_case(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t 
       if (!take) continue;
       done[r] = 1;
       hl_value_t v;
-      if (k < n_when || e->has_else) hl_vec_get_value(&val, r, &v);
-      else {
+      if (k < n_when || e->has_else) {
+        hl_vec_get_value(&val, r, &v);
+        /* a complex value computed into TMP must outlive it */
+        if (hl_type_phys(e->type) == HL_P_VALUE &&
+            hl_value_copy_deep(arena, e->type, &v, &v) != HL_OK) {
+          rc = nomem(err);
+          break;
+        }
+      } else {
         memset(&v, 0, sizeof v);
         v.is_null = true;
       }
-      if (hl_vec_put_value(out, arena, r, &v) != HL_OK) return nomem(err);
+      if (hl_vec_put_value(out, arena, r, &v) != HL_OK) {
+        rc = nomem(err);
+        break;
+      }
     }
   }
-  return HL_OK;
+  hl_arena_destroy(tmp);
+  return rc;
 }
 
 static hl_status_t eval_func(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
@@ -912,7 +1064,8 @@ static hl_status_t eval_func(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t 
   }
   if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
   FOR_LIVE(in, r) {
-    for (int k = 0; k < e->n_args; k++) hl_vec_get_value(&args[k], r, &vals[k]);
+    for (int k = 0; k < e->n_args; k++)
+      hl_vec_get_value(&args[k], r, &vals[k]);
     hl_value_t o;
     memset(&o, 0, sizeof o);
     hl_status_t rc = e->fn->impl(e, vals, &o, arena, err);
@@ -930,42 +1083,104 @@ static hl_status_t eval_const(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t
     return HL_OK;
   }
   switch (hl_type_phys(e->type)) {
-  case HL_P_BOOL: FOR_LIVE(in, r) HL_VEC_BOOL(out)[r] = e->value.u.b; break;
-  case HL_P_I64: FOR_LIVE(in, r) HL_VEC_I64(out)[r] = e->value.u.i; break;
-  case HL_P_F64: FOR_LIVE(in, r) HL_VEC_F64(out)[r] = e->value.u.d; break;
-  case HL_P_I128: FOR_LIVE(in, r) HL_VEC_I128(out)[r] = e->value.u.dec; break;
-  case HL_P_STR: FOR_LIVE(in, r) HL_VEC_STR(out)[r] = e->value.u.s; break;
-  case HL_P_VALUE: FOR_LIVE(in, r) HL_VEC_VALUE(out)[r] = (hl_value_t *)&e->value; break;
+  case HL_P_BOOL:
+    FOR_LIVE(in, r) HL_VEC_BOOL(out)[r] = e->value.u.b;
+    break;
+  case HL_P_I64:
+    FOR_LIVE(in, r) HL_VEC_I64(out)[r] = e->value.u.i;
+    break;
+  case HL_P_F64:
+    FOR_LIVE(in, r) HL_VEC_F64(out)[r] = e->value.u.d;
+    break;
+  case HL_P_I128:
+    FOR_LIVE(in, r) HL_VEC_I128(out)[r] = e->value.u.dec;
+    break;
+  case HL_P_STR:
+    FOR_LIVE(in, r) HL_VEC_STR(out)[r] = e->value.u.s;
+    break;
+  case HL_P_VALUE:
+    FOR_LIVE(in, r) HL_VEC_VALUE(out)[r] = (hl_value_t *)&e->value;
+    break;
   }
   return HL_OK;
 }
 
-hl_status_t hl_expr_eval(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
-                         hl_arena_t *arena, hl_error_t *err) {
+/* x [NOT] IN (materialized subquery): a hash probe per row. */
+static hl_status_t eval_in_set(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
+                               hl_arena_t *arena, hl_error_t *err) {
+  hl_vec_t a;
+  hl_status_t rc = hl_expr_eval(e->args[0], in, &a, arena, err);
+  if (rc != HL_OK) return rc;
+  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  hl_buf_t key;
+  hl_buf_init(&key);
+  FOR_LIVE(in, r) {
+    hl_value_t v;
+    hl_vec_get_value(&a, r, &v);
+    int found = 0;
+    if (!v.is_null) {
+      hl_buf_reset(&key);
+      hl_value_key_append(&key, a.type, &v);
+      if (key.oom) break;
+      uint64_t ignored;
+      found = hl_map_get(e->in_set, key.data, key.len, &ignored);
+    }
+    if (v.is_null || (!found && e->in_has_null)) {
+      if (hl_vec_set_null(out, arena, r) != HL_OK) {
+        key.oom = 1;
+        break;
+      }
+    } else {
+      HL_VEC_BOOL(out)[r] = (found != 0) != e->negated;
+    }
+  }
+  bool oom = key.oom;
+  hl_buf_fini(&key);
+  return oom ? nomem(err) : HL_OK;
+}
+
+hl_status_t hl_expr_eval(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out, hl_arena_t *arena,
+                         hl_error_t *err) {
   switch (e->kind) {
-  case HL_EX_CONST: return eval_const(e, in, out, arena, err);
+  case HL_EX_IN_SET:
+    return eval_in_set(e, in, out, arena, err);
+  case HL_EX_SUBQUERY:
+    return hl_err_set_at(err, e->pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR),
+                         "subquery was not evaluated before execution");
+  case HL_EX_CONST:
+    return eval_const(e, in, out, arena, err);
   case HL_EX_COLUMN:
     *out = in->cols[e->col]; /* zero copy: borrowed from the input batch */
     return HL_OK;
-  case HL_EX_CAST: return eval_cast(e, in, out, arena, err);
-  case HL_EX_CMP: return eval_cmp(e, in, out, arena, err);
-  case HL_EX_ARITH: return eval_arith(e, in, out, arena, err);
-  case HL_EX_NEG: return eval_neg(e, in, out, arena, err);
+  case HL_EX_CAST:
+    return eval_cast(e, in, out, arena, err);
+  case HL_EX_CMP:
+    return eval_cmp(e, in, out, arena, err);
+  case HL_EX_ARITH:
+    return eval_arith(e, in, out, arena, err);
+  case HL_EX_NEG:
+    return eval_neg(e, in, out, arena, err);
   case HL_EX_AND:
-  case HL_EX_OR: return eval_andor(e, in, out, arena, err);
-  case HL_EX_NOT: return eval_not(e, in, out, arena, err);
-  case HL_EX_IS_NULL: return eval_is_null(e, in, out, arena, err);
-  case HL_EX_IN: return eval_in(e, in, out, arena, err);
-  case HL_EX_LIKE: return eval_like(e, in, out, arena, err);
-  case HL_EX_CASE: return eval_case(e, in, out, arena, err);
-  case HL_EX_FUNC: return eval_func(e, in, out, arena, err);
+  case HL_EX_OR:
+    return eval_andor(e, in, out, arena, err);
+  case HL_EX_NOT:
+    return eval_not(e, in, out, arena, err);
+  case HL_EX_IS_NULL:
+    return eval_is_null(e, in, out, arena, err);
+  case HL_EX_IN:
+    return eval_in(e, in, out, arena, err);
+  case HL_EX_LIKE:
+    return eval_like(e, in, out, arena, err);
+  case HL_EX_CASE:
+    return eval_case(e, in, out, arena, err);
+  case HL_EX_FUNC:
+    return eval_func(e, in, out, arena, err);
   }
   return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown expression kind %d",
                     (int)e->kind);
 }
 
-hl_status_t hl_expr_filter(const hl_expr_t *e, hl_batch_t *in, hl_arena_t *arena,
-                           hl_error_t *err) {
+hl_status_t hl_expr_filter(const hl_expr_t *e, hl_batch_t *in, hl_arena_t *arena, hl_error_t *err) {
   hl_vec_t v;
   hl_status_t rc = hl_expr_eval(e, in, &v, arena, err);
   if (rc != HL_OK) return rc;

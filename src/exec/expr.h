@@ -17,21 +17,24 @@
 #include <regex.h>
 
 typedef enum hl_expr_kind {
-  HL_EX_CONST,   /* value */
-  HL_EX_COLUMN,  /* col: index into the input batch */
-  HL_EX_CAST,    /* args[0] converted to type (bad conversions are NULL) */
-  HL_EX_CMP,     /* op in {EQ, NE, LT, LE, GT, GE, EQ_NS}; args of one type */
-  HL_EX_ARITH,   /* op in {ADD, SUB, MUL, DIV, IDIV, MOD}; args cast to type
-                    (DIV of decimals: args keep their own decimal types) */
-  HL_EX_NEG,     /* unary minus */
-  HL_EX_AND,     /* n-ary, three-valued */
-  HL_EX_OR,      /* n-ary, three-valued */
+  HL_EX_CONST,  /* value */
+  HL_EX_COLUMN, /* col: index into the input batch */
+  HL_EX_CAST,   /* args[0] converted to type (bad conversions are NULL) */
+  HL_EX_CMP,    /* op in {EQ, NE, LT, LE, GT, GE, EQ_NS}; args of one type */
+  HL_EX_ARITH,  /* op in {ADD, SUB, MUL, DIV, IDIV, MOD}; args cast to type
+                   (DIV of decimals: args keep their own decimal types) */
+  HL_EX_NEG,    /* unary minus */
+  HL_EX_AND,    /* n-ary, three-valued */
+  HL_EX_OR,     /* n-ary, three-valued */
   HL_EX_NOT,
-  HL_EX_IS_NULL, /* negated: IS NOT NULL */
-  HL_EX_IN,      /* args[0] [NOT] IN (args[1..]); all one type */
-  HL_EX_LIKE,    /* args[0] [NOT] LIKE args[1]; rlike: regex */
-  HL_EX_CASE,    /* searched CASE: (when, then)* [else] */
-  HL_EX_FUNC     /* scalar function fn over args, row by row */
+  HL_EX_IS_NULL,  /* negated: IS NOT NULL */
+  HL_EX_IN,       /* args[0] [NOT] IN (args[1..]); all one type */
+  HL_EX_LIKE,     /* args[0] [NOT] LIKE args[1]; rlike: regex */
+  HL_EX_CASE,     /* searched CASE: (when, then)* [else] */
+  HL_EX_FUNC,     /* scalar function fn over args, row by row */
+  HL_EX_SUBQUERY, /* uncorrelated subquery (sub_kind); exec/query.c runs it and
+                     turns the node into HL_EX_CONST or HL_EX_IN_SET first */
+  HL_EX_IN_SET    /* args[0] [NOT] IN a hash set of value keys (in_set) */
 } hl_expr_kind_t;
 
 typedef enum hl_expr_op {
@@ -57,18 +60,24 @@ typedef struct hl_expr {
   hl_expr_kind_t kind;
   const hl_type_t *type; /* result type */
   hl_expr_op_t op;
-  bool negated;          /* NOT IN, NOT LIKE, IS NOT NULL */
-  bool rlike;            /* HL_EX_LIKE: regular expression */
-  bool has_else;         /* HL_EX_CASE */
-  hl_value_t value;      /* HL_EX_CONST */
-  int col;               /* HL_EX_COLUMN */
-  const char *col_name;  /* HL_EX_COLUMN: for EXPLAIN */
+  bool negated;                 /* NOT IN, NOT LIKE, IS NOT NULL */
+  bool rlike;                   /* HL_EX_LIKE: regular expression */
+  bool has_else;                /* HL_EX_CASE */
+  hl_value_t value;             /* HL_EX_CONST */
+  int col;                      /* HL_EX_COLUMN */
+  const char *col_name;         /* HL_EX_COLUMN: for EXPLAIN */
   const struct hl_func_def *fn; /* HL_EX_FUNC */
-  regex_t *regex;        /* HL_EX_LIKE rlike with a constant pattern */
+  regex_t *regex;               /* HL_EX_LIKE rlike with a constant pattern */
   struct hl_expr **args;
   int n_args;
-  long pos;              /* source position, for errors */
-  bool out_ref;          /* binder: a column of the aggregate output layout */
+  long pos;     /* source position, for errors */
+  bool out_ref; /* binder: a column of the aggregate output layout */
+  /* HL_EX_SUBQUERY: the bound subquery and how its rows are used */
+  struct hl_plan *subquery;
+  enum { HL_SUB_SCALAR, HL_SUB_EXISTS, HL_SUB_IN } sub_kind;
+  /* HL_EX_IN_SET: keys built with hl_value_key_append of args[0]'s type */
+  struct hl_map *in_set;
+  bool in_has_null; /* the set held a NULL: a miss is NULL, not FALSE */
 } hl_expr_t;
 
 /* A scalar function evaluated row by row on non-vector values.  ARGS are
@@ -91,13 +100,12 @@ const hl_func_def_t *hl_func_lookup(const char *name);
  * physical row like IN's vectors.  Errors: only real ones (out of memory,
  * invalid regular expression); Hive returns NULL for bad casts, overflow
  * and division by zero, and so does this. */
-hl_status_t hl_expr_eval(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
-                         hl_arena_t *arena, hl_error_t *err);
+hl_status_t hl_expr_eval(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out, hl_arena_t *arena,
+                         hl_error_t *err);
 
 /* Evaluates predicate E over IN and narrows IN's selection to the rows where
  * it is TRUE (not FALSE, not NULL).  SEL storage comes from ARENA. */
-hl_status_t hl_expr_filter(const hl_expr_t *e, hl_batch_t *in, hl_arena_t *arena,
-                           hl_error_t *err);
+hl_status_t hl_expr_filter(const hl_expr_t *e, hl_batch_t *in, hl_arena_t *arena, hl_error_t *err);
 
 /* Converts one value between types with Hive's CAST rules; an impossible
  * conversion sets out->is_null. */

@@ -113,6 +113,21 @@ void hl_expr_print(hl_buf_t *buf, const hl_expr_t *e) {
     hl_buf_puts(buf, " END");
     return;
   }
+  case HL_EX_SUBQUERY:
+    hl_buf_puts(buf, e->sub_kind == HL_SUB_EXISTS ? "EXISTS(subquery)" : "(subquery)");
+    if (e->sub_kind == HL_SUB_IN) {
+      hl_buf_t inner;
+      hl_buf_init(&inner);
+      hl_expr_print(&inner, e->args[0]);
+      hl_buf_printf(buf, " <- %s%s IN", hl_buf_cstr(&inner), e->negated ? " NOT" : "");
+      hl_buf_fini(&inner);
+    }
+    return;
+  case HL_EX_IN_SET:
+    hl_buf_putc(buf, '(');
+    hl_expr_print(buf, e->args[0]);
+    hl_buf_printf(buf, "%s IN (subquery))", e->negated ? " NOT" : "");
+    return;
   case HL_EX_FUNC:
     hl_buf_printf(buf, "%s(", e->fn->name);
     for (int k = 0; k < e->n_args; k++) {

@@ -20,21 +20,27 @@
 
 typedef struct agg_state {
   int64_t count;
-  bool has;   /* min/max/sum saw a value */
+  bool has; /* min/max/sum saw a value */
   union {
     int64_t i;
     double d;
     __int128 dec;
   } sum;
-  hl_value_t best; /* min/max (strings copied into the operator arena) */
+  int64_t dec_carry; /* decimal sum = dec_carry * DEC_CHUNK + sum.dec (exact) */
+  hl_value_t best;   /* min/max (strings copied into the operator arena) */
 } agg_state_t;
+
+/* Decimal sums keep |sum.dec| below DEC_CHUNK and count whole chunks in
+ * dec_carry, so adding values below 10^38 never overflows 128 bits and the
+ * total stays exact until final_value checks it against the precision. */
+#define DEC_CHUNK ((__int128)10000000000000000000ULL * (__int128)1000000000000000000ULL)
 
 typedef struct agg {
   hl_op_t op;
   hl_op_t *child;
   const hl_plan_t *plan;
-  hl_arena_t *arena;      /* group values and min/max strings */
-  hl_arena_t *scratch;    /* per input batch */
+  hl_arena_t *arena;   /* group values and min/max strings */
+  hl_arena_t *scratch; /* per input batch */
   hl_map_t *groups;
   hl_map_t **distinct;    /* per aggregate with DISTINCT */
   hl_value_t *group_vals; /* n_groups * n_group */
@@ -47,46 +53,6 @@ typedef struct agg {
   hl_buf_t key;
 } agg_t;
 
-static void key_value(hl_buf_t *key, const hl_type_t *type, const hl_value_t *v) {
-  char flag = v->is_null ? 0 : 1;
-  hl_buf_append(key, &flag, 1);
-  if (v->is_null) return;
-  switch (hl_type_phys(type)) {
-  case HL_P_BOOL: {
-    char c = v->u.b;
-    hl_buf_append(key, &c, 1);
-    break;
-  }
-  case HL_P_I64: hl_buf_append(key, &v->u.i, 8); break;
-  case HL_P_F64: {
-    double d = v->u.d;
-    if (d == 0) d = 0;     /* -0.0 groups with 0.0 */
-    if (isnan(d)) d = NAN; /* one NaN */
-    hl_buf_append(key, &d, 8);
-    break;
-  }
-  case HL_P_I128: hl_buf_append(key, &v->u.dec, 16); break;
-  case HL_P_STR: {
-    uint32_t len = v->u.s.len;
-    if (type->id == HL_T_CHAR)
-      while (len && v->u.s.ptr[len - 1] == ' ') len--;
-    hl_buf_append(key, &len, 4);
-    hl_buf_append(key, v->u.s.ptr, len);
-    break;
-  }
-  case HL_P_VALUE: {
-    hl_buf_t text;
-    hl_buf_init(&text);
-    hl_value_format(&text, type, v);
-    uint32_t len = (uint32_t)text.len;
-    hl_buf_append(key, &len, 4);
-    hl_buf_append(key, hl_buf_cstr(&text), text.len);
-    if (text.oom) key->oom = 1;
-    hl_buf_fini(&text);
-    break;
-  }
-  }
-}
 
 /* Copies the payload of V (string bytes, complex-value trees) into the
  * operator arena: V points into the child's batch, reset on its next call. */
@@ -101,7 +67,8 @@ static hl_status_t add_group(agg_t *a, const hl_value_t *vals, hl_error_t *err) 
   const hl_plan_t *plan = a->plan;
   if (a->n_groups == a->cap_groups) {
     size_t cap = a->cap_groups ? a->cap_groups * 2 : 64;
-    hl_value_t *gv = hl_realloc(a->group_vals, sizeof(hl_value_t) * cap * (size_t)(plan->n_group + 1));
+    hl_value_t *gv =
+        hl_realloc(a->group_vals, sizeof(hl_value_t) * cap * (size_t)(plan->n_group + 1));
     if (!gv) return hl_err_nomem(err);
     a->group_vals = gv;
     agg_state_t *st = hl_realloc(a->states, sizeof(agg_state_t) * cap * (size_t)(plan->n_aggs + 1));
@@ -133,7 +100,7 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
   if (ag->distinct) {
     hl_buf_reset(&a->key);
     hl_buf_append(&a->key, &group, sizeof group);
-    key_value(&a->key, arg->type, &v);
+    hl_value_key_append(&a->key, arg->type, &v);
     if (a->key.oom) return hl_err_nomem(err);
     uint64_t dummy;
     bool inserted;
@@ -143,14 +110,24 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
   }
   st->count++;
   switch (ag->kind) {
-  case HL_AGG_COUNT: break;
+  case HL_AGG_COUNT:
+    break;
   case HL_AGG_SUM:
   case HL_AGG_AVG:
     switch (hl_type_phys(arg->type)) {
-    case HL_P_I64: st->sum.i = (int64_t)((uint64_t)st->sum.i + (uint64_t)v.u.i); break;
-    case HL_P_F64: st->sum.d += v.u.d; break;
-    case HL_P_I128: st->sum.dec += v.u.dec; break;
-    default: break;
+    case HL_P_I64:
+      st->sum.i = (int64_t)((uint64_t)st->sum.i + (uint64_t)v.u.i);
+      break;
+    case HL_P_F64:
+      st->sum.d += v.u.d;
+      break;
+    case HL_P_I128:
+      st->sum.dec += v.u.dec; /* |sum| < 10^37 and |v| < 10^38: no overflow */
+      st->dec_carry += (int64_t)(st->sum.dec / DEC_CHUNK);
+      st->sum.dec %= DEC_CHUNK;
+      break;
+    default:
+      break;
     }
     st->has = true;
     break;
@@ -164,7 +141,8 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
     }
     break;
   }
-  default: break;
+  default:
+    break;
   }
   return HL_OK;
 }
@@ -197,7 +175,7 @@ static hl_status_t consume(agg_t *a, hl_error_t *err) {
         hl_buf_reset(&a->key);
         for (int g = 0; g < ng; g++) {
           hl_vec_get_value(&gvecs[g], r, &vals[g]);
-          key_value(&a->key, gvecs[g].type, &vals[g]);
+          hl_value_key_append(&a->key, gvecs[g].type, &vals[g]);
         }
         if (a->key.oom) return hl_err_nomem(err);
         uint64_t id;
@@ -221,25 +199,95 @@ static hl_status_t consume(agg_t *a, hl_error_t *err) {
   return HL_OK;
 }
 
+static bool dec_fits_prec(__int128 v, int precision) {
+  __int128 lim = 1;
+  for (int i = 0; i < precision; i++)
+    lim *= 10;
+  return v < lim && v > -lim;
+}
+
+/* The exact decimal sum of ST if it has at most PRECISION digits. */
+static bool dec_total(const agg_state_t *st, int precision, __int128 *out) {
+  __int128 hi, v;
+  if (__builtin_mul_overflow((__int128)st->dec_carry, DEC_CHUNK, &hi) ||
+      __builtin_add_overflow(hi, st->sum.dec, &v) || !dec_fits_prec(v, precision))
+    return false;
+  *out = v;
+  return true;
+}
+
+/* The average of ST's exact decimal sum (scale FROM) at scale TO, rounded
+ * half away from zero, if it has at most PRECISION digits.  Long division
+ * one decimal digit at a time: the sum may be wider than 128 bits. */
+static bool dec_avg(const agg_state_t *st, int from, int to, int precision, __int128 *out) {
+  int64_t carry = st->dec_carry;
+  __int128 low = st->sum.dec;
+  /* give both parts one sign so the magnitude's digits are carry's then low's */
+  if (carry > 0 && low < 0) {
+    carry--;
+    low += DEC_CHUNK;
+  } else if (carry < 0 && low > 0) {
+    carry++;
+    low -= DEC_CHUNK;
+  }
+  bool neg = carry < 0 || low < 0;
+  unsigned __int128 uc =
+      carry < 0 ? (unsigned __int128)(-(__int128)carry) : (unsigned __int128)carry;
+  unsigned __int128 ul = (unsigned __int128)(low < 0 ? -low : low);
+  char digits[20 + 37 + 40];
+  int n = 0;
+  char tmp[40];
+  int nt = 0;
+  do {
+    tmp[nt++] = (char)(uc % 10);
+    uc /= 10;
+  } while (uc);
+  while (nt)
+    digits[n++] = tmp[--nt];
+  for (int i = 36; i >= 0; i--) {
+    unsigned __int128 p = 1;
+    for (int k = 0; k < i; k++)
+      p *= 10;
+    digits[n++] = (char)((ul / p) % 10);
+  }
+  for (int i = from; i < to && n < (int)sizeof digits; i++)
+    digits[n++] = 0;
+  unsigned __int128 count = (unsigned __int128)st->count, rem = 0, q = 0, lim = 1;
+  for (int i = 0; i < precision; i++)
+    lim *= 10;
+  for (int i = 0; i < n; i++) {
+    rem = rem * 10 + (unsigned __int128)digits[i];
+    q = q * 10 + rem / count;
+    rem %= count;
+    if (q >= lim) return false;
+  }
+  if (rem * 2 >= count) q++;
+  if (q >= lim) return false;
+  *out = neg ? -(__int128)q : (__int128)q;
+  return true;
+}
+
 static void final_value(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out) {
   memset(out, 0, sizeof(*out));
   switch (ag->kind) {
   case HL_AGG_COUNT_STAR:
-  case HL_AGG_COUNT: out->u.i = st->count; return;
+  case HL_AGG_COUNT:
+    out->u.i = st->count;
+    return;
   case HL_AGG_SUM:
     if (!st->has) {
       out->is_null = true;
       return;
     }
     switch (hl_type_phys(ag->type)) {
-    case HL_P_I64: out->u.i = st->sum.i; break;
-    case HL_P_F64: out->u.d = st->sum.d; break;
-    default: {
-      __int128 lim = 1;
-      for (int i = 0; i < ag->type->precision; i++) lim *= 10;
-      if (st->sum.dec >= lim || st->sum.dec <= -lim) out->is_null = true;
-      else out->u.dec = st->sum.dec;
-    }
+    case HL_P_I64:
+      out->u.i = st->sum.i;
+      break;
+    case HL_P_F64:
+      out->u.d = st->sum.d;
+      break;
+    default:
+      if (!dec_total(st, ag->type->precision, &out->u.dec)) out->is_null = true;
     }
     return;
   case HL_AGG_AVG:
@@ -248,14 +296,9 @@ static void final_value(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *o
       return;
     }
     if (ag->type->id == HL_T_DECIMAL) {
-      /* sum is at the argument's scale; the result has 4 more digits */
-      int from = ag->arg->type->scale, to = ag->type->scale;
-      __int128 num = st->sum.dec;
-      for (int i = from; i < to; i++) num *= 10;
-      __int128 q = num / st->count, rem = num % st->count;
-      if (rem < 0) rem = -rem;
-      if (rem * 2 >= st->count) q += num < 0 ? -1 : 1;
-      out->u.dec = q;
+      /* sum is at the argument's scale; the result has more digits */
+      if (!dec_avg(st, ag->arg->type->scale, ag->type->scale, ag->type->precision, &out->u.dec))
+        out->is_null = true;
     } else {
       double sum = hl_type_phys(ag->arg->type) == HL_P_I64 ? (double)st->sum.i : st->sum.d;
       out->u.d = sum / (double)st->count;
@@ -263,8 +306,10 @@ static void final_value(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *o
     return;
   case HL_AGG_MIN:
   case HL_AGG_MAX:
-    if (!st->has) out->is_null = true;
-    else *out = st->best;
+    if (!st->has)
+      out->is_null = true;
+    else
+      *out = st->best;
     return;
   }
 }
@@ -351,8 +396,10 @@ hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_arena_t *are
   a->scratch = hl_arena_create(64 * 1024);
   a->groups = hl_map_create();
   if (a->out_types) {
-    for (int g = 0; g < plan->n_group; g++) a->out_types[g] = plan->group_exprs[g]->type;
-    for (int k = 0; k < plan->n_aggs; k++) a->out_types[plan->n_group + k] = plan->aggs[k].type;
+    for (int g = 0; g < plan->n_group; g++)
+      a->out_types[g] = plan->group_exprs[g]->type;
+    for (int k = 0; k < plan->n_aggs; k++)
+      a->out_types[plan->n_group + k] = plan->aggs[k].type;
     a->out = hl_batch_create(n_out, a->out_types);
   }
   bool ok = a->out_types && a->distinct && a->arena && a->scratch && a->groups && a->out;

@@ -40,4 +40,12 @@ hl_op_t *hl_op_sort_create(hl_op_t *child, int n_cols, const hl_type_t *const *t
                            const int *keys, const bool *desc, const bool *nulls_first, int n_keys,
                            hl_arena_t *arena, hl_error_t *err);
 
+/* Joins of every kind (op_join.c): output is left columns then right. */
+hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, hl_arena_t *arena,
+                           hl_error_t *err);
+/* UNION [ALL] / INTERSECT / EXCEPT over N_COLS columns (op_setop.c);
+ * RIGHT may be NULL (a lone operand). */
+hl_op_t *hl_op_setop_create(hl_op_t *left, hl_op_t *right, hl_ast_setop_t kind, int n_cols,
+                            hl_arena_t *arena, hl_error_t *err);
+
 #endif

@@ -9,6 +9,9 @@
 #include "exec/command.h"
 #include "exec/ops.h"
 #include "plan/plan.h"
+#include "util/hashmap.h"
+
+#include <string.h>
 
 hl_status_t hl_exec_query(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                           hl_result_t *result, hl_error_t *err) {
@@ -47,10 +50,196 @@ hl_status_t hl_exec_select(hl_session_t *s, const hl_ast_select_t *select, hl_ar
   return hl_exec_plan(s, plan, arena, result, err);
 }
 
+/* ------------------------------------------------------- subqueries */
+
+static void destroy_map(void *m) {
+  hl_map_destroy(m);
+}
+
+/* Runs the uncorrelated subquery of E and turns E into a constant (scalar,
+ * EXISTS) or an IN set. */
+static hl_status_t materialize(hl_session_t *s, hl_expr_t *e, hl_arena_t *arena, hl_error_t *err) {
+  hl_result_t r;
+  memset(&r, 0, sizeof r);
+  hl_status_t rc = hl_exec_plan(s, e->subquery, arena, &r, err);
+  if (rc != HL_OK) return rc;
+  const hl_type_t *t = r.n_cols > 0 ? r.types[0] : hl_type_prim(HL_T_NULL);
+  hl_map_t *set = NULL;
+  hl_buf_t key;
+  hl_buf_init(&key);
+  bool any = false, has_null = false;
+  hl_value_t first;
+  memset(&first, 0, sizeof first);
+  first.is_null = true;
+  if (e->sub_kind == HL_SUB_IN) {
+    if (!(set = hl_map_create()) || hl_arena_on_reset(arena, destroy_map, set) != 0) {
+      hl_map_destroy(set);
+      r.root->close(r.root);
+      return hl_err_nomem(err);
+    }
+  }
+  for (;;) {
+    hl_batch_t *b;
+    if ((rc = r.root->next(r.root, &b, err)) != HL_OK || !b) break;
+    uint32_t live = hl_batch_live(b);
+    if (live == 0) continue;
+    if (e->sub_kind == HL_SUB_EXISTS) {
+      any = true;
+      break;
+    }
+    if (e->sub_kind == HL_SUB_SCALAR) {
+      if (any || live > 1) {
+        rc = hl_err_set_at(err, e->pos, HL_ERROR, HL_SS(CARDINALITY_VIOLATION),
+                           "more than one row returned by a subquery used as an expression");
+        break;
+      }
+      any = true;
+      hl_vec_get_value(&b->cols[0], hl_batch_row(b, 0), &first);
+      if (!first.is_null && hl_type_phys(t) == HL_P_STR) {
+        char *p = hl_arena_alloc(arena, first.u.s.len ? first.u.s.len : 1);
+        if (!p) {
+          rc = hl_err_nomem(err);
+          break;
+        }
+        memcpy(p, first.u.s.ptr, first.u.s.len);
+        first.u.s.ptr = p;
+      } else if (!first.is_null && hl_type_phys(t) == HL_P_VALUE) {
+        /* complex values point into the batch: a scalar subquery of a
+         * complex type would dangle */
+        rc = hl_err_set_at(err, e->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "a scalar subquery of a complex type is not supported yet");
+        break;
+      }
+      continue;
+    }
+    for (uint32_t i = 0; i < live; i++) {
+      hl_value_t v;
+      hl_vec_get_value(&b->cols[0], hl_batch_row(b, i), &v);
+      if (v.is_null) {
+        has_null = true;
+        continue;
+      }
+      hl_buf_reset(&key);
+      hl_value_key_append(&key, t, &v);
+      uint64_t ignored;
+      bool ins;
+      if (key.oom || hl_map_upsert(set, key.data, key.len, 0, &ignored, &ins) < 0) {
+        rc = hl_err_nomem(err);
+        break;
+      }
+    }
+    if (rc != HL_OK) break;
+  }
+  hl_buf_fini(&key);
+  r.root->close(r.root);
+  if (rc != HL_OK) return rc;
+  switch (e->sub_kind) {
+  case HL_SUB_SCALAR:
+    e->kind = HL_EX_CONST;
+    e->value = first;
+    break;
+  case HL_SUB_EXISTS:
+    e->kind = HL_EX_CONST;
+    e->type = hl_type_prim(HL_T_BOOLEAN);
+    memset(&e->value, 0, sizeof e->value);
+    e->value.u.b = any != e->negated;
+    break;
+  case HL_SUB_IN:
+    e->kind = HL_EX_IN_SET;
+    e->in_set = set;
+    e->in_has_null = has_null;
+    break;
+  }
+  return HL_OK;
+}
+
+static hl_status_t materialize_all(hl_session_t *s, hl_expr_t *e, hl_arena_t *arena,
+                                   hl_error_t *err) {
+  if (!e) return HL_OK;
+  for (int k = 0; k < e->n_args; k++) {
+    hl_status_t rc = materialize_all(s, e->args[k], arena, err);
+    if (rc != HL_OK) return rc;
+  }
+  return e->kind == HL_EX_SUBQUERY ? materialize(s, e, arena, err) : HL_OK;
+}
+
+static hl_status_t materialize_rel(hl_session_t *s, const hl_rel_t *r, hl_arena_t *arena,
+                                   hl_error_t *err) {
+  if (!r) return HL_OK;
+  hl_status_t rc = HL_OK;
+  if (r->kind == HL_REL_SCAN) return materialize_all(s, r->scan->filter, arena, err);
+  if (r->kind == HL_REL_JOIN) {
+    for (int k = 0; k < r->n_keys && rc == HL_OK; k++) {
+      rc = materialize_all(s, r->left_keys[k], arena, err);
+      if (rc == HL_OK) rc = materialize_all(s, r->right_keys[k], arena, err);
+    }
+    if (rc == HL_OK) rc = materialize_all(s, r->residual, arena, err);
+    if (rc == HL_OK) rc = materialize_rel(s, r->left, arena, err);
+    if (rc == HL_OK) rc = materialize_rel(s, r->right, arena, err);
+  }
+  return rc; /* QUERY and SETOP operands materialize in their own hl_exec_plan */
+}
+
+/* Subqueries of a plan run once, before the plan's operators are built. */
+static hl_status_t materialize_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena,
+                                    hl_error_t *err) {
+  hl_status_t rc = materialize_rel(s, plan->from, arena, err);
+  if (rc == HL_OK) rc = materialize_all(s, plan->filter, arena, err);
+  for (int g = 0; g < plan->n_group && rc == HL_OK; g++)
+    rc = materialize_all(s, plan->group_exprs[g], arena, err);
+  for (int k = 0; k < plan->n_aggs && rc == HL_OK; k++)
+    rc = materialize_all(s, plan->aggs[k].arg, arena, err);
+  if (rc == HL_OK) rc = materialize_all(s, plan->having, arena, err);
+  for (int i = 0; i < plan->n_out && rc == HL_OK; i++)
+    rc = materialize_all(s, plan->out_exprs[i], arena, err);
+  return rc;
+}
+
+/* ----------------------------------------------------------- operators */
+
+static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, hl_arena_t *arena, hl_error_t *err) {
+  switch (r->kind) {
+  case HL_REL_SCAN: {
+    hl_op_t *op = hl_op_scan_create(s, r->scan, arena, err);
+    if (op && r->scan->filter) op = hl_op_filter_create(op, r->scan->filter, arena, err);
+    return op;
+  }
+  case HL_REL_QUERY: {
+    hl_result_t sub;
+    memset(&sub, 0, sizeof sub);
+    return hl_exec_plan(s, r->query, arena, &sub, err) == HL_OK ? sub.root : NULL;
+  }
+  case HL_REL_JOIN: {
+    hl_op_t *l = build_rel(s, r->left, arena, err);
+    if (!l) return NULL;
+    hl_op_t *rr = build_rel(s, r->right, arena, err);
+    if (!rr) {
+      l->close(l);
+      return NULL;
+    }
+    return hl_op_join_create(l, rr, r, arena, err);
+  }
+  case HL_REL_SETOP: {
+    hl_op_t *l = build_rel(s, r->left, arena, err);
+    if (!l) return NULL;
+    hl_op_t *rr = NULL;
+    if (r->right && !(rr = build_rel(s, r->right, arena, err))) {
+      l->close(l);
+      return NULL;
+    }
+    return hl_op_setop_create(l, rr, r->setop, r->n_cols, arena, err);
+  }
+  }
+  hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown relation kind");
+  return NULL;
+}
+
 hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena,
                          hl_result_t *result, hl_error_t *err) {
-  hl_op_t *op = plan->scan ? hl_op_scan_create(s, plan->scan, arena, err)
-                           : hl_op_one_row_create(arena, err);
+  hl_status_t rc = materialize_plan(s, plan, arena, err);
+  if (rc != HL_OK) return rc;
+  hl_op_t *op =
+      plan->from ? build_rel(s, plan->from, arena, err) : hl_op_one_row_create(arena, err);
   if (op && plan->filter) op = hl_op_filter_create(op, plan->filter, arena, err);
   if (op && plan->aggregate) op = hl_op_agg_create(op, plan, arena, err);
   if (op) op = hl_op_project_create(op, plan->out_exprs, plan->n_out, arena, err);
@@ -59,7 +248,8 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
     if (op) op->close(op);
     return hl_err_nomem(err);
   }
-  for (int i = 0; i < plan->n_out; i++) types[i] = plan->out_exprs[i]->type;
+  for (int i = 0; i < plan->n_out; i++)
+    types[i] = plan->out_exprs[i]->type;
   if (op && plan->n_order)
     op = hl_op_sort_create(op, plan->n_out, types, plan->order_cols, plan->order_desc,
                            plan->order_nulls_first, plan->n_order, arena, err);

@@ -9,6 +9,7 @@
  * DOUBLE; decimal results use Hive's precision/scale rules capped at 38.
  */
 #include "plan/plan.h"
+#include "plan/projection.h"
 
 #include "util/mem.h"
 
@@ -16,21 +17,51 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* One leaf of the FROM clause as names see it. */
+typedef struct scope_entry {
+  const char *alias;      /* qualifier: the alias, else the table/CTE name */
+  const char *table_name; /* the real table name (also a valid qualifier) */
+  const char *db_name;    /* for messages */
+  int offset;             /* first column in the block's layout */
+  int n_cols;
+  const char *const *names;
+  const hl_type_t *const *types;
+  hl_rel_t *rel;       /* the leaf relation */
+  bool hidden;         /* right side of a SEMI/ANTI join, after its ON */
+  bool null_supplying; /* may be NULL-extended by an outer join */
+  char **using_cols;   /* USING columns that resolve to the left side */
+  int n_using;
+} scope_entry_t;
 
 typedef struct binder {
   hl_session_t *s;
   hl_arena_t *arena;
   hl_error_t *err;
-  hl_table_t *table;   /* NULL without FROM */
-  const char *alias;   /* table alias or table name */
+  struct binder *parent;    /* enclosing query (CTEs, correlation errors) */
+  const hl_ast_cte_t *ctes; /* WITH entries visible in this query */
+  int n_ctes;
+  scope_entry_t *entries; /* FROM leaves, in layout order */
+  int n_entries, cap_entries;
+  int n_cols;        /* columns of the block's layout */
+  hl_table_t *table; /* the table when FROM is exactly one table */
   /* aggregation context (NULL when binding outside a select list) */
   bool agg_allowed;
   hl_plan_t *plan;
   int agg_cap;
   int group_cap;
+  int depth; /* bind_expr recursion depth */
 } binder_t;
 
+/* Bound trees are walked recursively (binding, evaluation, EXPLAIN), so
+ * their depth is bounded.  AND/OR chains are flattened into one n-ary node
+ * and do not count; other left-deep chains (a + b + c ...) do. */
+#define MAX_EXPR_DEPTH 1000
+
 static hl_expr_t *bind_expr(binder_t *b, const hl_ast_expr_t *a);
+static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_select_t *sel,
+                              hl_arena_t *arena, hl_plan_t **out, hl_error_t *err);
 
 static hl_expr_t *new_expr(binder_t *b, hl_expr_kind_t kind, const hl_type_t *type, long pos) {
   hl_expr_t *e = hl_arena_zalloc(b->arena, sizeof(*e));
@@ -60,10 +91,14 @@ static const char *type_name(binder_t *b, const hl_type_t *t) {
 
 static int int_digits(hl_type_id_t id) {
   switch (id) {
-  case HL_T_TINYINT: return 3;
-  case HL_T_SMALLINT: return 5;
-  case HL_T_INT: return 10;
-  default: return 19;
+  case HL_T_TINYINT:
+    return 3;
+  case HL_T_SMALLINT:
+    return 5;
+  case HL_T_INT:
+    return 10;
+  default:
+    return 19;
   }
 }
 
@@ -87,8 +122,7 @@ static const hl_type_t *decimal_result(binder_t *b, int precision, int scale) {
 
 /* The common type of A and B for comparison and union, or NULL (error set)
  * when they do not meet. */
-static const hl_type_t *common_type(binder_t *b, const hl_type_t *x, const hl_type_t *y,
-                                    long pos) {
+static const hl_type_t *common_type(binder_t *b, const hl_type_t *x, const hl_type_t *y, long pos) {
   if (x->id == HL_T_NULL) return y;
   if (y->id == HL_T_NULL) return x;
   if (hl_type_equal(x, y)) return x;
@@ -118,10 +152,11 @@ static const hl_type_t *common_type(binder_t *b, const hl_type_t *x, const hl_ty
       (x->id == HL_T_DATE && y->id == HL_T_TIMESTAMP) ||
       (x->id == HL_T_TIMESTAMP && y->id == HL_T_DATE))
     return hl_type_prim(HL_T_TIMESTAMP);
-  if ((hl_type_is_string(x) && y->id == HL_T_BINARY) || (x->id == HL_T_BINARY && hl_type_is_string(y)))
+  if ((hl_type_is_string(x) && y->id == HL_T_BINARY) ||
+      (x->id == HL_T_BINARY && hl_type_is_string(y)))
     return hl_type_prim(HL_T_BINARY);
-  hl_err_set_at(b->err, pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH), "types %s and %s cannot be compared",
-                type_name(b, x), type_name(b, y));
+  hl_err_set_at(b->err, pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                "types %s and %s cannot be compared", type_name(b, x), type_name(b, y));
   return NULL;
 }
 
@@ -150,7 +185,9 @@ static hl_expr_t *bind_literal(binder_t *b, const hl_ast_expr_t *a) {
   hl_err_init(&verr);
   const hl_type_t *t = NULL;
   switch (a->lit_type) {
-  case HL_LIT_NULL: e->value.is_null = true; return e;
+  case HL_LIT_NULL:
+    e->value.is_null = true;
+    return e;
   case HL_LIT_BOOL:
     e->type = hl_type_prim(HL_T_BOOLEAN);
     e->value.u.b = a->text[0] == 't' || a->text[0] == 'T';
@@ -173,34 +210,48 @@ static hl_expr_t *bind_literal(binder_t *b, const hl_ast_expr_t *a) {
     int digits = 0, scale = 0;
     bool after = false;
     for (; *s; s++) {
-      if (*s == '.') after = true;
+      if (*s == '.')
+        after = true;
       else if (isdigit((unsigned char)*s)) {
         digits++;
         if (after) scale++;
       }
     }
-    if (digits > 38) t = hl_type_prim(HL_T_DOUBLE);
-    else t = hl_type_decimal(b->arena, digits < scale ? scale : (digits ? digits : 1), scale);
+    if (digits > 38)
+      t = hl_type_prim(HL_T_DOUBLE);
+    else
+      t = hl_type_decimal(b->arena, digits < scale ? scale : (digits ? digits : 1), scale);
     break;
   }
-  case HL_LIT_DOUBLE: t = hl_type_prim(HL_T_DOUBLE); break;
+  case HL_LIT_DOUBLE:
+    t = hl_type_prim(HL_T_DOUBLE);
+    break;
   case HL_LIT_STRING:
     e->type = hl_type_prim(HL_T_STRING);
     e->value.u.s.ptr = a->text;
     e->value.u.s.len = (uint32_t)a->text_len;
     return e;
-  case HL_LIT_DATE: t = hl_type_prim(HL_T_DATE); break;
-  case HL_LIT_TIMESTAMP: t = hl_type_prim(HL_T_TIMESTAMP); break;
+  case HL_LIT_DATE:
+    t = hl_type_prim(HL_T_DATE);
+    break;
+  case HL_LIT_TIMESTAMP:
+    t = hl_type_prim(HL_T_TIMESTAMP);
+    break;
   case HL_LIT_TYPED_INT:
-    if (strcmp(a->lit_suffix, "Y") == 0) t = hl_type_prim(HL_T_TINYINT);
-    else if (strcmp(a->lit_suffix, "S") == 0) t = hl_type_prim(HL_T_SMALLINT);
-    else if (strcmp(a->lit_suffix, "L") == 0) t = hl_type_prim(HL_T_BIGINT);
-    else if (strcmp(a->lit_suffix, "D") == 0) t = hl_type_prim(HL_T_DOUBLE);
+    if (strcmp(a->lit_suffix, "Y") == 0)
+      t = hl_type_prim(HL_T_TINYINT);
+    else if (strcmp(a->lit_suffix, "S") == 0)
+      t = hl_type_prim(HL_T_SMALLINT);
+    else if (strcmp(a->lit_suffix, "L") == 0)
+      t = hl_type_prim(HL_T_BIGINT);
+    else if (strcmp(a->lit_suffix, "D") == 0)
+      t = hl_type_prim(HL_T_DOUBLE);
     else {
       int digits = 0, scale = 0;
       bool after = false;
       for (const char *s = a->text; *s; s++) {
-        if (*s == '.') after = true;
+        if (*s == '.')
+          after = true;
         else if (isdigit((unsigned char)*s)) {
           digits++;
           if (after) scale++;
@@ -217,7 +268,7 @@ static hl_expr_t *bind_literal(binder_t *b, const hl_ast_expr_t *a) {
   e->type = t;
   if (hl_value_from_text(b->arena, t, a->text, a->text_len, &e->value, &verr) != HL_OK) {
     hl_err_set_at(b->err, a->pos, HL_ERROR,
-                  verr.code == HL_NOMEM ? "53200"
+                  verr.code == HL_NOMEM                             ? "53200"
                   : (t->id == HL_T_DATE || t->id == HL_T_TIMESTAMP) ? HL_SS(INVALID_DATETIME_FORMAT)
                                                                     : verr.sqlstate,
                   "invalid %s literal \"%s\"", hl_type_id_name(t->id), a->text);
@@ -229,26 +280,78 @@ static hl_expr_t *bind_literal(binder_t *b, const hl_ast_expr_t *a) {
 
 /* -------------------------------------------------------------- columns */
 
+static bool qualifier_matches(const scope_entry_t *en, const char *q) {
+  return strcasecmp(q, en->alias) == 0 || (en->table_name && strcasecmp(q, en->table_name) == 0);
+}
+
+static int entry_column(const scope_entry_t *en, const char *name) {
+  for (int c = 0; c < en->n_cols; c++)
+    if (strcasecmp(en->names[c], name) == 0) return c;
+  return -1;
+}
+
+static bool using_hides(const scope_entry_t *en, const char *name) {
+  for (int k = 0; k < en->n_using; k++)
+    if (strcasecmp(en->using_cols[k], name) == 0) return true;
+  return false;
+}
+
+/* True when NAME resolves in an enclosing query (for a clear message about
+ * correlated subqueries, which are not supported yet). */
+static bool resolves_outside(const binder_t *b, const hl_ast_expr_t *a) {
+  for (const binder_t *o = b->parent; o; o = o->parent)
+    for (int i = 0; i < o->n_entries; i++) {
+      const scope_entry_t *en = &o->entries[i];
+      if (a->qualifier && !qualifier_matches(en, a->qualifier)) continue;
+      if (entry_column(en, a->name) >= 0) return true;
+    }
+  return false;
+}
+
 static hl_expr_t *bind_column(binder_t *b, const hl_ast_expr_t *a) {
-  if (!b->table)
+  int found = -1, found_col = -1;
+  bool qualifier_seen = false;
+  for (int i = 0; i < b->n_entries; i++) {
+    const scope_entry_t *en = &b->entries[i];
+    if (en->hidden) continue;
+    if (a->qualifier) {
+      if (!qualifier_matches(en, a->qualifier)) continue;
+      qualifier_seen = true;
+    } else if (using_hides(en, a->name)) {
+      continue;
+    }
+    int c = entry_column(en, a->name);
+    if (c < 0) continue;
+    if (found >= 0)
+      return hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(AMBIGUOUS_COLUMN),
+                           "column reference \"%s\" is ambiguous", a->name),
+             NULL;
+    found = i;
+    found_col = c;
+  }
+  if (found < 0) {
+    if (resolves_outside(b, a))
+      return hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "correlated subqueries are not supported yet (column \"%s\")", a->name),
+             NULL;
+    if (a->qualifier && !qualifier_seen)
+      return hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_TABLE),
+                           "missing FROM-clause entry for table \"%s\"", a->qualifier),
+             NULL;
+    if (b->n_entries == 1 && b->entries[0].table_name && b->entries[0].db_name)
+      return hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                           "column \"%s\" does not exist in table \"%s.%s\"", a->name,
+                           b->entries[0].db_name, b->entries[0].table_name),
+             NULL;
     return hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
                          "column \"%s\" does not exist", a->name),
            NULL;
-  if (a->qualifier && strcasecmp(a->qualifier, b->alias) != 0 &&
-      strcasecmp(a->qualifier, b->table->cat->name) != 0)
-    return hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_TABLE),
-                         "missing FROM-clause entry for table \"%s\"", a->qualifier),
-           NULL;
-  int idx = hl_table_column_index(b->table, a->name);
-  if (idx < 0)
-    return hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
-                         "column \"%s\" does not exist in table \"%s.%s\"", a->name,
-                         b->table->cat->db_name, b->table->cat->name),
-           NULL;
-  hl_expr_t *e = new_expr(b, HL_EX_COLUMN, b->table->types[idx], a->pos);
+  }
+  const scope_entry_t *en = &b->entries[found];
+  hl_expr_t *e = new_expr(b, HL_EX_COLUMN, en->types[found_col], a->pos);
   if (!e) return NULL;
-  e->col = idx;
-  e->col_name = b->table->names[idx];
+  e->col = en->offset + found_col;
+  e->col_name = en->names[found_col];
   return e;
 }
 
@@ -310,7 +413,9 @@ static hl_expr_t *make_arith(binder_t *b, hl_expr_op_t op, hl_expr_t *x, hl_expr
       rt = decimal_result(b, (i1 > i2 ? i1 : i2) + s + 1, s);
       break;
     }
-    case HL_XOP_MUL: rt = decimal_result(b, p1 + p2 + 1, s1 + s2); break;
+    case HL_XOP_MUL:
+      rt = decimal_result(b, p1 + p2 + 1, s1 + s2);
+      break;
     case HL_XOP_DIV: {
       int s = s1 + p2 + 1 > 6 ? s1 + p2 + 1 : 6;
       rt = decimal_result(b, i1 + s2 + s, s);
@@ -361,31 +466,71 @@ static hl_expr_t *make_not(binder_t *b, hl_expr_t *x, long pos) {
   return e;
 }
 
+/* A chain x1 AND x2 AND ... (the parser nests it to the left) as one n-ary
+ * node, walked without recursion so that long chains cannot exhaust the
+ * stack. */
+static hl_expr_t *bind_logic_chain(binder_t *b, const hl_ast_expr_t *a) {
+  hl_ast_op_t op = a->op;
+  int n = 1;
+  const hl_ast_expr_t *l = a;
+  while (l->kind == HL_AST_BINARY && l->op == op) {
+    n++;
+    l = l->args[0];
+  }
+  hl_expr_t *e =
+      new_expr(b, op == HL_OP_AND ? HL_EX_AND : HL_EX_OR, hl_type_prim(HL_T_BOOLEAN), a->pos);
+  if (!e || !set_args(b, e, n)) return NULL;
+  /* operands right to left: args[k] is the right side of the k-th node */
+  l = a;
+  for (int k = n - 1; k >= 0; k--) {
+    const hl_ast_expr_t *operand = k > 0 ? l->args[1] : l;
+    if (!(e->args[k] = to_bool(b, bind_expr(b, operand)))) return NULL;
+    if (k > 0) l = l->args[0];
+  }
+  return e;
+}
+
 static hl_expr_t *bind_binary(binder_t *b, const hl_ast_expr_t *a) {
+  if (a->op == HL_OP_AND || a->op == HL_OP_OR) return bind_logic_chain(b, a);
   hl_expr_t *x = bind_expr(b, a->args[0]);
   hl_expr_t *y = x ? bind_expr(b, a->args[1]) : NULL;
   if (!y) return NULL;
   switch (a->op) {
-  case HL_OP_AND: return make_logic(b, HL_EX_AND, x, y, a->pos);
-  case HL_OP_OR: return make_logic(b, HL_EX_OR, x, y, a->pos);
-  case HL_OP_EQ: return make_cmp(b, HL_XOP_EQ, x, y, a->pos);
-  case HL_OP_NE: return make_cmp(b, HL_XOP_NE, x, y, a->pos);
-  case HL_OP_LT: return make_cmp(b, HL_XOP_LT, x, y, a->pos);
-  case HL_OP_LE: return make_cmp(b, HL_XOP_LE, x, y, a->pos);
-  case HL_OP_GT: return make_cmp(b, HL_XOP_GT, x, y, a->pos);
-  case HL_OP_GE: return make_cmp(b, HL_XOP_GE, x, y, a->pos);
-  case HL_OP_EQ_NS: return make_cmp(b, HL_XOP_EQ_NS, x, y, a->pos);
+  case HL_OP_AND:
+    return make_logic(b, HL_EX_AND, x, y, a->pos);
+  case HL_OP_OR:
+    return make_logic(b, HL_EX_OR, x, y, a->pos);
+  case HL_OP_EQ:
+    return make_cmp(b, HL_XOP_EQ, x, y, a->pos);
+  case HL_OP_NE:
+    return make_cmp(b, HL_XOP_NE, x, y, a->pos);
+  case HL_OP_LT:
+    return make_cmp(b, HL_XOP_LT, x, y, a->pos);
+  case HL_OP_LE:
+    return make_cmp(b, HL_XOP_LE, x, y, a->pos);
+  case HL_OP_GT:
+    return make_cmp(b, HL_XOP_GT, x, y, a->pos);
+  case HL_OP_GE:
+    return make_cmp(b, HL_XOP_GE, x, y, a->pos);
+  case HL_OP_EQ_NS:
+    return make_cmp(b, HL_XOP_EQ_NS, x, y, a->pos);
   case HL_OP_DISTINCT_FROM: {
     hl_expr_t *eq = make_cmp(b, HL_XOP_EQ_NS, x, y, a->pos);
     /* IS DISTINCT FROM = NOT <=>; IS NOT DISTINCT FROM = <=> */
     return a->negated ? eq : make_not(b, eq, a->pos);
   }
-  case HL_OP_ADD: return make_arith(b, HL_XOP_ADD, x, y, a->pos);
-  case HL_OP_SUB: return make_arith(b, HL_XOP_SUB, x, y, a->pos);
-  case HL_OP_MUL: return make_arith(b, HL_XOP_MUL, x, y, a->pos);
-  case HL_OP_DIV: return make_arith(b, HL_XOP_DIV, x, y, a->pos);
-  case HL_OP_IDIV: return make_arith(b, HL_XOP_IDIV, x, y, a->pos);
-  case HL_OP_MOD: return make_arith(b, HL_XOP_MOD, x, y, a->pos);
+  case HL_OP_ADD:
+    return make_arith(b, HL_XOP_ADD, x, y, a->pos);
+  case HL_OP_SUB:
+    return make_arith(b, HL_XOP_SUB, x, y, a->pos);
+  case HL_OP_MUL:
+    return make_arith(b, HL_XOP_MUL, x, y, a->pos);
+  case HL_OP_DIV:
+    return make_arith(b, HL_XOP_DIV, x, y, a->pos);
+  case HL_OP_IDIV:
+    return make_arith(b, HL_XOP_IDIV, x, y, a->pos);
+  case HL_OP_MOD:
+    return make_arith(b, HL_XOP_MOD, x, y, a->pos);
   case HL_OP_CONCAT: {
     hl_expr_t *e = new_expr(b, HL_EX_FUNC, hl_type_prim(HL_T_STRING), a->pos);
     if (!e || !set_args(b, e, 2)) return NULL;
@@ -405,8 +550,10 @@ static hl_expr_t *bind_unary(binder_t *b, const hl_ast_expr_t *a) {
   hl_expr_t *x = bind_expr(b, a->args[0]);
   if (!x) return NULL;
   switch (a->op) {
-  case HL_OP_NOT: return make_not(b, x, a->pos);
-  case HL_OP_PLUS: return x;
+  case HL_OP_NOT:
+    return make_not(b, x, a->pos);
+  case HL_OP_PLUS:
+    return x;
   case HL_OP_NEG: {
     const hl_type_t *t = numeric_operand(b, x->type, x->pos);
     if (!t) return NULL;
@@ -418,9 +565,12 @@ static hl_expr_t *bind_unary(binder_t *b, const hl_ast_expr_t *a) {
       if (!c) return NULL;
       c->value = x->value;
       if (!c->value.is_null) {
-        if (hl_type_phys(t) == HL_P_I64) c->value.u.i = (int64_t)(0 - (uint64_t)c->value.u.i);
-        else if (hl_type_phys(t) == HL_P_F64) c->value.u.d = -c->value.u.d;
-        else c->value.u.dec = -c->value.u.dec;
+        if (hl_type_phys(t) == HL_P_I64)
+          c->value.u.i = (int64_t)(0 - (uint64_t)c->value.u.i);
+        else if (hl_type_phys(t) == HL_P_F64)
+          c->value.u.d = -c->value.u.d;
+        else
+          c->value.u.dec = -c->value.u.dec;
       }
       return c;
     }
@@ -436,7 +586,43 @@ static hl_expr_t *bind_unary(binder_t *b, const hl_ast_expr_t *a) {
   }
 }
 
+/* An uncorrelated subquery: bound now, run by exec/query.c before the
+ * query that uses it (its value becomes a constant or an IN set). */
+static hl_expr_t *bind_subquery(binder_t *b, const hl_ast_expr_t *a) {
+  hl_plan_t *sub;
+  if (bind_query(b->s, b, a->subquery, b->arena, &sub, b->err) != HL_OK) return NULL;
+  hl_expr_t *e = new_expr(b, HL_EX_SUBQUERY, hl_type_prim(HL_T_BOOLEAN), a->pos);
+  if (!e) return NULL;
+  e->subquery = sub;
+  e->negated = a->negated;
+  if (a->kind == HL_AST_EXISTS) {
+    e->sub_kind = HL_SUB_EXISTS;
+    return e;
+  }
+  if (sub->n_visible != 1) {
+    hl_err_set_at(b->err, a->subquery->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                  "subquery must return only one column");
+    return NULL;
+  }
+  const hl_type_t *t = sub->out_exprs[0]->type;
+  if (a->kind == HL_AST_SUBQUERY) {
+    e->sub_kind = HL_SUB_SCALAR;
+    e->type = t;
+    return e;
+  }
+  /* x IN (subquery): compare in the common type of x and the column */
+  e->sub_kind = HL_SUB_IN;
+  hl_expr_t *x = bind_expr(b, a->args[0]);
+  if (!x) return NULL;
+  const hl_type_t *ct = common_type(b, x->type, t, a->pos);
+  if (!ct || !set_args(b, e, 1)) return NULL;
+  if (!(e->args[0] = cast_to(b, x, ct))) return NULL;
+  if (!(sub->out_exprs[0] = cast_to(b, sub->out_exprs[0], ct))) return NULL;
+  return e;
+}
+
 static hl_expr_t *bind_in(binder_t *b, const hl_ast_expr_t *a) {
+  if (a->subquery) return bind_subquery(b, a);
   hl_expr_t *e = new_expr(b, HL_EX_IN, hl_type_prim(HL_T_BOOLEAN), a->pos);
   if (!e || !set_args(b, e, a->n_args)) return NULL;
   e->negated = a->negated;
@@ -518,8 +704,7 @@ static hl_expr_t *bind_case(binder_t *b, const hl_ast_expr_t *a) {
   e->type = t;
   for (int k = 0; k < n_when; k++)
     if (!(e->args[2 * k + 1] = cast_to(b, e->args[2 * k + 1], t))) return NULL;
-  if (a->has_else && !(e->args[e->n_args - 1] = cast_to(b, e->args[e->n_args - 1], t)))
-    return NULL;
+  if (a->has_else && !(e->args[e->n_args - 1] = cast_to(b, e->args[e->n_args - 1], t))) return NULL;
   return e;
 }
 
@@ -573,11 +758,11 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
       if (!nt) return NULL;
       if (nt->id == HL_T_DECIMAL) {
         agg.arg = cast_to(b, agg.arg, nt);
-        agg.type = agg.kind == HL_AGG_SUM
-                       ? decimal_result(b, nt->precision + 10 > 38 ? 38 : nt->precision + 10,
-                                        nt->scale)
-                       : decimal_result(b, nt->precision + 4 > 38 ? 38 : nt->precision + 4,
-                                        nt->scale + 4 > 38 ? 38 : nt->scale + 4);
+        agg.type =
+            agg.kind == HL_AGG_SUM
+                ? decimal_result(b, nt->precision + 10 > 38 ? 38 : nt->precision + 10, nt->scale)
+                : decimal_result(b, nt->precision + 4 > 38 ? 38 : nt->precision + 4,
+                                 nt->scale + 4 > 38 ? 38 : nt->scale + 4);
       } else if (hl_type_is_integer(nt) && agg.kind == HL_AGG_SUM) {
         agg.arg = cast_to(b, agg.arg, hl_type_prim(HL_T_BIGINT));
         agg.type = hl_type_prim(HL_T_BIGINT);
@@ -601,8 +786,8 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (!ref) return NULL;
   ref->col = plan->n_group + plan->n_aggs++;
   ref->out_ref = true;
-  ref->col_name = hl_arena_sprintf(b->arena, "%s(%s)", a->name,
-                                   agg.kind == HL_AGG_COUNT_STAR ? "*" : "...");
+  ref->col_name =
+      hl_arena_sprintf(b->arena, "%s(%s)", a->name, agg.kind == HL_AGG_COUNT_STAR ? "*" : "...");
   return ref;
 }
 
@@ -610,8 +795,8 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   if (is_aggregate_name(a->name)) return bind_aggregate(b, a);
   const hl_func_def_t *fn = hl_func_lookup(a->name);
   if (!fn) {
-    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
-                  "function %s does not exist", a->name);
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION), "function %s does not exist",
+                  a->name);
     return NULL;
   }
   if (a->n_args < fn->min_args || (fn->max_args >= 0 && a->n_args > fn->max_args)) {
@@ -678,15 +863,33 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
 
 /* ------------------------------------------------------------ dispatch */
 
+static hl_expr_t *bind_expr_node(binder_t *b, const hl_ast_expr_t *a);
+
 static hl_expr_t *bind_expr(binder_t *b, const hl_ast_expr_t *a) {
+  if (b->depth >= MAX_EXPR_DEPTH) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                  "expression is nested too deeply");
+    return NULL;
+  }
+  b->depth++;
+  hl_expr_t *e = bind_expr_node(b, a);
+  b->depth--;
+  return e;
+}
+
+static hl_expr_t *bind_expr_node(binder_t *b, const hl_ast_expr_t *a) {
   switch (a->kind) {
-  case HL_AST_LITERAL: return bind_literal(b, a);
-  case HL_AST_COLUMN: return bind_column(b, a);
+  case HL_AST_LITERAL:
+    return bind_literal(b, a);
+  case HL_AST_COLUMN:
+    return bind_column(b, a);
   case HL_AST_STAR:
     hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(SYNTAX_ERROR), "\"*\" is not allowed here");
     return NULL;
-  case HL_AST_UNARY: return bind_unary(b, a);
-  case HL_AST_BINARY: return bind_binary(b, a);
+  case HL_AST_UNARY:
+    return bind_unary(b, a);
+  case HL_AST_BINARY:
+    return bind_binary(b, a);
   case HL_AST_IS_NULL: {
     hl_expr_t *x = bind_expr(b, a->args[0]);
     hl_expr_t *e = x ? new_expr(b, HL_EX_IS_NULL, hl_type_prim(HL_T_BOOLEAN), a->pos) : NULL;
@@ -695,7 +898,8 @@ static hl_expr_t *bind_expr(binder_t *b, const hl_ast_expr_t *a) {
     e->negated = a->negated;
     return e;
   }
-  case HL_AST_IN: return bind_in(b, a);
+  case HL_AST_IN:
+    return bind_in(b, a);
   case HL_AST_BETWEEN: {
     hl_expr_t *x = bind_expr(b, a->args[0]);
     hl_expr_t *lo = x ? bind_expr(b, a->args[1]) : NULL;
@@ -705,15 +909,17 @@ static hl_expr_t *bind_expr(binder_t *b, const hl_ast_expr_t *a) {
                               make_cmp(b, HL_XOP_LE, x, hi, a->pos), a->pos);
     return a->negated ? make_not(b, e, a->pos) : e;
   }
-  case HL_AST_LIKE: return bind_like(b, a);
-  case HL_AST_FUNC: return bind_function(b, a);
+  case HL_AST_LIKE:
+    return bind_like(b, a);
+  case HL_AST_FUNC:
+    return bind_function(b, a);
   case HL_AST_CAST: {
     hl_expr_t *x = bind_expr(b, a->args[0]);
     if (!x) return NULL;
     if (hl_type_is_complex(a->cast_type) != hl_type_is_complex(x->type) &&
         x->type->id != HL_T_NULL) {
-      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
-                    "cannot cast %s to %s", type_name(b, x->type), type_name(b, a->cast_type));
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH), "cannot cast %s to %s",
+                    type_name(b, x->type), type_name(b, a->cast_type));
       return NULL;
     }
     hl_expr_t *e = new_expr(b, HL_EX_CAST, a->cast_type, a->pos);
@@ -722,7 +928,11 @@ static hl_expr_t *bind_expr(binder_t *b, const hl_ast_expr_t *a) {
     if (x->kind == HL_EX_CONST) return cast_to(b, x, a->cast_type);
     return e;
   }
-  case HL_AST_CASE: return bind_case(b, a);
+  case HL_AST_CASE:
+    return bind_case(b, a);
+  case HL_AST_SUBQUERY:
+  case HL_AST_EXISTS:
+    return bind_subquery(b, a);
   }
   hl_err_set_at(b->err, a->pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown expression");
   return NULL;
@@ -747,7 +957,8 @@ static bool expr_equal(const hl_expr_t *x, const hl_expr_t *y) {
   case HL_EX_FUNC:
     if (x->fn != y->fn) return false;
     break;
-  default: break;
+  default:
+    break;
   }
   for (int k = 0; k < x->n_args; k++)
     if (!expr_equal(x->args[k], y->args[k])) return false;
@@ -790,7 +1001,8 @@ static hl_expr_t *to_agg_layout(binder_t *b, hl_expr_t *e) {
 
 static void clear_out_ref(hl_expr_t *e) {
   e->out_ref = false;
-  for (int k = 0; k < e->n_args; k++) clear_out_ref(e->args[k]);
+  for (int k = 0; k < e->n_args; k++)
+    clear_out_ref(e->args[k]);
 }
 
 /* ------------------------------------------------------ WHERE splitting */
@@ -798,7 +1010,8 @@ static void clear_out_ref(hl_expr_t *e) {
 static int count_conjuncts(const hl_expr_t *e) {
   if (e->kind == HL_EX_AND) {
     int n = 0;
-    for (int k = 0; k < e->n_args; k++) n += count_conjuncts(e->args[k]);
+    for (int k = 0; k < e->n_args; k++)
+      n += count_conjuncts(e->args[k]);
     return n;
   }
   return 1;
@@ -806,7 +1019,8 @@ static int count_conjuncts(const hl_expr_t *e) {
 
 static void collect_conjuncts(hl_expr_t *e, hl_expr_t **out, int *n) {
   if (e->kind == HL_EX_AND) {
-    for (int k = 0; k < e->n_args; k++) collect_conjuncts(e->args[k], out, n);
+    for (int k = 0; k < e->n_args; k++)
+      collect_conjuncts(e->args[k], out, n);
     return;
   }
   out[(*n)++] = e;
@@ -822,6 +1036,12 @@ static bool is_deterministic(const hl_expr_t *e) {
  * of HL_BATCH_CAP and keeps the matching ones. */
 static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
   hl_table_t *t = scan->table;
+  if (hl_plan_projection_enabled(t)) { /* computed, never listed: projection.c */
+    scan->projected = true;
+    return hl_plan_projection_prune(b->s, t, scan->part_preds, scan->n_part_preds,
+                                    (int64_t)time(NULL), b->arena, &scan->parts, &scan->n_parts,
+                                    &scan->n_parts_total, b->err);
+  }
   hl_cat_partition_t *all;
   size_t n_all;
   hl_status_t rc = hl_cat_partition_list(b->s->cat, t->cat->id, b->arena, &all, &n_all, b->err);
@@ -851,8 +1071,8 @@ static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
       for (int k = 0; k < t->n_part && rc == HL_OK; k++) {
         hl_value_t v;
         rc = hl_table_part_value(t, k, p->values[k], batch->arena, &v, b->err);
-        if (rc == HL_OK && hl_vec_put_value(&batch->cols[t->n_data + k], batch->arena,
-                                            (uint32_t)i, &v) != HL_OK)
+        if (rc == HL_OK &&
+            hl_vec_put_value(&batch->cols[t->n_data + k], batch->arena, (uint32_t)i, &v) != HL_OK)
           rc = hl_err_nomem(b->err);
       }
     }
@@ -860,7 +1080,8 @@ static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
     for (int k = 0; k < scan->n_part_preds && rc == HL_OK; k++)
       rc = hl_expr_filter(scan->part_preds[k], batch, batch->arena, b->err);
     if (rc != HL_OK) break;
-    for (uint32_t i = 0; i < hl_batch_live(batch); i++) keep[n_keep++] = all[start + hl_batch_row(batch, i)];
+    for (uint32_t i = 0; i < hl_batch_live(batch); i++)
+      keep[n_keep++] = all[start + hl_batch_row(batch, i)];
   }
   hl_batch_destroy(batch);
   if (rc != HL_OK) return rc;
@@ -871,7 +1092,8 @@ static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
 
 static void mark_needed(const hl_expr_t *e, bool *needed) {
   if (e->kind == HL_EX_COLUMN && !e->out_ref) needed[e->col] = true;
-  for (int k = 0; k < e->n_args; k++) mark_needed(e->args[k], needed);
+  for (int k = 0; k < e->n_args; k++)
+    mark_needed(e->args[k], needed);
 }
 
 /* ------------------------------------------------------------- SELECT */
@@ -916,27 +1138,508 @@ static const char *scan_format(binder_t *b, const hl_cat_table_t *t, long pos) {
   return NULL;
 }
 
+/* ------------------------------------------------------------- FROM */
+
+static hl_status_t add_entry(binder_t *b, const scope_entry_t *en) {
+  if (b->n_entries == b->cap_entries) {
+    int cap = b->cap_entries ? b->cap_entries * 2 : 4;
+    scope_entry_t *n =
+        hl_arena_realloc(b->arena, b->entries, sizeof(scope_entry_t) * (size_t)b->cap_entries,
+                         sizeof(scope_entry_t) * (size_t)cap);
+    if (!n) return hl_err_nomem(b->err);
+    b->entries = n;
+    b->cap_entries = cap;
+  }
+  b->entries[b->n_entries++] = *en;
+  return HL_OK;
+}
+
+static const hl_ast_cte_t *find_cte(const binder_t *b, const hl_ast_qname_t *q) {
+  if (q->db) return NULL;
+  for (const binder_t *o = b; o; o = o->parent)
+    for (int i = o->n_ctes - 1; i >= 0; i--)
+      if (strcasecmp(o->ctes[i].name, q->name) == 0) return &o->ctes[i];
+  return NULL;
+}
+
+static hl_rel_t *new_rel(binder_t *b, hl_rel_kind_t kind) {
+  hl_rel_t *r = hl_arena_zalloc(b->arena, sizeof(*r));
+  if (!r) hl_err_nomem(b->err);
+  if (r) r->kind = kind;
+  return r;
+}
+
+/* A nested query as a relation (subquery in FROM or a CTE reference). */
+static hl_rel_t *query_rel(binder_t *b, const hl_ast_select_t *q, binder_t *parent) {
+  hl_plan_t *sub;
+  if (bind_query(b->s, parent, q, b->arena, &sub, b->err) != HL_OK) return NULL;
+  hl_rel_t *r = new_rel(b, HL_REL_QUERY);
+  if (!r) return NULL;
+  r->query = sub;
+  r->n_cols = sub->n_visible;
+  r->names = (const char **)sub->out_names;
+  r->types = hl_arena_alloc(b->arena, sizeof(hl_type_t *) * (size_t)(r->n_cols + 1));
+  if (!r->types) return hl_err_nomem(b->err), NULL;
+  for (int i = 0; i < r->n_cols; i++)
+    r->types[i] = sub->out_exprs[i]->type;
+  return r;
+}
+
+static hl_rel_t *bind_from(binder_t *b, const hl_ast_from_t *f);
+
+static hl_rel_t *bind_from_leaf(binder_t *b, const hl_ast_from_t *f) {
+  scope_entry_t en;
+  memset(&en, 0, sizeof en);
+  hl_rel_t *r;
+  if (f->kind == HL_FROM_SUBQUERY) {
+    /* a subquery in FROM sees the enclosing query's CTEs but not its
+     * columns: bind it with this binder as parent for CTE lookup only */
+    if (!(r = query_rel(b, f->subquery, b))) return NULL;
+    en.alias = f->alias ? f->alias : "";
+  } else {
+    const hl_ast_cte_t *cte = find_cte(b, &f->table);
+    if (cte) {
+      if (!(r = query_rel(b, cte->query, b))) return NULL;
+      en.alias = f->alias ? f->alias : cte->name;
+      en.table_name = cte->name;
+    } else {
+      hl_table_t *t;
+      if (hl_table_load(b->s, &f->table, b->arena, &t, b->err) != HL_OK) return NULL;
+      r = new_rel(b, HL_REL_SCAN);
+      hl_plan_scan_t *scan = hl_arena_zalloc(b->arena, sizeof(*scan));
+      if (!r || !scan) return hl_err_nomem(b->err), NULL;
+      scan->table = t;
+      scan->needed = hl_arena_zalloc(b->arena, sizeof(bool) * (size_t)(t->n_all + 1));
+      if (!scan->needed) return hl_err_nomem(b->err), NULL;
+      scan->format_name = scan_format(b, t->cat, f->pos);
+      if (!scan->format_name) return NULL;
+      r->scan = scan;
+      r->n_cols = t->n_all;
+      r->names = t->names;
+      r->types = t->types;
+      en.alias = f->alias ? f->alias : t->cat->name;
+      en.table_name = t->cat->name;
+      en.db_name = t->cat->db_name;
+    }
+  }
+  r->offset = b->n_cols;
+  en.offset = b->n_cols;
+  en.n_cols = r->n_cols;
+  en.names = r->names;
+  en.types = r->types;
+  en.rel = r;
+  for (int i = 0; i < b->n_entries; i++)
+    if (en.alias[0] && strcasecmp(b->entries[i].alias, en.alias) == 0) {
+      hl_err_set_at(b->err, f->pos, HL_ERROR, HL_SS(DUPLICATE_OBJECT),
+                    "table name \"%s\" specified more than once", en.alias);
+      return NULL;
+    }
+  if (add_entry(b, &en) != HL_OK) return NULL;
+  b->n_cols += r->n_cols;
+  return r;
+}
+
+/* Moves column references of E from the block layout to a layout starting
+ * at OFFSET (a copy; E is left alone). */
+static hl_expr_t *shift_cols(binder_t *b, const hl_expr_t *e, int offset) {
+  hl_expr_t *c = hl_arena_alloc(b->arena, sizeof(*c));
+  if (!c) return hl_err_nomem(b->err), NULL;
+  *c = *e;
+  if (e->kind == HL_EX_COLUMN) c->col -= offset;
+  if (e->n_args) {
+    c->args = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)e->n_args);
+    if (!c->args) return hl_err_nomem(b->err), NULL;
+    for (int k = 0; k < e->n_args; k++)
+      if (!(c->args[k] = shift_cols(b, e->args[k], offset))) return NULL;
+  }
+  return c;
+}
+
+static hl_expr_t *and_of(binder_t *b, hl_expr_t **items, int n, long pos) {
+  if (n == 0) return NULL;
+  if (n == 1) return items[0];
+  hl_expr_t *e = new_expr(b, HL_EX_AND, hl_type_prim(HL_T_BOOLEAN), pos);
+  if (!e) return NULL;
+  e->args = items;
+  e->n_args = n;
+  return e;
+}
+
+static int count_conjuncts(const hl_expr_t *e);
+static void collect_conjuncts(hl_expr_t *e, hl_expr_t **out, int *n);
+
+/* Marks the entries of columns [lo, hi) as NULL-extendable. */
+static void mark_null_supplying(binder_t *b, int lo, int hi) {
+  for (int i = 0; i < b->n_entries; i++)
+    if (b->entries[i].offset >= lo && b->entries[i].offset < hi)
+      b->entries[i].null_supplying = true;
+}
+
+static hl_rel_t *bind_join(binder_t *b, const hl_ast_from_t *f) {
+  hl_rel_t *left = bind_from(b, f->left);
+  if (!left) return NULL;
+  int first_right_entry = b->n_entries;
+  hl_rel_t *right = bind_from(b, f->right);
+  if (!right) return NULL;
+  hl_rel_t *j = new_rel(b, HL_REL_JOIN);
+  if (!j) return NULL;
+  j->join_type = f->join_type;
+  j->left = left;
+  j->right = right;
+  j->offset = left->offset;
+  j->n_cols = left->n_cols + right->n_cols;
+  j->names = hl_arena_alloc(b->arena, sizeof(char *) * (size_t)(j->n_cols + 1));
+  j->types = hl_arena_alloc(b->arena, sizeof(hl_type_t *) * (size_t)(j->n_cols + 1));
+  if (!j->names || !j->types) return hl_err_nomem(b->err), NULL;
+  for (int c = 0; c < left->n_cols; c++) {
+    j->names[c] = left->names[c];
+    j->types[c] = left->types[c];
+  }
+  for (int c = 0; c < right->n_cols; c++) {
+    j->names[left->n_cols + c] = right->names[c];
+    j->types[left->n_cols + c] = right->types[c];
+  }
+  /* ON conditions over the join's columns; USING (a) is ON l.a = r.a */
+  hl_expr_t *on = NULL;
+  if (f->on) {
+    if (!(on = bind_expr(b, f->on)) || !(on = to_bool(b, on))) return NULL;
+    if (!hl_expr_cols_within(on, j->offset, j->offset + j->n_cols)) {
+      hl_err_set_at(b->err, f->on->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                    "the ON condition may only use columns of the joined tables");
+      return NULL;
+    }
+  }
+  hl_expr_t **using_eq = NULL;
+  if (f->n_using) {
+    using_eq = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)(f->n_using + 1));
+    if (!using_eq) return hl_err_nomem(b->err), NULL;
+    for (int k = 0; k < f->n_using; k++) {
+      int lc = -1, rc = -1;
+      for (int c = 0; c < left->n_cols; c++)
+        if (strcasecmp(left->names[c], f->using_cols[k]) == 0) lc = c;
+      for (int c = 0; c < right->n_cols; c++)
+        if (strcasecmp(right->names[c], f->using_cols[k]) == 0) rc = c;
+      if (lc < 0 || rc < 0) {
+        hl_err_set_at(b->err, f->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                      "column \"%s\" specified in USING does not exist in %s side of the join",
+                      f->using_cols[k], lc < 0 ? "the left" : "the right");
+        return NULL;
+      }
+      hl_expr_t *x = new_expr(b, HL_EX_COLUMN, left->types[lc], f->pos);
+      hl_expr_t *y = new_expr(b, HL_EX_COLUMN, right->types[rc], f->pos);
+      if (!x || !y) return NULL;
+      x->col = left->offset + lc;
+      x->col_name = left->names[lc];
+      y->col = right->offset + rc;
+      y->col_name = right->names[rc];
+      if (!(using_eq[k] = make_cmp(b, HL_XOP_EQ, x, y, f->pos))) return NULL;
+    }
+    /* the merged column resolves to the left side when unqualified */
+    for (int i = first_right_entry; i < b->n_entries; i++) {
+      b->entries[i].using_cols = f->using_cols;
+      b->entries[i].n_using = f->n_using;
+    }
+  }
+  /* split conditions: l = r equalities become hash keys, the rest stays */
+  int n_conj = (on ? count_conjuncts(on) : 0) + f->n_using, m = 0;
+  hl_expr_t **conj = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)(n_conj + 1));
+  hl_expr_t **rest = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)(n_conj + 1));
+  j->left_keys = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)(n_conj + 1));
+  j->right_keys = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)(n_conj + 1));
+  if (!conj || !rest || !j->left_keys || !j->right_keys) return hl_err_nomem(b->err), NULL;
+  if (on) collect_conjuncts(on, conj, &m);
+  for (int k = 0; k < f->n_using; k++)
+    conj[m++] = using_eq[k];
+  int n_rest = 0;
+  int lo = left->offset, mid = right->offset, hi = right->offset + right->n_cols;
+  for (int k = 0; k < m; k++) {
+    hl_expr_t *c = conj[k];
+    if (c->kind == HL_EX_CMP && c->op == HL_XOP_EQ) {
+      hl_expr_t *x = c->args[0], *y = c->args[1];
+      bool x_left = hl_expr_cols_within(x, lo, mid), x_right = hl_expr_cols_within(x, mid, hi);
+      bool y_left = hl_expr_cols_within(y, lo, mid), y_right = hl_expr_cols_within(y, mid, hi);
+      hl_expr_t *lk = NULL, *rk = NULL;
+      if (x_left && !x_right && y_right && !y_left) {
+        lk = x;
+        rk = y;
+      } else if (y_left && !y_right && x_right && !x_left) {
+        lk = y;
+        rk = x;
+      }
+      if (lk) {
+        if (!(j->left_keys[j->n_keys] = shift_cols(b, lk, lo)) ||
+            !(j->right_keys[j->n_keys] = shift_cols(b, rk, mid)))
+          return NULL;
+        j->n_keys++;
+        continue;
+      }
+    }
+    rest[n_rest++] = c;
+  }
+  if (n_rest) {
+    hl_expr_t *r = and_of(b, rest, n_rest, f->pos);
+    if (!r || !(j->residual = shift_cols(b, r, lo))) return NULL;
+  }
+  if (j->join_type == HL_JOIN_CROSS && (j->n_keys || j->residual)) j->join_type = HL_JOIN_INNER;
+  switch (j->join_type) {
+  case HL_JOIN_LEFT:
+    mark_null_supplying(b, mid, hi);
+    break;
+  case HL_JOIN_RIGHT:
+    mark_null_supplying(b, lo, mid);
+    break;
+  case HL_JOIN_FULL:
+    mark_null_supplying(b, lo, hi);
+    break;
+  case HL_JOIN_LEFT_SEMI:
+  case HL_JOIN_LEFT_ANTI:
+    /* the right side exists only for ON */
+    for (int i = first_right_entry; i < b->n_entries; i++)
+      b->entries[i].hidden = true;
+    break;
+  default:
+    break;
+  }
+  return j;
+}
+
+static hl_rel_t *bind_from(binder_t *b, const hl_ast_from_t *f) {
+  if (f->kind == HL_FROM_JOIN) return bind_join(b, f);
+  return bind_from_leaf(b, f);
+}
+
+/* The scan entry owning block column COL, or NULL. */
+static scope_entry_t *entry_of_col(binder_t *b, int col) {
+  for (int i = 0; i < b->n_entries; i++)
+    if (col >= b->entries[i].offset && col < b->entries[i].offset + b->entries[i].n_cols)
+      return &b->entries[i];
+  return NULL;
+}
+
+/* Marks the scan columns an expression over the block layout reads. */
+static void mark_needed_block(binder_t *b, const hl_expr_t *e) {
+  if (e->kind == HL_EX_COLUMN && !e->out_ref) {
+    scope_entry_t *en = entry_of_col(b, e->col);
+    if (en && en->rel->kind == HL_REL_SCAN) en->rel->scan->needed[e->col - en->offset] = true;
+  }
+  for (int k = 0; k < e->n_args; k++)
+    mark_needed_block(b, e->args[k]);
+}
+
+/* Join keys and residuals are over their join's layout (offset j->offset). */
+static void mark_needed_rel(binder_t *b, const hl_rel_t *r) {
+  if (r->kind != HL_REL_JOIN) return;
+  mark_needed_rel(b, r->left);
+  mark_needed_rel(b, r->right);
+  for (int k = 0; k < r->n_keys; k++) {
+    /* shift back to block columns for marking */
+    hl_expr_t *l = shift_cols(b, r->left_keys[k], -r->left->offset);
+    hl_expr_t *rr = shift_cols(b, r->right_keys[k], -r->right->offset);
+    if (l) mark_needed_block(b, l);
+    if (rr) mark_needed_block(b, rr);
+  }
+  if (r->residual) {
+    hl_expr_t *x = shift_cols(b, r->residual, -r->offset);
+    if (x) mark_needed_block(b, x);
+  }
+}
+
+static bool has_subquery(const hl_expr_t *e) {
+  if (e->kind == HL_EX_SUBQUERY) return true;
+  for (int k = 0; k < e->n_args; k++)
+    if (has_subquery(e->args[k])) return true;
+  return false;
+}
+
+/* Distributes WHERE conjuncts: those over one table's partition keys prune
+ * in the catalog; those over one table's columns filter right after its
+ * scan (unless an outer join may NULL-extend that table); the rest stay in
+ * the block's filter. */
+static hl_status_t push_down(binder_t *b, hl_plan_t *plan, hl_expr_t *where) {
+  int n = count_conjuncts(where), m = 0;
+  hl_expr_t **conj = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)n);
+  hl_expr_t **rest = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)n);
+  if (!conj || !rest) return hl_err_nomem(b->err);
+  collect_conjuncts(where, conj, &m);
+  int n_rest = 0;
+  for (int k = 0; k < m; k++) {
+    hl_expr_t *c = conj[k];
+    scope_entry_t *target = NULL;
+    for (int i = 0; i < b->n_entries && !target; i++) {
+      scope_entry_t *en = &b->entries[i];
+      if (en->rel->kind == HL_REL_SCAN && !en->null_supplying &&
+          hl_expr_cols_within(c, en->offset, en->offset + en->n_cols))
+        target = en;
+    }
+    if (!target || has_subquery(c) || !is_deterministic(c)) {
+      rest[n_rest++] = c;
+      continue;
+    }
+    hl_plan_scan_t *scan = target->rel->scan;
+    hl_table_t *t = scan->table;
+    hl_expr_t *local = shift_cols(b, c, target->offset);
+    if (!local) return b->err->code;
+    if (t->n_part > 0 && hl_expr_cols_within(local, t->n_data, t->n_all)) {
+      hl_expr_t **np = hl_arena_realloc(b->arena, scan->part_preds,
+                                        sizeof(hl_expr_t *) * (size_t)scan->n_part_preds,
+                                        sizeof(hl_expr_t *) * (size_t)(scan->n_part_preds + 1));
+      if (!np) return hl_err_nomem(b->err);
+      scan->part_preds = np;
+      scan->part_preds[scan->n_part_preds++] = local;
+    } else if (b->n_entries == 1) {
+      /* a single table: the block filter is the scan filter (EXPLAIN shows
+       * it as one Filter line) */
+      rest[n_rest++] = c;
+    } else {
+      hl_expr_t *items[2] = {scan->filter, local};
+      hl_expr_t **arr = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * 2);
+      if (!arr) return hl_err_nomem(b->err);
+      arr[0] = items[0];
+      arr[1] = items[1];
+      scan->filter = scan->filter ? and_of(b, arr, 2, c->pos) : local;
+      if (!scan->filter) return b->err->code;
+    }
+  }
+  plan->filter = and_of(b, rest, n_rest, where->pos);
+  return HL_OK;
+}
+
+static hl_status_t finish_scans(binder_t *b) {
+  for (int i = 0; i < b->n_entries; i++) {
+    scope_entry_t *en = &b->entries[i];
+    if (en->rel->kind != HL_REL_SCAN) continue;
+    hl_plan_scan_t *scan = en->rel->scan;
+    if (scan->filter) mark_needed(scan->filter, scan->needed);
+    if (scan->table->n_part > 0) {
+      hl_status_t rc = prune_partitions(b, scan);
+      if (rc != HL_OK) return rc;
+    }
+  }
+  return HL_OK;
+}
+
+/* ------------------------------------------------------- set operations */
+
+static hl_status_t bind_setop(hl_session_t *s, binder_t *parent, const hl_ast_select_t *sel,
+                              hl_arena_t *arena, hl_plan_t **out, hl_error_t *err) {
+  binder_t bb = {.s = s, .arena = arena, .err = err, .parent = parent};
+  binder_t *b = &bb;
+  b->ctes = sel->ctes;
+  b->n_ctes = sel->n_ctes;
+  hl_plan_t *plan = hl_arena_zalloc(arena, sizeof(*plan));
+  if (!plan) return hl_err_nomem(err);
+  b->plan = plan;
+  hl_rel_t *l = query_rel(b, sel->set_left, b);
+  if (!l) return err->code;
+  hl_rel_t *r = NULL;
+  if (sel->set_right) {
+    if (!(r = query_rel(b, sel->set_right, b))) return err->code;
+    if (l->n_cols != r->n_cols)
+      return hl_err_set_at(err, sel->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                           "each %s query must have the same number of columns (%d and %d)",
+                           sel->setop == HL_SETOP_INTERSECT ? "INTERSECT"
+                           : sel->setop == HL_SETOP_EXCEPT  ? "EXCEPT"
+                                                            : "UNION",
+                           l->n_cols, r->n_cols);
+    /* both sides take the common type of each column */
+    for (int c = 0; c < l->n_cols; c++) {
+      const hl_type_t *lt = l->types[c], *rt = r->types[c], *t;
+      /* Hive's union rule: a string meets any primitive as STRING */
+      if ((hl_type_is_string(lt) && !hl_type_is_complex(rt) && rt->id != HL_T_NULL) ||
+          (hl_type_is_string(rt) && !hl_type_is_complex(lt) && lt->id != HL_T_NULL))
+        t = hl_type_prim(HL_T_STRING);
+      else if (!(t = common_type(b, lt, rt, sel->pos)))
+        return err->code;
+      if (t->id == HL_T_VARCHAR || t->id == HL_T_CHAR) t = hl_type_prim(HL_T_STRING);
+      hl_rel_t *sides[2] = {l, r};
+      for (int k = 0; k < 2; k++) {
+        hl_plan_t *q = sides[k]->query;
+        if (!(q->out_exprs[c] = cast_to(b, q->out_exprs[c], t))) return err->code;
+        sides[k]->types[c] = t;
+      }
+    }
+  }
+  hl_rel_t *so = new_rel(b, HL_REL_SETOP);
+  if (!so) return err->code;
+  so->setop = r ? sel->setop : HL_SETOP_UNION_ALL;
+  so->left = l;
+  so->right = r;
+  so->n_cols = l->n_cols;
+  so->names = l->names;
+  so->types = l->types;
+  plan->from = so;
+  /* the output: every column, then ORDER BY / LIMIT of this node */
+  int out_cap = 0;
+  for (int c = 0; c < so->n_cols; c++) {
+    hl_expr_t *e = new_expr(b, HL_EX_COLUMN, so->types[c], sel->pos);
+    if (!e) return err->code;
+    e->col = c;
+    e->col_name = so->names[c];
+    hl_status_t rc = add_output(b, plan, &out_cap, e, (char *)so->names[c]);
+    if (rc != HL_OK) return rc;
+  }
+  plan->n_visible = plan->n_out;
+  if (sel->n_order_by) {
+    plan->order_cols = hl_arena_alloc(arena, sizeof(int) * (size_t)sel->n_order_by);
+    plan->order_desc = hl_arena_alloc(arena, sizeof(bool) * (size_t)sel->n_order_by);
+    plan->order_nulls_first = hl_arena_alloc(arena, sizeof(bool) * (size_t)sel->n_order_by);
+    if (!plan->order_cols || !plan->order_desc || !plan->order_nulls_first)
+      return hl_err_nomem(err);
+    for (int k = 0; k < sel->n_order_by; k++) {
+      const hl_ast_order_item_t *o = &sel->order_by[k];
+      int col = -1;
+      if (o->expr->kind == HL_AST_COLUMN && !o->expr->qualifier) {
+        for (int i = 0; i < plan->n_visible && col < 0; i++)
+          if (strcasecmp(plan->out_names[i], o->expr->name) == 0) col = i;
+      } else if (o->expr->kind == HL_AST_LITERAL && o->expr->lit_type == HL_LIT_INTEGER) {
+        long ord = strtol(o->expr->text, NULL, 10);
+        if (ord >= 1 && ord <= plan->n_visible) col = (int)ord - 1;
+      }
+      if (col < 0)
+        return hl_err_set_at(err, o->expr->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                             "ORDER BY of a set operation must name an output column");
+      plan->order_cols[k] = col;
+      plan->order_desc[k] = o->descending;
+      plan->order_nulls_first[k] = o->nulls == 0 ? !o->descending : o->nulls == 1;
+    }
+    plan->n_order = sel->n_order_by;
+  }
+  if (sel->has_limit) {
+    plan->has_limit = true;
+    plan->limit = sel->limit;
+    plan->offset = sel->offset;
+  }
+  *out = plan;
+  return HL_OK;
+}
+
+/* ------------------------------------------------------------- SELECT */
+
 hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena_t *arena,
                            hl_plan_t **out, hl_error_t *err) {
-  binder_t bb = {.s = s, .arena = arena, .err = err};
+  return bind_query(s, NULL, sel, arena, out, err);
+}
+
+static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_select_t *sel,
+                              hl_arena_t *arena, hl_plan_t **out, hl_error_t *err) {
+  if (sel->setop != HL_SETOP_NONE) return bind_setop(s, parent, sel, arena, out, err);
+  binder_t bb = {.s = s, .arena = arena, .err = err, .parent = parent};
   binder_t *b = &bb;
+  b->ctes = sel->ctes;
+  b->n_ctes = sel->n_ctes;
   hl_plan_t *plan = hl_arena_zalloc(arena, sizeof(*plan));
   if (!plan) return hl_err_nomem(err);
   b->plan = plan;
   hl_status_t rc;
 
   /* FROM */
-  if (sel->from) {
-    rc = hl_table_load(s, &sel->from->table, arena, &b->table, err);
-    if (rc != HL_OK) return rc;
-    b->alias = sel->from->alias ? sel->from->alias : b->table->cat->name;
-    plan->scan = hl_arena_zalloc(arena, sizeof(*plan->scan));
-    if (!plan->scan) return hl_err_nomem(err);
-    plan->scan->table = b->table;
-    plan->scan->needed = hl_arena_zalloc(arena, sizeof(bool) * (size_t)(b->table->n_all + 1));
-    if (!plan->scan->needed) return hl_err_nomem(err);
-    plan->scan->format_name = scan_format(b, b->table->cat, sel->from->pos);
-    if (!plan->scan->format_name) return err->code;
+  if (sel->from_item) {
+    plan->from = bind_from(b, sel->from_item);
+    if (!plan->from) return err->code;
+    if (plan->from->kind == HL_REL_SCAN) {
+      plan->scan = plan->from->scan;
+      b->table = plan->scan->table;
+    }
   }
 
   /* WHERE */
@@ -976,28 +1679,38 @@ hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena
   for (int i = 0; i < sel->n_items; i++) {
     const hl_ast_select_item_t *it = &sel->items[i];
     if (it->expr->kind == HL_AST_STAR) {
-      if (!b->table)
+      if (b->n_entries == 0)
         return hl_err_set_at(err, it->pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
                              "SELECT * with no tables specified is not valid");
-      if (it->expr->qualifier && strcasecmp(it->expr->qualifier, b->alias) != 0 &&
-          strcasecmp(it->expr->qualifier, b->table->cat->name) != 0)
+      bool matched = false;
+      for (int i = 0; i < b->n_entries; i++) {
+        const scope_entry_t *en = &b->entries[i];
+        if (en->hidden) continue;
+        if (it->expr->qualifier && !qualifier_matches(en, it->expr->qualifier)) continue;
+        matched = true;
+        for (int c = 0; c < en->n_cols; c++) {
+          /* a USING column appears once, from the left side */
+          if (!it->expr->qualifier && using_hides(en, en->names[c])) continue;
+          hl_expr_t *e = new_expr(b, HL_EX_COLUMN, en->types[c], it->pos);
+          if (!e) return err->code;
+          e->col = en->offset + c;
+          e->col_name = en->names[c];
+          if ((rc = add_output(b, plan, &out_cap, e, (char *)en->names[c])) != HL_OK) return rc;
+        }
+      }
+      if (!matched)
         return hl_err_set_at(err, it->pos, HL_ERROR, HL_SS(UNDEFINED_TABLE),
                              "missing FROM-clause entry for table \"%s\"", it->expr->qualifier);
-      for (int c = 0; c < b->table->n_all; c++) {
-        hl_expr_t *e = new_expr(b, HL_EX_COLUMN, b->table->types[c], it->pos);
-        if (!e) return err->code;
-        e->col = c;
-        e->col_name = b->table->names[c];
-        if ((rc = add_output(b, plan, &out_cap, e, b->table->names[c])) != HL_OK) return rc;
-      }
       continue;
     }
     hl_expr_t *e = bind_expr(b, it->expr);
     if (!e) return err->code;
     const char *name = it->alias;
     if (!name) {
-      if (it->expr->kind == HL_AST_COLUMN) name = it->expr->name;
-      else name = hl_arena_sprintf(arena, "_c%d", i); /* Hive's generated names */
+      if (it->expr->kind == HL_AST_COLUMN)
+        name = it->expr->name;
+      else
+        name = hl_arena_sprintf(arena, "_c%d", i); /* Hive's generated names */
       if (!name) return hl_err_nomem(err);
     }
     if ((rc = add_output(b, plan, &out_cap, e, name)) != HL_OK) return rc;
@@ -1018,7 +1731,8 @@ hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena
   if (sel->distinct && sel->n_group_by == 0 && plan->n_aggs == 0) {
     plan->group_exprs = hl_arena_alloc(arena, sizeof(hl_expr_t *) * (size_t)(plan->n_out + 1));
     if (!plan->group_exprs) return hl_err_nomem(err);
-    for (int i = 0; i < plan->n_out; i++) plan->group_exprs[plan->n_group++] = plan->out_exprs[i];
+    for (int i = 0; i < plan->n_out; i++)
+      plan->group_exprs[plan->n_group++] = plan->out_exprs[i];
   } else if (sel->distinct) {
     return hl_err_set_at(err, sel->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                          "SELECT DISTINCT with GROUP BY or aggregates is not supported yet");
@@ -1074,7 +1788,8 @@ hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena
     for (int i = 0; i < plan->n_out; i++)
       if (!(plan->out_exprs[i] = to_agg_layout(b, plan->out_exprs[i]))) return err->code;
     if (plan->having && !(plan->having = to_agg_layout(b, plan->having))) return err->code;
-    for (int i = 0; i < plan->n_out; i++) clear_out_ref(plan->out_exprs[i]);
+    for (int i = 0; i < plan->n_out; i++)
+      clear_out_ref(plan->out_exprs[i]);
     if (plan->having) clear_out_ref(plan->having);
   }
 
@@ -1087,46 +1802,25 @@ hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena
     plan->offset = sel->offset;
   }
 
-  /* split WHERE: partition-only conjuncts prune in the catalog */
-  if (plan->scan) {
-    hl_plan_scan_t *scan = plan->scan;
-    hl_table_t *t = b->table;
-    if (where) {
-      int n = count_conjuncts(where), m = 0;
-      hl_expr_t **conj = hl_arena_alloc(arena, sizeof(hl_expr_t *) * (size_t)n);
-      scan->part_preds = hl_arena_alloc(arena, sizeof(hl_expr_t *) * (size_t)n);
-      hl_expr_t **rest = hl_arena_alloc(arena, sizeof(hl_expr_t *) * (size_t)n);
-      if (!conj || !scan->part_preds || !rest) return hl_err_nomem(err);
-      collect_conjuncts(where, conj, &m);
-      int n_rest = 0;
-      for (int k = 0; k < m; k++) {
-        if (t->n_part > 0 && hl_expr_cols_within(conj[k], t->n_data, t->n_all) &&
-            is_deterministic(conj[k]))
-          scan->part_preds[scan->n_part_preds++] = conj[k];
-        else rest[n_rest++] = conj[k];
-      }
-      if (n_rest == 1) plan->filter = rest[0];
-      else if (n_rest > 1) {
-        hl_expr_t *e = new_expr(b, HL_EX_AND, hl_type_prim(HL_T_BOOLEAN), where->pos);
-        if (!e) return err->code;
-        e->args = rest;
-        e->n_args = n_rest;
-        plan->filter = e;
-      }
+  /* WHERE conjuncts to the scans, partition pruning, decoded columns */
+  if (where) {
+    if (plan->from) {
+      if ((rc = push_down(b, plan, where)) != HL_OK) return rc;
+    } else {
+      plan->filter = where;
     }
-    if (t->n_part > 0) {
-      rc = prune_partitions(b, scan);
-      if (rc != HL_OK) return rc;
-    }
-    /* columns the scan must decode */
-    if (plan->filter) mark_needed(plan->filter, scan->needed);
-    for (int g = 0; g < plan->n_group; g++) mark_needed(plan->group_exprs[g], scan->needed);
+  }
+  if (plan->from) {
+    if ((rc = finish_scans(b)) != HL_OK) return rc;
+    if (plan->filter) mark_needed_block(b, plan->filter);
+    for (int g = 0; g < plan->n_group; g++)
+      mark_needed_block(b, plan->group_exprs[g]);
     for (int a = 0; a < plan->n_aggs; a++)
-      if (plan->aggs[a].arg) mark_needed(plan->aggs[a].arg, scan->needed);
+      if (plan->aggs[a].arg) mark_needed_block(b, plan->aggs[a].arg);
     if (!plan->aggregate)
-      for (int i = 0; i < plan->n_out; i++) mark_needed(plan->out_exprs[i], scan->needed);
-  } else if (where) {
-    plan->filter = where;
+      for (int i = 0; i < plan->n_out; i++)
+        mark_needed_block(b, plan->out_exprs[i]);
+    mark_needed_rel(b, plan->from);
   }
   *out = plan;
   return HL_OK;

@@ -52,22 +52,65 @@ static void add_expr_list(lines_t *l, int depth, const char *label, hl_expr_t *c
                    strcmp(exprs[i]->col_name, names[i]) == 0))
       hl_buf_printf(&b, " AS %s", names[i]);
   }
-  if (b.oom) l->oom = true;
-  else add_line(l, depth, hl_buf_cstr(&b));
+  if (b.oom)
+    l->oom = true;
+  else
+    add_line(l, depth, hl_buf_cstr(&b));
   hl_buf_fini(&b);
 }
 
-hl_status_t hl_plan_explain(const hl_plan_t *plan, hl_arena_t *arena, char ***out, int *n_out,
-                            hl_error_t *err) {
-  lines_t l = {.arena = arena};
-  int depth = 0;
+static void explain_rel(lines_t *l, const hl_rel_t *r, const hl_expr_t *single_filter, int depth);
+
+static void explain_scan(lines_t *l, const hl_plan_scan_t *scan, const hl_expr_t *pushed,
+                         int depth) {
+  hl_arena_t *arena = l->arena;
+  char tmp[160];
+  const hl_table_t *t = scan->table;
+  char *line =
+      hl_arena_sprintf(arena, "Scan: %s.%s (%s)", t->cat->db_name, t->cat->name, scan->format_name);
+  if (!line)
+    l->oom = true;
+  else
+    add_line(l, depth++, line);
+  if (t->n_part > 0) {
+    snprintf(tmp, sizeof tmp, "partitions: %zu/%zu%s", scan->n_parts, scan->n_parts_total,
+             scan->projected ? " (partition projection)" : "");
+    add_line(l, depth, tmp);
+    if (scan->n_part_preds)
+      add_expr_list(l, depth, "partition predicates: ", scan->part_preds, scan->n_part_preds, NULL);
+  }
+  if (pushed) add_expr_list(l, depth, "pushed predicates: ", (hl_expr_t *const *)&pushed, 1, NULL);
+  if (scan->filter)
+    add_expr_list(l, depth, "pushed predicates: ", (hl_expr_t *const *)&scan->filter, 1, NULL);
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_buf_puts(&b, "columns: ");
+  int n = 0;
+  for (int c = 0; c < t->n_all; c++) {
+    if (!scan->needed[c]) continue;
+    if (n++) hl_buf_puts(&b, ", ");
+    hl_buf_puts(&b, t->names[c]);
+  }
+  if (n == 0) hl_buf_puts(&b, "(none)");
+  if (b.oom)
+    l->oom = true;
+  else
+    add_line(l, depth, hl_buf_cstr(&b));
+  hl_buf_fini(&b);
+}
+
+static void explain_block(lines_t *l, const hl_plan_t *plan, int depth) {
+  lines_t *lp = l;
+  hl_arena_t *arena = l->arena;
+  (void)arena;
   char tmp[128];
   if (plan->has_limit) {
     if (plan->offset)
       snprintf(tmp, sizeof tmp, "Limit: %lld offset %lld", (long long)plan->limit,
                (long long)plan->offset);
-    else snprintf(tmp, sizeof tmp, "Limit: %lld", (long long)plan->limit);
-    add_line(&l, depth++, tmp);
+    else
+      snprintf(tmp, sizeof tmp, "Limit: %lld", (long long)plan->limit);
+    add_line(lp, depth++, tmp);
   }
   if (plan->n_order) {
     hl_buf_t b;
@@ -80,11 +123,11 @@ hl_status_t hl_plan_explain(const hl_plan_t *plan, hl_arena_t *arena, char ***ou
       hl_buf_puts(&b, plan->order_desc[k] ? " DESC" : " ASC");
       hl_buf_puts(&b, plan->order_nulls_first[k] ? " NULLS FIRST" : " NULLS LAST");
     }
-    add_line(&l, depth++, hl_buf_cstr(&b));
-    if (b.oom) l.oom = true;
+    add_line(lp, depth++, hl_buf_cstr(&b));
+    if (b.oom) lp->oom = true;
     hl_buf_fini(&b);
   }
-  add_expr_list(&l, depth++, "Project: ", plan->out_exprs, plan->n_visible, plan->out_names);
+  add_expr_list(lp, depth++, "Project: ", plan->out_exprs, plan->n_visible, plan->out_names);
   if (plan->aggregate) {
     hl_buf_t b;
     hl_buf_init(&b);
@@ -100,50 +143,82 @@ hl_status_t hl_plan_explain(const hl_plan_t *plan, hl_arena_t *arena, char ***ou
       hl_buf_puts(&b, k || plan->n_group ? "; " : " ");
       const hl_agg_t *a = &plan->aggs[k];
       hl_buf_printf(&b, "%s(%s", a->name, a->distinct ? "DISTINCT " : "");
-      if (a->arg) hl_expr_print(&b, a->arg);
-      else hl_buf_putc(&b, '*');
+      if (a->arg)
+        hl_expr_print(&b, a->arg);
+      else
+        hl_buf_putc(&b, '*');
       hl_buf_putc(&b, ')');
     }
     if (plan->having) {
       hl_buf_puts(&b, " having ");
       hl_expr_print(&b, plan->having);
     }
-    if (b.oom) l.oom = true;
-    else add_line(&l, depth++, hl_buf_cstr(&b));
+    if (b.oom)
+      lp->oom = true;
+    else
+      add_line(lp, depth++, hl_buf_cstr(&b));
     hl_buf_fini(&b);
   }
-  if (plan->filter) add_expr_list(&l, depth++, "Filter: ", &plan->filter, 1, NULL);
-  const hl_plan_scan_t *scan = plan->scan;
-  if (!scan) {
-    add_line(&l, depth, "Values: 1 row");
-  } else {
-    const hl_table_t *t = scan->table;
-    char *line = hl_arena_sprintf(arena, "Scan: %s.%s (%s)", t->cat->db_name, t->cat->name,
-                                  scan->format_name);
-    if (!line) l.oom = true;
-    else add_line(&l, depth++, line);
-    if (t->n_part > 0) {
-      snprintf(tmp, sizeof tmp, "partitions: %zu/%zu", scan->n_parts, scan->n_parts_total);
-      add_line(&l, depth, tmp);
-      if (scan->n_part_preds)
-        add_expr_list(&l, depth, "partition predicates: ", scan->part_preds, scan->n_part_preds,
-                      NULL);
-    }
-    if (plan->filter) add_expr_list(&l, depth, "pushed predicates: ", &plan->filter, 1, NULL);
+  if (plan->filter) add_expr_list(lp, depth++, "Filter: ", &plan->filter, 1, NULL);
+  if (!plan->from)
+    add_line(lp, depth, "Values: 1 row");
+  else
+    explain_rel(lp, plan->from, plan->from->kind == HL_REL_SCAN ? plan->filter : NULL, depth);
+}
+
+static const char *join_name(hl_ast_join_type_t t) {
+  static const char *const names[] = {"INNER", "LEFT OUTER", "RIGHT OUTER", "FULL OUTER",
+                                      "CROSS", "LEFT SEMI",  "LEFT ANTI"};
+  return names[t];
+}
+
+static void explain_rel(lines_t *l, const hl_rel_t *r, const hl_expr_t *single_filter, int depth) {
+  switch (r->kind) {
+  case HL_REL_SCAN:
+    explain_scan(l, r->scan, single_filter, depth);
+    return;
+  case HL_REL_QUERY:
+    add_line(l, depth, "Subquery:");
+    explain_block(l, r->query, depth + 1);
+    return;
+  case HL_REL_SETOP: {
+    static const char *const names[] = {"", "Union All:", "Union:", "Intersect:", "Except:"};
+    add_line(l, depth, names[r->setop]);
+    explain_rel(l, r->left, NULL, depth + 1);
+    if (r->right) explain_rel(l, r->right, NULL, depth + 1);
+    return;
+  }
+  case HL_REL_JOIN: {
     hl_buf_t b;
     hl_buf_init(&b);
-    hl_buf_puts(&b, "columns: ");
-    int n = 0;
-    for (int c = 0; c < t->n_all; c++) {
-      if (!scan->needed[c]) continue;
-      if (n++) hl_buf_puts(&b, ", ");
-      hl_buf_puts(&b, t->names[c]);
+    hl_buf_printf(&b, "Join: %s", join_name(r->join_type));
+    for (int k = 0; k < r->n_keys; k++) {
+      hl_buf_puts(&b, k ? " and (" : " on (");
+      hl_expr_print(&b, r->left_keys[k]);
+      hl_buf_puts(&b, " = ");
+      hl_expr_print(&b, r->right_keys[k]);
+      hl_buf_putc(&b, ')');
     }
-    if (n == 0) hl_buf_puts(&b, "(none)");
-    if (b.oom) l.oom = true;
-    else add_line(&l, depth, hl_buf_cstr(&b));
+    if (r->residual) {
+      hl_buf_puts(&b, r->n_keys ? " and " : " on ");
+      hl_expr_print(&b, r->residual);
+    }
+    if (b.oom)
+      l->oom = true;
+    else
+      add_line(l, depth, hl_buf_cstr(&b));
     hl_buf_fini(&b);
+    explain_rel(l, r->left, NULL, depth + 1);
+    explain_rel(l, r->right, NULL, depth + 1);
+    return;
   }
+  }
+}
+
+hl_status_t hl_plan_explain(const hl_plan_t *plan, hl_arena_t *arena, char ***out, int *n_out,
+                            hl_error_t *err) {
+  lines_t l = {.arena = arena};
+  explain_block(&l, plan, 0);
   if (l.oom) return hl_err_nomem(err);
   *out = l.items;
   *n_out = l.n;

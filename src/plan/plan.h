@@ -41,29 +41,64 @@ typedef struct hl_agg {
 
 typedef struct hl_plan_scan {
   hl_table_t *table;
-  bool *needed;                 /* per scan-layout column: decode it */
-  hl_expr_t **part_preds;       /* conjuncts over partition keys only */
+  hl_expr_t *filter;      /* conjuncts over this table's columns only
+                             (scan layout), applied right after the scan */
+  bool *needed;           /* per scan-layout column: decode it */
+  hl_expr_t **part_preds; /* conjuncts over partition keys only */
   int n_part_preds;
-  hl_cat_partition_t *parts;    /* selected partitions (partitioned tables) */
+  hl_cat_partition_t *parts; /* selected partitions (partitioned tables) */
   size_t n_parts;
   size_t n_parts_total;
-  const char *format_name;      /* "text", "csv", "json" */
+  bool projected;          /* partitions computed by partition projection */
+  const char *format_name; /* "text", "csv", "json" */
 } hl_plan_scan_t;
 
+struct hl_plan;
+
+typedef enum hl_rel_kind {
+  HL_REL_SCAN,  /* a table: scan */
+  HL_REL_QUERY, /* a nested query block: subquery in FROM, CTE reference */
+  HL_REL_JOIN,  /* left JOIN right */
+  HL_REL_SETOP  /* left UNION/INTERSECT/EXCEPT right (both HL_REL_QUERY) */
+} hl_rel_kind_t;
+
+/* A relation of the FROM clause.  Every relation produces a batch layout of
+ * n_cols columns; a join produces its left columns followed by its right
+ * columns (for SEMI/ANTI joins the right columns are present but NULL and
+ * cannot be referenced outside ON).  The leaves of a FROM tree occupy
+ * contiguous column ranges of the block's layout, starting at `offset`. */
+typedef struct hl_rel {
+  hl_rel_kind_t kind;
+  int n_cols;
+  const hl_type_t **types;
+  const char **names;
+  int offset;                   /* first column in the enclosing block's layout */
+  hl_plan_scan_t *scan;         /* SCAN */
+  struct hl_plan *query;        /* QUERY */
+  hl_ast_join_type_t join_type; /* JOIN */
+  hl_ast_setop_t setop;         /* SETOP */
+  struct hl_rel *left, *right;  /* JOIN, SETOP */
+  hl_expr_t **left_keys;        /* JOIN equality keys, over left's layout */
+  hl_expr_t **right_keys;       /* ... and over right's layout */
+  int n_keys;
+  hl_expr_t *residual; /* JOIN: other ON conditions, over this layout */
+} hl_rel_t;
+
 typedef struct hl_plan {
-  hl_plan_scan_t *scan;     /* NULL: SELECT without FROM (one row) */
-  hl_expr_t *filter;        /* residual WHERE over the scan layout, or NULL */
-  bool aggregate;           /* GROUP BY, aggregates or DISTINCT */
-  hl_expr_t **group_exprs;  /* over the scan layout */
+  hl_rel_t *from;          /* NULL: SELECT without FROM (one row) */
+  hl_plan_scan_t *scan;    /* the scan when FROM is exactly one table, else NULL */
+  hl_expr_t *filter;       /* residual WHERE over the scan layout, or NULL */
+  bool aggregate;          /* GROUP BY, aggregates or DISTINCT */
+  hl_expr_t **group_exprs; /* over the scan layout */
   int n_group;
   hl_agg_t *aggs;
   int n_aggs;
-  hl_expr_t *having;        /* over the aggregate layout, or NULL */
-  hl_expr_t **out_exprs;    /* n_out visible + hidden sort columns */
+  hl_expr_t *having;     /* over the aggregate layout, or NULL */
+  hl_expr_t **out_exprs; /* n_out visible + hidden sort columns */
   char **out_names;
-  int n_out;                /* all output expressions */
-  int n_visible;            /* the first n_visible are returned */
-  int *order_cols;          /* ORDER BY: output column indexes */
+  int n_out;       /* all output expressions */
+  int n_visible;   /* the first n_visible are returned */
+  int *order_cols; /* ORDER BY: output column indexes */
   bool *order_desc;
   bool *order_nulls_first;
   int n_order;

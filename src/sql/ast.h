@@ -19,7 +19,7 @@
 /* ---------------------------------------------------------------- names */
 
 typedef struct hl_ast_qname {
-  char *db;   /* NULL when unqualified */
+  char *db; /* NULL when unqualified */
   char *name;
   long pos;
 } hl_ast_qname_t;
@@ -38,19 +38,21 @@ typedef struct hl_ast_kvlist {
 /* ---------------------------------------------------------- expressions */
 
 typedef enum hl_ast_expr_kind {
-  HL_AST_LITERAL, /* lit_type + text */
-  HL_AST_COLUMN,  /* [qualifier.]name */
-  HL_AST_STAR,    /* [qualifier.]* in a select list or count(*) */
-  HL_AST_UNARY,   /* op + args[0] */
-  HL_AST_BINARY,  /* op + args[0], args[1] */
-  HL_AST_IS_NULL, /* args[0] IS [NOT] NULL (negated) */
-  HL_AST_IN,      /* args[0] [NOT] IN (args[1..n)) */
-  HL_AST_BETWEEN, /* args[0] [NOT] BETWEEN args[1] AND args[2] */
-  HL_AST_LIKE,    /* args[0] [NOT] LIKE|RLIKE|REGEXP args[1]; op says which */
-  HL_AST_FUNC,    /* name(args) [distinct]; count(*) has one HL_AST_STAR arg */
-  HL_AST_CAST,    /* CAST(args[0] AS cast_type) */
-  HL_AST_CASE     /* CASE [args[0]=operand if has_operand] WHEN.. THEN.. [ELSE] END:
-                     args = [operand] (when, then)* [else]; has_else */
+  HL_AST_LITERAL,  /* lit_type + text */
+  HL_AST_COLUMN,   /* [qualifier.]name */
+  HL_AST_STAR,     /* [qualifier.]* in a select list or count(*) */
+  HL_AST_UNARY,    /* op + args[0] */
+  HL_AST_BINARY,   /* op + args[0], args[1] */
+  HL_AST_IS_NULL,  /* args[0] IS [NOT] NULL (negated) */
+  HL_AST_IN,       /* args[0] [NOT] IN (args[1..n)) */
+  HL_AST_BETWEEN,  /* args[0] [NOT] BETWEEN args[1] AND args[2] */
+  HL_AST_LIKE,     /* args[0] [NOT] LIKE|RLIKE|REGEXP args[1]; op says which */
+  HL_AST_FUNC,     /* name(args) [distinct]; count(*) has one HL_AST_STAR arg */
+  HL_AST_CAST,     /* CAST(args[0] AS cast_type) */
+  HL_AST_CASE,     /* CASE [args[0]=operand if has_operand] WHEN.. THEN.. [ELSE] END:
+                      args = [operand] (when, then)* [else]; has_else */
+  HL_AST_SUBQUERY, /* (SELECT ...) as a scalar value: subquery */
+  HL_AST_EXISTS    /* [NOT] EXISTS (SELECT ...): subquery, negated */
 } hl_ast_expr_kind_t;
 
 typedef enum hl_ast_op {
@@ -58,13 +60,13 @@ typedef enum hl_ast_op {
   HL_OP_AND,
   HL_OP_OR,
   HL_OP_NOT,
-  HL_OP_EQ,     /* = and == */
-  HL_OP_NE,     /* <> and != */
+  HL_OP_EQ, /* = and == */
+  HL_OP_NE, /* <> and != */
   HL_OP_LT,
   HL_OP_LE,
   HL_OP_GT,
   HL_OP_GE,
-  HL_OP_EQ_NS,  /* <=> null-safe equality */
+  HL_OP_EQ_NS, /* <=> null-safe equality */
   HL_OP_ADD,
   HL_OP_SUB,
   HL_OP_MUL,
@@ -79,7 +81,7 @@ typedef enum hl_ast_op {
   HL_OP_BITNOT, /* ~ */
   HL_OP_CONCAT, /* || */
   HL_OP_LIKE,
-  HL_OP_RLIKE,  /* RLIKE and REGEXP */
+  HL_OP_RLIKE,        /* RLIKE and REGEXP */
   HL_OP_DISTINCT_FROM /* IS [NOT] DISTINCT FROM: negated = IS NOT */
 } hl_ast_op_t;
 
@@ -100,16 +102,16 @@ typedef struct hl_ast_expr {
   hl_ast_expr_kind_t kind;
   long pos;
   hl_ast_op_t op;
-  bool negated;               /* NOT IN, NOT BETWEEN, NOT LIKE, IS NOT NULL */
+  bool negated; /* NOT IN, NOT BETWEEN, NOT LIKE, IS NOT NULL */
   /* literal */
   hl_ast_lit_type_t lit_type;
-  char *text;                 /* literal text; NUL-terminated */
-  size_t text_len;            /* bytes (strings may hold NUL) */
-  char lit_suffix[3];         /* "Y","S","L","BD" or "" */
+  char *text;         /* literal text; NUL-terminated */
+  size_t text_len;    /* bytes (strings may hold NUL) */
+  char lit_suffix[3]; /* "Y","S","L","BD" or "" */
   /* column / star / function */
-  char *qualifier;            /* table alias or NULL */
-  char *name;                 /* column or function name (lower-case) */
-  bool distinct;              /* func(DISTINCT ...) */
+  char *qualifier; /* table alias or NULL */
+  char *name;      /* column or function name (lower-case) */
+  bool distinct;   /* func(DISTINCT ...) */
   /* cast */
   hl_type_t *cast_type;
   /* case */
@@ -118,6 +120,9 @@ typedef struct hl_ast_expr {
   /* children */
   struct hl_ast_expr **args;
   int n_args;
+  /* HL_AST_SUBQUERY, HL_AST_EXISTS, and HL_AST_IN with a subquery (then
+   * args holds only the probe expression) */
+  struct hl_ast_select *subquery;
 } hl_ast_expr_t;
 
 /* ----------------------------------------------------------------- select */
@@ -131,20 +136,72 @@ typedef struct hl_ast_select_item {
 typedef struct hl_ast_order_item {
   hl_ast_expr_t *expr;
   bool descending;
-  int nulls;           /* 0 default, 1 NULLS FIRST, 2 NULLS LAST */
+  int nulls; /* 0 default, 1 NULLS FIRST, 2 NULLS LAST */
 } hl_ast_order_item_t;
 
 typedef struct hl_ast_table_ref {
   hl_ast_qname_t table;
-  char *alias;         /* NULL when none */
+  char *alias; /* NULL when none */
   long pos;
 } hl_ast_table_ref_t;
 
+typedef enum hl_ast_join_type {
+  HL_JOIN_INNER,
+  HL_JOIN_LEFT,
+  HL_JOIN_RIGHT,
+  HL_JOIN_FULL,
+  HL_JOIN_CROSS,
+  HL_JOIN_LEFT_SEMI,
+  HL_JOIN_LEFT_ANTI
+} hl_ast_join_type_t;
+
+typedef enum hl_ast_from_kind {
+  HL_FROM_TABLE,    /* table [alias] */
+  HL_FROM_SUBQUERY, /* (query) alias */
+  HL_FROM_JOIN      /* left JOIN right ON ... | USING (...) */
+} hl_ast_from_kind_t;
+
+/* The FROM clause as a tree: a comma list is a chain of CROSS joins. */
+typedef struct hl_ast_from {
+  hl_ast_from_kind_t kind;
+  long pos;
+  hl_ast_qname_t table;           /* TABLE */
+  struct hl_ast_select *subquery; /* SUBQUERY */
+  char *alias;                    /* TABLE, SUBQUERY; NULL when none */
+  hl_ast_join_type_t join_type;   /* JOIN */
+  struct hl_ast_from *left, *right;
+  hl_ast_expr_t *on; /* NULL when none */
+  char **using_cols;
+  int n_using;
+} hl_ast_from_t;
+
+typedef struct hl_ast_cte { /* WITH name AS (query) */
+  char *name;
+  struct hl_ast_select *query;
+  long pos;
+} hl_ast_cte_t;
+
+typedef enum hl_ast_setop {
+  HL_SETOP_NONE = 0,
+  HL_SETOP_UNION_ALL,
+  HL_SETOP_UNION, /* UNION [DISTINCT] */
+  HL_SETOP_INTERSECT,
+  HL_SETOP_EXCEPT /* EXCEPT and MINUS */
+} hl_ast_setop_t;
+
 typedef struct hl_ast_select {
+  /* a set operation node: setop != NONE, set_left/set_right are the
+   * operands and only order_by/limit/offset/ctes of this node are used */
+  hl_ast_setop_t setop;
+  struct hl_ast_select *set_left, *set_right;
+  hl_ast_cte_t *ctes; /* WITH clause of this query, or NULL */
+  int n_ctes;
+  hl_ast_from_t *from_item; /* the FROM clause tree; NULL without FROM */
   bool distinct;
   hl_ast_select_item_t *items;
   int n_items;
-  hl_ast_table_ref_t *from; /* NULL: SELECT without FROM */
+  hl_ast_table_ref_t *from; /* the single table when FROM is one plain table
+                               (from_item says the same), else NULL */
   hl_ast_expr_t *where;     /* NULL when none */
   hl_ast_expr_t **group_by;
   int n_group_by;
@@ -153,7 +210,7 @@ typedef struct hl_ast_select {
   int n_order_by;
   bool has_limit;
   int64_t limit;
-  int64_t offset;           /* 0 when none */
+  int64_t offset; /* 0 when none */
   long pos;
 } hl_ast_select_t;
 
@@ -185,7 +242,7 @@ typedef struct hl_ast_part_spec {
 
 typedef struct hl_ast_row_format {
   bool present;
-  bool is_serde;          /* ROW FORMAT SERDE 'class' */
+  bool is_serde; /* ROW FORMAT SERDE 'class' */
   char *serde_class;
   hl_ast_kvlist_t serde_props; /* WITH SERDEPROPERTIES */
   /* ROW FORMAT DELIMITED: NULL when not given (strings as written, e.g.
@@ -200,7 +257,7 @@ typedef struct hl_ast_row_format {
 
 typedef struct hl_ast_create_table {
   bool external;
-  bool temporary;           /* refused by the executor */
+  bool temporary; /* refused by the executor */
   bool if_not_exists;
   hl_ast_qname_t name;
   hl_ast_column_def_t *cols;
@@ -208,20 +265,20 @@ typedef struct hl_ast_create_table {
   char *comment;
   hl_ast_column_def_t *part_cols;
   int n_part_cols;
-  char **bucket_cols;       /* CLUSTERED BY */
+  char **bucket_cols; /* CLUSTERED BY */
   int n_bucket_cols;
   hl_ast_order_item_t *sort_cols; /* SORTED BY (expr is a COLUMN) */
   int n_sort_cols;
-  int num_buckets;          /* -1 when not clustered */
+  int num_buckets; /* -1 when not clustered */
   hl_ast_row_format_t row_format;
-  char *stored_as;          /* TEXTFILE, PARQUET, ... upper-case; NULL */
-  char *input_format;       /* STORED AS INPUTFORMAT '..' OUTPUTFORMAT '..' */
+  char *stored_as;    /* TEXTFILE, PARQUET, ... upper-case; NULL */
+  char *input_format; /* STORED AS INPUTFORMAT '..' OUTPUTFORMAT '..' */
   char *output_format;
-  char *stored_by;          /* STORED BY 'handler' (refused) */
+  char *stored_by; /* STORED BY 'handler' (refused) */
   char *location;
   hl_ast_kvlist_t tblprops;
-  hl_ast_qname_t *like;     /* CREATE TABLE t LIKE src */
-  struct hl_ast_stmt *as_select; /* CTAS (refused until writes exist) */
+  hl_ast_qname_t *like;            /* CREATE TABLE t LIKE src */
+  struct hl_ast_stmt *as_select;   /* CTAS (refused until writes exist) */
   hl_ast_kvlist_t stored_by_props; /* STORED BY '..' WITH SERDEPROPERTIES */
 } hl_ast_create_table_t;
 
@@ -268,7 +325,7 @@ typedef struct hl_ast_alter_table {
 
 typedef enum hl_ast_stmt_kind {
   HL_STMT_SELECT,
-  HL_STMT_EXPLAIN,        /* explain: the inner statement */
+  HL_STMT_EXPLAIN, /* explain: the inner statement */
   HL_STMT_CREATE_DATABASE,
   HL_STMT_DROP_DATABASE,
   HL_STMT_USE,
@@ -286,8 +343,25 @@ typedef enum hl_ast_stmt_kind {
   HL_STMT_MSCK,
   HL_STMT_LOAD_DATA,
   HL_STMT_SET,
-  HL_STMT_RESET
+  HL_STMT_RESET,
+  HL_STMT_INSERT,  /* inserts[0..n_inserts): INSERT, or FROM src INSERT ... INSERT ... */
+  HL_STMT_TRUNCATE /* table + part_spec */
 } hl_ast_stmt_kind_t;
+
+/* One INSERT INTO/OVERWRITE: the target and where its rows come from. */
+typedef struct hl_ast_insert {
+  bool overwrite;                /* INSERT OVERWRITE TABLE */
+  bool if_not_exists;            /* OVERWRITE ... PARTITION (...) IF NOT EXISTS */
+  hl_ast_qname_t table;
+  hl_ast_part_spec_t *part_spec; /* NULL when none; items without value are dynamic */
+  char **columns;                /* (c1, c2) column list; NULL when none */
+  int n_columns;
+  hl_ast_select_t *query;        /* the rows; NULL for VALUES */
+  hl_ast_expr_t **values;        /* VALUES: n_rows x n_values_cols expressions, row-major */
+  int n_rows;
+  int n_values_cols;
+  long pos;
+} hl_ast_insert_t;
 
 typedef struct hl_ast_stmt {
   hl_ast_stmt_kind_t kind;
@@ -313,14 +387,16 @@ typedef struct hl_ast_stmt {
   /* statements on one table: DROP TABLE, SHOW COLUMNS/TBLPROPERTIES/CREATE/
    * PARTITIONS, DESCRIBE, MSCK, LOAD */
   hl_ast_qname_t table;
-  bool purge;              /* DROP TABLE ... PURGE */
-  char *prop_key;          /* SHOW TBLPROPERTIES t ('key') */
+  bool purge;                    /* DROP TABLE ... PURGE */
+  char *prop_key;                /* SHOW TBLPROPERTIES t ('key') */
   hl_ast_part_spec_t *part_spec; /* SHOW PARTITIONS / DESCRIBE / LOAD */
-  int describe_mode;       /* 0 plain, 1 EXTENDED, 2 FORMATTED */
-  char *describe_column;   /* DESCRIBE t col */
-  bool msck_repair;        /* MSCK REPAIR vs MSCK */
-  int msck_mode;           /* 0 ADD (default), 1 DROP, 2 SYNC */
-  bool load_local;         /* LOAD DATA LOCAL */
+  hl_ast_select_t *show_filter;  /* SHOW PARTITIONS ... [WHERE] [ORDER BY] [LIMIT]: only
+                                  * where/order_by/limit/offset are set; NULL if none */
+  int describe_mode;             /* 0 plain, 1 EXTENDED, 2 FORMATTED */
+  char *describe_column;         /* DESCRIBE t col */
+  bool msck_repair;              /* MSCK REPAIR vs MSCK */
+  int msck_mode;                 /* 0 ADD (default), 1 DROP, 2 SYNC */
+  bool load_local;               /* LOAD DATA LOCAL */
   bool load_overwrite;
   char *load_path;
 
@@ -330,6 +406,10 @@ typedef struct hl_ast_stmt {
   /* SET key=value / SET / RESET: set_key NULL for bare SET */
   char *set_key;   /* as written (case kept) */
   char *set_value; /* raw text after '=', trimmed */
+
+  /* INSERT (several for a multi-insert, which is one transaction) */
+  hl_ast_insert_t *inserts;
+  int n_inserts;
 } hl_ast_stmt_t;
 
 #endif

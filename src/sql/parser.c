@@ -488,6 +488,9 @@ static hl_status_t parse_name_expr(parser_t *p, hl_ast_expr_t **out) {
   return HL_OK;
 }
 
+static hl_status_t parse_query_expr(parser_t *p, hl_ast_select_t **out);
+static bool at_query_paren(parser_t *p);
+
 static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
   long pos = p->tok.pos;
   switch (p->tok.kind) {
@@ -499,8 +502,15 @@ static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
   case HL_TK_STRING:
     return parse_string_literal(p, HL_LIT_STRING, pos, out);
   case HL_TK_LPAREN:
+    if (at_query_paren(p)) {
+      hl_ast_expr_t *e = new_expr(p, HL_AST_SUBQUERY, pos);
+      if (!e) return nomem(p);
+      TRY(advance(p));
+      TRY(parse_query_expr(p, &e->subquery));
+      *out = e;
+      return expect(p, HL_TK_RPAREN, "\")\"");
+    }
     TRY(advance(p));
-    if (at_kw(p, "SELECT") || at_kw(p, "WITH")) return unsupported(p, p->tok.pos, "a subquery");
     TRY(parse_expr(p, out));
     return expect(p, HL_TK_RPAREN, "\")\"");
   case HL_TK_QIDENT:
@@ -520,7 +530,16 @@ static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
   }
   if (at_kw(p, "CASE")) return parse_case(p, out);
   if (at_kw(p, "CAST")) return parse_cast(p, out);
-  if (at_kw(p, "EXISTS")) return unsupported(p, pos, "a subquery");
+  if (at_kw(p, "EXISTS")) {
+    hl_ast_expr_t *e = new_expr(p, HL_AST_EXISTS, pos);
+    if (!e) return nomem(p);
+    TRY(advance(p));
+    if (!at_query_paren(p)) return syntax_error(p);
+    TRY(advance(p));
+    TRY(parse_query_expr(p, &e->subquery));
+    *out = e;
+    return expect(p, HL_TK_RPAREN, "\")\"");
+  }
   if (at_kw(p, "INTERVAL")) return unsupported(p, pos, "an INTERVAL literal");
   if ((at_kw(p, "DATE") || at_kw(p, "TIMESTAMP")) && peek(p, 1).kind == HL_TK_STRING) {
     hl_ast_lit_type_t t = at_kw(p, "DATE") ? HL_LIT_DATE : HL_LIT_TIMESTAMP;
@@ -667,8 +686,15 @@ static hl_status_t parse_predicate(parser_t *p, hl_ast_expr_t *l, bool negated,
     if (!(e = new_expr(p, HL_AST_IN, l->pos))) return nomem(p);
     PUSH(p, e->args, e->n_args, cap, l);
     TRY(advance(p));
+    if (at_query_paren(p)) {
+      TRY(advance(p));
+      TRY(parse_query_expr(p, &e->subquery));
+      TRY(expect(p, HL_TK_RPAREN, "\")\""));
+      e->negated = negated;
+      *out = e;
+      return HL_OK;
+    }
     TRY(expect(p, HL_TK_LPAREN, "\"(\""));
-    if (at_kw(p, "SELECT") || at_kw(p, "WITH")) return unsupported(p, p->tok.pos, "a subquery");
     for (;;) {
       hl_ast_expr_t *x;
       TRY(parse_expr(p, &x));
@@ -815,24 +841,126 @@ static hl_status_t parse_select_item(parser_t *p, hl_ast_select_item_t *item) {
   return HL_OK;
 }
 
-static const char *const join_words[] = {"JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", NULL};
 static const char *const setop_words[] = {"UNION", "INTERSECT", "EXCEPT", "MINUS", NULL};
 
-static hl_status_t parse_table_ref(parser_t *p, hl_ast_table_ref_t *ref) {
-  ref->pos = p->tok.pos;
-  ref->alias = NULL;
-  if (at(p, HL_TK_LPAREN)) return unsupported(p, p->tok.pos, "a subquery in FROM");
-  TRY(parse_qname(p, &ref->table));
-  if (at_kw(p, "TABLESAMPLE")) return unsupported(p, p->tok.pos, "TABLESAMPLE");
+static hl_status_t parse_query_expr(parser_t *p, hl_ast_select_t **out);
+static hl_status_t parse_from(parser_t *p, hl_ast_from_t **out);
+
+/* True at "(" that opens a query: ( SELECT | ( WITH | ( ( ... */
+static bool at_query_paren(parser_t *p) {
+  if (!at(p, HL_TK_LPAREN)) return false;
+  hl_sql_token_t nx = peek(p, 1);
+  return tok_is_kw(p, &nx, "SELECT") || tok_is_kw(p, &nx, "WITH");
+}
+
+/* [AS] alias after a table or subquery; words that continue the FROM
+ * clause are not aliases. */
+static hl_status_t parse_from_alias(parser_t *p, char **alias) {
   if (at_kw(p, "AS")) {
     TRY(advance(p));
-    TRY(parse_ident(p, &ref->alias, NULL));
-  } else if (tok_is_ident(&p->tok)) {
-    TRY(parse_ident(p, &ref->alias, NULL));
+    return parse_ident(p, alias, NULL);
   }
-  if (at(p, HL_TK_COMMA) || word_in(p, &p->tok, join_words))
-    return unsupported(p, p->tok.pos, "JOIN");
+  if (tok_is_ident(&p->tok) && !at_kw(p, "USING") && !at_kw(p, "SEMI") && !at_kw(p, "ANTI"))
+    return parse_ident(p, alias, NULL);
+  return HL_OK;
+}
+
+/* table [alias] | (query) [alias] | (from) */
+static hl_status_t parse_from_primary(parser_t *p, hl_ast_from_t **out) {
+  hl_ast_from_t *f = zalloc(p, sizeof *f);
+  if (!f) return nomem(p);
+  f->pos = p->tok.pos;
+  if (at_query_paren(p)) {
+    f->kind = HL_FROM_SUBQUERY;
+    TRY(advance(p));
+    TRY(parse_query_expr(p, &f->subquery));
+    TRY(expect(p, HL_TK_RPAREN, "\")\""));
+    TRY(parse_from_alias(p, &f->alias));
+  } else if (at(p, HL_TK_LPAREN)) {
+    TRY(enter(p));
+    TRY(advance(p));
+    TRY(parse_from(p, &f));
+    TRY(expect(p, HL_TK_RPAREN, "\")\""));
+    p->depth--;
+  } else {
+    f->kind = HL_FROM_TABLE;
+    TRY(parse_qname(p, &f->table));
+    if (at_kw(p, "TABLESAMPLE")) return unsupported(p, p->tok.pos, "TABLESAMPLE");
+    TRY(parse_from_alias(p, &f->alias));
+  }
   if (at_kw(p, "LATERAL")) return unsupported(p, p->tok.pos, "LATERAL VIEW");
+  *out = f;
+  return HL_OK;
+}
+
+/* Reads a join operator; *is_join false when the FROM clause ends. */
+static hl_status_t parse_join_op(parser_t *p, hl_ast_join_type_t *type, bool *is_join) {
+  *is_join = true;
+  if (at(p, HL_TK_COMMA)) {
+    *type = HL_JOIN_CROSS;
+    return advance(p);
+  }
+  if (at_kw(p, "JOIN")) {
+    *type = HL_JOIN_INNER;
+    return advance(p);
+  }
+  if (at_kw(p, "INNER") || at_kw(p, "CROSS")) {
+    *type = at_kw(p, "INNER") ? HL_JOIN_INNER : HL_JOIN_CROSS;
+    TRY(advance(p));
+    return expect_kw(p, "JOIN");
+  }
+  if (at_kw(p, "LEFT") || at_kw(p, "RIGHT") || at_kw(p, "FULL")) {
+    *type = at_kw(p, "LEFT") ? HL_JOIN_LEFT : at_kw(p, "RIGHT") ? HL_JOIN_RIGHT : HL_JOIN_FULL;
+    TRY(advance(p));
+    if (*type == HL_JOIN_LEFT && (at_kw(p, "SEMI") || at_kw(p, "ANTI"))) {
+      *type = at_kw(p, "SEMI") ? HL_JOIN_LEFT_SEMI : HL_JOIN_LEFT_ANTI;
+      TRY(advance(p));
+    } else if (at_kw(p, "OUTER")) {
+      TRY(advance(p));
+    }
+    return expect_kw(p, "JOIN");
+  }
+  *is_join = false;
+  return HL_OK;
+}
+
+/* from_primary { join_op from_primary [ON expr | USING (cols)] } */
+static hl_status_t parse_from(parser_t *p, hl_ast_from_t **out) {
+  hl_ast_from_t *left;
+  TRY(parse_from_primary(p, &left));
+  for (;;) {
+    long pos = p->tok.pos;
+    hl_ast_join_type_t type;
+    bool is_join;
+    TRY(parse_join_op(p, &type, &is_join));
+    if (!is_join) break;
+    hl_ast_from_t *j = zalloc(p, sizeof *j);
+    if (!j) return nomem(p);
+    j->kind = HL_FROM_JOIN;
+    j->pos = pos;
+    j->join_type = type;
+    j->left = left;
+    TRY(parse_from_primary(p, &j->right));
+    if (at_kw(p, "ON")) {
+      if (type == HL_JOIN_CROSS && at(p, HL_TK_COMMA)) return syntax_error(p);
+      TRY(advance(p));
+      TRY(parse_expr(p, &j->on));
+    } else if (at_kw(p, "USING")) {
+      int cap = 0;
+      TRY(advance(p));
+      TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+      for (;;) {
+        char *col;
+        TRY(parse_ident(p, &col, NULL));
+        PUSH(p, j->using_cols, j->n_using, cap, col);
+        if (!at(p, HL_TK_COMMA)) break;
+        TRY(advance(p));
+      }
+      TRY(expect(p, HL_TK_RPAREN, "\")\""));
+    }
+    left = j;
+  }
+  *out = left;
   return HL_OK;
 }
 
@@ -897,8 +1025,13 @@ static hl_status_t parse_select(parser_t *p, hl_ast_select_t **out) {
   }
   if (at_kw(p, "FROM")) {
     TRY(advance(p));
-    if (!(s->from = zalloc(p, sizeof *s->from))) return nomem(p);
-    TRY(parse_table_ref(p, s->from));
+    TRY(parse_from(p, &s->from_item));
+    if (s->from_item->kind == HL_FROM_TABLE) { /* the simple single-table form */
+      if (!(s->from = zalloc(p, sizeof *s->from))) return nomem(p);
+      s->from->table = s->from_item->table;
+      s->from->alias = s->from_item->alias;
+      s->from->pos = s->from_item->pos;
+    }
   }
   if (at_kw(p, "WHERE")) {
     TRY(advance(p));
@@ -916,13 +1049,36 @@ static hl_status_t parse_select(parser_t *p, hl_ast_select_t **out) {
     TRY(parse_expr(p, &s->having));
   }
   if (at_kw(p, "WINDOW")) return unsupported(p, p->tok.pos, "WINDOW");
-  if (at_kw(p, "ORDER")) {
+  *out = s;
+  return HL_OK;
+}
+
+/* ORDER BY / SORT BY / CLUSTER BY / DISTRIBUTE BY and LIMIT of a query. */
+static hl_status_t parse_order_limit(parser_t *p, hl_ast_select_t *s) {
+  if (at_kw(p, "ORDER") || at_kw(p, "SORT")) {
+    /* one process is one reducer: SORT BY orders the whole result */
     TRY(advance(p));
     TRY(expect_kw(p, "BY"));
     TRY(parse_order_by(p, s));
+  } else if (at_kw(p, "CLUSTER") || at_kw(p, "DISTRIBUTE")) {
+    /* DISTRIBUTE BY only routes rows to reducers, which changes no result
+     * here; CLUSTER BY x is DISTRIBUTE BY x SORT BY x */
+    bool cluster = at_kw(p, "CLUSTER");
+    TRY(advance(p));
+    TRY(expect_kw(p, "BY"));
+    if (cluster) {
+      TRY(parse_order_by(p, s));
+    } else {
+      hl_ast_expr_t **ignored = NULL;
+      int n_ignored = 0;
+      TRY(parse_expr_list(p, &ignored, &n_ignored));
+      if (at_kw(p, "SORT")) {
+        TRY(advance(p));
+        TRY(expect_kw(p, "BY"));
+        TRY(parse_order_by(p, s));
+      }
+    }
   }
-  if (at_kw(p, "CLUSTER") || at_kw(p, "DISTRIBUTE") || at_kw(p, "SORT"))
-    return unsupported_word(p, p->tok.pos, NULL);
   if (at_kw(p, "LIMIT")) {
     int64_t a, b;
     TRY(advance(p));
@@ -939,8 +1095,85 @@ static hl_status_t parse_select(parser_t *p, hl_ast_select_t **out) {
       TRY(parse_count(p, "OFFSET", INT64_MAX, &s->offset));
     }
   }
-  if (word_in(p, &p->tok, setop_words)) return unsupported_word(p, p->tok.pos, NULL);
-  *out = s;
+  return HL_OK;
+}
+
+/* One operand of a set operation: SELECT ... or ( query ). */
+static hl_status_t parse_query_term(parser_t *p, hl_ast_select_t **out) {
+  if (at(p, HL_TK_LPAREN)) {
+    TRY(advance(p));
+    TRY(parse_query_expr(p, out));
+    return expect(p, HL_TK_RPAREN, "\")\"");
+  }
+  if (!at_kw(p, "SELECT")) return syntax_error(p);
+  return parse_select(p, out);
+}
+
+/* [WITH name AS (query), ...] term { setop term } [ORDER BY ...] [LIMIT ...] */
+static hl_status_t parse_query_expr(parser_t *p, hl_ast_select_t **out) {
+  TRY(enter(p));
+  hl_ast_cte_t *ctes = NULL;
+  int n_ctes = 0, cap = 0;
+  if (at_kw(p, "WITH")) {
+    TRY(advance(p));
+    for (;;) {
+      hl_ast_cte_t c = {0};
+      TRY(parse_ident(p, &c.name, &c.pos));
+      TRY(expect_kw(p, "AS"));
+      TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+      TRY(parse_query_expr(p, &c.query));
+      TRY(expect(p, HL_TK_RPAREN, "\")\""));
+      PUSH(p, ctes, n_ctes, cap, c);
+      if (!at(p, HL_TK_COMMA)) break;
+      TRY(advance(p));
+    }
+  }
+  hl_ast_select_t *left;
+  TRY(parse_query_term(p, &left));
+  while (word_in(p, &p->tok, setop_words)) {
+    long pos = p->tok.pos;
+    hl_ast_setop_t op = at_kw(p, "UNION")       ? HL_SETOP_UNION
+                        : at_kw(p, "INTERSECT") ? HL_SETOP_INTERSECT
+                                                : HL_SETOP_EXCEPT;
+    TRY(advance(p));
+    if (at_kw(p, "ALL")) {
+      if (op != HL_SETOP_UNION) return unsupported(p, pos, "INTERSECT ALL and EXCEPT ALL");
+      op = HL_SETOP_UNION_ALL;
+      TRY(advance(p));
+    } else if (at_kw(p, "DISTINCT")) {
+      TRY(advance(p));
+    }
+    hl_ast_select_t *right;
+    TRY(parse_query_term(p, &right));
+    hl_ast_select_t *node = zalloc(p, sizeof *node);
+    if (!node) return nomem(p);
+    node->setop = op;
+    node->set_left = left;
+    node->set_right = right;
+    node->pos = pos;
+    left = node;
+  }
+  if (at_kw(p, "ORDER") || at_kw(p, "SORT") || at_kw(p, "CLUSTER") || at_kw(p, "DISTRIBUTE") ||
+      at_kw(p, "LIMIT")) {
+    if (left->n_order_by || left->has_limit) {
+      /* (SELECT ... LIMIT 1) ORDER BY x: wrap so both apply in order */
+      hl_ast_select_t *node = zalloc(p, sizeof *node);
+      if (!node) return nomem(p);
+      node->setop = HL_SETOP_UNION_ALL;
+      node->set_left = left;
+      node->set_right = NULL;
+      node->pos = left->pos;
+      left = node;
+    }
+    TRY(parse_order_limit(p, left));
+  }
+  if (n_ctes) {
+    if (left->n_ctes) return unsupported(p, ctes[0].pos, "nested WITH clauses");
+    left->ctes = ctes;
+    left->n_ctes = n_ctes;
+  }
+  p->depth--;
+  *out = left;
   return HL_OK;
 }
 
@@ -954,12 +1187,11 @@ static hl_ast_stmt_t *new_stmt(parser_t *p, hl_ast_stmt_kind_t kind, long pos) {
 
 /* A query where one is expected (EXPLAIN, CREATE TABLE AS). */
 static hl_status_t parse_query(parser_t *p, hl_ast_stmt_t **out) {
-  if (at_kw(p, "WITH") || at_kw(p, "FROM") || at_kw(p, "VALUES"))
-    return unsupported_word(p, p->tok.pos, NULL);
-  if (!at_kw(p, "SELECT")) return syntax_error(p);
+  if (at_kw(p, "FROM") || at_kw(p, "VALUES")) return unsupported_word(p, p->tok.pos, NULL);
+  if (!at_kw(p, "SELECT") && !at_kw(p, "WITH") && !at(p, HL_TK_LPAREN)) return syntax_error(p);
   hl_ast_stmt_t *st = new_stmt(p, HL_STMT_SELECT, p->tok.pos);
   if (!st) return nomem(p);
-  TRY(parse_select(p, &st->select));
+  TRY(parse_query_expr(p, &st->select));
   st->end_pos = p->prev_end;
   *out = st;
   return HL_OK;
@@ -1569,6 +1801,31 @@ static hl_status_t parse_show_pattern(parser_t *p, char **out, bool like_optiona
   return HL_OK;
 }
 
+/* SHOW PARTITIONS t [PARTITION (...)] [WHERE expr] [ORDER BY ...] [LIMIT n]:
+ * the tail is kept in a select node holding only those clauses. */
+static hl_status_t parse_show_partitions_tail(parser_t *p, hl_ast_stmt_t *st) {
+  if (!at_kw(p, "WHERE") && !at_kw(p, "ORDER") && !at_kw(p, "LIMIT")) return HL_OK;
+  hl_ast_select_t *s = zalloc(p, sizeof *s);
+  if (!s) return nomem(p);
+  s->pos = p->tok.pos;
+  if (at_kw(p, "WHERE")) {
+    TRY(advance(p));
+    TRY(parse_expr(p, &s->where));
+  }
+  if (at_kw(p, "ORDER")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "BY"));
+    TRY(parse_order_by(p, s));
+  }
+  if (at_kw(p, "LIMIT")) {
+    TRY(advance(p));
+    TRY(parse_count(p, "LIMIT", INT64_MAX, &s->limit));
+    s->has_limit = true;
+  }
+  st->show_filter = s;
+  return HL_OK;
+}
+
 static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
   TRY(advance(p));
   if (at_kw(p, "DATABASES") || at_kw(p, "SCHEMAS")) {
@@ -1630,7 +1887,8 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
     st->kind = HL_STMT_SHOW_PARTITIONS;
     TRY(advance(p));
     TRY(parse_qname(p, &st->table));
-    return parse_opt_partition(p, &st->part_spec);
+    TRY(parse_opt_partition(p, &st->part_spec));
+    return parse_show_partitions_tail(p, st);
   }
   static const char *const other[] = {
       "FUNCTIONS",   "VIEWS",     "MATERIALIZED", "GRANT",          "ROLES",
@@ -1804,12 +2062,132 @@ static hl_status_t parse_explain(parser_t *p, hl_ast_stmt_t *st) {
   return HL_OK;
 }
 
+/* ----------------------------------------------------- writes: INSERT */
+
+/* VALUES (e, ...), (e, ...); current token is VALUES.  Every row must have
+ * as many values as the first. */
+static hl_status_t parse_values_rows(parser_t *p, hl_ast_insert_t *ins) {
+  int cap = 0, n = 0;
+  TRY(advance(p));
+  for (;;) {
+    long row_pos = p->tok.pos;
+    TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+    int width = 0;
+    for (;;) {
+      hl_ast_expr_t *e;
+      TRY(parse_expr(p, &e));
+      PUSH(p, ins->values, n, cap, e);
+      width++;
+      if (!at(p, HL_TK_COMMA)) break;
+      TRY(advance(p));
+    }
+    TRY(expect(p, HL_TK_RPAREN, "\")\""));
+    if (ins->n_rows == 0) ins->n_values_cols = width;
+    if (width != ins->n_values_cols)
+      return hl_err_set_at(p->err, row_pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                           "VALUES row %d has %d values, the first row has %d", ins->n_rows + 1,
+                           width, ins->n_values_cols);
+    ins->n_rows++;
+    if (!at(p, HL_TK_COMMA)) return HL_OK;
+    TRY(advance(p));
+  }
+}
+
+/* INSERT INTO [TABLE] t [PARTITION (spec)] [(cols)] | INSERT OVERWRITE
+ * TABLE t [PARTITION (spec) [IF NOT EXISTS]] [(cols)]: the head of one
+ * insert, up to its rows; current token is INSERT. */
+static hl_status_t parse_insert_head(parser_t *p, hl_ast_insert_t *ins) {
+  ins->pos = p->tok.pos;
+  TRY(advance(p));
+  if (at_kw(p, "OVERWRITE")) {
+    ins->overwrite = true;
+    TRY(advance(p));
+    if (at_kw(p, "LOCAL") || at_kw(p, "DIRECTORY"))
+      return unsupported(p, p->tok.pos, "INSERT OVERWRITE DIRECTORY");
+    TRY(expect_kw(p, "TABLE"));
+  } else {
+    TRY(expect_kw(p, "INTO"));
+    if (at_kw(p, "TABLE")) TRY(advance(p));
+  }
+  TRY(parse_qname(p, &ins->table));
+  if (at_kw(p, "PARTITION") && peek(p, 1).kind == HL_TK_LPAREN) {
+    TRY(advance(p));
+    TRY(parse_part_spec(p, false, &ins->part_spec));
+    if (ins->overwrite && at_kw(p, "IF")) TRY(parse_if_not_exists(p, &ins->if_not_exists));
+  }
+  if (at(p, HL_TK_LPAREN) && !at_query_paren(p))
+    TRY(parse_ident_list(p, &ins->columns, &ins->n_columns));
+  return HL_OK;
+}
+
+/* INSERT ... (SELECT ... | VALUES ...) */
+static hl_status_t parse_insert_stmt(parser_t *p, hl_ast_stmt_t *st) {
+  st->kind = HL_STMT_INSERT;
+  hl_ast_insert_t *ins = zalloc(p, sizeof *ins);
+  if (!ins) return nomem(p);
+  st->inserts = ins;
+  st->n_inserts = 1;
+  TRY(parse_insert_head(p, ins));
+  if (at_kw(p, "VALUES")) return parse_values_rows(p, ins);
+  if (!at_kw(p, "SELECT") && !at_kw(p, "WITH") && !at(p, HL_TK_LPAREN)) return syntax_error(p);
+  return parse_query_expr(p, &ins->query);
+}
+
+/* FROM src INSERT ... SELECT ... [INSERT ... SELECT ...]... (one
+ * transaction), or FROM src SELECT ...: each SELECT reads FROM's source. */
+static hl_status_t parse_from_first(parser_t *p, hl_ast_stmt_t *st) {
+  TRY(advance(p));
+  hl_ast_from_t *from;
+  TRY(parse_from(p, &from));
+  int cap = 0;
+  for (;;) {
+    hl_ast_insert_t ins = {0};
+    bool is_insert = at_kw(p, "INSERT");
+    if (is_insert) TRY(parse_insert_head(p, &ins));
+    if (!at_kw(p, "SELECT")) return syntax_error(p);
+    hl_ast_select_t *sel;
+    TRY(parse_select(p, &sel));
+    if (sel->from_item)
+      return hl_err_set_at(p->err, sel->pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                           "a SELECT after FROM ... must not have its own FROM clause");
+    TRY(parse_order_limit(p, sel));
+    sel->from_item = from;
+    if (from->kind == HL_FROM_TABLE) {
+      if (!(sel->from = zalloc(p, sizeof *sel->from))) return nomem(p);
+      sel->from->table = from->table;
+      sel->from->alias = from->alias;
+      sel->from->pos = from->pos;
+    }
+    if (!is_insert) {
+      if (st->n_inserts > 0) return syntax_error(p);
+      st->kind = HL_STMT_SELECT;
+      st->select = sel;
+      return HL_OK;
+    }
+    ins.query = sel;
+    PUSH(p, st->inserts, st->n_inserts, cap, ins);
+    st->kind = HL_STMT_INSERT;
+    if (!at_kw(p, "INSERT")) return HL_OK;
+  }
+}
+
+/* TRUNCATE [TABLE] t [PARTITION (spec)] */
+static hl_status_t parse_truncate(parser_t *p, hl_ast_stmt_t *st) {
+  st->kind = HL_STMT_TRUNCATE;
+  TRY(advance(p));
+  if (at_kw(p, "TABLE")) TRY(advance(p));
+  TRY(parse_qname(p, &st->table));
+  TRY(parse_opt_partition(p, &st->part_spec));
+  if (at_kw(p, "COLUMNS")) return unsupported(p, p->tok.pos, "TRUNCATE ... COLUMNS");
+  return HL_OK;
+}
+
 /* Statements that are valid HiveQL but not implemented. */
 static const char *const unsupported_statements[] = {
-    "INSERT", "TRUNCATE", "UPDATE",  "DELETE",   "MERGE",   "WITH",        "FROM",
-    "GRANT",  "REVOKE",   "ANALYZE", "EXPORT",   "IMPORT",  "ABORT",       "KILL",
-    "LOCK",   "UNLOCK",   "COMMIT",  "ROLLBACK", "START",   "RELOAD",      "REPL",
-    "VALUES", "MAP",      "REDUCE",  "PREPARE",  "EXECUTE", "REPLICATION", NULL};
+    "UPDATE", "DELETE", "MERGE", "GRANT",
+    "REVOKE", "ANALYZE",  "EXPORT",   "IMPORT",  "ABORT",       "KILL", "LOCK",
+    "UNLOCK", "COMMIT",   "ROLLBACK", "START",   "RELOAD",      "REPL", "VALUES",
+    "MAP",    "REDUCE",   "PREPARE",  "EXECUTE", "REPLICATION", NULL};
 
 static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
   long pos = p->tok.pos;
@@ -1817,8 +2195,8 @@ static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
   if (!st) return nomem(p);
   *out = st;
   hl_status_t rc;
-  if (at_kw(p, "SELECT"))
-    rc = parse_select(p, &st->select);
+  if (at_kw(p, "SELECT") || at_kw(p, "WITH") || at(p, HL_TK_LPAREN))
+    rc = parse_query_expr(p, &st->select);
   else if (at_kw(p, "EXPLAIN"))
     rc = parse_explain(p, st);
   else if (at_kw(p, "CREATE"))
@@ -1835,6 +2213,12 @@ static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
     rc = parse_msck(p, st);
   else if (at_kw(p, "LOAD"))
     rc = parse_load(p, st);
+  else if (at_kw(p, "INSERT"))
+    rc = parse_insert_stmt(p, st);
+  else if (at_kw(p, "FROM"))
+    rc = parse_from_first(p, st);
+  else if (at_kw(p, "TRUNCATE"))
+    rc = parse_truncate(p, st);
   else if (at_kw(p, "SET"))
     return parse_set(p, st, false);
   else if (at_kw(p, "RESET"))

@@ -66,7 +66,8 @@ static void trim(const char **s, size_t *len) {
     (*s)++;
     (*len)--;
   }
-  while (*len && isspace((unsigned char)(*s)[*len - 1])) (*len)--;
+  while (*len && isspace((unsigned char)(*s)[*len - 1]))
+    (*len)--;
 }
 
 /* Parses the date part at s[*i..]; leaves *i after it. */
@@ -139,7 +140,8 @@ int hl_parse_timestamp(const char *s, size_t len, int64_t *micros) {
 
 static __int128 pow10_i128(int n) {
   __int128 v = 1;
-  for (int i = 0; i < n; i++) v *= 10;
+  for (int i = 0; i < n; i++)
+    v *= 10;
   return v;
 }
 
@@ -151,8 +153,8 @@ int hl_parse_decimal(const char *s, size_t len, int precision, int scale, __int1
   bool neg = false;
   if (i < len && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
   char digits[80];
-  int nd = 0;       /* significant digits kept (leading zeros dropped) */
-  long point = 0;   /* digits[0..point) are the integer part */
+  int nd = 0;     /* significant digits kept (leading zeros dropped) */
+  long point = 0; /* digits[0..point) are the integer part */
   bool any = false, seen_point = false, big = false;
   for (; i < len; i++) {
     char c = s[i];
@@ -166,8 +168,10 @@ int hl_parse_decimal(const char *s, size_t len, int precision, int scale, __int1
       if (seen_point) point--; /* 0.00x: the point moves left of the first digit */
       continue;
     }
-    if (nd < (int)sizeof digits) digits[nd++] = c;
-    else if (!seen_point) big = true; /* more than 80 integer digits */
+    if (nd < (int)sizeof digits)
+      digits[nd++] = c;
+    else if (!seen_point)
+      big = true; /* more than 80 integer digits */
     if (!seen_point) point++;
   }
   if (!any) return -1;
@@ -203,7 +207,8 @@ void hl_format_decimal(hl_buf_t *buf, __int128 v, int scale) {
     digits[n++] = (char)('0' + (int)(u % 10));
     u /= 10;
   } while (u);
-  while (n <= scale) digits[n++] = '0';
+  while (n <= scale)
+    digits[n++] = '0';
   if (neg) hl_buf_putc(buf, '-');
   for (int i = n - 1; i >= 0; i--) {
     hl_buf_putc(buf, digits[i]);
@@ -246,7 +251,8 @@ void hl_format_double(hl_buf_t *buf, double d, bool is_float) {
   }
   for (; *p && *p != 'e'; p++)
     if (isdigit((unsigned char)*p)) digits[nd++] = *p;
-  while (nd > 1 && digits[nd - 1] == '0') nd--;
+  while (nd > 1 && digits[nd - 1] == '0')
+    nd--;
   int exp10 = atoi(p + 1);
   if (neg) hl_buf_putc(buf, '-');
   double mag = fabs(d);
@@ -254,20 +260,26 @@ void hl_format_double(hl_buf_t *buf, double d, bool is_float) {
     /* plain notation, at least one digit after the point (Java) */
     if (exp10 < 0) {
       hl_buf_puts(buf, "0.");
-      for (int i = -1; i > exp10; i--) hl_buf_putc(buf, '0');
+      for (int i = -1; i > exp10; i--)
+        hl_buf_putc(buf, '0');
       hl_buf_append(buf, digits, (size_t)nd);
     } else {
-      for (int i = 0; i <= exp10; i++) hl_buf_putc(buf, i < nd ? digits[i] : '0');
+      for (int i = 0; i <= exp10; i++)
+        hl_buf_putc(buf, i < nd ? digits[i] : '0');
       hl_buf_putc(buf, '.');
-      if (nd > exp10 + 1) hl_buf_append(buf, digits + exp10 + 1, (size_t)(nd - exp10 - 1));
-      else hl_buf_putc(buf, '0');
+      if (nd > exp10 + 1)
+        hl_buf_append(buf, digits + exp10 + 1, (size_t)(nd - exp10 - 1));
+      else
+        hl_buf_putc(buf, '0');
     }
   } else {
     /* computerized scientific notation: D.DDDE[-]X */
     hl_buf_putc(buf, digits[0]);
     hl_buf_putc(buf, '.');
-    if (nd > 1) hl_buf_append(buf, digits + 1, (size_t)(nd - 1));
-    else hl_buf_putc(buf, '0');
+    if (nd > 1)
+      hl_buf_append(buf, digits + 1, (size_t)(nd - 1));
+    else
+      hl_buf_putc(buf, '0');
     hl_buf_printf(buf, "E%d", exp10);
   }
 }
@@ -296,7 +308,8 @@ void hl_format_timestamp(hl_buf_t *buf, int64_t micros) {
     char f[8];
     snprintf(f, sizeof f, "%06d", (int)frac);
     int n = 6;
-    while (n > 0 && f[n - 1] == '0') n--;
+    while (n > 0 && f[n - 1] == '0')
+      n--;
     hl_buf_putc(buf, '.');
     hl_buf_append(buf, f, (size_t)n);
   }
@@ -304,8 +317,7 @@ void hl_format_timestamp(hl_buf_t *buf, int64_t micros) {
 
 /* ------------------------------------------------------ text -> value */
 
-static hl_status_t bad_value(hl_error_t *err, const hl_type_t *type, const char *text,
-                             size_t len) {
+static hl_status_t bad_value(hl_error_t *err, const hl_type_t *type, const char *text, size_t len) {
   return hl_err_set(err, HL_ERROR, HL_SS(INVALID_TEXT_REPRESENTATION),
                     "invalid input syntax for type %s: \"%.*s\"", hl_type_id_name(type->id),
                     (int)(len > 200 ? 200 : len), text);
@@ -323,7 +335,8 @@ static size_t utf8_prefix(const char *s, size_t len, size_t n_chars) {
   size_t i = 0, chars = 0;
   while (i < len && chars < n_chars) {
     i++;
-    while (i < len && ((unsigned char)s[i] & 0xC0) == 0x80) i++;
+    while (i < len && ((unsigned char)s[i] & 0xC0) == 0x80)
+      i++;
     chars++;
   }
   return i;
@@ -346,12 +359,17 @@ hl_status_t hl_value_from_text(hl_arena_t *arena, const hl_type_t *type, const c
     return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
                       "string of %zu bytes is too long", len);
   switch (type->id) {
-  case HL_T_NULL: out->is_null = true; return HL_OK;
+  case HL_T_NULL:
+    out->is_null = true;
+    return HL_OK;
   case HL_T_BOOLEAN:
     trim(&s, &n);
-    if (n == 4 && strncasecmp(s, "true", 4) == 0) out->u.b = true;
-    else if (n == 5 && strncasecmp(s, "false", 5) == 0) out->u.b = false;
-    else return bad_value(err, type, text, len);
+    if (n == 4 && strncasecmp(s, "true", 4) == 0)
+      out->u.b = true;
+    else if (n == 5 && strncasecmp(s, "false", 5) == 0)
+      out->u.b = false;
+    else
+      return bad_value(err, type, text, len);
     return HL_OK;
   case HL_T_TINYINT:
   case HL_T_SMALLINT:
@@ -368,8 +386,10 @@ hl_status_t hl_value_from_text(hl_arena_t *arena, const hl_type_t *type, const c
     for (; i < n && s[i] != '.'; i++) {
       if (!isdigit((unsigned char)s[i])) return bad_value(err, type, text, len);
       unsigned dgt = (unsigned)(s[i] - '0');
-      if (v > (UINT64_MAX - dgt) / 10) overflow = true;
-      else v = v * 10 + dgt;
+      if (v > (UINT64_MAX - dgt) / 10)
+        overflow = true;
+      else
+        v = v * 10 + dgt;
     }
     /* Hive (LazyLong) accepts a fractional part of digits and truncates it:
      * "1.9" is 1; a lone "." is still rejected here */
@@ -396,8 +416,10 @@ hl_status_t hl_value_from_text(hl_arena_t *arena, const hl_type_t *type, const c
      * hex floats and "nan(...)", which Hive does not */
     const char *body = tmp + (tmp[0] == '-' || tmp[0] == '+');
     double d;
-    if (strcmp(body, "NaN") == 0) d = NAN;
-    else if (strcmp(body, "Infinity") == 0) d = tmp[0] == '-' ? -INFINITY : INFINITY;
+    if (strcmp(body, "NaN") == 0)
+      d = NAN;
+    else if (strcmp(body, "Infinity") == 0)
+      d = tmp[0] == '-' ? -INFINITY : INFINITY;
     else {
       for (const char *c = body; *c; c++)
         if (!isdigit((unsigned char)*c) && *c != '.' && *c != 'e' && *c != 'E' && *c != '-' &&
@@ -469,16 +491,32 @@ static void put_json_string(hl_buf_t *buf, const char *s, size_t len) {
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
     switch (c) {
-    case '"': hl_buf_puts(buf, "\\\""); break;
-    case '\\': hl_buf_puts(buf, "\\\\"); break;
-    case '\n': hl_buf_puts(buf, "\\n"); break;
-    case '\r': hl_buf_puts(buf, "\\r"); break;
-    case '\t': hl_buf_puts(buf, "\\t"); break;
-    case '\b': hl_buf_puts(buf, "\\b"); break;
-    case '\f': hl_buf_puts(buf, "\\f"); break;
+    case '"':
+      hl_buf_puts(buf, "\\\"");
+      break;
+    case '\\':
+      hl_buf_puts(buf, "\\\\");
+      break;
+    case '\n':
+      hl_buf_puts(buf, "\\n");
+      break;
+    case '\r':
+      hl_buf_puts(buf, "\\r");
+      break;
+    case '\t':
+      hl_buf_puts(buf, "\\t");
+      break;
+    case '\b':
+      hl_buf_puts(buf, "\\b");
+      break;
+    case '\f':
+      hl_buf_puts(buf, "\\f");
+      break;
     default:
-      if (c < 0x20) hl_buf_printf(buf, "\\u%04x", c);
-      else hl_buf_putc(buf, (char)c);
+      if (c < 0x20)
+        hl_buf_printf(buf, "\\u%04x", c);
+      else
+        hl_buf_putc(buf, (char)c);
     }
   }
   hl_buf_putc(buf, '"');
@@ -490,29 +528,43 @@ static void format_value(hl_buf_t *buf, const hl_type_t *type, const hl_value_t 
     return;
   }
   switch (type->id) {
-  case HL_T_NULL: hl_buf_puts(buf, nested ? "null" : "NULL"); return;
-  case HL_T_BOOLEAN: hl_buf_puts(buf, v->u.b ? "true" : "false"); return;
+  case HL_T_NULL:
+    hl_buf_puts(buf, nested ? "null" : "NULL");
+    return;
+  case HL_T_BOOLEAN:
+    hl_buf_puts(buf, v->u.b ? "true" : "false");
+    return;
   case HL_T_TINYINT:
   case HL_T_SMALLINT:
   case HL_T_INT:
-  case HL_T_BIGINT: hl_buf_printf(buf, "%lld", (long long)v->u.i); return;
+  case HL_T_BIGINT:
+    hl_buf_printf(buf, "%lld", (long long)v->u.i);
+    return;
   case HL_T_FLOAT:
-  case HL_T_DOUBLE: hl_format_double(buf, v->u.d, type->id == HL_T_FLOAT); return;
-  case HL_T_DECIMAL: hl_format_decimal(buf, v->u.dec, type->scale); return;
+  case HL_T_DOUBLE:
+    hl_format_double(buf, v->u.d, type->id == HL_T_FLOAT);
+    return;
+  case HL_T_DECIMAL:
+    hl_format_decimal(buf, v->u.dec, type->scale);
+    return;
   case HL_T_BINARY: /* Hive prints the bytes as they are, even nested */
     hl_buf_append(buf, v->u.s.ptr, v->u.s.len);
     return;
   case HL_T_STRING:
   case HL_T_VARCHAR:
   case HL_T_CHAR:
-    if (nested) put_json_string(buf, v->u.s.ptr, v->u.s.len);
-    else hl_buf_append(buf, v->u.s.ptr, v->u.s.len);
+    if (nested)
+      put_json_string(buf, v->u.s.ptr, v->u.s.len);
+    else
+      hl_buf_append(buf, v->u.s.ptr, v->u.s.len);
     return;
   case HL_T_DATE:
   case HL_T_TIMESTAMP:
     if (nested) hl_buf_putc(buf, '"');
-    if (type->id == HL_T_DATE) hl_format_date(buf, v->u.i);
-    else hl_format_timestamp(buf, v->u.i);
+    if (type->id == HL_T_DATE)
+      hl_format_date(buf, v->u.i);
+    else
+      hl_format_timestamp(buf, v->u.i);
     if (nested) hl_buf_putc(buf, '"');
     return;
   case HL_T_ARRAY:
@@ -555,20 +607,24 @@ void hl_value_format(hl_buf_t *buf, const hl_type_t *type, const hl_value_t *v) 
 /* ------------------------------------------------------------ compare */
 
 static size_t rtrim_len(const char *s, size_t len) {
-  while (len && s[len - 1] == ' ') len--;
+  while (len && s[len - 1] == ' ')
+    len--;
   return len;
 }
 
 int hl_value_compare(const hl_type_t *type, const hl_value_t *a, const hl_value_t *b) {
   switch (hl_type_phys(type)) {
-  case HL_P_BOOL: return (int)a->u.b - (int)b->u.b;
-  case HL_P_I64: return a->u.i < b->u.i ? -1 : a->u.i > b->u.i;
+  case HL_P_BOOL:
+    return (int)a->u.b - (int)b->u.b;
+  case HL_P_I64:
+    return a->u.i < b->u.i ? -1 : a->u.i > b->u.i;
   case HL_P_F64: {
     double x = a->u.d, y = b->u.d;
     if (isnan(x) || isnan(y)) return (isnan(x) != 0) - (isnan(y) != 0);
     return x < y ? -1 : x > y;
   }
-  case HL_P_I128: return a->u.dec < b->u.dec ? -1 : a->u.dec > b->u.dec;
+  case HL_P_I128:
+    return a->u.dec < b->u.dec ? -1 : a->u.dec > b->u.dec;
   case HL_P_STR: {
     size_t la = a->u.s.len, lb = b->u.s.len;
     if (type->id == HL_T_CHAR) {
@@ -580,7 +636,56 @@ int hl_value_compare(const hl_type_t *type, const hl_value_t *a, const hl_value_
     if (c) return c < 0 ? -1 : 1;
     return la < lb ? -1 : la > lb;
   }
-  case HL_P_VALUE: return 0;
+  case HL_P_VALUE:
+    return 0;
   }
   return 0;
+}
+
+/* ---------------------------------------------------------- value keys */
+
+void hl_value_key_append(hl_buf_t *key, const hl_type_t *type, const hl_value_t *v) {
+  char flag = v->is_null ? 0 : 1;
+  hl_buf_append(key, &flag, 1);
+  if (v->is_null) return;
+  switch (hl_type_phys(type)) {
+  case HL_P_BOOL: {
+    char c = v->u.b;
+    hl_buf_append(key, &c, 1);
+    break;
+  }
+  case HL_P_I64:
+    hl_buf_append(key, &v->u.i, 8);
+    break;
+  case HL_P_F64: {
+    double d = v->u.d;
+    if (d == 0) d = 0;     /* -0.0 is 0.0 */
+    if (isnan(d)) d = NAN; /* one NaN */
+    hl_buf_append(key, &d, 8);
+    break;
+  }
+  case HL_P_I128:
+    hl_buf_append(key, &v->u.dec, 16);
+    break;
+  case HL_P_STR: {
+    uint32_t len = v->u.s.len;
+    if (type->id == HL_T_CHAR)
+      while (len && v->u.s.ptr[len - 1] == ' ')
+        len--;
+    hl_buf_append(key, &len, 4);
+    hl_buf_append(key, v->u.s.ptr, len);
+    break;
+  }
+  case HL_P_VALUE: {
+    hl_buf_t text;
+    hl_buf_init(&text);
+    hl_value_format(&text, type, v);
+    uint32_t len = (uint32_t)text.len;
+    hl_buf_append(key, &len, 4);
+    hl_buf_append(key, hl_buf_cstr(&text), text.len);
+    if (text.oom) key->oom = 1;
+    hl_buf_fini(&text);
+    break;
+  }
+  }
 }

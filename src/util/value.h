@@ -26,13 +26,13 @@ typedef struct hl_value {
   bool is_null;
   union {
     bool b;
-    int64_t i;   /* integers, DATE days, TIMESTAMP micros */
-    double d;    /* FLOAT, DOUBLE */
+    int64_t i;    /* integers, DATE days, TIMESTAMP micros */
+    double d;     /* FLOAT, DOUBLE */
     __int128 dec; /* DECIMAL unscaled */
-    hl_str_t s;  /* STRING, VARCHAR, CHAR, BINARY */
+    hl_str_t s;   /* STRING, VARCHAR, CHAR, BINARY */
     struct {
-      uint32_t n;              /* ARRAY: elements; MAP: entries; STRUCT: fields */
-      struct hl_value *items;  /* MAP: 2*n items, key then value */
+      uint32_t n;             /* ARRAY: elements; MAP: entries; STRUCT: fields */
+      struct hl_value *items; /* MAP: 2*n items, key then value */
     } list;
   } u;
 } hl_value_t;
@@ -61,6 +61,13 @@ void hl_value_format(hl_buf_t *buf, const hl_type_t *type, const hl_value_t *v);
  * Strings compare bytewise (CHAR ignoring trailing blanks), doubles with
  * NaN greater than everything (Hive/Java order). */
 int hl_value_compare(const hl_type_t *type, const hl_value_t *a, const hl_value_t *b);
+
+/* Appends a byte key for V (of TYPE) to BUF such that two values of the
+ * type have equal keys exactly when they are the same value for grouping:
+ * a null flag, then fixed-width bytes or a length-prefixed string (CHAR
+ * without trailing blanks, -0.0 as 0.0, one NaN, complex values by their
+ * text form).  Used by GROUP BY, DISTINCT, set operations and IN sets. */
+void hl_value_key_append(hl_buf_t *buf, const hl_type_t *type, const hl_value_t *v);
 
 /* Calendar helpers (proleptic Gregorian, as Hive 3+). */
 int64_t hl_days_from_civil(int64_t year, unsigned month, unsigned day);

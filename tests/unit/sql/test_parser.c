@@ -181,7 +181,14 @@ static void print_expr(hl_buf_t *b, const hl_ast_expr_t *e) {
   case HL_AST_IN:
     hl_buf_puts(b, e->negated ? "(NOT_IN" : "(IN");
     print_args(b, e, 0);
+    if (e->subquery) hl_buf_puts(b, " (query)");
     hl_buf_putc(b, ')');
+    break;
+  case HL_AST_SUBQUERY:
+    hl_buf_puts(b, "(query)");
+    break;
+  case HL_AST_EXISTS:
+    hl_buf_puts(b, e->negated ? "(NOT_EXISTS (query))" : "(EXISTS (query))");
     break;
   case HL_AST_BETWEEN:
     hl_buf_puts(b, e->negated ? "(NOT_BETWEEN" : "(BETWEEN");
@@ -905,7 +912,52 @@ TEST(syntax_errors) {
   strcpy(deep, "SELECT ");
   for (int i = 0; i < 600; i++)
     strcat(deep, "(");
-  check_error_at(__LINE__, deep, HL_ERROR, "54000", "statement is nested too deeply", 207);
+  check_error_at(__LINE__, deep, HL_ERROR, "54000", "statement is nested too deeply", 206);
+}
+
+TEST(queries) {
+  PARSE(j, "SELECT a FROM t JOIN u ON t.a = u.a LEFT OUTER JOIN v USING (a, b), w x "
+           "LEFT SEMI JOIN y ON x.k = y.k");
+  hl_ast_from_t *f = j->select->from_item;
+  CHECK(j->select->from == NULL);
+  CHECK_INT(f->kind, HL_FROM_JOIN);
+  CHECK_INT(f->join_type, HL_JOIN_LEFT_SEMI);
+  CHECK_STR(f->right->table.name, "y");
+  CHECK_INT(f->left->join_type, HL_JOIN_CROSS);
+  CHECK_STR(f->left->right->alias, "x");
+  CHECK_INT(f->left->left->join_type, HL_JOIN_LEFT);
+  CHECK_INT(f->left->left->n_using, 2);
+  CHECK_STR(f->left->left->using_cols[1], "b");
+  CHECK_INT(f->left->left->left->join_type, HL_JOIN_INNER);
+  CHECK_INT(f->left->left->left->pos, 16);
+  CHECK_STR(f->left->left->left->left->table.name, "t");
+
+  PARSE(sq, "WITH x AS (SELECT 1 a), y AS (SELECT 2) SELECT * FROM (SELECT a FROM x) s "
+            "WHERE a IN (SELECT 1) AND EXISTS (SELECT 2) AND a = (SELECT max(a) FROM x)");
+  CHECK_INT(sq->select->n_ctes, 2);
+  CHECK_STR(sq->select->ctes[1].name, "y");
+  CHECK_INT(sq->select->from_item->kind, HL_FROM_SUBQUERY);
+  CHECK_STR(sq->select->from_item->alias, "s");
+  CHECK_STR(expr_str("a IN (SELECT 1) AND NOT EXISTS (SELECT 2) AND a = (SELECT 3)"),
+            "(AND (AND (IN a (query)) (NOT (EXISTS (query)))) (= a (query)))");
+
+  PARSE(u, "SELECT 1 UNION SELECT 2 UNION ALL (SELECT 3 ORDER BY 1 LIMIT 1) EXCEPT SELECT 4 "
+           "ORDER BY 1 DESC LIMIT 2");
+  hl_ast_select_t *top = u->select;
+  CHECK_INT(top->setop, HL_SETOP_EXCEPT);
+  CHECK_INT(top->n_order_by, 1);
+  CHECK(top->has_limit);
+  CHECK_INT(top->set_left->setop, HL_SETOP_UNION_ALL);
+  CHECK_INT(top->set_left->set_left->setop, HL_SETOP_UNION);
+  CHECK(top->set_left->set_right->has_limit);
+
+  PARSE(sb, "SELECT a FROM t DISTRIBUTE BY a SORT BY b DESC");
+  CHECK_INT(sb->select->n_order_by, 1);
+  CHECK(sb->select->order_by[0].descending);
+  PARSE(cb, "SELECT a FROM t CLUSTER BY a");
+  CHECK_INT(cb->select->n_order_by, 1);
+  CHECK_UNSUPPORTED("SELECT 1 INTERSECT ALL SELECT 1",
+                    "INTERSECT ALL and EXCEPT ALL is not supported yet", 9);
 }
 
 TEST(unsupported_statements) {
@@ -917,17 +969,9 @@ TEST(unsupported_statements) {
   CHECK_UNSUPPORTED("DROP VIEW v", "DROP VIEW is not supported yet", 0);
   CHECK_UNSUPPORTED("ALTER DATABASE d SET LOCATION 'x'", "ALTER DATABASE is not supported yet", 0);
   CHECK_UNSUPPORTED("SHOW FUNCTIONS", "SHOW FUNCTIONS is not supported yet", 0);
-  CHECK_UNSUPPORTED("WITH x AS (SELECT 1) SELECT * FROM x", "WITH is not supported yet", 0);
-  CHECK_UNSUPPORTED("SELECT a FROM t JOIN u ON t.a = u.a", "JOIN is not supported yet", 16);
-  CHECK_UNSUPPORTED("SELECT a FROM t, u", "JOIN is not supported yet", 15);
-  CHECK_UNSUPPORTED("SELECT a FROM (SELECT 1) s", "a subquery in FROM is not supported yet", 14);
-  CHECK_UNSUPPORTED("SELECT a FROM t UNION ALL SELECT 1", "UNION is not supported yet", 16);
-  CHECK_UNSUPPORTED("SELECT a FROM t WHERE a IN (SELECT b FROM u)",
-                    "a subquery is not supported yet", 28);
   CHECK_UNSUPPORTED("SELECT rank() OVER (ORDER BY a) FROM t",
                     "a window function is not supported yet", 14);
   CHECK_UNSUPPORTED("SELECT a[0] FROM t", "a subscript is not supported yet", 8);
-  CHECK_UNSUPPORTED("SELECT a FROM t DISTRIBUTE BY a", "DISTRIBUTE is not supported yet", 16);
   CHECK_UNSUPPORTED("EXPLAIN EXTENDED SELECT 1", "EXPLAIN EXTENDED is not supported yet", 0);
   CHECK_UNSUPPORTED("EXPLAIN DROP TABLE t", "EXPLAIN is supported only for SELECT", 8);
   CHECK_UNSUPPORTED("ALTER TABLE t TOUCH", "ALTER TABLE TOUCH is not supported yet", 14);
@@ -1093,6 +1137,7 @@ int main(void) {
   RUN(set_reset);
   RUN(multiple_statements);
   RUN(syntax_errors);
+  RUN(queries);
   RUN(unsupported_statements);
   RUN(line_col_and_large_input);
   RUN(allocation_failures);

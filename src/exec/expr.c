@@ -8,7 +8,7 @@
  * (Java), division by zero and failed conversions give NULL, comparisons
  * with NULL give NULL, AND/OR are three-valued.
  */
-#include "exec/expr.h"
+#include "exec/func_int.h"
 
 #include "util/hashmap.h"
 
@@ -902,16 +902,7 @@ static bool like_match(const char *s, size_t sn, const char *p, size_t pn) {
 
 static hl_status_t compile_regex(regex_t *re, const char *pat, size_t n, hl_arena_t *arena,
                                  long pos, hl_error_t *err) {
-  char *z = hl_arena_strndup(arena, pat, n);
-  if (!z) return nomem(err);
-  int rc = regcomp(re, z, REG_EXTENDED | REG_NOSUB);
-  if (rc != 0) {
-    char msg[256];
-    regerror(rc, re, msg, sizeof msg);
-    return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_REGULAR_EXPRESSION),
-                         "invalid regular expression \"%s\": %s", z, msg);
-  }
-  return HL_OK;
+  return hl_regex_compile(re, pat, n, true, arena, pos, err);
 }
 
 static hl_status_t eval_like(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,

@@ -90,6 +90,8 @@ typedef struct hl_func_def {
   const char *name;
   int min_args, max_args; /* max -1: variadic */
   hl_func_impl_t impl;
+  const char *sig; /* result and argument type codes (func_int.h); NULL: the
+                      binder types the call itself */
 } hl_func_def_t;
 
 /* The scalar function NAME (lower-case), NULL when unknown. */

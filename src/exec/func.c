@@ -7,10 +7,11 @@
  * implementations can rely on argument layouts.  The first pass holds the
  * conditional and string basics; the analytic engine issue extends it.
  */
-#include "exec/expr.h"
+#include "exec/func_int.h"
 
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static hl_status_t fn_if(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
@@ -35,7 +36,8 @@ static hl_status_t fn_nullif(const hl_expr_t *call, const hl_value_t *a, hl_valu
                              hl_arena_t *arena, hl_error_t *err) {
   if (!a[0].is_null && !a[1].is_null && hl_value_compare(call->args[0]->type, &a[0], &a[1]) == 0)
     out->is_null = true;
-  else *out = a[0];
+  else
+    *out = a[0];
   return HL_OK;
 }
 
@@ -100,7 +102,8 @@ static uint32_t utf8_offset(hl_str_t s, int64_t chars) {
   uint32_t i = 0;
   while (i < s.len && chars > 0) {
     i++;
-    while (i < s.len && ((unsigned char)s.ptr[i] & 0xC0) == 0x80) i++;
+    while (i < s.len && ((unsigned char)s.ptr[i] & 0xC0) == 0x80)
+      i++;
     chars--;
   }
   return i;
@@ -108,8 +111,10 @@ static uint32_t utf8_offset(hl_str_t s, int64_t chars) {
 
 static hl_status_t fn_length(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
                              hl_arena_t *arena, hl_error_t *err) {
-  if (a[0].is_null) out->is_null = true;
-  else out->u.i = utf8_len(a[0].u.s);
+  if (a[0].is_null)
+    out->is_null = true;
+  else
+    out->u.i = utf8_len(a[0].u.s);
   return HL_OK;
 }
 
@@ -146,7 +151,8 @@ static hl_status_t trim_impl(const hl_value_t *a, hl_value_t *out, int left, int
     p++;
     n--;
   }
-  while (right && n && p[n - 1] == ' ') n--;
+  while (right && n && p[n - 1] == ' ')
+    n--;
   out->u.s.ptr = p;
   out->u.s.len = n;
   return HL_OK;
@@ -172,25 +178,103 @@ static hl_status_t fn_abs(const hl_expr_t *call, const hl_value_t *a, hl_value_t
   *out = a[0];
   if (a[0].is_null) return HL_OK;
   switch (hl_type_phys(call->type)) {
-  case HL_P_I64: out->u.i = a[0].u.i < 0 ? (int64_t)(0 - (uint64_t)a[0].u.i) : a[0].u.i; break;
-  case HL_P_F64: out->u.d = fabs(a[0].u.d); break;
-  case HL_P_I128: out->u.dec = a[0].u.dec < 0 ? -a[0].u.dec : a[0].u.dec; break;
-  default: break;
+  case HL_P_I64:
+    out->u.i = a[0].u.i < 0 ? (int64_t)(0 - (uint64_t)a[0].u.i) : a[0].u.i;
+    break;
+  case HL_P_F64:
+    out->u.d = fabs(a[0].u.d);
+    break;
+  case HL_P_I128:
+    out->u.dec = a[0].u.dec < 0 ? -a[0].u.dec : a[0].u.dec;
+    break;
+  default:
+    break;
   }
   return HL_OK;
 }
 
+/* Sorted by name (looked up by binary search). */
 static const hl_func_def_t functions[] = {
-    {"abs", 1, 1, fn_abs},         {"coalesce", 1, -1, fn_coalesce}, {"concat", 1, -1, fn_concat},
-    {"if", 3, 3, fn_if},           {"lcase", 1, 1, fn_lower},        {"length", 1, 1, fn_length},
-    {"lower", 1, 1, fn_lower},     {"ltrim", 1, 1, fn_ltrim},        {"nullif", 2, 2, fn_nullif},
-    {"nvl", 2, 2, fn_coalesce},    {"rtrim", 1, 1, fn_rtrim},        {"substr", 2, 3, fn_substr},
-    {"substring", 2, 3, fn_substr}, {"trim", 1, 1, fn_trim},         {"ucase", 1, 1, fn_upper},
-    {"upper", 1, 1, fn_upper},
+    {"abs", 1, 1, fn_abs, NULL},
+    {"add_months", 2, 2, hl_fn_add_months, "Dti"},
+    {"ascii", 1, 1, hl_fn_ascii, "is"},
+    {"bround", 1, 2, hl_fn_bround, NULL},
+    {"ceil", 1, 1, hl_fn_ceil, NULL},
+    {"ceiling", 1, 1, hl_fn_ceil, NULL},
+    {"coalesce", 1, -1, fn_coalesce, NULL},
+    {"concat", 1, -1, fn_concat, NULL},
+    {"concat_ws", 2, -1, hl_fn_concat_ws, "sss"},
+    {"current_date", 0, 0, hl_fn_current_date, "D"},
+    {"current_timestamp", 0, 0, hl_fn_current_timestamp, "T"},
+    {"date_add", 2, 2, hl_fn_date_add, "Dti"},
+    {"date_format", 2, 2, hl_fn_date_format, "sts"},
+    {"date_sub", 2, 2, hl_fn_date_sub, "Dti"},
+    {"datediff", 2, 2, hl_fn_datediff, "itt"},
+    {"day", 1, 1, hl_fn_day, "it"},
+    {"dayofmonth", 1, 1, hl_fn_day, "it"},
+    {"dayofweek", 1, 1, hl_fn_dayofweek, "it"},
+    {"exp", 1, 1, hl_fn_exp, "dd"},
+    {"floor", 1, 1, hl_fn_floor, NULL},
+    {"from_unixtime", 1, 2, hl_fn_from_unixtime, "sls"},
+    {"greatest", 2, -1, hl_fn_greatest, "cc"},
+    {"hash", 1, -1, hl_fn_hash, "i*"},
+    {"hour", 1, 1, hl_fn_hour, "it"},
+    {"if", 3, 3, fn_if, NULL},
+    {"initcap", 1, 1, hl_fn_initcap, "ss"},
+    {"instr", 2, 2, hl_fn_instr, "iss"},
+    {"last_day", 1, 1, hl_fn_last_day, "st"},
+    {"lcase", 1, 1, fn_lower, NULL},
+    {"least", 2, -1, hl_fn_least, "cc"},
+    {"length", 1, 1, fn_length, NULL},
+    {"ln", 1, 1, hl_fn_ln, "dd"},
+    {"locate", 2, 3, hl_fn_locate, "issi"},
+    {"log", 1, 2, hl_fn_log, "ddd"},
+    {"log10", 1, 1, hl_fn_log10, "dd"},
+    {"log2", 1, 1, hl_fn_log2, "dd"},
+    {"lower", 1, 1, fn_lower, NULL},
+    {"lpad", 3, 3, hl_fn_lpad, "ssis"},
+    {"ltrim", 1, 1, fn_ltrim, NULL},
+    {"md5", 1, 1, hl_fn_md5, "ss"},
+    {"minute", 1, 1, hl_fn_minute, "it"},
+    {"month", 1, 1, hl_fn_month, "it"},
+    {"nullif", 2, 2, fn_nullif, NULL},
+    {"nvl", 2, 2, fn_coalesce, NULL},
+    {"nvl2", 3, 3, hl_fn_nvl2, "c*cc"},
+    {"pmod", 2, 2, hl_fn_pmod, "ccc"},
+    {"pow", 2, 2, hl_fn_pow, "ddd"},
+    {"power", 2, 2, hl_fn_pow, "ddd"},
+    {"quarter", 1, 1, hl_fn_quarter, "it"},
+    {"regexp_extract", 2, 3, hl_fn_regexp_extract, "sssi"},
+    {"regexp_replace", 3, 3, hl_fn_regexp_replace, "ssss"},
+    {"repeat", 2, 2, hl_fn_repeat, "ssi"},
+    {"replace", 3, 3, hl_fn_replace, "ssss"},
+    {"reverse", 1, 1, hl_fn_reverse, "ss"},
+    {"round", 1, 2, hl_fn_round, NULL},
+    {"rpad", 3, 3, hl_fn_rpad, "ssis"},
+    {"rtrim", 1, 1, fn_rtrim, NULL},
+    {"second", 1, 1, hl_fn_second, "it"},
+    {"sha2", 2, 2, hl_fn_sha2, "ssi"},
+    {"sign", 1, 1, hl_fn_sign, "in"},
+    {"space", 1, 1, hl_fn_space, "si"},
+    {"split", 2, 2, hl_fn_split, "Ass"},
+    {"sqrt", 1, 1, hl_fn_sqrt, "dd"},
+    {"substr", 2, 3, fn_substr, NULL},
+    {"substring", 2, 3, fn_substr, NULL},
+    {"to_date", 1, 1, hl_fn_to_date, "Dt"},
+    {"trim", 1, 1, fn_trim, NULL},
+    {"trunc", 2, 2, hl_fn_trunc, "sts"},
+    {"ucase", 1, 1, fn_upper, NULL},
+    {"unix_timestamp", 0, 2, hl_fn_unix_timestamp, "l*s"},
+    {"upper", 1, 1, fn_upper, NULL},
+    {"weekofyear", 1, 1, hl_fn_weekofyear, "it"},
+    {"year", 1, 1, hl_fn_year, "it"},
 };
 
+static int cmp_name(const void *key, const void *elem) {
+  return strcmp(key, ((const hl_func_def_t *)elem)->name);
+}
+
 const hl_func_def_t *hl_func_lookup(const char *name) {
-  for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
-    if (strcmp(functions[i].name, name) == 0) return &functions[i];
-  return NULL;
+  return bsearch(name, functions, sizeof functions / sizeof functions[0], sizeof functions[0],
+                 cmp_name);
 }

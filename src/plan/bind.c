@@ -11,6 +11,7 @@
 #include "plan/plan.h"
 #include "plan/projection.h"
 
+#include "exec/func_int.h"
 #include "util/mem.h"
 
 #include <ctype.h>
@@ -657,16 +658,8 @@ static hl_expr_t *bind_like(binder_t *b, const hl_ast_expr_t *a) {
     regex_t *re = hl_arena_alloc(b->arena, sizeof(regex_t));
     if (!re) return hl_err_nomem(b->err), NULL;
     const hl_str_t *pat = &e->args[1]->value.u.s;
-    char *z = hl_arena_strndup(b->arena, pat->ptr, pat->len);
-    if (!z) return hl_err_nomem(b->err), NULL;
-    int rc = regcomp(re, z, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-      char msg[256];
-      regerror(rc, re, msg, sizeof msg);
-      hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_REGULAR_EXPRESSION),
-                    "invalid regular expression \"%s\": %s", z, msg);
+    if (hl_regex_compile(re, pat->ptr, pat->len, true, b->arena, a->args[1]->pos, b->err) != HL_OK)
       return NULL;
-    }
     if (hl_arena_on_reset(b->arena, free_regex, re) != 0) {
       regfree(re);
       return hl_err_nomem(b->err), NULL;
@@ -791,8 +784,195 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   return ref;
 }
 
+static hl_expr_t *arg_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what) {
+  hl_err_set_at(b->err, a->args[k]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                "argument %d of %s must be %s", k + 1, a->name, what);
+  return NULL;
+}
+
+static void free_regex_cb(void *p) {
+  regfree((regex_t *)p);
+}
+
+/* Types a call from its function's signature string (exec/func_int.h). */
+static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  const char *sig = e->fn->sig, *codes = sig + 1;
+  int n_codes = (int)strlen(codes);
+  const hl_type_t *common = hl_type_prim(HL_T_NULL);
+  for (int k = 0; k < e->n_args; k++)
+    if (codes[k < n_codes ? k : n_codes - 1] == 'c' &&
+        !(common = common_type(b, common, e->args[k]->type, a->args[k]->pos)))
+      return NULL;
+  for (int k = 0; k < e->n_args; k++) {
+    char code = codes[k < n_codes ? k : n_codes - 1];
+    hl_expr_t *x = e->args[k];
+    const hl_type_t *t = x->type, *to = NULL;
+    bool is_null = t->id == HL_T_NULL;
+    switch (code) {
+    case 's':
+      if (hl_type_is_complex(t)) return arg_error(b, a, k, "a primitive value");
+      to = hl_type_prim(HL_T_STRING);
+      break;
+    case 'i':
+    case 'l':
+      if (!hl_type_is_numeric(t) && !hl_type_is_string(t) && !is_null)
+        return arg_error(b, a, k, "a number");
+      to = hl_type_prim(code == 'i' ? HL_T_INT : HL_T_BIGINT);
+      break;
+    case 'd':
+      if (!hl_type_is_numeric(t) && !hl_type_is_string(t) && !is_null)
+        return arg_error(b, a, k, "a number");
+      to = hl_type_prim(HL_T_DOUBLE);
+      break;
+    case 'n':
+      if (!(to = numeric_operand(b, t, a->args[k]->pos))) return NULL;
+      break;
+    case 'b':
+      if (!(e->args[k] = to_bool(b, x))) return NULL;
+      continue;
+    case 'D':
+    case 'T':
+    case 't':
+      if (t->id == HL_T_DATE || t->id == HL_T_TIMESTAMP) {
+        to = code == 'D' ? hl_type_prim(HL_T_DATE) : code == 'T' ? hl_type_prim(HL_T_TIMESTAMP) : t;
+      } else if (hl_type_is_string(t) || is_null) {
+        to = hl_type_prim(code == 'D' ? HL_T_DATE : HL_T_TIMESTAMP);
+      } else {
+        return arg_error(b, a, k, "a date, a timestamp or a string");
+      }
+      break;
+    case 'c':
+      to = common;
+      break;
+    default:
+      continue; /* '*': as is */
+    }
+    if (!(e->args[k] = cast_to(b, x, to))) return NULL;
+  }
+  switch (sig[0]) {
+  case 's':
+    e->type = hl_type_prim(HL_T_STRING);
+    break;
+  case 'i':
+    e->type = hl_type_prim(HL_T_INT);
+    break;
+  case 'l':
+    e->type = hl_type_prim(HL_T_BIGINT);
+    break;
+  case 'd':
+    e->type = hl_type_prim(HL_T_DOUBLE);
+    break;
+  case 'b':
+    e->type = hl_type_prim(HL_T_BOOLEAN);
+    break;
+  case 'D':
+    e->type = hl_type_prim(HL_T_DATE);
+    break;
+  case 'T':
+    e->type = hl_type_prim(HL_T_TIMESTAMP);
+    break;
+  case 'c':
+    e->type = common->id == HL_T_NULL ? hl_type_prim(HL_T_STRING) : common;
+    break;
+  case 'n':
+    e->type = e->n_args ? e->args[0]->type : hl_type_prim(HL_T_DOUBLE);
+    break;
+  case 'A': {
+    hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof(*arr));
+    hl_type_t **kids = arr ? hl_arena_alloc(b->arena, sizeof(hl_type_t *)) : NULL;
+    if (!kids) return hl_err_nomem(b->err), NULL;
+    arr->id = HL_T_ARRAY;
+    arr->n_children = 1;
+    arr->children = kids;
+    kids[0] = (hl_type_t *)hl_type_prim(HL_T_STRING);
+    e->type = arr;
+    break;
+  }
+  }
+  const char *n = e->fn->name;
+  /* the statement's clock: one value for the whole statement */
+  if (strcmp(n, "current_date") == 0 || strcmp(n, "current_timestamp") == 0 ||
+      (strcmp(n, "unix_timestamp") == 0 && e->n_args == 0)) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t micros = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+    hl_expr_t *c = new_expr(b, HL_EX_CONST, e->type, e->pos);
+    if (!c) return NULL;
+    if (n[8] == 'd')
+      c->value.u.i = micros / 86400000000LL;
+    else if (n[0] == 'u')
+      c->value.u.i = (int64_t)ts.tv_sec;
+    else
+      c->value.u.i = micros;
+    return c;
+  }
+  if (strcmp(n, "unix_timestamp") == 0) {
+    const hl_type_t *t = e->args[0]->type;
+    if (!hl_type_is_string(t) && t->id != HL_T_DATE && t->id != HL_T_TIMESTAMP &&
+        t->id != HL_T_NULL)
+      return arg_error(b, a, 0, "a date, a timestamp or a string");
+  }
+  /* constant regular expressions compile once */
+  if ((strcmp(n, "regexp_extract") == 0 || strcmp(n, "regexp_replace") == 0 ||
+       strcmp(n, "split") == 0) &&
+      e->args[1]->kind == HL_EX_CONST && !e->args[1]->value.is_null) {
+    regex_t *re = hl_arena_alloc(b->arena, sizeof(regex_t));
+    if (!re) return hl_err_nomem(b->err), NULL;
+    const hl_str_t *pat = &e->args[1]->value.u.s;
+    if (hl_regex_compile(re, pat->ptr, pat->len, false, b->arena, a->args[1]->pos, b->err) != HL_OK)
+      return NULL;
+    if (hl_arena_on_reset(b->arena, free_regex_cb, re) != 0) {
+      regfree(re);
+      return hl_err_nomem(b->err), NULL;
+    }
+    e->regex = re;
+  }
+  return e;
+}
+
+/* round/bround(x[, d]) keep x's type (a DECIMAL's scale becomes d);
+ * floor/ceil give BIGINT, or DECIMAL(p-s+1, 0) for a DECIMAL. */
+static hl_expr_t *bind_rounding(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  const hl_type_t *t = numeric_operand(b, e->args[0]->type, a->args[0]->pos);
+  if (!t || !(e->args[0] = cast_to(b, e->args[0], t))) return NULL;
+  bool rounding = e->fn->name[0] == 'r' || e->fn->name[0] == 'b';
+  if (!rounding) {
+    if (t->id == HL_T_DECIMAL) {
+      int p = t->precision - t->scale + 1;
+      e->type = hl_type_decimal(b->arena, p > 38 ? 38 : p < 1 ? 1 : p, 0);
+      if (!e->type) return hl_err_nomem(b->err), NULL;
+    } else {
+      e->type = hl_type_prim(HL_T_BIGINT);
+      if (hl_type_is_integer(t) && !(e->args[0] = cast_to(b, e->args[0], e->type))) return NULL;
+    }
+    return e;
+  }
+  int d = 0;
+  if (e->n_args > 1) {
+    hl_expr_t *x = e->args[1];
+    if (x->kind != HL_EX_CONST || !hl_type_is_integer(x->type) || x->value.is_null)
+      return arg_error(b, a, 1, "an integer constant");
+    d = x->value.u.i > 38 ? 38 : x->value.u.i < -38 ? -38 : (int)x->value.u.i;
+    if (!(e->args[1] = cast_to(b, x, hl_type_prim(HL_T_BIGINT)))) return NULL;
+  }
+  if (t->id == HL_T_DECIMAL) {
+    int scale = d < 0 ? 0 : d < t->scale ? d : t->scale;
+    int p = t->precision - t->scale + scale + 1;
+    e->type = hl_type_decimal(b->arena, p > 38 ? 38 : p, scale);
+    if (!e->type) return hl_err_nomem(b->err), NULL;
+  } else {
+    e->type = t;
+  }
+  return e;
+}
+
 static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   if (is_aggregate_name(a->name)) return bind_aggregate(b, a);
+  if (strcmp(a->name, "rand") == 0) {
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "rand() is not supported yet");
+    return NULL;
+  }
   const hl_func_def_t *fn = hl_func_lookup(a->name);
   if (!fn) {
     hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION), "function %s does not exist",
@@ -822,6 +1002,10 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   }
   const char *n = fn->name;
   const hl_type_t *str = hl_type_prim(HL_T_STRING);
+  if (fn->sig) return bind_by_signature(b, e, a);
+  if (strcmp(n, "round") == 0 || strcmp(n, "bround") == 0 || strcmp(n, "floor") == 0 ||
+      strcmp(n, "ceil") == 0 || strcmp(n, "ceiling") == 0)
+    return bind_rounding(b, e, a);
   if (strcmp(n, "if") == 0) {
     if (!(e->args[0] = to_bool(b, e->args[0]))) return NULL;
     const hl_type_t *t = common_type(b, e->args[1]->type, e->args[2]->type, a->pos);

@@ -11,6 +11,7 @@
 
 #include "exec/command.h"
 #include "sql/parser.h"
+#include "txn/txn.h"
 #include "util/mem.h"
 #include "util/strbuf.h"
 
@@ -120,6 +121,7 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
     goto done;
   }
   rc = s->fs->ops->mkdirs(s->fs, s->warehouse, err);
+  if (rc == HL_OK) rc = hl_session_load_config(s, err);
   if (rc != HL_OK) goto done;
   const char *ms = metastore ? hl_path_normalize(tmp, metastore, NULL)
                              : hl_arena_sprintf(tmp, "%s/.hivelite/metastore.db", s->warehouse);
@@ -128,6 +130,7 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
     goto done;
   }
   rc = hl_cat_open(ms, &s->cat, err);
+  if (rc == HL_OK) rc = hl_txn_recover(s->cat, s->fs, err); /* writes cut short by a crash */
   if (rc != HL_OK) goto done;
   /* the default database lives at the warehouse root */
   hl_cat_db_t *def;

@@ -16,6 +16,7 @@
  *   partitions(id, tbl_id, name, vals, location, create_time)
  *        + part_values (one row per key, NULL = default partition)
  *        + part_params
+ * Schema v2 adds write_intents and write_locks (see schema_v2).
  * Children reference parents with ON DELETE CASCADE, so dropping a database
  * or table is one DELETE.  Every foreign key is the leading column of a
  * primary key or index, so cascades and per-table scans never scan a
@@ -135,8 +136,36 @@ static const char schema_v1[] =
     "  PRIMARY KEY (part_id, idx)\n"
     ") WITHOUT ROWID;\n";
 
+/* v2: the write-intent log and write locks (src/txn).  An intent row is
+ * created when a write starts (state 'staging'), carries the write's plan
+ * once it is about to touch the target ('pending') and is marked
+ * 'committed' in the same transaction as the write's metadata changes;
+ * recovery reads it to roll a crashed write back or forward.  A lock row
+ * per table serializes the commit phases of writes; owner_* identify the
+ * holding process so a dead holder's lock can be taken over. */
+static const char schema_v2[] =
+    "CREATE TABLE write_intents (\n"
+    "  id          INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+    "  kind        TEXT NOT NULL,\n"
+    "  state       TEXT NOT NULL CHECK (state IN ('staging', 'pending', 'committed')),\n"
+    "  staging     TEXT NOT NULL,\n"
+    "  plan        TEXT NOT NULL DEFAULT '',\n"
+    "  owner_host  TEXT NOT NULL,\n"
+    "  owner_pid   INTEGER NOT NULL,\n"
+    "  owner_start INTEGER NOT NULL,\n"
+    "  create_time INTEGER NOT NULL\n"
+    ");\n"
+    "CREATE TABLE write_locks (\n"
+    "  name        TEXT PRIMARY KEY,\n"
+    "  owner_host  TEXT NOT NULL,\n"
+    "  owner_pid   INTEGER NOT NULL,\n"
+    "  owner_start INTEGER NOT NULL,\n"
+    "  acquired    INTEGER NOT NULL\n"
+    ") WITHOUT ROWID;\n";
+
 static const migration_t migrations[] = {
     {1, schema_v1},
+    {2, schema_v2},
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -1654,3 +1654,19 @@ hl_status_t hl_cat_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_
   release(st);
   return op_end(cat, status, err);
 }
+
+/* ------------------------------------------------------------------------
+ * For the other backend files (catalog_int.h)
+ * ------------------------------------------------------------------------ */
+
+sqlite3 *hl_cat_sqlite_db(hl_cat_t *cat) {
+  return cat->db;
+}
+
+hl_status_t hl_cat_op_begin(hl_cat_t *cat, int write, hl_error_t *err) {
+  return op_begin(cat, write, err);
+}
+
+hl_status_t hl_cat_op_end(hl_cat_t *cat, hl_status_t status, hl_error_t *err) {
+  return op_end(cat, status, err);
+}

@@ -141,4 +141,50 @@ hl_status_t hl_cat_partition_update(hl_cat_t *cat, const hl_cat_partition_t *par
                                     hl_error_t *err);
 hl_status_t hl_cat_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_t *err);
 
+/* ------------------------------------------------ write intents, locks
+ * (schema v2; used by src/txn, see txn.h for the protocol).  Like every
+ * other call these join the caller's transaction when one is open. */
+
+/* The process that owns an intent or a lock: host name, pid and the
+ * process start time (so a reused pid is not mistaken for the owner). */
+typedef struct hl_cat_owner {
+  char *host;
+  int64_t pid;
+  int64_t start;
+} hl_cat_owner_t;
+
+typedef struct hl_cat_intent {
+  int64_t id;          /* assigned by the catalog */
+  char *kind;          /* "insert", "overwrite", "ctas", "load", "truncate" */
+  char *state;         /* "staging", "pending", "committed" */
+  char *staging;       /* staging directory of the write */
+  char *plan;          /* the write's plan (txn.c's text format), "" if none */
+  hl_cat_owner_t owner;
+  int64_t create_time; /* seconds since the epoch */
+} hl_cat_intent_t;
+
+/* Records INTENT (id ignored) and sets *id (OUT). */
+hl_status_t hl_cat_intent_add(hl_cat_t *cat, const hl_cat_intent_t *intent, int64_t *id,
+                              hl_error_t *err);
+/* Sets the state of intent ID, and its plan unless PLAN is NULL.  A missing
+ * intent is HL_NOTFOUND (42704). */
+hl_status_t hl_cat_intent_update(hl_cat_t *cat, int64_t id, const char *state, const char *plan,
+                                 hl_error_t *err);
+/* All intents, oldest first, in ARENA. */
+hl_status_t hl_cat_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t **out,
+                               size_t *n, hl_error_t *err);
+/* Forgets intent ID (missing is fine). */
+hl_status_t hl_cat_intent_delete(hl_cat_t *cat, int64_t id, hl_error_t *err);
+
+/* One attempt at lock NAME for ME: *acquired is true when ME holds it
+ * afterwards (it was free, held by ME already, or held by exactly STALE, a
+ * holder the caller found dead; STALE may be NULL).  Otherwise *holder
+ * (OUT, strings in ARENA) names the holder. */
+hl_status_t hl_cat_lock_try(hl_cat_t *cat, const char *name, const hl_cat_owner_t *me,
+                            const hl_cat_owner_t *stale, bool *acquired, hl_cat_owner_t *holder,
+                            hl_arena_t *arena, hl_error_t *err);
+/* Releases lock NAME if ME holds it. */
+hl_status_t hl_cat_lock_release(hl_cat_t *cat, const char *name, const hl_cat_owner_t *me,
+                                hl_error_t *err);
+
 #endif

@@ -31,4 +31,13 @@ hl_status_t hl_cat_schema_prepare(sqlite3 *db, const char *path, int *version, h
  * used; DB may be NULL) into an hl_error_t and returns its status. */
 hl_status_t hl_cat_sqlite_error(sqlite3 *db, int rc, hl_error_t *err);
 
+typedef struct hl_cat hl_cat_t;
+/* For the other files of the SQLite backend (cat_intent.c): the
+ * connection, and the unit of work every public call runs in (a SAVEPOINT
+ * inside the caller's transaction, else its own transaction; see
+ * cat_sqlite.c). */
+sqlite3 *hl_cat_sqlite_db(hl_cat_t *cat);
+hl_status_t hl_cat_op_begin(hl_cat_t *cat, int write, hl_error_t *err);
+hl_status_t hl_cat_op_end(hl_cat_t *cat, hl_status_t status, hl_error_t *err);
+
 #endif

@@ -9,6 +9,7 @@
  * fails; data is removed only after a DROP committed.
  */
 #include "exec/cmd_int.h"
+#include "exec/loc_allow.h"
 
 #include <string.h>
 
@@ -55,6 +56,10 @@ hl_status_t hl_cmd_create_database(hl_session_t *s, const hl_ast_stmt_t *stmt, h
     db.location = hl_cmd_db_default_location(s, name, arena);
     if (!db.location) return hl_err_nomem(err);
   }
+  char *what = hl_arena_sprintf(arena, "database \"%s\"", name);
+  if (!what) return hl_err_nomem(err);
+  rc = hl_exec_location_check(s, db.location, what, err);
+  if (rc != HL_OK) return hl_err_position(err, stmt->pos), rc;
   db.n_params = stmt->props.n;
   if (stmt->props.n) {
     db.params = hl_arena_alloc(arena, sizeof(hl_kv_t) * (size_t)stmt->props.n);

@@ -59,13 +59,19 @@ hl_status_t hl_exec_command(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
     fn = hl_cmd_msck;
     break;
   case HL_STMT_LOAD_DATA:
-    fn = hl_cmd_load_data;
+    fn = hl_cmd_load; /* cmd_insert.c: the crash-safe write path */
     break;
   case HL_STMT_SET:
     fn = hl_cmd_set;
     break;
   case HL_STMT_RESET:
     fn = hl_cmd_reset;
+    break;
+  case HL_STMT_INSERT:
+    fn = hl_cmd_insert;
+    break;
+  case HL_STMT_TRUNCATE:
+    fn = hl_cmd_truncate;
     break;
   case HL_STMT_SELECT:
   case HL_STMT_EXPLAIN:

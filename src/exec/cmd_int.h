@@ -63,6 +63,22 @@ hl_status_t hl_cmd_load_data(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_aren
                              hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_set(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                        hl_result_t *result, hl_error_t *err);
+/* Writes (cmd_insert.c): INSERT [OVERWRITE] incl. multi-insert, TRUNCATE,
+ * and CREATE TABLE ... AS SELECT (called by hl_cmd_create_table). */
+hl_status_t hl_cmd_insert(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                          hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_truncate(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                            hl_result_t *result, hl_error_t *err);
+/* CREATE TABLE ... AS SELECT: TABLE is the definition built from the
+ * statement (columns may be empty: they come from the query; partition
+ * keys are the query's last columns).  The table is created in the
+ * commit of the write, so a failed CTAS leaves no table behind. */
+/* LOAD DATA through the write transaction (replaces cmd_load.c's
+ * hl_cmd_load_data in the dispatcher). */
+hl_status_t hl_cmd_load(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                        hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table_t *table,
+                        hl_arena_t *arena, hl_error_t *err);
 hl_status_t hl_cmd_reset(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                          hl_result_t *result, hl_error_t *err);
 
@@ -111,6 +127,11 @@ void hl_cmd_undo_mkdirs(hl_session_t *s, const char *created); /* NULL: no-op */
 const char *hl_cmd_owner(hl_session_t *s);
 /* The session's default partition name. */
 const char *hl_cmd_default_part_name(hl_session_t *s);
+/* hivelite.max_partitions_per_table (default 1,000,000) in *out; a value
+ * that is not a positive integer is a 22023 error. */
+hl_status_t hl_cmd_max_partitions(hl_session_t *s, size_t *out, hl_error_t *err);
+/* The 54000 error for a table that would exceed the cap. */
+hl_status_t hl_cmd_too_many_partitions(const hl_table_t *t, size_t max, hl_error_t *err);
 /* True when session setting KEY is "true" (case-insensitive). */
 bool hl_cmd_setting_true(hl_session_t *s, const char *key);
 

@@ -19,6 +19,7 @@
  * never cleared, so readers never see staging directories.
  */
 #include "exec/cmd_int.h"
+#include "exec/loc_allow.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -146,7 +147,9 @@ hl_status_t hl_cmd_load_data(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_aren
   /* the source: a file, or the visible files of a directory */
   char *src;
   rc = hl_cmd_resolve_location(stmt->load_path, NULL, stmt->pos, arena, &src, err);
-  if (rc != HL_OK) return rc;
+  if (rc == HL_OK) rc = hl_exec_location_check(s, src, "the LOAD DATA source", err);
+  if (rc == HL_OK) rc = hl_exec_location_check(s, target, "the LOAD DATA target", err);
+  if (rc != HL_OK) return hl_err_position(err, stmt->pos), rc;
   hl_stor_stat_t st;
   rc = fs->ops->stat(fs, src, &st, err);
   if (rc != HL_OK) return rc;

@@ -18,9 +18,12 @@
  *   Skipped N invalid partition directories: a, b, c, d, e
  */
 #include "exec/cmd_int.h"
+#include "exec/loc_allow.h"
 
+#include "plan/projection.h"
 #include "util/partpath.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -39,7 +42,8 @@ typedef struct walk {
   hl_table_t *t;
   hl_arena_t *arena;
   hl_error_t *err;
-  int mode; /* VALIDATE_* */
+  int mode;         /* VALIDATE_* */
+  size_t max_parts; /* hivelite.max_partitions_per_table: stop walking past it */
   found_t *found;
   size_t n_found, cap_found;
   char *skipped[5]; /* the first few skipped paths, relative */
@@ -71,6 +75,9 @@ static char *unescape(hl_arena_t *arena, const char *s, size_t len) {
 }
 
 static hl_status_t add_found(walk_t *w, const char *dir) {
+  /* fail closed before a huge tree costs memory (SIZE_MAX when the run
+   * adds nothing) */
+  if (w->n_found >= w->max_parts) return hl_cmd_too_many_partitions(w->t, w->max_parts, w->err);
   if (w->n_found == w->cap_found) {
     size_t cap = w->cap_found ? w->cap_found * 2 : 64;
     found_t *grown =
@@ -256,6 +263,9 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     return hl_err_set_at(err, stmt->table.pos, HL_ERROR,
                          HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
                          "table \"%s.%s\" is not a partitioned table", HL_TNAME(t));
+  /* partitions of a projected table are computed, never registered */
+  if (hl_plan_projection_enabled(t))
+    return hl_cmd_lines_result(arena, "result", NULL, 0, result, err);
   const char *mode = hl_session_get(s, "hive.msck.path.validation");
   walk_t w = {.s = s, .t = t, .arena = arena, .err = err};
   if (!mode || strcasecmp(mode, "skip") == 0)
@@ -271,6 +281,14 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
                          mode);
   w.values = hl_arena_zalloc(arena, sizeof(char *) * (size_t)t->n_part);
   if (!w.values) return hl_err_nomem(err);
+  bool do_add = stmt->msck_mode == 0 || stmt->msck_mode == 2 || !stmt->msck_repair;
+  bool do_drop = stmt->msck_mode == 1 || stmt->msck_mode == 2 || !stmt->msck_repair;
+  size_t max_parts;
+  rc = hl_cmd_max_partitions(s, &max_parts, err);
+  if (rc != HL_OK) return hl_err_position(err, stmt->pos), rc;
+  w.max_parts = stmt->msck_repair && do_add ? max_parts : SIZE_MAX;
+  rc = hl_exec_location_check_table(s, t->cat->location, HL_TNAME(t), NULL, err);
+  if (rc != HL_OK) return hl_err_position(err, stmt->table.pos), rc;
   hl_stor_stat_t root;
   rc = s->fs->ops->stat(s->fs, t->cat->location, &root, err);
   if (rc != HL_OK) return rc;
@@ -293,8 +311,6 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     if (!key) return hl_err_nomem(err);
     set_insert(&set, key);
   }
-  bool do_add = stmt->msck_mode == 0 || stmt->msck_mode == 2 || !stmt->msck_repair;
-  bool do_drop = stmt->msck_mode == 1 || stmt->msck_mode == 2 || !stmt->msck_repair;
 
   /* directories missing from the metastore (a tuple found twice, e.g.
    * hr=01 and hr=1, is added once) */
@@ -322,6 +338,9 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     gone_names[n_gone] = parts[i].name;
     gone[n_gone++] = &parts[i];
   }
+
+  if (stmt->msck_repair && n_parts - n_gone + n_missing > max_parts)
+    return hl_err_position(err, stmt->pos), hl_cmd_too_many_partitions(t, max_parts, err);
 
   out_lines_t out = {0};
   if (n_missing)

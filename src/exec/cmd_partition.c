@@ -1,6 +1,7 @@
 /*
  * cmd_partition.c -- ALTER TABLE ... ADD / DROP / RENAME PARTITION,
- * ALTER TABLE ... PARTITION (...) SET LOCATION, and SHOW PARTITIONS.
+ * ALTER TABLE ... PARTITION (...) SET LOCATION, and SHOW PARTITIONS
+ * [PARTITION (...)] [WHERE ...] [ORDER BY ...] [LIMIT n].
  *
  * Specs are checked against the partition keys (any key order; values
  * typed and normalised by cmd_util.c) before anything changes.  Every
@@ -10,6 +11,10 @@
  * touched.
  */
 #include "exec/cmd_int.h"
+#include "exec/loc_allow.h"
+
+#include "plan/plan.h"
+#include "plan/projection.h"
 
 #include <string.h>
 #include <time.h>
@@ -84,8 +89,17 @@ static hl_status_t add_partitions(hl_session_t *s, const hl_ast_alter_table_t *a
       p->location = hl_table_part_path(t, values, dflt, arena);
       if (!p->location) return hl_err_nomem(err);
     }
+    rc = hl_exec_location_check_table(s, p->location, HL_TNAME(t), name, err);
+    if (rc != HL_OK) return hl_err_position(err, spec->pos), rc;
   }
   if (n_new == 0) return HL_OK;
+  size_t max_parts, n_have;
+  rc = hl_cmd_max_partitions(s, &max_parts, err);
+  if (rc == HL_OK) rc = hl_cat_partition_count(s->cat, t->cat->id, &n_have, err);
+  if (rc != HL_OK) return rc;
+  if (n_have + (size_t)n_new > max_parts)
+    return hl_err_position(err, alt->part_specs[0].pos),
+           hl_cmd_too_many_partitions(t, max_parts, err);
   rc = hl_cat_begin(s->cat, err);
   if (rc != HL_OK) return rc;
   for (int i = 0; rc == HL_OK && i < n_new; i++) {
@@ -264,7 +278,8 @@ static hl_status_t set_partition_location(hl_session_t *s, const hl_ast_alter_ta
   hl_cat_partition_t np = *p;
   rc = hl_cmd_resolve_location(alt->location, t->cat->location, alt->part_specs[0].pos, arena,
                                &np.location, err);
-  if (rc != HL_OK) return rc;
+  if (rc == HL_OK) rc = hl_exec_location_check_table(s, np.location, HL_TNAME(t), np.name, err);
+  if (rc != HL_OK) return hl_err_position(err, alt->part_specs[0].pos), rc;
   rc = hl_cat_begin(s->cat, err);
   if (rc != HL_OK) return rc;
   rc = hl_cat_partition_update(s->cat, &np, err);
@@ -279,6 +294,12 @@ hl_status_t hl_cmd_alter_partitions(hl_session_t *s, const hl_ast_alter_table_t 
   if (t->n_part == 0)
     return hl_err_set_at(err, pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
                          "table \"%s.%s\" is not a partitioned table", HL_TNAME(t));
+  if ((alt->kind == HL_ALTER_ADD_PARTITIONS || alt->kind == HL_ALTER_DROP_PARTITIONS) &&
+      hl_plan_projection_enabled(t))
+    return hl_err_set_at(err, pos, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
+                         "cannot %s partitions of table \"%s.%s\": it uses partition projection "
+                         "(projection.enabled=true), so its partitions are computed, not stored",
+                         alt->kind == HL_ALTER_ADD_PARTITIONS ? "add" : "drop", HL_TNAME(t));
   switch (alt->kind) {
   case HL_ALTER_ADD_PARTITIONS:
     return add_partitions(s, alt, t, arena, err);
@@ -299,6 +320,135 @@ hl_status_t hl_cmd_alter_partitions(hl_session_t *s, const hl_ast_alter_table_t 
 
 /* ---------------------------------------------------- SHOW PARTITIONS */
 
+/* One partition with its typed key values, for ORDER BY. */
+typedef struct show_row {
+  hl_cat_partition_t *part;
+  hl_value_t *vals; /* n_part typed values */
+} show_row_t;
+
+typedef struct show_order {
+  const hl_table_t *t;
+  int n;
+  int *key_idx;
+  bool *desc;
+  bool *nulls_first;
+} show_order_t;
+
+static int show_cmp(const show_order_t *o, const show_row_t *a, const show_row_t *b) {
+  for (int i = 0; i < o->n; i++) {
+    int k = o->key_idx[i];
+    const hl_value_t *x = &a->vals[k], *y = &b->vals[k];
+    int c;
+    if (x->is_null || y->is_null) {
+      if (x->is_null && y->is_null) continue;
+      c = x->is_null == o->nulls_first[i] ? -1 : 1;
+      return c; /* NULL placement does not flip with DESC */
+    }
+    c = hl_value_compare(o->t->types[o->t->n_data + k], x, y);
+    if (c) return o->desc[i] ? -c : c;
+  }
+  return strcmp(a->part->name, b->part->name); /* total and stable */
+}
+
+/* Merge sort (qsort has no context argument in C11). */
+static void show_sort(const show_order_t *o, show_row_t *v, show_row_t *tmp, size_t n) {
+  if (n < 2) return;
+  size_t h = n / 2;
+  show_sort(o, v, tmp, h);
+  show_sort(o, v + h, tmp, n - h);
+  size_t i = 0, j = h, k = 0;
+  while (i < h && j < n)
+    tmp[k++] = show_cmp(o, &v[j], &v[i]) < 0 ? v[j++] : v[i++];
+  while (i < h)
+    tmp[k++] = v[i++];
+  while (j < n)
+    tmp[k++] = v[j++];
+  memcpy(v, tmp, sizeof(*v) * n);
+}
+
+/* SHOW PARTITIONS with WHERE / ORDER BY / LIMIT: the WHERE clause is planned
+ * as the WHERE of a SELECT on the table, so it prunes in the catalog with
+ * exactly the predicate shapes queries support; ORDER BY compares typed
+ * values (hr=9 before hr=10). */
+static hl_status_t show_filtered(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_table_t *t,
+                                 const hl_cmd_part_filter_t *spec_filter, hl_arena_t *arena,
+                                 hl_result_t *result, hl_error_t *err) {
+  const hl_ast_select_t *f = stmt->show_filter;
+  show_order_t ord = {.t = t, .n = f->n_order_by};
+  ord.key_idx = hl_arena_alloc(arena, sizeof(int) * (size_t)(f->n_order_by + 1));
+  ord.desc = hl_arena_alloc(arena, sizeof(bool) * (size_t)(f->n_order_by + 1));
+  ord.nulls_first = hl_arena_alloc(arena, sizeof(bool) * (size_t)(f->n_order_by + 1));
+  if (!ord.key_idx || !ord.desc || !ord.nulls_first) return hl_err_nomem(err);
+  for (int i = 0; i < f->n_order_by; i++) {
+    const hl_ast_order_item_t *o = &f->order_by[i];
+    int col = o->expr->kind == HL_AST_COLUMN ? hl_table_column_index(t, o->expr->name) : -1;
+    if (col < t->n_data)
+      return hl_err_set_at(err, o->expr->pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                           "ORDER BY of SHOW PARTITIONS accepts only partition columns of table "
+                           "\"%s.%s\"",
+                           HL_TNAME(t));
+    ord.key_idx[i] = col - t->n_data;
+    ord.desc[i] = o->descending;
+    ord.nulls_first[i] = o->nulls == 0 ? !o->descending : o->nulls == 1; /* as Hive */
+  }
+
+  /* SELECT <first key> FROM t WHERE <where>: only its pruning is used */
+  hl_ast_expr_t *col = hl_arena_zalloc(arena, sizeof(*col));
+  hl_ast_select_t *sel = hl_arena_zalloc(arena, sizeof(*sel));
+  hl_ast_select_item_t *item = hl_arena_zalloc(arena, sizeof(*item));
+  hl_ast_table_ref_t *from = hl_arena_zalloc(arena, sizeof(*from));
+  hl_ast_from_t *from_item = hl_arena_zalloc(arena, sizeof(*from_item));
+  if (!col || !sel || !item || !from || !from_item) return hl_err_nomem(err);
+  col->kind = HL_AST_COLUMN;
+  col->name = t->cat->part_keys[0].name;
+  col->pos = stmt->pos;
+  item->expr = col;
+  item->pos = stmt->pos;
+  from->table = stmt->table;
+  from->pos = stmt->table.pos;
+  sel->items = item;
+  sel->n_items = 1;
+  sel->from = from;
+  from_item->kind = HL_FROM_TABLE;
+  from_item->table = stmt->table;
+  from_item->pos = stmt->table.pos;
+  sel->from_item = from_item;
+  sel->where = f->where;
+  sel->pos = stmt->pos;
+  hl_plan_t *plan;
+  hl_status_t rc = hl_plan_select(s, sel, arena, &plan, err);
+  if (rc != HL_OK) return rc;
+  if (plan->filter || !plan->scan)
+    return hl_err_set_at(err, f->where ? f->where->pos : stmt->pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                         "WHERE of SHOW PARTITIONS may reference only partition columns of "
+                         "table \"%s.%s\"",
+                         HL_TNAME(t));
+  size_t n = plan->scan->n_parts;
+  show_row_t *rows = hl_arena_alloc(arena, sizeof(*rows) * (n + 1));
+  show_row_t *tmp = hl_arena_alloc(arena, sizeof(*tmp) * (n + 1));
+  if (!rows || !tmp) return hl_err_nomem(err);
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    hl_cat_partition_t *p = &plan->scan->parts[i];
+    if (stmt->part_spec && !hl_cmd_part_filter_match(t, spec_filter, p, arena)) continue;
+    show_row_t *r = &rows[kept++];
+    r->part = p;
+    r->vals = hl_arena_alloc(arena, sizeof(hl_value_t) * (size_t)t->n_part);
+    if (!r->vals) return hl_err_nomem(err);
+    for (int k = 0; k < t->n_part; k++) {
+      rc = hl_table_part_value(t, k, p->values[k], arena, &r->vals[k], err);
+      if (rc != HL_OK) return rc;
+    }
+  }
+  show_sort(&ord, rows, tmp, kept);
+  if (f->has_limit && (uint64_t)f->limit < kept) kept = (size_t)f->limit;
+  char **names = hl_arena_alloc(arena, sizeof(char *) * (kept + 1));
+  if (!names) return hl_err_nomem(err);
+  for (size_t i = 0; i < kept; i++)
+    names[i] = rows[i].part->name;
+  return hl_cmd_lines_result(arena, "partition", names, kept, result, err);
+}
+
 hl_status_t hl_cmd_show_partitions(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                    hl_result_t *result, hl_error_t *err) {
   hl_table_t *t;
@@ -313,6 +463,7 @@ hl_status_t hl_cmd_show_partitions(hl_session_t *s, const hl_ast_stmt_t *stmt, h
     rc = hl_cmd_part_filter_compile(s, t, stmt->part_spec, arena, &f, err);
     if (rc != HL_OK) return rc;
   }
+  if (stmt->show_filter) return show_filtered(s, stmt, t, &f, arena, result, err);
   hl_cat_partition_t *parts;
   size_t n;
   rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &parts, &n, err);

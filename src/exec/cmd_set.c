@@ -45,7 +45,8 @@ hl_status_t hl_cmd_set(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *a
     size_t n_defaults = 0;
     while (hl_session_defaults[n_defaults * 2])
       n_defaults++;
-    lines = hl_arena_alloc(arena, sizeof(char *) * ((size_t)s->n_settings + n_defaults + 1));
+    lines = hl_arena_alloc(arena, sizeof(char *) * ((size_t)s->n_settings + (size_t)s->n_config +
+                                                    n_defaults + 1));
     if (!lines) return hl_err_nomem(err);
     for (int i = 0; i < s->n_settings; i++) {
       lines[n] = hl_arena_sprintf(arena, "%s=%s", s->settings[i].key, s->settings[i].value);
@@ -57,7 +58,21 @@ hl_status_t hl_cmd_set(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *a
       for (int j = 0; j < s->n_settings; j++)
         if (strcmp(s->settings[j].key, key) == 0) assigned = true;
       if (assigned) continue;
-      lines[n] = hl_arena_sprintf(arena, "%s=%s", key, hl_session_defaults[i * 2 + 1]);
+      lines[n] = hl_arena_sprintf(arena, "%s=%s", key, hl_session_get(s, key)); /* or config */
+      if (!lines[n++]) return hl_err_nomem(err);
+    }
+    /* warehouse configuration keys that are neither SET nor built in */
+    for (int i = 0; i < s->n_config; i++) {
+      const char *key = s->config[i].key;
+      bool shown = false;
+      for (int j = 0; j < s->n_settings && !shown; j++)
+        shown = strcmp(s->settings[j].key, key) == 0;
+      for (size_t j = 0; j < n_defaults && !shown; j++)
+        shown = strcmp(hl_session_defaults[j * 2], key) == 0;
+      for (int j = 0; j < i && !shown; j++)
+        shown = strcmp(s->config[j].key, key) == 0;
+      if (shown) continue;
+      lines[n] = hl_arena_sprintf(arena, "%s=%s", key, hl_session_get(s, key));
       if (!lines[n++]) return hl_err_nomem(err);
     }
     qsort(lines, n, sizeof(char *), cmp_setting);

@@ -10,6 +10,7 @@
  * never re-permissioned (storage's mkdirs guarantees that).
  */
 #include "exec/cmd_int.h"
+#include "exec/loc_allow.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -200,9 +201,10 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
   if (ct->stored_by)
     return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                          "STORED BY storage handlers are not supported");
-  if (ct->as_select)
+  if (ct->as_select && (ct->like || ct->external))
     return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                         "CREATE TABLE AS SELECT is not supported yet");
+                         "CREATE %s TABLE AS SELECT is not supported",
+                         ct->like ? "... LIKE" : "EXTERNAL");
   char *db_name = hl_table_db_name(s, ct->name.db, arena);
   if (!db_name) return hl_err_nomem(err);
   hl_cat_db_t *db;
@@ -250,7 +252,7 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
       if (rc != HL_OK) return rc;
     }
   } else {
-    if (ct->n_cols == 0)
+    if (ct->n_cols == 0 && !ct->as_select)
       return hl_err_set_at(err, ct->name.pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
                            "table \"%s.%s\" must have at least one column", db->name,
                            ct->name.name);
@@ -288,6 +290,9 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
     t.location = hl_path_join(arena, db->location, t.name);
     if (!t.location) return hl_err_nomem(err);
   }
+  rc = hl_exec_location_check_table(s, t.location, t.db_name, t.name, NULL, err);
+  if (rc != HL_OK) return hl_err_position(err, pos), rc;
+  if (ct->as_select) return hl_cmd_ctas(s, stmt, &t, arena, err); /* cmd_insert.c */
   char *created = NULL;
   rc = hl_cat_begin(s->cat, err);
   if (rc != HL_OK) return rc;
@@ -575,6 +580,8 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
   }
   case HL_ALTER_SET_LOCATION:
     rc = hl_cmd_resolve_location(alt->location, NULL, pos, arena, &nt.location, err);
+    if (rc == HL_OK) rc = hl_exec_location_check_table(s, nt.location, nt.db_name, nt.name, NULL, err);
+    if (rc != HL_OK) hl_err_position(err, pos);
     break;
   case HL_ALTER_SET_SERDE:
   case HL_ALTER_SET_SERDEPROPS:

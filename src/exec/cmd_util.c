@@ -9,6 +9,8 @@
 #include "util/partpath.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -421,4 +423,25 @@ void hl_cmd_undo_mkdirs(hl_session_t *s, const char *created) {
 bool hl_cmd_setting_true(hl_session_t *s, const char *key) {
   const char *v = hl_session_get(s, key);
   return v && strcasecmp(v, "true") == 0;
+}
+
+hl_status_t hl_cmd_max_partitions(hl_session_t *s, size_t *out, hl_error_t *err) {
+  const char *v = hl_session_get(s, "hivelite.max_partitions_per_table");
+  char *end = NULL;
+  errno = 0;
+  unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+  if (!v || !*v || *end || errno || n == 0 || v[0] == '-' || n > SIZE_MAX / 2)
+    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                      "invalid value \"%s\" for hivelite.max_partitions_per_table (expected a "
+                      "positive integer)",
+                      v ? v : "");
+  *out = (size_t)n;
+  return HL_OK;
+}
+
+hl_status_t hl_cmd_too_many_partitions(const hl_table_t *t, size_t max, hl_error_t *err) {
+  return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                    "table \"%s.%s\" would have more than %zu partitions "
+                    "(hivelite.max_partitions_per_table)",
+                    HL_TNAME(t), max);
 }

@@ -10,6 +10,8 @@
  */
 #include "exec/ops.h"
 
+#include "exec/loc_allow.h"
+
 #include "format/text/text.h"
 
 #include <string.h>
@@ -53,6 +55,11 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
   } else {
     sc->unit_dir = t->cat->location;
   }
+  /* re-checked on every read: a planted metastore row must not be read */
+  hl_status_t crc =
+      hl_exec_location_check_table(sc->s, sc->unit_dir, t->cat->db_name, t->cat->name,
+                                   t->n_part > 0 ? sc->plan->parts[u].name : NULL, err);
+  if (crc != HL_OK) return crc;
   hl_stor_entry_t *entries;
   size_t n;
   hl_error_t lerr;

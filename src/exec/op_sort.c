@@ -52,9 +52,12 @@ static void merge_sort(const sort_t *s, hl_value_t **rows, hl_value_t **tmp, siz
   merge_sort(s, rows, tmp, mid);
   merge_sort(s, rows + mid, tmp, n - mid);
   size_t i = 0, j = mid, k = 0;
-  while (i < mid && j < n) tmp[k++] = compare_rows(s, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
-  while (i < mid) tmp[k++] = rows[i++];
-  while (j < n) tmp[k++] = rows[j++];
+  while (i < mid && j < n)
+    tmp[k++] = compare_rows(s, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
+  while (i < mid)
+    tmp[k++] = rows[i++];
+  while (j < n)
+    tmp[k++] = rows[j++];
   memcpy(rows, tmp, sizeof(hl_value_t *) * n);
 }
 

@@ -3,7 +3,8 @@
  *
  * The session keeps what SET assigned in a small heap array (a handful of
  * keys per session, so a linear scan is the right structure) and falls
- * back to the built-in defaults below.  Keys are case-sensitive, as Hive's
+ * back to the warehouse configuration file (WAREHOUSE/.hivelite/config,
+ * read once at open) and then to the built-in defaults below.  Keys are case-sensitive, as Hive's
  * configuration keys are.
  */
 #include "exec/session.h"
@@ -27,15 +28,103 @@ const char *const hl_session_defaults[] = {
     "1000",
     "hive.msck.path.validation",
     "skip",
+    "hivelite.max_partitions_per_table",
+    "1000000",
+    "hivelite.storage.allowed_locations",
+    "",
     NULL,
 };
 
 const char *hl_session_get(const hl_session_t *s, const char *key) {
   for (int i = 0; i < s->n_settings; i++)
     if (strcmp(s->settings[i].key, key) == 0) return s->settings[i].value;
+  for (int i = 0; i < s->n_config; i++)
+    if (strcmp(s->config[i].key, key) == 0) return s->config[i].value;
   for (int i = 0; hl_session_defaults[i]; i += 2)
     if (strcmp(hl_session_defaults[i], key) == 0) return hl_session_defaults[i + 1];
   return NULL;
+}
+
+static void free_config(hl_session_t *s) {
+  for (int i = 0; i < s->n_config; i++) {
+    hl_free(s->config[i].key);
+    hl_free(s->config[i].value);
+  }
+  hl_free(s->config);
+  s->config = NULL;
+  s->n_config = 0;
+}
+
+static char *strip_dup(const char *b, const char *e) {
+  while (b < e && (*b == ' ' || *b == '\t' || *b == '\r'))
+    b++;
+  while (e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+    e--;
+  char *out = hl_malloc((size_t)(e - b) + 1);
+  if (!out) return NULL;
+  memcpy(out, b, (size_t)(e - b));
+  out[e - b] = '\0';
+  return out;
+}
+
+hl_status_t hl_session_load_config(hl_session_t *s, hl_error_t *err) {
+  hl_arena_t *tmp = hl_arena_create(0);
+  if (!tmp) return hl_err_nomem(err);
+  hl_status_t rc = HL_OK;
+  char *path = hl_arena_sprintf(tmp, "%s/.hivelite/config", s->warehouse);
+  hl_stor_stat_t st;
+  char *data = NULL;
+  size_t len = 0;
+  if (!path) {
+    rc = hl_err_nomem(err);
+    goto done;
+  }
+  rc = s->fs->ops->stat(s->fs, path, &st, err);
+  if (rc != HL_OK || !st.exists) goto done;
+  rc = hl_stor_read_all(s->fs, path, tmp, (size_t)1 << 20, &data, &len, err);
+  if (rc != HL_OK) goto done;
+  free_config(s);
+  int cap = 0, line_no = 0;
+  for (const char *line = data; line < data + len && rc == HL_OK;) {
+    const char *nl = memchr(line, '\n', (size_t)(data + len - line));
+    const char *end = nl ? nl : data + len;
+    line_no++;
+    const char *b = line;
+    while (b < end && (*b == ' ' || *b == '\t' || *b == '\r'))
+      b++;
+    line = nl ? nl + 1 : data + len;
+    if (b == end || *b == '#') continue;
+    const char *eq = memchr(b, '=', (size_t)(end - b));
+    if (!eq || eq == b) {
+      rc = hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                      "line %d of \"%s\" is not a key=value setting", line_no, path);
+      break;
+    }
+    if (s->n_config == cap) {
+      int ncap = cap ? cap * 2 : 8;
+      hl_kv_t *grown = hl_realloc(s->config, sizeof(hl_kv_t) * (size_t)ncap);
+      if (!grown) {
+        rc = hl_err_nomem(err);
+        break;
+      }
+      s->config = grown;
+      cap = ncap;
+    }
+    char *k = strip_dup(b, eq), *v = strip_dup(eq + 1, end);
+    if (!k || !v) {
+      hl_free(k);
+      hl_free(v);
+      rc = hl_err_nomem(err);
+      break;
+    }
+    s->config[s->n_config].key = k;
+    s->config[s->n_config].value = v;
+    s->n_config++;
+  }
+  if (rc != HL_OK) free_config(s);
+done:
+  hl_arena_destroy(tmp);
+  return rc;
 }
 
 hl_status_t hl_session_set(hl_session_t *s, const char *key, const char *value) {
@@ -80,6 +169,7 @@ void hl_session_reset_settings(hl_session_t *s) {
 void hl_session_fini(hl_session_t *s) {
   if (!s) return;
   hl_session_reset_settings(s);
+  free_config(s);
   hl_free(s->settings);
   s->settings = NULL;
   s->cap_settings = 0;

@@ -19,12 +19,21 @@ typedef struct hl_session {
   hl_kv_t *settings;   /* SET key=value pairs (heap, keys/values heap) */
   int n_settings;
   int cap_settings;
+  hl_kv_t *config;     /* WAREHOUSE/.hivelite/config key=value lines (heap) */
+  int n_config;
 } hl_session_t;
 
 /* Value of a session setting: what SET assigned, else the built-in default
  * of known keys (hive.exec.default.partition.name -> __HIVE_DEFAULT_PARTITION__,
  * ...), else NULL.  Borrowed until the next SET/RESET. */
 const char *hl_session_get(const hl_session_t *s, const char *key);
+/* Reads the warehouse configuration file WAREHOUSE/.hivelite/config (if
+ * present): one `key=value` per line, blanks around both trimmed, blank
+ * lines and lines starting with '#' ignored.  Its values sit between SET
+ * and the built-in defaults (SET wins; RESET returns to the file's value).
+ * A line without '=' is an error (22023) naming the line; the file is
+ * capped at 1 MiB.  Requires s->fs and s->warehouse. */
+hl_status_t hl_session_load_config(hl_session_t *s, hl_error_t *err);
 /* Sets (copies) KEY=VALUE.  HL_NOMEM on failure. */
 hl_status_t hl_session_set(hl_session_t *s, const char *key, const char *value);
 /* Forgets every SET (RESET). */

@@ -39,8 +39,8 @@ typedef struct pcol {
 static hl_status_t bad_prop(const hl_table_t *t, const char *key, const char *why,
                             hl_error_t *err) {
   return hl_err_set(err, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
-                    "partition projection of table \"%s.%s\": property \"%s\" %s",
-                    t->cat->db_name, t->cat->name, key, why);
+                    "partition projection of table \"%s.%s\": property \"%s\" %s", t->cat->db_name,
+                    t->cat->name, key, why);
 }
 
 bool hl_plan_projection_enabled(const hl_table_t *t) {
@@ -107,8 +107,12 @@ static int format_precision(const char *f) {
   for (; *f; f++) {
     if (*f == '\'') quoted = !quoted;
     if (quoted) continue;
-    int u = *f == 's' ? U_SECONDS : *f == 'm' ? U_MINUTES : *f == 'H' ? U_HOURS
-          : *f == 'd' ? U_DAYS : *f == 'M' ? U_MONTHS : U_YEARS;
+    int u = *f == 's'   ? U_SECONDS
+            : *f == 'm' ? U_MINUTES
+            : *f == 'H' ? U_HOURS
+            : *f == 'd' ? U_DAYS
+            : *f == 'M' ? U_MONTHS
+                        : U_YEARS;
     if (u < p) p = u;
   }
   return p;
@@ -189,13 +193,26 @@ static bool date_parse(const char *f, const char *text, int64_t *t) {
         v = v * 10 + (*s - '0');
       }
       switch (f[0]) {
-      case 'y': y = v; break;
-      case 'M': m = v; break;
-      case 'd': d = v; break;
-      case 'H': hh = v; break;
-      case 'm': mi = v; break;
-      case 's': ss = v; break;
-      default: return false;
+      case 'y':
+        y = v;
+        break;
+      case 'M':
+        m = v;
+        break;
+      case 'd':
+        d = v;
+        break;
+      case 'H':
+        hh = v;
+        break;
+      case 'm':
+        mi = v;
+        break;
+      case 's':
+        ss = v;
+        break;
+      default:
+        return false;
       }
     } else {
       if (strncmp(s, f, run) != 0) return false;
@@ -231,9 +248,9 @@ static bool date_bound(const pcol_t *c, const char *text, int64_t now, int64_t *
       }
       int u = unit_parse(p, (size_t)(end - p));
       if (u < 0) return false;
-      t = u == U_MONTHS ? add_months(t, sign * n)
-        : u == U_YEARS ? add_months(t, sign * n * 12)
-                       : t + sign * n * unit_seconds(u);
+      t = u == U_MONTHS  ? add_months(t, sign * n)
+          : u == U_YEARS ? add_months(t, sign * n * 12)
+                         : t + sign * n * unit_seconds(u);
     }
     *out = truncate_to(t, format_precision(c->format));
     return true;
@@ -247,8 +264,8 @@ static bool date_bound(const pcol_t *c, const char *text, int64_t now, int64_t *
 
 /* ----------------------------------------------------- column spaces */
 
-static const char *prop(const hl_table_t *t, hl_arena_t *arena, const char *col,
-                        const char *suffix, char **key) {
+static const char *prop(const hl_table_t *t, hl_arena_t *arena, const char *col, const char *suffix,
+                        char **key) {
   *key = hl_arena_sprintf(arena, "projection.%s.%s", col, suffix);
   return *key ? hl_kv_get(t->cat->params, t->cat->n_params, *key) : NULL;
 }
@@ -273,8 +290,8 @@ static hl_status_t split_list(hl_arena_t *arena, const char *s, char ***out, siz
   return HL_OK;
 }
 
-static hl_status_t col_init(const hl_table_t *t, int k, int64_t now, size_t cap,
-                            hl_arena_t *arena, pcol_t *c, hl_error_t *err) {
+static hl_status_t col_init(const hl_table_t *t, int k, int64_t now, size_t cap, hl_arena_t *arena,
+                            pcol_t *c, hl_error_t *err) {
   const char *col = t->cat->part_keys[k].name;
   char *key;
   const char *type = prop(t, arena, col, "type", &key);
@@ -302,8 +319,7 @@ static hl_status_t col_init(const hl_table_t *t, int k, int64_t now, size_t cap,
   }
   bool is_int = tl == 7 && strncasecmp(type, "integer", 7) == 0;
   bool is_date = tl == 4 && strncasecmp(type, "date", 4) == 0;
-  if (!is_int && !is_date)
-    return bad_prop(t, key, "must be enum, integer, date or injected", err);
+  if (!is_int && !is_date) return bad_prop(t, key, "must be enum, integer, date or injected", err);
   c->kind = is_int ? P_INTEGER : P_DATE;
   c->step = 1;
   const char *iv = prop(t, arena, col, "interval", &key);
@@ -339,8 +355,8 @@ static hl_status_t col_init(const hl_table_t *t, int k, int64_t now, size_t cap,
     hl_buf_init(&probe);
     bool fmt_ok = date_format(&probe, c->format, 0);
     hl_buf_fini(&probe);
-    if (!fmt_ok) return bad_prop(t, key, "uses a pattern letter other than yyyy MM dd HH mm ss",
-                                 err);
+    if (!fmt_ok)
+      return bad_prop(t, key, "uses a pattern letter other than yyyy MM dd HH mm ss", err);
     const char *unit = prop(t, arena, col, "interval.unit", &key);
     if (!key) return hl_err_nomem(err);
     int prec = format_precision(c->format);
@@ -354,8 +370,7 @@ static hl_status_t col_init(const hl_table_t *t, int k, int64_t now, size_t cap,
     }
     if (!date_bound(c, lo_text, now, &lo) || !date_bound(c, comma + 1, now, &hi) || lo > hi)
       return bad_prop(t, range_key,
-                      "must be start,end in the format (or NOW[+-N UNIT]) with start <= end",
-                      err);
+                      "must be start,end in the format (or NOW[+-N UNIT]) with start <= end", err);
     c->lo = lo;
     if (c->unit == U_MONTHS || c->unit == U_YEARS) {
       /* months between, then step back while past the end */
@@ -535,8 +550,7 @@ hl_status_t hl_plan_projection_prune(const hl_session_t *s, const hl_table_t *t,
   char ***rows = hl_arena_alloc(arena, sizeof(char **) * HL_BATCH_CAP);
   bool *keep = hl_arena_alloc(arena, HL_BATCH_CAP);
   const hl_type_t **types = hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)t->n_all);
-  if (!cols || !cand || !n_cand || !col_preds || !rows || !keep || !types)
-    return hl_err_nomem(err);
+  if (!cols || !cand || !n_cand || !col_preds || !rows || !keep || !types) return hl_err_nomem(err);
   for (int c = 0; c < t->n_all; c++)
     types[c] = c < t->n_data ? hl_type_prim(HL_T_NULL) : t->types[c];
   for (size_t r = 0; r < HL_BATCH_CAP; r++)
@@ -668,8 +682,8 @@ hl_status_t hl_plan_projection_prune(const hl_session_t *s, const hl_table_t *t,
       if (!keep[r]) continue;
       if (n_keep == cap_keep) {
         size_t ncap = cap_keep ? cap_keep * 2 : 16;
-        hl_cat_partition_t *grown = hl_arena_realloc(arena, parts, sizeof(*parts) * cap_keep,
-                                                     sizeof(*parts) * ncap);
+        hl_cat_partition_t *grown =
+            hl_arena_realloc(arena, parts, sizeof(*parts) * cap_keep, sizeof(*parts) * ncap);
         if (!grown) {
           rc = hl_err_nomem(err);
           break;

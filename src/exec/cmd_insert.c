@@ -1,0 +1,1094 @@
+/*
+ * cmd_insert.c -- INSERT INTO / INSERT OVERWRITE (static, dynamic and
+ * mixed partition specs, column lists, VALUES, multi-insert), CREATE TABLE
+ * AS SELECT and TRUNCATE: the write side of the engine.
+ *
+ * Rows come from the SELECT's operator pipeline (hl_exec_select).  Each
+ * row is routed to its target partition (static values from the spec,
+ * dynamic ones from the last select columns, typed and canonicalized like
+ * ADD PARTITION does; NULL or '' is the default partition), converted to
+ * the column types with Hive's CAST rules (bad values become NULL, or an
+ * error naming row and column under hivelite.strict.conversion=true) and
+ * buffered in a batch per partition that is flushed to the table's format
+ * writer.  Files are staged by the write transaction (txn/txn.h) under
+ * unique names <qid>_<n>, and roll over at hivelite.write.file.size bytes.
+ *
+ * All caps (hive.exec.max.dynamic.partitions, hive.exec.max.created.files,
+ * hivelite.max_partitions_per_table) are checked while writing, before
+ * anything is committed.  The commit's metadata step (apply) re-reads the
+ * touched partitions and the table under the write lock, adds new
+ * partitions, and updates the basic statistics (numFiles, numRows,
+ * totalSize, rawDataSize, COLUMN_STATS_ACCURATE) of every touched
+ * partition and of the table.
+ */
+#include "exec/cmd_int.h"
+
+#include "exec/expr.h"
+#include "exec/loc_allow.h"
+#include "format/text/text.h"
+#include "txn/txn.h"
+#include "util/hashmap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define STATS_ACCURATE "{\"BASIC_STATS\":\"true\"}"
+
+/* One target directory: a partition, or the whole unpartitioned table. */
+typedef struct wpart {
+  char **values;                /* canonical key values (NULL = default); NULL if unpartitioned */
+  hl_cat_partition_t *existing; /* as read before the write, NULL if new */
+  char *dir;
+  hl_txn_target_t *target;
+  hl_batch_t *buf;              /* rows waiting for the writer */
+  hl_text_writer_t *w;          /* the open file, NULL between files */
+  char *file_name;
+  uint64_t rows, raw_bytes, files, total_bytes;
+  uint64_t file_rows;
+  bool rows_unknown;            /* LOAD DATA: files are not parsed */
+} wpart_t;
+
+/* One table written by the statement. */
+typedef struct wtable {
+  const hl_ast_insert_t *ins;
+  hl_table_t *t;
+  hl_cat_table_t *create; /* CTAS: the table to create at commit */
+  bool overwrite;
+  hl_text_format_t fmt;
+  int n_dyn;              /* the last n_dyn keys are dynamic */
+  char **static_vals;     /* n_part entries, the first n_part - n_dyn set */
+  int *slot_src;          /* per combined column (data, then keys): input column or -1 */
+  int n_input;            /* columns the rows must have */
+  wpart_t **parts;
+  size_t n_parts, cap_parts;
+  hl_map_t *map;          /* partition key -> index in parts */
+  hl_result_t *res;       /* CTAS: the rows, already planned */
+  bool skip;              /* IF NOT EXISTS and the partition exists */
+} wtable_t;
+
+typedef struct writer {
+  hl_session_t *s;
+  hl_arena_t *arena;
+  hl_txn_t *txn;
+  wtable_t *tables;
+  int n_tables;
+  bool strict;             /* hivelite.strict.conversion */
+  uint64_t file_size;      /* roll over after this many bytes */
+  uint64_t max_files;      /* hive.exec.max.created.files */
+  uint64_t max_dyn;        /* hive.exec.max.dynamic.partitions */
+  size_t max_parts;        /* hivelite.max_partitions_per_table */
+  uint64_t n_files;
+  uint64_t row_no;         /* 1-based row number in the current insert, for errors */
+  hl_arena_t *scratch;     /* per-row conversions */
+} writer_t;
+
+/* ------------------------------------------------------------ settings */
+
+static hl_status_t setting_u64(hl_session_t *s, const char *key, uint64_t dflt, uint64_t *out,
+                               hl_error_t *err) {
+  const char *v = hl_session_get(s, key);
+  if (!v || !*v) {
+    *out = dflt;
+    return HL_OK;
+  }
+  char *end = NULL;
+  unsigned long long n = strtoull(v, &end, 10);
+  if (*end || v[0] == '-' || n == 0)
+    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                      "invalid value \"%s\" for %s (expected a positive integer)", v, key);
+  *out = n;
+  return HL_OK;
+}
+
+/* ------------------------------------------------------------ partitions */
+
+/* The map key of a values tuple: values separated by \x1f, NULL as \x1e. */
+static char *values_key(hl_arena_t *arena, char **values, int n) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  for (int i = 0; i < n; i++) {
+    if (i) hl_buf_putc(&b, '\x1f');
+    if (values[i])
+      hl_buf_puts(&b, values[i]);
+    else
+      hl_buf_putc(&b, '\x1e');
+  }
+  char *out = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+  hl_buf_fini(&b);
+  return out;
+}
+
+/* Creates the target for VALUES (copied) in table WT. */
+static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t **out,
+                             hl_error_t *err) {
+  hl_session_t *s = w->s;
+  hl_table_t *t = wt->t;
+  wpart_t *p = hl_arena_zalloc(w->arena, sizeof *p);
+  if (!p) return hl_err_nomem(err);
+  const char *dflt = hl_cmd_default_part_name(s);
+  if (t->n_part > 0) {
+    p->values = hl_arena_zalloc(w->arena, sizeof(char *) * (size_t)t->n_part);
+    if (!p->values) return hl_err_nomem(err);
+    for (int k = 0; k < t->n_part; k++)
+      if (values[k] && !(p->values[k] = hl_arena_strdup(w->arena, values[k])))
+        return hl_err_nomem(err);
+    if (!wt->create) {
+      hl_error_t e;
+      hl_err_init(&e);
+      hl_status_t rc =
+          hl_cat_partition_get(s->cat, t->cat->id, p->values, t->n_part, w->arena, &p->existing, &e);
+      if (rc == HL_NOTFOUND) {
+        hl_err_clear(&e);
+        p->existing = NULL;
+      } else if (rc != HL_OK) {
+        hl_err_move(err, &e);
+        return rc;
+      }
+    }
+    p->dir = p->existing ? p->existing->location : hl_table_part_path(t, p->values, dflt, w->arena);
+  } else {
+    p->dir = t->cat->location;
+  }
+  if (!p->dir) return hl_err_nomem(err);
+  /* the allowlist is checked again before every write (loc_allow.h) */
+  char *pname = t->n_part > 0 ? hl_table_part_name(t, p->values, dflt, w->arena) : NULL;
+  if (t->n_part > 0 && !pname) return hl_err_nomem(err);
+  hl_status_t rc = hl_exec_location_check_table(s, p->dir, HL_TNAME(t), pname, err);
+  if (rc != HL_OK) return rc;
+  rc = hl_txn_target_add(w->txn, p->dir, wt->overwrite, &p->target, err);
+  if (rc != HL_OK) return rc;
+  p->target->user = p;
+  p->buf = hl_batch_create(t->n_data, t->types);
+  if (!p->buf) return hl_err_nomem(err);
+  rc = hl_batch_reset(p->buf);
+  if (rc != HL_OK) return hl_err_nomem(err);
+  if (wt->n_parts == wt->cap_parts) {
+    size_t ncap = wt->cap_parts ? wt->cap_parts * 2 : 8;
+    wpart_t **g = hl_arena_realloc(w->arena, wt->parts, wt->cap_parts * sizeof *g, ncap * sizeof *g);
+    if (!g) return hl_err_nomem(err);
+    wt->parts = g;
+    wt->cap_parts = ncap;
+  }
+  wt->parts[wt->n_parts++] = p;
+  *out = p;
+  return HL_OK;
+}
+
+/* The target for VALUES, created on first use; checks the caps. */
+static hl_status_t part_find(writer_t *w, wtable_t *wt, char **values, wpart_t **out,
+                             hl_error_t *err) {
+  int n = wt->t->n_part;
+  char *key = values_key(w->scratch, values, n);
+  if (!key) return hl_err_nomem(err);
+  uint64_t idx;
+  if (hl_map_get(wt->map, key, strlen(key), &idx)) {
+    *out = wt->parts[idx];
+    return HL_OK;
+  }
+  if (wt->n_dyn > 0 && wt->n_parts + 1 > w->max_dyn)
+    return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                      "the insert into table \"%s.%s\" creates more than %llu dynamic partitions; "
+                      "raise hive.exec.max.dynamic.partitions to allow it",
+                      HL_TNAME(wt->t), (unsigned long long)w->max_dyn);
+  hl_status_t rc = part_open(w, wt, values, out, err);
+  if (rc != HL_OK) return rc;
+  bool inserted;
+  if (hl_map_upsert(wt->map, key, strlen(key), wt->n_parts - 1, &idx, &inserted) != 0)
+    return hl_err_nomem(err);
+  return HL_OK;
+}
+
+/* ------------------------------------------------------------ files */
+
+static hl_status_t file_close(writer_t *w, wpart_t *p, hl_error_t *err) {
+  if (!p->w) return HL_OK;
+  uint64_t raw = hl_text_writer_raw_bytes(p->w);
+  hl_status_t rc = hl_text_writer_close(p->w, err);
+  p->w = NULL;
+  if (rc != HL_OK) return rc;
+  char *path = hl_path_join(w->arena, p->target->stage_dir, p->file_name);
+  if (!path) return hl_err_nomem(err);
+  hl_stor_stat_t st;
+  rc = w->s->fs->ops->stat(w->s->fs, path, &st, err);
+  if (rc != HL_OK) return rc;
+  p->files++;
+  p->total_bytes += st.size;
+  /* Hive's rawDataSize for text: the bytes without the line terminators */
+  p->raw_bytes += raw >= p->file_rows ? raw - p->file_rows : 0;
+  p->file_rows = 0;
+  hl_txn_fault_point("file");
+  return hl_txn_target_add_file(w->txn, p->target, p->file_name, err);
+}
+
+static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err) {
+  if (p->buf->n_rows == 0) return HL_OK;
+  hl_table_t *t = wt->t;
+  hl_status_t rc;
+  if (!p->w) {
+    if (w->n_files + 1 > w->max_files)
+      return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                        "the write creates more than %llu files; raise "
+                        "hive.exec.max.created.files to allow it",
+                        (unsigned long long)w->max_files);
+    w->n_files++;
+    p->file_name = hl_txn_file_name(w->txn, "");
+    char *path = p->file_name ? hl_path_join(w->arena, p->target->stage_dir, p->file_name) : NULL;
+    if (!path) return hl_err_nomem(err);
+    rc = hl_text_writer_open(w->s->fs, path, &wt->fmt, t->n_data, t->types, t->names, &p->w, err);
+    if (rc != HL_OK) return rc;
+  }
+  rc = hl_text_writer_write(p->w, p->buf, err);
+  if (rc != HL_OK) return rc;
+  p->rows += p->buf->n_rows;
+  p->file_rows += p->buf->n_rows;
+  if (hl_batch_reset(p->buf) != HL_OK) return hl_err_nomem(err);
+  if (hl_text_writer_raw_bytes(p->w) >= w->file_size) return file_close(w, p, err);
+  return HL_OK;
+}
+
+/* ------------------------------------------------------------ rows */
+
+/* Converts V (of FROM) to TO into *out; a value that does not convert is
+ * NULL, or an error in strict mode. */
+static hl_status_t convert(writer_t *w, const hl_type_t *from, const hl_value_t *v,
+                           const hl_type_t *to, const char *col, hl_value_t *out, hl_error_t *err) {
+  if (v->is_null || hl_type_equal(from, to)) {
+    *out = *v;
+    return HL_OK;
+  }
+  hl_status_t rc = hl_value_cast(from, v, to, out, w->scratch, err);
+  if (rc != HL_OK) return rc;
+  if (out->is_null && w->strict) {
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_value_format(&b, from, v);
+    char *ty = hl_type_to_string(w->scratch, to);
+    rc = hl_err_set(err, HL_ERROR, HL_SS(INVALID_TEXT_REPRESENTATION),
+                    "row %llu: value \"%s\" cannot be converted to %s for column \"%s\"",
+                    (unsigned long long)w->row_no, b.oom ? "?" : hl_buf_cstr(&b),
+                    ty ? ty : "?", col);
+    hl_buf_fini(&b);
+    return rc;
+  }
+  return HL_OK;
+}
+
+static hl_status_t write_row(writer_t *w, wtable_t *wt, const hl_batch_t *in,
+                             const hl_type_t *const *in_types, uint32_t row, hl_error_t *err) {
+  hl_table_t *t = wt->t;
+  hl_status_t rc;
+  char **values = wt->static_vals;
+  if (wt->n_dyn > 0) {
+    values = hl_arena_alloc(w->scratch, sizeof(char *) * (size_t)t->n_part);
+    if (!values) return hl_err_nomem(err);
+    for (int k = 0; k < t->n_part; k++) {
+      values[k] = wt->static_vals[k];
+      if (k < t->n_part - wt->n_dyn) continue;
+      int src = wt->slot_src[t->n_data + k];
+      values[k] = NULL;
+      if (src < 0) continue;
+      hl_value_t v, kv;
+      hl_vec_get_value(&in->cols[src], row, &v);
+      if (v.is_null) continue;
+      const hl_type_t *kt = t->types[t->n_data + k];
+      rc = hl_value_cast(in_types[src], &v, kt, &kv, w->scratch, err);
+      if (rc != HL_OK) return rc;
+      if (kv.is_null) continue;
+      hl_buf_t b;
+      hl_buf_init(&b);
+      hl_value_format(&b, kt, &kv);
+      if (b.oom) {
+        hl_buf_fini(&b);
+        return hl_err_nomem(err);
+      }
+      /* '' and the default partition name itself both mean the default partition */
+      rc = hl_cmd_part_value_canon(w->s, t, k, hl_buf_cstr(&b), w->scratch, &values[k], err);
+      hl_buf_fini(&b);
+      if (rc != HL_OK) return rc;
+    }
+  }
+  wpart_t *p;
+  rc = part_find(w, wt, values, &p, err);
+  if (rc != HL_OK) return rc;
+  uint32_t out_row = p->buf->n_rows;
+  for (int c = 0; c < t->n_data; c++) {
+    int src = wt->slot_src[c];
+    hl_value_t v = {.is_null = true}, cv;
+    if (src >= 0) hl_vec_get_value(&in->cols[src], row, &v);
+    rc = src >= 0 ? convert(w, in_types[src], &v, t->types[c], t->names[c], &cv, err) : HL_OK;
+    if (rc != HL_OK) return rc;
+    if (src < 0) cv = v;
+    if (!cv.is_null && hl_type_is_complex(t->types[c])) {
+      hl_value_t deep;
+      if (hl_value_copy_deep(p->buf->arena, t->types[c], &cv, &deep) != HL_OK)
+        return hl_err_nomem(err);
+      cv = deep;
+    }
+    if (hl_vec_put_value(&p->buf->cols[c], p->buf->arena, out_row, &cv) != HL_OK)
+      return hl_err_nomem(err);
+  }
+  p->buf->n_rows++;
+  if (p->buf->n_rows == HL_BATCH_CAP) return flush(w, wt, p, err);
+  return HL_OK;
+}
+
+/* Pulls every batch of RES into table WT. */
+static hl_status_t write_result(writer_t *w, wtable_t *wt, hl_result_t *res, hl_error_t *err) {
+  hl_status_t rc = HL_OK;
+  for (;;) {
+    hl_batch_t *b = NULL;
+    rc = res->root->next(res->root, &b, err);
+    if (rc != HL_OK || !b) break;
+    uint32_t live = hl_batch_live(b);
+    for (uint32_t i = 0; rc == HL_OK && i < live; i++) {
+      w->row_no++;
+      rc = write_row(w, wt, b, res->types, hl_batch_row(b, i), err);
+      hl_arena_reset(w->scratch);
+    }
+    if (rc != HL_OK) break;
+  }
+  res->root->close(res->root);
+  return rc;
+}
+
+/* ------------------------------------------------------------ setup */
+
+static int find_col(const hl_table_t *t, const char *name) {
+  return hl_table_column_index(t, name);
+}
+
+/* Partition spec and column list of one insert into WT: static values,
+ * dynamic keys, and which input column feeds each table column. */
+static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *ins,
+                              hl_error_t *err) {
+  hl_session_t *s = w->s;
+  hl_table_t *t = wt->t;
+  hl_arena_t *arena = w->arena;
+  wt->static_vals = hl_arena_zalloc(arena, sizeof(char *) * (size_t)(t->n_part + 1));
+  wt->slot_src = hl_arena_alloc(arena, sizeof(int) * (size_t)t->n_all);
+  if (!wt->static_vals || !wt->slot_src) return hl_err_nomem(err);
+  for (int i = 0; i < t->n_all; i++)
+    wt->slot_src[i] = -1;
+  const hl_ast_part_spec_t *spec = ins ? ins->part_spec : NULL;
+  if (spec && t->n_part == 0)
+    return hl_err_set_at(err, spec->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                         "table \"%s.%s\" is not a partitioned table", HL_TNAME(t));
+  int n_static = 0;
+  if (t->n_part > 0) {
+    /* items in key order: static keys first, then dynamic ones */
+    bool *seen = hl_arena_zalloc(arena, (size_t)t->n_part);
+    bool *is_static = hl_arena_zalloc(arena, (size_t)t->n_part);
+    if (!seen || !is_static) return hl_err_nomem(err);
+    for (int i = 0; spec && i < spec->n; i++) {
+      const hl_ast_part_item_t *item = &spec->items[i];
+      int k = -1;
+      for (int j = 0; j < t->n_part; j++)
+        if (strcasecmp(t->cat->part_keys[j].name, item->key) == 0) k = j;
+      if (k < 0)
+        return hl_err_set_at(err, item->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                             "column \"%s\" is not a partition column of table \"%s.%s\"",
+                             item->key, HL_TNAME(t));
+      if (seen[k])
+        return hl_err_set_at(err, item->pos, HL_ERROR,
+                             HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                             "partition column \"%s\" is given more than once", item->key);
+      seen[k] = true;
+      if (item->value) {
+        char *text;
+        hl_status_t rc = hl_cmd_part_item_text(item, arena, &text, err);
+        if (rc == HL_OK) rc = hl_cmd_part_value_canon(s, t, k, text, arena, &wt->static_vals[k], err);
+        if (rc != HL_OK) {
+          hl_err_position(err, item->value->pos);
+          return rc;
+        }
+        is_static[k] = true;
+      }
+    }
+    bool has_columns = ins && ins->n_columns > 0;
+    for (int k = 0; k < t->n_part; k++) {
+      if (!seen[k] && spec && !has_columns)
+        return hl_err_set_at(err, spec->pos, HL_ERROR,
+                             HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                             "partition spec of table \"%s.%s\" is missing partition column \"%s\"",
+                             HL_TNAME(t), t->cat->part_keys[k].name);
+      if (is_static[k]) {
+        if (k != n_static)
+          return hl_err_set_at(err, spec->pos, HL_ERROR,
+                               HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                               "dynamic partition column \"%s\" cannot be the parent of static "
+                               "partition column \"%s\"",
+                               t->cat->part_keys[n_static].name, t->cat->part_keys[k].name);
+        n_static++;
+      }
+    }
+    wt->n_dyn = t->n_part - n_static;
+    if (wt->n_dyn > 0) {
+      if (!hl_cmd_setting_true(s, "hive.exec.dynamic.partition"))
+        return hl_err_set_at(err, ins ? ins->pos : 0, HL_ERROR,
+                             HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                             "dynamic partitions are disabled; set hive.exec.dynamic.partition=true");
+      const char *mode = hl_session_get(s, "hive.exec.dynamic.partition.mode");
+      if (n_static == 0 && !wt->create && (!mode || strcasecmp(mode, "nonstrict") != 0))
+        return hl_err_set_at(
+            err, spec ? spec->pos : (ins ? ins->pos : 0), HL_ERROR,
+            HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+            "dynamic partition strict mode requires at least one static partition column; "
+            "set hive.exec.dynamic.partition.mode=nonstrict to turn this off");
+    }
+  }
+  /* input columns -> table columns */
+  if (ins && ins->n_columns > 0) {
+    for (int i = 0; i < ins->n_columns; i++) {
+      int c = find_col(t, ins->columns[i]);
+      if (c < 0 || (c >= t->n_data && c - t->n_data < n_static))
+        return hl_err_set_at(err, ins->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                             "column \"%s\" is not a %scolumn of table \"%s.%s\"", ins->columns[i],
+                             c < 0 ? "" : "dynamic partition ", HL_TNAME(t));
+      if (wt->slot_src[c] >= 0)
+        return hl_err_set_at(err, ins->pos, HL_ERROR, HL_SS(DUPLICATE_COLUMN),
+                             "column \"%s\" is given more than once", ins->columns[i]);
+      wt->slot_src[c] = i;
+    }
+    wt->n_input = ins->n_columns;
+  } else {
+    for (int c = 0; c < t->n_data; c++)
+      wt->slot_src[c] = c;
+    for (int k = 0; k < wt->n_dyn; k++)
+      wt->slot_src[t->n_data + n_static + k] = t->n_data + k;
+    wt->n_input = t->n_data + wt->n_dyn;
+  }
+  const char *in = t->cat->input_format ? t->cat->input_format : "";
+  if (!strstr(in, "TextInputFormat")) {
+    const char *what = strstr(in, "Parquet")    ? "PARQUET"
+                       : strstr(in, "Orc")      ? "ORC"
+                       : strstr(in, "Sequence") ? "SEQUENCEFILE"
+                       : strstr(in, "RCFile")   ? "RCFILE"
+                       : strstr(in, "Avro")     ? "AVRO"
+                                                : in;
+    return hl_err_set_at(err, ins ? ins->pos : 0, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                         "writing %s tables is not supported yet (table \"%s.%s\")", what,
+                         HL_TNAME(t));
+  }
+  const hl_cat_table_t *c = t->cat;
+  hl_status_t rc = hl_text_format_init(&wt->fmt, arena, c->serde_lib, c->serde_params,
+                                       c->n_serde_params, c->params, c->n_params, err);
+  if (rc != HL_OK) return rc;
+  wt->map = hl_map_create();
+  if (!wt->map) return hl_err_nomem(err);
+  return HL_OK;
+}
+
+static hl_status_t check_width(const wtable_t *wt, int n_cols, long pos, hl_error_t *err) {
+  if (n_cols == wt->n_input) return HL_OK;
+  return hl_err_set_at(err, pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                       "cannot insert into table \"%s.%s\": the query gives %d columns, the "
+                       "target expects %d",
+                       HL_TNAME(wt->t), n_cols, wt->n_input);
+}
+
+/* Rows of one insert (its SELECT, or its VALUES rows one by one). */
+static hl_status_t feed(writer_t *w, wtable_t *wt, const hl_ast_insert_t *ins, hl_error_t *err) {
+  w->row_no = 0;
+  if (ins->query) {
+    hl_result_t res = {0};
+    hl_status_t rc = hl_exec_select(w->s, ins->query, w->arena, &res, err);
+    if (rc != HL_OK) return rc;
+    rc = check_width(wt, res.n_cols, ins->pos, err);
+    if (rc != HL_OK) {
+      res.root->close(res.root);
+      return rc;
+    }
+    return write_result(w, wt, &res, err);
+  }
+  for (int r = 0; r < ins->n_rows; r++) {
+    hl_ast_select_t sel = {0};
+    hl_ast_select_item_t *items =
+        hl_arena_zalloc(w->arena, sizeof(*items) * (size_t)ins->n_values_cols);
+    if (!items) return hl_err_nomem(err);
+    for (int c = 0; c < ins->n_values_cols; c++) {
+      items[c].expr = ins->values[(size_t)r * (size_t)ins->n_values_cols + (size_t)c];
+      items[c].pos = items[c].expr->pos;
+    }
+    sel.items = items;
+    sel.n_items = ins->n_values_cols;
+    sel.pos = ins->pos;
+    hl_result_t res = {0};
+    hl_status_t rc = hl_exec_select(w->s, &sel, w->arena, &res, err);
+    if (rc != HL_OK) return rc;
+    rc = check_width(wt, res.n_cols, ins->pos, err);
+    if (rc != HL_OK) {
+      res.root->close(res.root);
+      return rc;
+    }
+    rc = write_result(w, wt, &res, err);
+    if (rc != HL_OK) return rc;
+  }
+  return HL_OK;
+}
+
+/* ------------------------------------------------------------ commit */
+
+static const char *kv_get(const hl_kv_t *kvs, int n, const char *key) {
+  return hl_kv_get(kvs, n, key);
+}
+
+static bool stats_accurate(const hl_kv_t *kvs, int n) {
+  const char *a = kv_get(kvs, n, "COLUMN_STATS_ACCURATE");
+  return a && strstr(a, "\"BASIC_STATS\":\"true\"") != NULL;
+}
+
+static uint64_t kv_u64(const hl_kv_t *kvs, int n, const char *key) {
+  const char *v = kv_get(kvs, n, key);
+  return v ? strtoull(v, NULL, 10) : 0;
+}
+
+/* Writes the four basic statistics and the accuracy flag into *KVS. */
+static hl_status_t put_stats(hl_kv_t **kvs, int *n, uint64_t files, uint64_t rows, uint64_t size,
+                             uint64_t raw, bool accurate, hl_arena_t *arena, hl_error_t *err) {
+  char buf[32];
+  hl_status_t rc;
+  snprintf(buf, sizeof buf, "%llu", (unsigned long long)files);
+  if ((rc = hl_cmd_kv_put(kvs, n, "numFiles", buf, arena, err)) != HL_OK) return rc;
+  if (accurate)
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)rows);
+  else
+    snprintf(buf, sizeof buf, "-1");
+  if ((rc = hl_cmd_kv_put(kvs, n, "numRows", buf, arena, err)) != HL_OK) return rc;
+  snprintf(buf, sizeof buf, "%llu", (unsigned long long)size);
+  if ((rc = hl_cmd_kv_put(kvs, n, "totalSize", buf, arena, err)) != HL_OK) return rc;
+  if (accurate)
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)raw);
+  else
+    snprintf(buf, sizeof buf, "-1");
+  if ((rc = hl_cmd_kv_put(kvs, n, "rawDataSize", buf, arena, err)) != HL_OK) return rc;
+  return hl_cmd_kv_put(kvs, n, "COLUMN_STATS_ACCURATE", accurate ? STATS_ACCURATE : "{}", arena,
+                       err);
+}
+
+/* Stats of a target after the write: the new files alone (overwrite, new
+ * partition), else the old accurate stats plus the new files; old stats
+ * that are not accurate make numRows unknown, and the old files are then
+ * counted by one listing of the directory. */
+static hl_status_t new_stats(writer_t *w, const wpart_t *p, bool overwrite, hl_kv_t **kvs, int *n,
+                             hl_error_t *err) {
+  if (!p->rows_unknown && (overwrite || !*kvs || stats_accurate(*kvs, *n))) {
+    bool keep = !overwrite && *kvs;
+    uint64_t files = p->files + (keep ? kv_u64(*kvs, *n, "numFiles") : 0);
+    uint64_t rows = p->rows + (keep ? kv_u64(*kvs, *n, "numRows") : 0);
+    uint64_t size = p->total_bytes + (keep ? kv_u64(*kvs, *n, "totalSize") : 0);
+    uint64_t raw = p->raw_bytes + (keep ? kv_u64(*kvs, *n, "rawDataSize") : 0);
+    return put_stats(kvs, n, files, rows, size, raw, true, w->arena, err);
+  }
+  hl_stor_entry_t *entries;
+  size_t n_entries;
+  hl_status_t rc = w->s->fs->ops->list(w->s->fs, p->dir, w->arena, &entries, &n_entries, err);
+  if (rc != HL_OK) return rc;
+  uint64_t files = 0, size = 0;
+  for (size_t i = 0; i < n_entries; i++) {
+    if (entries[i].is_dir || entries[i].name[0] == '.' || entries[i].name[0] == '_') continue;
+    files++;
+    size += entries[i].size;
+  }
+  return put_stats(kvs, n, files, 0, size, 0, false, w->arena, err);
+}
+
+/* Table-level statistics of a partitioned table: the sum over its
+ * partitions (from the catalog; no file-system calls). */
+static hl_status_t table_sum_stats(writer_t *w, hl_cat_table_t *c, hl_error_t *err) {
+  hl_cat_partition_t *parts;
+  size_t n;
+  hl_status_t rc = hl_cat_partition_list(w->s->cat, c->id, w->arena, &parts, &n, err);
+  if (rc != HL_OK) return rc;
+  uint64_t files = 0, rows = 0, size = 0, raw = 0;
+  bool accurate = true;
+  for (size_t i = 0; i < n; i++) {
+    const hl_cat_partition_t *p = &parts[i];
+    accurate = accurate && stats_accurate(p->params, p->n_params);
+    files += kv_u64(p->params, p->n_params, "numFiles");
+    rows += kv_u64(p->params, p->n_params, "numRows");
+    size += kv_u64(p->params, p->n_params, "totalSize");
+    raw += kv_u64(p->params, p->n_params, "rawDataSize");
+  }
+  return put_stats(&c->params, &c->n_params, files, rows, size, raw, accurate, w->arena, err);
+}
+
+static hl_status_t apply_table(writer_t *w, wtable_t *wt, hl_error_t *err) {
+  hl_session_t *s = w->s;
+  hl_table_t *t = wt->t;
+  hl_status_t rc;
+  hl_cat_table_t *c;
+  if (wt->create) {
+    rc = hl_cat_table_create(s->cat, wt->create, err);
+    if (rc != HL_OK) return rc;
+  }
+  /* re-read under the lock: another writer may have changed stats */
+  rc = hl_cat_table_get(s->cat, t->cat->db_name, t->cat->name, w->arena, &c, err);
+  if (rc != HL_OK) return rc;
+  if (!wt->create && c->id != t->cat->id)
+    return hl_err_set(err, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
+                      "table \"%s.%s\" was replaced during the write", HL_TNAME(t));
+  if (t->n_part == 0) {
+    wpart_t *p = wt->n_parts ? wt->parts[0] : NULL;
+    if (p) {
+      rc = new_stats(w, p, wt->overwrite || wt->create, &c->params, &c->n_params, err);
+      if (rc != HL_OK) return rc;
+    }
+    return hl_cat_table_update(s->cat, c, err);
+  }
+  for (size_t i = 0; i < wt->n_parts; i++) {
+    wpart_t *p = wt->parts[i];
+    hl_cat_partition_t *cur = NULL;
+    hl_error_t e;
+    hl_err_init(&e);
+    rc = hl_cat_partition_get(s->cat, c->id, p->values, t->n_part, w->arena, &cur, &e);
+    if (rc == HL_NOTFOUND) {
+      hl_err_clear(&e);
+      hl_cat_partition_t np = {0};
+      np.table_id = c->id;
+      np.values = p->values;
+      np.n_values = t->n_part;
+      np.name = hl_table_part_name(t, p->values, hl_cmd_default_part_name(s), w->arena);
+      np.location = p->dir;
+      np.create_time = (int64_t)time(NULL);
+      if (!np.name) return hl_err_nomem(err);
+      rc = new_stats(w, p, true, &np.params, &np.n_params, err);
+      if (rc == HL_OK) rc = hl_cat_partition_add(s->cat, &np, err);
+    } else if (rc == HL_OK) {
+      if (strcmp(cur->location, p->dir) != 0)
+        return hl_err_set(err, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
+                          "the location of partition \"%s\" of table \"%s.%s\" changed during "
+                          "the write",
+                          cur->name, HL_TNAME(t));
+      rc = new_stats(w, p, wt->overwrite, &cur->params, &cur->n_params, err);
+      if (rc == HL_OK) rc = hl_cat_partition_update(s->cat, cur, err);
+    } else {
+      hl_err_move(err, &e);
+    }
+    if (rc != HL_OK) return rc;
+  }
+  if (wt->n_parts > 0) {
+    size_t count;
+    rc = hl_cat_partition_count(s->cat, c->id, &count, err);
+    if (rc != HL_OK) return rc;
+    if (count > w->max_parts) return hl_cmd_too_many_partitions(t, w->max_parts, err);
+  }
+  rc = table_sum_stats(w, c, err);
+  if (rc != HL_OK) return rc;
+  return hl_cat_table_update(s->cat, c, err);
+}
+
+static hl_status_t apply(void *arg, hl_txn_t *txn, hl_error_t *err) {
+  (void)txn;
+  writer_t *w = arg;
+  for (int i = 0; i < w->n_tables; i++) {
+    if (w->tables[i].skip) continue;
+    hl_status_t rc = apply_table(w, &w->tables[i], err);
+    if (rc != HL_OK) return rc;
+  }
+  return HL_OK;
+}
+
+/* ------------------------------------------------------------ driver */
+
+static void writer_fini(writer_t *w) {
+  for (int i = 0; w->tables && i < w->n_tables; i++) {
+    wtable_t *wt = &w->tables[i];
+    for (size_t j = 0; j < wt->n_parts; j++) {
+      wpart_t *p = wt->parts[j];
+      if (p->w) {
+        hl_error_t e;
+        hl_err_init(&e);
+        hl_text_writer_close(p->w, &e);
+        hl_err_clear(&e);
+        p->w = NULL;
+      }
+      hl_batch_destroy(p->buf);
+      p->buf = NULL;
+    }
+    hl_map_destroy(wt->map);
+    wt->map = NULL;
+    if (wt->res) {
+      wt->res->root->close(wt->res->root);
+      wt->res = NULL;
+    }
+  }
+  hl_arena_destroy(w->scratch);
+  w->scratch = NULL;
+}
+
+static hl_status_t writer_init(writer_t *w, hl_session_t *s, hl_arena_t *arena, int n_tables,
+                               hl_error_t *err) {
+  memset(w, 0, sizeof *w);
+  w->s = s;
+  w->arena = arena;
+  w->n_tables = n_tables;
+  w->tables = hl_arena_zalloc(arena, sizeof(wtable_t) * (size_t)(n_tables > 0 ? n_tables : 1));
+  w->scratch = hl_arena_create(0);
+  if (!w->tables || !w->scratch) return hl_err_nomem(err);
+  w->strict = hl_cmd_setting_true(s, "hivelite.strict.conversion");
+  hl_status_t rc = setting_u64(s, "hivelite.write.file.size", 256ULL << 20, &w->file_size, err);
+  if (rc == HL_OK) rc = setting_u64(s, "hive.exec.max.created.files", 100000, &w->max_files, err);
+  if (rc == HL_OK) rc = setting_u64(s, "hive.exec.max.dynamic.partitions", 1000, &w->max_dyn, err);
+  if (rc == HL_OK) rc = hl_cmd_max_partitions(s, &w->max_parts, err);
+  return rc;
+}
+
+static hl_status_t lock_timeout(hl_session_t *s, double *out, hl_error_t *err) {
+  const char *v = hl_session_get(s, "hivelite.lock.timeout");
+  *out = 60;
+  if (!v || !*v) return HL_OK;
+  char *end;
+  double d = strtod(v, &end);
+  if (*end || d < 0 || d != d)
+    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                      "invalid value \"%s\" for hivelite.lock.timeout (expected seconds)", v);
+  *out = d;
+  return HL_OK;
+}
+
+static hl_status_t start_txn(writer_t *w, const char *kind, hl_error_t *err) {
+  double timeout;
+  hl_status_t rc = lock_timeout(w->s, &timeout, err);
+  if (rc != HL_OK) return rc;
+  rc = hl_txn_begin(w->s->cat, w->s->fs, kind, w->tables[0].t->cat->location, w->arena, &w->txn,
+                    err);
+  if (rc != HL_OK) return rc;
+  hl_txn_set_lock_timeout(w->txn, timeout);
+  for (int i = 0; rc == HL_OK && i < w->n_tables; i++) {
+    char *name = hl_arena_sprintf(w->arena, "%s.%s", HL_TNAME(w->tables[i].t));
+    rc = name ? hl_txn_lock_add(w->txn, name, err) : hl_err_nomem(err);
+  }
+  return rc;
+}
+
+/* Writes every table's rows and commits; W's tables are planned. */
+static hl_status_t run_writes(writer_t *w, const char *kind, hl_error_t *err) {
+  hl_status_t rc = start_txn(w, kind, err);
+  for (int i = 0; rc == HL_OK && i < w->n_tables; i++) {
+    wtable_t *wt = &w->tables[i];
+    if (wt->skip) continue;
+    /* a static target exists even when no row arrives (an empty partition,
+     * or an overwrite that empties the table) */
+    if (wt->n_dyn == 0) {
+      wpart_t *p;
+      rc = part_find(w, wt, wt->static_vals, &p, err);
+      hl_arena_reset(w->scratch);
+    }
+    if (rc == HL_OK && wt->res) {
+      hl_result_t *res = wt->res;
+      wt->res = NULL; /* write_result closes it */
+      rc = write_result(w, wt, res, err);
+    } else if (rc == HL_OK && wt->ins) {
+      rc = feed(w, wt, wt->ins, err);
+    }
+    for (size_t j = 0; rc == HL_OK && j < wt->n_parts; j++) {
+      rc = flush(w, wt, wt->parts[j], err);
+      if (rc == HL_OK) rc = file_close(w, wt->parts[j], err);
+    }
+  }
+  if (rc == HL_OK) {
+    writer_fini(w);
+    rc = hl_txn_commit(w->txn, apply, w, err);
+    w->txn = NULL;
+  }
+  writer_fini(w);
+  if (w->txn) hl_txn_abort(w->txn);
+  return rc;
+}
+
+/* ------------------------------------------------------------ CTAS */
+
+hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table_t *table,
+                        hl_arena_t *arena, hl_error_t *err) {
+  const hl_ast_create_table_t *ct = stmt->create_table;
+  writer_t w;
+  memset(&w, 0, sizeof w);
+  hl_result_t *res = hl_arena_zalloc(arena, sizeof *res);
+  if (!res) return hl_err_nomem(err);
+  hl_status_t rc = hl_exec_select(s, ct->as_select->select, arena, res, err);
+  if (rc != HL_OK) return rc;
+  int n_keys = table->n_part_keys;
+  if (table->n_cols == 0) {
+    /* columns from the query: its names and types, keys excluded */
+    int n_data = res->n_cols - n_keys;
+    if (n_data <= 0)
+      rc = hl_err_set_at(err, stmt->pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                         "the query of CREATE TABLE AS SELECT gives %d columns, too few for %d "
+                         "partition columns and at least one data column",
+                         res->n_cols, n_keys);
+    hl_cat_column_t *cols =
+        rc == HL_OK ? hl_arena_zalloc(arena, sizeof(hl_cat_column_t) * (size_t)(n_data + n_keys))
+                    : NULL;
+    if (rc == HL_OK && !cols) rc = hl_err_nomem(err);
+    for (int i = 0; rc == HL_OK && i < n_data; i++) {
+      const hl_type_t *ty = res->types[i];
+      cols[i].name = hl_arena_strdup(arena, res->names[i]);
+      cols[i].type = ty->id == HL_T_NULL ? hl_arena_strdup(arena, "string")
+                                         : hl_type_to_string(arena, ty);
+      if (!cols[i].name || !cols[i].type) rc = hl_err_nomem(err);
+      for (char *c = cols[i].name; c && *c; c++)
+        if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+      for (int j = 0; rc == HL_OK && j < i; j++)
+        if (strcmp(cols[j].name, cols[i].name) == 0)
+          rc = hl_err_set_at(err, stmt->pos, HL_ERROR, HL_SS(DUPLICATE_COLUMN),
+                             "column \"%s\" is given more than once in the query of CREATE "
+                             "TABLE AS SELECT",
+                             cols[i].name);
+    }
+    if (rc == HL_OK) {
+      memcpy(cols + n_data, table->part_keys, sizeof(hl_cat_column_t) * (size_t)n_keys);
+      table->cols = cols;
+      table->n_cols = n_data;
+      table->part_keys = cols + n_data;
+    }
+  }
+  if (rc == HL_OK) rc = writer_init(&w, s, arena, 1, err);
+  if (rc != HL_OK) {
+    res->root->close(res->root);
+    writer_fini(&w);
+    return rc;
+  }
+  wtable_t *wt = &w.tables[0];
+  wt->create = table;
+  wt->res = res; /* from here on closed by run_writes or writer_fini */
+  rc = hl_table_from_catalog(table, arena, &wt->t, err);
+  if (rc == HL_OK) rc = plan_table(&w, wt, NULL, err);
+  if (rc == HL_OK) rc = check_width(wt, res->n_cols, stmt->pos, err);
+  if (rc == HL_OK) rc = run_writes(&w, "ctas", err);
+  writer_fini(&w);
+  return rc;
+}
+
+hl_status_t hl_cmd_insert(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                          hl_result_t *result, hl_error_t *err) {
+  (void)result;
+  writer_t w;
+  hl_status_t rc = writer_init(&w, s, arena, stmt->n_inserts, err);
+  bool all_skipped = true;
+  for (int i = 0; rc == HL_OK && i < stmt->n_inserts; i++) {
+    const hl_ast_insert_t *ins = &stmt->inserts[i];
+    wtable_t *wt = &w.tables[i];
+    wt->ins = ins;
+    wt->overwrite = ins->overwrite;
+    rc = hl_table_load(s, &ins->table, arena, &wt->t, err);
+    for (int j = 0; rc == HL_OK && j < i; j++)
+      if (w.tables[j].t->cat->id == wt->t->cat->id)
+        rc = hl_err_set_at(err, ins->table.pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "a multi-insert may write table \"%s.%s\" only once",
+                           HL_TNAME(wt->t));
+    if (rc == HL_OK) rc = plan_table(&w, wt, ins, err);
+    if (rc == HL_OK && ins->if_not_exists && wt->n_dyn == 0 && wt->t->n_part > 0) {
+      hl_cat_partition_t *p;
+      hl_error_t e;
+      hl_err_init(&e);
+      hl_status_t g = hl_cat_partition_get(s->cat, wt->t->cat->id, wt->static_vals,
+                                           wt->t->n_part, arena, &p, &e);
+      hl_err_clear(&e);
+      if (g == HL_OK) wt->skip = true;
+    }
+    if (!wt->skip) all_skipped = false;
+  }
+  if (rc == HL_OK && !all_skipped) {
+    bool any_overwrite = false;
+    for (int i = 0; i < w.n_tables; i++)
+      any_overwrite = any_overwrite || w.tables[i].overwrite;
+    rc = run_writes(&w, any_overwrite ? "overwrite" : "insert", err);
+  }
+  writer_fini(&w);
+  return rc;
+}
+
+/* ------------------------------------------------------------ TRUNCATE */
+
+hl_status_t hl_cmd_truncate(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                            hl_result_t *result, hl_error_t *err) {
+  (void)result;
+  writer_t w;
+  hl_status_t rc = writer_init(&w, s, arena, 1, err);
+  wtable_t *wt = &w.tables[0];
+  if (rc == HL_OK) rc = hl_table_load(s, &stmt->table, arena, &wt->t, err);
+  if (rc == HL_OK && wt->t->cat->external)
+    rc = hl_err_set_at(err, stmt->table.pos, HL_ERROR, HL_SS(WRONG_OBJECT_TYPE),
+                       "cannot truncate external table \"%s.%s\"", HL_TNAME(wt->t));
+  if (rc != HL_OK) {
+    writer_fini(&w);
+    return rc;
+  }
+  hl_table_t *t = wt->t;
+  wt->overwrite = true;
+  wt->map = hl_map_create();
+  rc = wt->map ? hl_text_format_init(&wt->fmt, arena, t->cat->serde_lib, t->cat->serde_params,
+                                     t->cat->n_serde_params, t->cat->params, t->cat->n_params, err)
+               : hl_err_nomem(err);
+  /* the partitions to empty: the one named, those matching a partial spec,
+   * or all of them */
+  hl_cat_partition_t *parts = NULL;
+  size_t n_parts = 0;
+  if (rc == HL_OK && t->n_part > 0) {
+    rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &parts, &n_parts, err);
+    hl_cmd_part_filter_t f = {0};
+    if (rc == HL_OK && stmt->part_spec)
+      rc = hl_cmd_part_filter_compile(s, t, stmt->part_spec, arena, &f, err);
+    size_t kept = 0;
+    for (size_t i = 0; rc == HL_OK && i < n_parts; i++)
+      if (!stmt->part_spec || hl_cmd_part_filter_match(t, &f, &parts[i], arena))
+        parts[kept++] = parts[i];
+    n_parts = kept;
+    if (rc == HL_OK && stmt->part_spec && n_parts == 0)
+      rc = hl_err_set_at(err, stmt->part_spec->pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
+                         "no partition of table \"%s.%s\" matches the partition spec",
+                         HL_TNAME(t));
+  } else if (rc == HL_OK && stmt->part_spec) {
+    rc = hl_err_set_at(err, stmt->part_spec->pos, HL_ERROR,
+                       HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                       "table \"%s.%s\" is not a partitioned table", HL_TNAME(t));
+  }
+  if (rc == HL_OK) rc = start_txn(&w, "truncate", err);
+  if (rc == HL_OK && t->n_part == 0) {
+    wpart_t *p;
+    rc = part_open(&w, wt, NULL, &p, err);
+  }
+  for (size_t i = 0; rc == HL_OK && i < n_parts; i++) {
+    wpart_t *p;
+    rc = part_open(&w, wt, parts[i].values, &p, err);
+  }
+  if (rc == HL_OK) {
+    writer_fini(&w);
+    rc = hl_txn_commit(w.txn, apply, &w, err);
+    w.txn = NULL;
+  }
+  writer_fini(&w);
+  if (w.txn) hl_txn_abort(w.txn);
+  return rc;
+}
+
+/* ------------------------------------------------------------ LOAD DATA */
+
+/* "kv1.txt" -> "kv1_copy_N.txt" (Hive's naming for a clashing file). */
+static char *copy_name(hl_arena_t *arena, const char *name, int n) {
+  const char *dot = strrchr(name, '.');
+  if (!dot || dot == name) return hl_arena_sprintf(arena, "%s_copy_%d", name, n);
+  return hl_arena_sprintf(arena, "%.*s_copy_%d%s", (int)(dot - name), name, n, dot);
+}
+
+static bool load_hidden(const char *name) {
+  return name[0] == '.' || name[0] == '_';
+}
+
+/* LOAD DATA [LOCAL] INPATH 'p' [OVERWRITE] INTO TABLE t [PARTITION (spec)]:
+ * files are copied (LOCAL) or moved without being parsed, as Hive does,
+ * through the write transaction: a LOCAL copy is staged, a moved file goes
+ * from its source straight to the target at publish (and back on
+ * rollback, so the source file is never lost). */
+hl_status_t hl_cmd_load(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                        hl_result_t *result, hl_error_t *err) {
+  (void)result;
+  hl_stor_t *fs = s->fs;
+  writer_t w;
+  hl_status_t rc = writer_init(&w, s, arena, 1, err);
+  wtable_t *wt = w.tables;
+  if (rc == HL_OK) rc = hl_table_load(s, &stmt->table, arena, &wt->t, err);
+  hl_table_t *t = rc == HL_OK ? wt->t : NULL;
+  if (rc == HL_OK && t->n_part > 0 && !stmt->part_spec)
+    rc = hl_err_set_at(err, stmt->table.pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                       "table \"%s.%s\" is partitioned: LOAD DATA needs a PARTITION spec "
+                       "naming every partition column",
+                       HL_TNAME(t));
+  if (rc == HL_OK && t->n_part == 0 && stmt->part_spec)
+    rc = hl_err_set_at(err, stmt->part_spec->pos, HL_ERROR,
+                       HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                       "table \"%s.%s\" is not a partitioned table", HL_TNAME(t));
+  char **values = NULL;
+  if (rc == HL_OK && t->n_part > 0)
+    rc = hl_cmd_part_spec_full(s, t, stmt->part_spec, arena, &values, err);
+  char *src = NULL;
+  if (rc == HL_OK)
+    rc = hl_cmd_resolve_location(stmt->load_path, NULL, stmt->pos, arena, &src, err);
+  if (rc == HL_OK) rc = hl_exec_location_check(s, src, "the LOAD DATA source", err);
+  hl_stor_stat_t st = {0};
+  if (rc == HL_OK) rc = fs->ops->stat(fs, src, &st, err);
+  if (rc == HL_OK && !st.exists)
+    rc = hl_err_set_at(err, stmt->pos, HL_NOTFOUND, HL_SS(UNDEFINED_FILE),
+                       "path \"%s\" does not exist", stmt->load_path);
+  /* the source: a file, or the visible files of a directory */
+  char **files = NULL;
+  size_t n_files = 0;
+  if (rc == HL_OK && st.is_dir) {
+    hl_stor_entry_t *entries;
+    size_t n;
+    rc = fs->ops->list(fs, src, arena, &entries, &n, err);
+    files = rc == HL_OK ? hl_arena_alloc(arena, sizeof(char *) * (n + 1)) : NULL;
+    if (rc == HL_OK && !files) rc = hl_err_nomem(err);
+    for (size_t i = 0; rc == HL_OK && i < n; i++) {
+      if (load_hidden(entries[i].name)) continue;
+      if (entries[i].is_dir)
+        rc = hl_err_set_at(err, stmt->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "source directory \"%s\" contains directory \"%s\"; only files can "
+                           "be loaded",
+                           src, entries[i].name);
+      else if (!(files[n_files++] = hl_path_join(arena, src, entries[i].name)))
+        rc = hl_err_nomem(err);
+    }
+  } else if (rc == HL_OK) {
+    files = hl_arena_alloc(arena, sizeof(char *));
+    if (!files) rc = hl_err_nomem(err);
+    else files[n_files++] = src;
+  }
+  wt->overwrite = stmt->load_overwrite;
+  if (rc == HL_OK) {
+    wt->map = hl_map_create();
+    if (!wt->map) rc = hl_err_nomem(err);
+  }
+  if (rc == HL_OK) rc = start_txn(&w, "load", err);
+  wpart_t *p = NULL;
+  if (rc == HL_OK) rc = part_open(&w, wt, values, &p, err);
+  if (rc == HL_OK && (hl_cmd_path_under(src, p->dir) || hl_cmd_path_under(p->dir, src)))
+    rc = hl_err_set_at(err, stmt->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                       "cannot load \"%s\" into \"%s\": the paths overlap", src, p->dir);
+  if (rc == HL_OK) p->rows_unknown = true;
+  for (size_t i = 0; rc == HL_OK && i < n_files; i++) {
+    const char *slash = strrchr(files[i], '/');
+    const char *base = slash ? slash + 1 : files[i];
+    char *name = hl_arena_strdup(arena, base);
+    for (int copy = 1; rc == HL_OK && name; copy++) {
+      bool clash = false;
+      for (size_t f = 0; f < p->target->n_new && !clash; f++)
+        clash = strcmp(p->target->new_files[f], name) == 0;
+      if (!clash && !wt->overwrite) {
+        char *to = hl_path_join(arena, p->dir, name);
+        hl_stor_stat_t tst;
+        rc = to ? fs->ops->stat(fs, to, &tst, err) : hl_err_nomem(err);
+        clash = rc == HL_OK && tst.exists;
+      }
+      if (!clash) break;
+      name = copy_name(arena, base, copy);
+    }
+    if (rc == HL_OK && !name) rc = hl_err_nomem(err);
+    hl_stor_stat_t fst;
+    if (rc == HL_OK) rc = fs->ops->stat(fs, files[i], &fst, err);
+    if (rc == HL_OK) {
+      p->files++;
+      p->total_bytes += fst.size;
+    }
+    if (rc == HL_OK && stmt->load_local) {
+      char *to = hl_path_join(arena, p->target->stage_dir, name);
+      rc = to ? hl_stor_copy(fs, files[i], to, err) : hl_err_nomem(err);
+      if (rc == HL_OK) rc = hl_txn_target_add_file(w.txn, p->target, name, err);
+      if (rc == HL_OK) hl_txn_fault_point("file");
+    } else if (rc == HL_OK) {
+      rc = hl_txn_target_add_moved(w.txn, p->target, name, files[i], err);
+    }
+  }
+  if (rc == HL_OK) {
+    writer_fini(&w);
+    rc = hl_txn_commit(w.txn, apply, &w, err);
+    w.txn = NULL;
+  }
+  writer_fini(&w);
+  if (w.txn) hl_txn_abort(w.txn);
+  if (rc != HL_OK) hl_err_position(err, stmt->pos);
+  return rc;
+}

@@ -1,0 +1,740 @@
+/*
+ * txn.c -- write transactions (txn.h): staging, plan, commit, rollback,
+ * recovery and the fault-injection hook.
+ *
+ * The plan stored with an intent is text, one record per line, fields
+ * separated by tabs (tab, newline and backslash escaped as \t \n \\):
+ *
+ *   Q <qid>                              the write's id
+ *   C <dir>                              directory begin created (the root)
+ *   T <idx> <dir> <overwrite> <created>  a target (created may be empty)
+ *   N <idx> <name> [<origin>]            a new file of target idx (moved
+ *                                        from origin instead of staging)
+ *   O <idx> <name>                       an old entry of target idx
+ *
+ * Recovery needs nothing else: staged files live in <staging>/<idx>/,
+ * trashed ones in <dir>/.hivelite-trash-<qid>/.  A new file is taken back
+ * only when its source (staged copy or origin) is gone, i.e. when this
+ * write did move it: a file of the same name that someone else put there
+ * is never touched.
+ */
+#include "txn/txn.h"
+
+#include "util/mem.h"
+#include "util/strbuf.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct hl_txn {
+  hl_cat_t *cat;
+  hl_stor_t *fs;
+  hl_arena_t *arena;
+  const char *kind;
+  char qid[24];
+  char *root;          /* directory holding the staging directory */
+  char *root_created;  /* top-most directory begin created, or NULL */
+  char *staging;
+  int64_t intent_id;
+  hl_cat_owner_t me;
+  hl_txn_target_t **targets;
+  size_t n_targets, cap_targets;
+  char **locks;
+  size_t n_locks, cap_locks;
+  size_t n_locked;     /* locks[0..n_locked) are held */
+  size_t n_files;      /* file names handed out */
+  double lock_timeout; /* seconds */
+  bool done;
+};
+
+/* ------------------------------------------------------------ faults */
+
+void hl_txn_fault_point(const char *step) {
+  const char *crash = getenv("HIVELITE_CRASH_AT");
+  if (crash && strcmp(crash, step) == 0) kill(getpid(), SIGKILL);
+  const char *pause = getenv("HIVELITE_PAUSE_AT");
+  size_t n = strlen(step);
+  if (pause && strncmp(pause, step, n) == 0 && pause[n] == ':') {
+    long ms = strtol(pause + n + 1, NULL, 10);
+    if (ms > 0 && ms < 600000) {
+      struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+      nanosleep(&ts, NULL);
+    }
+  }
+}
+
+/* ------------------------------------------------------------ owners */
+
+/* Start time of process PID in clock ticks since boot (field 22 of
+ * /proc/<pid>/stat), 0 when unknown. */
+static int64_t process_start(int64_t pid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%lld/stat", (long long)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  char buf[1024];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  char *p = strrchr(buf, ')'); /* the command name may hold blanks */
+  if (!p) return 0;
+  p++;
+  for (int field = 3; field < 22 && p; field++) {
+    p = strchr(p + 1, ' ');
+  }
+  return p ? strtoll(p + 1, NULL, 10) : 0;
+}
+
+static void self_owner(hl_cat_owner_t *o, hl_arena_t *arena) {
+  char host[256];
+  if (gethostname(host, sizeof host) != 0) host[0] = '\0';
+  host[sizeof host - 1] = '\0';
+  o->host = hl_arena_strdup(arena, host);
+  o->pid = (int64_t)getpid();
+  o->start = process_start(o->pid);
+}
+
+/* True unless O is a process on this host that no longer runs. */
+static bool owner_alive(const hl_cat_owner_t *o, hl_arena_t *arena) {
+  hl_cat_owner_t me;
+  self_owner(&me, arena);
+  if (!me.host || strcmp(me.host, o->host) != 0) return true; /* cannot tell: assume alive */
+  if (o->pid <= 0 || o->pid > INT32_MAX) return false;
+  if (kill((pid_t)o->pid, 0) != 0 && errno == ESRCH) return false;
+  int64_t start = process_start(o->pid);
+  return !(start && o->start && start != o->start); /* a reused pid is another process */
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static hl_status_t nomem(hl_error_t *err) {
+  return hl_err_nomem(err);
+}
+
+static bool hidden(const char *name) {
+  return name[0] == '.' || name[0] == '_';
+}
+
+static void quiet_remove_tree(hl_stor_t *fs, const char *path) {
+  hl_error_t ignored;
+  hl_err_init(&ignored);
+  if (path) fs->ops->remove_tree(fs, path, &ignored);
+  hl_err_clear(&ignored);
+}
+
+/* Removes DIR and its parents up to and including TOP while they are
+ * empty (rmdir fails on a non-empty directory, which stops the walk). */
+static void rmdir_chain(hl_stor_t *fs, const char *dir, const char *top, hl_arena_t *arena) {
+  if (!top || !dir) return;
+  char *p = hl_arena_strdup(arena, dir);
+  size_t top_len = strlen(top);
+  while (p && strlen(p) >= top_len) {
+    hl_error_t e;
+    hl_err_init(&e);
+    hl_stor_stat_t st;
+    bool ok = fs->ops->stat(fs, p, &st, &e) == HL_OK;
+    if (ok && st.exists) ok = fs->ops->rmdir(fs, p, &e) == HL_OK;
+    hl_err_clear(&e);
+    if (!ok || strlen(p) == top_len) return;
+    char *slash = strrchr(p, '/');
+    if (!slash || slash == p) return;
+    *slash = '\0';
+  }
+}
+
+/* The top-most missing directory on the way to PATH (NULL: PATH exists). */
+static hl_status_t first_missing(hl_stor_t *fs, const char *path, hl_arena_t *arena, char **out,
+                                 hl_error_t *err) {
+  *out = NULL;
+  char *probe = hl_arena_strdup(arena, path);
+  if (!probe) return nomem(err);
+  for (;;) {
+    hl_stor_stat_t st;
+    hl_status_t rc = fs->ops->stat(fs, probe, &st, err);
+    if (rc != HL_OK) return rc;
+    if (st.exists) {
+      if (!st.is_dir)
+        return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                          "location \"%s\" is a file, not a directory", probe);
+      return HL_OK;
+    }
+    if (!(*out = hl_arena_strdup(arena, probe))) return nomem(err);
+    char *slash = strrchr(probe, '/');
+    if (!slash || slash == probe) return HL_OK;
+    *slash = '\0';
+  }
+}
+
+static char *trash_dir(hl_arena_t *arena, const char *dir, const char *qid) {
+  return hl_arena_sprintf(arena, "%s/.hivelite-trash-%s", dir, qid);
+}
+
+/* ------------------------------------------------------------ plan text */
+
+static void put_field(hl_buf_t *b, const char *s) {
+  hl_buf_putc(b, '\t');
+  for (; s && *s; s++) {
+    if (*s == '\t')
+      hl_buf_puts(b, "\\t");
+    else if (*s == '\n')
+      hl_buf_puts(b, "\\n");
+    else if (*s == '\\')
+      hl_buf_puts(b, "\\\\");
+    else
+      hl_buf_putc(b, *s);
+  }
+}
+
+static char *plan_text(hl_txn_t *txn) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_buf_puts(&b, "Q");
+  put_field(&b, txn->qid);
+  hl_buf_putc(&b, '\n');
+  if (txn->root_created) {
+    hl_buf_puts(&b, "C");
+    put_field(&b, txn->root_created);
+    hl_buf_putc(&b, '\n');
+  }
+  for (size_t i = 0; i < txn->n_targets; i++) {
+    hl_txn_target_t *t = txn->targets[i];
+    char idx[24];
+    snprintf(idx, sizeof idx, "%d", t->idx);
+    hl_buf_puts(&b, "T");
+    put_field(&b, idx);
+    put_field(&b, t->dir);
+    put_field(&b, t->overwrite ? "1" : "0");
+    put_field(&b, t->created ? t->created : "");
+    hl_buf_putc(&b, '\n');
+    for (size_t f = 0; f < t->n_new; f++) {
+      hl_buf_puts(&b, "N");
+      put_field(&b, idx);
+      put_field(&b, t->new_files[f]);
+      if (t->moved_from && t->moved_from[f]) put_field(&b, t->moved_from[f]);
+      hl_buf_putc(&b, '\n');
+    }
+    for (size_t f = 0; f < t->n_old; f++) {
+      hl_buf_puts(&b, "O");
+      put_field(&b, idx);
+      put_field(&b, t->old_files[f]);
+      hl_buf_putc(&b, '\n');
+    }
+  }
+  char *out = b.oom ? NULL : hl_arena_strndup(txn->arena, hl_buf_cstr(&b), b.len);
+  hl_buf_fini(&b);
+  return out;
+}
+
+/* Splits one plan line into at most MAX fields (unescaped in place). */
+static int split_fields(char *line, char **fields, int max) {
+  int n = 0;
+  char *w = line;
+  fields[n++] = w;
+  for (char *r = line; *r; r++) {
+    if (*r == '\t') {
+      *w++ = '\0';
+      if (n == max) return n;
+      fields[n++] = w;
+    } else if (*r == '\\' && r[1]) {
+      r++;
+      *w++ = *r == 't' ? '\t' : *r == 'n' ? '\n' : *r;
+    } else {
+      *w++ = *r;
+    }
+  }
+  *w = '\0';
+  return n;
+}
+
+typedef struct rtarget {
+  char *dir;
+  char *created;
+  char **news, **olds;
+  char **origins; /* per new file, NULL: staged */
+  size_t n_new, n_old, cap_new, cap_old, n_orig, cap_orig;
+} rtarget_t;
+
+typedef struct rplan {
+  char *qid;
+  char *root_created;
+  rtarget_t *targets;
+  int n_targets;
+} rplan_t;
+
+static bool push_name(hl_arena_t *arena, char ***v, size_t *n, size_t *cap, char *name) {
+  if (*n == *cap) {
+    size_t ncap = *cap ? *cap * 2 : 8;
+    char **g = hl_arena_realloc(arena, *v, *cap * sizeof(char *), ncap * sizeof(char *));
+    if (!g) return false;
+    *v = g;
+    *cap = ncap;
+  }
+  (*v)[(*n)++] = name;
+  return true;
+}
+
+static hl_status_t parse_plan(const char *text, hl_arena_t *arena, rplan_t *p, hl_error_t *err) {
+  memset(p, 0, sizeof *p);
+  char *copy = hl_arena_strdup(arena, text);
+  if (!copy) return nomem(err);
+  int cap = 0;
+  for (char *line = copy; line && *line;) {
+    char *nl = strchr(line, '\n');
+    if (nl) *nl = '\0';
+    char *f[5];
+    int n = split_fields(line, f, 5);
+    if (strcmp(f[0], "Q") == 0 && n >= 2) {
+      p->qid = f[1];
+    } else if (strcmp(f[0], "C") == 0 && n >= 2) {
+      p->root_created = f[1];
+    } else if (strcmp(f[0], "T") == 0 && n >= 5) {
+      long idx = strtol(f[1], NULL, 10);
+      if (idx != p->n_targets) goto bad;
+      if (p->n_targets == cap) {
+        int ncap = cap ? cap * 2 : 8;
+        rtarget_t *g = hl_arena_realloc(arena, p->targets, sizeof(rtarget_t) * (size_t)cap,
+                                        sizeof(rtarget_t) * (size_t)ncap);
+        if (!g) return nomem(err);
+        p->targets = g;
+        cap = ncap;
+      }
+      rtarget_t *t = &p->targets[p->n_targets++];
+      memset(t, 0, sizeof *t);
+      t->dir = f[2];
+      t->created = f[4][0] ? f[4] : NULL;
+    } else if ((strcmp(f[0], "N") == 0 || strcmp(f[0], "O") == 0) && n >= 3) {
+      long idx = strtol(f[1], NULL, 10);
+      if (idx < 0 || idx >= p->n_targets || strchr(f[2], '/') || !f[2][0]) goto bad;
+      rtarget_t *t = &p->targets[idx];
+      bool ok = f[0][0] == 'N' ? push_name(arena, &t->news, &t->n_new, &t->cap_new, f[2]) &&
+                                     push_name(arena, &t->origins, &t->n_orig, &t->cap_orig,
+                                               n >= 4 ? f[3] : NULL)
+                               : push_name(arena, &t->olds, &t->n_old, &t->cap_old, f[2]);
+      if (!ok) return nomem(err);
+    } else if (f[0][0]) {
+      goto bad;
+    }
+    line = nl ? nl + 1 : NULL;
+  }
+  return HL_OK;
+bad:
+  return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
+                    "metastore is corrupt: malformed write intent plan");
+}
+
+/* Undoes the file moves of plan P (any prefix of them may have happened)
+ * and removes what the write created. */
+static void rollback_plan(hl_stor_t *fs, const rplan_t *p, const char *staging,
+                          hl_arena_t *arena) {
+  for (int i = p->n_targets; i-- > 0;) {
+    const rtarget_t *t = &p->targets[i];
+    hl_error_t e;
+    hl_err_init(&e);
+    char *idx = hl_arena_sprintf(arena, "%d", i);
+    char *stage = idx ? hl_path_join(arena, staging, idx) : NULL;
+    for (size_t f = 0; stage && f < t->n_new; f++) {
+      const char *origin = t->origins[f];
+      char *src = origin ? (char *)origin : hl_path_join(arena, stage, t->news[f]);
+      char *path = hl_path_join(arena, t->dir, t->news[f]);
+      hl_stor_stat_t st;
+      /* ours only if its source is gone (moved by this write) */
+      if (src && path && fs->ops->stat(fs, src, &st, &e) == HL_OK && !st.exists &&
+          fs->ops->stat(fs, path, &st, &e) == HL_OK && st.exists) {
+        if (origin)
+          fs->ops->rename(fs, path, origin, &e);
+        else
+          fs->ops->remove(fs, path, &e);
+      }
+      hl_err_clear(&e);
+    }
+    if (p->qid) {
+      char *trash = trash_dir(arena, t->dir, p->qid);
+      for (size_t f = 0; trash && f < t->n_old; f++) {
+        char *from = hl_path_join(arena, trash, t->olds[f]);
+        char *to = hl_path_join(arena, t->dir, t->olds[f]);
+        hl_stor_stat_t st;
+        if (from && to && fs->ops->stat(fs, from, &st, &e) == HL_OK && st.exists)
+          fs->ops->rename(fs, from, to, &e);
+        hl_err_clear(&e);
+      }
+      if (trash) fs->ops->rmdir(fs, trash, &e);
+      hl_err_clear(&e);
+    }
+    if (t->created) rmdir_chain(fs, t->dir, t->created, arena);
+  }
+  quiet_remove_tree(fs, staging);
+  if (p->root_created) {
+    /* the staging directory's parent chain */
+    const char *slash = strrchr(staging, '/');
+    char *parent = slash ? hl_arena_strndup(arena, staging, (size_t)(slash - staging)) : NULL;
+    rmdir_chain(fs, parent, p->root_created, arena);
+  }
+}
+
+/* Finishes a committed plan: the trash and staging directories go. */
+static void finish_plan(hl_stor_t *fs, const rplan_t *p, const char *staging, hl_arena_t *arena) {
+  for (int i = 0; i < p->n_targets && p->qid; i++)
+    quiet_remove_tree(fs, trash_dir(arena, p->targets[i].dir, p->qid));
+  quiet_remove_tree(fs, staging);
+}
+
+/* ------------------------------------------------------------ begin */
+
+static void make_qid(char out[24], hl_arena_t *arena) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  unsigned long long x = ((unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec);
+  x ^= (unsigned long long)getpid() << 40;
+  x ^= (unsigned long long)(uintptr_t)arena;
+  x ^= x >> 31;
+  x *= 0x9e3779b97f4a7c15ULL;
+  x ^= x >> 29;
+  snprintf(out, 24, "%016llx", x);
+}
+
+hl_status_t hl_txn_begin(hl_cat_t *cat, hl_stor_t *fs, const char *kind, const char *root,
+                         hl_arena_t *arena, hl_txn_t **out, hl_error_t *err) {
+  *out = NULL;
+  hl_txn_t *txn = hl_arena_zalloc(arena, sizeof *txn);
+  if (!txn) return nomem(err);
+  txn->cat = cat;
+  txn->fs = fs;
+  txn->arena = arena;
+  txn->kind = kind;
+  txn->lock_timeout = 60;
+  make_qid(txn->qid, arena);
+  self_owner(&txn->me, arena);
+  txn->root = hl_arena_strdup(arena, root);
+  txn->staging = hl_arena_sprintf(arena, "%s/.hivelite-staging-%s", root, txn->qid);
+  if (!txn->me.host || !txn->root || !txn->staging) return nomem(err);
+  hl_status_t rc = first_missing(fs, root, arena, &txn->root_created, err);
+  if (rc != HL_OK) return rc;
+  /* The intent is recorded before anything exists on disk, so that a crash
+   * at any later point leaves something recovery can find. */
+  hl_cat_intent_t in = {0};
+  in.kind = (char *)kind;
+  in.state = "staging";
+  in.staging = txn->staging;
+  in.plan = plan_text(txn);
+  in.owner = txn->me;
+  if (!in.plan) return nomem(err);
+  rc = hl_cat_intent_add(cat, &in, &txn->intent_id, err);
+  if (rc != HL_OK) return rc;
+  rc = fs->ops->mkdirs(fs, txn->staging, err);
+  if (rc != HL_OK) {
+    hl_txn_abort(txn);
+    return rc;
+  }
+  *out = txn;
+  return HL_OK;
+}
+
+const char *hl_txn_query_id(const hl_txn_t *txn) {
+  return txn->qid;
+}
+
+void hl_txn_set_lock_timeout(hl_txn_t *txn, double seconds) {
+  txn->lock_timeout = seconds < 0 ? 0 : seconds;
+}
+
+hl_status_t hl_txn_lock_add(hl_txn_t *txn, const char *name, hl_error_t *err) {
+  for (size_t i = 0; i < txn->n_locks; i++)
+    if (strcmp(txn->locks[i], name) == 0) return HL_OK;
+  char *copy = hl_arena_strdup(txn->arena, name);
+  if (!copy || !push_name(txn->arena, &txn->locks, &txn->n_locks, &txn->cap_locks, copy))
+    return nomem(err);
+  return HL_OK;
+}
+
+hl_status_t hl_txn_target_add(hl_txn_t *txn, const char *dir, bool overwrite,
+                              hl_txn_target_t **out, hl_error_t *err) {
+  if (txn->n_targets == txn->cap_targets) {
+    size_t ncap = txn->cap_targets ? txn->cap_targets * 2 : 8;
+    hl_txn_target_t **g = hl_arena_realloc(txn->arena, txn->targets,
+                                           txn->cap_targets * sizeof(*g), ncap * sizeof(*g));
+    if (!g) return nomem(err);
+    txn->targets = g;
+    txn->cap_targets = ncap;
+  }
+  hl_txn_target_t *t = hl_arena_zalloc(txn->arena, sizeof *t);
+  if (!t) return nomem(err);
+  t->idx = (int)txn->n_targets;
+  t->dir = hl_arena_strdup(txn->arena, dir);
+  t->overwrite = overwrite;
+  t->stage_dir = hl_arena_sprintf(txn->arena, "%s/%d", txn->staging, t->idx);
+  if (!t->dir || !t->stage_dir) return nomem(err);
+  hl_status_t rc = txn->fs->ops->mkdirs(txn->fs, t->stage_dir, err);
+  if (rc != HL_OK) return rc;
+  txn->targets[txn->n_targets++] = t;
+  *out = t;
+  return HL_OK;
+}
+
+size_t hl_txn_target_count(const hl_txn_t *txn) {
+  return txn->n_targets;
+}
+
+hl_txn_target_t *hl_txn_target_at(hl_txn_t *txn, size_t i) {
+  return i < txn->n_targets ? txn->targets[i] : NULL;
+}
+
+char *hl_txn_file_name(hl_txn_t *txn, const char *ext) {
+  return hl_arena_sprintf(txn->arena, "%s_%06zu%s", txn->qid, txn->n_files++, ext ? ext : "");
+}
+
+static hl_status_t add_new(hl_txn_t *txn, hl_txn_target_t *target, const char *name,
+                           const char *origin, hl_error_t *err) {
+  char *copy = hl_arena_strdup(txn->arena, name);
+  char *orig = origin ? hl_arena_strdup(txn->arena, origin) : NULL;
+  if (!copy || (origin && !orig)) return nomem(err);
+  size_t cap = target->cap_new;
+  if (!push_name(txn->arena, &target->new_files, &target->n_new, &target->cap_new, copy))
+    return nomem(err);
+  if (target->cap_new != cap || !target->moved_from) {
+    char **g = hl_arena_realloc(txn->arena, target->moved_from, cap * sizeof(char *),
+                                target->cap_new * sizeof(char *));
+    if (!g) return nomem(err);
+    if (!target->moved_from) memset(g, 0, target->cap_new * sizeof(char *));
+    target->moved_from = g;
+  }
+  target->moved_from[target->n_new - 1] = orig;
+  return HL_OK;
+}
+
+hl_status_t hl_txn_target_add_file(hl_txn_t *txn, hl_txn_target_t *target, const char *name,
+                                   hl_error_t *err) {
+  return add_new(txn, target, name, NULL, err);
+}
+
+hl_status_t hl_txn_target_add_moved(hl_txn_t *txn, hl_txn_target_t *target, const char *name,
+                                    const char *origin, hl_error_t *err) {
+  return add_new(txn, target, name, origin, err);
+}
+
+/* ------------------------------------------------------------ locks */
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static hl_status_t take_locks(hl_txn_t *txn, hl_error_t *err) {
+  if (txn->n_locks > 1) qsort(txn->locks, txn->n_locks, sizeof(char *), cmp_str);
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  long sleep_ms = 5;
+  while (txn->n_locked < txn->n_locks) {
+    const char *name = txn->locks[txn->n_locked];
+    hl_cat_owner_t holder = {0};
+    bool acquired = false;
+    hl_status_t rc =
+        hl_cat_lock_try(txn->cat, name, &txn->me, NULL, &acquired, &holder, txn->arena, err);
+    if (rc == HL_OK && !acquired && !owner_alive(&holder, txn->arena))
+      rc = hl_cat_lock_try(txn->cat, name, &txn->me, &holder, &acquired, &holder, txn->arena,
+                           err);
+    if (rc != HL_OK) return rc;
+    if (acquired) {
+      txn->n_locked++;
+      sleep_ms = 5;
+      continue;
+    }
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double waited = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+    if (waited >= txn->lock_timeout)
+      return hl_err_set(err, HL_ERROR, HL_SS(LOCK_NOT_AVAILABLE),
+                        "could not lock table \"%s\" for writing: held by process %lld on \"%s\" "
+                        "for more than %g seconds",
+                        name, (long long)holder.pid, holder.host, txn->lock_timeout);
+    struct timespec ts = {0, sleep_ms * 1000000L};
+    nanosleep(&ts, NULL);
+    if (sleep_ms < 100) sleep_ms *= 2;
+  }
+  return HL_OK;
+}
+
+static void release_locks(hl_txn_t *txn) {
+  for (size_t i = txn->n_locked; i-- > 0;) {
+    hl_error_t e;
+    hl_err_init(&e);
+    hl_cat_lock_release(txn->cat, txn->locks[i], &txn->me, &e);
+    hl_err_clear(&e);
+  }
+  txn->n_locked = 0;
+}
+
+/* ------------------------------------------------------------ commit */
+
+/* Under the lock: what each overwritten target holds now, and which
+ * directories the write will create. */
+static hl_status_t plan_targets(hl_txn_t *txn, hl_error_t *err) {
+  hl_stor_t *fs = txn->fs;
+  for (size_t i = 0; i < txn->n_targets; i++) {
+    hl_txn_target_t *t = txn->targets[i];
+    hl_status_t rc = first_missing(fs, t->dir, txn->arena, &t->created, err);
+    if (rc != HL_OK) return rc;
+    t->n_old = 0;
+    if (!t->overwrite || t->created) continue;
+    hl_stor_entry_t *entries;
+    size_t n;
+    rc = fs->ops->list(fs, t->dir, txn->arena, &entries, &n, err);
+    if (rc != HL_OK) return rc;
+    t->old_files = hl_arena_alloc(txn->arena, sizeof(char *) * (n + 1));
+    if (!t->old_files) return nomem(err);
+    for (size_t e = 0; e < n; e++)
+      if (!hidden(entries[e].name)) t->old_files[t->n_old++] = entries[e].name;
+  }
+  return HL_OK;
+}
+
+static hl_status_t apply_files(hl_txn_t *txn, hl_error_t *err) {
+  hl_stor_t *fs = txn->fs;
+  bool first_trash = true, first_publish = true;
+  for (size_t i = 0; i < txn->n_targets; i++) {
+    hl_txn_target_t *t = txn->targets[i];
+    hl_status_t rc = HL_OK;
+    if (t->created) rc = fs->ops->mkdirs(fs, t->dir, err);
+    if (rc != HL_OK) return rc;
+    if (t->n_old > 0) {
+      char *trash = trash_dir(txn->arena, t->dir, txn->qid);
+      if (!trash) return nomem(err);
+      rc = fs->ops->mkdirs(fs, trash, err);
+      for (size_t f = 0; rc == HL_OK && f < t->n_old; f++) {
+        char *from = hl_path_join(txn->arena, t->dir, t->old_files[f]);
+        char *to = hl_path_join(txn->arena, trash, t->old_files[f]);
+        rc = from && to ? fs->ops->rename(fs, from, to, err) : nomem(err);
+        if (rc == HL_OK && first_trash) {
+          first_trash = false;
+          hl_txn_fault_point("trash");
+        }
+      }
+      if (rc != HL_OK) return rc;
+    }
+  }
+  for (size_t i = 0; i < txn->n_targets; i++) {
+    hl_txn_target_t *t = txn->targets[i];
+    for (size_t f = 0; f < t->n_new; f++) {
+      char *from = t->moved_from && t->moved_from[f]
+                       ? t->moved_from[f]
+                       : hl_path_join(txn->arena, t->stage_dir, t->new_files[f]);
+      char *to = hl_path_join(txn->arena, t->dir, t->new_files[f]);
+      hl_status_t rc = from && to ? fs->ops->rename(fs, from, to, err) : nomem(err);
+      if (rc != HL_OK) return rc;
+      if (first_publish) {
+        first_publish = false;
+        hl_txn_fault_point("publish");
+      }
+    }
+  }
+  return HL_OK;
+}
+
+static void forget_intent(hl_txn_t *txn) {
+  hl_error_t e;
+  hl_err_init(&e);
+  hl_cat_intent_delete(txn->cat, txn->intent_id, &e);
+  hl_err_clear(&e);
+}
+
+static void rollback_files(hl_txn_t *txn) {
+  char *text = plan_text(txn);
+  rplan_t p;
+  hl_error_t e;
+  hl_err_init(&e);
+  if (text && parse_plan(text, txn->arena, &p, &e) == HL_OK)
+    rollback_plan(txn->fs, &p, txn->staging, txn->arena);
+  else
+    quiet_remove_tree(txn->fs, txn->staging);
+  hl_err_clear(&e);
+}
+
+hl_status_t hl_txn_commit(hl_txn_t *txn, hl_txn_apply_fn apply, void *arg, hl_error_t *err) {
+  if (txn->done)
+    return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_TRANSACTION_STATE),
+                      "write transaction already ended");
+  hl_txn_fault_point("staged");
+  hl_status_t rc = take_locks(txn, err);
+  if (rc == HL_OK) {
+    hl_txn_fault_point("locked");
+    rc = plan_targets(txn, err);
+  }
+  char *plan = rc == HL_OK ? plan_text(txn) : NULL;
+  if (rc == HL_OK && !plan) rc = nomem(err);
+  if (rc == HL_OK) rc = hl_cat_intent_update(txn->cat, txn->intent_id, "pending", plan, err);
+  if (rc == HL_OK) {
+    hl_txn_fault_point("pending");
+    rc = apply_files(txn, err);
+  }
+  if (rc == HL_OK) {
+    hl_txn_fault_point("before_commit");
+    rc = hl_cat_begin(txn->cat, err);
+    if (rc == HL_OK) {
+      if (apply) rc = apply(arg, txn, err);
+      if (rc == HL_OK) rc = hl_cat_intent_update(txn->cat, txn->intent_id, "committed", NULL, err);
+      if (rc == HL_OK)
+        rc = hl_cat_commit(txn->cat, err);
+      else
+        hl_cat_rollback(txn->cat);
+    }
+  }
+  txn->done = true;
+  if (rc != HL_OK) {
+    rollback_files(txn);
+    forget_intent(txn);
+    release_locks(txn);
+    return rc;
+  }
+  hl_txn_fault_point("committed");
+  for (size_t i = 0; i < txn->n_targets; i++)
+    if (txn->targets[i]->n_old > 0)
+      quiet_remove_tree(txn->fs, trash_dir(txn->arena, txn->targets[i]->dir, txn->qid));
+  quiet_remove_tree(txn->fs, txn->staging);
+  hl_txn_fault_point("cleanup");
+  forget_intent(txn);
+  release_locks(txn);
+  return HL_OK;
+}
+
+void hl_txn_abort(hl_txn_t *txn) {
+  if (!txn || txn->done) return;
+  txn->done = true;
+  for (size_t i = 0; i < txn->n_targets; i++) { /* nothing was moved yet */
+    txn->targets[i]->n_new = 0;
+    txn->targets[i]->n_old = 0;
+    txn->targets[i]->created = NULL;
+  }
+  rollback_files(txn);
+  forget_intent(txn);
+  release_locks(txn);
+}
+
+/* ------------------------------------------------------------ recovery */
+
+hl_status_t hl_txn_recover(hl_cat_t *cat, hl_stor_t *fs, hl_error_t *err) {
+  hl_arena_t *arena = hl_arena_create(0);
+  if (!arena) return nomem(err);
+  hl_cat_intent_t *intents;
+  size_t n;
+  hl_status_t rc = hl_cat_intent_list(cat, arena, &intents, &n, err);
+  for (size_t i = 0; rc == HL_OK && i < n; i++) {
+    hl_cat_intent_t *in = &intents[i];
+    if (owner_alive(&in->owner, arena)) continue;
+    rplan_t p;
+    rc = parse_plan(in->plan, arena, &p, err);
+    if (rc != HL_OK) break;
+    if (strcmp(in->state, "committed") == 0) {
+      finish_plan(fs, &p, in->staging, arena);
+    } else {
+      /* In "staging" the plan lists no targets yet: only the staging
+       * directory (and the root, if begin created it) exist. */
+      rollback_plan(fs, &p, in->staging, arena);
+    }
+    rc = hl_cat_intent_delete(cat, in->id, err);
+  }
+  hl_arena_destroy(arena);
+  return rc;
+}

@@ -40,6 +40,10 @@ hl_op_t *hl_op_sort_create(hl_op_t *child, int n_cols, const hl_type_t *const *t
                            const int *keys, const bool *desc, const bool *nulls_first, int n_keys,
                            hl_arena_t *arena, hl_error_t *err);
 
+/* Window functions (op_window.c): IN_TYPES are the n_window_input input
+ * column types; output is those columns then one per window function. */
+hl_op_t *hl_op_window_create(hl_op_t *child, const hl_plan_t *plan,
+                             const hl_type_t *const *in_types, hl_arena_t *arena, hl_error_t *err);
 /* Joins of every kind (op_join.c): output is left columns then right. */
 hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, hl_arena_t *arena,
                            hl_error_t *err);

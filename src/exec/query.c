@@ -242,6 +242,22 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
       plan->from ? build_rel(s, plan->from, arena, err) : hl_op_one_row_create(arena, err);
   if (op && plan->filter) op = hl_op_filter_create(op, plan->filter, arena, err);
   if (op && plan->aggregate) op = hl_op_agg_create(op, plan, arena, err);
+  if (op && plan->n_windows) {
+    const hl_type_t **in_types =
+        hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(plan->n_window_input + 1));
+    if (!in_types) {
+      op->close(op);
+      return hl_err_nomem(err);
+    }
+    for (int c = 0; c < plan->n_window_input; c++) {
+      if (plan->aggregate)
+        in_types[c] =
+            c < plan->n_group ? plan->group_exprs[c]->type : plan->aggs[c - plan->n_group].type;
+      else
+        in_types[c] = plan->from->types[c];
+    }
+    op = hl_op_window_create(op, plan, in_types, arena, err);
+  }
   if (op) op = hl_op_project_create(op, plan->out_exprs, plan->n_out, arena, err);
   const hl_type_t **types = hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(plan->n_out + 1));
   if (!types) {

@@ -49,6 +49,8 @@ typedef struct binder {
   hl_table_t *table; /* the table when FROM is exactly one table */
   /* aggregation context (NULL when binding outside a select list) */
   bool agg_allowed;
+  bool win_allowed; /* window functions: select list and ORDER BY only */
+  int win_cap;
   hl_plan_t *plan;
   int agg_cap;
   int group_cap;
@@ -966,7 +968,214 @@ static hl_expr_t *bind_rounding(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *
   return e;
 }
 
+/* Window results are referenced as out_ref columns WIN_MARK + k until the
+ * window operator's input width is known (fix_window_refs). */
+#define WIN_MARK (1 << 24)
+
+static hl_expr_t *bind_window(binder_t *b, const hl_ast_expr_t *a) {
+  const hl_ast_window_t *w = a->window;
+  if (!b->win_allowed) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(GROUPING_ERROR),
+                  "window functions are not allowed here");
+    return NULL;
+  }
+  hl_window_t win;
+  memset(&win, 0, sizeof win);
+  win.name = a->name;
+  static const struct {
+    const char *name;
+    hl_win_kind_t kind;
+    int min_args, max_args;
+  } fns[] = {
+      {"row_number", HL_WIN_ROW_NUMBER, 0, 0},
+      {"rank", HL_WIN_RANK, 0, 0},
+      {"dense_rank", HL_WIN_DENSE_RANK, 0, 0},
+      {"percent_rank", HL_WIN_PERCENT_RANK, 0, 0},
+      {"cume_dist", HL_WIN_CUME_DIST, 0, 0},
+      {"ntile", HL_WIN_NTILE, 1, 1},
+      {"lag", HL_WIN_LAG, 1, 3},
+      {"lead", HL_WIN_LEAD, 1, 3},
+      {"first_value", HL_WIN_FIRST_VALUE, 1, 2},
+      {"last_value", HL_WIN_LAST_VALUE, 1, 2},
+  };
+  int found = -1;
+  for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+    if (strcmp(fns[i].name, a->name) == 0) found = (int)i;
+  bool is_agg = found < 0 && is_aggregate_name(a->name);
+  if (found < 0 && !is_agg) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "window function %s does not exist", a->name);
+    return NULL;
+  }
+  if (a->distinct) {
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "DISTINCT in a window function is not supported yet");
+    return NULL;
+  }
+  /* arguments, partitions and order keys are ordinary expressions; they
+   * may use aggregates of the query (rank() OVER (ORDER BY sum(x))) */
+  b->win_allowed = false;
+  hl_expr_t *result = NULL;
+  if (is_agg) {
+    win.kind = HL_WIN_AGG;
+    /* bind like a plain aggregate, then take its definition back out */
+    int n_before = b->plan->n_aggs;
+    bool saved_agg = b->agg_allowed;
+    b->agg_allowed = true;
+    hl_expr_t *ref = bind_aggregate(b, a);
+    b->agg_allowed = saved_agg;
+    if (!ref) goto done;
+    hl_agg_t *ag = &b->plan->aggs[n_before];
+    win.agg = ag->kind;
+    win.arg = ag->arg;
+    win.type = ag->type;
+    b->plan->n_aggs = n_before; /* not a query aggregate */
+  } else {
+    win.kind = fns[found].kind;
+    if (a->n_args < fns[found].min_args || a->n_args > fns[found].max_args) {
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                    "function %s does not take %d arguments", a->name, a->n_args);
+      goto done;
+    }
+    switch (win.kind) {
+    case HL_WIN_ROW_NUMBER:
+    case HL_WIN_RANK:
+    case HL_WIN_DENSE_RANK:
+      win.type = hl_type_prim(HL_T_INT);
+      break;
+    case HL_WIN_PERCENT_RANK:
+    case HL_WIN_CUME_DIST:
+      win.type = hl_type_prim(HL_T_DOUBLE);
+      break;
+    case HL_WIN_NTILE: {
+      hl_expr_t *n = bind_expr(b, a->args[0]);
+      if (!n) goto done;
+      if (n->kind != HL_EX_CONST || !hl_type_is_integer(n->type) || n->value.is_null ||
+          n->value.u.i < 1) {
+        arg_error(b, a, 0, "a positive integer constant");
+        goto done;
+      }
+      win.offset = n->value.u.i;
+      win.type = hl_type_prim(HL_T_INT);
+      break;
+    }
+    default: {
+      if (!(win.arg = bind_expr(b, a->args[0]))) goto done;
+      win.type = win.arg->type;
+      win.offset = 1;
+      if ((win.kind == HL_WIN_LAG || win.kind == HL_WIN_LEAD) && a->n_args > 1) {
+        hl_expr_t *n = bind_expr(b, a->args[1]);
+        if (!n) goto done;
+        if (n->kind != HL_EX_CONST || !hl_type_is_integer(n->type) || n->value.is_null ||
+            n->value.u.i < 0) {
+          arg_error(b, a, 1, "a non-negative integer constant");
+          goto done;
+        }
+        win.offset = n->value.u.i;
+        if (a->n_args > 2) {
+          hl_expr_t *d = bind_expr(b, a->args[2]);
+          if (!d) goto done;
+          const hl_type_t *t = common_type(b, win.type, d->type, a->args[2]->pos);
+          if (!t) goto done;
+          win.type = t;
+          if (!(win.arg = cast_to(b, win.arg, t)) || !(win.deflt = cast_to(b, d, t))) goto done;
+        }
+      } else if (a->n_args > 1) {
+        hl_err_set_at(b->err, a->args[1]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "the IGNORE NULLS argument of %s is not supported yet", a->name);
+        goto done;
+      }
+      if (win.type->id == HL_T_NULL) win.type = hl_type_prim(HL_T_STRING);
+      break;
+    }
+    }
+  }
+  if (w->n_partition_by) {
+    win.partition = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)w->n_partition_by);
+    if (!win.partition) {
+      hl_err_nomem(b->err);
+      goto done;
+    }
+    for (int k = 0; k < w->n_partition_by; k++)
+      if (!(win.partition[win.n_partition++] = bind_expr(b, w->partition_by[k]))) goto done;
+  }
+  if (w->n_order_by) {
+    win.order = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)w->n_order_by);
+    win.order_desc = hl_arena_alloc(b->arena, sizeof(bool) * (size_t)w->n_order_by);
+    win.order_nulls_first = hl_arena_alloc(b->arena, sizeof(bool) * (size_t)w->n_order_by);
+    if (!win.order || !win.order_desc || !win.order_nulls_first) {
+      hl_err_nomem(b->err);
+      goto done;
+    }
+    for (int k = 0; k < w->n_order_by; k++) {
+      const hl_ast_order_item_t *o = &w->order_by[k];
+      if (!(win.order[k] = bind_expr(b, o->expr))) goto done;
+      if (hl_type_is_complex(win.order[k]->type)) {
+        hl_err_set_at(b->err, o->expr->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "ordering by %s values is not supported", type_name(b, win.order[k]->type));
+        goto done;
+      }
+      win.order_desc[k] = o->descending;
+      win.order_nulls_first[k] = o->nulls == 0 ? !o->descending : o->nulls == 1;
+      win.n_order++;
+    }
+  }
+  /* the frame: ORDER BY without a frame is RANGE UNBOUNDED PRECEDING ..
+   * CURRENT ROW; no ORDER BY is the whole partition */
+  if (w->has_frame) {
+    win.frame_rows = w->frame_rows;
+    win.start_kind = w->start_kind;
+    win.end_kind = w->end_kind;
+    win.start_offset = w->start_offset;
+    win.end_offset = w->end_offset;
+    if (win.start_kind == HL_FRAME_UNBOUNDED_FOLLOWING ||
+        win.end_kind == HL_FRAME_UNBOUNDED_PRECEDING || win.start_kind > win.end_kind) {
+      hl_err_set_at(b->err, w->pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                    "the window frame ends before it starts");
+      goto done;
+    }
+    if (!win.frame_rows &&
+        (win.start_kind == HL_FRAME_PRECEDING || win.start_kind == HL_FRAME_FOLLOWING ||
+         win.end_kind == HL_FRAME_PRECEDING || win.end_kind == HL_FRAME_FOLLOWING)) {
+      hl_err_set_at(b->err, w->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "RANGE frames with offsets are not supported yet; use ROWS");
+      goto done;
+    }
+  } else if (win.n_order) {
+    win.frame_rows = false;
+    win.start_kind = HL_FRAME_UNBOUNDED_PRECEDING;
+    win.end_kind = HL_FRAME_CURRENT_ROW;
+  } else {
+    win.frame_rows = true;
+    win.start_kind = HL_FRAME_UNBOUNDED_PRECEDING;
+    win.end_kind = HL_FRAME_UNBOUNDED_FOLLOWING;
+  }
+  if (b->plan->n_windows == b->win_cap) {
+    int cap = b->win_cap ? b->win_cap * 2 : 4;
+    hl_window_t *nw =
+        hl_arena_realloc(b->arena, b->plan->windows, sizeof(hl_window_t) * (size_t)b->win_cap,
+                         sizeof(hl_window_t) * (size_t)cap);
+    if (!nw) {
+      hl_err_nomem(b->err);
+      goto done;
+    }
+    b->plan->windows = nw;
+    b->win_cap = cap;
+  }
+  b->plan->windows[b->plan->n_windows] = win;
+  result = new_expr(b, HL_EX_COLUMN, win.type, a->pos);
+  if (result) {
+    result->col = WIN_MARK + b->plan->n_windows++;
+    result->out_ref = true;
+    result->col_name = a->name;
+  }
+done:
+  b->win_allowed = true;
+  return result;
+}
+
 static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
+  if (a->window) return bind_window(b, a);
   if (is_aggregate_name(a->name)) return bind_aggregate(b, a);
   if (strcmp(a->name, "rand") == 0) {
     hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
@@ -1278,6 +1487,32 @@ static void mark_needed(const hl_expr_t *e, bool *needed) {
   if (e->kind == HL_EX_COLUMN && !e->out_ref) needed[e->col] = true;
   for (int k = 0; k < e->n_args; k++)
     mark_needed(e->args[k], needed);
+}
+
+/* ------------------------------------------------------------ windows */
+
+static void fix_window_refs(hl_expr_t *e, int n_input) {
+  if (e->kind == HL_EX_COLUMN && e->col >= WIN_MARK) e->col = n_input + (e->col - WIN_MARK);
+  for (int k = 0; k < e->n_args; k++)
+    fix_window_refs(e->args[k], n_input);
+}
+
+static hl_status_t window_to_agg_layout(binder_t *b, hl_window_t *w) {
+  hl_expr_t **slots[2] = {&w->arg, &w->deflt};
+  for (int i = 0; i < 2; i++)
+    if (*slots[i]) {
+      if (!(*slots[i] = to_agg_layout(b, *slots[i]))) return b->err->code;
+      clear_out_ref(*slots[i]);
+    }
+  for (int j = 0; j < w->n_partition; j++) {
+    if (!(w->partition[j] = to_agg_layout(b, w->partition[j]))) return b->err->code;
+    clear_out_ref(w->partition[j]);
+  }
+  for (int j = 0; j < w->n_order; j++) {
+    if (!(w->order[j] = to_agg_layout(b, w->order[j]))) return b->err->code;
+    clear_out_ref(w->order[j]);
+  }
+  return HL_OK;
 }
 
 /* ------------------------------------------------------------- SELECT */
@@ -1860,6 +2095,7 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
   /* select list */
   int out_cap = 0;
   b->agg_allowed = true;
+  b->win_allowed = true;
   for (int i = 0; i < sel->n_items; i++) {
     const hl_ast_select_item_t *it = &sel->items[i];
     if (it->expr->kind == HL_AST_STAR) {
@@ -1902,6 +2138,7 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
   plan->n_visible = plan->n_out;
   if (plan->n_aggs > 0) plan->aggregate = true;
 
+  b->win_allowed = false;
   /* HAVING */
   if (sel->having) {
     if (!plan->aggregate && plan->n_aggs == 0) plan->aggregate = true;
@@ -1945,8 +2182,10 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
       }
       if (col < 0) {
         b->agg_allowed = plan->aggregate;
+        b->win_allowed = true;
         hl_expr_t *e = bind_expr(b, o->expr);
         b->agg_allowed = false;
+        b->win_allowed = false;
         if (!e) return err->code;
         for (int i = 0; i < plan->n_out && col < 0; i++)
           if (expr_equal(plan->out_exprs[i], e)) col = i;
@@ -1967,6 +2206,13 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
     plan->n_order = sel->n_order_by;
   }
 
+  /* window functions read the aggregate layout when the query aggregates */
+  plan->n_window_input = plan->aggregate ? plan->n_group + plan->n_aggs : b->n_cols;
+  if (plan->aggregate)
+    for (int k = 0; k < plan->n_windows; k++)
+      if ((rc = window_to_agg_layout(b, &plan->windows[k])) != HL_OK) return rc;
+  for (int i = 0; i < plan->n_out; i++)
+    fix_window_refs(plan->out_exprs[i], plan->n_window_input);
   /* rewrite outputs and HAVING to the aggregate layout */
   if (plan->aggregate) {
     for (int i = 0; i < plan->n_out; i++)
@@ -2001,9 +2247,19 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
       mark_needed_block(b, plan->group_exprs[g]);
     for (int a = 0; a < plan->n_aggs; a++)
       if (plan->aggs[a].arg) mark_needed_block(b, plan->aggs[a].arg);
-    if (!plan->aggregate)
+    if (!plan->aggregate) {
       for (int i = 0; i < plan->n_out; i++)
         mark_needed_block(b, plan->out_exprs[i]);
+      for (int k = 0; k < plan->n_windows; k++) {
+        hl_window_t *w = &plan->windows[k];
+        if (w->arg) mark_needed_block(b, w->arg);
+        if (w->deflt) mark_needed_block(b, w->deflt);
+        for (int j = 0; j < w->n_partition; j++)
+          mark_needed_block(b, w->partition[j]);
+        for (int j = 0; j < w->n_order; j++)
+          mark_needed_block(b, w->order[j]);
+      }
+    }
     mark_needed_rel(b, plan->from);
   }
   *out = plan;

@@ -128,6 +128,32 @@ static void explain_block(lines_t *l, const hl_plan_t *plan, int depth) {
     hl_buf_fini(&b);
   }
   add_expr_list(lp, depth++, "Project: ", plan->out_exprs, plan->n_visible, plan->out_names);
+  if (plan->n_windows) {
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_buf_puts(&b, "Window:");
+    for (int k = 0; k < plan->n_windows; k++) {
+      const hl_window_t *w = &plan->windows[k];
+      hl_buf_printf(&b, "%s %s(", k ? "," : "", w->name);
+      if (w->arg) hl_expr_print(&b, w->arg);
+      hl_buf_puts(&b, ") over (");
+      for (int j = 0; j < w->n_partition; j++) {
+        hl_buf_puts(&b, j ? ", " : "partition by ");
+        hl_expr_print(&b, w->partition[j]);
+      }
+      for (int j = 0; j < w->n_order; j++) {
+        hl_buf_puts(&b, j ? ", " : (w->n_partition ? " order by " : "order by "));
+        hl_expr_print(&b, w->order[j]);
+        if (w->order_desc[j]) hl_buf_puts(&b, " DESC");
+      }
+      hl_buf_putc(&b, ')');
+    }
+    if (b.oom)
+      lp->oom = true;
+    else
+      add_line(lp, depth++, hl_buf_cstr(&b));
+    hl_buf_fini(&b);
+  }
   if (plan->aggregate) {
     hl_buf_t b;
     hl_buf_init(&b);

@@ -39,6 +39,43 @@ typedef struct hl_agg {
   const char *name;      /* for EXPLAIN */
 } hl_agg_t;
 
+typedef enum hl_win_kind {
+  HL_WIN_ROW_NUMBER,
+  HL_WIN_RANK,
+  HL_WIN_DENSE_RANK,
+  HL_WIN_PERCENT_RANK,
+  HL_WIN_CUME_DIST,
+  HL_WIN_NTILE,
+  HL_WIN_LAG,
+  HL_WIN_LEAD,
+  HL_WIN_FIRST_VALUE,
+  HL_WIN_LAST_VALUE,
+  HL_WIN_AGG /* an aggregate OVER (...): agg */
+} hl_win_kind_t;
+
+/* One window function.  Its expressions are over the window input layout
+ * (the aggregate layout when the query aggregates, else the FROM layout);
+ * its result is column n_window_input + its index in the window operator's
+ * output. */
+typedef struct hl_window {
+  hl_win_kind_t kind;
+  int agg;                  /* hl_agg_kind_t for HL_WIN_AGG */
+  hl_expr_t *arg;           /* value argument, or NULL */
+  hl_expr_t *deflt;         /* lag/lead default, cast to the result type, or NULL */
+  int64_t offset;           /* lag/lead offset, ntile buckets */
+  hl_expr_t **partition;
+  int n_partition;
+  hl_expr_t **order;
+  bool *order_desc;
+  bool *order_nulls_first;
+  int n_order;
+  bool frame_rows;          /* ROWS frame (else RANGE) */
+  int start_kind, end_kind; /* hl_ast_frame_kind_t */
+  int64_t start_offset, end_offset;
+  const hl_type_t *type;    /* result type */
+  const char *name;         /* function name, for EXPLAIN */
+} hl_window_t;
+
 typedef struct hl_plan_scan {
   hl_table_t *table;
   hl_expr_t *filter;      /* conjuncts over this table's columns only
@@ -94,6 +131,9 @@ typedef struct hl_plan {
   hl_agg_t *aggs;
   int n_aggs;
   hl_expr_t *having;     /* over the aggregate layout, or NULL */
+  hl_window_t *windows;  /* window functions, computed after HAVING */
+  int n_windows;
+  int n_window_input;    /* columns entering the window operator */
   hl_expr_t **out_exprs; /* n_out visible + hidden sort columns */
   char **out_names;
   int n_out;       /* all output expressions */

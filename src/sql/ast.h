@@ -123,7 +123,31 @@ typedef struct hl_ast_expr {
   /* HL_AST_SUBQUERY, HL_AST_EXISTS, and HL_AST_IN with a subquery (then
    * args holds only the probe expression) */
   struct hl_ast_select *subquery;
+  /* HL_AST_FUNC with OVER (...): a window function */
+  struct hl_ast_window *window;
 } hl_ast_expr_t;
+
+/* Frame bound of a window: UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW,
+ * n FOLLOWING, UNBOUNDED FOLLOWING. */
+typedef enum hl_ast_frame_kind {
+  HL_FRAME_UNBOUNDED_PRECEDING,
+  HL_FRAME_PRECEDING,
+  HL_FRAME_CURRENT_ROW,
+  HL_FRAME_FOLLOWING,
+  HL_FRAME_UNBOUNDED_FOLLOWING
+} hl_ast_frame_kind_t;
+
+typedef struct hl_ast_window {
+  hl_ast_expr_t **partition_by;
+  int n_partition_by;
+  struct hl_ast_order_item *order_by;
+  int n_order_by;
+  bool has_frame;  /* ROWS/RANGE given */
+  bool frame_rows; /* ROWS (else RANGE) */
+  hl_ast_frame_kind_t start_kind, end_kind;
+  int64_t start_offset, end_offset; /* for n PRECEDING / n FOLLOWING */
+  long pos;
+} hl_ast_window_t;
 
 /* ----------------------------------------------------------------- select */
 
@@ -350,14 +374,14 @@ typedef enum hl_ast_stmt_kind {
 
 /* One INSERT INTO/OVERWRITE: the target and where its rows come from. */
 typedef struct hl_ast_insert {
-  bool overwrite;                /* INSERT OVERWRITE TABLE */
-  bool if_not_exists;            /* OVERWRITE ... PARTITION (...) IF NOT EXISTS */
+  bool overwrite;     /* INSERT OVERWRITE TABLE */
+  bool if_not_exists; /* OVERWRITE ... PARTITION (...) IF NOT EXISTS */
   hl_ast_qname_t table;
   hl_ast_part_spec_t *part_spec; /* NULL when none; items without value are dynamic */
   char **columns;                /* (c1, c2) column list; NULL when none */
   int n_columns;
-  hl_ast_select_t *query;        /* the rows; NULL for VALUES */
-  hl_ast_expr_t **values;        /* VALUES: n_rows x n_values_cols expressions, row-major */
+  hl_ast_select_t *query; /* the rows; NULL for VALUES */
+  hl_ast_expr_t **values; /* VALUES: n_rows x n_values_cols expressions, row-major */
   int n_rows;
   int n_values_cols;
   long pos;

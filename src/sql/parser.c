@@ -446,6 +446,79 @@ static hl_status_t parse_cast(parser_t *p, hl_ast_expr_t **out) {
   return HL_OK;
 }
 
+static hl_status_t parse_order_items(parser_t *p, struct hl_ast_order_item **items, int *n);
+
+/* One frame bound. */
+static hl_status_t parse_frame_bound(parser_t *p, hl_ast_frame_kind_t *kind, int64_t *offset) {
+  if (at_kw(p, "UNBOUNDED")) {
+    TRY(advance(p));
+    if (at_kw(p, "PRECEDING"))
+      *kind = HL_FRAME_UNBOUNDED_PRECEDING;
+    else if (at_kw(p, "FOLLOWING"))
+      *kind = HL_FRAME_UNBOUNDED_FOLLOWING;
+    else
+      return syntax_error(p);
+    return advance(p);
+  }
+  if (at_kw(p, "CURRENT")) {
+    TRY(advance(p));
+    *kind = HL_FRAME_CURRENT_ROW;
+    return expect_kw(p, "ROW");
+  }
+  TRY(parse_count(p, "frame offset", INT64_MAX, offset));
+  if (at_kw(p, "PRECEDING"))
+    *kind = HL_FRAME_PRECEDING;
+  else if (at_kw(p, "FOLLOWING"))
+    *kind = HL_FRAME_FOLLOWING;
+  else
+    return syntax_error(p);
+  return advance(p);
+}
+
+/* OVER ( [PARTITION BY e, ...] [ORDER BY ...] [ROWS|RANGE frame] ) */
+static hl_status_t parse_over(parser_t *p, hl_ast_expr_t *fn) {
+  hl_ast_window_t *w = zalloc(p, sizeof *w);
+  if (!w) return nomem(p);
+  w->pos = p->tok.pos;
+  TRY(advance(p));
+  if (!at(p, HL_TK_LPAREN)) return unsupported(p, p->tok.pos, "a named window");
+  TRY(advance(p));
+  if (at_kw(p, "PARTITION")) {
+    int cap = 0;
+    TRY(advance(p));
+    TRY(expect_kw(p, "BY"));
+    for (;;) {
+      hl_ast_expr_t *e;
+      TRY(parse_expr(p, &e));
+      PUSH(p, w->partition_by, w->n_partition_by, cap, e);
+      if (!at(p, HL_TK_COMMA)) break;
+      TRY(advance(p));
+    }
+  }
+  if (at_kw(p, "ORDER") || at_kw(p, "SORT")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "BY"));
+    TRY(parse_order_items(p, &w->order_by, &w->n_order_by));
+  }
+  if (at_kw(p, "ROWS") || at_kw(p, "RANGE")) {
+    w->has_frame = true;
+    w->frame_rows = at_kw(p, "ROWS");
+    TRY(advance(p));
+    if (at_kw(p, "BETWEEN")) {
+      TRY(advance(p));
+      TRY(parse_frame_bound(p, &w->start_kind, &w->start_offset));
+      TRY(expect_kw(p, "AND"));
+      TRY(parse_frame_bound(p, &w->end_kind, &w->end_offset));
+    } else {
+      TRY(parse_frame_bound(p, &w->start_kind, &w->start_offset));
+      w->end_kind = HL_FRAME_CURRENT_ROW;
+    }
+  }
+  TRY(expect(p, HL_TK_RPAREN, "\")\""));
+  fn->window = w;
+  return HL_OK;
+}
+
 /* A name in an expression: column, t.column or a function call. */
 static hl_status_t parse_name_expr(parser_t *p, hl_ast_expr_t **out) {
   long pos = p->tok.pos;
@@ -458,7 +531,7 @@ static hl_status_t parse_name_expr(parser_t *p, hl_ast_expr_t **out) {
     fn->name = name;
     TRY(advance(p));
     TRY(parse_call(p, fn));
-    if (at_kw(p, "OVER")) return unsupported(p, p->tok.pos, "a window function");
+    if (at_kw(p, "OVER")) TRY(parse_over(p, fn));
     *out = fn;
     return HL_OK;
   }
@@ -975,7 +1048,7 @@ static hl_status_t parse_expr_list(parser_t *p, hl_ast_expr_t ***list, int *n) {
   }
 }
 
-static hl_status_t parse_order_by(parser_t *p, hl_ast_select_t *s) {
+static hl_status_t parse_order_items(parser_t *p, struct hl_ast_order_item **items, int *n) {
   int cap = 0;
   for (;;) {
     hl_ast_order_item_t o = {0};
@@ -996,10 +1069,14 @@ static hl_status_t parse_order_by(parser_t *p, hl_ast_select_t *s) {
         return syntax_error(p);
       TRY(advance(p));
     }
-    PUSH(p, s->order_by, s->n_order_by, cap, o);
+    PUSH(p, *items, *n, cap, o);
     if (!at(p, HL_TK_COMMA)) return HL_OK;
     TRY(advance(p));
   }
+}
+
+static hl_status_t parse_order_by(parser_t *p, hl_ast_select_t *s) {
+  return parse_order_items(p, &s->order_by, &s->n_order_by);
 }
 
 /* SELECT ...; current token is SELECT. */
@@ -2184,10 +2261,9 @@ static hl_status_t parse_truncate(parser_t *p, hl_ast_stmt_t *st) {
 
 /* Statements that are valid HiveQL but not implemented. */
 static const char *const unsupported_statements[] = {
-    "UPDATE", "DELETE", "MERGE", "GRANT",
-    "REVOKE", "ANALYZE",  "EXPORT",   "IMPORT",  "ABORT",       "KILL", "LOCK",
-    "UNLOCK", "COMMIT",   "ROLLBACK", "START",   "RELOAD",      "REPL", "VALUES",
-    "MAP",    "REDUCE",   "PREPARE",  "EXECUTE", "REPLICATION", NULL};
+    "UPDATE", "DELETE", "MERGE", "GRANT",  "REVOKE",  "ANALYZE",  "EXPORT",      "IMPORT",
+    "ABORT",  "KILL",   "LOCK",  "UNLOCK", "COMMIT",  "ROLLBACK", "START",       "RELOAD",
+    "REPL",   "VALUES", "MAP",   "REDUCE", "PREPARE", "EXECUTE",  "REPLICATION", NULL};
 
 static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
   long pos = p->tok.pos;

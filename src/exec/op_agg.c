@@ -16,6 +16,7 @@
 #include "util/mem.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct agg_state {
@@ -28,6 +29,9 @@ typedef struct agg_state {
   } sum;
   int64_t dec_carry; /* decimal sum = dec_carry * DEC_CHUNK + sum.dec (exact) */
   hl_value_t best;   /* min/max (strings copied into the operator arena) */
+  double m2;         /* variance: sum of squared deviations (Welford); mean in sum.d */
+  hl_value_t *items; /* collect_list/collect_set/percentile values */
+  uint32_t n_items, cap_items;
 } agg_state_t;
 
 /* Decimal sums keep |sum.dec| below DEC_CHUNK and count whole chunks in
@@ -52,7 +56,6 @@ typedef struct agg {
   const hl_type_t **out_types;
   hl_buf_t key;
 } agg_t;
-
 
 /* Copies the payload of V (string bytes, complex-value trees) into the
  * operator arena: V points into the child's batch, reset on its next call. */
@@ -97,7 +100,7 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
   if (hl_vec_is_null(arg, r)) return HL_OK;
   hl_value_t v;
   hl_vec_get_value(arg, r, &v);
-  if (ag->distinct) {
+  if (ag->distinct || ag->kind == HL_AGG_COLLECT_SET || ag->kind == HL_AGG_APPROX_DISTINCT) {
     hl_buf_reset(&a->key);
     hl_buf_append(&a->key, &group, sizeof group);
     hl_value_key_append(&a->key, arg->type, &v);
@@ -111,7 +114,33 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
   st->count++;
   switch (ag->kind) {
   case HL_AGG_COUNT:
+  case HL_AGG_APPROX_DISTINCT:
     break;
+  case HL_AGG_VAR_POP:
+  case HL_AGG_VAR_SAMP:
+  case HL_AGG_STDDEV_POP:
+  case HL_AGG_STDDEV_SAMP: {
+    double delta = v.u.d - st->sum.d;
+    st->sum.d += delta / (double)st->count;
+    st->m2 += delta * (v.u.d - st->sum.d);
+    break;
+  }
+  case HL_AGG_COLLECT_LIST:
+  case HL_AGG_COLLECT_SET:
+  case HL_AGG_PERCENTILE: {
+    if (st->n_items == st->cap_items) {
+      uint32_t cap = st->cap_items ? st->cap_items * 2 : 8;
+      hl_value_t *ni = hl_arena_realloc(a->arena, st->items, sizeof(hl_value_t) * st->cap_items,
+                                        sizeof(hl_value_t) * cap);
+      if (!ni) return hl_err_nomem(err);
+      st->items = ni;
+      st->cap_items = cap;
+    }
+    if (hl_value_copy_deep(a->arena, arg->type, &v, &st->items[st->n_items]) != HL_OK)
+      return hl_err_nomem(err);
+    st->n_items++;
+    break;
+  }
   case HL_AGG_SUM:
   case HL_AGG_AVG:
     switch (hl_type_phys(arg->type)) {
@@ -267,9 +296,48 @@ static bool dec_avg(const agg_state_t *st, int from, int to, int precision, __in
   return true;
 }
 
-static void final_value(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out) {
+static int cmp_double(const void *x, const void *y) {
+  double a = ((const hl_value_t *)x)->u.d, b = ((const hl_value_t *)y)->u.d;
+  return a < b ? -1 : a > b;
+}
+
+static void final_value(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out) {
   memset(out, 0, sizeof(*out));
   switch (ag->kind) {
+  case HL_AGG_APPROX_DISTINCT:
+    out->u.i = st->count;
+    return;
+  case HL_AGG_VAR_POP:
+  case HL_AGG_STDDEV_POP:
+  case HL_AGG_VAR_SAMP:
+  case HL_AGG_STDDEV_SAMP: {
+    bool samp = ag->kind == HL_AGG_VAR_SAMP || ag->kind == HL_AGG_STDDEV_SAMP;
+    if (st->count == 0 || (samp && st->count < 2)) {
+      out->is_null = true;
+      return;
+    }
+    double var = st->m2 / (double)(samp ? st->count - 1 : st->count);
+    out->u.d = ag->kind == HL_AGG_STDDEV_POP || ag->kind == HL_AGG_STDDEV_SAMP ? sqrt(var) : var;
+    return;
+  }
+  case HL_AGG_COLLECT_LIST:
+  case HL_AGG_COLLECT_SET:
+    out->u.list.n = st->n_items;
+    out->u.list.items = st->items;
+    return;
+  case HL_AGG_PERCENTILE: {
+    if (st->n_items == 0) {
+      out->is_null = true;
+      return;
+    }
+    /* exact percentile with linear interpolation between neighbours */
+    qsort(st->items, st->n_items, sizeof(hl_value_t), cmp_double);
+    double pos = ag->param * (double)(st->n_items - 1);
+    uint32_t lo = (uint32_t)floor(pos), hi = (uint32_t)ceil(pos);
+    double x = st->items[lo].u.d, y = st->items[hi].u.d;
+    out->u.d = lo == hi ? x : x + (pos - (double)lo) * (y - x);
+    return;
+  }
   case HL_AGG_COUNT_STAR:
   case HL_AGG_COUNT:
     out->u.i = st->count;
@@ -404,7 +472,10 @@ hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_arena_t *are
   }
   bool ok = a->out_types && a->distinct && a->arena && a->scratch && a->groups && a->out;
   for (int k = 0; ok && k < plan->n_aggs; k++)
-    if (plan->aggs[k].distinct && !(a->distinct[k] = hl_map_create())) ok = false;
+    if ((plan->aggs[k].distinct || plan->aggs[k].kind == HL_AGG_COLLECT_SET ||
+         plan->aggs[k].kind == HL_AGG_APPROX_DISTINCT) &&
+        !(a->distinct[k] = hl_map_create()))
+      ok = false;
   if (!ok) {
     agg_close(&a->op);
     return hl_err_nomem(err), NULL;

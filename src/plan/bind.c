@@ -705,10 +705,36 @@ static hl_expr_t *bind_case(binder_t *b, const hl_ast_expr_t *a) {
 
 /* ------------------------------------------------------------ functions */
 
+static const struct {
+  const char *name;
+  hl_agg_kind_t kind;
+} stat_aggs[] = {
+    {"var_pop", HL_AGG_VAR_POP},
+    {"variance", HL_AGG_VAR_POP},
+    {"var_samp", HL_AGG_VAR_SAMP},
+    {"stddev", HL_AGG_STDDEV_POP},
+    {"std", HL_AGG_STDDEV_POP},
+    {"stddev_pop", HL_AGG_STDDEV_POP},
+    {"stddev_samp", HL_AGG_STDDEV_SAMP},
+    {"collect_list", HL_AGG_COLLECT_LIST},
+    {"collect_set", HL_AGG_COLLECT_SET},
+    {"percentile", HL_AGG_PERCENTILE},
+    {"percentile_approx", HL_AGG_PERCENTILE},
+    {"approx_count_distinct", HL_AGG_APPROX_DISTINCT},
+};
+
+static int stat_agg(const char *name) {
+  for (size_t i = 0; i < sizeof stat_aggs / sizeof stat_aggs[0]; i++)
+    if (strcmp(stat_aggs[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
 static bool is_aggregate_name(const char *name) {
   return strcmp(name, "count") == 0 || strcmp(name, "sum") == 0 || strcmp(name, "min") == 0 ||
-         strcmp(name, "max") == 0 || strcmp(name, "avg") == 0;
+         strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 || stat_agg(name) >= 0;
 }
+
+static hl_expr_t *arg_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what);
 
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (!b->agg_allowed) {
@@ -724,6 +750,64 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "count") == 0 && a->n_args == 1 && a->args[0]->kind == HL_AST_STAR) {
     agg.kind = HL_AGG_COUNT_STAR;
     agg.type = hl_type_prim(HL_T_BIGINT);
+  } else if (stat_agg(a->name) >= 0) {
+    agg.kind = stat_aggs[stat_agg(a->name)].kind;
+    int want = agg.kind == HL_AGG_PERCENTILE ? 2 : 1;
+    if (a->n_args < want || a->n_args > (agg.kind == HL_AGG_PERCENTILE ? 3 : 1)) {
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                    "function %s does not take %d arguments", a->name, a->n_args);
+      return NULL;
+    }
+    if (a->distinct && agg.kind != HL_AGG_APPROX_DISTINCT) {
+      hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "DISTINCT with %s is not supported yet", a->name);
+      return NULL;
+    }
+    agg.distinct = false;
+    b->agg_allowed = false;
+    agg.arg = bind_expr(b, a->args[0]);
+    hl_expr_t *p = agg.arg && want == 2 ? bind_expr(b, a->args[1]) : NULL;
+    b->agg_allowed = true;
+    if (!agg.arg || (want == 2 && !p)) return NULL;
+    const hl_type_t *t = agg.arg->type;
+    switch (agg.kind) {
+    case HL_AGG_COLLECT_LIST:
+    case HL_AGG_COLLECT_SET: {
+      hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof(*arr));
+      hl_type_t **kids = arr ? hl_arena_alloc(b->arena, sizeof(hl_type_t *)) : NULL;
+      if (!kids) return hl_err_nomem(b->err), NULL;
+      arr->id = HL_T_ARRAY;
+      arr->n_children = 1;
+      arr->children = kids;
+      kids[0] = (hl_type_t *)(t->id == HL_T_NULL ? hl_type_prim(HL_T_STRING) : t);
+      agg.type = arr;
+      break;
+    }
+    case HL_AGG_APPROX_DISTINCT:
+      agg.type = hl_type_prim(HL_T_BIGINT);
+      break;
+    default: {
+      /* numeric statistics work on doubles */
+      const hl_type_t *nt = numeric_operand(b, t, a->args[0]->pos);
+      if (!nt || !(agg.arg = cast_to(b, agg.arg, hl_type_prim(HL_T_DOUBLE)))) return NULL;
+      agg.type = hl_type_prim(HL_T_DOUBLE);
+      if (agg.kind == HL_AGG_PERCENTILE) {
+        if (p->kind != HL_EX_CONST || p->value.is_null || !hl_type_is_numeric(p->type))
+          return arg_error(b, a, 1, "a numeric constant");
+        hl_value_t d;
+        if (hl_value_cast(p->type, &p->value, hl_type_prim(HL_T_DOUBLE), &d, b->arena, b->err) !=
+            HL_OK)
+          return NULL;
+        if (d.is_null || d.u.d < 0 || d.u.d > 1) {
+          hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                        "the percentile must be between 0 and 1");
+          return NULL;
+        }
+        agg.param = d.u.d;
+      }
+      break;
+    }
+    }
   } else {
     if (a->n_args != 1) {
       hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
@@ -1026,6 +1110,12 @@ static hl_expr_t *bind_window(binder_t *b, const hl_ast_expr_t *a) {
     b->agg_allowed = saved_agg;
     if (!ref) goto done;
     hl_agg_t *ag = &b->plan->aggs[n_before];
+    if (ag->kind > HL_AGG_AVG) {
+      hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "%s as a window function is not supported yet", a->name);
+      b->plan->n_aggs = n_before;
+      goto done;
+    }
     win.agg = ag->kind;
     win.arg = ag->arg;
     win.type = ag->type;

@@ -28,7 +28,15 @@ typedef enum hl_agg_kind {
   HL_AGG_SUM,
   HL_AGG_MIN,
   HL_AGG_MAX,
-  HL_AGG_AVG
+  HL_AGG_AVG,
+  HL_AGG_VAR_POP,
+  HL_AGG_VAR_SAMP,
+  HL_AGG_STDDEV_POP,
+  HL_AGG_STDDEV_SAMP,
+  HL_AGG_COLLECT_LIST,
+  HL_AGG_COLLECT_SET,
+  HL_AGG_PERCENTILE,     /* percentile / percentile_approx(x, p): param = p */
+  HL_AGG_APPROX_DISTINCT /* approx_count_distinct(x) */
 } hl_agg_kind_t;
 
 typedef struct hl_agg {
@@ -37,6 +45,7 @@ typedef struct hl_agg {
   hl_expr_t *arg;        /* over the scan layout; NULL for count(*) */
   const hl_type_t *type; /* result type */
   const char *name;      /* for EXPLAIN */
+  double param;          /* HL_AGG_PERCENTILE: the percentile in [0, 1] */
 } hl_agg_t;
 
 typedef enum hl_win_kind {
@@ -59,10 +68,10 @@ typedef enum hl_win_kind {
  * output. */
 typedef struct hl_window {
   hl_win_kind_t kind;
-  int agg;                  /* hl_agg_kind_t for HL_WIN_AGG */
-  hl_expr_t *arg;           /* value argument, or NULL */
-  hl_expr_t *deflt;         /* lag/lead default, cast to the result type, or NULL */
-  int64_t offset;           /* lag/lead offset, ntile buckets */
+  int agg;          /* hl_agg_kind_t for HL_WIN_AGG */
+  hl_expr_t *arg;   /* value argument, or NULL */
+  hl_expr_t *deflt; /* lag/lead default, cast to the result type, or NULL */
+  int64_t offset;   /* lag/lead offset, ntile buckets */
   hl_expr_t **partition;
   int n_partition;
   hl_expr_t **order;
@@ -72,8 +81,8 @@ typedef struct hl_window {
   bool frame_rows;          /* ROWS frame (else RANGE) */
   int start_kind, end_kind; /* hl_ast_frame_kind_t */
   int64_t start_offset, end_offset;
-  const hl_type_t *type;    /* result type */
-  const char *name;         /* function name, for EXPLAIN */
+  const hl_type_t *type; /* result type */
+  const char *name;      /* function name, for EXPLAIN */
 } hl_window_t;
 
 typedef struct hl_plan_scan {
@@ -130,8 +139,8 @@ typedef struct hl_plan {
   int n_group;
   hl_agg_t *aggs;
   int n_aggs;
-  hl_expr_t *having;     /* over the aggregate layout, or NULL */
-  hl_window_t *windows;  /* window functions, computed after HAVING */
+  hl_expr_t *having;    /* over the aggregate layout, or NULL */
+  hl_window_t *windows; /* window functions, computed after HAVING */
   int n_windows;
   int n_window_input;    /* columns entering the window operator */
   hl_expr_t **out_exprs; /* n_out visible + hidden sort columns */

@@ -197,13 +197,24 @@ static hl_status_t consume(agg_t *a, hl_error_t *err) {
           (rc = hl_expr_eval(plan->aggs[k].arg, b, &avecs[k], a->scratch, err)) != HL_OK)
         return rc;
     uint32_t live = hl_batch_live(b);
-    for (uint32_t i = 0; i < live; i++) {
+    /* with grouping sets every row feeds one group per set; the columns a
+     * set does not group are NULL in its groups, and the set number is part
+     * of the key so that (a, NULL) of different sets stay apart */
+    int n_sets = plan->n_grouping_sets ? plan->n_grouping_sets : 1;
+    for (uint32_t ii = 0; ii < live * (uint32_t)n_sets; ii++) {
+      uint32_t i = ii / (uint32_t)n_sets;
+      int set = (int)(ii % (uint32_t)n_sets);
       uint32_t r = hl_batch_row(b, i);
       size_t group = 0;
       if (ng > 0) {
         hl_buf_reset(&a->key);
+        if (plan->n_grouping_sets) hl_buf_append(&a->key, &set, sizeof set);
         for (int g = 0; g < ng; g++) {
           hl_vec_get_value(&gvecs[g], r, &vals[g]);
+          if (plan->n_grouping_sets && !(plan->grouping_sets[set] >> g & 1)) {
+            memset(&vals[g], 0, sizeof vals[g]);
+            vals[g].is_null = true;
+          }
           hl_value_key_append(&a->key, gvecs[g].type, &vals[g]);
         }
         if (a->key.oom) return hl_err_nomem(err);
@@ -223,8 +234,18 @@ static hl_status_t consume(agg_t *a, hl_error_t *err) {
       }
     }
   }
-  /* ungrouped aggregation over nothing still answers one row */
+  /* ungrouped aggregation over nothing still answers one row, and so
+   * does the empty grouping set () */
   if (ng == 0 && a->n_groups == 0) return add_group(a, vals, err);
+  if (a->n_groups == 0)
+    for (int set = 0; set < plan->n_grouping_sets; set++)
+      if (plan->grouping_sets[set] == 0) {
+        for (int g = 0; g < ng; g++) {
+          memset(&vals[g], 0, sizeof vals[g]);
+          vals[g].is_null = true;
+        }
+        return add_group(a, vals, err);
+      }
   return HL_OK;
 }
 

@@ -2161,6 +2161,8 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
 
   /* GROUP BY (before the select list, so aggregates know their offset) */
   plan->aggregate = sel->n_group_by > 0 || sel->distinct;
+  plan->grouping_sets = sel->grouping_sets;
+  plan->n_grouping_sets = sel->n_grouping_sets;
   if (sel->n_group_by) {
     plan->group_exprs = hl_arena_alloc(arena, sizeof(hl_expr_t *) * (size_t)sel->n_group_by);
     if (!plan->group_exprs) return hl_err_nomem(err);

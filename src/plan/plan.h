@@ -135,6 +135,8 @@ typedef struct hl_plan {
   hl_plan_scan_t *scan;    /* the scan when FROM is exactly one table, else NULL */
   hl_expr_t *filter;       /* residual WHERE over the scan layout, or NULL */
   bool aggregate;          /* GROUP BY, aggregates or DISTINCT */
+  uint64_t *grouping_sets;  /* GROUPING SETS/ROLLUP/CUBE: masks over group_exprs */
+  int n_grouping_sets;
   hl_expr_t **group_exprs; /* over the scan layout */
   int n_group;
   hl_agg_t *aggs;

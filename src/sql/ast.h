@@ -229,6 +229,10 @@ typedef struct hl_ast_select {
   hl_ast_expr_t *where;     /* NULL when none */
   hl_ast_expr_t **group_by;
   int n_group_by;
+  /* GROUPING SETS / ROLLUP / CUBE: each set is a bitmask over group_by
+   * (bit i = group_by[i] is grouped); NULL for a plain GROUP BY */
+  uint64_t *grouping_sets;
+  int n_grouping_sets;
   hl_ast_expr_t *having;
   hl_ast_order_item_t *order_by;
   int n_order_by;
@@ -304,6 +308,10 @@ typedef struct hl_ast_create_table {
   hl_ast_qname_t *like;            /* CREATE TABLE t LIKE src */
   struct hl_ast_stmt *as_select;   /* CTAS (refused until writes exist) */
   hl_ast_kvlist_t stored_by_props; /* STORED BY '..' WITH SERDEPROPERTIES */
+  /* Doris form: ENGINE=hive PARTITION BY LIST (names) (): without a column
+   * list the partition columns are the query's columns of these names */
+  char **part_names;
+  int n_part_names;
 } hl_ast_create_table_t;
 
 typedef enum hl_ast_alter_kind {
@@ -368,8 +376,9 @@ typedef enum hl_ast_stmt_kind {
   HL_STMT_LOAD_DATA,
   HL_STMT_SET,
   HL_STMT_RESET,
-  HL_STMT_INSERT,  /* inserts[0..n_inserts): INSERT, or FROM src INSERT ... INSERT ... */
-  HL_STMT_TRUNCATE /* table + part_spec */
+  HL_STMT_INSERT,   /* inserts[0..n_inserts): INSERT, or FROM src INSERT ... INSERT ... */
+  HL_STMT_TRUNCATE, /* table + part_spec */
+  HL_STMT_ANALYZE   /* table + part_spec (items without value: every value), analyze_* */
 } hl_ast_stmt_kind_t;
 
 /* One INSERT INTO/OVERWRITE: the target and where its rows come from. */
@@ -434,6 +443,13 @@ typedef struct hl_ast_stmt {
   /* INSERT (several for a multi-insert, which is one transaction) */
   hl_ast_insert_t *inserts;
   int n_inserts;
+
+  /* ANALYZE TABLE t [PARTITION (spec)] COMPUTE STATISTICS
+   * [NOSCAN | FOR COLUMNS [c, ...]] */
+  bool analyze_noscan;
+  bool analyze_for_columns;
+  char **analyze_cols; /* FOR COLUMNS c, ...: NULL (n 0) means every column */
+  int n_analyze_cols;
 } hl_ast_stmt_t;
 
 #endif

@@ -1079,6 +1079,140 @@ static hl_status_t parse_order_by(parser_t *p, hl_ast_select_t *s) {
   return parse_order_items(p, &s->order_by, &s->n_order_by);
 }
 
+/* Structural equality of two expressions as written (for matching the
+ * members of grouping sets with the GROUP BY list). */
+static bool ast_equal(const hl_ast_expr_t *x, const hl_ast_expr_t *y) {
+  if (x->kind != y->kind || x->op != y->op || x->n_args != y->n_args || x->negated != y->negated ||
+      x->lit_type != y->lit_type)
+    return false;
+  if ((x->name || y->name) && (!x->name || !y->name || strcmp(x->name, y->name) != 0)) return false;
+  if ((x->qualifier || y->qualifier) &&
+      (!x->qualifier || !y->qualifier || strcmp(x->qualifier, y->qualifier) != 0))
+    return false;
+  if ((x->text || y->text) && (!x->text || !y->text || x->text_len != y->text_len ||
+                               memcmp(x->text, y->text, x->text_len) != 0))
+    return false;
+  for (int k = 0; k < x->n_args; k++)
+    if (!ast_equal(x->args[k], y->args[k])) return false;
+  return true;
+}
+
+/* Index of E in the GROUP BY list, appending it when absent. */
+static hl_status_t group_index(parser_t *p, hl_ast_select_t *s, int *cap, hl_ast_expr_t *e,
+                               int *idx) {
+  for (int i = 0; i < s->n_group_by; i++)
+    if (ast_equal(s->group_by[i], e)) {
+      *idx = i;
+      return HL_OK;
+    }
+  if (s->n_group_by >= 64) return unsupported(p, e->pos, "more than 64 grouping columns");
+  PUSH(p, s->group_by, s->n_group_by, *cap, e);
+  *idx = s->n_group_by - 1;
+  return HL_OK;
+}
+
+static hl_status_t add_set(parser_t *p, hl_ast_select_t *s, int *cap, uint64_t mask) {
+  if (s->n_grouping_sets >= 4096) return unsupported(p, p->tok.pos, "more than 4096 grouping sets");
+  PUSH(p, s->grouping_sets, s->n_grouping_sets, *cap, mask);
+  return HL_OK;
+}
+
+/* ( e, ... ) or e: a grouping set; *mask gets its members. */
+static hl_status_t parse_set_items(parser_t *p, hl_ast_select_t *s, int *gcap, uint64_t *mask) {
+  *mask = 0;
+  bool paren = at(p, HL_TK_LPAREN);
+  if (paren) {
+    TRY(advance(p));
+    if (at(p, HL_TK_RPAREN)) return advance(p); /* () : the grand total */
+  }
+  for (;;) {
+    hl_ast_expr_t *e;
+    int idx;
+    TRY(parse_expr(p, &e));
+    TRY(group_index(p, s, gcap, e, &idx));
+    *mask |= (uint64_t)1 << idx;
+    if (!paren || !at(p, HL_TK_COMMA)) break;
+    TRY(advance(p));
+  }
+  return paren ? expect(p, HL_TK_RPAREN, "\")\"") : HL_OK;
+}
+
+/* ROLLUP (a, b) -> (a, b), (a), (); CUBE (a, b) -> every subset. */
+static hl_status_t add_rollup_cube(parser_t *p, hl_ast_select_t *s, int *scap, int first, int n,
+                                   bool cube) {
+  if (cube && n > 12) return unsupported(p, p->tok.pos, "CUBE of more than 12 columns");
+  if (cube) {
+    for (int m = (1 << n) - 1; m >= 0; m--) {
+      uint64_t mask = 0;
+      for (int i = 0; i < n; i++)
+        if (m & (1 << (n - 1 - i))) mask |= (uint64_t)1 << (first + i);
+      TRY(add_set(p, s, scap, mask));
+    }
+  } else {
+    for (int k = n; k >= 0; k--) {
+      uint64_t mask = 0;
+      for (int i = 0; i < k; i++)
+        mask |= (uint64_t)1 << (first + i);
+      TRY(add_set(p, s, scap, mask));
+    }
+  }
+  return HL_OK;
+}
+
+/* GROUP BY list [WITH ROLLUP | WITH CUBE | GROUPING SETS (...)]
+ *        | ROLLUP (list) | CUBE (list) | GROUPING SETS (...) */
+static hl_status_t parse_group_by(parser_t *p, hl_ast_select_t *s) {
+  int gcap = 0, scap = 0;
+  hl_sql_token_t nx = peek(p, 1);
+  if ((at_kw(p, "ROLLUP") || at_kw(p, "CUBE")) && nx.kind == HL_TK_LPAREN) {
+    bool cube = at_kw(p, "CUBE");
+    TRY(advance(p));
+    TRY(advance(p));
+    for (;;) {
+      hl_ast_expr_t *e;
+      int idx;
+      TRY(parse_expr(p, &e));
+      TRY(group_index(p, s, &gcap, e, &idx));
+      if (!at(p, HL_TK_COMMA)) break;
+      TRY(advance(p));
+    }
+    TRY(expect(p, HL_TK_RPAREN, "\")\""));
+    return add_rollup_cube(p, s, &scap, 0, s->n_group_by, cube);
+  }
+  if (!at_kw(p, "GROUPING")) {
+    for (;;) {
+      hl_ast_expr_t *e;
+      int idx;
+      TRY(parse_expr(p, &e));
+      PUSH(p, s->group_by, s->n_group_by, gcap, e);
+      idx = s->n_group_by;
+      (void)idx;
+      if (!at(p, HL_TK_COMMA)) break;
+      TRY(advance(p));
+    }
+    if (s->n_group_by > 64) return unsupported(p, p->tok.pos, "more than 64 grouping columns");
+    if (at_kw(p, "WITH")) {
+      TRY(advance(p));
+      if (!at_kw(p, "ROLLUP") && !at_kw(p, "CUBE")) return syntax_error(p);
+      bool cube = at_kw(p, "CUBE");
+      TRY(advance(p));
+      return add_rollup_cube(p, s, &scap, 0, s->n_group_by, cube);
+    }
+    if (!at_kw(p, "GROUPING")) return HL_OK;
+  }
+  TRY(advance(p));
+  TRY(expect_kw(p, "SETS"));
+  TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+  for (;;) {
+    uint64_t mask;
+    TRY(parse_set_items(p, s, &gcap, &mask));
+    TRY(add_set(p, s, &scap, mask));
+    if (!at(p, HL_TK_COMMA)) break;
+    TRY(advance(p));
+  }
+  return expect(p, HL_TK_RPAREN, "\")\"");
+}
+
 /* SELECT ...; current token is SELECT. */
 static hl_status_t parse_select(parser_t *p, hl_ast_select_t **out) {
   hl_ast_select_t *s = zalloc(p, sizeof *s);
@@ -1117,9 +1251,7 @@ static hl_status_t parse_select(parser_t *p, hl_ast_select_t **out) {
   if (at_kw(p, "GROUP")) {
     TRY(advance(p));
     TRY(expect_kw(p, "BY"));
-    TRY(parse_expr_list(p, &s->group_by, &s->n_group_by));
-    if (at_kw(p, "WITH") || at_kw(p, "GROUPING"))
-      return unsupported(p, p->tok.pos, "this GROUP BY form");
+    TRY(parse_group_by(p, s));
   }
   if (at_kw(p, "HAVING")) {
     TRY(advance(p));
@@ -1513,6 +1645,86 @@ static hl_status_t parse_create_database(parser_t *p, hl_ast_stmt_t *st) {
   return HL_OK;
 }
 
+/* The rest of Doris's form of a Hive table (its Hive catalog docs):
+ *   CREATE TABLE t [(cols)] ENGINE=hive [PARTITION BY LIST (p, ...) ()]
+ *   [PROPERTIES ('file_format'='parquet', 'compression'='zstd', ...)]
+ *   [AS query]
+ * current token is ENGINE.  Partition columns named in the list move from
+ * the column list (where they must come last) to part_cols; without a
+ * column list they are recorded by name for CTAS. */
+static hl_status_t parse_doris_table(parser_t *p, hl_ast_create_table_t *ct) {
+  TRY(advance(p));
+  TRY(expect(p, HL_TK_EQ, "\"=\""));
+  long engine_pos = p->tok.pos;
+  char *engine;
+  TRY(parse_ident(p, &engine, NULL));
+  if (strcmp(engine, "hive") != 0) return unsupported(p, engine_pos, "an ENGINE other than hive");
+  if (at_kw(p, "PARTITION")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "BY"));
+    TRY(expect_kw(p, "LIST"));
+    long list_pos = p->tok.pos;
+    TRY(parse_ident_list(p, &ct->part_names, &ct->n_part_names));
+    TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+    if (!at(p, HL_TK_RPAREN)) return unsupported(p, p->tok.pos, "partition definitions");
+    TRY(advance(p));
+    if (ct->n_cols > 0) {
+      int n_keys = ct->n_part_names;
+      if (n_keys >= ct->n_cols)
+        return hl_err_set_at(p->err, list_pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                             "a table needs a column besides its partition columns");
+      for (int k = 0; k < n_keys; k++) {
+        const hl_ast_column_def_t *c = &ct->cols[ct->n_cols - n_keys + k];
+        if (strcmp(c->name, ct->part_names[k]) != 0)
+          return hl_err_set_at(p->err, list_pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                               "partition column \"%s\" must be column %d of the column list, "
+                               "in PARTITION BY order at the end",
+                               ct->part_names[k], ct->n_cols - n_keys + k + 1);
+      }
+      ct->part_cols = ct->cols + ct->n_cols - n_keys;
+      ct->n_part_cols = n_keys;
+      ct->n_cols -= n_keys;
+      ct->part_names = NULL;
+      ct->n_part_names = 0;
+    }
+  }
+  if (at_kw(p, "PROPERTIES")) {
+    hl_ast_kvlist_t props = {0};
+    TRY(advance(p));
+    TRY(parse_kvlist(p, &props));
+    const char *codec = NULL;
+    int cap = 0;
+    for (int i = 0; i < props.n; i++) {
+      hl_ast_kv_t *kv = &props.items[i];
+      if (strcmp(kv->key, "file_format") == 0) {
+        char *f = hl_arena_strdup(p->arena, kv->value);
+        if (!f) return nomem(p);
+        for (char *c = f; *c; c++)
+          *c = (char)toupper((unsigned char)*c);
+        if (strcmp(f, "TEXT") == 0) f = "TEXTFILE";
+        ct->stored_as = f;
+      } else if (strcmp(kv->key, "compression") == 0) {
+        codec = kv->value;
+      } else {
+        PUSH(p, ct->tblprops.items, ct->tblprops.n, cap, *kv);
+      }
+    }
+    if (codec) {
+      bool orc = ct->stored_as && strcmp(ct->stored_as, "ORC") == 0;
+      hl_ast_kv_t kv = {orc ? "orc.compress" : "parquet.compression", (char *)codec, 0};
+      PUSH(p, ct->tblprops.items, ct->tblprops.n, cap, kv);
+    }
+  }
+  if (at_kw(p, "AS")) {
+    TRY(advance(p));
+    TRY(parse_query(p, &ct->as_select));
+  }
+  if (ct->n_part_names > 0 && !ct->as_select)
+    return hl_err_set_at(p->err, p->tok.pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                         "PARTITION BY LIST without a column list needs AS SELECT");
+  return HL_OK;
+}
+
 /* CREATE [TEMPORARY] [EXTERNAL] TABLE ...; current token is TABLE. */
 static hl_status_t parse_create_table(parser_t *p, hl_ast_stmt_t *st, hl_ast_create_table_t *ct) {
   st->kind = HL_STMT_CREATE_TABLE;
@@ -1533,6 +1745,7 @@ static hl_status_t parse_create_table(parser_t *p, hl_ast_stmt_t *st, hl_ast_cre
     TRY(advance(p));
     TRY(parse_string(p, &ct->comment));
   }
+  if (at_kw(p, "ENGINE")) return parse_doris_table(p, ct);
   if (at_kw(p, "PARTITIONED")) {
     TRY(advance(p));
     TRY(expect_kw(p, "BY"));
@@ -2259,6 +2472,38 @@ static hl_status_t parse_truncate(parser_t *p, hl_ast_stmt_t *st) {
   return HL_OK;
 }
 
+/* ANALYZE TABLE t [PARTITION (spec)] COMPUTE STATISTICS
+ *   [NOSCAN | FOR COLUMNS [c, ...] | FOR COLUMNS (c, ...)] */
+static hl_status_t parse_analyze(parser_t *p, hl_ast_stmt_t *st) {
+  st->kind = HL_STMT_ANALYZE;
+  TRY(advance(p));
+  TRY(expect_kw(p, "TABLE"));
+  TRY(parse_qname(p, &st->table));
+  TRY(parse_opt_partition(p, &st->part_spec));
+  TRY(expect_kw(p, "COMPUTE"));
+  TRY(expect_kw(p, "STATISTICS"));
+  if (at_kw(p, "NOSCAN")) {
+    st->analyze_noscan = true;
+    return advance(p);
+  }
+  if (at_kw(p, "PARTIALSCAN") || at_kw(p, "CACHE"))
+    return unsupported(p, p->tok.pos, "ANALYZE ... PARTIALSCAN or CACHE METADATA");
+  if (!at_kw(p, "FOR")) return HL_OK;
+  TRY(advance(p));
+  TRY(expect_kw(p, "COLUMNS"));
+  st->analyze_for_columns = true;
+  if (at(p, HL_TK_LPAREN)) return parse_ident_list(p, &st->analyze_cols, &st->n_analyze_cols);
+  if (!tok_is_ident(&p->tok)) return HL_OK;
+  int cap = 0;
+  for (;;) {
+    char *name = NULL;
+    TRY(parse_ident(p, &name, NULL));
+    PUSH(p, st->analyze_cols, st->n_analyze_cols, cap, name);
+    if (!at(p, HL_TK_COMMA)) return HL_OK;
+    TRY(advance(p));
+  }
+}
+
 /* Statements that are valid HiveQL but not implemented. */
 static const char *const unsupported_statements[] = {
     "UPDATE", "DELETE", "MERGE", "GRANT",  "REVOKE",  "ANALYZE",  "EXPORT",      "IMPORT",
@@ -2295,6 +2540,8 @@ static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
     rc = parse_from_first(p, st);
   else if (at_kw(p, "TRUNCATE"))
     rc = parse_truncate(p, st);
+  else if (at_kw(p, "ANALYZE"))
+    rc = parse_analyze(p, st);
   else if (at_kw(p, "SET"))
     return parse_set(p, st, false);
   else if (at_kw(p, "RESET"))

@@ -10,6 +10,7 @@
 #include "hivelite.h"
 
 #include "exec/command.h"
+#include "format/parquet/parquet.h"
 #include "sql/parser.h"
 #include "txn/txn.h"
 #include "util/mem.h"
@@ -28,7 +29,7 @@ struct hl_stmt {
   hl_db_t *db;
   hl_arena_t *arena;
   hl_ast_stmt_t *ast;
-  char *text;      /* the SQL up to the end of this statement (for positions) */
+  char *text; /* the SQL up to the end of this statement (for positions) */
   bool executed;
   bool finished;
   hl_result_t result;
@@ -78,9 +79,9 @@ int hl_error_column(hl_db_t *db) {
 
 const char *hl_status_name(hl_status_t s) {
   static const char *const names[] = {
-      "HL_OK",       "HL_ROW",      "HL_DONE",       "HL_ERROR",     "HL_NOMEM",
-      "HL_IOERR",    "HL_CORRUPT",  "HL_NOTFOUND",   "HL_CONSTRAINT", "HL_INTERRUPT",
-      "HL_UNSUPPORTED", "HL_MISUSE", "HL_INTERNAL"};
+      "HL_OK",          "HL_ROW",     "HL_DONE",     "HL_ERROR",      "HL_NOMEM",
+      "HL_IOERR",       "HL_CORRUPT", "HL_NOTFOUND", "HL_CONSTRAINT", "HL_INTERRUPT",
+      "HL_UNSUPPORTED", "HL_MISUSE",  "HL_INTERNAL"};
   if ((unsigned)s < sizeof names / sizeof names[0]) return names[s];
   return "HL_UNKNOWN";
 }
@@ -116,6 +117,10 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
     rc = hl_err_nomem(err);
     goto done;
   }
+  if (!(s->parquet_cache = hl_parquet_cache_create(256))) {
+    rc = hl_err_nomem(err);
+    goto done;
+  }
   if (!(s->fs = hl_stor_local_create())) {
     rc = hl_err_nomem(err);
     goto done;
@@ -139,8 +144,8 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
   rc = hl_cat_db_get(s->cat, "default", tmp, &def, &gerr);
   if (rc == HL_NOTFOUND) {
     hl_err_clear(&gerr);
-    hl_cat_db_t d = {.name = "default", .comment = "Default Hive database",
-                     .location = s->warehouse};
+    hl_cat_db_t d = {
+        .name = "default", .comment = "Default Hive database", .location = s->warehouse};
     rc = hl_cat_db_create(s->cat, &d, err);
   } else if (rc != HL_OK) {
     hl_err_move(err, &gerr);
@@ -169,6 +174,7 @@ void hl_close(hl_db_t *db) {
   if (!db) return;
   hl_session_t *s = &db->session;
   hl_cat_close(s->cat);
+  hl_parquet_cache_destroy(s->parquet_cache);
   if (s->fs) s->fs->ops->destroy(s->fs);
   hl_session_fini(s);
   hl_free(s->warehouse);
@@ -280,7 +286,8 @@ void hl_finalize(hl_stmt_t *st) {
   if (!st) return;
   close_root(st);
   if (st->texts)
-    for (int c = 0; c < st->result.n_cols; c++) hl_buf_fini(&st->texts[c]);
+    for (int c = 0; c < st->result.n_cols; c++)
+      hl_buf_fini(&st->texts[c]);
   st->db->n_open_stmts--;
   hl_arena_destroy(st->arena);
 }

@@ -12,6 +12,7 @@
 
 #include "exec/loc_allow.h"
 
+#include "format/parquet/parquet.h"
 #include "format/text/text.h"
 
 #include <string.h>
@@ -22,16 +23,18 @@ typedef struct scan {
   const hl_plan_scan_t *plan;
   hl_table_t *table;
   hl_text_format_t fmt;
-  hl_arena_t *unit_arena;   /* file list and partition values of one unit */
+  hl_arena_t *unit_arena; /* file list and partition values of one unit */
   hl_batch_t *batch;
-  size_t next_unit;         /* next partition (or the table dir) to open */
+  size_t next_unit; /* next partition (or the table dir) to open */
   size_t n_units;
-  hl_stor_entry_t *files;   /* files of the current unit */
+  hl_stor_entry_t *files; /* files of the current unit */
   size_t n_files;
   size_t next_file;
   const char *unit_dir;
   hl_value_t *part_values;  /* typed key values of the current unit */
-  hl_text_reader_t *reader;
+  hl_text_reader_t *reader; /* text tables */
+  hl_parquet_reader_t *pq;  /* Parquet tables */
+  bool parquet;
   hl_scan_stats_t stats;
 } scan_t;
 
@@ -48,8 +51,8 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
     const hl_cat_partition_t *p = &sc->plan->parts[u];
     sc->unit_dir = p->location;
     for (int k = 0; k < t->n_part; k++) {
-      hl_status_t rc = hl_table_part_value(t, k, p->values[k], sc->unit_arena,
-                                           &sc->part_values[k], err);
+      hl_status_t rc =
+          hl_table_part_value(t, k, p->values[k], sc->unit_arena, &sc->part_values[k], err);
       if (rc != HL_OK) return rc;
     }
   } else {
@@ -87,10 +90,13 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
 
 static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   hl_table_t *t = sc->table;
-  const char *path =
-      hl_path_join(sc->unit_arena, sc->unit_dir, sc->files[sc->next_file++].name);
+  const char *path = hl_path_join(sc->unit_arena, sc->unit_dir, sc->files[sc->next_file++].name);
   if (!path) return hl_err_nomem(err);
   sc->stats.files_read++;
+  if (sc->parquet)
+    return hl_parquet_reader_open(sc->s->fs, path, t->n_data, t->types, t->names, sc->plan->needed,
+                                  sc->plan->preds, sc->plan->n_preds, sc->s->parquet_cache, &sc->pq,
+                                  err);
   return hl_text_reader_open(sc->s->fs, path, &sc->fmt, t->n_data, t->types, t->names,
                              sc->plan->needed, &sc->reader, err);
 }
@@ -112,9 +118,10 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   scan_t *sc = (scan_t *)op;
   *out = NULL;
   for (;;) {
-    if (sc->reader) {
+    if (sc->reader || sc->pq) {
       if (hl_batch_reset(sc->batch) != HL_OK) return hl_err_nomem(err);
-      hl_status_t rc = hl_text_reader_next(sc->reader, sc->batch, err);
+      hl_status_t rc = sc->pq ? hl_parquet_reader_next(sc->pq, sc->batch, err)
+                              : hl_text_reader_next(sc->reader, sc->batch, err);
       if (rc != HL_OK) return rc;
       if (sc->batch->n_rows > 0) {
         sc->stats.rows_read += sc->batch->n_rows;
@@ -125,6 +132,8 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
       }
       hl_text_reader_close(sc->reader);
       sc->reader = NULL;
+      hl_parquet_reader_close(sc->pq);
+      sc->pq = NULL;
     }
     if (sc->next_file < sc->n_files) {
       hl_status_t rc = open_next_file(sc, err);
@@ -141,6 +150,8 @@ static void scan_close(hl_op_t *op) {
   scan_t *sc = (scan_t *)op;
   hl_text_reader_close(sc->reader);
   sc->reader = NULL;
+  hl_parquet_reader_close(sc->pq);
+  sc->pq = NULL;
   hl_batch_destroy(sc->batch);
   sc->batch = NULL;
   hl_arena_destroy(sc->unit_arena);
@@ -163,8 +174,9 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *plan, hl_arena
   sc->table = t;
   sc->n_units = t->n_part > 0 ? plan->n_parts : 1;
   const hl_cat_table_t *c = t->cat;
-  if (hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params, c->n_serde_params,
-                          c->params, c->n_params, err) != HL_OK)
+  sc->parquet = strcmp(plan->format_name, "parquet") == 0;
+  if (!sc->parquet && hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params,
+                                          c->n_serde_params, c->params, c->n_params, err) != HL_OK)
     return NULL;
   sc->part_values = hl_arena_zalloc(arena, sizeof(hl_value_t) * (size_t)(t->n_part + 1));
   sc->unit_arena = hl_arena_create(0);

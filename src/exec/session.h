@@ -12,14 +12,15 @@
 #include "util/kv.h"
 
 typedef struct hl_session {
-  hl_cat_t *cat;       /* owned by the api layer */
-  hl_stor_t *fs;       /* the local file system backend */
-  char *warehouse;     /* absolute, normalised warehouse root (heap) */
-  char *current_db;    /* lower-case (heap) */
-  hl_kv_t *settings;   /* SET key=value pairs (heap, keys/values heap) */
+  hl_cat_t *cat;     /* owned by the api layer */
+  hl_stor_t *fs;     /* the local file system backend */
+  char *warehouse;   /* absolute, normalised warehouse root (heap) */
+  char *current_db;  /* lower-case (heap) */
+  hl_kv_t *settings; /* SET key=value pairs (heap, keys/values heap) */
   int n_settings;
   int cap_settings;
-  hl_kv_t *config;     /* WAREHOUSE/.hivelite/config key=value lines (heap) */
+  struct hl_parquet_cache *parquet_cache; /* footers, keyed on path/size/mtime (owned) */
+  hl_kv_t *config;                        /* WAREHOUSE/.hivelite/config key=value lines (heap) */
   int n_config;
 } hl_session_t;
 

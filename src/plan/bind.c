@@ -1635,8 +1635,8 @@ static const char *scan_format(binder_t *b, const hl_cat_table_t *t, long pos) {
     if (strstr(serde, "OpenCSVSerde")) return "csv";
     return "text";
   }
-  const char *what = strstr(in, "Parquet")    ? "PARQUET"
-                     : strstr(in, "Orc")      ? "ORC"
+  if (strstr(in, "Parquet")) return "parquet";
+  const char *what = strstr(in, "Orc")        ? "ORC"
                      : strstr(in, "Avro")     ? "AVRO"
                      : strstr(in, "Sequence") ? "SEQUENCEFILE"
                      : strstr(in, "RCFile")   ? "RCFILE"
@@ -2013,12 +2013,65 @@ static hl_status_t push_down(binder_t *b, hl_plan_t *plan, hl_expr_t *where) {
   return HL_OK;
 }
 
+/* Adds "column op constant" conjuncts of E (over the scan layout) to the
+ * scan's pushed predicates, which the Parquet reader uses to skip row
+ * groups and pages by statistics (the filter still runs on the rows). */
+static hl_status_t add_scan_preds(binder_t *b, hl_plan_scan_t *scan, hl_expr_t *e) {
+  if (!e) return HL_OK;
+  if (e->kind == HL_EX_AND) {
+    for (int k = 0; k < e->n_args; k++) {
+      hl_status_t rc = add_scan_preds(b, scan, e->args[k]);
+      if (rc != HL_OK) return rc;
+    }
+    return HL_OK;
+  }
+  const hl_table_t *t = scan->table;
+  hl_scan_pred_t pred;
+  memset(&pred, 0, sizeof pred);
+  if (e->kind == HL_EX_IS_NULL && e->args[0]->kind == HL_EX_COLUMN) {
+    pred.col = e->args[0]->col;
+    pred.op = e->negated ? HL_PRED_IS_NOT_NULL : HL_PRED_IS_NULL;
+  } else if (e->kind == HL_EX_CMP && e->op != HL_XOP_EQ_NS) {
+    hl_expr_t *x = e->args[0], *y = e->args[1];
+    bool flip = false;
+    if (x->kind == HL_EX_CONST && y->kind == HL_EX_COLUMN) {
+      hl_expr_t *tmp = x;
+      x = y;
+      y = tmp;
+      flip = true;
+    }
+    if (x->kind != HL_EX_COLUMN || y->kind != HL_EX_CONST || y->value.is_null) return HL_OK;
+    if (!hl_type_equal(x->type, y->type)) return HL_OK;
+    static const hl_pred_op_t ops[] = {HL_PRED_EQ, HL_PRED_NE, HL_PRED_LT,
+                                       HL_PRED_LE, HL_PRED_GT, HL_PRED_GE};
+    static const hl_pred_op_t flipped[] = {HL_PRED_EQ, HL_PRED_NE, HL_PRED_GT,
+                                           HL_PRED_GE, HL_PRED_LT, HL_PRED_LE};
+    pred.col = x->col;
+    pred.op = flip ? flipped[e->op] : ops[e->op];
+    pred.value = y->value;
+  } else {
+    return HL_OK;
+  }
+  if (pred.col >= t->n_data) return HL_OK; /* partition keys prune in the catalog */
+  hl_scan_pred_t *np =
+      hl_arena_realloc(b->arena, scan->preds, sizeof(hl_scan_pred_t) * (size_t)scan->n_preds,
+                       sizeof(hl_scan_pred_t) * (size_t)(scan->n_preds + 1));
+  if (!np) return hl_err_nomem(b->err);
+  scan->preds = np;
+  scan->preds[scan->n_preds++] = pred;
+  return HL_OK;
+}
+
 static hl_status_t finish_scans(binder_t *b) {
   for (int i = 0; i < b->n_entries; i++) {
     scope_entry_t *en = &b->entries[i];
     if (en->rel->kind != HL_REL_SCAN) continue;
     hl_plan_scan_t *scan = en->rel->scan;
     if (scan->filter) mark_needed(scan->filter, scan->needed);
+    hl_status_t prc = add_scan_preds(b, scan, scan->filter);
+    /* a single table keeps its filter on the block (same layout) */
+    if (prc == HL_OK && b->n_entries == 1) prc = add_scan_preds(b, scan, b->plan->filter);
+    if (prc != HL_OK) return prc;
     if (scan->table->n_part > 0) {
       hl_status_t rc = prune_partitions(b, scan);
       if (rc != HL_OK) return rc;

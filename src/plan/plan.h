@@ -18,6 +18,7 @@
 #define HL_PLAN_H
 
 #include "exec/expr.h"
+#include "format/parquet/parquet.h"
 #include "exec/session.h"
 #include "plan/table.h"
 #include "sql/ast.h"
@@ -95,7 +96,9 @@ typedef struct hl_plan_scan {
   hl_cat_partition_t *parts; /* selected partitions (partitioned tables) */
   size_t n_parts;
   size_t n_parts_total;
-  bool projected;          /* partitions computed by partition projection */
+  bool projected;        /* partitions computed by partition projection */
+  hl_scan_pred_t *preds; /* "column op constant" conjuncts for the reader */
+  int n_preds;
   const char *format_name; /* "text", "csv", "json" */
 } hl_plan_scan_t;
 
@@ -135,7 +138,7 @@ typedef struct hl_plan {
   hl_plan_scan_t *scan;    /* the scan when FROM is exactly one table, else NULL */
   hl_expr_t *filter;       /* residual WHERE over the scan layout, or NULL */
   bool aggregate;          /* GROUP BY, aggregates or DISTINCT */
-  uint64_t *grouping_sets;  /* GROUPING SETS/ROLLUP/CUBE: masks over group_exprs */
+  uint64_t *grouping_sets; /* GROUPING SETS/ROLLUP/CUBE: masks over group_exprs */
   int n_grouping_sets;
   hl_expr_t **group_exprs; /* over the scan layout */
   int n_group;

@@ -36,6 +36,10 @@ typedef struct scan {
   hl_parquet_reader_t *pq;  /* Parquet tables */
   bool parquet;
   hl_scan_stats_t stats;
+  /* parallel scans: this scan reads file ordinals == worker (mod n_workers) */
+  int worker, n_workers;
+  size_t file_ordinal; /* ordinal of the next file over all units */
+  size_t current_file; /* ordinal of the file being read */
 } scan_t;
 
 static bool is_hidden(const char *name) {
@@ -90,13 +94,19 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
 
 static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   hl_table_t *t = sc->table;
-  const char *path = hl_path_join(sc->unit_arena, sc->unit_dir, sc->files[sc->next_file++].name);
+  size_t ordinal = sc->file_ordinal++;
+  const char *name = sc->files[sc->next_file++].name;
+  /* another worker's file: leave the reader closed and move on */
+  if (sc->n_workers > 1 && ordinal % (size_t)sc->n_workers != (size_t)sc->worker) return HL_OK;
+  sc->current_file = ordinal;
+  const char *path = hl_path_join(sc->unit_arena, sc->unit_dir, name);
   if (!path) return hl_err_nomem(err);
   sc->stats.files_read++;
   if (sc->parquet)
     return hl_parquet_reader_open(sc->s->fs, path, t->n_data, t->types, t->names, sc->plan->needed,
-                                  sc->plan->preds, sc->plan->n_preds, sc->s->parquet_cache, &sc->pq,
-                                  err);
+                                  sc->plan->preds, sc->plan->n_preds,
+                                  /* the footer cache is for one thread at a time */
+                                  sc->n_workers > 1 ? NULL : sc->s->parquet_cache, &sc->pq, err);
   return hl_text_reader_open(sc->s->fs, path, &sc->fmt, t->n_data, t->types, t->names,
                              sc->plan->needed, &sc->reader, err);
 }
@@ -156,6 +166,16 @@ static void scan_close(hl_op_t *op) {
   sc->batch = NULL;
   hl_arena_destroy(sc->unit_arena);
   sc->unit_arena = NULL;
+}
+
+void hl_op_scan_set_worker(hl_op_t *op, int worker, int n_workers) {
+  scan_t *sc = (scan_t *)op;
+  sc->worker = worker;
+  sc->n_workers = n_workers;
+}
+
+size_t hl_op_scan_current_file(const hl_op_t *op) {
+  return ((const scan_t *)op)->current_file;
 }
 
 const hl_scan_stats_t *hl_op_scan_stats(const hl_op_t *op) {

@@ -26,6 +26,17 @@ typedef struct hl_scan_stats {
 hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *scan, hl_arena_t *arena,
                            hl_error_t *err);
 const hl_scan_stats_t *hl_op_scan_stats(const hl_op_t *scan);
+/* Makes SCAN read only the files whose ordinal (over all its partitions,
+ * in listing order) is WORKER modulo N_WORKERS (set before the first next). */
+void hl_op_scan_set_worker(hl_op_t *scan, int worker, int n_workers);
+/* Ordinal of the file the last batch came from. */
+size_t hl_op_scan_current_file(const hl_op_t *scan);
+/* A scan read by N_WORKERS threads, each running scan -> FILTER (may be
+ * NULL) over its share of the files; batches come out in file order, so
+ * the result is the same as a single-threaded scan's (op_parallel.c). */
+hl_op_t *hl_op_parallel_scan_create(hl_session_t *s, const hl_plan_scan_t *scan,
+                                    const hl_expr_t *filter, int n_workers, hl_arena_t *arena,
+                                    hl_error_t *err);
 /* One row, no columns: the source of SELECT without FROM. */
 hl_op_t *hl_op_one_row_create(hl_arena_t *arena, hl_error_t *err);
 hl_op_t *hl_op_filter_create(hl_op_t *child, const hl_expr_t *pred, hl_arena_t *arena,

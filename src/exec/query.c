@@ -11,7 +11,9 @@
 #include "plan/plan.h"
 #include "util/hashmap.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 hl_status_t hl_exec_query(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                           hl_result_t *result, hl_error_t *err) {
@@ -197,13 +199,45 @@ static hl_status_t materialize_plan(hl_session_t *s, const hl_plan_t *plan, hl_a
 
 /* ----------------------------------------------------------- operators */
 
+/* Scan threads: SET hivelite.threads=N, default the machine's cores. */
+static int scan_threads(hl_session_t *s) {
+  const char *v = hl_session_get(s, "hivelite.threads");
+  long n = v ? strtol(v, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+/* A scan with its filter; EXTRA is a filter over the same layout to run in
+ * the scan's threads too (the block filter of a single-table query). */
+static hl_op_t *build_scan(hl_session_t *s, const hl_plan_scan_t *scan, const hl_expr_t *extra,
+                           hl_arena_t *arena, hl_error_t *err) {
+  const hl_expr_t *f = scan->filter;
+  if (extra) {
+    if (f) {
+      hl_expr_t *both = hl_arena_zalloc(arena, sizeof(*both));
+      hl_expr_t **args = hl_arena_alloc(arena, sizeof(hl_expr_t *) * 2);
+      if (!both || !args) return hl_err_nomem(err), NULL;
+      both->kind = HL_EX_AND;
+      both->type = hl_type_prim(HL_T_BOOLEAN);
+      args[0] = (hl_expr_t *)f;
+      args[1] = (hl_expr_t *)extra;
+      both->args = args;
+      both->n_args = 2;
+      f = both;
+    } else {
+      f = extra;
+    }
+  }
+  int threads = scan_threads(s);
+  if (threads > 1) return hl_op_parallel_scan_create(s, scan, f, threads, arena, err);
+  hl_op_t *op = hl_op_scan_create(s, scan, arena, err);
+  if (op && f) op = hl_op_filter_create(op, f, arena, err);
+  return op;
+}
+
 static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, hl_arena_t *arena, hl_error_t *err) {
   switch (r->kind) {
-  case HL_REL_SCAN: {
-    hl_op_t *op = hl_op_scan_create(s, r->scan, arena, err);
-    if (op && r->scan->filter) op = hl_op_filter_create(op, r->scan->filter, arena, err);
-    return op;
-  }
+  case HL_REL_SCAN:
+    return build_scan(s, r->scan, NULL, arena, err);
   case HL_REL_QUERY: {
     hl_result_t sub;
     memset(&sub, 0, sizeof sub);
@@ -238,9 +272,14 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
                          hl_result_t *result, hl_error_t *err) {
   hl_status_t rc = materialize_plan(s, plan, arena, err);
   if (rc != HL_OK) return rc;
-  hl_op_t *op =
-      plan->from ? build_rel(s, plan->from, arena, err) : hl_op_one_row_create(arena, err);
-  if (op && plan->filter) op = hl_op_filter_create(op, plan->filter, arena, err);
+  hl_op_t *op;
+  if (plan->from && plan->from->kind == HL_REL_SCAN) {
+    /* the block filter of a single table runs inside the scan's threads */
+    op = build_scan(s, plan->from->scan, plan->filter, arena, err);
+  } else {
+    op = plan->from ? build_rel(s, plan->from, arena, err) : hl_op_one_row_create(arena, err);
+    if (op && plan->filter) op = hl_op_filter_create(op, plan->filter, arena, err);
+  }
   if (op && plan->aggregate) op = hl_op_agg_create(op, plan, arena, err);
   if (op && plan->n_windows) {
     const hl_type_t **in_types =

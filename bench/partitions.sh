@@ -38,7 +38,14 @@ best() { # best of 5 runs of "$@", in ms
 s=$(ms)
 "$HL" -w "$W" --format csv -c "MSCK REPAIR TABLE t;" >/dev/null
 e=$(ms)
-echo "MSCK REPAIR adding 4,096 partitions: $(( (e - s) / 1000000 )) ms (whole process incl. start-up; --format csv, since the table printer pads every line to the 100 KB report line)"
+echo "MSCK REPAIR adding 4,096 partitions: $(( (e - s) / 1000000 )) ms (whole process incl. start-up, --format csv)"
+# the same repair printed as a table (the printer no longer pads every line
+# to the 100 KB report line): drop the partitions and repair again
+"$HL" -w "$W" --format csv -c "ALTER TABLE t DROP PARTITION (hr >= 0);" >/dev/null
+s=$(ms)
+"$HL" -w "$W" -c "MSCK REPAIR TABLE t;" >/dev/null
+e=$(ms)
+echo "MSCK REPAIR adding 4,096 partitions, table format: $(( (e - s) / 1000000 )) ms (whole process)"
 echo "partitions registered: $("$HL" -w "$W" -c "SHOW PARTITIONS t;" --format csv --no-header | wc -l)"
 # the repair alone, without the process: a second MSCK that finds nothing
 echo "re-check (MSCK, nothing to add) of 4,096 partitions: $(best "$HL" -w "$W" --format csv -c "MSCK TABLE t;") ms best of 5 (whole process)"

@@ -56,6 +56,8 @@ shell also gets them as environment variables):
     ${TMP}        the file's temporary directory (removed unless --keep)
     ${DATA}       tests/data in the repository
     ${FIXTURES}   $HIVELITE_FIXTURES, else ../shared/fixtures next to the repo
+    ${HIVELITE}   the hivelite binary under test (for shell records that
+                  check what --format csv cannot show, e.g. the table format)
 
 Each statement runs in its own process:
     hivelite -w WAREHOUSE --format csv -c SQL
@@ -302,6 +304,7 @@ def run_file(args, path):
         "TMP": tmp,
         "DATA": os.path.join(REPO, "tests", "data"),
         "FIXTURES": fixtures,
+        "HIVELITE": args.hivelite,
     }
     env = dict(os.environ)
     env.update(variables)

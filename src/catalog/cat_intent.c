@@ -72,9 +72,9 @@ hl_status_t hl_cat_intent_update(hl_cat_t *cat, int64_t id, const char *state, c
   hl_status_t status = hl_cat_op_begin(cat, 1, err);
   if (status != HL_OK) return status;
   sqlite3_stmt *st = NULL;
-  status = prepare(cat,
-                   "UPDATE write_intents SET state = ?2, plan = coalesce(?3, plan) WHERE id = ?1",
-                   &st, err);
+  status =
+      prepare(cat, "UPDATE write_intents SET state = ?2, plan = coalesce(?3, plan) WHERE id = ?1",
+              &st, err);
   if (status == HL_OK) {
     sqlite3_bind_int64(st, 1, id);
     sqlite3_bind_text(st, 2, state, -1, SQLITE_STATIC);
@@ -91,8 +91,8 @@ hl_status_t hl_cat_intent_update(hl_cat_t *cat, int64_t id, const char *state, c
   return hl_cat_op_end(cat, status, err);
 }
 
-hl_status_t hl_cat_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t **out,
-                               size_t *n, hl_error_t *err) {
+hl_status_t hl_cat_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t **out, size_t *n,
+                               hl_error_t *err) {
   *out = NULL;
   *n = 0;
   hl_status_t status = hl_cat_op_begin(cat, 0, err);
@@ -112,7 +112,8 @@ hl_status_t hl_cat_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t
     }
     if (*n == cap) {
       size_t ncap = cap ? cap * 2 : 8;
-      hl_cat_intent_t *grown = hl_arena_realloc(arena, *out, cap * sizeof **out, ncap * sizeof **out);
+      hl_cat_intent_t *grown =
+          hl_arena_realloc(arena, *out, cap * sizeof **out, ncap * sizeof **out);
       if (!grown) {
         status = hl_err_nomem(err);
         break;
@@ -167,9 +168,8 @@ hl_status_t hl_cat_lock_try(hl_cat_t *cat, const char *name, const hl_cat_owner_
   if (status != HL_OK) return status;
   sqlite3_stmt *st = NULL;
   bool free_lock = false, take_over = false;
-  status = prepare(cat,
-                   "SELECT owner_host, owner_pid, owner_start FROM write_locks WHERE name = ?1",
-                   &st, err);
+  status = prepare(
+      cat, "SELECT owner_host, owner_pid, owner_start FROM write_locks WHERE name = ?1", &st, err);
   if (status == HL_OK) {
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
@@ -192,10 +192,11 @@ hl_status_t hl_cat_lock_try(hl_cat_t *cat, const char *name, const hl_cat_owner_
   sqlite3_finalize(st);
   st = NULL;
   if (status == HL_OK && (free_lock || take_over)) {
-    status = prepare(cat,
-                     "INSERT OR REPLACE INTO write_locks (name, owner_host, owner_pid, owner_start, "
-                     "acquired) VALUES (?1, ?2, ?3, ?4, ?5)",
-                     &st, err);
+    status =
+        prepare(cat,
+                "INSERT OR REPLACE INTO write_locks (name, owner_host, owner_pid, owner_start, "
+                "acquired) VALUES (?1, ?2, ?3, ?4, ?5)",
+                &st, err);
     if (status == HL_OK) {
       sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
       bind_owner(st, 2, me);

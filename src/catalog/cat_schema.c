@@ -17,6 +17,7 @@
  *        + part_values (one row per key, NULL = default partition)
  *        + part_params
  * Schema v2 adds write_intents and write_locks (see schema_v2).
+ * Schema v3 adds tab_col_stats and part_col_stats (see schema_v3).
  * Children reference parents with ON DELETE CASCADE, so dropping a database
  * or table is one DELETE.  Every foreign key is the leading column of a
  * primary key or index, so cascades and per-table scans never scan a
@@ -163,9 +164,40 @@ static const char schema_v2[] =
     "  acquired    INTEGER NOT NULL\n"
     ") WITHOUT ROWID;\n";
 
+/* v3: column statistics (ANALYZE ... FOR COLUMNS), one row per column of
+ * a table (tab_col_stats) or of a partition (part_col_stats), as Hive's
+ * metastore keeps them.  Fields a type does not have are NULL (min/max of
+ * a string, lengths of a number); min/max are the values' text forms;
+ * bit_vector holds the HyperLogLog registers (util/hll.h) so partition
+ * sketches merge into table-level distinct counts. */
+#define COL_STATS_FIELDS                                                                           \
+  "  col_name      TEXT NOT NULL,\n"                                                               \
+  "  col_type      TEXT NOT NULL,\n"                                                               \
+  "  num_nulls     INTEGER,\n"                                                                     \
+  "  num_distinct  INTEGER,\n"                                                                     \
+  "  low_value     TEXT,\n"                                                                        \
+  "  high_value    TEXT,\n"                                                                        \
+  "  avg_col_len   REAL,\n"                                                                        \
+  "  max_col_len   INTEGER,\n"                                                                     \
+  "  num_trues     INTEGER,\n"                                                                     \
+  "  num_falses    INTEGER,\n"                                                                     \
+  "  bit_vector    BLOB,\n"                                                                        \
+  "  last_analyzed INTEGER NOT NULL,\n"
+static const char schema_v3[] =
+    "CREATE TABLE tab_col_stats (\n"
+    "  tbl_id INTEGER NOT NULL REFERENCES tbls (id) ON DELETE CASCADE,\n" COL_STATS_FIELDS
+    "  PRIMARY KEY (tbl_id, col_name)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE part_col_stats (\n"
+    "  part_id INTEGER NOT NULL REFERENCES partitions (id) ON DELETE CASCADE,\n"
+    "  tbl_id  INTEGER NOT NULL,\n" COL_STATS_FIELDS "  PRIMARY KEY (part_id, col_name)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE INDEX part_col_stats_by_table ON part_col_stats (tbl_id, col_name);\n";
+
 static const migration_t migrations[] = {
     {1, schema_v1},
     {2, schema_v2},
+    {3, schema_v3},
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -1359,23 +1359,22 @@ static hl_status_t run_part_write(hl_cat_t *cat, sqlite3_stmt *st, const char *n
   return sqerr(cat, rc, err);
 }
 
-hl_status_t hl_cat_partition_add(hl_cat_t *cat, const hl_cat_partition_t *part, hl_error_t *err) {
-  if (!part) return misuse(err, "partition is missing");
-  hl_status_t status = op_begin(cat, 1, err);
-  if (status != HL_OK) return status;
-  tbl_info_t info = {NULL, 0};
+/* Inserts PART (already checked against INFO) with its children; the
+ * caller holds the unit of work.  Shared by add and add_many. */
+static hl_status_t insert_partition(hl_cat_t *cat, const hl_cat_partition_t *part,
+                                    const tbl_info_t *info, int64_t now, hl_error_t *err) {
   unsigned char *vals = NULL;
   size_t vals_len = 0;
   sqlite3_stmt *st = NULL;
-  if ((status = table_info(cat, part->table_id, &info, err)) != HL_OK ||
-      (status = check_partition(part, &info, err)) != HL_OK ||
+  hl_status_t status;
+  if ((status = check_partition(part, info, err)) != HL_OK ||
       (status = encode_values(part->values, part->n_values, &vals, &vals_len, err)) != HL_OK)
     goto done;
   if (!(st = prep(cat, S_PART_INSERT, err))) {
     status = err->code;
     goto done;
   }
-  int64_t create_time = part->create_time > 0 ? part->create_time : (int64_t)time(NULL);
+  int64_t create_time = part->create_time > 0 ? part->create_time : now;
   int rc = sqlite3_bind_blob(st, 3, vals, (int)vals_len, SQLITE_STATIC);
   if (rc != SQLITE_OK) {
     status = sqerr(cat, rc, err);
@@ -1386,7 +1385,7 @@ hl_status_t hl_cat_partition_add(hl_cat_t *cat, const hl_cat_partition_t *part, 
     status = err->code;
     goto done;
   }
-  if ((status = run_part_write(cat, st, part->name, info.qname, err)) != HL_OK) goto done;
+  if ((status = run_part_write(cat, st, part->name, info->qname, err)) != HL_OK) goto done;
   int64_t part_id = sqlite3_last_insert_rowid(cat->db);
   release(st);
   st = NULL;
@@ -1394,6 +1393,32 @@ hl_status_t hl_cat_partition_add(hl_cat_t *cat, const hl_cat_partition_t *part, 
 done:
   release(st);
   hl_free(vals);
+  return status;
+}
+
+hl_status_t hl_cat_partition_add(hl_cat_t *cat, const hl_cat_partition_t *part, hl_error_t *err) {
+  if (!part) return misuse(err, "partition is missing");
+  return hl_cat_partition_add_many(cat, part, 1, err);
+}
+
+/* One unit of work (one SAVEPOINT inside the caller's transaction) and one
+ * table lookup for the whole batch; the cached INSERT statements are
+ * reused.  Per-call savepoints made each added partition copy its pages
+ * into SQLite's statement journal again, which dominated MSCK REPAIR. */
+hl_status_t hl_cat_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t *parts, size_t n,
+                                      hl_error_t *err) {
+  if (n == 0) return HL_OK;
+  if (!parts) return misuse(err, "partitions are missing");
+  for (size_t i = 1; i < n; i++)
+    if (parts[i].table_id != parts[0].table_id)
+      return misuse(err, "partitions of one batch belong to different tables");
+  hl_status_t status = op_begin(cat, 1, err);
+  if (status != HL_OK) return status;
+  tbl_info_t info = {NULL, 0};
+  int64_t now = (int64_t)time(NULL);
+  status = table_info(cat, parts[0].table_id, &info, err);
+  for (size_t i = 0; status == HL_OK && i < n; i++)
+    status = insert_partition(cat, &parts[i], &info, now, err);
   hl_free(info.qname);
   return op_end(cat, status, err);
 }

@@ -128,6 +128,11 @@ hl_status_t hl_cat_table_drop(hl_cat_t *cat, int64_t table_id, hl_error_t *err);
 
 /* Partitions.  add fails with 42710 when the values exist already. */
 hl_status_t hl_cat_partition_add(hl_cat_t *cat, const hl_cat_partition_t *part, hl_error_t *err);
+/* Adds PARTS[0..n) (all of one table) in one unit of work: all or none; a
+ * duplicate (in the catalog or within PARTS) is 42710 naming it.  Use it
+ * for many partitions: it is several times faster than n calls of add. */
+hl_status_t hl_cat_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t *parts, size_t n,
+                                      hl_error_t *err);
 /* Exact lookup by all values (NULL entries match the default partition). */
 hl_status_t hl_cat_partition_get(hl_cat_t *cat, int64_t table_id, char *const *values,
                                  int n_values, hl_arena_t *arena, hl_cat_partition_t **out,
@@ -171,8 +176,8 @@ hl_status_t hl_cat_intent_add(hl_cat_t *cat, const hl_cat_intent_t *intent, int6
 hl_status_t hl_cat_intent_update(hl_cat_t *cat, int64_t id, const char *state, const char *plan,
                                  hl_error_t *err);
 /* All intents, oldest first, in ARENA. */
-hl_status_t hl_cat_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t **out,
-                               size_t *n, hl_error_t *err);
+hl_status_t hl_cat_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t **out, size_t *n,
+                               hl_error_t *err);
 /* Forgets intent ID (missing is fine). */
 hl_status_t hl_cat_intent_delete(hl_cat_t *cat, int64_t id, hl_error_t *err);
 
@@ -186,5 +191,42 @@ hl_status_t hl_cat_lock_try(hl_cat_t *cat, const char *name, const hl_cat_owner_
 /* Releases lock NAME if ME holds it. */
 hl_status_t hl_cat_lock_release(hl_cat_t *cat, const char *name, const hl_cat_owner_t *me,
                                 hl_error_t *err);
+
+/* ------------------------------------------------ column statistics
+ * (schema v3; ANALYZE TABLE ... COMPUTE STATISTICS FOR COLUMNS).  Fields a
+ * column's type does not have are -1 (counts, lengths) or NULL (min/max). */
+
+typedef struct hl_cat_col_stats {
+  char *col_name;            /* lower-case */
+  char *col_type;            /* Hive type text of the column when analyzed */
+  int64_t num_nulls;         /* -1: unknown */
+  int64_t num_distinct;      /* -1: not computed for the type */
+  char *low_value;           /* min as text; NULL: none (strings, all NULL) */
+  char *high_value;          /* max as text; NULL: none */
+  double avg_col_len;        /* < 0: not a string/binary column */
+  int64_t max_col_len;       /* -1: not a string/binary column */
+  int64_t num_trues;         /* -1: not a boolean column */
+  int64_t num_falses;        /* -1: not a boolean column */
+  unsigned char *bit_vector; /* HyperLogLog registers (util/hll.h); NULL: none */
+  size_t bit_vector_len;
+  int64_t last_analyzed;     /* seconds since the epoch */
+  int64_t partition_id;      /* set by reads: the partition, 0 for the table */
+} hl_cat_col_stats_t;
+
+/* Stores (replacing) STATS[0..n) for table TABLE_ID (PARTITION_ID 0) or for
+ * partition PARTITION_ID of it.  Dropping the table or partition drops
+ * them. */
+hl_status_t hl_cat_col_stats_put(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                 const hl_cat_col_stats_t *stats, size_t n, hl_error_t *err);
+/* The statistics of column COL of the table (PARTITION_ID 0) or of one
+ * partition; *out (in ARENA) is NULL when there are none. */
+hl_status_t hl_cat_col_stats_get(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                 const char *col, hl_arena_t *arena, hl_cat_col_stats_t **out,
+                                 hl_error_t *err);
+/* The statistics of column COL of every partition of the table that has
+ * them (for table-level aggregation), in ARENA. */
+hl_status_t hl_cat_col_stats_list_parts(hl_cat_t *cat, int64_t table_id, const char *col,
+                                        hl_arena_t *arena, hl_cat_col_stats_t **out, size_t *n,
+                                        hl_error_t *err);
 
 #endif

@@ -18,14 +18,20 @@
  * csv, tsv and json stream row by row.  The table needs column widths, so
  * it buffers rows -- at most TABLE_CHUNK_ROWS at a time: a longer result is
  * drawn as several boxes (each with its header) and one footer with the
- * total, so memory stays bounded whatever the result size.
+ * total, so memory stays bounded whatever the result size.  A value wider
+ * than TABLE_MAX_PAD_WIDTH characters does not widen its column: it is
+ * printed in full and pushes only its own line's border right.  Otherwise
+ * one long value (MSCK's 100 KB "Partitions not in metastore" line) would
+ * pad every other line of the result to its width, turning a 350 KB report
+ * into 380 MB of blanks.
  */
 #include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define TABLE_CHUNK_ROWS 10000
+#define TABLE_CHUNK_ROWS    10000
+#define TABLE_MAX_PAD_WIDTH 1024
 
 /* ------------------------------------------------------------------------
  * Shared helpers
@@ -135,7 +141,7 @@ static void table_flush(hl_cli_t *cli, hl_stmt_t *stmt, table_t *t) {
     for (size_t row = 0; row < t->n_rows; row++) {
       cell_t *c = &t->cells[row * (size_t)t->n_cols + (size_t)col];
       size_t w = table_width(c->text, c->len);
-      if (w > t->widths[col]) t->widths[col] = w;
+      if (w > t->widths[col] && w <= TABLE_MAX_PAD_WIDTH) t->widths[col] = w;
     }
   }
   print_border(out, t->widths, t->n_cols);
@@ -153,7 +159,8 @@ static void table_flush(hl_cli_t *cli, hl_stmt_t *stmt, table_t *t) {
   for (size_t row = 0; row < t->n_rows; row++) {
     for (int col = 0; col < t->n_cols; col++) {
       cell_t *c = &t->cells[row * (size_t)t->n_cols + (size_t)col];
-      size_t pad = t->widths[col] - table_width(c->text, c->len);
+      size_t w = table_width(c->text, c->len);
+      size_t pad = w < t->widths[col] ? t->widths[col] - w : 0; /* overlong: no pad */
       fputs("| ", out);
       if (t->numeric[col]) print_padding(out, pad);
       print_table_value(out, c->text, c->len);

@@ -73,6 +73,9 @@ hl_status_t hl_exec_command(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
   case HL_STMT_TRUNCATE:
     fn = hl_cmd_truncate;
     break;
+  case HL_STMT_ANALYZE:
+    fn = hl_cmd_analyze; /* cmd_analyze.c */
+    break;
   case HL_STMT_SELECT:
   case HL_STMT_EXPLAIN:
     return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR),

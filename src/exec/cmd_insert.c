@@ -25,6 +25,7 @@
 
 #include "exec/expr.h"
 #include "exec/loc_allow.h"
+#include "format/parquet/parquet.h"
 #include "format/text/text.h"
 #include "txn/txn.h"
 #include "util/hashmap.h"
@@ -43,12 +44,13 @@ typedef struct wpart {
   hl_cat_partition_t *existing; /* as read before the write, NULL if new */
   char *dir;
   hl_txn_target_t *target;
-  hl_batch_t *buf;              /* rows waiting for the writer */
-  hl_text_writer_t *w;          /* the open file, NULL between files */
+  hl_batch_t *buf;         /* rows waiting for the writer */
+  hl_text_writer_t *w;     /* the open text file, NULL between files */
+  hl_parquet_writer_t *pw; /* the open Parquet file, NULL between files */
   char *file_name;
   uint64_t rows, raw_bytes, files, total_bytes;
   uint64_t file_rows;
-  bool rows_unknown;            /* LOAD DATA: files are not parsed */
+  bool rows_unknown; /* LOAD DATA: files are not parsed */
 } wpart_t;
 
 /* One table written by the statement. */
@@ -58,15 +60,17 @@ typedef struct wtable {
   hl_cat_table_t *create; /* CTAS: the table to create at commit */
   bool overwrite;
   hl_text_format_t fmt;
-  int n_dyn;              /* the last n_dyn keys are dynamic */
-  char **static_vals;     /* n_part entries, the first n_part - n_dyn set */
-  int *slot_src;          /* per combined column (data, then keys): input column or -1 */
-  int n_input;            /* columns the rows must have */
+  bool parquet; /* Parquet output (else text: fmt) */
+  hl_parquet_write_options_t pq_opts;
+  int n_dyn;          /* the last n_dyn keys are dynamic */
+  char **static_vals; /* n_part entries, the first n_part - n_dyn set */
+  int *slot_src;      /* per combined column (data, then keys): input column or -1 */
+  int n_input;        /* columns the rows must have */
   wpart_t **parts;
   size_t n_parts, cap_parts;
-  hl_map_t *map;          /* partition key -> index in parts */
-  hl_result_t *res;       /* CTAS: the rows, already planned */
-  bool skip;              /* IF NOT EXISTS and the partition exists */
+  hl_map_t *map;    /* partition key -> index in parts */
+  hl_result_t *res; /* CTAS: the rows, already planned */
+  bool skip;        /* IF NOT EXISTS and the partition exists */
 } wtable_t;
 
 typedef struct writer {
@@ -75,14 +79,14 @@ typedef struct writer {
   hl_txn_t *txn;
   wtable_t *tables;
   int n_tables;
-  bool strict;             /* hivelite.strict.conversion */
-  uint64_t file_size;      /* roll over after this many bytes */
-  uint64_t max_files;      /* hive.exec.max.created.files */
-  uint64_t max_dyn;        /* hive.exec.max.dynamic.partitions */
-  size_t max_parts;        /* hivelite.max_partitions_per_table */
+  bool strict;        /* hivelite.strict.conversion */
+  uint64_t file_size; /* roll over after this many bytes */
+  uint64_t max_files; /* hive.exec.max.created.files */
+  uint64_t max_dyn;   /* hive.exec.max.dynamic.partitions */
+  size_t max_parts;   /* hivelite.max_partitions_per_table */
   uint64_t n_files;
-  uint64_t row_no;         /* 1-based row number in the current insert, for errors */
-  hl_arena_t *scratch;     /* per-row conversions */
+  uint64_t row_no;     /* 1-based row number in the current insert, for errors */
+  hl_arena_t *scratch; /* per-row conversions */
 } writer_t;
 
 /* ------------------------------------------------------------ settings */
@@ -138,8 +142,8 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
     if (!wt->create) {
       hl_error_t e;
       hl_err_init(&e);
-      hl_status_t rc =
-          hl_cat_partition_get(s->cat, t->cat->id, p->values, t->n_part, w->arena, &p->existing, &e);
+      hl_status_t rc = hl_cat_partition_get(s->cat, t->cat->id, p->values, t->n_part, w->arena,
+                                            &p->existing, &e);
       if (rc == HL_NOTFOUND) {
         hl_err_clear(&e);
         p->existing = NULL;
@@ -167,7 +171,8 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   if (rc != HL_OK) return hl_err_nomem(err);
   if (wt->n_parts == wt->cap_parts) {
     size_t ncap = wt->cap_parts ? wt->cap_parts * 2 : 8;
-    wpart_t **g = hl_arena_realloc(w->arena, wt->parts, wt->cap_parts * sizeof *g, ncap * sizeof *g);
+    wpart_t **g =
+        hl_arena_realloc(w->arena, wt->parts, wt->cap_parts * sizeof *g, ncap * sizeof *g);
     if (!g) return hl_err_nomem(err);
     wt->parts = g;
     wt->cap_parts = ncap;
@@ -203,11 +208,20 @@ static hl_status_t part_find(writer_t *w, wtable_t *wt, char **values, wpart_t *
 
 /* ------------------------------------------------------------ files */
 
-static hl_status_t file_close(writer_t *w, wpart_t *p, hl_error_t *err) {
-  if (!p->w) return HL_OK;
-  uint64_t raw = hl_text_writer_raw_bytes(p->w);
-  hl_status_t rc = hl_text_writer_close(p->w, err);
-  p->w = NULL;
+static hl_status_t file_close(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err) {
+  if (!p->w && !p->pw) return HL_OK;
+  uint64_t raw;
+  hl_status_t rc;
+  if (p->pw) {
+    /* Hive's Parquet writer reports one unit of rawDataSize per field */
+    raw = p->file_rows * (uint64_t)wt->t->n_data + p->file_rows;
+    rc = hl_parquet_writer_close(p->pw, NULL, NULL, err);
+    p->pw = NULL;
+  } else {
+    raw = hl_text_writer_raw_bytes(p->w);
+    rc = hl_text_writer_close(p->w, err);
+    p->w = NULL;
+  }
   if (rc != HL_OK) return rc;
   char *path = hl_path_join(w->arena, p->target->stage_dir, p->file_name);
   if (!path) return hl_err_nomem(err);
@@ -227,25 +241,33 @@ static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err)
   if (p->buf->n_rows == 0) return HL_OK;
   hl_table_t *t = wt->t;
   hl_status_t rc;
-  if (!p->w) {
+  if (!p->w && !p->pw) {
     if (w->n_files + 1 > w->max_files)
       return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
                         "the write creates more than %llu files; raise "
                         "hive.exec.max.created.files to allow it",
                         (unsigned long long)w->max_files);
     w->n_files++;
-    p->file_name = hl_txn_file_name(w->txn, "");
+    p->file_name = hl_txn_file_name(w->txn, wt->parquet ? ".parquet" : "");
     char *path = p->file_name ? hl_path_join(w->arena, p->target->stage_dir, p->file_name) : NULL;
     if (!path) return hl_err_nomem(err);
-    rc = hl_text_writer_open(w->s->fs, path, &wt->fmt, t->n_data, t->types, t->names, &p->w, err);
+    if (wt->parquet)
+      rc = hl_parquet_writer_open(w->s->fs, path, t->n_data, t->types, t->names, &wt->pq_opts,
+                                  &p->pw, err);
+    else
+      rc = hl_text_writer_open(w->s->fs, path, &wt->fmt, t->n_data, t->types, t->names, &p->w, err);
     if (rc != HL_OK) return rc;
   }
-  rc = hl_text_writer_write(p->w, p->buf, err);
+  rc =
+      p->pw ? hl_parquet_writer_write(p->pw, p->buf, err) : hl_text_writer_write(p->w, p->buf, err);
   if (rc != HL_OK) return rc;
   p->rows += p->buf->n_rows;
   p->file_rows += p->buf->n_rows;
   if (hl_batch_reset(p->buf) != HL_OK) return hl_err_nomem(err);
-  if (hl_text_writer_raw_bytes(p->w) >= w->file_size) return file_close(w, p, err);
+  /* text rolls over by bytes written; Parquet (whose size is known only
+   * at close) by rows, counting 64 bytes a row */
+  uint64_t written = p->w ? hl_text_writer_raw_bytes(p->w) : p->file_rows * 64;
+  if (written >= w->file_size) return file_close(w, wt, p, err);
   return HL_OK;
 }
 
@@ -268,8 +290,8 @@ static hl_status_t convert(writer_t *w, const hl_type_t *from, const hl_value_t 
     char *ty = hl_type_to_string(w->scratch, to);
     rc = hl_err_set(err, HL_ERROR, HL_SS(INVALID_TEXT_REPRESENTATION),
                     "row %llu: value \"%s\" cannot be converted to %s for column \"%s\"",
-                    (unsigned long long)w->row_no, b.oom ? "?" : hl_buf_cstr(&b),
-                    ty ? ty : "?", col);
+                    (unsigned long long)w->row_no, b.oom ? "?" : hl_buf_cstr(&b), ty ? ty : "?",
+                    col);
     hl_buf_fini(&b);
     return rc;
   }
@@ -392,14 +414,14 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
                              "column \"%s\" is not a partition column of table \"%s.%s\"",
                              item->key, HL_TNAME(t));
       if (seen[k])
-        return hl_err_set_at(err, item->pos, HL_ERROR,
-                             HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+        return hl_err_set_at(err, item->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
                              "partition column \"%s\" is given more than once", item->key);
       seen[k] = true;
       if (item->value) {
         char *text;
         hl_status_t rc = hl_cmd_part_item_text(item, arena, &text, err);
-        if (rc == HL_OK) rc = hl_cmd_part_value_canon(s, t, k, text, arena, &wt->static_vals[k], err);
+        if (rc == HL_OK)
+          rc = hl_cmd_part_value_canon(s, t, k, text, arena, &wt->static_vals[k], err);
         if (rc != HL_OK) {
           hl_err_position(err, item->value->pos);
           return rc;
@@ -410,8 +432,7 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
     bool has_columns = ins && ins->n_columns > 0;
     for (int k = 0; k < t->n_part; k++) {
       if (!seen[k] && spec && !has_columns)
-        return hl_err_set_at(err, spec->pos, HL_ERROR,
-                             HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+        return hl_err_set_at(err, spec->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
                              "partition spec of table \"%s.%s\" is missing partition column \"%s\"",
                              HL_TNAME(t), t->cat->part_keys[k].name);
       if (is_static[k]) {
@@ -427,9 +448,9 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
     wt->n_dyn = t->n_part - n_static;
     if (wt->n_dyn > 0) {
       if (!hl_cmd_setting_true(s, "hive.exec.dynamic.partition"))
-        return hl_err_set_at(err, ins ? ins->pos : 0, HL_ERROR,
-                             HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
-                             "dynamic partitions are disabled; set hive.exec.dynamic.partition=true");
+        return hl_err_set_at(
+            err, ins ? ins->pos : 0, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+            "dynamic partitions are disabled; set hive.exec.dynamic.partition=true");
       const char *mode = hl_session_get(s, "hive.exec.dynamic.partition.mode");
       if (n_static == 0 && !wt->create && (!mode || strcasecmp(mode, "nonstrict") != 0))
         return hl_err_set_at(
@@ -461,9 +482,13 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
     wt->n_input = t->n_data + wt->n_dyn;
   }
   const char *in = t->cat->input_format ? t->cat->input_format : "";
-  if (!strstr(in, "TextInputFormat")) {
-    const char *what = strstr(in, "Parquet")    ? "PARQUET"
-                       : strstr(in, "Orc")      ? "ORC"
+  const hl_cat_table_t *c = t->cat;
+  if (strstr(in, "Parquet")) {
+    wt->parquet = true;
+    hl_status_t rc = hl_parquet_write_options_init(&wt->pq_opts, c->params, c->n_params, err);
+    if (rc != HL_OK) return rc;
+  } else if (!strstr(in, "TextInputFormat")) {
+    const char *what = strstr(in, "Orc")        ? "ORC"
                        : strstr(in, "Sequence") ? "SEQUENCEFILE"
                        : strstr(in, "RCFile")   ? "RCFILE"
                        : strstr(in, "Avro")     ? "AVRO"
@@ -472,10 +497,11 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
                          "writing %s tables is not supported yet (table \"%s.%s\")", what,
                          HL_TNAME(t));
   }
-  const hl_cat_table_t *c = t->cat;
-  hl_status_t rc = hl_text_format_init(&wt->fmt, arena, c->serde_lib, c->serde_params,
-                                       c->n_serde_params, c->params, c->n_params, err);
-  if (rc != HL_OK) return rc;
+  if (!wt->parquet) {
+    hl_status_t rc = hl_text_format_init(&wt->fmt, arena, c->serde_lib, c->serde_params,
+                                         c->n_serde_params, c->params, c->n_params, err);
+    if (rc != HL_OK) return rc;
+  }
   wt->map = hl_map_create();
   if (!wt->map) return hl_err_nomem(err);
   return HL_OK;
@@ -705,6 +731,8 @@ static void writer_fini(writer_t *w) {
         hl_err_clear(&e);
         p->w = NULL;
       }
+      hl_parquet_writer_abort(p->pw);
+      p->pw = NULL;
       hl_batch_destroy(p->buf);
       p->buf = NULL;
     }
@@ -786,7 +814,7 @@ static hl_status_t run_writes(writer_t *w, const char *kind, hl_error_t *err) {
     }
     for (size_t j = 0; rc == HL_OK && j < wt->n_parts; j++) {
       rc = flush(w, wt, wt->parts[j], err);
-      if (rc == HL_OK) rc = file_close(w, wt->parts[j], err);
+      if (rc == HL_OK) rc = file_close(w, wt, wt->parts[j], err);
     }
   }
   if (rc == HL_OK) {
@@ -801,6 +829,19 @@ static hl_status_t run_writes(writer_t *w, const char *kind, hl_error_t *err) {
 
 /* ------------------------------------------------------------ CTAS */
 
+/* The table column for query column I: its name (lower-case) and type. */
+static hl_status_t column_from_result(const hl_result_t *res, int i, hl_arena_t *arena,
+                                      hl_cat_column_t *out, hl_error_t *err) {
+  const hl_type_t *ty = res->types[i];
+  memset(out, 0, sizeof *out);
+  out->name = hl_arena_strdup(arena, res->names[i]);
+  out->type = ty->id == HL_T_NULL ? hl_arena_strdup(arena, "string") : hl_type_to_string(arena, ty);
+  if (!out->name || !out->type) return hl_err_nomem(err);
+  for (char *c = out->name; *c; c++)
+    if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+  return HL_OK;
+}
+
 hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table_t *table,
                         hl_arena_t *arena, hl_error_t *err) {
   const hl_ast_create_table_t *ct = stmt->create_table;
@@ -810,9 +851,13 @@ hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table
   if (!res) return hl_err_nomem(err);
   hl_status_t rc = hl_exec_select(s, ct->as_select->select, arena, res, err);
   if (rc != HL_OK) return rc;
-  int n_keys = table->n_part_keys;
+  /* src[i]: the query column of table column i (data columns, then keys) */
+  int *src = NULL;
   if (table->n_cols == 0) {
-    /* columns from the query: its names and types, keys excluded */
+    /* columns from the query: the keys are its last columns (PARTITIONED
+     * BY), or the columns named by Doris's PARTITION BY LIST */
+    int n_named = ct->n_part_names;
+    int n_keys = n_named ? n_named : table->n_part_keys;
     int n_data = res->n_cols - n_keys;
     if (n_data <= 0)
       rc = hl_err_set_at(err, stmt->pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
@@ -820,29 +865,46 @@ hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table
                          "partition columns and at least one data column",
                          res->n_cols, n_keys);
     hl_cat_column_t *cols =
-        rc == HL_OK ? hl_arena_zalloc(arena, sizeof(hl_cat_column_t) * (size_t)(n_data + n_keys))
-                    : NULL;
-    if (rc == HL_OK && !cols) rc = hl_err_nomem(err);
-    for (int i = 0; rc == HL_OK && i < n_data; i++) {
-      const hl_type_t *ty = res->types[i];
-      cols[i].name = hl_arena_strdup(arena, res->names[i]);
-      cols[i].type = ty->id == HL_T_NULL ? hl_arena_strdup(arena, "string")
-                                         : hl_type_to_string(arena, ty);
-      if (!cols[i].name || !cols[i].type) rc = hl_err_nomem(err);
-      for (char *c = cols[i].name; c && *c; c++)
-        if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+        rc == HL_OK ? hl_arena_zalloc(arena, sizeof(hl_cat_column_t) * (size_t)res->n_cols) : NULL;
+    bool *is_key = rc == HL_OK ? hl_arena_zalloc(arena, (size_t)res->n_cols) : NULL;
+    src = rc == HL_OK ? hl_arena_alloc(arena, sizeof(int) * (size_t)res->n_cols) : NULL;
+    if (rc == HL_OK && (!cols || !is_key || !src)) rc = hl_err_nomem(err);
+    for (int k = 0; rc == HL_OK && k < n_keys; k++) {
+      int q = res->n_cols - n_keys + k;
+      if (n_named) {
+        q = -1;
+        for (int i = 0; i < res->n_cols; i++)
+          if (strcasecmp(res->names[i], ct->part_names[k]) == 0) q = i;
+        if (q < 0) {
+          rc = hl_err_set_at(err, stmt->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                             "partition column \"%s\" is not a column of the query",
+                             ct->part_names[k]);
+          break;
+        }
+        rc = column_from_result(res, q, arena, &cols[n_data + k], err);
+      } else {
+        cols[n_data + k] = table->part_keys[k]; /* declared with its type */
+      }
+      is_key[q] = true;
+      src[n_data + k] = q;
+    }
+    for (int i = 0, d = 0; rc == HL_OK && i < res->n_cols; i++) {
+      if (is_key[i]) continue;
+      rc = column_from_result(res, i, arena, &cols[d], err);
+      src[d++] = i;
+    }
+    for (int i = 0; rc == HL_OK && i < res->n_cols; i++)
       for (int j = 0; rc == HL_OK && j < i; j++)
         if (strcmp(cols[j].name, cols[i].name) == 0)
           rc = hl_err_set_at(err, stmt->pos, HL_ERROR, HL_SS(DUPLICATE_COLUMN),
                              "column \"%s\" is given more than once in the query of CREATE "
                              "TABLE AS SELECT",
                              cols[i].name);
-    }
     if (rc == HL_OK) {
-      memcpy(cols + n_data, table->part_keys, sizeof(hl_cat_column_t) * (size_t)n_keys);
       table->cols = cols;
       table->n_cols = n_data;
       table->part_keys = cols + n_data;
+      table->n_part_keys = n_keys;
     }
   }
   if (rc == HL_OK) rc = writer_init(&w, s, arena, 1, err);
@@ -856,11 +918,16 @@ hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table
   wt->res = res; /* from here on closed by run_writes or writer_fini */
   rc = hl_table_from_catalog(table, arena, &wt->t, err);
   if (rc == HL_OK) rc = plan_table(&w, wt, NULL, err);
+  if (rc == HL_OK && src)
+    for (int i = 0; i < wt->t->n_all; i++)
+      wt->slot_src[i] = src[i];
   if (rc == HL_OK) rc = check_width(wt, res->n_cols, stmt->pos, err);
   if (rc == HL_OK) rc = run_writes(&w, "ctas", err);
   writer_fini(&w);
   return rc;
 }
+
+/* ------------------------------------------------------------ INSERT */
 
 hl_status_t hl_cmd_insert(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                           hl_result_t *result, hl_error_t *err) {
@@ -877,15 +944,14 @@ hl_status_t hl_cmd_insert(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t
     for (int j = 0; rc == HL_OK && j < i; j++)
       if (w.tables[j].t->cat->id == wt->t->cat->id)
         rc = hl_err_set_at(err, ins->table.pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                           "a multi-insert may write table \"%s.%s\" only once",
-                           HL_TNAME(wt->t));
+                           "a multi-insert may write table \"%s.%s\" only once", HL_TNAME(wt->t));
     if (rc == HL_OK) rc = plan_table(&w, wt, ins, err);
     if (rc == HL_OK && ins->if_not_exists && wt->n_dyn == 0 && wt->t->n_part > 0) {
       hl_cat_partition_t *p;
       hl_error_t e;
       hl_err_init(&e);
-      hl_status_t g = hl_cat_partition_get(s->cat, wt->t->cat->id, wt->static_vals,
-                                           wt->t->n_part, arena, &p, &e);
+      hl_status_t g = hl_cat_partition_get(s->cat, wt->t->cat->id, wt->static_vals, wt->t->n_part,
+                                           arena, &p, &e);
       hl_err_clear(&e);
       if (g == HL_OK) wt->skip = true;
     }
@@ -902,6 +968,27 @@ hl_status_t hl_cmd_insert(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t
 }
 
 /* ------------------------------------------------------------ TRUNCATE */
+
+/* A partition spec in which keys without a value match any value (Hive's
+ * TRUNCATE TABLE t PARTITION (ds, hr='12')). */
+static hl_status_t compile_partial(hl_session_t *s, const hl_table_t *t,
+                                   const hl_ast_part_spec_t *spec, hl_arena_t *arena,
+                                   hl_cmd_part_filter_t *f, hl_error_t *err) {
+  hl_ast_part_spec_t given = *spec;
+  given.items = hl_arena_alloc(arena, sizeof(*given.items) * (size_t)(spec->n + 1));
+  if (!given.items) return hl_err_nomem(err);
+  given.n = 0;
+  for (int i = 0; i < spec->n; i++) {
+    int c = hl_table_column_index(t, spec->items[i].key);
+    if (spec->items[i].value)
+      given.items[given.n++] = spec->items[i];
+    else if (c < t->n_data)
+      return hl_err_set_at(err, spec->items[i].pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                           "column \"%s\" is not a partition column of table \"%s.%s\"",
+                           spec->items[i].key, HL_TNAME(t));
+  }
+  return hl_cmd_part_filter_compile(s, t, &given, arena, f, err);
+}
 
 hl_status_t hl_cmd_truncate(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                             hl_result_t *result, hl_error_t *err) {
@@ -920,9 +1007,7 @@ hl_status_t hl_cmd_truncate(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
   hl_table_t *t = wt->t;
   wt->overwrite = true;
   wt->map = hl_map_create();
-  rc = wt->map ? hl_text_format_init(&wt->fmt, arena, t->cat->serde_lib, t->cat->serde_params,
-                                     t->cat->n_serde_params, t->cat->params, t->cat->n_params, err)
-               : hl_err_nomem(err);
+  if (!wt->map) rc = hl_err_nomem(err);
   /* the partitions to empty: the one named, those matching a partial spec,
    * or all of them */
   hl_cat_partition_t *parts = NULL;
@@ -930,8 +1015,7 @@ hl_status_t hl_cmd_truncate(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
   if (rc == HL_OK && t->n_part > 0) {
     rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &parts, &n_parts, err);
     hl_cmd_part_filter_t f = {0};
-    if (rc == HL_OK && stmt->part_spec)
-      rc = hl_cmd_part_filter_compile(s, t, stmt->part_spec, arena, &f, err);
+    if (rc == HL_OK && stmt->part_spec) rc = compile_partial(s, t, stmt->part_spec, arena, &f, err);
     size_t kept = 0;
     for (size_t i = 0; rc == HL_OK && i < n_parts; i++)
       if (!stmt->part_spec || hl_cmd_part_filter_match(t, &f, &parts[i], arena))
@@ -939,8 +1023,7 @@ hl_status_t hl_cmd_truncate(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
     n_parts = kept;
     if (rc == HL_OK && stmt->part_spec && n_parts == 0)
       rc = hl_err_set_at(err, stmt->part_spec->pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
-                         "no partition of table \"%s.%s\" matches the partition spec",
-                         HL_TNAME(t));
+                         "no partition of table \"%s.%s\" matches the partition spec", HL_TNAME(t));
   } else if (rc == HL_OK && stmt->part_spec) {
     rc = hl_err_set_at(err, stmt->part_spec->pos, HL_ERROR,
                        HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
@@ -1005,8 +1088,7 @@ hl_status_t hl_cmd_load(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
   if (rc == HL_OK && t->n_part > 0)
     rc = hl_cmd_part_spec_full(s, t, stmt->part_spec, arena, &values, err);
   char *src = NULL;
-  if (rc == HL_OK)
-    rc = hl_cmd_resolve_location(stmt->load_path, NULL, stmt->pos, arena, &src, err);
+  if (rc == HL_OK) rc = hl_cmd_resolve_location(stmt->load_path, NULL, stmt->pos, arena, &src, err);
   if (rc == HL_OK) rc = hl_exec_location_check(s, src, "the LOAD DATA source", err);
   hl_stor_stat_t st = {0};
   if (rc == HL_OK) rc = fs->ops->stat(fs, src, &st, err);
@@ -1034,8 +1116,10 @@ hl_status_t hl_cmd_load(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     }
   } else if (rc == HL_OK) {
     files = hl_arena_alloc(arena, sizeof(char *));
-    if (!files) rc = hl_err_nomem(err);
-    else files[n_files++] = src;
+    if (!files)
+      rc = hl_err_nomem(err);
+    else
+      files[n_files++] = src;
   }
   wt->overwrite = stmt->load_overwrite;
   if (rc == HL_OK) {

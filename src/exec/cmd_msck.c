@@ -359,16 +359,19 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     rc = hl_cat_begin(s->cat, err);
     if (rc != HL_OK) return rc;
     int64_t now = (int64_t)time(NULL);
+    hl_cat_partition_t *adds = hl_arena_zalloc(arena, sizeof *adds * (n_missing + 1));
+    if (!adds) rc = hl_err_nomem(err);
     for (size_t i = 0; rc == HL_OK && i < n_missing; i++) {
-      hl_cat_partition_t p = {0};
-      p.table_id = t->cat->id;
-      p.values = missing[i]->values;
-      p.n_values = t->n_part;
-      p.name = missing[i]->name;
-      p.location = missing[i]->location;
-      p.create_time = now;
-      rc = hl_cat_partition_add(s->cat, &p, err);
+      hl_cat_partition_t *p = &adds[i];
+      p->table_id = t->cat->id;
+      p->values = missing[i]->values;
+      p->n_values = t->n_part;
+      p->name = missing[i]->name;
+      p->location = missing[i]->location;
+      p->create_time = now;
     }
+    /* one batch: per-partition calls cost a catalog savepoint each */
+    if (rc == HL_OK) rc = hl_cat_partition_add_many(s->cat, adds, n_missing, err);
     for (size_t i = 0; rc == HL_OK && i < n_gone; i++)
       rc = hl_cat_partition_drop(s->cat, gone[i]->id, err);
     if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);

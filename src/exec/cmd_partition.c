@@ -102,10 +102,9 @@ static hl_status_t add_partitions(hl_session_t *s, const hl_ast_alter_table_t *a
            hl_cmd_too_many_partitions(t, max_parts, err);
   rc = hl_cat_begin(s->cat, err);
   if (rc != HL_OK) return rc;
-  for (int i = 0; rc == HL_OK && i < n_new; i++) {
-    rc = hl_cat_partition_add(s->cat, &parts[i], err);
-    if (rc == HL_OK) rc = hl_cmd_mkdirs_tracked(s, parts[i].location, arena, &created[i], err);
-  }
+  rc = hl_cat_partition_add_many(s->cat, parts, (size_t)n_new, err);
+  for (int i = 0; rc == HL_OK && i < n_new; i++)
+    rc = hl_cmd_mkdirs_tracked(s, parts[i].location, arena, &created[i], err);
   if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
   if (rc != HL_OK) {
     hl_cat_rollback(s->cat);

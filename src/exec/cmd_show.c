@@ -475,6 +475,8 @@ hl_status_t hl_cmd_describe(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
       return rc;
     }
   }
+  if (stmt->describe_column && stmt->describe_mode == 2) /* column statistics: cmd_analyze.c */
+    return hl_cmd_describe_col_stats(s, t, p, stmt->describe_column, arena, result, err);
   static const char *const names[] = {"col_name", "data_type", "comment"};
   desc_t d = {hl_rowset_create_text(arena, 3, names), err, HL_OK};
   if (!d.rs) return hl_err_nomem(err);

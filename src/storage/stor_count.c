@@ -27,8 +27,8 @@ static hl_status_t c_stat(hl_stor_t *fs, const char *path, hl_stor_stat_t *st, h
   return in->ops->stat(in, path, st, err);
 }
 
-static hl_status_t c_list(hl_stor_t *fs, const char *path, hl_arena_t *arena,
-                          hl_stor_entry_t **out, size_t *n_out, hl_error_t *err) {
+static hl_status_t c_list(hl_stor_t *fs, const char *path, hl_arena_t *arena, hl_stor_entry_t **out,
+                          size_t *n_out, hl_error_t *err) {
   hl_stor_t *in = note(fs, path);
   return in->ops->list(in, path, arena, out, n_out, err);
 }
@@ -39,8 +39,8 @@ static hl_status_t c_open_read(hl_stor_t *fs, const char *path, hl_stor_file_t *
   return in->ops->open_read(in, path, out, err);
 }
 
-static hl_status_t c_read_at(hl_stor_file_t *f, uint64_t offset, void *buf, size_t len,
-                             size_t *got, hl_error_t *err) {
+static hl_status_t c_read_at(hl_stor_file_t *f, uint64_t offset, void *buf, size_t len, size_t *got,
+                             hl_error_t *err) {
   return f->fs->ops->read_at(f, offset, buf, len, got, err);
 }
 

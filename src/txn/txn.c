@@ -37,8 +37,8 @@ struct hl_txn {
   hl_arena_t *arena;
   const char *kind;
   char qid[24];
-  char *root;          /* directory holding the staging directory */
-  char *root_created;  /* top-most directory begin created, or NULL */
+  char *root;         /* directory holding the staging directory */
+  char *root_created; /* top-most directory begin created, or NULL */
   char *staging;
   int64_t intent_id;
   hl_cat_owner_t me;
@@ -329,8 +329,7 @@ bad:
 
 /* Undoes the file moves of plan P (any prefix of them may have happened)
  * and removes what the write created. */
-static void rollback_plan(hl_stor_t *fs, const rplan_t *p, const char *staging,
-                          hl_arena_t *arena) {
+static void rollback_plan(hl_stor_t *fs, const rplan_t *p, const char *staging, hl_arena_t *arena) {
   for (int i = p->n_targets; i-- > 0;) {
     const rtarget_t *t = &p->targets[i];
     hl_error_t e;
@@ -388,7 +387,8 @@ static void finish_plan(hl_stor_t *fs, const rplan_t *p, const char *staging, hl
 static void make_qid(char out[24], hl_arena_t *arena) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
-  unsigned long long x = ((unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec);
+  unsigned long long x =
+      ((unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec);
   x ^= (unsigned long long)getpid() << 40;
   x ^= (unsigned long long)(uintptr_t)arena;
   x ^= x >> 31;
@@ -451,12 +451,12 @@ hl_status_t hl_txn_lock_add(hl_txn_t *txn, const char *name, hl_error_t *err) {
   return HL_OK;
 }
 
-hl_status_t hl_txn_target_add(hl_txn_t *txn, const char *dir, bool overwrite,
-                              hl_txn_target_t **out, hl_error_t *err) {
+hl_status_t hl_txn_target_add(hl_txn_t *txn, const char *dir, bool overwrite, hl_txn_target_t **out,
+                              hl_error_t *err) {
   if (txn->n_targets == txn->cap_targets) {
     size_t ncap = txn->cap_targets ? txn->cap_targets * 2 : 8;
-    hl_txn_target_t **g = hl_arena_realloc(txn->arena, txn->targets,
-                                           txn->cap_targets * sizeof(*g), ncap * sizeof(*g));
+    hl_txn_target_t **g = hl_arena_realloc(txn->arena, txn->targets, txn->cap_targets * sizeof(*g),
+                                           ncap * sizeof(*g));
     if (!g) return nomem(err);
     txn->targets = g;
     txn->cap_targets = ncap;
@@ -534,8 +534,7 @@ static hl_status_t take_locks(hl_txn_t *txn, hl_error_t *err) {
     hl_status_t rc =
         hl_cat_lock_try(txn->cat, name, &txn->me, NULL, &acquired, &holder, txn->arena, err);
     if (rc == HL_OK && !acquired && !owner_alive(&holder, txn->arena))
-      rc = hl_cat_lock_try(txn->cat, name, &txn->me, &holder, &acquired, &holder, txn->arena,
-                           err);
+      rc = hl_cat_lock_try(txn->cat, name, &txn->me, &holder, &acquired, &holder, txn->arena, err);
     if (rc != HL_OK) return rc;
     if (acquired) {
       txn->n_locked++;

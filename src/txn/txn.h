@@ -52,18 +52,18 @@ typedef struct hl_txn hl_txn_t;
 
 /* One directory the write puts files into (a partition or a table). */
 typedef struct hl_txn_target {
-  int idx;           /* position in the write */
-  char *dir;         /* final directory (absolute) */
-  bool overwrite;    /* replace the visible entries of DIR */
-  char *stage_dir;   /* where the caller writes this target's files */
-  char **new_files;  /* base names written to stage_dir */
+  int idx;          /* position in the write */
+  char *dir;        /* final directory (absolute) */
+  bool overwrite;   /* replace the visible entries of DIR */
+  char *stage_dir;  /* where the caller writes this target's files */
+  char **new_files; /* base names written to stage_dir */
   size_t n_new, cap_new;
   char **moved_from; /* per new file: the path it is moved from at publish
                         (LOAD DATA without LOCAL), or NULL: from stage_dir */
   char **old_files;  /* set by commit: entries of DIR replaced */
   size_t n_old;
-  char *created;     /* set by commit: top-most directory created, or NULL */
-  void *user;        /* the caller's data */
+  char *created; /* set by commit: top-most directory created, or NULL */
+  void *user;    /* the caller's data */
 } hl_txn_target_t;
 
 /* Starts a write of kind KIND ("insert", "overwrite", "ctas", "truncate",
@@ -82,8 +82,8 @@ hl_status_t hl_txn_lock_add(hl_txn_t *txn, const char *name, hl_error_t *err);
 
 /* Adds a target directory; its stage_dir is created.  The pointer stays
  * valid until the transaction ends. */
-hl_status_t hl_txn_target_add(hl_txn_t *txn, const char *dir, bool overwrite,
-                              hl_txn_target_t **out, hl_error_t *err);
+hl_status_t hl_txn_target_add(hl_txn_t *txn, const char *dir, bool overwrite, hl_txn_target_t **out,
+                              hl_error_t *err);
 size_t hl_txn_target_count(const hl_txn_t *txn);
 hl_txn_target_t *hl_txn_target_at(hl_txn_t *txn, size_t i);
 /* A new unique file name "<qid>_<n><ext>" for TARGET (not yet recorded). */

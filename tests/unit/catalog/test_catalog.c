@@ -167,9 +167,9 @@ TEST(open_creates_schema) {
   fx_setup(&f);
   CHECK_OK(&f, fx_open(&f));
   CHECK(f.cat != NULL);
-  CHECK_INT(hl_cat_schema_version(f.cat), 2);
-  CHECK_INT(hl_cat_schema_latest(), 2);
-  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 2);
+  CHECK_INT(hl_cat_schema_version(f.cat), hl_cat_schema_latest());
+  CHECK(hl_cat_schema_latest() >= 2); /* v2: write intents and locks */
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), hl_cat_schema_latest());
   CHECK_INT(sql_int(f.path, "PRAGMA application_id"), HL_CAT_APPLICATION_ID);
   CHECK_INT(sql_int(f.path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
   /* "default" is the caller's job, so a new metastore has no database. */
@@ -181,7 +181,7 @@ TEST(open_creates_schema) {
   hl_cat_close(f.cat);
   f.cat = NULL;
   CHECK_OK(&f, fx_open(&f));
-  CHECK_INT(hl_cat_schema_version(f.cat), 2);
+  CHECK_INT(hl_cat_schema_version(f.cat), hl_cat_schema_latest());
 
   /* An existing empty file (e.g. made by touch) becomes a metastore. */
   char path[700];
@@ -189,7 +189,7 @@ TEST(open_creates_schema) {
   fclose(fopen(path, "wb"));
   hl_cat_t *cat = NULL;
   CHECK_OK(&f, hl_cat_open(path, &cat, &f.err));
-  if (cat) CHECK_INT(hl_cat_schema_version(cat), 2);
+  if (cat) CHECK_INT(hl_cat_schema_version(cat), hl_cat_schema_latest());
   hl_cat_close(cat);
   CHECK_INT(sql_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'partitions'"), 1);
   fx_teardown(&f);
@@ -234,13 +234,17 @@ TEST(open_errors) {
   CHECK_OK(&f, fx_open(&f));
   hl_cat_close(f.cat);
   f.cat = NULL;
-  CHECK_INT(sql_exec(f.path, "PRAGMA user_version = 3"), SQLITE_OK);
+  int future = hl_cat_schema_latest() + 1;
+  char pragma[64];
+  snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", future);
+  CHECK_INT(sql_exec(f.path, pragma), SQLITE_OK);
   st = hl_cat_open(f.path, &cat, &f.err);
   snprintf(want, sizeof want,
-           "metastore \"%s\" has schema version 3, newer than this hivelite supports (2)", f.path);
+           "metastore \"%s\" has schema version %d, newer than this hivelite supports (%d)",
+           f.path, future, future - 1);
   CHECK_ERR(&f, st, HL_CORRUPT, "XX001", want);
   CHECK(cat == NULL);
-  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 3); /* untouched */
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), future); /* untouched */
 
   st = hl_cat_open("", &cat, &f.err);
   CHECK_ERR(&f, st, HL_MISUSE, "22023", "metastore path is empty");
@@ -936,7 +940,7 @@ TEST(two_handles) {
   hl_cat_t *mem = NULL;
   CHECK_OK(&f, hl_cat_open(":memory:", &mem, &f.err));
   if (mem) {
-    CHECK_INT(hl_cat_schema_version(mem), 2);
+    CHECK_INT(hl_cat_schema_version(mem), hl_cat_schema_latest());
     hl_cat_db_t db = {.name = "default", .location = "/wh"};
     CHECK_OK(&f, hl_cat_db_create(mem, &db, &f.err));
     CHECK_OK(&f, hl_cat_db_list(mem, f.arena, &names, &n, &f.err));

@@ -133,8 +133,7 @@ TEST(new_partition_touches_no_existing_partition) {
     make_table(&s, round == 0 ? 3 : 300);
     uint64_t c1 = calls_for(&s, "INSERT INTO t PARTITION (dt='new1') VALUES (1), (2)", &matched);
     CHECK_INT(matched, 0);
-    uint64_t c2 = calls_for(&s,
-                            "SET hive.exec.dynamic.partition.mode=nonstrict", &matched);
+    uint64_t c2 = calls_for(&s, "SET hive.exec.dynamic.partition.mode=nonstrict", &matched);
     c2 = calls_for(&s, "INSERT INTO t PARTITION (dt) SELECT 3, 'new2'", &matched);
     CHECK_INT(matched, 0);
     uint64_t c3 =

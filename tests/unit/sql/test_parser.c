@@ -961,8 +961,10 @@ TEST(queries) {
 }
 
 TEST(unsupported_statements) {
-  CHECK_UNSUPPORTED("INSERT INTO t VALUES (1)", "INSERT is not supported yet", 0);
-  CHECK_UNSUPPORTED("  truncate table t", "TRUNCATE is not supported yet", 2);
+  CHECK_UNSUPPORTED("UPDATE t SET a = 1", "UPDATE is not supported yet", 0);
+  CHECK_UNSUPPORTED("  merge into t", "MERGE is not supported yet", 2);
+  CHECK_UNSUPPORTED("INSERT OVERWRITE DIRECTORY '/x' SELECT 1",
+                    "INSERT OVERWRITE DIRECTORY is not supported yet", 17);
   CHECK_UNSUPPORTED("CREATE VIEW v AS SELECT 1", "CREATE VIEW is not supported yet", 0);
   CHECK_UNSUPPORTED("CREATE TEMPORARY FUNCTION f AS 'x'",
                     "CREATE TEMPORARY FUNCTION is not supported yet", 0);

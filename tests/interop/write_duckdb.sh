@@ -1,0 +1,13 @@
+#!/bin/sh
+# write_duckdb.sh HIVELITE -- CTest driver of write_duckdb.mjs: tables
+# written by hivelite (Parquet with dynamic partitions, delimited text with
+# \N) must read back identically in DuckDB.  Exits 77 (skipped) when node or
+# @duckdb/node-api is unavailable.
+dir=$(cd "$(dirname "$0")" && pwd)
+command -v node >/dev/null 2>&1 || { echo "node not found: skipped"; exit 77; }
+if [ ! -d "$dir/node_modules/@duckdb/node-api" ]; then
+  command -v npm >/dev/null 2>&1 || { echo "npm not found: skipped"; exit 77; }
+  (cd "$dir" && npm install --no-audit --no-fund >/dev/null 2>&1) ||
+    { echo "npm install failed (offline?): skipped"; exit 77; }
+fi
+exec node "$dir/write_duckdb.mjs" "$@"

@@ -1579,6 +1579,65 @@ static void mark_needed(const hl_expr_t *e, bool *needed) {
     mark_needed(e->args[k], needed);
 }
 
+/* ------------------------------------------- count(*) from statistics */
+
+/* numRows of PARAMS when Hive's COLUMN_STATS_ACCURATE marks the basic
+ * statistics accurate; -1 otherwise. */
+static int64_t accurate_rows(const hl_kv_t *params, int n) {
+  const char *acc = hl_kv_get(params, n, "COLUMN_STATS_ACCURATE");
+  const char *rows = hl_kv_get(params, n, "numRows");
+  if (!acc || !rows || !strstr(acc, "\"BASIC_STATS\":\"true\"")) return -1;
+  char *end;
+  errno = 0;
+  long long v = strtoll(rows, &end, 10);
+  if (errno || *end || v < 0) return -1;
+  return v;
+}
+
+static void replace_with_count(hl_expr_t *e, int64_t rows) {
+  if (e->kind == HL_EX_COLUMN) {
+    e->kind = HL_EX_CONST;
+    memset(&e->value, 0, sizeof e->value);
+    e->value.u.i = rows;
+    return;
+  }
+  for (int k = 0; k < e->n_args; k++)
+    replace_with_count(e->args[k], rows);
+}
+
+/* SELECT count(*) FROM t [WHERE partition predicates] over partitions
+ * whose statistics are accurate is answered from the catalog without
+ * opening a file (hive.compute.query.using.stats, default true). */
+static void try_count_from_stats(binder_t *b, hl_plan_t *plan) {
+  plan->stats_rows = -1;
+  const char *use = hl_session_get(b->s, "hive.compute.query.using.stats");
+  if (use && strcasecmp(use, "true") != 0) return;
+  if (!plan->scan || plan->from->kind != HL_REL_SCAN || plan->filter || plan->scan->filter ||
+      plan->n_group || plan->n_grouping_sets || plan->n_aggs != 1 ||
+      plan->aggs[0].kind != HL_AGG_COUNT_STAR || plan->having || plan->n_windows ||
+      plan->scan->projected || strcmp(plan->scan->format_name, "json") == 0)
+    return;
+  const hl_plan_scan_t *scan = plan->scan;
+  int64_t total = 0;
+  if (scan->table->n_part == 0) {
+    total = accurate_rows(scan->table->cat->params, scan->table->cat->n_params);
+    if (total < 0) return;
+  } else {
+    for (size_t i = 0; i < scan->n_parts; i++) {
+      int64_t r = accurate_rows(scan->parts[i].params, scan->parts[i].n_params);
+      if (r < 0) return;
+      total += r;
+    }
+  }
+  for (int i = 0; i < plan->n_out; i++)
+    replace_with_count(plan->out_exprs[i], total);
+  plan->stats_rows = total;
+  plan->stats_parts = scan->table->n_part ? scan->n_parts : 0;
+  plan->aggregate = false;
+  plan->n_aggs = 0;
+  plan->from = NULL; /* one row, no files */
+}
+
 /* ------------------------------------------------------------ windows */
 
 static void fix_window_refs(hl_expr_t *e, int n_input) {
@@ -2090,6 +2149,7 @@ static hl_status_t bind_setop(hl_session_t *s, binder_t *parent, const hl_ast_se
   b->n_ctes = sel->n_ctes;
   hl_plan_t *plan = hl_arena_zalloc(arena, sizeof(*plan));
   if (!plan) return hl_err_nomem(err);
+  plan->stats_rows = -1;
   b->plan = plan;
   hl_rel_t *l = query_rel(b, sel->set_left, b);
   if (!l) return err->code;
@@ -2407,6 +2467,7 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
     }
     mark_needed_rel(b, plan->from);
   }
+  try_count_from_stats(b, plan);
   *out = plan;
   return HL_OK;
 }

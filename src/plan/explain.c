@@ -186,7 +186,23 @@ static void explain_block(lines_t *l, const hl_plan_t *plan, int depth) {
     hl_buf_fini(&b);
   }
   if (plan->filter) add_expr_list(lp, depth++, "Filter: ", &plan->filter, 1, NULL);
-  if (!plan->from)
+  if (!plan->from && plan->stats_rows >= 0 && plan->scan) {
+    const hl_plan_scan_t *sc = plan->scan;
+    char *line = sc->table->n_part
+                     ? hl_arena_sprintf(lp->arena,
+                                        "Values: 1 row: count(*) from catalog statistics of %s.%s "
+                                        "(partitions: %zu/%zu, no files read)",
+                                        sc->table->cat->db_name, sc->table->cat->name, sc->n_parts,
+                                        sc->n_parts_total)
+                     : hl_arena_sprintf(lp->arena,
+                                        "Values: 1 row: count(*) from catalog statistics of %s.%s "
+                                        "(no files read)",
+                                        sc->table->cat->db_name, sc->table->cat->name);
+    if (!line)
+      lp->oom = true;
+    else
+      add_line(lp, depth, line);
+  } else if (!plan->from)
     add_line(lp, depth, "Values: 1 row");
   else
     explain_rel(lp, plan->from, plan->from->kind == HL_REL_SCAN ? plan->filter : NULL, depth);

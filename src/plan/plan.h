@@ -145,6 +145,9 @@ typedef struct hl_plan {
   hl_agg_t *aggs;
   int n_aggs;
   hl_expr_t *having;    /* over the aggregate layout, or NULL */
+  int64_t stats_rows;   /* >= 0: count(*) answered from catalog statistics
+                           (from is NULL then); -1 otherwise */
+  size_t stats_parts;   /* partitions whose statistics answered it */
   hl_window_t *windows; /* window functions, computed after HAVING */
   int n_windows;
   int n_window_input;    /* columns entering the window operator */

@@ -11,6 +11,7 @@
 
 #include "exec/command.h"
 #include "format/parquet/parquet.h"
+#include "storage/stor_cache.h"
 #include "sql/parser.h"
 #include "txn/txn.h"
 #include "util/mem.h"
@@ -117,6 +118,10 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
     rc = hl_err_nomem(err);
     goto done;
   }
+  if (!(s->list_cache = hl_list_cache_create(16384))) {
+    rc = hl_err_nomem(err);
+    goto done;
+  }
   if (!(s->parquet_cache = hl_parquet_cache_create(256))) {
     rc = hl_err_nomem(err);
     goto done;
@@ -175,6 +180,7 @@ void hl_close(hl_db_t *db) {
   hl_session_t *s = &db->session;
   hl_cat_close(s->cat);
   hl_parquet_cache_destroy(s->parquet_cache);
+  hl_list_cache_destroy(s->list_cache);
   if (s->fs) s->fs->ops->destroy(s->fs);
   hl_session_fini(s);
   hl_free(s->warehouse);

@@ -14,6 +14,7 @@
 
 #include "format/parquet/parquet.h"
 #include "format/text/text.h"
+#include "storage/stor_cache.h"
 
 #include <string.h>
 
@@ -40,6 +41,7 @@ typedef struct scan {
   int worker, n_workers;
   size_t file_ordinal; /* ordinal of the next file over all units */
   size_t current_file; /* ordinal of the file being read */
+  int64_t file_rows;   /* rows returned from the current file (TABLESAMPLE) */
 } scan_t;
 
 static bool is_hidden(const char *name) {
@@ -71,8 +73,8 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
   size_t n;
   hl_error_t lerr;
   hl_err_init(&lerr);
-  hl_status_t rc =
-      sc->s->fs->ops->list(sc->s->fs, sc->unit_dir, sc->unit_arena, &entries, &n, &lerr);
+  hl_status_t rc = hl_list_cache_list(sc->s->list_cache, sc->s->fs, sc->unit_dir, sc->unit_arena,
+                                      &entries, &n, &lerr);
   if (rc == HL_NOTFOUND) {
     hl_err_clear(&lerr);
     sc->n_files = sc->next_file = 0;
@@ -102,9 +104,13 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   const char *path = hl_path_join(sc->unit_arena, sc->unit_dir, name);
   if (!path) return hl_err_nomem(err);
   sc->stats.files_read++;
+  sc->file_rows = 0;
+  /* a sample is the first rows of the file: skipping row groups by
+   * statistics would sample other rows */
   if (sc->parquet)
     return hl_parquet_reader_open(sc->s->fs, path, t->n_data, t->types, t->names, sc->plan->needed,
-                                  sc->plan->preds, sc->plan->n_preds,
+                                  sc->plan->sampled ? NULL : sc->plan->preds,
+                                  sc->plan->sampled ? 0 : sc->plan->n_preds,
                                   /* the footer cache is for one thread at a time */
                                   sc->n_workers > 1 ? NULL : sc->s->parquet_cache, &sc->pq, err);
   return hl_text_reader_open(sc->s->fs, path, &sc->fmt, t->n_data, t->types, t->names,
@@ -133,6 +139,14 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
       hl_status_t rc = sc->pq ? hl_parquet_reader_next(sc->pq, sc->batch, err)
                               : hl_text_reader_next(sc->reader, sc->batch, err);
       if (rc != HL_OK) return rc;
+      if (sc->plan->sampled) { /* TABLESAMPLE (n ROWS): n rows per file, as Hive per split */
+        int64_t left = sc->plan->sample_rows - sc->file_rows;
+        if (left <= 0)
+          sc->batch->n_rows = 0;
+        else if ((int64_t)sc->batch->n_rows > left)
+          sc->batch->n_rows = (uint32_t)left;
+        sc->file_rows += sc->batch->n_rows;
+      }
       if (sc->batch->n_rows > 0) {
         sc->stats.rows_read += sc->batch->n_rows;
         rc = fill_keys(sc, err);

@@ -20,6 +20,7 @@ typedef struct hl_session {
   int n_settings;
   int cap_settings;
   struct hl_parquet_cache *parquet_cache; /* footers, keyed on path/size/mtime (owned) */
+  struct hl_list_cache *list_cache;       /* partition directory listings (owned) */
   hl_kv_t *config;                        /* WAREHOUSE/.hivelite/config key=value lines (heap) */
   int n_config;
 } hl_session_t;

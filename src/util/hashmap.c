@@ -108,6 +108,14 @@ int hl_map_upsert(hl_map_t *m, const void *key, size_t len, uint64_t new_value, 
   return 0;
 }
 
+int hl_map_set(hl_map_t *m, const void *key, size_t len, uint64_t value) {
+  uint64_t old;
+  bool inserted;
+  if (hl_map_upsert(m, key, len, value, &old, &inserted) < 0) return -1;
+  if (!inserted) find(m->slots, m->cap, hl_hash_bytes(key, len), key, len)->value = value;
+  return 0;
+}
+
 int hl_map_get(const hl_map_t *m, const void *key, size_t len, uint64_t *value) {
   uint64_t h = hl_hash_bytes(key, len);
   slot_t *s = find(m->slots, m->cap, h, key, len);

@@ -22,6 +22,8 @@ void hl_map_destroy(hl_map_t *map);
  * OOM (map unchanged). */
 int hl_map_upsert(hl_map_t *map, const void *key, size_t len, uint64_t new_value, uint64_t *value,
                   bool *inserted);
+/* Sets KEY to VALUE, inserting or overwriting.  0, or -1 on OOM. */
+int hl_map_set(hl_map_t *map, const void *key, size_t len, uint64_t value);
 /* Looks KEY up: 1 found (*value set), 0 absent. */
 int hl_map_get(const hl_map_t *map, const void *key, size_t len, uint64_t *value);
 size_t hl_map_count(const hl_map_t *map);

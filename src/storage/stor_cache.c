@@ -1,0 +1,170 @@
+/*
+ * stor_cache.c -- directory listing cache (see stor_cache.h).
+ *
+ * A hash map from path to slot; each slot owns a heap copy of the listing
+ * and the directory mtime it was taken at.  A lookup stats the directory
+ * (one call) and, when the mtime matches, copies the listing out instead
+ * of reading the directory and stat-ing every entry.  Slots are recycled
+ * in insertion order when the cache is full.
+ */
+#include "storage/stor_cache.h"
+
+#include "util/hashmap.h"
+#include "util/mem.h"
+
+#include <pthread.h>
+#include <string.h>
+
+typedef struct slot {
+  char *path; /* heap; NULL when free */
+  int64_t mtime_ns;
+  hl_stor_entry_t *entries; /* heap array; names in `names` */
+  char *names;
+  size_t n;
+} slot_t;
+
+struct hl_list_cache {
+  pthread_mutex_t mu;
+  hl_map_t *index; /* path -> slot + 1 (0: stale) */
+  slot_t *slots;
+  size_t cap, next;
+  hl_list_cache_stats_t stats;
+};
+
+hl_list_cache_t *hl_list_cache_create(size_t max_dirs) {
+  hl_list_cache_t *c = hl_calloc(1, sizeof(*c));
+  if (!c) return NULL;
+  c->cap = max_dirs ? max_dirs : 1;
+  c->slots = hl_calloc(c->cap, sizeof(slot_t));
+  c->index = hl_map_create();
+  if (!c->slots || !c->index) {
+    hl_free(c->slots);
+    hl_map_destroy(c->index);
+    hl_free(c);
+    return NULL;
+  }
+  pthread_mutex_init(&c->mu, NULL);
+  return c;
+}
+
+static void slot_clear(slot_t *s) {
+  hl_free(s->path);
+  hl_free(s->entries);
+  hl_free(s->names);
+  memset(s, 0, sizeof(*s));
+}
+
+void hl_list_cache_destroy(hl_list_cache_t *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->cap; i++)
+    slot_clear(&c->slots[i]);
+  hl_free(c->slots);
+  hl_map_destroy(c->index);
+  pthread_mutex_destroy(&c->mu);
+  hl_free(c);
+}
+
+/* Copies N entries (names included) into ARENA. */
+static hl_status_t copy_out(const hl_stor_entry_t *src, size_t n, hl_arena_t *arena,
+                            hl_stor_entry_t **out, hl_error_t *err) {
+  hl_stor_entry_t *e = hl_arena_alloc(arena, sizeof(*e) * (n ? n : 1));
+  if (!e) return hl_err_nomem(err);
+  for (size_t i = 0; i < n; i++) {
+    e[i] = src[i];
+    if (!(e[i].name = hl_arena_strdup(arena, src[i].name))) return hl_err_nomem(err);
+  }
+  *out = e;
+  return HL_OK;
+}
+
+/* Stores a listing; failures to cache are not errors (the caller has it). */
+static void store(hl_list_cache_t *c, const char *dir, int64_t mtime, const hl_stor_entry_t *src,
+                  size_t n) {
+  size_t bytes = 0;
+  for (size_t i = 0; i < n; i++)
+    bytes += strlen(src[i].name) + 1;
+  char *path = hl_strdup(dir);
+  hl_stor_entry_t *e = hl_malloc(sizeof(*e) * (n ? n : 1));
+  char *names = hl_malloc(bytes ? bytes : 1);
+  if (!path || !e || !names) {
+    hl_free(path);
+    hl_free(e);
+    hl_free(names);
+    return;
+  }
+  size_t off = 0;
+  for (size_t i = 0; i < n; i++) {
+    e[i] = src[i];
+    size_t len = strlen(src[i].name) + 1;
+    memcpy(names + off, src[i].name, len);
+    e[i].name = names + off;
+    off += len;
+  }
+  uint64_t idx;
+  if (hl_map_get(c->index, dir, strlen(dir), &idx) && idx &&
+      strcmp(c->slots[idx - 1].path, dir) == 0) {
+    slot_clear(&c->slots[idx - 1]); /* replace the stale listing in place */
+  } else {
+    idx = c->next + 1;
+    slot_t *old = &c->slots[c->next];
+    if (old->path) {
+      /* the evicted path no longer has a slot */
+      if (hl_map_set(c->index, old->path, strlen(old->path), 0) < 0) {
+        hl_free(path);
+        hl_free(e);
+        hl_free(names);
+        return;
+      }
+      slot_clear(old);
+    }
+    c->next = (c->next + 1) % c->cap;
+  }
+  slot_t *s = &c->slots[idx - 1];
+  s->path = path;
+  s->mtime_ns = mtime;
+  s->entries = e;
+  s->names = names;
+  s->n = n;
+  if (hl_map_set(c->index, dir, strlen(dir), idx) < 0) slot_clear(s); /* uncached, still right */
+}
+
+hl_status_t hl_list_cache_list(hl_list_cache_t *c, hl_stor_t *fs, const char *dir,
+                               hl_arena_t *arena, hl_stor_entry_t **out, size_t *n,
+                               hl_error_t *err) {
+  if (!c) return fs->ops->list(fs, dir, arena, out, n, err);
+  hl_stor_stat_t st;
+  hl_status_t rc = fs->ops->stat(fs, dir, &st, err);
+  if (rc != HL_OK) return rc;
+  if (!st.exists)
+    return hl_err_set(err, HL_NOTFOUND, HL_SS(UNDEFINED_FILE), "directory \"%s\" does not exist",
+                      dir);
+  pthread_mutex_lock(&c->mu);
+  uint64_t idx;
+  if (hl_map_get(c->index, dir, strlen(dir), &idx) && idx) {
+    slot_t *s = &c->slots[idx - 1];
+    if (s->path && strcmp(s->path, dir) == 0 && s->mtime_ns == st.mtime_ns) {
+      c->stats.hits++;
+      rc = copy_out(s->entries, s->n, arena, out, err);
+      *n = s->n;
+      pthread_mutex_unlock(&c->mu);
+      return rc;
+    }
+  }
+  c->stats.misses++;
+  pthread_mutex_unlock(&c->mu);
+  rc = fs->ops->list(fs, dir, arena, out, n, err);
+  if (rc != HL_OK) return rc;
+  pthread_mutex_lock(&c->mu);
+  store(c, dir, st.mtime_ns, *out, *n);
+  pthread_mutex_unlock(&c->mu);
+  return HL_OK;
+}
+
+hl_list_cache_stats_t hl_list_cache_stats(hl_list_cache_t *c) {
+  hl_list_cache_stats_t s = {0, 0};
+  if (!c) return s;
+  pthread_mutex_lock(&c->mu);
+  s = c->stats;
+  pthread_mutex_unlock(&c->mu);
+  return s;
+}

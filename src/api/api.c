@@ -255,7 +255,9 @@ hl_status_t hl_step(hl_stmt_t *st) {
   hl_err_init(&err);
   if (!st->executed) {
     st->executed = true;
-    hl_status_t rc = hl_exec_statement(&db->session, st->ast, st->arena, &st->result, &err);
+    hl_status_t rc = hl_budget_start(&db->session.budget,
+                                     hl_session_get(&db->session, "hivelite.memory_limit"), &err);
+    if (rc == HL_OK) rc = hl_exec_statement(&db->session, st->ast, st->arena, &st->result, &err);
     if (rc == HL_OK) rc = prepare_columns(st, &err);
     if (rc != HL_OK) {
       close_root(st);

@@ -54,6 +54,8 @@ typedef struct agg {
   size_t emitted;
   hl_batch_t *out;
   const hl_type_t **out_types;
+  hl_budget_t *budget;
+  uint64_t charged;
   hl_buf_t key;
 } agg_t;
 
@@ -196,6 +198,12 @@ static hl_status_t consume(agg_t *a, hl_error_t *err) {
       if (plan->aggs[k].arg &&
           (rc = hl_expr_eval(plan->aggs[k].arg, b, &avecs[k], a->scratch, err)) != HL_OK)
         return rc;
+    rc = hl_budget_track(a->budget, &a->charged,
+                         hl_arena_used(a->arena) +
+                             a->cap_groups * (sizeof(hl_value_t) * (size_t)(ng + 1) +
+                                              sizeof(agg_state_t) * (size_t)(na + 1)),
+                         "the aggregation", err);
+    if (rc != HL_OK) return rc;
     uint32_t live = hl_batch_live(b);
     /* with grouping sets every row feeds one group per set; the columns a
      * set does not group are NULL in its groups, and the set number is part
@@ -445,6 +453,8 @@ static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
 
 static void agg_close(hl_op_t *op) {
   agg_t *a = (agg_t *)op;
+  hl_budget_release(a->budget, a->charged);
+  a->charged = 0;
   if (a->child) a->child->close(a->child);
   a->child = NULL;
   hl_map_destroy(a->groups);
@@ -466,8 +476,8 @@ static void agg_close(hl_op_t *op) {
   hl_buf_fini(&a->key);
 }
 
-hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_arena_t *arena,
-                          hl_error_t *err) {
+hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *budget,
+                          hl_arena_t *arena, hl_error_t *err) {
   agg_t *a = hl_arena_zalloc(arena, sizeof(*a));
   if (!a) {
     child->close(child);
@@ -475,6 +485,7 @@ hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_arena_t *are
   }
   a->op.next = agg_next;
   a->op.close = agg_close;
+  a->budget = budget;
   a->child = child;
   a->plan = plan;
   hl_buf_init(&a->key);

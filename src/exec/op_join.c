@@ -60,6 +60,8 @@ typedef struct join {
   uint32_t *pair_probe; /* per output row: probe row (physical) or UINT32_MAX */
   uint32_t *pair_build; /* per output row: build row or UINT32_MAX */
   hl_buf_t key;
+  hl_budget_t *budget;
+  uint64_t charged;
 } join_t;
 
 static bool builds_left(const hl_rel_t *rel) {
@@ -93,6 +95,11 @@ static hl_status_t build(join_t *j, hl_error_t *err) {
     if (rc != HL_OK || !b) break;
     for (int k = 0; k < j->n_keys && rc == HL_OK; k++)
       rc = hl_expr_eval(j->build_keys[k], b, &kv[k], scratch, err);
+    if (rc == HL_OK)
+      rc = hl_budget_track(j->budget, &j->charged,
+                           hl_arena_used(j->build_arena) +
+                               j->cap_build * (sizeof(hl_value_t *) + sizeof(uint32_t)),
+                           "the join's build side", err);
     if (rc != HL_OK) break;
     uint32_t live = hl_batch_live(b);
     for (uint32_t i = 0; i < live && rc == HL_OK; i++) {
@@ -345,6 +352,8 @@ static hl_status_t join_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
 
 static void join_close(hl_op_t *op) {
   join_t *j = (join_t *)op;
+  hl_budget_release(j->budget, j->charged);
+  j->charged = 0;
   if (j->probe) j->probe->close(j->probe);
   if (j->build) j->build->close(j->build);
   j->probe = j->build = NULL;
@@ -362,8 +371,8 @@ static void join_close(hl_op_t *op) {
   hl_buf_fini(&j->key);
 }
 
-hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, hl_arena_t *arena,
-                           hl_error_t *err) {
+hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, hl_budget_t *budget,
+                           hl_arena_t *arena, hl_error_t *err) {
   join_t *j = hl_arena_zalloc(arena, sizeof(*j));
   if (!j) {
     left->close(left);
@@ -372,6 +381,7 @@ hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, h
   }
   j->op.next = join_next;
   j->op.close = join_close;
+  j->budget = budget;
   j->rel = rel;
   j->n_left = rel->left->n_cols;
   j->n_right = rel->right->n_cols;

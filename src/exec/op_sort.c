@@ -27,6 +27,9 @@ typedef struct sort {
   size_t emitted;
   bool consumed;
   hl_batch_t *out;
+  hl_budget_t *budget;
+  uint64_t charged;
+  size_t top_n; /* ORDER BY ... LIMIT: keep only the first top_n rows (0: all) */
 } sort_t;
 
 static int compare_rows(const sort_t *s, const hl_value_t *x, const hl_value_t *y) {
@@ -61,12 +64,52 @@ static void merge_sort(const sort_t *s, hl_value_t **rows, hl_value_t **tmp, siz
   memcpy(rows, tmp, sizeof(hl_value_t *) * n);
 }
 
+/* Top-N: sorts the rows held, keeps the first top_n, and moves them into
+ * a fresh arena so the memory of the dropped rows is returned.  Called
+ * when 2 * top_n rows are held, so the work stays O(n log top_n). */
+static hl_status_t prune(sort_t *s, hl_error_t *err) {
+  hl_value_t **tmp = hl_malloc(sizeof(hl_value_t *) * s->n_rows);
+  hl_arena_t *fresh = hl_arena_create(0);
+  if (!tmp || !fresh) {
+    hl_free(tmp);
+    hl_arena_destroy(fresh);
+    return hl_err_nomem(err);
+  }
+  merge_sort(s, s->rows, tmp, s->n_rows);
+  hl_free(tmp);
+  for (size_t i = 0; i < s->top_n; i++) {
+    hl_value_t *row = hl_arena_alloc(fresh, sizeof(hl_value_t) * (size_t)s->n_cols);
+    if (!row) {
+      hl_arena_destroy(fresh);
+      return hl_err_nomem(err);
+    }
+    for (int c = 0; c < s->n_cols; c++)
+      if (hl_value_copy_deep(fresh, s->types[c], &s->rows[i][c], &row[c]) != HL_OK) {
+        hl_arena_destroy(fresh);
+        return hl_err_nomem(err);
+      }
+    s->rows[i] = row;
+  }
+  hl_arena_destroy(s->arena);
+  s->arena = fresh;
+  s->n_rows = s->top_n;
+  return HL_OK;
+}
+
+void hl_op_sort_set_limit(hl_op_t *op, size_t top_n) {
+  ((sort_t *)op)->top_n = top_n;
+}
+
 static hl_status_t consume(sort_t *s, hl_error_t *err) {
   for (;;) {
     hl_batch_t *b;
     hl_status_t rc = s->child->next(s->child, &b, err);
     if (rc != HL_OK) return rc;
     if (!b) break;
+    rc = hl_budget_track(s->budget, &s->charged,
+                         hl_arena_used(s->arena) + s->cap_rows * sizeof(hl_value_t *), "ORDER BY",
+                         err);
+    if (rc != HL_OK) return rc;
     uint32_t live = hl_batch_live(b);
     for (uint32_t i = 0; i < live; i++) {
       uint32_t r = hl_batch_row(b, i);
@@ -88,6 +131,7 @@ static hl_status_t consume(sort_t *s, hl_error_t *err) {
           return hl_err_nomem(err);
       }
       s->rows[s->n_rows++] = row;
+      if (s->top_n && s->n_rows >= 2 * s->top_n && (rc = prune(s, err)) != HL_OK) return rc;
     }
   }
   if (s->n_rows > 1) {
@@ -124,6 +168,8 @@ static hl_status_t sort_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
 
 static void sort_close(hl_op_t *op) {
   sort_t *s = (sort_t *)op;
+  hl_budget_release(s->budget, s->charged);
+  s->charged = 0;
   if (s->child) s->child->close(s->child);
   s->child = NULL;
   hl_free(s->rows);
@@ -136,7 +182,7 @@ static void sort_close(hl_op_t *op) {
 
 hl_op_t *hl_op_sort_create(hl_op_t *child, int n_cols, const hl_type_t *const *types,
                            const int *keys, const bool *desc, const bool *nulls_first, int n_keys,
-                           hl_arena_t *arena, hl_error_t *err) {
+                           hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err) {
   sort_t *s = hl_arena_zalloc(arena, sizeof(*s));
   if (!s) {
     child->close(child);
@@ -144,6 +190,7 @@ hl_op_t *hl_op_sort_create(hl_op_t *child, int n_cols, const hl_type_t *const *t
   }
   s->op.next = sort_next;
   s->op.close = sort_close;
+  s->budget = budget;
   s->child = child;
   s->n_cols = n_cols;
   s->types = types;

@@ -44,6 +44,8 @@ typedef struct window {
   bool computed;
   hl_batch_t *out;
   const hl_type_t **out_types;
+  hl_budget_t *budget;
+  uint64_t charged;
 } window_t;
 
 /* ------------------------------------------------------------ reading */
@@ -76,6 +78,10 @@ static hl_status_t read_input(window_t *wo, hl_error_t *err) {
       for (int j = 0; j < n && rc == HL_OK; j++)
         rc = hl_expr_eval(expr_at(w, j), b, &vecs[wo->we[k].first + j], scratch, err);
     }
+    if (rc == HL_OK)
+      rc = hl_budget_track(wo->budget, &wo->charged,
+                           hl_arena_used(wo->arena) + wo->cap_rows * sizeof(hl_value_t *),
+                           "the window functions", err);
     if (rc != HL_OK) break;
     uint32_t live = hl_batch_live(b);
     for (uint32_t i = 0; i < live && rc == HL_OK; i++) {
@@ -482,6 +488,8 @@ static hl_status_t window_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
 
 static void window_close(hl_op_t *op) {
   window_t *wo = (window_t *)op;
+  hl_budget_release(wo->budget, wo->charged);
+  wo->charged = 0;
   if (wo->child) wo->child->close(wo->child);
   wo->child = NULL;
   hl_free(wo->rows);
@@ -493,7 +501,8 @@ static void window_close(hl_op_t *op) {
 }
 
 hl_op_t *hl_op_window_create(hl_op_t *child, const hl_plan_t *plan,
-                             const hl_type_t *const *in_types, hl_arena_t *arena, hl_error_t *err) {
+                             const hl_type_t *const *in_types, hl_budget_t *budget,
+                             hl_arena_t *arena, hl_error_t *err) {
   window_t *wo = hl_arena_zalloc(arena, sizeof(*wo));
   if (!wo) {
     child->close(child);
@@ -501,6 +510,7 @@ hl_op_t *hl_op_window_create(hl_op_t *child, const hl_plan_t *plan,
   }
   wo->op.next = window_next;
   wo->op.close = window_close;
+  wo->budget = budget;
   wo->child = child;
   wo->plan = plan;
   wo->n_in = plan->n_window_input;

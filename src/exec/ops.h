@@ -45,19 +45,22 @@ hl_op_t *hl_op_project_create(hl_op_t *child, hl_expr_t *const *exprs, int n, hl
                               hl_error_t *err);
 hl_op_t *hl_op_limit_create(hl_op_t *child, int64_t limit, int64_t offset, hl_arena_t *arena,
                             hl_error_t *err);
-hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_arena_t *arena,
-                          hl_error_t *err);
+hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *budget,
+                          hl_arena_t *arena, hl_error_t *err);
 hl_op_t *hl_op_sort_create(hl_op_t *child, int n_cols, const hl_type_t *const *types,
                            const int *keys, const bool *desc, const bool *nulls_first, int n_keys,
-                           hl_arena_t *arena, hl_error_t *err);
+                           hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);
 
+/* Makes a sort keep only its first TOP_N rows (ORDER BY ... LIMIT). */
+void hl_op_sort_set_limit(hl_op_t *sort, size_t top_n);
 /* Window functions (op_window.c): IN_TYPES are the n_window_input input
  * column types; output is those columns then one per window function. */
 hl_op_t *hl_op_window_create(hl_op_t *child, const hl_plan_t *plan,
-                             const hl_type_t *const *in_types, hl_arena_t *arena, hl_error_t *err);
+                             const hl_type_t *const *in_types, hl_budget_t *budget,
+                             hl_arena_t *arena, hl_error_t *err);
 /* Joins of every kind (op_join.c): output is left columns then right. */
-hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, hl_arena_t *arena,
-                           hl_error_t *err);
+hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, hl_budget_t *budget,
+                           hl_arena_t *arena, hl_error_t *err);
 /* UNION [ALL] / INTERSECT / EXCEPT over N_COLS columns (op_setop.c);
  * RIGHT may be NULL (a lone operand). */
 hl_op_t *hl_op_setop_create(hl_op_t *left, hl_op_t *right, hl_ast_setop_t kind, int n_cols,

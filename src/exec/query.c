@@ -251,7 +251,7 @@ static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, hl_arena_t *arena,
       l->close(l);
       return NULL;
     }
-    return hl_op_join_create(l, rr, r, arena, err);
+    return hl_op_join_create(l, rr, r, &s->budget, arena, err);
   }
   case HL_REL_SETOP: {
     hl_op_t *l = build_rel(s, r->left, arena, err);
@@ -280,7 +280,7 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
     op = plan->from ? build_rel(s, plan->from, arena, err) : hl_op_one_row_create(arena, err);
     if (op && plan->filter) op = hl_op_filter_create(op, plan->filter, arena, err);
   }
-  if (op && plan->aggregate) op = hl_op_agg_create(op, plan, arena, err);
+  if (op && plan->aggregate) op = hl_op_agg_create(op, plan, &s->budget, arena, err);
   if (op && plan->n_windows) {
     const hl_type_t **in_types =
         hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(plan->n_window_input + 1));
@@ -295,7 +295,7 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
       else
         in_types[c] = plan->from->types[c];
     }
-    op = hl_op_window_create(op, plan, in_types, arena, err);
+    op = hl_op_window_create(op, plan, in_types, &s->budget, arena, err);
   }
   if (op) op = hl_op_project_create(op, plan->out_exprs, plan->n_out, arena, err);
   const hl_type_t **types = hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(plan->n_out + 1));
@@ -307,7 +307,9 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
     types[i] = plan->out_exprs[i]->type;
   if (op && plan->n_order)
     op = hl_op_sort_create(op, plan->n_out, types, plan->order_cols, plan->order_desc,
-                           plan->order_nulls_first, plan->n_order, arena, err);
+                           plan->order_nulls_first, plan->n_order, &s->budget, arena, err);
+  if (op && plan->n_order && plan->has_limit && plan->limit <= 1000000 && plan->offset <= 1000000)
+    hl_op_sort_set_limit(op, (size_t)(plan->limit + plan->offset));
   if (op && plan->has_limit) op = hl_op_limit_create(op, plan->limit, plan->offset, arena, err);
   if (!op) return err->code;
   result->n_cols = plan->n_visible;

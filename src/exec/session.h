@@ -8,6 +8,7 @@
 #define HL_SESSION_H
 
 #include "catalog/catalog.h"
+#include "exec/budget.h"
 #include "storage/stor.h"
 #include "util/kv.h"
 
@@ -20,8 +21,10 @@ typedef struct hl_session {
   int n_settings;
   int cap_settings;
   struct hl_parquet_cache *parquet_cache; /* footers, keyed on path/size/mtime (owned) */
-  struct hl_list_cache *list_cache;       /* partition directory listings (owned) */
-  hl_kv_t *config;                        /* WAREHOUSE/.hivelite/config key=value lines (heap) */
+  struct hl_list_cache *list_cache;
+  hl_budget_t budget;
+      /* memory limit of the running statement */ /* partition directory listings (owned) */
+  hl_kv_t *config; /* WAREHOUSE/.hivelite/config key=value lines (heap) */
   int n_config;
 } hl_session_t;
 

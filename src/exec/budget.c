@@ -1,0 +1,77 @@
+/*
+ * budget.c -- statement memory limit (see budget.h).
+ */
+#include "exec/budget.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <unistd.h>
+
+int hl_budget_parse_size(const char *text, uint64_t *bytes) {
+  char *end;
+  while (isspace((unsigned char)*text))
+    text++;
+  if (*text == '\'' || *text == '"') text++;
+  double v = strtod(text, &end);
+  if (end == text || !(v >= 0)) return -1;
+  while (isspace((unsigned char)*end))
+    end++;
+  uint64_t mult = 1;
+  const struct {
+    const char *unit;
+    uint64_t mult;
+  } units[] = {{"KB", 1ULL << 10}, {"K", 1ULL << 10},
+               {"MB", 1ULL << 20}, {"M", 1ULL << 20},
+               {"GB", 1ULL << 30}, {"G", 1ULL << 30},
+               {"TB", 1ULL << 40}, {"T", 1ULL << 40},
+               {"B", 1},           {"", 1}};
+  size_t i = 0;
+  for (; i < sizeof units / sizeof units[0]; i++) {
+    size_t n = 0;
+    while (units[i].unit[n])
+      n++;
+    if (strncasecmp(end, units[i].unit, n) == 0) {
+      const char *rest = end + n;
+      while (isspace((unsigned char)*rest) || *rest == '\'' || *rest == '"')
+        rest++;
+      if (*rest == '\0') {
+        mult = units[i].mult;
+        break;
+      }
+    }
+  }
+  if (i == sizeof units / sizeof units[0]) return -1;
+  double total = v * (double)mult;
+  if (total < 1 || total > 1.8e19) return -1;
+  *bytes = (uint64_t)total;
+  return 0;
+}
+
+uint64_t hl_budget_default_limit(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 4ULL << 30;
+  return (uint64_t)pages * (uint64_t)page / 10 * 8;
+}
+
+hl_status_t hl_budget_start(hl_budget_t *b, const char *setting, hl_error_t *err) {
+  atomic_store(&b->used, 0);
+  b->limit = hl_budget_default_limit();
+  if (setting && hl_budget_parse_size(setting, &b->limit) != 0)
+    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                      "invalid hivelite.memory_limit \"%s\": expected a size such as 2GB", setting);
+  return HL_OK;
+}
+
+hl_status_t hl_budget_charge(hl_budget_t *b, uint64_t bytes, const char *what, hl_error_t *err) {
+  if (!b || bytes == 0) return HL_OK;
+  uint64_t now = atomic_fetch_add(&b->used, bytes) + bytes;
+  if (now <= b->limit) return HL_OK;
+  return hl_err_set(err, HL_ERROR, HL_SS(OUT_OF_MEMORY),
+                    "%s needs more memory than hivelite.memory_limit allows (%llu MB)", what,
+                    (unsigned long long)(b->limit >> 20));
+}
+
+void hl_budget_release(hl_budget_t *b, uint64_t bytes) {
+  if (b) atomic_fetch_sub(&b->used, bytes);
+}

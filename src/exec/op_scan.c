@@ -41,11 +41,34 @@ typedef struct scan {
   int worker, n_workers;
   size_t file_ordinal; /* ordinal of the next file over all units */
   size_t current_file; /* ordinal of the file being read */
-  int64_t file_rows;   /* rows returned from the current file (TABLESAMPLE) */
+  uint64_t row_groups_total, row_groups_read, pages_skipped;
+  bool published;    /* counters added to plan->actual */
+  int64_t file_rows; /* rows returned from the current file (TABLESAMPLE) */
 } scan_t;
+
+static void note_parquet(scan_t *sc);
 
 static bool is_hidden(const char *name) {
   return name[0] == '.' || name[0] == '_';
+}
+
+/* SELECT FROM parquet.`path`: unit U's files were listed at bind time
+ * (absolute paths; open_next_file does not join them to unit_dir). */
+static hl_status_t open_dataset_unit(scan_t *sc, size_t u, hl_error_t *err) {
+  const hl_parquet_dataset_t *ds = sc->plan->dataset;
+  size_t idx = sc->table->n_part > 0 ? (size_t)sc->plan->parts[u].id : 0;
+  if (idx >= ds->n_units)
+    return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "file list %zu of %zu is missing",
+                      idx, ds->n_units);
+  const hl_parquet_dataset_unit_t *unit = &ds->units[idx];
+  sc->files = hl_arena_zalloc(sc->unit_arena, sizeof(hl_stor_entry_t) * (unit->n_files + 1));
+  if (!sc->files) return hl_err_nomem(err);
+  for (size_t i = 0; i < unit->n_files; i++)
+    sc->files[i].name = unit->files[i];
+  sc->n_files = unit->n_files;
+  sc->next_file = 0;
+  if (unit->n_files) sc->stats.partitions_read++;
+  return HL_OK;
 }
 
 /* Opens the next unit: lists its directory and types its key values. */
@@ -69,6 +92,7 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
       hl_exec_location_check_table(sc->s, sc->unit_dir, t->cat->db_name, t->cat->name,
                                    t->n_part > 0 ? sc->plan->parts[u].name : NULL, err);
   if (crc != HL_OK) return crc;
+  if (sc->plan->dataset) return open_dataset_unit(sc, u, err);
   hl_stor_entry_t *entries;
   size_t n;
   hl_error_t lerr;
@@ -101,7 +125,7 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   /* another worker's file: leave the reader closed and move on */
   if (sc->n_workers > 1 && ordinal % (size_t)sc->n_workers != (size_t)sc->worker) return HL_OK;
   sc->current_file = ordinal;
-  const char *path = hl_path_join(sc->unit_arena, sc->unit_dir, name);
+  const char *path = sc->plan->dataset ? name : hl_path_join(sc->unit_arena, sc->unit_dir, name);
   if (!path) return hl_err_nomem(err);
   sc->stats.files_read++;
   sc->file_rows = 0;
@@ -156,6 +180,7 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
       }
       hl_text_reader_close(sc->reader);
       sc->reader = NULL;
+      note_parquet(sc);
       hl_parquet_reader_close(sc->pq);
       sc->pq = NULL;
     }
@@ -170,12 +195,38 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   }
 }
 
+/* Adds a closing Parquet reader's row-group counts to the scan's. */
+static void note_parquet(scan_t *sc) {
+  if (!sc->pq) return;
+  const hl_parquet_scan_stats_t *ps = hl_parquet_reader_stats(sc->pq);
+  sc->row_groups_total += ps->row_groups_total;
+  sc->row_groups_read += ps->row_groups_read;
+  sc->pages_skipped += ps->pages_skipped;
+}
+
+/* Publishes the counters to the plan (workers of a parallel scan add up;
+ * each lists every partition, so only worker 0 counts partitions). */
+static void publish_actual(scan_t *sc) {
+  hl_scan_actual_t *a = sc->plan->actual;
+  if (!a || sc->published) return;
+  sc->published = true;
+  if (sc->n_workers <= 1 || sc->worker == 0)
+    __atomic_fetch_add(&a->partitions, sc->stats.partitions_read, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&a->files, sc->stats.files_read, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&a->rows, sc->stats.rows_read, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&a->row_groups_total, sc->row_groups_total, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&a->row_groups_read, sc->row_groups_read, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&a->pages_skipped, sc->pages_skipped, __ATOMIC_RELAXED);
+}
+
 static void scan_close(hl_op_t *op) {
   scan_t *sc = (scan_t *)op;
   hl_text_reader_close(sc->reader);
   sc->reader = NULL;
+  note_parquet(sc);
   hl_parquet_reader_close(sc->pq);
   sc->pq = NULL;
+  publish_actual(sc);
   hl_batch_destroy(sc->batch);
   sc->batch = NULL;
   hl_arena_destroy(sc->unit_arena);

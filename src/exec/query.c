@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 hl_status_t hl_exec_query(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
@@ -28,7 +29,28 @@ hl_status_t hl_exec_query(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t
   if (stmt->kind == HL_STMT_EXPLAIN) {
     char **lines;
     int n;
-    rc = hl_plan_explain(plan, arena, &lines, &n, err);
+    if (stmt->explain_analyze) {
+      /* run the query to the end, then describe what it did */
+      struct timespec t0, t1;
+      clock_gettime(CLOCK_MONOTONIC, &t0);
+      hl_result_t run;
+      memset(&run, 0, sizeof run);
+      rc = hl_exec_plan(s, plan, arena, &run, err);
+      if (rc != HL_OK) return rc;
+      uint64_t rows = 0;
+      for (;;) {
+        hl_batch_t *b;
+        if ((rc = run.root->next(run.root, &b, err)) != HL_OK || !b) break;
+        rows += hl_batch_live(b);
+      }
+      run.root->close(run.root); /* publishes the scans' counters */
+      if (rc != HL_OK) return rc;
+      clock_gettime(CLOCK_MONOTONIC, &t1);
+      double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+      rc = hl_plan_explain_analyze(plan, rows, ms, arena, &lines, &n, err);
+    } else {
+      rc = hl_plan_explain(plan, arena, &lines, &n, err);
+    }
     if (rc != HL_OK) return rc;
     const char *name = "Explain";
     hl_rowset_t *rs = hl_rowset_create_text(arena, 1, &name);

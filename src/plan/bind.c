@@ -12,6 +12,8 @@
 #include "plan/projection.h"
 
 #include "exec/func_int.h"
+#include "exec/loc_allow.h"
+#include "sql/parser.h"
 #include "util/mem.h"
 
 #include <ctype.h>
@@ -1525,9 +1527,11 @@ static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
                                     (int64_t)time(NULL), b->arena, &scan->parts, &scan->n_parts,
                                     &scan->n_parts_total, b->err);
   }
-  hl_cat_partition_t *all;
-  size_t n_all;
-  hl_status_t rc = hl_cat_partition_list(b->s->cat, t->cat->id, b->arena, &all, &n_all, b->err);
+  hl_cat_partition_t *all = scan->parts;
+  size_t n_all = scan->n_parts;
+  hl_status_t rc = HL_OK;
+  if (!scan->dataset) /* parquet.`path`: synthetic partitions from bind_parquet_path */
+    rc = hl_cat_partition_list(b->s->cat, t->cat->id, b->arena, &all, &n_all, b->err);
   if (rc != HL_OK) return rc;
   scan->n_parts_total = n_all;
   if (scan->n_part_preds == 0) {
@@ -1755,32 +1759,184 @@ static hl_rel_t *query_rel(binder_t *b, const hl_ast_select_t *q, binder_t *pare
 
 static hl_rel_t *bind_from(binder_t *b, const hl_ast_from_t *f);
 
+/* Views nested deeper than this are refused: a cycle (v1 -> v2 -> v1) would
+ * otherwise recurse without end. */
+#define MAX_VIEW_DEPTH 64
+
+/* A view as a relation: its stored query (view_expanded_text, whose table
+ * names are all qualified, so the enclosing query's CTEs cannot capture
+ * them) is parsed and bound like a subquery in FROM; its columns take the
+ * view's names and types. */
+static hl_rel_t *view_rel(binder_t *b, hl_table_t *t, const hl_ast_from_t *f) {
+  const hl_cat_table_t *c = t->cat;
+  int depth = 0;
+  for (const binder_t *o = b; o; o = o->parent)
+    depth++;
+  if (depth > MAX_VIEW_DEPTH) {
+    hl_err_set_at(b->err, f->pos, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                  "view \"%s.%s\" is nested too deeply (does it refer to itself?)", c->db_name,
+                  c->name);
+    return NULL;
+  }
+  if (f->has_sample) {
+    hl_err_set_at(b->err, f->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "TABLESAMPLE of a view is not supported");
+    return NULL;
+  }
+  const char *text = c->view_expanded_text;
+  hl_ast_stmt_t *st;
+  size_t consumed;
+  hl_rel_t *r = NULL;
+  if (hl_sql_parse(b->arena, text, strlen(text), &st, &consumed, b->err) == HL_OK) {
+    if (!st || st->kind != HL_STMT_SELECT)
+      hl_err_set(b->err, HL_CORRUPT, HL_SS(DATA_CORRUPTED), "the stored query is not a SELECT");
+    else
+      r = query_rel(b, st->select, b);
+  }
+  if (r && r->n_cols != t->n_all) {
+    hl_err_set(b->err, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+               "its query now returns %d columns instead of %d (recreate the view)", r->n_cols,
+               t->n_all);
+    r = NULL;
+  }
+  for (int i = 0; r && i < r->n_cols; i++) {
+    hl_plan_t *q = r->query;
+    if (!hl_type_equal(r->types[i], t->types[i]) &&
+        !(q->out_exprs[i] = cast_to(b, q->out_exprs[i], t->types[i])))
+      r = NULL;
+    else
+      r->types[i] = t->types[i];
+  }
+  if (!r) {
+    /* name the innermost view only: its text is where the error is */
+    if (b->err->code != HL_NOMEM && b->err->message && strncmp(b->err->message, "view \"", 6) != 0)
+      hl_err_prefix(b->err, "view \"%s.%s\"", c->db_name, c->name);
+    b->err->position = f->pos; /* a position inside the view text means nothing here */
+    return NULL;
+  }
+  r->names = t->names;
+  return r;
+}
+
+/* SELECT FROM parquet.`path`: lists the files (pq_dataset.c) and builds a
+ * synthetic external Parquet table over them -- file columns, then one
+ * STRING column per partition directory key -- with one synthetic
+ * partition per partition directory (id = unit index), so the ordinary
+ * scan, pruning and predicate pushdown apply unchanged. */
+static hl_rel_t *bind_parquet_path(binder_t *b, const hl_ast_from_t *f, scope_entry_t *en) {
+  const char *path = f->file_path;
+  if (strncmp(path, "file://", 7) == 0)
+    path += 7;
+  else if (strncmp(path, "file:", 5) == 0)
+    path += 5;
+  char *abs = hl_path_normalize(b->arena, path, NULL);
+  if (!abs) return hl_err_nomem(b->err), NULL;
+  hl_parquet_dataset_t *ds;
+  if (hl_exec_location_check(b->s, abs, "the Parquet path", b->err) != HL_OK ||
+      hl_parquet_dataset_list(b->s->fs, f->file_path, b->arena, &ds, b->err) != HL_OK) {
+    hl_err_position(b->err, f->pos);
+    return NULL;
+  }
+  hl_cat_table_t *c = hl_arena_zalloc(b->arena, sizeof(*c));
+  int n_all = ds->n_cols + ds->n_part_keys;
+  hl_cat_column_t *cols = hl_arena_zalloc(b->arena, sizeof(*cols) * (size_t)(n_all + 1));
+  if (!c || !cols) return hl_err_nomem(b->err), NULL;
+  c->id = -1;
+  c->db_name = "parquet";
+  c->name = ds->path;
+  c->external = true;
+  c->location = ds->path;
+  c->input_format = "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat";
+  c->output_format = "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat";
+  c->serde_lib = "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe";
+  c->num_buckets = -1;
+  for (int i = 0; i < n_all; i++) {
+    bool key = i >= ds->n_cols;
+    cols[i].name = key ? ds->part_keys[i - ds->n_cols] : ds->names[i];
+    cols[i].type = key ? "string" : hl_type_to_string(b->arena, ds->types[i]);
+    if (!cols[i].type) return hl_err_nomem(b->err), NULL;
+  }
+  c->cols = cols;
+  c->n_cols = ds->n_cols;
+  c->part_keys = cols + ds->n_cols;
+  c->n_part_keys = ds->n_part_keys;
+  hl_table_t *t;
+  if (hl_table_from_catalog(c, b->arena, &t, b->err) != HL_OK) return NULL;
+  hl_rel_t *r = new_rel(b, HL_REL_SCAN);
+  hl_plan_scan_t *scan = hl_arena_zalloc(b->arena, sizeof(*scan));
+  if (!r || !scan) return hl_err_nomem(b->err), NULL;
+  scan->table = t;
+  scan->dataset = ds;
+  scan->needed = hl_arena_zalloc(b->arena, sizeof(bool) * (size_t)(t->n_all + 1));
+  if (!scan->needed) return hl_err_nomem(b->err), NULL;
+  scan->format_name = "parquet";
+  scan->sampled = f->has_sample;
+  scan->sample_rows = f->sample_rows;
+  if (ds->n_part_keys > 0) { /* all of them; prune_partitions filters */
+    scan->parts = hl_arena_zalloc(b->arena, sizeof(hl_cat_partition_t) * ds->n_units);
+    if (!scan->parts) return hl_err_nomem(b->err), NULL;
+    for (size_t u = 0; u < ds->n_units; u++) {
+      hl_cat_partition_t *p = &scan->parts[u];
+      p->id = (int64_t)u;
+      p->table_id = -1;
+      p->values = ds->units[u].values;
+      p->n_values = ds->n_part_keys;
+      p->name = ds->units[u].name;
+      p->location = ds->units[u].dir;
+    }
+    scan->n_parts = scan->n_parts_total = ds->n_units;
+  }
+  r->scan = scan;
+  r->n_cols = t->n_all;
+  r->names = t->names;
+  r->types = t->types;
+  en->alias = f->alias ? f->alias : f->file_path;
+  en->table_name = f->file_path;
+  en->db_name = "parquet";
+  return r;
+}
+
 static hl_rel_t *bind_from_leaf(binder_t *b, const hl_ast_from_t *f) {
   scope_entry_t en;
   memset(&en, 0, sizeof en);
   hl_rel_t *r;
-  if (f->kind == HL_FROM_SUBQUERY) {
+  if (f->kind == HL_FROM_TABLE && f->file_path) {
+    if (!(r = bind_parquet_path(b, f, &en))) return NULL;
+  } else if (f->kind == HL_FROM_SUBQUERY) {
     /* a subquery in FROM sees the enclosing query's CTEs but not its
      * columns: bind it with this binder as parent for CTE lookup only */
     if (!(r = query_rel(b, f->subquery, b))) return NULL;
     en.alias = f->alias ? f->alias : "";
   } else {
     const hl_ast_cte_t *cte = find_cte(b, &f->table);
+    hl_table_t *t;
     if (cte) {
+      if (f->has_sample)
+        return hl_err_set_at(b->err, f->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                             "TABLESAMPLE of a WITH query is not supported"),
+               NULL;
       if (!(r = query_rel(b, cte->query, b))) return NULL;
       en.alias = f->alias ? f->alias : cte->name;
       en.table_name = cte->name;
+    } else if (hl_table_load_or_view(b->s, &f->table, b->arena, &t, b->err) != HL_OK) {
+      return NULL;
+    } else if (t->cat->view) {
+      if (!(r = view_rel(b, t, f))) return NULL;
+      en.alias = f->alias ? f->alias : t->cat->name;
+      en.table_name = t->cat->name;
+      en.db_name = t->cat->db_name;
     } else {
-      hl_table_t *t;
-      if (hl_table_load(b->s, &f->table, b->arena, &t, b->err) != HL_OK) return NULL;
       r = new_rel(b, HL_REL_SCAN);
       hl_plan_scan_t *scan = hl_arena_zalloc(b->arena, sizeof(*scan));
       if (!r || !scan) return hl_err_nomem(b->err), NULL;
       scan->table = t;
+      scan->actual = hl_arena_zalloc(b->arena, sizeof(hl_scan_actual_t));
       scan->needed = hl_arena_zalloc(b->arena, sizeof(bool) * (size_t)(t->n_all + 1));
       if (!scan->needed) return hl_err_nomem(b->err), NULL;
       scan->format_name = scan_format(b, t->cat, f->pos);
       if (!scan->format_name) return NULL;
+      scan->sampled = f->has_sample;
+      scan->sample_rows = f->sample_rows;
       r->scan = scan;
       r->n_cols = t->n_all;
       r->names = t->names;

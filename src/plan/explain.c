@@ -14,6 +14,7 @@
 
 typedef struct lines {
   hl_arena_t *arena;
+  bool actual; /* EXPLAIN ANALYZE: print what each scan did */
   char **items;
   int n, cap;
   bool oom;
@@ -97,6 +98,24 @@ static void explain_scan(lines_t *l, const hl_plan_scan_t *scan, const hl_expr_t
   else
     add_line(l, depth, hl_buf_cstr(&b));
   hl_buf_fini(&b);
+  if (l->actual && scan->actual) {
+    const hl_scan_actual_t *a = scan->actual;
+    hl_buf_t x;
+    hl_buf_init(&x);
+    hl_buf_printf(&x, "actual: partitions read %llu, files %llu, rows %llu",
+                  (unsigned long long)a->partitions, (unsigned long long)a->files,
+                  (unsigned long long)a->rows);
+    if (a->row_groups_total)
+      hl_buf_printf(&x, ", row groups %llu/%llu", (unsigned long long)a->row_groups_read,
+                    (unsigned long long)a->row_groups_total);
+    if (a->pages_skipped)
+      hl_buf_printf(&x, ", pages skipped %llu", (unsigned long long)a->pages_skipped);
+    if (x.oom)
+      l->oom = true;
+    else
+      add_line(l, depth, hl_buf_cstr(&x));
+    hl_buf_fini(&x);
+  }
 }
 
 static void explain_block(lines_t *l, const hl_plan_t *plan, int depth) {
@@ -261,6 +280,22 @@ hl_status_t hl_plan_explain(const hl_plan_t *plan, hl_arena_t *arena, char ***ou
                             hl_error_t *err) {
   lines_t l = {.arena = arena};
   explain_block(&l, plan, 0);
+  if (l.oom) return hl_err_nomem(err);
+  *out = l.items;
+  *n_out = l.n;
+  return HL_OK;
+}
+
+hl_status_t hl_plan_explain_analyze(const hl_plan_t *plan, uint64_t rows, double ms,
+                                    hl_arena_t *arena, char ***out, int *n_out, hl_error_t *err) {
+  lines_t l = {.arena = arena, .actual = true};
+  explain_block(&l, plan, 0);
+  char *last =
+      hl_arena_sprintf(arena, "Result: %llu rows in %.1f ms", (unsigned long long)rows, ms);
+  if (!last)
+    l.oom = true;
+  else
+    add_line(&l, 0, last);
   if (l.oom) return hl_err_nomem(err);
   *out = l.items;
   *n_out = l.n;

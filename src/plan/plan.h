@@ -86,7 +86,18 @@ typedef struct hl_window {
   const char *name;      /* function name, for EXPLAIN */
 } hl_window_t;
 
+/* What a scan did, filled by the scan operators (EXPLAIN ANALYZE). */
+typedef struct hl_scan_actual {
+  uint64_t partitions;       /* partitions (or the table directory) with files */
+  uint64_t files;            /* files opened */
+  uint64_t rows;             /* rows decoded */
+  uint64_t row_groups_total; /* Parquet row groups in the files opened */
+  uint64_t row_groups_read;  /* ... not skipped by statistics */
+  uint64_t pages_skipped;    /* Parquet pages skipped by the column index */
+} hl_scan_actual_t;
+
 typedef struct hl_plan_scan {
+  hl_scan_actual_t *actual; /* counters for EXPLAIN ANALYZE (statement arena) */
   hl_table_t *table;
   hl_expr_t *filter;      /* conjuncts over this table's columns only
                              (scan layout), applied right after the scan */
@@ -100,6 +111,14 @@ typedef struct hl_plan_scan {
   hl_scan_pred_t *preds; /* "column op constant" conjuncts for the reader */
   int n_preds;
   const char *format_name; /* "text", "csv", "json" */
+  bool sampled;            /* TABLESAMPLE (sample_rows ROWS): only the first
+                              sample_rows rows of each file are read */
+  int64_t sample_rows;
+  /* SELECT FROM parquet.`path`: the files listed at bind time.  The scan
+   * reads dataset->units[parts[i].id].files (units[0] when unpartitioned)
+   * instead of listing directories; the table and its partitions are
+   * synthetic (no catalog id).  NULL for catalog tables. */
+  const hl_parquet_dataset_t *dataset;
 } hl_plan_scan_t;
 
 struct hl_plan;
@@ -168,6 +187,13 @@ typedef struct hl_plan {
  * ARENA.  Errors carry source positions. */
 hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena_t *arena,
                            hl_plan_t **out, hl_error_t *err);
+
+/* EXPLAIN ANALYZE: the plan's lines with each scan's actual counters
+ * (plan->scan->actual, filled by running it) and a last line with the
+ * rows returned and the elapsed milliseconds. */
+hl_status_t hl_plan_explain_analyze(const hl_plan_t *plan, uint64_t rows, double ms,
+                                    hl_arena_t *arena, char ***lines, int *n_lines,
+                                    hl_error_t *err);
 
 /* EXPLAIN text, one line per element of *lines (in ARENA). */
 hl_status_t hl_plan_explain(const hl_plan_t *plan, hl_arena_t *arena, char ***lines, int *n_lines,

@@ -182,7 +182,8 @@ typedef enum hl_ast_join_type {
 typedef enum hl_ast_from_kind {
   HL_FROM_TABLE,    /* table [alias] */
   HL_FROM_SUBQUERY, /* (query) alias */
-  HL_FROM_JOIN      /* left JOIN right ON ... | USING (...) */
+  HL_FROM_JOIN,     /* left JOIN right ON ... | USING (...) */
+  HL_FROM_LATERAL   /* left LATERAL VIEW [OUTER] lateral_func alias [AS cols] */
 } hl_ast_from_kind_t;
 
 /* The FROM clause as a tree: a comma list is a chain of CROSS joins. */
@@ -197,6 +198,20 @@ typedef struct hl_ast_from {
   hl_ast_expr_t *on; /* NULL when none */
   char **using_cols;
   int n_using;
+  /* TABLE: TABLESAMPLE (n ROWS) when has_sample (the first n rows of each
+   * file); a zeroed node has no sample */
+  bool has_sample;
+  int64_t sample_rows;
+  /* LATERAL: the generator call (explode, posexplode), OUTER, the table
+   * alias in `alias` and the column aliases (n_lateral_cols 0: defaults) */
+  hl_ast_expr_t *lateral_func;
+  bool lateral_outer;
+  char **lateral_cols;
+  int n_lateral_cols;
+  /* TABLE: Spark's direct file query parquet.`path`: the path as written
+   * (case kept); table is then {db "parquet", name = the path}.  NULL for
+   * a table name. */
+  char *file_path;
 } hl_ast_from_t;
 
 typedef struct hl_ast_cte { /* WITH name AS (query) */
@@ -306,6 +321,7 @@ typedef struct hl_ast_create_table {
   char *location;
   hl_ast_kvlist_t tblprops;
   hl_ast_qname_t *like;            /* CREATE TABLE t LIKE src */
+  char *like_parquet;              /* CREATE TABLE t LIKE PARQUET 'path' (Impala); NULL */
   struct hl_ast_stmt *as_select;   /* CTAS (refused until writes exist) */
   hl_ast_kvlist_t stored_by_props; /* STORED BY '..' WITH SERDEPROPERTIES */
   /* Doris form: ENGINE=hive PARTITION BY LIST (names) (): without a column
@@ -327,7 +343,9 @@ typedef enum hl_ast_alter_kind {
   HL_ALTER_SET_FILEFORMAT,  /* stored_as */
   HL_ALTER_ADD_PARTITIONS,  /* part_specs + part_locations, if_not_exists */
   HL_ALTER_DROP_PARTITIONS, /* part_specs, if_exists, purge */
-  HL_ALTER_RENAME_PARTITION /* part_specs[0] -> part_specs[1] */
+  HL_ALTER_RENAME_PARTITION, /* part_specs[0] -> part_specs[1] */
+  HL_ALTER_EXCHANGE_PARTITION /* part_specs[0] (may be partial) moves from table
+                                 new_name (WITH TABLE) into this table */
 } hl_ast_alter_kind_t;
 
 typedef struct hl_ast_alter_table {
@@ -378,8 +396,27 @@ typedef enum hl_ast_stmt_kind {
   HL_STMT_RESET,
   HL_STMT_INSERT,   /* inserts[0..n_inserts): INSERT, or FROM src INSERT ... INSERT ... */
   HL_STMT_TRUNCATE, /* table + part_spec */
-  HL_STMT_ANALYZE   /* table + part_spec (items without value: every value), analyze_* */
+  HL_STMT_ANALYZE,  /* table + part_spec (items without value: every value), analyze_* */
+  HL_STMT_CREATE_VIEW, /* create_view: CREATE VIEW and ALTER VIEW ... AS */
+  HL_STMT_DROP_VIEW,   /* table, if_exists */
+  HL_STMT_SHOW_TABLE_EXTENDED /* SHOW TABLE EXTENDED [IN db_name] LIKE like_pattern
+                                 [PARTITION part_spec] */
 } hl_ast_stmt_kind_t;
+
+/* CREATE VIEW [IF NOT EXISTS] v [(col [COMMENT 'c'], ...)] [COMMENT 'c']
+ * [TBLPROPERTIES (...)] AS query, and ALTER VIEW v AS query (alter). */
+typedef struct hl_ast_create_view {
+  bool alter; /* ALTER VIEW ... AS: replace the query of an existing view */
+  bool if_not_exists;
+  hl_ast_qname_t name;
+  hl_ast_column_def_t *cols; /* names and comments only (type NULL); NULL when none */
+  int n_cols;
+  char *comment;
+  hl_ast_kvlist_t tblprops;
+  hl_ast_select_t *query;
+  char *query_text; /* the query as written (Hive's view_original_text) */
+  long query_pos;   /* byte offset of the query in the statement text */
+} hl_ast_create_view_t;
 
 /* One INSERT INTO/OVERWRITE: the target and where its rows come from. */
 typedef struct hl_ast_insert {
@@ -404,6 +441,7 @@ typedef struct hl_ast_stmt {
   /* SELECT; also EXPLAIN's inner select via `inner` */
   hl_ast_select_t *select;
   struct hl_ast_stmt *inner; /* EXPLAIN */
+  bool explain_analyze;      /* EXPLAIN ANALYZE: run it and report what it did */
 
   /* CREATE DATABASE / DROP DATABASE / USE / DESCRIBE DATABASE */
   char *db_name;
@@ -435,6 +473,7 @@ typedef struct hl_ast_stmt {
 
   hl_ast_create_table_t *create_table;
   hl_ast_alter_table_t *alter_table;
+  hl_ast_create_view_t *create_view;
 
   /* SET key=value / SET / RESET: set_key NULL for bare SET */
   char *set_key;   /* as written (case kept) */

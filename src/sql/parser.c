@@ -938,7 +938,91 @@ static hl_status_t parse_from_alias(parser_t *p, char **alias) {
   return HL_OK;
 }
 
+/* TABLESAMPLE (n ROWS) after a table name; the bucket, percent and
+ * byte-length forms are refused. */
+static hl_status_t parse_tablesample(parser_t *p, hl_ast_from_t *f) {
+  long pos = p->tok.pos;
+  TRY(advance(p));
+  TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+  if (at_kw(p, "BUCKET")) return unsupported(p, pos, "TABLESAMPLE (BUCKET x OUT OF y)");
+  if (!at(p, HL_TK_INTEGER)) {
+    if (at_number(p)) return unsupported(p, pos, "TABLESAMPLE (n PERCENT)");
+    return syntax_error(p);
+  }
+  TRY(parse_count(p, "TABLESAMPLE", INT64_MAX, &f->sample_rows));
+  if (at_kw(p, "PERCENT")) return unsupported(p, pos, "TABLESAMPLE (n PERCENT)");
+  if (!at_kw(p, "ROWS")) {
+    if (tok_is_ident(&p->tok)) return unsupported(p, pos, "TABLESAMPLE (byte length)");
+    return syntax_error(p);
+  }
+  TRY(advance(p));
+  f->has_sample = true;
+  return expect(p, HL_TK_RPAREN, "\")\"");
+}
+
+/* LATERAL VIEW [OUTER] func(args) alias [AS col, ...]: wraps *F. */
+static hl_status_t parse_lateral_view(parser_t *p, hl_ast_from_t **f) {
+  hl_ast_from_t *l = zalloc(p, sizeof *l);
+  if (!l) return nomem(p);
+  l->kind = HL_FROM_LATERAL;
+  l->pos = p->tok.pos;
+  l->left = *f;
+  TRY(advance(p));
+  TRY(expect_kw(p, "VIEW"));
+  if (at_kw(p, "OUTER")) {
+    l->lateral_outer = true;
+    TRY(advance(p));
+  }
+  long fpos = p->tok.pos;
+  TRY(parse_expr(p, &l->lateral_func));
+  if (l->lateral_func->kind != HL_AST_FUNC || l->lateral_func->window)
+    return hl_err_set_at(p->err, fpos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                         "LATERAL VIEW needs a table-generating function call");
+  TRY(parse_ident(p, &l->alias, NULL));
+  if (at_kw(p, "AS")) {
+    int cap = 0;
+    TRY(advance(p));
+    for (;;) {
+      char *col;
+      TRY(parse_ident(p, &col, NULL));
+      PUSH(p, l->lateral_cols, l->n_lateral_cols, cap, col);
+      if (!at(p, HL_TK_COMMA)) break;
+      TRY(advance(p));
+    }
+  }
+  *f = l;
+  return HL_OK;
+}
+
 /* table [alias] | (query) [alias] | (from) */
+/* parquet.`path`: Spark's direct file query (only Parquet is read). */
+static bool at_direct_file(parser_t *p) {
+  if (!at_kw(p, "PARQUET")) return false;
+  hl_sql_token_t dot = peek(p, 1), path = peek(p, 2);
+  return dot.kind == HL_TK_DOT && path.kind == HL_TK_QIDENT;
+}
+
+/* The backquoted path keeps its case (identifiers are lower-cased). */
+static hl_status_t parse_direct_file(parser_t *p, hl_ast_from_t *f) {
+  f->table.pos = p->tok.pos;
+  f->table.db = "parquet";
+  TRY(advance(p));
+  TRY(advance(p));
+  const char *s = p->src + p->tok.pos + 1;
+  size_t n = p->tok.len >= 2 ? p->tok.len - 2 : 0;
+  char *out = hl_arena_alloc(p->arena, n + 1);
+  if (!out) return nomem(p);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    out[k++] = s[i];
+    if (s[i] == '`' && i + 1 < n && s[i + 1] == '`') i++; /* `` is one ` */
+  }
+  out[k] = '\0';
+  f->file_path = out;
+  f->table.name = out;
+  return advance(p);
+}
+
 static hl_status_t parse_from_primary(parser_t *p, hl_ast_from_t **out) {
   hl_ast_from_t *f = zalloc(p, sizeof *f);
   if (!f) return nomem(p);
@@ -957,11 +1041,15 @@ static hl_status_t parse_from_primary(parser_t *p, hl_ast_from_t **out) {
     p->depth--;
   } else {
     f->kind = HL_FROM_TABLE;
-    TRY(parse_qname(p, &f->table));
-    if (at_kw(p, "TABLESAMPLE")) return unsupported(p, p->tok.pos, "TABLESAMPLE");
+    if (at_direct_file(p))
+      TRY(parse_direct_file(p, f));
+    else
+      TRY(parse_qname(p, &f->table));
+    if (at_kw(p, "TABLESAMPLE")) TRY(parse_tablesample(p, f));
     TRY(parse_from_alias(p, &f->alias));
   }
-  if (at_kw(p, "LATERAL")) return unsupported(p, p->tok.pos, "LATERAL VIEW");
+  while (at_kw(p, "LATERAL"))
+    TRY(parse_lateral_view(p, &f));
   *out = f;
   return HL_OK;
 }
@@ -1734,13 +1822,21 @@ static hl_status_t parse_create_table(parser_t *p, hl_ast_stmt_t *st, hl_ast_cre
   TRY(parse_if_not_exists(p, &ct->if_not_exists));
   TRY(parse_qname(p, &ct->name));
   if (at_kw(p, "LIKE")) {
+    hl_sql_token_t nx = peek(p, 2);
     TRY(advance(p));
-    if (!(ct->like = zalloc(p, sizeof *ct->like))) return nomem(p);
-    TRY(parse_qname(p, ct->like));
-    TRY(parse_opt_location(p, &ct->location));
-    return parse_opt_tblprops(p, &ct->tblprops);
+    /* Impala: LIKE PARQUET 'file', then the clauses of a column list */
+    if (at_kw(p, "PARQUET") && nx.kind == HL_TK_STRING) {
+      TRY(advance(p));
+      TRY(parse_string(p, &ct->like_parquet));
+    } else {
+      if (!(ct->like = zalloc(p, sizeof *ct->like))) return nomem(p);
+      TRY(parse_qname(p, ct->like));
+      TRY(parse_opt_location(p, &ct->location));
+      return parse_opt_tblprops(p, &ct->tblprops);
+    }
+  } else if (at(p, HL_TK_LPAREN)) {
+    TRY(parse_column_defs(p, &ct->cols, &ct->n_cols));
   }
-  if (at(p, HL_TK_LPAREN)) TRY(parse_column_defs(p, &ct->cols, &ct->n_cols));
   if (at_kw(p, "COMMENT")) {
     TRY(advance(p));
     TRY(parse_string(p, &ct->comment));
@@ -1819,12 +1915,60 @@ static hl_status_t parse_create_table(parser_t *p, hl_ast_stmt_t *st, hl_ast_cre
   return HL_OK;
 }
 
+/* AS query of CREATE/ALTER VIEW: the query and its text as written. */
+static hl_status_t parse_view_query(parser_t *p, hl_ast_create_view_t *cv) {
+  TRY(expect_kw(p, "AS"));
+  cv->query_pos = p->tok.pos;
+  hl_ast_stmt_t *q;
+  TRY(parse_query(p, &q));
+  cv->query = q->select;
+  size_t n = (size_t)(p->prev_end - cv->query_pos);
+  if (!(cv->query_text = hl_arena_strndup(p->arena, p->src + cv->query_pos, n))) return nomem(p);
+  return HL_OK;
+}
+
+/* CREATE VIEW [IF NOT EXISTS] v [(col [COMMENT 'c'], ...)] [COMMENT 'c']
+ * [TBLPROPERTIES (...)] AS query; current token is VIEW. */
+static hl_status_t parse_create_view(parser_t *p, hl_ast_stmt_t *st) {
+  hl_ast_create_view_t *cv = zalloc(p, sizeof *cv);
+  if (!cv) return nomem(p);
+  st->kind = HL_STMT_CREATE_VIEW;
+  st->create_view = cv;
+  TRY(advance(p));
+  TRY(parse_if_not_exists(p, &cv->if_not_exists));
+  TRY(parse_qname(p, &cv->name));
+  if (at(p, HL_TK_LPAREN)) {
+    int cap = 0;
+    TRY(advance(p));
+    for (;;) {
+      hl_ast_column_def_t c = {0};
+      TRY(parse_ident(p, &c.name, &c.pos));
+      if (at_kw(p, "COMMENT")) {
+        TRY(advance(p));
+        TRY(parse_string(p, &c.comment));
+      }
+      PUSH(p, cv->cols, cv->n_cols, cap, c);
+      if (!at(p, HL_TK_COMMA)) break;
+      TRY(advance(p));
+    }
+    TRY(expect(p, HL_TK_RPAREN, "\")\""));
+  }
+  if (at_kw(p, "COMMENT")) {
+    TRY(advance(p));
+    TRY(parse_string(p, &cv->comment));
+  }
+  if (at_kw(p, "PARTITIONED")) return unsupported(p, p->tok.pos, "a partitioned view");
+  TRY(parse_opt_tblprops(p, &cv->tblprops));
+  return parse_view_query(p, cv);
+}
+
 static hl_status_t parse_create(parser_t *p, hl_ast_stmt_t *st) {
   static const char *const other[] = {
       "VIEW",      "MATERIALIZED", "FUNCTION",      "INDEX",   "ROLE",          "MACRO",  "OR",
       "SCHEDULED", "RESOURCE",     "TRANSACTIONAL", "MANAGED", "DATACONNECTOR", "REMOTE", NULL};
   TRY(advance(p));
   if (at_kw(p, "DATABASE") || at_kw(p, "SCHEMA")) return parse_create_database(p, st);
+  if (at_kw(p, "VIEW")) return parse_create_view(p, st);
   hl_ast_create_table_t *ct = zalloc(p, sizeof *ct);
   if (!ct) return nomem(p);
   if (at_kw(p, "TEMPORARY")) {
@@ -1859,6 +2003,12 @@ static hl_status_t parse_drop(parser_t *p, hl_ast_stmt_t *st) {
       TRY(advance(p));
     }
     return HL_OK;
+  }
+  if (at_kw(p, "VIEW")) {
+    st->kind = HL_STMT_DROP_VIEW;
+    TRY(advance(p));
+    TRY(parse_if_exists(p, &st->if_exists));
+    return parse_qname(p, &st->table);
   }
   if (at_kw(p, "TABLE")) {
     st->kind = HL_STMT_DROP_TABLE;
@@ -1957,6 +2107,21 @@ static hl_status_t parse_alter_partition(parser_t *p, hl_ast_alter_table_t *at_)
 
 static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
   TRY(advance(p));
+  if (at_kw(p, "VIEW")) {
+    hl_ast_create_view_t *cv = zalloc(p, sizeof *cv);
+    if (!cv) return nomem(p);
+    st->kind = HL_STMT_CREATE_VIEW;
+    st->create_view = cv;
+    cv->alter = true;
+    TRY(advance(p));
+    TRY(parse_qname(p, &cv->name));
+    if (!at_kw(p, "AS")) {
+      static const char *const other_view[] = {"SET", "UNSET", "RENAME", "ADD", "DROP", NULL};
+      if (word_in(p, &p->tok, other_view)) return unsupported_word(p, st->pos, "ALTER VIEW");
+      return syntax_error(p);
+    }
+    return parse_view_query(p, cv);
+  }
   if (!at_kw(p, "TABLE")) {
     static const char *const other[] = {"DATABASE",     "SCHEMA",        "VIEW",     "INDEX",
                                         "MATERIALIZED", "SCHEDULED",     "RESOURCE", "POOL",
@@ -2017,6 +2182,18 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
     return parse_drop_partitions(p, a);
   }
   if (at_kw(p, "PARTITION") && peek(p, 1).kind == HL_TK_LPAREN) return parse_alter_partition(p, a);
+  if (at_kw(p, "EXCHANGE")) { /* EXCHANGE PARTITION (spec) WITH TABLE source */
+    hl_ast_part_spec_t *spec;
+    a->kind = HL_ALTER_EXCHANGE_PARTITION;
+    TRY(advance(p));
+    TRY(expect_kw(p, "PARTITION"));
+    TRY(parse_part_spec(p, false, &spec));
+    a->part_specs = spec;
+    a->n_part_specs = 1;
+    TRY(expect_kw(p, "WITH"));
+    TRY(expect_kw(p, "TABLE"));
+    return parse_qname(p, &a->new_name);
+  }
   if (at_kw(p, "SET")) {
     TRY(advance(p));
     if (at_kw(p, "TBLPROPERTIES")) {
@@ -2172,6 +2349,19 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
     TRY(advance(p));
     TRY(advance(p));
     return parse_qname(p, &st->table);
+  }
+  hl_sql_token_t after = peek(p, 1);
+  if (at_kw(p, "TABLE") && tok_is_kw(p, &after, "EXTENDED")) {
+    st->kind = HL_STMT_SHOW_TABLE_EXTENDED;
+    TRY(advance(p));
+    TRY(advance(p));
+    if (at_kw(p, "IN") || at_kw(p, "FROM")) {
+      TRY(advance(p));
+      TRY(parse_ident(p, &st->db_name, NULL));
+    }
+    if (!at_kw(p, "LIKE")) return expected(p, "\"LIKE\"");
+    TRY(parse_show_pattern(p, &st->like_pattern, false));
+    return parse_opt_partition(p, &st->part_spec);
   }
   if (at_kw(p, "PARTITIONS")) {
     st->kind = HL_STMT_SHOW_PARTITIONS;
@@ -2340,6 +2530,10 @@ static hl_status_t parse_explain(parser_t *p, hl_ast_stmt_t *st) {
       "REOPTIMIZATION", NULL};
   st->kind = HL_STMT_EXPLAIN;
   TRY(advance(p));
+  if (at_kw(p, "ANALYZE") && !ends_statement(&p->tok)) {
+    st->explain_analyze = true;
+    TRY(advance(p));
+  }
   if (word_in(p, &p->tok, options) && !ends_statement(&p->tok))
     return unsupported_word(p, st->pos, "EXPLAIN");
   TRY(enter(p));

@@ -78,6 +78,7 @@ typedef struct hl_expr {
   /* HL_EX_IN_SET: keys built with hl_value_key_append of args[0]'s type */
   struct hl_map *in_set;
   bool in_has_null; /* the set held a NULL: a miss is NULL, not FALSE */
+  void *state;      /* HL_EX_FUNC: per-call state some functions keep (rand) */
 } hl_expr_t;
 
 /* A scalar function evaluated row by row on non-vector values.  ARGS are

@@ -244,6 +244,7 @@ static const hl_func_def_t functions[] = {
     {"pow", 2, 2, hl_fn_pow, "ddd"},
     {"power", 2, 2, hl_fn_pow, "ddd"},
     {"quarter", 1, 1, hl_fn_quarter, "it"},
+    {"rand", 0, 1, hl_fn_rand, NULL},
     {"regexp_extract", 2, 3, hl_fn_regexp_extract, "sssi"},
     {"regexp_replace", 3, 3, hl_fn_regexp_replace, "ssss"},
     {"repeat", 2, 2, hl_fn_repeat, "ssi"},

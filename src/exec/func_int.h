@@ -15,6 +15,8 @@
 
 #include "exec/expr.h"
 
+#include <stdatomic.h>
+
 #define HL_FN(name)                                                                                \
   hl_status_t name(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out, hl_arena_t *arena, \
                    hl_error_t *err)
@@ -73,7 +75,15 @@ HL_FN(hl_fn_from_unixtime);
 HL_FN(hl_fn_trunc);
 HL_FN(hl_fn_last_day);
 
+/* rand([seed]): a counter advanced atomically (scan workers may share the
+ * expression) and a seed; the n-th value is a hash of (seed, n). */
+typedef struct hl_rand_state {
+  _Atomic uint64_t counter;
+  uint64_t seed;
+} hl_rand_state_t;
+
 /* func_math.c */
+HL_FN(hl_fn_rand);
 HL_FN(hl_fn_round);
 HL_FN(hl_fn_bround);
 HL_FN(hl_fn_floor);

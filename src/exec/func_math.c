@@ -8,6 +8,7 @@
 #include "exec/func_int.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,5 +255,20 @@ HL_FN(hl_fn_sign) {
   default:
     out->is_null = true;
   }
+  return HL_OK;
+}
+
+/* splitmix64: a fixed, well-mixed sequence from (seed, n). */
+static uint64_t mix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+HL_FN(hl_fn_rand) {
+  hl_rand_state_t *st = call->state;
+  uint64_t n = atomic_fetch_add(&st->counter, 1);
+  out->u.d = (double)(mix64(st->seed * 0x100000001B3ULL + n) >> 11) / 9007199254740992.0;
   return HL_OK;
 }

@@ -1269,11 +1269,7 @@ done:
 static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   if (a->window) return bind_window(b, a);
   if (is_aggregate_name(a->name)) return bind_aggregate(b, a);
-  if (strcmp(a->name, "rand") == 0) {
-    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                  "rand() is not supported yet");
-    return NULL;
-  }
+
   const hl_func_def_t *fn = hl_func_lookup(a->name);
   if (!fn) {
     hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION), "function %s does not exist",
@@ -1304,6 +1300,25 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   const char *n = fn->name;
   const hl_type_t *str = hl_type_prim(HL_T_STRING);
   if (fn->sig) return bind_by_signature(b, e, a);
+  if (strcmp(n, "rand") == 0) {
+    /* rand([seed]): the seed must be a constant; without one, the clock */
+    hl_rand_state_t *st = hl_arena_zalloc(b->arena, sizeof(*st));
+    if (!st) return hl_err_nomem(b->err), NULL;
+    if (e->n_args == 1) {
+      hl_expr_t *x = e->args[0];
+      if (x->kind != HL_EX_CONST || !hl_type_is_integer(x->type) || x->value.is_null)
+        return arg_error(b, a, 0, "an integer constant");
+      st->seed = (uint64_t)x->value.u.i;
+    } else {
+      struct timespec ts;
+      clock_gettime(CLOCK_REALTIME, &ts);
+      st->seed = (uint64_t)ts.tv_sec * 1000000007ULL + (uint64_t)ts.tv_nsec;
+    }
+    e->n_args = 0;
+    e->state = st;
+    e->type = hl_type_prim(HL_T_DOUBLE);
+    return e;
+  }
   if (strcmp(n, "round") == 0 || strcmp(n, "bround") == 0 || strcmp(n, "floor") == 0 ||
       strcmp(n, "ceil") == 0 || strcmp(n, "ceiling") == 0)
     return bind_rounding(b, e, a);
@@ -1512,8 +1527,11 @@ static void collect_conjuncts(hl_expr_t *e, hl_expr_t **out, int *n) {
 }
 
 static bool is_deterministic(const hl_expr_t *e) {
-  /* every function here is deterministic; rand() will change that */
-  (void)e;
+  /* rand() is the one non-deterministic function: it may not prune
+   * partitions or move below a join */
+  if (e->kind == HL_EX_FUNC && strcmp(e->fn->name, "rand") == 0) return false;
+  for (int k = 0; k < e->n_args; k++)
+    if (!is_deterministic(e->args[k])) return false;
   return true;
 }
 

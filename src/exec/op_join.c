@@ -65,7 +65,9 @@ typedef struct join {
 } join_t;
 
 static bool builds_left(const hl_rel_t *rel) {
-  return rel->join_type == HL_JOIN_RIGHT;
+  /* RIGHT joins keep unmatched right rows: probe with the right side;
+   * INNER joins build on the side the planner found smaller */
+  return rel->join_type == HL_JOIN_RIGHT || (rel->join_type == HL_JOIN_INNER && rel->build_left);
 }
 
 /* Serializes the key of row R of key vectors KV; false when a key is NULL. */

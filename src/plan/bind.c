@@ -1266,6 +1266,42 @@ done:
   return result;
 }
 
+/* array(v, ...) is ARRAY<common type of the v>; map(k, v, ...) is
+ * MAP<common key type, common value type> with primitive keys.  Casts the
+ * arguments of call E to those types. */
+static bool bind_collection(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  bool is_map = strcmp(a->name, "map") == 0;
+  int step = is_map ? 2 : 1;
+  if (is_map && e->n_args % 2 != 0) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "map() needs an even number of arguments (key, value, ...)");
+    return false;
+  }
+  hl_type_t *t = hl_arena_zalloc(b->arena, sizeof(*t));
+  struct hl_type **children = hl_arena_zalloc(b->arena, sizeof(struct hl_type *) * 2);
+  if (!t || !children) return hl_err_nomem(b->err), false;
+  t->id = is_map ? HL_T_MAP : HL_T_ARRAY;
+  t->n_children = step;
+  t->children = children;
+  for (int part = 0; part < step; part++) {
+    const hl_type_t *ct = hl_type_prim(HL_T_NULL);
+    for (int k = part; k < e->n_args; k += step)
+      if (!(ct = common_type(b, ct, e->args[k]->type, a->args[k]->pos))) return false;
+    /* array() and array(NULL): Hive types the elements STRING */
+    if (ct->id == HL_T_NULL) ct = hl_type_prim(HL_T_STRING);
+    if (is_map && part == 0 && hl_type_is_complex(ct)) {
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "map keys must have a primitive type");
+      return false;
+    }
+    for (int k = part; k < e->n_args; k += step)
+      if (!(e->args[k] = cast_to(b, e->args[k], ct))) return false;
+    children[part] = (struct hl_type *)ct;
+  }
+  e->type = t;
+  return true;
+}
+
 static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   if (a->window) return bind_window(b, a);
   if (is_aggregate_name(a->name)) return bind_aggregate(b, a);
@@ -1349,6 +1385,8 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
       }
       if (!(e->args[k] = cast_to(b, e->args[k], hl_type_prim(HL_T_BIGINT)))) return NULL;
     }
+  } else if (strcmp(n, "array") == 0 || strcmp(n, "map") == 0) {
+    if (!bind_collection(b, e, a)) return NULL;
   } else if (strcmp(n, "abs") == 0) {
     const hl_type_t *t = numeric_operand(b, e->args[0]->type, a->args[0]->pos);
     if (!t || !(e->args[0] = cast_to(b, e->args[0], t))) return NULL;
@@ -2017,6 +2055,16 @@ static void mark_null_supplying(binder_t *b, int lo, int hi) {
       b->entries[i].null_supplying = true;
 }
 
+/* Bytes a relation reads by the catalog's totalSize statistics, or -1
+ * when unknown. */
+static int64_t estimated_bytes(const hl_rel_t *r) {
+  if (r->kind != HL_REL_SCAN) return -1;
+  /* the table's total: partitions are pruned only after the joins bind */
+  const hl_table_t *t = r->scan->table;
+  const char *v = hl_kv_get(t->cat->params, t->cat->n_params, "totalSize");
+  return v ? strtoll(v, NULL, 10) : -1;
+}
+
 static hl_rel_t *bind_join(binder_t *b, const hl_ast_from_t *f) {
   hl_rel_t *left = bind_from(b, f->left);
   if (!left) return NULL;
@@ -2123,6 +2171,11 @@ static hl_rel_t *bind_join(binder_t *b, const hl_ast_from_t *f) {
     if (!r || !(j->residual = shift_cols(b, r, lo))) return NULL;
   }
   if (j->join_type == HL_JOIN_CROSS && (j->n_keys || j->residual)) j->join_type = HL_JOIN_INNER;
+  /* hash the smaller side of an inner join when statistics tell */
+  if (j->join_type == HL_JOIN_INNER) {
+    int64_t lb = estimated_bytes(left), rb = estimated_bytes(right);
+    j->build_left = lb >= 0 && rb >= 0 && lb < rb;
+  }
   switch (j->join_type) {
   case HL_JOIN_LEFT:
     mark_null_supplying(b, mid, hi);
@@ -2145,8 +2198,11 @@ static hl_rel_t *bind_join(binder_t *b, const hl_ast_from_t *f) {
   return j;
 }
 
+static hl_rel_t *bind_lateral(binder_t *b, const hl_ast_from_t *f);
+
 static hl_rel_t *bind_from(binder_t *b, const hl_ast_from_t *f) {
   if (f->kind == HL_FROM_JOIN) return bind_join(b, f);
+  if (f->kind == HL_FROM_LATERAL) return bind_lateral(b, f);
   return bind_from_leaf(b, f);
 }
 
@@ -2170,6 +2226,10 @@ static void mark_needed_block(binder_t *b, const hl_expr_t *e) {
 
 /* Join keys and residuals are over their join's layout (offset j->offset). */
 static void mark_needed_rel(binder_t *b, const hl_rel_t *r) {
+  if (r->kind == HL_REL_LATERAL) { /* its argument was marked when bound */
+    mark_needed_rel(b, r->left);
+    return;
+  }
   if (r->kind != HL_REL_JOIN) return;
   mark_needed_rel(b, r->left);
   mark_needed_rel(b, r->right);
@@ -2184,6 +2244,105 @@ static void mark_needed_rel(binder_t *b, const hl_rel_t *r) {
     hl_expr_t *x = shift_cols(b, r->residual, -r->offset);
     if (x) mark_needed_block(b, x);
   }
+}
+
+/* LATERAL VIEW [OUTER] explode|posexplode(collection) alias [AS cols]: the
+ * left relation's rows, each repeated once per element (array) or entry
+ * (map) of the collection, with the generated columns appended.  The
+ * argument may use only the left relation's columns. */
+static hl_rel_t *bind_lateral(binder_t *b, const hl_ast_from_t *f) {
+  const hl_ast_expr_t *fn = f->lateral_func;
+  hl_rel_t *left = bind_from(b, f->left);
+  if (!left) return NULL;
+  bool pos = strcmp(fn->name, "posexplode") == 0;
+  if (!pos && strcmp(fn->name, "explode") != 0) {
+    hl_err_set_at(b->err, fn->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "LATERAL VIEW with %s() is not supported yet (explode and posexplode are)",
+                  fn->name);
+    return NULL;
+  }
+  if (fn->n_args != 1 || fn->distinct || fn->args[0]->kind == HL_AST_STAR) {
+    hl_err_set_at(b->err, fn->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "%s takes exactly one argument", fn->name);
+    return NULL;
+  }
+  hl_expr_t *arg = bind_expr(b, fn->args[0]);
+  if (!arg) return NULL;
+  if (!hl_expr_cols_within(arg, left->offset, left->offset + left->n_cols)) {
+    hl_err_set_at(b->err, fn->args[0]->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                  "the argument of LATERAL VIEW %s may only use columns of the table it follows",
+                  fn->name);
+    return NULL;
+  }
+  const hl_type_t *at = arg->type;
+  if (at->id != HL_T_ARRAY && !(at->id == HL_T_MAP && !pos)) {
+    hl_err_set_at(b->err, fn->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "%s needs an array%s argument, not %s", fn->name, pos ? "" : " or a map",
+                  type_name(b, at));
+    return NULL;
+  }
+  /* generated columns: [pos,] col | key, value (Hive's default names) */
+  int n_gen = (pos ? 1 : 0) + (at->id == HL_T_MAP ? 2 : 1);
+  const char **gnames = hl_arena_alloc(b->arena, sizeof(char *) * (size_t)n_gen);
+  const hl_type_t **gtypes = hl_arena_alloc(b->arena, sizeof(hl_type_t *) * (size_t)n_gen);
+  if (!gnames || !gtypes) return hl_err_nomem(b->err), NULL;
+  int g = 0;
+  if (pos) {
+    gnames[g] = "pos";
+    gtypes[g++] = hl_type_prim(HL_T_INT);
+  }
+  if (at->id == HL_T_MAP) {
+    gnames[g] = "key";
+    gtypes[g++] = at->children[0];
+    gnames[g] = "value";
+    gtypes[g++] = at->children[1];
+  } else {
+    gnames[g] = pos ? "val" : "col";
+    gtypes[g++] = at->children[0];
+  }
+  if (f->n_lateral_cols) {
+    if (f->n_lateral_cols != n_gen) {
+      hl_err_set_at(b->err, f->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                    "%s produces %d columns but %d column aliases are given", fn->name, n_gen,
+                    f->n_lateral_cols);
+      return NULL;
+    }
+    for (int k = 0; k < n_gen; k++)
+      gnames[k] = f->lateral_cols[k];
+  }
+  mark_needed_block(b, arg);
+  hl_rel_t *r = new_rel(b, HL_REL_LATERAL);
+  if (!r || !(r->gen_arg = shift_cols(b, arg, left->offset))) return NULL;
+  r->left = left;
+  r->gen_pos = pos;
+  r->gen_outer = f->lateral_outer;
+  r->offset = left->offset;
+  r->n_cols = left->n_cols + n_gen;
+  r->names = hl_arena_alloc(b->arena, sizeof(char *) * (size_t)r->n_cols);
+  r->types = hl_arena_alloc(b->arena, sizeof(hl_type_t *) * (size_t)r->n_cols);
+  if (!r->names || !r->types) return hl_err_nomem(b->err), NULL;
+  for (int c = 0; c < r->n_cols; c++) {
+    r->names[c] = c < left->n_cols ? left->names[c] : gnames[c - left->n_cols];
+    r->types[c] = c < left->n_cols ? left->types[c] : gtypes[c - left->n_cols];
+  }
+  scope_entry_t en;
+  memset(&en, 0, sizeof en);
+  en.alias = f->alias;
+  en.table_name = f->alias;
+  en.offset = left->offset + left->n_cols;
+  en.n_cols = n_gen;
+  en.names = r->names + left->n_cols;
+  en.types = r->types + left->n_cols;
+  en.rel = r;
+  for (int i = 0; i < b->n_entries; i++)
+    if (strcasecmp(b->entries[i].alias, en.alias) == 0) {
+      hl_err_set_at(b->err, f->pos, HL_ERROR, HL_SS(DUPLICATE_OBJECT),
+                    "table name \"%s\" specified more than once", en.alias);
+      return NULL;
+    }
+  if (add_entry(b, &en) != HL_OK) return NULL;
+  b->n_cols += n_gen;
+  return r;
 }
 
 static bool has_subquery(const hl_expr_t *e) {

@@ -252,7 +252,8 @@ static void explain_rel(lines_t *l, const hl_rel_t *r, const hl_expr_t *single_f
   case HL_REL_JOIN: {
     hl_buf_t b;
     hl_buf_init(&b);
-    hl_buf_printf(&b, "Join: %s", join_name(r->join_type));
+    hl_buf_printf(&b, "Join: %s%s", join_name(r->join_type),
+                  r->join_type == HL_JOIN_INNER && r->build_left ? " (build left)" : "");
     for (int k = 0; k < r->n_keys; k++) {
       hl_buf_puts(&b, k ? " and (" : " on (");
       hl_expr_print(&b, r->left_keys[k]);

@@ -124,10 +124,12 @@ typedef struct hl_plan_scan {
 struct hl_plan;
 
 typedef enum hl_rel_kind {
-  HL_REL_SCAN,  /* a table: scan */
-  HL_REL_QUERY, /* a nested query block: subquery in FROM, CTE reference */
-  HL_REL_JOIN,  /* left JOIN right */
-  HL_REL_SETOP  /* left UNION/INTERSECT/EXCEPT right (both HL_REL_QUERY) */
+  HL_REL_SCAN,   /* a table: scan */
+  HL_REL_QUERY,  /* a nested query block: subquery in FROM, CTE reference */
+  HL_REL_JOIN,   /* left JOIN right */
+  HL_REL_SETOP,  /* left UNION/INTERSECT/EXCEPT right (both HL_REL_QUERY) */
+  HL_REL_LATERAL /* left LATERAL VIEW explode/posexplode(gen_arg): left's
+                    columns, then [position,] element or key, value */
 } hl_rel_kind_t;
 
 /* A relation of the FROM clause.  Every relation produces a batch layout of
@@ -150,6 +152,11 @@ typedef struct hl_rel {
   hl_expr_t **right_keys;       /* ... and over right's layout */
   int n_keys;
   hl_expr_t *residual; /* JOIN: other ON conditions, over this layout */
+  bool build_left;     /* JOIN: hash the left side (smaller by statistics) */
+  hl_expr_t *gen_arg;  /* LATERAL: the array or map, over left's layout */
+  bool gen_pos;        /* LATERAL: posexplode (an INT position column first) */
+  bool gen_outer;      /* LATERAL OUTER: an empty or NULL collection gives one
+                          row of NULLs instead of none */
 } hl_rel_t;
 
 typedef struct hl_plan {

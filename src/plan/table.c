@@ -51,6 +51,16 @@ hl_status_t hl_table_from_catalog(hl_cat_table_t *cat, hl_arena_t *arena, hl_tab
 
 hl_status_t hl_table_load(hl_session_t *s, const hl_ast_qname_t *qname, hl_arena_t *arena,
                           hl_table_t **out, hl_error_t *err) {
+  hl_status_t rc = hl_table_load_or_view(s, qname, arena, out, err);
+  if (rc == HL_OK && (*out)->cat->view)
+    return hl_err_set_at(err, qname->pos, HL_ERROR, HL_SS(WRONG_OBJECT_TYPE),
+                         "\"%s.%s\" is a view, not a table", (*out)->cat->db_name,
+                         (*out)->cat->name);
+  return rc;
+}
+
+hl_status_t hl_table_load_or_view(hl_session_t *s, const hl_ast_qname_t *qname, hl_arena_t *arena,
+                                  hl_table_t **out, hl_error_t *err) {
   char *db = hl_table_db_name(s, qname->db, arena);
   if (!db) return hl_err_nomem(err);
   hl_cat_table_t *cat;

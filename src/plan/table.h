@@ -28,9 +28,16 @@ char *hl_table_db_name(hl_session_t *s, const char *db, hl_arena_t *arena);
 
 /* Looks up table QNAME (unqualified names use the current database) and
  * parses its types.  Errors: 3F000 unknown database, 42P01 unknown table
- * (message `table "db.t" does not exist`), with err->position = QNAME->pos. */
+ * (message `table "db.t" does not exist`), 42809 a view (see below), with
+ * err->position = QNAME->pos. */
 hl_status_t hl_table_load(hl_session_t *s, const hl_ast_qname_t *qname, hl_arena_t *arena,
                           hl_table_t **out, hl_error_t *err);
+/* Same, accepting a view too (t->cat->view): for SELECT, DESCRIBE, SHOW
+ * COLUMNS/CREATE TABLE/TBLPROPERTIES and DROP/ALTER VIEW.  hl_table_load
+ * refuses a view with 42809 (`"db.v" is a view, not a table`), so every
+ * command that reads or writes table storage never sees one. */
+hl_status_t hl_table_load_or_view(hl_session_t *s, const hl_ast_qname_t *qname, hl_arena_t *arena,
+                                  hl_table_t **out, hl_error_t *err);
 /* Same from a catalog record already read. */
 hl_status_t hl_table_from_catalog(hl_cat_table_t *cat, hl_arena_t *arena, hl_table_t **out,
                                   hl_error_t *err);

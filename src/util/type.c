@@ -16,14 +16,25 @@
 #include <string.h>
 #include <strings.h>
 
-#define PRIM(id_) {.id = id_, .precision = 0, .scale = 0, .length = 0}
+#define PRIM(id_)                                                                                  \
+  { .id = id_, .precision = 0, .scale = 0, .length = 0 }
 
 static const hl_type_t prim_types[] = {
-    PRIM(HL_T_NULL),     PRIM(HL_T_BOOLEAN), PRIM(HL_T_TINYINT), PRIM(HL_T_SMALLINT),
-    PRIM(HL_T_INT),      PRIM(HL_T_BIGINT),  PRIM(HL_T_FLOAT),   PRIM(HL_T_DOUBLE),
+    PRIM(HL_T_NULL),
+    PRIM(HL_T_BOOLEAN),
+    PRIM(HL_T_TINYINT),
+    PRIM(HL_T_SMALLINT),
+    PRIM(HL_T_INT),
+    PRIM(HL_T_BIGINT),
+    PRIM(HL_T_FLOAT),
+    PRIM(HL_T_DOUBLE),
     {.id = HL_T_DECIMAL, .precision = 10, .scale = 0},
-    PRIM(HL_T_STRING),   {.id = HL_T_VARCHAR, .length = 65535}, {.id = HL_T_CHAR, .length = 255},
-    PRIM(HL_T_DATE),     PRIM(HL_T_TIMESTAMP), PRIM(HL_T_BINARY),
+    PRIM(HL_T_STRING),
+    {.id = HL_T_VARCHAR, .length = 65535},
+    {.id = HL_T_CHAR, .length = 255},
+    PRIM(HL_T_DATE),
+    PRIM(HL_T_TIMESTAMP),
+    PRIM(HL_T_BINARY),
 };
 
 const hl_type_t *hl_type_prim(hl_type_id_t id) {
@@ -82,7 +93,8 @@ typedef struct type_parser {
 } type_parser_t;
 
 static void skip_blanks(type_parser_t *p) {
-  while (p->pos < p->len && isspace((unsigned char)p->text[p->pos])) p->pos++;
+  while (p->pos < p->len && isspace((unsigned char)p->text[p->pos]))
+    p->pos++;
 }
 
 static hl_status_t syntax_error(type_parser_t *p, const char *what) {
@@ -94,8 +106,8 @@ static hl_status_t syntax_error(type_parser_t *p, const char *what) {
   while (at + n < p->len && isalnum((unsigned char)p->text[at + n]) &&
          isalnum((unsigned char)p->text[at]))
     n++;
-  return hl_err_set_at(p->err, (long)at, HL_ERROR, HL_SS(SYNTAX_ERROR), "%s in type at or near \"%.*s\"",
-                       what, (int)n, p->text + at);
+  return hl_err_set_at(p->err, (long)at, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                       "%s in type at or near \"%.*s\"", what, (int)n, p->text + at);
 }
 
 /* Reads a word [A-Za-z_][A-Za-z0-9_]* at the cursor; returns its length. */
@@ -147,7 +159,8 @@ static hl_status_t parse_struct_fields(type_parser_t *p, hl_type_t *t, int depth
     size_t name_len;
     if (p->pos < p->len && p->text[p->pos] == '`') {
       size_t start = ++p->pos;
-      while (p->pos < p->len && p->text[p->pos] != '`') p->pos++;
+      while (p->pos < p->len && p->text[p->pos] != '`')
+        p->pos++;
       if (p->pos >= p->len) return syntax_error(p, "unterminated quoted field name");
       name = p->text + start;
       name_len = p->pos - start;
@@ -173,7 +186,8 @@ static hl_status_t parse_struct_fields(type_parser_t *p, hl_type_t *t, int depth
     }
     char *fname = hl_arena_strndup(p->arena, name, name_len);
     if (!fname) return hl_err_nomem(p->err);
-    for (char *c = fname; *c; c++) *c = (char)tolower((unsigned char)*c);
+    for (char *c = fname; *c; c++)
+      *c = (char)tolower((unsigned char)*c);
     for (int i = 0; i < t->n_children; i++)
       if (strcmp(t->field_names[i], fname) == 0)
         return hl_err_set_at(p->err, (long)(name - p->text), HL_ERROR,
@@ -208,14 +222,17 @@ static hl_status_t parse_type(type_parser_t *p, hl_type_t **out, int depth) {
     const char *name;
     hl_type_id_t id;
   } names[] = {
-      {"boolean", HL_T_BOOLEAN}, {"tinyint", HL_T_TINYINT},     {"smallint", HL_T_SMALLINT},
-      {"int", HL_T_INT},         {"integer", HL_T_INT},         {"bigint", HL_T_BIGINT},
-      {"float", HL_T_FLOAT},     {"real", HL_T_FLOAT},          {"double", HL_T_DOUBLE},
-      {"decimal", HL_T_DECIMAL}, {"dec", HL_T_DECIMAL},         {"numeric", HL_T_DECIMAL},
-      {"string", HL_T_STRING},   {"varchar", HL_T_VARCHAR},     {"char", HL_T_CHAR},
-      {"date", HL_T_DATE},       {"timestamp", HL_T_TIMESTAMP}, {"binary", HL_T_BINARY},
-      {"array", HL_T_ARRAY},     {"map", HL_T_MAP},             {"struct", HL_T_STRUCT},
-      {"void", HL_T_NULL},
+      {"boolean", HL_T_BOOLEAN},     {"tinyint", HL_T_TINYINT},
+      {"smallint", HL_T_SMALLINT},   {"int", HL_T_INT},
+      {"integer", HL_T_INT},         {"bigint", HL_T_BIGINT},
+      {"float", HL_T_FLOAT},         {"real", HL_T_FLOAT},
+      {"double", HL_T_DOUBLE},       {"decimal", HL_T_DECIMAL},
+      {"dec", HL_T_DECIMAL},         {"numeric", HL_T_DECIMAL},
+      {"string", HL_T_STRING},       {"varchar", HL_T_VARCHAR},
+      {"char", HL_T_CHAR},           {"date", HL_T_DATE},
+      {"timestamp", HL_T_TIMESTAMP}, {"binary", HL_T_BINARY},
+      {"array", HL_T_ARRAY},         {"map", HL_T_MAP},
+      {"struct", HL_T_STRUCT},       {"void", HL_T_NULL},
   };
   int found = -1;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -235,8 +252,10 @@ static hl_status_t parse_type(type_parser_t *p, hl_type_t **out, int depth) {
     size_t save = p->pos;
     skip_blanks(p);
     size_t n2 = peek_word(p);
-    if (word_is(p->text + p->pos, n2, "precision")) p->pos += n2;
-    else p->pos = save;
+    if (word_is(p->text + p->pos, n2, "precision"))
+      p->pos += n2;
+    else
+      p->pos = save;
     break;
   }
   case HL_T_TIMESTAMP: {
@@ -311,7 +330,8 @@ static hl_status_t parse_type(type_parser_t *p, hl_type_t **out, int depth) {
     if (rc != HL_OK) return rc;
     break;
   }
-  default: break;
+  default:
+    break;
   }
   *out = t;
   return HL_OK;
@@ -330,7 +350,8 @@ hl_status_t hl_type_parse_str(hl_arena_t *arena, const char *text, hl_type_t **o
   size_t len = strlen(text), used = 0;
   hl_status_t rc = hl_type_parse(arena, text, len, &used, out, err);
   if (rc != HL_OK) return rc;
-  while (used < len && isspace((unsigned char)text[used])) used++;
+  while (used < len && isspace((unsigned char)text[used]))
+    used++;
   if (used != len)
     return hl_err_set_at(err, (long)used, HL_ERROR, HL_SS(SYNTAX_ERROR),
                          "unexpected text after type: \"%s\"", text + used);
@@ -341,9 +362,15 @@ hl_status_t hl_type_parse_str(hl_arena_t *arena, const char *text, hl_type_t **o
 
 static void type_print(hl_buf_t *b, const hl_type_t *t) {
   switch (t->id) {
-  case HL_T_DECIMAL: hl_buf_printf(b, "decimal(%d,%d)", t->precision, t->scale); return;
-  case HL_T_VARCHAR: hl_buf_printf(b, "varchar(%d)", t->length); return;
-  case HL_T_CHAR: hl_buf_printf(b, "char(%d)", t->length); return;
+  case HL_T_DECIMAL:
+    hl_buf_printf(b, "decimal(%d,%d)", t->precision, t->scale);
+    return;
+  case HL_T_VARCHAR:
+    hl_buf_printf(b, "varchar(%d)", t->length);
+    return;
+  case HL_T_CHAR:
+    hl_buf_printf(b, "char(%d)", t->length);
+    return;
   case HL_T_ARRAY:
     hl_buf_puts(b, "array<");
     type_print(b, t->children[0]);
@@ -365,11 +392,15 @@ static void type_print(hl_buf_t *b, const hl_type_t *t) {
     }
     hl_buf_putc(b, '>');
     return;
-  case HL_T_NULL: hl_buf_puts(b, "void"); return;
-  default: break;
+  case HL_T_NULL:
+    hl_buf_puts(b, "void");
+    return;
+  default:
+    break;
   }
   const char *name = hl_type_id_name(t->id);
-  for (const char *c = name; *c; c++) hl_buf_putc(b, (char)tolower((unsigned char)*c));
+  for (const char *c = name; *c; c++)
+    hl_buf_putc(b, (char)tolower((unsigned char)*c));
 }
 
 char *hl_type_to_string(hl_arena_t *arena, const hl_type_t *type) {
@@ -383,36 +414,14 @@ char *hl_type_to_string(hl_arena_t *arena, const hl_type_t *type) {
 
 /* ---------------------------------------------------------- properties */
 
-hl_phys_t hl_type_phys(const hl_type_t *t) {
-  switch (t->id) {
-  case HL_T_BOOLEAN: return HL_P_BOOL;
-  case HL_T_TINYINT:
-  case HL_T_SMALLINT:
-  case HL_T_INT:
-  case HL_T_BIGINT:
-  case HL_T_DATE:
-  case HL_T_TIMESTAMP: return HL_P_I64;
-  case HL_T_FLOAT:
-  case HL_T_DOUBLE: return HL_P_F64;
-  case HL_T_DECIMAL: return HL_P_I128;
-  case HL_T_STRING:
-  case HL_T_VARCHAR:
-  case HL_T_CHAR:
-  case HL_T_BINARY: return HL_P_STR;
-  case HL_T_ARRAY:
-  case HL_T_MAP:
-  case HL_T_STRUCT:
-  case HL_T_NULL: return HL_P_VALUE;
-  }
-  return HL_P_VALUE;
-}
-
 bool hl_type_equal(const hl_type_t *a, const hl_type_t *b) {
   if (a->id != b->id) return false;
   switch (a->id) {
-  case HL_T_DECIMAL: return a->precision == b->precision && a->scale == b->scale;
+  case HL_T_DECIMAL:
+    return a->precision == b->precision && a->scale == b->scale;
   case HL_T_VARCHAR:
-  case HL_T_CHAR: return a->length == b->length;
+  case HL_T_CHAR:
+    return a->length == b->length;
   case HL_T_ARRAY:
   case HL_T_MAP:
   case HL_T_STRUCT:
@@ -422,7 +431,8 @@ bool hl_type_equal(const hl_type_t *a, const hl_type_t *b) {
       if (a->id == HL_T_STRUCT && strcmp(a->field_names[i], b->field_names[i]) != 0) return false;
     }
     return true;
-  default: return true;
+  default:
+    return true;
   }
 }
 
@@ -444,9 +454,9 @@ bool hl_type_is_complex(const hl_type_t *t) {
 
 const char *hl_type_id_name(hl_type_id_t id) {
   static const char *const names[] = {
-      "VOID",   "BOOLEAN", "TINYINT", "SMALLINT", "INT",       "BIGINT", "FLOAT", "DOUBLE",
-      "DECIMAL", "STRING", "VARCHAR", "CHAR",     "DATE",      "TIMESTAMP", "BINARY", "ARRAY",
-      "MAP",    "STRUCT",
+      "VOID",  "BOOLEAN",   "TINYINT", "SMALLINT", "INT",     "BIGINT",
+      "FLOAT", "DOUBLE",    "DECIMAL", "STRING",   "VARCHAR", "CHAR",
+      "DATE",  "TIMESTAMP", "BINARY",  "ARRAY",    "MAP",     "STRUCT",
   };
   if ((size_t)id < sizeof names / sizeof names[0]) return names[id];
   return "UNKNOWN";

@@ -80,7 +80,18 @@ hl_status_t hl_type_parse_str(hl_arena_t *arena, const char *text, hl_type_t **o
 /* Hive's canonical lower-case spelling.  NULL on OOM. */
 char *hl_type_to_string(hl_arena_t *arena, const hl_type_t *type);
 
-hl_phys_t hl_type_phys(const hl_type_t *type);
+/* Inline: called per value in the hottest loops. */
+static inline hl_phys_t hl_type_phys(const hl_type_t *type) {
+  static const unsigned char phys[] = {
+      [HL_T_NULL] = HL_P_VALUE,   [HL_T_BOOLEAN] = HL_P_BOOL,  [HL_T_TINYINT] = HL_P_I64,
+      [HL_T_SMALLINT] = HL_P_I64, [HL_T_INT] = HL_P_I64,       [HL_T_BIGINT] = HL_P_I64,
+      [HL_T_FLOAT] = HL_P_F64,    [HL_T_DOUBLE] = HL_P_F64,    [HL_T_DECIMAL] = HL_P_I128,
+      [HL_T_STRING] = HL_P_STR,   [HL_T_VARCHAR] = HL_P_STR,   [HL_T_CHAR] = HL_P_STR,
+      [HL_T_DATE] = HL_P_I64,     [HL_T_TIMESTAMP] = HL_P_I64, [HL_T_BINARY] = HL_P_STR,
+      [HL_T_ARRAY] = HL_P_VALUE,  [HL_T_MAP] = HL_P_VALUE,     [HL_T_STRUCT] = HL_P_VALUE,
+  };
+  return (unsigned)type->id < sizeof phys ? (hl_phys_t)phys[type->id] : HL_P_VALUE;
+}
 bool hl_type_equal(const hl_type_t *a, const hl_type_t *b);
 bool hl_type_is_integer(const hl_type_t *type); /* TINYINT..BIGINT */
 bool hl_type_is_numeric(const hl_type_t *type); /* integers, FLOAT, DOUBLE, DECIMAL */

@@ -408,6 +408,45 @@ hl_status_t hl_value_from_text(hl_arena_t *arena, const hl_type_t *type, const c
   case HL_T_FLOAT:
   case HL_T_DOUBLE: {
     trim(&s, &n);
+    /* fast path for plain decimals of at most 15 significant digits: the
+     * digits and the power of ten are exact doubles, so one division is
+     * correctly rounded (Clinger's fast path); everything else takes the
+     * careful route below */
+    {
+      size_t i = 0;
+      bool neg = false;
+      if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+      uint64_t m = 0;
+      int digits = 0, frac = 0;
+      bool dot = false, any = false, ok = true;
+      for (; i < n; i++) {
+        char c = s[i];
+        if (c >= '0' && c <= '9') {
+          any = true;
+          if (m == 0 && c == '0' && !dot) continue;
+          m = m * 10 + (uint64_t)(c - '0');
+          if (dot) frac++;
+          if (++digits > 15) {
+            ok = false;
+            break;
+          }
+        } else if (c == '.' && !dot) {
+          dot = true;
+        } else {
+          ok = false;
+          break;
+        }
+      }
+      if (ok && any && frac <= 22) {
+        static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+        double d = (double)m / pow10[frac];
+        if (neg) d = -d;
+        out->u.d = type->id == HL_T_FLOAT ? (double)(float)d : d;
+        return HL_OK;
+      }
+    }
     char tmp[128];
     if (n == 0 || n >= sizeof tmp) return bad_value(err, type, text, len);
     memcpy(tmp, s, n);

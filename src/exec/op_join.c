@@ -177,7 +177,6 @@ static hl_status_t put_pair(join_t *j, uint32_t o, uint32_t pr, uint32_t br, hl_
   int n_probe_cols = j->probe_is_left ? j->n_left : j->n_right;
   int probe_off = j->probe_is_left ? 0 : j->n_left;
   int build_off = j->probe_is_left ? j->n_left : 0;
-  bool semi_anti = j->rel->join_type == HL_JOIN_LEFT_SEMI || j->rel->join_type == HL_JOIN_LEFT_ANTI;
   for (int c = 0; c < n_probe_cols; c++) {
     hl_value_t v;
     if (pr == UINT32_MAX) {
@@ -191,7 +190,7 @@ static hl_status_t put_pair(join_t *j, uint32_t o, uint32_t pr, uint32_t br, hl_
   }
   for (int c = 0; c < j->n_build_cols; c++) {
     hl_value_t v;
-    if (br == UINT32_MAX || semi_anti) {
+    if (br == UINT32_MAX) { /* SEMI/ANTI rows come out this way: right side NULL */
       memset(&v, 0, sizeof v);
       v.is_null = true;
     } else {

@@ -9,6 +9,8 @@
  * DOUBLE; decimal results use Hive's precision/scale rules capped at 38.
  */
 #include "plan/plan.h"
+
+#include "plan/decorrelate.h"
 #include "plan/projection.h"
 
 #include "exec/func_int.h"
@@ -1675,7 +1677,7 @@ static void try_count_from_stats(binder_t *b, hl_plan_t *plan) {
   if (!plan->scan || plan->from->kind != HL_REL_SCAN || plan->filter || plan->scan->filter ||
       plan->n_group || plan->n_grouping_sets || plan->n_aggs != 1 ||
       plan->aggs[0].kind != HL_AGG_COUNT_STAR || plan->having || plan->n_windows ||
-      plan->scan->projected || strcmp(plan->scan->format_name, "json") == 0)
+      plan->scan->projected || plan->scan->sampled || strcmp(plan->scan->format_name, "json") == 0)
     return;
   const hl_plan_scan_t *scan = plan->scan;
   int64_t total = 0;
@@ -2578,6 +2580,9 @@ hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena
 static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_select_t *sel,
                               hl_arena_t *arena, hl_plan_t **out, hl_error_t *err) {
   if (sel->setop != HL_SETOP_NONE) return bind_setop(s, parent, sel, arena, out, err);
+  /* correlated EXISTS / IN conjuncts become semi and anti joins first */
+  hl_status_t drc = hl_plan_decorrelate(s, sel, arena, &sel, err);
+  if (drc != HL_OK) return drc;
   binder_t bb = {.s = s, .arena = arena, .err = err, .parent = parent};
   binder_t *b = &bb;
   b->ctes = sel->ctes;

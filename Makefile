@@ -5,9 +5,10 @@
 #   make format  clang-format the tree
 #   make fuzz    build the libFuzzer targets (clang) and run each FUZZ_SECONDS
 #   make valgrind  run the SQL logic tests with hivelite under valgrind
+#   make bench   hivelite vs DuckDB benchmark (bench/README.md; not part of check)
 JOBS ?= 2
 
-.PHONY: all deps build build-asan demo check check-asan format conformance fuzz valgrind clean
+.PHONY: all deps build build-asan demo check check-asan format conformance fuzz valgrind bench clean
 
 all: build
 
@@ -50,6 +51,11 @@ valgrind: deps
 	@printf '#!/bin/sh\nexec valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite,indirect %s/build-debug/hivelite "$$@"\n' "$$PWD" > build-debug/hivelite-vg
 	@chmod +x build-debug/hivelite-vg
 	python3 tests/sqllogic.py --hivelite build-debug/hivelite-vg $$(find tests/sql -name '*.test' | sort)
+
+# BENCH_SCALE=1 (20 million lineitem rows) by default; BENCH_SCALE=0.01 for a
+# smoke run.  See bench/README.md for the other knobs.
+bench: deps
+	@./bench/run.sh
 
 format:
 	@clang-format -i $$(find src include tests -name '*.[ch]')

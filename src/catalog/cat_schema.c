@@ -18,6 +18,7 @@
  *        + part_params
  * Schema v2 adds write_intents and write_locks (see schema_v2).
  * Schema v3 adds tab_col_stats and part_col_stats (see schema_v3).
+ * Schema v4 adds the view columns of tbls (see schema_v4).
  * Children reference parents with ON DELETE CASCADE, so dropping a database
  * or table is one DELETE.  Every foreign key is the leading column of a
  * primary key or index, so cascades and per-table scans never scan a
@@ -194,10 +195,19 @@ static const char schema_v3[] =
     ") WITHOUT ROWID;\n"
     "CREATE INDEX part_col_stats_by_table ON part_col_stats (tbl_id, col_name);\n";
 
+/* v4: views.  Hive keeps a view's query in TBLS.VIEW_ORIGINAL_TEXT and
+ * VIEW_EXPANDED_TEXT; so do we.  A row whose view_expanded_text is not NULL
+ * is a view (Hive's table type VIRTUAL_VIEW); v1's CHECK on tbls.type
+ * cannot be widened without rebuilding tbls, so a view's type column
+ * holds MANAGED_TABLE and its location is empty (cat_sqlite.c). */
+static const char schema_v4[] = "ALTER TABLE tbls ADD COLUMN view_original_text TEXT;\n"
+                                "ALTER TABLE tbls ADD COLUMN view_expanded_text TEXT;\n";
+
 static const migration_t migrations[] = {
     {1, schema_v1},
     {2, schema_v2},
     {3, schema_v3},
+    {4, schema_v4},
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

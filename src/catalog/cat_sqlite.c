@@ -114,13 +114,16 @@ static const char *const stmt_sql[S_COUNT_] = {
     [S_DB_DELETE] = "DELETE FROM dbs WHERE id = ?1",
     [S_TBL_ID] = "SELECT id FROM tbls WHERE db_id = ?1 AND name = ?2",
     [S_TBL_INSERT] = "INSERT INTO tbls (db_id, name, type, location, input_format, output_format, "
-                     "serde_lib, owner, create_time, num_buckets) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                     "serde_lib, owner, create_time, num_buckets, view_original_text, "
+                     "view_expanded_text) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?12, ?13)",
     [S_TBL_UPDATE] = "UPDATE tbls SET db_id = ?1, name = ?2, type = ?3, location = ?4, "
                      "input_format = ?5, output_format = ?6, serde_lib = ?7, owner = ?8, "
-                     "create_time = ?9, num_buckets = ?10 WHERE id = ?11",
+                     "create_time = ?9, num_buckets = ?10, view_original_text = ?12, "
+                     "view_expanded_text = ?13 WHERE id = ?11",
     [S_TBL_GET] = "SELECT t.id, d.name, t.name, t.type, t.location, t.input_format, "
-                  "t.output_format, t.serde_lib, t.owner, t.create_time, t.num_buckets "
+                  "t.output_format, t.serde_lib, t.owner, t.create_time, t.num_buckets, "
+                  "t.view_original_text, t.view_expanded_text "
                   "FROM dbs d JOIN tbls t ON t.db_id = d.id WHERE d.name = ?1 AND t.name = ?2",
     [S_TBL_INFO] =
         "SELECT d.name, t.name, (SELECT count(*) FROM part_keys k WHERE k.tbl_id = t.id) "
@@ -847,9 +850,13 @@ static int same_name(const char *a, const char *b) {
 static hl_status_t check_table(const hl_cat_table_t *t, hl_error_t *err) {
   if (!t || !t->name || !*t->name || !t->db_name || !*t->db_name)
     return misuse(err, "table name is empty");
-  if (!t->location || !*t->location)
+  if (t->view) {
+    if (!t->view_original_text || !t->view_expanded_text || t->n_part_keys > 0)
+      return misuse(err, "a view needs its query text and has no partition keys");
+  } else if (!t->location || !*t->location) {
     return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE),
                       "table \"%s.%s\" has no location", t->db_name, t->name);
+  }
   hl_status_t status;
   if ((status = check_columns(t->cols, t->n_cols, "column", err)) != HL_OK ||
       (status = check_columns(t->part_keys, t->n_part_keys, "partition key", err)) != HL_OK ||
@@ -939,16 +946,21 @@ static hl_status_t insert_table_children(hl_cat_t *cat, int64_t id, const hl_cat
   return status;
 }
 
-/* Binds ?1..?10 of S_TBL_INSERT / S_TBL_UPDATE. */
+/* Binds ?1..?10, ?12, ?13 of S_TBL_INSERT / S_TBL_UPDATE.  A view (schema
+ * v4) is the row whose view_expanded_text is not NULL; type keeps v1's
+ * CHECK, so a view is stored as MANAGED_TABLE with an empty location. */
 static int bind_table_row(hl_cat_t *cat, sqlite3_stmt *st, int64_t db_id, const char *name,
                           const hl_cat_table_t *t, hl_error_t *err) {
   int64_t create_time = t->create_time > 0 ? t->create_time : (int64_t)time(NULL);
   return bind_i64(cat, st, 1, db_id, err) && bind_text(cat, st, 2, name, err) &&
          bind_text(cat, st, 3, t->external ? "EXTERNAL_TABLE" : "MANAGED_TABLE", err) &&
-         bind_text(cat, st, 4, t->location, err) && bind_text(cat, st, 5, t->input_format, err) &&
+         bind_text(cat, st, 4, t->location ? t->location : "", err) &&
+         bind_text(cat, st, 5, t->input_format, err) &&
          bind_text(cat, st, 6, t->output_format, err) && bind_text(cat, st, 7, t->serde_lib, err) &&
          bind_text(cat, st, 8, t->owner, err) && bind_i64(cat, st, 9, create_time, err) &&
-         bind_i64(cat, st, 10, t->num_buckets, err);
+         bind_i64(cat, st, 10, t->num_buckets, err) &&
+         bind_text(cat, st, 12, t->view ? t->view_original_text : NULL, err) &&
+         bind_text(cat, st, 13, t->view ? t->view_expanded_text : NULL, err);
 }
 
 hl_status_t hl_cat_table_create(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err) {
@@ -1082,6 +1094,9 @@ hl_status_t hl_cat_table_get(hl_cat_t *cat, const char *db, const char *name, hl
     t->owner = rd_text(&r, st, 8, 0);
     t->create_time = sqlite3_column_int64(st, 9);
     t->num_buckets = sqlite3_column_int(st, 10);
+    t->view_original_text = rd_text(&r, st, 11, 0);
+    t->view_expanded_text = rd_text(&r, st, 12, 0);
+    t->view = t->view_expanded_text != NULL;
   }
   release(st);
   if (row == 0) {

@@ -76,6 +76,12 @@ typedef struct hl_cat_table {
   int n_bucket_cols;
   hl_cat_sort_col_t *sort_cols;
   int n_sort_cols;
+  /* Views (schema v4): Hive's VIRTUAL_VIEW.  A view has no location, no
+   * storage format and no partition keys; cols are its query's columns.
+   * A zeroed record is a table. */
+  bool view;
+  char *view_original_text; /* the query as written */
+  char *view_expanded_text; /* the query with every table name qualified */
 } hl_cat_table_t;
 
 typedef struct hl_cat_partition {

@@ -76,6 +76,15 @@ hl_status_t hl_exec_command(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
   case HL_STMT_ANALYZE:
     fn = hl_cmd_analyze; /* cmd_analyze.c */
     break;
+  case HL_STMT_CREATE_VIEW:
+    fn = hl_cmd_create_view; /* cmd_view.c */
+    break;
+  case HL_STMT_DROP_VIEW:
+    fn = hl_cmd_drop_view;
+    break;
+  case HL_STMT_SHOW_TABLE_EXTENDED:
+    fn = hl_cmd_show_table_extended; /* cmd_show_ext.c */
+    break;
   case HL_STMT_SELECT:
   case HL_STMT_EXPLAIN:
     return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR),

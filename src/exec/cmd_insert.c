@@ -941,11 +941,26 @@ hl_status_t hl_cmd_insert(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t
     wt->ins = ins;
     wt->overwrite = ins->overwrite;
     rc = hl_table_load(s, &ins->table, arena, &wt->t, err);
-    for (int j = 0; rc == HL_OK && j < i; j++)
-      if (w.tables[j].t->cat->id == wt->t->cat->id)
-        rc = hl_err_set_at(err, ins->table.pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                           "a multi-insert may write table \"%s.%s\" only once", HL_TNAME(wt->t));
     if (rc == HL_OK) rc = plan_table(&w, wt, ins, err);
+    /* several inserts may write one table, but each partition only once
+     * (two writers of one directory could not both replace it) */
+    for (int j = 0; rc == HL_OK && j < i; j++) {
+      const wtable_t *o = &w.tables[j];
+      if (o->t->cat->id != wt->t->cat->id) continue;
+      bool same = wt->n_dyn > 0 || o->n_dyn > 0 || wt->t->n_part == 0;
+      if (!same) {
+        same = true;
+        for (int v = 0; v < wt->t->n_part; v++) {
+          const char *a = wt->static_vals[v], *b = o->static_vals[v];
+          if ((a == NULL) != (b == NULL) || (a && strcmp(a, b) != 0)) same = false;
+        }
+      }
+      if (same)
+        rc = hl_err_set_at(err, ins->table.pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "a multi-insert may write each partition of table \"%s.%s\" only "
+                           "once",
+                           HL_TNAME(wt->t));
+    }
     if (rc == HL_OK && ins->if_not_exists && wt->n_dyn == 0 && wt->t->n_part > 0) {
       hl_cat_partition_t *p;
       hl_error_t e;

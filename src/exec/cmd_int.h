@@ -90,6 +90,19 @@ hl_status_t hl_cmd_describe_col_stats(hl_session_t *s, hl_table_t *t, hl_cat_par
                                       const char *col, hl_arena_t *arena, hl_result_t *result,
                                       hl_error_t *err);
 
+/* Views (cmd_view.c): CREATE VIEW and ALTER VIEW ... AS, DROP VIEW. */
+hl_status_t hl_cmd_create_view(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                               hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_drop_view(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                             hl_result_t *result, hl_error_t *err);
+/* ALTER TABLE DEST EXCHANGE PARTITION (spec) WITH TABLE src (cmd_exchange.c);
+ * called by hl_cmd_alter_table with the loaded DEST. */
+hl_status_t hl_cmd_exchange_partition(hl_session_t *s, const hl_ast_alter_table_t *alt,
+                                      hl_table_t *dest, hl_arena_t *arena, hl_error_t *err);
+/* SHOW TABLE EXTENDED [IN db] LIKE 'pat' [PARTITION (spec)] (cmd_show_ext.c). */
+hl_status_t hl_cmd_show_table_extended(hl_session_t *s, const hl_ast_stmt_t *stmt,
+                                       hl_arena_t *arena, hl_result_t *result, hl_error_t *err);
+
 /* -------------------------------------------------- storage formats */
 
 typedef struct hl_storage_format {

@@ -17,6 +17,7 @@
 #include "plan/projection.h"
 
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 /* Looks up the partition with VALUES; *out NULL when there is none. */
@@ -388,7 +389,12 @@ static hl_status_t show_filtered(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_
                            HL_TNAME(t));
     ord.key_idx[i] = col - t->n_data;
     ord.desc[i] = o->descending;
-    ord.nulls_first[i] = o->nulls == 0 ? !o->descending : o->nulls == 1; /* as Hive */
+    /* Hive's default order: hive.default.nulls.last (true since Hive 4)
+     * puts NULL last ascending and first descending */
+    bool nulls_last = !hl_session_get(s, "hive.default.nulls.last") ||
+                      strcasecmp(hl_session_get(s, "hive.default.nulls.last"), "false") != 0;
+    ord.nulls_first[i] = o->nulls == 0 ? (nulls_last ? o->descending : !o->descending)
+                                       : o->nulls == 1;
   }
 
   /* SELECT <first key> FROM t WHERE <where>: only its pruning is used */

@@ -44,7 +44,7 @@ hl_status_t hl_cmd_show_columns(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
   hl_ast_qname_t q = stmt->table;
   if (!q.db && stmt->db_name) q.db = stmt->db_name; /* SHOW COLUMNS FROM t IN db */
   hl_table_t *t;
-  hl_status_t rc = hl_table_load(s, &q, arena, &t, err);
+  hl_status_t rc = hl_table_load_or_view(s, &q, arena, &t, err);
   if (rc != HL_OK) return rc;
   return hl_cmd_lines_result(arena, "field", (char **)t->names, (size_t)t->n_all, result, err);
 }
@@ -54,7 +54,7 @@ hl_status_t hl_cmd_show_columns(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
 hl_status_t hl_cmd_show_tblproperties(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                       hl_result_t *result, hl_error_t *err) {
   hl_table_t *t;
-  hl_status_t rc = hl_table_load(s, &stmt->table, arena, &t, err);
+  hl_status_t rc = hl_table_load_or_view(s, &stmt->table, arena, &t, err);
   if (rc != HL_OK) return rc;
   const hl_cat_table_t *c = t->cat;
   if (stmt->prop_key) {
@@ -166,12 +166,24 @@ static void put_props(lines_t *l, hl_buf_t *b, const hl_kv_t *kvs, int n, const 
 hl_status_t hl_cmd_show_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                      hl_result_t *result, hl_error_t *err) {
   hl_table_t *t;
-  hl_status_t rc = hl_table_load(s, &stmt->table, arena, &t, err);
+  hl_status_t rc = hl_table_load_or_view(s, &stmt->table, arena, &t, err);
   if (rc != HL_OK) return rc;
   const hl_cat_table_t *c = t->cat;
   lines_t l = {.arena = arena};
   hl_buf_t b;
   hl_buf_init(&b);
+  if (c->view) { /* Hive: CREATE VIEW `db`.`v` AS <expanded text> */
+    hl_buf_puts(&b, "CREATE VIEW ");
+    put_ident(&b, c->db_name);
+    hl_buf_putc(&b, '.');
+    put_ident(&b, c->name);
+    hl_buf_puts(&b, " AS ");
+    hl_buf_puts(&b, c->view_expanded_text);
+    line_end(&l, &b);
+    hl_buf_fini(&b);
+    if (l.oom) return hl_err_nomem(err);
+    return hl_cmd_lines_result(arena, "createtab_stmt", l.v, l.n, result, err);
+  }
   hl_buf_puts(&b, c->external ? "CREATE EXTERNAL TABLE " : "CREATE TABLE ");
   put_ident(&b, c->db_name);
   hl_buf_putc(&b, '.');
@@ -392,7 +404,10 @@ static char *extended_summary(const hl_cat_table_t *c, const hl_cat_partition_t 
     put_fields(&b, c->part_keys, c->n_part_keys);
     hl_buf_puts(&b, ", parameters:");
     put_map(&b, c->params, c->n_params, arena);
-    hl_buf_printf(&b, ", tableType:%s)", c->external ? "EXTERNAL_TABLE" : "MANAGED_TABLE");
+    hl_buf_printf(&b, ", tableType:%s)",
+                  c->view       ? "VIRTUAL_VIEW"
+                  : c->external ? "EXTERNAL_TABLE"
+                                : "MANAGED_TABLE");
   }
   char *out = b.oom ? NULL : hl_arena_strdup(arena, hl_buf_cstr(&b));
   hl_buf_fini(&b);
@@ -441,10 +456,21 @@ static void desc_formatted(desc_t *d, const hl_cat_table_t *c, const hl_cat_part
     row3(d, "CreateTime:", ct, NULL);
     row3(d, "LastAccessTime:", "UNKNOWN", NULL);
     row3(d, "Retention:", "0", NULL);
-    row3(d, "Location:", c->location, NULL);
-    row3(d, "Table Type:", c->external ? "EXTERNAL_TABLE" : "MANAGED_TABLE", NULL);
+    if (!c->view) row3(d, "Location:", c->location, NULL);
+    row3(d, "Table Type:",
+         c->view       ? "VIRTUAL_VIEW"
+         : c->external ? "EXTERNAL_TABLE"
+                       : "MANAGED_TABLE",
+         NULL);
     row3(d, "Table Parameters:", NULL, NULL);
     desc_params(d, c->params, c->n_params, arena);
+  }
+  if (c->view) { /* a view has no storage; Hive shows its query instead */
+    row3(d, "", NULL, NULL);
+    row3(d, "# View Information", NULL, NULL);
+    row3(d, "View Original Text:", c->view_original_text, NULL);
+    row3(d, "View Expanded Text:", c->view_expanded_text, NULL);
+    return;
   }
   desc_storage(d, c, arena);
 }
@@ -452,7 +478,7 @@ static void desc_formatted(desc_t *d, const hl_cat_table_t *c, const hl_cat_part
 hl_status_t hl_cmd_describe(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                             hl_result_t *result, hl_error_t *err) {
   hl_table_t *t;
-  hl_status_t rc = hl_table_load(s, &stmt->table, arena, &t, err);
+  hl_status_t rc = hl_table_load_or_view(s, &stmt->table, arena, &t, err);
   if (rc != HL_OK) return rc;
   const hl_cat_table_t *c = t->cat;
   hl_cat_partition_t *p = NULL;

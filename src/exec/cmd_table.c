@@ -11,6 +11,7 @@
  */
 #include "exec/cmd_int.h"
 #include "exec/loc_allow.h"
+#include "format/parquet/parquet.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -191,6 +192,47 @@ static hl_status_t apply_buckets(const hl_ast_create_table_t *ct, long pos, hl_a
 
 /* ------------------------------------------------------- CREATE TABLE */
 
+/* Impala's CREATE TABLE t LIKE PARQUET 'file': *OUT is CT with the file's
+ * top-level columns as its column list (the rest of the statement applies
+ * as written).  The file must be allowed by the location allowlist. */
+static hl_status_t like_parquet(hl_session_t *s, const hl_ast_create_table_t *ct, long pos,
+                                hl_arena_t *arena, hl_ast_create_table_t *out, hl_error_t *err) {
+  const char *path = ct->like_parquet;
+  if (strncmp(path, "file://", 7) == 0)
+    path += 7;
+  else if (strncmp(path, "file:", 5) == 0)
+    path += 5;
+  char *abs = hl_path_normalize(arena, path, NULL);
+  if (!abs) return hl_err_nomem(err);
+  hl_status_t rc = hl_exec_location_check(s, abs, "the Parquet file", err);
+  hl_stor_stat_t st;
+  if (rc == HL_OK) rc = s->fs->ops->stat(s->fs, abs, &st, err);
+  if (rc == HL_OK && !st.exists)
+    rc = hl_err_set(err, HL_NOTFOUND, HL_SS(UNDEFINED_FILE), "file \"%s\" does not exist", abs);
+  if (rc == HL_OK && st.is_dir)
+    rc = hl_err_set(err, HL_ERROR, HL_SS(WRONG_OBJECT_TYPE),
+                    "\"%s\" is a directory; LIKE PARQUET needs a Parquet file", abs);
+  int n = 0;
+  char **names = NULL;
+  hl_type_t **types = NULL;
+  if (rc == HL_OK) rc = hl_parquet_file_schema(s->fs, abs, arena, &n, &names, &types, err);
+  if (rc != HL_OK) return hl_err_position(err, pos), rc;
+  if (n == 0)
+    return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                         "Parquet file \"%s\" has no columns", abs);
+  *out = *ct;
+  out->cols = hl_arena_zalloc(arena, sizeof(hl_ast_column_def_t) * (size_t)n);
+  if (!out->cols) return hl_err_nomem(err);
+  for (int i = 0; i < n; i++) {
+    out->cols[i].name = names[i];
+    out->cols[i].type = types[i];
+    out->cols[i].pos = pos;
+  }
+  out->n_cols = n;
+  out->like_parquet = NULL;
+  return HL_OK;
+}
+
 hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                 hl_result_t *result, hl_error_t *err) {
   const hl_ast_create_table_t *ct = stmt->create_table;
@@ -205,6 +247,15 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
     return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                          "CREATE %s TABLE AS SELECT is not supported",
                          ct->like ? "... LIKE" : "EXTERNAL");
+  hl_ast_create_table_t from_file;
+  if (ct->like_parquet) {
+    if (ct->as_select || ct->n_cols)
+      return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                           "LIKE PARQUET takes its columns from the file");
+    hl_status_t lrc = like_parquet(s, ct, pos, arena, &from_file, err);
+    if (lrc != HL_OK) return lrc;
+    ct = &from_file;
+  }
   char *db_name = hl_table_db_name(s, ct->name.db, arena);
   if (!db_name) return hl_err_nomem(err);
   hl_cat_db_t *db;
@@ -541,6 +592,8 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
     break;
   case HL_ALTER_RENAME:
     return alter_rename(s, alt, pos, t, arena, err);
+  case HL_ALTER_EXCHANGE_PARTITION:
+    return hl_cmd_exchange_partition(s, alt, t, arena, err); /* cmd_exchange.c */
   default:
     if (alt->n_part_specs > 0)
       return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
@@ -580,7 +633,8 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
   }
   case HL_ALTER_SET_LOCATION:
     rc = hl_cmd_resolve_location(alt->location, NULL, pos, arena, &nt.location, err);
-    if (rc == HL_OK) rc = hl_exec_location_check_table(s, nt.location, nt.db_name, nt.name, NULL, err);
+    if (rc == HL_OK)
+      rc = hl_exec_location_check_table(s, nt.location, nt.db_name, nt.name, NULL, err);
     if (rc != HL_OK) hl_err_position(err, pos);
     break;
   case HL_ALTER_SET_SERDE:

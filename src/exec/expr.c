@@ -1103,6 +1103,11 @@ static hl_status_t eval_in_set(const hl_expr_t *e, const hl_batch_t *in, hl_vec_
   hl_status_t rc = hl_expr_eval(e->args[0], in, &a, arena, err);
   if (rc != HL_OK) return rc;
   if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  /* x IN (empty set) is FALSE even when x is NULL (NOT IN: TRUE) */
+  if (hl_map_count(e->in_set) == 0 && !e->in_has_null) {
+    FOR_LIVE(in, r) HL_VEC_BOOL(out)[r] = e->negated;
+    return HL_OK;
+  }
   hl_buf_t key;
   hl_buf_init(&key);
   FOR_LIVE(in, r) {

@@ -193,10 +193,57 @@ static hl_status_t fn_abs(const hl_expr_t *call, const hl_value_t *a, hl_value_t
   return HL_OK;
 }
 
+/* array(v, ...): the arguments (cast to one element type by the binder),
+ * deep-copied so the value outlives the input batch. */
+static hl_status_t fn_array(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                            hl_arena_t *arena, hl_error_t *err) {
+  int n = call->n_args;
+  hl_value_t *items = hl_arena_alloc(arena, sizeof(hl_value_t) * (size_t)(n ? n : 1));
+  if (!items) return hl_err_nomem(err);
+  for (int k = 0; k < n; k++)
+    if (hl_value_copy_deep(arena, call->args[k]->type, &a[k], &items[k]) != HL_OK)
+      return hl_err_nomem(err);
+  out->is_null = false;
+  out->u.list.n = (uint32_t)n;
+  out->u.list.items = items;
+  return HL_OK;
+}
+
+/* map(k1, v1, k2, v2, ...): entries in argument order; a repeated key keeps
+ * its first position and takes the last value (Hive's LinkedHashMap).  A
+ * NULL key is kept, as Hive does. */
+static hl_status_t fn_map(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                          hl_arena_t *arena, hl_error_t *err) {
+  int n = call->n_args / 2;
+  const hl_type_t *kt = call->type->children[0], *vt = call->type->children[1];
+  hl_value_t *items = hl_arena_alloc(arena, sizeof(hl_value_t) * (size_t)(2 * n + 1));
+  if (!items) return hl_err_nomem(err);
+  uint32_t m = 0;
+  for (int k = 0; k < n; k++) {
+    const hl_value_t *key = &a[2 * k], *val = &a[2 * k + 1];
+    uint32_t at = m;
+    for (uint32_t j = 0; j < m; j++) {
+      const hl_value_t *o = &items[2 * j];
+      if (o->is_null ? key->is_null : !key->is_null && hl_value_compare(kt, o, key) == 0) {
+        at = j;
+        break;
+      }
+    }
+    if (at == m && hl_value_copy_deep(arena, kt, key, &items[2 * m++]) != HL_OK)
+      return hl_err_nomem(err);
+    if (hl_value_copy_deep(arena, vt, val, &items[2 * at + 1]) != HL_OK) return hl_err_nomem(err);
+  }
+  out->is_null = false;
+  out->u.list.n = m;
+  out->u.list.items = items;
+  return HL_OK;
+}
+
 /* Sorted by name (looked up by binary search). */
 static const hl_func_def_t functions[] = {
     {"abs", 1, 1, fn_abs, NULL},
     {"add_months", 2, 2, hl_fn_add_months, "Dti"},
+    {"array", 0, -1, fn_array, NULL}, /* typed by the binder: ARRAY<common type> */
     {"ascii", 1, 1, hl_fn_ascii, "is"},
     {"bround", 1, 2, hl_fn_bround, NULL},
     {"ceil", 1, 1, hl_fn_ceil, NULL},
@@ -234,6 +281,7 @@ static const hl_func_def_t functions[] = {
     {"lower", 1, 1, fn_lower, NULL},
     {"lpad", 3, 3, hl_fn_lpad, "ssis"},
     {"ltrim", 1, 1, fn_ltrim, NULL},
+    {"map", 0, -1, fn_map, NULL}, /* typed by the binder: MAP<key type, value type> */
     {"md5", 1, 1, hl_fn_md5, "ss"},
     {"minute", 1, 1, hl_fn_minute, "it"},
     {"month", 1, 1, hl_fn_month, "it"},

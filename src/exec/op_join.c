@@ -130,15 +130,13 @@ static hl_status_t build(join_t *j, hl_error_t *err) {
         break;
       }
       for (int c = 0; c < j->n_build_cols; c++) {
-        hl_vec_get_value(&b->cols[c], r, &row[c]);
-        if (!row[c].is_null && hl_type_phys(b->cols[c].type) == HL_P_STR) {
-          char *p = hl_arena_alloc(j->build_arena, row[c].u.s.len ? row[c].u.s.len : 1);
-          if (!p) {
-            rc = hl_err_nomem(err);
-            break;
-          }
-          memcpy(p, row[c].u.s.ptr, row[c].u.s.len);
-          row[c].u.s.ptr = p;
+        /* strings and complex values point into the child's batch, which
+         * the next pull reuses: keep deep copies */
+        hl_value_t v;
+        hl_vec_get_value(&b->cols[c], r, &v);
+        if (hl_value_copy_deep(j->build_arena, b->cols[c].type, &v, &row[c]) != HL_OK) {
+          rc = hl_err_nomem(err);
+          break;
         }
       }
       if (rc != HL_OK) break;

@@ -61,6 +61,11 @@ hl_op_t *hl_op_window_create(hl_op_t *child, const hl_plan_t *plan,
 /* Joins of every kind (op_join.c): output is left columns then right. */
 hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, hl_budget_t *budget,
                            hl_arena_t *arena, hl_error_t *err);
+/* LATERAL VIEW explode/posexplode (op_lateral.c): each row of CHILD (REL's
+ * left layout) once per element or entry of REL->gen_arg, with the
+ * generated columns appended (REL's layout). */
+hl_op_t *hl_op_lateral_create(hl_op_t *child, const hl_rel_t *rel, hl_arena_t *arena,
+                              hl_error_t *err);
 /* UNION [ALL] / INTERSECT / EXCEPT over N_COLS columns (op_setop.c);
  * RIGHT may be NULL (a lone operand). */
 hl_op_t *hl_op_setop_create(hl_op_t *left, hl_op_t *right, hl_ast_setop_t kind, int n_cols,

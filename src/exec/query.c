@@ -201,6 +201,10 @@ static hl_status_t materialize_rel(hl_session_t *s, const hl_rel_t *r, hl_arena_
     if (rc == HL_OK) rc = materialize_rel(s, r->left, arena, err);
     if (rc == HL_OK) rc = materialize_rel(s, r->right, arena, err);
   }
+  if (r->kind == HL_REL_LATERAL) {
+    rc = materialize_all(s, r->gen_arg, arena, err);
+    if (rc == HL_OK) rc = materialize_rel(s, r->left, arena, err);
+  }
   return rc; /* QUERY and SETOP operands materialize in their own hl_exec_plan */
 }
 
@@ -274,6 +278,10 @@ static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, hl_arena_t *arena,
       return NULL;
     }
     return hl_op_join_create(l, rr, r, &s->budget, arena, err);
+  }
+  case HL_REL_LATERAL: { /* op_lateral.c */
+    hl_op_t *l = build_rel(s, r->left, arena, err);
+    return l ? hl_op_lateral_create(l, r, arena, err) : NULL;
   }
   case HL_REL_SETOP: {
     hl_op_t *l = build_rel(s, r->left, arena, err);

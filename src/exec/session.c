@@ -18,6 +18,8 @@ const char *const hl_session_defaults[] = {
     "TextFile",
     "hive.exec.drop.ignorenonexistent",
     "true",
+    "hive.default.nulls.last",
+    "true",
     "hive.exec.default.partition.name",
     "__HIVE_DEFAULT_PARTITION__",
     "hive.exec.dynamic.partition",

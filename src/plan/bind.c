@@ -67,6 +67,15 @@ typedef struct binder {
 #define MAX_EXPR_DEPTH 1000
 
 static hl_expr_t *bind_expr(binder_t *b, const hl_ast_expr_t *a);
+
+/* Hive's default null order: hive.default.nulls.last (true since Hive 4)
+ * makes NULL the largest value -- last ascending, first descending;
+ * false gives Hive 3's order (NULL the smallest). */
+static bool default_nulls_first(const binder_t *b, bool descending) {
+  const char *v = hl_session_get(b->s, "hive.default.nulls.last");
+  bool nulls_last = !v || strcasecmp(v, "false") != 0;
+  return nulls_last ? descending : !descending;
+}
 static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_select_t *sel,
                               hl_arena_t *arena, hl_plan_t **out, hl_error_t *err);
 
@@ -1210,7 +1219,7 @@ static hl_expr_t *bind_window(binder_t *b, const hl_ast_expr_t *a) {
         goto done;
       }
       win.order_desc[k] = o->descending;
-      win.order_nulls_first[k] = o->nulls == 0 ? !o->descending : o->nulls == 1;
+      win.order_nulls_first[k] = o->nulls == 0 ? default_nulls_first(b, o->descending) : o->nulls == 1;
       win.n_order++;
     }
   }
@@ -2557,7 +2566,7 @@ static hl_status_t bind_setop(hl_session_t *s, binder_t *parent, const hl_ast_se
                              "ORDER BY of a set operation must name an output column");
       plan->order_cols[k] = col;
       plan->order_desc[k] = o->descending;
-      plan->order_nulls_first[k] = o->nulls == 0 ? !o->descending : o->nulls == 1;
+      plan->order_nulls_first[k] = o->nulls == 0 ? default_nulls_first(b, o->descending) : o->nulls == 1;
     }
     plan->n_order = sel->n_order_by;
   }
@@ -2744,7 +2753,7 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
       plan->order_cols[k] = col;
       plan->order_desc[k] = o->descending;
       /* Hive: NULLs sort first ascending and last descending */
-      plan->order_nulls_first[k] = o->nulls == 0 ? !o->descending : o->nulls == 1;
+      plan->order_nulls_first[k] = o->nulls == 0 ? default_nulls_first(b, o->descending) : o->nulls == 1;
     }
     plan->n_order = sel->n_order_by;
   }

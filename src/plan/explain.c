@@ -242,6 +242,21 @@ static void explain_rel(lines_t *l, const hl_rel_t *r, const hl_expr_t *single_f
     add_line(l, depth, "Subquery:");
     explain_block(l, r->query, depth + 1);
     return;
+  case HL_REL_LATERAL: {
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_buf_printf(&b, "Lateral View%s: %s(", r->gen_outer ? " Outer" : "",
+                  r->gen_pos ? "posexplode" : "explode");
+    hl_expr_print(&b, r->gen_arg);
+    hl_buf_putc(&b, ')');
+    if (b.oom)
+      l->oom = true;
+    else
+      add_line(l, depth, hl_buf_cstr(&b));
+    hl_buf_fini(&b);
+    explain_rel(l, r->left, NULL, depth + 1);
+    return;
+  }
   case HL_REL_SETOP: {
     static const char *const names[] = {"", "Union All:", "Union:", "Intersect:", "Except:"};
     add_line(l, depth, names[r->setop]);

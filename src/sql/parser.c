@@ -947,6 +947,8 @@ static hl_status_t parse_tablesample(parser_t *p, hl_ast_from_t *f) {
   if (at_kw(p, "BUCKET")) return unsupported(p, pos, "TABLESAMPLE (BUCKET x OUT OF y)");
   if (!at(p, HL_TK_INTEGER)) {
     if (at_number(p)) return unsupported(p, pos, "TABLESAMPLE (n PERCENT)");
+    if (p->tok.len > 0 && isdigit((unsigned char)p->src[p->tok.pos])) /* 100M: a byte length */
+      return unsupported(p, pos, "TABLESAMPLE (byte length)");
     return syntax_error(p);
   }
   TRY(parse_count(p, "TABLESAMPLE", INT64_MAX, &f->sample_rows));
@@ -1551,7 +1553,7 @@ static hl_status_t parse_ident_list(parser_t *p, char ***names, int *n) {
   int cap = 0;
   TRY(expect(p, HL_TK_LPAREN, "\"(\""));
   for (;;) {
-    char *name;
+    char *name = NULL;
     TRY(parse_ident(p, &name, NULL));
     PUSH(p, *names, *n, cap, name);
     if (!at(p, HL_TK_COMMA)) break;

@@ -76,15 +76,22 @@ def run(hl, wh, sql, env=None, check=True):
 
 
 def state(hl, wh, table):
-    """(rows, partitions) of TABLE, or None when it does not exist."""
-    r = run(hl, wh, "SHOW TABLES", check=True)
-    if table not in r.stdout.split("\n")[1:]:
-        return None
-    rows = sorted(run(hl, wh, "SELECT * FROM %s" % table).stdout.split("\n")[1:])
+    """(rows, partitions) of TABLE, or None when it does not exist (one
+    process: reopening the warehouse is what runs recovery)."""
+    sql = "SELECT * FROM %s" % table
+    if table == "p":
+        sql += "; SHOW PARTITIONS p"
+    r = run(hl, wh, sql, check=False)
+    if r.returncode != 0:
+        if "does not exist" in r.stderr:
+            return None
+        raise RuntimeError("%s failed: %s" % (sql, r.stderr.strip()))
+    lines = r.stdout.split("\n")[1:]
     parts = []
     if table == "p":
-        parts = sorted(run(hl, wh, "SHOW PARTITIONS p").stdout.split("\n")[1:])
-    return rows, parts
+        cut = lines.index("partition")
+        lines, parts = lines[:cut], sorted(lines[cut + 1:])
+    return sorted(lines), parts
 
 
 def files_under(root):

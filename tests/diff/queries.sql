@@ -1057,6 +1057,18 @@ SELECT count(*) FROM dim d LEFT SEMI JOIN t_all t ON t.small = d.k;
 
 SELECT d.k, d.label FROM dim d LEFT ANTI JOIN t_all t ON t.small = d.k;
 
+SELECT count(*) FROM t_all t LEFT SEMI JOIN dim d ON t.small = d.k AND d.grp = 'red';
+
+SELECT s.sid FROM small s LEFT SEMI JOIN t_all t ON s.sid = t.tiny AND t.flag;
+
+SELECT count(*) FROM t_all a LEFT SEMI JOIN t_all b ON a.num = b.num AND a.id <> b.id;
+
+SELECT count(*) FROM small s LEFT ANTI JOIN dim d ON s.sid = d.k AND d.grp = 'red';
+
+SELECT count(*) FROM t_all a LEFT ANTI JOIN t_all b ON a.num = b.num AND a.id <> b.id;
+
+SELECT t.id FROM t_all t LEFT ANTI JOIN dim d ON t.small = d.k AND t.num > d.weight * 1000 WHERE t.id < 3000;
+
 SELECT count(*) FROM t_all t LEFT SEMI JOIN empty_t e ON t.num = e.k;
 
 SELECT count(*) FROM t_all t LEFT ANTI JOIN empty_t e ON t.num = e.k;
@@ -1490,3 +1502,9 @@ SELECT id, name FROM t_all WHERE name = 'O\'Brien' AND id < 3000;
 SELECT cat, count(DISTINCT num), count(DISTINCT dbl), count(DISTINCT amt), count(DISTINCT ts) FROM t_all GROUP BY cat;
 
 SELECT flag, min(amt), max(prec), sum(DISTINCT amt) FROM t_all GROUP BY flag;
+
+-- section: in_empty_subquery
+# NULL [NOT] IN (empty subquery) is FALSE / TRUE
+SELECT count(*) FROM t_all WHERE num NOT IN (SELECT k FROM empty_t);
+
+SELECT id, num IN (SELECT k FROM empty_t), num NOT IN (SELECT k FROM empty_t) FROM t_all WHERE id <= 200;

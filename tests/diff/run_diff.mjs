@@ -9,7 +9,7 @@
 // The query file format is described in README.md.
 //
 // Usage: node run_diff.mjs --hivelite PATH [--queries FILE] [--known FILE]
-//          [--pass 'LABEL=SQL-prefix']... [--jobs N] [--filter TEXT]
+//          [--pass 'LABEL=SQL-prefix']... [--jobs N] [--max-rss-mb N] [--filter TEXT]
 //          [--keep] [--verbose]
 // Exit: 0 every query outside known_failures.txt matched in every pass,
 //       1 a mismatch or error, 2 bad usage.
@@ -38,6 +38,7 @@ function parse_args(argv) {
     known: path.join(HERE, 'known_failures.txt'),
     passes: [],
     jobs: 2,
+    max_rss_mb: 2048,
     filter: null,
     keep: false,
     verbose: false,
@@ -57,6 +58,7 @@ function parse_args(argv) {
       if (eq <= 0) usage('--pass needs LABEL=SQL');
       opt.passes.push({ label: v.slice(0, eq), prefix: v.slice(eq + 1) });
     } else if (a === '--jobs') opt.jobs = Math.max(1, parseInt(val(), 10) || 1);
+    else if (a === '--max-rss-mb') opt.max_rss_mb = Math.max(0, parseInt(val(), 10) || 0);
     else if (a === '--filter') opt.filter = val();
     else if (a === '--keep') opt.keep = true;
     else if (a === '--verbose') opt.verbose = true;
@@ -70,7 +72,7 @@ function parse_args(argv) {
 function usage(msg) {
   console.error(`run_diff: ${msg}`);
   console.error("usage: node run_diff.mjs --hivelite PATH [--queries F] [--known F] " +
-    "[--pass 'LABEL=SET k=v;']... [--jobs N] [--filter TEXT] [--keep] [--verbose]");
+    "[--pass 'LABEL=SET k=v;']... [--jobs N] [--max-rss-mb N] [--filter TEXT] [--keep] [--verbose]");
   process.exit(2);
 }
 
@@ -162,24 +164,45 @@ export function has_top_order_by(sql) {
 
 // ---------------------------------------------------------------- hivelite
 
-function run_process(cmd, args, timeout_ms) {
+// Runs CMD; kills it after TIMEOUT_MS, or as soon as its resident memory
+// passes MAX_RSS_MB (polled from /proc), so that a runaway query cannot take
+// the shared machine down with it.
+function run_process(cmd, args, timeout_ms, max_rss_mb = 0) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out = [];
     const err = [];
     let timed_out = false;
+    let rss_exceeded = 0;
     const timer = setTimeout(() => {
       timed_out = true;
       child.kill('SIGKILL');
     }, timeout_ms);
+    const poll = max_rss_mb > 0
+      ? setInterval(() => {
+        let status;
+        try {
+          status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        } catch {
+          return; // exited, or no /proc
+        }
+        const m = /VmRSS:\s+(\d+) kB/.exec(status);
+        if (m && Number(m[1]) > max_rss_mb * 1024) {
+          rss_exceeded = Math.round(Number(m[1]) / 1024);
+          child.kill('SIGKILL');
+        }
+      }, 100)
+      : null;
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => err.push(d));
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      if (poll) clearInterval(poll);
       resolve({
         code,
         signal,
         timed_out,
+        rss_exceeded,
         stdout: Buffer.concat(out).toString('utf8'),
         stderr: Buffer.concat(err).toString('utf8'),
       });
@@ -240,7 +263,8 @@ export function parse_csv(text) {
 
 async function run_hivelite(opt, warehouse, prefix, sql) {
   const r = await run_process(opt.hivelite, ['-w', warehouse, '--format', 'csv', '-c', prefix + sql + ';'],
-    60000);
+    60000, opt.max_rss_mb);
+  if (r.rss_exceeded) return { error: `killed: resident memory reached ${r.rss_exceeded} MB (limit ${opt.max_rss_mb} MB)` };
   if (r.timed_out) return { error: 'timed out after 60 s' };
   if (r.code !== 0) return { error: `exit ${r.code ?? r.signal}: ${r.stderr.trim()}` };
   if (r.stderr.trim() !== '') return { error: `stderr: ${r.stderr.trim()}` };

@@ -7,16 +7,12 @@
  * statistics and page-index paths run too.  Any crash, sanitizer report,
  * leak or hang is a bug; errors are fine.
  *
- * Not part of the CMake build.  Build and run from the repository root:
+ * CTest runs it as fuzz.parquet when clang has -fsanitize=fuzzer:
+ * tests/fuzz/run_fuzz.sh builds it (clang, libFuzzer + ASan + UBSan) and
+ * fuzzes ~20 s from a seed corpus of the fixtures made at test time.  By
+ * hand, for a longer run:
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -std=c11 \
- *     -Iinclude -Isrc tests/fuzz/fuzz_parquet.c src/format/parquet/[a-z]*.c \
- *     src/exec/vector.c src/storage/[a-z]*.c src/util/[a-z]*.c \
- *     $(pkg-config --cflags --libs zlib libzstd snappy liblz4 libbrotlidec \
- *       libbrotlienc) -lm -lpthread -o fuzz_parquet
- *   mkdir -p tests/fuzz/corpus/parquet
- *   cp ../shared/fixtures/parquet/*.parquet tests/fuzz/corpus/parquet/  # seeds
- *   ./fuzz_parquet -max_len=65536 -timeout=10 -rss_limit_mb=2048 tests/fuzz/corpus/parquet
+ *   tests/fuzz/run_fuzz.sh clang "$PWD" build/fuzz ../shared/fixtures 3600
  */
 #include "format/parquet/parquet.h"
 

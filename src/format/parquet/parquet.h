@@ -43,9 +43,9 @@ typedef enum hl_pred_op {
 } hl_pred_op_t;
 
 typedef struct hl_scan_pred {
-  int col;               /* data column index (0..n_cols) */
+  int col; /* data column index (0..n_cols) */
   hl_pred_op_t op;
-  hl_value_t value;      /* of the column's table type; unused for IS [NOT] NULL */
+  hl_value_t value; /* of the column's table type; unused for IS [NOT] NULL */
 } hl_scan_pred_t;
 
 /* Cache of parsed footers keyed on (path, size, mtime), owned by the
@@ -56,8 +56,8 @@ void hl_parquet_cache_destroy(hl_parquet_cache_t *cache);
 
 typedef struct hl_parquet_scan_stats {
   size_t row_groups_total;
-  size_t row_groups_read;  /* not skipped by statistics */
-  size_t pages_skipped;    /* by the column index */
+  size_t row_groups_read; /* not skipped by statistics */
+  size_t pages_skipped;   /* by the column index */
 } hl_parquet_scan_stats_t;
 
 typedef struct hl_parquet_reader hl_parquet_reader_t;
@@ -79,9 +79,46 @@ void hl_parquet_reader_close(hl_parquet_reader_t *r); /* NULL is a no-op */
 
 /* The file's top-level columns as Hive names and types (for SELECT FROM
  * parquet.`path` and CREATE TABLE LIKE PARQUET).  In ARENA. */
-hl_status_t hl_parquet_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *arena,
-                                   int *n_cols, char ***names, hl_type_t ***types,
-                                   hl_error_t *err);
+hl_status_t hl_parquet_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *arena, int *n_cols,
+                                   char ***names, hl_type_t ***types, hl_error_t *err);
+
+/* A Parquet data set named by a path, for SELECT FROM parquet.`path`
+ * (Spark's direct file query).  PATH is a file or a directory read
+ * recursively; hidden entries are skipped as Spark does (names starting
+ * with "." or "_" unless a "_" name holds "="; "*._COPYING_").  Directories
+ * named k=v are Hive partition directories: their keys (unescaped,
+ * lower-cased) become STRING columns after the file columns, and every
+ * file must sit under the same keys in the same order.  The file columns
+ * come from the first file in path order; other files are matched by name
+ * as for tables.  __HIVE_DEFAULT_PARTITION__ is a NULL value. */
+typedef struct hl_parquet_dataset_unit {
+  char **values; /* n_part_keys unescaped values; NULL for the default partition */
+  char *name;    /* "k1=v1/k2=v2" as spelled on disk ("" when unpartitioned) */
+  char *dir;     /* absolute directory of the first file's partition */
+  char **files;  /* absolute paths, in path order */
+  size_t n_files;
+} hl_parquet_dataset_unit_t;
+
+typedef struct hl_parquet_dataset {
+  char *path;       /* absolute, normalised */
+  bool single_file; /* PATH is a file */
+  int n_cols;       /* the file columns */
+  char **names;
+  hl_type_t **types;
+  int n_part_keys; /* partition directory keys, STRING */
+  char **part_keys;
+  hl_parquet_dataset_unit_t *units; /* files grouped by partition values */
+  size_t n_units;
+} hl_parquet_dataset_t;
+
+/* Lists PATH (relative paths are taken against the working directory; a
+ * "file:" prefix is dropped) and reads the first file's schema.  Everything
+ * in ARENA.  Errors: 58P01 when PATH does not exist or holds no data file,
+ * 22000 when partition directories disagree, 42701 when a partition key is
+ * also a file column, 54000 beyond 64 directory levels, storage errors, and
+ * hl_parquet_file_schema's errors for the first file. */
+hl_status_t hl_parquet_dataset_list(hl_stor_t *fs, const char *path, hl_arena_t *arena,
+                                    hl_parquet_dataset_t **out, hl_error_t *err);
 
 typedef enum hl_parquet_codec {
   HL_PQ_UNCOMPRESSED = 0,
@@ -95,12 +132,12 @@ typedef enum hl_parquet_codec {
 } hl_parquet_codec_t;
 
 typedef struct hl_parquet_write_options {
-  hl_parquet_codec_t codec;    /* default SNAPPY */
-  int compression_level;       /* 0: codec default */
-  uint64_t row_group_bytes;    /* parquet.block.size, default 128 MiB */
-  uint64_t page_bytes;         /* parquet.page.size, default 1 MiB */
-  uint64_t dictionary_bytes;   /* dictionary fallback threshold, default 1 MiB */
-  bool int96_timestamps;       /* Hive/Impala compatibility; default INT64 micros */
+  hl_parquet_codec_t codec;  /* default SNAPPY */
+  int compression_level;     /* 0: codec default */
+  uint64_t row_group_bytes;  /* parquet.block.size, default 128 MiB */
+  uint64_t page_bytes;       /* parquet.page.size, default 1 MiB */
+  uint64_t dictionary_bytes; /* dictionary fallback threshold, default 1 MiB */
+  bool int96_timestamps;     /* Hive/Impala compatibility; default INT64 micros */
 } hl_parquet_write_options_t;
 
 /* Defaults, then table properties parquet.compression (SNAPPY, ZSTD, GZIP,

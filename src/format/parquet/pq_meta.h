@@ -146,7 +146,7 @@ typedef enum hl_pq_column_order {                          /* ColumnOrder union 
 /* ------------------------------------------------------------- structures */
 
 typedef struct hl_pq_meta_bytes { /* a binary value (statistics bounds) */
-  const uint8_t *ptr;        /* in the arena; NULL when len is 0 */
+  const uint8_t *ptr;             /* in the arena; NULL when len is 0 */
   size_t len;
 } hl_pq_meta_bytes_t;
 
@@ -328,7 +328,7 @@ typedef struct hl_pq_page_header { /* PageHeader */
 
 typedef struct hl_pq_column_index { /* ColumnIndex */
   int n_pages;
-  bool *null_pages;          /* [n_pages] */
+  bool *null_pages;               /* [n_pages] */
   hl_pq_meta_bytes_t *min_values; /* [n_pages] */
   hl_pq_meta_bytes_t *max_values; /* [n_pages] */
   hl_pq_boundary_order_t boundary_order;

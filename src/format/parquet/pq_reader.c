@@ -591,15 +591,11 @@ static hl_status_t open_row_group(hl_parquet_reader_t *r, const hl_pq_row_group_
     if (!r->leaf_used[li]) continue;
     const hl_pq_column_meta_t *cm = rg->columns[li].meta_data;
     if (!cm) return corrupt(err, "column chunk without metadata");
-    int64_t start = cm->data_page_offset;
-    if (cm->has_dictionary_page_offset && cm->dictionary_page_offset > 0 &&
-        cm->dictionary_page_offset < start)
-      start = cm->dictionary_page_offset;
-    int64_t len = cm->total_compressed_size;
-    if (start < 0 || len < 0 || (uint64_t)start > r->file_size ||
-        (uint64_t)len > r->file_size - (uint64_t)start)
-      return corrupt(err, "column chunk outside the file");
-    spans[n++] = (pq_span_t){li, (uint64_t)start, (uint64_t)start + (uint64_t)len};
+    /* the shared rule: dictionary offset 0 ignored, PARQUET-816 padding */
+    uint64_t start, len;
+    hl_status_t st = hl_pq_column_chunk_range(r->ft->meta, cm, r->file_size, &start, &len, err);
+    if (st != HL_OK) return st;
+    spans[n++] = (pq_span_t){li, start, start + len};
   }
   qsort(spans, (size_t)n, sizeof(pq_span_t), span_cmp);
   for (int i = 0; i < n;) {

@@ -139,12 +139,14 @@ static hl_status_t next_run(hl_pq_rle_dec_t *dec, hl_error_t *err) {
   int w = dec->bit_width;
   if (header & 1) {
     uint64_t groups = header >> 1;
-    if (groups > dec->left / 8 + 1)
-      return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
-                        "%s: bit-packed run of %llu groups exceeds the %llu values left", dec->what,
-                        (unsigned long long)groups, (unsigned long long)dec->left);
-    uint64_t values = groups * 8, real = values < dec->left ? values : dec->left;
-    uint64_t nbytes = groups * (uint64_t)w, avail = (uint64_t)(dec->end - dec->pos);
+    /* A run may extend past the page's values: the last group is padded,
+     * and some writers (DuckDB) size the final run in whole blocks of
+     * groups.  Values past dec->left are padding and ignored; their bytes
+     * are skipped when present, never read beyond the input. */
+    uint64_t real = groups > dec->left / 8 ? dec->left : groups * 8;
+    uint64_t avail = (uint64_t)(dec->end - dec->pos);
+    /* w <= 32, so groups * w cannot overflow below 2^58 groups */
+    uint64_t nbytes = groups >> 58 ? UINT64_MAX : groups * (uint64_t)w;
     if (nbytes > avail) {
       /* Tolerate a short final group as long as the real values are there. */
       if ((real * (uint64_t)w + 7) / 8 > avail)

@@ -240,8 +240,8 @@ TEST(open_errors) {
   CHECK_INT(sql_exec(f.path, pragma), SQLITE_OK);
   st = hl_cat_open(f.path, &cat, &f.err);
   snprintf(want, sizeof want,
-           "metastore \"%s\" has schema version %d, newer than this hivelite supports (%d)",
-           f.path, future, future - 1);
+           "metastore \"%s\" has schema version %d, newer than this hivelite supports (%d)", f.path,
+           future, future - 1);
   CHECK_ERR(&f, st, HL_CORRUPT, "XX001", want);
   CHECK(cat == NULL);
   CHECK_INT(sql_int(f.path, "PRAGMA user_version"), future); /* untouched */

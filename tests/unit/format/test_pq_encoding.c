@@ -339,17 +339,34 @@ TEST(rle_malformed) {
   hl_error_t err;
   hl_err_init(&err);
   hl_pq_rle_dec_t dec;
-  uint32_t out[64];
+  uint32_t out[64], out192[192];
   /* Bit-packed run of 2 groups at width 3 needs 6 bytes, has 2. */
   static const uint8_t in3[] = {0x05, 0xff, 0xff};
   CHECK(hl_pq_rle_init(&dec, in3, 3, 3, 7, 16, "x", &err) == HL_OK);
   CHECK(hl_pq_rle_get_u32(&dec, 16, out, &err) == HL_CORRUPT);
   CHECK_ERR(err, HL_CORRUPT, "x: bit-packed run truncated (6 bytes needed, 2 available)");
-  /* A bit-packed run of 3 groups where only 8 values remain. */
-  static const uint8_t in4[] = {0x07, 1, 2, 3};
+  /* A bit-packed run of 3 groups where only 8 values remain: the other
+   * groups are padding (DuckDB writes such runs) and are skipped. */
+  static const uint8_t in4[] = {0x07, 0x05, 2, 3};
   CHECK(hl_pq_rle_init(&dec, in4, 4, 1, 1, 8, "x", &err) == HL_OK);
-  CHECK(hl_pq_rle_get_u32(&dec, 8, out, &err) == HL_CORRUPT);
-  CHECK_ERR(err, HL_CORRUPT, "x: bit-packed run of 3 groups exceeds the 8 values left");
+  CHECK(hl_pq_rle_get_u32(&dec, 8, out, &err) == HL_OK);
+  CHECK(out[0] == 1 && out[1] == 0 && out[2] == 1 && out[3] == 0 && out[7] == 0);
+  /* ... also when the padding bytes are missing from the input (only the
+   * real values' bytes are needed), */
+  static const uint8_t in4b[] = {0x41, 0xff};
+  CHECK(hl_pq_rle_init(&dec, in4b, 2, 1, 1, 5, "x", &err) == HL_OK);
+  CHECK(hl_pq_rle_get_u32(&dec, 5, out, &err) == HL_OK);
+  CHECK(out[0] == 1 && out[4] == 1);
+  /* but a run of 32 groups whose real values run past the input is not. */
+  static const uint8_t in4c[] = {0x41, 0xff};
+  CHECK(hl_pq_rle_init(&dec, in4c, 2, 1, 1, 192, "x", &err) == HL_OK);
+  CHECK(hl_pq_rle_get_u32(&dec, 192, out192, &err) == HL_CORRUPT);
+  CHECK_ERR(err, HL_CORRUPT, "x: bit-packed run truncated (32 bytes needed, 1 available)");
+  /* A huge group count does not overflow: the real values still decide. */
+  static const uint8_t in4d[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x0f};
+  CHECK(hl_pq_rle_init(&dec, in4d, sizeof in4d, 1, 1, 4, "x", &err) == HL_OK);
+  CHECK(hl_pq_rle_get_u32(&dec, 4, out, &err) == HL_OK);
+  CHECK(out[0] == 1 && out[3] == 1);
   /* Truncated header varint and value. */
   static const uint8_t in5[] = {0x80};
   CHECK(hl_pq_rle_init(&dec, in5, 1, 3, 7, 8, "x", &err) == HL_OK);

@@ -960,15 +960,83 @@ TEST(queries) {
                     "INTERSECT ALL and EXCEPT ALL is not supported yet", 9);
 }
 
+/* CREATE/ALTER/DROP VIEW, LATERAL VIEW, TABLESAMPLE, EXCHANGE PARTITION,
+ * SHOW TABLE EXTENDED (the statements and FROM forms of cmd_view.c,
+ * op_lateral.c, cmd_exchange.c and cmd_show_ext.c). */
+TEST(views_lateral_sample) {
+  PARSE(cv, "CREATE VIEW IF NOT EXISTS d.v (a COMMENT 'x', b) COMMENT 'c' "
+            "TBLPROPERTIES ('k'='v') AS SELECT x, y FROM t");
+  CHECK_INT(cv->kind, HL_STMT_CREATE_VIEW);
+  CHECK(cv->create_view->if_not_exists);
+  CHECK(!cv->create_view->alter);
+  CHECK_STR(cv->create_view->name.db, "d");
+  CHECK_INT(cv->create_view->n_cols, 2);
+  CHECK_STR(cv->create_view->cols[0].comment, "x");
+  CHECK_STR(cv->create_view->comment, "c");
+  CHECK_INT(cv->create_view->tblprops.n, 1);
+  CHECK_STR(cv->create_view->query_text, "SELECT x, y FROM t");
+  CHECK_INT(cv->create_view->query_pos, 88);
+  PARSE(av, "ALTER VIEW v AS (SELECT 1) UNION ALL SELECT 2");
+  CHECK_INT(av->kind, HL_STMT_CREATE_VIEW);
+  CHECK(av->create_view->alter);
+  CHECK_STR(av->create_view->query_text, "(SELECT 1) UNION ALL SELECT 2");
+  PARSE(dv, "DROP VIEW IF EXISTS db.v");
+  CHECK_INT(dv->kind, HL_STMT_DROP_VIEW);
+  CHECK(dv->if_exists);
+  CHECK_STR(dv->table.name, "v");
+
+  PARSE(lv, "SELECT * FROM t a LATERAL VIEW OUTER explode(m) x AS k, v "
+            "LATERAL VIEW posexplode(arr) y");
+  hl_ast_from_t *f = lv->select->from_item;
+  CHECK_INT(f->kind, HL_FROM_LATERAL);
+  CHECK_STR(f->alias, "y");
+  CHECK(!f->lateral_outer);
+  CHECK_INT(f->n_lateral_cols, 0);
+  CHECK_STR(f->lateral_func->name, "posexplode");
+  CHECK_INT(f->left->kind, HL_FROM_LATERAL);
+  CHECK(f->left->lateral_outer);
+  CHECK_INT(f->left->n_lateral_cols, 2);
+  CHECK_STR(f->left->lateral_cols[1], "v");
+  CHECK_INT(f->left->left->kind, HL_FROM_TABLE);
+  CHECK_STR(f->left->left->alias, "a");
+  CHECK(lv->select->from == NULL);
+  CHECK_ERROR("SELECT * FROM t LATERAL VIEW explode(a) AS c", "syntax error at or near \"AS\"", 40);
+
+  PARSE(ts, "SELECT * FROM src TABLESAMPLE (10 ROWS) s");
+  CHECK(ts->select->from_item->has_sample);
+  CHECK_INT(ts->select->from_item->sample_rows, 10);
+  CHECK_STR(ts->select->from_item->alias, "s");
+  CHECK_UNSUPPORTED("SELECT * FROM t TABLESAMPLE (BUCKET 1 OUT OF 2 ON a)",
+                    "TABLESAMPLE (BUCKET x OUT OF y) is not supported yet", 16);
+  CHECK_UNSUPPORTED("SELECT * FROM t TABLESAMPLE (5 PERCENT)",
+                    "TABLESAMPLE (n PERCENT) is not supported yet", 16);
+
+  PARSE(ex, "ALTER TABLE a.t1 EXCHANGE PARTITION (ds='1') WITH TABLE b.t2");
+  CHECK_INT(ex->alter_table->kind, HL_ALTER_EXCHANGE_PARTITION);
+  CHECK_INT(ex->alter_table->n_part_specs, 1);
+  CHECK_STR(ex->alter_table->part_specs[0].items[0].key, "ds");
+  CHECK_STR(ex->alter_table->new_name.db, "b");
+  CHECK_STR(ex->alter_table->new_name.name, "t2");
+
+  PARSE(se, "SHOW TABLE EXTENDED IN d LIKE 'x*' PARTITION (ds='1')");
+  CHECK_INT(se->kind, HL_STMT_SHOW_TABLE_EXTENDED);
+  CHECK_STR(se->db_name, "d");
+  CHECK_STR(se->like_pattern, "x*");
+  CHECK(se->part_spec != NULL);
+  CHECK_ERROR("SHOW TABLE EXTENDED t", "expected \"LIKE\" but found \"t\"", 20);
+}
+
 TEST(unsupported_statements) {
   CHECK_UNSUPPORTED("UPDATE t SET a = 1", "UPDATE is not supported yet", 0);
   CHECK_UNSUPPORTED("  merge into t", "MERGE is not supported yet", 2);
   CHECK_UNSUPPORTED("INSERT OVERWRITE DIRECTORY '/x' SELECT 1",
                     "INSERT OVERWRITE DIRECTORY is not supported yet", 17);
-  CHECK_UNSUPPORTED("CREATE VIEW v AS SELECT 1", "CREATE VIEW is not supported yet", 0);
+  CHECK_UNSUPPORTED("CREATE MATERIALIZED VIEW v AS SELECT 1",
+                    "CREATE MATERIALIZED is not supported yet", 0);
   CHECK_UNSUPPORTED("CREATE TEMPORARY FUNCTION f AS 'x'",
                     "CREATE TEMPORARY FUNCTION is not supported yet", 0);
-  CHECK_UNSUPPORTED("DROP VIEW v", "DROP VIEW is not supported yet", 0);
+  CHECK_UNSUPPORTED("ALTER VIEW v SET TBLPROPERTIES ('a'='b')",
+                    "ALTER VIEW SET is not supported yet", 0);
   CHECK_UNSUPPORTED("ALTER DATABASE d SET LOCATION 'x'", "ALTER DATABASE is not supported yet", 0);
   CHECK_UNSUPPORTED("SHOW FUNCTIONS", "SHOW FUNCTIONS is not supported yet", 0);
   CHECK_UNSUPPORTED("SELECT rank() OVER (ORDER BY a) FROM t",
@@ -1140,6 +1208,7 @@ int main(void) {
   RUN(multiple_statements);
   RUN(syntax_errors);
   RUN(queries);
+  RUN(views_lateral_sample);
   RUN(unsupported_statements);
   RUN(line_col_and_large_input);
   RUN(allocation_failures);

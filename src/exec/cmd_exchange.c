@@ -1,0 +1,166 @@
+/*
+ * cmd_exchange.c -- ALTER TABLE dest EXCHANGE PARTITION (spec) WITH TABLE src.
+ *
+ * Hive's semantics: the partitions of SRC matching SPEC (a full or partial
+ * spec: every partition whose named keys have these values) move to DEST,
+ * which must have the same columns and partition keys and none of those
+ * partitions.  The data moves with them: each partition directory is
+ * renamed from SRC's default path to DEST's, and the catalog rows move,
+ * in one catalog transaction; a failure renames the directories back.
+ * Partitions with a location of their own, and external tables, are
+ * refused (their data is not ours to move).
+ */
+#include "exec/cmd_int.h"
+#include "exec/loc_allow.h"
+
+#include <string.h>
+#include <strings.h>
+
+/* Same names and types in the same order (Hive: "the tables have different schemas"). */
+static bool same_columns(const hl_cat_column_t *a, int na, const hl_cat_column_t *b, int nb) {
+  if (na != nb) return false;
+  for (int i = 0; i < na; i++)
+    if (strcasecmp(a[i].name, b[i].name) != 0 || strcasecmp(a[i].type, b[i].type) != 0)
+      return false;
+  return true;
+}
+
+/* Removes DIR's parents below TABLE_LOC while they are empty (after their
+ * partition directories moved away). */
+static void prune_empty_parents(hl_session_t *s, const char *table_loc, const char *dir,
+                                hl_arena_t *arena) {
+  char *d = hl_arena_strdup(arena, dir);
+  if (!d) return;
+  for (;;) {
+    char *slash = strrchr(d, '/');
+    if (!slash) return;
+    *slash = '\0';
+    if (strcmp(d, table_loc) == 0 || !hl_cmd_path_under(d, table_loc)) return;
+    hl_stor_entry_t *entries;
+    size_t n = 0;
+    hl_error_t e;
+    hl_err_init(&e);
+    hl_status_t rc = s->fs->ops->list(s->fs, d, arena, &entries, &n, &e);
+    if (rc == HL_OK && n == 0) rc = s->fs->ops->rmdir(s->fs, d, &e);
+    hl_err_clear(&e);
+    if (rc != HL_OK || n != 0) return;
+  }
+}
+
+hl_status_t hl_cmd_exchange_partition(hl_session_t *s, const hl_ast_alter_table_t *alt,
+                                      hl_table_t *dest, hl_arena_t *arena, hl_error_t *err) {
+  long pos = alt->name.pos;
+  hl_table_t *src;
+  hl_status_t rc = hl_table_load(s, &alt->new_name, arena, &src, err);
+  if (rc != HL_OK) return rc;
+  if (src->cat->id == dest->cat->id)
+    return hl_err_set_at(err, alt->new_name.pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                         "cannot exchange partitions of table \"%s.%s\" with itself",
+                         HL_TNAME(dest));
+  if (dest->n_part == 0 || src->n_part == 0)
+    return hl_err_set_at(err, pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                         "table \"%s.%s\" is not a partitioned table",
+                         dest->n_part == 0 ? dest->cat->db_name : src->cat->db_name,
+                         dest->n_part == 0 ? dest->cat->name : src->cat->name);
+  if (!same_columns(dest->cat->cols, dest->cat->n_cols, src->cat->cols, src->cat->n_cols) ||
+      !same_columns(dest->cat->part_keys, dest->cat->n_part_keys, src->cat->part_keys,
+                    src->cat->n_part_keys))
+    return hl_err_set_at(err, pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                         "tables \"%s.%s\" and \"%s.%s\" have different schemas: their "
+                         "partitions cannot be exchanged",
+                         HL_TNAME(dest), HL_TNAME(src));
+  if (dest->cat->external || src->cat->external)
+    return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                         "EXCHANGE PARTITION with external table \"%s.%s\" is not supported",
+                         dest->cat->external ? dest->cat->db_name : src->cat->db_name,
+                         dest->cat->external ? dest->cat->name : src->cat->name);
+  const hl_ast_part_spec_t *spec = &alt->part_specs[0];
+  for (int i = 0; i < spec->n; i++)
+    if (!spec->items[i].value)
+      return hl_err_set_at(err, spec->items[i].pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                           "partition key \"%s\" needs a value", spec->items[i].key);
+
+  /* the partitions to move (the spec's keys are the same in both tables) */
+  hl_cmd_part_filter_t fs, fd;
+  hl_cat_partition_t *sp, *dp;
+  size_t n_sp, n_dp;
+  if ((rc = hl_cmd_part_filter_compile(s, src, spec, arena, &fs, err)) != HL_OK ||
+      (rc = hl_cmd_part_filter_compile(s, dest, spec, arena, &fd, err)) != HL_OK ||
+      (rc = hl_cat_partition_list(s->cat, src->cat->id, arena, &sp, &n_sp, err)) != HL_OK ||
+      (rc = hl_cat_partition_list(s->cat, dest->cat->id, arena, &dp, &n_dp, err)) != HL_OK)
+    return rc;
+  for (size_t j = 0; j < n_dp; j++)
+    if (hl_cmd_part_filter_match(dest, &fd, &dp[j], arena))
+      return hl_err_set_at(err, spec->pos, HL_CONSTRAINT, HL_SS(DUPLICATE_OBJECT),
+                           "partition \"%s\" already exists in table \"%s.%s\"", dp[j].name,
+                           HL_TNAME(dest));
+  const char *dflt = hl_cmd_default_part_name(s);
+  hl_cat_partition_t **moved = hl_arena_zalloc(arena, sizeof(*moved) * (n_sp + 1));
+  hl_cat_partition_t *np = hl_arena_zalloc(arena, sizeof(*np) * (n_sp + 1));
+  if (!moved || !np) return hl_err_nomem(err);
+  size_t n = 0;
+  for (size_t j = 0; j < n_sp; j++) {
+    hl_cat_partition_t *p = &sp[j];
+    if (!hl_cmd_part_filter_match(src, &fs, p, arena)) continue;
+    char *def = hl_table_part_path(src, p->values, dflt, arena);
+    if (!def) return hl_err_nomem(err);
+    if (strcmp(def, p->location) != 0)
+      return hl_err_set_at(err, spec->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "partition \"%s\" of table \"%s.%s\" has its own location \"%s\": "
+                           "exchanging it is not supported",
+                           p->name, HL_TNAME(src), p->location);
+    np[n] = *p;
+    np[n].id = 0;
+    np[n].table_id = dest->cat->id;
+    np[n].location = hl_table_part_path(dest, p->values, dflt, arena);
+    if (!np[n].location) return hl_err_nomem(err);
+    rc = hl_exec_location_check_table(s, np[n].location, HL_TNAME(dest), np[n].name, err);
+    if (rc != HL_OK) return rc;
+    moved[n++] = p;
+  }
+  if (n == 0)
+    return hl_err_set_at(err, spec->pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
+                         "no partition of table \"%s.%s\" matches the partition spec",
+                         HL_TNAME(src));
+
+  /* catalog rows and directories together; directories go back on error */
+  bool *renamed = hl_arena_zalloc(arena, n + 1);
+  char **created = hl_arena_zalloc(arena, sizeof(char *) * (n + 1));
+  if (!renamed || !created) return hl_err_nomem(err);
+  if ((rc = hl_cat_begin(s->cat, err)) != HL_OK) return rc;
+  for (size_t i = 0; rc == HL_OK && i < n; i++) {
+    rc = hl_cat_partition_drop(s->cat, moved[i]->id, err);
+    if (rc == HL_OK) rc = hl_cat_partition_add(s->cat, &np[i], err);
+    hl_stor_stat_t st = {0};
+    if (rc == HL_OK) rc = s->fs->ops->stat(s->fs, moved[i]->location, &st, err);
+    if (rc == HL_OK && st.exists) {
+      char *parent = hl_arena_strdup(arena, np[i].location);
+      if (!parent) {
+        rc = hl_err_nomem(err);
+        break;
+      }
+      *strrchr(parent, '/') = '\0';
+      rc = hl_cmd_mkdirs_tracked(s, parent, arena, &created[i], err);
+      if (rc == HL_OK) rc = s->fs->ops->rename(s->fs, moved[i]->location, np[i].location, err);
+      renamed[i] = rc == HL_OK;
+    }
+  }
+  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
+  if (rc != HL_OK) {
+    hl_cat_rollback(s->cat);
+    for (size_t i = n; i-- > 0;) {
+      if (renamed[i]) {
+        hl_error_t ignored;
+        hl_err_init(&ignored);
+        s->fs->ops->rename(s->fs, np[i].location, moved[i]->location, &ignored);
+        hl_err_clear(&ignored);
+      }
+      hl_cmd_undo_mkdirs(s, created[i]);
+    }
+    hl_err_position(err, pos);
+    return rc;
+  }
+  for (size_t i = 0; i < n; i++)
+    prune_empty_parents(s, src->cat->location, moved[i]->location, arena);
+  return HL_OK;
+}

@@ -40,7 +40,7 @@ import('@duckdb/node-api').then(async ({DuckDBInstance}) => {
   const c = await (await DuckDBInstance.create(':memory:')).connect();
   const t0 = Date.now();
   await c.run(\"COPY (SELECT orderkey, partkey, linenumber, price, discount, flag, comment, \" +
-    \"DATE '1992-01-01' + dayn AS shipdate FROM read_csv('$work/lineitem.txt', delim='\\\\x01', \" +
+    \"DATE '1992-01-01' + dayn AS shipdate FROM read_csv('$work/lineitem.txt', delim='\\x01', \" +
     \"header=false, columns={'orderkey':'BIGINT','partkey':'BIGINT','linenumber':'INT', \" +
     \"'price':'DOUBLE','discount':'DOUBLE','flag':'VARCHAR','comment':'VARCHAR','dayn':'INT'})) \" +
     \"TO '$work/duck' (FORMAT PARQUET, PARTITION_BY (shipdate))\");

@@ -26,6 +26,8 @@
 #include "exec/expr.h"
 #include "exec/loc_allow.h"
 #include "format/parquet/parquet.h"
+#include "format/rcfile/rcfile.h"
+#include "format/seqfile/seqfile.h"
 #include "format/text/text.h"
 #include "txn/txn.h"
 #include "util/hashmap.h"
@@ -47,6 +49,8 @@ typedef struct wpart {
   hl_batch_t *buf;         /* rows waiting for the writer */
   hl_text_writer_t *w;     /* the open text file, NULL between files */
   hl_parquet_writer_t *pw; /* the open Parquet file, NULL between files */
+  hl_seqfile_writer_t *sw; /* the open SequenceFile, NULL between files */
+  hl_rcfile_writer_t *rw;  /* the open RCFile, NULL between files */
   char *file_name;
   uint64_t rows, raw_bytes, files, total_bytes;
   uint64_t file_rows;
@@ -61,6 +65,9 @@ typedef struct wtable {
   bool overwrite;
   hl_text_format_t fmt;
   bool parquet; /* Parquet output (else text: fmt) */
+  bool seqfile; /* SequenceFile output (rows in fmt) */
+  bool rcfile;  /* RCFile output (rc_fmt) */
+  hl_rcfile_format_t rc_fmt;
   hl_parquet_write_options_t pq_opts;
   int n_dyn;          /* the last n_dyn keys are dynamic */
   char **static_vals; /* n_part entries, the first n_part - n_dyn set */
@@ -209,10 +216,18 @@ static hl_status_t part_find(writer_t *w, wtable_t *wt, char **values, wpart_t *
 /* ------------------------------------------------------------ files */
 
 static hl_status_t file_close(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err) {
-  if (!p->w && !p->pw) return HL_OK;
+  if (!p->w && !p->pw && !p->sw && !p->rw) return HL_OK;
   uint64_t raw;
   hl_status_t rc;
-  if (p->pw) {
+  if (p->sw) { /* raw bytes count like text: row bytes plus one per row */
+    raw = hl_seqfile_writer_raw_bytes(p->sw);
+    rc = hl_seqfile_writer_close(p->sw, err);
+    p->sw = NULL;
+  } else if (p->rw) {
+    raw = hl_rcfile_writer_raw_bytes(p->rw);
+    rc = hl_rcfile_writer_close(p->rw, err);
+    p->rw = NULL;
+  } else if (p->pw) {
     /* Hive's Parquet writer reports one unit of rawDataSize per field */
     raw = p->file_rows * (uint64_t)wt->t->n_data + p->file_rows;
     rc = hl_parquet_writer_close(p->pw, NULL, NULL, err);
@@ -241,7 +256,7 @@ static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err)
   if (p->buf->n_rows == 0) return HL_OK;
   hl_table_t *t = wt->t;
   hl_status_t rc;
-  if (!p->w && !p->pw) {
+  if (!p->w && !p->pw && !p->sw && !p->rw) {
     if (w->n_files + 1 > w->max_files)
       return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
                         "the write creates more than %llu files; raise "
@@ -254,19 +269,30 @@ static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err)
     if (wt->parquet)
       rc = hl_parquet_writer_open(w->s->fs, path, t->n_data, t->types, t->names, &wt->pq_opts,
                                   &p->pw, err);
+    else if (wt->seqfile)
+      rc = hl_seqfile_writer_open(w->s->fs, path, &wt->fmt, t->n_data, t->types, t->names, NULL,
+                                  &p->sw, err);
+    else if (wt->rcfile)
+      rc = hl_rcfile_writer_open(w->s->fs, path, &wt->rc_fmt, t->n_data, t->types, t->names, NULL,
+                                 0, &p->rw, err);
     else
       rc = hl_text_writer_open(w->s->fs, path, &wt->fmt, t->n_data, t->types, t->names, &p->w, err);
     if (rc != HL_OK) return rc;
   }
-  rc =
-      p->pw ? hl_parquet_writer_write(p->pw, p->buf, err) : hl_text_writer_write(p->w, p->buf, err);
+  rc = p->pw   ? hl_parquet_writer_write(p->pw, p->buf, err)
+       : p->sw ? hl_seqfile_writer_write(p->sw, p->buf, err)
+       : p->rw ? hl_rcfile_writer_write(p->rw, p->buf, err)
+               : hl_text_writer_write(p->w, p->buf, err);
   if (rc != HL_OK) return rc;
   p->rows += p->buf->n_rows;
   p->file_rows += p->buf->n_rows;
   if (hl_batch_reset(p->buf) != HL_OK) return hl_err_nomem(err);
   /* text rolls over by bytes written; Parquet (whose size is known only
    * at close) by rows, counting 64 bytes a row */
-  uint64_t written = p->w ? hl_text_writer_raw_bytes(p->w) : p->file_rows * 64;
+  uint64_t written = p->w    ? hl_text_writer_raw_bytes(p->w)
+                     : p->sw ? hl_seqfile_writer_raw_bytes(p->sw)
+                     : p->rw ? hl_rcfile_writer_raw_bytes(p->rw)
+                             : p->file_rows * 64;
   if (written >= w->file_size) return file_close(w, wt, p, err);
   return HL_OK;
 }
@@ -487,17 +513,22 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
     wt->parquet = true;
     hl_status_t rc = hl_parquet_write_options_init(&wt->pq_opts, c->params, c->n_params, err);
     if (rc != HL_OK) return rc;
+  } else if (strstr(in, "SequenceFile")) {
+    wt->seqfile = true; /* rows in the table's text serde: fmt below */
+  } else if (strstr(in, "RCFile")) {
+    wt->rcfile = true;
+    hl_status_t rc = hl_rcfile_format_init(&wt->rc_fmt, arena, c->serde_lib, c->serde_params,
+                                           c->n_serde_params, c->params, c->n_params, err);
+    if (rc != HL_OK) return rc;
   } else if (!strstr(in, "TextInputFormat")) {
-    const char *what = strstr(in, "Orc")        ? "ORC"
-                       : strstr(in, "Sequence") ? "SEQUENCEFILE"
-                       : strstr(in, "RCFile")   ? "RCFILE"
-                       : strstr(in, "Avro")     ? "AVRO"
-                                                : in;
+    const char *what = strstr(in, "Orc")    ? "ORC"
+                       : strstr(in, "Avro") ? "AVRO"
+                                            : in;
     return hl_err_set_at(err, ins ? ins->pos : 0, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                          "writing %s tables is not supported yet (table \"%s.%s\")", what,
                          HL_TNAME(t));
   }
-  if (!wt->parquet) {
+  if (!wt->parquet && !wt->rcfile) {
     hl_status_t rc = hl_text_format_init(&wt->fmt, arena, c->serde_lib, c->serde_params,
                                          c->n_serde_params, c->params, c->n_params, err);
     if (rc != HL_OK) return rc;
@@ -733,6 +764,10 @@ static void writer_fini(writer_t *w) {
       }
       hl_parquet_writer_abort(p->pw);
       p->pw = NULL;
+      hl_seqfile_writer_abort(p->sw);
+      p->sw = NULL;
+      hl_rcfile_writer_abort(p->rw);
+      p->rw = NULL;
       hl_batch_destroy(p->buf);
       p->buf = NULL;
     }

@@ -13,6 +13,8 @@
 #include "exec/loc_allow.h"
 
 #include "format/parquet/parquet.h"
+#include "format/rcfile/rcfile.h"
+#include "format/seqfile/seqfile.h"
 #include "format/text/text.h"
 #include "storage/stor_cache.h"
 
@@ -36,6 +38,10 @@ typedef struct scan {
   hl_text_reader_t *reader; /* text tables */
   hl_parquet_reader_t *pq;  /* Parquet tables */
   bool parquet;
+  bool seqfile, rcfile;        /* SEQUENCEFILE (fmt) / RCFILE (rc_fmt) tables */
+  hl_seqfile_reader_t *seq;
+  hl_rcfile_reader_t *rc;
+  hl_rcfile_format_t rc_fmt;
   hl_scan_stats_t stats;
   /* parallel scans: this scan reads file ordinals == worker (mod n_workers) */
   int worker, n_workers;
@@ -137,6 +143,12 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
                                   sc->plan->sampled ? 0 : sc->plan->n_preds,
                                   /* the footer cache is for one thread at a time */
                                   sc->n_workers > 1 ? NULL : sc->s->parquet_cache, &sc->pq, err);
+  if (sc->seqfile)
+    return hl_seqfile_reader_open(sc->s->fs, path, &sc->fmt, t->n_data, t->types, t->names,
+                                  sc->plan->needed, &sc->seq, err);
+  if (sc->rcfile)
+    return hl_rcfile_reader_open(sc->s->fs, path, &sc->rc_fmt, t->n_data, t->types, t->names,
+                                 sc->plan->needed, &sc->rc, err);
   return hl_text_reader_open(sc->s->fs, path, &sc->fmt, t->n_data, t->types, t->names,
                              sc->plan->needed, &sc->reader, err);
 }
@@ -158,10 +170,12 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   scan_t *sc = (scan_t *)op;
   *out = NULL;
   for (;;) {
-    if (sc->reader || sc->pq) {
+    if (sc->reader || sc->pq || sc->seq || sc->rc) {
       if (hl_batch_reset(sc->batch) != HL_OK) return hl_err_nomem(err);
-      hl_status_t rc = sc->pq ? hl_parquet_reader_next(sc->pq, sc->batch, err)
-                              : hl_text_reader_next(sc->reader, sc->batch, err);
+      hl_status_t rc = sc->pq    ? hl_parquet_reader_next(sc->pq, sc->batch, err)
+                       : sc->seq ? hl_seqfile_reader_next(sc->seq, sc->batch, err)
+                       : sc->rc  ? hl_rcfile_reader_next(sc->rc, sc->batch, err)
+                                 : hl_text_reader_next(sc->reader, sc->batch, err);
       if (rc != HL_OK) return rc;
       if (sc->plan->sampled) { /* TABLESAMPLE (n ROWS): n rows per file, as Hive per split */
         int64_t left = sc->plan->sample_rows - sc->file_rows;
@@ -180,6 +194,10 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
       }
       hl_text_reader_close(sc->reader);
       sc->reader = NULL;
+      hl_seqfile_reader_close(sc->seq);
+      sc->seq = NULL;
+      hl_rcfile_reader_close(sc->rc);
+      sc->rc = NULL;
       note_parquet(sc);
       hl_parquet_reader_close(sc->pq);
       sc->pq = NULL;
@@ -223,6 +241,10 @@ static void scan_close(hl_op_t *op) {
   scan_t *sc = (scan_t *)op;
   hl_text_reader_close(sc->reader);
   sc->reader = NULL;
+  hl_seqfile_reader_close(sc->seq);
+  sc->seq = NULL;
+  hl_rcfile_reader_close(sc->rc);
+  sc->rc = NULL;
   note_parquet(sc);
   hl_parquet_reader_close(sc->pq);
   sc->pq = NULL;
@@ -260,7 +282,12 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *plan, hl_arena
   sc->n_units = t->n_part > 0 ? plan->n_parts : 1;
   const hl_cat_table_t *c = t->cat;
   sc->parquet = strcmp(plan->format_name, "parquet") == 0;
-  if (!sc->parquet && hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params,
+  sc->seqfile = strcmp(plan->format_name, "sequencefile") == 0;
+  sc->rcfile = strcmp(plan->format_name, "rcfile") == 0;
+  if (sc->rcfile && hl_rcfile_format_init(&sc->rc_fmt, arena, c->serde_lib, c->serde_params,
+                                          c->n_serde_params, c->params, c->n_params, err) != HL_OK)
+    return NULL;
+  if (!sc->parquet && !sc->rcfile && hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params,
                                           c->n_serde_params, c->params, c->n_params, err) != HL_OK)
     return NULL;
   sc->part_values = hl_arena_zalloc(arena, sizeof(hl_value_t) * (size_t)(t->n_part + 1));

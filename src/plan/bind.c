@@ -1766,6 +1766,8 @@ static const char *scan_format(binder_t *b, const hl_cat_table_t *t, long pos) {
     return "text";
   }
   if (strstr(in, "Parquet")) return "parquet";
+  if (strstr(in, "SequenceFile")) return "sequencefile";
+  if (strstr(in, "RCFile")) return "rcfile";
   const char *what = strstr(in, "Orc")        ? "ORC"
                      : strstr(in, "Avro")     ? "AVRO"
                      : strstr(in, "Sequence") ? "SEQUENCEFILE"

@@ -20,6 +20,7 @@
 
 typedef struct hl_stor hl_stor_t;
 typedef struct hl_stor_file hl_stor_file_t; /* an open file, read or write */
+typedef struct hl_stor_lock hl_stor_lock_t; /* a held lock (lock_try) */
 
 typedef struct hl_stor_stat {
   bool exists;
@@ -68,6 +69,37 @@ typedef struct hl_stor_ops {
   /* Removes PATH recursively (file or directory); missing is fine. */
   hl_status_t (*remove_tree)(hl_stor_t *fs, const char *path, hl_error_t *err);
   void (*destroy)(hl_stor_t *fs);
+
+  /* ---- Added for the write path (issue 5).  Every op below may be NULL
+   * in a backend that has no such notion (object stores); callers check. */
+
+  /* The permission bits (07777) and group of PATH (OUT), following links. */
+  hl_status_t (*mode_group)(hl_stor_t *fs, const char *path, uint32_t *mode, int64_t *gid,
+                            hl_error_t *err);
+  /* Gives PATH -- a file or directory the caller itself created -- the
+   * permission bits MODE and the group GID (-1: leave the group).  Nothing
+   * is changed that already matches.  A process that may not give away the
+   * group (EPERM: not root and not a member of GID) keeps its own group;
+   * that is not an error. */
+  hl_status_t (*set_mode_group)(hl_stor_t *fs, const char *path, uint32_t mode, int64_t gid,
+                                hl_error_t *err);
+  /* Like rename, but not made durable here: the caller makes a batch of
+   * renames (and file writes) durable with one sync_fs. */
+  hl_status_t (*rename_nosync)(hl_stor_t *fs, const char *from, const char *to, hl_error_t *err);
+  /* Makes durable every write, create, rename and remove already done on
+   * the file system that holds PATH (local: syncfs(2)). */
+  hl_status_t (*sync_fs)(hl_stor_t *fs, const char *path, hl_error_t *err);
+  /* One attempt at a shared (EXCLUSIVE false) or exclusive lock on the
+   * lock file PATH, which is created if missing (its directory must
+   * exist).  *out (OUT) is the held lock, or NULL when another holder
+   * conflicts.  Locks of one process conflict too (one lock per call), and
+   * the system releases them when the process dies.  A shared lock on a
+   * file that is missing and cannot be created (read-only or foreign
+   * directory) is granted as *out = NULL with *unlockable = true. */
+  hl_status_t (*lock_try)(hl_stor_t *fs, const char *path, bool exclusive, hl_stor_lock_t **out,
+                          bool *unlockable, hl_error_t *err);
+  /* Releases LOCK (NULL is a no-op). */
+  void (*unlock)(hl_stor_t *fs, hl_stor_lock_t *lock);
 } hl_stor_ops_t;
 
 struct hl_stor {
@@ -80,6 +112,15 @@ struct hl_stor_file {
 
 /* The local POSIX backend.  Caller destroys with fs->ops->destroy(fs). */
 hl_stor_t *hl_stor_local_create(void);
+
+/* A decorator over INNER (borrowed, must outlive it) for writers that batch
+ * their durability: files created through it ignore sync (the writer
+ * calls sync_fs once for the whole batch instead) and rename is
+ * rename_nosync.  Everything else is forwarded.  Destroy with
+ * fs->ops->destroy(fs) after every file created through it is closed.
+ * NULL on OOM, or when INNER has no sync_fs/rename_nosync (then write
+ * through INNER). */
+hl_stor_t *hl_stor_batch_create(hl_stor_t *inner);
 
 /* Convenience: reads a whole file (up to MAX_BYTES, else 54000 error) into
  * ARENA.  */

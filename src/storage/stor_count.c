@@ -12,6 +12,7 @@ typedef struct count_fs {
   hl_stor_t base;
   hl_stor_t *inner;
   hl_stor_counts_t *counts;
+  hl_stor_ops_t ops; /* count_ops minus the optional ops INNER lacks */
 } count_fs_t;
 
 static hl_stor_t *note(hl_stor_t *fs, const char *path) {
@@ -92,6 +93,41 @@ static hl_status_t c_remove_tree(hl_stor_t *fs, const char *path, hl_error_t *er
   return in->ops->remove_tree(in, path, err);
 }
 
+static hl_status_t c_mode_group(hl_stor_t *fs, const char *path, uint32_t *mode, int64_t *gid,
+                                hl_error_t *err) {
+  hl_stor_t *in = note(fs, path);
+  return in->ops->mode_group(in, path, mode, gid, err);
+}
+
+static hl_status_t c_set_mode_group(hl_stor_t *fs, const char *path, uint32_t mode, int64_t gid,
+                                    hl_error_t *err) {
+  hl_stor_t *in = note(fs, path);
+  return in->ops->set_mode_group(in, path, mode, gid, err);
+}
+
+static hl_status_t c_rename_nosync(hl_stor_t *fs, const char *from, const char *to,
+                                   hl_error_t *err) {
+  note(fs, to);
+  hl_stor_t *in = note(fs, from);
+  return in->ops->rename_nosync(in, from, to, err);
+}
+
+static hl_status_t c_sync_fs(hl_stor_t *fs, const char *path, hl_error_t *err) {
+  hl_stor_t *in = note(fs, path);
+  return in->ops->sync_fs(in, path, err);
+}
+
+static hl_status_t c_lock_try(hl_stor_t *fs, const char *path, bool exclusive, hl_stor_lock_t **out,
+                              bool *unlockable, hl_error_t *err) {
+  hl_stor_t *in = note(fs, path);
+  return in->ops->lock_try(in, path, exclusive, out, unlockable, err);
+}
+
+static void c_unlock(hl_stor_t *fs, hl_stor_lock_t *lock) {
+  hl_stor_t *in = ((count_fs_t *)fs)->inner;
+  in->ops->unlock(in, lock);
+}
+
 static void c_destroy(hl_stor_t *fs) {
   hl_free(fs);
 }
@@ -112,12 +148,27 @@ static const hl_stor_ops_t count_ops = {
     .rmdir = c_rmdir,
     .remove_tree = c_remove_tree,
     .destroy = c_destroy,
+    .mode_group = c_mode_group,
+    .set_mode_group = c_set_mode_group,
+    .rename_nosync = c_rename_nosync,
+    .sync_fs = c_sync_fs,
+    .lock_try = c_lock_try,
+    .unlock = c_unlock,
 };
 
 hl_stor_t *hl_stor_count_create(hl_stor_t *inner, hl_stor_counts_t *counts) {
   count_fs_t *c = hl_calloc(1, sizeof *c);
   if (!c) return NULL;
-  c->base.ops = &count_ops;
+  /* the optional ops are offered only when the inner backend has them */
+  c->ops = count_ops;
+  const hl_stor_ops_t *io = inner->ops;
+  if (!io->mode_group) c->ops.mode_group = NULL;
+  if (!io->set_mode_group) c->ops.set_mode_group = NULL;
+  if (!io->rename_nosync) c->ops.rename_nosync = NULL;
+  if (!io->sync_fs) c->ops.sync_fs = NULL;
+  if (!io->lock_try) c->ops.lock_try = NULL;
+  if (!io->unlock) c->ops.unlock = NULL;
+  c->base.ops = &c->ops;
   c->inner = inner;
   c->counts = counts;
   return &c->base;

@@ -6,7 +6,8 @@
  * through this ops table only.  It is stateless apart from the open file
  * handles, so one hl_stor_t may be shared by several threads.
  * Invariants: nothing here changes the permissions of an existing file or
- * directory (new ones get 0666/0777 masked by the umask, as any tool would);
+ * directory on its own (new ones get 0666/0777 masked by the umask, as any
+ * tool would; set_mode_group is for paths the caller just created);
  * symbolic links are followed for reading and listing, never for removal;
  * every failure names the path and the system's reason:
  *   could not open file "/x/y": Permission denied
@@ -343,13 +344,20 @@ static int rename_noreplace_fallback(const char *from, const char *to) {
   return rename(from, to);
 }
 
-static hl_status_t local_rename(hl_stor_t *fs, const char *from, const char *to, hl_error_t *err) {
+static hl_status_t local_rename_nosync(hl_stor_t *fs, const char *from, const char *to,
+                                       hl_error_t *err) {
   int rc = renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
   if (rc < 0 && (errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP))
     rc = rename_noreplace_fallback(from, to);
   if (rc < 0) return rename_error(err, errno, from, to);
+  return HL_OK;
+}
+
+static hl_status_t local_rename(hl_stor_t *fs, const char *from, const char *to, hl_error_t *err) {
+  hl_status_t st = local_rename_nosync(fs, from, to, err);
+  if (st != HL_OK) return st;
   /* A committed rename must survive a crash: sync the directories. */
-  hl_status_t st = sync_parent(to, err);
+  st = sync_parent(to, err);
   if (st != HL_OK) return st;
   const char *from_slash = strrchr(from, '/'), *to_slash = strrchr(to, '/');
   size_t from_dir = from_slash ? (size_t)(from_slash - from) : 0;
@@ -364,6 +372,32 @@ static hl_status_t local_remove(hl_stor_t *fs, const char *path, hl_error_t *err
   return HL_OK;
 }
 
+/* mkdir -p for PATH (a heap copy the walk may cut): the deepest missing
+ * directory is found by trying mkdir from the end, so a path whose parent
+ * exists costs one call, not one per component.  Existing directories are
+ * left as they are; new ones get 0777 & ~umask. */
+static hl_status_t make_dirs(char *path, hl_error_t *err) {
+  if (mkdir(path, 0777) == 0) return HL_OK;
+  int e = errno;
+  struct stat sb;
+  if (e == EEXIST) {
+    if (stat(path, &sb) < 0) return sys_error(err, errno, "could not stat file", path);
+    if (!S_ISDIR(sb.st_mode)) return sys_error(err, ENOTDIR, "could not create directory", path);
+    return HL_OK;
+  }
+  char *slash = strrchr(path, '/');
+  if (e != ENOENT || !slash || slash == path)
+    return sys_error(err, e, "could not create directory", path);
+  *slash = '\0';
+  hl_status_t rc = make_dirs(path, err);
+  *slash = '/';
+  if (rc != HL_OK) return rc;
+  if (mkdir(path, 0777) == 0) return HL_OK;
+  e = errno;
+  if (e == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) return HL_OK; /* a racer */
+  return sys_error(err, e == EEXIST ? ENOTDIR : e, "could not create directory", path);
+}
+
 static hl_status_t local_mkdirs(hl_stor_t *fs, const char *path, hl_error_t *err) {
   struct stat sb;
   if (stat(path, &sb) == 0) {
@@ -372,26 +406,10 @@ static hl_status_t local_mkdirs(hl_stor_t *fs, const char *path, hl_error_t *err
   }
   char *buf = hl_strdup(path);
   if (!buf) return hl_err_nomem(err);
-  hl_status_t rc = HL_OK;
-  size_t len = strlen(buf);
-  /* Walk the prefixes "/a", "/a/b", ... ; each existing one is left as it
-   * is, each missing one is created with 0777 & ~umask. */
-  for (size_t i = 1; i <= len && rc == HL_OK; i++) {
-    if (i < len && buf[i] != '/') continue;
-    if (buf[i - 1] == '/') continue; /* doubled or trailing slash */
-    char saved = buf[i];
-    buf[i] = '\0';
-    if (mkdir(buf, 0777) < 0) {
-      int e = errno;
-      if (e != EEXIST)
-        rc = sys_error(err, e, "could not create directory", buf);
-      else if (stat(buf, &sb) < 0)
-        rc = sys_error(err, errno, "could not stat file", buf);
-      else if (!S_ISDIR(sb.st_mode))
-        rc = sys_error(err, ENOTDIR, "could not create directory", buf);
-    }
-    buf[i] = saved;
-  }
+  size_t len = strlen(buf); /* "a/b/" -> "a/b" */
+  while (len > 1 && buf[len - 1] == '/')
+    buf[--len] = '\0';
+  hl_status_t rc = make_dirs(buf, err);
   hl_free(buf);
   return rc;
 }
@@ -485,6 +503,90 @@ static hl_status_t local_remove_tree(hl_stor_t *fs, const char *path, hl_error_t
   return local_rmdir(fs, path, err);
 }
 
+/* ------------------------------------------------------------------------
+ * Permissions, batched durability, locks
+ * ------------------------------------------------------------------------ */
+
+static hl_status_t local_mode_group(hl_stor_t *fs, const char *path, uint32_t *mode, int64_t *gid,
+                                    hl_error_t *err) {
+  struct stat sb;
+  if (stat(path, &sb) < 0) return sys_error(err, errno, "could not stat file", path);
+  *mode = (uint32_t)(sb.st_mode & 07777);
+  *gid = (int64_t)sb.st_gid;
+  return HL_OK;
+}
+
+static hl_status_t local_set_mode_group(hl_stor_t *fs, const char *path, uint32_t mode,
+                                        int64_t gid, hl_error_t *err) {
+  struct stat sb;
+  if (stat(path, &sb) < 0) return sys_error(err, errno, "could not stat file", path);
+  /* the group first: chown may clear the setgid bit, chmod then sets it */
+  if (gid >= 0 && (gid_t)gid != sb.st_gid && chown(path, (uid_t)-1, (gid_t)gid) < 0 &&
+      errno != EPERM)
+    return sys_error(err, errno, "could not change the group of file", path);
+  if ((sb.st_mode & 07777) != (mode & 07777) && chmod(path, (mode_t)(mode & 07777)) < 0)
+    return sys_error(err, errno, "could not change the mode of file", path);
+  return HL_OK;
+}
+
+static hl_status_t local_sync_fs(hl_stor_t *fs, const char *path, hl_error_t *err) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return sys_error(err, errno, "could not open file", path);
+  int rc = syncfs(fd);
+  int saved = errno;
+  close(fd);
+  if (rc < 0) return sys_error(err, saved, "could not sync the file system of", path);
+  return HL_OK;
+}
+
+struct hl_stor_lock {
+  int fd;
+};
+
+/* Open file description locks (F_OFD_SETLK) on byte 0: unlike POSIX record
+ * locks they belong to the open file, not the process, so two locks taken
+ * by one process conflict as two processes' would, and closing another
+ * descriptor of the file does not drop them. */
+static hl_status_t local_lock_try(hl_stor_t *fs, const char *path, bool exclusive,
+                                  hl_stor_lock_t **out, bool *unlockable, hl_error_t *err) {
+  *out = NULL;
+  *unlockable = false;
+  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0 && !exclusive && (errno == EACCES || errno == EROFS || errno == EPERM)) {
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && (errno == ENOENT || errno == EACCES)) {
+      *unlockable = true;
+      return HL_OK;
+    }
+  }
+  if (fd < 0) return sys_error(err, errno, "could not open lock file", path);
+  struct flock fl = {.l_type = exclusive ? F_WRLCK : F_RDLCK, .l_whence = SEEK_SET, .l_len = 1};
+  int rc;
+  do {
+    rc = fcntl(fd, F_OFD_SETLK, &fl);
+  } while (rc < 0 && errno == EINTR);
+  if (rc < 0) {
+    int saved = errno;
+    close(fd);
+    if (saved == EAGAIN || saved == EACCES) return HL_OK; /* held by another */
+    return sys_error(err, saved, "could not lock file", path);
+  }
+  hl_stor_lock_t *lk = hl_malloc(sizeof *lk);
+  if (!lk) {
+    close(fd);
+    return hl_err_nomem(err);
+  }
+  lk->fd = fd;
+  *out = lk;
+  return HL_OK;
+}
+
+static void local_unlock(hl_stor_t *fs, hl_stor_lock_t *lock) {
+  if (!lock) return;
+  close(lock->fd); /* drops the lock */
+  hl_free(lock);
+}
+
 static void local_destroy(hl_stor_t *fs) {
   hl_free(fs);
 }
@@ -505,6 +607,12 @@ static const hl_stor_ops_t local_ops = {
     .rmdir = local_rmdir,
     .remove_tree = local_remove_tree,
     .destroy = local_destroy,
+    .mode_group = local_mode_group,
+    .set_mode_group = local_set_mode_group,
+    .rename_nosync = local_rename_nosync,
+    .sync_fs = local_sync_fs,
+    .lock_try = local_lock_try,
+    .unlock = local_unlock,
 };
 
 hl_stor_t *hl_stor_local_create(void) {

@@ -50,6 +50,14 @@ struct hl_txn {
   size_t n_files;      /* file names handed out */
   double lock_timeout; /* seconds */
   bool done;
+  hl_stor_t *wfs;      /* batch decorator over fs (NULL: fs syncs itself) */
+  bool moved;          /* apply_files started moving files */
+  char *lock_dir;      /* publish locks (NULL: no reader isolation) */
+  hl_stor_lock_t **pub_locks; /* held publish locks, n_locks slots */
+  char *perm_dir;      /* the last table directory asked for (inherit) */
+  bool perm_found;     /* perm_dir exists: perm_mode/perm_gid are its */
+  uint32_t perm_mode;
+  int64_t perm_gid;
 };
 
 /* ------------------------------------------------------------ faults */
@@ -430,7 +438,51 @@ hl_status_t hl_txn_begin(hl_cat_t *cat, hl_stor_t *fs, const char *kind, const c
     hl_txn_abort(txn);
     return rc;
   }
+  txn->wfs = hl_stor_batch_create(fs); /* NULL: write through FS, durable per call */
   *out = txn;
+  return HL_OK;
+}
+
+hl_stor_t *hl_txn_fs(hl_txn_t *txn) {
+  return txn->wfs ? txn->wfs : txn->fs;
+}
+
+hl_status_t hl_txn_parse_lock_timeout(const char *value, double *out, hl_error_t *err) {
+  *out = 60;
+  if (!value || !*value) return HL_OK;
+  char *end;
+  double d = strtod(value, &end);
+  if (*end || !(d >= 0) || d > 1e9)
+    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                      "invalid value \"%s\" for hivelite.lock.timeout (expected seconds)", value);
+  *out = d;
+  return HL_OK;
+}
+
+hl_status_t hl_txn_set_lock_dir(hl_txn_t *txn, const char *lock_dir, hl_error_t *err) {
+  txn->lock_dir = hl_arena_strdup(txn->arena, lock_dir);
+  return txn->lock_dir ? HL_OK : nomem(err);
+}
+
+hl_status_t hl_txn_target_inherit(hl_txn_t *txn, hl_txn_target_t *target, const char *table_dir,
+                                  hl_error_t *err) {
+  hl_stor_t *fs = txn->fs;
+  if (!fs->ops->mode_group || !fs->ops->set_mode_group) return HL_OK;
+  if (!txn->perm_dir || strcmp(txn->perm_dir, table_dir) != 0) {
+    if (!(txn->perm_dir = hl_arena_strdup(txn->arena, table_dir))) return nomem(err);
+    hl_error_t e;
+    hl_err_init(&e);
+    hl_status_t rc = fs->ops->mode_group(fs, table_dir, &txn->perm_mode, &txn->perm_gid, &e);
+    txn->perm_found = rc == HL_OK;
+    if (rc != HL_OK && rc != HL_NOTFOUND) {
+      hl_err_move(err, &e);
+      return rc;
+    }
+    hl_err_clear(&e);
+  }
+  target->inherit = txn->perm_found;
+  target->mode = txn->perm_mode;
+  target->gid = txn->perm_gid;
   return HL_OK;
 }
 
@@ -508,6 +560,13 @@ static hl_status_t add_new(hl_txn_t *txn, hl_txn_target_t *target, const char *n
 
 hl_status_t hl_txn_target_add_file(hl_txn_t *txn, hl_txn_target_t *target, const char *name,
                                    hl_error_t *err) {
+  if (target->inherit) { /* before publish: no reader sees another mode */
+    char *path = hl_path_join(txn->arena, target->stage_dir, name);
+    if (!path) return nomem(err);
+    hl_status_t rc = txn->fs->ops->set_mode_group(txn->fs, path, target->mode & 0666, target->gid,
+                                                  err);
+    if (rc != HL_OK) return rc;
+  }
   return add_new(txn, target, name, NULL, err);
 }
 

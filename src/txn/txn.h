@@ -14,12 +14,41 @@
  *     plan     under the lock: for each overwritten target the visible
  *              entries it holds now; the plan (targets, new files, old
  *              files, created directories) is stored with state "pending"
+ *     publish lock: the exclusive reader lock of every table written
+ *              (see "Readers" below), waiting for running scans to end
  *     trash    old entries -> <dir>/.hivelite-trash-<qid>/ (same directory:
  *              a rename)
  *     publish  staged files -> <dir>/ (names are unique per write)
+ *     sync     ONE sync_fs per file system: staged data, new directories
+ *              and every rename of this write become durable together
  *     commit   ONE catalog transaction: the caller's metadata changes
- *              (partitions, statistics, new table) + state "committed"
+ *              (partitions, statistics, new table) + state "committed";
+ *              then the publish locks are released
  *     cleanup  remove trash and staging, forget the intent, unlock
+ *
+ * Durability is batched (the fsync rule): files are written and renamed
+ * without syncing (hl_txn_fs gives writers a stor_batch decorator) and made
+ * durable by the one "sync" step.  The order that makes this safe against
+ * power loss is spelled out at hl_txn_commit in txn.c.
+ *
+ * Permissions: new files (staged by the write) and new directories take
+ * the permission bits (files: without execute bits) and the group of the
+ * table directory the caller names with hl_txn_target_inherit.  Nothing
+ * that existed before the write is chmod-ed or chown-ed.
+ *
+ * Readers (hl_txn_read_begin, used by every table scan): a query sees a
+ * table as of one committed state.  Each table has a lock file
+ * <lock_dir>/<db.table>.lock (lock_dir = <warehouse>/.hivelite/locks).  A
+ * scan holds a shared lock on it from its start to its end; a write holds
+ * the exclusive lock only from "trash" through its catalog commit.  So a
+ * scan never runs while files move, and the files it lists are those of
+ * the catalog state committed last.  The locks are the file system's (open
+ * file description locks), so a dead process never leaves one behind.
+ * Writers never wait while holding one (they take all or none, then
+ * retry), so readers and writers cannot deadlock.  The plan of a query is
+ * bound (partition list) before its scan starts; a write committed in
+ * between that added partitions is detected by the scan (partition count)
+ * and fails the query with 40001 instead of mixing two states.
  *
  * Any error before the catalog commit undoes the file moves in reverse and
  * removes what the write created; the catalog is untouched.  A crash is
@@ -36,9 +65,10 @@
  * except of overwritten targets).
  *
  * Fault injection: HIVELITE_CRASH_AT=<step> kills the process with SIGKILL
- * at that step (staged, locked, pending, trash, publish, before_commit,
- * committed, cleanup); HIVELITE_PAUSE_AT=<step>:<ms> sleeps there (for
- * concurrency tests).
+ * at that step (staged, locked, pending, trash, publish, synced,
+ * before_commit, committed, cleanup); HIVELITE_PAUSE_AT=<step>:<ms> sleeps
+ * there (for concurrency tests; "publish" pauses after the first file is
+ * published, with the publish locks held).
  */
 #ifndef HL_TXN_H
 #define HL_TXN_H
@@ -64,6 +94,9 @@ typedef struct hl_txn_target {
   size_t n_old;
   char *created; /* set by commit: top-most directory created, or NULL */
   void *user;    /* the caller's data */
+  bool inherit;  /* new files/dirs get mode/gid (hl_txn_target_inherit) */
+  uint32_t mode; /* the table directory's permission bits */
+  int64_t gid;   /* the table directory's group */
 } hl_txn_target_t;
 
 /* Starts a write of kind KIND ("insert", "overwrite", "ctas", "truncate",
@@ -107,6 +140,41 @@ typedef hl_status_t (*hl_txn_apply_fn)(void *arg, hl_txn_t *txn, hl_error_t *err
 hl_status_t hl_txn_commit(hl_txn_t *txn, hl_txn_apply_fn apply, void *arg, hl_error_t *err);
 /* Rolls back a transaction that was not committed. */
 void hl_txn_abort(hl_txn_t *txn);
+
+/* The file system writers of TXN's files must use (a stor_batch decorator
+ * whose sync is deferred to the commit's one sync step, or the plain one).
+ * Borrowed; valid until the transaction ends.  Every file created through
+ * it must be closed before hl_txn_commit/hl_txn_abort. */
+hl_stor_t *hl_txn_fs(hl_txn_t *txn);
+
+/* New files and directories of TARGET take the permission bits and group
+ * of TABLE_DIR (one stat per distinct TABLE_DIR per write).  A TABLE_DIR
+ * that does not exist (yet) sets nothing. */
+hl_status_t hl_txn_target_inherit(hl_txn_t *txn, hl_txn_target_t *target, const char *table_dir,
+                                  hl_error_t *err);
+
+/* Enables reader isolation for this write: publish locks live in LOCK_DIR
+ * (copied; created if missing).  Without it no publish lock is taken. */
+hl_status_t hl_txn_set_lock_dir(hl_txn_t *txn, const char *lock_dir, hl_error_t *err);
+
+/* Parses hivelite.lock.timeout (seconds, >= 0); NULL or "" is the default
+ * of 60. */
+hl_status_t hl_txn_parse_lock_timeout(const char *value, double *out, hl_error_t *err);
+
+/* ------------------------------------------------------------ readers */
+
+/* The lock directory of warehouse WAREHOUSE, in ARENA (NULL on OOM). */
+char *hl_txn_lock_dir(hl_arena_t *arena, const char *warehouse);
+
+/* Takes the shared lock of table NAME ("db.table") in LOCK_DIR, waiting up
+ * to TIMEOUT seconds while a write publishes (then 55P03).  *out (OUT) is
+ * the lock to pass to hl_txn_read_end; it is NULL when FS cannot lock or
+ * the lock file cannot be created (a read-only warehouse: no hivelite
+ * writer can publish there through it). */
+hl_status_t hl_txn_read_begin(hl_stor_t *fs, const char *lock_dir, const char *name, double timeout,
+                              hl_stor_lock_t **out, hl_error_t *err);
+/* Releases a lock from hl_txn_read_begin (NULL is a no-op). */
+void hl_txn_read_end(hl_stor_t *fs, hl_stor_lock_t *lock);
 
 /* Repairs the writes of processes that died mid-write (see above).  Writes
  * of live processes are left alone. */

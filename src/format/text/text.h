@@ -78,4 +78,44 @@ hl_status_t hl_text_writer_close(hl_text_writer_t *w, hl_error_t *err); /* NULL:
 /* Bytes written so far (uncompressed), for statistics. */
 uint64_t hl_text_writer_raw_bytes(const hl_text_writer_t *w);
 
+/* ---- rows without a file, for container formats -------------------------
+ * SequenceFile values and RCFile (ColumnarSerDe) cells hold LazySimpleSerDe
+ * text; these reuse the reader's and writer's row code on caller-supplied
+ * bytes.  A decoder is an hl_text_reader_t with no file (close it with
+ * hl_text_reader_close; hl_text_reader_next must not be called on it); an
+ * encoder is an hl_text_writer_t with no file (close it with
+ * hl_text_writer_close). */
+
+/* Opens a decoder; arguments as hl_text_reader_open, PATH (copied) only
+ * names the file in messages.  Caller closes. */
+hl_status_t hl_text_decoder_open(const char *path, const hl_text_format_t *fmt, int n_cols,
+                                 const hl_type_t *const *types, const char *const *names,
+                                 const bool *projected, hl_text_reader_t **out, hl_error_t *err);
+/* Starts filling BATCH (reset by the caller): its arena takes the decoded
+ * values and unprojected columns are set all-NULL. */
+hl_status_t hl_text_decoder_begin(hl_text_reader_t *r, hl_batch_t *batch, hl_error_t *err);
+/* Decodes one record REC[0..len) (no line terminator) into ROW of the
+ * batch given to begin.  REC may be transient: what the batch keeps is
+ * copied into its arena. */
+hl_status_t hl_text_decoder_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t row,
+                                const char *rec, size_t len, hl_error_t *err);
+/* Decodes one LazySimpleSerDe field P[0..n) (ColumnarSerDe cell: the null
+ * string is NULL, nesting starts at separator level 1) into column COL,
+ * row ROW.  P may be transient. */
+hl_status_t hl_text_decoder_field(hl_text_reader_t *r, hl_batch_t *batch, int col, uint32_t row,
+                                  const char *p, size_t n, hl_error_t *err);
+
+/* Opens an encoder; arguments as hl_text_writer_open without a file. */
+hl_status_t hl_text_encoder_open(const hl_text_format_t *fmt, int n_cols,
+                                 const hl_type_t *const *types, const char *const *names,
+                                 hl_text_writer_t **out, hl_error_t *err);
+/* Encodes physical row ROW of BATCH as one record without its line
+ * terminator; *out (borrowed) is valid until the next encoder call. */
+hl_status_t hl_text_encoder_row(hl_text_writer_t *w, const hl_batch_t *batch, uint32_t row,
+                                const char **out, size_t *len, hl_error_t *err);
+/* Encodes the value of column COL at physical row ROW as a LazySimpleSerDe
+ * field at level 1 (NULL as the null string), as ColumnarSerDe does. */
+hl_status_t hl_text_encoder_field(hl_text_writer_t *w, const hl_batch_t *batch, int col,
+                                  uint32_t row, const char **out, size_t *len, hl_error_t *err);
+
 #endif

@@ -852,9 +852,10 @@ static int max_level(const hl_type_t *type, int level) {
   }
 }
 
-hl_status_t hl_text_reader_open(hl_stor_t *fs, const char *path, const hl_text_format_t *fmt,
-                                int n_cols, const hl_type_t *const *types, const char *const *names,
-                                const bool *projected, hl_text_reader_t **out, hl_error_t *err) {
+/* A reader over PATH on FS, or (FS NULL) a decoder with no file. */
+static hl_status_t reader_open(hl_stor_t *fs, const char *path, const hl_text_format_t *fmt,
+                               int n_cols, const hl_type_t *const *types, const char *const *names,
+                               const bool *projected, hl_text_reader_t **out, hl_error_t *err) {
   *out = NULL;
   for (int col = 0; col < n_cols; col++) {
     const hl_type_t *type = types[col];
@@ -889,9 +890,9 @@ hl_status_t hl_text_reader_open(hl_stor_t *fs, const char *path, const hl_text_f
     return hl_err_nomem(err);
   }
   r->fmt.null_string = r->null_string;
-  r->cap = INITIAL_BUF;
-  r->buf = hl_malloc(r->cap);
-  if (!r->buf) {
+  r->cap = fs ? INITIAL_BUF : 0;
+  r->buf = fs ? hl_malloc(r->cap) : NULL;
+  if (fs && !r->buf) {
     hl_text_reader_close(r);
     return hl_err_nomem(err);
   }
@@ -902,13 +903,71 @@ hl_status_t hl_text_reader_open(hl_stor_t *fs, const char *path, const hl_text_f
     hl_type_id_t id = types[col]->id;
     if (id == HL_T_STRING || hl_type_is_complex(types[col])) r->copy_records = true;
   }
-  hl_status_t st = hl_text_src_open(fs, r->path, &r->src, err);
+  hl_status_t st = fs ? hl_text_src_open(fs, r->path, &r->src, err) : HL_OK;
   if (st != HL_OK) {
     hl_text_reader_close(r);
     return st;
   }
   *out = r;
   return HL_OK;
+}
+
+hl_status_t hl_text_reader_open(hl_stor_t *fs, const char *path, const hl_text_format_t *fmt,
+                                int n_cols, const hl_type_t *const *types, const char *const *names,
+                                const bool *projected, hl_text_reader_t **out, hl_error_t *err) {
+  if (!fs) return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "text reader needs a file");
+  return reader_open(fs, path, fmt, n_cols, types, names, projected, out, err);
+}
+
+hl_status_t hl_text_decoder_open(const char *path, const hl_text_format_t *fmt, int n_cols,
+                                 const hl_type_t *const *types, const char *const *names,
+                                 const bool *projected, hl_text_reader_t **out, hl_error_t *err) {
+  return reader_open(NULL, path, fmt, n_cols, types, names, projected, out, err);
+}
+
+/* Sets the batch arena and leaves unprojected columns all NULL. */
+static hl_status_t begin_batch(hl_text_reader_t *r, hl_batch_t *batch, hl_error_t *err) {
+  if (batch->n_cols < r->n_cols)
+    return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "batch has too few columns");
+  r->arena = batch->arena;
+  for (int col = 0; col < r->n_cols; col++) {
+    if (r->projected[col]) continue;
+    hl_vec_t *vec = &batch->cols[col]; /* not decoded: all NULL */
+    vec->validity = hl_arena_zalloc(r->arena, HL_BATCH_CAP / 8);
+    if (!vec->validity) return hl_err_nomem(err);
+  }
+  return HL_OK;
+}
+
+hl_status_t hl_text_decoder_begin(hl_text_reader_t *r, hl_batch_t *batch, hl_error_t *err) {
+  return begin_batch(r, batch, err);
+}
+
+hl_status_t hl_text_decoder_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t row,
+                                const char *rec, size_t len, hl_error_t *err) {
+  if (r->last_projected < 0) return HL_OK;
+  switch (r->fmt.kind) {
+  case HL_TEXT_LAZY:
+    return lazy_row(r, batch, row, rec, len, err);
+  case HL_TEXT_CSV:
+    return csv_row(r, batch, row, rec, len, err);
+  case HL_TEXT_JSON:
+    return json_row(r, batch, row, rec, len, err);
+  }
+  return HL_OK;
+}
+
+hl_status_t hl_text_decoder_field(hl_text_reader_t *r, hl_batch_t *batch, int col, uint32_t row,
+                                  const char *p, size_t n, hl_error_t *err) {
+  if (col < 0 || col >= r->n_cols || !r->projected[col]) return HL_OK;
+  const hl_type_t *type = r->types[col];
+  if (n && (hl_type_is_string(type) || hl_type_is_complex(type))) { /* values point into P */
+    char *c = hl_arena_alloc(r->arena, n);
+    if (!c) return hl_err_nomem(err);
+    memcpy(c, p, n);
+    p = c;
+  }
+  return lazy_column(r, batch, col, row, p, n, err);
 }
 
 void hl_text_reader_close(hl_text_reader_t *r) {
@@ -927,13 +986,12 @@ void hl_text_reader_close(hl_text_reader_t *r) {
 
 hl_status_t hl_text_reader_next(hl_text_reader_t *r, hl_batch_t *batch, hl_error_t *err) {
   batch->n_rows = 0;
-  if (batch->n_cols < r->n_cols)
-    return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "batch has too few columns");
-  r->arena = batch->arena;
+  if (!r->src) return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "decoder has no file");
+  hl_status_t st = begin_batch(r, batch, err);
+  if (st != HL_OK) return st;
   const char *rec;
   size_t len;
   bool got;
-  hl_status_t st;
   while (!r->header_done) { /* Hive skips header lines per file, before the serde */
     if (r->line_no >= (uint64_t)r->fmt.skip_header_lines) {
       r->header_done = true;
@@ -941,12 +999,6 @@ hl_status_t hl_text_reader_next(hl_text_reader_t *r, hl_batch_t *batch, hl_error
     }
     if ((st = next_line(r, &rec, &len, &got, err)) != HL_OK) return st;
     if (!got) return HL_OK;
-  }
-  for (int col = 0; col < r->n_cols; col++) {
-    if (r->projected[col]) continue;
-    hl_vec_t *vec = &batch->cols[col]; /* not decoded: all NULL */
-    vec->validity = hl_arena_zalloc(r->arena, HL_BATCH_CAP / 8);
-    if (!vec->validity) return hl_err_nomem(err);
   }
   uint32_t row = 0;
   while (row < HL_BATCH_CAP) {

@@ -334,9 +334,10 @@ static void writer_free(hl_text_writer_t *w) {
   hl_free(w);
 }
 
-hl_status_t hl_text_writer_open(hl_stor_t *fs, const char *path, const hl_text_format_t *fmt,
-                                int n_cols, const hl_type_t *const *types, const char *const *names,
-                                hl_text_writer_t **out, hl_error_t *err) {
+/* A writer of PATH on FS, or (FS NULL) an encoder with no file. */
+static hl_status_t writer_open(hl_stor_t *fs, const char *path, const hl_text_format_t *fmt,
+                               int n_cols, const hl_type_t *const *types, const char *const *names,
+                               hl_text_writer_t **out, hl_error_t *err) {
   *out = NULL;
   for (int col = 0; col < n_cols; col++) {
     const char *name = names ? names[col] : "?";
@@ -372,13 +373,84 @@ hl_status_t hl_text_writer_open(hl_stor_t *fs, const char *path, const hl_text_f
     w->needs_escape[(unsigned char)fmt->escape] = true;
     w->needs_escape['\n'] = w->needs_escape['\r'] = true;
   }
-  hl_status_t st = hl_text_sink_open(fs, w->path, &w->sink, err);
+  hl_status_t st = fs ? hl_text_sink_open(fs, w->path, &w->sink, err) : HL_OK;
   if (st != HL_OK) {
     writer_free(w);
     return st;
   }
   *out = w;
   return HL_OK;
+}
+
+hl_status_t hl_text_writer_open(hl_stor_t *fs, const char *path, const hl_text_format_t *fmt,
+                                int n_cols, const hl_type_t *const *types, const char *const *names,
+                                hl_text_writer_t **out, hl_error_t *err) {
+  if (!fs) return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "text writer needs a file");
+  return writer_open(fs, path, fmt, n_cols, types, names, out, err);
+}
+
+hl_status_t hl_text_encoder_open(const hl_text_format_t *fmt, int n_cols,
+                                 const hl_type_t *const *types, const char *const *names,
+                                 hl_text_writer_t **out, hl_error_t *err) {
+  return writer_open(NULL, "", fmt, n_cols, types, names, out, err);
+}
+
+/* Appends physical row ROW of BATCH to w->out, without a terminator. */
+static void encode_row(hl_text_writer_t *w, const hl_batch_t *batch, uint32_t row) {
+  if (w->fmt.kind == HL_TEXT_JSON) hl_buf_putc(&w->out, '{');
+  for (int col = 0; col < w->n_cols; col++) {
+    hl_value_t v;
+    hl_vec_get_value(&batch->cols[col], row, &v);
+    switch (w->fmt.kind) {
+    case HL_TEXT_LAZY:
+      if (col) hl_buf_putc(&w->out, w->fmt.separators[0]);
+      lazy_value(w, w->types[col], &v, 1);
+      break;
+    case HL_TEXT_CSV:
+      if (col) hl_buf_putc(&w->out, w->fmt.csv_separator);
+      csv_value(w, w->types[col], &v);
+      break;
+    case HL_TEXT_JSON:
+      if (col) hl_buf_putc(&w->out, ',');
+      json_string(&w->out, w->names[col], strlen(w->names[col]));
+      hl_buf_putc(&w->out, ':');
+      json_value(w, w->types[col], &v);
+      break;
+    }
+  }
+  if (w->fmt.kind == HL_TEXT_JSON) hl_buf_putc(&w->out, '}');
+}
+
+/* Hands out w->out as the encoder's result (the buffer is the encoder's
+ * scratch: nothing is written anywhere). */
+static hl_status_t encoded(hl_text_writer_t *w, const char **out, size_t *len, hl_error_t *err) {
+  if (w->out.oom) {
+    hl_buf_reset(&w->out);
+    w->out.oom = 0;
+    return hl_err_nomem(err);
+  }
+  *out = w->out.len ? w->out.data : "";
+  *len = w->out.len;
+  w->raw_bytes += w->out.len;
+  return HL_OK;
+}
+
+hl_status_t hl_text_encoder_row(hl_text_writer_t *w, const hl_batch_t *batch, uint32_t row,
+                                const char **out, size_t *len, hl_error_t *err) {
+  hl_buf_reset(&w->out);
+  encode_row(w, batch, row);
+  return encoded(w, out, len, err);
+}
+
+hl_status_t hl_text_encoder_field(hl_text_writer_t *w, const hl_batch_t *batch, int col,
+                                  uint32_t row, const char **out, size_t *len, hl_error_t *err) {
+  hl_buf_reset(&w->out);
+  if (col < 0 || col >= w->n_cols)
+    return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "no column %d", col);
+  hl_value_t v;
+  hl_vec_get_value(&batch->cols[col], row, &v);
+  lazy_value(w, w->types[col], &v, 1);
+  return encoded(w, out, len, err);
 }
 
 static hl_status_t flush(hl_text_writer_t *w, hl_error_t *err) {
@@ -402,31 +474,10 @@ hl_status_t hl_text_writer_write(hl_text_writer_t *w, const hl_batch_t *batch, h
     return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "write after a failed write");
   if (batch->n_cols < w->n_cols)
     return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "batch has too few columns");
+  if (!w->sink) return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "encoder has no file");
   uint32_t live = hl_batch_live(batch);
   for (uint32_t i = 0; i < live; i++) {
-    uint32_t row = hl_batch_row(batch, i);
-    if (w->fmt.kind == HL_TEXT_JSON) hl_buf_putc(&w->out, '{');
-    for (int col = 0; col < w->n_cols; col++) {
-      hl_value_t v;
-      hl_vec_get_value(&batch->cols[col], row, &v);
-      switch (w->fmt.kind) {
-      case HL_TEXT_LAZY:
-        if (col) hl_buf_putc(&w->out, w->fmt.separators[0]);
-        lazy_value(w, w->types[col], &v, 1);
-        break;
-      case HL_TEXT_CSV:
-        if (col) hl_buf_putc(&w->out, w->fmt.csv_separator);
-        csv_value(w, w->types[col], &v);
-        break;
-      case HL_TEXT_JSON:
-        if (col) hl_buf_putc(&w->out, ',');
-        json_string(&w->out, w->names[col], strlen(w->names[col]));
-        hl_buf_putc(&w->out, ':');
-        json_value(w, w->types[col], &v);
-        break;
-      }
-    }
-    if (w->fmt.kind == HL_TEXT_JSON) hl_buf_putc(&w->out, '}');
+    encode_row(w, batch, hl_batch_row(batch, i));
     hl_buf_putc(&w->out, '\n');
     if (w->out.len >= FLUSH_BYTES || w->out.oom) {
       hl_status_t st = flush(w, err);
@@ -438,6 +489,10 @@ hl_status_t hl_text_writer_write(hl_text_writer_t *w, const hl_batch_t *batch, h
 
 hl_status_t hl_text_writer_close(hl_text_writer_t *w, hl_error_t *err) {
   if (!w) return HL_OK;
+  if (!w->sink) { /* an encoder */
+    writer_free(w);
+    return HL_OK;
+  }
   hl_status_t st = w->failed ? HL_OK : flush(w, err);
   hl_status_t cst = hl_text_sink_close(w->sink, w->failed || st != HL_OK, err);
   if (st == HL_OK && w->failed)
@@ -449,5 +504,6 @@ hl_status_t hl_text_writer_close(hl_text_writer_t *w, hl_error_t *err) {
 }
 
 uint64_t hl_text_writer_raw_bytes(const hl_text_writer_t *w) {
+  if (w && !w->sink) return w->raw_bytes; /* encoder: bytes handed out */
   return w ? w->raw_bytes + w->out.len : 0;
 }

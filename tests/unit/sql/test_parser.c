@@ -1039,8 +1039,7 @@ TEST(unsupported_statements) {
                     "ALTER VIEW SET is not supported yet", 0);
   CHECK_UNSUPPORTED("ALTER DATABASE d SET LOCATION 'x'", "ALTER DATABASE is not supported yet", 0);
   CHECK_UNSUPPORTED("SHOW FUNCTIONS", "SHOW FUNCTIONS is not supported yet", 0);
-  CHECK_UNSUPPORTED("SELECT rank() OVER (ORDER BY a) FROM t",
-                    "a window function is not supported yet", 14);
+  CHECK_UNSUPPORTED("SELECT rank() OVER w FROM t", "a named window is not supported yet", 19);
   CHECK_UNSUPPORTED("SELECT a[0] FROM t", "a subscript is not supported yet", 8);
   CHECK_UNSUPPORTED("EXPLAIN EXTENDED SELECT 1", "EXPLAIN EXTENDED is not supported yet", 0);
   CHECK_UNSUPPORTED("EXPLAIN DROP TABLE t", "EXPLAIN is supported only for SELECT", 8);

@@ -178,6 +178,119 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
   return HL_OK;
 }
 
+/* Aggregates the vectorized path handles: count(*), and count/sum/avg/
+ * min/max without DISTINCT over integers, doubles (and min/max over
+ * strings). */
+static bool fast_supported(const hl_agg_t *ag, const hl_vec_t *arg) {
+  if (ag->kind == HL_AGG_COUNT_STAR) return true;
+  if (ag->distinct || !ag->arg) return false;
+  hl_phys_t p = hl_type_phys(arg->type);
+  switch (ag->kind) {
+  case HL_AGG_COUNT:
+    return true;
+  case HL_AGG_SUM:
+  case HL_AGG_AVG:
+    return p == HL_P_I64 || p == HL_P_F64;
+  case HL_AGG_MIN:
+  case HL_AGG_MAX:
+    return (p == HL_P_I64 || p == HL_P_F64 || (p == HL_P_STR && arg->type->id != HL_T_CHAR));
+  default:
+    return false;
+  }
+}
+
+static int str_cmp(hl_str_t x, hl_str_t y) {
+  uint32_t n = x.len < y.len ? x.len : y.len;
+  int c = n ? memcmp(x.ptr, y.ptr, n) : 0;
+  return c ? c : (x.len > y.len) - (x.len < y.len);
+}
+
+static hl_status_t fast_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, const hl_vec_t *v,
+                               const hl_batch_t *b, hl_error_t *err) {
+  uint32_t live = hl_batch_live(b);
+  if (ag->kind == HL_AGG_COUNT_STAR) {
+    st->count += live;
+    return HL_OK;
+  }
+  hl_phys_t p = hl_type_phys(v->type);
+  const uint32_t *sel = b->sel;
+  bool nulls = v->validity != NULL;
+#define ROW(i) (sel ? sel[i] : (i))
+  switch (ag->kind) {
+  case HL_AGG_COUNT:
+    if (!nulls)
+      st->count += live;
+    else
+      for (uint32_t i = 0; i < live; i++)
+        st->count += !hl_vec_is_null(v, ROW(i));
+    return HL_OK;
+  case HL_AGG_SUM:
+  case HL_AGG_AVG:
+    if (p == HL_P_I64) {
+      const int64_t *x = HL_VEC_I64(v);
+      uint64_t sum = (uint64_t)st->sum.i;
+      int64_t n = 0;
+      for (uint32_t i = 0; i < live; i++) {
+        uint32_t r = ROW(i);
+        if (nulls && hl_vec_is_null(v, r)) continue;
+        sum += (uint64_t)x[r]; /* wraps like Java */
+        n++;
+      }
+      st->sum.i = (int64_t)sum;
+      st->count += n;
+      if (n) st->has = true;
+    } else {
+      const double *x = HL_VEC_F64(v);
+      double sum = st->sum.d;
+      int64_t n = 0;
+      for (uint32_t i = 0; i < live; i++) {
+        uint32_t r = ROW(i);
+        if (nulls && hl_vec_is_null(v, r)) continue;
+        sum += x[r];
+        n++;
+      }
+      st->sum.d = sum;
+      st->count += n;
+      if (n) st->has = true;
+    }
+    return HL_OK;
+  case HL_AGG_MIN:
+  case HL_AGG_MAX: {
+    int sign = ag->kind == HL_AGG_MIN ? -1 : 1;
+    int64_t best = -1; /* row of the batch's best candidate */
+    for (uint32_t i = 0; i < live; i++) {
+      uint32_t r = ROW(i);
+      if (nulls && hl_vec_is_null(v, r)) continue;
+      st->count++;
+      if (best < 0) {
+        best = r;
+        continue;
+      }
+      int c;
+      if (p == HL_P_I64)
+        c = (HL_VEC_I64(v)[r] > HL_VEC_I64(v)[best]) - (HL_VEC_I64(v)[r] < HL_VEC_I64(v)[best]);
+      else if (p == HL_P_F64) {
+        hl_value_t x = {.u.d = HL_VEC_F64(v)[r]}, y = {.u.d = HL_VEC_F64(v)[best]};
+        c = hl_value_compare(v->type, &x, &y);
+      } else
+        c = str_cmp(HL_VEC_STR(v)[r], HL_VEC_STR(v)[best]);
+      if (c * sign > 0) best = r;
+    }
+    if (best < 0) return HL_OK;
+    hl_value_t cand;
+    hl_vec_get_value(v, (uint32_t)best, &cand);
+    if (st->has && hl_value_compare(v->type, &cand, &st->best) * sign <= 0) return HL_OK;
+    /* one copy per batch at most: the winner outlives the batch */
+    if (hl_value_copy_deep(a->arena, v->type, &cand, &st->best) != HL_OK) return hl_err_nomem(err);
+    st->has = true;
+    return HL_OK;
+  }
+  default:
+    return HL_OK;
+  }
+#undef ROW
+}
+
 static hl_status_t consume(agg_t *a, hl_error_t *err) {
   const hl_plan_t *plan = a->plan;
   int ng = plan->n_group, na = plan->n_aggs;
@@ -204,6 +317,20 @@ static hl_status_t consume(agg_t *a, hl_error_t *err) {
                                               sizeof(agg_state_t) * (size_t)(na + 1)),
                          "the aggregation", err);
     if (rc != HL_OK) return rc;
+    /* ungrouped aggregates over numbers and strings: tight loops over
+     * the vectors instead of one update per value */
+    if (ng == 0 && !plan->n_grouping_sets) {
+      if (a->n_groups == 0 && (rc = add_group(a, vals, err)) != HL_OK) return rc;
+      bool all_fast = true;
+      for (int k = 0; k < na && all_fast; k++)
+        all_fast = fast_supported(&plan->aggs[k], &avecs[k]);
+      if (all_fast) {
+        for (int k = 0; k < na; k++)
+          if ((rc = fast_update(a, &plan->aggs[k], &a->states[k], &avecs[k], b, err)) != HL_OK)
+            return rc;
+        continue;
+      }
+    }
     uint32_t live = hl_batch_live(b);
     /* with grouping sets every row feeds one group per set; the columns a
      * set does not group are NULL in its groups, and the set number is part

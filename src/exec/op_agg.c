@@ -291,6 +291,112 @@ static hl_status_t fast_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, co
 #undef ROW
 }
 
+/* Grouped aggregates the batch loop handles: count(*), count, and sum/
+ * avg/min/max over integers and doubles (sum/avg also decimals), without
+ * DISTINCT. */
+static bool fast_grouped_supported(const hl_agg_t *ag, const hl_vec_t *arg) {
+  if (ag->kind == HL_AGG_COUNT_STAR) return true;
+  if (ag->distinct || !ag->arg) return false;
+  hl_phys_t p = hl_type_phys(arg->type);
+  switch (ag->kind) {
+  case HL_AGG_COUNT:
+    return true;
+  case HL_AGG_SUM:
+  case HL_AGG_AVG:
+    return p == HL_P_I64 || p == HL_P_F64 || p == HL_P_I128;
+  case HL_AGG_MIN:
+  case HL_AGG_MAX:
+    return p == HL_P_I64 || p == HL_P_F64;
+  default:
+    return false;
+  }
+}
+
+/* One batch of grouped aggregation: first every live row's group number
+ * (keys serialized and looked up once per row), then one tight loop per
+ * aggregate over (group, value). */
+static hl_status_t grouped_batch(agg_t *a, const hl_batch_t *b, const hl_vec_t *gvecs,
+                                 const hl_vec_t *avecs, hl_value_t *vals, hl_error_t *err) {
+  const hl_plan_t *plan = a->plan;
+  int ng = plan->n_group, na = plan->n_aggs;
+  uint32_t live = hl_batch_live(b);
+  uint32_t *gid = hl_arena_alloc(a->scratch, sizeof(uint32_t) * (live ? live : 1));
+  if (!gid) return hl_err_nomem(err);
+  for (uint32_t i = 0; i < live; i++) {
+    uint32_t r = hl_batch_row(b, i);
+    hl_buf_reset(&a->key);
+    for (int g = 0; g < ng; g++) {
+      hl_vec_get_value(&gvecs[g], r, &vals[g]);
+      hl_value_key_append(&a->key, gvecs[g].type, &vals[g]);
+    }
+    if (a->key.oom) return hl_err_nomem(err);
+    uint64_t id;
+    bool inserted;
+    if (hl_map_upsert(a->groups, a->key.data ? a->key.data : "", a->key.len, a->n_groups, &id,
+                      &inserted) < 0)
+      return hl_err_nomem(err);
+    if (inserted) {
+      hl_status_t rc = add_group(a, vals, err);
+      if (rc != HL_OK) return rc;
+    }
+    gid[i] = (uint32_t)id;
+  }
+  for (int k = 0; k < na; k++) {
+    const hl_agg_t *ag = &plan->aggs[k];
+    const hl_vec_t *v = &avecs[k];
+    agg_state_t *states = a->states + k;
+    size_t stride = (size_t)na;
+    if (ag->kind == HL_AGG_COUNT_STAR) {
+      for (uint32_t i = 0; i < live; i++)
+        states[gid[i] * stride].count++;
+      continue;
+    }
+    hl_phys_t p = hl_type_phys(v->type);
+    bool nulls = v->validity != NULL;
+    for (uint32_t i = 0; i < live; i++) {
+      uint32_t r = hl_batch_row(b, i);
+      if (nulls && hl_vec_is_null(v, r)) continue;
+      agg_state_t *st = &states[gid[i] * stride];
+      st->count++;
+      switch (ag->kind) {
+      case HL_AGG_SUM:
+      case HL_AGG_AVG:
+        if (p == HL_P_I64)
+          st->sum.i = (int64_t)((uint64_t)st->sum.i + (uint64_t)HL_VEC_I64(v)[r]);
+        else if (p == HL_P_F64)
+          st->sum.d += HL_VEC_F64(v)[r];
+        else {
+          st->sum.dec += HL_VEC_I128(v)[r];
+          if (st->sum.dec >= DEC_CHUNK || st->sum.dec <= -DEC_CHUNK) {
+            st->dec_carry += (int64_t)(st->sum.dec / DEC_CHUNK);
+            st->sum.dec %= DEC_CHUNK;
+          }
+        }
+        st->has = true;
+        break;
+      case HL_AGG_MIN:
+      case HL_AGG_MAX: {
+        hl_value_t x;
+        memset(&x, 0, sizeof x);
+        if (p == HL_P_I64)
+          x.u.i = HL_VEC_I64(v)[r];
+        else
+          x.u.d = HL_VEC_F64(v)[r];
+        int c = st->has ? hl_value_compare(v->type, &x, &st->best) : 0;
+        if (!st->has || (ag->kind == HL_AGG_MIN ? c < 0 : c > 0)) {
+          st->best = x;
+          st->has = true;
+        }
+        break;
+      }
+      default:
+        break;
+      }
+    }
+  }
+  return HL_OK;
+}
+
 static hl_status_t consume(agg_t *a, hl_error_t *err) {
   const hl_plan_t *plan = a->plan;
   int ng = plan->n_group, na = plan->n_aggs;
@@ -328,6 +434,15 @@ static hl_status_t consume(agg_t *a, hl_error_t *err) {
         for (int k = 0; k < na; k++)
           if ((rc = fast_update(a, &plan->aggs[k], &a->states[k], &avecs[k], b, err)) != HL_OK)
             return rc;
+        continue;
+      }
+    }
+    if (ng > 0 && !plan->n_grouping_sets) {
+      bool all_fast = true;
+      for (int k = 0; k < na && all_fast; k++)
+        all_fast = fast_grouped_supported(&plan->aggs[k], &avecs[k]);
+      if (all_fast) {
+        if ((rc = grouped_batch(a, b, gvecs, avecs, vals, err)) != HL_OK) return rc;
         continue;
       }
     }

@@ -290,7 +290,7 @@ lines.push('# hivelite vs DuckDB: benchmark results', '');
 lines.push(
   `Written by \`make bench\` (bench/run.sh) on ${when}: ${os.availableParallelism()} cores (nproc), ` +
     `${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ${os.type()} ${os.release()}; ` +
-    `hivelite ${spawnSync(hl, ['--version'], { encoding: 'utf8' }).stdout.trim()}, ` +
+    `${spawnSync(hl, ['--version'], { encoding: 'utf8' }).stdout.trim()}, ` +
     `DuckDB ${gen.duckdb_version} (@duckdb/node-api, node ${process.version}).`,
 );
 lines.push('');

@@ -296,7 +296,13 @@ static hl_status_t scan_unit(analyze_t *a, hl_cat_partition_t *part, unit_stats_
   plan->needed = needed;
   plan->parts = part;
   plan->n_parts = plan->n_parts_total = part ? 1 : 0;
-  plan->format_name = "text";
+  plan->format_name = hl_table_format_name(t->cat);
+  if (!plan->format_name) {
+    rc = hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "reading the files of table \"%s.%s\" is not supported yet", t->cat->db_name,
+                    t->cat->name);
+    goto done;
+  }
   scan = hl_op_scan_create(a->s, plan, qa, err);
   if (!scan) {
     rc = err->code;

@@ -11,6 +11,7 @@
  * touched.
  */
 #include "exec/cmd_int.h"
+#include "util/partpath.h"
 #include "exec/loc_allow.h"
 
 #include "plan/plan.h"
@@ -480,5 +481,18 @@ hl_status_t hl_cmd_show_partitions(hl_session_t *s, const hl_ast_stmt_t *stmt, h
     if (!stmt->part_spec || hl_cmd_part_filter_match(t, &f, &parts[i], arena))
       names[kept++] = parts[i].name;
   hl_cmd_sort_strings(names, kept);
+  /* hive.decode.partition.name=true shows values unescaped (ts=14:18 rather
+   * than ts=14%3A18), as Hive does */
+  const char *decode = hl_session_get(s, "hive.decode.partition.name");
+  if (decode && strcasecmp(decode, "true") == 0)
+    for (size_t i = 0; i < kept; i++) {
+      hl_buf_t b;
+      hl_buf_init(&b);
+      hl_partpath_unescape(&b, names[i], strlen(names[i]));
+      char *d = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+      hl_buf_fini(&b);
+      if (!d) return hl_err_nomem(err);
+      names[i] = d;
+    }
   return hl_cmd_lines_result(arena, "partition", names, kept, result, err);
 }

@@ -1758,16 +1758,9 @@ static hl_status_t add_output(binder_t *b, hl_plan_t *plan, int *cap, hl_expr_t 
 }
 
 static const char *scan_format(binder_t *b, const hl_cat_table_t *t, long pos) {
+  const char *name = hl_table_format_name(t);
+  if (name) return name;
   const char *in = t->input_format ? t->input_format : "";
-  const char *serde = t->serde_lib ? t->serde_lib : "";
-  if (strstr(in, "TextInputFormat")) {
-    if (strstr(serde, "JsonSerDe")) return "json";
-    if (strstr(serde, "OpenCSVSerde")) return "csv";
-    return "text";
-  }
-  if (strstr(in, "Parquet")) return "parquet";
-  if (strstr(in, "SequenceFile")) return "sequencefile";
-  if (strstr(in, "RCFile")) return "rcfile";
   const char *what = strstr(in, "Orc")        ? "ORC"
                      : strstr(in, "Avro")     ? "AVRO"
                      : strstr(in, "Sequence") ? "SEQUENCEFILE"

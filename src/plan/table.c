@@ -119,3 +119,17 @@ char *hl_table_part_path(const hl_table_t *t, char *const *values, const char *d
   if (!name) return NULL;
   return hl_arena_sprintf(arena, "%s/%s", t->cat->location, name);
 }
+
+const char *hl_table_format_name(const hl_cat_table_t *t) {
+  const char *in = t->input_format ? t->input_format : "";
+  const char *serde = t->serde_lib ? t->serde_lib : "";
+  if (strstr(in, "TextInputFormat")) {
+    if (strstr(serde, "JsonSerDe")) return "json";
+    if (strstr(serde, "OpenCSVSerde")) return "csv";
+    return "text";
+  }
+  if (strstr(in, "Parquet")) return "parquet";
+  if (strstr(in, "SequenceFile")) return "sequencefile";
+  if (strstr(in, "RCFile")) return "rcfile";
+  return NULL;
+}

@@ -42,6 +42,10 @@ hl_status_t hl_table_load_or_view(hl_session_t *s, const hl_ast_qname_t *qname, 
 hl_status_t hl_table_from_catalog(hl_cat_table_t *cat, hl_arena_t *arena, hl_table_t **out,
                                   hl_error_t *err);
 
+/* The reader a table needs: "text", "csv", "json", "parquet",
+ * "sequencefile" or "rcfile"; NULL when hivelite cannot read its format. */
+const char *hl_table_format_name(const hl_cat_table_t *cat);
+
 /* Index of column NAME (case-insensitive) in the combined layout, -1 if
  * none. */
 int hl_table_column_index(const hl_table_t *t, const char *name);

@@ -38,20 +38,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEY_CLASS      "org.apache.hadoop.hive.ql.io.RCFile$KeyBuffer"
-#define VALUE_CLASS    "org.apache.hadoop.hive.ql.io.RCFile$ValueBuffer"
-#define COLUMN_NUMBER  "hive.io.rcfile.column.number"
-#define LAZY_BINARY    "org.apache.hadoop.hive.serde2.columnar.LazyBinaryColumnarSerDe"
-#define COLUMNAR       "org.apache.hadoop.hive.serde2.columnar.ColumnarSerDe"
-#define EMPTY_STRING   0xBF /* LazyBinaryColumnarSerDe.INVALID_UTF__SINGLE_BYTE */
-#define MAX_COLUMNS    100000
-#define FLUSH_BYTES    ((size_t)256 << 10)
+#define KEY_CLASS        "org.apache.hadoop.hive.ql.io.RCFile$KeyBuffer"
+#define VALUE_CLASS      "org.apache.hadoop.hive.ql.io.RCFile$ValueBuffer"
+#define COLUMN_NUMBER    "hive.io.rcfile.column.number"
+#define LAZY_BINARY      "org.apache.hadoop.hive.serde2.columnar.LazyBinaryColumnarSerDe"
+#define COLUMNAR         "org.apache.hadoop.hive.serde2.columnar.ColumnarSerDe"
+#define EMPTY_STRING     0xBF /* LazyBinaryColumnarSerDe.INVALID_UTF__SINGLE_BYTE */
+#define MAX_COLUMNS      100000
+#define FLUSH_BYTES      ((size_t)256 << 10)
 #define BATCH_SOFT_BYTES ((size_t)32 << 20)
 
-hl_status_t hl_rcfile_format_init(hl_rcfile_format_t *fmt, hl_arena_t *arena,
-                                  const char *serde_lib, const hl_kv_t *serde_params,
-                                  int n_serde_params, const hl_kv_t *tbl_params, int n_tbl_params,
-                                  hl_error_t *err) {
+hl_status_t hl_rcfile_format_init(hl_rcfile_format_t *fmt, hl_arena_t *arena, const char *serde_lib,
+                                  const hl_kv_t *serde_params, int n_serde_params,
+                                  const hl_kv_t *tbl_params, int n_tbl_params, hl_error_t *err) {
   memset(fmt, 0, sizeof *fmt);
   if (!serde_lib || !*serde_lib || strcmp(serde_lib, LAZY_BINARY) == 0)
     fmt->binary = true;
@@ -241,9 +240,8 @@ static bool put_binary_cell(hl_buf_t *b, const hl_type_t *type, const hl_value_t
 /* Decodes cell P[0..n) (n > 0) of TYPE into *out in ARENA; bytes that are
  * not a value of the type read as NULL, as a text value that does not
  * convert.  Only running out of memory fails. */
-static hl_status_t get_binary_cell(hl_arena_t *arena, const hl_type_t *type,
-                                   const unsigned char *p, size_t n, hl_value_t *out,
-                                   hl_error_t *conv, hl_error_t *err) {
+static hl_status_t get_binary_cell(hl_arena_t *arena, const hl_type_t *type, const unsigned char *p,
+                                   size_t n, hl_value_t *out, hl_error_t *conv, hl_error_t *err) {
   memset(out, 0, sizeof *out);
   int64_t i;
   switch (type->id) {
@@ -376,9 +374,9 @@ static hl_status_t store(hl_vec_t *vec, hl_arena_t *arena, uint32_t row, const h
 /* ---------------------------------------------------------------------- */
 
 typedef struct rc_col {
-  bool loaded;                /* projected and present in the file */
-  bool nulled;                /* no cell lengths: every cell NULL */
-  const unsigned char *lens;  /* RLE cell lengths (in the key buffer) */
+  bool loaded;               /* projected and present in the file */
+  bool nulled;               /* no cell lengths: every cell NULL */
+  const unsigned char *lens; /* RLE cell lengths (in the key buffer) */
   size_t lens_len, lens_pos;
   int64_t prev_len, run_left; /* RLE state */
   const unsigned char *data;  /* the column buffer, plain */
@@ -432,8 +430,7 @@ static hl_status_t read_header(hl_rcfile_reader_t *r, hl_error_t *err) {
     return hl_seqio_corrupt(in, err, "not an RCFile (bad magic)");
   } else if (magic[3] > 1) {
     return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                      "cannot read \"%s\": RCFile version %d is not supported", in->path,
-                      magic[3]);
+                      "cannot read \"%s\": RCFile version %d is not supported", in->path, magic[3]);
   }
   char *key_class = NULL, *value_class = NULL, *codec = NULL, *ncols = NULL;
   if (original) {
@@ -540,7 +537,8 @@ static bool lens_valid(const unsigned char *lens, size_t n, int64_t rows, int64_
     }
     prev = v;
     int64_t add;
-    if (__builtin_mul_overflow(count, v, &add) || __builtin_add_overflow(got_bytes, add, &got_bytes) ||
+    if (__builtin_mul_overflow(count, v, &add) ||
+        __builtin_add_overflow(got_bytes, add, &got_bytes) ||
         __builtin_add_overflow(got_rows, count, &got_rows))
       return false;
     if (got_rows > rows || got_bytes > bytes) return false;
@@ -567,7 +565,8 @@ static hl_status_t load_group(hl_rcfile_reader_t *r, bool *got, hl_error_t *err)
   if ((st = hl_seqio_in_i32(in, &key_len, err)) != HL_OK) return st;
   if ((st = hl_seqio_in_i32(in, &stored_key_len, err)) != HL_OK) return st;
   if (record_len < 0 || key_len < 0 || stored_key_len < 0 || key_len > record_len ||
-      (!r->compressed && stored_key_len != key_len))
+      (size_t)key_len > HL_SEQIO_MAX_CHUNK || (!r->compressed && stored_key_len != key_len) ||
+      (uint64_t)stored_key_len + (uint64_t)(record_len - key_len) > hl_seqio_in_left(in))
     return hl_seqio_corrupt(in, err, "bad row group lengths");
   size_t val_len = (size_t)(record_len - key_len);
   if ((st = grow(&r->key, &r->key_cap, (size_t)stored_key_len + 1, err)) != HL_OK) return st;
@@ -635,8 +634,7 @@ static hl_status_t load_group(hl_rcfile_reader_t *r, bool *got, hl_error_t *err)
       return hl_seqio_corrupt(in, err, "cell lengths do not match their column");
   }
   if (vpos != val_len) return hl_seqio_corrupt(in, err, "column lengths do not add up");
-  for (int col = (int)(r->file_cols < r->n_cols ? r->file_cols : r->n_cols); col < r->n_cols;
-       col++)
+  for (int col = (int)(r->file_cols < r->n_cols ? r->file_cols : r->n_cols); col < r->n_cols; col++)
     r->cols[col].loaded = false; /* not in this file: NULL */
   r->group_rows = rows;
   r->group_pos = 0;
@@ -737,10 +735,10 @@ struct hl_rcfile_writer {
   uint8_t sync[HL_SEQIO_SYNC_SIZE];
   size_t group_bytes;
   wcol_t *cols;
-  int64_t rows;        /* rows buffered */
-  size_t buffered;     /* cell bytes buffered */
-  hl_buf_t cell, key;  /* scratch */
-  hl_buf_t out;        /* bytes not yet appended */
+  int64_t rows;       /* rows buffered */
+  size_t buffered;    /* cell bytes buffered */
+  hl_buf_t cell, key; /* scratch */
+  hl_buf_t out;       /* bytes not yet appended */
   uint64_t pos, last_sync;
   uint64_t raw_bytes;
   bool failed;
@@ -805,8 +803,8 @@ hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfi
     hl_buf_init(&w->cols[col].lens);
     w->cols[col].prev_len = -1;
   }
-  if (!fmt->binary && (st = hl_text_encoder_open(&fmt->text, n_cols, types, names, &w->enc, err)) !=
-                          HL_OK) {
+  if (!fmt->binary &&
+      (st = hl_text_encoder_open(&fmt->text, n_cols, types, names, &w->enc, err)) != HL_OK) {
     writer_free(w);
     return st;
   }
@@ -891,8 +889,7 @@ static hl_status_t flush_group(hl_rcfile_writer_t *w, hl_error_t *err) {
   hl_status_t st = flush_out(w, err);
   for (int col = 0; col < w->n_cols && st == HL_OK; col++) {
     wcol_t *c = &w->cols[col];
-    if (c->data.len)
-      st = w->fs->ops->append(w->file, c->data.data, c->data.len, err);
+    if (c->data.len) st = w->fs->ops->append(w->file, c->data.data, c->data.len, err);
     if (st != HL_OK) w->failed = true;
     w->pos += c->data.len;
     hl_buf_reset(&c->data);

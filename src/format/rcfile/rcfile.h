@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#define HL_RCFILE_SYNC_INTERVAL 2000               /* RCFile.SYNC_INTERVAL (100 * 20) */
+#define HL_RCFILE_SYNC_INTERVAL 2000              /* RCFile.SYNC_INTERVAL (100 * 20) */
 #define HL_RCFILE_GROUP_BYTES   (4 * 1024 * 1024) /* hive.io.rcfile.record.buffer.size */
 
 typedef struct hl_rcfile_format {
@@ -39,10 +39,9 @@ typedef struct hl_rcfile_format {
 /* Builds the format from the table's serde class (NULL or empty: Hive's
  * default LazyBinaryColumnarSerDe) and its parameters; strings in ARENA.
  * Another serde is HL_UNSUPPORTED 0A000. */
-hl_status_t hl_rcfile_format_init(hl_rcfile_format_t *fmt, hl_arena_t *arena,
-                                  const char *serde_lib, const hl_kv_t *serde_params,
-                                  int n_serde_params, const hl_kv_t *tbl_params, int n_tbl_params,
-                                  hl_error_t *err);
+hl_status_t hl_rcfile_format_init(hl_rcfile_format_t *fmt, hl_arena_t *arena, const char *serde_lib,
+                                  const hl_kv_t *serde_params, int n_serde_params,
+                                  const hl_kv_t *tbl_params, int n_tbl_params, hl_error_t *err);
 
 typedef struct hl_rcfile_reader hl_rcfile_reader_t;
 
@@ -74,8 +73,7 @@ hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfi
 /* Buffers the live rows of BATCH; a row group is written once its cells
  * pass the group size.  A non-NULL empty BINARY value is an error (22000),
  * as in Hive, since LazyBinaryColumnarSerDe cannot tell it from NULL. */
-hl_status_t hl_rcfile_writer_write(hl_rcfile_writer_t *w, const hl_batch_t *batch,
-                                   hl_error_t *err);
+hl_status_t hl_rcfile_writer_write(hl_rcfile_writer_t *w, const hl_batch_t *batch, hl_error_t *err);
 /* Writes the last row group, syncs, closes and frees W (also on error). */
 hl_status_t hl_rcfile_writer_close(hl_rcfile_writer_t *w, hl_error_t *err);
 void hl_rcfile_writer_abort(hl_rcfile_writer_t *w); /* NULL is a no-op */

@@ -56,6 +56,11 @@ void hl_seqio_in_close(hl_seqio_in_t *in) {
   memset(in, 0, sizeof *in);
 }
 
+uint64_t hl_seqio_in_left(const hl_seqio_in_t *in) {
+  uint64_t at = in->buf_off + in->pos;
+  return at < in->size ? in->size - at : 0;
+}
+
 bool hl_seqio_in_eof(const hl_seqio_in_t *in) {
   return in->buf_off + in->pos >= in->size;
 }
@@ -76,7 +81,8 @@ static hl_status_t refill(hl_seqio_in_t *in, hl_error_t *err) {
 
 hl_status_t hl_seqio_in_read(hl_seqio_in_t *in, void *dst, size_t n, hl_error_t *err) {
   uint64_t at = in->buf_off + in->pos;
-  if (at > in->size || n > in->size - at) return hl_seqio_corrupt(in, err, "unexpected end of file");
+  if (at > in->size || n > in->size - at)
+    return hl_seqio_corrupt(in, err, "unexpected end of file");
   unsigned char *d = dst;
   while (n > 0) {
     if (in->pos == in->len) {
@@ -129,7 +135,8 @@ hl_status_t hl_seqio_in_text(hl_seqio_in_t *in, size_t max, char **out, hl_error
   int64_t n;
   hl_status_t st = hl_seqio_in_vlong(in, &n, err);
   if (st != HL_OK) return st;
-  if (n < 0 || (uint64_t)n > max) return hl_seqio_corrupt(in, err, "bad string length in header");
+  if (n < 0 || (uint64_t)n > max || (uint64_t)n > hl_seqio_in_left(in))
+    return hl_seqio_corrupt(in, err, "bad string length in header");
   char *s = hl_malloc((size_t)n + 1);
   if (!s) return hl_err_nomem(err);
   if ((st = hl_seqio_in_read(in, s, (size_t)n, err)) != HL_OK) {

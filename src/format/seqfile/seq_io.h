@@ -40,6 +40,9 @@ typedef struct hl_seqio_in {
 /* Opens PATH on FS for reading.  On error nothing is left open. */
 hl_status_t hl_seqio_in_open(hl_seqio_in_t *in, hl_stor_t *fs, const char *path, hl_error_t *err);
 void hl_seqio_in_close(hl_seqio_in_t *in); /* zeroed or closed: no-op */
+/* Bytes of the file not yet consumed (checked before sizing a buffer by a
+ * length read from the file). */
+uint64_t hl_seqio_in_left(const hl_seqio_in_t *in);
 /* True when every byte of the file has been consumed. */
 bool hl_seqio_in_eof(const hl_seqio_in_t *in);
 /* Reads exactly N bytes into DST (NULL: skips them).  Fewer bytes left is
@@ -53,8 +56,7 @@ hl_status_t hl_seqio_in_vlong(hl_seqio_in_t *in, int64_t *out, hl_error_t *err);
 hl_status_t hl_seqio_in_text(hl_seqio_in_t *in, size_t max, char **out, hl_error_t *err);
 /* Reads a SequenceFile.Metadata block (int count, Text key/value pairs)
  * and returns the value of KEY (heap, caller frees; NULL if absent). */
-hl_status_t hl_seqio_in_metadata(hl_seqio_in_t *in, const char *key, char **value,
-                                 hl_error_t *err);
+hl_status_t hl_seqio_in_metadata(hl_seqio_in_t *in, const char *key, char **value, hl_error_t *err);
 /* The HL_CORRUPT error for IN: `cannot read "<path>": <why>`. */
 hl_status_t hl_seqio_corrupt(const hl_seqio_in_t *in, hl_error_t *err, const char *why);
 

@@ -23,10 +23,10 @@
 
 #include <string.h>
 
-#define KEY_CLASS   "org.apache.hadoop.io.BytesWritable"
-#define TEXT_CLASS  "org.apache.hadoop.io.Text"
-#define BYTES_CLASS "org.apache.hadoop.io.BytesWritable"
-#define FLUSH_BYTES ((size_t)256 << 10)
+#define KEY_CLASS        "org.apache.hadoop.io.BytesWritable"
+#define TEXT_CLASS       "org.apache.hadoop.io.Text"
+#define BYTES_CLASS      "org.apache.hadoop.io.BytesWritable"
+#define FLUSH_BYTES      ((size_t)256 << 10)
 #define BATCH_SOFT_BYTES ((size_t)32 << 20) /* end a batch early past this */
 
 /* ---------------------------------------------------------------------- */
@@ -40,7 +40,7 @@ struct hl_seqfile_reader {
   bool compressed, block;
   hl_seqio_codec_t codec;
   uint8_t sync[HL_SEQIO_SYNC_SIZE];
-  bool empty; /* a 0-byte file: no rows (Hive writes those for empty buckets) */
+  bool empty;         /* a 0-byte file: no rows (Hive writes those for empty buckets) */
   unsigned char *rec; /* raw record (heap) */
   size_t rec_cap;
   hl_buf_t plain; /* inflated value (record compression) */
@@ -180,7 +180,7 @@ static hl_status_t block_buffer(hl_seqfile_reader_t *r, hl_buf_t *out, hl_error_
   int64_t n;
   hl_status_t st = hl_seqio_in_vlong(&r->in, &n, err);
   if (st != HL_OK) return st;
-  if (n < 0 || (uint64_t)n > HL_SEQIO_MAX_CHUNK)
+  if (n < 0 || (uint64_t)n > HL_SEQIO_MAX_CHUNK || (uint64_t)n > hl_seqio_in_left(&r->in))
     return hl_seqio_corrupt(&r->in, err, "bad compressed block length");
   if ((st = grow_rec(r, (size_t)n, err)) != HL_OK) return st;
   if ((st = hl_seqio_in_read(&r->in, r->rec, (size_t)n, err)) != HL_OK) return st;
@@ -226,7 +226,8 @@ static hl_status_t next_block_value(hl_seqfile_reader_t *r, const unsigned char 
   int64_t len;
   size_t used = hl_seqio_vlong_decode((const unsigned char *)r->blk_lens.data + r->lens_pos,
                                       r->blk_lens.len - r->lens_pos, &len);
-  if (used == 0) return hl_seqio_corrupt(&r->in, err, "block holds fewer value lengths than records");
+  if (used == 0)
+    return hl_seqio_corrupt(&r->in, err, "block holds fewer value lengths than records");
   r->lens_pos += used;
   if (len < 0 || (uint64_t)len > r->blk_vals.len - r->vals_pos)
     return hl_seqio_corrupt(&r->in, err, "value length exceeds its block");
@@ -252,7 +253,8 @@ static hl_status_t next_record_value(hl_seqfile_reader_t *r, const unsigned char
   }
   int32_t key_len;
   if ((st = hl_seqio_in_i32(&r->in, &key_len, err)) != HL_OK) return st;
-  if (len < 0 || key_len < 0 || key_len > len || (size_t)len > HL_SEQIO_MAX_CHUNK)
+  if (len < 0 || key_len < 0 || key_len > len || (size_t)len > HL_SEQIO_MAX_CHUNK ||
+      (uint64_t)len > hl_seqio_in_left(&r->in))
     return hl_seqio_corrupt(&r->in, err, "bad record length");
   if ((st = hl_seqio_in_read(&r->in, NULL, (size_t)key_len, err)) != HL_OK) return st;
   size_t vlen = (size_t)(len - key_len);
@@ -281,8 +283,8 @@ hl_status_t hl_seqfile_reader_next(hl_seqfile_reader_t *r, hl_batch_t *batch, hl
     const unsigned char *v = NULL;
     size_t n = 0;
     bool got;
-    st = r->block ? next_block_value(r, &v, &n, &got, err)
-                  : next_record_value(r, &v, &n, &got, err);
+    st =
+        r->block ? next_block_value(r, &v, &n, &got, err) : next_record_value(r, &v, &n, &got, err);
     if (st != HL_OK) return st;
     if (!got) break;
     const char *text;

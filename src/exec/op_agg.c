@@ -200,6 +200,11 @@ static bool fast_supported(const hl_agg_t *ag, const hl_vec_t *arg) {
 }
 
 static int str_cmp(hl_str_t x, hl_str_t y) {
+  /* shared pointers (dictionary values) and differing first bytes settle
+   * most comparisons without a call */
+  if (x.ptr == y.ptr) return (x.len > y.len) - (x.len < y.len);
+  if (x.len && y.len && x.ptr[0] != y.ptr[0])
+    return (unsigned char)x.ptr[0] < (unsigned char)y.ptr[0] ? -1 : 1;
   uint32_t n = x.len < y.len ? x.len : y.len;
   int c = n ? memcmp(x.ptr, y.ptr, n) : 0;
   return c ? c : (x.len > y.len) - (x.len < y.len);

@@ -48,6 +48,7 @@ struct pq_col {
   uint8_t *dict_buf; /* dictionary page bytes (decompressed or copied) */
   void *dict_raw;    /* dict_n raw values: int32/int64/float/double/int96/bytes */
   size_t dict_elem;
+  size_t dict_bytes; /* decompressed size of dict_buf */
   /* current data page */
   hl_pq_page_header_t ph;
   const uint8_t *body; /* compressed body (in the window), lazily decoded */
@@ -233,6 +234,7 @@ static hl_status_t decode_dictionary(pq_col_t *c, const uint8_t *body, hl_error_
   if (!c->dict_raw) return hl_err_nomem(err);
   c->dict_n = n;
   c->dict_elem = w;
+  c->dict_bytes = usize;
   switch (c->s.phys) {
   case HL_PQ_BYTE_ARRAY:
     st = hl_pq_plain_decode_bytes(c->dict_buf, usize, n, c->dict_raw, NULL, err);
@@ -832,9 +834,29 @@ static hl_status_t scatter(pq_col_t *c, const int16_t *defs, uint32_t n, size_t 
       size_t total = 0;
       for (size_t j = 0; j < nn; j++)
         total += src[j].len;
-      char *p = hl_arena_alloc(arena, total ? total : 1);
-      if (!p) return hl_err_nomem(err);
       hl_str_t *dst = HL_VEC_STR(vec) + row0;
+      char *p;
+      if (c->vd == VD_DICT && c->dict_bytes < total) {
+        /* dictionary strings repeat: copying the dictionary once is
+         * cheaper than copying every value, and equal values then share
+         * one pointer (comparisons short-cut on it) */
+        p = hl_arena_alloc(arena, c->dict_bytes ? c->dict_bytes : 1);
+        if (!p) return hl_err_nomem(err);
+        if (c->dict_bytes) memcpy(p, c->dict_buf, c->dict_bytes);
+        for (uint32_t i = 0; i < n; i++) {
+          if (nn != n && defs[i] != maxd) {
+            dst[i].ptr = "";
+            dst[i].len = 0;
+            continue;
+          }
+          dst[i].ptr = p + (src[k].ptr - c->dict_buf);
+          dst[i].len = src[k].len;
+          k++;
+        }
+        return HL_OK;
+      }
+      p = hl_arena_alloc(arena, total ? total : 1);
+      if (!p) return hl_err_nomem(err);
       for (uint32_t i = 0; i < n; i++) {
         if (nn != n && defs[i] != maxd) {
           dst[i].ptr = "";

@@ -287,8 +287,8 @@ hl_status_t hl_seqfile_reader_next(hl_seqfile_reader_t *r, hl_batch_t *batch, hl
         r->block ? next_block_value(r, &v, &n, &got, err) : next_record_value(r, &v, &n, &got, err);
     if (st != HL_OK) return st;
     if (!got) break;
-    const char *text;
-    size_t text_len;
+    const char *text = NULL;
+    size_t text_len = 0;
     if ((st = unwrap_value(r, v, n, &text, &text_len, err)) != HL_OK) return st;
     if ((st = hl_text_decoder_row(r->dec, batch, row, text, text_len, err)) != HL_OK) return st;
     row++;

@@ -31,7 +31,7 @@ check: build build-asan
 	@cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
 conformance: build
-	@python3 ../shared/conformance/run.py --hivelite ./build/hivelite
+	@python3 ../shared/conformance/run.py --hivelite $(CURDIR)/build/hivelite
 
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc

@@ -1,7 +1,7 @@
 /*
  * cmd_dispatch.c -- hl_exec_command: routes a non-query statement to its
  * handler (cmd_database.c, cmd_table.c, cmd_partition.c, cmd_show.c,
- * cmd_msck.c, cmd_load.c, cmd_set.c).
+ * cmd_msck.c, cmd_set.c).
  *
  * Handlers own their catalog transaction; the dispatcher only guarantees
  * that no transaction is left open whatever a handler returns (a rollback

@@ -59,8 +59,6 @@ hl_status_t hl_cmd_describe(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
                             hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                         hl_result_t *result, hl_error_t *err);
-hl_status_t hl_cmd_load_data(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
-                             hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_set(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                        hl_result_t *result, hl_error_t *err);
 /* Writes (cmd_insert.c): INSERT [OVERWRITE] incl. multi-insert, TRUNCATE,
@@ -73,8 +71,7 @@ hl_status_t hl_cmd_truncate(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
  * statement (columns may be empty: they come from the query; partition
  * keys are the query's last columns).  The table is created in the
  * commit of the write, so a failed CTAS leaves no table behind. */
-/* LOAD DATA through the write transaction (replaces cmd_load.c's
- * hl_cmd_load_data in the dispatcher). */
+/* LOAD DATA, through the write transaction like every other write. */
 hl_status_t hl_cmd_load(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                         hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table_t *table,

@@ -210,6 +210,16 @@ static int str_cmp(hl_str_t x, hl_str_t y) {
   return c ? c : (x.len > y.len) - (x.len < y.len);
 }
 
+/* Bytes the aggregation keeps: states, group keys and DISTINCT sets. */
+static uint64_t held_bytes(const agg_t *a, int ng, int na) {
+  uint64_t n = hl_arena_used(a->arena) + hl_map_bytes(a->groups) +
+               a->cap_groups *
+                   (sizeof(hl_value_t) * (size_t)(ng + 1) + sizeof(agg_state_t) * (size_t)(na + 1));
+  for (int k = 0; k < na; k++)
+    if (a->distinct[k]) n += hl_map_bytes(a->distinct[k]);
+  return n;
+}
+
 static hl_status_t fast_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, const hl_vec_t *v,
                                const hl_batch_t *b, hl_error_t *err) {
   uint32_t live = hl_batch_live(b);
@@ -422,11 +432,7 @@ static hl_status_t consume(agg_t *a, hl_error_t *err) {
       if (plan->aggs[k].arg &&
           (rc = hl_expr_eval(plan->aggs[k].arg, b, &avecs[k], a->scratch, err)) != HL_OK)
         return rc;
-    rc = hl_budget_track(a->budget, &a->charged,
-                         hl_arena_used(a->arena) +
-                             a->cap_groups * (sizeof(hl_value_t) * (size_t)(ng + 1) +
-                                              sizeof(agg_state_t) * (size_t)(na + 1)),
-                         "the aggregation", err);
+    rc = hl_budget_track(a->budget, &a->charged, held_bytes(a, ng, na), "the aggregation", err);
     if (rc != HL_OK) return rc;
     /* ungrouped aggregates over numbers and strings: tight loops over
      * the vectors instead of one update per value */

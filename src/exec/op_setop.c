@@ -23,7 +23,17 @@ typedef struct setop {
   hl_map_t *right_keys;
   hl_arena_t *scratch;
   hl_buf_t key;
+  hl_budget_t *budget;
+  uint64_t charged; /* bytes of the two key sets charged to the budget */
 } setop_t;
+
+/* Charges the key sets' growth: a UNION or EXCEPT over many distinct rows
+ * fails with 53200 like any other operator that keeps rows. */
+static hl_status_t charge(setop_t *o, hl_error_t *err) {
+  return hl_budget_track(o->budget, &o->charged,
+                         hl_map_bytes(o->seen) + hl_map_bytes(o->right_keys), "the set operation",
+                         err);
+}
 
 static hl_status_t row_key(setop_t *o, const hl_batch_t *b, uint32_t r, hl_error_t *err) {
   hl_buf_reset(&o->key);
@@ -47,6 +57,7 @@ static hl_status_t read_right(setop_t *o, hl_error_t *err) {
       if (hl_map_upsert(o->right_keys, o->key.data ? o->key.data : "", o->key.len, 0, &v, &ins) < 0)
         return hl_err_nomem(err);
     }
+    if ((rc = charge(o, err)) != HL_OK) return rc;
   }
 }
 
@@ -91,6 +102,7 @@ static hl_status_t setop_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
       if (hl_map_upsert(o->seen, k, o->key.len, 0, &v, &ins) < 0) return hl_err_nomem(err);
       if (ins) sel[n++] = r;
     }
+    if ((rc = charge(o, err)) != HL_OK) return rc;
     if (n == 0) continue;
     b->sel = sel;
     b->n_sel = n;
@@ -107,13 +119,15 @@ static void setop_close(hl_op_t *op) {
   hl_map_destroy(o->seen);
   hl_map_destroy(o->right_keys);
   o->seen = o->right_keys = NULL;
+  hl_budget_release(o->budget, o->charged);
+  o->charged = 0;
   hl_arena_destroy(o->scratch);
   o->scratch = NULL;
   hl_buf_fini(&o->key);
 }
 
 hl_op_t *hl_op_setop_create(hl_op_t *left, hl_op_t *right, hl_ast_setop_t kind, int n_cols,
-                            hl_arena_t *arena, hl_error_t *err) {
+                            hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err) {
   setop_t *o = hl_arena_zalloc(arena, sizeof(*o));
   if (!o) {
     left->close(left);
@@ -126,6 +140,7 @@ hl_op_t *hl_op_setop_create(hl_op_t *left, hl_op_t *right, hl_ast_setop_t kind, 
   o->right = right;
   o->kind = kind;
   o->n_cols = n_cols;
+  o->budget = budget;
   hl_buf_init(&o->key);
   o->scratch = hl_arena_create(16 * 1024);
   o->seen = hl_map_create();

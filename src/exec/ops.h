@@ -69,6 +69,6 @@ hl_op_t *hl_op_lateral_create(hl_op_t *child, const hl_rel_t *rel, hl_arena_t *a
 /* UNION [ALL] / INTERSECT / EXCEPT over N_COLS columns (op_setop.c);
  * RIGHT may be NULL (a lone operand). */
 hl_op_t *hl_op_setop_create(hl_op_t *left, hl_op_t *right, hl_ast_setop_t kind, int n_cols,
-                            hl_arena_t *arena, hl_error_t *err);
+                            hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);
 
 #endif

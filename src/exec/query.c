@@ -11,6 +11,7 @@
 #include "plan/plan.h"
 #include "util/hashmap.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -92,6 +93,7 @@ static hl_status_t materialize(hl_session_t *s, hl_expr_t *e, hl_arena_t *arena,
   hl_buf_t key;
   hl_buf_init(&key);
   bool any = false, has_null = false;
+  uint64_t charged = 0; /* the IN set's bytes, held until the statement ends */
   hl_value_t first;
   memset(&first, 0, sizeof first);
   first.is_null = true;
@@ -152,6 +154,8 @@ static hl_status_t materialize(hl_session_t *s, hl_expr_t *e, hl_arena_t *arena,
         break;
       }
     }
+    if (rc == HL_OK && set)
+      rc = hl_budget_track(&s->budget, &charged, hl_map_bytes(set), "the IN subquery", err);
     if (rc != HL_OK) break;
   }
   hl_buf_fini(&key);
@@ -225,10 +229,21 @@ static hl_status_t materialize_plan(hl_session_t *s, const hl_plan_t *plan, hl_a
 
 /* ----------------------------------------------------------- operators */
 
-/* Scan threads: SET hivelite.threads=N, default the machine's cores. */
-static int scan_threads(hl_session_t *s) {
+/* Scan threads: SET hivelite.threads=N (1..64), default the machine's
+ * cores; 0 on a malformed value (error set). */
+static int scan_threads(hl_session_t *s, hl_error_t *err) {
   const char *v = hl_session_get(s, "hivelite.threads");
-  long n = v ? strtol(v, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  if (v) {
+    char *end;
+    errno = 0;
+    n = strtol(v, &end, 10);
+    if (end == v || *end || errno || n < 1 || n > 64) {
+      hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                 "invalid hivelite.threads \"%s\": expected a whole number from 1 to 64", v);
+      return 0;
+    }
+  }
   return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
@@ -253,7 +268,8 @@ static hl_op_t *build_scan(hl_session_t *s, const hl_plan_scan_t *scan, const hl
       f = extra;
     }
   }
-  int threads = scan_threads(s);
+  int threads = scan_threads(s, err);
+  if (threads == 0) return NULL;
   if (threads > 1) return hl_op_parallel_scan_create(s, scan, f, threads, arena, err);
   hl_op_t *op = hl_op_scan_create(s, scan, arena, err);
   if (op && f) op = hl_op_filter_create(op, f, arena, err);
@@ -291,7 +307,7 @@ static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, hl_arena_t *arena,
       l->close(l);
       return NULL;
     }
-    return hl_op_setop_create(l, rr, r->setop, r->n_cols, arena, err);
+    return hl_op_setop_create(l, rr, r->setop, r->n_cols, &s->budget, arena, err);
   }
   }
   hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown relation kind");

@@ -72,13 +72,13 @@ static int is_digit(unsigned char c) {
  * reserves more; everything else stays usable as a column name).  Sorted
  * for bsearch. */
 static const char *const reserved_words[] = {
-    "ALL",      "AND",        "AS",     "BETWEEN", "CASE",        "CAST",   "CLUSTER", "CROSS",
-    "DISTINCT", "DISTRIBUTE", "DIV",    "ELSE",    "END",         "EXCEPT", "EXISTS",  "FALSE",
-    "FROM",     "FULL",       "GROUP",  "HAVING",  "IN",          "INNER",  "INSERT",  "INTERSECT",
-    "INTERVAL", "IS",         "JOIN",   "LATERAL", "LEFT",        "LIKE",   "LIMIT",   "MINUS",
-    "NOT",      "NULL",       "ON",     "OR",      "ORDER",       "OUTER",  "OVER",    "REGEXP",
-    "RIGHT",    "RLIKE",      "SELECT", "SORT",    "TABLESAMPLE", "THEN",   "TRUE",    "UNION",
-    "WHEN",     "WHERE",      "WINDOW", "WITH",
+    "ALL",      "AND",        "AS",    "BETWEEN", "CASE", "CAST",        "CLUSTER", "CROSS",
+    "DISTINCT", "DISTRIBUTE", "DIV",   "ELSE",    "END",  "EXCEPT",      "EXISTS",  "FALSE",
+    "FROM",     "FULL",       "GROUP", "HAVING",  "IN",   "INNER",       "INSERT",  "INTERSECT",
+    "INTERVAL", "IS",         "JOIN",  "LATERAL", "LEFT", "LIKE",        "LIMIT",   "MINUS",
+    "NATURAL",  "NOT",        "NULL",  "ON",      "OR",   "ORDER",       "OUTER",   "OVER",
+    "REGEXP",   "RIGHT",      "RLIKE", "SELECT",  "SORT", "TABLESAMPLE", "THEN",    "TRUE",
+    "UNION",    "WHEN",       "WHERE", "WINDOW",  "WITH",
 };
 
 typedef struct word_key {

@@ -1067,6 +1067,7 @@ static hl_status_t parse_join_op(parser_t *p, hl_ast_join_type_t *type, bool *is
     *type = HL_JOIN_INNER;
     return advance(p);
   }
+  if (at_kw(p, "NATURAL")) return unsupported(p, p->tok.pos, "NATURAL JOIN");
   if (at_kw(p, "INNER") || at_kw(p, "CROSS")) {
     *type = at_kw(p, "INNER") ? HL_JOIN_INNER : HL_JOIN_CROSS;
     TRY(advance(p));
@@ -1093,7 +1094,7 @@ static hl_status_t parse_from(parser_t *p, hl_ast_from_t **out) {
   TRY(parse_from_primary(p, &left));
   for (;;) {
     long pos = p->tok.pos;
-    hl_ast_join_type_t type;
+    hl_ast_join_type_t type = HL_JOIN_INNER;
     bool is_join;
     TRY(parse_join_op(p, &type, &is_join));
     if (!is_join) break;

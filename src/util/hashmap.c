@@ -127,3 +127,7 @@ int hl_map_get(const hl_map_t *m, const void *key, size_t len, uint64_t *value) 
 size_t hl_map_count(const hl_map_t *m) {
   return m->count;
 }
+
+size_t hl_map_bytes(const hl_map_t *m) {
+  return m->cap * sizeof(slot_t) + hl_arena_used(m->keys);
+}

@@ -27,6 +27,8 @@ int hl_map_set(hl_map_t *map, const void *key, size_t len, uint64_t value);
 /* Looks KEY up: 1 found (*value set), 0 absent. */
 int hl_map_get(const hl_map_t *map, const void *key, size_t len, uint64_t *value);
 size_t hl_map_count(const hl_map_t *map);
+/* Bytes the map holds (slots and keys), for memory budgets. */
+size_t hl_map_bytes(const hl_map_t *map);
 uint64_t hl_hash_bytes(const void *data, size_t len);
 
 #endif

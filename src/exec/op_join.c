@@ -41,7 +41,14 @@ typedef struct join {
   hl_value_t **rows; /* n_build rows of n_build_cols values */
   size_t n_build, cap_build;
   int n_build_cols;
-  hl_map_t *map;  /* key -> first row + 1 */
+  hl_map_t *map; /* key -> first row + 1 */
+  /* one integer key (BIGINT, INT, DATE, ...): an open-addressing table of
+   * keys and chain heads instead of serialized keys, one cache line per
+   * probe */
+  bool int_key;
+  int64_t *ikeys;
+  uint32_t *iheads; /* first row + 1; 0: empty slot */
+  size_t icap, icount;
   uint32_t *next; /* chain: next row + 1, 0 ends */
   uint8_t *build_matched;
   /* probe state */
@@ -68,6 +75,67 @@ static bool builds_left(const hl_rel_t *rel) {
   /* RIGHT joins keep unmatched right rows: probe with the right side;
    * INNER joins build on the side the planner found smaller */
   return rel->join_type == HL_JOIN_RIGHT || (rel->join_type == HL_JOIN_INNER && rel->build_left);
+}
+
+static size_t int_slot(const join_t *j, int64_t key) {
+  uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ULL;
+  return (size_t)(h ^ (h >> 29)) & (j->icap - 1);
+}
+
+/* The chain head of KEY, or 0. */
+static uint32_t int_find(const join_t *j, int64_t key) {
+  if (!j->icap) return 0;
+  for (size_t i = int_slot(j, key);; i = (i + 1) & (j->icap - 1)) {
+    if (!j->iheads[i]) return 0;
+    if (j->ikeys[i] == key) return j->iheads[i];
+  }
+}
+
+static int int_grow(join_t *j) {
+  size_t cap = j->icap ? j->icap * 2 : 1024;
+  int64_t *keys = hl_malloc(sizeof(int64_t) * cap);
+  uint32_t *heads = hl_calloc(cap, sizeof(uint32_t));
+  if (!keys || !heads) {
+    hl_free(keys);
+    hl_free(heads);
+    return -1;
+  }
+  int64_t *old_keys = j->ikeys;
+  uint32_t *old_heads = j->iheads;
+  size_t old_cap = j->icap;
+  j->ikeys = keys;
+  j->iheads = heads;
+  j->icap = cap;
+  for (size_t i = 0; i < old_cap; i++) {
+    if (!old_heads[i]) continue;
+    size_t k = int_slot(j, old_keys[i]);
+    while (heads[k])
+      k = (k + 1) & (cap - 1);
+    keys[k] = old_keys[i];
+    heads[k] = old_heads[i];
+  }
+  hl_free(old_keys);
+  hl_free(old_heads);
+  return 0;
+}
+
+/* Adds build row IDX under KEY; *head receives the chain's existing head
+ * (0 when IDX starts a new chain).  -1 on OOM. */
+static int int_insert(join_t *j, int64_t key, uint32_t idx, uint32_t *head) {
+  if ((j->icount + 1) * 2 > j->icap && int_grow(j) < 0) return -1;
+  size_t i = int_slot(j, key);
+  while (j->iheads[i]) {
+    if (j->ikeys[i] == key) {
+      *head = j->iheads[i];
+      return 0;
+    }
+    i = (i + 1) & (j->icap - 1);
+  }
+  j->ikeys[i] = key;
+  j->iheads[i] = idx + 1;
+  j->icount++;
+  *head = 0;
+  return 0;
 }
 
 /* Serializes the key of row R of key vectors KV; false when a key is NULL. */
@@ -99,7 +167,8 @@ static hl_status_t build(join_t *j, hl_error_t *err) {
       rc = hl_expr_eval(j->build_keys[k], b, &kv[k], scratch, err);
     if (rc == HL_OK)
       rc = hl_budget_track(j->budget, &j->charged,
-                           hl_arena_used(j->build_arena) +
+                           hl_arena_used(j->build_arena) + hl_map_bytes(j->map) +
+                               j->icap * (sizeof(int64_t) + sizeof(uint32_t)) +
                                j->cap_build * (sizeof(hl_value_t *) + sizeof(uint32_t)),
                            "the join's build side", err);
     if (rc != HL_OK) break;
@@ -144,6 +213,19 @@ static hl_status_t build(join_t *j, hl_error_t *err) {
       j->rows[idx] = row;
       j->next[idx] = 0;
       if (j->n_keys == 0) continue;
+      if (j->int_key) {
+        if (hl_vec_is_null(&kv[0], r)) continue; /* NULL keys never match */
+        uint32_t head;
+        if (int_insert(j, HL_VEC_I64(&kv[0])[r], (uint32_t)idx, &head) < 0) {
+          rc = hl_err_nomem(err);
+          break;
+        }
+        if (head) {
+          j->next[idx] = j->next[head - 1];
+          j->next[head - 1] = (uint32_t)(idx + 1);
+        }
+        continue;
+      }
       if (!make_key(j, kv, r)) continue; /* NULL keys never match */
       if (j->key.oom) {
         rc = hl_err_nomem(err);
@@ -168,37 +250,147 @@ static hl_status_t build(join_t *j, hl_error_t *err) {
   return j->build_matched ? HL_OK : hl_err_nomem(err);
 }
 
-/* Writes output row O from probe row PR and build row BR (either may be
- * UINT32_MAX for a NULL side). */
-static hl_status_t put_pair(join_t *j, uint32_t o, uint32_t pr, uint32_t br, hl_error_t *err) {
+static bool emits_pairs(hl_ast_join_type_t t) {
+  return t != HL_JOIN_LEFT_SEMI && t != HL_JOIN_LEFT_ANTI;
+}
+
+/* Records output row O as probe row PR and build row BR (either may be
+ * UINT32_MAX for a NULL side); emit() fills the columns afterwards. */
+static void put_pair(join_t *j, uint32_t o, uint32_t pr, uint32_t br) {
+  j->pair_probe[o] = pr;
+  j->pair_build[o] = br;
+}
+
+/* Gives DST a validity mask with every row valid, to clear bits in. */
+static uint64_t *all_valid(hl_vec_t *dst, hl_arena_t *arena) {
+  if (!dst->validity) {
+    dst->validity = hl_arena_alloc(arena, HL_BATCH_CAP / 8);
+    if (dst->validity) memset(dst->validity, 0xff, HL_BATCH_CAP / 8);
+  }
+  return dst->validity;
+}
+
+#define CLEAR_BIT(m, o) ((m)[(o) >> 6] &= ~((uint64_t)1 << ((o)&63)))
+
+typedef hl_value_t *value_ptr_t;
+
+/* DST rows 0..N from SRC rows IDX[0..N) (UINT32_MAX: NULL).  Strings and
+ * complex values are shared, not copied: the probe batch stays valid
+ * until the next pull, which comes after the consumer is done with this
+ * output batch. */
+static hl_status_t gather_probe(hl_vec_t *dst, const hl_vec_t *src, uint32_t src_rows,
+                                const uint32_t *idx, uint32_t n, hl_arena_t *arena) {
+  const uint64_t *sv = src->validity;
+  uint64_t *dv = NULL;
+  if (sv) {
+    /* a column the query does not read is all NULL: no per-row work */
+    bool all_null = true;
+    for (uint32_t w = 0; w < (src_rows + 63) / 64 && all_null; w++)
+      all_null = (sv[w] & (w == src_rows / 64 ? ((uint64_t)1 << (src_rows & 63)) - 1 : ~0ULL)) == 0;
+    if (all_null) {
+      if (!(dv = all_valid(dst, arena))) return HL_NOMEM;
+      memset(dv, 0, HL_BATCH_CAP / 8);
+      return HL_OK;
+    }
+  }
+  for (uint32_t o = 0; o < n; o++) {
+    uint32_t r = idx[o];
+    if (r == UINT32_MAX || (sv && !((sv[r >> 6] >> (r & 63)) & 1))) {
+      if (!dv && !(dv = all_valid(dst, arena))) return HL_NOMEM;
+      CLEAR_BIT(dv, o); /* the data slot is masked */
+    }
+  }
+  switch (hl_type_phys(dst->type)) {
+#define GATHER(T)                                                                                  \
+  do {                                                                                             \
+    T *d = (T *)dst->data;                                                                         \
+    const T *sd = (const T *)src->data;                                                            \
+    for (uint32_t o = 0; o < n; o++)                                                               \
+      if (idx[o] != UINT32_MAX) d[o] = sd[idx[o]];                                                 \
+  } while (0)
+  case HL_P_BOOL:
+    GATHER(uint8_t);
+    break;
+  case HL_P_I64:
+    GATHER(int64_t);
+    break;
+  case HL_P_F64:
+    GATHER(double);
+    break;
+  case HL_P_I128:
+    GATHER(__int128);
+    break;
+  case HL_P_STR:
+    GATHER(hl_str_t);
+    break;
+  case HL_P_VALUE:
+    GATHER(value_ptr_t);
+    break;
+#undef GATHER
+  }
+  return HL_OK;
+}
+
+/* DST rows 0..N from column C of the build rows IDX[0..N); the values live
+ * in the build arena until the join closes. */
+static hl_status_t gather_build(join_t *j, hl_vec_t *dst, int c, const uint32_t *idx, uint32_t n,
+                                hl_arena_t *arena) {
+  hl_phys_t ph = hl_type_phys(dst->type);
+  uint64_t *dv = NULL;
+  for (uint32_t o = 0; o < n; o++) {
+    uint32_t br = idx[o];
+    hl_value_t *v = br == UINT32_MAX ? NULL : &j->rows[br][c];
+    if (!v || v->is_null) {
+      if (!dv && !(dv = all_valid(dst, arena))) return HL_NOMEM;
+      CLEAR_BIT(dv, o);
+      continue;
+    }
+    switch (ph) {
+    case HL_P_BOOL:
+      HL_VEC_BOOL(dst)[o] = v->u.b ? 1 : 0;
+      break;
+    case HL_P_I64:
+      HL_VEC_I64(dst)[o] = v->u.i;
+      break;
+    case HL_P_F64:
+      HL_VEC_F64(dst)[o] = v->u.d;
+      break;
+    case HL_P_I128:
+      HL_VEC_I128(dst)[o] = v->u.dec;
+      break;
+    case HL_P_STR:
+      HL_VEC_STR(dst)[o] = v->u.s;
+      break;
+    case HL_P_VALUE:
+      HL_VEC_VALUE(dst)[o] = v;
+      break;
+    }
+  }
+  return HL_OK;
+}
+
+/* Fills the N output rows recorded by put_pair, one column at a time. */
+static hl_status_t emit(join_t *j, uint32_t n, hl_error_t *err) {
   hl_batch_t *out = j->out;
   int n_probe_cols = j->probe_is_left ? j->n_left : j->n_right;
   int probe_off = j->probe_is_left ? 0 : j->n_left;
   int build_off = j->probe_is_left ? j->n_left : 0;
   for (int c = 0; c < n_probe_cols; c++) {
-    hl_value_t v;
-    if (pr == UINT32_MAX) {
-      memset(&v, 0, sizeof v);
-      v.is_null = true;
-    } else {
-      hl_vec_get_value(&j->pb->cols[c], pr, &v);
+    hl_vec_t *dst = &out->cols[probe_off + c];
+    if (j->pb) {
+      if (gather_probe(dst, &j->pb->cols[c], j->pb->n_rows, j->pair_probe, n, out->arena) != HL_OK)
+        return hl_err_nomem(err);
+    } else { /* the build rows left over by a FULL join: no probe batch */
+      uint64_t *dv = all_valid(dst, out->arena);
+      if (!dv) return hl_err_nomem(err);
+      for (uint32_t o = 0; o < n; o++)
+        CLEAR_BIT(dv, o);
     }
-    if (hl_vec_put_value(&out->cols[probe_off + c], out->arena, o, &v) != HL_OK)
-      return hl_err_nomem(err);
   }
-  for (int c = 0; c < j->n_build_cols; c++) {
-    hl_value_t v;
-    if (br == UINT32_MAX) { /* SEMI/ANTI rows come out this way: right side NULL */
-      memset(&v, 0, sizeof v);
-      v.is_null = true;
-    } else {
-      v = j->rows[br][c];
-    }
-    if (hl_vec_put_value(&out->cols[build_off + c], out->arena, o, &v) != HL_OK)
+  for (int c = 0; c < j->n_build_cols; c++)
+    if (gather_build(j, &out->cols[build_off + c], c, j->pair_build, n, out->arena) != HL_OK)
       return hl_err_nomem(err);
-  }
-  j->pair_probe[o] = pr;
-  j->pair_build[o] = br;
+  out->n_rows = n;
   return HL_OK;
 }
 
@@ -229,6 +421,9 @@ static hl_status_t fill_pairs(join_t *j, hl_error_t *err) {
       j->row_started = true;
       if (j->n_keys == 0) {
         j->cursor = j->n_build ? 1 : 0;
+      } else if (j->int_key) {
+        j->cursor =
+            hl_vec_is_null(&j->pkeys[0], pr) ? 0 : int_find(j, HL_VEC_I64(&j->pkeys[0])[pr]);
       } else if (!make_key(j, j->pkeys, pr)) {
         j->cursor = 0;
       } else {
@@ -243,13 +438,14 @@ static hl_status_t fill_pairs(join_t *j, hl_error_t *err) {
       continue;
     }
     uint32_t br = (uint32_t)(j->cursor - 1);
-    hl_status_t rc = put_pair(j, o++, pr, br, err);
-    if (rc != HL_OK) return rc;
+    put_pair(j, o++, pr, br);
     if (j->n_keys == 0)
       j->cursor = br + 2 <= j->n_build ? br + 2 : 0;
     else
       j->cursor = j->next[br];
   }
+  /* SEMI and ANTI joins without a residual condition only need the pairs */
+  if (o && (j->rel->residual || emits_pairs(j->rel->join_type))) return emit(j, o, err);
   j->out->n_rows = o;
   return HL_OK;
 }
@@ -261,13 +457,11 @@ static hl_status_t fill_unmatched(join_t *j, hl_error_t *err) {
     uint32_t i = j->unmatched_i++;
     uint32_t pr = hl_batch_row(j->pb, i);
     bool m = j->matched[pr];
-    bool emit = t == HL_JOIN_LEFT_SEMI ? m : !m;
-    if (!emit) continue;
-    hl_status_t rc = put_pair(j, o++, pr, UINT32_MAX, err);
-    if (rc != HL_OK) return rc;
+    bool emit_row = t == HL_JOIN_LEFT_SEMI ? m : !m;
+    if (!emit_row) continue;
+    put_pair(j, o++, pr, UINT32_MAX);
   }
-  j->out->n_rows = o;
-  return HL_OK;
+  return emit(j, o, err);
 }
 
 static hl_status_t fill_build_unmatched(join_t *j, hl_error_t *err) {
@@ -275,15 +469,9 @@ static hl_status_t fill_build_unmatched(join_t *j, hl_error_t *err) {
   while (j->build_unmatched_i < j->n_build && o < HL_BATCH_CAP) {
     size_t br = j->build_unmatched_i++;
     if (j->build_matched[br]) continue;
-    hl_status_t rc = put_pair(j, o++, UINT32_MAX, (uint32_t)br, err);
-    if (rc != HL_OK) return rc;
+    put_pair(j, o++, UINT32_MAX, (uint32_t)br);
   }
-  j->out->n_rows = o;
-  return HL_OK;
-}
-
-static bool emits_pairs(hl_ast_join_type_t t) {
-  return t != HL_JOIN_LEFT_SEMI && t != HL_JOIN_LEFT_ANTI;
+  return emit(j, o, err);
 }
 
 static bool has_unmatched_phase(hl_ast_join_type_t t) {
@@ -358,6 +546,10 @@ static void join_close(hl_op_t *op) {
   j->probe = j->build = NULL;
   hl_map_destroy(j->map);
   j->map = NULL;
+  hl_free(j->ikeys);
+  hl_free(j->iheads);
+  j->ikeys = NULL;
+  j->iheads = NULL;
   hl_free(j->rows);
   hl_free(j->next);
   j->rows = NULL;
@@ -401,6 +593,8 @@ hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, h
     j->probe_keys = rel->left_keys;
     j->n_build_cols = j->n_right;
   }
+  j->int_key = j->n_keys == 1 && hl_type_phys(j->build_keys[0]->type) == HL_P_I64 &&
+               hl_type_phys(j->probe_keys[0]->type) == HL_P_I64;
   j->build_arena = hl_arena_create(0);
   j->probe_scratch = hl_arena_create(64 * 1024);
   j->map = hl_map_create();

@@ -170,6 +170,8 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   hl_status_t rc = hl_exec_location_check_table(s, p->dir, HL_TNAME(t), pname, err);
   if (rc != HL_OK) return rc;
   rc = hl_txn_target_add(w->txn, p->dir, wt->overwrite, &p->target, err);
+  /* new files and partition directories take the table directory's mode */
+  if (rc == HL_OK) rc = hl_txn_target_inherit(w->txn, p->target, t->cat->location, err);
   if (rc != HL_OK) return rc;
   p->target->user = p;
   p->buf = hl_batch_create(t->n_data, t->types);
@@ -266,17 +268,18 @@ static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err)
     p->file_name = hl_txn_file_name(w->txn, wt->parquet ? ".parquet" : "");
     char *path = p->file_name ? hl_path_join(w->arena, p->target->stage_dir, p->file_name) : NULL;
     if (!path) return hl_err_nomem(err);
+    hl_stor_t *fs = hl_txn_fs(w->txn); /* syncs are batched into the commit */
     if (wt->parquet)
-      rc = hl_parquet_writer_open(w->s->fs, path, t->n_data, t->types, t->names, &wt->pq_opts,
-                                  &p->pw, err);
+      rc = hl_parquet_writer_open(fs, path, t->n_data, t->types, t->names, &wt->pq_opts, &p->pw,
+                                  err);
     else if (wt->seqfile)
-      rc = hl_seqfile_writer_open(w->s->fs, path, &wt->fmt, t->n_data, t->types, t->names, NULL,
-                                  &p->sw, err);
+      rc = hl_seqfile_writer_open(fs, path, &wt->fmt, t->n_data, t->types, t->names, NULL, &p->sw,
+                                  err);
     else if (wt->rcfile)
-      rc = hl_rcfile_writer_open(w->s->fs, path, &wt->rc_fmt, t->n_data, t->types, t->names, NULL,
-                                 0, &p->rw, err);
+      rc = hl_rcfile_writer_open(fs, path, &wt->rc_fmt, t->n_data, t->types, t->names, NULL, 0,
+                                 &p->rw, err);
     else
-      rc = hl_text_writer_open(w->s->fs, path, &wt->fmt, t->n_data, t->types, t->names, &p->w, err);
+      rc = hl_text_writer_open(fs, path, &wt->fmt, t->n_data, t->types, t->names, &p->w, err);
     if (rc != HL_OK) return rc;
   }
   rc = p->pw   ? hl_parquet_writer_write(p->pw, p->buf, err)
@@ -799,27 +802,20 @@ static hl_status_t writer_init(writer_t *w, hl_session_t *s, hl_arena_t *arena, 
   return rc;
 }
 
-static hl_status_t lock_timeout(hl_session_t *s, double *out, hl_error_t *err) {
-  const char *v = hl_session_get(s, "hivelite.lock.timeout");
-  *out = 60;
-  if (!v || !*v) return HL_OK;
-  char *end;
-  double d = strtod(v, &end);
-  if (*end || d < 0 || d != d)
-    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
-                      "invalid value \"%s\" for hivelite.lock.timeout (expected seconds)", v);
-  *out = d;
-  return HL_OK;
-}
-
 static hl_status_t start_txn(writer_t *w, const char *kind, hl_error_t *err) {
   double timeout;
-  hl_status_t rc = lock_timeout(w->s, &timeout, err);
+  hl_status_t rc =
+      hl_txn_parse_lock_timeout(hl_session_get(w->s, "hivelite.lock.timeout"), &timeout, err);
   if (rc != HL_OK) return rc;
   rc = hl_txn_begin(w->s->cat, w->s->fs, kind, w->tables[0].t->cat->location, w->arena, &w->txn,
                     err);
   if (rc != HL_OK) return rc;
   hl_txn_set_lock_timeout(w->txn, timeout);
+  /* readers of the written tables wait while its files move (txn.h) */
+  if (w->s->warehouse) {
+    char *dir = hl_txn_lock_dir(w->arena, w->s->warehouse);
+    rc = dir ? hl_txn_set_lock_dir(w->txn, dir, err) : hl_err_nomem(err);
+  }
   for (int i = 0; rc == HL_OK && i < w->n_tables; i++) {
     char *name = hl_arena_sprintf(w->arena, "%s.%s", HL_TNAME(w->tables[i].t));
     rc = name ? hl_txn_lock_add(w->txn, name, err) : hl_err_nomem(err);
@@ -1209,7 +1205,7 @@ hl_status_t hl_cmd_load(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     }
     if (rc == HL_OK && stmt->load_local) {
       char *to = hl_path_join(arena, p->target->stage_dir, name);
-      rc = to ? hl_stor_copy(fs, files[i], to, err) : hl_err_nomem(err);
+      rc = to ? hl_stor_copy(hl_txn_fs(w.txn), files[i], to, err) : hl_err_nomem(err);
       if (rc == HL_OK) rc = hl_txn_target_add_file(w.txn, p->target, name, err);
       if (rc == HL_OK) hl_txn_fault_point("file");
     } else if (rc == HL_OK) {

@@ -17,6 +17,7 @@
 #include "format/seqfile/seqfile.h"
 #include "format/text/text.h"
 #include "storage/stor_cache.h"
+#include "txn/txn.h"
 
 #include <string.h>
 
@@ -50,6 +51,8 @@ typedef struct scan {
   uint64_t row_groups_total, row_groups_read, pages_skipped;
   bool published;    /* counters added to plan->actual */
   int64_t file_rows; /* rows returned from the current file (TABLESAMPLE) */
+  /* the table's shared reader lock (isolate), NULL if none */
+  hl_stor_lock_t *read_lock;
 } scan_t;
 
 static void note_parquet(scan_t *sc);
@@ -253,6 +256,38 @@ static void scan_close(hl_op_t *op) {
   sc->batch = NULL;
   hl_arena_destroy(sc->unit_arena);
   sc->unit_arena = NULL;
+  hl_txn_read_end(sc->s->fs, sc->read_lock);
+  sc->read_lock = NULL;
+}
+
+/* Reader isolation (txn.h "Readers"): the table's shared lock, held until
+ * scan_close, so no write publishes while this scan lists and reads: it
+ * sees the files of the last committed state.  The partitions were listed
+ * when the query was bound; a write committed since then that added some
+ * would mix two states, so the catalog's count is compared with the bound
+ * one (plans from the binder carry `actual` and list every partition). */
+static hl_status_t isolate(scan_t *sc, hl_error_t *err) {
+  hl_session_t *s = sc->s;
+  const hl_plan_scan_t *plan = sc->plan;
+  const hl_cat_table_t *c = sc->table->cat;
+  if (plan->dataset || !s->warehouse) return HL_OK;
+  char *dir = hl_txn_lock_dir(sc->unit_arena, s->warehouse);
+  char *name = hl_arena_sprintf(sc->unit_arena, "%s.%s", c->db_name, c->name);
+  if (!dir || !name) return hl_err_nomem(err);
+  double timeout;
+  hl_status_t rc =
+      hl_txn_parse_lock_timeout(hl_session_get(s, "hivelite.lock.timeout"), &timeout, err);
+  hl_txn_fault_point("scan"); /* tests widen the bind-to-scan window here */
+  if (rc == HL_OK) rc = hl_txn_read_begin(s->fs, dir, name, timeout, &sc->read_lock, err);
+  if (rc != HL_OK || sc->table->n_part == 0 || plan->projected || !plan->actual) return rc;
+  size_t n;
+  rc = hl_cat_partition_count(s->cat, c->id, &n, err);
+  if (rc == HL_OK && n != plan->n_parts_total)
+    rc = hl_err_set(err, HL_ERROR, HL_SS(SERIALIZATION_FAILURE),
+                    "could not read table \"%s.%s\" as of one state: a write changed its "
+                    "partitions while the query was planned; run the query again",
+                    c->db_name, c->name);
+  return rc;
 }
 
 void hl_op_scan_set_worker(hl_op_t *op, int worker, int n_workers) {
@@ -296,6 +331,10 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *plan, hl_arena
   if (!sc->part_values || !sc->unit_arena || !sc->batch) {
     scan_close(&sc->op);
     hl_err_nomem(err);
+    return NULL;
+  }
+  if (isolate(sc, err) != HL_OK) {
+    scan_close(&sc->op);
     return NULL;
   }
   return &sc->op;

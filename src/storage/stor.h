@@ -43,8 +43,7 @@ typedef struct hl_stor_ops {
    * HL_NOTFOUND. */
   hl_status_t (*list)(hl_stor_t *fs, const char *path, hl_arena_t *arena, hl_stor_entry_t **out,
                       size_t *n_out, hl_error_t *err);
-  hl_status_t (*open_read)(hl_stor_t *fs, const char *path, hl_stor_file_t **out,
-                           hl_error_t *err);
+  hl_status_t (*open_read)(hl_stor_t *fs, const char *path, hl_stor_file_t **out, hl_error_t *err);
   /* Reads up to LEN bytes at OFFSET; *got < LEN only at end of file. */
   hl_status_t (*read_at)(hl_stor_file_t *f, uint64_t offset, void *buf, size_t len, size_t *got,
                          hl_error_t *err);

@@ -31,8 +31,13 @@ static hl_stor_t *inner_of(hl_stor_t *fs) {
   return ((batch_fs_t *)fs)->inner;
 }
 
+static hl_status_t b_sync(hl_stor_file_t *f, hl_error_t *err);
+
+/* The inner backend's file behind F.  Callers may dispatch a file's ops
+ * through the decorator even for files that belong to the inner backend
+ * (opened for reading), so F is unwrapped only if it is one of ours. */
 static hl_stor_file_t *inner_file(hl_stor_file_t *f) {
-  return ((batch_file_t *)f)->inner;
+  return f->fs->ops->sync == b_sync ? ((batch_file_t *)f)->inner : f;
 }
 
 static hl_status_t b_stat(hl_stor_t *fs, const char *path, hl_stor_stat_t *st, hl_error_t *err) {
@@ -84,18 +89,18 @@ static hl_status_t b_append(hl_stor_file_t *f, const void *buf, size_t len, hl_e
   return in->fs->ops->append(in, buf, len, err);
 }
 
-/* Deferred: the owner of the batch calls sync_fs before relying on it. */
+/* Deferred for our files: the owner of the batch calls sync_fs before
+ * relying on them.  (An inner file passed here is synced now.) */
 static hl_status_t b_sync(hl_stor_file_t *f, hl_error_t *err) {
-  (void)f;
-  (void)err;
-  return HL_OK;
+  hl_stor_file_t *in = inner_file(f);
+  return in == f ? in->fs->ops->sync(in, err) : HL_OK;
 }
 
 static hl_status_t b_close(hl_stor_file_t *f, hl_error_t *err) {
   if (!f) return HL_OK;
   hl_stor_file_t *in = inner_file(f);
   hl_status_t rc = in->fs->ops->close(in, err);
-  hl_free(f);
+  if (in != f) hl_free(f);
   return rc;
 }
 

@@ -386,7 +386,8 @@ static hl_status_t make_dirs(char *path, hl_error_t *err) {
     return HL_OK;
   }
   char *slash = strrchr(path, '/');
-  if (e != ENOENT || !slash || slash == path)
+  /* ENOTDIR: a file somewhere above; the walk up names it */
+  if ((e != ENOENT && e != ENOTDIR) || !slash || slash == path)
     return sys_error(err, e, "could not create directory", path);
   *slash = '\0';
   hl_status_t rc = make_dirs(path, err);
@@ -516,8 +517,8 @@ static hl_status_t local_mode_group(hl_stor_t *fs, const char *path, uint32_t *m
   return HL_OK;
 }
 
-static hl_status_t local_set_mode_group(hl_stor_t *fs, const char *path, uint32_t mode,
-                                        int64_t gid, hl_error_t *err) {
+static hl_status_t local_set_mode_group(hl_stor_t *fs, const char *path, uint32_t mode, int64_t gid,
+                                        hl_error_t *err) {
   struct stat sb;
   if (stat(path, &sb) < 0) return sys_error(err, errno, "could not stat file", path);
   /* the group first: chown may clear the setgid bit, chmod then sets it */

@@ -12,7 +12,8 @@
  *                                        from origin instead of staging)
  *   O <idx> <name>                       an old entry of target idx
  *
- * Recovery needs nothing else: staged files live in <staging>/<idx>/,
+ * Recovery needs nothing else: staged files live in <staging>/ (file names
+ * are unique within a write, across targets),
  * trashed ones in <dir>/.hivelite-trash-<qid>/.  A new file is taken back
  * only when its source (staged copy or origin) is gone, i.e. when this
  * write did move it: a file of the same name that someone else put there
@@ -50,12 +51,12 @@ struct hl_txn {
   size_t n_files;      /* file names handed out */
   double lock_timeout; /* seconds */
   bool done;
-  hl_stor_t *wfs;      /* batch decorator over fs (NULL: fs syncs itself) */
-  bool moved;          /* apply_files started moving files */
-  char *lock_dir;      /* publish locks (NULL: no reader isolation) */
+  hl_stor_t *wfs;             /* batch decorator over fs (NULL: fs syncs itself) */
+  bool moved;                 /* apply_files started moving files */
+  char *lock_dir;             /* publish locks (NULL: no reader isolation) */
   hl_stor_lock_t **pub_locks; /* held publish locks, n_locks slots */
-  char *perm_dir;      /* the last table directory asked for (inherit) */
-  bool perm_found;     /* perm_dir exists: perm_mode/perm_gid are its */
+  char *perm_dir;             /* the last table directory asked for (inherit) */
+  bool perm_found;            /* perm_dir exists: perm_mode/perm_gid are its */
   uint32_t perm_mode;
   int64_t perm_gid;
 };
@@ -342,9 +343,8 @@ static void rollback_plan(hl_stor_t *fs, const rplan_t *p, const char *staging, 
     const rtarget_t *t = &p->targets[i];
     hl_error_t e;
     hl_err_init(&e);
-    char *idx = hl_arena_sprintf(arena, "%d", i);
-    char *stage = idx ? hl_path_join(arena, staging, idx) : NULL;
-    for (size_t f = 0; stage && f < t->n_new; f++) {
+    const char *stage = staging; /* one flat directory: names are unique per write */
+    for (size_t f = 0; f < t->n_new; f++) {
       const char *origin = t->origins[f];
       char *src = origin ? (char *)origin : hl_path_join(arena, stage, t->news[f]);
       char *path = hl_path_join(arena, t->dir, t->news[f]);
@@ -518,10 +518,10 @@ hl_status_t hl_txn_target_add(hl_txn_t *txn, const char *dir, bool overwrite, hl
   t->idx = (int)txn->n_targets;
   t->dir = hl_arena_strdup(txn->arena, dir);
   t->overwrite = overwrite;
-  t->stage_dir = hl_arena_sprintf(txn->arena, "%s/%d", txn->staging, t->idx);
-  if (!t->dir || !t->stage_dir) return nomem(err);
-  hl_status_t rc = txn->fs->ops->mkdirs(txn->fs, t->stage_dir, err);
-  if (rc != HL_OK) return rc;
+  /* All targets share the staging directory (names are unique per write):
+   * a directory per target would cost a mkdir and an rmdir per partition. */
+  t->stage_dir = txn->staging;
+  if (!t->dir) return nomem(err);
   txn->targets[txn->n_targets++] = t;
   *out = t;
   return HL_OK;
@@ -563,8 +563,8 @@ hl_status_t hl_txn_target_add_file(hl_txn_t *txn, hl_txn_target_t *target, const
   if (target->inherit) { /* before publish: no reader sees another mode */
     char *path = hl_path_join(txn->arena, target->stage_dir, name);
     if (!path) return nomem(err);
-    hl_status_t rc = txn->fs->ops->set_mode_group(txn->fs, path, target->mode & 0666, target->gid,
-                                                  err);
+    hl_status_t rc =
+        txn->fs->ops->set_mode_group(txn->fs, path, target->mode & 0666, target->gid, err);
     if (rc != HL_OK) return rc;
   }
   return add_new(txn, target, name, NULL, err);
@@ -649,13 +649,34 @@ static hl_status_t plan_targets(hl_txn_t *txn, hl_error_t *err) {
   return HL_OK;
 }
 
+/* Gives the directories commit created for T (T->created down to T->dir)
+ * the table directory's mode and group. */
+static hl_status_t inherit_dirs(hl_txn_t *txn, hl_txn_target_t *t, hl_error_t *err) {
+  if (!t->inherit || !t->created) return HL_OK;
+  char *p = hl_arena_strdup(txn->arena, t->dir);
+  if (!p) return nomem(err);
+  size_t top = strlen(t->created);
+  while (strlen(p) >= top) {
+    hl_status_t rc = txn->fs->ops->set_mode_group(txn->fs, p, t->mode & 03777, t->gid, err);
+    if (rc != HL_OK) return rc;
+    char *slash = strrchr(p, '/');
+    if (!slash || slash == p) break;
+    *slash = '\0';
+  }
+  return HL_OK;
+}
+
+/* Trash and publish.  Renames go through the batch decorator: they become
+ * durable together at the sync step. */
 static hl_status_t apply_files(hl_txn_t *txn, hl_error_t *err) {
-  hl_stor_t *fs = txn->fs;
+  hl_stor_t *fs = hl_txn_fs(txn);
   bool first_trash = true, first_publish = true;
+  txn->moved = true;
   for (size_t i = 0; i < txn->n_targets; i++) {
     hl_txn_target_t *t = txn->targets[i];
     hl_status_t rc = HL_OK;
     if (t->created) rc = fs->ops->mkdirs(fs, t->dir, err);
+    if (rc == HL_OK) rc = inherit_dirs(txn, t, err);
     if (rc != HL_OK) return rc;
     if (t->n_old > 0) {
       char *trash = trash_dir(txn->arena, t->dir, txn->qid);
@@ -691,6 +712,179 @@ static hl_status_t apply_files(hl_txn_t *txn, hl_error_t *err) {
   return HL_OK;
 }
 
+static bool under_dir(const char *path, const char *dir) {
+  size_t n = strlen(dir);
+  return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/* The sync step: one sync_fs for the table directory's file system, and
+ * one per target outside it (custom partition locations).  LOAD DATA's
+ * moved files come from the same file system as their target. */
+static hl_status_t sync_durable(hl_txn_t *txn, hl_error_t *err) {
+  hl_stor_t *fs = txn->fs;
+  if (!txn->wfs) return HL_OK; /* every write and rename was durable on its own */
+  hl_status_t rc = fs->ops->sync_fs(fs, txn->root, err);
+  for (size_t i = 0; rc == HL_OK && i < txn->n_targets; i++) {
+    const char *dir = txn->targets[i]->dir;
+    bool done = under_dir(dir, txn->root);
+    for (size_t j = 0; !done && j < i; j++)
+      done = strcmp(txn->targets[j]->dir, dir) == 0;
+    if (!done) rc = fs->ops->sync_fs(fs, dir, err);
+  }
+  return rc;
+}
+
+/* ------------------------------------------------------------ readers */
+
+char *hl_txn_lock_dir(hl_arena_t *arena, const char *warehouse) {
+  return hl_arena_sprintf(arena, "%s/.hivelite/locks", warehouse);
+}
+
+/* <lock_dir>/<name>.lock, NAME's bytes other than [a-z0-9_.-] as %XX. */
+static char *lock_path(hl_arena_t *arena, const char *lock_dir, const char *name) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_buf_puts(&b, lock_dir);
+  hl_buf_putc(&b, '/');
+  for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+    if ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-' ||
+        (*c == '.' && c != (const unsigned char *)name)) {
+      hl_buf_putc(&b, (char)*c);
+    } else {
+      char hex[4];
+      snprintf(hex, sizeof hex, "%%%02X", *c);
+      hl_buf_puts(&b, hex);
+    }
+  }
+  hl_buf_puts(&b, ".lock");
+  char *out = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+  hl_buf_fini(&b);
+  return out;
+}
+
+static double seconds_since(const struct timespec *t0) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Sleeps *MS milliseconds and doubles it, up to 32. */
+static void backoff(long *ms) {
+  struct timespec ts = {0, *ms * 1000000L};
+  nanosleep(&ts, NULL);
+  if (*ms < 32) *ms *= 2;
+}
+
+hl_status_t hl_txn_read_begin(hl_stor_t *fs, const char *lock_dir, const char *name, double timeout,
+                              hl_stor_lock_t **out, hl_error_t *err) {
+  *out = NULL;
+  if (!fs->ops->lock_try || !fs->ops->unlock) return HL_OK;
+  hl_arena_t *arena = hl_arena_create(0);
+  char *path = arena ? lock_path(arena, lock_dir, name) : NULL;
+  if (!path) {
+    hl_arena_destroy(arena);
+    return nomem(err);
+  }
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  long sleep_ms = 1;
+  bool made_dir = false;
+  hl_status_t rc = HL_OK;
+  for (;;) {
+    bool unlockable = false;
+    hl_error_t e;
+    hl_err_init(&e);
+    rc = fs->ops->lock_try(fs, path, false, out, &unlockable, &e);
+    if (rc == HL_NOTFOUND && !made_dir) { /* first use of the warehouse's lock directory */
+      hl_err_clear(&e);
+      made_dir = true;
+      rc = fs->ops->mkdirs(fs, lock_dir, &e);
+      hl_err_clear(&e);
+      if (rc != HL_OK) { /* a read-only warehouse: nobody can publish */
+        rc = HL_OK;
+        break;
+      }
+      continue;
+    }
+    if (rc != HL_OK) {
+      hl_err_move(err, &e);
+      break;
+    }
+    if (*out || unlockable) break;
+    if (seconds_since(&t0) >= timeout) {
+      rc = hl_err_set(err, HL_ERROR, HL_SS(LOCK_NOT_AVAILABLE),
+                      "could not read table \"%s\": a write to it has been publishing for more "
+                      "than %g seconds",
+                      name, timeout);
+      break;
+    }
+    backoff(&sleep_ms);
+  }
+  hl_arena_destroy(arena);
+  return rc;
+}
+
+void hl_txn_read_end(hl_stor_t *fs, hl_stor_lock_t *lock) {
+  if (lock) fs->ops->unlock(fs, lock);
+}
+
+static void release_publish_locks(hl_txn_t *txn) {
+  for (size_t i = 0; txn->pub_locks && i < txn->n_locks; i++) {
+    if (txn->pub_locks[i]) txn->fs->ops->unlock(txn->fs, txn->pub_locks[i]);
+    txn->pub_locks[i] = NULL;
+  }
+}
+
+/* The exclusive reader lock of every table written: all or none, so a
+ * writer never waits while it holds one (readers hold several shared locks
+ * at once, in any order: waiting while holding could deadlock). */
+static hl_status_t take_publish_locks(hl_txn_t *txn, hl_error_t *err) {
+  hl_stor_t *fs = txn->fs;
+  if (!txn->lock_dir || txn->n_locks == 0 || !fs->ops->lock_try || !fs->ops->unlock) return HL_OK;
+  hl_error_t e;
+  hl_err_init(&e);
+  hl_status_t rc = fs->ops->mkdirs(fs, txn->lock_dir, &e);
+  hl_err_clear(&e);
+  if (rc != HL_OK) return HL_OK; /* readers cannot lock there either */
+  char **paths = hl_arena_alloc(txn->arena, sizeof(char *) * txn->n_locks);
+  txn->pub_locks = hl_arena_zalloc(txn->arena, sizeof(hl_stor_lock_t *) * txn->n_locks);
+  if (!paths || !txn->pub_locks) return nomem(err);
+  for (size_t i = 0; i < txn->n_locks; i++)
+    if (!(paths[i] = lock_path(txn->arena, txn->lock_dir, txn->locks[i]))) return nomem(err);
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  long sleep_ms = 1;
+  for (;;) {
+    size_t busy = txn->n_locks;
+    for (size_t i = 0; i < txn->n_locks; i++) {
+      bool unlockable;
+      rc = fs->ops->lock_try(fs, paths[i], true, &txn->pub_locks[i], &unlockable, err);
+      if (rc != HL_OK) {
+        release_publish_locks(txn);
+        return rc;
+      }
+      if (!txn->pub_locks[i]) {
+        busy = i;
+        break;
+      }
+    }
+    if (busy == txn->n_locks) return HL_OK;
+    release_publish_locks(txn);
+    if (seconds_since(&t0) >= txn->lock_timeout)
+      return hl_err_set(err, HL_ERROR, HL_SS(LOCK_NOT_AVAILABLE),
+                        "could not publish the write to table \"%s\": queries kept reading it for "
+                        "more than %g seconds",
+                        txn->locks[busy], txn->lock_timeout);
+    backoff(&sleep_ms);
+  }
+}
+
+static void end_txn(hl_txn_t *txn) {
+  release_publish_locks(txn);
+  if (txn->wfs) txn->wfs->ops->destroy(txn->wfs);
+  txn->wfs = NULL;
+}
+
 static void forget_intent(hl_txn_t *txn) {
   hl_error_t e;
   hl_err_init(&e);
@@ -710,6 +904,28 @@ static void rollback_files(hl_txn_t *txn) {
   hl_err_clear(&e);
 }
 
+/* Why batched durability is safe.  A SIGKILL loses nothing the kernel
+ * already has (page cache), so the crash matrix passes with or without any
+ * sync; the syncs exist for power loss, where only what reached the disk
+ * counts.  The order:
+ *   1. the intent with its full plan is committed to the catalog in state
+ *      "pending" (a SQLite commit: durable) BEFORE any rename;
+ *   2. renames (trash, publish) and new directories, not synced: after a
+ *      power loss any subset of them may have survived, in any
+ *      combination -- recovery rolls "pending" back per file (a new file
+ *      is removed only if its source is gone, a trashed one is moved back
+ *      if it is in the trash), so every subset is repaired, and the
+ *      contents of new files do not matter on that path;
+ *   3. sync: staged file data, new directories and all renames become
+ *      durable (one sync_fs per file system);
+ *   4. only then the catalog commit ("committed" + metadata): once it is
+ *      on disk, everything it refers to is too, and recovery rolls forward
+ *      (removes trash and staging) -- it never needs a file that step 3
+ *      did not make durable.
+ * A rollback after step 2 syncs again before the intent is forgotten, so
+ * the old files are back on disk before the record of where they were is
+ * gone.  After the commit, losing the cleanup's removals leaves only hidden
+ * trash or staging behind, never a visible change. */
 hl_status_t hl_txn_commit(hl_txn_t *txn, hl_txn_apply_fn apply, void *arg, hl_error_t *err) {
   if (txn->done)
     return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_TRANSACTION_STATE),
@@ -725,9 +941,12 @@ hl_status_t hl_txn_commit(hl_txn_t *txn, hl_txn_apply_fn apply, void *arg, hl_er
   if (rc == HL_OK) rc = hl_cat_intent_update(txn->cat, txn->intent_id, "pending", plan, err);
   if (rc == HL_OK) {
     hl_txn_fault_point("pending");
-    rc = apply_files(txn, err);
+    rc = take_publish_locks(txn, err);
   }
+  if (rc == HL_OK) rc = apply_files(txn, err);
+  if (rc == HL_OK) rc = sync_durable(txn, err);
   if (rc == HL_OK) {
+    hl_txn_fault_point("synced");
     hl_txn_fault_point("before_commit");
     rc = hl_cat_begin(txn->cat, err);
     if (rc == HL_OK) {
@@ -741,17 +960,26 @@ hl_status_t hl_txn_commit(hl_txn_t *txn, hl_txn_apply_fn apply, void *arg, hl_er
   }
   txn->done = true;
   if (rc != HL_OK) {
-    rollback_files(txn);
+    rollback_files(txn); /* still under the publish locks: readers wait */
+    if (txn->moved && txn->wfs) {
+      hl_error_t e;
+      hl_err_init(&e);
+      sync_durable(txn, &e);
+      hl_err_clear(&e);
+    }
+    end_txn(txn);
     forget_intent(txn);
     release_locks(txn);
     return rc;
   }
+  release_publish_locks(txn);
   hl_txn_fault_point("committed");
   for (size_t i = 0; i < txn->n_targets; i++)
     if (txn->targets[i]->n_old > 0)
       quiet_remove_tree(txn->fs, trash_dir(txn->arena, txn->targets[i]->dir, txn->qid));
   quiet_remove_tree(txn->fs, txn->staging);
   hl_txn_fault_point("cleanup");
+  end_txn(txn);
   forget_intent(txn);
   release_locks(txn);
   return HL_OK;
@@ -766,6 +994,7 @@ void hl_txn_abort(hl_txn_t *txn) {
     txn->targets[i]->created = NULL;
   }
   rollback_files(txn);
+  end_txn(txn);
   forget_intent(txn);
   release_locks(txn);
 }

@@ -6,8 +6,8 @@
  * TRUNCATE) runs one hl_txn_t.  The protocol:
  *
  *   begin      intent row (state "staging") naming the staging directory
- *              <root>/.hivelite-staging-<qid>/ ; files are written below
- *              it, one sub-directory per target directory
+ *              <root>/.hivelite-staging-<qid>/ ; files of every target are
+ *              written into it (file names are unique within a write)
  *   commit:
  *     lock     the catalog write locks the caller named (sorted, so two
  *              writers never deadlock), waiting up to the lock timeout
@@ -68,7 +68,8 @@
  * at that step (staged, locked, pending, trash, publish, synced,
  * before_commit, committed, cleanup); HIVELITE_PAUSE_AT=<step>:<ms> sleeps
  * there (for concurrency tests; "publish" pauses after the first file is
- * published, with the publish locks held).
+ * published, with the publish locks held; "scan" is a reader's step: every
+ * table scan passes it after the query was bound, before its lock).
  */
 #ifndef HL_TXN_H
 #define HL_TXN_H
@@ -113,15 +114,17 @@ void hl_txn_set_lock_timeout(hl_txn_t *txn, double seconds);
 /* Adds lock NAME ("db.table") to take at commit. */
 hl_status_t hl_txn_lock_add(hl_txn_t *txn, const char *name, hl_error_t *err);
 
-/* Adds a target directory; its stage_dir is created.  The pointer stays
- * valid until the transaction ends. */
+/* Adds a target directory (its stage_dir is the write's staging directory,
+ * shared by all targets).  The pointer stays valid until the transaction
+ * ends. */
 hl_status_t hl_txn_target_add(hl_txn_t *txn, const char *dir, bool overwrite, hl_txn_target_t **out,
                               hl_error_t *err);
 size_t hl_txn_target_count(const hl_txn_t *txn);
 hl_txn_target_t *hl_txn_target_at(hl_txn_t *txn, size_t i);
 /* A new unique file name "<qid>_<n><ext>" for TARGET (not yet recorded). */
 char *hl_txn_file_name(hl_txn_t *txn, const char *ext);
-/* Records that NAME was written completely into TARGET's stage_dir. */
+/* Records that NAME was written completely into TARGET's stage_dir.  Names
+ * must be unique within the write (hl_txn_file_name's are). */
 hl_status_t hl_txn_target_add_file(hl_txn_t *txn, hl_txn_target_t *target, const char *name,
                                    hl_error_t *err);
 

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-STEPS = ["staged", "file", "locked", "pending", "trash", "publish", "before_commit",
+STEPS = ["staged", "file", "locked", "pending", "trash", "publish", "synced", "before_commit",
          "committed", "cleanup"]
 
 SETUP = [

@@ -5,7 +5,9 @@
  * into a table with 300 partitions of 15 files makes no call at all on the
  * existing partitions (Hive re-permissions every existing partition), for
  * a static and a dynamic insert, and that the total number of calls does
- * not grow with the number of existing partitions.
+ * not grow with the number of existing partitions.  Also: new partition
+ * directories and files take the table directory's mode and group, and
+ * existing ones are left exactly as they were (ctime unchanged).
  */
 #include "exec/command.h"
 #include "sql/parser.h"
@@ -13,6 +15,8 @@
 #include "util/mem.h"
 #include "test.h"
 
+#include <dirent.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,8 +154,95 @@ TEST(new_partition_touches_no_existing_partition) {
   CHECK(calls_small < 100);
 }
 
+/* A group other than the process's own that chown accepts on DIR (root:
+ * daemon or adm; others: a supplementary group), or -1. */
+static gid_t pick_group(const char *dir) {
+  gid_t cands[34];
+  int n = 0;
+  struct group *g = getgrnam("daemon");
+  if (g) cands[n++] = g->gr_gid;
+  g = getgrnam("adm");
+  if (g) cands[n++] = g->gr_gid;
+  int n_sup = getgroups(32, cands + n);
+  if (n_sup > 0) n += n_sup;
+  struct stat sb;
+  if (stat(dir, &sb) != 0) return (gid_t)-1;
+  for (int i = 0; i < n; i++)
+    if (cands[i] != sb.st_gid && chown(dir, (uid_t)-1, cands[i]) == 0) {
+      CHECK(chown(dir, (uid_t)-1, sb.st_gid) == 0); /* back: the test sets it itself */
+      return cands[i];
+    }
+  return (gid_t)-1;
+}
+
+/* The one data file in DIR (visible names only), into OUT. */
+static bool only_file(const char *dir, char *out, size_t cap) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  if (!d) return false;
+  struct dirent *de;
+  while ((de = readdir(d)))
+    if (de->d_name[0] != '.' && de->d_name[0] != '_') {
+      snprintf(out, cap, "%s/%s", dir, de->d_name);
+      n++;
+    }
+  closedir(d);
+  return n == 1;
+}
+
+static void check_mode_group(const char *path, unsigned mode, gid_t gid) {
+  struct stat sb;
+  CHECK(stat(path, &sb) == 0);
+  CHECK_INT(sb.st_mode & 07777, mode);
+  if (gid != (gid_t)-1) CHECK_INT(sb.st_gid, gid);
+}
+
+TEST(new_paths_inherit_mode_and_group) {
+  hl_session_t s;
+  setup(&s);
+  CHECK(run(&s, "CREATE TABLE t (k INT) PARTITIONED BY (y STRING, m STRING)") == HL_OK);
+  CHECK(run(&s, "INSERT INTO t PARTITION (y='2023', m='12') VALUES (1)") == HL_OK);
+  char old_dir[900], old_file[1200], new_dir[900], new_top[900], new_file[1200];
+  snprintf(old_dir, sizeof old_dir, "%s/y=2023/m=12", table_dir);
+  snprintf(new_top, sizeof new_top, "%s/y=2024", table_dir);
+  snprintf(new_dir, sizeof new_dir, "%s/y=2024/m=01", table_dir);
+  CHECK(only_file(old_dir, old_file, sizeof old_file));
+  gid_t gid = pick_group(table_dir);
+  if (gid == (gid_t)-1) fprintf(stderr, "note: no second group to test chown with\n");
+  CHECK(chmod(table_dir, 0750) == 0);
+  if (gid != (gid_t)-1) CHECK(chown(table_dir, (uid_t)-1, gid) == 0);
+  struct stat dir_before, file_before, dir_after, file_after;
+  CHECK(stat(old_dir, &dir_before) == 0);
+  CHECK(stat(old_file, &file_before) == 0);
+  /* both levels of the new partition are created by the write */
+  CHECK(run(&s, "INSERT INTO t PARTITION (y='2024', m='01') VALUES (2), (3)") == HL_OK);
+  check_mode_group(new_top, 0750, gid);
+  check_mode_group(new_dir, 0750, gid);
+  CHECK(only_file(new_dir, new_file, sizeof new_file));
+  check_mode_group(new_file, 0640, gid); /* files: no execute bits */
+  /* a dynamic insert creating another partition, and an append into an
+   * existing one: the old partition is not touched at all */
+  CHECK(run(&s, "SET hive.exec.dynamic.partition.mode=nonstrict") == HL_OK);
+  CHECK(run(&s, "INSERT INTO t PARTITION (y, m) SELECT 4, '2024', '02'") == HL_OK);
+  snprintf(new_dir, sizeof new_dir, "%s/y=2024/m=02", table_dir);
+  check_mode_group(new_dir, 0750, gid);
+  CHECK(run(&s, "INSERT INTO t PARTITION (y='2024', m='01') VALUES (5)") == HL_OK);
+  CHECK(stat(old_dir, &dir_after) == 0);
+  CHECK(stat(old_file, &file_after) == 0);
+  CHECK_INT(dir_after.st_mode, dir_before.st_mode);
+  CHECK_INT(dir_after.st_gid, dir_before.st_gid);
+  CHECK_INT(dir_after.st_ctim.tv_sec, dir_before.st_ctim.tv_sec); /* no chmod/chown/rename */
+  CHECK_INT(dir_after.st_ctim.tv_nsec, dir_before.st_ctim.tv_nsec);
+  CHECK_INT(file_after.st_ctim.tv_nsec, file_before.st_ctim.tv_nsec);
+  CHECK_INT(file_after.st_mode, file_before.st_mode);
+  /* the table directory itself keeps what the test gave it */
+  check_mode_group(table_dir, 0750, gid);
+  teardown(&s);
+}
+
 int main(void) {
   RUN(new_partition_touches_no_existing_partition);
+  RUN(new_paths_inherit_mode_and_group);
   printf("%d checks, %d failures\n", test_checks, test_failures);
   return test_failures ? 1 : 0;
 }

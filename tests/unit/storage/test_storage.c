@@ -458,6 +458,113 @@ TEST(paths) {
   hl_arena_destroy(a);
 }
 
+/* mode_group / set_mode_group: bits and group copied, nothing changed
+ * that already matches (ctime stays). */
+TEST(mode_group_ops) {
+  hl_arena_t *a = hl_arena_create(0);
+  hl_stor_t *fs = hl_stor_local_create();
+  hl_error_t err;
+  hl_err_init(&err);
+  mkdir(p(a, "perm"), 0777);
+  chmod(p(a, "perm"), 02750);
+  uint32_t mode = 0;
+  int64_t gid = -2;
+  CHECK_INT(fs->ops->mode_group(fs, p(a, "perm"), &mode, &gid, &err), HL_OK);
+  CHECK_INT(mode, 02750);
+  CHECK_INT(gid, (int64_t)getegid());
+  write_file(p(a, "perm/f"), "x");
+  CHECK_INT(fs->ops->set_mode_group(fs, p(a, "perm/f"), mode & 0666, gid, &err), HL_OK);
+  CHECK_INT(mode_of(p(a, "perm/f")), 0640);
+  struct stat before, after;
+  CHECK(stat(p(a, "perm/f"), &before) == 0);
+  usleep(20000);
+  CHECK_INT(fs->ops->set_mode_group(fs, p(a, "perm/f"), 0640, -1, &err), HL_OK);
+  CHECK(stat(p(a, "perm/f"), &after) == 0);
+  CHECK_INT(after.st_ctim.tv_nsec, before.st_ctim.tv_nsec); /* nothing to change: untouched */
+  CHECK_INT(fs->ops->set_mode_group(fs, p(a, "perm/none"), 0640, -1, &err), HL_NOTFOUND);
+  CHECK_STR(err.sqlstate, "58P01");
+  hl_err_clear(&err);
+  CHECK_INT(fs->ops->mode_group(fs, p(a, "perm/none"), &mode, &gid, &err), HL_NOTFOUND);
+  hl_err_clear(&err);
+  CHECK_INT(fs->ops->sync_fs(fs, p(a, "perm"), &err), HL_OK);
+  CHECK_INT(fs->ops->rename_nosync(fs, p(a, "perm/f"), p(a, "perm/g"), &err), HL_OK);
+  write_file(p(a, "perm/f"), "y");
+  CHECK_INT(fs->ops->rename_nosync(fs, p(a, "perm/f"), p(a, "perm/g"), &err), HL_CONSTRAINT);
+  hl_err_clear(&err);
+  CHECK_INT(fs->ops->remove_tree(fs, p(a, "perm"), &err), HL_OK);
+  fs->ops->destroy(fs);
+  hl_arena_destroy(a);
+}
+
+/* lock_try: shared locks coexist, exclusive excludes both ways, also within
+ * one process; unlock frees; a missing directory is HL_NOTFOUND. */
+TEST(locks) {
+  hl_arena_t *a = hl_arena_create(0);
+  hl_stor_t *fs = hl_stor_local_create();
+  hl_error_t err;
+  hl_err_init(&err);
+  const char *path = p(a, "t.lock");
+  hl_stor_lock_t *s1 = NULL, *s2 = NULL, *x = NULL;
+  bool unlockable = true;
+  CHECK_INT(fs->ops->lock_try(fs, path, false, &s1, &unlockable, &err), HL_OK);
+  CHECK(s1 != NULL);
+  CHECK(!unlockable);
+  CHECK_INT(fs->ops->lock_try(fs, path, false, &s2, &unlockable, &err), HL_OK);
+  CHECK(s2 != NULL);
+  CHECK_INT(fs->ops->lock_try(fs, path, true, &x, &unlockable, &err), HL_OK);
+  CHECK(x == NULL); /* readers hold it */
+  fs->ops->unlock(fs, s1);
+  CHECK_INT(fs->ops->lock_try(fs, path, true, &x, &unlockable, &err), HL_OK);
+  CHECK(x == NULL);
+  fs->ops->unlock(fs, s2);
+  CHECK_INT(fs->ops->lock_try(fs, path, true, &x, &unlockable, &err), HL_OK);
+  CHECK(x != NULL);
+  CHECK_INT(fs->ops->lock_try(fs, path, false, &s1, &unlockable, &err), HL_OK);
+  CHECK(s1 == NULL); /* a writer holds it */
+  fs->ops->unlock(fs, x);
+  fs->ops->unlock(fs, NULL);
+  CHECK_INT(fs->ops->lock_try(fs, p(a, "nodir/t.lock"), false, &s1, &unlockable, &err),
+            HL_NOTFOUND);
+  hl_err_clear(&err);
+  CHECK_INT(fs->ops->remove(fs, path, &err), HL_OK);
+  fs->ops->destroy(fs);
+  hl_arena_destroy(a);
+}
+
+/* The batch decorator: files written through it read back, their sync is
+ * deferred, rename is exclusive, reads dispatch to the inner backend. */
+TEST(batch) {
+  hl_arena_t *a = hl_arena_create(0);
+  hl_stor_t *fs = hl_stor_local_create();
+  hl_stor_t *b = hl_stor_batch_create(fs);
+  hl_error_t err;
+  hl_err_init(&err);
+  CHECK(b != NULL);
+  hl_stor_file_t *f = NULL;
+  CHECK_INT(b->ops->create(b, p(a, "bf"), &f, &err), HL_OK);
+  CHECK_INT(b->ops->append(f, "hello", 5, &err), HL_OK);
+  CHECK_INT(b->ops->sync(f, &err), HL_OK);
+  CHECK_INT(b->ops->file_size(f), 5);
+  CHECK_INT(b->ops->close(f, &err), HL_OK);
+  CHECK_INT(b->ops->create(b, p(a, "bf"), &f, &err), HL_CONSTRAINT);
+  hl_err_clear(&err);
+  CHECK_INT(hl_stor_copy(b, p(a, "bf"), p(a, "bf2"), &err), HL_OK);
+  CHECK_INT(b->ops->rename(b, p(a, "bf2"), p(a, "bf3"), &err), HL_OK);
+  CHECK_INT(b->ops->rename(b, p(a, "bf3"), p(a, "bf"), &err), HL_CONSTRAINT);
+  hl_err_clear(&err);
+  char *data = NULL;
+  size_t len = 0;
+  CHECK_INT(hl_stor_read_all(b, p(a, "bf3"), a, 100, &data, &len, &err), HL_OK);
+  CHECK_INT(len, 5);
+  if (data) CHECK(memcmp(data, "hello", 5) == 0);
+  CHECK_INT(b->ops->sync_fs(b, root, &err), HL_OK);
+  b->ops->remove(b, p(a, "bf"), &err);
+  b->ops->remove(b, p(a, "bf3"), &err);
+  b->ops->destroy(b);
+  fs->ops->destroy(fs);
+  hl_arena_destroy(a);
+}
+
 TEST(oom) {
   /* Failing each allocation in turn yields HL_NOMEM or success, no leak. */
   hl_arena_t *a = hl_arena_create(0);
@@ -510,6 +617,9 @@ int main(void) {
   RUN(mkdirs);
   RUN(remove_tree_no_follow);
   RUN(paths);
+  RUN(mode_group_ops);
+  RUN(locks);
+  RUN(batch);
   RUN(oom);
   /* Everything above cleaned up after itself: the root must be empty. */
   if (rmdir(root) != 0) {

@@ -512,6 +512,13 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
   }
   const char *in = t->cat->input_format ? t->cat->input_format : "";
   const hl_cat_table_t *c = t->cat;
+  /* Hive hashes rows into one file per bucket; writing them unbucketed
+   * would break bucketed reads and joins elsewhere */
+  if (c->num_buckets > 0)
+    return hl_err_set_at(err, ins ? ins->pos : 0, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                         "writing bucketed tables is not supported yet (table \"%s.%s\" is "
+                         "CLUSTERED BY ... INTO %d BUCKETS)",
+                         HL_TNAME(t), c->num_buckets);
   if (strstr(in, "Parquet")) {
     wt->parquet = true;
     hl_status_t rc = hl_parquet_write_options_init(&wt->pq_opts, c->params, c->n_params, err);
@@ -524,9 +531,7 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
                                            c->n_serde_params, c->params, c->n_params, err);
     if (rc != HL_OK) return rc;
   } else if (!strstr(in, "TextInputFormat")) {
-    const char *what = strstr(in, "Orc")    ? "ORC"
-                       : strstr(in, "Avro") ? "AVRO"
-                                            : in;
+    const char *what = strstr(in, "Orc") ? "ORC" : strstr(in, "Avro") ? "AVRO" : in;
     return hl_err_set_at(err, ins ? ins->pos : 0, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                          "writing %s tables is not supported yet (table \"%s.%s\")", what,
                          HL_TNAME(t));

@@ -154,8 +154,10 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
       break;
     case HL_P_I128:
       st->sum.dec += v.u.dec; /* |sum| < 10^37 and |v| < 10^38: no overflow */
-      st->dec_carry += (int64_t)(st->sum.dec / DEC_CHUNK);
-      st->sum.dec %= DEC_CHUNK;
+      if (st->sum.dec >= DEC_CHUNK || st->sum.dec <= -DEC_CHUNK) {
+        st->dec_carry += (int64_t)(st->sum.dec / DEC_CHUNK);
+        st->sum.dec %= DEC_CHUNK;
+      }
       break;
     default:
       break;
@@ -190,7 +192,7 @@ static bool fast_supported(const hl_agg_t *ag, const hl_vec_t *arg) {
     return true;
   case HL_AGG_SUM:
   case HL_AGG_AVG:
-    return p == HL_P_I64 || p == HL_P_F64;
+    return p == HL_P_I64 || p == HL_P_F64 || p == HL_P_I128;
   case HL_AGG_MIN:
   case HL_AGG_MAX:
     return (p == HL_P_I64 || p == HL_P_F64 || (p == HL_P_STR && arg->type->id != HL_T_CHAR));
@@ -252,6 +254,37 @@ static hl_status_t fast_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, co
         n++;
       }
       st->sum.i = (int64_t)sum;
+      st->count += n;
+      if (n) st->has = true;
+    } else if (p == HL_P_I128) {
+      const __int128 *x = HL_VEC_I128(v);
+      int64_t n = 0;
+      if (v->type->precision <= 18) {
+        /* |x| < 10^18: a batch sums to below 2^127 in one accumulator */
+        __int128 acc = 0;
+        for (uint32_t i = 0; i < live; i++) {
+          uint32_t r = ROW(i);
+          if (nulls && hl_vec_is_null(v, r)) continue;
+          acc += x[r];
+          n++;
+        }
+        st->sum.dec += acc;
+        if (st->sum.dec >= DEC_CHUNK || st->sum.dec <= -DEC_CHUNK) {
+          st->dec_carry += (int64_t)(st->sum.dec / DEC_CHUNK);
+          st->sum.dec %= DEC_CHUNK;
+        }
+      } else {
+        for (uint32_t i = 0; i < live; i++) {
+          uint32_t r = ROW(i);
+          if (nulls && hl_vec_is_null(v, r)) continue;
+          st->sum.dec += x[r];
+          n++;
+          if (st->sum.dec >= DEC_CHUNK || st->sum.dec <= -DEC_CHUNK) {
+            st->dec_carry += (int64_t)(st->sum.dec / DEC_CHUNK);
+            st->sum.dec %= DEC_CHUNK;
+          }
+        }
+      }
       st->count += n;
       if (n) st->has = true;
     } else {

@@ -46,6 +46,13 @@ typedef struct agg {
   hl_arena_t *arena;   /* group values and min/max strings */
   hl_arena_t *scratch; /* per input batch */
   hl_map_t *groups;
+  /* GROUP BY one integer expression (no grouping sets): group numbers
+   * found in an open-addressing table of keys instead of `groups` */
+  bool int_key;
+  int64_t *ikeys;
+  uint32_t *iids; /* group number + 1; 0: empty slot */
+  size_t icap, icount;
+  int64_t null_id;        /* group number of the NULL key, -1 before it is seen */
   hl_map_t **distinct;    /* per aggregate with DISTINCT */
   hl_value_t *group_vals; /* n_groups * n_group */
   agg_state_t *states;    /* n_groups * n_aggs */
@@ -90,6 +97,90 @@ static hl_status_t add_group(agg_t *a, const hl_value_t *vals, hl_error_t *err) 
          sizeof(agg_state_t) * (size_t)plan->n_aggs);
   a->n_groups++;
   return HL_OK;
+}
+
+static size_t int_slot(size_t cap, int64_t key) {
+  uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ULL;
+  return (size_t)(h ^ (h >> 29)) & (cap - 1);
+}
+
+static int int_grow(agg_t *a) {
+  size_t cap = a->icap ? a->icap * 2 : 1024;
+  int64_t *keys = hl_malloc(sizeof(int64_t) * cap);
+  uint32_t *ids = hl_calloc(cap, sizeof(uint32_t));
+  if (!keys || !ids) {
+    hl_free(keys);
+    hl_free(ids);
+    return -1;
+  }
+  for (size_t i = 0; i < a->icap; i++) {
+    if (!a->iids[i]) continue;
+    size_t k = int_slot(cap, a->ikeys[i]);
+    while (ids[k])
+      k = (k + 1) & (cap - 1);
+    keys[k] = a->ikeys[i];
+    ids[k] = a->iids[i];
+  }
+  hl_free(a->ikeys);
+  hl_free(a->iids);
+  a->ikeys = keys;
+  a->iids = ids;
+  a->icap = cap;
+  return 0;
+}
+
+/* The group number of row R (group values in VALS), adding the group when
+ * it is new.  Not for grouping sets. */
+static hl_status_t group_id(agg_t *a, const hl_vec_t *gvecs, uint32_t r, hl_value_t *vals,
+                            uint64_t *id, hl_error_t *err) {
+  const hl_plan_t *plan = a->plan;
+  int ng = plan->n_group;
+  if (a->int_key) {
+    if (hl_vec_is_null(&gvecs[0], r)) {
+      if (a->null_id < 0) {
+        memset(&vals[0], 0, sizeof vals[0]);
+        vals[0].is_null = true;
+        hl_status_t rc = add_group(a, vals, err);
+        if (rc != HL_OK) return rc;
+        a->null_id = (int64_t)a->n_groups - 1;
+      }
+      *id = (uint64_t)a->null_id;
+      return HL_OK;
+    }
+    int64_t key = HL_VEC_I64(&gvecs[0])[r];
+    if ((a->icount + 1) * 2 > a->icap && int_grow(a) < 0) return hl_err_nomem(err);
+    size_t i = int_slot(a->icap, key);
+    while (a->iids[i]) {
+      if (a->ikeys[i] == key) {
+        *id = a->iids[i] - 1;
+        return HL_OK;
+      }
+      i = (i + 1) & (a->icap - 1);
+    }
+    if (a->n_groups >= UINT32_MAX - 1)
+      return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                        "an aggregation has too many groups");
+    memset(&vals[0], 0, sizeof vals[0]);
+    vals[0].u.i = key;
+    hl_status_t rc = add_group(a, vals, err);
+    if (rc != HL_OK) return rc;
+    a->ikeys[i] = key;
+    a->iids[i] = (uint32_t)a->n_groups; /* the new group's number + 1 */
+    a->icount++;
+    *id = a->n_groups - 1;
+    return HL_OK;
+  }
+  hl_buf_reset(&a->key);
+  for (int g = 0; g < ng; g++) {
+    hl_vec_get_value(&gvecs[g], r, &vals[g]);
+    hl_value_key_append(&a->key, gvecs[g].type, &vals[g]);
+  }
+  if (a->key.oom) return hl_err_nomem(err);
+  bool inserted;
+  if (hl_map_upsert(a->groups, a->key.data ? a->key.data : "", a->key.len, a->n_groups, id,
+                    &inserted) < 0)
+    return hl_err_nomem(err);
+  return inserted ? add_group(a, vals, err) : HL_OK;
 }
 
 static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg, uint32_t r,
@@ -215,6 +306,7 @@ static int str_cmp(hl_str_t x, hl_str_t y) {
 /* Bytes the aggregation keeps: states, group keys and DISTINCT sets. */
 static uint64_t held_bytes(const agg_t *a, int ng, int na) {
   uint64_t n = hl_arena_used(a->arena) + hl_map_bytes(a->groups) +
+               a->icap * (sizeof(int64_t) + sizeof(uint32_t)) +
                a->cap_groups *
                    (sizeof(hl_value_t) * (size_t)(ng + 1) + sizeof(agg_state_t) * (size_t)(na + 1));
   for (int k = 0; k < na; k++)
@@ -366,27 +458,14 @@ static bool fast_grouped_supported(const hl_agg_t *ag, const hl_vec_t *arg) {
 static hl_status_t grouped_batch(agg_t *a, const hl_batch_t *b, const hl_vec_t *gvecs,
                                  const hl_vec_t *avecs, hl_value_t *vals, hl_error_t *err) {
   const hl_plan_t *plan = a->plan;
-  int ng = plan->n_group, na = plan->n_aggs;
+  int na = plan->n_aggs;
   uint32_t live = hl_batch_live(b);
   uint32_t *gid = hl_arena_alloc(a->scratch, sizeof(uint32_t) * (live ? live : 1));
   if (!gid) return hl_err_nomem(err);
   for (uint32_t i = 0; i < live; i++) {
-    uint32_t r = hl_batch_row(b, i);
-    hl_buf_reset(&a->key);
-    for (int g = 0; g < ng; g++) {
-      hl_vec_get_value(&gvecs[g], r, &vals[g]);
-      hl_value_key_append(&a->key, gvecs[g].type, &vals[g]);
-    }
-    if (a->key.oom) return hl_err_nomem(err);
     uint64_t id;
-    bool inserted;
-    if (hl_map_upsert(a->groups, a->key.data ? a->key.data : "", a->key.len, a->n_groups, &id,
-                      &inserted) < 0)
-      return hl_err_nomem(err);
-    if (inserted) {
-      hl_status_t rc = add_group(a, vals, err);
-      if (rc != HL_OK) return rc;
-    }
+    hl_status_t rc = group_id(a, gvecs, hl_batch_row(b, i), vals, &id, err);
+    if (rc != HL_OK) return rc;
     gid[i] = (uint32_t)id;
   }
   for (int k = 0; k < na; k++) {
@@ -500,7 +579,11 @@ static hl_status_t consume(agg_t *a, hl_error_t *err) {
       int set = (int)(ii % (uint32_t)n_sets);
       uint32_t r = hl_batch_row(b, i);
       size_t group = 0;
-      if (ng > 0) {
+      if (ng > 0 && !plan->n_grouping_sets) {
+        uint64_t id;
+        if ((rc = group_id(a, gvecs, r, vals, &id, err)) != HL_OK) return rc;
+        group = (size_t)id;
+      } else if (ng > 0) {
         hl_buf_reset(&a->key);
         if (plan->n_grouping_sets) hl_buf_append(&a->key, &set, sizeof set);
         for (int g = 0; g < ng; g++) {
@@ -745,6 +828,10 @@ static void agg_close(hl_op_t *op) {
   a->child = NULL;
   hl_map_destroy(a->groups);
   a->groups = NULL;
+  hl_free(a->ikeys);
+  hl_free(a->iids);
+  a->ikeys = NULL;
+  a->iids = NULL;
   if (a->distinct)
     for (int k = 0; k < a->plan->n_aggs; k++) {
       hl_map_destroy(a->distinct[k]);
@@ -781,6 +868,9 @@ hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *bu
   a->arena = hl_arena_create(0);
   a->scratch = hl_arena_create(64 * 1024);
   a->groups = hl_map_create();
+  a->null_id = -1;
+  a->int_key = plan->n_group == 1 && !plan->n_grouping_sets &&
+               hl_type_phys(plan->group_exprs[0]->type) == HL_P_I64;
   if (a->out_types) {
     for (int g = 0; g < plan->n_group; g++)
       a->out_types[g] = plan->group_exprs[g]->type;

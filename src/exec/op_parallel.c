@@ -3,16 +3,21 @@
  *
  * Files are the unit of work: worker w runs its own scan (and the pushed
  * filter) over the files whose ordinal is w modulo the number of workers,
- * so decoding and filtering run in parallel.  Each worker hands over one
- * batch at a time and waits until the consumer is done with it (the
- * batch belongs to the worker's operators).  The consumer takes batches in
- * file order -- file 0 from worker 0, file 1 from worker 1, ... -- which
- * makes the output exactly the single-threaded scan's, order included.
+ * so decoding and filtering run in parallel.  Each worker copies its
+ * batches (live rows only) into a ring of QUEUE batches it hands over, so
+ * it reads ahead while the consumer works instead of waiting for every
+ * batch to be released.  The consumer takes batches in file order -- file
+ * 0 from worker 0, file 1 from worker 1, ... -- which makes the output
+ * exactly the single-threaded scan's, order included.
  */
+#include "exec/expr.h"
 #include "exec/ops.h"
+#include "util/mem.h"
 
 #include <pthread.h>
 #include <string.h>
+
+#define QUEUE 4
 
 typedef struct pscan pscan_t;
 
@@ -24,9 +29,12 @@ typedef struct worker {
   hl_op_t *top;   /* scan, or filter over it */
   hl_error_t err; /* the worker's error, handed to the consumer */
   hl_status_t rc;
-  hl_batch_t *batch; /* handed-over batch */
-  size_t file;       /* its file ordinal */
-  bool has_batch;
+  /* ring of handed-over batches: ring[(head + i) % QUEUE], i < count */
+  hl_batch_t *ring[QUEUE];
+  size_t files[QUEUE]; /* their file ordinals */
+  int head, count;
+  pthread_cond_t space; /* signalled when the consumer frees a slot */
+  bool cond_ready;
   bool done;
 } worker_t;
 
@@ -35,36 +43,126 @@ struct pscan {
   int n;
   worker_t *w;
   pthread_mutex_t mu;
-  pthread_cond_t cv;
+  pthread_cond_t cv; /* signalled when a worker hands over or finishes */
   bool stop;
   bool started;
   size_t want;    /* file ordinal the consumer needs next */
   worker_t *held; /* worker whose batch the consumer holds */
 };
 
+/* Copies the live rows of SRC into DST (a batch of the same columns):
+ * DST owns everything it points to, so SRC's operators may move on. */
+static hl_status_t copy_batch(hl_batch_t *dst, const hl_batch_t *src) {
+  if (hl_batch_reset(dst) != HL_OK) return HL_NOMEM;
+  uint32_t live = hl_batch_live(src);
+  for (int c = 0; c < src->n_cols; c++) {
+    const hl_vec_t *sv = &src->cols[c];
+    hl_vec_t *dv = &dst->cols[c];
+    if (sv->validity) {
+      if (!(dv->validity = hl_arena_alloc(dst->arena, HL_BATCH_CAP / 8))) return HL_NOMEM;
+      if (!src->sel) {
+        memcpy(dv->validity, sv->validity, HL_BATCH_CAP / 8);
+      } else {
+        memset(dv->validity, 0xff, HL_BATCH_CAP / 8);
+        for (uint32_t i = 0; i < live; i++)
+          if (hl_vec_is_null(sv, hl_batch_row(src, i)))
+            dv->validity[i >> 6] &= ~((uint64_t)1 << (i & 63));
+      }
+      /* a column the query does not read is all NULL: no data to copy */
+      bool any = false;
+      for (uint32_t k = 0; k < (live + 63) / 64 && !any; k++)
+        any = (dv->validity[k] &
+               (k == live / 64 ? ((uint64_t)1 << (live & 63)) - 1 : ~(uint64_t)0)) != 0;
+      if (!any) continue;
+    }
+    switch (hl_type_phys(sv->type)) {
+#define COPY(T)                                                                                    \
+  for (uint32_t i = 0; i < live; i++)                                                              \
+    ((T *)dv->data)[i] = ((const T *)sv->data)[hl_batch_row(src, i)];                              \
+  break
+    case HL_P_BOOL:
+      COPY(uint8_t);
+    case HL_P_I64:
+      COPY(int64_t);
+    case HL_P_F64:
+      COPY(double);
+    case HL_P_I128:
+      COPY(__int128);
+#undef COPY
+    case HL_P_STR: {
+      size_t total = 0;
+      for (uint32_t i = 0; i < live; i++)
+        total += HL_VEC_STR(sv)[hl_batch_row(src, i)].len;
+      char *p = hl_arena_alloc(dst->arena, total ? total : 1);
+      if (!p) return HL_NOMEM;
+      for (uint32_t i = 0; i < live; i++) {
+        hl_str_t x = HL_VEC_STR(sv)[hl_batch_row(src, i)];
+        if (x.len) memcpy(p, x.ptr, x.len);
+        HL_VEC_STR(dv)[i].ptr = p;
+        HL_VEC_STR(dv)[i].len = x.len;
+        p += x.len;
+      }
+      break;
+    }
+    case HL_P_VALUE:
+      for (uint32_t i = 0; i < live; i++) {
+        const hl_value_t *x = HL_VEC_VALUE(sv)[hl_batch_row(src, i)];
+        hl_value_t *y = NULL;
+        if (x) {
+          if (!(y = hl_arena_alloc(dst->arena, sizeof *y)) ||
+              hl_value_copy_deep(dst->arena, sv->type, x, y) != HL_OK)
+            return HL_NOMEM;
+        }
+        HL_VEC_VALUE(dv)[i] = y;
+      }
+      break;
+    }
+  }
+  dst->n_rows = live;
+  return HL_OK;
+}
+
 static void *worker_main(void *arg) {
   worker_t *w = arg;
   pscan_t *ps = w->ps;
-  pthread_mutex_lock(&ps->mu);
-  while (!ps->stop) {
-    pthread_mutex_unlock(&ps->mu);
+  for (;;) {
     hl_batch_t *b = NULL;
     hl_status_t rc = w->top->next(w->top, &b, &w->err);
+    pthread_mutex_lock(&ps->mu);
+    while (rc == HL_OK && b && w->count == QUEUE && !ps->stop)
+      pthread_cond_wait(&w->space, &ps->mu);
+    if (ps->stop) {
+      pthread_mutex_unlock(&ps->mu);
+      break;
+    }
+    int slot = (w->head + w->count) % QUEUE;
+    pthread_mutex_unlock(&ps->mu);
+    /* the free slot is the worker's alone until it is counted */
+    if (rc == HL_OK && b) {
+      if (!w->ring[slot]) {
+        const hl_type_t **types = hl_malloc(sizeof(*types) * (size_t)(b->n_cols + 1));
+        if (types) {
+          for (int c = 0; c < b->n_cols; c++)
+            types[c] = b->cols[c].type;
+          w->ring[slot] = hl_batch_create(b->n_cols, types);
+          hl_free(types);
+        }
+      }
+      if (!w->ring[slot] || copy_batch(w->ring[slot], b) != HL_OK) rc = hl_err_nomem(&w->err);
+    }
     pthread_mutex_lock(&ps->mu);
     if (rc != HL_OK || !b) {
       w->rc = rc;
       w->done = true;
-      pthread_cond_broadcast(&ps->cv);
+      pthread_cond_signal(&ps->cv);
+      pthread_mutex_unlock(&ps->mu);
       break;
     }
-    w->batch = b;
-    w->file = hl_op_scan_current_file(w->scan);
-    w->has_batch = true;
-    pthread_cond_broadcast(&ps->cv);
-    while (w->has_batch && !ps->stop)
-      pthread_cond_wait(&ps->cv, &ps->mu);
+    w->files[slot] = hl_op_scan_current_file(w->scan);
+    w->count++;
+    pthread_cond_signal(&ps->cv);
+    pthread_mutex_unlock(&ps->mu);
   }
-  pthread_mutex_unlock(&ps->mu);
   return NULL;
 }
 
@@ -88,15 +186,17 @@ static hl_status_t pscan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   }
   pthread_mutex_lock(&ps->mu);
   if (ps->held) {
-    ps->held->has_batch = false;
+    worker_t *h = ps->held;
+    h->head = (h->head + 1) % QUEUE;
+    h->count--;
     ps->held = NULL;
-    pthread_cond_broadcast(&ps->cv);
+    pthread_cond_signal(&h->space);
   }
   hl_status_t rc = HL_OK;
   for (;;) {
     bool all_done = true;
     for (int i = 0; i < ps->n; i++)
-      if (!ps->w[i].done || ps->w[i].has_batch) all_done = false;
+      if (!ps->w[i].done || ps->w[i].count) all_done = false;
     if (all_done) {
       for (int i = 0; i < ps->n && rc == HL_OK; i++)
         if (ps->w[i].rc != HL_OK) {
@@ -106,14 +206,14 @@ static hl_status_t pscan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
       break;
     }
     worker_t *w = &ps->w[ps->want % (size_t)ps->n];
-    while (!w->has_batch && !w->done)
+    while (!w->count && !w->done)
       pthread_cond_wait(&ps->cv, &ps->mu);
-    if (w->has_batch && w->file == ps->want) {
+    if (w->count && w->files[w->head] == ps->want) {
       ps->held = w;
-      *out = w->batch;
+      *out = w->ring[w->head];
       break;
     }
-    if (!w->has_batch && w->rc != HL_OK) {
+    if (!w->count && w->rc != HL_OK) {
       rc = w->rc;
       hl_err_move(err, &w->err);
       w->rc = HL_OK;
@@ -132,12 +232,16 @@ static void pscan_close(hl_op_t *op) {
   if (!ps->w) return;
   pthread_mutex_lock(&ps->mu);
   ps->stop = true;
-  pthread_cond_broadcast(&ps->cv);
+  for (int i = 0; i < ps->n; i++)
+    if (ps->w[i].cond_ready) pthread_cond_signal(&ps->w[i].space);
   pthread_mutex_unlock(&ps->mu);
   for (int i = 0; i < ps->n; i++) {
     worker_t *w = &ps->w[i];
     if (w->started) pthread_join(w->thread, NULL);
     if (w->top) w->top->close(w->top);
+    for (int k = 0; k < QUEUE; k++)
+      hl_batch_destroy(w->ring[k]);
+    if (w->cond_ready) pthread_cond_destroy(&w->space);
     hl_err_clear(&w->err);
   }
   ps->w = NULL;
@@ -160,6 +264,8 @@ hl_op_t *hl_op_parallel_scan_create(hl_session_t *s, const hl_plan_scan_t *scan,
   for (int i = 0; i < n_workers; i++) {
     w[i].ps = ps;
     hl_err_init(&w[i].err);
+    pthread_cond_init(&w[i].space, NULL);
+    w[i].cond_ready = true;
     w[i].scan = hl_op_scan_create(s, scan, arena, err);
     if (!w[i].scan) {
       pscan_close(&ps->op);

@@ -15,6 +15,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,6 +234,13 @@ static int parse_args(int argc, char **argv, options_t *opt, int *exit_now) {
 }
 
 int main(int argc, char **argv) {
+  /* Scans allocate and free megabyte-sized page and chunk buffers per row
+   * group; with glibc's defaults each one is a fresh mmap whose pages fault
+   * in again (a third of a Parquet scan's time).  Keep them in the heap and
+   * do not trim it eagerly.  The process's choice, so it lives here and not
+   * in the library. */
+  mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+  mallopt(M_TRIM_THRESHOLD, 128 * 1024 * 1024);
   options_t opt = {0};
   opt.format = HL_CLI_FORMAT_TABLE;
   opt.header = 1;

@@ -802,6 +802,21 @@ static hl_status_t scatter(pq_col_t *c, const int16_t *defs, uint32_t n, size_t 
         dst[i] = defs[i] == maxd ? src[k++] : 0;
     return HL_OK;
   }
+  case HL_PQ_CV_DECIMAL_INT32:
+  case HL_PQ_CV_DECIMAL_INT64: {
+    if (hl_type_phys(vec->type) != HL_P_I128) break;
+    __int128 *dst = HL_VEC_I128(vec) + row0;
+    if (c->s.conv == HL_PQ_CV_DECIMAL_INT64) {
+      const int64_t *src = c->raw;
+      for (uint32_t i = 0; i < n; i++)
+        dst[i] = (nn == n || defs[i] == maxd) ? src[k++] : 0;
+    } else {
+      const int32_t *src = c->raw;
+      for (uint32_t i = 0; i < n; i++)
+        dst[i] = (nn == n || defs[i] == maxd) ? src[k++] : 0;
+    }
+    return HL_OK;
+  }
   case HL_PQ_CV_DOUBLE: {
     const double *src = c->raw;
     double *dst = HL_VEC_F64(vec) + row0;

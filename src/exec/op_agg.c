@@ -13,6 +13,7 @@
 #include "exec/ops.h"
 
 #include "util/hashmap.h"
+#include "util/imap.h"
 #include "util/mem.h"
 
 #include <math.h>
@@ -49,9 +50,7 @@ typedef struct agg {
   /* GROUP BY one integer expression (no grouping sets): group numbers
    * found in an open-addressing table of keys instead of `groups` */
   bool int_key;
-  int64_t *ikeys;
-  uint32_t *iids; /* group number + 1; 0: empty slot */
-  size_t icap, icount;
+  hl_imap_t ikeys;        /* key -> group number + 1 */
   int64_t null_id;        /* group number of the NULL key, -1 before it is seen */
   hl_map_t **distinct;    /* per aggregate with DISTINCT */
   hl_value_t *group_vals; /* n_groups * n_group */
@@ -99,36 +98,6 @@ static hl_status_t add_group(agg_t *a, const hl_value_t *vals, hl_error_t *err) 
   return HL_OK;
 }
 
-static size_t int_slot(size_t cap, int64_t key) {
-  uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ULL;
-  return (size_t)(h ^ (h >> 29)) & (cap - 1);
-}
-
-static int int_grow(agg_t *a) {
-  size_t cap = a->icap ? a->icap * 2 : 1024;
-  int64_t *keys = hl_malloc(sizeof(int64_t) * cap);
-  uint32_t *ids = hl_calloc(cap, sizeof(uint32_t));
-  if (!keys || !ids) {
-    hl_free(keys);
-    hl_free(ids);
-    return -1;
-  }
-  for (size_t i = 0; i < a->icap; i++) {
-    if (!a->iids[i]) continue;
-    size_t k = int_slot(cap, a->ikeys[i]);
-    while (ids[k])
-      k = (k + 1) & (cap - 1);
-    keys[k] = a->ikeys[i];
-    ids[k] = a->iids[i];
-  }
-  hl_free(a->ikeys);
-  hl_free(a->iids);
-  a->ikeys = keys;
-  a->iids = ids;
-  a->icap = cap;
-  return 0;
-}
-
 /* The group number of row R (group values in VALS), adding the group when
  * it is new.  Not for grouping sets. */
 static hl_status_t group_id(agg_t *a, const hl_vec_t *gvecs, uint32_t r, hl_value_t *vals,
@@ -148,27 +117,17 @@ static hl_status_t group_id(agg_t *a, const hl_vec_t *gvecs, uint32_t r, hl_valu
       return HL_OK;
     }
     int64_t key = HL_VEC_I64(&gvecs[0])[r];
-    if ((a->icount + 1) * 2 > a->icap && int_grow(a) < 0) return hl_err_nomem(err);
-    size_t i = int_slot(a->icap, key);
-    while (a->iids[i]) {
-      if (a->ikeys[i] == key) {
-        *id = a->iids[i] - 1;
-        return HL_OK;
-      }
-      i = (i + 1) & (a->icap - 1);
-    }
     if (a->n_groups >= UINT32_MAX - 1)
       return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
                         "an aggregation has too many groups");
+    uint32_t found;
+    if (hl_imap_upsert(&a->ikeys, key, (uint32_t)a->n_groups + 1, &found) < 0)
+      return hl_err_nomem(err);
+    *id = found - 1;
+    if (found != (uint32_t)a->n_groups + 1) return HL_OK;
     memset(&vals[0], 0, sizeof vals[0]);
     vals[0].u.i = key;
-    hl_status_t rc = add_group(a, vals, err);
-    if (rc != HL_OK) return rc;
-    a->ikeys[i] = key;
-    a->iids[i] = (uint32_t)a->n_groups; /* the new group's number + 1 */
-    a->icount++;
-    *id = a->n_groups - 1;
-    return HL_OK;
+    return add_group(a, vals, err); /* the new group's number is n_groups */
   }
   hl_buf_reset(&a->key);
   for (int g = 0; g < ng; g++) {
@@ -305,8 +264,7 @@ static int str_cmp(hl_str_t x, hl_str_t y) {
 
 /* Bytes the aggregation keeps: states, group keys and DISTINCT sets. */
 static uint64_t held_bytes(const agg_t *a, int ng, int na) {
-  uint64_t n = hl_arena_used(a->arena) + hl_map_bytes(a->groups) +
-               a->icap * (sizeof(int64_t) + sizeof(uint32_t)) +
+  uint64_t n = hl_arena_used(a->arena) + hl_map_bytes(a->groups) + hl_imap_bytes(&a->ikeys) +
                a->cap_groups *
                    (sizeof(hl_value_t) * (size_t)(ng + 1) + sizeof(agg_state_t) * (size_t)(na + 1));
   for (int k = 0; k < na; k++)
@@ -828,10 +786,7 @@ static void agg_close(hl_op_t *op) {
   a->child = NULL;
   hl_map_destroy(a->groups);
   a->groups = NULL;
-  hl_free(a->ikeys);
-  hl_free(a->iids);
-  a->ikeys = NULL;
-  a->iids = NULL;
+  hl_imap_free(&a->ikeys);
   if (a->distinct)
     for (int k = 0; k < a->plan->n_aggs; k++) {
       hl_map_destroy(a->distinct[k]);

@@ -21,6 +21,7 @@
 #include "exec/ops.h"
 
 #include "util/hashmap.h"
+#include "util/imap.h"
 #include "util/mem.h"
 
 #include <string.h>
@@ -46,10 +47,8 @@ typedef struct join {
    * keys and chain heads instead of serialized keys, one cache line per
    * probe */
   bool int_key;
-  int64_t *ikeys;
-  uint32_t *iheads; /* first row + 1; 0: empty slot */
-  size_t icap, icount;
-  uint32_t *next; /* chain: next row + 1, 0 ends */
+  hl_imap_t ikeys; /* key -> first row + 1 */
+  uint32_t *next;  /* chain: next row + 1, 0 ends */
   uint8_t *build_matched;
   /* probe state */
   hl_batch_t *pb;  /* current probe batch (owned by the probe child) */
@@ -75,67 +74,6 @@ static bool builds_left(const hl_rel_t *rel) {
   /* RIGHT joins keep unmatched right rows: probe with the right side;
    * INNER joins build on the side the planner found smaller */
   return rel->join_type == HL_JOIN_RIGHT || (rel->join_type == HL_JOIN_INNER && rel->build_left);
-}
-
-static size_t int_slot(const join_t *j, int64_t key) {
-  uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ULL;
-  return (size_t)(h ^ (h >> 29)) & (j->icap - 1);
-}
-
-/* The chain head of KEY, or 0. */
-static uint32_t int_find(const join_t *j, int64_t key) {
-  if (!j->icap) return 0;
-  for (size_t i = int_slot(j, key);; i = (i + 1) & (j->icap - 1)) {
-    if (!j->iheads[i]) return 0;
-    if (j->ikeys[i] == key) return j->iheads[i];
-  }
-}
-
-static int int_grow(join_t *j) {
-  size_t cap = j->icap ? j->icap * 2 : 1024;
-  int64_t *keys = hl_malloc(sizeof(int64_t) * cap);
-  uint32_t *heads = hl_calloc(cap, sizeof(uint32_t));
-  if (!keys || !heads) {
-    hl_free(keys);
-    hl_free(heads);
-    return -1;
-  }
-  int64_t *old_keys = j->ikeys;
-  uint32_t *old_heads = j->iheads;
-  size_t old_cap = j->icap;
-  j->ikeys = keys;
-  j->iheads = heads;
-  j->icap = cap;
-  for (size_t i = 0; i < old_cap; i++) {
-    if (!old_heads[i]) continue;
-    size_t k = int_slot(j, old_keys[i]);
-    while (heads[k])
-      k = (k + 1) & (cap - 1);
-    keys[k] = old_keys[i];
-    heads[k] = old_heads[i];
-  }
-  hl_free(old_keys);
-  hl_free(old_heads);
-  return 0;
-}
-
-/* Adds build row IDX under KEY; *head receives the chain's existing head
- * (0 when IDX starts a new chain).  -1 on OOM. */
-static int int_insert(join_t *j, int64_t key, uint32_t idx, uint32_t *head) {
-  if ((j->icount + 1) * 2 > j->icap && int_grow(j) < 0) return -1;
-  size_t i = int_slot(j, key);
-  while (j->iheads[i]) {
-    if (j->ikeys[i] == key) {
-      *head = j->iheads[i];
-      return 0;
-    }
-    i = (i + 1) & (j->icap - 1);
-  }
-  j->ikeys[i] = key;
-  j->iheads[i] = idx + 1;
-  j->icount++;
-  *head = 0;
-  return 0;
 }
 
 /* Serializes the key of row R of key vectors KV; false when a key is NULL. */
@@ -168,7 +106,7 @@ static hl_status_t build(join_t *j, hl_error_t *err) {
     if (rc == HL_OK)
       rc = hl_budget_track(j->budget, &j->charged,
                            hl_arena_used(j->build_arena) + hl_map_bytes(j->map) +
-                               j->icap * (sizeof(int64_t) + sizeof(uint32_t)) +
+                               hl_imap_bytes(&j->ikeys) +
                                j->cap_build * (sizeof(hl_value_t *) + sizeof(uint32_t)),
                            "the join's build side", err);
     if (rc != HL_OK) break;
@@ -216,11 +154,11 @@ static hl_status_t build(join_t *j, hl_error_t *err) {
       if (j->int_key) {
         if (hl_vec_is_null(&kv[0], r)) continue; /* NULL keys never match */
         uint32_t head;
-        if (int_insert(j, HL_VEC_I64(&kv[0])[r], (uint32_t)idx, &head) < 0) {
+        if (hl_imap_upsert(&j->ikeys, HL_VEC_I64(&kv[0])[r], (uint32_t)idx + 1, &head) < 0) {
           rc = hl_err_nomem(err);
           break;
         }
-        if (head) {
+        if (head != (uint32_t)idx + 1) { /* not the first row of this key */
           j->next[idx] = j->next[head - 1];
           j->next[head - 1] = (uint32_t)(idx + 1);
         }
@@ -422,8 +360,9 @@ static hl_status_t fill_pairs(join_t *j, hl_error_t *err) {
       if (j->n_keys == 0) {
         j->cursor = j->n_build ? 1 : 0;
       } else if (j->int_key) {
-        j->cursor =
-            hl_vec_is_null(&j->pkeys[0], pr) ? 0 : int_find(j, HL_VEC_I64(&j->pkeys[0])[pr]);
+        j->cursor = hl_vec_is_null(&j->pkeys[0], pr)
+                        ? 0
+                        : hl_imap_get(&j->ikeys, HL_VEC_I64(&j->pkeys[0])[pr]);
       } else if (!make_key(j, j->pkeys, pr)) {
         j->cursor = 0;
       } else {
@@ -546,10 +485,7 @@ static void join_close(hl_op_t *op) {
   j->probe = j->build = NULL;
   hl_map_destroy(j->map);
   j->map = NULL;
-  hl_free(j->ikeys);
-  hl_free(j->iheads);
-  j->ikeys = NULL;
-  j->iheads = NULL;
+  hl_imap_free(&j->ikeys);
   hl_free(j->rows);
   hl_free(j->next);
   j->rows = NULL;

@@ -1293,6 +1293,12 @@ hl_status_t hl_expr_filter(const hl_expr_t *e, hl_batch_t *in, hl_arena_t *arena
   return HL_OK;
 }
 
+void hl_expr_mark_cols(const hl_expr_t *e, bool *used, int n) {
+  if (e->kind == HL_EX_COLUMN && e->col >= 0 && e->col < n) used[e->col] = true;
+  for (int k = 0; k < e->n_args; k++)
+    hl_expr_mark_cols(e->args[k], used, n);
+}
+
 bool hl_expr_cols_within(const hl_expr_t *e, int lo, int hi) {
   if (e->kind == HL_EX_COLUMN) return e->col >= lo && e->col < hi;
   for (int k = 0; k < e->n_args; k++)

@@ -3,9 +3,13 @@
  * percent_rank, cume_dist, ntile, lag, lead, first_value, last_value, and
  * count/sum/avg/min/max OVER (PARTITION BY ... ORDER BY ... frame).
  *
- * The operator reads its whole input, keeping every row's input columns
- * and the values of every window expression (partition keys, order keys,
- * arguments), evaluated batch by batch with the vectorized evaluator.  For
+ * The operator reads its whole input, keeping of every row the input
+ * columns the query reads above it and the values of every window
+ * expression (partition keys, order keys, arguments), evaluated batch by
+ * batch with the vectorized evaluator.  A row is an array of slots: an
+ * expression that is a plain input column shares that column's slot, and
+ * input columns nobody reads are not kept (they come out NULL), so a window
+ * over a wide table holds only what it needs.  For
  * each window it sorts row numbers by (partition keys, order keys), walks
  * the partitions, and computes one result per row: ranks from peer groups
  * (rows equal on the order keys), lag/lead by position, aggregates over
@@ -33,11 +37,15 @@ typedef struct window {
   hl_op_t *child;
   const hl_plan_t *plan;
   int n_in;   /* input columns */
-  int n_expr; /* stored expression columns */
+  int n_expr; /* window expressions */
   const hl_type_t **expr_types;
   win_exprs_t *we;
+  int *in_slot;   /* per input column: its slot in a row, -1 when not kept */
+  int *expr_slot; /* per window expression: its slot */
+  bool *eval;     /* per window expression: evaluated (not an input column) */
+  int n_slots;
   hl_arena_t *arena;    /* rows */
-  hl_value_t **rows;    /* n_in input values + n_expr expression values */
+  hl_value_t **rows;    /* n_slots values each */
   hl_value_t **results; /* per window, per row */
   size_t n_rows, cap_rows;
   size_t emitted;
@@ -59,6 +67,11 @@ static hl_expr_t *expr_at(const hl_window_t *w, int k) {
   return w->deflt;
 }
 
+/* Expressions of window W: partition keys, order keys, argument, default. */
+static int n_exprs_of(const hl_window_t *w) {
+  return w->n_partition + w->n_order + (w->arg ? 1 : 0) + (w->deflt ? 1 : 0);
+}
+
 static hl_status_t read_input(window_t *wo, hl_error_t *err) {
   const hl_plan_t *plan = wo->plan;
   hl_arena_t *scratch = hl_arena_create(64 * 1024);
@@ -74,9 +87,10 @@ static hl_status_t read_input(window_t *wo, hl_error_t *err) {
     if ((rc = wo->child->next(wo->child, &b, err)) != HL_OK || !b) break;
     for (int k = 0; k < plan->n_windows && rc == HL_OK; k++) {
       const hl_window_t *w = &plan->windows[k];
-      int n = wo->we[k].n_part + wo->we[k].n_order + (w->arg ? 1 : 0) + (w->deflt ? 1 : 0);
+      int n = n_exprs_of(w);
       for (int j = 0; j < n && rc == HL_OK; j++)
-        rc = hl_expr_eval(expr_at(w, j), b, &vecs[wo->we[k].first + j], scratch, err);
+        if (wo->eval[wo->we[k].first + j])
+          rc = hl_expr_eval(expr_at(w, j), b, &vecs[wo->we[k].first + j], scratch, err);
     }
     if (rc == HL_OK)
       rc = hl_budget_track(wo->budget, &wo->charged,
@@ -96,21 +110,22 @@ static hl_status_t read_input(window_t *wo, hl_error_t *err) {
         wo->rows = nr;
         wo->cap_rows = cap;
       }
-      hl_value_t *row =
-          hl_arena_alloc(wo->arena, sizeof(hl_value_t) * (size_t)(wo->n_in + wo->n_expr));
+      hl_value_t *row = hl_arena_alloc(wo->arena, sizeof(hl_value_t) * (size_t)wo->n_slots);
       if (!row) {
         rc = hl_err_nomem(err);
         break;
       }
       for (int c = 0; c < wo->n_in && rc == HL_OK; c++) {
+        if (wo->in_slot[c] < 0) continue;
         hl_value_t v;
         hl_vec_get_value(&b->cols[c], r, &v);
-        rc = hl_value_copy_deep(wo->arena, b->cols[c].type, &v, &row[c]);
+        rc = hl_value_copy_deep(wo->arena, b->cols[c].type, &v, &row[wo->in_slot[c]]);
       }
       for (int c = 0; c < wo->n_expr && rc == HL_OK; c++) {
+        if (!wo->eval[c]) continue;
         hl_value_t v;
         hl_vec_get_value(&vecs[c], r, &v);
-        rc = hl_value_copy_deep(wo->arena, wo->expr_types[c], &v, &row[wo->n_in + c]);
+        rc = hl_value_copy_deep(wo->arena, wo->expr_types[c], &v, &row[wo->expr_slot[c]]);
       }
       if (rc != HL_OK) {
         if (rc == HL_NOMEM) hl_err_nomem(err);
@@ -144,10 +159,10 @@ static int cmp_value(const hl_type_t *t, const hl_value_t *a, const hl_value_t *
 
 /* Partition keys only (for partition boundaries). */
 static int cmp_partition(const sort_ctx_t *c, size_t x, size_t y) {
-  const hl_value_t *a = c->wo->rows[x] + c->wo->n_in + c->we->first;
-  const hl_value_t *b = c->wo->rows[y] + c->wo->n_in + c->we->first;
+  const hl_value_t *a = c->wo->rows[x], *b = c->wo->rows[y];
+  const int *slot = c->wo->expr_slot + c->we->first;
   for (int k = 0; k < c->we->n_part; k++) {
-    int r = cmp_value(c->wo->expr_types[c->we->first + k], &a[k], &b[k], false, true);
+    int r = cmp_value(c->wo->expr_types[c->we->first + k], &a[slot[k]], &b[slot[k]], false, true);
     if (r) return r;
   }
   return 0;
@@ -155,10 +170,10 @@ static int cmp_partition(const sort_ctx_t *c, size_t x, size_t y) {
 
 static int cmp_order(const sort_ctx_t *c, size_t x, size_t y) {
   int base = c->we->first + c->we->n_part;
-  const hl_value_t *a = c->wo->rows[x] + c->wo->n_in + base;
-  const hl_value_t *b = c->wo->rows[y] + c->wo->n_in + base;
+  const hl_value_t *a = c->wo->rows[x], *b = c->wo->rows[y];
+  const int *slot = c->wo->expr_slot + base;
   for (int k = 0; k < c->we->n_order; k++) {
-    int r = cmp_value(c->wo->expr_types[base + k], &a[k], &b[k], c->w->order_desc[k],
+    int r = cmp_value(c->wo->expr_types[base + k], &a[slot[k]], &b[slot[k]], c->w->order_desc[k],
                       c->w->order_nulls_first[k]);
     if (r) return r;
   }
@@ -240,8 +255,8 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
                                      const sort_ctx_t *c, hl_error_t *err) {
   const hl_window_t *w = &wo->plan->windows[k];
   hl_value_t *res = wo->results[k];
-  int arg_col = wo->we[k].arg_col >= 0 ? wo->n_in + wo->we[k].arg_col : -1;
-  int def_col = wo->we[k].deflt_col >= 0 ? wo->n_in + wo->we[k].deflt_col : -1;
+  int arg_col = wo->we[k].arg_col >= 0 ? wo->expr_slot[wo->we[k].arg_col] : -1;
+  int def_col = wo->we[k].deflt_col >= 0 ? wo->expr_slot[wo->we[k].deflt_col] : -1;
   /* peer groups */
   int64_t *peer_start = hl_malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
   int64_t *peer_end = hl_malloc(sizeof(int64_t) * (size_t)(n ? n : 1));
@@ -471,10 +486,12 @@ static hl_status_t window_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   if (n > HL_BATCH_CAP) n = HL_BATCH_CAP;
   for (size_t i = 0; i < n; i++) {
     size_t r = wo->emitted + i;
-    for (int c = 0; c < wo->n_in; c++)
-      if (hl_vec_put_value(&wo->out->cols[c], wo->out->arena, (uint32_t)i, &wo->rows[r][c]) !=
-          HL_OK)
+    for (int c = 0; c < wo->n_in; c++) {
+      hl_value_t none = null_value();
+      const hl_value_t *v = wo->in_slot[c] >= 0 ? &wo->rows[r][wo->in_slot[c]] : &none;
+      if (hl_vec_put_value(&wo->out->cols[c], wo->out->arena, (uint32_t)i, v) != HL_OK)
         return hl_err_nomem(err);
+    }
     for (int k = 0; k < wo->plan->n_windows; k++)
       if (hl_vec_put_value(&wo->out->cols[wo->n_in + k], wo->out->arena, (uint32_t)i,
                            &wo->results[k][r]) != HL_OK)
@@ -498,6 +515,43 @@ static void window_close(hl_op_t *op) {
   wo->out = NULL;
   hl_arena_destroy(wo->arena);
   wo->arena = NULL;
+}
+
+/* Slots: the input columns the output expressions read, then each window
+ * expression that is not simply an input column (those share its slot). */
+static hl_status_t assign_slots(window_t *wo, hl_arena_t *arena) {
+  const hl_plan_t *plan = wo->plan;
+  bool *used = hl_arena_zalloc(arena, sizeof(bool) * (size_t)(wo->n_in + 1));
+  wo->in_slot = hl_arena_alloc(arena, sizeof(int) * (size_t)(wo->n_in + 1));
+  wo->expr_slot = hl_arena_alloc(arena, sizeof(int) * (size_t)(wo->n_expr + 1));
+  wo->eval = hl_arena_zalloc(arena, sizeof(bool) * (size_t)(wo->n_expr + 1));
+  if (!used || !wo->in_slot || !wo->expr_slot || !wo->eval) return HL_NOMEM;
+  for (int i = 0; i < plan->n_out; i++)
+    hl_expr_mark_cols(plan->out_exprs[i], used, wo->n_in);
+  for (int k = 0; k < plan->n_windows; k++) {
+    const hl_window_t *w = &plan->windows[k];
+    int n = n_exprs_of(w);
+    for (int j = 0; j < n; j++) {
+      const hl_expr_t *e = expr_at(w, j);
+      if (e->kind == HL_EX_COLUMN && e->col < wo->n_in)
+        used[e->col] = true;
+      else
+        wo->eval[wo->we[k].first + j] = true;
+    }
+  }
+  int n_slots = 0;
+  for (int c = 0; c < wo->n_in; c++)
+    wo->in_slot[c] = used[c] ? n_slots++ : -1;
+  for (int k = 0; k < plan->n_windows; k++) {
+    const hl_window_t *w = &plan->windows[k];
+    int n = n_exprs_of(w);
+    for (int j = 0; j < n; j++) {
+      int x = wo->we[k].first + j;
+      wo->expr_slot[x] = wo->eval[x] ? n_slots++ : wo->in_slot[expr_at(w, j)->col];
+    }
+  }
+  wo->n_slots = n_slots;
+  return HL_OK;
 }
 
 hl_op_t *hl_op_window_create(hl_op_t *child, const hl_plan_t *plan,
@@ -532,10 +586,14 @@ hl_op_t *hl_op_window_create(hl_op_t *child, const hl_plan_t *plan,
   if (wo->expr_types)
     for (int k = 0; k < plan->n_windows; k++) {
       const hl_window_t *w = &plan->windows[k];
-      int n = w->n_partition + w->n_order + (w->arg ? 1 : 0) + (w->deflt ? 1 : 0);
+      int n = n_exprs_of(w);
       for (int j = 0; j < n; j++)
         wo->expr_types[wo->we[k].first + j] = expr_at(w, j)->type;
     }
+  if (wo->we && assign_slots(wo, arena) != HL_OK) {
+    window_close(&wo->op);
+    return hl_err_nomem(err), NULL;
+  }
   if (wo->out_types) {
     for (int c = 0; c < wo->n_in; c++)
       wo->out_types[c] = in_types[c];

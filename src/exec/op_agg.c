@@ -50,6 +50,12 @@ typedef struct agg {
   /* GROUP BY one integer expression (no grouping sets): group numbers
    * found in an open-addressing table of keys instead of `groups` */
   bool int_key;
+  /* GROUP BY only strings (no grouping sets): a key whose values pack into
+   * 8 bytes (each a length byte -- 0 for NULL, else length + 1 -- then its
+   * bytes) is looked up as that integer in `ikeys`; longer keys use
+   * `groups`.  Whether a key packs depends only on its values, so each group
+   * lives in exactly one of the two tables. */
+  bool str_keys;
   hl_imap_t ikeys;        /* key -> group number + 1 */
   int64_t null_id;        /* group number of the NULL key, -1 before it is seen */
   hl_map_t **distinct;    /* per aggregate with DISTINCT */
@@ -98,6 +104,27 @@ static hl_status_t add_group(agg_t *a, const hl_value_t *vals, hl_error_t *err) 
   return HL_OK;
 }
 
+/* Packs the string key of row R into *KEY (see agg_t.str_keys); false when
+ * it takes more than 8 bytes. */
+static bool pack_str_key(const hl_vec_t *gvecs, int ng, uint32_t r, int64_t *key) {
+  uint8_t bytes[8] = {0};
+  size_t at = 0;
+  for (int g = 0; g < ng; g++) {
+    if (hl_vec_is_null(&gvecs[g], r)) {
+      if (at == 8) return false;
+      bytes[at++] = 0;
+      continue;
+    }
+    const hl_str_t *v = &HL_VEC_STR(&gvecs[g])[r];
+    if (at + 1 + (size_t)v->len > 8) return false;
+    bytes[at++] = (uint8_t)(v->len + 1);
+    memcpy(bytes + at, v->ptr, v->len);
+    at += v->len;
+  }
+  memcpy(key, bytes, sizeof *key);
+  return true;
+}
+
 /* The group number of row R (group values in VALS), adding the group when
  * it is new.  Not for grouping sets. */
 static hl_status_t group_id(agg_t *a, const hl_vec_t *gvecs, uint32_t r, hl_value_t *vals,
@@ -128,6 +155,20 @@ static hl_status_t group_id(agg_t *a, const hl_vec_t *gvecs, uint32_t r, hl_valu
     memset(&vals[0], 0, sizeof vals[0]);
     vals[0].u.i = key;
     return add_group(a, vals, err); /* the new group's number is n_groups */
+  }
+  int64_t packed;
+  if (a->str_keys && pack_str_key(gvecs, ng, r, &packed)) {
+    if (a->n_groups >= UINT32_MAX - 1)
+      return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                        "an aggregation has too many groups");
+    uint32_t found;
+    if (hl_imap_upsert(&a->ikeys, packed, (uint32_t)a->n_groups + 1, &found) < 0)
+      return hl_err_nomem(err);
+    *id = found - 1;
+    if (found != (uint32_t)a->n_groups + 1) return HL_OK;
+    for (int g = 0; g < ng; g++)
+      hl_vec_get_value(&gvecs[g], r, &vals[g]);
+    return add_group(a, vals, err);
   }
   hl_buf_reset(&a->key);
   for (int g = 0; g < ng; g++) {
@@ -826,6 +867,9 @@ hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *bu
   a->null_id = -1;
   a->int_key = plan->n_group == 1 && !plan->n_grouping_sets &&
                hl_type_phys(plan->group_exprs[0]->type) == HL_P_I64;
+  a->str_keys = plan->n_group >= 1 && !plan->n_grouping_sets;
+  for (int g = 0; g < plan->n_group; g++)
+    if (hl_type_phys(plan->group_exprs[g]->type) != HL_P_STR) a->str_keys = false;
   if (a->out_types) {
     for (int g = 0; g < plan->n_group; g++)
       a->out_types[g] = plan->group_exprs[g]->type;

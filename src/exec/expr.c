@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define FOR_LIVE(b, r)                                                                             \
   for (uint32_t i_ = 0, n_ = hl_batch_live(b), r = 0; i_ < n_ && ((r = hl_batch_row(b, i_)), 1);   \
@@ -1046,6 +1049,93 @@ static bool like_match(const char *s, size_t sn, const char *p, size_t pn) {
   return pi == pn;
 }
 
+/* Leftmost occurrence of needle N (NN >= 2 bytes) in H, or NULL.  With
+ * SSE2, 16 positions at a time are tested for the needle's first and last
+ * byte and only those candidates compared in full (the usual SIMD substring
+ * search); glibc's memmem checks one position at a time. */
+static const char *find_piece(const char *h, size_t hn, const char *n, size_t nn) {
+#ifdef __SSE2__
+  if (nn >= 2 && hn >= nn + 15) {
+    const __m128i first = _mm_set1_epi8(n[0]), last = _mm_set1_epi8(n[nn - 1]);
+    size_t i = 0;
+    for (; i + nn + 15 <= hn; i += 16) {
+      __m128i a = _mm_loadu_si128((const __m128i *)(h + i));
+      __m128i b = _mm_loadu_si128((const __m128i *)(h + i + nn - 1));
+      unsigned mask = (unsigned)_mm_movemask_epi8(
+          _mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
+      while (mask) {
+        unsigned bit = (unsigned)__builtin_ctz(mask);
+        if (memcmp(h + i + bit + 1, n + 1, nn - 2) == 0) return h + i + bit;
+        mask &= mask - 1;
+      }
+    }
+    const char *rest = memmem(h + i, hn - i, n, nn);
+    return rest;
+  }
+#endif
+  return memmem(h, hn, n, nn);
+}
+
+/* A LIKE pattern whose only wildcard is % (no _, no escapes), split once
+ * per pattern: the literal pieces between the %s must appear in order, the
+ * first at the start unless the pattern starts with %, the last at the end
+ * unless it ends with %.  Taking each middle piece at its leftmost place is
+ * exact. */
+typedef struct like_plan {
+  const char *p; /* the pattern it was made for */
+  size_t pn;
+  bool simple;       /* only % wildcards */
+  bool no_pct;       /* no wildcard at all: equality */
+  size_t head, tail; /* literal prefix and suffix lengths */
+  const char *mid;   /* between the first and the last %: pieces split by % */
+  size_t mid_len;
+} like_plan_t;
+
+static void like_plan(like_plan_t *lp, const char *p, size_t pn) {
+  memset(lp, 0, sizeof *lp);
+  lp->p = p;
+  lp->pn = pn;
+  if (pn == 0 || memchr(p, '_', pn) || memchr(p, '\\', pn)) return;
+  lp->simple = true;
+  const char *pct = memchr(p, '%', pn);
+  if (!pct) {
+    lp->no_pct = true;
+    return;
+  }
+  const char *last = memrchr(p, '%', pn);
+  lp->head = (size_t)(pct - p);
+  lp->tail = (size_t)(p + pn - last - 1);
+  lp->mid = pct + 1;
+  lp->mid_len = last > pct ? (size_t)(last - pct - 1) : 0;
+}
+
+static bool like_pieces(const like_plan_t *lp, const char *s, size_t sn) {
+  const char *p = lp->p;
+  if (lp->no_pct) return sn == lp->pn && (sn == 0 || memcmp(s, p, sn) == 0);
+  size_t head = lp->head, tail = lp->tail;
+  if (head + tail > sn) return false;
+  if (head && memcmp(s, p, head) != 0) return false;
+  if (tail && memcmp(s + sn - tail, p + lp->pn - tail, tail) != 0) return false;
+  const char *at = s + head, *end = s + sn - tail;
+  const char *q = lp->mid, *qe = lp->mid + lp->mid_len;
+  while (q < qe) {
+    const char *next = memchr(q, '%', (size_t)(qe - q));
+    if (!next) next = qe;
+    size_t len = (size_t)(next - q);
+    if (len == 1) {
+      const char *hit = memchr(at, q[0], (size_t)(end - at));
+      if (!hit) return false;
+      at = hit + 1;
+    } else if (len) {
+      const char *hit = find_piece(at, (size_t)(end - at), q, len);
+      if (!hit) return false;
+      at = hit + len;
+    }
+    q = next + 1;
+  }
+  return true;
+}
+
 static hl_status_t compile_regex(regex_t *re, const char *pat, size_t n, hl_arena_t *arena,
                                  long pos, hl_error_t *err) {
   return hl_regex_compile(re, pat, n, true, arena, pos, err);
@@ -1058,6 +1148,8 @@ static hl_status_t eval_like(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t 
   if (rc == HL_OK) rc = hl_expr_eval(e->args[1], in, &p, arena, err);
   if (rc != HL_OK) return rc;
   if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
+  like_plan_t lp;
+  like_plan(&lp, NULL, 0);
   FOR_LIVE(in, r) {
     if (hl_vec_is_null(&a, r) || hl_vec_is_null(&p, r)) {
       if (set_null(out, arena, r, err) != HL_OK) return HL_NOMEM;
@@ -1066,7 +1158,9 @@ static hl_status_t eval_like(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t 
     hl_str_t s = HL_VEC_STR(&a)[r], pat = HL_VEC_STR(&p)[r];
     bool m;
     if (!e->rlike) {
-      m = like_match(s.ptr, s.len, pat.ptr, pat.len);
+      if (pat.ptr != lp.p || pat.len != lp.pn) like_plan(&lp, pat.ptr, pat.len);
+      m = lp.simple && s.len ? like_pieces(&lp, s.ptr, s.len)
+                             : like_match(s.ptr, s.len, pat.ptr, pat.len);
     } else {
       char *z = hl_arena_strndup(arena, s.ptr, s.len);
       if (!z) return nomem(err);

@@ -170,13 +170,22 @@ static hl_status_t group_id(agg_t *a, const hl_vec_t *gvecs, uint32_t r, hl_valu
       hl_vec_get_value(&gvecs[g], r, &vals[g]);
     return add_group(a, vals, err);
   }
+  bool inserted;
+  if (a->str_keys && ng == 1) {
+    /* one string column: NULL and every string under 8 bytes packed above,
+     * so the bytes themselves are the key (no serialization) */
+    const hl_str_t *v = &HL_VEC_STR(&gvecs[0])[r];
+    if (hl_map_upsert(a->groups, v->ptr, v->len, a->n_groups, id, &inserted) < 0)
+      return hl_err_nomem(err);
+    if (inserted) hl_vec_get_value(&gvecs[0], r, &vals[0]);
+    return inserted ? add_group(a, vals, err) : HL_OK;
+  }
   hl_buf_reset(&a->key);
   for (int g = 0; g < ng; g++) {
     hl_vec_get_value(&gvecs[g], r, &vals[g]);
     hl_value_key_append(&a->key, gvecs[g].type, &vals[g]);
   }
   if (a->key.oom) return hl_err_nomem(err);
-  bool inserted;
   if (hl_map_upsert(a->groups, a->key.data ? a->key.data : "", a->key.len, a->n_groups, id,
                     &inserted) < 0)
     return hl_err_nomem(err);

@@ -39,9 +39,23 @@ typedef struct join {
   /* build side */
   bool built;
   hl_arena_t *build_arena;
-  hl_value_t **rows; /* n_build rows of n_build_cols values */
+  hl_value_t **rows; /* n_build rows of n_build_kept values */
   size_t n_build, cap_build;
   int n_build_cols;
+  /* Columns the query reads above the join (NULL: all).  The others come out
+   * NULL: a build row keeps only the read columns (build_slot maps a build
+   * column to its place in the row, -1 when not kept) and emit() gathers
+   * nothing for them -- gathering unread build columns was a cache miss per
+   * row and column. */
+  bool *used;
+  int *build_slot;
+  int n_build_kept;
+  /* per kept string build column: its distinct strings -> their one copy
+   * in build_arena, while there are at most JOIN_INTERN_MAX of them.  A
+   * dimension's low-cardinality strings (types, brands, countries) then
+   * stay in a few cache lines instead of one copy per build row, which the
+   * probe side would otherwise fetch from memory row by row. */
+  hl_map_t **intern;
   hl_map_t *map; /* key -> first row + 1 */
   /* one integer key (BIGINT, INT, DATE, ...): an open-addressing table of
    * keys and chain heads instead of serialized keys, one cache line per
@@ -88,6 +102,36 @@ static bool make_key(join_t *j, const hl_vec_t *kv, uint32_t r) {
   return true;
 }
 
+#define JOIN_INTERN_MAX 65536
+
+/* Copies build value V of column C into *OUT (payload in build_arena). */
+static hl_status_t keep_build_value(join_t *j, int c, const hl_type_t *type, const hl_value_t *v,
+                                    hl_value_t *out) {
+  hl_map_t *m = j->intern ? j->intern[c] : NULL;
+  if (!m || v->is_null) return hl_value_copy_deep(j->build_arena, type, v, out);
+  uint64_t at;
+  *out = *v;
+  if (hl_map_get(m, v->u.s.ptr, v->u.s.len, &at)) {
+    out->u.s.ptr = (const char *)(uintptr_t)at;
+    return HL_OK;
+  }
+  if (hl_value_copy_deep(j->build_arena, type, v, out) != HL_OK) return HL_NOMEM;
+  if (hl_map_count(m) >= JOIN_INTERN_MAX) { /* high cardinality: stop interning */
+    hl_map_destroy(m);
+    j->intern[c] = NULL;
+    return HL_OK;
+  }
+  return hl_map_set(m, v->u.s.ptr, v->u.s.len, (uint64_t)(uintptr_t)out->u.s.ptr) < 0 ? HL_NOMEM
+                                                                                      : HL_OK;
+}
+
+static size_t intern_bytes(const join_t *j) {
+  size_t n = 0;
+  for (int c = 0; c < j->n_build_cols; c++)
+    if (j->intern[c]) n += hl_map_bytes(j->intern[c]);
+  return n;
+}
+
 static hl_status_t build(join_t *j, hl_error_t *err) {
   hl_vec_t *kv = hl_arena_alloc(j->build_arena, sizeof(hl_vec_t) * (size_t)(j->n_keys + 1));
   hl_arena_t *scratch = hl_arena_create(64 * 1024);
@@ -106,7 +150,7 @@ static hl_status_t build(join_t *j, hl_error_t *err) {
     if (rc == HL_OK)
       rc = hl_budget_track(j->budget, &j->charged,
                            hl_arena_used(j->build_arena) + hl_map_bytes(j->map) +
-                               hl_imap_bytes(&j->ikeys) +
+                               hl_imap_bytes(&j->ikeys) + intern_bytes(j) +
                                j->cap_build * (sizeof(hl_value_t *) + sizeof(uint32_t)),
                            "the join's build side", err);
     if (rc != HL_OK) break;
@@ -131,17 +175,18 @@ static hl_status_t build(join_t *j, hl_error_t *err) {
         break;
       }
       hl_value_t *row =
-          hl_arena_alloc(j->build_arena, sizeof(hl_value_t) * (size_t)j->n_build_cols);
+          hl_arena_alloc(j->build_arena, sizeof(hl_value_t) * (size_t)(j->n_build_kept + 1));
       if (!row) {
         rc = hl_err_nomem(err);
         break;
       }
       for (int c = 0; c < j->n_build_cols; c++) {
+        if (j->build_slot[c] < 0) continue;
         /* strings and complex values point into the child's batch, which
          * the next pull reuses: keep deep copies */
         hl_value_t v;
         hl_vec_get_value(&b->cols[c], r, &v);
-        if (hl_value_copy_deep(j->build_arena, b->cols[c].type, &v, &row[c]) != HL_OK) {
+        if (keep_build_value(j, c, b->cols[c].type, &v, &row[j->build_slot[c]]) != HL_OK) {
           rc = hl_err_nomem(err);
           break;
         }
@@ -208,6 +253,13 @@ static uint64_t *all_valid(hl_vec_t *dst, hl_arena_t *arena) {
   return dst->validity;
 }
 
+/* Makes DST all NULL (a column nobody reads); false on OOM. */
+static bool all_null(hl_vec_t *dst, hl_arena_t *arena) {
+  uint64_t *dv = all_valid(dst, arena);
+  if (dv) memset(dv, 0, HL_BATCH_CAP / 8);
+  return dv != NULL;
+}
+
 #define CLEAR_BIT(m, o) ((m)[(o) >> 6] &= ~((uint64_t)1 << ((o)&63)))
 
 typedef hl_value_t *value_ptr_t;
@@ -222,14 +274,11 @@ static hl_status_t gather_probe(hl_vec_t *dst, const hl_vec_t *src, uint32_t src
   uint64_t *dv = NULL;
   if (sv) {
     /* a column the query does not read is all NULL: no per-row work */
-    bool all_null = true;
-    for (uint32_t w = 0; w < (src_rows + 63) / 64 && all_null; w++)
-      all_null = (sv[w] & (w == src_rows / 64 ? ((uint64_t)1 << (src_rows & 63)) - 1 : ~0ULL)) == 0;
-    if (all_null) {
-      if (!(dv = all_valid(dst, arena))) return HL_NOMEM;
-      memset(dv, 0, HL_BATCH_CAP / 8);
-      return HL_OK;
-    }
+    bool all_null_src = true;
+    for (uint32_t w = 0; w < (src_rows + 63) / 64 && all_null_src; w++)
+      all_null_src =
+          (sv[w] & (w == src_rows / 64 ? ((uint64_t)1 << (src_rows & 63)) - 1 : ~0ULL)) == 0;
+    if (all_null_src) return all_null(dst, arena) ? HL_OK : HL_NOMEM;
   }
   for (uint32_t o = 0; o < n; o++) {
     uint32_t r = idx[o];
@@ -277,7 +326,7 @@ static hl_status_t gather_build(join_t *j, hl_vec_t *dst, int c, const uint32_t 
   uint64_t *dv = NULL;
   for (uint32_t o = 0; o < n; o++) {
     uint32_t br = idx[o];
-    hl_value_t *v = br == UINT32_MAX ? NULL : &j->rows[br][c];
+    hl_value_t *v = br == UINT32_MAX ? NULL : &j->rows[br][j->build_slot[c]];
     if (!v || v->is_null) {
       if (!dv && !(dv = all_valid(dst, arena))) return HL_NOMEM;
       CLEAR_BIT(dv, o);
@@ -315,7 +364,9 @@ static hl_status_t emit(join_t *j, uint32_t n, hl_error_t *err) {
   int build_off = j->probe_is_left ? j->n_left : 0;
   for (int c = 0; c < n_probe_cols; c++) {
     hl_vec_t *dst = &out->cols[probe_off + c];
-    if (j->pb) {
+    if (j->used && !j->used[probe_off + c]) {
+      if (!all_null(dst, out->arena)) return hl_err_nomem(err);
+    } else if (j->pb) {
       if (gather_probe(dst, &j->pb->cols[c], j->pb->n_rows, j->pair_probe, n, out->arena) != HL_OK)
         return hl_err_nomem(err);
     } else { /* the build rows left over by a FULL join: no probe batch */
@@ -325,9 +376,12 @@ static hl_status_t emit(join_t *j, uint32_t n, hl_error_t *err) {
         CLEAR_BIT(dv, o);
     }
   }
-  for (int c = 0; c < j->n_build_cols; c++)
-    if (gather_build(j, &out->cols[build_off + c], c, j->pair_build, n, out->arena) != HL_OK)
+  for (int c = 0; c < j->n_build_cols; c++) {
+    hl_vec_t *dst = &out->cols[build_off + c];
+    if (j->build_slot[c] < 0 ? !all_null(dst, out->arena)
+                             : gather_build(j, dst, c, j->pair_build, n, out->arena) != HL_OK)
       return hl_err_nomem(err);
+  }
   out->n_rows = n;
   return HL_OK;
 }
@@ -485,6 +539,9 @@ static void join_close(hl_op_t *op) {
   j->probe = j->build = NULL;
   hl_map_destroy(j->map);
   j->map = NULL;
+  for (int c = 0; j->intern && c < j->n_build_cols; c++)
+    hl_map_destroy(j->intern[c]);
+  j->intern = NULL;
   hl_imap_free(&j->ikeys);
   hl_free(j->rows);
   hl_free(j->next);
@@ -498,8 +555,8 @@ static void join_close(hl_op_t *op) {
   hl_buf_fini(&j->key);
 }
 
-hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, hl_budget_t *budget,
-                           hl_arena_t *arena, hl_error_t *err) {
+hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, const bool *used,
+                           hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err) {
   join_t *j = hl_arena_zalloc(arena, sizeof(*j));
   if (!j) {
     left->close(left);
@@ -538,8 +595,25 @@ hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, h
   j->pair_probe = hl_arena_alloc(arena, sizeof(uint32_t) * HL_BATCH_CAP);
   j->pair_build = hl_arena_alloc(arena, sizeof(uint32_t) * HL_BATCH_CAP);
   j->out = hl_batch_create(rel->n_cols, rel->types);
+  j->build_slot = hl_arena_alloc(arena, sizeof(int) * (size_t)(j->n_build_cols + 1));
+  if (used && (j->used = hl_arena_alloc(arena, sizeof(bool) * (size_t)(rel->n_cols + 1)))) {
+    memcpy(j->used, used, sizeof(bool) * (size_t)rel->n_cols);
+    if (rel->residual) hl_expr_mark_cols(rel->residual, j->used, rel->n_cols);
+  }
+  j->intern = hl_arena_zalloc(arena, sizeof(hl_map_t *) * (size_t)(j->n_build_cols + 1));
+  bool intern_ok = j->intern != NULL;
+  if (j->build_slot && j->intern) {
+    int build_off = j->probe_is_left ? j->n_left : 0;
+    const hl_type_t *const *bt = rel->types + build_off;
+    for (int c = 0; c < j->n_build_cols; c++) {
+      j->build_slot[c] = !used || j->used[build_off + c] ? j->n_build_kept++ : -1;
+      if (j->build_slot[c] >= 0 && hl_type_phys(bt[c]) == HL_P_STR &&
+          !(j->intern[c] = hl_map_create()))
+        intern_ok = false;
+    }
+  }
   if (!j->build_arena || !j->probe_scratch || !j->map || !j->pkeys || !j->pair_probe ||
-      !j->pair_build || !j->out) {
+      !j->pair_build || !j->out || !j->build_slot || !intern_ok || (used && !j->used)) {
     join_close(&j->op);
     return hl_err_nomem(err), NULL;
   }

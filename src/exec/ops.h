@@ -58,9 +58,11 @@ void hl_op_sort_set_limit(hl_op_t *sort, size_t top_n);
 hl_op_t *hl_op_window_create(hl_op_t *child, const hl_plan_t *plan,
                              const hl_type_t *const *in_types, hl_budget_t *budget,
                              hl_arena_t *arena, hl_error_t *err);
-/* Joins of every kind (op_join.c): output is left columns then right. */
-hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, hl_budget_t *budget,
-                           hl_arena_t *arena, hl_error_t *err);
+/* Joins of every kind (op_join.c): output is left columns then right.
+ * USED (rel->n_cols, NULL: all) marks the output columns read above the
+ * join; the others come out NULL. */
+hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, const bool *used,
+                           hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);
 /* LATERAL VIEW explode/posexplode (op_lateral.c): each row of CHILD (REL's
  * left layout) once per element or entry of REL->gen_arg, with the
  * generated columns appended (REL's layout). */

@@ -276,7 +276,24 @@ static hl_op_t *build_scan(hl_session_t *s, const hl_plan_scan_t *scan, const hl
   return op;
 }
 
-static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, hl_arena_t *arena, hl_error_t *err) {
+/* Marks in a new array of N_COLS (in ARENA) USED's columns (all when USED
+ * is NULL) plus those the expressions E[0..n) read. */
+static bool *mark_used(const bool *used, int n_cols, hl_expr_t *const *e, int n,
+                       hl_arena_t *arena) {
+  bool *u = hl_arena_alloc(arena, sizeof(bool) * (size_t)(n_cols + 1));
+  if (!u) return NULL;
+  for (int c = 0; c < n_cols; c++)
+    u[c] = !used || used[c];
+  for (int k = 0; k < n; k++)
+    if (e[k]) hl_expr_mark_cols(e[k], u, n_cols);
+  return u;
+}
+
+/* The operators of relation R.  USED (R->n_cols, NULL: all) marks the
+ * columns read above it, so that a join gathers only those (and asks its
+ * inputs only for those plus its keys and residual condition). */
+static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, const bool *used, hl_arena_t *arena,
+                          hl_error_t *err) {
   switch (r->kind) {
   case HL_REL_SCAN:
     return build_scan(s, r->scan, NULL, arena, err);
@@ -286,24 +303,31 @@ static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, hl_arena_t *arena,
     return hl_exec_plan(s, r->query, arena, &sub, err) == HL_OK ? sub.root : NULL;
   }
   case HL_REL_JOIN: {
-    hl_op_t *l = build_rel(s, r->left, arena, err);
+    int nl = r->left->n_cols;
+    bool *out_used = mark_used(used, r->n_cols, &r->residual, 1, arena);
+    bool *lu = out_used ? mark_used(out_used, nl, r->left_keys, r->n_keys, arena) : NULL;
+    bool *ru = out_used
+                   ? mark_used(out_used + nl, r->right->n_cols, r->right_keys, r->n_keys, arena)
+                   : NULL;
+    if (!lu || !ru) return hl_err_nomem(err), NULL;
+    hl_op_t *l = build_rel(s, r->left, lu, arena, err);
     if (!l) return NULL;
-    hl_op_t *rr = build_rel(s, r->right, arena, err);
+    hl_op_t *rr = build_rel(s, r->right, ru, arena, err);
     if (!rr) {
       l->close(l);
       return NULL;
     }
-    return hl_op_join_create(l, rr, r, &s->budget, arena, err);
+    return hl_op_join_create(l, rr, r, out_used, &s->budget, arena, err);
   }
   case HL_REL_LATERAL: { /* op_lateral.c */
-    hl_op_t *l = build_rel(s, r->left, arena, err);
+    hl_op_t *l = build_rel(s, r->left, NULL, arena, err);
     return l ? hl_op_lateral_create(l, r, arena, err) : NULL;
   }
   case HL_REL_SETOP: {
-    hl_op_t *l = build_rel(s, r->left, arena, err);
+    hl_op_t *l = build_rel(s, r->left, NULL, arena, err);
     if (!l) return NULL;
     hl_op_t *rr = NULL;
-    if (r->right && !(rr = build_rel(s, r->right, arena, err))) {
+    if (r->right && !(rr = build_rel(s, r->right, NULL, arena, err))) {
       l->close(l);
       return NULL;
     }
@@ -312,6 +336,37 @@ static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, hl_arena_t *arena,
   }
   hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown relation kind");
   return NULL;
+}
+
+/* The columns of PLAN's FROM relation the block reads: WHERE, GROUP BY and
+ * aggregate arguments, and without aggregation the window expressions and
+ * the outputs (which then read the FROM layout).  NULL (all) on OOM. */
+static const bool *from_used(const hl_plan_t *plan, hl_arena_t *arena) {
+  int n = plan->from->n_cols;
+  bool *u = hl_arena_zalloc(arena, sizeof(bool) * (size_t)(n + 1));
+  if (!u) return NULL;
+  if (plan->filter) hl_expr_mark_cols(plan->filter, u, n);
+  if (plan->aggregate) {
+    for (int g = 0; g < plan->n_group; g++)
+      hl_expr_mark_cols(plan->group_exprs[g], u, n);
+    for (int k = 0; k < plan->n_aggs; k++)
+      if (plan->aggs[k].arg) hl_expr_mark_cols(plan->aggs[k].arg, u, n);
+    return u;
+  }
+  for (int k = 0; k < plan->n_windows; k++) {
+    const hl_window_t *w = &plan->windows[k];
+    if (w->arg) hl_expr_mark_cols(w->arg, u, n);
+    if (w->deflt) hl_expr_mark_cols(w->deflt, u, n);
+    for (int i = 0; i < w->n_partition; i++)
+      hl_expr_mark_cols(w->partition[i], u, n);
+    for (int i = 0; i < w->n_order; i++)
+      hl_expr_mark_cols(w->order[i], u, n);
+  }
+  /* with windows the outputs read the window's layout: its first n columns
+   * are the FROM columns */
+  for (int i = 0; i < plan->n_out; i++)
+    hl_expr_mark_cols(plan->out_exprs[i], u, n);
+  return u;
 }
 
 hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena,
@@ -323,7 +378,8 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
     /* the block filter of a single table runs inside the scan's threads */
     op = build_scan(s, plan->from->scan, plan->filter, arena, err);
   } else {
-    op = plan->from ? build_rel(s, plan->from, arena, err) : hl_op_one_row_create(arena, err);
+    op = plan->from ? build_rel(s, plan->from, from_used(plan, arena), arena, err)
+                    : hl_op_one_row_create(arena, err);
     if (op && plan->filter) op = hl_op_filter_create(op, plan->filter, arena, err);
   }
   if (op && plan->aggregate) op = hl_op_agg_create(op, plan, &s->budget, arena, err);

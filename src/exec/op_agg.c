@@ -14,6 +14,7 @@
 
 #include "util/hashmap.h"
 #include "util/imap.h"
+#include "util/hll.h"
 #include "util/mem.h"
 
 #include <math.h>
@@ -33,7 +34,19 @@ typedef struct agg_state {
   double m2;         /* variance: sum of squared deviations (Welford); mean in sum.d */
   hl_value_t *items; /* collect_list/collect_set/percentile values */
   uint32_t n_items, cap_items;
+  /* approx_count_distinct: the distinct 64-bit hashes (open addressing,
+   * 0 = empty, count in `count`) until there are SKETCH_EXACT of them, then
+   * a HyperLogLog sketch (util/hll.h) */
+  uint64_t *hashes;
+  uint32_t cap_hashes;
+  hl_hll_t *hll;
 } agg_state_t;
+
+/* Up to this many distinct values approx_count_distinct is exact (the set
+ * of hashes takes at most as much memory as a 16 KiB sketch), as
+ * HyperLogLog++'s sparse mode is; beyond, a sketch with about 0.8 %
+ * standard error. */
+#define SKETCH_EXACT 1024
 
 /* Decimal sums keep |sum.dec| below DEC_CHUNK and count whole chunks in
  * dec_carry, so adding values below 10^38 never overflows 128 bits and the
@@ -192,6 +205,57 @@ static hl_status_t group_id(agg_t *a, const hl_vec_t *gvecs, uint32_t r, hl_valu
   return inserted ? add_group(a, vals, err) : HL_OK;
 }
 
+static void sketch_insert(agg_state_t *st, uint64_t h) {
+  uint32_t mask = st->cap_hashes - 1;
+  for (uint32_t i = (uint32_t)h & mask;; i = (i + 1) & mask) {
+    if (st->hashes[i] == h) return;
+    if (st->hashes[i] == 0) {
+      st->hashes[i] = h;
+      st->count++;
+      return;
+    }
+  }
+}
+
+/* approx_count_distinct: adds the value V (of TYPE) to the group's state. */
+static hl_status_t sketch_add(agg_t *a, agg_state_t *st, const hl_type_t *type, const hl_value_t *v,
+                              hl_error_t *err) {
+  hl_buf_reset(&a->key);
+  hl_value_key_append(&a->key, type, v);
+  if (a->key.oom) return hl_err_nomem(err);
+  uint64_t h = hl_hll_hash(a->key.data ? a->key.data : "", a->key.len);
+  if (st->hll) {
+    hl_hll_add_hash(st->hll, h);
+    return HL_OK;
+  }
+  if (h == 0) h = 1; /* 0 marks an empty slot */
+  if ((uint64_t)st->count * 2 + 2 > st->cap_hashes) {
+    if (st->count >= SKETCH_EXACT) { /* to a sketch: every hash so far, then this one */
+      hl_hll_t *hll = hl_arena_alloc(a->arena, sizeof *hll);
+      if (!hll) return hl_err_nomem(err);
+      hl_hll_init(hll);
+      for (uint32_t i = 0; i < st->cap_hashes; i++)
+        if (st->hashes[i]) hl_hll_add_hash(hll, st->hashes[i]);
+      hl_hll_add_hash(hll, h);
+      st->hll = hll;
+      st->hashes = NULL; /* arena memory, released with the operator */
+      st->cap_hashes = 0;
+      return HL_OK;
+    }
+    uint32_t cap = st->cap_hashes ? st->cap_hashes * 2 : 16;
+    uint64_t *old = st->hashes;
+    uint32_t old_cap = st->cap_hashes;
+    st->hashes = hl_arena_zalloc(a->arena, sizeof(uint64_t) * cap);
+    if (!st->hashes) return hl_err_nomem(err);
+    st->cap_hashes = cap;
+    st->count = 0;
+    for (uint32_t i = 0; i < old_cap; i++)
+      if (old[i]) sketch_insert(st, old[i]);
+  }
+  sketch_insert(st, h);
+  return HL_OK;
+}
+
 static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg, uint32_t r,
                           size_t group, hl_error_t *err) {
   const hl_agg_t *ag = &a->plan->aggs[k];
@@ -202,7 +266,8 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
   if (hl_vec_is_null(arg, r)) return HL_OK;
   hl_value_t v;
   hl_vec_get_value(arg, r, &v);
-  if (ag->distinct || ag->kind == HL_AGG_COLLECT_SET || ag->kind == HL_AGG_APPROX_DISTINCT) {
+  if (ag->kind == HL_AGG_APPROX_DISTINCT) return sketch_add(a, st, arg->type, &v, err);
+  if (ag->distinct || ag->kind == HL_AGG_COLLECT_SET) {
     hl_buf_reset(&a->key);
     hl_buf_append(&a->key, &group, sizeof group);
     hl_value_key_append(&a->key, arg->type, &v);
@@ -711,7 +776,7 @@ static void final_value(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out) {
   memset(out, 0, sizeof(*out));
   switch (ag->kind) {
   case HL_AGG_APPROX_DISTINCT:
-    out->u.i = st->count;
+    out->u.i = st->hll ? (int64_t)hl_hll_estimate(st->hll) : st->count;
     return;
   case HL_AGG_VAR_POP:
   case HL_AGG_STDDEV_POP:
@@ -888,9 +953,8 @@ hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *bu
   }
   bool ok = a->out_types && a->distinct && a->arena && a->scratch && a->groups && a->out;
   for (int k = 0; ok && k < plan->n_aggs; k++)
-    if ((plan->aggs[k].distinct || plan->aggs[k].kind == HL_AGG_COLLECT_SET ||
-         plan->aggs[k].kind == HL_AGG_APPROX_DISTINCT) &&
-        !(a->distinct[k] = hl_map_create()))
+    if ((plan->aggs[k].distinct || plan->aggs[k].kind == HL_AGG_COLLECT_SET) &&
+        plan->aggs[k].kind != HL_AGG_APPROX_DISTINCT && !(a->distinct[k] = hl_map_create()))
       ok = false;
   if (!ok) {
     agg_close(&a->op);

@@ -25,8 +25,7 @@ typedef struct worker {
   pscan_t *ps;
   pthread_t thread;
   bool started;
-  hl_op_t *scan;  /* the worker's scan */
-  hl_op_t *top;   /* scan, or filter over it */
+  hl_op_t *scan;  /* the worker's scan (with the pushed filter) */
   hl_error_t err; /* the worker's error, handed to the consumer */
   hl_status_t rc;
   /* ring of handed-over batches: ring[(head + i) % QUEUE], i < count */
@@ -127,7 +126,7 @@ static void *worker_main(void *arg) {
   pscan_t *ps = w->ps;
   for (;;) {
     hl_batch_t *b = NULL;
-    hl_status_t rc = w->top->next(w->top, &b, &w->err);
+    hl_status_t rc = w->scan->next(w->scan, &b, &w->err);
     pthread_mutex_lock(&ps->mu);
     while (rc == HL_OK && b && w->count == QUEUE && !ps->stop)
       pthread_cond_wait(&w->space, &ps->mu);
@@ -238,7 +237,7 @@ static void pscan_close(hl_op_t *op) {
   for (int i = 0; i < ps->n; i++) {
     worker_t *w = &ps->w[i];
     if (w->started) pthread_join(w->thread, NULL);
-    if (w->top) w->top->close(w->top);
+    if (w->scan) w->scan->close(w->scan);
     for (int k = 0; k < QUEUE; k++)
       hl_batch_destroy(w->ring[k]);
     if (w->cond_ready) pthread_cond_destroy(&w->space);
@@ -272,9 +271,7 @@ hl_op_t *hl_op_parallel_scan_create(hl_session_t *s, const hl_plan_scan_t *scan,
       return NULL;
     }
     hl_op_scan_set_worker(w[i].scan, i, n_workers);
-    w[i].top = w[i].scan;
-    if (filter && !(w[i].top = hl_op_filter_create(w[i].scan, filter, arena, err))) {
-      w[i].scan = NULL; /* closed by the failed constructor */
+    if (filter && hl_op_scan_set_filter(w[i].scan, filter, err) != HL_OK) {
       pscan_close(&ps->op);
       return NULL;
     }

@@ -39,7 +39,7 @@ typedef struct scan {
   hl_text_reader_t *reader; /* text tables */
   hl_parquet_reader_t *pq;  /* Parquet tables */
   bool parquet;
-  bool seqfile, rcfile;        /* SEQUENCEFILE (fmt) / RCFILE (rc_fmt) tables */
+  bool seqfile, rcfile; /* SEQUENCEFILE (fmt) / RCFILE (rc_fmt) tables */
   hl_seqfile_reader_t *seq;
   hl_rcfile_reader_t *rc;
   hl_rcfile_format_t rc_fmt;
@@ -53,6 +53,12 @@ typedef struct scan {
   int64_t file_rows; /* rows returned from the current file (TABLESAMPLE) */
   /* the table's shared reader lock (isolate), NULL if none */
   hl_stor_lock_t *read_lock;
+  /* hl_op_scan_set_filter: the pushed filter, its scratch arena, and the
+   * needed data columns it does not read (read late, Parquet only) */
+  const hl_expr_t *pred;
+  hl_arena_t *pred_scratch;
+  hl_arena_t *arena; /* the query's, for the late mask */
+  bool *late;        /* [n_data], NULL: none */
 } scan_t;
 
 static void note_parquet(scan_t *sc);
@@ -140,12 +146,15 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   sc->file_rows = 0;
   /* a sample is the first rows of the file: skipping row groups by
    * statistics would sample other rows */
-  if (sc->parquet)
-    return hl_parquet_reader_open(sc->s->fs, path, t->n_data, t->types, t->names, sc->plan->needed,
-                                  sc->plan->sampled ? NULL : sc->plan->preds,
-                                  sc->plan->sampled ? 0 : sc->plan->n_preds,
-                                  /* the footer cache is for one thread at a time */
-                                  sc->n_workers > 1 ? NULL : sc->s->parquet_cache, &sc->pq, err);
+  if (sc->parquet) {
+    hl_status_t rc = hl_parquet_reader_open(
+        sc->s->fs, path, t->n_data, t->types, t->names, sc->plan->needed,
+        sc->plan->sampled ? NULL : sc->plan->preds, sc->plan->sampled ? 0 : sc->plan->n_preds,
+        /* the footer cache is for one thread at a time */
+        sc->n_workers > 1 ? NULL : sc->s->parquet_cache, &sc->pq, err);
+    if (rc == HL_OK && sc->late) hl_parquet_reader_set_late(sc->pq, sc->late);
+    return rc;
+  }
   if (sc->seqfile)
     return hl_seqfile_reader_open(sc->s->fs, path, &sc->fmt, t->n_data, t->types, t->names,
                                   sc->plan->needed, &sc->seq, err);
@@ -192,6 +201,14 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
         sc->stats.rows_read += sc->batch->n_rows;
         rc = fill_keys(sc, err);
         if (rc != HL_OK) return rc;
+        if (sc->pred) {
+          hl_arena_reset(sc->pred_scratch);
+          if ((rc = hl_expr_filter(sc->pred, sc->batch, sc->pred_scratch, err)) != HL_OK) return rc;
+          bool keep = hl_batch_live(sc->batch) > 0;
+          if (sc->pq && (rc = hl_parquet_reader_finish(sc->pq, sc->batch, keep, err)) != HL_OK)
+            return rc;
+          if (!keep) continue;
+        }
         *out = sc->batch;
         return HL_OK;
       }
@@ -258,6 +275,8 @@ static void scan_close(hl_op_t *op) {
   sc->unit_arena = NULL;
   hl_txn_read_end(sc->s->fs, sc->read_lock);
   sc->read_lock = NULL;
+  hl_arena_destroy(sc->pred_scratch);
+  sc->pred_scratch = NULL;
 }
 
 /* Reader isolation (txn.h "Readers"): the table's shared lock, held until
@@ -296,6 +315,24 @@ void hl_op_scan_set_worker(hl_op_t *op, int worker, int n_workers) {
   sc->n_workers = n_workers;
 }
 
+hl_status_t hl_op_scan_set_filter(hl_op_t *op, const hl_expr_t *pred, hl_error_t *err) {
+  scan_t *sc = (scan_t *)op;
+  hl_table_t *t = sc->table;
+  sc->pred = pred;
+  if (!(sc->pred_scratch = hl_arena_create(64 * 1024))) return hl_err_nomem(err);
+  /* a sample keeps the first rows of a file, filter or not: read all */
+  if (!sc->parquet || sc->plan->sampled) return HL_OK;
+  bool *reads = hl_arena_zalloc(sc->arena, sizeof(bool) * (size_t)(t->n_all + 1));
+  bool *late = hl_arena_zalloc(sc->arena, sizeof(bool) * (size_t)(t->n_data + 1));
+  if (!reads || !late) return hl_err_nomem(err);
+  hl_expr_mark_cols(pred, reads, t->n_all);
+  bool any = false;
+  for (int c = 0; c < t->n_data; c++)
+    any |= late[c] = sc->plan->needed[c] && !reads[c];
+  sc->late = any ? late : NULL;
+  return HL_OK;
+}
+
 size_t hl_op_scan_current_file(const hl_op_t *op) {
   return ((const scan_t *)op)->current_file;
 }
@@ -311,6 +348,7 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *plan, hl_arena
   if (!sc) return hl_err_nomem(err), NULL;
   sc->op.next = scan_next;
   sc->op.close = scan_close;
+  sc->arena = arena;
   sc->s = s;
   sc->plan = plan;
   sc->table = t;
@@ -322,8 +360,9 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *plan, hl_arena
   if (sc->rcfile && hl_rcfile_format_init(&sc->rc_fmt, arena, c->serde_lib, c->serde_params,
                                           c->n_serde_params, c->params, c->n_params, err) != HL_OK)
     return NULL;
-  if (!sc->parquet && !sc->rcfile && hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params,
-                                          c->n_serde_params, c->params, c->n_params, err) != HL_OK)
+  if (!sc->parquet && !sc->rcfile &&
+      hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params, c->n_serde_params,
+                          c->params, c->n_params, err) != HL_OK)
     return NULL;
   sc->part_values = hl_arena_zalloc(arena, sizeof(hl_value_t) * (size_t)(t->n_part + 1));
   sc->unit_arena = hl_arena_create(0);

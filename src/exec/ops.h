@@ -31,6 +31,11 @@ const hl_scan_stats_t *hl_op_scan_stats(const hl_op_t *scan);
 void hl_op_scan_set_worker(hl_op_t *scan, int worker, int n_workers);
 /* Ordinal of the file the last batch came from. */
 size_t hl_op_scan_current_file(const hl_op_t *scan);
+/* Makes SCAN return only the rows PRED (borrowed) keeps, as a filter over it
+ * would; for Parquet the columns PRED does not read are decoded only for
+ * batches with rows left (late materialization).  Set before the first
+ * next.  HL_OK or HL_NOMEM. */
+hl_status_t hl_op_scan_set_filter(hl_op_t *scan, const hl_expr_t *pred, hl_error_t *err);
 /* A scan read by N_WORKERS threads, each running scan -> FILTER (may be
  * NULL) over its share of the files; batches come out in file order, so
  * the result is the same as a single-threaded scan's (op_parallel.c). */

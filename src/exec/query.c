@@ -272,7 +272,10 @@ static hl_op_t *build_scan(hl_session_t *s, const hl_plan_scan_t *scan, const hl
   if (threads == 0) return NULL;
   if (threads > 1) return hl_op_parallel_scan_create(s, scan, f, threads, arena, err);
   hl_op_t *op = hl_op_scan_create(s, scan, arena, err);
-  if (op && f) op = hl_op_filter_create(op, f, arena, err);
+  if (op && f && hl_op_scan_set_filter(op, f, err) != HL_OK) {
+    op->close(op);
+    return NULL;
+  }
   return op;
 }
 

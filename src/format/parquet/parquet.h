@@ -74,6 +74,15 @@ hl_status_t hl_parquet_reader_open(hl_stor_t *fs, const char *path, int n_cols,
 /* Same contract as hl_text_reader_next: fills columns [0, n_cols) of BATCH
  * (reset by the caller), sets n_rows; 0 rows = end of file. */
 hl_status_t hl_parquet_reader_next(hl_parquet_reader_t *r, hl_batch_t *batch, hl_error_t *err);
+/* Late materialization: columns with LATE[i] set (borrowed until close;
+ * NULL: none) are not filled by hl_parquet_reader_next but by the
+ * hl_parquet_reader_finish that must follow it, once the caller has
+ * filtered the batch on the other columns: KEEP false (no row passed)
+ * skips them -- lazily, so that a run of dropped batches passes whole pages
+ * without decompressing them.  Only flat columns are read late. */
+void hl_parquet_reader_set_late(hl_parquet_reader_t *r, const bool *late);
+hl_status_t hl_parquet_reader_finish(hl_parquet_reader_t *r, hl_batch_t *batch, bool keep,
+                                     hl_error_t *err);
 const hl_parquet_scan_stats_t *hl_parquet_reader_stats(const hl_parquet_reader_t *r);
 void hl_parquet_reader_close(hl_parquet_reader_t *r); /* NULL is a no-op */
 

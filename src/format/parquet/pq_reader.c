@@ -232,7 +232,20 @@ struct hl_parquet_reader {
   size_t stack_n, stack_cap;
   hl_parquet_scan_stats_t stats;
   bool failed;
+  /* late materialization (hl_parquet_reader_set_late): columns read by
+   * hl_parquet_reader_finish after the caller's filter, and per leaf the
+   * rows of dropped batches not yet skipped -- skipped together at the
+   * next read, so that runs of dropped batches drop whole pages unread */
+  bool *late;         /* [n_cols], NULL: none */
+  uint64_t *pending;  /* [n_leaves] */
+  uint32_t late_rows; /* rows of the batch awaiting finish */
+  bool late_due;
 };
+
+/* Column I is read late (after the caller's filter). */
+static bool is_late(const hl_parquet_reader_t *r, int i) {
+  return r->late && r->late[i] && r->cb[i].flat && r->cb[i].field >= 0;
+}
 
 static hl_status_t name_err(hl_parquet_reader_t *r, hl_status_t st, hl_error_t *err) {
   if (st != HL_OK && st != HL_NOMEM && err->message &&
@@ -665,6 +678,7 @@ static hl_status_t start_row_group(hl_parquet_reader_t *r, bool *more, hl_error_
     if (rg_excluded(r, rg)) continue;
     r->rg_rows = rg->num_rows;
     r->rg_row = 0;
+    memset(r->pending, 0, sizeof(uint64_t) * (size_t)(r->ft->schema->n_leaves));
     /* row ranges: everything, narrowed by the page index */
     hl_arena_t *a = hl_arena_create(0);
     if (!a) return hl_err_nomem(err);
@@ -888,9 +902,11 @@ hl_status_t hl_parquet_reader_open(hl_stor_t *fs, const char *path, int n_cols,
   r->leaf_used = hl_arena_zalloc(r->arena, nl * sizeof(bool));
   r->leaf_discard = hl_arena_zalloc(r->arena, nl);
   r->leaf_trunc = hl_arena_zalloc(r->arena, nl * sizeof(uint32_t));
+  r->pending = hl_arena_zalloc(r->arena, nl * sizeof(uint64_t));
   r->cols = hl_calloc(nl, sizeof(pq_col_t *));
   r->bufs = hl_calloc(nl, sizeof(uint8_t *));
-  if (!r->bufs || !r->cb || !r->leaf_used || !r->leaf_discard || !r->leaf_trunc || !r->cols) {
+  if (!r->bufs || !r->cb || !r->leaf_used || !r->leaf_discard || !r->leaf_trunc || !r->cols ||
+      !r->pending) {
     st = hl_err_nomem(err);
     goto fail;
   }
@@ -945,6 +961,8 @@ hl_status_t hl_parquet_reader_next(hl_parquet_reader_t *r, hl_batch_t *batch, hl
   batch->n_rows = 0;
   if (r->failed)
     return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "reader used after an error");
+  /* a batch not finished was dropped */
+  if (r->late_due && (st = hl_parquet_reader_finish(r, batch, false, err)) != HL_OK) return st;
   for (;;) {
     if (!r->in_rg || r->range_idx >= r->n_ranges) {
       if (r->in_rg) end_row_group(r);
@@ -964,7 +982,10 @@ hl_status_t hl_parquet_reader_next(hl_parquet_reader_t *r, hl_batch_t *batch, hl
     if (r->rg_row < rg->start) { /* rows outside the selected ranges */
       uint64_t skip = (uint64_t)(rg->start - r->rg_row);
       for (int li = 0; li < r->ft->schema->n_leaves; li++)
-        if (r->cols[li] && (st = pq_col_skip_rows(r->cols[li], skip, err)) != HL_OK) goto fail;
+        if (r->cols[li] &&
+            (st = pq_col_skip_rows(r->cols[li], skip + r->pending[li], err)) != HL_OK)
+          goto fail;
+      memset(r->pending, 0, sizeof(uint64_t) * (size_t)(r->ft->schema->n_leaves));
       r->rg_row = rg->start;
     }
     int64_t left = rg->end - r->rg_row;
@@ -972,6 +993,7 @@ hl_status_t hl_parquet_reader_next(hl_parquet_reader_t *r, hl_batch_t *batch, hl
     for (int i = 0; i < r->n_cols; i++) {
       const pq_colbind_t *cb = &r->cb[i];
       hl_vec_t *v = &batch->cols[i];
+      if (is_late(r, i)) continue; /* hl_parquet_reader_finish */
       if (cb->field < 0)
         st = all_null(v, batch->arena, err);
       else if (cb->flat)
@@ -982,9 +1004,39 @@ hl_status_t hl_parquet_reader_next(hl_parquet_reader_t *r, hl_batch_t *batch, hl
     }
     r->rg_row += want;
     batch->n_rows = want;
+    r->late_rows = want;
+    r->late_due = r->late != NULL;
     return HL_OK;
   }
 fail:
+  r->failed = true;
+  return name_err(r, st, err);
+}
+
+void hl_parquet_reader_set_late(hl_parquet_reader_t *r, const bool *late) {
+  r->late = NULL;
+  for (int i = 0; late && i < r->n_cols; i++)
+    if (late[i] && r->cb[i].flat && r->cb[i].field >= 0) r->late = (bool *)late;
+}
+
+hl_status_t hl_parquet_reader_finish(hl_parquet_reader_t *r, hl_batch_t *batch, bool keep,
+                                     hl_error_t *err) {
+  if (!r->late_due) return HL_OK;
+  r->late_due = false;
+  hl_status_t st = HL_OK;
+  for (int i = 0; i < r->n_cols && st == HL_OK; i++) {
+    if (!is_late(r, i)) continue;
+    int li = r->cb[i].node->leaf_index;
+    if (!keep) {
+      r->pending[li] += r->late_rows;
+      continue;
+    }
+    if (r->pending[li]) st = pq_col_skip_rows(r->cols[li], r->pending[li], err);
+    r->pending[li] = 0;
+    if (st == HL_OK)
+      st = pq_col_read_flat(r->cols[li], r->late_rows, &batch->cols[i], 0, batch->arena, err);
+  }
+  if (st == HL_OK) return HL_OK;
   r->failed = true;
   return name_err(r, st, err);
 }

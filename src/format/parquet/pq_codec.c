@@ -1,5 +1,6 @@
 /*
- * pq_codec.c -- Parquet page codecs over Debian libraries (see pq_codec.h).
+ * pq_codec.c -- Parquet page codecs over Debian libraries (see pq_codec.h);
+ * SNAPPY pages are decompressed by util/snappy_dec.c (it says why).
  *
  * Every decompressor writes into the caller's buffer of exactly the size the
  * page header gives and reports any other outcome (too much output, too
@@ -18,6 +19,7 @@
 #include "format/parquet/pq_codec.h"
 
 #include "util/mem.h"
+#include "util/snappy_dec.h"
 
 #include <brotli/decode.h>
 #include <brotli/encode.h>
@@ -215,17 +217,11 @@ hl_status_t hl_pq_decompress(hl_parquet_codec_t codec, const uint8_t *src, size_
     if (src_len != dst_len) return corrupt(codec, err, "size differs from the page size");
     if (dst_len) memmove(dst, src, dst_len);
     return HL_OK;
-  case HL_PQ_SNAPPY: {
+  case HL_PQ_SNAPPY: { /* util/snappy_dec.h says why not libsnappy */
     size_t n;
-    if (snappy_uncompressed_length((const char *)src, src_len, &n) != SNAPPY_OK) {
-      return corrupt(codec, err, "bad length header");
-    }
+    if (!hl_snappy_length(src, src_len, &n)) return corrupt(codec, err, "bad length header");
     if (n != dst_len) return corrupt(codec, err, "size differs from the page size");
-    if (n == 0) return src_len == 1 ? HL_OK : corrupt(codec, err, "bad stream");
-    if (snappy_uncompress((const char *)src, src_len, (char *)dst, &n) != SNAPPY_OK ||
-        n != dst_len) {
-      return corrupt(codec, err, "bad stream");
-    }
+    if (!hl_snappy_uncompress(src, src_len, dst, dst_len)) return corrupt(codec, err, "bad stream");
     return HL_OK;
   }
   case HL_PQ_GZIP:

@@ -366,14 +366,26 @@ static bool fast_supported(const hl_agg_t *ag, const hl_vec_t *arg) {
   }
 }
 
+/* The first 8 bytes of S as a big-endian number, zero-padded: when two
+ * prefixes differ they order the strings (a zero pad only ties). */
+static inline uint64_t str_prefix(hl_str_t s) {
+  uint64_t v = 0;
+  if (s.len >= 8)
+    memcpy(&v, s.ptr, 8);
+  else
+    for (uint32_t i = 0; i < s.len; i++)
+      v |= (uint64_t)(unsigned char)s.ptr[i] << (8 * i);
+  return __builtin_bswap64(v);
+}
+
 static int str_cmp(hl_str_t x, hl_str_t y) {
-  /* shared pointers (dictionary values) and differing first bytes settle
-   * most comparisons without a call */
+  /* shared pointers (dictionary values) and differing 8-byte prefixes
+   * settle most comparisons without a call */
   if (x.ptr == y.ptr) return (x.len > y.len) - (x.len < y.len);
-  if (x.len && y.len && x.ptr[0] != y.ptr[0])
-    return (unsigned char)x.ptr[0] < (unsigned char)y.ptr[0] ? -1 : 1;
+  uint64_t a = str_prefix(x), b = str_prefix(y);
+  if (a != b) return a < b ? -1 : 1;
   uint32_t n = x.len < y.len ? x.len : y.len;
-  int c = n ? memcmp(x.ptr, y.ptr, n) : 0;
+  int c = n > 8 ? memcmp(x.ptr + 8, y.ptr + 8, n - 8) : 0;
   return c ? c : (x.len > y.len) - (x.len < y.len);
 }
 

@@ -330,6 +330,13 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
                        ct->tblprops.items[i].value, arena, err);
     if (rc != HL_OK) return rc;
   }
+  /* Hive 3+ creates tables with bucketing_version 2 (Murmur3); a table
+   * without the property is read as version 1 by Hive and Trino, so a
+   * bucketed table says which one its files use (exec/bucket.h) */
+  if (t.num_buckets > 0 && !hl_kv_get(t.params, t.n_params, "bucketing_version")) {
+    rc = hl_cmd_kv_put(&t.params, &t.n_params, "bucketing_version", "2", arena, err);
+    if (rc != HL_OK) return rc;
+  }
   if (ct->comment) {
     rc = hl_cmd_kv_put(&t.params, &t.n_params, "comment", ct->comment, arena, err);
     if (rc != HL_OK) return rc;

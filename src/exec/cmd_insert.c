@@ -1171,6 +1171,7 @@ hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table
       table->n_cols = n_data;
       table->part_keys = cols + n_data;
       table->n_part_keys = n_keys;
+      rc = hl_cmd_apply_buckets(ct, stmt->pos, arena, table, err);
     }
   }
   if (rc == HL_OK) rc = writer_init(&w, s, arena, 1, err);

@@ -865,8 +865,11 @@ static hl_status_t put_stats(hl_kv_t **kvs, int *n, uint64_t files, uint64_t row
  * counted by one listing of the directory. */
 static hl_status_t new_stats(writer_t *w, const wpart_t *p, bool overwrite, hl_kv_t **kvs, int *n,
                              hl_error_t *err) {
-  if (!p->rows_unknown && (overwrite || !*kvs || stats_accurate(*kvs, *n))) {
-    bool keep = !overwrite && *kvs;
+  /* parameters without any statistic (a new table with TBLPROPERTIES,
+   * such as a bucketed table's bucketing_version) count as no statistics */
+  bool none = !*kvs || (!kv_get(*kvs, *n, "numFiles") && !kv_get(*kvs, *n, "COLUMN_STATS_ACCURATE"));
+  if (!p->rows_unknown && (overwrite || none || stats_accurate(*kvs, *n))) {
+    bool keep = !overwrite && !none;
     uint64_t files = p->files + (keep ? kv_u64(*kvs, *n, "numFiles") : 0);
     uint64_t rows = p->rows + (keep ? kv_u64(*kvs, *n, "numRows") : 0);
     uint64_t size = p->total_bytes + (keep ? kv_u64(*kvs, *n, "totalSize") : 0);

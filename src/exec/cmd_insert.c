@@ -12,6 +12,10 @@
  * buffered in a batch per partition that is flushed to the table's format
  * writer.  Files are staged by the write transaction (txn/txn.h) under
  * unique names <qid>_<n>, and roll over at hivelite.write.file.size bytes.
+ * Bucketed tables (CLUSTERED BY) get one file per bucket per target,
+ * <bucket>_0_<qid>_<n>, rows placed by Hive's hash (bucket.h) and, with
+ * SORTED BY, sorted within the file (all of a file's rows are held in
+ * memory until it is written).
  *
  * All caps (hive.exec.max.dynamic.partitions, hive.exec.max.created.files,
  * hivelite.max_partitions_per_table) are checked while writing, before
@@ -237,18 +241,18 @@ static hl_status_t part_find(writer_t *w, wtable_t *wt, char **values, wpart_t *
 /* ------------------------------------------------------------ files */
 
 /* The staged name of a new file of F.  Unbucketed: "<qid>_<n>".  Bucketed:
- * "<bucket, 6 digits>_0_<qid>", Hive's "000001_0" with the write's id
- * added.  Readers take the bucket from the name: Hive's
+ * "<bucket, 6 digits>_0_<qid>_<n>", Hive's "000001_0" followed by the
+ * write's unique name.  Readers take the bucket from the name: Hive's
  * Utilities.getBucketIdFromFile matches ^(0*([0-9]+))_([0-9]+).* and
  * Trino's BackgroundHiveSplitLoader (\d+)_\d+.* (Trino itself writes
- * "<bucket>_0_<query id>"), so both read bucket 1 from "000001_0_<qid>";
- * the qid keeps names unique across writes, which is what Hive's
- * "_copy_N" suffix does for appends, without having to list the
- * directory. */
+ * "<bucket>_0_<query id>"), so both read bucket 1 from "000001_0_<qid>_<n>".
+ * The suffix keeps names unique across writes (what Hive's "_copy_N" does
+ * for appends, without listing the directory) and across the targets of
+ * one write, which share one staging directory (txn.h). */
 static char *file_name(writer_t *w, const wtable_t *wt, const wfile_t *f) {
-  const char *ext = wt->parquet ? ".parquet" : "";
-  if (f->bucket < 0) return hl_txn_file_name(w->txn, ext);
-  return hl_arena_sprintf(w->arena, "%06d_0_%s%s", f->bucket, hl_txn_query_id(w->txn), ext);
+  char *unique = hl_txn_file_name(w->txn, wt->parquet ? ".parquet" : "");
+  if (f->bucket < 0 || !unique) return unique;
+  return hl_arena_sprintf(w->arena, "%06d_0_%s", f->bucket, unique);
 }
 
 static bool file_open_p(const wfile_t *f) {

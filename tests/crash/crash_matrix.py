@@ -5,8 +5,8 @@ Usage: python3 tests/crash/crash_matrix.py --hivelite PATH [--keep]
 
 For each write kind (append, overwrite of one partition, overwrite of a
 whole table, dynamic-partition overwrite, also of a bucketed table, CTAS,
-LOAD DATA, TRUNCATE) and each step of the commit protocol (src/txn/txn.h), the write runs with
-HIVELITE_CRASH_AT=<step>, which makes the process kill itself with SIGKILL
+LOAD DATA, TRUNCATE) and each step of the commit protocol (src/txn/txn.h),
+the write runs with HIVELITE_CRASH_AT=<step>, which makes the process kill itself with SIGKILL
 at that step.  Then the warehouse is opened again (which runs recovery) and
 the test checks that:
 

@@ -36,6 +36,7 @@
 #include "format/text/text.h"
 #include "txn/txn.h"
 #include "util/hashmap.h"
+#include "util/imap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,8 +66,9 @@ typedef struct wpart {
   hl_cat_partition_t *existing; /* as read before the write, NULL if new */
   char *dir;
   hl_txn_target_t *target;
-  wfile_t *outs; /* n_outs files: 1, or one per bucket (index = bucket) */
-  int n_outs;
+  wfile_t **outs; /* the files: one, or one per bucket that has rows */
+  size_t n_outs, cap_outs;
+  hl_imap_t by_bucket; /* bucket -> index in outs + 1 (bucketed tables) */
   uint64_t rows, raw_bytes, files, total_bytes;
   bool rows_unknown; /* LOAD DATA: files are not parsed */
 } wpart_t;
@@ -153,6 +155,33 @@ static char *values_key(hl_arena_t *arena, char **values, int n) {
   return out;
 }
 
+/* The output of P for BUCKET (-1: the only one of an unbucketed
+ * target), created on first use: only buckets that receive rows cost
+ * memory, however many buckets the table has. */
+static hl_status_t out_get(writer_t *w, wpart_t *p, int bucket, wfile_t **out, hl_error_t *err) {
+  uint32_t idx = bucket >= 0 ? hl_imap_get(&p->by_bucket, bucket) : (p->n_outs ? 1 : 0);
+  if (idx) {
+    *out = p->outs[idx - 1];
+    return HL_OK;
+  }
+  if (p->n_outs == p->cap_outs) {
+    size_t ncap = p->cap_outs ? p->cap_outs * 2 : 4;
+    wfile_t **g = hl_arena_realloc(w->arena, p->outs, p->cap_outs * sizeof *g, ncap * sizeof *g);
+    if (!g) return hl_err_nomem(err);
+    p->outs = g;
+    p->cap_outs = ncap;
+  }
+  wfile_t *f = hl_arena_zalloc(w->arena, sizeof *f);
+  if (!f) return hl_err_nomem(err);
+  f->bucket = bucket;
+  uint32_t found;
+  if (bucket >= 0 && hl_imap_upsert(&p->by_bucket, bucket, (uint32_t)p->n_outs + 1, &found) != 0)
+    return hl_err_nomem(err);
+  p->outs[p->n_outs++] = f;
+  *out = f;
+  return HL_OK;
+}
+
 /* Creates the target for VALUES (copied) in table WT. */
 static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t **out,
                              hl_error_t *err) {
@@ -195,12 +224,13 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   if (rc == HL_OK) rc = hl_txn_target_inherit(w->txn, p->target, t->cat->location, err);
   if (rc != HL_OK) return rc;
   p->target->user = p;
-  /* one output per bucket (buffers are made on a bucket's first row) */
-  p->n_outs = wt->n_buckets > 0 ? wt->n_buckets : 1;
-  p->outs = hl_arena_zalloc(w->arena, sizeof(wfile_t) * (size_t)p->n_outs);
-  if (!p->outs) return hl_err_nomem(err);
-  for (int b = 0; b < p->n_outs; b++)
-    p->outs[b].bucket = wt->n_buckets > 0 ? b : -1;
+  /* an unbucketed target has one output; a bucketed one gets an output
+   * per bucket on the bucket's first row (out_get) */
+  if (wt->n_buckets == 0) {
+    wfile_t *f;
+    rc = out_get(w, p, -1, &f, err);
+    if (rc != HL_OK) return rc;
+  }
   if (wt->n_parts == wt->cap_parts) {
     size_t ncap = wt->cap_parts ? wt->cap_parts * 2 : 8;
     wpart_t **g =
@@ -461,9 +491,9 @@ static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_e
 
 static hl_status_t part_close(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err) {
   hl_status_t rc = HL_OK;
-  for (int b = 0; rc == HL_OK && b < p->n_outs; b++) {
-    rc = flush(w, wt, p, &p->outs[b], err);
-    if (rc == HL_OK) rc = file_close(w, wt, p, &p->outs[b], err);
+  for (size_t b = 0; rc == HL_OK && b < p->n_outs; b++) {
+    rc = flush(w, wt, p, p->outs[b], err);
+    if (rc == HL_OK) rc = file_close(w, wt, p, p->outs[b], err);
   }
   return rc;
 }
@@ -544,15 +574,18 @@ static hl_status_t write_row(writer_t *w, wtable_t *wt, const hl_batch_t *in,
     rc = convert(w, in_types[src], &v, t->types[c], t->names[c], &cvals[c], err);
     if (rc != HL_OK) return rc;
   }
-  wfile_t *f = &p->outs[0];
+  wfile_t *f;
+  int bucket = -1;
   if (wt->n_buckets > 0) {
     int32_t h = 0;
     for (int i = 0; i < wt->n_bucket_cols; i++) {
       int c = wt->bucket_idx[i];
       h = hl_bucket_hash_combine(h, hl_bucket_hash_value(wt->bucket_version, t->types[c], &cvals[c]));
     }
-    f = &p->outs[hl_bucket_number(h, wt->n_buckets)];
+    bucket = hl_bucket_number(h, wt->n_buckets);
   }
+  rc = out_get(w, p, bucket, &f, err);
+  if (rc != HL_OK) return rc;
   if (!f->buf) {
     f->buf = hl_batch_create(t->n_data, t->types);
     if (!f->buf || hl_batch_reset(f->buf) != HL_OK) return hl_err_nomem(err);
@@ -996,8 +1029,8 @@ static void writer_fini(writer_t *w) {
     wtable_t *wt = &w->tables[i];
     for (size_t j = 0; j < wt->n_parts; j++) {
       wpart_t *p = wt->parts[j];
-      for (int b = 0; b < p->n_outs; b++) {
-        wfile_t *f = &p->outs[b];
+      for (size_t b = 0; b < p->n_outs; b++) {
+        wfile_t *f = p->outs[b];
         if (f->w) {
           hl_error_t e;
           hl_err_init(&e);
@@ -1017,6 +1050,7 @@ static void writer_fini(writer_t *w) {
           hl_batch_destroy(f->held[i]);
         f->n_held = 0;
       }
+      hl_imap_free(&p->by_bucket);
     }
     hl_map_destroy(wt->map);
     wt->map = NULL;

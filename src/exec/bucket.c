@@ -26,15 +26,20 @@
  *   CHAR      as VARCHAR, trailing blanks        murmur(bytes without trailing
  *             stripped (HiveCharWritable)        blanks)
  *   DATE      days since 1970-01-01              murmur(4 bytes of the days)
+ *   DECIMAL   BigDecimal.hashCode of the value   (refused, see below)
+ *             without trailing zeros: 31 *
+ *             BigInteger.hashCode(unscaled) + scale
  *
  * floatToIntBits / doubleToLongBits turn every NaN into the canonical one
  * (0x7fc00000 / 0x7ff8000000000000).  Hive also hashes TIMESTAMP (v1: the
  * old TimestampWritable.hashCode of the value re-read in the JVM's time
  * zone; v2: Murmur3 of the TimestampWritableV2 serialized bytes) and DECIMAL
- * (v1: BigDecimal.hashCode of the value without trailing zeros; v2: Murmur3
- * of its unscaled BigInteger.toByteArray()); no published expected values
- * exist for those (Trino does not bucket on them), so they are refused
- * rather than guessed.
+ * in version 2 (Murmur3 of HiveDecimalWritable.getInternalStorage(), the
+ * unscaled BigInteger.toByteArray() without trailing zeros); no published
+ * expected values exist for those (Trino does not bucket on them), so they
+ * are refused rather than guessed.  Version 1 DECIMAL is checked against
+ * the values Spark publishes for its Hive-compatible hash
+ * (HashExpressionsSuite, "hive-hash for decimal").
  */
 #include "exec/bucket.h"
 
@@ -132,8 +137,33 @@ static int32_t java_bytes_hash(uint32_t h, const char *s, size_t len) {
   return (int32_t)h;
 }
 
-bool hl_bucket_type_supported(const hl_type_t *type) {
+/* Version 1 DECIMAL: Hive's HiveDecimal keeps no trailing fractional zeros
+ * and hashes as java.math.BigDecimal: 31 * unscaled.hashCode() + scale,
+ * where BigInteger.hashCode folds the magnitude's 32-bit words, most
+ * significant first, as h = 31 * h + word, then multiplies by the sign. */
+static int32_t decimal_hash_v1(__int128 v, int scale) {
+  while (scale > 0 && v % 10 == 0) {
+    v /= 10;
+    scale--;
+  }
+  if (v == 0) return 0; /* BigDecimal.ZERO: 31 * 0 + 0 */
+  int sign = v < 0 ? -1 : 1;
+  unsigned __int128 mag = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+  uint32_t words[4];
+  int n = 0;
+  for (; mag; mag >>= 32)
+    words[n++] = (uint32_t)mag;
+  uint32_t h = 0;
+  while (n > 0)
+    h = h * 31u + words[--n];
+  if (sign < 0) h = 0u - h;
+  return (int32_t)(h * 31u + (uint32_t)scale);
+}
+
+bool hl_bucket_type_supported(const hl_type_t *type, int version) {
   switch (type->id) {
+  case HL_T_DECIMAL:
+    return version == 1;
   case HL_T_BOOLEAN:
   case HL_T_TINYINT:
   case HL_T_SMALLINT:
@@ -164,6 +194,8 @@ int32_t hl_bucket_hash_value(int version, const hl_type_t *type, const hl_value_
   case HL_T_INT:
   case HL_T_DATE:
     return v2 ? murmur_be((uint64_t)v->u.i, 4) : (int32_t)v->u.i;
+  case HL_T_DECIMAL:
+    return v2 ? 0 : decimal_hash_v1(v->u.dec, type->scale);
   case HL_T_BIGINT:
     return v2 ? murmur_be((uint64_t)v->u.i, 8) : fold64((uint64_t)v->u.i);
   case HL_T_FLOAT:

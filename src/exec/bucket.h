@@ -13,10 +13,11 @@
  *
  * Both are spelled out per type in bucket.c; Trino's HiveBucketingV1/V2
  * implement the same functions and TestHiveBucketing publishes expected
- * hashes, which tests/unit/exec/test_bucket.c checks.  Types whose hashing we
- * cannot check against a published value (TIMESTAMP, DECIMAL, BINARY and
- * complex types) are refused by hl_bucket_type_supported; Trino refuses them
- * too.
+ * hashes, which tests/unit/exec/test_bucket.c checks (and Spark's HiveHash
+ * tests for version 1 DECIMAL).  Types whose hashing we cannot check
+ * against a published value (TIMESTAMP, version 2 DECIMAL, BINARY and
+ * complex types) are refused by hl_bucket_type_supported; Trino refuses
+ * them too.
  */
 #ifndef HL_BUCKET_H
 #define HL_BUCKET_H
@@ -33,8 +34,8 @@
  * seed 104729; the tail bytes are sign-extended as Java's byte << n does. */
 int32_t hl_bucket_murmur3_32(const uint8_t *data, size_t len);
 
-/* Whether rows can be bucketed on a column of TYPE (both versions). */
-bool hl_bucket_type_supported(const hl_type_t *type);
+/* Whether rows can be bucketed on a column of TYPE under VERSION. */
+bool hl_bucket_type_supported(const hl_type_t *type, int version);
 
 /* The field hash of V (of TYPE, supported) under VERSION (1 or 2); NULL
  * hashes to 0. */

@@ -91,10 +91,10 @@ typedef struct wtable {
   int n_input;        /* columns the rows must have */
   wpart_t **parts;
   size_t n_parts, cap_parts;
-  hl_map_t *map;    /* partition key -> index in parts */
-  int n_buckets;    /* CLUSTERED BY ... INTO n BUCKETS; 0 when not bucketed */
+  hl_map_t *map;      /* partition key -> index in parts */
+  int n_buckets;      /* CLUSTERED BY ... INTO n BUCKETS; 0 when not bucketed */
   int bucket_version; /* 1 or 2 (bucket.h) */
-  int *bucket_idx;  /* n_bucket_cols data column indexes */
+  int *bucket_idx;    /* n_bucket_cols data column indexes */
   int n_bucket_cols;
   int *sort_idx; /* SORTED BY: n_sort data column indexes */
   bool *sort_asc;
@@ -393,8 +393,7 @@ static hl_status_t write_sorted(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *
       hl_value_t v, deep;
       hl_vec_get_value(&src->cols[c], (uint32_t)refs[i], &v);
       if (!v.is_null && hl_type_is_complex(t->types[c])) {
-        if (hl_value_copy_deep(out->arena, t->types[c], &v, &deep) != HL_OK)
-          rc = hl_err_nomem(err);
+        if (hl_value_copy_deep(out->arena, t->types[c], &v, &deep) != HL_OK) rc = hl_err_nomem(err);
         v = deep;
       }
       if (rc == HL_OK && hl_vec_put_value(&out->cols[c], out->arena, out->n_rows, &v) != HL_OK)
@@ -415,8 +414,7 @@ static hl_status_t write_sorted(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *
   return rc;
 }
 
-static hl_status_t file_close(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f,
-                              hl_error_t *err) {
+static hl_status_t file_close(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_error_t *err) {
   hl_status_t rc;
   if (f->n_held > 0 && (rc = write_sorted(w, wt, p, f, err)) != HL_OK) return rc;
   if (!file_open_p(f)) return HL_OK;
@@ -462,7 +460,8 @@ static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_e
     /* SORTED BY: keep the batch; the file is written sorted at close */
     if (f->n_held == f->cap_held) {
       size_t ncap = f->cap_held ? f->cap_held * 2 : 8;
-      hl_batch_t **g = hl_arena_realloc(w->arena, f->held, f->cap_held * sizeof *g, ncap * sizeof *g);
+      hl_batch_t **g =
+          hl_arena_realloc(w->arena, f->held, f->cap_held * sizeof *g, ncap * sizeof *g);
       if (!g) return hl_err_nomem(err);
       f->held = g;
       f->cap_held = ncap;
@@ -580,7 +579,8 @@ static hl_status_t write_row(writer_t *w, wtable_t *wt, const hl_batch_t *in,
     int32_t h = 0;
     for (int i = 0; i < wt->n_bucket_cols; i++) {
       int c = wt->bucket_idx[i];
-      h = hl_bucket_hash_combine(h, hl_bucket_hash_value(wt->bucket_version, t->types[c], &cvals[c]));
+      h = hl_bucket_hash_combine(h,
+                                 hl_bucket_hash_value(wt->bucket_version, t->types[c], &cvals[c]));
     }
     bucket = hl_bucket_number(h, wt->n_buckets);
   }
@@ -654,11 +654,12 @@ static hl_status_t plan_buckets(writer_t *w, wtable_t *wt, long pos, hl_error_t 
       return hl_err_set_at(err, pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
                            "bucket column \"%s\" is not a data column of table \"%s.%s\"",
                            c->bucket_cols[i], HL_TNAME(t));
-    if (!hl_bucket_type_supported(t->types[col]))
+    if (!hl_bucket_type_supported(t->types[col], wt->bucket_version))
       return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                            "writing table \"%s.%s\" bucketed on column \"%s\" of type %s is "
                            "not supported (bucket columns must be BOOLEAN, TINYINT, SMALLINT, "
-                           "INT, BIGINT, FLOAT, DOUBLE, STRING, VARCHAR, CHAR or DATE)",
+                           "INT, BIGINT, FLOAT, DOUBLE, STRING, VARCHAR, CHAR or DATE, or "
+                           "DECIMAL with bucketing_version 1)",
                            HL_TNAME(t), c->bucket_cols[i], c->cols[col].type);
     wt->bucket_idx[i] = col;
   }
@@ -904,7 +905,8 @@ static hl_status_t new_stats(writer_t *w, const wpart_t *p, bool overwrite, hl_k
                              hl_error_t *err) {
   /* parameters without any statistic (a new table with TBLPROPERTIES,
    * such as a bucketed table's bucketing_version) count as no statistics */
-  bool none = !*kvs || (!kv_get(*kvs, *n, "numFiles") && !kv_get(*kvs, *n, "COLUMN_STATS_ACCURATE"));
+  bool none =
+      !*kvs || (!kv_get(*kvs, *n, "numFiles") && !kv_get(*kvs, *n, "COLUMN_STATS_ACCURATE"));
   if (!p->rows_unknown && (overwrite || none || stats_accurate(*kvs, *n))) {
     bool keep = !overwrite && !none;
     uint64_t files = p->files + (keep ? kv_u64(*kvs, *n, "numFiles") : 0);

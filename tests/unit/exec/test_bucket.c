@@ -4,7 +4,8 @@
  * (plugin/trino-hive/src/test/java/io/trino/plugin/hive/util/
  * TestHiveBucketing.java, testHashingCompare and
  * testBucketFilterFromDiscreteSets), which that test checks against Hive's
- * own ObjectInspectorUtils.getBucketHashCode[Old].
+ * own ObjectInspectorUtils.getBucketHashCode[Old]; version 1 DECIMAL against
+ * Spark's Hive-compatible hash tests.
  */
 #include "exec/bucket.h"
 #include "test.h"
@@ -43,7 +44,7 @@ static hl_type_t ty(hl_type_id_t id) {
   do {                                                                                             \
     hl_type_t t_ = ty(id);                                                                         \
     hl_value_t x_ = (val);                                                                         \
-    CHECK(hl_bucket_type_supported(&t_));                                                          \
+    CHECK(hl_bucket_type_supported(&t_, 1) && hl_bucket_type_supported(&t_, 2));                   \
     CHECK_INT(hl_bucket_hash_value(1, &t_, &x_), (int32_t)(v1));                                   \
     CHECK_INT(hl_bucket_hash_value(2, &t_, &x_), (int32_t)(v2));                                   \
   } while (0)
@@ -149,12 +150,54 @@ TEST(bucket_numbers) {
   CHECK_INT(hl_bucket_number(-138301454, 997), 2009182194 % 997);
 }
 
+/* Version 1 DECIMAL against Spark's HiveHash (sql/catalyst
+ * HashExpressionsSuite, "hive-hash for decimal"): the input rounded half up
+ * to DECIMAL(38, scale), hashed as Hive's BigDecimal without trailing zeros */
+static void check_decimal(const char *text, int scale, int32_t expect) {
+  hl_type_t t = {.id = HL_T_DECIMAL, .precision = 38, .scale = scale};
+  hl_value_t v = {.is_null = false};
+  CHECK_INT(hl_parse_decimal(text, strlen(text), 38, scale, &v.u.dec), 0);
+  CHECK(hl_bucket_type_supported(&t, 1));
+  CHECK(!hl_bucket_type_supported(&t, 2));
+  int32_t got = hl_bucket_hash_value(1, &t, &v);
+  if (got != expect) fprintf(stderr, "decimal %s scale %d\n", text, scale);
+  CHECK_INT(got, expect);
+}
+
+TEST(decimals_v1) {
+  check_decimal("18", 0, 558);
+  check_decimal("-18", 0, -558);
+  check_decimal("-18", 12, -558);
+  check_decimal("-18446744073709001000", 3, 17070057);
+  check_decimal("18446744073709001000", 4, -17070057);
+  check_decimal("9223372036854775807", 4, 2147482656);
+  check_decimal("-9223372036854775807", 5, -2147482656);
+  check_decimal("00000.00000000000", 34, 0);
+  check_decimal("-00000.00000000000", 11, 0);
+  check_decimal("123456.1234567890", 2, 382713974);
+  check_decimal("123456.1234567890", 20, 1871500252);
+  check_decimal("123456.1234567890", 10, 1871500252);
+  check_decimal("-123456.1234567890", 10, -1871500234);
+  check_decimal("123456.1234567890", 0, 3827136);
+  check_decimal("-123456.1234567890", 0, -3827136);
+  check_decimal("-123456.1234567890", 20, -1871500234);
+  check_decimal("123456.123456789012345678901234567890", 0, 3827136);
+  check_decimal("-123456.123456789012345678901234567890", 0, -3827136);
+  check_decimal("123456.123456789012345678901234567890", 10, 1871500252);
+  check_decimal("-123456.123456789012345678901234567890", 10, -1871500234);
+  check_decimal("123456.123456789012345678901234567890", 20, 236317582);
+  check_decimal("-123456.123456789012345678901234567890", 20, -236317544);
+  check_decimal("123456.123456789012345678901234567890", 30, 1728235666);
+  check_decimal("-123456.123456789012345678901234567890", 30, -1728235608);
+  check_decimal("123456.123456789012345678901234567890", 31, 1728235666);
+}
+
 TEST(refused_types) {
-  hl_type_id_t ids[] = {HL_T_DECIMAL, HL_T_TIMESTAMP, HL_T_BINARY,
-                        HL_T_ARRAY,   HL_T_MAP,       HL_T_STRUCT};
+  hl_type_id_t ids[] = {HL_T_TIMESTAMP, HL_T_BINARY, HL_T_ARRAY, HL_T_MAP, HL_T_STRUCT};
   for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
     hl_type_t t = ty(ids[i]);
-    CHECK(!hl_bucket_type_supported(&t));
+    CHECK(!hl_bucket_type_supported(&t, 1));
+    CHECK(!hl_bucket_type_supported(&t, 2));
   }
 }
 
@@ -184,6 +227,7 @@ int main(void) {
   RUN(dates);
   RUN(two_columns);
   RUN(bucket_numbers);
+  RUN(decimals_v1);
   RUN(refused_types);
   RUN(version_property);
   return test_report();

@@ -37,6 +37,7 @@
 #include "txn/txn.h"
 #include "util/hashmap.h"
 #include "util/imap.h"
+#include "util/sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +156,15 @@ static char *values_key(hl_arena_t *arena, char **values, int n) {
   return out;
 }
 
+/* ARR (an arena array of *CAP elements of ELEM bytes) with twice the room
+ * (FIRST when empty), or NULL on OOM with ARR and *CAP unchanged. */
+static void *grow_array(hl_arena_t *arena, void *arr, size_t *cap, size_t elem, size_t first) {
+  size_t ncap = *cap ? *cap * 2 : first;
+  void *g = hl_arena_realloc(arena, arr, *cap * elem, ncap * elem);
+  if (g) *cap = ncap;
+  return g;
+}
+
 /* The output of P for BUCKET (-1: the only one of an unbucketed
  * target), created on first use: only buckets that receive rows cost
  * memory, however many buckets the table has. */
@@ -165,11 +175,9 @@ static hl_status_t out_get(writer_t *w, wpart_t *p, int bucket, wfile_t **out, h
     return HL_OK;
   }
   if (p->n_outs == p->cap_outs) {
-    size_t ncap = p->cap_outs ? p->cap_outs * 2 : 4;
-    wfile_t **g = hl_arena_realloc(w->arena, p->outs, p->cap_outs * sizeof *g, ncap * sizeof *g);
+    wfile_t **g = grow_array(w->arena, p->outs, &p->cap_outs, sizeof *g, 4);
     if (!g) return hl_err_nomem(err);
     p->outs = g;
-    p->cap_outs = ncap;
   }
   wfile_t *f = hl_arena_zalloc(w->arena, sizeof *f);
   if (!f) return hl_err_nomem(err);
@@ -232,12 +240,9 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
     if (rc != HL_OK) return rc;
   }
   if (wt->n_parts == wt->cap_parts) {
-    size_t ncap = wt->cap_parts ? wt->cap_parts * 2 : 8;
-    wpart_t **g =
-        hl_arena_realloc(w->arena, wt->parts, wt->cap_parts * sizeof *g, ncap * sizeof *g);
+    wpart_t **g = grow_array(w->arena, wt->parts, &wt->cap_parts, sizeof *g, 8);
     if (!g) return hl_err_nomem(err);
     wt->parts = g;
-    wt->cap_parts = ncap;
   }
   wt->parts[wt->n_parts++] = p;
   *out = p;
@@ -327,21 +332,23 @@ static hl_status_t file_write(wpart_t *p, wfile_t *f, hl_batch_t *batch, hl_erro
   return HL_OK;
 }
 
-/* SORTED BY: orders the rows held in F (stable merge sort of row
- * references) and writes them.  Hive sorts a bucket file's rows by the
+/* SORTED BY: orders the rows held in F (stable sort of row references)
+ * and writes them.  Hive sorts a bucket file's rows by the
  * sort columns, NULL first when ascending and last when descending. */
 typedef struct sort_ctx {
   const wtable_t *wt;
   hl_batch_t **held;
 } sort_ctx_t;
 
-static int row_cmp(const sort_ctx_t *c, uint64_t ra, uint64_t rb) {
-  const hl_batch_t *ba = c->held[ra >> 32], *bb = c->held[rb >> 32];
+/* A held row is referred to as batch * HL_BATCH_CAP + row. */
+static int row_cmp(const void *ctx, size_t ra, size_t rb) {
+  const sort_ctx_t *c = ctx;
+  const hl_batch_t *ba = c->held[ra / HL_BATCH_CAP], *bb = c->held[rb / HL_BATCH_CAP];
   for (int k = 0; k < c->wt->n_sort; k++) {
     int col = c->wt->sort_idx[k];
     hl_value_t va, vb;
-    hl_vec_get_value(&ba->cols[col], (uint32_t)ra, &va);
-    hl_vec_get_value(&bb->cols[col], (uint32_t)rb, &vb);
+    hl_vec_get_value(&ba->cols[col], (uint32_t)(ra % HL_BATCH_CAP), &va);
+    hl_vec_get_value(&bb->cols[col], (uint32_t)(rb % HL_BATCH_CAP), &vb);
     int r;
     if (va.is_null || vb.is_null)
       r = va.is_null == vb.is_null ? 0 : va.is_null ? -1 : 1;
@@ -353,21 +360,6 @@ static int row_cmp(const sort_ctx_t *c, uint64_t ra, uint64_t rb) {
   return 0;
 }
 
-static void merge_sort(const sort_ctx_t *c, uint64_t *v, uint64_t *tmp, size_t n) {
-  if (n < 2) return;
-  size_t mid = n / 2;
-  merge_sort(c, v, tmp, mid);
-  merge_sort(c, v + mid, tmp, n - mid);
-  size_t i = 0, j = mid, k = 0;
-  while (i < mid && j < n)
-    tmp[k++] = row_cmp(c, v[j], v[i]) < 0 ? v[j++] : v[i++];
-  while (i < mid)
-    tmp[k++] = v[i++];
-  while (j < n)
-    tmp[k++] = v[j++];
-  memcpy(v, tmp, n * sizeof *v);
-}
-
 static hl_status_t write_sorted(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f,
                                 hl_error_t *err) {
   hl_table_t *t = wt->t;
@@ -375,23 +367,23 @@ static hl_status_t write_sorted(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *
   for (size_t i = 0; i < f->n_held; i++)
     n += f->held[i]->n_rows;
   if (n == 0) return HL_OK;
-  uint64_t *refs = hl_malloc(n * sizeof *refs), *tmp = hl_malloc(n * sizeof *tmp);
+  size_t *refs = hl_malloc(n * sizeof *refs), *tmp = hl_malloc(n * sizeof *tmp);
   hl_batch_t *out = hl_batch_create(t->n_data, t->types);
   hl_status_t rc = refs && tmp && out && hl_batch_reset(out) == HL_OK ? HL_OK : hl_err_nomem(err);
   size_t k = 0;
   for (size_t i = 0; rc == HL_OK && i < f->n_held; i++)
     for (uint32_t r = 0; r < f->held[i]->n_rows; r++)
-      refs[k++] = (uint64_t)i << 32 | r;
+      refs[k++] = i * HL_BATCH_CAP + r;
   if (rc == HL_OK) {
     sort_ctx_t ctx = {wt, f->held};
-    merge_sort(&ctx, refs, tmp, n);
+    hl_sort_indexes(refs, tmp, n, row_cmp, &ctx);
     rc = file_open(w, wt, p, f, err);
   }
   for (size_t i = 0; rc == HL_OK && i < n; i++) {
-    const hl_batch_t *src = f->held[refs[i] >> 32];
+    const hl_batch_t *src = f->held[refs[i] / HL_BATCH_CAP];
     for (int c = 0; rc == HL_OK && c < t->n_data; c++) {
       hl_value_t v, deep;
-      hl_vec_get_value(&src->cols[c], (uint32_t)refs[i], &v);
+      hl_vec_get_value(&src->cols[c], (uint32_t)(refs[i] % HL_BATCH_CAP), &v);
       if (!v.is_null && hl_type_is_complex(t->types[c])) {
         if (hl_value_copy_deep(out->arena, t->types[c], &v, &deep) != HL_OK) rc = hl_err_nomem(err);
         v = deep;
@@ -459,12 +451,9 @@ static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_e
   if (wt->n_sort > 0) {
     /* SORTED BY: keep the batch; the file is written sorted at close */
     if (f->n_held == f->cap_held) {
-      size_t ncap = f->cap_held ? f->cap_held * 2 : 8;
-      hl_batch_t **g =
-          hl_arena_realloc(w->arena, f->held, f->cap_held * sizeof *g, ncap * sizeof *g);
+      hl_batch_t **g = grow_array(w->arena, f->held, &f->cap_held, sizeof *g, 8);
       if (!g) return hl_err_nomem(err);
       f->held = g;
-      f->cap_held = ncap;
     }
     f->held[f->n_held++] = f->buf;
     f->buf = hl_batch_create(t->n_data, t->types);

@@ -59,6 +59,7 @@ typedef struct wfile {
   int bucket;        /* bucket number, -1 when the table is not bucketed */
   hl_batch_t **held; /* SORTED BY: full batches kept until the file is sorted */
   size_t n_held, cap_held;
+  uint64_t held_bytes; /* their memory, charged to the statement's budget */
 } wfile_t;
 
 /* One target directory: a partition, or the whole unpartitioned table. */
@@ -116,6 +117,7 @@ typedef struct writer {
   uint64_t max_dyn;   /* hive.exec.max.dynamic.partitions */
   size_t max_parts;   /* hivelite.max_partitions_per_table */
   uint64_t n_files;
+  uint64_t held_bytes; /* SORTED BY rows held, charged to the budget */
   uint64_t row_no;     /* 1-based row number in the current insert, for errors */
   hl_arena_t *scratch; /* per-row conversions */
 } writer_t;
@@ -403,6 +405,9 @@ static hl_status_t write_sorted(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *
   for (size_t i = 0; i < f->n_held; i++)
     hl_batch_destroy(f->held[i]);
   f->n_held = 0;
+  hl_budget_release(&w->s->budget, f->held_bytes);
+  w->held_bytes -= f->held_bytes;
+  f->held_bytes = 0;
   return rc;
 }
 
@@ -455,7 +460,13 @@ static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_e
       if (!g) return hl_err_nomem(err);
       f->held = g;
     }
+    uint64_t nb = hl_arena_used(f->buf->arena);
     f->held[f->n_held++] = f->buf;
+    f->buf = NULL; /* owned by held now */
+    f->held_bytes += nb;
+    w->held_bytes += nb;
+    rc = hl_budget_charge(&w->s->budget, nb, "SORTED BY", err); /* counted even when over */
+    if (rc != HL_OK) return rc;
     f->buf = hl_batch_create(t->n_data, t->types);
     if (!f->buf || hl_batch_reset(f->buf) != HL_OK) return hl_err_nomem(err);
     return HL_OK;
@@ -1052,6 +1063,8 @@ static void writer_fini(writer_t *w) {
   }
   hl_arena_destroy(w->scratch);
   w->scratch = NULL;
+  if (w->s) hl_budget_release(&w->s->budget, w->held_bytes);
+  w->held_bytes = 0;
 }
 
 static hl_status_t writer_init(writer_t *w, hl_session_t *s, hl_arena_t *arena, int n_tables,

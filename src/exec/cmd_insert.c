@@ -12,6 +12,10 @@
  * buffered in a batch per partition that is flushed to the table's format
  * writer.  Files are staged by the write transaction (txn/txn.h) under
  * unique names <qid>_<n>, and roll over at hivelite.write.file.size bytes.
+ * Bucketed tables (CLUSTERED BY) get one file per bucket per target,
+ * <bucket>_0_<qid>_<n>, rows placed by Hive's hash (bucket.h) and, with
+ * SORTED BY, sorted within the file (all of a file's rows are held in
+ * memory until it is written).
  *
  * All caps (hive.exec.max.dynamic.partitions, hive.exec.max.created.files,
  * hivelite.max_partitions_per_table) are checked while writing, before
@@ -23,6 +27,7 @@
  */
 #include "exec/cmd_int.h"
 
+#include "exec/bucket.h"
 #include "exec/expr.h"
 #include "exec/loc_allow.h"
 #include "format/parquet/parquet.h"
@@ -31,6 +36,8 @@
 #include "format/text/text.h"
 #include "txn/txn.h"
 #include "util/hashmap.h"
+#include "util/imap.h"
+#include "util/sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,20 +47,31 @@
 
 #define STATS_ACCURATE "{\"BASIC_STATS\":\"true\"}"
 
+/* One output file: the only file of a target, or one bucket's file. */
+typedef struct wfile {
+  hl_batch_t *buf;         /* rows waiting for the writer; NULL until the first row */
+  hl_text_writer_t *w;     /* the open text file, NULL between files */
+  hl_parquet_writer_t *pw; /* the open Parquet file, NULL between files */
+  hl_seqfile_writer_t *sw; /* the open SequenceFile, NULL between files */
+  hl_rcfile_writer_t *rw;  /* the open RCFile, NULL between files */
+  char *file_name;
+  uint64_t file_rows;
+  int bucket;        /* bucket number, -1 when the table is not bucketed */
+  hl_batch_t **held; /* SORTED BY: full batches kept until the file is sorted */
+  size_t n_held, cap_held;
+  uint64_t held_bytes; /* their memory, charged to the statement's budget */
+} wfile_t;
+
 /* One target directory: a partition, or the whole unpartitioned table. */
 typedef struct wpart {
   char **values;                /* canonical key values (NULL = default); NULL if unpartitioned */
   hl_cat_partition_t *existing; /* as read before the write, NULL if new */
   char *dir;
   hl_txn_target_t *target;
-  hl_batch_t *buf;         /* rows waiting for the writer */
-  hl_text_writer_t *w;     /* the open text file, NULL between files */
-  hl_parquet_writer_t *pw; /* the open Parquet file, NULL between files */
-  hl_seqfile_writer_t *sw; /* the open SequenceFile, NULL between files */
-  hl_rcfile_writer_t *rw;  /* the open RCFile, NULL between files */
-  char *file_name;
+  wfile_t **outs; /* the files: one, or one per bucket that has rows */
+  size_t n_outs, cap_outs;
+  hl_imap_t by_bucket; /* bucket -> index in outs + 1 (bucketed tables) */
   uint64_t rows, raw_bytes, files, total_bytes;
-  uint64_t file_rows;
   bool rows_unknown; /* LOAD DATA: files are not parsed */
 } wpart_t;
 
@@ -75,7 +93,14 @@ typedef struct wtable {
   int n_input;        /* columns the rows must have */
   wpart_t **parts;
   size_t n_parts, cap_parts;
-  hl_map_t *map;    /* partition key -> index in parts */
+  hl_map_t *map;      /* partition key -> index in parts */
+  int n_buckets;      /* CLUSTERED BY ... INTO n BUCKETS; 0 when not bucketed */
+  int bucket_version; /* 1 or 2 (bucket.h) */
+  int *bucket_idx;    /* n_bucket_cols data column indexes */
+  int n_bucket_cols;
+  int *sort_idx; /* SORTED BY: n_sort data column indexes */
+  bool *sort_asc;
+  int n_sort;
   hl_result_t *res; /* CTAS: the rows, already planned */
   bool skip;        /* IF NOT EXISTS and the partition exists */
 } wtable_t;
@@ -92,6 +117,7 @@ typedef struct writer {
   uint64_t max_dyn;   /* hive.exec.max.dynamic.partitions */
   size_t max_parts;   /* hivelite.max_partitions_per_table */
   uint64_t n_files;
+  uint64_t held_bytes; /* SORTED BY rows held, charged to the budget */
   uint64_t row_no;     /* 1-based row number in the current insert, for errors */
   hl_arena_t *scratch; /* per-row conversions */
 } writer_t;
@@ -130,6 +156,40 @@ static char *values_key(hl_arena_t *arena, char **values, int n) {
   char *out = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
   hl_buf_fini(&b);
   return out;
+}
+
+/* ARR (an arena array of *CAP elements of ELEM bytes) with twice the room
+ * (FIRST when empty), or NULL on OOM with ARR and *CAP unchanged. */
+static void *grow_array(hl_arena_t *arena, void *arr, size_t *cap, size_t elem, size_t first) {
+  size_t ncap = *cap ? *cap * 2 : first;
+  void *g = hl_arena_realloc(arena, arr, *cap * elem, ncap * elem);
+  if (g) *cap = ncap;
+  return g;
+}
+
+/* The output of P for BUCKET (-1: the only one of an unbucketed
+ * target), created on first use: only buckets that receive rows cost
+ * memory, however many buckets the table has. */
+static hl_status_t out_get(writer_t *w, wpart_t *p, int bucket, wfile_t **out, hl_error_t *err) {
+  uint32_t idx = bucket >= 0 ? hl_imap_get(&p->by_bucket, bucket) : (p->n_outs ? 1 : 0);
+  if (idx) {
+    *out = p->outs[idx - 1];
+    return HL_OK;
+  }
+  if (p->n_outs == p->cap_outs) {
+    wfile_t **g = grow_array(w->arena, p->outs, &p->cap_outs, sizeof *g, 4);
+    if (!g) return hl_err_nomem(err);
+    p->outs = g;
+  }
+  wfile_t *f = hl_arena_zalloc(w->arena, sizeof *f);
+  if (!f) return hl_err_nomem(err);
+  f->bucket = bucket;
+  uint32_t found;
+  if (bucket >= 0 && hl_imap_upsert(&p->by_bucket, bucket, (uint32_t)p->n_outs + 1, &found) != 0)
+    return hl_err_nomem(err);
+  p->outs[p->n_outs++] = f;
+  *out = f;
+  return HL_OK;
 }
 
 /* Creates the target for VALUES (copied) in table WT. */
@@ -174,17 +234,17 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   if (rc == HL_OK) rc = hl_txn_target_inherit(w->txn, p->target, t->cat->location, err);
   if (rc != HL_OK) return rc;
   p->target->user = p;
-  p->buf = hl_batch_create(t->n_data, t->types);
-  if (!p->buf) return hl_err_nomem(err);
-  rc = hl_batch_reset(p->buf);
-  if (rc != HL_OK) return hl_err_nomem(err);
+  /* an unbucketed target has one output; a bucketed one gets an output
+   * per bucket on the bucket's first row (out_get) */
+  if (wt->n_buckets == 0) {
+    wfile_t *f;
+    rc = out_get(w, p, -1, &f, err);
+    if (rc != HL_OK) return rc;
+  }
   if (wt->n_parts == wt->cap_parts) {
-    size_t ncap = wt->cap_parts ? wt->cap_parts * 2 : 8;
-    wpart_t **g =
-        hl_arena_realloc(w->arena, wt->parts, wt->cap_parts * sizeof *g, ncap * sizeof *g);
+    wpart_t **g = grow_array(w->arena, wt->parts, &wt->cap_parts, sizeof *g, 8);
     if (!g) return hl_err_nomem(err);
     wt->parts = g;
-    wt->cap_parts = ncap;
   }
   wt->parts[wt->n_parts++] = p;
   *out = p;
@@ -217,30 +277,165 @@ static hl_status_t part_find(writer_t *w, wtable_t *wt, char **values, wpart_t *
 
 /* ------------------------------------------------------------ files */
 
-static hl_status_t file_close(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err) {
-  if (!p->w && !p->pw && !p->sw && !p->rw) return HL_OK;
-  uint64_t raw;
+/* The staged name of a new file of F.  Unbucketed: "<qid>_<n>".  Bucketed:
+ * "<bucket, 6 digits>_0_<qid>_<n>", Hive's "000001_0" followed by the
+ * write's unique name.  Readers take the bucket from the name: Hive's
+ * Utilities.getBucketIdFromFile matches ^(0*([0-9]+))_([0-9]+).* and
+ * Trino's BackgroundHiveSplitLoader (\d+)_\d+.* (Trino itself writes
+ * "<bucket>_0_<query id>"), so both read bucket 1 from "000001_0_<qid>_<n>".
+ * The suffix keeps names unique across writes (what Hive's "_copy_N" does
+ * for appends, without listing the directory) and across the targets of
+ * one write, which share one staging directory (txn.h). */
+static char *file_name(writer_t *w, const wtable_t *wt, const wfile_t *f) {
+  char *unique = hl_txn_file_name(w->txn, wt->parquet ? ".parquet" : "");
+  if (f->bucket < 0 || !unique) return unique;
+  return hl_arena_sprintf(w->arena, "%06d_0_%s", f->bucket, unique);
+}
+
+static bool file_open_p(const wfile_t *f) {
+  return f->w || f->pw || f->sw || f->rw;
+}
+
+static hl_status_t file_open(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_error_t *err) {
+  hl_table_t *t = wt->t;
   hl_status_t rc;
-  if (p->sw) { /* raw bytes count like text: row bytes plus one per row */
-    raw = hl_seqfile_writer_raw_bytes(p->sw);
-    rc = hl_seqfile_writer_close(p->sw, err);
-    p->sw = NULL;
-  } else if (p->rw) {
-    raw = hl_rcfile_writer_raw_bytes(p->rw);
-    rc = hl_rcfile_writer_close(p->rw, err);
-    p->rw = NULL;
-  } else if (p->pw) {
+  if (w->n_files + 1 > w->max_files)
+    return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                      "the write creates more than %llu files; raise "
+                      "hive.exec.max.created.files to allow it",
+                      (unsigned long long)w->max_files);
+  w->n_files++;
+  f->file_name = file_name(w, wt, f);
+  char *path = f->file_name ? hl_path_join(w->arena, p->target->stage_dir, f->file_name) : NULL;
+  if (!path) return hl_err_nomem(err);
+  hl_stor_t *fs = hl_txn_fs(w->txn); /* syncs are batched into the commit */
+  if (wt->parquet)
+    rc = hl_parquet_writer_open(fs, path, t->n_data, t->types, t->names, &wt->pq_opts, &f->pw, err);
+  else if (wt->seqfile)
+    rc = hl_seqfile_writer_open(fs, path, &wt->fmt, t->n_data, t->types, t->names, NULL, &f->sw,
+                                err);
+  else if (wt->rcfile)
+    rc = hl_rcfile_writer_open(fs, path, &wt->rc_fmt, t->n_data, t->types, t->names, NULL, 0,
+                               &f->rw, err);
+  else
+    rc = hl_text_writer_open(fs, path, &wt->fmt, t->n_data, t->types, t->names, &f->w, err);
+  return rc;
+}
+
+/* Writes BATCH (all its rows) to F's open file and counts them. */
+static hl_status_t file_write(wpart_t *p, wfile_t *f, hl_batch_t *batch, hl_error_t *err) {
+  hl_status_t rc = f->pw   ? hl_parquet_writer_write(f->pw, batch, err)
+                   : f->sw ? hl_seqfile_writer_write(f->sw, batch, err)
+                   : f->rw ? hl_rcfile_writer_write(f->rw, batch, err)
+                           : hl_text_writer_write(f->w, batch, err);
+  if (rc != HL_OK) return rc;
+  p->rows += batch->n_rows;
+  f->file_rows += batch->n_rows;
+  return HL_OK;
+}
+
+/* SORTED BY: orders the rows held in F (stable sort of row references)
+ * and writes them.  Hive sorts a bucket file's rows by the
+ * sort columns, NULL first when ascending and last when descending. */
+typedef struct sort_ctx {
+  const wtable_t *wt;
+  hl_batch_t **held;
+} sort_ctx_t;
+
+/* A held row is referred to as batch * HL_BATCH_CAP + row. */
+static int row_cmp(const void *ctx, size_t ra, size_t rb) {
+  const sort_ctx_t *c = ctx;
+  const hl_batch_t *ba = c->held[ra / HL_BATCH_CAP], *bb = c->held[rb / HL_BATCH_CAP];
+  for (int k = 0; k < c->wt->n_sort; k++) {
+    int col = c->wt->sort_idx[k];
+    hl_value_t va, vb;
+    hl_vec_get_value(&ba->cols[col], (uint32_t)(ra % HL_BATCH_CAP), &va);
+    hl_vec_get_value(&bb->cols[col], (uint32_t)(rb % HL_BATCH_CAP), &vb);
+    int r;
+    if (va.is_null || vb.is_null)
+      r = va.is_null == vb.is_null ? 0 : va.is_null ? -1 : 1;
+    else
+      r = hl_value_compare(c->wt->t->types[col], &va, &vb);
+    if (!c->wt->sort_asc[k]) r = -r;
+    if (r) return r;
+  }
+  return 0;
+}
+
+static hl_status_t write_sorted(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f,
+                                hl_error_t *err) {
+  hl_table_t *t = wt->t;
+  size_t n = 0;
+  for (size_t i = 0; i < f->n_held; i++)
+    n += f->held[i]->n_rows;
+  if (n == 0) return HL_OK;
+  size_t *refs = hl_malloc(n * sizeof *refs), *tmp = hl_malloc(n * sizeof *tmp);
+  hl_batch_t *out = hl_batch_create(t->n_data, t->types);
+  hl_status_t rc = refs && tmp && out && hl_batch_reset(out) == HL_OK ? HL_OK : hl_err_nomem(err);
+  size_t k = 0;
+  for (size_t i = 0; rc == HL_OK && i < f->n_held; i++)
+    for (uint32_t r = 0; r < f->held[i]->n_rows; r++)
+      refs[k++] = i * HL_BATCH_CAP + r;
+  if (rc == HL_OK) {
+    sort_ctx_t ctx = {wt, f->held};
+    hl_sort_indexes(refs, tmp, n, row_cmp, &ctx);
+    rc = file_open(w, wt, p, f, err);
+  }
+  for (size_t i = 0; rc == HL_OK && i < n; i++) {
+    const hl_batch_t *src = f->held[refs[i] / HL_BATCH_CAP];
+    for (int c = 0; rc == HL_OK && c < t->n_data; c++) {
+      hl_value_t v, deep;
+      hl_vec_get_value(&src->cols[c], (uint32_t)(refs[i] % HL_BATCH_CAP), &v);
+      if (!v.is_null && hl_type_is_complex(t->types[c])) {
+        if (hl_value_copy_deep(out->arena, t->types[c], &v, &deep) != HL_OK) rc = hl_err_nomem(err);
+        v = deep;
+      }
+      if (rc == HL_OK && hl_vec_put_value(&out->cols[c], out->arena, out->n_rows, &v) != HL_OK)
+        rc = hl_err_nomem(err);
+    }
+    if (rc == HL_OK && ++out->n_rows == HL_BATCH_CAP) {
+      rc = file_write(p, f, out, err);
+      if (rc == HL_OK && hl_batch_reset(out) != HL_OK) rc = hl_err_nomem(err);
+    }
+  }
+  if (rc == HL_OK && out->n_rows > 0) rc = file_write(p, f, out, err);
+  hl_batch_destroy(out);
+  hl_free(refs);
+  hl_free(tmp);
+  for (size_t i = 0; i < f->n_held; i++)
+    hl_batch_destroy(f->held[i]);
+  f->n_held = 0;
+  hl_budget_release(&w->s->budget, f->held_bytes);
+  w->held_bytes -= f->held_bytes;
+  f->held_bytes = 0;
+  return rc;
+}
+
+static hl_status_t file_close(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_error_t *err) {
+  hl_status_t rc;
+  if (f->n_held > 0 && (rc = write_sorted(w, wt, p, f, err)) != HL_OK) return rc;
+  if (!file_open_p(f)) return HL_OK;
+  uint64_t raw;
+  if (f->sw) { /* raw bytes count like text: row bytes plus one per row */
+    raw = hl_seqfile_writer_raw_bytes(f->sw);
+    rc = hl_seqfile_writer_close(f->sw, err);
+    f->sw = NULL;
+  } else if (f->rw) {
+    raw = hl_rcfile_writer_raw_bytes(f->rw);
+    rc = hl_rcfile_writer_close(f->rw, err);
+    f->rw = NULL;
+  } else if (f->pw) {
     /* Hive's Parquet writer reports one unit of rawDataSize per field */
-    raw = p->file_rows * (uint64_t)wt->t->n_data + p->file_rows;
-    rc = hl_parquet_writer_close(p->pw, NULL, NULL, err);
-    p->pw = NULL;
+    raw = f->file_rows * (uint64_t)wt->t->n_data + f->file_rows;
+    rc = hl_parquet_writer_close(f->pw, NULL, NULL, err);
+    f->pw = NULL;
   } else {
-    raw = hl_text_writer_raw_bytes(p->w);
-    rc = hl_text_writer_close(p->w, err);
-    p->w = NULL;
+    raw = hl_text_writer_raw_bytes(f->w);
+    rc = hl_text_writer_close(f->w, err);
+    f->w = NULL;
   }
   if (rc != HL_OK) return rc;
-  char *path = hl_path_join(w->arena, p->target->stage_dir, p->file_name);
+  char *path = hl_path_join(w->arena, p->target->stage_dir, f->file_name);
   if (!path) return hl_err_nomem(err);
   hl_stor_stat_t st;
   rc = w->s->fs->ops->stat(w->s->fs, path, &st, err);
@@ -248,56 +443,58 @@ static hl_status_t file_close(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t 
   p->files++;
   p->total_bytes += st.size;
   /* Hive's rawDataSize for text: the bytes without the line terminators */
-  p->raw_bytes += raw >= p->file_rows ? raw - p->file_rows : 0;
-  p->file_rows = 0;
+  p->raw_bytes += raw >= f->file_rows ? raw - f->file_rows : 0;
+  f->file_rows = 0;
   hl_txn_fault_point("file");
-  return hl_txn_target_add_file(w->txn, p->target, p->file_name, err);
+  return hl_txn_target_add_file(w->txn, p->target, f->file_name, err);
 }
 
-static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err) {
-  if (p->buf->n_rows == 0) return HL_OK;
+static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_error_t *err) {
+  if (!f->buf || f->buf->n_rows == 0) return HL_OK;
   hl_table_t *t = wt->t;
   hl_status_t rc;
-  if (!p->w && !p->pw && !p->sw && !p->rw) {
-    if (w->n_files + 1 > w->max_files)
-      return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
-                        "the write creates more than %llu files; raise "
-                        "hive.exec.max.created.files to allow it",
-                        (unsigned long long)w->max_files);
-    w->n_files++;
-    p->file_name = hl_txn_file_name(w->txn, wt->parquet ? ".parquet" : "");
-    char *path = p->file_name ? hl_path_join(w->arena, p->target->stage_dir, p->file_name) : NULL;
-    if (!path) return hl_err_nomem(err);
-    hl_stor_t *fs = hl_txn_fs(w->txn); /* syncs are batched into the commit */
-    if (wt->parquet)
-      rc = hl_parquet_writer_open(fs, path, t->n_data, t->types, t->names, &wt->pq_opts, &p->pw,
-                                  err);
-    else if (wt->seqfile)
-      rc = hl_seqfile_writer_open(fs, path, &wt->fmt, t->n_data, t->types, t->names, NULL, &p->sw,
-                                  err);
-    else if (wt->rcfile)
-      rc = hl_rcfile_writer_open(fs, path, &wt->rc_fmt, t->n_data, t->types, t->names, NULL, 0,
-                                 &p->rw, err);
-    else
-      rc = hl_text_writer_open(fs, path, &wt->fmt, t->n_data, t->types, t->names, &p->w, err);
+  if (wt->n_sort > 0) {
+    /* SORTED BY: keep the batch; the file is written sorted at close */
+    if (f->n_held == f->cap_held) {
+      hl_batch_t **g = grow_array(w->arena, f->held, &f->cap_held, sizeof *g, 8);
+      if (!g) return hl_err_nomem(err);
+      f->held = g;
+    }
+    uint64_t nb = hl_arena_used(f->buf->arena);
+    f->held[f->n_held++] = f->buf;
+    f->buf = NULL; /* owned by held now */
+    f->held_bytes += nb;
+    w->held_bytes += nb;
+    rc = hl_budget_charge(&w->s->budget, nb, "SORTED BY", err); /* counted even when over */
     if (rc != HL_OK) return rc;
+    f->buf = hl_batch_create(t->n_data, t->types);
+    if (!f->buf || hl_batch_reset(f->buf) != HL_OK) return hl_err_nomem(err);
+    return HL_OK;
   }
-  rc = p->pw   ? hl_parquet_writer_write(p->pw, p->buf, err)
-       : p->sw ? hl_seqfile_writer_write(p->sw, p->buf, err)
-       : p->rw ? hl_rcfile_writer_write(p->rw, p->buf, err)
-               : hl_text_writer_write(p->w, p->buf, err);
+  if (!file_open_p(f) && (rc = file_open(w, wt, p, f, err)) != HL_OK) return rc;
+  rc = file_write(p, f, f->buf, err);
   if (rc != HL_OK) return rc;
-  p->rows += p->buf->n_rows;
-  p->file_rows += p->buf->n_rows;
-  if (hl_batch_reset(p->buf) != HL_OK) return hl_err_nomem(err);
+  if (hl_batch_reset(f->buf) != HL_OK) return hl_err_nomem(err);
+  /* Hive writes one file per bucket, so a bucket's file never rolls over
+   * (a second file would need a second name for the same bucket) */
+  if (wt->n_buckets > 0) return HL_OK;
   /* text rolls over by bytes written; Parquet (whose size is known only
    * at close) by rows, counting 64 bytes a row */
-  uint64_t written = p->w    ? hl_text_writer_raw_bytes(p->w)
-                     : p->sw ? hl_seqfile_writer_raw_bytes(p->sw)
-                     : p->rw ? hl_rcfile_writer_raw_bytes(p->rw)
-                             : p->file_rows * 64;
-  if (written >= w->file_size) return file_close(w, wt, p, err);
+  uint64_t written = f->w    ? hl_text_writer_raw_bytes(f->w)
+                     : f->sw ? hl_seqfile_writer_raw_bytes(f->sw)
+                     : f->rw ? hl_rcfile_writer_raw_bytes(f->rw)
+                             : f->file_rows * 64;
+  if (written >= w->file_size) return file_close(w, wt, p, f, err);
   return HL_OK;
+}
+
+static hl_status_t part_close(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err) {
+  hl_status_t rc = HL_OK;
+  for (size_t b = 0; rc == HL_OK && b < p->n_outs; b++) {
+    rc = flush(w, wt, p, p->outs[b], err);
+    if (rc == HL_OK) rc = file_close(w, wt, p, p->outs[b], err);
+  }
+  return rc;
 }
 
 /* ------------------------------------------------------------ rows */
@@ -364,25 +561,49 @@ static hl_status_t write_row(writer_t *w, wtable_t *wt, const hl_batch_t *in,
   wpart_t *p;
   rc = part_find(w, wt, values, &p, err);
   if (rc != HL_OK) return rc;
-  uint32_t out_row = p->buf->n_rows;
+  /* the row's values in the table's types, then its bucket */
+  hl_value_t *cvals = hl_arena_alloc(w->scratch, sizeof(hl_value_t) * (size_t)t->n_data);
+  if (!cvals) return hl_err_nomem(err);
   for (int c = 0; c < t->n_data; c++) {
     int src = wt->slot_src[c];
-    hl_value_t v = {.is_null = true}, cv;
-    if (src >= 0) hl_vec_get_value(&in->cols[src], row, &v);
-    rc = src >= 0 ? convert(w, in_types[src], &v, t->types[c], t->names[c], &cv, err) : HL_OK;
+    hl_value_t v = {.is_null = true};
+    cvals[c] = v;
+    if (src < 0) continue;
+    hl_vec_get_value(&in->cols[src], row, &v);
+    rc = convert(w, in_types[src], &v, t->types[c], t->names[c], &cvals[c], err);
     if (rc != HL_OK) return rc;
-    if (src < 0) cv = v;
+  }
+  wfile_t *f;
+  int bucket = -1;
+  if (wt->n_buckets > 0) {
+    int32_t h = 0;
+    for (int i = 0; i < wt->n_bucket_cols; i++) {
+      int c = wt->bucket_idx[i];
+      h = hl_bucket_hash_combine(h,
+                                 hl_bucket_hash_value(wt->bucket_version, t->types[c], &cvals[c]));
+    }
+    bucket = hl_bucket_number(h, wt->n_buckets);
+  }
+  rc = out_get(w, p, bucket, &f, err);
+  if (rc != HL_OK) return rc;
+  if (!f->buf) {
+    f->buf = hl_batch_create(t->n_data, t->types);
+    if (!f->buf || hl_batch_reset(f->buf) != HL_OK) return hl_err_nomem(err);
+  }
+  uint32_t out_row = f->buf->n_rows;
+  for (int c = 0; c < t->n_data; c++) {
+    hl_value_t cv = cvals[c];
     if (!cv.is_null && hl_type_is_complex(t->types[c])) {
       hl_value_t deep;
-      if (hl_value_copy_deep(p->buf->arena, t->types[c], &cv, &deep) != HL_OK)
+      if (hl_value_copy_deep(f->buf->arena, t->types[c], &cv, &deep) != HL_OK)
         return hl_err_nomem(err);
       cv = deep;
     }
-    if (hl_vec_put_value(&p->buf->cols[c], p->buf->arena, out_row, &cv) != HL_OK)
+    if (hl_vec_put_value(&f->buf->cols[c], f->buf->arena, out_row, &cv) != HL_OK)
       return hl_err_nomem(err);
   }
-  p->buf->n_rows++;
-  if (p->buf->n_rows == HL_BATCH_CAP) return flush(w, wt, p, err);
+  f->buf->n_rows++;
+  if (f->buf->n_rows == HL_BATCH_CAP) return flush(w, wt, p, f, err);
   return HL_OK;
 }
 
@@ -409,6 +630,54 @@ static hl_status_t write_result(writer_t *w, wtable_t *wt, hl_result_t *res, hl_
 
 static int find_col(const hl_table_t *t, const char *name) {
   return hl_table_column_index(t, name);
+}
+
+/* CLUSTERED BY (cols) [SORTED BY (...)] INTO n BUCKETS: the bucket and
+ * sort columns and the hash version.  hive.enforce.bucketing is always on
+ * since Hive 2: every write into a bucketed table is bucketed. */
+static hl_status_t plan_buckets(writer_t *w, wtable_t *wt, long pos, hl_error_t *err) {
+  hl_table_t *t = wt->t;
+  const hl_cat_table_t *c = t->cat;
+  if (c->num_buckets <= 0 || c->n_bucket_cols == 0) return HL_OK;
+  hl_status_t rc = hl_bucket_version(c->params, c->n_params, &wt->bucket_version, err);
+  if (rc != HL_OK) return hl_err_position(err, pos), rc;
+  wt->n_buckets = c->num_buckets;
+  wt->n_bucket_cols = c->n_bucket_cols;
+  wt->n_sort = c->n_sort_cols;
+  wt->bucket_idx = hl_arena_alloc(w->arena, sizeof(int) * (size_t)(c->n_bucket_cols + 1));
+  wt->sort_idx = hl_arena_alloc(w->arena, sizeof(int) * (size_t)(c->n_sort_cols + 1));
+  wt->sort_asc = hl_arena_alloc(w->arena, sizeof(bool) * (size_t)(c->n_sort_cols + 1));
+  if (!wt->bucket_idx || !wt->sort_idx || !wt->sort_asc) return hl_err_nomem(err);
+  for (int i = 0; i < c->n_bucket_cols; i++) {
+    int col = find_col(t, c->bucket_cols[i]);
+    if (col < 0 || col >= t->n_data)
+      return hl_err_set_at(err, pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                           "bucket column \"%s\" is not a data column of table \"%s.%s\"",
+                           c->bucket_cols[i], HL_TNAME(t));
+    if (!hl_bucket_type_supported(t->types[col], wt->bucket_version))
+      return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "writing table \"%s.%s\" bucketed on column \"%s\" of type %s is "
+                           "not supported (bucket columns must be BOOLEAN, TINYINT, SMALLINT, "
+                           "INT, BIGINT, FLOAT, DOUBLE, STRING, VARCHAR, CHAR or DATE, or "
+                           "DECIMAL with bucketing_version 1)",
+                           HL_TNAME(t), c->bucket_cols[i], c->cols[col].type);
+    wt->bucket_idx[i] = col;
+  }
+  for (int i = 0; i < c->n_sort_cols; i++) {
+    int col = find_col(t, c->sort_cols[i].name);
+    if (col < 0 || col >= t->n_data)
+      return hl_err_set_at(err, pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                           "sort column \"%s\" is not a data column of table \"%s.%s\"",
+                           c->sort_cols[i].name, HL_TNAME(t));
+    if (hl_type_is_complex(t->types[col]))
+      return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "writing table \"%s.%s\" sorted by column \"%s\" of type %s is not "
+                           "supported",
+                           HL_TNAME(t), c->sort_cols[i].name, c->cols[col].type);
+    wt->sort_idx[i] = col;
+    wt->sort_asc[i] = c->sort_cols[i].ascending;
+  }
+  return HL_OK;
 }
 
 /* Partition spec and column list of one insert into WT: static values,
@@ -512,13 +781,8 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
   }
   const char *in = t->cat->input_format ? t->cat->input_format : "";
   const hl_cat_table_t *c = t->cat;
-  /* Hive hashes rows into one file per bucket; writing them unbucketed
-   * would break bucketed reads and joins elsewhere */
-  if (c->num_buckets > 0)
-    return hl_err_set_at(err, ins ? ins->pos : 0, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                         "writing bucketed tables is not supported yet (table \"%s.%s\" is "
-                         "CLUSTERED BY ... INTO %d BUCKETS)",
-                         HL_TNAME(t), c->num_buckets);
+  hl_status_t brc = plan_buckets(w, wt, ins ? ins->pos : 0, err);
+  if (brc != HL_OK) return brc;
   if (strstr(in, "Parquet")) {
     wt->parquet = true;
     hl_status_t rc = hl_parquet_write_options_init(&wt->pq_opts, c->params, c->n_params, err);
@@ -639,8 +903,12 @@ static hl_status_t put_stats(hl_kv_t **kvs, int *n, uint64_t files, uint64_t row
  * counted by one listing of the directory. */
 static hl_status_t new_stats(writer_t *w, const wpart_t *p, bool overwrite, hl_kv_t **kvs, int *n,
                              hl_error_t *err) {
-  if (!p->rows_unknown && (overwrite || !*kvs || stats_accurate(*kvs, *n))) {
-    bool keep = !overwrite && *kvs;
+  /* parameters without any statistic (a new table with TBLPROPERTIES,
+   * such as a bucketed table's bucketing_version) count as no statistics */
+  bool none =
+      !*kvs || (!kv_get(*kvs, *n, "numFiles") && !kv_get(*kvs, *n, "COLUMN_STATS_ACCURATE"));
+  if (!p->rows_unknown && (overwrite || none || stats_accurate(*kvs, *n))) {
+    bool keep = !overwrite && !none;
     uint64_t files = p->files + (keep ? kv_u64(*kvs, *n, "numFiles") : 0);
     uint64_t rows = p->rows + (keep ? kv_u64(*kvs, *n, "numRows") : 0);
     uint64_t size = p->total_bytes + (keep ? kv_u64(*kvs, *n, "totalSize") : 0);
@@ -763,21 +1031,28 @@ static void writer_fini(writer_t *w) {
     wtable_t *wt = &w->tables[i];
     for (size_t j = 0; j < wt->n_parts; j++) {
       wpart_t *p = wt->parts[j];
-      if (p->w) {
-        hl_error_t e;
-        hl_err_init(&e);
-        hl_text_writer_close(p->w, &e);
-        hl_err_clear(&e);
-        p->w = NULL;
+      for (size_t b = 0; b < p->n_outs; b++) {
+        wfile_t *f = p->outs[b];
+        if (f->w) {
+          hl_error_t e;
+          hl_err_init(&e);
+          hl_text_writer_close(f->w, &e);
+          hl_err_clear(&e);
+          f->w = NULL;
+        }
+        hl_parquet_writer_abort(f->pw);
+        f->pw = NULL;
+        hl_seqfile_writer_abort(f->sw);
+        f->sw = NULL;
+        hl_rcfile_writer_abort(f->rw);
+        f->rw = NULL;
+        hl_batch_destroy(f->buf);
+        f->buf = NULL;
+        for (size_t i = 0; i < f->n_held; i++)
+          hl_batch_destroy(f->held[i]);
+        f->n_held = 0;
       }
-      hl_parquet_writer_abort(p->pw);
-      p->pw = NULL;
-      hl_seqfile_writer_abort(p->sw);
-      p->sw = NULL;
-      hl_rcfile_writer_abort(p->rw);
-      p->rw = NULL;
-      hl_batch_destroy(p->buf);
-      p->buf = NULL;
+      hl_imap_free(&p->by_bucket);
     }
     hl_map_destroy(wt->map);
     wt->map = NULL;
@@ -788,6 +1063,8 @@ static void writer_fini(writer_t *w) {
   }
   hl_arena_destroy(w->scratch);
   w->scratch = NULL;
+  if (w->s) hl_budget_release(&w->s->budget, w->held_bytes);
+  w->held_bytes = 0;
 }
 
 static hl_status_t writer_init(writer_t *w, hl_session_t *s, hl_arena_t *arena, int n_tables,
@@ -848,10 +1125,8 @@ static hl_status_t run_writes(writer_t *w, const char *kind, hl_error_t *err) {
     } else if (rc == HL_OK && wt->ins) {
       rc = feed(w, wt, wt->ins, err);
     }
-    for (size_t j = 0; rc == HL_OK && j < wt->n_parts; j++) {
-      rc = flush(w, wt, wt->parts[j], err);
-      if (rc == HL_OK) rc = file_close(w, wt, wt->parts[j], err);
-    }
+    for (size_t j = 0; rc == HL_OK && j < wt->n_parts; j++)
+      rc = part_close(w, wt, wt->parts[j], err);
   }
   if (rc == HL_OK) {
     writer_fini(w);
@@ -941,6 +1216,7 @@ hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table
       table->n_cols = n_data;
       table->part_keys = cols + n_data;
       table->n_part_keys = n_keys;
+      rc = hl_cmd_apply_buckets(ct, stmt->pos, arena, table, err);
     }
   }
   if (rc == HL_OK) rc = writer_init(&w, s, arena, 1, err);
@@ -1126,6 +1402,16 @@ hl_status_t hl_cmd_load(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
   wtable_t *wt = w.tables;
   if (rc == HL_OK) rc = hl_table_load(s, &stmt->table, arena, &wt->t, err);
   hl_table_t *t = rc == HL_OK ? wt->t : NULL;
+  /* LOAD DATA moves files unparsed, so it cannot put rows into buckets.
+   * Hive 3 rewrites such a load into INSERT ... SELECT over a temporary
+   * table (Hive 2 refused it under hive.strict.checks.bucketing); we
+   * refuse and say how to do the insert. */
+  if (rc == HL_OK && t->cat->num_buckets > 0 && t->cat->n_bucket_cols > 0)
+    rc = hl_err_set_at(err, stmt->table.pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                       "LOAD DATA into bucketed table \"%s.%s\" is not supported; load the "
+                       "files into a table with the same columns that is not bucketed and use "
+                       "INSERT INTO ... SELECT",
+                       HL_TNAME(t));
   if (rc == HL_OK && t->n_part > 0 && !stmt->part_spec)
     rc = hl_err_set_at(err, stmt->table.pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
                        "table \"%s.%s\" is partitioned: LOAD DATA needs a PARTITION spec "

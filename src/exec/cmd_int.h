@@ -210,4 +210,10 @@ hl_status_t hl_cmd_kv_put(hl_kv_t **kvs, int *n, const char *key, const char *va
 hl_status_t hl_cmd_lines_result(hl_arena_t *arena, const char *name, char **lines, size_t n,
                                 hl_result_t *result, hl_error_t *err);
 
+/* CLUSTERED BY / SORTED BY / INTO n BUCKETS of CT into T (whose data
+ * columns are set): checks that the columns are data columns of T.
+ * Errors 42P16 (bucket count), 42703 (unknown column), at POS. */
+hl_status_t hl_cmd_apply_buckets(const hl_ast_create_table_t *ct, long pos, hl_arena_t *arena,
+                                 hl_cat_table_t *t, hl_error_t *err);
+
 #endif

@@ -158,7 +158,7 @@ static hl_status_t apply_storage(hl_session_t *s, const hl_ast_create_table_t *c
 }
 
 /* CLUSTERED BY / SORTED BY: columns must be data columns. */
-static hl_status_t apply_buckets(const hl_ast_create_table_t *ct, long pos, hl_arena_t *arena,
+hl_status_t hl_cmd_apply_buckets(const hl_ast_create_table_t *ct, long pos, hl_arena_t *arena,
                                  hl_cat_table_t *t, hl_error_t *err) {
   if (ct->num_buckets < 0 && ct->n_bucket_cols == 0 && ct->n_sort_cols == 0) return HL_OK;
   if (ct->num_buckets <= 0)
@@ -322,12 +322,23 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
     t.part_keys = all + ct->n_cols;
     t.n_part_keys = ct->n_part_cols;
     rc = apply_storage(s, ct, pos, arena, &t, err);
-    if (rc == HL_OK) rc = apply_buckets(ct, pos, arena, &t, err);
+    /* CTAS without a column list: the columns come from the query, and
+     * hl_cmd_ctas resolves the bucket columns once it has them */
+    if (rc == HL_OK && !(ct->as_select && ct->n_cols == 0))
+      rc = hl_cmd_apply_buckets(ct, pos, arena, &t, err);
     if (rc != HL_OK) return rc;
   }
   for (int i = 0; i < ct->tblprops.n; i++) {
     rc = hl_cmd_kv_put(&t.params, &t.n_params, ct->tblprops.items[i].key,
                        ct->tblprops.items[i].value, arena, err);
+    if (rc != HL_OK) return rc;
+  }
+  /* Hive 3+ creates tables with bucketing_version 2 (Murmur3); a table
+   * without the property is read as version 1 by Hive and Trino, so a
+   * bucketed table says which one its files use (exec/bucket.h) */
+  if ((t.num_buckets > 0 || ct->num_buckets > 0) &&
+      !hl_kv_get(t.params, t.n_params, "bucketing_version")) {
+    rc = hl_cmd_kv_put(&t.params, &t.n_params, "bucketing_version", "2", arena, err);
     if (rc != HL_OK) return rc;
   }
   if (ct->comment) {

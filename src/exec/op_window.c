@@ -20,6 +20,7 @@
  */
 #include "exec/ops.h"
 
+#include "util/sort.h"
 #include "util/mem.h"
 
 #include <math.h>
@@ -185,19 +186,8 @@ static int cmp_full(const sort_ctx_t *c, size_t x, size_t y) {
   return r ? r : cmp_order(c, x, y);
 }
 
-static void merge_sort(const sort_ctx_t *c, size_t *v, size_t *tmp, size_t n) {
-  if (n < 2) return;
-  size_t mid = n / 2;
-  merge_sort(c, v, tmp, mid);
-  merge_sort(c, v + mid, tmp, n - mid);
-  size_t i = 0, j = mid, k = 0;
-  while (i < mid && j < n)
-    tmp[k++] = cmp_full(c, v[j], v[i]) < 0 ? v[j++] : v[i++];
-  while (i < mid)
-    tmp[k++] = v[i++];
-  while (j < n)
-    tmp[k++] = v[j++];
-  memcpy(v, tmp, sizeof(size_t) * n);
+static int cmp_rows(const void *ctx, size_t x, size_t y) {
+  return cmp_full(ctx, x, y);
 }
 
 /* ----------------------------------------------------------- computing */
@@ -448,7 +438,7 @@ static hl_status_t compute(window_t *wo, hl_error_t *err) {
     sort_ctx_t c = {wo, w, &wo->we[k]};
     for (size_t i = 0; i < n; i++)
       idx[i] = i;
-    merge_sort(&c, idx, tmp, n);
+    hl_sort_indexes(idx, tmp, n, cmp_rows, &c);
     for (size_t start = 0; start < n && rc == HL_OK;) {
       size_t end = start + 1;
       while (end < n && cmp_partition(&c, idx[start], idx[end]) == 0)

@@ -4,9 +4,9 @@
 Usage: python3 tests/crash/crash_matrix.py --hivelite PATH [--keep]
 
 For each write kind (append, overwrite of one partition, overwrite of a
-whole table, dynamic-partition overwrite, CTAS, LOAD DATA, TRUNCATE) and
-each step of the commit protocol (src/txn/txn.h), the write runs with
-HIVELITE_CRASH_AT=<step>, which makes the process kill itself with SIGKILL
+whole table, dynamic-partition overwrite, also of a bucketed table, CTAS,
+LOAD DATA, TRUNCATE) and each step of the commit protocol (src/txn/txn.h),
+the write runs with HIVELITE_CRASH_AT=<step>, which makes the process kill itself with SIGKILL
 at that step.  Then the warehouse is opened again (which runs recovery) and
 the test checks that:
 
@@ -38,6 +38,9 @@ SETUP = [
     "INSERT INTO p PARTITION (dt='d2') VALUES (4, 'd')",
     "ALTER TABLE p ADD PARTITION (dt='d3') LOCATION '${TMP}/custom_d3'",
     "INSERT INTO p PARTITION (dt='d3') VALUES (5, 'e')",
+    "CREATE TABLE b (k INT, v STRING) PARTITIONED BY (dt STRING) CLUSTERED BY (k) SORTED BY (v) "
+    "INTO 4 BUCKETS",
+    "INSERT INTO b PARTITION (dt='d1') VALUES (1, 'a'), (2, 'b'), (5, 'c')",
 ]
 
 # (name, statement, table to check)
@@ -52,6 +55,11 @@ CASES = [
      "SET hive.exec.dynamic.partition.mode=nonstrict; "
      "INSERT OVERWRITE TABLE p PARTITION (dt) SELECT k, v, concat('d', cast(k AS STRING)) "
      "FROM u", "p"),
+    # bucketed: one file per bucket and partition, through the same commit
+    ("bucketed_dynamic_overwrite",
+     "SET hive.exec.dynamic.partition.mode=nonstrict; "
+     "INSERT OVERWRITE TABLE b PARTITION (dt) SELECT k, v, concat('d', cast(k % 2 AS STRING)) "
+     "FROM u", "b"),
     ("ctas", "CREATE TABLE c AS SELECT k, v FROM u WHERE k < 3", "c"),
     ("load", "LOAD DATA LOCAL INPATH '${TMP}/load.txt' INTO TABLE u", "u"),
     ("load_overwrite", "LOAD DATA LOCAL INPATH '${TMP}/load.txt' OVERWRITE INTO TABLE u", "u"),

@@ -18,28 +18,40 @@
 #include "util/mem.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* One aggregate's state in one group.  The kinds' fields overlap (a
+ * state is one kind for its life): with 64 bytes a group of a wide GROUP
+ * BY costs a third of what separate fields did. */
 typedef struct agg_state {
   int64_t count;
-  bool has; /* min/max/sum saw a value */
-  union {
-    int64_t i;
-    double d;
-    __int128 dec;
-  } sum;
+  bool has;          /* min/max/sum saw a value */
   int64_t dec_carry; /* decimal sum = dec_carry * DEC_CHUNK + sum.dec (exact) */
-  hl_value_t best;   /* min/max (strings copied into the operator arena) */
-  double m2;         /* variance: sum of squared deviations (Welford); mean in sum.d */
-  hl_value_t *items; /* collect_list/collect_set/percentile values */
-  uint32_t n_items, cap_items;
-  /* approx_count_distinct: the distinct 64-bit hashes (open addressing,
-   * 0 = empty, count in `count`) until there are SKETCH_EXACT of them, then
-   * a HyperLogLog sketch (util/hll.h) */
-  uint64_t *hashes;
-  uint32_t cap_hashes;
-  hl_hll_t *hll;
+  union {
+    struct { /* sum, avg, variance */
+      union {
+        int64_t i;
+        double d;
+        __int128 dec;
+      } sum;
+      double m2; /* variance: sum of squared deviations (Welford); mean in sum.d */
+    };
+    hl_value_t best; /* min/max (strings copied into the operator arena) */
+    struct {         /* collect_list/collect_set/percentile values */
+      hl_value_t *items;
+      uint32_t n_items, cap_items;
+    };
+    /* approx_count_distinct: the distinct 64-bit hashes (open addressing,
+     * 0 = empty, count in `count`) until there are SKETCH_EXACT of them,
+     * then a HyperLogLog sketch (util/hll.h) */
+    struct {
+      uint64_t *hashes;
+      uint32_t cap_hashes;
+      hl_hll_t *hll;
+    };
+  };
 } agg_state_t;
 
 /* Up to this many distinct values approx_count_distinct is exact (the set
@@ -82,6 +94,23 @@ typedef struct agg {
   hl_budget_t *budget;
   uint64_t charged;
   hl_buf_t key;
+  /* Parallel aggregation (hl_op_agg_parallel_create): the final operator
+   * holds one partial aggregation per worker, each over its own scan of
+   * every n-th file, run to the end in threads and merged.  Every group
+   * remembers where its first row was (file ordinal << 40 | row in file);
+   * the merged groups are put back in that order, which is the order a
+   * single-threaded run finds them in. */
+  struct agg **partials;
+  int n_partials;
+  bool track_pos;
+  uint64_t *first_pos; /* per group */
+  uint64_t pos_base;   /* position of the current batch's row 0 */
+  uint64_t cur_pos;    /* position of the row being grouped */
+  size_t pos_file;
+  uint64_t file_rows;
+  pthread_t thread;
+  hl_status_t thread_rc;
+  hl_error_t thread_err;
 } agg_t;
 
 /* Copies the payload of V (string bytes, complex-value trees) into the
@@ -104,8 +133,14 @@ static hl_status_t add_group(agg_t *a, const hl_value_t *vals, hl_error_t *err) 
     agg_state_t *st = hl_realloc(a->states, sizeof(agg_state_t) * cap * (size_t)(plan->n_aggs + 1));
     if (!st) return hl_err_nomem(err);
     a->states = st;
+    if (a->track_pos) {
+      uint64_t *fp = hl_realloc(a->first_pos, sizeof(uint64_t) * cap);
+      if (!fp) return hl_err_nomem(err);
+      a->first_pos = fp;
+    }
     a->cap_groups = cap;
   }
+  if (a->track_pos) a->first_pos[a->n_groups] = a->cur_pos;
   hl_value_t *gv = &a->group_vals[a->n_groups * (size_t)plan->n_group];
   for (int g = 0; g < plan->n_group; g++) {
     gv[g] = vals[g];
@@ -144,6 +179,7 @@ static hl_status_t group_id(agg_t *a, const hl_vec_t *gvecs, uint32_t r, hl_valu
                             uint64_t *id, hl_error_t *err) {
   const hl_plan_t *plan = a->plan;
   int ng = plan->n_group;
+  a->cur_pos = a->pos_base + r;
   if (a->int_key) {
     if (hl_vec_is_null(&gvecs[0], r)) {
       if (a->null_id < 0) {
@@ -609,7 +645,8 @@ static hl_status_t grouped_batch(agg_t *a, const hl_batch_t *b, const hl_vec_t *
   return HL_OK;
 }
 
-static hl_status_t consume(agg_t *a, hl_error_t *err) {
+/* Aggregates all of the child's rows into the groups' states. */
+static hl_status_t consume_input(agg_t *a, hl_error_t *err) {
   const hl_plan_t *plan = a->plan;
   int ng = plan->n_group, na = plan->n_aggs;
   hl_vec_t *gvecs = hl_arena_alloc(a->arena, sizeof(hl_vec_t) * (size_t)(ng + 1));
@@ -622,6 +659,13 @@ static hl_status_t consume(agg_t *a, hl_error_t *err) {
     hl_status_t rc = a->child->next(a->child, &b, err);
     if (rc != HL_OK) return rc;
     if (!b) break;
+    if (a->track_pos) { /* the child is a scan (hl_op_agg_parallel_create) */
+      size_t f = hl_op_scan_current_file(a->child);
+      if (f != a->pos_file) a->file_rows = 0;
+      a->pos_file = f;
+      a->pos_base = ((uint64_t)f << 40) + a->file_rows;
+      a->file_rows += b->n_rows;
+    }
     for (int g = 0; g < ng; g++)
       if ((rc = hl_expr_eval(plan->group_exprs[g], b, &gvecs[g], a->scratch, err)) != HL_OK)
         return rc;
@@ -696,8 +740,16 @@ static hl_status_t consume(agg_t *a, hl_error_t *err) {
       }
     }
   }
-  /* ungrouped aggregation over nothing still answers one row, and so
-   * does the empty grouping set () */
+  return HL_OK;
+}
+
+/* After the input: ungrouped aggregation over nothing still answers one
+ * row, and so does the empty grouping set (). */
+static hl_status_t consume_finish(agg_t *a, hl_error_t *err) {
+  const hl_plan_t *plan = a->plan;
+  int ng = plan->n_group;
+  hl_value_t *vals = hl_arena_alloc(a->arena, sizeof(hl_value_t) * (size_t)(ng + 1));
+  if (!vals) return hl_err_nomem(err);
   if (ng == 0 && a->n_groups == 0) return add_group(a, vals, err);
   if (a->n_groups == 0)
     for (int set = 0; set < plan->n_grouping_sets; set++)
@@ -865,13 +917,182 @@ static void final_value(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out) {
   }
 }
 
+/* ------------------------------------------------- parallel aggregation */
+
+/* Adds partial state S of aggregate AG into D (kinds hl_agg_parallel_ok
+ * allows: their merge is exact, so the result is the single-threaded one). */
+static void merge_state(const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s) {
+  d->count += s->count;
+  if (ag->kind == HL_AGG_COUNT_STAR || ag->kind == HL_AGG_COUNT || !s->has) return;
+  const hl_type_t *t = ag->arg->type;
+  if (ag->kind == HL_AGG_SUM || ag->kind == HL_AGG_AVG) {
+    if (!d->has) {
+      d->sum = s->sum;
+      d->dec_carry = s->dec_carry;
+    } else if (hl_type_phys(t) == HL_P_I64) {
+      d->sum.i = (int64_t)((uint64_t)d->sum.i + (uint64_t)s->sum.i);
+    } else {
+      d->sum.dec += s->sum.dec; /* both below DEC_CHUNK: no overflow */
+      d->dec_carry += s->dec_carry;
+      if (d->sum.dec >= DEC_CHUNK || d->sum.dec <= -DEC_CHUNK) {
+        d->dec_carry += (int64_t)(d->sum.dec / DEC_CHUNK);
+        d->sum.dec %= DEC_CHUNK;
+      }
+    }
+  } else { /* MIN, MAX: values stay in the partial's arena until close */
+    int c = d->has ? hl_value_compare(t, &s->best, &d->best) : 0;
+    if (!d->has || (ag->kind == HL_AGG_MIN ? c < 0 : c > 0)) d->best = s->best;
+  }
+  d->has = true;
+}
+
+/* Merges partial P's groups into partial D (found with D's own group
+ * lookup, fed P's group values as vectors), then frees P's groups: their
+ * values were copied into D; min/max strings stay in P's arena. */
+static hl_status_t merge_into(agg_t *d, agg_t *p, hl_error_t *err) {
+  const hl_plan_t *plan = d->plan;
+  int ng = plan->n_group, na = plan->n_aggs;
+  hl_vec_t *gvecs = hl_arena_alloc(d->arena, sizeof(hl_vec_t) * (size_t)(ng + 1));
+  hl_value_t *vals = hl_arena_alloc(d->arena, sizeof(hl_value_t) * (size_t)(ng + 1));
+  if (!gvecs || !vals) return hl_err_nomem(err);
+  for (size_t g0 = 0; g0 < p->n_groups; g0 += HL_BATCH_CAP) {
+    uint32_t n = (uint32_t)(p->n_groups - g0 < HL_BATCH_CAP ? p->n_groups - g0 : HL_BATCH_CAP);
+    hl_arena_reset(d->scratch);
+    for (int c = 0; c < ng; c++) {
+      if (hl_vec_alloc(&gvecs[c], plan->group_exprs[c]->type, d->scratch) != HL_OK)
+        return hl_err_nomem(err);
+      for (uint32_t r = 0; r < n; r++)
+        if (hl_vec_put_value(&gvecs[c], d->scratch, r, &p->group_vals[(g0 + r) * (size_t)ng + c]) !=
+            HL_OK)
+          return hl_err_nomem(err);
+    }
+    for (uint32_t r = 0; r < n; r++) {
+      size_t g = g0 + r, before = d->n_groups;
+      uint64_t id = 0;
+      if (ng > 0) {
+        hl_status_t rc = group_id(d, gvecs, r, vals, &id, err);
+        if (rc != HL_OK) return rc;
+      } else if (d->n_groups == 0 && add_group(d, vals, err) != HL_OK) {
+        return HL_NOMEM;
+      }
+      if (id >= before || p->first_pos[g] < d->first_pos[id]) d->first_pos[id] = p->first_pos[g];
+      for (int k = 0; k < na; k++)
+        merge_state(&plan->aggs[k], &d->states[id * (size_t)na + (size_t)k],
+                    &p->states[g * (size_t)na + (size_t)k]);
+    }
+  }
+  hl_free(p->group_vals);
+  hl_free(p->states);
+  hl_free(p->first_pos);
+  p->group_vals = NULL;
+  p->states = NULL;
+  p->first_pos = NULL;
+  p->n_groups = p->cap_groups = 0;
+  hl_map_destroy(p->groups);
+  p->groups = NULL;
+  hl_imap_free(&p->ikeys);
+  return HL_OK;
+}
+
+typedef struct pos_idx {
+  uint64_t pos;
+  size_t idx;
+} pos_idx_t;
+
+static int cmp_pos(const void *x, const void *y) {
+  const pos_idx_t *a = x, *b = y;
+  return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Puts A's groups in the order of their first rows. */
+static hl_status_t order_groups(agg_t *a, hl_error_t *err) {
+  const hl_plan_t *plan = a->plan;
+  size_t n = a->n_groups, ng = (size_t)plan->n_group, na = (size_t)plan->n_aggs;
+  if (n < 2 || ng == 0) return HL_OK;
+  pos_idx_t *order = hl_malloc(sizeof(pos_idx_t) * n);
+  hl_value_t *gv = hl_malloc(sizeof(hl_value_t) * n * ng);
+  agg_state_t *st = hl_malloc(sizeof(agg_state_t) * n * (na + 1));
+  if (!order || !gv || !st) {
+    hl_free(order);
+    hl_free(gv);
+    hl_free(st);
+    return hl_err_nomem(err);
+  }
+  for (size_t i = 0; i < n; i++)
+    order[i] = (pos_idx_t){a->first_pos[i], i};
+  qsort(order, n, sizeof *order, cmp_pos);
+  for (size_t i = 0; i < n; i++) {
+    memcpy(&gv[i * ng], &a->group_vals[order[i].idx * ng], sizeof(hl_value_t) * ng);
+    memcpy(&st[i * na], &a->states[order[i].idx * na], sizeof(agg_state_t) * na);
+  }
+  hl_free(order);
+  hl_free(a->group_vals);
+  hl_free(a->states);
+  a->group_vals = gv;
+  a->states = st;
+  a->cap_groups = n;
+  return HL_OK;
+}
+
+static void *partial_main(void *arg) {
+  agg_t *p = arg;
+  p->thread_rc = consume_input(p, &p->thread_err);
+  return NULL;
+}
+
+/* Runs the partial aggregations (one thread each), then merges them. */
+static hl_status_t run_partials(agg_t *a, hl_error_t *err) {
+  bool *started = hl_calloc((size_t)a->n_partials, sizeof(bool));
+  if (!started) return hl_err_nomem(err);
+  for (int i = 0; i < a->n_partials; i++) {
+    agg_t *p = a->partials[i];
+    started[i] = pthread_create(&p->thread, NULL, partial_main, p) == 0;
+    if (!started[i]) partial_main(p); /* no thread to be had: run it here */
+  }
+  for (int i = 0; i < a->n_partials; i++)
+    if (started[i]) pthread_join(a->partials[i]->thread, NULL);
+  hl_free(started);
+  hl_status_t rc = HL_OK;
+  for (int i = 0; i < a->n_partials; i++) {
+    agg_t *p = a->partials[i];
+    if (p->thread_rc != HL_OK && rc == HL_OK) {
+      rc = p->thread_rc;
+      hl_err_move(err, &p->thread_err);
+    }
+    hl_err_clear(&p->thread_err);
+  }
+  /* the others into the first, whose groups become the operator's */
+  agg_t *d = a->partials[0];
+  int ng = a->plan->n_group, na = a->plan->n_aggs;
+  for (int i = 1; i < a->n_partials && rc == HL_OK; i++) {
+    rc = merge_into(d, a->partials[i], err);
+    if (rc == HL_OK) {
+      hl_budget_release(a->budget, a->partials[i]->charged);
+      a->partials[i]->charged = 0;
+      rc = hl_budget_track(d->budget, &d->charged, held_bytes(d, ng, na), "the aggregation", err);
+    }
+  }
+  if (rc != HL_OK) return rc;
+  a->group_vals = d->group_vals;
+  a->states = d->states;
+  a->first_pos = d->first_pos;
+  a->n_groups = d->n_groups;
+  a->cap_groups = d->cap_groups;
+  d->group_vals = NULL;
+  d->states = NULL;
+  d->first_pos = NULL;
+  d->n_groups = d->cap_groups = 0;
+  return order_groups(a, err); /* d stays charged for the groups until close */
+}
+
 static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   agg_t *a = (agg_t *)op;
   const hl_plan_t *plan = a->plan;
   *out = NULL;
   if (!a->consumed) {
     a->consumed = true;
-    hl_status_t rc = consume(a, err);
+    hl_status_t rc = a->n_partials ? run_partials(a, err) : consume_input(a, err);
+    if (rc == HL_OK) rc = consume_finish(a, err);
     if (rc != HL_OK) return rc;
   }
   while (a->emitted < a->n_groups) {
@@ -907,6 +1128,11 @@ static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
 
 static void agg_close(hl_op_t *op) {
   agg_t *a = (agg_t *)op;
+  for (int i = 0; i < a->n_partials; i++)
+    agg_close(&a->partials[i]->op);
+  a->n_partials = 0;
+  hl_free(a->first_pos);
+  a->first_pos = NULL;
   hl_budget_release(a->budget, a->charged);
   a->charged = 0;
   if (a->child) a->child->close(a->child);
@@ -931,18 +1157,16 @@ static void agg_close(hl_op_t *op) {
   hl_buf_fini(&a->key);
 }
 
-hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *budget,
-                          hl_arena_t *arena, hl_error_t *err) {
+/* A new aggregation operator without input (NULL on OOM, ERR set). */
+static agg_t *agg_new(const hl_plan_t *plan, hl_budget_t *budget, hl_arena_t *arena,
+                      hl_error_t *err) {
   agg_t *a = hl_arena_zalloc(arena, sizeof(*a));
-  if (!a) {
-    child->close(child);
-    return hl_err_nomem(err), NULL;
-  }
+  if (!a) return hl_err_nomem(err), NULL;
   a->op.next = agg_next;
   a->op.close = agg_close;
   a->budget = budget;
-  a->child = child;
   a->plan = plan;
+  hl_err_init(&a->thread_err);
   hl_buf_init(&a->key);
   int n_out = plan->n_group + plan->n_aggs;
   a->out_types = hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(n_out + 1));
@@ -972,5 +1196,87 @@ hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *bu
     agg_close(&a->op);
     return hl_err_nomem(err), NULL;
   }
+  return a;
+}
+
+hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *budget,
+                          hl_arena_t *arena, hl_error_t *err) {
+  agg_t *a = agg_new(plan, budget, arena, err);
+  if (!a) {
+    child->close(child);
+    return NULL;
+  }
+  a->child = child;
   return &a->op;
+}
+
+/* An expression whose evaluation keeps state between rows (rand) cannot
+ * be evaluated by several threads at once. */
+static bool has_state(const hl_expr_t *e) {
+  if (e->kind == HL_EX_FUNC && e->fn && strcmp(e->fn->name, "rand") == 0) return true;
+  for (int k = 0; k < e->n_args; k++)
+    if (has_state(e->args[k])) return true;
+  return false;
+}
+
+bool hl_agg_parallel_ok(const hl_plan_t *plan) {
+  if (plan->n_grouping_sets) return false;
+  for (int g = 0; g < plan->n_group; g++)
+    if (has_state(plan->group_exprs[g])) return false;
+  for (int k = 0; k < plan->n_aggs; k++) {
+    const hl_agg_t *ag = &plan->aggs[k];
+    if (ag->distinct || (ag->arg && has_state(ag->arg))) return false;
+    switch (ag->kind) {
+    case HL_AGG_COUNT_STAR:
+    case HL_AGG_COUNT:
+      break;
+    case HL_AGG_SUM:
+    case HL_AGG_AVG: /* floating-point sums depend on the order of addition */
+      if (hl_type_phys(ag->arg->type) == HL_P_F64) return false;
+      break;
+    case HL_AGG_MIN:
+    case HL_AGG_MAX: {
+      hl_phys_t p = hl_type_phys(ag->arg->type);
+      if (p == HL_P_VALUE) return false;
+      break;
+    }
+    default:
+      return false;
+    }
+  }
+  return true;
+}
+
+hl_op_t *hl_op_agg_parallel_create(hl_session_t *s, const hl_plan_scan_t *scan,
+                                   const hl_expr_t *filter, const hl_plan_t *plan, int n,
+                                   hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err) {
+  agg_t *a = agg_new(plan, budget, arena, err);
+  if (!a) return NULL;
+  a->track_pos = true;
+  a->partials = hl_arena_zalloc(arena, sizeof(agg_t *) * (size_t)n);
+  if (!a->partials) goto nomem;
+  for (int i = 0; i < n; i++) {
+    hl_op_t *sc = hl_op_scan_create(s, scan, arena, err);
+    if (!sc) goto fail;
+    hl_op_scan_set_worker(sc, i, n);
+    if (filter && hl_op_scan_set_filter(sc, filter, err) != HL_OK) {
+      sc->close(sc);
+      goto fail;
+    }
+    agg_t *p = agg_new(plan, budget, arena, err);
+    if (!p) {
+      sc->close(sc);
+      goto fail;
+    }
+    p->child = sc;
+    p->track_pos = true;
+    p->pos_file = SIZE_MAX;
+    a->partials[a->n_partials++] = p;
+  }
+  return &a->op;
+nomem:
+  hl_err_nomem(err);
+fail:
+  agg_close(&a->op);
+  return NULL;
 }

@@ -52,6 +52,16 @@ hl_op_t *hl_op_limit_create(hl_op_t *child, int64_t limit, int64_t offset, hl_ar
                             hl_error_t *err);
 hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *budget,
                           hl_arena_t *arena, hl_error_t *err);
+/* GROUP BY / aggregates over a table scan by N threads: each aggregates
+ * every n-th file (scan with FILTER, may be NULL) and the partial results
+ * are merged, giving exactly the single-threaded answer, group order
+ * included.  Only for plans hl_agg_parallel_ok accepts: no grouping sets,
+ * no DISTINCT, count/sum/avg/min/max with sums not over floating point
+ * (whose rounding depends on the order of addition), no rand(). */
+bool hl_agg_parallel_ok(const hl_plan_t *plan);
+hl_op_t *hl_op_agg_parallel_create(hl_session_t *s, const hl_plan_scan_t *scan,
+                                   const hl_expr_t *filter, const hl_plan_t *plan, int n,
+                                   hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);
 hl_op_t *hl_op_sort_create(hl_op_t *child, int n_cols, const hl_type_t *const *types,
                            const int *keys, const bool *desc, const bool *nulls_first, int n_keys,
                            hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);

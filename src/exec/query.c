@@ -249,25 +249,32 @@ static int scan_threads(hl_session_t *s, hl_error_t *err) {
 
 /* A scan with its filter; EXTRA is a filter over the same layout to run in
  * the scan's threads too (the block filter of a single-table query). */
+/* The scan's own filter AND EXTRA (either may be NULL) in *OUT. */
+static hl_status_t scan_filter(const hl_plan_scan_t *scan, const hl_expr_t *extra,
+                               hl_arena_t *arena, const hl_expr_t **out, hl_error_t *err) {
+  const hl_expr_t *f = scan->filter;
+  if (extra && f) {
+    hl_expr_t *both = hl_arena_zalloc(arena, sizeof(*both));
+    hl_expr_t **args = hl_arena_alloc(arena, sizeof(hl_expr_t *) * 2);
+    if (!both || !args) return hl_err_nomem(err);
+    both->kind = HL_EX_AND;
+    both->type = hl_type_prim(HL_T_BOOLEAN);
+    args[0] = (hl_expr_t *)f;
+    args[1] = (hl_expr_t *)extra;
+    both->args = args;
+    both->n_args = 2;
+    f = both;
+  } else if (extra) {
+    f = extra;
+  }
+  *out = f;
+  return HL_OK;
+}
+
 static hl_op_t *build_scan(hl_session_t *s, const hl_plan_scan_t *scan, const hl_expr_t *extra,
                            hl_arena_t *arena, hl_error_t *err) {
-  const hl_expr_t *f = scan->filter;
-  if (extra) {
-    if (f) {
-      hl_expr_t *both = hl_arena_zalloc(arena, sizeof(*both));
-      hl_expr_t **args = hl_arena_alloc(arena, sizeof(hl_expr_t *) * 2);
-      if (!both || !args) return hl_err_nomem(err), NULL;
-      both->kind = HL_EX_AND;
-      both->type = hl_type_prim(HL_T_BOOLEAN);
-      args[0] = (hl_expr_t *)f;
-      args[1] = (hl_expr_t *)extra;
-      both->args = args;
-      both->n_args = 2;
-      f = both;
-    } else {
-      f = extra;
-    }
-  }
+  const hl_expr_t *f;
+  if (scan_filter(scan, extra, arena, &f, err) != HL_OK) return NULL;
   int threads = scan_threads(s, err);
   if (threads == 0) return NULL;
   if (threads > 1) return hl_op_parallel_scan_create(s, scan, f, threads, arena, err);
@@ -377,15 +384,24 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
   hl_status_t rc = materialize_plan(s, plan, arena, err);
   if (rc != HL_OK) return rc;
   hl_op_t *op;
+  bool aggregated = false;
   if (plan->from && plan->from->kind == HL_REL_SCAN) {
-    /* the block filter of a single table runs inside the scan's threads */
-    op = build_scan(s, plan->from->scan, plan->filter, arena, err);
+    int threads = plan->aggregate && hl_agg_parallel_ok(plan) ? scan_threads(s, err) : 1;
+    if (threads == 0) return err->code;
+    if (threads > 1) { /* scan, filter and aggregation in every thread */
+      const hl_expr_t *f;
+      if (scan_filter(plan->from->scan, plan->filter, arena, &f, err) != HL_OK) return err->code;
+      op = hl_op_agg_parallel_create(s, plan->from->scan, f, plan, threads, &s->budget, arena, err);
+      aggregated = true;
+    } else { /* the block filter of a single table runs inside the scan's threads */
+      op = build_scan(s, plan->from->scan, plan->filter, arena, err);
+    }
   } else {
     op = plan->from ? build_rel(s, plan->from, from_used(plan, arena), arena, err)
                     : hl_op_one_row_create(arena, err);
     if (op && plan->filter) op = hl_op_filter_create(op, plan->filter, arena, err);
   }
-  if (op && plan->aggregate) op = hl_op_agg_create(op, plan, &s->budget, arena, err);
+  if (op && plan->aggregate && !aggregated) op = hl_op_agg_create(op, plan, &s->budget, arena, err);
   if (op && plan->n_windows) {
     const hl_type_t **in_types =
         hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(plan->n_window_input + 1));

@@ -846,31 +846,29 @@ static hl_status_t scatter(pq_col_t *c, const int16_t *defs, uint32_t n, size_t 
     if (!c->s.trunc_chars) {
       /* one allocation for the strings of the whole run */
       const hl_pq_bytes_t *src = c->raw;
-      size_t total = 0;
-      for (size_t j = 0; j < nn; j++)
-        total += src[j].len;
       hl_str_t *dst = HL_VEC_STR(vec) + row0;
-      char *p;
-      if (c->vd == VD_DICT && c->dict_bytes < total) {
-        /* dictionary strings repeat: copying the dictionary once is
-         * cheaper than copying every value, and equal values then share
-         * one pointer (comparisons short-cut on it) */
-        p = hl_arena_alloc(arena, c->dict_bytes ? c->dict_bytes : 1);
-        if (!p) return hl_err_nomem(err);
-        if (c->dict_bytes) memcpy(p, c->dict_buf, c->dict_bytes);
+      if (c->vd == VD_DICT) {
+        /* dictionary strings point into the dictionary page, which lives
+         * until the column chunk ends -- in a later call of the reader,
+         * after the caller is done with this batch -- so nothing is
+         * copied, and equal values share one pointer (comparisons
+         * short-cut on it) */
         for (uint32_t i = 0; i < n; i++) {
           if (nn != n && defs[i] != maxd) {
             dst[i].ptr = "";
             dst[i].len = 0;
             continue;
           }
-          dst[i].ptr = p + (src[k].ptr - c->dict_buf);
+          dst[i].ptr = (const char *)src[k].ptr;
           dst[i].len = src[k].len;
           k++;
         }
         return HL_OK;
       }
-      p = hl_arena_alloc(arena, total ? total : 1);
+      size_t total = 0;
+      for (size_t j = 0; j < nn; j++)
+        total += src[j].len;
+      char *p = hl_arena_alloc(arena, total ? total : 1);
       if (!p) return hl_err_nomem(err);
       for (uint32_t i = 0; i < n; i++) {
         if (nn != n && defs[i] != maxd) {

@@ -1431,6 +1431,13 @@ hl_status_t hl_expr_filter(const hl_expr_t *e, hl_batch_t *in, hl_arena_t *arena
   return HL_OK;
 }
 
+bool hl_expr_is_stateful(const hl_expr_t *e) {
+  if (e->kind == HL_EX_FUNC && e->fn && strcmp(e->fn->name, "rand") == 0) return true;
+  for (int k = 0; k < e->n_args; k++)
+    if (hl_expr_is_stateful(e->args[k])) return true;
+  return false;
+}
+
 void hl_expr_mark_cols(const hl_expr_t *e, bool *used, int n) {
   if (e->kind == HL_EX_COLUMN && e->col >= 0 && e->col < n) used[e->col] = true;
   for (int k = 0; k < e->n_args; k++)

@@ -129,6 +129,10 @@ void hl_expr_print(hl_buf_t *buf, const hl_expr_t *e);
 /* True when E reads only columns in [lo, hi). */
 bool hl_expr_cols_within(const hl_expr_t *e, int lo, int hi);
 
+/* True when evaluating E keeps state between rows (rand), so that several
+ * threads cannot evaluate it at once. */
+bool hl_expr_is_stateful(const hl_expr_t *e);
+
 /* Sets used[c] for every column c < N that E reads. */
 void hl_expr_mark_cols(const hl_expr_t *e, bool *used, int n);
 

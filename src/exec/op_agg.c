@@ -111,6 +111,9 @@ typedef struct agg {
   pthread_t thread;
   hl_status_t thread_rc;
   hl_error_t thread_err;
+  hl_op_t *scan; /* partial: the scan at the bottom of child */
+  hl_status_t (*prepare)(hl_op_t *, hl_error_t *);
+  hl_op_t *prepare_op;
 } agg_t;
 
 /* Copies the payload of V (string bytes, complex-value trees) into the
@@ -659,8 +662,8 @@ static hl_status_t consume_input(agg_t *a, hl_error_t *err) {
     hl_status_t rc = a->child->next(a->child, &b, err);
     if (rc != HL_OK) return rc;
     if (!b) break;
-    if (a->track_pos) { /* the child is a scan (hl_op_agg_parallel_create) */
-      size_t f = hl_op_scan_current_file(a->child);
+    if (a->scan) { /* a partial (hl_op_agg_parallel_create) */
+      size_t f = hl_op_scan_current_file(a->scan);
       if (f != a->pos_file) a->file_rows = 0;
       a->pos_file = f;
       a->pos_base = ((uint64_t)f << 40) + a->file_rows;
@@ -1042,6 +1045,10 @@ static void *partial_main(void *arg) {
 
 /* Runs the partial aggregations (one thread each), then merges them. */
 static hl_status_t run_partials(agg_t *a, hl_error_t *err) {
+  if (a->prepare) {
+    hl_status_t rc = a->prepare(a->prepare_op, err);
+    if (rc != HL_OK) return rc;
+  }
   bool *started = hl_calloc((size_t)a->n_partials, sizeof(bool));
   if (!started) return hl_err_nomem(err);
   for (int i = 0; i < a->n_partials; i++) {
@@ -1210,22 +1217,13 @@ hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *bu
   return &a->op;
 }
 
-/* An expression whose evaluation keeps state between rows (rand) cannot
- * be evaluated by several threads at once. */
-static bool has_state(const hl_expr_t *e) {
-  if (e->kind == HL_EX_FUNC && e->fn && strcmp(e->fn->name, "rand") == 0) return true;
-  for (int k = 0; k < e->n_args; k++)
-    if (has_state(e->args[k])) return true;
-  return false;
-}
-
 bool hl_agg_parallel_ok(const hl_plan_t *plan) {
   if (plan->n_grouping_sets) return false;
   for (int g = 0; g < plan->n_group; g++)
-    if (has_state(plan->group_exprs[g])) return false;
+    if (hl_expr_is_stateful(plan->group_exprs[g])) return false;
   for (int k = 0; k < plan->n_aggs; k++) {
     const hl_agg_t *ag = &plan->aggs[k];
-    if (ag->distinct || (ag->arg && has_state(ag->arg))) return false;
+    if (ag->distinct || (ag->arg && hl_expr_is_stateful(ag->arg))) return false;
     switch (ag->kind) {
     case HL_AGG_COUNT_STAR:
     case HL_AGG_COUNT:
@@ -1247,36 +1245,31 @@ bool hl_agg_parallel_ok(const hl_plan_t *plan) {
   return true;
 }
 
-hl_op_t *hl_op_agg_parallel_create(hl_session_t *s, const hl_plan_scan_t *scan,
-                                   const hl_expr_t *filter, const hl_plan_t *plan, int n,
-                                   hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err) {
+hl_op_t *hl_op_agg_parallel_create(const hl_plan_t *plan, hl_op_t **children, hl_op_t **scans,
+                                   int n, hl_status_t (*prepare)(hl_op_t *, hl_error_t *),
+                                   hl_op_t *prepare_op, hl_budget_t *budget, hl_arena_t *arena,
+                                   hl_error_t *err) {
   agg_t *a = agg_new(plan, budget, arena, err);
-  if (!a) return NULL;
-  a->track_pos = true;
-  a->partials = hl_arena_zalloc(arena, sizeof(agg_t *) * (size_t)n);
-  if (!a->partials) goto nomem;
-  for (int i = 0; i < n; i++) {
-    hl_op_t *sc = hl_op_scan_create(s, scan, arena, err);
-    if (!sc) goto fail;
-    hl_op_scan_set_worker(sc, i, n);
-    if (filter && hl_op_scan_set_filter(sc, filter, err) != HL_OK) {
-      sc->close(sc);
-      goto fail;
-    }
+  if (a) a->partials = hl_arena_zalloc(arena, sizeof(agg_t *) * (size_t)n);
+  if (a && !a->partials) hl_err_nomem(err);
+  int taken = 0;
+  for (; a && a->partials && taken < n; taken++) {
     agg_t *p = agg_new(plan, budget, arena, err);
-    if (!p) {
-      sc->close(sc);
-      goto fail;
-    }
-    p->child = sc;
+    if (!p) break;
+    p->child = children[taken];
+    p->scan = scans[taken];
     p->track_pos = true;
     p->pos_file = SIZE_MAX;
     a->partials[a->n_partials++] = p;
   }
+  if (taken < n) { /* out of memory: close what no partial took */
+    for (int i = taken; i < n; i++)
+      children[i]->close(children[i]);
+    if (a) agg_close(&a->op);
+    return NULL;
+  }
+  a->track_pos = true;
+  a->prepare = prepare;
+  a->prepare_op = prepare_op;
   return &a->op;
-nomem:
-  hl_err_nomem(err);
-fail:
-  agg_close(&a->op);
-  return NULL;
 }

@@ -82,6 +82,13 @@ typedef struct join {
   hl_buf_t key;
   hl_budget_t *budget;
   uint64_t charged;
+  /* hl_op_join_create_sharing: OWNER's hash table (rows, next, map,
+   * ikeys, build_matched), built before this join's first next and only
+   * read here, so that threads probe one table; `shared` marks the
+   * borrowed pointers, which close leaves alone */
+  struct join *owner;
+  bool shared;
+  bool started; /* the first probe batch was pulled */
 } join_t;
 
 static bool builds_left(const hl_rel_t *rel) {
@@ -472,14 +479,41 @@ static bool has_unmatched_phase(hl_ast_join_type_t t) {
          t == HL_JOIN_LEFT_ANTI;
 }
 
+/* Builds J's hash table, or borrows its owner's (already built). */
+static hl_status_t ensure_built(join_t *j, hl_error_t *err) {
+  j->built = true;
+  if (!j->owner) return build(j, err);
+  const join_t *o = j->owner;
+  if (!o->built)
+    return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "a shared join table is not built");
+  hl_map_destroy(j->map);
+  j->map = o->map;
+  j->ikeys = o->ikeys;
+  j->rows = o->rows;
+  j->next = o->next;
+  j->n_build = o->n_build;
+  j->build_matched = o->build_matched;
+  j->shared = true;
+  return HL_OK;
+}
+
+hl_status_t hl_op_join_build(hl_op_t *op, hl_error_t *err) {
+  join_t *j = (join_t *)op;
+  return j->built ? HL_OK : ensure_built(j, err);
+}
+
+bool hl_join_builds_left(const hl_rel_t *rel) {
+  return builds_left(rel);
+}
+
 static hl_status_t join_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   join_t *j = (join_t *)op;
   hl_ast_join_type_t t = j->rel->join_type;
   *out = NULL;
   hl_status_t rc;
-  if (!j->built) {
-    j->built = true;
-    if ((rc = build(j, err)) != HL_OK) return rc;
+  if (!j->started) {
+    j->started = true;
+    if (!j->built && (rc = ensure_built(j, err)) != HL_OK) return rc;
     if ((rc = next_probe_batch(j, err)) != HL_OK) return rc;
     j->phase = j->pb ? PH_PAIRS : (t == HL_JOIN_FULL ? PH_BUILD_UNMATCHED : PH_DONE);
   }
@@ -502,7 +536,7 @@ static hl_status_t join_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
       for (uint32_t i = 0; i < hl_batch_live(j->out); i++) {
         uint32_t o = hl_batch_row(j->out, i);
         j->matched[j->pair_probe[o]] = 1;
-        j->build_matched[j->pair_build[o]] = 1;
+        if (t == HL_JOIN_FULL) j->build_matched[j->pair_build[o]] = 1; /* read by FULL only */
       }
       if (!emits_pairs(t) || hl_batch_live(j->out) == 0) continue;
       *out = j->out;
@@ -532,6 +566,12 @@ static hl_status_t join_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
 
 static void join_close(hl_op_t *op) {
   join_t *j = (join_t *)op;
+  if (j->shared) { /* the owner's */
+    j->map = NULL;
+    memset(&j->ikeys, 0, sizeof j->ikeys);
+    j->rows = NULL;
+    j->next = NULL;
+  }
   hl_budget_release(j->budget, j->charged);
   j->charged = 0;
   if (j->probe) j->probe->close(j->probe);
@@ -559,8 +599,8 @@ hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, c
                            hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err) {
   join_t *j = hl_arena_zalloc(arena, sizeof(*j));
   if (!j) {
-    left->close(left);
-    right->close(right);
+    if (left) left->close(left);
+    if (right) right->close(right);
     return hl_err_nomem(err), NULL;
   }
   j->op.next = join_next;
@@ -618,4 +658,14 @@ hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, c
     return hl_err_nomem(err), NULL;
   }
   return &j->op;
+}
+
+hl_op_t *hl_op_join_create_sharing(hl_op_t *probe, const hl_rel_t *rel, const bool *used,
+                                   hl_op_t *owner, hl_budget_t *budget, hl_arena_t *arena,
+                                   hl_error_t *err) {
+  bool bl = builds_left(rel);
+  hl_op_t *op =
+      hl_op_join_create(bl ? NULL : probe, bl ? probe : NULL, rel, used, budget, arena, err);
+  if (op) ((join_t *)op)->owner = (join_t *)owner;
+  return op;
 }

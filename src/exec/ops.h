@@ -52,16 +52,22 @@ hl_op_t *hl_op_limit_create(hl_op_t *child, int64_t limit, int64_t offset, hl_ar
                             hl_error_t *err);
 hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *budget,
                           hl_arena_t *arena, hl_error_t *err);
-/* GROUP BY / aggregates over a table scan by N threads: each aggregates
- * every n-th file (scan with FILTER, may be NULL) and the partial results
- * are merged, giving exactly the single-threaded answer, group order
+/* GROUP BY / aggregates by N threads: each aggregates its pipeline's rows
+ * (a scan of every n-th file, maybe joined with a shared hash table) and
+ * the partial results are merged, giving exactly the single-threaded answer, group order
  * included.  Only for plans hl_agg_parallel_ok accepts: no grouping sets,
  * no DISTINCT, count/sum/avg/min/max with sums not over floating point
  * (whose rounding depends on the order of addition), no rand(). */
 bool hl_agg_parallel_ok(const hl_plan_t *plan);
-hl_op_t *hl_op_agg_parallel_create(hl_session_t *s, const hl_plan_scan_t *scan,
-                                   const hl_expr_t *filter, const hl_plan_t *plan, int n,
-                                   hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);
+/* CHILDREN[0..n) are the threads' pipelines (owned from here on, closed
+ * with the operator, also on error); SCANS[i] is the table scan at the
+ * bottom of CHILDREN[i] (its current file orders the groups).  PREPARE
+ * (may be NULL) runs once before the threads start, on PREPARE_OP (a
+ * shared join's table is built there). */
+hl_op_t *hl_op_agg_parallel_create(const hl_plan_t *plan, hl_op_t **children, hl_op_t **scans,
+                                   int n, hl_status_t (*prepare)(hl_op_t *, hl_error_t *),
+                                   hl_op_t *prepare_op, hl_budget_t *budget, hl_arena_t *arena,
+                                   hl_error_t *err);
 hl_op_t *hl_op_sort_create(hl_op_t *child, int n_cols, const hl_type_t *const *types,
                            const int *keys, const bool *desc, const bool *nulls_first, int n_keys,
                            hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);
@@ -78,6 +84,17 @@ hl_op_t *hl_op_window_create(hl_op_t *child, const hl_plan_t *plan,
  * join; the others come out NULL. */
 hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, const bool *used,
                            hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);
+/* A join that probes OWNER's hash table (OWNER a join of the same REL,
+ * built with hl_op_join_build before this one's first next, and closed
+ * after it) with PROBE's rows: several threads probing one table.  Only
+ * for joins that do not record matched build rows (not FULL). */
+hl_op_t *hl_op_join_create_sharing(hl_op_t *probe, const hl_rel_t *rel, const bool *used,
+                                   hl_op_t *owner, hl_budget_t *budget, hl_arena_t *arena,
+                                   hl_error_t *err);
+/* Builds a join's hash table now instead of on its first next. */
+hl_status_t hl_op_join_build(hl_op_t *join, hl_error_t *err);
+/* True when REL's join hashes its left side (probes with the right). */
+bool hl_join_builds_left(const hl_rel_t *rel);
 /* LATERAL VIEW explode/posexplode (op_lateral.c): each row of CHILD (REL's
  * left layout) once per element or entry of REL->gen_arg, with the
  * generated columns appended (REL's layout). */

@@ -379,23 +379,91 @@ static const bool *from_used(const hl_plan_t *plan, hl_arena_t *arena) {
   return u;
 }
 
+/* An INNER join whose probe side is a table scan: threads can each probe
+ * one shared hash table with a share of the table's files. */
+static bool parallel_join(const hl_rel_t *r) {
+  if (r->kind != HL_REL_JOIN || r->join_type != HL_JOIN_INNER || r->n_keys == 0) return false;
+  const hl_rel_t *probe = hl_join_builds_left(r) ? r->right : r->left;
+  return probe->kind == HL_REL_SCAN && (!r->residual || !hl_expr_is_stateful(r->residual));
+}
+
+/* The operators of an aggregation run by THREADS threads (hl_agg_parallel_ok
+ * holds): per thread a scan of every n-th file of the table -- joined, for
+ * a join, with the hash table of the first thread's join -- and the block's
+ * filter, under one hl_op_agg_parallel_create. */
+static hl_op_t *build_parallel_agg(hl_session_t *s, const hl_plan_t *plan, int threads,
+                                   hl_arena_t *arena, hl_error_t *err) {
+  const hl_rel_t *r = plan->from;
+  bool join = r->kind == HL_REL_JOIN;
+  bool bl = join && hl_join_builds_left(r);
+  const hl_rel_t *probe_rel = !join ? r : bl ? r->right : r->left;
+  hl_op_t **children = hl_arena_zalloc(arena, sizeof(hl_op_t *) * (size_t)threads);
+  hl_op_t **scans = hl_arena_zalloc(arena, sizeof(hl_op_t *) * (size_t)threads);
+  const bool *used = join ? from_used(plan, arena) : NULL;
+  bool *out_used = join && used ? mark_used(used, r->n_cols, &r->residual, 1, arena) : NULL;
+  if (!children || !scans || (join && !out_used)) return hl_err_nomem(err), NULL;
+  /* a single table's block filter runs in its scan; over a join, after it */
+  const hl_expr_t *scan_f = NULL;
+  if (scan_filter(probe_rel->scan, join ? NULL : plan->filter, arena, &scan_f, err) != HL_OK)
+    return NULL;
+  hl_op_t *owner = NULL; /* the first thread's join, whose table all probe */
+  int made = 0;
+  for (; made < threads; made++) {
+    hl_op_t *sc = hl_op_scan_create(s, probe_rel->scan, arena, err);
+    if (!sc) break;
+    hl_op_scan_set_worker(sc, made, threads);
+    if (scan_f && hl_op_scan_set_filter(sc, scan_f, err) != HL_OK) {
+      sc->close(sc);
+      break;
+    }
+    hl_op_t *top = sc;
+    if (join && made == 0) {
+      int nl = r->left->n_cols;
+      bool *bu = bl ? mark_used(out_used, nl, r->left_keys, r->n_keys, arena)
+                    : mark_used(out_used + nl, r->right->n_cols, r->right_keys, r->n_keys, arena);
+      hl_op_t *b = bu ? build_rel(s, bl ? r->left : r->right, bu, arena, err) : NULL;
+      if (!bu) hl_err_nomem(err);
+      if (!b) {
+        sc->close(sc);
+        break;
+      }
+      top = owner =
+          hl_op_join_create(bl ? b : sc, bl ? sc : b, r, out_used, &s->budget, arena, err);
+    } else if (join) {
+      top = hl_op_join_create_sharing(sc, r, out_used, owner, &s->budget, arena, err);
+    }
+    if (top && join && plan->filter) top = hl_op_filter_create(top, plan->filter, arena, err);
+    if (!top) break;
+    children[made] = top;
+    scans[made] = sc;
+  }
+  if (made < threads) {
+    for (int i = made - 1; i >= 0; i--)
+      children[i]->close(children[i]);
+    return NULL;
+  }
+  return hl_op_agg_parallel_create(plan, children, scans, threads, join ? hl_op_join_build : NULL,
+                                   owner, &s->budget, arena, err);
+}
+
 hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena,
                          hl_result_t *result, hl_error_t *err) {
   hl_status_t rc = materialize_plan(s, plan, arena, err);
   if (rc != HL_OK) return rc;
   hl_op_t *op;
   bool aggregated = false;
-  if (plan->from && plan->from->kind == HL_REL_SCAN) {
-    int threads = plan->aggregate && hl_agg_parallel_ok(plan) ? scan_threads(s, err) : 1;
-    if (threads == 0) return err->code;
-    if (threads > 1) { /* scan, filter and aggregation in every thread */
-      const hl_expr_t *f;
-      if (scan_filter(plan->from->scan, plan->filter, arena, &f, err) != HL_OK) return err->code;
-      op = hl_op_agg_parallel_create(s, plan->from->scan, f, plan, threads, &s->budget, arena, err);
-      aggregated = true;
-    } else { /* the block filter of a single table runs inside the scan's threads */
-      op = build_scan(s, plan->from->scan, plan->filter, arena, err);
-    }
+  int threads = plan->aggregate && plan->from && hl_agg_parallel_ok(plan) &&
+                        (!plan->filter || !hl_expr_is_stateful(plan->filter))
+                    ? scan_threads(s, err)
+                    : 1;
+  if (threads == 0) return err->code;
+  if (threads > 1 && (plan->from->kind == HL_REL_SCAN || parallel_join(plan->from))) {
+    /* scan, join probe, filter and aggregation in every thread */
+    op = build_parallel_agg(s, plan, threads, arena, err);
+    aggregated = true;
+  } else if (plan->from && plan->from->kind == HL_REL_SCAN) {
+    /* the block filter of a single table runs inside the scan's threads */
+    op = build_scan(s, plan->from->scan, plan->filter, arena, err);
   } else {
     op = plan->from ? build_rel(s, plan->from, from_used(plan, arena), arena, err)
                     : hl_op_one_row_create(arena, err);

@@ -161,6 +161,7 @@ static hl_status_t f_list(dec_t *d, hl_pq_ttype_t t, hl_pq_ttype_t elem, const c
     }                                                                                              \
     STRUCT_NEXT(d)                                                                                 \
     }                                                                                              \
+    (void)seen; /* structs without required fields never test it */                                \
     hl_pq_thrift_struct_end(&(d)->r);
 
 /* After one field: a wire-type mismatch (HL_DONE) skips the value and

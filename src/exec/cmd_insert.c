@@ -26,6 +26,7 @@
 #include "exec/expr.h"
 #include "exec/loc_allow.h"
 #include "format/parquet/parquet.h"
+#include "format/orc/orc.h"
 #include "format/rcfile/rcfile.h"
 #include "format/seqfile/seqfile.h"
 #include "format/text/text.h"
@@ -51,6 +52,7 @@ typedef struct wpart {
   hl_parquet_writer_t *pw; /* the open Parquet file, NULL between files */
   hl_seqfile_writer_t *sw; /* the open SequenceFile, NULL between files */
   hl_rcfile_writer_t *rw;  /* the open RCFile, NULL between files */
+  hl_orc_writer_t *ow;     /* the open ORC file, NULL between files */
   char *file_name;
   uint64_t rows, raw_bytes, files, total_bytes;
   uint64_t file_rows;
@@ -67,6 +69,8 @@ typedef struct wtable {
   bool parquet; /* Parquet output (else text: fmt) */
   bool seqfile; /* SequenceFile output (rows in fmt) */
   bool rcfile;  /* RCFile output (rc_fmt) */
+  bool orc;     /* ORC output (orc_opts) */
+  hl_orc_write_options_t orc_opts;
   hl_rcfile_format_t rc_fmt;
   hl_parquet_write_options_t pq_opts;
   int n_dyn;          /* the last n_dyn keys are dynamic */
@@ -218,7 +222,7 @@ static hl_status_t part_find(writer_t *w, wtable_t *wt, char **values, wpart_t *
 /* ------------------------------------------------------------ files */
 
 static hl_status_t file_close(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err) {
-  if (!p->w && !p->pw && !p->sw && !p->rw) return HL_OK;
+  if (!p->w && !p->pw && !p->sw && !p->rw && !p->ow) return HL_OK;
   uint64_t raw;
   hl_status_t rc;
   if (p->sw) { /* raw bytes count like text: row bytes plus one per row */
@@ -229,6 +233,10 @@ static hl_status_t file_close(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t 
     raw = hl_rcfile_writer_raw_bytes(p->rw);
     rc = hl_rcfile_writer_close(p->rw, err);
     p->rw = NULL;
+  } else if (p->ow) { /* what Hive's ORC writer reports, plus one per row (taken off below) */
+    raw = hl_orc_writer_raw_bytes(p->ow) + p->file_rows;
+    rc = hl_orc_writer_close(p->ow, err);
+    p->ow = NULL;
   } else if (p->pw) {
     /* Hive's Parquet writer reports one unit of rawDataSize per field */
     raw = p->file_rows * (uint64_t)wt->t->n_data + p->file_rows;
@@ -258,7 +266,7 @@ static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err)
   if (p->buf->n_rows == 0) return HL_OK;
   hl_table_t *t = wt->t;
   hl_status_t rc;
-  if (!p->w && !p->pw && !p->sw && !p->rw) {
+  if (!p->w && !p->pw && !p->sw && !p->rw && !p->ow) {
     if (w->n_files + 1 > w->max_files)
       return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
                         "the write creates more than %llu files; raise "
@@ -275,6 +283,8 @@ static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err)
     else if (wt->seqfile)
       rc = hl_seqfile_writer_open(fs, path, &wt->fmt, t->n_data, t->types, t->names, NULL, &p->sw,
                                   err);
+    else if (wt->orc)
+      rc = hl_orc_writer_open(fs, path, &wt->orc_opts, t->n_data, t->types, t->names, &p->ow, err);
     else if (wt->rcfile)
       rc = hl_rcfile_writer_open(fs, path, &wt->rc_fmt, t->n_data, t->types, t->names, NULL, 0,
                                  &p->rw, err);
@@ -285,6 +295,7 @@ static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err)
   rc = p->pw   ? hl_parquet_writer_write(p->pw, p->buf, err)
        : p->sw ? hl_seqfile_writer_write(p->sw, p->buf, err)
        : p->rw ? hl_rcfile_writer_write(p->rw, p->buf, err)
+       : p->ow ? hl_orc_writer_write(p->ow, p->buf, err)
                : hl_text_writer_write(p->w, p->buf, err);
   if (rc != HL_OK) return rc;
   p->rows += p->buf->n_rows;
@@ -530,13 +541,17 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
     hl_status_t rc = hl_rcfile_format_init(&wt->rc_fmt, arena, c->serde_lib, c->serde_params,
                                            c->n_serde_params, c->params, c->n_params, err);
     if (rc != HL_OK) return rc;
+  } else if (strstr(in, "OrcInputFormat")) {
+    wt->orc = true;
+    hl_status_t rc = hl_orc_write_options_init(&wt->orc_opts, c->params, c->n_params, err);
+    if (rc != HL_OK) return rc;
   } else if (!strstr(in, "TextInputFormat")) {
-    const char *what = strstr(in, "Orc") ? "ORC" : strstr(in, "Avro") ? "AVRO" : in;
+    const char *what = strstr(in, "Avro") ? "AVRO" : in;
     return hl_err_set_at(err, ins ? ins->pos : 0, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                          "writing %s tables is not supported yet (table \"%s.%s\")", what,
                          HL_TNAME(t));
   }
-  if (!wt->parquet && !wt->rcfile) {
+  if (!wt->parquet && !wt->rcfile && !wt->orc) {
     hl_status_t rc = hl_text_format_init(&wt->fmt, arena, c->serde_lib, c->serde_params,
                                          c->n_serde_params, c->params, c->n_params, err);
     if (rc != HL_OK) return rc;
@@ -776,6 +791,8 @@ static void writer_fini(writer_t *w) {
       p->sw = NULL;
       hl_rcfile_writer_abort(p->rw);
       p->rw = NULL;
+      hl_orc_writer_abort(p->ow);
+      p->ow = NULL;
       hl_batch_destroy(p->buf);
       p->buf = NULL;
     }

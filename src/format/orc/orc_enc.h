@@ -28,6 +28,11 @@ void hl_orc_put_svarint(hl_buf_t *buf, int64_t v);
 /* The unbounded signed varint of a decimal's unscaled value. */
 void hl_orc_put_varint128(hl_buf_t *buf, __int128 v);
 
+/* A TIMESTAMP's nanoseconds (0..999999999) as the SECONDARY stream holds
+ * them: when there are two or more trailing decimal zeros they are removed
+ * and their count minus one goes into the low 3 bits (1000 -> 0x0a). */
+int64_t hl_orc_encode_nanos(int64_t nanos);
+
 /* Byte RLE of BYTES[0..n): runs of 3..130 equal bytes, literal groups of
  * 1..128. */
 void hl_orc_byte_rle(hl_buf_t *buf, const uint8_t *bytes, size_t n);

@@ -56,6 +56,18 @@ void hl_orc_put_varint128(hl_buf_t *buf, __int128 v) {
   hl_buf_append(buf, tmp, n);
 }
 
+int64_t hl_orc_encode_nanos(int64_t nanos) {
+  if (nanos == 0) return 0;
+  if (nanos % 100 != 0) return nanos << 3;
+  nanos /= 100;
+  int zeros = 1; /* the tag is the number of zeros removed, minus one */
+  while (nanos % 10 == 0 && zeros < 7) {
+    nanos /= 10;
+    zeros++;
+  }
+  return nanos << 3 | zeros;
+}
+
 /* ------------------------------------------------------------ byte RLE */
 
 static void put_literals(hl_buf_t *buf, const uint8_t *p, size_t n) {

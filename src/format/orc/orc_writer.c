@@ -346,20 +346,6 @@ static void col_fini(ocol_t *c) {
  * Shredding values
  * ==================================================================== */
 
-/* Nanoseconds as ORC stores them: trailing decimal zeros (when there are
- * at least two) removed and their count - 1 in the low 3 bits. */
-static int64_t encode_nanos(int64_t nanos) {
-  if (nanos == 0) return 0;
-  if (nanos % 100 != 0) return nanos << 3;
-  nanos /= 100;
-  int zeros = 1;
-  while (nanos % 10 == 0 && zeros < 7) {
-    nanos /= 10;
-    zeros++;
-  }
-  return nanos << 3 | zeros;
-}
-
 static hl_status_t put_string(hl_orc_writer_t *w, ocol_t *c, const char *p, size_t n,
                               hl_error_t *err) {
   size_t off = c->data.len;
@@ -465,7 +451,7 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
     int64_t nanos = frac * 1000;
     if (secs < 0 && nanos > 999999) secs++; /* readers take one back */
     rc = i64_push(&c->ints, secs - HL_ORC_TS_BASE);
-    if (rc == 0) rc = i64_push(&c->nanos, encode_nanos(nanos));
+    if (rc == 0) rc = i64_push(&c->nanos, hl_orc_encode_nanos(nanos));
     stat_int(&c->stripe, micros);
     w->buffered += 16;
     break;

@@ -1,0 +1,538 @@
+/*
+ * test_orc_writer.c -- unit tests of the ORC writer (src/format/orc):
+ * the encoders against the worked byte examples of the ORC v1 spec, the
+ * encoders through their inverse on random and edge data, and written
+ * files whose tail (PostScript, Footer, Metadata) is decoded with protoc-c
+ * and checked field by field (types, row counts, statistics), uncompressed
+ * and ZLIB-compressed, with one and with several stripes.
+ */
+#include "format/orc/orc.h"
+#include "format/orc/orc_enc.h"
+
+#include "orc.pb-c.h"
+#include "test.h"
+#include "util/mem.h"
+#include "util/strbuf.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+static struct {
+  char dir[512];
+  hl_stor_t *fs;
+  hl_arena_t *arena;
+} T;
+
+static bool bytes_eq(const hl_buf_t *b, const uint8_t *want, size_t n) {
+  if (b->len != n || memcmp(b->data, want, n) != 0) {
+    fprintf(stderr, "  got:");
+    for (size_t i = 0; i < b->len; i++)
+      fprintf(stderr, " %02x", (uint8_t)b->data[i]);
+    fprintf(stderr, "\n");
+    return false;
+  }
+  return true;
+}
+
+/* ------------------------------------------------------------ spec examples */
+
+TEST(spec_examples) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  /* varints */
+  static const struct {
+    uint64_t v;
+    uint8_t bytes[3];
+    size_t n;
+  } uv[] = {{0, {0x00}, 1},       {1, {0x01}, 1},       {127, {0x7f}, 1},
+            {128, {0x80, 0x01}, 2}, {129, {0x81, 0x01}, 2}, {16383, {0xff, 0x7f}, 2},
+            {16384, {0x80, 0x80, 0x01}, 3}};
+  for (size_t i = 0; i < sizeof uv / sizeof uv[0]; i++) {
+    hl_buf_reset(&b);
+    hl_orc_put_uvarint(&b, uv[i].v);
+    CHECK(bytes_eq(&b, uv[i].bytes, uv[i].n));
+  }
+  static const int64_t sv[] = {0, -1, 1, -2, 2};
+  for (int i = 0; i < 5; i++) {
+    hl_buf_reset(&b);
+    hl_orc_put_svarint(&b, sv[i]);
+    uint8_t want = (uint8_t)i;
+    CHECK(bytes_eq(&b, &want, 1));
+  }
+  /* byte RLE: 100 zeros; then 0x44, 0x45 */
+  uint8_t zeros[100] = {0};
+  hl_buf_reset(&b);
+  hl_orc_byte_rle(&b, zeros, 100);
+  CHECK(bytes_eq(&b, (const uint8_t[]){0x61, 0x00}, 2));
+  hl_buf_reset(&b);
+  hl_orc_byte_rle(&b, (const uint8_t[]){0x44, 0x45}, 2);
+  CHECK(bytes_eq(&b, (const uint8_t[]){0xfe, 0x44, 0x45}, 3));
+  /* boolean RLE: one true then seven false */
+  hl_buf_reset(&b);
+  hl_orc_bool_rle(&b, (const uint8_t[]){1, 0, 0, 0, 0, 0, 0, 0}, 8);
+  CHECK(bytes_eq(&b, (const uint8_t[]){0xff, 0x80}, 2));
+  /* RLE v2 SHORT_REPEAT: 10000 five times */
+  int64_t rep[5] = {10000, 10000, 10000, 10000, 10000};
+  hl_buf_reset(&b);
+  hl_orc_rle2(&b, rep, 5, false);
+  CHECK(bytes_eq(&b, (const uint8_t[]){0x0a, 0x27, 0x10}, 3));
+  /* DIRECT */
+  int64_t dir[4] = {23713, 43806, 57005, 48879};
+  hl_buf_reset(&b);
+  hl_orc_rle2(&b, dir, 4, false);
+  CHECK(bytes_eq(&b,
+                 (const uint8_t[]){0x5e, 0x03, 0x5c, 0xa1, 0xab, 0x1e, 0xde, 0xad, 0xbe, 0xef},
+                 10));
+  /* DELTA: the spec packs the deltas in 4 bits; 3 suffice (width code 2) */
+  int64_t primes[10] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29};
+  hl_buf_reset(&b);
+  hl_orc_rle2(&b, primes, 10, false);
+  CHECK(bytes_eq(&b, (const uint8_t[]){0xc4, 0x09, 0x02, 0x02, 0x4a, 0x28, 0xa6}, 7));
+  int64_t out[16];
+  static const uint8_t spec_delta[] = {0xc6, 0x09, 0x02, 0x02, 0x22, 0x42, 0x42, 0x46};
+  CHECK_INT(hl_orc_unrle2(spec_delta, sizeof spec_delta, false, out, 16), 10);
+  CHECK(memcmp(out, primes, sizeof primes) == 0);
+  /* timestamp nanoseconds */
+  CHECK_INT(hl_orc_encode_nanos(1000), 0x0a);
+  CHECK_INT(hl_orc_encode_nanos(100000), 0x0c);
+  CHECK_INT(hl_orc_encode_nanos(0), 0);
+  CHECK_INT(hl_orc_encode_nanos(123456789), 123456789LL << 3);
+  CHECK_INT(hl_orc_encode_nanos(100000000), (1 << 3) | 7);
+  hl_buf_fini(&b);
+}
+
+/* ------------------------------------------------------------ round trips */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static uint64_t rnd(void) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return rng_state;
+}
+
+static bool rle2_roundtrip(const int64_t *v, size_t n, bool is_signed) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_orc_rle2(&b, v, n, is_signed);
+  int64_t *out = hl_malloc((n + 1) * sizeof *out);
+  long got = hl_orc_unrle2((const uint8_t *)b.data, b.len, is_signed, out, n + 1);
+  bool ok = !b.oom && got == (long)n && (n == 0 || memcmp(out, v, n * sizeof *v) == 0);
+  if (!ok) fprintf(stderr, "  round trip of %zu values failed (got %ld)\n", n, got);
+  hl_free(out);
+  hl_buf_fini(&b);
+  return ok;
+}
+
+TEST(rle2_roundtrip) {
+  enum { N = 3000 };
+  int64_t *v = hl_malloc(N * sizeof *v);
+  static const int64_t edge[] = {INT64_MIN, INT64_MAX, INT64_MIN, 0, -1, 1, INT64_MAX, INT64_MAX,
+                                 INT64_MAX, INT64_MIN + 1, INT64_MAX - 1, 0, 0, 0};
+  CHECK(rle2_roundtrip(edge, sizeof edge / sizeof edge[0], true));
+  CHECK(rle2_roundtrip(edge, 0, true));
+  CHECK(rle2_roundtrip(edge + 3, 1, true));
+  for (int trial = 0; trial < 400; trial++) {
+    size_t n = 1 + rnd() % N;
+    int shape = trial % 8;
+    int bits = 1 + (int)(rnd() % 63);
+    int64_t x = (int64_t)(rnd() >> (64 - bits));
+    for (size_t i = 0; i < n; i++) {
+      switch (shape) {
+      case 0: v[i] = (int64_t)(rnd() >> (64 - bits)); break;           /* random width */
+      case 1: v[i] = (int64_t)rnd(); break;                            /* full 64 bits */
+      case 2: v[i] = (rnd() % 5 == 0) ? (int64_t)(rnd() % 7) : x; break; /* runs */
+      case 3: v[i] = x + (int64_t)i * 3; break;                        /* fixed delta */
+      case 4: v[i] = (i ? v[i - 1] : 0) + (int64_t)(rnd() % 1000); break; /* increasing */
+      case 5: v[i] = (i ? v[i - 1] : 0) - (int64_t)(rnd() % 100000); break; /* decreasing */
+      case 6: v[i] = (rnd() & 1) ? INT64_MIN : INT64_MAX; break;
+      default: v[i] = (int64_t)(rnd() % 3) - 1; break;                   /* zigzag */
+      }
+    }
+    CHECK(rle2_roundtrip(v, n, true));
+    if (shape != 1 && shape != 5 && shape != 6 && shape != 7) {
+      for (size_t i = 0; i < n; i++)
+        if (v[i] < 0) v[i] = -(v[i] + 1);
+      CHECK(rle2_roundtrip(v, n, false));
+    }
+  }
+  hl_free(v);
+}
+
+TEST(byte_rle_roundtrip) {
+  enum { N = 5000 };
+  uint8_t *v = hl_malloc(N), *out = hl_malloc(N + 1);
+  for (int trial = 0; trial < 200; trial++) {
+    size_t n = rnd() % N;
+    for (size_t i = 0; i < n; i++)
+      v[i] = (trial & 1) ? (uint8_t)rnd() : (rnd() % 4 == 0 ? (uint8_t)rnd() : 7);
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_orc_byte_rle(&b, v, n);
+    long got = hl_orc_byte_unrle((const uint8_t *)b.data, b.len, out, N + 1);
+    CHECK_INT(got, (long)n);
+    CHECK(n == 0 || memcmp(v, out, n) == 0);
+    hl_buf_fini(&b);
+  }
+  hl_free(v);
+  hl_free(out);
+}
+
+/* ------------------------------------------------------------ files */
+
+static size_t slurp(const char *path, uint8_t **out) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  *out = hl_malloc((size_t)n + 1);
+  size_t got = fread(*out, 1, (size_t)n, f);
+  fclose(f);
+  return got;
+}
+
+/* Undoes ORC compression chunks (NONE: a copy). */
+static bool unchunk(hl_orc_codec_t codec, const uint8_t *p, size_t n, hl_buf_t *out) {
+  if (codec == HL_ORC_NONE) {
+    hl_buf_append(out, p, n);
+    return true;
+  }
+  size_t pos = 0;
+  while (pos < n) {
+    if (pos + 3 > n) return false;
+    uint32_t h = p[pos] | (uint32_t)p[pos + 1] << 8 | (uint32_t)p[pos + 2] << 16;
+    size_t len = h >> 1;
+    pos += 3;
+    if (pos + len > n) return false;
+    if (h & 1) {
+      hl_buf_append(out, p + pos, len);
+    } else {
+      uint8_t tmp[1 << 16];
+      z_stream zs;
+      memset(&zs, 0, sizeof zs);
+      if (inflateInit2(&zs, -15) != Z_OK) return false;
+      zs.next_in = (Bytef *)(p + pos);
+      zs.avail_in = (uInt)len;
+      int rc;
+      do {
+        zs.next_out = tmp;
+        zs.avail_out = sizeof tmp;
+        rc = inflate(&zs, Z_NO_FLUSH);
+        hl_buf_append(out, tmp, sizeof tmp - zs.avail_out);
+      } while (rc == Z_OK);
+      inflateEnd(&zs);
+      if (rc != Z_STREAM_END) return false;
+    }
+    pos += len;
+  }
+  return true;
+}
+
+typedef struct tail {
+  Orcpb__PostScript *ps;
+  Orcpb__Footer *footer;
+  Orcpb__Metadata *meta;
+  uint8_t *file;
+  size_t size;
+} tail_t;
+
+static bool read_tail(const char *path, tail_t *t) {
+  memset(t, 0, sizeof *t);
+  t->size = slurp(path, &t->file);
+  if (t->size < 4 || memcmp(t->file, "ORC", 3) != 0) return false;
+  size_t ps_len = t->file[t->size - 1];
+  t->ps = orcpb__post_script__unpack(NULL, ps_len, t->file + t->size - 1 - ps_len);
+  if (!t->ps) return false;
+  size_t foot_end = t->size - 1 - ps_len;
+  size_t foot_start = foot_end - t->ps->footer_length;
+  size_t meta_start = foot_start - t->ps->metadata_length;
+  hl_buf_t fb, mb;
+  hl_buf_init(&fb);
+  hl_buf_init(&mb);
+  hl_orc_codec_t codec = (hl_orc_codec_t)t->ps->compression;
+  bool ok = unchunk(codec, t->file + foot_start, t->ps->footer_length, &fb) &&
+            unchunk(codec, t->file + meta_start, t->ps->metadata_length, &mb);
+  if (ok) t->footer = orcpb__footer__unpack(NULL, fb.len, (uint8_t *)fb.data);
+  if (ok) t->meta = orcpb__metadata__unpack(NULL, mb.len, (uint8_t *)mb.data);
+  hl_buf_fini(&fb);
+  hl_buf_fini(&mb);
+  return ok && t->footer && t->meta;
+}
+
+static void free_tail(tail_t *t) {
+  if (t->ps) orcpb__post_script__free_unpacked(t->ps, NULL);
+  if (t->footer) orcpb__footer__free_unpacked(t->footer, NULL);
+  if (t->meta) orcpb__metadata__free_unpacked(t->meta, NULL);
+  hl_free(t->file);
+}
+
+static const hl_type_t *ptype(const char *text) {
+  hl_type_t *t = NULL;
+  hl_error_t err;
+  hl_err_init(&err);
+  if (hl_type_parse_str(T.arena, text, &t, &err) != HL_OK) exit(1);
+  return t;
+}
+
+static hl_value_t *items(int n) {
+  return hl_arena_zalloc(T.arena, (size_t)n * sizeof(hl_value_t));
+}
+
+enum { NCOLS = 12 };
+
+/* Writes ROWS rows of the 12 test columns into NAME. */
+static const char *write_file(const char *name, const hl_orc_write_options_t *opts, int rows) {
+  static const char *const type_text[NCOLS] = {
+      "int",       "string",         "double",          "boolean",
+      "date",      "timestamp",      "decimal(10,2)",   "binary",
+      "tinyint",   "array<bigint>",  "map<string,int>", "struct<x:int,y:varchar(5)>"};
+  static const char *const names[NCOLS] = {"i", "s", "d", "b", "dt", "ts",
+                                           "q", "bin", "t", "ar", "m", "st"};
+  const hl_type_t *types[NCOLS];
+  for (int c = 0; c < NCOLS; c++)
+    types[c] = ptype(type_text[c]);
+  const char *path = hl_arena_sprintf(T.arena, "%s/%s", T.dir, name);
+  unlink(path);
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_orc_writer_t *w = NULL;
+  if (hl_orc_writer_open(T.fs, path, opts, NCOLS, types, names, &w, &err) != HL_OK) {
+    fprintf(stderr, "open: %s\n", err.message);
+    return NULL;
+  }
+  hl_batch_t *batch = hl_batch_create(NCOLS, types);
+  for (int r = 0; r < rows; r++) {
+    uint32_t row = batch->n_rows;
+    hl_value_t v[NCOLS];
+    memset(v, 0, sizeof v);
+    bool null_row = r % 4 == 3; /* rows 3, 7, ...: all NULL */
+    v[0].u.i = r % 2 ? -r : r * 1000;
+    static const char *const strs[] = {"", "b", "a", "ccc"};
+    v[1].u.s = (hl_str_t){strs[r % 4 == 3 ? 0 : r % 4], (uint32_t)strlen(strs[r % 4])};
+    v[2].u.d = r * 0.5;
+    v[3].u.b = r % 3 == 0;
+    v[4].u.i = 19000 + r;
+    v[5].u.i = 1420070400000000LL + r * 1500000LL; /* 2015-01-01 plus 1.5 s a row */
+    v[6].u.dec = 1234 - r;
+    v[7].u.s = (hl_str_t){"\x01\x02\x03", (uint32_t)(r % 4)};
+    v[8].u.i = r % 3 - 1;
+    hl_value_t *a = items(2);
+    a[0].u.i = r;
+    a[1].is_null = true;
+    v[9].u.list.n = 2;
+    v[9].u.list.items = a;
+    hl_value_t *m = items(2);
+    m[0].u.s = (hl_str_t){"k", 1};
+    m[1].u.i = r;
+    v[10].u.list.n = 1;
+    v[10].u.list.items = m;
+    hl_value_t *s = items(2);
+    s[0].u.i = r;
+    s[1].u.s = (hl_str_t){"yy", 2};
+    v[11].u.list.n = 2;
+    v[11].u.list.items = s;
+    for (int c = 0; c < NCOLS; c++) {
+      v[c].is_null = null_row;
+      hl_vec_put_value(&batch->cols[c], batch->arena, row, &v[c]);
+      if (null_row) hl_vec_set_null(&batch->cols[c], batch->arena, row);
+    }
+    batch->n_rows++;
+    if (batch->n_rows == HL_BATCH_CAP || r == rows - 1) {
+      if (hl_orc_writer_write(w, batch, &err) != HL_OK) {
+        fprintf(stderr, "write: %s\n", err.message);
+        return NULL;
+      }
+      hl_batch_reset(batch);
+    }
+  }
+  hl_batch_destroy(batch);
+  if (hl_orc_writer_close(w, &err) != HL_OK) {
+    fprintf(stderr, "close: %s\n", err.message);
+    return NULL;
+  }
+  return path;
+}
+
+static void check_tail(const tail_t *t, int rows, int stripes, hl_orc_codec_t codec) {
+  const Orcpb__PostScript *ps = t->ps;
+  CHECK_STR(ps->magic, "ORC");
+  CHECK_INT(ps->n_version, 2);
+  CHECK_INT(ps->version[0], 0);
+  CHECK_INT(ps->version[1], 12);
+  CHECK_INT(ps->writer_version, 6);
+  CHECK_INT(ps->compression, codec);
+  CHECK_INT(ps->compression_block_size, 262144);
+  const Orcpb__Footer *f = t->footer;
+  CHECK_INT(f->header_length, 3);
+  CHECK_INT(f->number_of_rows, rows);
+  CHECK_INT(f->row_index_stride, 0);
+  CHECK(!f->has_writer);
+  CHECK_INT(f->n_stripes, stripes);
+  CHECK_INT(t->meta->n_stripe_stats, stripes);
+  uint64_t stripe_rows = 0, end = 3;
+  for (size_t i = 0; i < f->n_stripes; i++) {
+    CHECK_INT(f->stripes[i]->offset, end);
+    end += f->stripes[i]->index_length + f->stripes[i]->data_length + f->stripes[i]->footer_length;
+    stripe_rows += f->stripes[i]->number_of_rows;
+  }
+  CHECK_INT(stripe_rows, rows);
+  CHECK_INT(f->content_length, end);
+  /* types, pre-order: struct, 9 primitives, list, long, map, string, int,
+   * struct, int, varchar */
+  static const int kinds[] = {12, 3, 7, 6, 0, 15, 9, 14, 8, 1, 10, 4, 11, 7, 3, 12, 3, 16};
+  CHECK_INT(f->n_types, 18);
+  for (size_t i = 0; i < f->n_types && i < 18; i++)
+    CHECK_INT(f->types[i]->kind, kinds[i]);
+  CHECK_INT(f->types[0]->n_subtypes, NCOLS);
+  CHECK_INT(f->types[0]->n_field_names, NCOLS);
+  CHECK_STR(f->types[0]->field_names[4], "dt");
+  CHECK_INT(f->types[0]->subtypes[10], 12);
+  CHECK_INT(f->types[7]->precision, 10);
+  CHECK_INT(f->types[7]->scale, 2);
+  CHECK_INT(f->types[10]->subtypes[0], 11);
+  CHECK_STR(f->types[15]->field_names[1], "y");
+  CHECK_INT(f->types[17]->maximum_length, 5);
+  /* statistics: rows 3, 7, ... are NULL */
+  int nn = rows - rows / 4;
+  CHECK_INT(f->n_statistics, 18);
+  Orcpb__ColumnStats *const *st = f->statistics;
+  CHECK_INT(st[0]->number_of_values, rows);
+  CHECK(!st[0]->has_null);
+  CHECK_INT(st[1]->number_of_values, nn);
+  CHECK(st[1]->has_null);
+  /* i: r*1000 for even r, -r for odd r (not 3 mod 4) */
+  int64_t imin = 0, imax = 0, isum = 0;
+  int64_t dtmin = INT64_MAX, dtmax = 0, lens = 0, bins = 0, trues = 0, rsum = 0;
+  for (int r = 0; r < rows; r++) {
+    if (r % 4 == 3) continue;
+    int64_t v = r % 2 ? -r : r * 1000;
+    imin = v < imin ? v : imin;
+    imax = v > imax ? v : imax;
+    isum += v;
+    lens += r % 4 == 2 ? 1 : r % 4 == 1 ? 1 : 0;
+    bins += r % 4;
+    trues += r % 3 == 0;
+    rsum += r;
+    dtmin = 19000 + r < dtmin ? 19000 + r : dtmin;
+    dtmax = 19000 + r;
+  }
+  CHECK(st[1]->int_stats && st[1]->int_stats->minimum == imin);
+  CHECK(st[1]->int_stats && st[1]->int_stats->maximum == imax);
+  CHECK(st[1]->int_stats && st[1]->int_stats->sum == isum);
+  CHECK(st[2]->string_stats && strcmp(st[2]->string_stats->minimum, "") == 0);
+  CHECK(st[2]->string_stats && strcmp(st[2]->string_stats->maximum, rows > 2 ? "b" : "") == 0);
+  CHECK(st[2]->string_stats && st[2]->string_stats->sum == lens);
+  CHECK(st[3]->double_stats && st[3]->double_stats->minimum == 0.0);
+  CHECK(st[4]->bucket_stats && st[4]->bucket_stats->n_count == 1 &&
+        st[4]->bucket_stats->count[0] == (uint64_t)trues);
+  CHECK(st[5]->date_stats && st[5]->date_stats->minimum == dtmin &&
+        st[5]->date_stats->maximum == dtmax);
+  CHECK(st[6]->timestamp_stats && st[6]->timestamp_stats->minimum_utc == 1420070400000LL &&
+        st[6]->timestamp_stats->minimum == 1420070400000LL);
+  CHECK(st[7]->decimal_stats && strcmp(st[7]->decimal_stats->maximum, "12.34") == 0);
+  CHECK(st[8]->binary_stats && st[8]->binary_stats->sum == bins);
+  CHECK_INT(st[10]->number_of_values, nn);
+  CHECK_INT(st[11]->number_of_values, nn); /* list elements: r, NULL */
+  CHECK(st[11]->has_null);
+  CHECK(st[11]->int_stats && st[11]->int_stats->sum == rsum);
+  CHECK_INT(st[13]->number_of_values, nn);
+  CHECK_INT(st[17]->string_stats->sum, 2 * nn);
+}
+
+TEST(file_tail) {
+  hl_orc_write_options_t o;
+  hl_error_t err;
+  hl_err_init(&err);
+  CHECK_INT(hl_orc_write_options_init(&o, NULL, 0, &err), HL_OK);
+  CHECK_INT(o.codec, HL_ORC_ZLIB);
+  o.codec = HL_ORC_NONE;
+  const char *p = write_file("plain.orc", &o, 10);
+  tail_t t;
+  CHECK(p && read_tail(p, &t));
+  if (t.footer) check_tail(&t, 10, 1, HL_ORC_NONE);
+  /* the list's bigint elements: r for each non-NULL row (0+1+2+4+5+6+8+9) */
+  if (t.footer) CHECK_INT(t.footer->statistics[11]->int_stats->sum, 35);
+  free_tail(&t);
+
+  o.codec = HL_ORC_ZLIB;
+  p = write_file("zlib.orc", &o, 5000);
+  CHECK(p && read_tail(p, &t));
+  if (t.footer) check_tail(&t, 5000, 1, HL_ORC_ZLIB);
+  free_tail(&t);
+
+  o.stripe_size = 20000; /* several stripes */
+  p = write_file("stripes.orc", &o, 5000);
+  CHECK(p && read_tail(p, &t));
+  if (t.footer) {
+    CHECK(t.footer->n_stripes > 2);
+    check_tail(&t, 5000, (int)t.footer->n_stripes, HL_ORC_ZLIB);
+    /* stripe statistics add up to the file's */
+    uint64_t n = 0;
+    for (size_t i = 0; i < t.meta->n_stripe_stats; i++)
+      n += t.meta->stripe_stats[i]->col_stats[1]->number_of_values;
+    CHECK_INT(n, t.footer->statistics[1]->number_of_values);
+  }
+  free_tail(&t);
+
+  p = write_file("empty.orc", NULL, 0);
+  CHECK(p && read_tail(p, &t));
+  if (t.footer) {
+    CHECK_INT(t.footer->number_of_rows, 0);
+    CHECK_INT(t.footer->n_stripes, 0);
+    CHECK_INT(t.footer->content_length, 3);
+  }
+  free_tail(&t);
+}
+
+TEST(options) {
+  hl_orc_write_options_t o;
+  hl_error_t err;
+  hl_kv_t kv[2] = {{"orc.compress", "snappy"}, {"orc.stripe.size", "1000"}};
+  hl_err_init(&err);
+  CHECK_INT(hl_orc_write_options_init(&o, kv, 2, &err), HL_OK);
+  CHECK_INT(o.codec, HL_ORC_SNAPPY);
+  CHECK_INT(o.stripe_size, 1000);
+  kv[0].value = "LZO";
+  CHECK_INT(hl_orc_write_options_init(&o, kv, 1, &err), HL_UNSUPPORTED);
+  CHECK_STR(err.sqlstate, "0A000");
+  hl_err_clear(&err);
+  kv[0] = (hl_kv_t){"orc.bloom.filter.columns", "a"};
+  CHECK_INT(hl_orc_write_options_init(&o, kv, 1, &err), HL_UNSUPPORTED);
+  CHECK_STR(err.sqlstate, "0A000");
+  hl_err_clear(&err);
+  kv[0] = (hl_kv_t){"orc.compress.size", "0"};
+  CHECK_INT(hl_orc_write_options_init(&o, kv, 1, &err), HL_ERROR);
+  CHECK_STR(err.sqlstate, "22023");
+  hl_err_clear(&err);
+  kv[0] = (hl_kv_t){"orc.row.index.stride", "5000"};
+  CHECK_INT(hl_orc_write_options_init(&o, kv, 1, &err), HL_OK);
+}
+
+int main(void) {
+  const char *base = getenv("HIVELITE_TEST_TMP");
+  if (!base || !*base) base = "/tmp";
+  mkdir(base, 0777);
+  snprintf(T.dir, sizeof T.dir, "%s/orcw_XXXXXX", base);
+  if (!mkdtemp(T.dir)) {
+    fprintf(stderr, "mkdtemp %s: %s\n", T.dir, strerror(errno));
+    return 1;
+  }
+  T.fs = hl_stor_local_create();
+  T.arena = hl_arena_create(0);
+  RUN(spec_examples);
+  RUN(rle2_roundtrip);
+  RUN(byte_rle_roundtrip);
+  RUN(file_tail);
+  RUN(options);
+  hl_error_t err;
+  hl_err_init(&err);
+  T.fs->ops->remove_tree(T.fs, T.dir, &err);
+  hl_err_clear(&err);
+  hl_arena_destroy(T.arena);
+  T.fs->ops->destroy(T.fs);
+  return test_report();
+}

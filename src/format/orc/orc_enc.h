@@ -35,15 +35,15 @@ int64_t hl_orc_encode_nanos(int64_t nanos);
 
 /* Byte RLE of BYTES[0..n): runs of 3..130 equal bytes, literal groups of
  * 1..128. */
-void hl_orc_byte_rle(hl_buf_t *buf, const uint8_t *bytes, size_t n);
+void hl_orc_put_byte_rle(hl_buf_t *buf, const uint8_t *bytes, size_t n);
 /* Boolean RLE of FLAGS[0..n) (each 0 or 1): eight flags a byte, first flag
  * in the most significant bit, the last byte padded with zeros, then byte
  * RLE. */
-void hl_orc_bool_rle(hl_buf_t *buf, const uint8_t *flags, size_t n);
+void hl_orc_put_bool_rle(hl_buf_t *buf, const uint8_t *flags, size_t n);
 /* Integer RLE v2 of VALS[0..n): SHORT_REPEAT, DIRECT and DELTA runs of at
  * most 512 values (PATCHED_BASE is never written).  SIGNED zigzags values;
  * unsigned streams must hold non-negative values. */
-void hl_orc_rle2(hl_buf_t *buf, const int64_t *vals, size_t n, bool is_signed);
+void hl_orc_put_rle2(hl_buf_t *buf, const int64_t *vals, size_t n, bool is_signed);
 
 /* Decoders for the tests: return the number of values decoded into OUT
  * (at most CAP), or -1 on malformed input. */

@@ -677,7 +677,7 @@ static hl_status_t emit_column(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
   enc->has_kind = true;
   enc->kind = ORCPB__COLUMN_ENCODING__KIND__DIRECT_V2;
   if (c->stripe_nulls) {
-    hl_orc_bool_rle(&w->tmp, c->present.v, c->present.n);
+    hl_orc_put_bool_rle(&w->tmp, c->present.v, c->present.n);
     st = emit(w, ss, ORCPB__STREAM__KIND__PRESENT, c->id, err);
     if (st != HL_OK) return st;
   }
@@ -691,14 +691,14 @@ static hl_status_t emit_column(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
   }
   switch (c->kind) {
   case HL_ORC_BOOLEAN:
-    hl_orc_bool_rle(&w->tmp, c->bools.v, c->bools.n);
+    hl_orc_put_bool_rle(&w->tmp, c->bools.v, c->bools.n);
     return emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
   case HL_ORC_BYTE: {
     uint8_t *b = hl_malloc(c->ints.n ? c->ints.n : 1);
     if (!b) return nomem(w, err);
     for (size_t i = 0; i < c->ints.n; i++)
       b[i] = (uint8_t)c->ints.v[i];
-    hl_orc_byte_rle(&w->tmp, b, c->ints.n);
+    hl_orc_put_byte_rle(&w->tmp, b, c->ints.n);
     hl_free(b);
     return emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
   }
@@ -706,7 +706,7 @@ static hl_status_t emit_column(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
   case HL_ORC_INT:
   case HL_ORC_LONG:
   case HL_ORC_DATE:
-    hl_orc_rle2(&w->tmp, c->ints.v, c->ints.n, true);
+    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, true);
     return emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
   case HL_ORC_FLOAT:
   case HL_ORC_DOUBLE:
@@ -719,23 +719,23 @@ static hl_status_t emit_column(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
     hl_buf_append(&w->tmp, c->data.data, c->data.len);
     st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
     if (st != HL_OK) return st;
-    hl_orc_rle2(&w->tmp, c->ints.v, c->ints.n, false);
+    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, false);
     return emit(w, ss, ORCPB__STREAM__KIND__LENGTH, c->id, err);
   case HL_ORC_DECIMAL:
     hl_buf_append(&w->tmp, c->data.data, c->data.len);
     st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
     if (st != HL_OK) return st;
-    hl_orc_rle2(&w->tmp, c->ints.v, c->ints.n, true); /* scales: signed, as ORC's readers */
+    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, true); /* scales: signed, as ORC's readers */
     return emit(w, ss, ORCPB__STREAM__KIND__SECONDARY, c->id, err);
   case HL_ORC_TIMESTAMP:
-    hl_orc_rle2(&w->tmp, c->ints.v, c->ints.n, true);
+    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, true);
     st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
     if (st != HL_OK) return st;
-    hl_orc_rle2(&w->tmp, c->nanos.v, c->nanos.n, false);
+    hl_orc_put_rle2(&w->tmp, c->nanos.v, c->nanos.n, false);
     return emit(w, ss, ORCPB__STREAM__KIND__SECONDARY, c->id, err);
   case HL_ORC_LIST:
   case HL_ORC_MAP:
-    hl_orc_rle2(&w->tmp, c->ints.v, c->ints.n, false);
+    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, false);
     return emit(w, ss, ORCPB__STREAM__KIND__LENGTH, c->id, err);
   default: return HL_OK;
   }
@@ -762,7 +762,7 @@ static hl_status_t emit_strings(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
     hl_buf_append(&w->tmp, c->data.data, c->data.len);
     st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
     if (st != HL_OK) return st;
-    hl_orc_rle2(&w->tmp, c->ints.v, c->ints.n, false);
+    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, false);
     return emit(w, ss, ORCPB__STREAM__KIND__LENGTH, c->id, err);
   }
   /* the dictionary is sorted bytewise; values refer to sorted positions */
@@ -785,7 +785,7 @@ static hl_status_t emit_strings(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
   }
   for (size_t i = 0; i < n_values; i++)
     c->ids.v[i] = rank[c->ids.v[i]];
-  hl_orc_rle2(&w->tmp, c->ids.v, n_values, false);
+  hl_orc_put_rle2(&w->tmp, c->ids.v, n_values, false);
   st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
   if (st == HL_OK) {
     for (size_t k = 0; k < n_entries; k++)
@@ -793,7 +793,7 @@ static hl_status_t emit_strings(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
     st = emit(w, ss, ORCPB__STREAM__KIND__DICTIONARY_DATA, c->id, err);
   }
   if (st == HL_OK) {
-    hl_orc_rle2(&w->tmp, c->entry_lens.v, n_entries, false);
+    hl_orc_put_rle2(&w->tmp, c->entry_lens.v, n_entries, false);
     st = emit(w, ss, ORCPB__STREAM__KIND__LENGTH, c->id, err);
   }
   hl_free(ents);

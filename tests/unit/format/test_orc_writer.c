@@ -65,31 +65,31 @@ TEST(spec_examples) {
   /* byte RLE: 100 zeros; then 0x44, 0x45 */
   uint8_t zeros[100] = {0};
   hl_buf_reset(&b);
-  hl_orc_byte_rle(&b, zeros, 100);
+  hl_orc_put_byte_rle(&b, zeros, 100);
   CHECK(bytes_eq(&b, (const uint8_t[]){0x61, 0x00}, 2));
   hl_buf_reset(&b);
-  hl_orc_byte_rle(&b, (const uint8_t[]){0x44, 0x45}, 2);
+  hl_orc_put_byte_rle(&b, (const uint8_t[]){0x44, 0x45}, 2);
   CHECK(bytes_eq(&b, (const uint8_t[]){0xfe, 0x44, 0x45}, 3));
   /* boolean RLE: one true then seven false */
   hl_buf_reset(&b);
-  hl_orc_bool_rle(&b, (const uint8_t[]){1, 0, 0, 0, 0, 0, 0, 0}, 8);
+  hl_orc_put_bool_rle(&b, (const uint8_t[]){1, 0, 0, 0, 0, 0, 0, 0}, 8);
   CHECK(bytes_eq(&b, (const uint8_t[]){0xff, 0x80}, 2));
   /* RLE v2 SHORT_REPEAT: 10000 five times */
   int64_t rep[5] = {10000, 10000, 10000, 10000, 10000};
   hl_buf_reset(&b);
-  hl_orc_rle2(&b, rep, 5, false);
+  hl_orc_put_rle2(&b, rep, 5, false);
   CHECK(bytes_eq(&b, (const uint8_t[]){0x0a, 0x27, 0x10}, 3));
   /* DIRECT */
   int64_t dir[4] = {23713, 43806, 57005, 48879};
   hl_buf_reset(&b);
-  hl_orc_rle2(&b, dir, 4, false);
+  hl_orc_put_rle2(&b, dir, 4, false);
   CHECK(bytes_eq(&b,
                  (const uint8_t[]){0x5e, 0x03, 0x5c, 0xa1, 0xab, 0x1e, 0xde, 0xad, 0xbe, 0xef},
                  10));
   /* DELTA: the spec packs the deltas in 4 bits; 3 suffice (width code 2) */
   int64_t primes[10] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29};
   hl_buf_reset(&b);
-  hl_orc_rle2(&b, primes, 10, false);
+  hl_orc_put_rle2(&b, primes, 10, false);
   CHECK(bytes_eq(&b, (const uint8_t[]){0xc4, 0x09, 0x02, 0x02, 0x4a, 0x28, 0xa6}, 7));
   int64_t out[16];
   static const uint8_t spec_delta[] = {0xc6, 0x09, 0x02, 0x02, 0x22, 0x42, 0x42, 0x46};
@@ -117,7 +117,7 @@ static uint64_t rnd(void) {
 static bool rle2_roundtrip(const int64_t *v, size_t n, bool is_signed) {
   hl_buf_t b;
   hl_buf_init(&b);
-  hl_orc_rle2(&b, v, n, is_signed);
+  hl_orc_put_rle2(&b, v, n, is_signed);
   int64_t *out = hl_malloc((n + 1) * sizeof *out);
   long got = hl_orc_unrle2((const uint8_t *)b.data, b.len, is_signed, out, n + 1);
   bool ok = !b.oom && got == (long)n && (n == 0 || memcmp(out, v, n * sizeof *v) == 0);
@@ -171,7 +171,7 @@ TEST(byte_rle_roundtrip) {
       v[i] = (trial & 1) ? (uint8_t)rnd() : (rnd() % 4 == 0 ? (uint8_t)rnd() : 7);
     hl_buf_t b;
     hl_buf_init(&b);
-    hl_orc_byte_rle(&b, v, n);
+    hl_orc_put_byte_rle(&b, v, n);
     long got = hl_orc_byte_unrle((const uint8_t *)b.data, b.len, out, N + 1);
     CHECK_INT(got, (long)n);
     CHECK(n == 0 || memcmp(v, out, n) == 0);

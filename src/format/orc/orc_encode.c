@@ -1,5 +1,5 @@
 /*
- * orc_rle.c -- ORC's integer and byte encodings (orc_enc.h): varints,
+ * orc_encode.c -- ORC's integer and byte encodings (orc_enc.h): varints,
  * byte RLE, boolean RLE and integer RLE v2, plus the decoders the unit
  * tests use to check round trips.
  *
@@ -81,7 +81,7 @@ static void put_literals(hl_buf_t *buf, const uint8_t *p, size_t n) {
   }
 }
 
-void hl_orc_byte_rle(hl_buf_t *buf, const uint8_t *bytes, size_t n) {
+void hl_orc_put_byte_rle(hl_buf_t *buf, const uint8_t *bytes, size_t n) {
   size_t lit = 0, i = 0;
   while (i < n) {
     size_t r = 1;
@@ -100,7 +100,7 @@ void hl_orc_byte_rle(hl_buf_t *buf, const uint8_t *bytes, size_t n) {
   put_literals(buf, bytes + lit, n - lit);
 }
 
-void hl_orc_bool_rle(hl_buf_t *buf, const uint8_t *flags, size_t n) {
+void hl_orc_put_bool_rle(hl_buf_t *buf, const uint8_t *flags, size_t n) {
   size_t nbytes = (n + 7) / 8;
   uint8_t stack[512];
   uint8_t *packed = nbytes <= sizeof stack ? stack : hl_malloc(nbytes);
@@ -111,7 +111,7 @@ void hl_orc_bool_rle(hl_buf_t *buf, const uint8_t *flags, size_t n) {
   memset(packed, 0, nbytes);
   for (size_t i = 0; i < n; i++)
     if (flags[i]) packed[i >> 3] |= (uint8_t)(0x80 >> (i & 7));
-  hl_orc_byte_rle(buf, packed, nbytes);
+  hl_orc_put_byte_rle(buf, packed, nbytes);
   if (packed != stack) hl_free(packed);
 }
 
@@ -286,7 +286,7 @@ static void flush_literals(hl_buf_t *buf, const int64_t *v, size_t n, bool is_si
   }
 }
 
-void hl_orc_rle2(hl_buf_t *buf, const int64_t *vals, size_t n, bool is_signed) {
+void hl_orc_put_rle2(hl_buf_t *buf, const int64_t *vals, size_t n, bool is_signed) {
   size_t lit = 0, i = 0;
   while (i < n) {
     size_t r = 1;

@@ -1,5 +1,5 @@
 /*
- * orc_codec.c -- ORC compression chunks (hl_orc_compress of orc_enc.h).
+ * orc_compress.c -- ORC compression chunks (hl_orc_compress of orc_enc.h).
  *
  * A compressed stream is a sequence of chunks, each at most the file's
  * compression block size before compression, each preceded by a 3-byte

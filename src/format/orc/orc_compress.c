@@ -41,14 +41,19 @@ static hl_status_t deflate_raw(const uint8_t *src, size_t n, hl_buf_t *out, hl_e
   return HL_OK;
 }
 
-static hl_status_t compress_chunk(hl_orc_codec_t codec, const uint8_t *src, size_t n,
-                                  hl_buf_t *out, hl_error_t *err) {
+static hl_status_t compress_chunk(hl_orc_codec_t codec, const uint8_t *src, size_t n, hl_buf_t *out,
+                                  hl_error_t *err) {
   switch (codec) {
-  case HL_ORC_ZLIB: return deflate_raw(src, n, out, err);
-  case HL_ORC_SNAPPY: return hl_pq_compress(HL_PQ_SNAPPY, 0, src, n, out, err);
-  case HL_ORC_LZ4: return hl_pq_compress(HL_PQ_LZ4_RAW, 0, src, n, out, err);
-  case HL_ORC_ZSTD: return hl_pq_compress(HL_PQ_ZSTD, 0, src, n, out, err);
-  default: break;
+  case HL_ORC_ZLIB:
+    return deflate_raw(src, n, out, err);
+  case HL_ORC_SNAPPY:
+    return hl_pq_compress(HL_PQ_SNAPPY, 0, src, n, out, err);
+  case HL_ORC_LZ4:
+    return hl_pq_compress(HL_PQ_LZ4_RAW, 0, src, n, out, err);
+  case HL_ORC_ZSTD:
+    return hl_pq_compress(HL_PQ_ZSTD, 0, src, n, out, err);
+  default:
+    break;
   }
   return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                     "ORC compression kind %d is not supported for writing", (int)codec);

@@ -135,14 +135,22 @@ static int fixed_width(int bits) {
 static int width_code(int w) {
   if (w <= 24) return w - 1;
   switch (w) {
-  case 26: return 24;
-  case 28: return 25;
-  case 30: return 26;
-  case 32: return 27;
-  case 40: return 28;
-  case 48: return 29;
-  case 56: return 30;
-  default: return 31;
+  case 26:
+    return 24;
+  case 28:
+    return 25;
+  case 30:
+    return 26;
+  case 32:
+    return 27;
+  case 40:
+    return 28;
+  case 48:
+    return 29;
+  case 56:
+    return 30;
+  default:
+    return 31;
   }
 }
 

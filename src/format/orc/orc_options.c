@@ -17,10 +17,18 @@
  * strategies are tuning hints and the bloom filter fpp only matters with
  * bloom filter columns (which are refused). */
 static const char *const accepted[] = {
-    "orc.row.index.stride",    "orc.create.index",     "orc.block.padding",
-    "orc.block.size",          "orc.encoding.strategy", "orc.compression.strategy",
-    "orc.bloom.filter.fpp",    "orc.write.format",     "orc.padding.tolerance",
-    "orc.compress",            "orc.compress.size",    "orc.stripe.size",
+    "orc.row.index.stride",
+    "orc.create.index",
+    "orc.block.padding",
+    "orc.block.size",
+    "orc.encoding.strategy",
+    "orc.compression.strategy",
+    "orc.bloom.filter.fpp",
+    "orc.write.format",
+    "orc.padding.tolerance",
+    "orc.compress",
+    "orc.compress.size",
+    "orc.stripe.size",
     "orc.dictionary.key.threshold",
 };
 
@@ -55,8 +63,11 @@ static hl_status_t check_codec(hl_orc_write_options_t *opts, const char *s, hl_e
   static const struct {
     const char *name;
     hl_orc_codec_t codec;
-  } names[] = {{"NONE", HL_ORC_NONE},     {"ZLIB", HL_ORC_ZLIB}, {"SNAPPY", HL_ORC_SNAPPY},
-               {"ZSTD", HL_ORC_ZSTD},     {"LZ4", HL_ORC_LZ4}};
+  } names[] = {{"NONE", HL_ORC_NONE},
+               {"ZLIB", HL_ORC_ZLIB},
+               {"SNAPPY", HL_ORC_SNAPPY},
+               {"ZSTD", HL_ORC_ZSTD},
+               {"LZ4", HL_ORC_LZ4}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (strcasecmp(s, names[i].name) == 0) {
       opts->codec = names[i].codec;
@@ -88,8 +99,8 @@ hl_status_t hl_orc_write_options_init(hl_orc_write_options_t *opts, const hl_kv_
   const char *s = hl_kv_get(params, n_params, "orc.compress");
   hl_status_t st = s ? check_codec(opts, s, err) : HL_OK;
   if (st == HL_OK)
-    st = size_prop(params, n_params, "orc.compress.size", 1, HL_ORC_MAX_CHUNK,
-                   &opts->compress_size, err);
+    st = size_prop(params, n_params, "orc.compress.size", 1, HL_ORC_MAX_CHUNK, &opts->compress_size,
+                   err);
   if (st == HL_OK)
     st = size_prop(params, n_params, "orc.stripe.size", 1, UINT64_MAX, &opts->stripe_size, err);
   if (st == HL_OK)
@@ -103,7 +114,8 @@ hl_status_t hl_orc_write_options_init(hl_orc_write_options_t *opts, const hl_kv_
   if (s) {
     char *end;
     double d = strtod(s, &end);
-    if (end == s || *end || !(d >= 0 && d <= 1)) return bad_value("orc.dictionary.key.threshold", s, err);
+    if (end == s || *end || !(d >= 0 && d <= 1))
+      return bad_value("orc.dictionary.key.threshold", s, err);
     opts->dict_threshold = d;
   }
   return HL_OK;

@@ -91,14 +91,14 @@ static int u8_push(u8vec_t *a, uint8_t x) {
 }
 
 typedef struct ostat {
-  uint64_t n_values;   /* non-NULL values */
+  uint64_t n_values; /* non-NULL values */
   bool has_null;
-  bool any;            /* min/max below are set */
-  int64_t imin, imax;  /* integers, DATE days, TIMESTAMP micros */
+  bool any;           /* min/max below are set */
+  int64_t imin, imax; /* integers, DATE days, TIMESTAMP micros */
   int64_t isum;
-  bool isum_bad;       /* the integer sum overflowed */
+  bool isum_bad; /* the integer sum overflowed */
   double dmin, dmax, dsum;
-  bool nan;            /* a NaN was seen: no double statistics */
+  bool nan; /* a NaN was seen: no double statistics */
   __int128 qmin, qmax, qsum;
   bool qsum_bad;       /* the decimal sum passed 38 digits */
   hl_buf_t smin, smax; /* strings (copies) */
@@ -223,8 +223,8 @@ static void stat_merge(int kind, ostat_t *f, const ostat_t *p) {
  * ==================================================================== */
 
 typedef struct ocol {
-  int id;               /* ORC column id (pre-order) */
-  int kind;             /* hl_orc_kind_t */
+  int id;   /* ORC column id (pre-order) */
+  int kind; /* hl_orc_kind_t */
   const hl_type_t *type;
   int n_children;
   int *children;        /* ids of the children */
@@ -246,7 +246,7 @@ struct hl_orc_writer {
   hl_stor_file_t *file;
   char *path;
   hl_orc_write_options_t opts;
-  int n_cols;           /* ORC columns (root included) */
+  int n_cols; /* ORC columns (root included) */
   ocol_t *cols;
   uint64_t offset;      /* bytes written to the file */
   uint64_t rows;        /* rows written (all stripes) */
@@ -257,9 +257,9 @@ struct hl_orc_writer {
   hl_buf_t meta;        /* Metadata: the StripeStatistics entries so far */
   Orcpb__StripeInformation *stripes;
   size_t n_stripes, cap_stripes;
-  Orcpb__Type *types;   /* n_cols, pre-order */
-  uint32_t *subtypes;   /* storage for types[].subtypes */
-  bool failed;          /* a write failed: close only releases */
+  Orcpb__Type *types; /* n_cols, pre-order */
+  uint32_t *subtypes; /* storage for types[].subtypes */
+  bool failed;        /* a write failed: close only releases */
 };
 
 static hl_status_t nomem(hl_orc_writer_t *w, hl_error_t *err) {
@@ -311,8 +311,8 @@ static hl_status_t build_cols(hl_orc_writer_t *w, const hl_type_t *type, const c
   for (int i = 0; i < n; i++) {
     c->children[i] = *next;
     t->subtypes[i] = (uint32_t)*next;
-    hl_status_t st = build_cols(w, type ? type->children[i] : fields[i], NULL, 0, NULL, next,
-                                sub_next, err);
+    hl_status_t st =
+        build_cols(w, type ? type->children[i] : fields[i], NULL, 0, NULL, next, sub_next, err);
     if (st != HL_OK) return st;
   }
   return HL_OK;
@@ -434,7 +434,8 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
   case HL_ORC_STRING:
   case HL_ORC_VARCHAR:
   case HL_ORC_CHAR:
-  case HL_ORC_BINARY: return put_string(w, c, v->u.s.ptr, v->u.s.len, err);
+  case HL_ORC_BINARY:
+    return put_string(w, c, v->u.s.ptr, v->u.s.len, err);
   case HL_ORC_DECIMAL:
     hl_orc_put_varint128(&c->data, v->u.dec);
     rc = i64_push(&c->ints, c->type->scale);
@@ -472,7 +473,8 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
     for (int i = 0; st == HL_OK && i < c->n_children; i++)
       st = put_child(w, c, i, i < (int)v->u.list.n ? &v->u.list.items[i] : NULL, err);
     break;
-  default: break;
+  default:
+    break;
   }
   if (st != HL_OK) return st;
   if (rc != 0 || c->data.oom) return nomem(w, err);
@@ -609,7 +611,8 @@ static int stats_message(hl_arena_t *arena, const ocol_t *c, const ostat_t *s,
     cs->binary_stats = bs;
     break;
   }
-  default: break;
+  default:
+    break;
   }
   return 0;
 }
@@ -686,8 +689,11 @@ static hl_status_t emit_column(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
   case HL_ORC_BOOLEAN:
   case HL_ORC_BYTE:
   case HL_ORC_FLOAT:
-  case HL_ORC_DOUBLE: enc->kind = ORCPB__COLUMN_ENCODING__KIND__DIRECT; break;
-  default: break;
+  case HL_ORC_DOUBLE:
+    enc->kind = ORCPB__COLUMN_ENCODING__KIND__DIRECT;
+    break;
+  default:
+    break;
   }
   switch (c->kind) {
   case HL_ORC_BOOLEAN:
@@ -714,7 +720,8 @@ static hl_status_t emit_column(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
     return emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
   case HL_ORC_STRING:
   case HL_ORC_VARCHAR:
-  case HL_ORC_CHAR: return emit_strings(w, c, ss, enc, err);
+  case HL_ORC_CHAR:
+    return emit_strings(w, c, ss, enc, err);
   case HL_ORC_BINARY:
     hl_buf_append(&w->tmp, c->data.data, c->data.len);
     st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
@@ -737,7 +744,8 @@ static hl_status_t emit_column(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
   case HL_ORC_MAP:
     hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, false);
     return emit(w, ss, ORCPB__STREAM__KIND__LENGTH, c->id, err);
-  default: return HL_OK;
+  default:
+    return HL_OK;
   }
 }
 
@@ -853,14 +861,15 @@ static hl_status_t flush_stripe(hl_orc_writer_t *w, hl_error_t *err) {
     sf.writer_timezone = "UTC";
     if (pack_into(&w->tmp, &sf.base) != 0) st = nomem(w, err);
     if (st == HL_OK)
-      st = hl_orc_compress(w->opts.codec, w->opts.compress_size, (uint8_t *)w->tmp.data,
-                           w->tmp.len, &w->out, err);
+      st = hl_orc_compress(w->opts.codec, w->opts.compress_size, (uint8_t *)w->tmp.data, w->tmp.len,
+                           &w->out, err);
     hl_buf_reset(&w->tmp);
   }
   if (st == HL_OK && w->n_stripes == w->cap_stripes) {
     size_t cap = w->cap_stripes ? w->cap_stripes * 2 : 8;
     Orcpb__StripeInformation *p = hl_realloc(w->stripes, cap * sizeof *p);
-    if (!p) st = nomem(w, err);
+    if (!p)
+      st = nomem(w, err);
     else {
       w->stripes = p;
       w->cap_stripes = cap;
@@ -882,7 +891,8 @@ static hl_status_t flush_stripe(hl_orc_writer_t *w, hl_error_t *err) {
     Orcpb__StripeStatistics sst = ORCPB__STRIPE_STATISTICS__INIT;
     sst.n_col_stats = (size_t)w->n_cols;
     sst.col_stats = all_stats(w, arena, false);
-    if (!sst.col_stats) st = nomem(w, err);
+    if (!sst.col_stats)
+      st = nomem(w, err);
     else {
       hl_buf_putc(&w->meta, 0x0a);
       hl_orc_put_uvarint(&w->meta, protobuf_c_message_get_packed_size(&sst.base));
@@ -950,8 +960,10 @@ hl_status_t hl_orc_writer_open(hl_stor_t *fs, const char *path, const hl_orc_wri
   if (st == HL_OK) st = fs->ops->create(fs, path, &w->file, err);
   if (st == HL_OK) st = out_append(w, "ORC", 3, err);
   if (st != HL_OK) {
-    if (w->file) hl_orc_writer_abort(w);
-    else writer_free(w);
+    if (w->file)
+      hl_orc_writer_abort(w);
+    else
+      writer_free(w);
     return st;
   }
   *out = w;
@@ -960,8 +972,8 @@ hl_status_t hl_orc_writer_open(hl_stor_t *fs, const char *path, const hl_orc_wri
 
 hl_status_t hl_orc_writer_write(hl_orc_writer_t *w, const hl_batch_t *batch, hl_error_t *err) {
   if (w->failed)
-    return hl_err_set(err, HL_ERROR, HL_SS(IO_ERROR), "cannot write \"%s\": an earlier write failed",
-                      w->path);
+    return hl_err_set(err, HL_ERROR, HL_SS(IO_ERROR),
+                      "cannot write \"%s\": an earlier write failed", w->path);
   ocol_t *root = &w->cols[0];
   uint32_t live = hl_batch_live(batch);
   for (uint32_t i = 0; i < live; i++) {
@@ -995,8 +1007,8 @@ static hl_status_t write_tail(hl_orc_writer_t *w, hl_error_t *err) {
   hl_buf_reset(&w->out);
   /* Metadata */
   if (st == HL_OK)
-    st = hl_orc_compress(w->opts.codec, w->opts.compress_size, (uint8_t *)w->meta.data,
-                         w->meta.len, &w->out, err);
+    st = hl_orc_compress(w->opts.codec, w->opts.compress_size, (uint8_t *)w->meta.data, w->meta.len,
+                         &w->out, err);
   size_t meta_len = w->out.len;
   /* Footer */
   if (st == HL_OK) {
@@ -1020,8 +1032,8 @@ static hl_status_t write_tail(hl_orc_writer_t *w, hl_error_t *err) {
     hl_buf_reset(&w->tmp);
     if (!f.statistics || pack_into(&w->tmp, &f.base) != 0) st = nomem(w, err);
     if (st == HL_OK)
-      st = hl_orc_compress(w->opts.codec, w->opts.compress_size, (uint8_t *)w->tmp.data,
-                           w->tmp.len, &w->out, err);
+      st = hl_orc_compress(w->opts.codec, w->opts.compress_size, (uint8_t *)w->tmp.data, w->tmp.len,
+                           &w->out, err);
   }
   size_t footer_len = w->out.len - meta_len;
   /* PostScript, then its length */
@@ -1094,26 +1106,37 @@ uint64_t hl_orc_writer_raw_bytes(const hl_orc_writer_t *w) {
     uint64_t n = c->file.n_values + c->stripe.n_values;
     uint64_t bytes = c->file.bytes + c->stripe.bytes;
     switch (c->kind) {
-    case HL_ORC_BINARY: total += bytes; break;
+    case HL_ORC_BINARY:
+      total += bytes;
+      break;
     case HL_ORC_STRING:
     case HL_ORC_VARCHAR:
     case HL_ORC_CHAR:
       if (n == 0) n = 1;
       total += n * (JDM_OBJECT + JDM_PRIMITIVE1 * 3 + JDM_ARRAY + (uint64_t)(int32_t)(bytes / n));
       break;
-    case HL_ORC_TIMESTAMP: total += n * (JDM_OBJECT + JDM_PRIMITIVE2); break;
-    case HL_ORC_DATE: total += n * (JDM_OBJECT + 3 * JDM_PRIMITIVE2); break;
+    case HL_ORC_TIMESTAMP:
+      total += n * (JDM_OBJECT + JDM_PRIMITIVE2);
+      break;
+    case HL_ORC_DATE:
+      total += n * (JDM_OBJECT + 3 * JDM_PRIMITIVE2);
+      break;
     case HL_ORC_DECIMAL:
       total += n * (JDM_OBJECT + 2 * JDM_PRIMITIVE2 + JDM_OBJECT + 4 * JDM_PRIMITIVE2);
       break;
     case HL_ORC_DOUBLE:
-    case HL_ORC_LONG: total += n * JDM_PRIMITIVE2; break;
+    case HL_ORC_LONG:
+      total += n * JDM_PRIMITIVE2;
+      break;
     case HL_ORC_FLOAT:
     case HL_ORC_INT:
     case HL_ORC_SHORT:
     case HL_ORC_BOOLEAN:
-    case HL_ORC_BYTE: total += n * JDM_PRIMITIVE1; break;
-    default: break;
+    case HL_ORC_BYTE:
+      total += n * JDM_PRIMITIVE1;
+      break;
+    default:
+      break;
     }
   }
   return total;

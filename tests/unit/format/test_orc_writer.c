@@ -47,8 +47,12 @@ TEST(spec_examples) {
     uint64_t v;
     uint8_t bytes[3];
     size_t n;
-  } uv[] = {{0, {0x00}, 1},       {1, {0x01}, 1},       {127, {0x7f}, 1},
-            {128, {0x80, 0x01}, 2}, {129, {0x81, 0x01}, 2}, {16383, {0xff, 0x7f}, 2},
+  } uv[] = {{0, {0x00}, 1},
+            {1, {0x01}, 1},
+            {127, {0x7f}, 1},
+            {128, {0x80, 0x01}, 2},
+            {129, {0x81, 0x01}, 2},
+            {16383, {0xff, 0x7f}, 2},
             {16384, {0x80, 0x80, 0x01}, 3}};
   for (size_t i = 0; i < sizeof uv / sizeof uv[0]; i++) {
     hl_buf_reset(&b);
@@ -83,8 +87,7 @@ TEST(spec_examples) {
   int64_t dir[4] = {23713, 43806, 57005, 48879};
   hl_buf_reset(&b);
   hl_orc_put_rle2(&b, dir, 4, false);
-  CHECK(bytes_eq(&b,
-                 (const uint8_t[]){0x5e, 0x03, 0x5c, 0xa1, 0xab, 0x1e, 0xde, 0xad, 0xbe, 0xef},
+  CHECK(bytes_eq(&b, (const uint8_t[]){0x5e, 0x03, 0x5c, 0xa1, 0xab, 0x1e, 0xde, 0xad, 0xbe, 0xef},
                  10));
   /* DELTA: the spec packs the deltas in 4 bits; 3 suffice (width code 2) */
   int64_t primes[10] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29};
@@ -130,8 +133,9 @@ static bool rle2_roundtrip(const int64_t *v, size_t n, bool is_signed) {
 TEST(rle2_roundtrip) {
   enum { N = 3000 };
   int64_t *v = hl_malloc(N * sizeof *v);
-  static const int64_t edge[] = {INT64_MIN, INT64_MAX, INT64_MIN, 0, -1, 1, INT64_MAX, INT64_MAX,
-                                 INT64_MAX, INT64_MIN + 1, INT64_MAX - 1, 0, 0, 0};
+  static const int64_t edge[] = {
+      INT64_MIN, INT64_MAX,     INT64_MIN,     0, -1, 1, INT64_MAX, INT64_MAX,
+      INT64_MAX, INT64_MIN + 1, INT64_MAX - 1, 0, 0,  0};
   CHECK(rle2_roundtrip(edge, sizeof edge / sizeof edge[0], true));
   CHECK(rle2_roundtrip(edge, 0, true));
   CHECK(rle2_roundtrip(edge + 3, 1, true));
@@ -142,14 +146,30 @@ TEST(rle2_roundtrip) {
     int64_t x = (int64_t)(rnd() >> (64 - bits));
     for (size_t i = 0; i < n; i++) {
       switch (shape) {
-      case 0: v[i] = (int64_t)(rnd() >> (64 - bits)); break;           /* random width */
-      case 1: v[i] = (int64_t)rnd(); break;                            /* full 64 bits */
-      case 2: v[i] = (rnd() % 5 == 0) ? (int64_t)(rnd() % 7) : x; break; /* runs */
-      case 3: v[i] = x + (int64_t)i * 3; break;                        /* fixed delta */
-      case 4: v[i] = (i ? v[i - 1] : 0) + (int64_t)(rnd() % 1000); break; /* increasing */
-      case 5: v[i] = (i ? v[i - 1] : 0) - (int64_t)(rnd() % 100000); break; /* decreasing */
-      case 6: v[i] = (rnd() & 1) ? INT64_MIN : INT64_MAX; break;
-      default: v[i] = (int64_t)(rnd() % 3) - 1; break;                   /* zigzag */
+      case 0:
+        v[i] = (int64_t)(rnd() >> (64 - bits));
+        break; /* random width */
+      case 1:
+        v[i] = (int64_t)rnd();
+        break; /* full 64 bits */
+      case 2:
+        v[i] = (rnd() % 5 == 0) ? (int64_t)(rnd() % 7) : x;
+        break; /* runs */
+      case 3:
+        v[i] = x + (int64_t)i * 3;
+        break; /* fixed delta */
+      case 4:
+        v[i] = (i ? v[i - 1] : 0) + (int64_t)(rnd() % 1000);
+        break; /* increasing */
+      case 5:
+        v[i] = (i ? v[i - 1] : 0) - (int64_t)(rnd() % 100000);
+        break; /* decreasing */
+      case 6:
+        v[i] = (rnd() & 1) ? INT64_MIN : INT64_MAX;
+        break;
+      default:
+        v[i] = (int64_t)(rnd() % 3) - 1;
+        break; /* zigzag */
       }
     }
     CHECK(rle2_roundtrip(v, n, true));
@@ -287,11 +307,11 @@ enum { NCOLS = 12 };
 /* Writes ROWS rows of the 12 test columns into NAME. */
 static const char *write_file(const char *name, const hl_orc_write_options_t *opts, int rows) {
   static const char *const type_text[NCOLS] = {
-      "int",       "string",         "double",          "boolean",
-      "date",      "timestamp",      "decimal(10,2)",   "binary",
-      "tinyint",   "array<bigint>",  "map<string,int>", "struct<x:int,y:varchar(5)>"};
-  static const char *const names[NCOLS] = {"i", "s", "d", "b", "dt", "ts",
-                                           "q", "bin", "t", "ar", "m", "st"};
+      "int",     "string",        "double",          "boolean",
+      "date",    "timestamp",     "decimal(10,2)",   "binary",
+      "tinyint", "array<bigint>", "map<string,int>", "struct<x:int,y:varchar(5)>"};
+  static const char *const names[NCOLS] = {"i", "s",   "d", "b",  "dt", "ts",
+                                           "q", "bin", "t", "ar", "m",  "st"};
   const hl_type_t *types[NCOLS];
   for (int c = 0; c < NCOLS; c++)
     types[c] = ptype(type_text[c]);

@@ -87,6 +87,21 @@ static int find_field(const Orcpb__Type *st, const char *name) {
   return -1;
 }
 
+/* The file's top-level fields: the root struct's, or the root itself as
+ * "_col0" when a (non-Hive) writer made a non-struct root. */
+static bool root_is_struct(const Orcpb__Type *root) {
+  return root->kind == ORCPB__TYPE__KIND__STRUCT;
+}
+static int root_n_fields(const Orcpb__Type *root) {
+  return root_is_struct(root) ? (int)root->n_subtypes : 1;
+}
+static uint32_t root_field_id(const Orcpb__Type *root, int k) {
+  return root_is_struct(root) ? root->subtypes[k] : 0;
+}
+static const char *root_field_name(const Orcpb__Type *root, int k) {
+  return root_is_struct(root) ? root->field_names[k] : "_col0";
+}
+
 static hl_status_t bind(bind_ctx_t *b, uint32_t id, const hl_type_t *tt, hl_orc_col_t **out) {
   hl_orc_reader_t *r = b->r;
   const Orcpb__Type *ty = r->tail.footer->types[id];
@@ -137,11 +152,12 @@ static hl_status_t bind(bind_ctx_t *b, uint32_t id, const hl_type_t *tt, hl_orc_
 
 /* Hive wrote _col0, _col1, ... before it kept real names in ORC files. */
 static bool positional_names(const Orcpb__Type *root) {
-  if (root->n_field_names == 0) return false;
-  for (size_t k = 0; k < root->n_field_names; k++) {
+  int n = root_n_fields(root);
+  if (n == 0) return false;
+  for (int k = 0; k < n; k++) {
     char want[32];
-    snprintf(want, sizeof want, "_col%zu", k);
-    if (strcmp(root->field_names[k], want) != 0) return false;
+    snprintf(want, sizeof want, "_col%d", k);
+    if (strcmp(root_field_name(root, k), want) != 0) return false;
   }
   return true;
 }
@@ -152,10 +168,16 @@ static hl_status_t bind_all(hl_orc_reader_t *r, const hl_type_t *const *types,
   bool by_pos = positional_names(root);
   for (int i = 0; i < r->n_cols; i++) {
     if (projected && !projected[i]) continue;
-    int k = by_pos ? (i < (int)root->n_subtypes ? i : -1) : find_field(root, names[i]);
+    int k = -1;
+    if (by_pos)
+      k = i < root_n_fields(root) ? i : -1;
+    else if (root_is_struct(root))
+      k = find_field(root, names[i]);
+    else if (strcasecmp(names[i], "_col0") == 0)
+      k = 0;
     if (k < 0) continue;
     bind_ctx_t b = {r, err, names[i]};
-    hl_status_t st = bind(&b, root->subtypes[k], types[i], &r->cols[i]);
+    hl_status_t st = bind(&b, root_field_id(root, k), types[i], &r->cols[i]);
     if (st != HL_OK) return st;
   }
   return HL_OK;
@@ -416,7 +438,7 @@ hl_status_t hl_orc_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *aren
   if (st != HL_OK) return st;
   if (r->empty) goto done;
   const Orcpb__Type *root = r->tail.footer->types[0];
-  int n = (int)root->n_subtypes;
+  int n = root_n_fields(root);
   *types = hl_arena_zalloc(arena, sizeof(hl_type_t *) * (size_t)(n + 1));
   *names = hl_arena_zalloc(arena, sizeof(char *) * (size_t)(n + 1));
   if (!*types || !*names) {
@@ -424,17 +446,17 @@ hl_status_t hl_orc_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *aren
     goto done;
   }
   for (int k = 0; k < n; k++) {
-    (*names)[k] = hl_arena_strdup(arena, root->field_names[k]);
+    (*names)[k] = hl_arena_strdup(arena, root_field_name(root, k));
     if (!(*names)[k]) {
       st = hl_err_nomem(err);
       goto done;
     }
-    st = hl_orc_hive_type(&r->tail, root->subtypes[k], arena, &(*types)[k], err);
+    st = hl_orc_hive_type(&r->tail, root_field_id(root, k), arena, &(*types)[k], err);
     if (st == HL_UNSUPPORTED) {
       hl_err_clear(err);
       st = hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                       "cannot read \"%s\": column \"%s\": ORC UNION types are not supported",
-                      path, root->field_names[k]);
+                      path, root_field_name(root, k));
     }
     if (st != HL_OK) goto done;
   }

@@ -95,8 +95,6 @@ static hl_status_t check_types(hl_orc_tail_t *t, hl_arena_t *arena, hl_error_t *
     }
     if (!any_kids && ty->n_subtypes != want_kids)
       return hl_orc_corrupt(err, "type %zu has %zu subtypes", i, ty->n_subtypes);
-    if (i == 0 && ty->kind != ORCPB__TYPE__KIND__STRUCT)
-      return hl_orc_corrupt(err, "the root type is not a struct");
     for (size_t k = 0; k < ty->n_subtypes; k++) {
       uint32_t c = ty->subtypes[k];
       if (c <= i || c >= n || t->parent[c] != -2)

@@ -64,8 +64,8 @@ static hl_status_t load_dict(hl_orc_col_t *c, uint32_t size, hl_arena_t *arena, 
   return HL_OK;
 }
 
-hl_status_t hl_orc_col_start(hl_orc_col_t *c, Orcpb__StripeFooter *sf, hl_arena_t *arena,
-                             hl_error_t *err) {
+hl_status_t hl_orc_col_start(hl_orc_col_t *c, Orcpb__StripeFooter *sf, const hl_orc_tz_t *tz,
+                             hl_arena_t *arena, hl_error_t *err) {
   if (c->id >= sf->n_columns)
     return hl_orc_corrupt(err, "the stripe footer has no encoding for column %u", c->id);
   const Orcpb__ColumnEncoding *enc = sf->columns[c->id];
@@ -88,13 +88,16 @@ hl_status_t hl_orc_col_start(hl_orc_col_t *c, Orcpb__StripeFooter *sf, hl_arena_
                           c->kind != ORCPB__TYPE__KIND__TIMESTAMP_INSTANT);
   hl_orc_byte_rle_init(&c->bytes, &c->data_s);
   hl_orc_bool_rle_init(&c->bools, &c->data_s);
+  /* TIMESTAMP_INSTANT counts from 2015-01-01 UTC and shows UTC */
+  c->tz = c->kind == ORCPB__TYPE__KIND__TIMESTAMP ? tz : NULL;
+  c->tz_base = ORC_EPOCH - hl_orc_tz_offset(c->tz, ORC_EPOCH);
   if (c->dict) {
     hl_status_t st = load_dict(c, enc->dictionary_size, arena, err);
     if (st != HL_OK) return st;
   }
   for (int k = 0; k < c->n_kids; k++) {
     if (!c->kids[k]) continue;
-    hl_status_t st = hl_orc_col_start(c->kids[k], sf, arena, err);
+    hl_status_t st = hl_orc_col_start(c->kids[k], sf, tz, arena, err);
     if (st != HL_OK) return st;
   }
   return HL_OK;
@@ -310,15 +313,22 @@ static hl_status_t read_dense(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl_v
       /* keeps micros within int64: about +-292000 years */
       if (secs < -9000000000000LL || secs > 9000000000000LL)
         return hl_orc_corrupt(err, "column %u: timestamp out of range", c->id);
-      secs += ORC_EPOCH;
+      secs += c->tz_base;
       /* writers truncated negative milliseconds toward zero */
       if (secs < 0 && ns > 999999) secs -= 1;
+      secs += hl_orc_tz_offset(c->tz, secs); /* the writer's wall clock */
       out[i].u.i = secs * 1000000 + (int64_t)(ns / 1000);
     }
     return HL_OK;
   }
   case ORCPB__TYPE__KIND__DECIMAL: {
     int64_t *scales;
+    if (c->decimal64) {
+      if ((st = read_ints(&c->ints, k, arena, &v, err)) != HL_OK) return st;
+      for (size_t i = 0; i < k; i++)
+        if (!rescale(v[i], c->file_scale, c->type, &out[i].u.dec)) out[i].is_null = true;
+      return HL_OK;
+    }
     __int128 *raw = hl_arena_alloc(arena, sizeof(__int128) * (k ? k : 1));
     if (!raw) return hl_err_nomem(err);
     for (size_t i = 0; i < k; i++)

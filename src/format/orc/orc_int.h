@@ -120,6 +120,7 @@ typedef struct hl_orc_tail {
   Orcpb__Footer *footer;     /* in the reader's arena */
   Orcpb__Metadata *metadata; /* NULL when absent or unreadable */
   int *parent;               /* per type id: parent id, -1 for the root */
+  uint32_t version[2];       /* PostScript version (major, minor); 0.11 if absent */
 } hl_orc_tail_t;
 
 /* Reads and validates the tail of the open file F (SIZE bytes > 0). */

@@ -41,6 +41,8 @@ struct hl_orc_reader {
   bool in_stripe;
   uint64_t stripe_rows, stripe_row;
   uint64_t stripes_read;
+  char *tz_name;         /* writer zone of the last stripe (reader arena) */
+  const hl_orc_tz_t *tz; /* its offsets, NULL for UTC */
   bool failed;
   hl_error_t *err; /* the caller's record during a call */
 };
@@ -127,6 +129,11 @@ static hl_status_t bind(bind_ctx_t *b, uint32_t id, const hl_type_t *tt, hl_orc_
   c->id = id;
   c->kind = ty->kind;
   c->type = tt;
+  /* ORC 2.0 pre-release files (PostScript version 1.9999) keep decimals of
+   * precision <= 18 as plain integers */
+  c->decimal64 = ty->kind == ORCPB__TYPE__KIND__DECIMAL && r->tail.version[0] == 1 &&
+                 r->tail.version[1] == 9999 && ty->precision > 0 && ty->precision <= 18;
+  c->file_scale = (int)ty->scale;
   if ((tt->id == HL_T_VARCHAR || tt->id == HL_T_CHAR) && tt->length > 0)
     c->trunc_chars = (uint32_t)tt->length;
   r->by_id[id] = c;
@@ -257,6 +264,12 @@ static hl_status_t start_stripe(hl_orc_reader_t *r, const Orcpb__StripeInformati
     want[n_want++] = (want_stream_t){at, s->length, slot, name};
   }
   clear_streams(r, err);
+  const char *zone = sf->writer_timezone ? sf->writer_timezone : "";
+  if (!r->tz_name || strcmp(r->tz_name, zone) != 0) {
+    if (!(r->tz_name = hl_arena_strdup(r->arena, zone))) return hl_err_nomem(err);
+    if ((st = hl_orc_tz_load(zone, r->arena, &r->tz, err)) != HL_OK) return st;
+  }
+  const hl_orc_tz_t *tz = r->tz;
   /* read the wanted ranges, merging near neighbours (streams are in file
    * order, so sorting is not needed; overlapping data is not possible) */
   for (size_t i = 0; i < n_want;) {
@@ -279,7 +292,7 @@ static hl_status_t start_stripe(hl_orc_reader_t *r, const Orcpb__StripeInformati
     i = j;
   }
   for (int i = 0; i < r->n_cols; i++)
-    if (r->cols[i] && (st = hl_orc_col_start(r->cols[i], sf, r->stripe_arena, err)) != HL_OK)
+    if (r->cols[i] && (st = hl_orc_col_start(r->cols[i], sf, tz, r->stripe_arena, err)) != HL_OK)
       return st;
   r->stripe_rows = si->number_of_rows;
   r->stripe_row = 0;

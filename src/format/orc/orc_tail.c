@@ -127,6 +127,8 @@ hl_status_t hl_orc_tail_read(hl_stor_t *fs, hl_stor_file_t *f, uint64_t size, hl
     if (size < 3 || read_exact(fs, f, 0, head, 3, err) != HL_OK || memcmp(head, "ORC", 3) != 0)
       return err->code != HL_OK ? err->code : hl_orc_corrupt(err, "not an ORC file");
   }
+  tail->version[0] = ps->n_version > 0 ? ps->version[0] : 0;
+  tail->version[1] = ps->n_version > 1 ? ps->version[1] : 11;
   if ((unsigned)ps->compression > HL_ORC_ZSTD)
     return hl_orc_corrupt(err, "unknown compression kind %d", (int)ps->compression);
   tail->codec = (hl_orc_codec_t)ps->compression;

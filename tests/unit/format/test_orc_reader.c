@@ -282,6 +282,9 @@ static void norm_decimal(const char *in, char *out, size_t cap) {
 }
 
 static char mismatch[2048];
+/* >= 0: the file is from Hive 0.11, whose typeless decimals ORC's C++
+ * tools print cut to this scale (their forced Hive 0.11 scale, 6) */
+static int hive11_scale = -1;
 
 static bool same(const hl_type_t *t, const hl_value_t *v, const jv_t *j, const char *where) {
   bool ok = false;
@@ -294,13 +297,26 @@ static bool same(const hl_type_t *t, const hl_value_t *v, const jv_t *j, const c
     case HL_T_SMALLINT:
     case HL_T_INT:
     case HL_T_BIGINT: ok = j->kind == '#' && strtoll(j->text, NULL, 10) == v->u.i; break;
-    case HL_T_FLOAT: ok = j->kind == '#' && (float)strtod(j->text, NULL) == (float)v->u.d; break;
-    case HL_T_DOUBLE: ok = j->kind == '#' && strtod(j->text, NULL) == v->u.d; break;
+    case HL_T_FLOAT:
+    case HL_T_DOUBLE: {
+      /* the expected files were printed by ORC's C++ tools: %.7g / %.14g */
+      char ours[64];
+      snprintf(ours, sizeof ours, t->id == HL_T_FLOAT ? "%.7g" : "%.14g", v->u.d);
+      ok = j->kind == '#' && strtod(j->text, NULL) == strtod(ours, NULL);
+      break;
+    }
     case HL_T_DECIMAL: {
       if (j->kind != '#') break;
       hl_buf_t b;
       hl_buf_init(&b);
-      hl_format_decimal(&b, v->u.dec, t->scale);
+      __int128 dv = v->u.dec;
+      if (hive11_scale >= 0 && t->scale > hive11_scale) { /* ORC's tools cut Hive 0.11 decimals */
+        __int128 f = 1;
+        for (int k = hive11_scale; k < t->scale; k++)
+          f *= 10;
+        dv = dv / f * f;
+      }
+      hl_format_decimal(&b, dv, t->scale);
       char x[128], y[128];
       norm_decimal(hl_buf_cstr(&b), x, sizeof x);
       norm_decimal(j->text, y, sizeof y);
@@ -450,6 +466,7 @@ static void check_fixture(const char *name) {
   uint64_t rows = 0, lines = 0;
   bool bad = false;
   mismatch[0] = 0;
+  hive11_scale = strcmp(name, "orc-file-11-format") == 0 ? 6 : -1;
   while (st == HL_OK && gz && !bad) {
     hl_batch_reset(batch);
     st = hl_orc_reader_next(r, batch, &err);
@@ -539,10 +556,14 @@ TEST(other_fixtures) {
   static const struct {
     const char *name;
     uint64_t rows;
-  } files[] = {{"TestVectorOrcFile.testZstd.0.12.orc", 20000}, {"demo-11-zlib.orc", 1920800},
+  } files[] = {{"TestVectorOrcFile.testZstd.0.12.orc", 10000}, {"demo-11-zlib.orc", 1920800},
                {"demo-12-zlib.orc", 1920800},               {"decimal64_v2.orc", 10},
-               {"orc_no_format.orc", 10},                   {"complextypes_iceberg.orc", 2},
-               {"TestOrcFile.testWithoutCompressionBlockSize.orc", 0}};
+               {"orc_no_format.orc", 5},                    {"complextypes_iceberg.orc", 1},
+               {"bad_bloom_filter_1.6.0.orc", 5},            {"bad_bloom_filter_1.6.11.orc", 5},
+               {"version1999.orc", 0},
+               {"TestOrcFile.testSargSkipPickupGroupWithoutIndexJava.orc", 10000},
+               /* the footer says 0 rows; its one stripe holds 100 */
+               {"TestOrcFile.testWithoutCompressionBlockSize.orc", 100}};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     hl_status_t st = read_all(fx(files[i].name), &rows, &err);
     if (st != HL_OK) fprintf(stderr, "%s: %s\n", files[i].name, err.message);

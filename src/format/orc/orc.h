@@ -1,17 +1,22 @@
 /*
- * orc.h -- Apache ORC files: Hive's Optimized Row Columnar format.
+ * orc.h -- Apache ORC files: Hive's Optimized Row Columnar format; the
+ * reader, the writer and what they share.
  *
  * A file is the magic "ORC", stripes (per column: index streams, data
  * streams, then a stripe footer naming every stream and the column
  * encodings), the Metadata (per-stripe column statistics), the Footer
  * (types in pre-order, stripe list, file statistics), the PostScript
  * (uncompressed: lengths, compression, version) and one final byte giving
- * the PostScript's length.  Metadata messages are protobuf, defined in
- * orc.proto and packed with protoc-c (orc.pb-c.h, generated).
+ * the PostScript's length.  Everything except the PostScript is split into
+ * compression chunks.  Metadata messages are protobuf, defined in
+ * orc.proto and packed/unpacked with protoc-c (orc.pb-c.h, generated).
  *
- * This header holds the parts shared by reader and writer (the Hive type
- * <-> ORC type mapping, codecs) and the writer.  Spec:
- * https://orc.apache.org/specification/ORCv1/
+ * Spec: https://orc.apache.org/specification/ORCv1/ (apache/orc
+ * site/specification/ORCv1.md).  Reader: orc_tail.c (tail and stripe
+ * footers), orc_codec.c (chunks and codecs), orc_rle.c (run-length
+ * encodings), orc_column.c (one decoder per type), orc_reader.c (schema
+ * binding, stripes, batches).  Writer: orc_options.c, orc_encode.c,
+ * orc_compress.c, orc_writer.c.  Shared: orc_type.c.
  */
 #ifndef HL_ORC_H
 #define HL_ORC_H
@@ -69,6 +74,39 @@ typedef enum hl_orc_codec {
   HL_ORC_LZ4 = 4, /* raw LZ4 block */
   HL_ORC_ZSTD = 5 /* zstd frame */
 } hl_orc_codec_t;
+
+/* ------------------------------------------------------------ reader */
+
+typedef struct hl_orc_reader hl_orc_reader_t;
+
+/* Opens PATH and reads its tail.  The table has N_COLS columns of TYPES
+ * named NAMES (all borrowed until close); PROJECTED[i] false (or the whole
+ * array NULL = all) leaves column i unread and all NULL.  Columns are
+ * matched to the file's top-level fields by name ignoring case, or by
+ * position when the file's fields are Hive's _col0, _col1, ...; a column
+ * missing from the file reads NULL.  Integer widening and FLOAT -> DOUBLE
+ * are allowed; another type mismatch is HL_ERROR 42804 naming file and
+ * column.  A projected UNION column is HL_UNSUPPORTED 0A000.  A malformed
+ * file is HL_CORRUPT XX001 "cannot read \"PATH\": ...".  A 0-byte file
+ * reads as empty.  Caller closes. */
+hl_status_t hl_orc_reader_open(hl_stor_t *fs, const char *path, int n_cols,
+                               const hl_type_t *const *types, const char *const *names,
+                               const bool *projected, hl_orc_reader_t **out, hl_error_t *err);
+/* Fills columns [0, n_cols) of BATCH (reset by the caller) with up to
+ * HL_BATCH_CAP rows; batch->n_rows == 0 at end of file.  After an error the
+ * reader only reports HL_MISUSE. */
+hl_status_t hl_orc_reader_next(hl_orc_reader_t *r, hl_batch_t *batch, hl_error_t *err);
+void hl_orc_reader_close(hl_orc_reader_t *r); /* NULL is a no-op */
+
+/* Stripes in the file and stripes actually decoded so far (EXPLAIN
+ * ANALYZE).  */
+void hl_orc_reader_stripes(const hl_orc_reader_t *r, uint64_t *total, uint64_t *read);
+
+/* The file's top-level fields as Hive types (tests, tools): *N_OUT fields,
+ * TYPES and NAMES in ARENA.  A UNION anywhere is HL_UNSUPPORTED 0A000
+ * naming the field. */
+hl_status_t hl_orc_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *arena, int *n_out,
+                               hl_type_t ***types, char ***names, hl_error_t *err);
 
 /* ------------------------------------------------------------ writer */
 

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 /* Largest compression chunk we accept (the chunk header has 23 bits). */
-#define HL_ORC_MAX_BLOCK (8u * 1024 * 1024)
+#define HL_ORC_MAX_BLOCK     (8u * 1024 * 1024)
 #define HL_ORC_DEFAULT_BLOCK (256u * 1024)
 
 /* hl_orc_codec_t (CompressionKind) is in orc.h, shared with the writer. */
@@ -46,7 +46,7 @@ typedef struct hl_orc_stream {
   const uint8_t *cur; /* current chunk's bytes */
   size_t cur_len, cur_pos;
   hl_arena_t *arena;
-  hl_error_t *err; /* where failures go (set by the reader per call) */
+  hl_error_t *err;  /* where failures go (set by the reader per call) */
   const char *name; /* "DATA of column 3", for messages */
 } hl_orc_stream_t;
 

@@ -325,6 +325,12 @@ static void col_reset(ocol_t *c) {
   c->bools.n = 0;
   hl_buf_reset(&c->data);
   stat_clear(&c->stripe);
+  if (c->kind == HL_ORC_STRING || c->kind == HL_ORC_VARCHAR || c->kind == HL_ORC_CHAR) {
+    /* a fresh dictionary per stripe (without memory for one, the stripe is
+     * written DIRECT_V2) */
+    hl_map_destroy(c->dict);
+    c->dict = hl_map_create();
+  }
 }
 
 static void col_fini(ocol_t *c) {

@@ -532,6 +532,254 @@ TEST(options) {
   CHECK_INT(hl_orc_write_options_init(&o, kv, 1, &err), HL_OK);
 }
 
+/* ------------------------------------------------------------ round trips through the reader */
+
+static const char *const WORDS[] = {"", "a", "b", "hello", "ünïcode", "zz", "a b c", "x\ty"};
+
+static void gen(const hl_type_t *t, hl_value_t *v, int null_pct, int distinct) {
+  memset(v, 0, sizeof *v);
+  if ((int)(rnd() % 100) < null_pct) {
+    v->is_null = true;
+    return;
+  }
+  switch (t->id) {
+  case HL_T_BOOLEAN:
+    v->u.b = rnd() & 1;
+    break;
+  case HL_T_TINYINT:
+    v->u.i = (int8_t)rnd();
+    break;
+  case HL_T_SMALLINT:
+    v->u.i = (int16_t)rnd();
+    break;
+  case HL_T_INT:
+    v->u.i = rnd() % 3 ? (int32_t)(rnd() % 1000) : (int32_t)rnd();
+    break;
+  case HL_T_BIGINT:
+    v->u.i = rnd() % 4 == 0   ? (int64_t)rnd()
+             : rnd() % 3 == 0 ? (rnd() & 1 ? INT64_MIN : INT64_MAX)
+                              : (int64_t)(rnd() % 100);
+    break;
+  case HL_T_FLOAT:
+    v->u.d = (double)(float)((double)(int64_t)rnd() / 1e12);
+    break;
+  case HL_T_DOUBLE:
+    v->u.d = (double)(int64_t)rnd() / 1e9;
+    break;
+  case HL_T_DECIMAL: {
+    __int128 x = (__int128)(int64_t)rnd() * (int64_t)(rnd() >> 4); /* up to ~37 digits */
+    if (rnd() % 5 == 0) x = (__int128)(int64_t)(rnd() % 1000) - 500;
+    __int128 limit = 1;
+    for (int k = 0; k < t->precision; k++)
+      limit *= 10;
+    v->u.dec = x % limit; /* within the type's precision */
+    break;
+  }
+  case HL_T_DATE:
+    v->u.i = (int64_t)(rnd() % 200000) - 100000;
+    break;
+  case HL_T_TIMESTAMP: {
+    int64_t us = (int64_t)(rnd() % 6000000000000000ULL) - 2000000000000000LL;
+    if (rnd() % 3 == 0) us -= us % 1000000;     /* whole seconds */
+    if (us > -1000000 && us < 0) us = -1000000; /* ORC cannot hold (-1 s, 0) */
+    v->u.i = us;
+    break;
+  }
+  case HL_T_STRING:
+  case HL_T_BINARY: {
+    if (distinct > 0) {
+      const char *w = WORDS[rnd() % (distinct < 8 ? (uint64_t)distinct : 8)];
+      v->u.s = (hl_str_t){w, (uint32_t)strlen(w)};
+    } else {
+      char *b = hl_arena_sprintf(T.arena, "v%llu", (unsigned long long)rnd());
+      v->u.s = (hl_str_t){b, (uint32_t)strlen(b)};
+    }
+    break;
+  }
+  case HL_T_VARCHAR: {
+    const char *w = WORDS[rnd() % 4];
+    v->u.s = (hl_str_t){w, (uint32_t)strlen(w)};
+    break;
+  }
+  case HL_T_CHAR: {
+    static const char *const c3[] = {"abc", "a  ", "   ", "xyz"};
+    v->u.s = (hl_str_t){c3[rnd() % 4], 3};
+    break;
+  }
+  case HL_T_ARRAY:
+  case HL_T_MAP:
+  case HL_T_STRUCT: {
+    uint32_t n = t->id == HL_T_STRUCT ? (uint32_t)t->n_children : (uint32_t)(rnd() % 4);
+    uint32_t slots = t->id == HL_T_MAP ? 2 * n : n;
+    hl_value_t *it = items(slots ? (int)slots : 1);
+    for (uint32_t i = 0; i < slots; i++) {
+      const hl_type_t *ct = t->id == HL_T_ARRAY ? t->children[0]
+                            : t->id == HL_T_MAP ? t->children[i & 1]
+                                                : t->children[i];
+      gen(ct, &it[i], t->id == HL_T_MAP && !(i & 1) ? 0 : 20, distinct);
+      if (t->id == HL_T_MAP && !(i & 1) && ct->id == HL_T_INT)
+        it[i].u.i = (int64_t)i; /* unique keys */
+    }
+    v->u.list.n = n;
+    v->u.list.items = it;
+    break;
+  }
+  default:
+    v->is_null = true;
+    break;
+  }
+}
+
+static void fmt_row(hl_buf_t *b, int n, const hl_type_t *const *types, const hl_value_t *vals) {
+  hl_buf_reset(b);
+  for (int c = 0; c < n; c++) {
+    if (c) hl_buf_putc(b, '|');
+    hl_value_format(b, types[c], &vals[c]);
+  }
+}
+
+/* Writes ROWS random rows of the columns SPEC ("name type; ...") with
+ * OPTS, reads them back with the ORC reader and compares every row's text.
+ * Returns the number of stripes written, -1 on a mismatch. */
+static int roundtrip(const char *name, const char *spec, const hl_orc_write_options_t *opts,
+                     int rows, int null_pct, int distinct) {
+  const hl_type_t *types[16];
+  const char *names[16];
+  int n = 0;
+  char *copy = hl_arena_strdup(T.arena, spec), *save = NULL;
+  for (char *item = strtok_r(copy, ";", &save); item && n < 16; item = strtok_r(NULL, ";", &save)) {
+    while (*item == ' ')
+      item++;
+    char *sp = strchr(item, ' ');
+    *sp = '\0';
+    names[n] = item;
+    types[n++] = ptype(sp + 1);
+  }
+  const char *path = hl_arena_sprintf(T.arena, "%s/%s", T.dir, name);
+  unlink(path);
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_orc_writer_t *w = NULL;
+  if (hl_orc_writer_open(T.fs, path, opts, n, types, names, &w, &err) != HL_OK) return -1;
+  char **want = hl_malloc((size_t)(rows ? rows : 1) * sizeof *want);
+  hl_batch_t *batch = hl_batch_create(n, types);
+  hl_buf_t b;
+  hl_buf_init(&b);
+  int bad = 0;
+  for (int r = 0; r < rows; r++) {
+    hl_value_t v[16];
+    for (int c = 0; c < n; c++) {
+      gen(types[c], &v[c], null_pct, distinct);
+      if (hl_vec_put_value(&batch->cols[c], batch->arena, batch->n_rows, &v[c]) != HL_OK) bad = 1;
+      if (v[c].is_null) hl_vec_set_null(&batch->cols[c], batch->arena, batch->n_rows);
+      hl_vec_get_value(&batch->cols[c], batch->n_rows, &v[c]); /* as the vector holds it */
+    }
+    fmt_row(&b, n, types, v);
+    want[r] = hl_strdup(hl_buf_cstr(&b));
+    batch->n_rows++;
+    if (batch->n_rows == HL_BATCH_CAP || r == rows - 1) {
+      if (hl_orc_writer_write(w, batch, &err) != HL_OK) bad = 1;
+      hl_batch_reset(batch);
+    }
+  }
+  if (hl_orc_writer_close(w, &err) != HL_OK) bad = 1;
+  hl_orc_reader_t *rd = NULL;
+  int got = 0;
+  if (!bad && hl_orc_reader_open(T.fs, path, n, types, names, NULL, &rd, &err) != HL_OK) {
+    fprintf(stderr, "  reader open: %s\n", err.message);
+    bad = 1;
+  }
+  while (!bad) {
+    hl_batch_reset(batch);
+    if (hl_orc_reader_next(rd, batch, &err) != HL_OK) {
+      fprintf(stderr, "  reader next: %s\n", err.message);
+      bad = 1;
+      break;
+    }
+    if (batch->n_rows == 0) break;
+    for (uint32_t r = 0; r < batch->n_rows; r++, got++) {
+      hl_value_t v[16];
+      for (int c = 0; c < n; c++)
+        hl_vec_get_value(&batch->cols[c], r, &v[c]);
+      fmt_row(&b, n, types, v);
+      if (got >= rows || strcmp(want[got], hl_buf_cstr(&b)) != 0) {
+        if (bad++ < 3)
+          fprintf(stderr, "  %s row %d:\n    wrote %s\n    read  %s\n", name, got,
+                  got < rows ? want[got] : "(none)", hl_buf_cstr(&b));
+      }
+    }
+  }
+  if (!bad && got != rows) {
+    fprintf(stderr, "  %s: read %d rows of %d\n", name, got, rows);
+    bad = 1;
+  }
+  uint64_t stripes = 0, read = 0;
+  if (rd) hl_orc_reader_stripes(rd, &stripes, &read);
+  hl_orc_reader_close(rd);
+  for (int r = 0; r < rows; r++)
+    hl_free(want[r]);
+  hl_free(want);
+  hl_buf_fini(&b);
+  hl_batch_destroy(batch);
+  hl_err_clear(&err);
+  return bad ? -1 : (int)stripes;
+}
+
+static const char *const ALL_TYPES =
+    "b boolean; t tinyint; sm smallint; i int; l bigint; f float; d double; s string; "
+    "vc varchar(5); ch char(3); bin binary; dt date; ts timestamp; q decimal(38,6); "
+    "q2 decimal(5,2)";
+
+TEST(roundtrip_types) {
+  hl_orc_write_options_t o;
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_orc_write_options_init(&o, NULL, 0, &err);
+  static const hl_orc_codec_t codecs[] = {HL_ORC_NONE, HL_ORC_ZLIB, HL_ORC_SNAPPY, HL_ORC_ZSTD,
+                                          HL_ORC_LZ4};
+  for (int k = 0; k < 5; k++) {
+    o.codec = codecs[k];
+    o.compress_size = k == 1 ? 1000 : HL_ORC_COMPRESS_SIZE; /* many chunks */
+    for (int nulls = 0; nulls <= 100; nulls += 50) {
+      char *name = hl_arena_sprintf(T.arena, "rt_%d_%d.orc", k, nulls);
+      /* 3 distinct strings: dictionary; every one different: direct */
+      CHECK_INT(roundtrip(name, ALL_TYPES, &o, 3000, nulls, 3), 1);
+      CHECK_INT(roundtrip(name, ALL_TYPES, &o, 700, nulls, 0), 1);
+    }
+  }
+  CHECK_INT(roundtrip("rt_one.orc", ALL_TYPES, &o, 1, 0, 3), 1);
+  CHECK_INT(roundtrip("rt_zero.orc", ALL_TYPES, &o, 0, 0, 3), 0);
+}
+
+TEST(roundtrip_nested) {
+  hl_orc_write_options_t o;
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_orc_write_options_init(&o, NULL, 0, &err);
+  const char *spec = "a array<int>; m map<string,double>; st struct<x:int,y:string,z:array<date>>; "
+                     "deep array<struct<k:bigint,v:map<int,array<string>>>>; "
+                     "ms map<int,struct<p:boolean,q:decimal(20,4)>>";
+  for (int nulls = 0; nulls <= 60; nulls += 30) {
+    char *name = hl_arena_sprintf(T.arena, "nested_%d.orc", nulls);
+    CHECK_INT(roundtrip(name, spec, &o, 2500, nulls, 4), 1);
+  }
+  o.codec = HL_ORC_ZSTD;
+  CHECK_INT(roundtrip("nested_zstd.orc", spec, &o, 500, 10, 0), 1);
+}
+
+TEST(roundtrip_stripes) {
+  hl_orc_write_options_t o;
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_orc_write_options_init(&o, NULL, 0, &err);
+  o.stripe_size = 30000;
+  int n = roundtrip("stripes_rt.orc", ALL_TYPES, &o, 6000, 10, 3);
+  CHECK(n > 3);
+  o.codec = HL_ORC_SNAPPY;
+  o.stripe_size = 1; /* one row a stripe */
+  CHECK_INT(roundtrip("stripe_each.orc", "i int; s string; a array<int>", &o, 50, 20, 2), 50);
+}
+
 int main(void) {
   const char *base = getenv("HIVELITE_TEST_TMP");
   if (!base || !*base) base = "/tmp";
@@ -548,6 +796,9 @@ int main(void) {
   RUN(byte_rle_roundtrip);
   RUN(file_tail);
   RUN(options);
+  RUN(roundtrip_types);
+  RUN(roundtrip_nested);
+  RUN(roundtrip_stripes);
   hl_error_t err;
   hl_err_init(&err);
   T.fs->ops->remove_tree(T.fs, T.dir, &err);

@@ -8,6 +8,8 @@
  */
 #include "format/orc/orc.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -32,14 +34,12 @@ static const char *const accepted[] = {
     "orc.dictionary.key.threshold",
 };
 
+/* A plain decimal number (no sign, no blanks) that fits in 64 bits. */
 static bool parse_u64(const char *s, uint64_t *out) {
-  uint64_t v = 0;
-  if (!*s) return false;
-  for (; *s; s++) {
-    if (*s < '0' || *s > '9') return false;
-    if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(*s - '0'), &v))
-      return false;
-  }
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (!isdigit((unsigned char)*s) || *end || errno) return false;
   *out = v;
   return true;
 }

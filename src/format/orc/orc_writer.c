@@ -491,6 +491,13 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
  * Statistics messages
  * ==================================================================== */
 
+/* A protobuf-c message of descriptor D, initialized, in ARENA; NULL on OOM. */
+static void *new_msg(hl_arena_t *arena, const ProtobufCMessageDescriptor *d) {
+  void *m = hl_arena_alloc(arena, d->sizeof_message);
+  if (m) protobuf_c_message_init(d, m);
+  return m;
+}
+
 /* Fills CS from S of a column of KIND; submessages and strings in ARENA.
  * -1 on OOM. */
 static int stats_message(hl_arena_t *arena, const ocol_t *c, const ostat_t *s,
@@ -505,9 +512,8 @@ static int stats_message(hl_arena_t *arena, const ocol_t *c, const ostat_t *s,
   case HL_ORC_SHORT:
   case HL_ORC_INT:
   case HL_ORC_LONG: {
-    Orcpb__IntStats *is = hl_arena_alloc(arena, sizeof *is);
+    Orcpb__IntStats *is = new_msg(arena, &orcpb__int_stats__descriptor);
     if (!is) return -1;
-    orcpb__int_stats__init(is);
     if (s->any) {
       is->has_minimum = is->has_maximum = true;
       is->minimum = s->imin;
@@ -523,9 +529,8 @@ static int stats_message(hl_arena_t *arena, const ocol_t *c, const ostat_t *s,
   case HL_ORC_FLOAT:
   case HL_ORC_DOUBLE: {
     if (s->nan) break;
-    Orcpb__DoubleStats *ds = hl_arena_alloc(arena, sizeof *ds);
+    Orcpb__DoubleStats *ds = new_msg(arena, &orcpb__double_stats__descriptor);
     if (!ds) return -1;
-    orcpb__double_stats__init(ds);
     ds->has_sum = true;
     ds->sum = s->dsum;
     if (s->any) {
@@ -539,9 +544,8 @@ static int stats_message(hl_arena_t *arena, const ocol_t *c, const ostat_t *s,
   case HL_ORC_STRING:
   case HL_ORC_VARCHAR:
   case HL_ORC_CHAR: {
-    Orcpb__StringStats *ss = hl_arena_alloc(arena, sizeof *ss);
+    Orcpb__StringStats *ss = new_msg(arena, &orcpb__string_stats__descriptor);
     if (!ss) return -1;
-    orcpb__string_stats__init(ss);
     ss->has_sum = true;
     ss->sum = (int64_t)s->bytes;
     if (s->any && !s->s_bad) {
@@ -553,10 +557,9 @@ static int stats_message(hl_arena_t *arena, const ocol_t *c, const ostat_t *s,
     break;
   }
   case HL_ORC_BOOLEAN: {
-    Orcpb__BucketStats *bs = hl_arena_alloc(arena, sizeof *bs);
+    Orcpb__BucketStats *bs = new_msg(arena, &orcpb__bucket_stats__descriptor);
     uint64_t *count = hl_arena_alloc(arena, sizeof *count);
     if (!bs || !count) return -1;
-    orcpb__bucket_stats__init(bs);
     *count = s->n_true;
     bs->n_count = 1;
     bs->count = count;
@@ -564,9 +567,8 @@ static int stats_message(hl_arena_t *arena, const ocol_t *c, const ostat_t *s,
     break;
   }
   case HL_ORC_DECIMAL: {
-    Orcpb__DecimalStats *qs = hl_arena_alloc(arena, sizeof *qs);
+    Orcpb__DecimalStats *qs = new_msg(arena, &orcpb__decimal_stats__descriptor);
     if (!qs) return -1;
-    orcpb__decimal_stats__init(qs);
     __int128 vals[3] = {s->qmin, s->qmax, s->qsum};
     char **dst[3] = {&qs->minimum, &qs->maximum, &qs->sum};
     for (int i = 0; i < 3; i++) {
@@ -583,9 +585,8 @@ static int stats_message(hl_arena_t *arena, const ocol_t *c, const ostat_t *s,
     break;
   }
   case HL_ORC_DATE: {
-    Orcpb__DateStats *ds = hl_arena_alloc(arena, sizeof *ds);
+    Orcpb__DateStats *ds = new_msg(arena, &orcpb__date_stats__descriptor);
     if (!ds) return -1;
-    orcpb__date_stats__init(ds);
     if (s->any) {
       ds->has_minimum = ds->has_maximum = true;
       ds->minimum = (int32_t)s->imin;
@@ -595,9 +596,8 @@ static int stats_message(hl_arena_t *arena, const ocol_t *c, const ostat_t *s,
     break;
   }
   case HL_ORC_TIMESTAMP: {
-    Orcpb__TimestampStats *ts = hl_arena_alloc(arena, sizeof *ts);
+    Orcpb__TimestampStats *ts = new_msg(arena, &orcpb__timestamp_stats__descriptor);
     if (!ts) return -1;
-    orcpb__timestamp_stats__init(ts);
     if (s->any) { /* milliseconds, floored; readers allow 999999 more nanos in the max */
       int64_t lo = s->imin / 1000 - (s->imin % 1000 < 0);
       int64_t hi = s->imax / 1000 - (s->imax % 1000 < 0);
@@ -609,9 +609,8 @@ static int stats_message(hl_arena_t *arena, const ocol_t *c, const ostat_t *s,
     break;
   }
   case HL_ORC_BINARY: {
-    Orcpb__BinaryStats *bs = hl_arena_alloc(arena, sizeof *bs);
+    Orcpb__BinaryStats *bs = new_msg(arena, &orcpb__binary_stats__descriptor);
     if (!bs) return -1;
-    orcpb__binary_stats__init(bs);
     bs->has_sum = true;
     bs->sum = (int64_t)s->bytes;
     cs->binary_stats = bs;

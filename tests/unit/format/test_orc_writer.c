@@ -725,16 +725,21 @@ static int roundtrip(const char *name, const char *spec, const hl_orc_write_opti
   return bad ? -1 : (int)stripes;
 }
 
+static hl_orc_write_options_t default_options(void) {
+  hl_orc_write_options_t o;
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_orc_write_options_init(&o, NULL, 0, &err);
+  return o;
+}
+
 static const char *const ALL_TYPES =
     "b boolean; t tinyint; sm smallint; i int; l bigint; f float; d double; s string; "
     "vc varchar(5); ch char(3); bin binary; dt date; ts timestamp; q decimal(38,6); "
     "q2 decimal(5,2)";
 
 TEST(roundtrip_types) {
-  hl_orc_write_options_t o;
-  hl_error_t err;
-  hl_err_init(&err);
-  hl_orc_write_options_init(&o, NULL, 0, &err);
+  hl_orc_write_options_t o = default_options();
   static const hl_orc_codec_t codecs[] = {HL_ORC_NONE, HL_ORC_ZLIB, HL_ORC_SNAPPY, HL_ORC_ZSTD,
                                           HL_ORC_LZ4};
   for (int k = 0; k < 5; k++) {
@@ -752,10 +757,7 @@ TEST(roundtrip_types) {
 }
 
 TEST(roundtrip_nested) {
-  hl_orc_write_options_t o;
-  hl_error_t err;
-  hl_err_init(&err);
-  hl_orc_write_options_init(&o, NULL, 0, &err);
+  hl_orc_write_options_t o = default_options();
   const char *spec = "a array<int>; m map<string,double>; st struct<x:int,y:string,z:array<date>>; "
                      "deep array<struct<k:bigint,v:map<int,array<string>>>>; "
                      "ms map<int,struct<p:boolean,q:decimal(20,4)>>";
@@ -768,10 +770,7 @@ TEST(roundtrip_nested) {
 }
 
 TEST(roundtrip_stripes) {
-  hl_orc_write_options_t o;
-  hl_error_t err;
-  hl_err_init(&err);
-  hl_orc_write_options_init(&o, NULL, 0, &err);
+  hl_orc_write_options_t o = default_options();
   o.stripe_size = 30000;
   int n = roundtrip("stripes_rt.orc", ALL_TYPES, &o, 6000, 10, 3);
   CHECK(n > 3);

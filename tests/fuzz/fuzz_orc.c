@@ -34,7 +34,7 @@ static void read_file(hl_stor_t *fs, const char *path, bool first_only) {
       projected[i] = !first_only || i == 0;
     hl_orc_reader_t *r = NULL;
     if (projected && hl_orc_reader_open(fs, path, n, (const hl_type_t *const *)types,
-                                        (const char *const *)names, projected, &r, &err) == HL_OK) {
+                                        (const char *const *)names, projected, NULL, 0, &r, &err) == HL_OK) {
       hl_batch_t *b = hl_batch_create(n, (const hl_type_t *const *)types);
       while (b && hl_batch_reset(b) == HL_OK && hl_orc_reader_next(r, b, &err) == HL_OK &&
              b->n_rows > 0) {

@@ -158,7 +158,8 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
                                  sc->plan->needed, &sc->rc, err);
   if (sc->orc)
     return hl_orc_reader_open(sc->s->fs, path, t->n_data, t->types, t->names, sc->plan->needed,
-                              &sc->orc_r, err);
+                              sc->plan->sampled ? NULL : sc->plan->preds,
+                              sc->plan->sampled ? 0 : sc->plan->n_preds, &sc->orc_r, err);
   return hl_text_reader_open(sc->s->fs, path, &sc->fmt, t->n_data, t->types, t->names,
                              sc->plan->needed, &sc->reader, err);
 }

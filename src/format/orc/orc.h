@@ -22,6 +22,7 @@
 #define HL_ORC_H
 
 #include "exec/vector.h"
+#include "format/parquet/parquet.h" /* hl_scan_pred_t */
 #include "storage/stor.h"
 #include "util/kv.h"
 
@@ -88,10 +89,13 @@ typedef struct hl_orc_reader hl_orc_reader_t;
  * are allowed; another type mismatch is HL_ERROR 42804 naming file and
  * column.  A projected UNION column is HL_UNSUPPORTED 0A000.  A malformed
  * file is HL_CORRUPT XX001 "cannot read \"PATH\": ...".  A 0-byte file
- * reads as empty.  Caller closes. */
+ * reads as empty.  PREDS (borrowed until close, may be NULL) are pushed
+ * predicates: stripes whose statistics show that no row can satisfy them
+ * are skipped (rows are not filtered).  Caller closes. */
 hl_status_t hl_orc_reader_open(hl_stor_t *fs, const char *path, int n_cols,
                                const hl_type_t *const *types, const char *const *names,
-                               const bool *projected, hl_orc_reader_t **out, hl_error_t *err);
+                               const bool *projected, const hl_scan_pred_t *preds, int n_preds,
+                               hl_orc_reader_t **out, hl_error_t *err);
 /* Fills columns [0, n_cols) of BATCH (reset by the caller) with up to
  * HL_BATCH_CAP rows; batch->n_rows == 0 at end of file.  After an error the
  * reader only reports HL_MISUSE. */

@@ -20,7 +20,7 @@
 #include <string.h>
 
 /* Most slots one read may produce (list elements per batch). */
-#define MAX_SLOTS ((size_t)1 << 24)
+#define MAX_SLOTS ((size_t)1 << 22)
 /* 2015-01-01 00:00:00 UTC in seconds since the epoch. */
 #define ORC_EPOCH 1420070400
 

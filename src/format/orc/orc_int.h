@@ -114,11 +114,16 @@ typedef struct hl_orc_tail {
   Orcpb__Metadata *metadata; /* NULL when absent or unreadable */
   int *parent;               /* per type id: parent id, -1 for the root */
   uint32_t version[2];       /* PostScript version (major, minor); 0.11 if absent */
+  uint32_t writer_version;   /* PostScript writerVersion (0: original) */
+  uint64_t meta_off, meta_len; /* the Metadata section (stripe statistics) */
 } hl_orc_tail_t;
 
 /* Reads and validates the tail of the open file F (SIZE bytes > 0). */
 hl_status_t hl_orc_tail_read(hl_stor_t *fs, hl_stor_file_t *f, uint64_t size, hl_arena_t *arena,
                              hl_orc_tail_t *tail, hl_error_t *err);
+/* Reads the Metadata section into tail->metadata (NULL when absent). */
+hl_status_t hl_orc_metadata_read(hl_stor_t *fs, hl_stor_file_t *f, hl_arena_t *arena,
+                                 hl_orc_tail_t *tail, hl_error_t *err);
 /* Decompresses a whole metadata section (footer, stripe footer). */
 hl_status_t hl_orc_section(const hl_orc_tail_t *tail, const uint8_t *src, size_t len,
                            hl_arena_t *arena, uint8_t **out, size_t *out_len, hl_error_t *err);

@@ -44,7 +44,9 @@ struct hl_orc_reader {
   char *tz_name;         /* writer zone of the last stripe (reader arena) */
   const hl_orc_tz_t *tz; /* its offsets, NULL for UTC */
   bool failed;
-  hl_error_t *err; /* the caller's record during a call */
+  const hl_type_t *const *types; /* table types (borrowed) */
+  const hl_scan_pred_t *preds;   /* pushed predicates (borrowed) */
+  int n_preds;
 };
 
 static hl_status_t name_err(const hl_orc_reader_t *r, hl_status_t st, hl_error_t *err) {
@@ -301,6 +303,88 @@ static hl_status_t start_stripe(hl_orc_reader_t *r, const Orcpb__StripeInformati
   return HL_OK;
 }
 
+/* --------------------------------------------------------- statistics */
+
+/* Bounds of column C in stripe statistics S as values of the table type;
+ * false when unknown or unusable. */
+static bool stat_bounds(const hl_orc_reader_t *r, const hl_orc_col_t *c,
+                        const Orcpb__ColumnStats *s, hl_value_t *mn, hl_value_t *mx) {
+  memset(mn, 0, sizeof *mn);
+  memset(mx, 0, sizeof *mx);
+  switch (c->kind) {
+  case ORCPB__TYPE__KIND__BYTE:
+  case ORCPB__TYPE__KIND__SHORT:
+  case ORCPB__TYPE__KIND__INT:
+  case ORCPB__TYPE__KIND__LONG:
+    if (!s->int_stats || !s->int_stats->has_minimum || !s->int_stats->has_maximum) return false;
+    mn->u.i = s->int_stats->minimum;
+    mx->u.i = s->int_stats->maximum;
+    return hl_type_is_integer(c->type);
+  case ORCPB__TYPE__KIND__DATE:
+    if (!s->date_stats || !s->date_stats->has_minimum || !s->date_stats->has_maximum)
+      return false;
+    mn->u.i = s->date_stats->minimum;
+    mx->u.i = s->date_stats->maximum;
+    return c->type->id == HL_T_DATE;
+  case ORCPB__TYPE__KIND__STRING:
+    /* writers before HIVE-8732 merged string statistics wrongly; a NUL
+     * byte would cut protobuf-c's C string short */
+    if (r->tail.writer_version < 2 || c->type->id != HL_T_STRING || !s->string_stats ||
+        !s->string_stats->minimum || !s->string_stats->maximum)
+      return false;
+    mn->u.s.ptr = s->string_stats->minimum;
+    mn->u.s.len = (uint32_t)strlen(mn->u.s.ptr);
+    mx->u.s.ptr = s->string_stats->maximum;
+    mx->u.s.len = (uint32_t)strlen(mx->u.s.ptr);
+    return s->string_stats->has_sum && s->string_stats->sum >= 0;
+  default:
+    return false; /* floats (NaN), decimals, timestamps (zones): not used */
+  }
+}
+
+/* True when stripe IDX cannot hold a row satisfying every pushed predicate. */
+static bool stripe_excluded(const hl_orc_reader_t *r, size_t idx) {
+  const Orcpb__Metadata *m = r->tail.metadata;
+  if (!m || idx >= m->n_stripe_stats) return false;
+  const Orcpb__StripeStatistics *ss = m->stripe_stats[idx];
+  uint64_t rows = r->tail.footer->stripes[idx]->number_of_rows;
+  for (int i = 0; i < r->n_preds; i++) {
+    const hl_scan_pred_t *p = &r->preds[i];
+    if (p->col < 0 || p->col >= r->n_cols || !r->cols[p->col]) continue;
+    const hl_orc_col_t *c = r->cols[p->col];
+    if (c->id >= ss->n_col_stats) continue;
+    const Orcpb__ColumnStats *s = ss->col_stats[c->id];
+    bool known_count = s->has_number_of_values;
+    bool all_null = known_count && s->number_of_values == 0 && rows > 0;
+    if (p->op == HL_PRED_IS_NULL) {
+      if ((s->has_has_null && !s->has_null) || (known_count && s->number_of_values == rows))
+        return true;
+      continue;
+    }
+    if (p->op == HL_PRED_IS_NOT_NULL) {
+      if (all_null) return true;
+      continue;
+    }
+    if (all_null || p->value.is_null) return true; /* comparisons with NULL are never true */
+    hl_value_t mn, mx;
+    if (!stat_bounds(r, c, s, &mn, &mx)) continue;
+    const hl_type_t *t = r->types[p->col];
+    int c_min = hl_value_compare(t, &p->value, &mn), c_max = hl_value_compare(t, &p->value, &mx);
+    bool out = false;
+    switch (p->op) {
+    case HL_PRED_EQ: out = c_min < 0 || c_max > 0; break;
+    case HL_PRED_NE: out = c_min == 0 && c_max == 0; break;
+    case HL_PRED_LT: out = c_min <= 0; break;
+    case HL_PRED_LE: out = c_min < 0; break;
+    case HL_PRED_GT: out = c_max >= 0; break;
+    case HL_PRED_GE: out = c_max > 0; break;
+    default: break;
+    }
+    if (out) return true;
+  }
+  return false;
+}
+
 /* --------------------------------------------------------------- API */
 
 static hl_status_t open_tail(hl_stor_t *fs, const char *path, hl_orc_reader_t *r,
@@ -317,11 +401,15 @@ static hl_status_t open_tail(hl_stor_t *fs, const char *path, hl_orc_reader_t *r
 
 hl_status_t hl_orc_reader_open(hl_stor_t *fs, const char *path, int n_cols,
                                const hl_type_t *const *types, const char *const *names,
-                               const bool *projected, hl_orc_reader_t **out, hl_error_t *err) {
+                               const bool *projected, const hl_scan_pred_t *preds, int n_preds,
+                               hl_orc_reader_t **out, hl_error_t *err) {
   *out = NULL;
   hl_orc_reader_t *r = hl_calloc(1, sizeof *r);
   if (!r) return hl_err_nomem(err);
   r->fs = fs;
+  r->types = types;
+  r->preds = preds;
+  r->n_preds = preds ? n_preds : 0;
   r->n_cols = n_cols;
   r->arena = hl_arena_create(0);
   r->stripe_arena = hl_arena_create(0);
@@ -343,6 +431,16 @@ hl_status_t hl_orc_reader_open(hl_stor_t *fs, const char *path, int n_cols,
     goto fail;
   }
   st = bind_all(r, types, names, projected, err);
+  if (st == HL_OK && r->n_preds > 0) {
+    /* statistics only help: a damaged Metadata section is not an error
+     * here (the stripes themselves are checked when read) */
+    hl_error_t merr;
+    hl_err_init(&merr);
+    if (hl_orc_metadata_read(fs, r->file, r->arena, &r->tail, &merr) != HL_OK)
+      r->tail.metadata = NULL;
+    if (merr.code == HL_NOMEM) st = hl_err_nomem(err);
+    hl_err_clear(&merr);
+  }
 done:
   if (st == HL_OK) {
     *out = r;
@@ -391,7 +489,9 @@ hl_status_t hl_orc_reader_next(hl_orc_reader_t *r, hl_batch_t *batch, hl_error_t
   while (!r->in_stripe || r->stripe_row >= r->stripe_rows) {
     r->in_stripe = false;
     if (r->next_stripe >= ft->n_stripes) return HL_OK;
-    if ((st = start_stripe(r, ft->stripes[r->next_stripe++], err)) != HL_OK) goto fail;
+    size_t idx = r->next_stripe++;
+    if (stripe_excluded(r, idx)) continue;
+    if ((st = start_stripe(r, ft->stripes[idx], err)) != HL_OK) goto fail;
   }
   uint64_t left = r->stripe_rows - r->stripe_row;
   uint32_t want = left < HL_BATCH_CAP ? (uint32_t)left : HL_BATCH_CAP;
@@ -447,7 +547,7 @@ hl_status_t hl_orc_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *aren
                                hl_type_t ***types, char ***names, hl_error_t *err) {
   *n_out = 0;
   hl_orc_reader_t *r;
-  hl_status_t st = hl_orc_reader_open(fs, path, 0, NULL, NULL, NULL, &r, err);
+  hl_status_t st = hl_orc_reader_open(fs, path, 0, NULL, NULL, NULL, NULL, 0, &r, err);
   if (st != HL_OK) return st;
   if (r->empty) goto done;
   const Orcpb__Type *root = r->tail.footer->types[0];

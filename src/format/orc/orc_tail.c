@@ -127,6 +127,7 @@ hl_status_t hl_orc_tail_read(hl_stor_t *fs, hl_stor_file_t *f, uint64_t size, hl
     if (size < 3 || read_exact(fs, f, 0, head, 3, err) != HL_OK || memcmp(head, "ORC", 3) != 0)
       return err->code != HL_OK ? err->code : hl_orc_corrupt(err, "not an ORC file");
   }
+  tail->writer_version = ps->writer_version;
   tail->version[0] = ps->n_version > 0 ? ps->version[0] : 0;
   tail->version[1] = ps->n_version > 1 ? ps->version[1] : 11;
   if ((unsigned)ps->compression > HL_ORC_ZSTD)
@@ -155,6 +156,8 @@ hl_status_t hl_orc_tail_read(hl_stor_t *fs, hl_stor_file_t *f, uint64_t size, hl
   if (!tail->footer) return hl_orc_corrupt(err, "bad footer");
   if ((st = check_types(tail, arena, err)) != HL_OK) return st;
   uint64_t content_end = avail - footer_len - meta_len;
+  tail->meta_off = content_end;
+  tail->meta_len = meta_len;
   for (size_t i = 0; i < tail->footer->n_stripes; i++) {
     const Orcpb__StripeInformation *si = tail->footer->stripes[i];
     uint64_t end = si->offset;
@@ -164,6 +167,25 @@ hl_status_t hl_orc_tail_read(hl_stor_t *fs, hl_stor_file_t *f, uint64_t size, hl
         si->footer_length == 0)
       return hl_orc_corrupt(err, "stripe %zu lies outside the file", i);
   }
+  return HL_OK;
+}
+
+hl_status_t hl_orc_metadata_read(hl_stor_t *fs, hl_stor_file_t *f, hl_arena_t *arena,
+                                 hl_orc_tail_t *tail, hl_error_t *err) {
+  tail->metadata = NULL;
+  if (tail->meta_len == 0) return HL_OK;
+  uint8_t *raw = hl_arena_alloc(arena, (size_t)tail->meta_len);
+  if (!raw) return hl_err_nomem(err);
+  hl_status_t st = read_exact(fs, f, tail->meta_off, raw, (size_t)tail->meta_len, err);
+  uint8_t *plain;
+  size_t plain_len;
+  if (st == HL_OK)
+    st = hl_orc_section(tail, raw, (size_t)tail->meta_len, arena, &plain, &plain_len, err);
+  if (st != HL_OK) return st;
+  ProtobufCAllocator pa;
+  hl_orc_pb_allocator(&pa, arena);
+  tail->metadata = orcpb__metadata__unpack(&pa, plain_len, plain);
+  if (!tail->metadata) return hl_orc_corrupt(err, "bad metadata section");
   return HL_OK;
 }
 

@@ -401,7 +401,7 @@ static hl_status_t read_all(const char *path, uint64_t *n_rows, hl_error_t *err)
   hl_status_t st = hl_orc_file_schema(fs, path, a, &n, &types, &names, err);
   if (st == HL_OK)
     st = hl_orc_reader_open(fs, path, n, (const hl_type_t *const *)types,
-                            (const char *const *)names, NULL, &r, err);
+                            (const char *const *)names, NULL, NULL, 0, &r, err);
   if (st == HL_OK && !(batch = hl_batch_create(n, (const hl_type_t *const *)types)))
     st = HL_NOMEM;
   while (st == HL_OK) {
@@ -457,7 +457,7 @@ static void check_fixture(const char *name) {
   }
   hl_orc_reader_t *r = NULL;
   st = hl_orc_reader_open(fs, path_copy, n, (const hl_type_t *const *)types,
-                          (const char *const *)names, NULL, &r, &err);
+                          (const char *const *)names, NULL, NULL, 0, &r, &err);
   CHECK_INT(st, HL_OK);
   gzFile gz = gzopen(exp, "rb");
   CHECK(gz != NULL);
@@ -618,7 +618,7 @@ TEST(type_resolution) {
   const char *names[] = {"INT1", "Float1", "nope", "byte1", "string1"};
   bool projected[] = {true, true, true, false, true};
   hl_orc_reader_t *r;
-  CHECK_INT(hl_orc_reader_open(fs, fx("TestOrcFile.test1.orc"), 5, types, names, projected, &r,
+  CHECK_INT(hl_orc_reader_open(fs, fx("TestOrcFile.test1.orc"), 5, types, names, projected, NULL, 0, &r,
                                &err),
             HL_OK);
   hl_batch_t *b = hl_batch_create(5, types);
@@ -638,7 +638,7 @@ TEST(type_resolution) {
   /* narrowing is refused, naming file and column */
   const hl_type_t *bad[] = {hl_type_prim(HL_T_SMALLINT)};
   const char *bad_names[] = {"int1"};
-  CHECK_INT(hl_orc_reader_open(fs, fx("TestOrcFile.test1.orc"), 1, bad, bad_names, NULL, &r, &err),
+  CHECK_INT(hl_orc_reader_open(fs, fx("TestOrcFile.test1.orc"), 1, bad, bad_names, NULL, NULL, 0, &r, &err),
             HL_ERROR);
   CHECK_STR(err.sqlstate, "42804");
   char want[8192];
@@ -651,8 +651,8 @@ TEST(type_resolution) {
   /* Hive's _colN files: matched by position */
   const hl_type_t *pos[] = {hl_type_prim(HL_T_INT), hl_type_prim(HL_T_STRING)};
   const char *pos_names[] = {"id", "label"};
-  CHECK_INT(hl_orc_reader_open(fs, fx("orc_index_int_string.orc"), 2, pos, pos_names, NULL, &r,
-                               &err),
+  CHECK_INT(hl_orc_reader_open(fs, fx("orc_index_int_string.orc"), 2, pos, pos_names, NULL, NULL, 0,
+                               &r, &err),
             HL_OK);
   b = hl_batch_create(2, pos);
   hl_batch_reset(b);
@@ -663,6 +663,71 @@ TEST(type_resolution) {
   hl_batch_destroy(b);
   hl_err_clear(&err);
   hl_arena_destroy(a);
+}
+
+/* Reads orc_split_elim.orc (5 stripes of 5000 rows; userid is 100 but for
+ * the first row of each stripe: 2, 13, 29, 70, 5) with predicate PRED on userid: returns the rows read
+ * and the stripes decoded, and counts the rows with userid < 100. */
+static void split_elim(const hl_scan_pred_t *pred, uint64_t *rows, uint64_t *stripes,
+                       int *small) {
+  hl_error_t err;
+  hl_err_init(&err);
+  const hl_type_t *types[] = {hl_type_prim(HL_T_BIGINT)};
+  const char *names[] = {"userid"};
+  hl_orc_reader_t *r;
+  *rows = *stripes = 0;
+  *small = 0;
+  CHECK_INT(hl_orc_reader_open(fs, fx("orc_split_elim.orc"), 1, types, names, NULL, pred,
+                               pred ? 1 : 0, &r, &err),
+            HL_OK);
+  if (err.code != HL_OK) return;
+  hl_batch_t *b = hl_batch_create(1, types);
+  while (hl_batch_reset(b) == HL_OK && hl_orc_reader_next(r, b, &err) == HL_OK && b->n_rows) {
+    *rows += b->n_rows;
+    for (uint32_t i = 0; i < b->n_rows; i++)
+      *small += HL_VEC_I64(&b->cols[0])[i] < 100;
+  }
+  CHECK_INT(err.code, HL_OK);
+  uint64_t total;
+  hl_orc_reader_stripes(r, &total, stripes);
+  CHECK_INT(total, 5);
+  hl_batch_destroy(b);
+  hl_orc_reader_close(r);
+}
+
+TEST(stripe_skipping) {
+  uint64_t rows, stripes;
+  int small;
+  split_elim(NULL, &rows, &stripes, &small);
+  CHECK_INT(rows, 25000);
+  CHECK_INT(stripes, 5);
+  CHECK_INT(small, 5);
+  hl_scan_pred_t p;
+  memset(&p, 0, sizeof p);
+  p.col = 0;
+  p.op = HL_PRED_LT;
+  p.value.u.i = 10;
+  split_elim(&p, &rows, &stripes, &small);
+  CHECK_INT(stripes, 2); /* [2,100] and [5,100] */
+  CHECK_INT(rows, 10000);
+  CHECK_INT(small, 2);
+  p.op = HL_PRED_EQ;
+  p.value.u.i = 50;
+  split_elim(&p, &rows, &stripes, &small);
+  CHECK_INT(stripes, 4); /* not [70,100] */
+  CHECK_INT(small, 4);
+  p.op = HL_PRED_EQ;
+  p.value.u.i = 100;
+  split_elim(&p, &rows, &stripes, &small);
+  CHECK_INT(stripes, 5);
+  p.op = HL_PRED_GT;
+  p.value.u.i = 100;
+  split_elim(&p, &rows, &stripes, &small);
+  CHECK_INT(stripes, 0);
+  CHECK_INT(rows, 0);
+  p.op = HL_PRED_IS_NULL;
+  split_elim(&p, &rows, &stripes, &small);
+  CHECK(stripes <= 5);
 }
 
 /* ------------------------------------------------------------ mutants */
@@ -771,6 +836,7 @@ int main(void) {
   RUN(other_fixtures);
   RUN(corrupt_files);
   RUN(type_resolution);
+  RUN(stripe_skipping);
   RUN(mutants);
   fs->ops->destroy(fs);
   return test_report();

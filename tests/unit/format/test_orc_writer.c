@@ -685,7 +685,7 @@ static int roundtrip(const char *name, const char *spec, const hl_orc_write_opti
   if (hl_orc_writer_close(w, &err) != HL_OK) bad = 1;
   hl_orc_reader_t *rd = NULL;
   int got = 0;
-  if (!bad && hl_orc_reader_open(T.fs, path, n, types, names, NULL, &rd, &err) != HL_OK) {
+  if (!bad && hl_orc_reader_open(T.fs, path, n, types, names, NULL, NULL, 0, &rd, &err) != HL_OK) {
     fprintf(stderr, "  reader open: %s\n", err.message);
     bad = 1;
   }

@@ -114,28 +114,31 @@ hl_status_t hl_orc_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *aren
 
 /* ------------------------------------------------------------ writer */
 
-#define HL_ORC_COMPRESS_SIZE  (256 * 1024)       /* orc.compress.size */
-#define HL_ORC_STRIPE_SIZE    (64 * 1024 * 1024) /* orc.stripe.size */
-#define HL_ORC_MAX_CHUNK      ((1 << 23) - 1)    /* a chunk header holds 23 bits of length */
-#define HL_ORC_DICT_THRESHOLD 0.8                /* orc.dictionary.key.threshold */
+#define HL_ORC_COMPRESS_SIZE    (256 * 1024)       /* orc.compress.size */
+#define HL_ORC_STRIPE_SIZE      (64 * 1024 * 1024) /* orc.stripe.size */
+#define HL_ORC_MAX_CHUNK        ((1 << 23) - 1)    /* a chunk header holds 23 bits of length */
+#define HL_ORC_DICT_THRESHOLD   0.8                /* orc.dictionary.key.threshold */
+#define HL_ORC_ROW_INDEX_STRIDE 10000              /* orc.row.index.stride */
 
 typedef struct hl_orc_write_options {
-  hl_orc_codec_t codec;   /* orc.compress, default ZLIB (as Hive) */
-  uint64_t compress_size; /* orc.compress.size, default 256 KiB, at most HL_ORC_MAX_CHUNK */
-  uint64_t stripe_size;   /* orc.stripe.size, default 64 MiB of buffered values */
-  double dict_threshold;  /* orc.dictionary.key.threshold, default 0.8 */
+  hl_orc_codec_t codec;      /* orc.compress, default ZLIB (as Hive) */
+  uint64_t compress_size;    /* orc.compress.size, default 256 KiB, at most HL_ORC_MAX_CHUNK */
+  uint64_t stripe_size;      /* orc.stripe.size, default 64 MiB of buffered values */
+  double dict_threshold;     /* orc.dictionary.key.threshold, default 0.8 */
+  uint32_t row_index_stride; /* orc.row.index.stride, default 10000; 0: no row index */
 } hl_orc_write_options_t;
 
 /* Defaults, then the table properties from PARAMS (may be NULL):
  * orc.compress (ZLIB, SNAPPY, ZSTD, LZ4, NONE), orc.compress.size,
- * orc.stripe.size, orc.dictionary.key.threshold.  Accepted and without
- * effect on what is written: orc.row.index.stride, orc.create.index (no
- * row indexes are written: rowIndexStride 0), orc.block.padding,
+ * orc.stripe.size, orc.row.index.stride (0: no row index),
+ * orc.create.index (false: no row index), orc.dictionary.key.threshold.
+ * Accepted and without effect on what is written: orc.block.padding,
  * orc.block.size, orc.encoding.strategy, orc.compression.strategy,
- * orc.bloom.filter.fpp, orc.write.format 0.12.  LZO and every other orc.*
- * property (orc.bloom.filter.columns, orc.column.encoding.direct, ...) are
- * HL_UNSUPPORTED 0A000, so a file never silently differs from what the
- * table asks for; a bad value is 22023. */
+ * orc.bloom.filter.fpp, orc.padding.tolerance, orc.write.format 0.12.
+ * LZO and every other orc.* property (orc.bloom.filter.columns,
+ * orc.column.encoding.direct, ...) are HL_UNSUPPORTED 0A000, so a file
+ * never silently differs from what the table asks for; a bad value is
+ * 22023. */
 hl_status_t hl_orc_write_options_init(hl_orc_write_options_t *opts, const hl_kv_t *params,
                                       int n_params, hl_error_t *err);
 

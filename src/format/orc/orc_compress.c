@@ -60,7 +60,8 @@ static hl_status_t compress_chunk(hl_orc_codec_t codec, const uint8_t *src, size
 }
 
 hl_status_t hl_orc_compress(hl_orc_codec_t codec, size_t block, const uint8_t *src, size_t n,
-                            hl_buf_t *out, hl_error_t *err) {
+                            hl_buf_t *out, uint64_t *starts, hl_error_t *err) {
+  size_t base = out->len, k_chunk = 0;
   if (codec == HL_ORC_NONE) {
     hl_buf_append(out, src, n);
     return out->oom ? hl_err_nomem(err) : HL_OK;
@@ -69,6 +70,7 @@ hl_status_t hl_orc_compress(hl_orc_codec_t codec, size_t block, const uint8_t *s
   for (size_t off = 0; off < n; off += block) {
     size_t k = n - off < block ? n - off : block;
     size_t head = out->len;
+    if (starts) starts[k_chunk++] = head - base;
     uint8_t hdr[3] = {0, 0, 0};
     hl_buf_append(out, hdr, 3);
     if (out->oom) return hl_err_nomem(err);
@@ -88,5 +90,18 @@ hl_status_t hl_orc_compress(hl_orc_codec_t codec, size_t block, const uint8_t *s
     out->data[head + 1] = (char)((h >> 8) & 0xff);
     out->data[head + 2] = (char)((h >> 16) & 0xff);
   }
+  if (starts) starts[k_chunk] = out->len - base;
   return HL_OK;
+}
+
+int hl_orc_chunk_position(hl_orc_codec_t codec, size_t block, const uint64_t *starts, uint64_t off,
+                          uint64_t pos[2]) {
+  if (codec == HL_ORC_NONE) {
+    pos[0] = off;
+    return 1;
+  }
+  if (block == 0 || block > HL_ORC_MAX_CHUNK) block = HL_ORC_COMPRESS_SIZE;
+  pos[0] = starts[off / block];
+  pos[1] = off % block;
+  return 2;
 }

@@ -68,11 +68,35 @@ int64_t hl_orc_encode_nanos(int64_t nanos) {
   return nanos << 3 | zeros;
 }
 
+/* ------------------------------------------------------------ row-index marks */
+
+/* A run of K values starting at value VS was written at byte OFF: the
+ * marks that fall in it point there. */
+static void mark_run(hl_orc_marks_t *m, size_t *mi, uint64_t vs, uint64_t k, uint64_t off) {
+  if (!m) return;
+  while (*mi < m->n && m->at[*mi] < vs + k) {
+    m->offset[*mi] = off;
+    m->skip[*mi] = m->at[*mi] - vs;
+    (*mi)++;
+  }
+}
+
+/* Marks at or past the end of the stream point at its end. */
+static void mark_end(hl_orc_marks_t *m, size_t *mi, uint64_t off) {
+  for (; m && *mi < m->n; (*mi)++) {
+    m->offset[*mi] = off;
+    m->skip[*mi] = 0;
+  }
+}
+
 /* ------------------------------------------------------------ byte RLE */
 
-static void put_literals(hl_buf_t *buf, const uint8_t *p, size_t n) {
+static void put_literals(hl_buf_t *buf, size_t base, const uint8_t *p, size_t n, uint64_t vs,
+                         hl_orc_marks_t *m, size_t *mi) {
   while (n > 0) {
     size_t k = n > 128 ? 128 : n;
+    mark_run(m, mi, vs, k, buf->len - base);
+    vs += k;
     uint8_t h = (uint8_t)(256 - k); /* -k as a byte */
     hl_buf_append(buf, &h, 1);
     hl_buf_append(buf, p, k);
@@ -81,14 +105,15 @@ static void put_literals(hl_buf_t *buf, const uint8_t *p, size_t n) {
   }
 }
 
-void hl_orc_put_byte_rle(hl_buf_t *buf, const uint8_t *bytes, size_t n) {
-  size_t lit = 0, i = 0;
+void hl_orc_put_byte_rle(hl_buf_t *buf, const uint8_t *bytes, size_t n, hl_orc_marks_t *marks) {
+  size_t lit = 0, i = 0, base = buf->len, mi = 0;
   while (i < n) {
     size_t r = 1;
     while (i + r < n && r < 130 && bytes[i + r] == bytes[i])
       r++;
     if (r >= 3) {
-      put_literals(buf, bytes + lit, i - lit);
+      put_literals(buf, base, bytes + lit, i - lit, lit, marks, &mi);
+      mark_run(marks, &mi, i, r, buf->len - base);
       uint8_t run[2] = {(uint8_t)(r - 3), bytes[i]};
       hl_buf_append(buf, run, 2);
       i += r;
@@ -97,10 +122,11 @@ void hl_orc_put_byte_rle(hl_buf_t *buf, const uint8_t *bytes, size_t n) {
       i += r;
     }
   }
-  put_literals(buf, bytes + lit, n - lit);
+  put_literals(buf, base, bytes + lit, n - lit, lit, marks, &mi);
+  mark_end(marks, &mi, buf->len - base);
 }
 
-void hl_orc_put_bool_rle(hl_buf_t *buf, const uint8_t *flags, size_t n) {
+void hl_orc_put_bool_rle(hl_buf_t *buf, const uint8_t *flags, size_t n, hl_orc_marks_t *marks) {
   size_t nbytes = (n + 7) / 8;
   uint8_t stack[512];
   uint8_t *packed = nbytes <= sizeof stack ? stack : hl_malloc(nbytes);
@@ -111,7 +137,25 @@ void hl_orc_put_bool_rle(hl_buf_t *buf, const uint8_t *flags, size_t n) {
   memset(packed, 0, nbytes);
   for (size_t i = 0; i < n; i++)
     if (flags[i]) packed[i >> 3] |= (uint8_t)(0x80 >> (i & 7));
-  hl_orc_put_byte_rle(buf, packed, nbytes);
+  /* a mark is the byte holding the flag, then the bit within it */
+  uint64_t stack_at[64];
+  uint64_t *at = NULL;
+  hl_orc_marks_t bm = {0};
+  if (marks && marks->n) {
+    at = marks->n <= 64 ? stack_at : hl_malloc(marks->n * sizeof *at);
+    if (!at) {
+      buf->oom = 1;
+      if (packed != stack) hl_free(packed);
+      return;
+    }
+    for (size_t i = 0; i < marks->n; i++) {
+      at[i] = marks->at[i] >> 3;
+      marks->bits[i] = marks->at[i] & 7;
+    }
+    bm = (hl_orc_marks_t){at, marks->n, marks->offset, marks->skip, NULL};
+  }
+  hl_orc_put_byte_rle(buf, packed, nbytes, at ? &bm : NULL);
+  if (at != stack_at) hl_free(at);
   if (packed != stack) hl_free(packed);
 }
 
@@ -285,17 +329,21 @@ static void literal_group(hl_buf_t *buf, const int64_t *v, size_t n, bool is_sig
   put_bits(buf, u, n, w);
 }
 
-static void flush_literals(hl_buf_t *buf, const int64_t *v, size_t n, bool is_signed) {
+/* Values VALS[from, from + n) as literal groups. */
+static void flush_literals(hl_buf_t *buf, size_t base, const int64_t *vals, size_t from, size_t n,
+                           bool is_signed, hl_orc_marks_t *m, size_t *mi) {
   while (n > 0) {
     size_t k = n > RLE2_MAX ? RLE2_MAX : n;
-    literal_group(buf, v, k, is_signed);
-    v += k;
+    mark_run(m, mi, from, k, buf->len - base);
+    literal_group(buf, vals + from, k, is_signed);
+    from += k;
     n -= k;
   }
 }
 
-void hl_orc_put_rle2(hl_buf_t *buf, const int64_t *vals, size_t n, bool is_signed) {
-  size_t lit = 0, i = 0;
+void hl_orc_put_rle2(hl_buf_t *buf, const int64_t *vals, size_t n, bool is_signed,
+                     hl_orc_marks_t *marks) {
+  size_t lit = 0, i = 0, base = buf->len, mi = 0;
   while (i < n) {
     size_t r = 1;
     while (i + r < n && r < RLE2_MAX && vals[i + r] == vals[i])
@@ -304,7 +352,8 @@ void hl_orc_put_rle2(hl_buf_t *buf, const int64_t *vals, size_t n, bool is_signe
       i += r;
       continue;
     }
-    flush_literals(buf, vals + lit, i - lit, is_signed);
+    flush_literals(buf, base, vals, lit, i - lit, is_signed, marks, &mi);
+    mark_run(marks, &mi, i, r, buf->len - base);
     if (r <= 10) {
       short_repeat(buf, vals[i], r, is_signed);
     } else {
@@ -315,7 +364,8 @@ void hl_orc_put_rle2(hl_buf_t *buf, const int64_t *vals, size_t n, bool is_signe
     i += r;
     lit = i;
   }
-  flush_literals(buf, vals + lit, n - lit, is_signed);
+  flush_literals(buf, base, vals, lit, n - lit, is_signed, marks, &mi);
+  mark_end(marks, &mi, buf->len - base);
 }
 
 /* ------------------------------------------------------------ decoders (tests) */

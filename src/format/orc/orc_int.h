@@ -110,11 +110,11 @@ typedef struct hl_orc_tail {
   uint64_t file_size;
   hl_orc_codec_t codec;
   size_t block;
-  Orcpb__Footer *footer;     /* in the reader's arena */
-  Orcpb__Metadata *metadata; /* NULL when absent or unreadable */
-  int *parent;               /* per type id: parent id, -1 for the root */
-  uint32_t version[2];       /* PostScript version (major, minor); 0.11 if absent */
-  uint32_t writer_version;   /* PostScript writerVersion (0: original) */
+  Orcpb__Footer *footer;       /* in the reader's arena */
+  Orcpb__Metadata *metadata;   /* NULL when absent or unreadable */
+  int *parent;                 /* per type id: parent id, -1 for the root */
+  uint32_t version[2];         /* PostScript version (major, minor); 0.11 if absent */
+  uint32_t writer_version;     /* PostScript writerVersion (0: original) */
   uint64_t meta_off, meta_len; /* the Metadata section (stripe statistics) */
 } hl_orc_tail_t;
 

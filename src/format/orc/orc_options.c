@@ -14,8 +14,8 @@
 #include <string.h>
 #include <strings.h>
 
-/* Properties accepted although they do not change what is written: row
- * indexes are never written, HDFS block padding does not apply, the
+/* Properties this writer implements, and those accepted although they do
+ * not change what is written: HDFS block padding does not apply, the
  * strategies are tuning hints and the bloom filter fpp only matters with
  * bloom filter columns (which are refused). */
 static const char *const accepted[] = {
@@ -86,6 +86,7 @@ hl_status_t hl_orc_write_options_init(hl_orc_write_options_t *opts, const hl_kv_
   opts->compress_size = HL_ORC_COMPRESS_SIZE;
   opts->stripe_size = HL_ORC_STRIPE_SIZE;
   opts->dict_threshold = HL_ORC_DICT_THRESHOLD;
+  opts->row_index_stride = HL_ORC_ROW_INDEX_STRIDE;
   for (int i = 0; params && i < n_params; i++) {
     const char *key = params[i].key;
     if (strncasecmp(key, "orc.", 4) != 0) continue;
@@ -96,6 +97,7 @@ hl_status_t hl_orc_write_options_init(hl_orc_write_options_t *opts, const hl_kv_
       return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                         "table property \"%s\" is not supported for ORC writes", key);
   }
+  uint64_t stride = HL_ORC_ROW_INDEX_STRIDE;
   const char *s = hl_kv_get(params, n_params, "orc.compress");
   hl_status_t st = s ? check_codec(opts, s, err) : HL_OK;
   if (st == HL_OK)
@@ -104,8 +106,14 @@ hl_status_t hl_orc_write_options_init(hl_orc_write_options_t *opts, const hl_kv_
   if (st == HL_OK)
     st = size_prop(params, n_params, "orc.stripe.size", 1, UINT64_MAX, &opts->stripe_size, err);
   if (st == HL_OK)
-    st = size_prop(params, n_params, "orc.row.index.stride", 0, UINT32_MAX, &(uint64_t){0}, err);
+    st = size_prop(params, n_params, "orc.row.index.stride", 0, UINT32_MAX, &stride, err);
   if (st != HL_OK) return st;
+  opts->row_index_stride = (uint32_t)stride;
+  s = hl_kv_get(params, n_params, "orc.create.index");
+  if (s && strcasecmp(s, "false") == 0)
+    opts->row_index_stride = 0;
+  else if (s && strcasecmp(s, "true") != 0)
+    return bad_value("orc.create.index", s, err);
   s = hl_kv_get(params, n_params, "orc.write.format");
   if (s && strcmp(s, "0.12") != 0)
     return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),

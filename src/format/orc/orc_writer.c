@@ -45,6 +45,7 @@
 #include "orc.pb-c.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,23 +223,32 @@ static void stat_merge(int kind, ostat_t *f, const ostat_t *p) {
  * Column writers
  * ==================================================================== */
 
+/* Where a row group starts in a column's per-stripe arrays. */
+typedef struct rgmark {
+  uint64_t present, ints, nanos, bools, data, ids;
+} rgmark_t;
+
 typedef struct ocol {
   int id;   /* ORC column id (pre-order) */
   int kind; /* hl_orc_kind_t */
   const hl_type_t *type;
   int n_children;
-  int *children;        /* ids of the children */
-  u8vec_t present;      /* one flag per slot in this stripe */
-  bool stripe_nulls;    /* a NULL in this stripe: write PRESENT */
-  i64vec_t ints;        /* integers, days, seconds, lengths, scales */
-  i64vec_t nanos;       /* TIMESTAMP: encoded nanoseconds */
-  u8vec_t bools;        /* BOOLEAN values */
-  hl_buf_t data;        /* FLOAT/DOUBLE, string/binary bytes, decimal varints */
-  hl_map_t *dict;       /* strings: bytes -> entry, NULL once abandoned */
-  i64vec_t ids;         /* strings: entry of each value */
-  i64vec_t entries;     /* strings: offset in data of each entry's first copy */
-  i64vec_t entry_lens;  /* strings: length of each entry */
-  ostat_t stripe, file; /* statistics */
+  int *children;            /* ids of the children */
+  u8vec_t present;          /* one flag per slot in this stripe */
+  bool stripe_nulls;        /* a NULL in this stripe: write PRESENT */
+  i64vec_t ints;            /* integers, days, seconds, lengths, scales */
+  i64vec_t nanos;           /* TIMESTAMP: encoded nanoseconds */
+  u8vec_t bools;            /* BOOLEAN values */
+  hl_buf_t data;            /* FLOAT/DOUBLE, string/binary bytes, decimal varints */
+  hl_map_t *dict;           /* strings: bytes -> entry, NULL once abandoned */
+  i64vec_t ids;             /* strings: entry of each value */
+  i64vec_t entries;         /* strings: offset in data of each entry's first copy */
+  i64vec_t entry_lens;      /* strings: length of each entry */
+  ostat_t rg, stripe, file; /* statistics: row group, stripe, file */
+  rgmark_t *marks;          /* row index: where each row group of the stripe starts */
+  size_t n_marks, cap_marks;
+  hl_buf_t rg_stats;     /* row index: each row group's packed ColumnStats */
+  i64vec_t rg_stat_lens; /* ... and their lengths */
 } ocol_t;
 
 struct hl_orc_writer {
@@ -251,6 +261,7 @@ struct hl_orc_writer {
   uint64_t offset;      /* bytes written to the file */
   uint64_t rows;        /* rows written (all stripes) */
   uint64_t stripe_rows; /* rows in the current stripe */
+  uint64_t group_rows;  /* rows in the current row group */
   uint64_t buffered;    /* estimate of the current stripe's bytes */
   hl_buf_t out;         /* the stripe being assembled */
   hl_buf_t tmp;         /* one encoded stream */
@@ -325,6 +336,10 @@ static void col_reset(ocol_t *c) {
   c->bools.n = 0;
   hl_buf_reset(&c->data);
   stat_clear(&c->stripe);
+  stat_clear(&c->rg);
+  c->n_marks = 0;
+  hl_buf_reset(&c->rg_stats);
+  c->rg_stat_lens.n = 0;
   if (c->kind == HL_ORC_STRING || c->kind == HL_ORC_VARCHAR || c->kind == HL_ORC_CHAR) {
     /* a fresh dictionary per stripe (without memory for one, the stripe is
      * written DIRECT_V2) */
@@ -345,6 +360,10 @@ static void col_fini(ocol_t *c) {
   hl_buf_fini(&c->data);
   hl_map_destroy(c->dict);
   stat_fini(&c->stripe);
+  stat_fini(&c->rg);
+  hl_free(c->marks);
+  hl_buf_fini(&c->rg_stats);
+  hl_free(c->rg_stat_lens.v);
   stat_fini(&c->file);
 }
 
@@ -359,10 +378,10 @@ static hl_status_t put_string(hl_orc_writer_t *w, ocol_t *c, const char *p, size
   if (c->data.oom || i64_push(&c->ints, (int64_t)n) != 0) return nomem(w, err);
   w->buffered += n + 4;
   if (c->kind == HL_ORC_BINARY) {
-    c->stripe.bytes += n;
+    c->rg.bytes += n;
     return HL_OK;
   }
-  stat_string(&c->stripe, p, n);
+  stat_string(&c->rg, p, n);
   if (!c->dict) return HL_OK;
   uint64_t id;
   bool inserted;
@@ -395,16 +414,16 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
   w->buffered += 1;
   if (v->is_null) {
     c->stripe_nulls = true;
-    c->stripe.has_null = true;
+    c->rg.has_null = true;
     return HL_OK;
   }
-  c->stripe.n_values++;
+  c->rg.n_values++;
   hl_status_t st = HL_OK;
   int rc = 0;
   switch (c->kind) {
   case HL_ORC_BOOLEAN:
     rc = u8_push(&c->bools, v->u.b ? 1 : 0);
-    c->stripe.n_true += v->u.b ? 1 : 0;
+    c->rg.n_true += v->u.b ? 1 : 0;
     break;
   case HL_ORC_BYTE:
   case HL_ORC_SHORT:
@@ -412,7 +431,7 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
   case HL_ORC_LONG:
   case HL_ORC_DATE:
     rc = i64_push(&c->ints, v->u.i);
-    stat_int(&c->stripe, v->u.i);
+    stat_int(&c->rg, v->u.i);
     w->buffered += 8;
     break;
   case HL_ORC_FLOAT: {
@@ -422,7 +441,7 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
     uint8_t le[4] = {(uint8_t)bits, (uint8_t)(bits >> 8), (uint8_t)(bits >> 16),
                      (uint8_t)(bits >> 24)};
     hl_buf_append(&c->data, le, 4);
-    stat_double(&c->stripe, (double)f);
+    stat_double(&c->rg, (double)f);
     w->buffered += 4;
     break;
   }
@@ -433,7 +452,7 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
     for (int i = 0; i < 8; i++)
       le[i] = (uint8_t)(bits >> (8 * i));
     hl_buf_append(&c->data, le, 8);
-    stat_double(&c->stripe, v->u.d);
+    stat_double(&c->rg, v->u.d);
     w->buffered += 8;
     break;
   }
@@ -445,7 +464,7 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
   case HL_ORC_DECIMAL:
     hl_orc_put_varint128(&c->data, v->u.dec);
     rc = i64_push(&c->ints, c->type->scale);
-    stat_decimal(&c->stripe, v->u.dec);
+    stat_decimal(&c->rg, v->u.dec);
     w->buffered += 12;
     break;
   case HL_ORC_TIMESTAMP: {
@@ -459,7 +478,7 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
     if (secs < 0 && nanos > 999999) secs++; /* readers take one back */
     rc = i64_push(&c->ints, secs - HL_ORC_TS_BASE);
     if (rc == 0) rc = i64_push(&c->nanos, hl_orc_encode_nanos(nanos));
-    stat_int(&c->stripe, micros);
+    stat_int(&c->rg, micros);
     w->buffered += 16;
     break;
   }
@@ -646,17 +665,69 @@ typedef struct streams {
   size_t n, cap;
 } streams_t;
 
-/* Compresses w->tmp into the stripe as stream KIND of column COL. */
-static hl_status_t emit(hl_orc_writer_t *w, streams_t *ss, int kind, int col, hl_error_t *err) {
+/* Row-index positions of one column in the stripe being written. */
+typedef struct posinfo {
+  size_t n;      /* row groups (0: no row index) */
+  i64vec_t *pos; /* per row group: the positions so far */
+  uint64_t *at;  /* scratch, n entries each: value index of each group's start */
+  uint64_t *offset, *skip, *bits;
+  hl_orc_marks_t marks; /* the encoder's view of the above */
+} posinfo_t;
+
+typedef enum posmode {
+  POS_NONE, /* no positions (dictionary data) */
+  POS_RAW,  /* byte offset only: IEEE values, string and decimal bytes */
+  POS_RLE,  /* byte offset of the run, values to skip in it */
+  POS_BOOL  /* byte RLE position, then the bit */
+} posmode_t;
+
+/* The encoder marks for field FIELD of the column's row-group marks; NULL
+ * when there is no row index. */
+#define MARKS(pi, c, field) (marks_for((pi), (c), offsetof(rgmark_t, field)))
+
+static hl_orc_marks_t *marks_for(posinfo_t *pi, const ocol_t *c, size_t field_off) {
+  if (!pi->n) return NULL;
+  for (size_t g = 0; g < pi->n; g++)
+    memcpy(&pi->at[g], (const char *)&c->marks[g] + field_off, sizeof(uint64_t));
+  pi->marks = (hl_orc_marks_t){pi->at, pi->n, pi->offset, pi->skip, pi->bits};
+  return &pi->marks;
+}
+
+/* Compresses w->tmp into the stripe as stream KIND of column COL and
+ * appends the row groups' positions in it (MODE) to PI. */
+static hl_status_t emit(hl_orc_writer_t *w, streams_t *ss, int kind, int col, posinfo_t *pi,
+                        posmode_t mode, hl_error_t *err) {
   if (w->tmp.oom) return nomem(w, err);
   size_t before = w->out.len;
-  hl_status_t st = hl_orc_compress(w->opts.codec, w->opts.compress_size, (uint8_t *)w->tmp.data,
-                                   w->tmp.len, &w->out, err);
+  size_t block = w->opts.compress_size;
+  uint64_t *starts = NULL;
+  if (pi && pi->n && mode != POS_NONE) {
+    starts = hl_malloc((w->tmp.len / (block ? block : 1) + 2) * sizeof *starts);
+    if (!starts) return nomem(w, err);
+  }
+  hl_status_t st = hl_orc_compress(w->opts.codec, block, (uint8_t *)w->tmp.data, w->tmp.len,
+                                   &w->out, starts, err);
   hl_buf_reset(&w->tmp);
   if (st != HL_OK) {
+    hl_free(starts);
     w->failed = true;
     return st;
   }
+  for (size_t g = 0; starts && g < pi->n; g++) {
+    uint64_t p[2];
+    uint64_t off = mode == POS_RAW ? pi->at[g] : pi->offset[g];
+    int k = hl_orc_chunk_position(w->opts.codec, block, starts, off, p);
+    int rc = 0;
+    for (int i = 0; i < k; i++)
+      rc |= i64_push(&pi->pos[g], (int64_t)p[i]);
+    if (mode == POS_RLE || mode == POS_BOOL) rc |= i64_push(&pi->pos[g], (int64_t)pi->skip[g]);
+    if (mode == POS_BOOL) rc |= i64_push(&pi->pos[g], (int64_t)pi->bits[g]);
+    if (rc) {
+      hl_free(starts);
+      return nomem(w, err);
+    }
+  }
+  hl_free(starts);
   if (ss->n == ss->cap) {
     size_t cap = ss->cap ? ss->cap * 2 : 16;
     Orcpb__Stream *p = hl_realloc(ss->v, cap * sizeof *p);
@@ -675,18 +746,19 @@ static hl_status_t emit(hl_orc_writer_t *w, streams_t *ss, int kind, int col, hl
 
 /* Writes a string column's DATA/LENGTH/DICTIONARY_DATA streams; sets the
  * encoding. */
-static hl_status_t emit_strings(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
+static hl_status_t emit_strings(hl_orc_writer_t *w, ocol_t *c, streams_t *ss, posinfo_t *pi,
                                 Orcpb__ColumnEncoding *enc, hl_error_t *err);
 
-static hl_status_t emit_column(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
+/* Writes column C's streams (and its positions into PI); sets ENC. */
+static hl_status_t emit_column(hl_orc_writer_t *w, ocol_t *c, streams_t *ss, posinfo_t *pi,
                                Orcpb__ColumnEncoding *enc, hl_error_t *err) {
   hl_status_t st = HL_OK;
   orcpb__column_encoding__init(enc);
   enc->has_kind = true;
   enc->kind = ORCPB__COLUMN_ENCODING__KIND__DIRECT_V2;
   if (c->stripe_nulls) {
-    hl_orc_put_bool_rle(&w->tmp, c->present.v, c->present.n);
-    st = emit(w, ss, ORCPB__STREAM__KIND__PRESENT, c->id, err);
+    hl_orc_put_bool_rle(&w->tmp, c->present.v, c->present.n, MARKS(pi, c, present));
+    st = emit(w, ss, ORCPB__STREAM__KIND__PRESENT, c->id, pi, POS_BOOL, err);
     if (st != HL_OK) return st;
   }
   switch (c->kind) {
@@ -702,53 +774,54 @@ static hl_status_t emit_column(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
   }
   switch (c->kind) {
   case HL_ORC_BOOLEAN:
-    hl_orc_put_bool_rle(&w->tmp, c->bools.v, c->bools.n);
-    return emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
+    hl_orc_put_bool_rle(&w->tmp, c->bools.v, c->bools.n, MARKS(pi, c, bools));
+    return emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, pi, POS_BOOL, err);
   case HL_ORC_BYTE: {
     uint8_t *b = hl_malloc(c->ints.n ? c->ints.n : 1);
     if (!b) return nomem(w, err);
     for (size_t i = 0; i < c->ints.n; i++)
       b[i] = (uint8_t)c->ints.v[i];
-    hl_orc_put_byte_rle(&w->tmp, b, c->ints.n);
+    hl_orc_put_byte_rle(&w->tmp, b, c->ints.n, MARKS(pi, c, ints));
     hl_free(b);
-    return emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
+    return emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, pi, POS_RLE, err);
   }
   case HL_ORC_SHORT:
   case HL_ORC_INT:
   case HL_ORC_LONG:
   case HL_ORC_DATE:
-    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, true);
-    return emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
+    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, true, MARKS(pi, c, ints));
+    return emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, pi, POS_RLE, err);
   case HL_ORC_FLOAT:
   case HL_ORC_DOUBLE:
+    MARKS(pi, c, data);
     hl_buf_append(&w->tmp, c->data.data, c->data.len);
-    return emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
+    return emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, pi, POS_RAW, err);
   case HL_ORC_STRING:
   case HL_ORC_VARCHAR:
   case HL_ORC_CHAR:
-    return emit_strings(w, c, ss, enc, err);
+    return emit_strings(w, c, ss, pi, enc, err);
   case HL_ORC_BINARY:
-    hl_buf_append(&w->tmp, c->data.data, c->data.len);
-    st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
-    if (st != HL_OK) return st;
-    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, false);
-    return emit(w, ss, ORCPB__STREAM__KIND__LENGTH, c->id, err);
   case HL_ORC_DECIMAL:
+    MARKS(pi, c, data);
     hl_buf_append(&w->tmp, c->data.data, c->data.len);
-    st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
+    st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, pi, POS_RAW, err);
     if (st != HL_OK) return st;
-    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, true); /* scales: signed, as ORC's readers */
-    return emit(w, ss, ORCPB__STREAM__KIND__SECONDARY, c->id, err);
+    /* BINARY lengths; DECIMAL scales, signed as ORC's readers read them */
+    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, c->kind == HL_ORC_DECIMAL, MARKS(pi, c, ints));
+    return emit(w, ss,
+                c->kind == HL_ORC_DECIMAL ? ORCPB__STREAM__KIND__SECONDARY
+                                          : ORCPB__STREAM__KIND__LENGTH,
+                c->id, pi, POS_RLE, err);
   case HL_ORC_TIMESTAMP:
-    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, true);
-    st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
+    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, true, MARKS(pi, c, ints));
+    st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, pi, POS_RLE, err);
     if (st != HL_OK) return st;
-    hl_orc_put_rle2(&w->tmp, c->nanos.v, c->nanos.n, false);
-    return emit(w, ss, ORCPB__STREAM__KIND__SECONDARY, c->id, err);
+    hl_orc_put_rle2(&w->tmp, c->nanos.v, c->nanos.n, false, MARKS(pi, c, nanos));
+    return emit(w, ss, ORCPB__STREAM__KIND__SECONDARY, c->id, pi, POS_RLE, err);
   case HL_ORC_LIST:
   case HL_ORC_MAP:
-    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, false);
-    return emit(w, ss, ORCPB__STREAM__KIND__LENGTH, c->id, err);
+    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, false, MARKS(pi, c, ints));
+    return emit(w, ss, ORCPB__STREAM__KIND__LENGTH, c->id, pi, POS_RLE, err);
   default:
     return HL_OK;
   }
@@ -765,18 +838,19 @@ static int cmp_dentry(const void *a, const void *b) {
   return cmp_bytes(x->p, x->len, y->p, y->len);
 }
 
-static hl_status_t emit_strings(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
+static hl_status_t emit_strings(hl_orc_writer_t *w, ocol_t *c, streams_t *ss, posinfo_t *pi,
                                 Orcpb__ColumnEncoding *enc, hl_error_t *err) {
   size_t n_entries = c->entries.n, n_values = c->ids.n;
   bool use_dict = c->dict && n_values > 0 && n_values == c->ints.n &&
                   (double)n_entries <= w->opts.dict_threshold * (double)n_values;
   hl_status_t st;
   if (!use_dict) {
+    MARKS(pi, c, data);
     hl_buf_append(&w->tmp, c->data.data, c->data.len);
-    st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
+    st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, pi, POS_RAW, err);
     if (st != HL_OK) return st;
-    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, false);
-    return emit(w, ss, ORCPB__STREAM__KIND__LENGTH, c->id, err);
+    hl_orc_put_rle2(&w->tmp, c->ints.v, c->ints.n, false, MARKS(pi, c, ints));
+    return emit(w, ss, ORCPB__STREAM__KIND__LENGTH, c->id, pi, POS_RLE, err);
   }
   /* the dictionary is sorted bytewise; values refer to sorted positions */
   dentry_t *ents = hl_malloc(n_entries * sizeof *ents);
@@ -798,16 +872,16 @@ static hl_status_t emit_strings(hl_orc_writer_t *w, ocol_t *c, streams_t *ss,
   }
   for (size_t i = 0; i < n_values; i++)
     c->ids.v[i] = rank[c->ids.v[i]];
-  hl_orc_put_rle2(&w->tmp, c->ids.v, n_values, false);
-  st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, err);
-  if (st == HL_OK) {
+  hl_orc_put_rle2(&w->tmp, c->ids.v, n_values, false, MARKS(pi, c, ids));
+  st = emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, pi, POS_RLE, err);
+  if (st == HL_OK) { /* the dictionary has no positions: readers load it whole */
     for (size_t k = 0; k < n_entries; k++)
       hl_buf_append(&w->tmp, ents[k].p, ents[k].len);
-    st = emit(w, ss, ORCPB__STREAM__KIND__DICTIONARY_DATA, c->id, err);
+    st = emit(w, ss, ORCPB__STREAM__KIND__DICTIONARY_DATA, c->id, pi, POS_NONE, err);
   }
   if (st == HL_OK) {
-    hl_orc_put_rle2(&w->tmp, c->entry_lens.v, n_entries, false);
-    st = emit(w, ss, ORCPB__STREAM__KIND__LENGTH, c->id, err);
+    hl_orc_put_rle2(&w->tmp, c->entry_lens.v, n_entries, false, NULL);
+    st = emit(w, ss, ORCPB__STREAM__KIND__LENGTH, c->id, pi, POS_NONE, err);
   }
   hl_free(ents);
   hl_free(rank);
@@ -836,30 +910,108 @@ static int pack_into(hl_buf_t *buf, const ProtobufCMessage *m) {
   return 0;
 }
 
+/* Appends a varint-prefixed protobuf field header and length to BUF. */
+static void put_len_field(hl_buf_t *buf, int field, uint64_t len) {
+  hl_orc_put_uvarint(buf, (uint64_t)field << 3 | 2);
+  hl_orc_put_uvarint(buf, len);
+}
+
+/* Encodes column C's RowIndex (entries: positions, then the row group's
+ * packed statistics) into w->tmp.  The messages are simple enough to
+ * write by hand, and the statistics are already packed. */
+static void row_index_bytes(hl_orc_writer_t *w, const ocol_t *c, const posinfo_t *pi) {
+  hl_buf_t entry, packed;
+  hl_buf_init(&entry);
+  hl_buf_init(&packed);
+  size_t stat_off = 0;
+  for (size_t g = 0; g < pi->n; g++) {
+    hl_buf_reset(&entry);
+    hl_buf_reset(&packed);
+    for (size_t i = 0; i < pi->pos[g].n; i++)
+      hl_orc_put_uvarint(&packed, (uint64_t)pi->pos[g].v[i]);
+    if (packed.len) {
+      put_len_field(&entry, 1, packed.len);
+      hl_buf_append(&entry, packed.data, packed.len);
+    }
+    size_t slen = g < c->rg_stat_lens.n ? (size_t)c->rg_stat_lens.v[g] : 0;
+    put_len_field(&entry, 2, slen);
+    hl_buf_append(&entry, c->rg_stats.data + stat_off, slen);
+    stat_off += slen;
+    put_len_field(&w->tmp, 1, entry.len);
+    hl_buf_append(&w->tmp, entry.data, entry.len);
+  }
+  if (entry.oom || packed.oom) w->tmp.oom = 1;
+  hl_buf_fini(&entry);
+  hl_buf_fini(&packed);
+}
+
+static void posinfo_fini(posinfo_t *pi) {
+  for (size_t g = 0; pi->pos && g < pi->n; g++)
+    hl_free(pi->pos[g].v);
+  hl_free(pi->pos);
+  hl_free(pi->at);
+  hl_free(pi->offset);
+  hl_free(pi->skip);
+  hl_free(pi->bits);
+  memset(pi, 0, sizeof *pi);
+}
+
+static int posinfo_init(posinfo_t *pi, size_t n) {
+  memset(pi, 0, sizeof *pi);
+  if (!n) return 0;
+  pi->n = n;
+  pi->pos = hl_calloc(n, sizeof *pi->pos);
+  pi->at = hl_malloc(n * sizeof *pi->at);
+  pi->offset = hl_malloc(n * sizeof *pi->offset);
+  pi->skip = hl_malloc(n * sizeof *pi->skip);
+  pi->bits = hl_malloc(n * sizeof *pi->bits);
+  return pi->pos && pi->at && pi->offset && pi->skip && pi->bits ? 0 : -1;
+}
+
+static hl_status_t end_row_group(hl_orc_writer_t *w, hl_error_t *err);
+
 static hl_status_t flush_stripe(hl_orc_writer_t *w, hl_error_t *err) {
   if (w->stripe_rows == 0) return HL_OK;
-  streams_t ss = {0};
+  hl_status_t st = HL_OK;
+  if (w->group_rows > 0) st = end_row_group(w, err); /* the last, partial row group */
+  if (st != HL_OK) return st;
+  streams_t ss = {0}, idx = {0};
   Orcpb__ColumnEncoding *encs = hl_calloc((size_t)w->n_cols, sizeof *encs);
   Orcpb__ColumnEncoding **encp = hl_calloc((size_t)w->n_cols, sizeof *encp);
   Orcpb__Stream **sp = NULL;
   hl_arena_t *arena = hl_arena_create(16384);
-  hl_status_t st = HL_OK;
+  hl_buf_t index;
+  hl_buf_init(&index);
   if (!encs || !encp || !arena) st = nomem(w, err);
   hl_buf_reset(&w->out);
   for (int i = 0; st == HL_OK && i < w->n_cols; i++) {
+    ocol_t *c = &w->cols[i];
+    posinfo_t pi;
     encp[i] = &encs[i];
-    st = emit_column(w, &w->cols[i], &ss, &encs[i], err);
+    if (posinfo_init(&pi, w->opts.row_index_stride ? c->n_marks : 0) != 0) st = nomem(w, err);
+    if (st == HL_OK) st = emit_column(w, c, &ss, &pi, &encs[i], err);
+    if (st == HL_OK && pi.n) { /* the column's ROW_INDEX stream, into INDEX */
+      hl_buf_t data = w->out;
+      w->out = index;
+      row_index_bytes(w, c, &pi);
+      st = emit(w, &idx, ORCPB__STREAM__KIND__ROW_INDEX, c->id, NULL, POS_NONE, err);
+      index = w->out;
+      w->out = data;
+    }
+    posinfo_fini(&pi);
   }
-  size_t data_len = w->out.len;
+  size_t index_len = index.len, data_len = w->out.len;
   if (st == HL_OK) {
-    sp = hl_malloc((ss.n ? ss.n : 1) * sizeof *sp);
+    sp = hl_malloc((idx.n + ss.n + 1) * sizeof *sp);
     if (!sp) st = nomem(w, err);
   }
-  if (st == HL_OK) {
+  if (st == HL_OK) { /* index streams come first in the stripe */
+    for (size_t i = 0; i < idx.n; i++)
+      sp[i] = &idx.v[i];
     for (size_t i = 0; i < ss.n; i++)
-      sp[i] = &ss.v[i];
+      sp[idx.n + i] = &ss.v[i];
     Orcpb__StripeFooter sf = ORCPB__STRIPE_FOOTER__INIT;
-    sf.n_streams = ss.n;
+    sf.n_streams = idx.n + ss.n;
     sf.streams = sp;
     sf.n_columns = (size_t)w->n_cols;
     sf.columns = encp;
@@ -867,7 +1019,7 @@ static hl_status_t flush_stripe(hl_orc_writer_t *w, hl_error_t *err) {
     if (pack_into(&w->tmp, &sf.base) != 0) st = nomem(w, err);
     if (st == HL_OK)
       st = hl_orc_compress(w->opts.codec, w->opts.compress_size, (uint8_t *)w->tmp.data, w->tmp.len,
-                           &w->out, err);
+                           &w->out, NULL, err);
     hl_buf_reset(&w->tmp);
   }
   if (st == HL_OK && w->n_stripes == w->cap_stripes) {
@@ -886,11 +1038,12 @@ static hl_status_t flush_stripe(hl_orc_writer_t *w, hl_error_t *err) {
     si->has_offset = si->has_index_length = si->has_data_length = si->has_footer_length =
         si->has_number_of_rows = true;
     si->offset = w->offset;
-    si->index_length = 0;
+    si->index_length = index_len;
     si->data_length = data_len;
     si->footer_length = w->out.len - data_len;
     si->number_of_rows = w->stripe_rows;
-    st = out_append(w, w->out.data, w->out.len, err);
+    st = out_append(w, index.data, index.len, err);
+    if (st == HL_OK) st = out_append(w, w->out.data, w->out.len, err);
   }
   if (st == HL_OK) { /* StripeStatistics as one entry of Metadata's field 1 */
     Orcpb__StripeStatistics sst = ORCPB__STRIPE_STATISTICS__INIT;
@@ -914,6 +1067,8 @@ static hl_status_t flush_stripe(hl_orc_writer_t *w, hl_error_t *err) {
     w->buffered = 0;
   }
   hl_free(ss.v);
+  hl_free(idx.v);
+  hl_buf_fini(&index);
   hl_free(sp);
   hl_free(encs);
   hl_free(encp);
@@ -975,6 +1130,50 @@ hl_status_t hl_orc_writer_open(hl_stor_t *fs, const char *path, const hl_orc_wri
   return HL_OK;
 }
 
+/* Records where a row group starts in every column (row index). */
+static hl_status_t begin_row_group(hl_orc_writer_t *w, hl_error_t *err) {
+  for (int i = 0; i < w->n_cols; i++) {
+    ocol_t *c = &w->cols[i];
+    if (c->n_marks == c->cap_marks) {
+      size_t cap = c->cap_marks ? c->cap_marks * 2 : 8;
+      rgmark_t *p = hl_realloc(c->marks, cap * sizeof *p);
+      if (!p) return nomem(w, err);
+      c->marks = p;
+      c->cap_marks = cap;
+    }
+    c->marks[c->n_marks++] =
+        (rgmark_t){c->present.n, c->ints.n, c->nanos.n, c->bools.n, c->data.len, c->ids.n};
+  }
+  return HL_OK;
+}
+
+/* Closes the row group: its statistics are packed for the row index (when
+ * there is one) and folded into the stripe's. */
+static hl_status_t end_row_group(hl_orc_writer_t *w, hl_error_t *err) {
+  hl_arena_t *arena = NULL;
+  if (w->opts.row_index_stride) {
+    arena = hl_arena_create(4096);
+    if (!arena) return nomem(w, err);
+  }
+  hl_status_t st = HL_OK;
+  for (int i = 0; i < w->n_cols; i++) {
+    ocol_t *c = &w->cols[i];
+    if (arena) {
+      Orcpb__ColumnStats cs;
+      size_t before = c->rg_stats.len;
+      if (stats_message(arena, c, &c->rg, &cs) != 0 || pack_into(&c->rg_stats, &cs.base) != 0 ||
+          i64_push(&c->rg_stat_lens, (int64_t)(c->rg_stats.len - before)) != 0)
+        st = nomem(w, err);
+    }
+    stat_merge(c->kind, &c->stripe, &c->rg);
+    if (c->stripe.smin.oom || c->stripe.smax.oom) st = nomem(w, err);
+    stat_clear(&c->rg);
+  }
+  hl_arena_destroy(arena);
+  w->group_rows = 0;
+  return st;
+}
+
 hl_status_t hl_orc_writer_write(hl_orc_writer_t *w, const hl_batch_t *batch, hl_error_t *err) {
   if (w->failed)
     return hl_err_set(err, HL_ERROR, HL_SS(IO_ERROR),
@@ -983,8 +1182,13 @@ hl_status_t hl_orc_writer_write(hl_orc_writer_t *w, const hl_batch_t *batch, hl_
   uint32_t live = hl_batch_live(batch);
   for (uint32_t i = 0; i < live; i++) {
     uint32_t row = hl_batch_row(batch, i);
+    uint64_t stride = w->opts.row_index_stride;
+    if (stride && w->group_rows == 0) {
+      hl_status_t st = begin_row_group(w, err);
+      if (st != HL_OK) return st;
+    }
     if (u8_push(&root->present, 1) != 0) return nomem(w, err);
-    root->stripe.n_values++;
+    root->rg.n_values++;
     for (int c = 0; c < root->n_children; c++) {
       hl_value_t v;
       hl_vec_get_value(&batch->cols[c], row, &v);
@@ -993,6 +1197,11 @@ hl_status_t hl_orc_writer_write(hl_orc_writer_t *w, const hl_batch_t *batch, hl_
     }
     w->rows++;
     w->stripe_rows++;
+    w->group_rows++;
+    if (stride && w->group_rows == stride) {
+      hl_status_t st = end_row_group(w, err);
+      if (st != HL_OK) return st;
+    }
     if (w->buffered >= w->opts.stripe_size) {
       hl_status_t st = flush_stripe(w, err);
       if (st != HL_OK) return st;
@@ -1013,7 +1222,7 @@ static hl_status_t write_tail(hl_orc_writer_t *w, hl_error_t *err) {
   /* Metadata */
   if (st == HL_OK)
     st = hl_orc_compress(w->opts.codec, w->opts.compress_size, (uint8_t *)w->meta.data, w->meta.len,
-                         &w->out, err);
+                         &w->out, NULL, err);
   size_t meta_len = w->out.len;
   /* Footer */
   if (st == HL_OK) {
@@ -1031,14 +1240,14 @@ static hl_status_t write_tail(hl_orc_writer_t *w, hl_error_t *err) {
     f.n_types = (size_t)w->n_cols;
     f.types = tp;
     f.number_of_rows = w->rows;
-    f.row_index_stride = 0;
+    f.row_index_stride = w->opts.row_index_stride;
     f.n_statistics = (size_t)w->n_cols;
     f.statistics = all_stats(w, arena, true);
     hl_buf_reset(&w->tmp);
     if (!f.statistics || pack_into(&w->tmp, &f.base) != 0) st = nomem(w, err);
     if (st == HL_OK)
       st = hl_orc_compress(w->opts.codec, w->opts.compress_size, (uint8_t *)w->tmp.data, w->tmp.len,
-                           &w->out, err);
+                           &w->out, NULL, err);
   }
   size_t footer_len = w->out.len - meta_len;
   /* PostScript, then its length */
@@ -1108,8 +1317,8 @@ uint64_t hl_orc_writer_raw_bytes(const hl_orc_writer_t *w) {
   uint64_t total = 0;
   for (int i = 0; i < w->n_cols; i++) {
     const ocol_t *c = &w->cols[i];
-    uint64_t n = c->file.n_values + c->stripe.n_values;
-    uint64_t bytes = c->file.bytes + c->stripe.bytes;
+    uint64_t n = c->file.n_values + c->stripe.n_values + c->rg.n_values;
+    uint64_t bytes = c->file.bytes + c->stripe.bytes + c->rg.bytes;
     switch (c->kind) {
     case HL_ORC_BINARY:
       total += bytes;

@@ -69,30 +69,30 @@ TEST(spec_examples) {
   /* byte RLE: 100 zeros; then 0x44, 0x45 */
   uint8_t zeros[100] = {0};
   hl_buf_reset(&b);
-  hl_orc_put_byte_rle(&b, zeros, 100);
+  hl_orc_put_byte_rle(&b, zeros, 100, NULL);
   CHECK(bytes_eq(&b, (const uint8_t[]){0x61, 0x00}, 2));
   hl_buf_reset(&b);
-  hl_orc_put_byte_rle(&b, (const uint8_t[]){0x44, 0x45}, 2);
+  hl_orc_put_byte_rle(&b, (const uint8_t[]){0x44, 0x45}, 2, NULL);
   CHECK(bytes_eq(&b, (const uint8_t[]){0xfe, 0x44, 0x45}, 3));
   /* boolean RLE: one true then seven false */
   hl_buf_reset(&b);
-  hl_orc_put_bool_rle(&b, (const uint8_t[]){1, 0, 0, 0, 0, 0, 0, 0}, 8);
+  hl_orc_put_bool_rle(&b, (const uint8_t[]){1, 0, 0, 0, 0, 0, 0, 0}, 8, NULL);
   CHECK(bytes_eq(&b, (const uint8_t[]){0xff, 0x80}, 2));
   /* RLE v2 SHORT_REPEAT: 10000 five times */
   int64_t rep[5] = {10000, 10000, 10000, 10000, 10000};
   hl_buf_reset(&b);
-  hl_orc_put_rle2(&b, rep, 5, false);
+  hl_orc_put_rle2(&b, rep, 5, false, NULL);
   CHECK(bytes_eq(&b, (const uint8_t[]){0x0a, 0x27, 0x10}, 3));
   /* DIRECT */
   int64_t dir[4] = {23713, 43806, 57005, 48879};
   hl_buf_reset(&b);
-  hl_orc_put_rle2(&b, dir, 4, false);
+  hl_orc_put_rle2(&b, dir, 4, false, NULL);
   CHECK(bytes_eq(&b, (const uint8_t[]){0x5e, 0x03, 0x5c, 0xa1, 0xab, 0x1e, 0xde, 0xad, 0xbe, 0xef},
                  10));
   /* DELTA: the spec packs the deltas in 4 bits; 3 suffice (width code 2) */
   int64_t primes[10] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29};
   hl_buf_reset(&b);
-  hl_orc_put_rle2(&b, primes, 10, false);
+  hl_orc_put_rle2(&b, primes, 10, false, NULL);
   CHECK(bytes_eq(&b, (const uint8_t[]){0xc4, 0x09, 0x02, 0x02, 0x4a, 0x28, 0xa6}, 7));
   int64_t out[16];
   static const uint8_t spec_delta[] = {0xc6, 0x09, 0x02, 0x02, 0x22, 0x42, 0x42, 0x46};
@@ -117,13 +117,32 @@ static uint64_t rnd(void) {
   return rng_state;
 }
 
+/* Encodes V with row-index marks at random value indices, decodes it
+ * whole, and decodes again from each mark's run (skipping the mark's
+ * values): both must give the values from the mark on. */
 static bool rle2_roundtrip(const int64_t *v, size_t n, bool is_signed) {
+  enum { MARKS = 6 };
+  uint64_t at[MARKS], off[MARKS], skip[MARKS];
+  for (int i = 0; i < MARKS; i++)
+    at[i] = i == 0 ? 0 : i == MARKS - 1 ? n : at[i - 1] + rnd() % (n / 4 + 1);
+  for (int i = 1; i < MARKS; i++)
+    if (at[i] > n) at[i] = n;
+  hl_orc_marks_t marks = {at, MARKS, off, skip, NULL};
   hl_buf_t b;
   hl_buf_init(&b);
-  hl_orc_put_rle2(&b, v, n, is_signed);
+  hl_orc_put_rle2(&b, v, n, is_signed, &marks);
   int64_t *out = hl_malloc((n + 1) * sizeof *out);
   long got = hl_orc_unrle2((const uint8_t *)b.data, b.len, is_signed, out, n + 1);
   bool ok = !b.oom && got == (long)n && (n == 0 || memcmp(out, v, n * sizeof *v) == 0);
+  for (int i = 0; ok && i < MARKS; i++) {
+    long rest =
+        hl_orc_unrle2((const uint8_t *)b.data + off[i], b.len - off[i], is_signed, out, n + 1);
+    ok = off[i] <= b.len && rest >= 0 && (uint64_t)rest - skip[i] == n - at[i] &&
+         memcmp(out + skip[i], v + at[i], (n - at[i]) * sizeof *v) == 0;
+    if (!ok)
+      fprintf(stderr, "  mark %d at %llu: offset %llu skip %llu\n", i, (unsigned long long)at[i],
+              (unsigned long long)off[i], (unsigned long long)skip[i]);
+  }
   if (!ok) fprintf(stderr, "  round trip of %zu values failed (got %ld)\n", n, got);
   hl_free(out);
   hl_buf_fini(&b);
@@ -191,10 +210,17 @@ TEST(byte_rle_roundtrip) {
       v[i] = (trial & 1) ? (uint8_t)rnd() : (rnd() % 4 == 0 ? (uint8_t)rnd() : 7);
     hl_buf_t b;
     hl_buf_init(&b);
-    hl_orc_put_byte_rle(&b, v, n);
+    uint64_t at[3] = {n / 3, n / 2 + 1 > n ? n : n / 2 + 1, n}, off[3], skip[3];
+    hl_orc_marks_t marks = {at, 3, off, skip, NULL};
+    hl_orc_put_byte_rle(&b, v, n, &marks);
     long got = hl_orc_byte_unrle((const uint8_t *)b.data, b.len, out, N + 1);
     CHECK_INT(got, (long)n);
     CHECK(n == 0 || memcmp(v, out, n) == 0);
+    for (int i = 0; i < 3; i++) { /* decoding from a mark's run gives the bytes from the mark on */
+      long rest = hl_orc_byte_unrle((const uint8_t *)b.data + off[i], b.len - off[i], out, N + 1);
+      CHECK(rest >= 0 && (uint64_t)rest - skip[i] == n - at[i]);
+      CHECK(rest < 0 || memcmp(out + skip[i], v + at[i], n - at[i]) == 0);
+    }
     hl_buf_fini(&b);
   }
   hl_free(v);
@@ -389,7 +415,7 @@ static void check_tail(const tail_t *t, int rows, int stripes, hl_orc_codec_t co
   const Orcpb__Footer *f = t->footer;
   CHECK_INT(f->header_length, 3);
   CHECK_INT(f->number_of_rows, rows);
-  CHECK_INT(f->row_index_stride, 0);
+  CHECK_INT(f->row_index_stride, 10000);
   CHECK(!f->has_writer);
   CHECK_INT(f->n_stripes, stripes);
   CHECK_INT(t->meta->n_stripe_stats, stripes);
@@ -779,6 +805,272 @@ TEST(roundtrip_stripes) {
   CHECK_INT(roundtrip("stripe_each.orc", "i int; s string; a array<int>", &o, 50, 20, 2), 50);
 }
 
+/* ------------------------------------------------------------ row indexes */
+
+/* Row r of the row-index test file: i INT (NULL when r % 7 == 3),
+ * s STRING (4 words: dictionary), d STRING (all different: direct),
+ * b BOOLEAN (NULL when r % 5 == 1), t TINYINT, x DOUBLE, a ARRAY<INT>
+ * (r % 3 elements). */
+static bool ri_i_null(long r) {
+  return r % 7 == 3;
+}
+static bool ri_b_null(long r) {
+  return r % 5 == 1;
+}
+
+static const char *ri_write(const char *name, hl_orc_codec_t codec, size_t block,
+                            uint64_t stripe_size, int rows) {
+  static const char *const spec[7] = {"int",     "string", "string",    "boolean",
+                                      "tinyint", "double", "array<int>"};
+  static const char *const names[7] = {"i", "s", "d", "b", "t", "x", "a"};
+  const hl_type_t *types[7];
+  for (int c = 0; c < 7; c++)
+    types[c] = ptype(spec[c]);
+  hl_orc_write_options_t o = default_options();
+  o.codec = codec;
+  o.compress_size = block;
+  o.stripe_size = stripe_size;
+  o.row_index_stride = 100;
+  const char *path = hl_arena_sprintf(T.arena, "%s/%s", T.dir, name);
+  unlink(path);
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_orc_writer_t *w = NULL;
+  if (hl_orc_writer_open(T.fs, path, &o, 7, types, names, &w, &err) != HL_OK) return NULL;
+  hl_batch_t *batch = hl_batch_create(7, types);
+  for (long r = 0; r < rows; r++) {
+    hl_value_t v[7];
+    memset(v, 0, sizeof v);
+    uint32_t row = batch->n_rows;
+    v[0].is_null = ri_i_null(r);
+    v[0].u.i = r * 3 - 1000;
+    const char *word = WORDS[r % 4];
+    v[1].u.s = (hl_str_t){word, (uint32_t)strlen(word)};
+    char *d = hl_arena_sprintf(T.arena, "d%ld", r * 7919 % 100003);
+    v[2].u.s = (hl_str_t){d, (uint32_t)strlen(d)};
+    v[3].is_null = ri_b_null(r);
+    v[3].u.b = r % 3 == 0;
+    v[4].u.i = (int8_t)(r / 10);
+    v[5].u.d = (double)r * 0.5;
+    hl_value_t *it = items(3);
+    for (int k = 0; k < 3; k++)
+      it[k].u.i = r + k;
+    v[6].u.list.n = (uint32_t)(r % 3);
+    v[6].u.list.items = it;
+    for (int c = 0; c < 7; c++) {
+      hl_vec_put_value(&batch->cols[c], batch->arena, row, &v[c]);
+      if (v[c].is_null) hl_vec_set_null(&batch->cols[c], batch->arena, row);
+    }
+    if (++batch->n_rows == HL_BATCH_CAP || r == rows - 1) {
+      if (hl_orc_writer_write(w, batch, &err) != HL_OK) return NULL;
+      hl_batch_reset(batch);
+    }
+  }
+  hl_batch_destroy(batch);
+  return hl_orc_writer_close(w, &err) == HL_OK ? path : NULL;
+}
+
+/* The uncompressed bytes of a stream from compressed offset FROM on. */
+static bool ri_bytes(hl_orc_codec_t codec, const uint8_t *stream, size_t len, uint64_t from,
+                     hl_buf_t *out) {
+  hl_buf_reset(out);
+  return from <= len && unchunk(codec, stream + from, len - from, out);
+}
+
+/* Checks one stream's positions (starting at POS[*pi]) against the whole
+ * stream: decoding from the position must give the values from index K on.
+ * MODE: 'r' RLE v2 (SIGNED), 'b' byte RLE, 'o' boolean RLE, 'w' raw bytes
+ * (K is then a byte offset). */
+static bool ri_check(hl_orc_codec_t codec, const uint8_t *stream, size_t len, const uint64_t *pos,
+                     size_t n_pos, size_t *pi, char mode, bool is_signed, uint64_t k) {
+  hl_buf_t whole, part;
+  hl_buf_init(&whole);
+  hl_buf_init(&part);
+  bool ok = ri_bytes(codec, stream, len, 0, &whole);
+  size_t need = (codec == HL_ORC_NONE ? 1 : 2) + (mode == 'w' ? 0 : 1) + (mode == 'o' ? 1 : 0);
+  if (*pi + need > n_pos) ok = false;
+  uint64_t chunk = ok ? pos[*pi] : 0, in_chunk = 0, skip = 0, bits = 0;
+  if (ok) {
+    size_t i = *pi + 1;
+    if (codec != HL_ORC_NONE) in_chunk = pos[i++];
+    if (mode != 'w') skip = pos[i++];
+    if (mode == 'o') bits = pos[i++];
+    *pi += need;
+    if (codec == HL_ORC_NONE) { /* the position is the byte offset itself */
+      in_chunk = chunk;
+      chunk = 0;
+    }
+    ok = ri_bytes(codec, stream, len, chunk, &part) && in_chunk <= part.len;
+  }
+  const uint8_t *pp = ok ? (const uint8_t *)part.data + in_chunk : NULL;
+  size_t plen = ok ? part.len - in_chunk : 0;
+  if (ok && mode == 'w') {
+    ok = whole.len - k == plen && memcmp(whole.data + k, pp, plen) == 0;
+  } else if (ok && mode == 'r') {
+    size_t ca = whole.len * 512 + 8, cb = plen * 512 + 8; /* a DELTA run: 512 values in 4 bytes */
+    int64_t *a = hl_malloc(ca * sizeof *a), *b = hl_malloc(cb * sizeof *b);
+    long na = hl_orc_unrle2((const uint8_t *)whole.data, whole.len, is_signed, a, ca);
+    long nb = hl_orc_unrle2(pp, plen, is_signed, b, cb);
+    ok = na >= 0 && nb >= 0 && (uint64_t)nb >= skip && (uint64_t)na >= k &&
+         (uint64_t)nb - skip == (uint64_t)na - k &&
+         memcmp(b + skip, a + k, ((uint64_t)na - k) * sizeof *a) == 0;
+    hl_free(a);
+    hl_free(b);
+  } else if (ok) { /* byte RLE, or boolean RLE on top of it */
+    uint8_t *a = hl_malloc(whole.len * 130 + 1), *b = hl_malloc(plen * 130 + 1);
+    long na = hl_orc_byte_unrle((const uint8_t *)whole.data, whole.len, a, whole.len * 130 + 1);
+    long nb = hl_orc_byte_unrle(pp, plen, b, plen * 130 + 1);
+    ok = na >= 0 && nb >= 0 && (uint64_t)nb >= skip;
+    if (ok && mode == 'b') {
+      ok = (uint64_t)na >= k && (uint64_t)nb - skip == (uint64_t)na - k &&
+           memcmp(b + skip, a + k, (uint64_t)na - k) == 0;
+    } else if (ok) { /* flag k is bit BITS of the first byte left after SKIP */
+      uint64_t total = (uint64_t)na * 8, left = ((uint64_t)nb - skip) * 8 - bits;
+      ok = bits < 8 && total >= k && left == total - k;
+      for (uint64_t j = 0; ok && j < left; j++) {
+        uint64_t fa = k + j, fb = skip * 8 + bits + j;
+        ok = ((a[fa >> 3] >> (7 - (fa & 7))) & 1) == ((b[fb >> 3] >> (7 - (fb & 7))) & 1);
+      }
+    }
+    hl_free(a);
+    hl_free(b);
+  }
+  hl_buf_fini(&whole);
+  hl_buf_fini(&part);
+  return ok;
+}
+
+/* Verifies every row index of the file written by ri_write; returns the
+ * number of stripes. */
+static int ri_verify(const char *path, int rows) {
+  tail_t t;
+  CHECK(path && read_tail(path, &t));
+  if (!t.footer) return 0;
+  hl_orc_codec_t codec = (hl_orc_codec_t)t.ps->compression;
+  CHECK_INT(t.footer->row_index_stride, 100);
+  long first = 0; /* first row of the stripe */
+  int checked = 0;
+  for (size_t si = 0; si < t.footer->n_stripes; si++) {
+    const Orcpb__StripeInformation *sinfo = t.footer->stripes[si];
+    hl_buf_t fb;
+    hl_buf_init(&fb);
+    const uint8_t *base = t.file + sinfo->offset;
+    CHECK(
+        unchunk(codec, base + sinfo->index_length + sinfo->data_length, sinfo->footer_length, &fb));
+    Orcpb__StripeFooter *sf = orcpb__stripe_footer__unpack(NULL, fb.len, (uint8_t *)fb.data);
+    hl_buf_fini(&fb);
+    CHECK(sf != NULL);
+    if (!sf) break;
+    /* stream offsets, in footer order */
+    const uint8_t *at[64][16] = {{0}};
+    size_t len[64][16] = {{0}};
+    uint64_t off = 0, index_len = 0;
+    for (size_t i = 0; i < sf->n_streams; i++) {
+      const Orcpb__Stream *st = sf->streams[i];
+      if (st->column < 64 && st->kind < 16) {
+        at[st->column][st->kind] = base + off;
+        len[st->column][st->kind] = st->length;
+      }
+      if (st->kind == ORCPB__STREAM__KIND__ROW_INDEX) index_len += st->length;
+      off += st->length;
+    }
+    CHECK_INT(index_len, sinfo->index_length);
+    long n_rows = (long)sinfo->number_of_rows;
+    size_t groups = (size_t)(n_rows + 99) / 100;
+    /* columns 0..8: struct, i, s, d, b, t, x, a, a's element */
+    for (int col = 0; col < 9; col++) {
+      hl_buf_t ib;
+      hl_buf_init(&ib);
+      CHECK(at[col][ORCPB__STREAM__KIND__ROW_INDEX] != NULL);
+      CHECK(unchunk(codec, at[col][6], len[col][6], &ib));
+      Orcpb__RowIndex *ri = orcpb__row_index__unpack(NULL, ib.len, (uint8_t *)ib.data);
+      hl_buf_fini(&ib);
+      CHECK(ri && ri->n_entry == groups);
+      bool dict = sf->columns[col]->kind == ORCPB__COLUMN_ENCODING__KIND__DICTIONARY_V2;
+      for (size_t g = 0; ri && g < ri->n_entry; g++) {
+        const Orcpb__RowIndexEntry *e = ri->entry[g];
+        long r0 = first + (long)g * 100; /* the group's first row */
+        uint64_t slots = (uint64_t)(r0 - first), i_vals = 0, b_vals = 0, elems = 0, dbytes = 0;
+        for (long r = first; r < r0; r++) {
+          i_vals += !ri_i_null(r);
+          b_vals += !ri_b_null(r);
+          elems += (uint64_t)(r % 3);
+          dbytes += strlen(hl_arena_sprintf(T.arena, "d%ld", r * 7919 % 100003));
+        }
+        size_t pi = 0;
+        bool ok = e->statistics != NULL;
+        const uint8_t *const *sa = at[col];
+        const size_t *sl = len[col];
+        uint64_t *p = e->positions;
+        size_t np = e->n_positions;
+        if (sa[ORCPB__STREAM__KIND__PRESENT] && ok)
+          ok = ri_check(codec, sa[0], sl[0], p, np, &pi, 'o', false, col == 8 ? elems : slots);
+        switch (col) {
+        case 1:
+          ok = ok && ri_check(codec, sa[1], sl[1], p, np, &pi, 'r', true, i_vals);
+          break;
+        case 2:
+        case 3:
+          if (dict)
+            ok = ok && ri_check(codec, sa[1], sl[1], p, np, &pi, 'r', false, slots);
+          else
+            ok = ok && ri_check(codec, sa[1], sl[1], p, np, &pi, 'w', false, dbytes) &&
+                 ri_check(codec, sa[2], sl[2], p, np, &pi, 'r', false, slots);
+          break;
+        case 4:
+          ok = ok && ri_check(codec, sa[1], sl[1], p, np, &pi, 'o', false, b_vals);
+          break;
+        case 5:
+          ok = ok && ri_check(codec, sa[1], sl[1], p, np, &pi, 'b', false, slots);
+          break;
+        case 6:
+          ok = ok && ri_check(codec, sa[1], sl[1], p, np, &pi, 'w', false, slots * 8);
+          break;
+        case 7:
+          ok = ok && ri_check(codec, sa[2], sl[2], p, np, &pi, 'r', false, slots);
+          break;
+        case 8:
+          ok = ok && ri_check(codec, sa[1], sl[1], p, np, &pi, 'r', true, elems);
+          break;
+        default:
+          break;
+        }
+        ok = ok && pi == np; /* every position accounted for */
+        if (!ok)
+          fprintf(stderr, "  stripe %zu column %d group %zu: bad positions (%zu of %zu used)\n", si,
+                  col, g, pi, np);
+        CHECK(ok);
+        checked++;
+      }
+      if (ri) {
+        /* row-group statistics add up to the stripe's row count */
+        uint64_t sum = 0;
+        for (size_t g = 0; g < ri->n_entry; g++)
+          sum += ri->entry[g]->statistics->number_of_values;
+        if (col == 0) CHECK_INT(sum, (uint64_t)n_rows);
+        orcpb__row_index__free_unpacked(ri, NULL);
+      }
+    }
+    orcpb__stripe_footer__free_unpacked(sf, NULL);
+    first += n_rows;
+  }
+  CHECK_INT(first, rows);
+  CHECK(checked > 0);
+  int n = (int)t.footer->n_stripes;
+  free_tail(&t);
+  return n;
+}
+
+TEST(row_index) {
+  CHECK_INT(ri_verify(ri_write("ri_none.orc", HL_ORC_NONE, 0, 1 << 20, 1050), 1050), 1);
+  CHECK_INT(ri_verify(ri_write("ri_zlib.orc", HL_ORC_ZLIB, 300, 1 << 20, 1050), 1050), 1);
+  /* several stripes; tiny chunks (the test decompresses ZLIB only; the
+   * other codecs go through the reader in the round trips) */
+  CHECK(ri_verify(ri_write("ri_stripes.orc", HL_ORC_ZLIB, 1000, 20000, 2345), 2345) > 2);
+  CHECK_INT(ri_verify(ri_write("ri_tiny.orc", HL_ORC_ZLIB, 64, 1 << 20, 777), 777), 1);
+  CHECK(ri_verify(ri_write("ri_none_stripes.orc", HL_ORC_NONE, 0, 9000, 999), 999) > 2);
+}
+
 int main(void) {
   const char *base = getenv("HIVELITE_TEST_TMP");
   if (!base || !*base) base = "/tmp";
@@ -798,6 +1090,7 @@ int main(void) {
   RUN(roundtrip_types);
   RUN(roundtrip_nested);
   RUN(roundtrip_stripes);
+  RUN(row_index);
   hl_error_t err;
   hl_err_init(&err);
   T.fs->ops->remove_tree(T.fs, T.dir, &err);

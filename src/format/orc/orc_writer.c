@@ -10,8 +10,17 @@
  * the Metadata (stripe statistics), the Footer and the PostScript.
  *
  *   file:    "ORC" | stripe* | Metadata | Footer | PostScript | len(PS)
- *   stripe:  data streams (column order; PRESENT only when the column has
- *            NULLs in the stripe) | StripeFooter
+ *   stripe:  ROW_INDEX streams | data streams (column order; PRESENT only
+ *            when the column has NULLs in the stripe) | StripeFooter
+ *
+ * Row index (every orc.row.index.stride rows, default 10000): at the start
+ * of each row group every column records how far its arrays are filled
+ * (rgmark_t); when the stripe is encoded, the encoders turn those value
+ * indices into (byte offset of the run, values to skip) and the chunk
+ * layout into (chunk start, offset in chunk), the positions ORC readers
+ * seek to, in the order ORC's Java writer records them (PRESENT first,
+ * only when written).  Each row group's statistics go in its entry; the
+ * stripe's are the merge of its row groups'.
  *
  * Children of a STRUCT, LIST or MAP get entries only for non-NULL parents
  * (LIST/MAP: one per element), as ORC readers expect.
@@ -31,8 +40,7 @@
  * subtract it back), so values in (1969-12-31 23:59:59, 1970-01-01) read
  * back one second late in every ORC reader.
  *
- * No row indexes or bloom filters are written (Footer.rowIndexStride 0);
- * Footer.writer is left unset: the registered writer ids name other
+ * No bloom filters are written.  Footer.writer is left unset: the registered writer ids name other
  * implementations, and an unregistered one makes some readers treat the
  * file as from a "future" writer.  writerVersion is 6 (ORC-135: timestamp
  * statistics in UTC), so readers apply no bug workarounds for old writers.

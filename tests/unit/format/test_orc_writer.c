@@ -556,6 +556,14 @@ TEST(options) {
   hl_err_clear(&err);
   kv[0] = (hl_kv_t){"orc.row.index.stride", "5000"};
   CHECK_INT(hl_orc_write_options_init(&o, kv, 1, &err), HL_OK);
+  CHECK_INT(o.row_index_stride, 5000);
+  kv[1] = (hl_kv_t){"orc.create.index", "FALSE"};
+  CHECK_INT(hl_orc_write_options_init(&o, kv, 2, &err), HL_OK);
+  CHECK_INT(o.row_index_stride, 0);
+  CHECK_INT(hl_orc_write_options_init(&o, NULL, 0, &err), HL_OK);
+  CHECK_INT(o.row_index_stride, 10000);
+  CHECK_INT(o.compress_size, 262144);
+  CHECK_INT(o.stripe_size, 64 << 20);
 }
 
 /* ------------------------------------------------------------ round trips through the reader */

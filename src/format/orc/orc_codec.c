@@ -183,7 +183,8 @@ hl_status_t hl_orc_stream_all(hl_orc_stream_t *s, uint64_t limit, uint8_t **out,
     if ((uint64_t)n + take > limit) return hl_orc_corrupt(s->err, "%s is too long", s->name);
     if (n + take > cap) {
       size_t ncap = cap ? cap * 2 : 4096;
-      while (ncap < n + take) ncap *= 2;
+      while (ncap < n + take)
+        ncap *= 2;
       uint8_t *nb = hl_arena_realloc(s->arena, buf, cap, ncap);
       if (!nb) return hl_err_nomem(s->err);
       buf = nb;

@@ -48,7 +48,8 @@ static hl_status_t load_dict(hl_orc_col_t *c, uint32_t size, hl_arena_t *arena, 
     if ((st = hl_orc_int_rle_next(&c->lens, lens, take)) != HL_OK) return st;
     if (c->dict_n + take > cap) {
       size_t ncap = cap ? cap * 2 : 1024;
-      while (ncap < c->dict_n + take) ncap *= 2;
+      while (ncap < c->dict_n + take)
+        ncap *= 2;
       hl_str_t *nv =
           hl_arena_realloc(arena, c->dict_vals, cap * sizeof(hl_str_t), ncap * sizeof(hl_str_t));
       if (!nv) return hl_err_nomem(err);
@@ -299,10 +300,10 @@ static hl_status_t read_dense(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl_v
   case ORCPB__TYPE__KIND__DATE: {
     if ((st = read_ints(&c->ints, k, arena, &v, err)) != HL_OK) return st;
     /* values outside the declared width are corrupt, not silently wrapped */
-    int64_t lo = c->kind == ORCPB__TYPE__KIND__SHORT ? INT16_MIN
+    int64_t lo = c->kind == ORCPB__TYPE__KIND__SHORT  ? INT16_MIN
                  : c->kind == ORCPB__TYPE__KIND__LONG ? INT64_MIN
                                                       : INT32_MIN;
-    int64_t hi = c->kind == ORCPB__TYPE__KIND__SHORT ? INT16_MAX
+    int64_t hi = c->kind == ORCPB__TYPE__KIND__SHORT  ? INT16_MAX
                  : c->kind == ORCPB__TYPE__KIND__LONG ? INT64_MAX
                                                       : INT32_MAX;
     for (size_t i = 0; i < k; i++) {
@@ -325,8 +326,8 @@ static hl_status_t read_dense(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl_v
     for (size_t i = 0; i < k; i++) {
       const uint8_t *p = b + i * w;
       if (w == 4) {
-        uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                     (uint32_t)p[3] << 24;
+        uint32_t u =
+            (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
         float f;
         memcpy(&f, &u, 4);
         out[i].u.d = f;
@@ -356,8 +357,7 @@ static hl_status_t read_dense(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl_v
       if (zeros) /* the low 3 bits count the dropped zeros, less one */
         for (int z = 0; z <= zeros; z++)
           ns *= 10;
-      if (ns > 999999999)
-        return hl_orc_corrupt(err, "column %u: bad timestamp nanoseconds", c->id);
+      if (ns > 999999999) return hl_orc_corrupt(err, "column %u: bad timestamp nanoseconds", c->id);
       int64_t secs = v[i];
       /* keeps micros within int64: about +-292000 years */
       if (secs < -9000000000000LL || secs > 9000000000000LL)

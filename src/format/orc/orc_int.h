@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 /* Largest compression chunk we accept (the chunk header has 23 bits). */
-#define HL_ORC_MAX_BLOCK (8u * 1024 * 1024)
+#define HL_ORC_MAX_BLOCK     (8u * 1024 * 1024)
 #define HL_ORC_DEFAULT_BLOCK (256u * 1024)
 
 typedef enum hl_orc_codec {
@@ -53,7 +53,7 @@ typedef struct hl_orc_stream {
   const uint8_t *cur; /* current chunk's bytes */
   size_t cur_len, cur_pos;
   hl_arena_t *arena;
-  hl_error_t *err; /* where failures go (set by the reader per call) */
+  hl_error_t *err;  /* where failures go (set by the reader per call) */
   const char *name; /* "DATA of column 3", for messages */
 } hl_orc_stream_t;
 
@@ -117,11 +117,11 @@ typedef struct hl_orc_tail {
   uint64_t file_size;
   hl_orc_codec_t codec;
   size_t block;
-  Orcpb__Footer *footer;     /* in the reader's arena */
-  Orcpb__Metadata *metadata; /* NULL when absent or unreadable */
-  int *parent;               /* per type id: parent id, -1 for the root */
-  uint32_t version[2];       /* PostScript version (major, minor); 0.11 if absent */
-  uint32_t writer_version;   /* PostScript writerVersion (0: original) */
+  Orcpb__Footer *footer;       /* in the reader's arena */
+  Orcpb__Metadata *metadata;   /* NULL when absent or unreadable */
+  int *parent;                 /* per type id: parent id, -1 for the root */
+  uint32_t version[2];         /* PostScript version (major, minor); 0.11 if absent */
+  uint32_t writer_version;     /* PostScript writerVersion (0: original) */
   uint64_t meta_off, meta_len; /* the Metadata section (stripe statistics) */
 } hl_orc_tail_t;
 

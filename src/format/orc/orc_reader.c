@@ -35,9 +35,9 @@ struct hl_orc_reader {
   hl_orc_tail_t tail;
   bool empty; /* 0-byte file */
   int n_cols;
-  hl_orc_col_t **cols;    /* per table column; NULL: reads NULL */
-  hl_orc_col_t **by_id;   /* per file column id; NULL: not read */
-  size_t next_stripe;     /* index of the next stripe to start */
+  hl_orc_col_t **cols;  /* per table column; NULL: reads NULL */
+  hl_orc_col_t **by_id; /* per file column id; NULL: not read */
+  size_t next_stripe;   /* index of the next stripe to start */
   bool in_stripe;
   uint64_t stripe_rows, stripe_row;
   uint64_t stripes_read;
@@ -202,12 +202,23 @@ typedef struct want_stream {
 
 static hl_orc_stream_t *stream_slot(hl_orc_col_t *c, int kind, const char **name) {
   switch (kind) {
-  case ORCPB__STREAM__KIND__PRESENT: *name = "PRESENT stream"; return &c->present_s;
-  case ORCPB__STREAM__KIND__DATA: *name = "DATA stream"; return &c->data_s;
-  case ORCPB__STREAM__KIND__LENGTH: *name = "LENGTH stream"; return &c->length_s;
-  case ORCPB__STREAM__KIND__SECONDARY: *name = "SECONDARY stream"; return &c->secondary_s;
-  case ORCPB__STREAM__KIND__DICTIONARY_DATA: *name = "DICTIONARY_DATA stream"; return &c->dict_s;
-  default: return NULL;
+  case ORCPB__STREAM__KIND__PRESENT:
+    *name = "PRESENT stream";
+    return &c->present_s;
+  case ORCPB__STREAM__KIND__DATA:
+    *name = "DATA stream";
+    return &c->data_s;
+  case ORCPB__STREAM__KIND__LENGTH:
+    *name = "LENGTH stream";
+    return &c->length_s;
+  case ORCPB__STREAM__KIND__SECONDARY:
+    *name = "SECONDARY stream";
+    return &c->secondary_s;
+  case ORCPB__STREAM__KIND__DICTIONARY_DATA:
+    *name = "DICTIONARY_DATA stream";
+    return &c->dict_s;
+  default:
+    return NULL;
   }
 }
 
@@ -216,8 +227,7 @@ static void clear_streams(hl_orc_reader_t *r, hl_error_t *err) {
   for (size_t id = 0; id < n; id++) {
     hl_orc_col_t *c = r->by_id[id];
     if (!c) continue;
-    hl_orc_stream_t *ss[] = {&c->present_s, &c->data_s, &c->length_s, &c->secondary_s,
-                             &c->dict_s};
+    hl_orc_stream_t *ss[] = {&c->present_s, &c->data_s, &c->length_s, &c->secondary_s, &c->dict_s};
     for (size_t j = 0; j < sizeof ss / sizeof ss[0]; j++) {
       hl_orc_stream_init(ss[j], NULL, 0, r->tail.codec, r->tail.block, r->stripe_arena, err);
       ss[j]->name = "stream";
@@ -226,7 +236,7 @@ static void clear_streams(hl_orc_reader_t *r, hl_error_t *err) {
 }
 
 static hl_status_t start_stripe(hl_orc_reader_t *r, const Orcpb__StripeInformation *si,
-                                 hl_error_t *err) {
+                                hl_error_t *err) {
   hl_arena_reset(r->stripe_arena);
   hl_status_t st;
   uint64_t body = si->index_length + si->data_length; /* no overflow: checked in the tail */
@@ -242,15 +252,16 @@ static hl_status_t start_stripe(hl_orc_reader_t *r, const Orcpb__StripeInformati
   if (got != si->footer_length) return hl_orc_corrupt(err, "file is truncated");
   uint8_t *plain;
   size_t plain_len;
-  st = hl_orc_section(&r->tail, raw, (size_t)si->footer_length, r->stripe_arena, &plain,
-                      &plain_len, err);
+  st = hl_orc_section(&r->tail, raw, (size_t)si->footer_length, r->stripe_arena, &plain, &plain_len,
+                      err);
   if (st != HL_OK) return st;
   ProtobufCAllocator pa;
   hl_orc_pb_allocator(&pa, r->stripe_arena);
   Orcpb__StripeFooter *sf = orcpb__stripe_footer__unpack(&pa, plain_len, plain);
   if (!sf) return hl_orc_corrupt(err, "bad stripe footer");
   size_t n_types = r->tail.footer->n_types;
-  want_stream_t *want = hl_arena_alloc(r->stripe_arena, sizeof(want_stream_t) * (sf->n_streams + 1));
+  want_stream_t *want =
+      hl_arena_alloc(r->stripe_arena, sizeof(want_stream_t) * (sf->n_streams + 1));
   if (!want) return hl_err_nomem(err);
   size_t n_want = 0;
   uint64_t off = si->offset, end = si->offset + body;
@@ -321,8 +332,7 @@ static bool stat_bounds(const hl_orc_reader_t *r, const hl_orc_col_t *c,
     mx->u.i = s->int_stats->maximum;
     return hl_type_is_integer(c->type);
   case ORCPB__TYPE__KIND__DATE:
-    if (!s->date_stats || !s->date_stats->has_minimum || !s->date_stats->has_maximum)
-      return false;
+    if (!s->date_stats || !s->date_stats->has_minimum || !s->date_stats->has_maximum) return false;
     mn->u.i = s->date_stats->minimum;
     mx->u.i = s->date_stats->maximum;
     return c->type->id == HL_T_DATE;
@@ -354,41 +364,24 @@ static bool stripe_excluded(const hl_orc_reader_t *r, size_t idx) {
     const hl_orc_col_t *c = r->cols[p->col];
     if (c->id >= ss->n_col_stats) continue;
     const Orcpb__ColumnStats *s = ss->col_stats[c->id];
-    bool known_count = s->has_number_of_values;
-    bool all_null = known_count && s->number_of_values == 0 && rows > 0;
-    if (p->op == HL_PRED_IS_NULL) {
-      if ((s->has_has_null && !s->has_null) || (known_count && s->number_of_values == rows))
-        return true;
-      continue;
-    }
-    if (p->op == HL_PRED_IS_NOT_NULL) {
-      if (all_null) return true;
-      continue;
-    }
-    if (all_null || p->value.is_null) return true; /* comparisons with NULL are never true */
+    /* ORC counts the non-NULL values; has_null came later */
+    int64_t nulls = -1;
+    if (s->has_number_of_values && s->number_of_values <= rows)
+      nulls = (int64_t)(rows - s->number_of_values);
+    else if (s->has_has_null && !s->has_null)
+      nulls = 0;
     hl_value_t mn, mx;
-    if (!stat_bounds(r, c, s, &mn, &mx)) continue;
-    const hl_type_t *t = r->types[p->col];
-    int c_min = hl_value_compare(t, &p->value, &mn), c_max = hl_value_compare(t, &p->value, &mx);
-    bool out = false;
-    switch (p->op) {
-    case HL_PRED_EQ: out = c_min < 0 || c_max > 0; break;
-    case HL_PRED_NE: out = c_min == 0 && c_max == 0; break;
-    case HL_PRED_LT: out = c_min <= 0; break;
-    case HL_PRED_LE: out = c_min < 0; break;
-    case HL_PRED_GT: out = c_max >= 0; break;
-    case HL_PRED_GE: out = c_max > 0; break;
-    default: break;
-    }
-    if (out) return true;
+    bool has = stat_bounds(r, c, s, &mn, &mx);
+    if (hl_scan_pred_excludes(p, r->types[p->col], has, &mn, &mx, nulls, (int64_t)rows, false,
+                              false))
+      return true;
   }
   return false;
 }
 
 /* --------------------------------------------------------------- API */
 
-static hl_status_t open_tail(hl_stor_t *fs, const char *path, hl_orc_reader_t *r,
-                             hl_error_t *err) {
+static hl_status_t open_tail(hl_stor_t *fs, const char *path, hl_orc_reader_t *r, hl_error_t *err) {
   hl_status_t st = fs->ops->open_read(fs, path, &r->file, err);
   if (st != HL_OK) return st;
   uint64_t size = fs->ops->file_size(r->file);
@@ -463,20 +456,27 @@ static hl_status_t put_vec(hl_vec_t *v, hl_arena_t *arena, const hl_value_t *val
       continue;
     }
     switch (ph) {
-    case HL_P_BOOL: HL_VEC_BOOL(v)[row] = x->u.b; break;
-    case HL_P_I64: HL_VEC_I64(v)[row] = x->u.i; break;
-    case HL_P_F64: HL_VEC_F64(v)[row] = x->u.d; break;
-    case HL_P_I128: HL_VEC_I128(v)[row] = x->u.dec; break;
-    case HL_P_STR: HL_VEC_STR(v)[row] = x->u.s; break;
-    case HL_P_VALUE: HL_VEC_VALUE(v)[row] = (hl_value_t *)x; break;
+    case HL_P_BOOL:
+      HL_VEC_BOOL(v)[row] = x->u.b;
+      break;
+    case HL_P_I64:
+      HL_VEC_I64(v)[row] = x->u.i;
+      break;
+    case HL_P_F64:
+      HL_VEC_F64(v)[row] = x->u.d;
+      break;
+    case HL_P_I128:
+      HL_VEC_I128(v)[row] = x->u.dec;
+      break;
+    case HL_P_STR:
+      HL_VEC_STR(v)[row] = x->u.s;
+      break;
+    case HL_P_VALUE:
+      HL_VEC_VALUE(v)[row] = (hl_value_t *)x;
+      break;
     }
   }
   return HL_OK;
-}
-
-static hl_status_t all_null(hl_vec_t *v, hl_arena_t *arena, hl_error_t *err) {
-  v->validity = hl_arena_zalloc(arena, HL_BATCH_CAP / 8);
-  return v->validity ? HL_OK : hl_err_nomem(err);
 }
 
 hl_status_t hl_orc_reader_next(hl_orc_reader_t *r, hl_batch_t *batch, hl_error_t *err) {
@@ -503,7 +503,7 @@ hl_status_t hl_orc_reader_next(hl_orc_reader_t *r, hl_batch_t *batch, hl_error_t
   for (int i = 0; i < r->n_cols; i++) {
     hl_vec_t *v = &batch->cols[i];
     if (!r->cols[i]) {
-      st = all_null(v, batch->arena, err);
+      st = hl_vec_set_all_null(v, batch->arena) == HL_OK ? HL_OK : hl_err_nomem(err);
     } else {
       hl_value_t *cell = vals;
       /* complex cells must outlive this loop: give them their own array */
@@ -568,8 +568,8 @@ hl_status_t hl_orc_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *aren
     if (st == HL_UNSUPPORTED) {
       hl_err_clear(err);
       st = hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                      "cannot read \"%s\": column \"%s\": ORC UNION types are not supported",
-                      path, root_field_name(root, k));
+                      "cannot read \"%s\": column \"%s\": ORC UNION types are not supported", path,
+                      root_field_name(root, k));
     }
     if (st != HL_OK) goto done;
   }

@@ -46,8 +46,8 @@ hl_status_t hl_orc_section(const hl_orc_tail_t *tail, const uint8_t *src, size_t
   return st;
 }
 
-static hl_status_t read_exact(hl_stor_t *fs, hl_stor_file_t *f, uint64_t off, void *buf,
-                              size_t len, hl_error_t *err) {
+static hl_status_t read_exact(hl_stor_t *fs, hl_stor_file_t *f, uint64_t off, void *buf, size_t len,
+                              hl_error_t *err) {
   size_t got = 0;
   hl_status_t st = fs->ops->read_at(f, off, buf, len, &got, err);
   if (st != HL_OK) return st;
@@ -117,8 +117,7 @@ hl_status_t hl_orc_tail_read(hl_stor_t *fs, hl_stor_file_t *f, uint64_t size, hl
   if (ps_len == 0 || ps_len + 1 > n_last) return hl_orc_corrupt(err, "bad PostScript length");
   ProtobufCAllocator pa;
   hl_orc_pb_allocator(&pa, arena);
-  Orcpb__PostScript *ps =
-      orcpb__post_script__unpack(&pa, ps_len, last + n_last - 1 - ps_len);
+  Orcpb__PostScript *ps = orcpb__post_script__unpack(&pa, ps_len, last + n_last - 1 - ps_len);
   if (!ps) return hl_orc_corrupt(err, "not an ORC file (bad PostScript)");
   if (ps->magic && strcmp(ps->magic, "ORC") != 0)
     return hl_orc_corrupt(err, "not an ORC file (bad magic)");
@@ -194,18 +193,40 @@ hl_status_t hl_orc_hive_type(const hl_orc_tail_t *tail, uint32_t id, hl_arena_t 
   const Orcpb__Type *ty = tail->footer->types[id];
   hl_type_id_t tid;
   switch (ty->kind) {
-  case ORCPB__TYPE__KIND__BOOLEAN: tid = HL_T_BOOLEAN; break;
-  case ORCPB__TYPE__KIND__BYTE: tid = HL_T_TINYINT; break;
-  case ORCPB__TYPE__KIND__SHORT: tid = HL_T_SMALLINT; break;
-  case ORCPB__TYPE__KIND__INT: tid = HL_T_INT; break;
-  case ORCPB__TYPE__KIND__LONG: tid = HL_T_BIGINT; break;
-  case ORCPB__TYPE__KIND__FLOAT: tid = HL_T_FLOAT; break;
-  case ORCPB__TYPE__KIND__DOUBLE: tid = HL_T_DOUBLE; break;
-  case ORCPB__TYPE__KIND__STRING: tid = HL_T_STRING; break;
-  case ORCPB__TYPE__KIND__BINARY: tid = HL_T_BINARY; break;
+  case ORCPB__TYPE__KIND__BOOLEAN:
+    tid = HL_T_BOOLEAN;
+    break;
+  case ORCPB__TYPE__KIND__BYTE:
+    tid = HL_T_TINYINT;
+    break;
+  case ORCPB__TYPE__KIND__SHORT:
+    tid = HL_T_SMALLINT;
+    break;
+  case ORCPB__TYPE__KIND__INT:
+    tid = HL_T_INT;
+    break;
+  case ORCPB__TYPE__KIND__LONG:
+    tid = HL_T_BIGINT;
+    break;
+  case ORCPB__TYPE__KIND__FLOAT:
+    tid = HL_T_FLOAT;
+    break;
+  case ORCPB__TYPE__KIND__DOUBLE:
+    tid = HL_T_DOUBLE;
+    break;
+  case ORCPB__TYPE__KIND__STRING:
+    tid = HL_T_STRING;
+    break;
+  case ORCPB__TYPE__KIND__BINARY:
+    tid = HL_T_BINARY;
+    break;
   case ORCPB__TYPE__KIND__TIMESTAMP:
-  case ORCPB__TYPE__KIND__TIMESTAMP_INSTANT: tid = HL_T_TIMESTAMP; break;
-  case ORCPB__TYPE__KIND__DATE: tid = HL_T_DATE; break;
+  case ORCPB__TYPE__KIND__TIMESTAMP_INSTANT:
+    tid = HL_T_TIMESTAMP;
+    break;
+  case ORCPB__TYPE__KIND__DATE:
+    tid = HL_T_DATE;
+    break;
   case ORCPB__TYPE__KIND__DECIMAL: {
     /* Hive 0.11 wrote DECIMAL without precision: values carry their own
      * scale; Hive reads such columns as decimal(38,18) */
@@ -220,9 +241,9 @@ hl_status_t hl_orc_hive_type(const hl_orc_tail_t *tail, uint32_t id, hl_arena_t 
   case ORCPB__TYPE__KIND__CHAR: {
     bool is_char = ty->kind == ORCPB__TYPE__KIND__CHAR;
     int max = is_char ? 255 : 65535;
-    int len = ty->has_maximum_length ? (int)(ty->maximum_length > (uint32_t)max ? (uint32_t)max
-                                                                             : ty->maximum_length)
-                                     : max;
+    int len = ty->has_maximum_length
+                  ? (int)(ty->maximum_length > (uint32_t)max ? (uint32_t)max : ty->maximum_length)
+                  : max;
     if (len < 1) len = 1;
     *out = hl_type_varchar(arena, is_char ? HL_T_CHAR : HL_T_VARCHAR, len);
     return *out ? HL_OK : hl_err_nomem(err);

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TZ_DIR "/usr/share/zoneinfo/"
+#define TZ_DIR      "/usr/share/zoneinfo/"
 #define TZ_MAX_FILE (1 << 16)
 
 static uint32_t be32(const uint8_t *p) {
@@ -34,8 +34,8 @@ static bool safe_name(const char *name) {
   if (n == 0 || n > 100 || name[0] == '/' || strstr(name, "..")) return false;
   for (size_t i = 0; i < n; i++) {
     char c = name[i];
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-          c == '/' || c == '_' || c == '-' || c == '+'))
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '/' ||
+          c == '_' || c == '-' || c == '+'))
       return false;
   }
   return true;

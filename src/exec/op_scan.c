@@ -183,11 +183,11 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   for (;;) {
     if (sc->reader || sc->pq || sc->seq || sc->rc || sc->orc_r) {
       if (hl_batch_reset(sc->batch) != HL_OK) return hl_err_nomem(err);
-      hl_status_t rc = sc->pq    ? hl_parquet_reader_next(sc->pq, sc->batch, err)
-                       : sc->seq ? hl_seqfile_reader_next(sc->seq, sc->batch, err)
-                       : sc->rc  ? hl_rcfile_reader_next(sc->rc, sc->batch, err)
+      hl_status_t rc = sc->pq      ? hl_parquet_reader_next(sc->pq, sc->batch, err)
+                       : sc->seq   ? hl_seqfile_reader_next(sc->seq, sc->batch, err)
+                       : sc->rc    ? hl_rcfile_reader_next(sc->rc, sc->batch, err)
                        : sc->orc_r ? hl_orc_reader_next(sc->orc_r, sc->batch, err)
-                                 : hl_text_reader_next(sc->reader, sc->batch, err);
+                                   : hl_text_reader_next(sc->reader, sc->batch, err);
       if (rc != HL_OK) return rc;
       if (sc->plan->sampled) { /* TABLESAMPLE (n ROWS): n rows per file, as Hive per split */
         int64_t left = sc->plan->sample_rows - sc->file_rows;
@@ -348,8 +348,9 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *plan, hl_arena
   if (sc->rcfile && hl_rcfile_format_init(&sc->rc_fmt, arena, c->serde_lib, c->serde_params,
                                           c->n_serde_params, c->params, c->n_params, err) != HL_OK)
     return NULL;
-  if (!sc->parquet && !sc->rcfile && !sc->orc && hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params,
-                                          c->n_serde_params, c->params, c->n_params, err) != HL_OK)
+  if (!sc->parquet && !sc->rcfile && !sc->orc &&
+      hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params, c->n_serde_params,
+                          c->params, c->n_params, err) != HL_OK)
     return NULL;
   sc->part_values = hl_arena_zalloc(arena, sizeof(hl_value_t) * (size_t)(t->n_part + 1));
   sc->unit_arena = hl_arena_create(0);

@@ -15,11 +15,11 @@
  *   tests/fuzz/run_fuzz.sh clang "$PWD" build/fuzz ../shared/fixtures 3600 orc
  */
 #include "format/orc/orc.h"
+#include "fuzz_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void read_file(hl_stor_t *fs, const char *path, bool first_only) {
   hl_arena_t *arena = hl_arena_create(0);
@@ -33,8 +33,9 @@ static void read_file(hl_stor_t *fs, const char *path, bool first_only) {
     for (int i = 0; projected && i < n; i++)
       projected[i] = !first_only || i == 0;
     hl_orc_reader_t *r = NULL;
-    if (projected && hl_orc_reader_open(fs, path, n, (const hl_type_t *const *)types,
-                                        (const char *const *)names, projected, NULL, 0, &r, &err) == HL_OK) {
+    if (projected &&
+        hl_orc_reader_open(fs, path, n, (const hl_type_t *const *)types, (const char *const *)names,
+                           projected, NULL, 0, &r, &err) == HL_OK) {
       hl_batch_t *b = hl_batch_create(n, (const hl_type_t *const *)types);
       while (b && hl_batch_reset(b) == HL_OK && hl_orc_reader_next(r, b, &err) == HL_OK &&
              b->n_rows > 0) {
@@ -49,21 +50,6 @@ static void read_file(hl_stor_t *fs, const char *path, bool first_only) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  char path[] = "/tmp/fuzz_orc_XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return 0;
-  if (size && write(fd, data, size) != (ssize_t)size) {
-    close(fd);
-    unlink(path);
-    return 0;
-  }
-  close(fd);
-  hl_stor_t *fs = hl_stor_local_create();
-  if (fs) {
-    read_file(fs, path, false);
-    read_file(fs, path, true);
-    fs->ops->destroy(fs);
-  }
-  unlink(path);
+  fuzz_with_file(data, size, "fuzz_orc_", read_file);
   return 0;
 }

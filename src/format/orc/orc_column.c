@@ -34,6 +34,10 @@ static hl_status_t load_dict(hl_orc_col_t *c, uint32_t size, hl_arena_t *arena, 
   size_t blob_len;
   hl_status_t st = hl_orc_stream_all(&c->dict_s, (uint64_t)1 << 31, &blob, &blob_len);
   if (st != HL_OK) return st;
+  /* entries are distinct, so at most one of them is empty */
+  if ((uint64_t)size > (uint64_t)blob_len + 1)
+    return hl_orc_corrupt(err, "dictionary of column %u: %u entries in %zu bytes", c->id, size,
+                          blob_len);
   c->dict_n = 0;
   c->dict_vals = NULL;
   size_t cap = 0;
@@ -118,22 +122,52 @@ static uint32_t utf8_prefix(const char *s, uint32_t len, uint32_t chars) {
   return len;
 }
 
-static const __int128 *pow10_table(void) {
-  static __int128 p[39];
-  static bool done;
-  if (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
-    __int128 v = 1;
-    for (int i = 0; i < 39; i++, v *= 10)
-      p[i] = v;
-    __atomic_store_n(&done, true, __ATOMIC_RELEASE);
-  }
-  return p;
-}
+/* 10^0 .. 10^38 */
+static const __int128 pow10_128[39] = {
+    (__int128)1LL,
+    (__int128)10LL,
+    (__int128)100LL,
+    (__int128)1000LL,
+    (__int128)10000LL,
+    (__int128)100000LL,
+    (__int128)1000000LL,
+    (__int128)10000000LL,
+    (__int128)100000000LL,
+    (__int128)1000000000LL,
+    (__int128)10000000000LL,
+    (__int128)100000000000LL,
+    (__int128)1000000000000LL,
+    (__int128)10000000000000LL,
+    (__int128)100000000000000LL,
+    (__int128)1000000000000000LL,
+    (__int128)10000000000000000LL,
+    (__int128)100000000000000000LL,
+    (__int128)1000000000000000000LL,
+    (__int128)1000000000000000000LL * 10LL,
+    (__int128)1000000000000000000LL * 100LL,
+    (__int128)1000000000000000000LL * 1000LL,
+    (__int128)1000000000000000000LL * 10000LL,
+    (__int128)1000000000000000000LL * 100000LL,
+    (__int128)1000000000000000000LL * 1000000LL,
+    (__int128)1000000000000000000LL * 10000000LL,
+    (__int128)1000000000000000000LL * 100000000LL,
+    (__int128)1000000000000000000LL * 1000000000LL,
+    (__int128)1000000000000000000LL * 10000000000LL,
+    (__int128)1000000000000000000LL * 100000000000LL,
+    (__int128)1000000000000000000LL * 1000000000000LL,
+    (__int128)1000000000000000000LL * 10000000000000LL,
+    (__int128)1000000000000000000LL * 100000000000000LL,
+    (__int128)1000000000000000000LL * 1000000000000000LL,
+    (__int128)1000000000000000000LL * 10000000000000000LL,
+    (__int128)1000000000000000000LL * 100000000000000000LL,
+    (__int128)1000000000000000000LL * 1000000000000000000LL,
+    (__int128)1000000000000000000LL * 1000000000000000000LL * 10LL,
+    (__int128)1000000000000000000LL * 1000000000000000000LL * 100LL};
 
 /* Rescales V from scale FROM to the type's scale, rounding half away from
  * zero.  False when it does not fit the precision (Hive reads NULL). */
 static bool rescale(__int128 v, int64_t from, const hl_type_t *t, __int128 *out) {
-  const __int128 *p10 = pow10_table();
+  const __int128 *p10 = pow10_128;
   int64_t to = t->scale;
   if (from < to) {
     if (to - from > 38) {
@@ -151,7 +185,7 @@ static bool rescale(__int128 v, int64_t from, const hl_type_t *t, __int128 *out)
       __int128 f = p10[from - to];
       __int128 q = v / f, rem = v % f;
       if (rem < 0) rem = -rem;
-      if (rem * 2 >= f) q += v < 0 ? -1 : 1;
+      if (rem >= f - rem) q += v < 0 ? -1 : 1; /* half away from zero */
       v = q;
     }
   }
@@ -204,9 +238,24 @@ static hl_status_t read_strings(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl
     }
     if (total > hl_orc_stream_bound(&c->data_s))
       return hl_orc_corrupt(err, "column %u: string lengths exceed its data", c->id);
-    uint8_t *buf = hl_arena_alloc(arena, (size_t)total + 1);
-    if (!buf) return hl_err_nomem(err);
-    if ((st = hl_orc_read_bytes(&c->data_s, buf, (size_t)total)) != HL_OK) return st;
+    /* grown as the bytes arrive: a claimed length allocates nothing */
+    uint8_t *buf = NULL;
+    size_t cap = 0, got = 0;
+    while (got < total) {
+      size_t want = total - got < ((size_t)1 << 20) ? (size_t)(total - got) : (size_t)1 << 20;
+      if (got + want > cap) {
+        size_t ncap = cap ? cap * 2 : want;
+        if (ncap < got + want) ncap = got + want;
+        if (ncap > total) ncap = (size_t)total;
+        uint8_t *nb = hl_arena_realloc(arena, buf, cap, ncap);
+        if (!nb) return hl_err_nomem(err);
+        buf = nb;
+        cap = ncap;
+      }
+      if ((st = hl_orc_read_bytes(&c->data_s, buf + got, want)) != HL_OK) return st;
+      got += want;
+    }
+    if (!buf) buf = (uint8_t *)"";
     size_t off = 0;
     for (size_t i = 0; i < k; i++) {
       out[i].u.s.ptr = (const char *)buf + off;
@@ -354,6 +403,10 @@ static hl_status_t read_nested(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl_
   hl_status_t st;
   if (c->kind == ORCPB__TYPE__KIND__STRUCT) {
     int nf = c->n_kids;
+    if ((uint64_t)k * (uint64_t)nf > 4 * MAX_SLOTS)
+      return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                        "column %u: more than %zu struct fields in one batch", c->id,
+                        4 * MAX_SLOTS);
     hl_value_t *items = hl_arena_zalloc(arena, sizeof(hl_value_t) * (k * (size_t)nf + 1));
     hl_value_t *kid = hl_arena_zalloc(arena, sizeof(hl_value_t) * (k + 1));
     if (!items || !kid) return hl_err_nomem(err);

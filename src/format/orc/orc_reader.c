@@ -364,46 +364,17 @@ static bool stripe_excluded(const hl_orc_reader_t *r, size_t idx) {
     const hl_orc_col_t *c = r->cols[p->col];
     if (c->id >= ss->n_col_stats) continue;
     const Orcpb__ColumnStats *s = ss->col_stats[c->id];
-    bool known_count = s->has_number_of_values;
-    bool all_null = known_count && s->number_of_values == 0 && rows > 0;
-    if (p->op == HL_PRED_IS_NULL) {
-      if ((s->has_has_null && !s->has_null) || (known_count && s->number_of_values == rows))
-        return true;
-      continue;
-    }
-    if (p->op == HL_PRED_IS_NOT_NULL) {
-      if (all_null) return true;
-      continue;
-    }
-    if (all_null || p->value.is_null) return true; /* comparisons with NULL are never true */
+    /* ORC counts the non-NULL values; has_null came later */
+    int64_t nulls = -1;
+    if (s->has_number_of_values && s->number_of_values <= rows)
+      nulls = (int64_t)(rows - s->number_of_values);
+    else if (s->has_has_null && !s->has_null)
+      nulls = 0;
     hl_value_t mn, mx;
-    if (!stat_bounds(r, c, s, &mn, &mx)) continue;
-    const hl_type_t *t = r->types[p->col];
-    int c_min = hl_value_compare(t, &p->value, &mn), c_max = hl_value_compare(t, &p->value, &mx);
-    bool out = false;
-    switch (p->op) {
-    case HL_PRED_EQ:
-      out = c_min < 0 || c_max > 0;
-      break;
-    case HL_PRED_NE:
-      out = c_min == 0 && c_max == 0;
-      break;
-    case HL_PRED_LT:
-      out = c_min <= 0;
-      break;
-    case HL_PRED_LE:
-      out = c_min < 0;
-      break;
-    case HL_PRED_GT:
-      out = c_max >= 0;
-      break;
-    case HL_PRED_GE:
-      out = c_max > 0;
-      break;
-    default:
-      break;
-    }
-    if (out) return true;
+    bool has = stat_bounds(r, c, s, &mn, &mx);
+    if (hl_scan_pred_excludes(p, r->types[p->col], has, &mn, &mx, nulls, (int64_t)rows, false,
+                              false))
+      return true;
   }
   return false;
 }
@@ -508,11 +479,6 @@ static hl_status_t put_vec(hl_vec_t *v, hl_arena_t *arena, const hl_value_t *val
   return HL_OK;
 }
 
-static hl_status_t all_null(hl_vec_t *v, hl_arena_t *arena, hl_error_t *err) {
-  v->validity = hl_arena_zalloc(arena, HL_BATCH_CAP / 8);
-  return v->validity ? HL_OK : hl_err_nomem(err);
-}
-
 hl_status_t hl_orc_reader_next(hl_orc_reader_t *r, hl_batch_t *batch, hl_error_t *err) {
   hl_status_t st = HL_OK;
   batch->n_rows = 0;
@@ -537,7 +503,7 @@ hl_status_t hl_orc_reader_next(hl_orc_reader_t *r, hl_batch_t *batch, hl_error_t
   for (int i = 0; i < r->n_cols; i++) {
     hl_vec_t *v = &batch->cols[i];
     if (!r->cols[i]) {
-      st = all_null(v, batch->arena, err);
+      st = hl_vec_set_all_null(v, batch->arena) == HL_OK ? HL_OK : hl_err_nomem(err);
     } else {
       hl_value_t *cell = vals;
       /* complex cells must outlive this loop: give them their own array */

@@ -48,6 +48,15 @@ typedef struct hl_scan_pred {
   hl_value_t value; /* of the column's table type; unused for IS [NOT] NULL */
 } hl_scan_pred_t;
 
+/* True when no row of a unit (row group, page, ORC stripe) whose values of
+ * type T lie in [MN, MX] -- NULL_COUNT NULLs among N_VALUES rows, -1 when
+ * unknown -- can satisfy P.  HAS_BOUNDS false: only the null counts are
+ * known.  FLOAT_COL: a FLOAT/DOUBLE column, which may hold NaN when
+ * MAY_HAVE_NAN.  Used by the Parquet and ORC readers. */
+bool hl_scan_pred_excludes(const hl_scan_pred_t *p, const hl_type_t *t, bool has_bounds,
+                           const hl_value_t *mn, const hl_value_t *mx, int64_t null_count,
+                           int64_t n_values, bool float_col, bool may_have_nan);
+
 /* Cache of parsed footers keyed on (path, size, mtime), owned by the
  * caller (one per open warehouse handle), safe for one thread at a time. */
 typedef struct hl_parquet_cache hl_parquet_cache_t;

@@ -15,6 +15,7 @@
  */
 #include "format/orc/orc.h"
 #include "format/orc/orc_int.h"
+#include "mutate.h"
 #include "test.h"
 #include "util/strbuf.h"
 #include "util/value.h"
@@ -62,7 +63,8 @@ static void decode_ints(const uint8_t *bytes, size_t len, bool v2, bool is_signe
     CHECK_INT(st_, HL_CORRUPT);                                                                    \
   } while (0)
 
-#define B(...) {__VA_ARGS__}
+#define B(...)                                                                                     \
+  { __VA_ARGS__ }
 
 TEST(rle_v2_spec_examples) {
   CHECK_INTS(B(0x0a, 0x27, 0x10), true, false, {10000, 10000, 10000, 10000, 10000});
@@ -70,9 +72,8 @@ TEST(rle_v2_spec_examples) {
              {23713, 43806, 57005, 48879});
   CHECK_INTS(B(0x8e, 0x13, 0x2b, 0x21, 0x07, 0xd0, 0x1e, 0x00, 0x14, 0x70, 0x28, 0x32, 0x3c, 0x46,
                0x50, 0x5a, 0x64, 0x6e, 0x78, 0x82, 0x8c, 0x96, 0xa0, 0xaa, 0xb4, 0xbe, 0xfc, 0xe8),
-             true, false,
-             {2030, 2000, 2020, 1000000, 2040, 2050, 2060, 2070, 2080, 2090, 2100, 2110, 2120, 2130,
-              2140, 2150, 2160, 2170, 2180, 2190});
+             true, false, {2030, 2000, 2020, 1000000, 2040, 2050, 2060, 2070, 2080, 2090,
+                           2100, 2110, 2120, 2130,    2140, 2150, 2160, 2170, 2180, 2190});
   CHECK_INTS(B(0xc6, 0x09, 0x02, 0x02, 0x22, 0x42, 0x42, 0x46), true, false,
              {2, 3, 5, 7, 11, 13, 17, 19, 23, 29});
   CHECK_INTS(B(0xc2, 0x06, 0x00, 0xa0, 0x9c, 0x01, 0x45, 0x00), true, false,
@@ -125,7 +126,7 @@ TEST(byte_and_bool_rle) {
 /* --------------------------------------------------------------- JSON */
 
 typedef struct jv {
-  char kind; /* n t f # s [ { */
+  char kind;  /* n t f # s [ { */
   char *text; /* number: raw text; string: decoded bytes */
   size_t len;
   int n;
@@ -159,11 +160,21 @@ static bool parse_string(jp_t *j, char **out, size_t *len) {
     if (j->p >= j->end) break;
     c = *j->p++;
     switch (c) {
-    case 'n': hl_buf_putc(&b, '\n'); break;
-    case 't': hl_buf_putc(&b, '\t'); break;
-    case 'r': hl_buf_putc(&b, '\r'); break;
-    case 'b': hl_buf_putc(&b, '\b'); break;
-    case 'f': hl_buf_putc(&b, '\f'); break;
+    case 'n':
+      hl_buf_putc(&b, '\n');
+      break;
+    case 't':
+      hl_buf_putc(&b, '\t');
+      break;
+    case 'r':
+      hl_buf_putc(&b, '\r');
+      break;
+    case 'b':
+      hl_buf_putc(&b, '\b');
+      break;
+    case 'f':
+      hl_buf_putc(&b, '\f');
+      break;
     case 'u': {
       unsigned cp = 0;
       for (int k = 0; k < 4 && j->p < j->end; k++) {
@@ -181,7 +192,8 @@ static bool parse_string(jp_t *j, char **out, size_t *len) {
       }
       char u[4];
       int n = 0;
-      if (cp < 0x80) u[n++] = (char)cp;
+      if (cp < 0x80)
+        u[n++] = (char)cp;
       else if (cp < 0x800) {
         u[n++] = (char)(0xc0 | cp >> 6);
         u[n++] = (char)(0x80 | (cp & 0x3f));
@@ -198,7 +210,9 @@ static bool parse_string(jp_t *j, char **out, size_t *len) {
       hl_buf_append(&b, u, (size_t)n);
       break;
     }
-    default: hl_buf_putc(&b, c); break;
+    default:
+      hl_buf_putc(&b, c);
+      break;
     }
   }
   if (j->p >= j->end) {
@@ -257,9 +271,12 @@ static bool parse_value(jp_t *j, jv_t *v) {
   while (j->p < j->end && !strchr(",]} \t\r\n", *j->p))
     j->p++;
   size_t n = (size_t)(j->p - s);
-  if (n == 4 && memcmp(s, "null", 4) == 0) v->kind = 'n';
-  else if (n == 4 && memcmp(s, "true", 4) == 0) v->kind = 't';
-  else if (n == 5 && memcmp(s, "false", 5) == 0) v->kind = 'f';
+  if (n == 4 && memcmp(s, "null", 4) == 0)
+    v->kind = 'n';
+  else if (n == 4 && memcmp(s, "true", 4) == 0)
+    v->kind = 't';
+  else if (n == 5 && memcmp(s, "false", 5) == 0)
+    v->kind = 'f';
   else {
     v->kind = '#';
     v->text = hl_arena_strndup(j->a, s, n);
@@ -292,11 +309,15 @@ static bool same(const hl_type_t *t, const hl_value_t *v, const jv_t *j, const c
     ok = v->is_null && j->kind == 'n';
   } else {
     switch (t->id) {
-    case HL_T_BOOLEAN: ok = (j->kind == 't' && v->u.b) || (j->kind == 'f' && !v->u.b); break;
+    case HL_T_BOOLEAN:
+      ok = (j->kind == 't' && v->u.b) || (j->kind == 'f' && !v->u.b);
+      break;
     case HL_T_TINYINT:
     case HL_T_SMALLINT:
     case HL_T_INT:
-    case HL_T_BIGINT: ok = j->kind == '#' && strtoll(j->text, NULL, 10) == v->u.i; break;
+    case HL_T_BIGINT:
+      ok = j->kind == '#' && strtoll(j->text, NULL, 10) == v->u.i;
+      break;
     case HL_T_FLOAT:
     case HL_T_DOUBLE: {
       /* the expected files were printed by ORC's C++ tools: %.7g / %.14g */
@@ -366,7 +387,8 @@ static bool same(const hl_type_t *t, const hl_value_t *v, const jv_t *j, const c
         ok = strcmp(j->keys[f], t->field_names[f]) == 0 &&
              same(t->children[f], &v->u.list.items[f], &j->items[f], where);
       break;
-    default: break;
+    default:
+      break;
     }
   }
   if (!ok && !mismatch[0]) {
@@ -402,8 +424,7 @@ static hl_status_t read_all(const char *path, uint64_t *n_rows, hl_error_t *err)
   if (st == HL_OK)
     st = hl_orc_reader_open(fs, path, n, (const hl_type_t *const *)types,
                             (const char *const *)names, NULL, NULL, 0, &r, err);
-  if (st == HL_OK && !(batch = hl_batch_create(n, (const hl_type_t *const *)types)))
-    st = HL_NOMEM;
+  if (st == HL_OK && !(batch = hl_batch_create(n, (const hl_type_t *const *)types))) st = HL_NOMEM;
   while (st == HL_OK) {
     if (hl_batch_reset(batch) != HL_OK) {
       st = HL_NOMEM;
@@ -420,6 +441,27 @@ static hl_status_t read_all(const char *path, uint64_t *n_rows, hl_error_t *err)
 }
 
 static int fixtures_checked;
+
+static int cmp_names(const void *a, const void *b) {
+  return strcmp((const char *)a, (const char *)b);
+}
+
+/* The names in DIR ending in SUFFIX (the suffix cut off), sorted, at most
+ * 64.  -1 when DIR cannot be read. */
+static int list_dir(const char *dir, const char *suffix, char names[64][256]) {
+  DIR *d = opendir(dir);
+  if (!d) return -1;
+  int n = 0;
+  size_t sl = strlen(suffix);
+  for (struct dirent *de; n < 64 && (de = readdir(d));) {
+    size_t len = strlen(de->d_name);
+    if (len > sl && len - sl < 256 && strcmp(de->d_name + len - sl, suffix) == 0)
+      snprintf(names[n++], 256, "%.*s", (int)(len - sl), de->d_name);
+  }
+  closedir(d);
+  qsort(names, (size_t)n, sizeof names[0], cmp_names);
+  return n;
+}
 
 static void check_fixture(const char *name) {
   char orc[1100], exp[2200];
@@ -525,21 +567,11 @@ static void check_fixture(const char *name) {
 
 TEST(fixtures_match_expected) {
   char dir[1200];
+  static char names[64][256];
   snprintf(dir, sizeof dir, "%s/orc/expected", fixture_dir);
-  DIR *d = opendir(dir);
-  CHECK(d != NULL);
-  if (!d) return;
-  struct dirent *de;
-  int n = 0;
-  while ((de = readdir(d))) {
-    char *dot = strstr(de->d_name, ".jsn.gz");
-    if (!dot) continue;
-    char name[512];
-    snprintf(name, sizeof name, "%.*s", (int)(dot - de->d_name), de->d_name);
-    check_fixture(name);
-    n++;
-  }
-  closedir(d);
+  int n = list_dir(dir, ".jsn.gz", names);
+  for (int i = 0; i < n; i++)
+    check_fixture(names[i]);
   CHECK_INT(fixtures_checked, n);
   CHECK(n >= 20);
 }
@@ -556,10 +588,14 @@ TEST(other_fixtures) {
   static const struct {
     const char *name;
     uint64_t rows;
-  } files[] = {{"TestVectorOrcFile.testZstd.0.12.orc", 10000}, {"demo-11-zlib.orc", 1920800},
-               {"demo-12-zlib.orc", 1920800},               {"decimal64_v2.orc", 10},
-               {"orc_no_format.orc", 5},                    {"complextypes_iceberg.orc", 1},
-               {"bad_bloom_filter_1.6.0.orc", 5},            {"bad_bloom_filter_1.6.11.orc", 5},
+  } files[] = {{"TestVectorOrcFile.testZstd.0.12.orc", 10000},
+               {"demo-11-zlib.orc", 1920800},
+               {"demo-12-zlib.orc", 1920800},
+               {"decimal64_v2.orc", 10},
+               {"orc_no_format.orc", 5},
+               {"complextypes_iceberg.orc", 1},
+               {"bad_bloom_filter_1.6.0.orc", 5},
+               {"bad_bloom_filter_1.6.11.orc", 5},
                {"version1999.orc", 0},
                {"TestOrcFile.testSargSkipPickupGroupWithoutIndexJava.orc", 10000},
                /* the footer says 0 rows; its one stripe holds 100 */
@@ -568,8 +604,8 @@ TEST(other_fixtures) {
     hl_status_t st = read_all(fx(files[i].name), &rows, &err);
     if (st != HL_OK) fprintf(stderr, "%s: %s\n", files[i].name, err.message);
     CHECK_INT(st, HL_OK);
-    if (rows != files[i].rows) fprintf(stderr, "%s: %llu rows\n", files[i].name,
-                                       (unsigned long long)rows);
+    if (rows != files[i].rows)
+      fprintf(stderr, "%s: %llu rows\n", files[i].name, (unsigned long long)rows);
     CHECK_INT(rows, files[i].rows);
     hl_err_clear(&err);
   }
@@ -577,30 +613,24 @@ TEST(other_fixtures) {
 
 TEST(corrupt_files) {
   char dir[1200];
+  static char names[64][256];
   snprintf(dir, sizeof dir, "%s/orc/corrupt", fixture_dir);
-  DIR *d = opendir(dir);
-  CHECK(d != NULL);
-  if (!d) return;
-  struct dirent *de;
-  int n = 0;
-  while ((de = readdir(d))) {
-    if (!strstr(de->d_name, ".orc")) continue;
-    char path[2400];
-    snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+  int n = list_dir(dir, ".orc", names);
+  for (int i = 0; i < n; i++) {
+    char path[1600];
+    snprintf(path, sizeof path, "%.1199s/%.255s.orc", dir, names[i]);
     hl_error_t err;
     hl_err_init(&err);
     uint64_t rows;
     hl_status_t st = read_all(path, &rows, &err);
-    if (st != HL_CORRUPT) fprintf(stderr, "%s: %d %s\n", de->d_name, st, err.message);
+    if (st != HL_CORRUPT) fprintf(stderr, "%s: %d %s\n", names[i], st, err.message);
     CHECK_INT(st, HL_CORRUPT);
     CHECK_STR(err.sqlstate, "XX001");
     char want[8192];
     snprintf(want, sizeof want, "cannot read \"%s\": ", path);
     CHECK(err.message && strncmp(err.message, want, strlen(want)) == 0);
     hl_err_clear(&err);
-    n++;
   }
-  closedir(d);
   CHECK_INT(n, 4);
 }
 
@@ -618,8 +648,8 @@ TEST(type_resolution) {
   const char *names[] = {"INT1", "Float1", "nope", "byte1", "string1"};
   bool projected[] = {true, true, true, false, true};
   hl_orc_reader_t *r;
-  CHECK_INT(hl_orc_reader_open(fs, fx("TestOrcFile.test1.orc"), 5, types, names, projected, NULL, 0, &r,
-                               &err),
+  CHECK_INT(hl_orc_reader_open(fs, fx("TestOrcFile.test1.orc"), 5, types, names, projected, NULL, 0,
+                               &r, &err),
             HL_OK);
   hl_batch_t *b = hl_batch_create(5, types);
   hl_batch_reset(b);
@@ -638,7 +668,8 @@ TEST(type_resolution) {
   /* narrowing is refused, naming file and column */
   const hl_type_t *bad[] = {hl_type_prim(HL_T_SMALLINT)};
   const char *bad_names[] = {"int1"};
-  CHECK_INT(hl_orc_reader_open(fs, fx("TestOrcFile.test1.orc"), 1, bad, bad_names, NULL, NULL, 0, &r, &err),
+  CHECK_INT(hl_orc_reader_open(fs, fx("TestOrcFile.test1.orc"), 1, bad, bad_names, NULL, NULL, 0,
+                               &r, &err),
             HL_ERROR);
   CHECK_STR(err.sqlstate, "42804");
   char want[8192];
@@ -658,7 +689,8 @@ TEST(type_resolution) {
   hl_batch_reset(b);
   CHECK_INT(hl_orc_reader_next(r, b, &err), HL_OK);
   CHECK_INT(HL_VEC_I64(&b->cols[0])[1], 2);
-  CHECK(HL_VEC_STR(&b->cols[1])[1].len == 2 && memcmp(HL_VEC_STR(&b->cols[1])[1].ptr, "2a", 2) == 0);
+  CHECK(HL_VEC_STR(&b->cols[1])[1].len == 2 &&
+        memcmp(HL_VEC_STR(&b->cols[1])[1].ptr, "2a", 2) == 0);
   hl_orc_reader_close(r);
   hl_batch_destroy(b);
   hl_err_clear(&err);
@@ -666,10 +698,9 @@ TEST(type_resolution) {
 }
 
 /* Reads orc_split_elim.orc (5 stripes of 5000 rows; userid is 100 but for
- * the first row of each stripe: 2, 13, 29, 70, 5) with predicate PRED on userid: returns the rows read
- * and the stripes decoded, and counts the rows with userid < 100. */
-static void split_elim(const hl_scan_pred_t *pred, uint64_t *rows, uint64_t *stripes,
-                       int *small) {
+ * the first row of each stripe: 2, 13, 29, 70, 5) with predicate PRED on userid: returns the rows
+ * read and the stripes decoded, and counts the rows with userid < 100. */
+static void split_elim(const hl_scan_pred_t *pred, uint64_t *rows, uint64_t *stripes, int *small) {
   hl_error_t err;
   hl_err_init(&err);
   const hl_type_t *types[] = {hl_type_prim(HL_T_BIGINT)};
@@ -732,24 +763,9 @@ TEST(stripe_skipping) {
 
 /* ------------------------------------------------------------ mutants */
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15u;
-static uint64_t rnd(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
-
 TEST(mutants) {
-  const char *tmpdir = getenv("HIVELITE_TEST_TMP");
   char dir[1024];
-  snprintf(dir, sizeof dir, "%s/orcmutXXXXXX", tmpdir ? tmpdir : "/tmp");
-  if (tmpdir) {
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", tmpdir);
-    if (system(cmd) != 0) return;
-  }
-  CHECK(mkdtemp(dir) != NULL);
+  CHECK(mutate_dir(dir, sizeof dir, "orcmut"));
   char path[1200];
   snprintf(path, sizeof path, "%s/mutant.orc", dir);
   const char *seeds[] = {"TestOrcFile.test1.orc",
@@ -778,24 +794,8 @@ TEST(mutants) {
     size_t len = fread(orig, 1, sizeof orig, f);
     fclose(f);
     for (int v = 0; v < 200; v++) {
-      size_t n = len;
-      memcpy(buf, orig, len);
-      if (v < 40) {
-        n = (size_t)(rnd() % len); /* truncated */
-      } else {
-        int flips = 1 + (int)(rnd() % 4);
-        for (int k = 0; k < flips; k++) {
-          /* half near the tail, where the metadata lives */
-          size_t pos = (rnd() & 1) ? len - 1 - (size_t)(rnd() % (len < 512 ? len : 512))
-                                   : (size_t)(rnd() % len);
-          buf[pos] ^= (unsigned char)(1u << (rnd() % 8));
-          if (rnd() % 4 == 0) buf[pos] = (unsigned char)rnd();
-        }
-      }
-      FILE *o = fopen(path, "wb");
-      if (!o) break;
-      fwrite(buf, 1, n, o);
-      fclose(o);
+      size_t n = mutate(orig, len, buf, v);
+      if (!mutate_write(path, buf, n)) break;
       hl_error_t err;
       hl_err_init(&err);
       uint64_t rows;

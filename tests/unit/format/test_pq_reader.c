@@ -8,6 +8,7 @@
  * fixtures (fixed seed) that must fail cleanly or read.
  */
 #include "format/parquet/parquet.h"
+#include "mutate.h"
 #include "test.h"
 #include "util/mem.h"
 
@@ -296,24 +297,9 @@ TEST(bad_files) {
   CHECK(n >= 8);
 }
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15u;
-static uint64_t rnd(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
-
 TEST(mutants) {
-  const char *tmpdir = getenv("HIVELITE_TEST_TMP");
   char dir[1024];
-  snprintf(dir, sizeof dir, "%s/pqmutXXXXXX", tmpdir ? tmpdir : "/tmp");
-  if (tmpdir) {
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", tmpdir);
-    if (system(cmd) != 0) return;
-  }
-  if (!mkdtemp(dir)) return;
+  if (!mutate_dir(dir, sizeof dir, "pqmut")) return;
   char path[1200];
   snprintf(path, sizeof path, "%s/mutant.parquet", dir);
   const char *seeds[] = {"alltypes_plain.parquet",
@@ -341,24 +327,8 @@ TEST(mutants) {
     size_t len = fread(orig, 1, sizeof orig, f);
     fclose(f);
     for (int v = 0; v < 200; v++) {
-      size_t n = len;
-      memcpy(buf, orig, len);
-      if (v < 40) {
-        n = (size_t)(rnd() % len); /* truncated */
-      } else {
-        int flips = 1 + (int)(rnd() % 4);
-        for (int k = 0; k < flips; k++) {
-          /* bias towards the footer, where the metadata lives */
-          size_t pos = (rnd() & 1) ? len - 1 - (size_t)(rnd() % (len < 512 ? len : 512))
-                                   : (size_t)(rnd() % len);
-          buf[pos] ^= (unsigned char)(1u << (rnd() % 8));
-          if (rnd() % 4 == 0) buf[pos] = (unsigned char)rnd();
-        }
-      }
-      FILE *o = fopen(path, "wb");
-      if (!o) break;
-      fwrite(buf, 1, n, o);
-      fclose(o);
+      size_t n = mutate(orig, len, buf, v);
+      if (!mutate_write(path, buf, n)) break;
       int rc = read_any(path, "mutant.parquet");
       variants++;
       if (rc != 0) errors++;

@@ -22,8 +22,8 @@ if [ "$TARGET" = orc ]; then
   if [ ! -f "$OUT/generated/orc.pb-c.c" ] || [ "$SRC/src/format/orc/orc.proto" -nt "$OUT/generated/orc.pb-c.c" ]; then
     protoc-c --c_out="$OUT/generated" --proto_path="$SRC/src/format/orc" "$SRC/src/format/orc/orc.proto"
   fi
-  # the ORC writer (linked in with the reader's folder) uses Parquet's block codecs
-  SOURCES="$SOURCES $OUT/generated/orc.pb-c.c $SRC/src/format/parquet/pq_codec.c"
+  # the ORC folder uses Parquet's block codecs (writer) and predicate test (reader)
+  SOURCES="$SOURCES $OUT/generated/orc.pb-c.c $(ls "$SRC"/src/format/parquet/[a-z]*.c)"
   PKGS="$PKGS libprotobuf-c lzo2"
   EXTRA_INC="-I$OUT/generated"
 fi

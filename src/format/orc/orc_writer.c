@@ -625,12 +625,14 @@ static int stats_message(hl_arena_t *arena, const ocol_t *c, const ostat_t *s,
   case HL_ORC_TIMESTAMP: {
     Orcpb__TimestampStats *ts = new_msg(arena, &orcpb__timestamp_stats__descriptor);
     if (!ts) return -1;
-    if (s->any) { /* milliseconds, floored; readers allow 999999 more nanos in the max */
-      int64_t lo = s->imin / 1000 - (s->imin % 1000 < 0);
-      int64_t hi = s->imax / 1000 - (s->imax % 1000 < 0);
-      ts->has_minimum = ts->has_maximum = ts->has_minimum_utc = ts->has_maximum_utc = true;
-      ts->minimum = ts->minimum_utc = lo;
-      ts->maximum = ts->maximum_utc = hi;
+    if (s->any) {
+      /* milliseconds, floored (readers allow up to 999999 more nanoseconds
+       * in the maximum); only the UTC fields, as ORC's Java writer since
+       * ORC-135: readers that predate them then skip no stripe instead of
+       * shifting the bounds by their own time zone */
+      ts->has_minimum_utc = ts->has_maximum_utc = true;
+      ts->minimum_utc = s->imin / 1000 - (s->imin % 1000 < 0);
+      ts->maximum_utc = s->imax / 1000 - (s->imax % 1000 < 0);
     }
     cs->timestamp_stats = ts;
     break;

@@ -137,8 +137,8 @@ typedef struct hl_orc_write_options {
  * orc.bloom.filter.fpp, orc.padding.tolerance, orc.write.format 0.12.
  * LZO and every other orc.* property (orc.bloom.filter.columns,
  * orc.column.encoding.direct, ...) are HL_UNSUPPORTED 0A000, so a file
- * never silently differs from what the table asks for; a bad value is
- * 22023. */
+ * never silently differs from what the table asks for; so is a
+ * transactional (ACID) table.  A bad value is 22023. */
 hl_status_t hl_orc_write_options_init(hl_orc_write_options_t *opts, const hl_kv_t *params,
                                       int n_params, hl_error_t *err);
 

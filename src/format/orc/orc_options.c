@@ -87,6 +87,12 @@ hl_status_t hl_orc_write_options_init(hl_orc_write_options_t *opts, const hl_kv_
   opts->stripe_size = HL_ORC_STRIPE_SIZE;
   opts->dict_threshold = HL_ORC_DICT_THRESHOLD;
   opts->row_index_stride = HL_ORC_ROW_INDEX_STRIDE;
+  /* Hive's transactional ORC tables hold ACID files (base_N/delta_N
+   * directories, rows wrapped in the ACID struct), not plain ORC files */
+  const char *acid = hl_kv_get(params, n_params, "transactional");
+  if (acid && strcasecmp(acid, "true") == 0)
+    return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "writing transactional (ACID) ORC tables is not supported");
   for (int i = 0; params && i < n_params; i++) {
     const char *key = params[i].key;
     if (strncasecmp(key, "orc.", 4) != 0) continue;

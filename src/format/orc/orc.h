@@ -121,22 +121,26 @@ hl_status_t hl_orc_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *aren
 #define HL_ORC_ROW_INDEX_STRIDE 10000              /* orc.row.index.stride */
 
 typedef struct hl_orc_write_options {
-  hl_orc_codec_t codec;      /* orc.compress, default ZLIB (as Hive) */
-  uint64_t compress_size;    /* orc.compress.size, default 256 KiB, at most HL_ORC_MAX_CHUNK */
-  uint64_t stripe_size;      /* orc.stripe.size, default 64 MiB of buffered values */
-  double dict_threshold;     /* orc.dictionary.key.threshold, default 0.8 */
-  uint32_t row_index_stride; /* orc.row.index.stride, default 10000; 0: no row index */
+  hl_orc_codec_t codec;       /* orc.compress, default ZLIB (as Hive) */
+  uint64_t compress_size;     /* orc.compress.size, default 256 KiB, at most HL_ORC_MAX_CHUNK */
+  uint64_t stripe_size;       /* orc.stripe.size, default 64 MiB of buffered values */
+  double dict_threshold;      /* orc.dictionary.key.threshold, default 0.8 */
+  uint32_t row_index_stride;  /* orc.row.index.stride, default 10000; 0: no row index */
+  const char *direct_columns; /* orc.column.encoding.direct: comma-separated top-level
+                                 columns never dictionary-encoded; borrowed from PARAMS
+                                 until hl_orc_writer_open; NULL: none */
 } hl_orc_write_options_t;
 
 /* Defaults, then the table properties from PARAMS (may be NULL):
  * orc.compress (ZLIB, SNAPPY, ZSTD, LZ4, NONE), orc.compress.size,
  * orc.stripe.size, orc.row.index.stride (0: no row index),
- * orc.create.index (false: no row index), orc.dictionary.key.threshold.
+ * orc.create.index (false: no row index), orc.dictionary.key.threshold,
+ * orc.column.encoding.direct.
  * Accepted and without effect on what is written: orc.block.padding,
  * orc.block.size, orc.encoding.strategy, orc.compression.strategy,
  * orc.bloom.filter.fpp, orc.padding.tolerance, orc.write.format 0.12.
  * LZO and every other orc.* property (orc.bloom.filter.columns,
- * orc.column.encoding.direct, ...) are HL_UNSUPPORTED 0A000, so a file
+ * orc.encrypt, ...) are HL_UNSUPPORTED 0A000, so a file
  * never silently differs from what the table asks for; so is a
  * transactional (ACID) table.  A bad value is 22023. */
 hl_status_t hl_orc_write_options_init(hl_orc_write_options_t *opts, const hl_kv_t *params,
@@ -147,7 +151,8 @@ typedef struct hl_orc_writer hl_orc_writer_t;
 /* Creates PATH (exclusive) for N_COLS columns of TYPES named NAMES (both
  * borrowed until close; names become the root struct's field names).
  * OPTS NULL: the defaults.  A type with no ORC form is HL_UNSUPPORTED
- * 0A000.  Caller closes or aborts. */
+ * 0A000; orc.column.encoding.direct naming no column is 22023.  Caller
+ * closes or aborts. */
 hl_status_t hl_orc_writer_open(hl_stor_t *fs, const char *path, const hl_orc_write_options_t *opts,
                                int n_cols, const hl_type_t *const *types, const char *const *names,
                                hl_orc_writer_t **out, hl_error_t *err);

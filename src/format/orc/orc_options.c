@@ -32,6 +32,7 @@ static const char *const accepted[] = {
     "orc.compress.size",
     "orc.stripe.size",
     "orc.dictionary.key.threshold",
+    "orc.column.encoding.direct",
 };
 
 /* A plain decimal number (no sign, no blanks) that fits in 64 bits. */
@@ -87,6 +88,7 @@ hl_status_t hl_orc_write_options_init(hl_orc_write_options_t *opts, const hl_kv_
   opts->stripe_size = HL_ORC_STRIPE_SIZE;
   opts->dict_threshold = HL_ORC_DICT_THRESHOLD;
   opts->row_index_stride = HL_ORC_ROW_INDEX_STRIDE;
+  opts->direct_columns = hl_kv_get(params, n_params, "orc.column.encoding.direct");
   /* Hive's transactional ORC tables hold ACID files (base_N/delta_N
    * directories, rows wrapped in the ACID struct), not plain ORC files */
   const char *acid = hl_kv_get(params, n_params, "transactional");

@@ -56,6 +56,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define STRING_STAT_MAX 1024  /* longer string min/max are not written (ORC truncates them) */
 #define DICT_CHECK_ROWS 10000 /* values after which a hopeless dictionary is dropped */
@@ -249,6 +250,7 @@ typedef struct ocol {
   u8vec_t bools;            /* BOOLEAN values */
   hl_buf_t data;            /* FLOAT/DOUBLE, string/binary bytes, decimal varints */
   hl_map_t *dict;           /* strings: bytes -> entry, NULL once abandoned */
+  bool direct;              /* strings: orc.column.encoding.direct, never a dictionary */
   i64vec_t ids;             /* strings: entry of each value */
   i64vec_t entries;         /* strings: offset in data of each entry's first copy */
   i64vec_t entry_lens;      /* strings: length of each entry */
@@ -348,7 +350,8 @@ static void col_reset(ocol_t *c) {
   c->n_marks = 0;
   hl_buf_reset(&c->rg_stats);
   c->rg_stat_lens.n = 0;
-  if (c->kind == HL_ORC_STRING || c->kind == HL_ORC_VARCHAR || c->kind == HL_ORC_CHAR) {
+  if ((c->kind == HL_ORC_STRING || c->kind == HL_ORC_VARCHAR || c->kind == HL_ORC_CHAR) &&
+      !c->direct) {
     /* a fresh dictionary per stripe (without memory for one, the stripe is
      * written DIRECT_V2) */
     hl_map_destroy(c->dict);
@@ -1104,6 +1107,37 @@ static void writer_free(hl_orc_writer_t *w) {
   hl_free(w);
 }
 
+/* Marks the top-level columns named in LIST (comma-separated, blanks
+ * around names ignored, case-insensitive) as never dictionary-encoded. */
+static hl_status_t set_direct(hl_orc_writer_t *w, const char *list, const char *const *names,
+                              hl_error_t *err) {
+  const ocol_t *root = &w->cols[0];
+  for (const char *p = list; *p;) {
+    while (*p == ' ' || *p == ',')
+      p++;
+    const char *end = p;
+    while (*end && *end != ',')
+      end++;
+    size_t len = (size_t)(end - p);
+    while (len && p[len - 1] == ' ')
+      len--;
+    if (len) {
+      int i;
+      for (i = 0; i < root->n_children; i++)
+        if (strncasecmp(names[i], p, len) == 0 && names[i][len] == '\0') break;
+      if (i == root->n_children)
+        return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                          "orc.column.encoding.direct names no column \"%.*s\"", (int)len, p);
+      ocol_t *c = &w->cols[root->children[i]];
+      c->direct = true;
+      hl_map_destroy(c->dict);
+      c->dict = NULL;
+    }
+    p = end;
+  }
+  return HL_OK;
+}
+
 hl_status_t hl_orc_writer_open(hl_stor_t *fs, const char *path, const hl_orc_write_options_t *opts,
                                int n_cols, const hl_type_t *const *types, const char *const *names,
                                hl_orc_writer_t **out, hl_error_t *err) {
@@ -1127,6 +1161,8 @@ hl_status_t hl_orc_writer_open(hl_stor_t *fs, const char *path, const hl_orc_wri
   int next = 0;
   uint32_t *sub_next = w->subtypes;
   if (st == HL_OK) st = build_cols(w, NULL, names, n_cols, types, &next, &sub_next, err);
+  if (st == HL_OK && w->opts.direct_columns) st = set_direct(w, w->opts.direct_columns, names, err);
+  w->opts.direct_columns = NULL; /* borrowed only until here */
   if (st == HL_OK) st = fs->ops->create(fs, path, &w->file, err);
   if (st == HL_OK) st = out_append(w, "ORC", 3, err);
   if (st != HL_OK) {

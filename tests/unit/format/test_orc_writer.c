@@ -1079,6 +1079,54 @@ TEST(row_index) {
   CHECK(ri_verify(ri_write("ri_none_stripes.orc", HL_ORC_NONE, 0, 9000, 999), 999) > 2);
 }
 
+/* orc.column.encoding.direct: the named columns are never dictionaries */
+TEST(direct_columns) {
+  const hl_type_t *types[3] = {ptype("string"), ptype("string"), ptype("varchar(9)")};
+  const char *names[3] = {"s1", "s2", "s3"};
+  hl_kv_t kv[1] = {{"orc.column.encoding.direct", " S1 ,s3"}};
+  hl_orc_write_options_t o;
+  hl_error_t err;
+  hl_err_init(&err);
+  CHECK_INT(hl_orc_write_options_init(&o, kv, 1, &err), HL_OK);
+  o.codec = HL_ORC_NONE;
+  const char *path = hl_arena_sprintf(T.arena, "%s/direct.orc", T.dir);
+  hl_orc_writer_t *w = NULL;
+  CHECK_INT(hl_orc_writer_open(T.fs, path, &o, 3, types, names, &w, &err), HL_OK);
+  hl_batch_t *batch = hl_batch_create(3, types);
+  for (uint32_t r = 0; r < 100; r++) {
+    hl_value_t v = {.is_null = false, .u.s = {WORDS[r % 3], (uint32_t)strlen(WORDS[r % 3])}};
+    for (int c = 0; c < 3; c++)
+      hl_vec_put_value(&batch->cols[c], batch->arena, r, &v);
+  }
+  batch->n_rows = 100;
+  CHECK_INT(hl_orc_writer_write(w, batch, &err), HL_OK);
+  CHECK_INT(hl_orc_writer_close(w, &err), HL_OK);
+  tail_t t;
+  CHECK(read_tail(path, &t));
+  if (t.footer && t.footer->n_stripes == 1) {
+    const Orcpb__StripeInformation *si = t.footer->stripes[0];
+    Orcpb__StripeFooter *sf = orcpb__stripe_footer__unpack(
+        NULL, si->footer_length, t.file + si->offset + si->index_length + si->data_length);
+    CHECK(sf && sf->n_columns == 4);
+    if (sf && sf->n_columns == 4) {
+      CHECK_INT(sf->columns[1]->kind, ORCPB__COLUMN_ENCODING__KIND__DIRECT_V2);
+      CHECK_INT(sf->columns[2]->kind, ORCPB__COLUMN_ENCODING__KIND__DICTIONARY_V2);
+      CHECK_INT(sf->columns[2]->dictionary_size, 3);
+      CHECK_INT(sf->columns[3]->kind, ORCPB__COLUMN_ENCODING__KIND__DIRECT_V2);
+      CHECK_STR(sf->writer_timezone, "UTC");
+    }
+    if (sf) orcpb__stripe_footer__free_unpacked(sf, NULL);
+  }
+  free_tail(&t);
+  hl_batch_destroy(batch);
+  kv[0].value = "s1,nope";
+  CHECK_INT(hl_orc_write_options_init(&o, kv, 1, &err), HL_OK);
+  unlink(path);
+  CHECK_INT(hl_orc_writer_open(T.fs, path, &o, 3, types, names, &w, &err), HL_ERROR);
+  CHECK_STR(err.sqlstate, "22023");
+  hl_err_clear(&err);
+}
+
 int main(void) {
   const char *base = getenv("HIVELITE_TEST_TMP");
   if (!base || !*base) base = "/tmp";
@@ -1099,6 +1147,7 @@ int main(void) {
   RUN(roundtrip_nested);
   RUN(roundtrip_stripes);
   RUN(row_index);
+  RUN(direct_columns);
   hl_error_t err;
   hl_err_init(&err);
   T.fs->ops->remove_tree(T.fs, T.dir, &err);

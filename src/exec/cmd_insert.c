@@ -25,8 +25,8 @@
 
 #include "exec/expr.h"
 #include "exec/loc_allow.h"
-#include "format/parquet/parquet.h"
 #include "format/orc/orc.h"
+#include "format/parquet/parquet.h"
 #include "format/rcfile/rcfile.h"
 #include "format/seqfile/seqfile.h"
 #include "format/text/text.h"
@@ -301,8 +301,8 @@ static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err)
   p->rows += p->buf->n_rows;
   p->file_rows += p->buf->n_rows;
   if (hl_batch_reset(p->buf) != HL_OK) return hl_err_nomem(err);
-  /* text rolls over by bytes written; Parquet (whose size is known only
-   * at close) by rows, counting 64 bytes a row */
+  /* text rolls over by bytes written; Parquet and ORC (whose size is
+   * known only at close) by rows, counting 64 bytes a row */
   uint64_t written = p->w    ? hl_text_writer_raw_bytes(p->w)
                      : p->sw ? hl_seqfile_writer_raw_bytes(p->sw)
                      : p->rw ? hl_rcfile_writer_raw_bytes(p->rw)

@@ -40,13 +40,14 @@
  * subtract it back), so values in (1969-12-31 23:59:59, 1970-01-01) read
  * back one second late in every ORC reader.
  *
- * No bloom filters are written.  Footer.writer is left unset: the registered writer ids name other
- * implementations, and an unregistered one makes some readers treat the
- * file as from a "future" writer.  writerVersion is 6 (ORC-135: timestamp
- * statistics in UTC), so readers apply no bug workarounds for old writers.
+ * No bloom filters are written.  Footer.writer is left unset: the
+ * registered writer ids name other implementations, and an unregistered one makes some readers
+ * treat the file as from a "future" writer.  writerVersion is 6 (ORC-135: timestamp statistics in
+ * UTC), so readers apply no bug workarounds for old writers.
  */
 #include "format/orc/orc.h"
 #include "format/orc/orc_enc.h"
+#include "format/orc/orc_wstats.h"
 #include "util/hashmap.h"
 #include "util/mem.h"
 
@@ -58,12 +59,11 @@
 #include <string.h>
 #include <strings.h>
 
-#define STRING_STAT_MAX 1024  /* longer string min/max are not written (ORC truncates them) */
 #define DICT_CHECK_ROWS 10000 /* values after which a hopeless dictionary is dropped */
 #define WRITER_VERSION  6
 
 /* ====================================================================
- * Growable arrays and statistics
+ * Growable arrays
  * ==================================================================== */
 
 typedef struct i64vec {
@@ -100,134 +100,6 @@ static int u8_push(u8vec_t *a, uint8_t x) {
   return 0;
 }
 
-typedef struct ostat {
-  uint64_t n_values; /* non-NULL values */
-  bool has_null;
-  bool any;           /* min/max below are set */
-  int64_t imin, imax; /* integers, DATE days, TIMESTAMP micros */
-  int64_t isum;
-  bool isum_bad; /* the integer sum overflowed */
-  double dmin, dmax, dsum;
-  bool nan; /* a NaN was seen: no double statistics */
-  __int128 qmin, qmax, qsum;
-  bool qsum_bad;       /* the decimal sum passed 38 digits */
-  hl_buf_t smin, smax; /* strings (copies) */
-  bool s_bad;          /* a string too long or holding NUL: no min/max */
-  uint64_t bytes;      /* strings and binary: total length */
-  uint64_t n_true;     /* BOOLEAN */
-} ostat_t;
-
-static void stat_fini(ostat_t *s) {
-  hl_buf_fini(&s->smin);
-  hl_buf_fini(&s->smax);
-}
-
-static void stat_clear(ostat_t *s) {
-  hl_buf_t a = s->smin, b = s->smax;
-  hl_buf_reset(&a);
-  hl_buf_reset(&b);
-  memset(s, 0, sizeof *s);
-  s->smin = a;
-  s->smax = b;
-}
-
-static const __int128 DEC_LIMIT = (__int128)10000000000000000000ULL * 10000000000000000000ULL;
-
-static void stat_int(ostat_t *s, int64_t v) {
-  if (!s->any || v < s->imin) s->imin = v;
-  if (!s->any || v > s->imax) s->imax = v;
-  s->any = true;
-  if (!s->isum_bad && __builtin_add_overflow(s->isum, v, &s->isum)) s->isum_bad = true;
-}
-
-static void stat_double(ostat_t *s, double v) {
-  s->dsum += v;
-  if (isnan(v)) {
-    s->nan = true;
-    return;
-  }
-  if (!s->any || v < s->dmin) s->dmin = v;
-  if (!s->any || v > s->dmax) s->dmax = v;
-  s->any = true;
-}
-
-static void stat_decimal(ostat_t *s, __int128 v) {
-  if (!s->any || v < s->qmin) s->qmin = v;
-  if (!s->any || v > s->qmax) s->qmax = v;
-  s->any = true;
-  if (!s->qsum_bad) {
-    s->qsum += v; /* |v| < 10^38 and |qsum| < 10^38: no overflow */
-    if (s->qsum >= DEC_LIMIT || s->qsum <= -DEC_LIMIT) s->qsum_bad = true;
-  }
-}
-
-static int cmp_bytes(const char *a, size_t la, const char *b, size_t lb) {
-  int c = memcmp(a, b, la < lb ? la : lb);
-  return c ? c : (la > lb) - (la < lb);
-}
-
-static void set_buf(hl_buf_t *b, const char *p, size_t n) {
-  hl_buf_reset(b);
-  hl_buf_append(b, p, n);
-  hl_buf_cstr(b);
-}
-
-static void stat_string(ostat_t *s, const char *p, size_t n) {
-  s->bytes += n;
-  if (s->s_bad) return;
-  if (n > STRING_STAT_MAX || memchr(p, 0, n)) {
-    s->s_bad = true;
-    return;
-  }
-  if (!s->any || cmp_bytes(p, n, s->smin.data, s->smin.len) < 0) set_buf(&s->smin, p, n);
-  if (!s->any || cmp_bytes(p, n, s->smax.data, s->smax.len) > 0) set_buf(&s->smax, p, n);
-  s->any = true;
-}
-
-/* Folds stripe statistics P into file statistics F. */
-static void stat_merge(int kind, ostat_t *f, const ostat_t *p) {
-  f->has_null |= p->has_null;
-  f->n_values += p->n_values;
-  f->n_true += p->n_true;
-  f->bytes += p->bytes;
-  f->nan |= p->nan;
-  f->dsum += p->dsum;
-  f->s_bad |= p->s_bad;
-  if (!p->any) return;
-  switch (kind) {
-  case HL_ORC_FLOAT:
-  case HL_ORC_DOUBLE:
-    if (!f->any || p->dmin < f->dmin) f->dmin = p->dmin;
-    if (!f->any || p->dmax > f->dmax) f->dmax = p->dmax;
-    break;
-  case HL_ORC_DECIMAL:
-    if (!f->any || p->qmin < f->qmin) f->qmin = p->qmin;
-    if (!f->any || p->qmax > f->qmax) f->qmax = p->qmax;
-    f->qsum_bad |= p->qsum_bad;
-    if (!f->qsum_bad) {
-      f->qsum += p->qsum;
-      if (f->qsum >= DEC_LIMIT || f->qsum <= -DEC_LIMIT) f->qsum_bad = true;
-    }
-    break;
-  case HL_ORC_STRING:
-  case HL_ORC_VARCHAR:
-  case HL_ORC_CHAR:
-    if (f->s_bad) break;
-    if (!f->any || cmp_bytes(p->smin.data, p->smin.len, f->smin.data, f->smin.len) < 0)
-      set_buf(&f->smin, p->smin.data, p->smin.len);
-    if (!f->any || cmp_bytes(p->smax.data, p->smax.len, f->smax.data, f->smax.len) > 0)
-      set_buf(&f->smax, p->smax.data, p->smax.len);
-    break;
-  default:
-    if (!f->any || p->imin < f->imin) f->imin = p->imin;
-    if (!f->any || p->imax > f->imax) f->imax = p->imax;
-    f->isum_bad |= p->isum_bad;
-    if (!f->isum_bad && __builtin_add_overflow(f->isum, p->isum, &f->isum)) f->isum_bad = true;
-    break;
-  }
-  f->any = true;
-}
-
 /* ====================================================================
  * Column writers
  * ==================================================================== */
@@ -242,20 +114,20 @@ typedef struct ocol {
   int kind; /* hl_orc_kind_t */
   const hl_type_t *type;
   int n_children;
-  int *children;            /* ids of the children */
-  u8vec_t present;          /* one flag per slot in this stripe */
-  bool stripe_nulls;        /* a NULL in this stripe: write PRESENT */
-  i64vec_t ints;            /* integers, days, seconds, lengths, scales */
-  i64vec_t nanos;           /* TIMESTAMP: encoded nanoseconds */
-  u8vec_t bools;            /* BOOLEAN values */
-  hl_buf_t data;            /* FLOAT/DOUBLE, string/binary bytes, decimal varints */
-  hl_map_t *dict;           /* strings: bytes -> entry, NULL once abandoned */
-  bool direct;              /* strings: orc.column.encoding.direct, never a dictionary */
-  i64vec_t ids;             /* strings: entry of each value */
-  i64vec_t entries;         /* strings: offset in data of each entry's first copy */
-  i64vec_t entry_lens;      /* strings: length of each entry */
-  ostat_t rg, stripe, file; /* statistics: row group, stripe, file */
-  rgmark_t *marks;          /* row index: where each row group of the stripe starts */
+  int *children;                  /* ids of the children */
+  u8vec_t present;                /* one flag per slot in this stripe */
+  bool stripe_nulls;              /* a NULL in this stripe: write PRESENT */
+  i64vec_t ints;                  /* integers, days, seconds, lengths, scales */
+  i64vec_t nanos;                 /* TIMESTAMP: encoded nanoseconds */
+  u8vec_t bools;                  /* BOOLEAN values */
+  hl_buf_t data;                  /* FLOAT/DOUBLE, string/binary bytes, decimal varints */
+  hl_map_t *dict;                 /* strings: bytes -> entry, NULL once abandoned */
+  bool direct;                    /* strings: orc.column.encoding.direct, never a dictionary */
+  i64vec_t ids;                   /* strings: entry of each value */
+  i64vec_t entries;               /* strings: offset in data of each entry's first copy */
+  i64vec_t entry_lens;            /* strings: length of each entry */
+  hl_orc_stat_t rg, stripe, file; /* statistics: row group, stripe, file */
+  rgmark_t *marks;                /* row index: where each row group of the stripe starts */
   size_t n_marks, cap_marks;
   hl_buf_t rg_stats;     /* row index: each row group's packed ColumnStats */
   i64vec_t rg_stat_lens; /* ... and their lengths */
@@ -345,8 +217,8 @@ static void col_reset(ocol_t *c) {
   c->ints.n = c->nanos.n = c->ids.n = c->entries.n = c->entry_lens.n = 0;
   c->bools.n = 0;
   hl_buf_reset(&c->data);
-  stat_clear(&c->stripe);
-  stat_clear(&c->rg);
+  hl_orc_stat_clear(&c->stripe);
+  hl_orc_stat_clear(&c->rg);
   c->n_marks = 0;
   hl_buf_reset(&c->rg_stats);
   c->rg_stat_lens.n = 0;
@@ -370,12 +242,12 @@ static void col_fini(ocol_t *c) {
   hl_free(c->entry_lens.v);
   hl_buf_fini(&c->data);
   hl_map_destroy(c->dict);
-  stat_fini(&c->stripe);
-  stat_fini(&c->rg);
+  hl_orc_stat_fini(&c->stripe);
+  hl_orc_stat_fini(&c->rg);
   hl_free(c->marks);
   hl_buf_fini(&c->rg_stats);
   hl_free(c->rg_stat_lens.v);
-  stat_fini(&c->file);
+  hl_orc_stat_fini(&c->file);
 }
 
 /* ====================================================================
@@ -392,7 +264,7 @@ static hl_status_t put_string(hl_orc_writer_t *w, ocol_t *c, const char *p, size
     c->rg.bytes += n;
     return HL_OK;
   }
-  stat_string(&c->rg, p, n);
+  hl_orc_stat_string(&c->rg, p, n);
   if (!c->dict) return HL_OK;
   uint64_t id;
   bool inserted;
@@ -442,7 +314,7 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
   case HL_ORC_LONG:
   case HL_ORC_DATE:
     rc = i64_push(&c->ints, v->u.i);
-    stat_int(&c->rg, v->u.i);
+    hl_orc_stat_int(&c->rg, v->u.i);
     w->buffered += 8;
     break;
   case HL_ORC_FLOAT: {
@@ -452,7 +324,7 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
     uint8_t le[4] = {(uint8_t)bits, (uint8_t)(bits >> 8), (uint8_t)(bits >> 16),
                      (uint8_t)(bits >> 24)};
     hl_buf_append(&c->data, le, 4);
-    stat_double(&c->rg, (double)f);
+    hl_orc_stat_double(&c->rg, (double)f);
     w->buffered += 4;
     break;
   }
@@ -463,7 +335,7 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
     for (int i = 0; i < 8; i++)
       le[i] = (uint8_t)(bits >> (8 * i));
     hl_buf_append(&c->data, le, 8);
-    stat_double(&c->rg, v->u.d);
+    hl_orc_stat_double(&c->rg, v->u.d);
     w->buffered += 8;
     break;
   }
@@ -475,7 +347,7 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
   case HL_ORC_DECIMAL:
     hl_orc_put_varint128(&c->data, v->u.dec);
     rc = i64_push(&c->ints, c->type->scale);
-    stat_decimal(&c->rg, v->u.dec);
+    hl_orc_stat_decimal(&c->rg, v->u.dec);
     w->buffered += 12;
     break;
   case HL_ORC_TIMESTAMP: {
@@ -489,7 +361,7 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
     if (secs < 0 && nanos > 999999) secs++; /* readers take one back */
     rc = i64_push(&c->ints, secs - HL_ORC_TS_BASE);
     if (rc == 0) rc = i64_push(&c->nanos, hl_orc_encode_nanos(nanos));
-    stat_int(&c->rg, micros);
+    hl_orc_stat_int(&c->rg, micros);
     w->buffered += 16;
     break;
   }
@@ -521,139 +393,6 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
  * Statistics messages
  * ==================================================================== */
 
-/* A protobuf-c message of descriptor D, initialized, in ARENA; NULL on OOM. */
-static void *new_msg(hl_arena_t *arena, const ProtobufCMessageDescriptor *d) {
-  void *m = hl_arena_alloc(arena, d->sizeof_message);
-  if (m) protobuf_c_message_init(d, m);
-  return m;
-}
-
-/* Fills CS from S of a column of KIND; submessages and strings in ARENA.
- * -1 on OOM. */
-static int stats_message(hl_arena_t *arena, const ocol_t *c, const ostat_t *s,
-                         Orcpb__ColumnStats *cs) {
-  orcpb__column_stats__init(cs);
-  cs->has_number_of_values = true;
-  cs->number_of_values = s->n_values;
-  cs->has_has_null = true;
-  cs->has_null = s->has_null;
-  switch (c->kind) {
-  case HL_ORC_BYTE:
-  case HL_ORC_SHORT:
-  case HL_ORC_INT:
-  case HL_ORC_LONG: {
-    Orcpb__IntStats *is = new_msg(arena, &orcpb__int_stats__descriptor);
-    if (!is) return -1;
-    if (s->any) {
-      is->has_minimum = is->has_maximum = true;
-      is->minimum = s->imin;
-      is->maximum = s->imax;
-      is->has_sum = !s->isum_bad;
-      is->sum = s->isum;
-    } else {
-      is->has_sum = true; /* 0 */
-    }
-    cs->int_stats = is;
-    break;
-  }
-  case HL_ORC_FLOAT:
-  case HL_ORC_DOUBLE: {
-    if (s->nan) break;
-    Orcpb__DoubleStats *ds = new_msg(arena, &orcpb__double_stats__descriptor);
-    if (!ds) return -1;
-    ds->has_sum = true;
-    ds->sum = s->dsum;
-    if (s->any) {
-      ds->has_minimum = ds->has_maximum = true;
-      ds->minimum = s->dmin;
-      ds->maximum = s->dmax;
-    }
-    cs->double_stats = ds;
-    break;
-  }
-  case HL_ORC_STRING:
-  case HL_ORC_VARCHAR:
-  case HL_ORC_CHAR: {
-    Orcpb__StringStats *ss = new_msg(arena, &orcpb__string_stats__descriptor);
-    if (!ss) return -1;
-    ss->has_sum = true;
-    ss->sum = (int64_t)s->bytes;
-    if (s->any && !s->s_bad) {
-      ss->minimum = hl_arena_strndup(arena, s->smin.len ? s->smin.data : "", s->smin.len);
-      ss->maximum = hl_arena_strndup(arena, s->smax.len ? s->smax.data : "", s->smax.len);
-      if (!ss->minimum || !ss->maximum) return -1;
-    }
-    cs->string_stats = ss;
-    break;
-  }
-  case HL_ORC_BOOLEAN: {
-    Orcpb__BucketStats *bs = new_msg(arena, &orcpb__bucket_stats__descriptor);
-    uint64_t *count = hl_arena_alloc(arena, sizeof *count);
-    if (!bs || !count) return -1;
-    *count = s->n_true;
-    bs->n_count = 1;
-    bs->count = count;
-    cs->bucket_stats = bs;
-    break;
-  }
-  case HL_ORC_DECIMAL: {
-    Orcpb__DecimalStats *qs = new_msg(arena, &orcpb__decimal_stats__descriptor);
-    if (!qs) return -1;
-    __int128 vals[3] = {s->qmin, s->qmax, s->qsum};
-    char **dst[3] = {&qs->minimum, &qs->maximum, &qs->sum};
-    for (int i = 0; i < 3; i++) {
-      if ((i < 2 && !s->any) || (i == 2 && s->qsum_bad)) continue;
-      hl_value_t v = {.is_null = false, .u.dec = s->any ? vals[i] : 0};
-      hl_buf_t b;
-      hl_buf_init(&b);
-      hl_value_format(&b, c->type, &v);
-      *dst[i] = b.oom ? NULL : hl_arena_strndup(arena, b.len ? b.data : "", b.len);
-      hl_buf_fini(&b);
-      if (!*dst[i]) return -1;
-    }
-    cs->decimal_stats = qs;
-    break;
-  }
-  case HL_ORC_DATE: {
-    Orcpb__DateStats *ds = new_msg(arena, &orcpb__date_stats__descriptor);
-    if (!ds) return -1;
-    if (s->any) {
-      ds->has_minimum = ds->has_maximum = true;
-      ds->minimum = (int32_t)s->imin;
-      ds->maximum = (int32_t)s->imax;
-    }
-    cs->date_stats = ds;
-    break;
-  }
-  case HL_ORC_TIMESTAMP: {
-    Orcpb__TimestampStats *ts = new_msg(arena, &orcpb__timestamp_stats__descriptor);
-    if (!ts) return -1;
-    if (s->any) {
-      /* milliseconds, floored (readers allow up to 999999 more nanoseconds
-       * in the maximum); only the UTC fields, as ORC's Java writer since
-       * ORC-135: readers that predate them then skip no stripe instead of
-       * shifting the bounds by their own time zone */
-      ts->has_minimum_utc = ts->has_maximum_utc = true;
-      ts->minimum_utc = s->imin / 1000 - (s->imin % 1000 < 0);
-      ts->maximum_utc = s->imax / 1000 - (s->imax % 1000 < 0);
-    }
-    cs->timestamp_stats = ts;
-    break;
-  }
-  case HL_ORC_BINARY: {
-    Orcpb__BinaryStats *bs = new_msg(arena, &orcpb__binary_stats__descriptor);
-    if (!bs) return -1;
-    bs->has_sum = true;
-    bs->sum = (int64_t)s->bytes;
-    cs->binary_stats = bs;
-    break;
-  }
-  default:
-    break;
-  }
-  return 0;
-}
-
 /* Packs the statistics of every column (stripe's or file's) into an
  * array of pointers in ARENA. */
 static Orcpb__ColumnStats **all_stats(hl_orc_writer_t *w, hl_arena_t *arena, bool file) {
@@ -662,8 +401,8 @@ static Orcpb__ColumnStats **all_stats(hl_orc_writer_t *w, hl_arena_t *arena, boo
   if (!v || !cs) return NULL;
   for (int i = 0; i < w->n_cols; i++) {
     v[i] = &cs[i];
-    if (stats_message(arena, &w->cols[i], file ? &w->cols[i].file : &w->cols[i].stripe, &cs[i]) !=
-        0)
+    if (hl_orc_stats_message(arena, w->cols[i].kind, w->cols[i].type,
+                             file ? &w->cols[i].file : &w->cols[i].stripe, &cs[i]) != 0)
       return NULL;
   }
   return v;
@@ -848,7 +587,7 @@ typedef struct dentry {
 
 static int cmp_dentry(const void *a, const void *b) {
   const dentry_t *x = a, *y = b;
-  return cmp_bytes(x->p, x->len, y->p, y->len);
+  return hl_orc_cmp_bytes(x->p, x->len, y->p, y->len);
 }
 
 static hl_status_t emit_strings(hl_orc_writer_t *w, ocol_t *c, streams_t *ss, posinfo_t *pi,
@@ -1072,7 +811,7 @@ static hl_status_t flush_stripe(hl_orc_writer_t *w, hl_error_t *err) {
   }
   if (st == HL_OK) {
     for (int i = 0; i < w->n_cols; i++) {
-      stat_merge(w->cols[i].kind, &w->cols[i].file, &w->cols[i].stripe);
+      hl_orc_stat_merge(w->cols[i].kind, &w->cols[i].file, &w->cols[i].stripe);
       if (w->cols[i].file.smin.oom || w->cols[i].file.smax.oom) st = nomem(w, err);
       col_reset(&w->cols[i]);
     }
@@ -1207,13 +946,14 @@ static hl_status_t end_row_group(hl_orc_writer_t *w, hl_error_t *err) {
     if (arena) {
       Orcpb__ColumnStats cs;
       size_t before = c->rg_stats.len;
-      if (stats_message(arena, c, &c->rg, &cs) != 0 || pack_into(&c->rg_stats, &cs.base) != 0 ||
+      if (hl_orc_stats_message(arena, c->kind, c->type, &c->rg, &cs) != 0 ||
+          pack_into(&c->rg_stats, &cs.base) != 0 ||
           i64_push(&c->rg_stat_lens, (int64_t)(c->rg_stats.len - before)) != 0)
         st = nomem(w, err);
     }
-    stat_merge(c->kind, &c->stripe, &c->rg);
+    hl_orc_stat_merge(c->kind, &c->stripe, &c->rg);
     if (c->stripe.smin.oom || c->stripe.smax.oom) st = nomem(w, err);
-    stat_clear(&c->rg);
+    hl_orc_stat_clear(&c->rg);
   }
   hl_arena_destroy(arena);
   w->group_rows = 0;

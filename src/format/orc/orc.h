@@ -16,7 +16,7 @@
  * footers), orc_codec.c (chunks and codecs), orc_rle.c (run-length
  * encodings), orc_column.c (one decoder per type), orc_reader.c (schema
  * binding, stripes, batches).  Writer: orc_options.c, orc_encode.c,
- * orc_compress.c, orc_writer.c.  Shared: orc_type.c.
+ * orc_compress.c, orc_wstats.c, orc_writer.c.  Shared: orc_type.c.
  */
 #ifndef HL_ORC_H
 #define HL_ORC_H

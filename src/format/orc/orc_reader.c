@@ -558,6 +558,8 @@ void hl_orc_reader_close(hl_orc_reader_t *r) {
 hl_status_t hl_orc_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *arena, int *n_out,
                                hl_type_t ***types, char ***names, hl_error_t *err) {
   *n_out = 0;
+  *types = NULL;
+  *names = NULL;
   hl_orc_reader_t *r;
   hl_status_t st = hl_orc_reader_open(fs, path, 0, NULL, NULL, NULL, NULL, 0, &r, err);
   if (st != HL_OK) return st;

@@ -13,7 +13,7 @@ CLANG=$1 SRC=$2 OUT=$3 FIX=$4 SECS=${5:-20} TARGET=${6:-parquet}
 [ -d "$FIX/$TARGET" ] || { echo "fixtures not found: skipped"; exit 77; }
 mkdir -p "$OUT/fuzz_obj"
 BIN=$OUT/fuzz_$TARGET
-SOURCES="$SRC/tests/fuzz/fuzz_$TARGET.c $(ls "$SRC"/src/format/$TARGET/[a-z]*.c) $SRC/src/exec/vector.c
+SOURCES="$SRC/tests/fuzz/fuzz_$TARGET.c $(ls "$SRC"/src/format/$TARGET/[a-z]*.c $SRC/src/format/[a-z]*.c) $SRC/src/exec/vector.c
   $(ls "$SRC"/src/storage/[a-z]*.c) $(ls "$SRC"/src/util/[a-z]*.c)"
 PKGS="zlib libzstd snappy liblz4 libbrotlidec libbrotlienc"
 EXTRA_INC=
@@ -22,8 +22,8 @@ if [ "$TARGET" = orc ]; then
   if [ ! -f "$OUT/generated/orc.pb-c.c" ] || [ "$SRC/src/format/orc/orc.proto" -nt "$OUT/generated/orc.pb-c.c" ]; then
     protoc-c --c_out="$OUT/generated" --proto_path="$SRC/src/format/orc" "$SRC/src/format/orc/orc.proto"
   fi
-  # the ORC folder uses Parquet's block codecs (writer) and predicate test (reader)
-  SOURCES="$SOURCES $OUT/generated/orc.pb-c.c $(ls "$SRC"/src/format/parquet/[a-z]*.c)"
+  # the ORC writer (in the same folder as the reader) uses Parquet's block codecs
+  SOURCES="$SOURCES $OUT/generated/orc.pb-c.c $SRC/src/format/parquet/pq_codec.c"
   PKGS="$PKGS libprotobuf-c lzo2"
   EXTRA_INC="-I$OUT/generated"
 fi

@@ -22,7 +22,7 @@
 #define HL_ORC_H
 
 #include "exec/vector.h"
-#include "format/parquet/parquet.h" /* hl_scan_pred_t */
+#include "format/scan_pred.h"
 #include "storage/stor.h"
 #include "util/kv.h"
 

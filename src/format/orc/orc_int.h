@@ -21,6 +21,8 @@
 /* Largest compression chunk we accept (the chunk header has 23 bits). */
 #define HL_ORC_MAX_BLOCK     (8u * 1024 * 1024)
 #define HL_ORC_DEFAULT_BLOCK (256u * 1024)
+/* Deepest type nesting read (Hive itself stops far earlier). */
+#define HL_ORC_MAX_DEPTH 100
 
 /* hl_orc_codec_t (CompressionKind) is in orc.h, shared with the writer. */
 

@@ -41,6 +41,7 @@ struct hl_orc_reader {
   bool in_stripe;
   uint64_t stripe_rows, stripe_row;
   uint64_t stripes_read;
+  bool any_bound;        /* some column is read (else rows are only counted) */
   char *tz_name;         /* writer zone of the last stripe (reader arena) */
   const hl_orc_tz_t *tz; /* its offsets, NULL for UTC */
   bool failed;
@@ -188,6 +189,7 @@ static hl_status_t bind_all(hl_orc_reader_t *r, const hl_type_t *const *types,
     bind_ctx_t b = {r, err, names[i]};
     hl_status_t st = bind(&b, root_field_id(root, k), types[i], &r->cols[i]);
     if (st != HL_OK) return st;
+    r->any_bound = true;
   }
   return HL_OK;
 }
@@ -197,42 +199,51 @@ static hl_status_t bind_all(hl_orc_reader_t *r, const hl_type_t *const *types,
 typedef struct want_stream {
   uint64_t off, len;
   hl_orc_stream_t *s;
-  const char *name;
 } want_stream_t;
 
-static hl_orc_stream_t *stream_slot(hl_orc_col_t *c, int kind, const char **name) {
+/* The streams a bound column reads, in Stream.Kind order. */
+static const struct {
+  int kind;
+  const char *name;
+} stream_kinds[] = {{ORCPB__STREAM__KIND__PRESENT, "PRESENT"},
+                    {ORCPB__STREAM__KIND__DATA, "DATA"},
+                    {ORCPB__STREAM__KIND__LENGTH, "LENGTH"},
+                    {ORCPB__STREAM__KIND__DICTIONARY_DATA, "DICTIONARY_DATA"},
+                    {ORCPB__STREAM__KIND__SECONDARY, "SECONDARY"}};
+
+static hl_orc_stream_t *stream_slot(hl_orc_col_t *c, int kind) {
   switch (kind) {
   case ORCPB__STREAM__KIND__PRESENT:
-    *name = "PRESENT stream";
     return &c->present_s;
   case ORCPB__STREAM__KIND__DATA:
-    *name = "DATA stream";
     return &c->data_s;
   case ORCPB__STREAM__KIND__LENGTH:
-    *name = "LENGTH stream";
     return &c->length_s;
   case ORCPB__STREAM__KIND__SECONDARY:
-    *name = "SECONDARY stream";
     return &c->secondary_s;
   case ORCPB__STREAM__KIND__DICTIONARY_DATA:
-    *name = "DICTIONARY_DATA stream";
     return &c->dict_s;
   default:
     return NULL;
   }
 }
 
-static void clear_streams(hl_orc_reader_t *r, hl_error_t *err) {
+/* Marks every stream of the bound columns absent and names it for
+ * messages ("DATA stream of column 3"). */
+static hl_status_t clear_streams(hl_orc_reader_t *r, hl_error_t *err) {
   size_t n = r->tail.footer->n_types;
   for (size_t id = 0; id < n; id++) {
     hl_orc_col_t *c = r->by_id[id];
     if (!c) continue;
-    hl_orc_stream_t *ss[] = {&c->present_s, &c->data_s, &c->length_s, &c->secondary_s, &c->dict_s};
-    for (size_t j = 0; j < sizeof ss / sizeof ss[0]; j++) {
-      hl_orc_stream_init(ss[j], NULL, 0, r->tail.codec, r->tail.block, r->stripe_arena, err);
-      ss[j]->name = "stream";
+    for (size_t j = 0; j < sizeof stream_kinds / sizeof stream_kinds[0]; j++) {
+      hl_orc_stream_t *s = stream_slot(c, stream_kinds[j].kind);
+      hl_orc_stream_init(s, NULL, 0, r->tail.codec, r->tail.block, r->stripe_arena, err);
+      s->name =
+          hl_arena_sprintf(r->stripe_arena, "%s stream of column %zu", stream_kinds[j].name, id);
+      if (!s->name) return hl_err_nomem(err);
     }
   }
+  return HL_OK;
 }
 
 static hl_status_t start_stripe(hl_orc_reader_t *r, const Orcpb__StripeInformation *si,
@@ -244,6 +255,11 @@ static hl_status_t start_stripe(hl_orc_reader_t *r, const Orcpb__StripeInformati
   if (si->number_of_rows > (span << 20))
     return hl_orc_corrupt(err, "stripe claims %llu rows in %llu bytes",
                           (unsigned long long)si->number_of_rows, (unsigned long long)span);
+  r->stripe_rows = si->number_of_rows;
+  r->stripe_row = 0;
+  r->in_stripe = true;
+  r->stripes_read++;
+  if (!r->any_bound) return HL_OK; /* only rows are counted */
   uint8_t *raw = hl_arena_alloc(r->stripe_arena, (size_t)si->footer_length);
   if (!raw) return hl_err_nomem(err);
   size_t got = 0;
@@ -271,12 +287,11 @@ static hl_status_t start_stripe(hl_orc_reader_t *r, const Orcpb__StripeInformati
     uint64_t at = off;
     off += s->length;
     if (s->column >= n_types || !r->by_id[s->column] || s->length == 0) continue;
-    const char *name;
-    hl_orc_stream_t *slot = stream_slot(r->by_id[s->column], s->kind, &name);
+    hl_orc_stream_t *slot = stream_slot(r->by_id[s->column], s->kind);
     if (!slot) continue;
-    want[n_want++] = (want_stream_t){at, s->length, slot, name};
+    want[n_want++] = (want_stream_t){at, s->length, slot};
   }
-  clear_streams(r, err);
+  if ((st = clear_streams(r, err)) != HL_OK) return st;
   const char *zone = sf->writer_timezone ? sf->writer_timezone : "";
   if (!r->tz_name || strcmp(r->tz_name, zone) != 0) {
     if (!(r->tz_name = hl_arena_strdup(r->arena, zone))) return hl_err_nomem(err);
@@ -298,19 +313,16 @@ static hl_status_t start_stripe(hl_orc_reader_t *r, const Orcpb__StripeInformati
     if (st != HL_OK) return st;
     if (got != hi - lo) return hl_orc_corrupt(err, "file is truncated");
     for (size_t k = i; k < j; k++) {
+      const char *name = want[k].s->name;
       hl_orc_stream_init(want[k].s, buf + (want[k].off - lo), (size_t)want[k].len, r->tail.codec,
                          r->tail.block, r->stripe_arena, err);
-      want[k].s->name = want[k].name;
+      want[k].s->name = name;
     }
     i = j;
   }
   for (int i = 0; i < r->n_cols; i++)
     if (r->cols[i] && (st = hl_orc_col_start(r->cols[i], sf, tz, r->stripe_arena, err)) != HL_OK)
       return st;
-  r->stripe_rows = si->number_of_rows;
-  r->stripe_row = 0;
-  r->in_stripe = true;
-  r->stripes_read++;
   return HL_OK;
 }
 
@@ -546,6 +558,8 @@ void hl_orc_reader_close(hl_orc_reader_t *r) {
 hl_status_t hl_orc_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *arena, int *n_out,
                                hl_type_t ***types, char ***names, hl_error_t *err) {
   *n_out = 0;
+  *types = NULL;
+  *names = NULL;
   hl_orc_reader_t *r;
   hl_status_t st = hl_orc_reader_open(fs, path, 0, NULL, NULL, NULL, NULL, 0, &r, err);
   if (st != HL_OK) return st;

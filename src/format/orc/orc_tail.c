@@ -66,9 +66,15 @@ static hl_status_t check_types(hl_orc_tail_t *t, hl_arena_t *arena, hl_error_t *
   for (size_t i = 0; i < n; i++)
     t->parent[i] = -2;
   t->parent[0] = -1;
+  int *depth = hl_arena_zalloc(arena, sizeof(int) * n);
+  if (!depth) return hl_err_nomem(err);
   for (size_t i = 0; i < n; i++) {
     const Orcpb__Type *ty = ft->types[i];
     if (t->parent[i] == -2) return hl_orc_corrupt(err, "type %zu is not in the schema tree", i);
+    /* the decoders recurse once per level */
+    if (i > 0 && (depth[i] = depth[t->parent[i]] + 1) > HL_ORC_MAX_DEPTH)
+      return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                        "types nested deeper than %d levels are not supported", HL_ORC_MAX_DEPTH);
     size_t want_kids = 0;
     bool any_kids = false;
     switch (ty->kind) {

@@ -374,41 +374,6 @@ static bool legacy_ok(int conv) {
   }
 }
 
-bool hl_scan_pred_excludes(const hl_scan_pred_t *p, const hl_type_t *t, bool has_bounds,
-                           const hl_value_t *mn, const hl_value_t *mx, int64_t null_count,
-                           int64_t n_values, bool float_col, bool may_have_nan) {
-  if (p->op == HL_PRED_IS_NULL) return null_count == 0;
-  bool all_null = null_count >= 0 && n_values >= 0 && null_count == n_values;
-  if (p->op == HL_PRED_IS_NOT_NULL) return all_null;
-  if (all_null) return true; /* comparisons with NULL are never true */
-  if (p->value.is_null) return true;
-  if (!has_bounds) return false;
-  if (float_col) {
-    if (isnan(p->value.u.d)) return false;
-    /* NaN sorts above everything in Hive: it may satisfy >, >=, <> */
-    if (may_have_nan && (p->op == HL_PRED_GT || p->op == HL_PRED_GE || p->op == HL_PRED_NE))
-      return false;
-  }
-  int c_min = hl_value_compare(t, &p->value, mn); /* value vs min */
-  int c_max = hl_value_compare(t, &p->value, mx);
-  switch (p->op) {
-  case HL_PRED_EQ:
-    return c_min < 0 || c_max > 0;
-  case HL_PRED_NE:
-    return c_min == 0 && c_max == 0;
-  case HL_PRED_LT:
-    return c_min <= 0; /* x < v impossible when min >= v */
-  case HL_PRED_LE:
-    return c_min < 0;
-  case HL_PRED_GT:
-    return c_max >= 0;
-  case HL_PRED_GE:
-    return c_max > 0;
-  default:
-    return false;
-  }
-}
-
 /* Bounds of leaf LI from BYTES, per the column order rules. */
 static bool decode_bounds(const hl_parquet_reader_t *r, int li, const hl_pq_meta_bytes_t *bmin,
                           const hl_pq_meta_bytes_t *bmax, hl_value_t *mn, hl_value_t *mx) {

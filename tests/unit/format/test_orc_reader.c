@@ -761,6 +761,115 @@ TEST(stripe_skipping) {
   CHECK(stripes <= 5);
 }
 
+/* --------------------------------------------------- generated tails */
+
+/* Writes PATH: "ORC", an uncompressed Footer of the N type messages TYPES
+ * and no stripes, the PostScript and its length.  False on failure. */
+static bool write_tail_only(const char *path, Orcpb__Type **types, size_t n) {
+  Orcpb__Footer ft = ORCPB__FOOTER__INIT;
+  ft.n_types = n;
+  ft.types = types;
+  ft.has_number_of_rows = true;
+  size_t flen = orcpb__footer__get_packed_size(&ft);
+  Orcpb__PostScript ps = ORCPB__POST_SCRIPT__INIT;
+  ps.has_footer_length = true;
+  ps.footer_length = flen;
+  ps.has_compression = true;
+  ps.compression = ORCPB__COMPRESSION_KIND__NONE;
+  ps.magic = (char *)"ORC";
+  size_t plen = orcpb__post_script__get_packed_size(&ps);
+  uint8_t *buf = malloc(3 + flen + plen + 1);
+  if (!buf || plen > 255) {
+    free(buf);
+    return false;
+  }
+  memcpy(buf, "ORC", 3);
+  orcpb__footer__pack(&ft, buf + 3);
+  orcpb__post_script__pack(&ps, buf + 3 + flen);
+  buf[3 + flen + plen] = (uint8_t)plen;
+  bool ok = mutate_write(path, buf, 3 + flen + plen + 1);
+  free(buf);
+  return ok;
+}
+
+TEST(acid_and_deep_nesting_refused) {
+  char dir[1024], path[1200];
+  CHECK(mutate_dir(dir, sizeof dir, "orcgen"));
+  snprintf(path, sizeof path, "%s/gen.orc", dir);
+  /* Hive ACID: struct<operation:int, originalTransaction:bigint,
+   * bucket:int, rowId:bigint, currentTransaction:bigint, row:struct<a:int>> */
+  static Orcpb__Type t[8];
+  static uint32_t root_kids[6] = {1, 2, 3, 4, 5, 6}, row_kids[1] = {7};
+  static char *root_names[6] = {"operation", "originalTransaction", "bucket",
+                                "rowId",     "currentTransaction",  "row"};
+  static char *row_names[1] = {"a"};
+  Orcpb__Type *tp[8];
+  const Orcpb__Type__Kind kinds[8] = {ORCPB__TYPE__KIND__STRUCT, ORCPB__TYPE__KIND__INT,
+                                      ORCPB__TYPE__KIND__LONG,   ORCPB__TYPE__KIND__INT,
+                                      ORCPB__TYPE__KIND__LONG,   ORCPB__TYPE__KIND__LONG,
+                                      ORCPB__TYPE__KIND__STRUCT, ORCPB__TYPE__KIND__INT};
+  for (int i = 0; i < 8; i++) {
+    orcpb__type__init(&t[i]);
+    t[i].has_kind = true;
+    t[i].kind = kinds[i];
+    tp[i] = &t[i];
+  }
+  t[0].n_subtypes = t[0].n_field_names = 6;
+  t[0].subtypes = root_kids;
+  t[0].field_names = root_names;
+  t[6].n_subtypes = t[6].n_field_names = 1;
+  t[6].subtypes = row_kids;
+  t[6].field_names = row_names;
+  CHECK(write_tail_only(path, tp, 8));
+  hl_error_t err;
+  hl_err_init(&err);
+  const hl_type_t *types[] = {hl_type_prim(HL_T_INT)};
+  const char *names[] = {"a"};
+  hl_orc_reader_t *r = NULL;
+  CHECK_INT(hl_orc_reader_open(fs, path, 1, types, names, NULL, NULL, 0, &r, &err), HL_UNSUPPORTED);
+  char want[2400];
+  snprintf(want, sizeof want,
+           "cannot read \"%s\": Hive ACID (transactional) ORC files are not supported", path);
+  CHECK_STR(err.message, want);
+  hl_err_clear(&err);
+  /* 101 nested lists: refused before any decoder recurses */
+  static Orcpb__Type deep[103];
+  static uint32_t kid[103];
+  static char *field0[1] = {"x"};
+  Orcpb__Type *dp[103];
+  for (int i = 0; i < 103; i++) {
+    orcpb__type__init(&deep[i]);
+    deep[i].has_kind = true;
+    deep[i].kind = i == 0     ? ORCPB__TYPE__KIND__STRUCT
+                   : i == 102 ? ORCPB__TYPE__KIND__INT
+                              : ORCPB__TYPE__KIND__LIST;
+    kid[i] = (uint32_t)i + 1;
+    if (i < 102) {
+      deep[i].n_subtypes = 1;
+      deep[i].subtypes = &kid[i];
+    }
+    dp[i] = &deep[i];
+  }
+  deep[0].n_field_names = 1;
+  deep[0].field_names = field0;
+  CHECK(write_tail_only(path, dp, 103));
+  uint64_t rows;
+  CHECK_INT(read_all(path, &rows, &err), HL_UNSUPPORTED);
+  snprintf(want, sizeof want,
+           "cannot read \"%s\": types nested deeper than 100 levels are not supported", path);
+  CHECK_STR(err.message, want);
+  hl_err_clear(&err);
+  /* 100 levels read (no stripes: no rows) */
+  deep[100].kind = ORCPB__TYPE__KIND__INT;
+  deep[100].n_subtypes = 0;
+  CHECK(write_tail_only(path, dp, 101));
+  CHECK_INT(read_all(path, &rows, &err), HL_OK);
+  CHECK_INT(rows, 0);
+  hl_err_clear(&err);
+  remove(path);
+  remove(dir);
+}
+
 /* ------------------------------------------------------------ mutants */
 
 /* mutate_run's reader: 0 read, 1 an error naming the file, -1 another. */
@@ -834,6 +943,7 @@ int main(void) {
   RUN(corrupt_files);
   RUN(type_resolution);
   RUN(stripe_skipping);
+  RUN(acid_and_deep_nesting_refused);
   RUN(mutants);
   fs->ops->destroy(fs);
   return test_report();

@@ -172,9 +172,24 @@ static bool positional_names(const Orcpb__Type *root) {
   return true;
 }
 
+/* Hive ACID (transactional) files wrap the rows in an event struct:
+ * operation, originalTransaction, bucket, rowId, currentTransaction, row. */
+static bool acid_layout(const Orcpb__Type *root) {
+  static const char *const fields[] = {"operation", "originalTransaction", "bucket",
+                                       "rowId",     "currentTransaction",  "row"};
+  if (!root_is_struct(root) || root->n_field_names != 6) return false;
+  for (size_t k = 0; k < 6; k++)
+    if (strcmp(root->field_names[k], fields[k]) != 0) return false;
+  return true;
+}
+
 static hl_status_t bind_all(hl_orc_reader_t *r, const hl_type_t *const *types,
                             const char *const *names, const bool *projected, hl_error_t *err) {
   const Orcpb__Type *root = r->tail.footer->types[0];
+  if (acid_layout(root) && r->n_cols > 0)
+    return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "cannot read \"%s\": Hive ACID (transactional) ORC files are not supported",
+                      r->path);
   bool by_pos = positional_names(root);
   for (int i = 0; i < r->n_cols; i++) {
     if (projected && !projected[i]) continue;

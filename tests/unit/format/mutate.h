@@ -57,4 +57,43 @@ static inline bool mutate_write(const char *path, const unsigned char *buf, size
   return fclose(o) == 0 && ok;
 }
 
+typedef struct mutate_counts {
+  int seeds;    /* seed files read */
+  int variants; /* variants tried */
+  int errors;   /* READ returned non-zero */
+  int unnamed;  /* READ returned < 0: an error that does not name the file */
+} mutate_counts_t;
+
+/* Writes 200 variants of each of the N_SEEDS files SEEDS[i] (their first
+ * 64 KiB) to PATH in turn and calls READ(PATH, NAME) on each, where NAME
+ * is PATH's base name; READ returns 0 (read), 1 (clean error) or -1 (an
+ * error not naming the file).  PATH and its directory DIR are removed at
+ * the end. */
+static inline mutate_counts_t mutate_run(const char *const *seeds, int n_seeds, const char *dir,
+                                         const char *path,
+                                         int (*read)(const char *, const char *)) {
+  static unsigned char orig[1 << 16], buf[1 << 16];
+  mutate_counts_t c = {0, 0, 0, 0};
+  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  for (int s = 0; s < n_seeds; s++) {
+    FILE *f = fopen(seeds[s], "rb");
+    if (!f) continue;
+    size_t len = fread(orig, 1, sizeof orig, f);
+    fclose(f);
+    if (len == 0) continue;
+    c.seeds++;
+    for (int v = 0; v < 200; v++) {
+      size_t n = mutate(orig, len, buf, v);
+      if (!mutate_write(path, buf, n)) break;
+      int rc = read(path, name);
+      c.variants++;
+      c.errors += rc != 0;
+      c.unnamed += rc < 0;
+    }
+  }
+  remove(path);
+  remove(dir);
+  return c;
+}
+
 #endif

@@ -15,6 +15,7 @@
  */
 #include "format/orc/orc.h"
 #include "format/orc/orc_int.h"
+#include "format/orc/orc_tz.h"
 #include "mutate.h"
 #include "test.h"
 #include "util/strbuf.h"
@@ -121,6 +122,57 @@ TEST(byte_and_bool_rle) {
   CHECK_STR(err.sqlstate, "XX001");
   hl_err_clear(&err);
   hl_arena_destroy(a);
+}
+
+/* --------------------------------------------------------- time zones */
+
+/* The footer's POSIX rule must give the offsets the zone's listed
+ * transitions give, hour by hour, for the years both cover. */
+static void check_zone_rule(const char *zone, const char *want_rule) {
+  hl_arena_t *a = hl_arena_create(0);
+  hl_error_t err;
+  hl_err_init(&err);
+  const hl_orc_tz_t *tz;
+  CHECK_INT(hl_orc_tz_load(zone, a, &tz, &err), HL_OK);
+  if (!tz) { /* no tz database on this machine */
+    hl_arena_destroy(a);
+    return;
+  }
+  CHECK(tz->rule.valid);
+  hl_orc_tz_rule_t want;
+  CHECK(hl_orc_tz_rule_parse(want_rule, strlen(want_rule), &want));
+  int mismatches = 0, hours = 0;
+  int64_t from = hl_days_from_civil(2014, 1, 1) * 86400; /* Israel changed its rule in 2013 */
+  int64_t to = tz->n ? tz->trans[tz->n - 1] : from;
+  for (int64_t t = from; t < to; t += 3600, hours++) {
+    int32_t listed = hl_orc_tz_offset(tz, t);
+    if (hl_orc_tz_rule_offset(&tz->rule, t) != listed) mismatches++;
+    if (hl_orc_tz_rule_offset(&want, t) != listed) mismatches++;
+  }
+  if (mismatches) fprintf(stderr, "%s: %d mismatches in %d hours\n", zone, mismatches, hours);
+  CHECK_INT(mismatches, 0);
+  hl_arena_destroy(a);
+}
+
+TEST(time_zone_rules) {
+  hl_orc_tz_rule_t r;
+  const char *la = "PST8PDT,M3.2.0,M11.1.0";
+  CHECK(hl_orc_tz_rule_parse(la, strlen(la), &r));
+  CHECK_INT(r.std_off, -8 * 3600);
+  CHECK_INT(r.dst_off, -7 * 3600);
+  /* 2040-07-01 12:00 UTC is summer time, 2040-01-01 winter */
+  CHECK_INT(hl_orc_tz_rule_offset(&r, hl_days_from_civil(2040, 7, 1) * 86400 + 43200), -25200);
+  CHECK_INT(hl_orc_tz_rule_offset(&r, hl_days_from_civil(2040, 1, 1) * 86400 + 43200), -28800);
+  const char *teh = "<+0330>-3:30";
+  CHECK(hl_orc_tz_rule_parse(teh, strlen(teh), &r));
+  CHECK_INT(r.std_off, 3 * 3600 + 1800);
+  CHECK(!r.has_dst);
+  const char *bad = "PST8PDT,M13.2.0,M11.1.0";
+  CHECK(!hl_orc_tz_rule_parse(bad, strlen(bad), &r));
+  check_zone_rule("America/Los_Angeles", la);
+  check_zone_rule("Europe/Berlin", "CET-1CEST,M3.5.0,M10.5.0/3");
+  check_zone_rule("Australia/Sydney", "AEST-10AEDT,M10.1.0,M4.1.0/3");
+  check_zone_rule("Asia/Jerusalem", "IST-2IDT,M3.4.4/26,M10.5.0");
 }
 
 /* --------------------------------------------------------------- JSON */
@@ -761,7 +813,133 @@ TEST(stripe_skipping) {
   CHECK(stripes <= 5);
 }
 
+/* --------------------------------------------------- generated tails */
+
+/* Writes PATH: "ORC", an uncompressed Footer of the N type messages TYPES
+ * and no stripes, the PostScript and its length.  False on failure. */
+static bool write_tail_only(const char *path, Orcpb__Type **types, size_t n) {
+  Orcpb__Footer ft = ORCPB__FOOTER__INIT;
+  ft.n_types = n;
+  ft.types = types;
+  ft.has_number_of_rows = true;
+  size_t flen = orcpb__footer__get_packed_size(&ft);
+  Orcpb__PostScript ps = ORCPB__POST_SCRIPT__INIT;
+  ps.has_footer_length = true;
+  ps.footer_length = flen;
+  ps.has_compression = true;
+  ps.compression = ORCPB__COMPRESSION_KIND__NONE;
+  ps.magic = (char *)"ORC";
+  size_t plen = orcpb__post_script__get_packed_size(&ps);
+  uint8_t *buf = malloc(3 + flen + plen + 1);
+  if (!buf || plen > 255) {
+    free(buf);
+    return false;
+  }
+  memcpy(buf, "ORC", 3);
+  orcpb__footer__pack(&ft, buf + 3);
+  orcpb__post_script__pack(&ps, buf + 3 + flen);
+  buf[3 + flen + plen] = (uint8_t)plen;
+  bool ok = mutate_write(path, buf, 3 + flen + plen + 1);
+  free(buf);
+  return ok;
+}
+
+TEST(acid_and_deep_nesting_refused) {
+  char dir[1024], path[1200];
+  CHECK(mutate_dir(dir, sizeof dir, "orcgen"));
+  snprintf(path, sizeof path, "%s/gen.orc", dir);
+  /* Hive ACID: struct<operation:int, originalTransaction:bigint,
+   * bucket:int, rowId:bigint, currentTransaction:bigint, row:struct<a:int>> */
+  static Orcpb__Type t[8];
+  static uint32_t root_kids[6] = {1, 2, 3, 4, 5, 6}, row_kids[1] = {7};
+  static char *root_names[6] = {"operation", "originalTransaction", "bucket",
+                                "rowId",     "currentTransaction",  "row"};
+  static char *row_names[1] = {"a"};
+  Orcpb__Type *tp[8];
+  const Orcpb__Type__Kind kinds[8] = {ORCPB__TYPE__KIND__STRUCT, ORCPB__TYPE__KIND__INT,
+                                      ORCPB__TYPE__KIND__LONG,   ORCPB__TYPE__KIND__INT,
+                                      ORCPB__TYPE__KIND__LONG,   ORCPB__TYPE__KIND__LONG,
+                                      ORCPB__TYPE__KIND__STRUCT, ORCPB__TYPE__KIND__INT};
+  for (int i = 0; i < 8; i++) {
+    orcpb__type__init(&t[i]);
+    t[i].has_kind = true;
+    t[i].kind = kinds[i];
+    tp[i] = &t[i];
+  }
+  t[0].n_subtypes = t[0].n_field_names = 6;
+  t[0].subtypes = root_kids;
+  t[0].field_names = root_names;
+  t[6].n_subtypes = t[6].n_field_names = 1;
+  t[6].subtypes = row_kids;
+  t[6].field_names = row_names;
+  CHECK(write_tail_only(path, tp, 8));
+  hl_error_t err;
+  hl_err_init(&err);
+  const hl_type_t *types[] = {hl_type_prim(HL_T_INT)};
+  const char *names[] = {"a"};
+  hl_orc_reader_t *r = NULL;
+  CHECK_INT(hl_orc_reader_open(fs, path, 1, types, names, NULL, NULL, 0, &r, &err), HL_UNSUPPORTED);
+  char want[2400];
+  snprintf(want, sizeof want,
+           "cannot read \"%s\": Hive ACID (transactional) ORC files are not supported", path);
+  CHECK_STR(err.message, want);
+  hl_err_clear(&err);
+  /* 101 nested lists: refused before any decoder recurses */
+  static Orcpb__Type deep[103];
+  static uint32_t kid[103];
+  static char *field0[1] = {"x"};
+  Orcpb__Type *dp[103];
+  for (int i = 0; i < 103; i++) {
+    orcpb__type__init(&deep[i]);
+    deep[i].has_kind = true;
+    deep[i].kind = i == 0     ? ORCPB__TYPE__KIND__STRUCT
+                   : i == 102 ? ORCPB__TYPE__KIND__INT
+                              : ORCPB__TYPE__KIND__LIST;
+    kid[i] = (uint32_t)i + 1;
+    if (i < 102) {
+      deep[i].n_subtypes = 1;
+      deep[i].subtypes = &kid[i];
+    }
+    dp[i] = &deep[i];
+  }
+  deep[0].n_field_names = 1;
+  deep[0].field_names = field0;
+  CHECK(write_tail_only(path, dp, 103));
+  uint64_t rows;
+  CHECK_INT(read_all(path, &rows, &err), HL_UNSUPPORTED);
+  snprintf(want, sizeof want,
+           "cannot read \"%s\": types nested deeper than 100 levels are not supported", path);
+  CHECK_STR(err.message, want);
+  hl_err_clear(&err);
+  /* 100 levels read (no stripes: no rows) */
+  deep[100].kind = ORCPB__TYPE__KIND__INT;
+  deep[100].n_subtypes = 0;
+  CHECK(write_tail_only(path, dp, 101));
+  CHECK_INT(read_all(path, &rows, &err), HL_OK);
+  CHECK_INT(rows, 0);
+  hl_err_clear(&err);
+  remove(path);
+  remove(dir);
+}
+
 /* ------------------------------------------------------------ mutants */
+
+/* mutate_run's reader: 0 read, 1 an error naming the file, -1 another. */
+static int read_mutant(const char *path, const char *name) {
+  (void)name;
+  hl_error_t err;
+  hl_err_init(&err);
+  uint64_t rows;
+  hl_status_t st = read_all(path, &rows, &err);
+  int rc = st == HL_OK ? 0 : 1;
+  if (st != HL_OK && st != HL_NOMEM &&
+      (!err.message || strncmp(err.message, "cannot read \"", 13) != 0)) {
+    fprintf(stderr, "unnamed error: %s\n", err.message ? err.message : "(none)");
+    rc = -1;
+  }
+  hl_err_clear(&err);
+  return rc;
+}
 
 TEST(mutants) {
   char dir[1024];
@@ -784,39 +962,19 @@ TEST(mutants) {
                          "TestOrcFile.metaData.orc",
                          "TestOrcFile.testMemoryManagementV11.orc"};
   int n_seeds = (int)(sizeof seeds / sizeof seeds[0]);
-  int variants = 0, errors = 0, unnamed = 0;
-  time_t t0 = time(NULL);
-  for (int s = 0; s < n_seeds; s++) {
-    FILE *f = fopen(fx(seeds[s]), "rb");
-    CHECK(f != NULL);
-    if (!f) continue;
-    static unsigned char orig[1 << 16], buf[1 << 16];
-    size_t len = fread(orig, 1, sizeof orig, f);
-    fclose(f);
-    for (int v = 0; v < 200; v++) {
-      size_t n = mutate(orig, len, buf, v);
-      if (!mutate_write(path, buf, n)) break;
-      hl_error_t err;
-      hl_err_init(&err);
-      uint64_t rows;
-      hl_status_t st = read_all(path, &rows, &err);
-      variants++;
-      if (st != HL_OK) {
-        errors++;
-        if (st != HL_NOMEM && (!err.message || strncmp(err.message, "cannot read \"", 13) != 0)) {
-          unnamed++;
-          fprintf(stderr, "unnamed error: %s\n", err.message ? err.message : "(none)");
-        }
-      }
-      hl_err_clear(&err);
-    }
+  static char seed_paths[16][4096];
+  const char *paths[16];
+  for (int i = 0; i < n_seeds; i++) {
+    snprintf(seed_paths[i], sizeof seed_paths[i], "%s", fx(seeds[i]));
+    paths[i] = seed_paths[i];
   }
-  unlink(path);
-  rmdir(dir);
-  printf("mutants: %d variants, %d errors, %ld s\n", variants, errors, (long)(time(NULL) - t0));
-  CHECK(variants >= 3000);
-  CHECK_INT(unnamed, 0);
-  CHECK(errors > variants / 4);
+  time_t t0 = time(NULL);
+  mutate_counts_t c = mutate_run(paths, n_seeds, dir, path, read_mutant);
+  printf("mutants: %d variants, %d errors, %ld s\n", c.variants, c.errors, (long)(time(NULL) - t0));
+  CHECK_INT(c.seeds, n_seeds);
+  CHECK(c.variants >= 3000);
+  CHECK_INT(c.unnamed, 0);
+  CHECK(c.errors > c.variants / 4);
 }
 
 int main(void) {
@@ -825,6 +983,7 @@ int main(void) {
   snprintf(fixture_dir, sizeof fixture_dir, "%s", fixtures);
   RUN(rle_v2_spec_examples);
   RUN(byte_and_bool_rle);
+  RUN(time_zone_rules);
   char probe[1200];
   snprintf(probe, sizeof probe, "%s/orc/TestOrcFile.test1.orc", fixture_dir);
   if (access(probe, R_OK) != 0) {
@@ -837,6 +996,7 @@ int main(void) {
   RUN(corrupt_files);
   RUN(type_resolution);
   RUN(stripe_skipping);
+  RUN(acid_and_deep_nesting_refused);
   RUN(mutants);
   fs->ops->destroy(fs);
   return test_report();

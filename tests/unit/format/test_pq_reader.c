@@ -318,30 +318,19 @@ TEST(mutants) {
                          "int96_from_spark.parquet",
                          "float16_nonzeros_and_nans.parquet"};
   int n_seeds = (int)(sizeof seeds / sizeof seeds[0]);
-  int variants = 0, errors = 0, unnamed = 0;
-  clock_t t0 = clock();
-  for (int s = 0; s < n_seeds; s++) {
-    FILE *f = fopen(fx(seeds[s]), "rb");
-    if (!f) continue;
-    static unsigned char orig[1 << 16], buf[1 << 16];
-    size_t len = fread(orig, 1, sizeof orig, f);
-    fclose(f);
-    for (int v = 0; v < 200; v++) {
-      size_t n = mutate(orig, len, buf, v);
-      if (!mutate_write(path, buf, n)) break;
-      int rc = read_any(path, "mutant.parquet");
-      variants++;
-      if (rc != 0) errors++;
-      if (rc < 0) unnamed++;
-    }
+  static char seed_paths[16][2048];
+  const char *paths[16];
+  for (int i = 0; i < n_seeds; i++) {
+    snprintf(seed_paths[i], sizeof seed_paths[i], "%s", fx(seeds[i]));
+    paths[i] = seed_paths[i];
   }
-  unlink(path);
-  rmdir(dir);
+  clock_t t0 = clock();
+  mutate_counts_t c = mutate_run(paths, n_seeds, dir, path, read_any);
   double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-  printf("mutants: %d variants, %d errors, %.1f s\n", variants, errors, secs);
-  CHECK(variants >= 3000);
-  CHECK_INT(unnamed, 0);
-  CHECK(errors > variants / 4);
+  printf("mutants: %d variants, %d errors, %.1f s\n", c.variants, c.errors, secs);
+  CHECK(c.variants >= 3000);
+  CHECK_INT(c.unnamed, 0);
+  CHECK(c.errors > c.variants / 4);
   CHECK(secs < 20);
 }
 

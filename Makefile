@@ -44,6 +44,7 @@ fuzz: deps
 	  -lm -lpthread -o build-fuzz/fuzz_text
 	./build-fuzz/fuzz_parser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-parser tests/fuzz/corpus/parser
 	./build-fuzz/fuzz_text -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-text tests/fuzz/corpus/text
+	./tests/fuzz/run_fuzz.sh clang $(CURDIR) $(CURDIR)/build-fuzz ../shared/fixtures $(FUZZ_SECONDS) orc
 
 valgrind: deps
 	@cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug >/dev/null

@@ -4,7 +4,7 @@
 set -eu
 
 PACKAGES="build-essential cmake pkg-config python3 libsqlite3-dev zlib1g-dev libzstd-dev \
-libjansson-dev libedit-dev libsnappy-dev liblz4-dev libbrotli-dev libssl-dev libprotobuf-c-dev protobuf-c-compiler liblzo2-dev clang valgrind"
+libjansson-dev libedit-dev libsnappy-dev liblz4-dev libbrotli-dev libssl-dev libprotobuf-c-dev protobuf-c-compiler liblzo2-dev tzdata clang valgrind"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -12,6 +12,7 @@
 
 #include "exec/loc_allow.h"
 
+#include "format/orc/orc.h"
 #include "format/parquet/parquet.h"
 #include "format/rcfile/rcfile.h"
 #include "format/seqfile/seqfile.h"
@@ -40,6 +41,8 @@ typedef struct scan {
   hl_parquet_reader_t *pq;  /* Parquet tables */
   bool parquet;
   bool seqfile, rcfile; /* SEQUENCEFILE (fmt) / RCFILE (rc_fmt) tables */
+  bool orc;             /* ORC tables */
+  hl_orc_reader_t *orc_r;
   hl_seqfile_reader_t *seq;
   hl_rcfile_reader_t *rc;
   hl_rcfile_format_t rc_fmt;
@@ -62,6 +65,7 @@ typedef struct scan {
 } scan_t;
 
 static void note_parquet(scan_t *sc);
+static void note_orc(scan_t *sc);
 
 static bool is_hidden(const char *name) {
   return name[0] == '.' || name[0] == '_';
@@ -161,6 +165,10 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   if (sc->rcfile)
     return hl_rcfile_reader_open(sc->s->fs, path, &sc->rc_fmt, t->n_data, t->types, t->names,
                                  sc->plan->needed, &sc->rc, err);
+  if (sc->orc)
+    return hl_orc_reader_open(sc->s->fs, path, t->n_data, t->types, t->names, sc->plan->needed,
+                              sc->plan->sampled ? NULL : sc->plan->preds,
+                              sc->plan->sampled ? 0 : sc->plan->n_preds, &sc->orc_r, err);
   return hl_text_reader_open(sc->s->fs, path, &sc->fmt, t->n_data, t->types, t->names,
                              sc->plan->needed, &sc->reader, err);
 }
@@ -182,12 +190,13 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   scan_t *sc = (scan_t *)op;
   *out = NULL;
   for (;;) {
-    if (sc->reader || sc->pq || sc->seq || sc->rc) {
+    if (sc->reader || sc->pq || sc->seq || sc->rc || sc->orc_r) {
       if (hl_batch_reset(sc->batch) != HL_OK) return hl_err_nomem(err);
-      hl_status_t rc = sc->pq    ? hl_parquet_reader_next(sc->pq, sc->batch, err)
-                       : sc->seq ? hl_seqfile_reader_next(sc->seq, sc->batch, err)
-                       : sc->rc  ? hl_rcfile_reader_next(sc->rc, sc->batch, err)
-                                 : hl_text_reader_next(sc->reader, sc->batch, err);
+      hl_status_t rc = sc->pq      ? hl_parquet_reader_next(sc->pq, sc->batch, err)
+                       : sc->seq   ? hl_seqfile_reader_next(sc->seq, sc->batch, err)
+                       : sc->rc    ? hl_rcfile_reader_next(sc->rc, sc->batch, err)
+                       : sc->orc_r ? hl_orc_reader_next(sc->orc_r, sc->batch, err)
+                                   : hl_text_reader_next(sc->reader, sc->batch, err);
       if (rc != HL_OK) return rc;
       if (sc->plan->sampled) { /* TABLESAMPLE (n ROWS): n rows per file, as Hive per split */
         int64_t left = sc->plan->sample_rows - sc->file_rows;
@@ -218,6 +227,9 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
       sc->seq = NULL;
       hl_rcfile_reader_close(sc->rc);
       sc->rc = NULL;
+      note_orc(sc);
+      hl_orc_reader_close(sc->orc_r);
+      sc->orc_r = NULL;
       note_parquet(sc);
       hl_parquet_reader_close(sc->pq);
       sc->pq = NULL;
@@ -240,6 +252,16 @@ static void note_parquet(scan_t *sc) {
   sc->row_groups_total += ps->row_groups_total;
   sc->row_groups_read += ps->row_groups_read;
   sc->pages_skipped += ps->pages_skipped;
+}
+
+/* Adds a closing ORC reader's stripe counts to the scan's row-group
+ * counts (EXPLAIN ANALYZE shows ORC stripes as row groups). */
+static void note_orc(scan_t *sc) {
+  if (!sc->orc_r) return;
+  uint64_t total, read;
+  hl_orc_reader_stripes(sc->orc_r, &total, &read);
+  sc->row_groups_total += total;
+  sc->row_groups_read += read;
 }
 
 /* Publishes the counters to the plan (workers of a parallel scan add up;
@@ -265,6 +287,9 @@ static void scan_close(hl_op_t *op) {
   sc->seq = NULL;
   hl_rcfile_reader_close(sc->rc);
   sc->rc = NULL;
+  note_orc(sc);
+  hl_orc_reader_close(sc->orc_r);
+  sc->orc_r = NULL;
   note_parquet(sc);
   hl_parquet_reader_close(sc->pq);
   sc->pq = NULL;
@@ -357,10 +382,11 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *plan, hl_arena
   sc->parquet = strcmp(plan->format_name, "parquet") == 0;
   sc->seqfile = strcmp(plan->format_name, "sequencefile") == 0;
   sc->rcfile = strcmp(plan->format_name, "rcfile") == 0;
+  sc->orc = strcmp(plan->format_name, "orc") == 0;
   if (sc->rcfile && hl_rcfile_format_init(&sc->rc_fmt, arena, c->serde_lib, c->serde_params,
                                           c->n_serde_params, c->params, c->n_params, err) != HL_OK)
     return NULL;
-  if (!sc->parquet && !sc->rcfile &&
+  if (!sc->parquet && !sc->rcfile && !sc->orc &&
       hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params, c->n_serde_params,
                           c->params, c->n_params, err) != HL_OK)
     return NULL;

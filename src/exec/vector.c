@@ -80,6 +80,11 @@ hl_status_t hl_batch_reset(hl_batch_t *batch) {
   return HL_OK;
 }
 
+hl_status_t hl_vec_set_all_null(hl_vec_t *v, hl_arena_t *arena) {
+  v->validity = hl_arena_zalloc(arena, HL_BATCH_CAP / 8);
+  return v->validity ? HL_OK : HL_NOMEM;
+}
+
 hl_status_t hl_vec_set_null(hl_vec_t *v, hl_arena_t *arena, uint32_t row) {
   if (!v->validity) {
     v->validity = hl_arena_alloc(arena, sizeof(uint64_t) * VALIDITY_WORDS);

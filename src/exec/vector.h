@@ -71,6 +71,8 @@ hl_status_t hl_batch_reset(hl_batch_t *batch);
 /* Marks ROW null, allocating the bitmap (all valid) on first use.
  * Returns HL_NOMEM if the bitmap cannot be allocated. */
 hl_status_t hl_vec_set_null(hl_vec_t *v, hl_arena_t *arena, uint32_t row);
+/* Marks every row of V NULL (a zeroed bitmap in ARENA).  HL_NOMEM. */
+hl_status_t hl_vec_set_all_null(hl_vec_t *v, hl_arena_t *arena);
 /* Marks ROW valid (only needed when reusing rows). */
 void hl_vec_set_valid(hl_vec_t *v, uint32_t row);
 /* Allocates the data array for V's type in ARENA (validity NULL). */

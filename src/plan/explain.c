@@ -106,8 +106,9 @@ static void explain_scan(lines_t *l, const hl_plan_scan_t *scan, const hl_expr_t
                   (unsigned long long)a->partitions, (unsigned long long)a->files,
                   (unsigned long long)a->rows);
     if (a->row_groups_total)
-      hl_buf_printf(&x, ", row groups %llu/%llu", (unsigned long long)a->row_groups_read,
-                    (unsigned long long)a->row_groups_total);
+      hl_buf_printf(
+          &x, ", %s %llu/%llu", strcmp(scan->format_name, "orc") == 0 ? "stripes" : "row groups",
+          (unsigned long long)a->row_groups_read, (unsigned long long)a->row_groups_total);
     if (a->pages_skipped)
       hl_buf_printf(&x, ", pages skipped %llu", (unsigned long long)a->pages_skipped);
     if (x.oom)

@@ -15,11 +15,11 @@
  *   tests/fuzz/run_fuzz.sh clang "$PWD" build/fuzz ../shared/fixtures 3600
  */
 #include "format/parquet/parquet.h"
+#include "fuzz_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void read_file(hl_stor_t *fs, const char *path, bool with_pred) {
   hl_arena_t *arena = hl_arena_create(0);
@@ -53,21 +53,6 @@ static void read_file(hl_stor_t *fs, const char *path, bool with_pred) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  char path[] = "/tmp/fuzz_parquet_XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return 0;
-  if (size && write(fd, data, size) != (ssize_t)size) {
-    close(fd);
-    unlink(path);
-    return 0;
-  }
-  close(fd);
-  hl_stor_t *fs = hl_stor_local_create();
-  if (fs) {
-    read_file(fs, path, false);
-    read_file(fs, path, true);
-    fs->ops->destroy(fs);
-  }
-  unlink(path);
+  fuzz_with_file(data, size, "fuzz_parquet_", read_file);
   return 0;
 }

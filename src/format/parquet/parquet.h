@@ -25,28 +25,9 @@
 #define HL_PARQUET_H
 
 #include "exec/vector.h"
+#include "format/scan_pred.h"
 #include "storage/stor.h"
 #include "util/kv.h"
-
-/* A pushed-down predicate "column op constant" (conjunctive), used to skip
- * row groups (min/max/null-count statistics) and pages (column index).
- * Rows are NOT filtered by the reader: the filter operator still runs. */
-typedef enum hl_pred_op {
-  HL_PRED_EQ,
-  HL_PRED_NE,
-  HL_PRED_LT,
-  HL_PRED_LE,
-  HL_PRED_GT,
-  HL_PRED_GE,
-  HL_PRED_IS_NULL,
-  HL_PRED_IS_NOT_NULL
-} hl_pred_op_t;
-
-typedef struct hl_scan_pred {
-  int col; /* data column index (0..n_cols) */
-  hl_pred_op_t op;
-  hl_value_t value; /* of the column's table type; unused for IS [NOT] NULL */
-} hl_scan_pred_t;
 
 /* Cache of parsed footers keyed on (path, size, mtime), owned by the
  * caller (one per open warehouse handle), safe for one thread at a time. */

@@ -387,43 +387,6 @@ static bool legacy_ok(int conv) {
   }
 }
 
-/* True when no row in [min, max] (with NULL_COUNT nulls of N_VALUES values,
- * -1 when unknown) can satisfy P.  HAS_BOUNDS false: only null counts. */
-static bool pred_excludes(const hl_scan_pred_t *p, const hl_type_t *t, bool has_bounds,
-                          const hl_value_t *mn, const hl_value_t *mx, int64_t null_count,
-                          int64_t n_values, bool float_col, bool may_have_nan) {
-  if (p->op == HL_PRED_IS_NULL) return null_count == 0;
-  bool all_null = null_count >= 0 && n_values >= 0 && null_count == n_values;
-  if (p->op == HL_PRED_IS_NOT_NULL) return all_null;
-  if (all_null) return true; /* comparisons with NULL are never true */
-  if (p->value.is_null) return true;
-  if (!has_bounds) return false;
-  if (float_col) {
-    if (isnan(p->value.u.d)) return false;
-    /* NaN sorts above everything in Hive: it may satisfy >, >=, <> */
-    if (may_have_nan && (p->op == HL_PRED_GT || p->op == HL_PRED_GE || p->op == HL_PRED_NE))
-      return false;
-  }
-  int c_min = hl_value_compare(t, &p->value, mn); /* value vs min */
-  int c_max = hl_value_compare(t, &p->value, mx);
-  switch (p->op) {
-  case HL_PRED_EQ:
-    return c_min < 0 || c_max > 0;
-  case HL_PRED_NE:
-    return c_min == 0 && c_max == 0;
-  case HL_PRED_LT:
-    return c_min <= 0; /* x < v impossible when min >= v */
-  case HL_PRED_LE:
-    return c_min < 0;
-  case HL_PRED_GT:
-    return c_max >= 0;
-  case HL_PRED_GE:
-    return c_max > 0;
-  default:
-    return false;
-  }
-}
-
 /* Bounds of leaf LI from BYTES, per the column order rules. */
 static bool decode_bounds(const hl_parquet_reader_t *r, int li, const hl_pq_meta_bytes_t *bmin,
                           const hl_pq_meta_bytes_t *bmax, hl_value_t *mn, hl_value_t *mx) {
@@ -471,9 +434,9 @@ static bool rg_excluded(hl_parquet_reader_t *r, const hl_pq_row_group_t *rg) {
     bool has = chunk_bounds(r, li, s, &mn, &mx);
     int conv = cb->node->conv;
     bool may_nan = !(s->has_nan_count && s->nan_count == 0);
-    if (pred_excludes(p, r->cb[p->col].node->type, has, &mn, &mx,
-                      s->has_null_count ? s->null_count : -1, cm->num_values, is_float_conv(conv),
-                      may_nan))
+    if (hl_scan_pred_excludes(p, r->cb[p->col].node->type, has, &mn, &mx,
+                              s->has_null_count ? s->null_count : -1, cm->num_values,
+                              is_float_conv(conv), may_nan))
       return true;
   }
   return false;
@@ -537,8 +500,8 @@ static hl_status_t apply_page_index(hl_parquet_reader_t *r, const hl_pq_row_grou
     int64_t nulls = ci->has_null_counts ? ci->null_counts[pg] : -1;
     int64_t rows = end - first;
     if (ci->null_pages[pg]) nulls = rows;
-    if (pred_excludes(p, r->cb[p->col].node->type, has, &mn, &mx, nulls, rows, is_float_conv(conv),
-                      true))
+    if (hl_scan_pred_excludes(p, r->cb[p->col].node->type, has, &mn, &mx, nulls, rows,
+                              is_float_conv(conv), true))
       continue;
     if (n_keep && keep[n_keep - 1].end == first)
       keep[n_keep - 1].end = end;
@@ -951,11 +914,6 @@ fail:
   return st;
 }
 
-static hl_status_t all_null(hl_vec_t *v, hl_arena_t *arena, hl_error_t *err) {
-  v->validity = hl_arena_zalloc(arena, HL_BATCH_CAP / 8);
-  return v->validity ? HL_OK : hl_err_nomem(err);
-}
-
 hl_status_t hl_parquet_reader_next(hl_parquet_reader_t *r, hl_batch_t *batch, hl_error_t *err) {
   hl_status_t st = HL_OK;
   batch->n_rows = 0;
@@ -995,7 +953,7 @@ hl_status_t hl_parquet_reader_next(hl_parquet_reader_t *r, hl_batch_t *batch, hl
       hl_vec_t *v = &batch->cols[i];
       if (is_late(r, i)) continue; /* hl_parquet_reader_finish */
       if (cb->field < 0)
-        st = all_null(v, batch->arena, err);
+        st = hl_vec_set_all_null(v, batch->arena) == HL_OK ? HL_OK : hl_err_nomem(err);
       else if (cb->flat)
         st = pq_col_read_flat(r->cols[cb->node->leaf_index], want, v, 0, batch->arena, err);
       else

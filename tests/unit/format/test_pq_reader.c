@@ -8,6 +8,7 @@
  * fixtures (fixed seed) that must fail cleanly or read.
  */
 #include "format/parquet/parquet.h"
+#include "mutate.h"
 #include "test.h"
 #include "util/mem.h"
 
@@ -296,24 +297,9 @@ TEST(bad_files) {
   CHECK(n >= 8);
 }
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15u;
-static uint64_t rnd(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
-
 TEST(mutants) {
-  const char *tmpdir = getenv("HIVELITE_TEST_TMP");
   char dir[1024];
-  snprintf(dir, sizeof dir, "%s/pqmutXXXXXX", tmpdir ? tmpdir : "/tmp");
-  if (tmpdir) {
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", tmpdir);
-    if (system(cmd) != 0) return;
-  }
-  if (!mkdtemp(dir)) return;
+  if (!mutate_dir(dir, sizeof dir, "pqmut")) return;
   char path[1200];
   snprintf(path, sizeof path, "%s/mutant.parquet", dir);
   const char *seeds[] = {"alltypes_plain.parquet",
@@ -332,46 +318,19 @@ TEST(mutants) {
                          "int96_from_spark.parquet",
                          "float16_nonzeros_and_nans.parquet"};
   int n_seeds = (int)(sizeof seeds / sizeof seeds[0]);
-  int variants = 0, errors = 0, unnamed = 0;
-  clock_t t0 = clock();
-  for (int s = 0; s < n_seeds; s++) {
-    FILE *f = fopen(fx(seeds[s]), "rb");
-    if (!f) continue;
-    static unsigned char orig[1 << 16], buf[1 << 16];
-    size_t len = fread(orig, 1, sizeof orig, f);
-    fclose(f);
-    for (int v = 0; v < 200; v++) {
-      size_t n = len;
-      memcpy(buf, orig, len);
-      if (v < 40) {
-        n = (size_t)(rnd() % len); /* truncated */
-      } else {
-        int flips = 1 + (int)(rnd() % 4);
-        for (int k = 0; k < flips; k++) {
-          /* bias towards the footer, where the metadata lives */
-          size_t pos = (rnd() & 1) ? len - 1 - (size_t)(rnd() % (len < 512 ? len : 512))
-                                   : (size_t)(rnd() % len);
-          buf[pos] ^= (unsigned char)(1u << (rnd() % 8));
-          if (rnd() % 4 == 0) buf[pos] = (unsigned char)rnd();
-        }
-      }
-      FILE *o = fopen(path, "wb");
-      if (!o) break;
-      fwrite(buf, 1, n, o);
-      fclose(o);
-      int rc = read_any(path, "mutant.parquet");
-      variants++;
-      if (rc != 0) errors++;
-      if (rc < 0) unnamed++;
-    }
+  static char seed_paths[16][2048];
+  const char *paths[16];
+  for (int i = 0; i < n_seeds; i++) {
+    snprintf(seed_paths[i], sizeof seed_paths[i], "%s", fx(seeds[i]));
+    paths[i] = seed_paths[i];
   }
-  unlink(path);
-  rmdir(dir);
+  clock_t t0 = clock();
+  mutate_counts_t c = mutate_run(paths, n_seeds, dir, path, read_any);
   double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-  printf("mutants: %d variants, %d errors, %.1f s\n", variants, errors, secs);
-  CHECK(variants >= 3000);
-  CHECK_INT(unnamed, 0);
-  CHECK(errors > variants / 4);
+  printf("mutants: %d variants, %d errors, %.1f s\n", c.variants, c.errors, secs);
+  CHECK(c.variants >= 3000);
+  CHECK_INT(c.unnamed, 0);
+  CHECK(c.errors > c.variants / 4);
   CHECK(secs < 20);
 }
 

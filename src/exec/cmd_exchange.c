@@ -94,7 +94,7 @@ hl_status_t hl_cmd_exchange_partition(hl_session_t *s, const hl_ast_alter_table_
       return hl_err_set_at(err, spec->pos, HL_CONSTRAINT, HL_SS(DUPLICATE_OBJECT),
                            "partition \"%s\" already exists in table \"%s.%s\"", dp[j].name,
                            HL_TNAME(dest));
-  const char *dflt = hl_cmd_default_part_name(s);
+  const char *dflt = hl_session_default_part_name(s);
   hl_cat_partition_t **moved = hl_arena_zalloc(arena, sizeof(*moved) * (n_sp + 1));
   hl_cat_partition_t *np = hl_arena_zalloc(arena, sizeof(*np) * (n_sp + 1));
   if (!moved || !np) return hl_err_nomem(err);

@@ -143,8 +143,6 @@ void hl_cmd_undo_mkdirs(hl_session_t *s, const char *created); /* NULL: no-op */
 /* The owner recorded for new databases and tables: SET user.name, else
  * $USER, else NULL. */
 const char *hl_cmd_owner(hl_session_t *s);
-/* The session's default partition name. */
-const char *hl_cmd_default_part_name(hl_session_t *s);
 /* hivelite.max_partitions_per_table (default 1,000,000) in *out; a value
  * that is not a positive integer is a 22023 error. */
 hl_status_t hl_cmd_max_partitions(hl_session_t *s, size_t *out, hl_error_t *err);

@@ -52,7 +52,7 @@ static bool same_values(char **a, char **b, int n) {
 
 static hl_status_t add_partitions(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
                                   hl_arena_t *arena, hl_error_t *err) {
-  const char *dflt = hl_cmd_default_part_name(s);
+  const char *dflt = hl_session_default_part_name(s);
   int n = alt->n_part_specs;
   hl_cat_partition_t *parts = hl_arena_zalloc(arena, sizeof(*parts) * (size_t)(n + 1));
   char **created = hl_arena_zalloc(arena, sizeof(char *) * (size_t)(n + 1));
@@ -201,7 +201,7 @@ static hl_status_t get_existing(hl_session_t *s, hl_table_t *t, const hl_ast_par
   if (rc == HL_OK) rc = part_find(s, t, values, arena, out, err);
   if (rc != HL_OK) return rc;
   if (!*out) {
-    char *name = hl_table_part_name(t, values, hl_cmd_default_part_name(s), arena);
+    char *name = hl_table_part_name(t, values, hl_session_default_part_name(s), arena);
     return hl_err_set_at(err, spec->pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
                          "partition \"%s\" does not exist in table \"%s.%s\"", name ? name : "?",
                          HL_TNAME(t));
@@ -211,7 +211,7 @@ static hl_status_t get_existing(hl_session_t *s, hl_table_t *t, const hl_ast_par
 
 static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
                                     hl_arena_t *arena, hl_error_t *err) {
-  const char *dflt = hl_cmd_default_part_name(s);
+  const char *dflt = hl_session_default_part_name(s);
   hl_cat_partition_t *old;
   hl_status_t rc = get_existing(s, t, &alt->part_specs[0], arena, &old, err);
   if (rc != HL_OK) return rc;
@@ -394,8 +394,8 @@ static hl_status_t show_filtered(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_
      * puts NULL last ascending and first descending */
     bool nulls_last = !hl_session_get(s, "hive.default.nulls.last") ||
                       strcasecmp(hl_session_get(s, "hive.default.nulls.last"), "false") != 0;
-    ord.nulls_first[i] = o->nulls == 0 ? (nulls_last ? o->descending : !o->descending)
-                                       : o->nulls == 1;
+    ord.nulls_first[i] =
+        o->nulls == 0 ? (nulls_last ? o->descending : !o->descending) : o->nulls == 1;
   }
 
   /* SELECT <first key> FROM t WHERE <where>: only its pruning is used */

@@ -45,8 +45,8 @@ hl_status_t hl_cmd_set(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *a
     size_t n_defaults = 0;
     while (hl_session_defaults[n_defaults * 2])
       n_defaults++;
-    lines = hl_arena_alloc(arena, sizeof(char *) * ((size_t)s->n_settings + (size_t)s->n_config +
-                                                    n_defaults + 1));
+    lines = hl_arena_alloc(
+        arena, sizeof(char *) * ((size_t)s->n_settings + (size_t)s->n_config + n_defaults + 1));
     if (!lines) return hl_err_nomem(err);
     for (int i = 0; i < s->n_settings; i++) {
       lines[n] = hl_arena_sprintf(arena, "%s=%s", s->settings[i].key, s->settings[i].value);

@@ -4,7 +4,7 @@
 #include "exec/expr.h"
 
 static const char *op_text(hl_expr_op_t op) {
-  static const char *const ops[] = {"=", "<>", "<", "<=", ">", ">=", "<=>",
+  static const char *const ops[] = {"=", "<>", "<", "<=", ">",   ">=", "<=>",
                                     "+", "-",  "*", "/",  "DIV", "%"};
   return ops[op];
 }
@@ -33,8 +33,12 @@ static void print_value(hl_buf_t *buf, const hl_expr_t *e) {
 
 void hl_expr_print(hl_buf_t *buf, const hl_expr_t *e) {
   switch (e->kind) {
-  case HL_EX_CONST: print_value(buf, e); return;
-  case HL_EX_COLUMN: hl_buf_puts(buf, e->col_name ? e->col_name : "?"); return;
+  case HL_EX_CONST:
+    print_value(buf, e);
+    return;
+  case HL_EX_COLUMN:
+    hl_buf_puts(buf, e->col_name ? e->col_name : "?");
+    return;
   case HL_EX_CAST: {
     hl_buf_puts(buf, "CAST(");
     hl_expr_print(buf, e->args[0]);
@@ -45,7 +49,8 @@ void hl_expr_print(hl_buf_t *buf, const hl_expr_t *e) {
       hl_buf_printf(buf, "DECIMAL(%d,%d)", e->type->precision, e->type->scale);
     else if (e->type->id == HL_T_VARCHAR || e->type->id == HL_T_CHAR)
       hl_buf_printf(buf, "%s(%d)", name, e->type->length);
-    else hl_buf_puts(buf, name);
+    else
+      hl_buf_puts(buf, name);
     hl_buf_putc(buf, ')');
     return;
   }

@@ -154,7 +154,8 @@ hl_op_t *hl_op_project_create(hl_op_t *child, hl_expr_t *const *exprs, int n, hl
   p->out.n_cols = n;
   p->out.cols = cols;
   p->out.arena = scratch;
-  for (int i = 0; i < n; i++) cols[i].type = exprs[i]->type;
+  for (int i = 0; i < n; i++)
+    cols[i].type = exprs[i]->type;
   return &p->op;
 }
 
@@ -192,7 +193,8 @@ static hl_status_t limit_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
     if (first > 0 || take < live) {
       uint32_t *sel = hl_arena_alloc(l->scratch, sizeof(uint32_t) * (take ? take : 1));
       if (!sel) return hl_err_nomem(err);
-      for (uint32_t i = 0; i < take; i++) sel[i] = hl_batch_row(b, first + i);
+      for (uint32_t i = 0; i < take; i++)
+        sel[i] = hl_batch_row(b, first + i);
       b->sel = sel;
       b->n_sel = take;
     }

@@ -99,8 +99,17 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
     const hl_cat_partition_t *p = &sc->plan->parts[u];
     sc->unit_dir = p->location;
     for (int k = 0; k < t->n_part; k++) {
-      hl_status_t rc =
-          hl_table_part_value(t, k, p->values[k], sc->unit_arena, &sc->part_values[k], err);
+      /* Hive reads a key of the default partition from its directory name:
+       * a string key gets the name itself ('__HIVE_DEFAULT_PARTITION__'),
+       * other types fail to convert and read NULL.  Pruning still treats
+       * the key as NULL (WHERE k IS NULL selects the partition), as Hive's
+       * partition pruner does.  Direct file queries read NULL, as Spark. */
+      const char *text = p->values[k];
+      hl_type_id_t id = t->types[t->n_data + k]->id;
+      if (!text && !sc->plan->dataset &&
+          (id == HL_T_STRING || id == HL_T_VARCHAR || id == HL_T_CHAR))
+        text = hl_session_default_part_name(sc->s);
+      hl_status_t rc = hl_table_part_value(t, k, text, sc->unit_arena, &sc->part_values[k], err);
       if (rc != HL_OK) return rc;
     }
   } else {

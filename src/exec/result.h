@@ -26,9 +26,9 @@ struct hl_op {
 
 typedef struct hl_result {
   int n_cols;
-  char **names;               /* column names (statement arena) */
-  const hl_type_t **types;    /* column types (statement arena) */
-  hl_op_t *root;              /* NULL: statement returns nothing */
+  char **names;            /* column names (statement arena) */
+  const hl_type_t **types; /* column types (statement arena) */
+  hl_op_t *root;           /* NULL: statement returns nothing */
 } hl_result_t;
 
 /* ---------------------------------------------------------------- rowset */

@@ -8,6 +8,7 @@
  * configuration keys are.
  */
 #include "exec/session.h"
+#include "util/partpath.h"
 
 #include "util/mem.h"
 
@@ -187,4 +188,9 @@ void hl_session_fini(hl_session_t *s) {
   s->warehouse = NULL;
   hl_free(s->current_db);
   s->current_db = NULL;
+}
+
+const char *hl_session_default_part_name(const hl_session_t *s) {
+  const char *d = hl_session_get(s, "hive.exec.default.partition.name");
+  return d && *d ? d : HL_DEFAULT_PARTITION_NAME;
 }

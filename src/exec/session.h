@@ -23,7 +23,7 @@ typedef struct hl_session {
   struct hl_parquet_cache *parquet_cache; /* footers, keyed on path/size/mtime (owned) */
   struct hl_list_cache *list_cache;
   hl_budget_t budget;
-      /* memory limit of the running statement */ /* partition directory listings (owned) */
+  /* memory limit of the running statement */ /* partition directory listings (owned) */
   hl_kv_t *config; /* WAREHOUSE/.hivelite/config key=value lines (heap) */
   int n_config;
 } hl_session_t;
@@ -32,6 +32,8 @@ typedef struct hl_session {
  * of known keys (hive.exec.default.partition.name -> __HIVE_DEFAULT_PARTITION__,
  * ...), else NULL.  Borrowed until the next SET/RESET. */
 const char *hl_session_get(const hl_session_t *s, const char *key);
+/* hive.exec.default.partition.name, or Hive's default when unset or empty. */
+const char *hl_session_default_part_name(const hl_session_t *s);
 /* Reads the warehouse configuration file WAREHOUSE/.hivelite/config (if
  * present): one `key=value` per line, blanks around both trimmed, blank
  * lines and lines starting with '#' ignored.  Its values sit between SET

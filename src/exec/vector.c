@@ -16,12 +16,18 @@
 
 static size_t phys_size(hl_phys_t p) {
   switch (p) {
-  case HL_P_BOOL: return sizeof(uint8_t);
-  case HL_P_I64: return sizeof(int64_t);
-  case HL_P_F64: return sizeof(double);
-  case HL_P_I128: return sizeof(__int128);
-  case HL_P_STR: return sizeof(hl_str_t);
-  case HL_P_VALUE: return sizeof(hl_value_t *);
+  case HL_P_BOOL:
+    return sizeof(uint8_t);
+  case HL_P_I64:
+    return sizeof(int64_t);
+  case HL_P_F64:
+    return sizeof(double);
+  case HL_P_I128:
+    return sizeof(__int128);
+  case HL_P_STR:
+    return sizeof(hl_str_t);
+  case HL_P_VALUE:
+    return sizeof(hl_value_t *);
   }
   return sizeof(int64_t);
 }
@@ -47,7 +53,8 @@ hl_batch_t *hl_batch_create(int n_cols, const hl_type_t *const *types) {
   batch->n_cols = n_cols;
   batch->cols = vecs;
   batch->arena = arena;
-  for (int i = 0; i < n_cols; i++) vecs[i].type = types[i];
+  for (int i = 0; i < n_cols; i++)
+    vecs[i].type = types[i];
   if (hl_batch_reset(batch) != HL_OK) {
     hl_batch_destroy(batch);
     return NULL;
@@ -74,8 +81,7 @@ hl_status_t hl_batch_reset(hl_batch_t *batch) {
     batch->cols[i].validity = NULL;
   }
   for (int i = 0; i < batch->n_cols; i++) {
-    if (hl_vec_alloc(&batch->cols[i], batch->cols[i].type, batch->arena) != HL_OK)
-      return HL_NOMEM;
+    if (hl_vec_alloc(&batch->cols[i], batch->cols[i].type, batch->arena) != HL_OK) return HL_NOMEM;
   }
   return HL_OK;
 }
@@ -103,10 +109,18 @@ hl_status_t hl_vec_put_value(hl_vec_t *v, hl_arena_t *arena, uint32_t row, const
   if (val->is_null) return hl_vec_set_null(v, arena, row);
   hl_vec_set_valid(v, row);
   switch (hl_type_phys(v->type)) {
-  case HL_P_BOOL: HL_VEC_BOOL(v)[row] = val->u.b ? 1 : 0; break;
-  case HL_P_I64: HL_VEC_I64(v)[row] = val->u.i; break;
-  case HL_P_F64: HL_VEC_F64(v)[row] = val->u.d; break;
-  case HL_P_I128: HL_VEC_I128(v)[row] = val->u.dec; break;
+  case HL_P_BOOL:
+    HL_VEC_BOOL(v)[row] = val->u.b ? 1 : 0;
+    break;
+  case HL_P_I64:
+    HL_VEC_I64(v)[row] = val->u.i;
+    break;
+  case HL_P_F64:
+    HL_VEC_F64(v)[row] = val->u.d;
+    break;
+  case HL_P_I128:
+    HL_VEC_I128(v)[row] = val->u.dec;
+    break;
   case HL_P_STR: {
     char *p = hl_arena_alloc(arena, val->u.s.len ? val->u.s.len : 1);
     if (!p) return HL_NOMEM;
@@ -136,15 +150,27 @@ void hl_vec_get_value(const hl_vec_t *v, uint32_t row, hl_value_t *out) {
     return;
   }
   switch (hl_type_phys(v->type)) {
-  case HL_P_BOOL: out->u.b = HL_VEC_BOOL(v)[row] != 0; break;
-  case HL_P_I64: out->u.i = HL_VEC_I64(v)[row]; break;
-  case HL_P_F64: out->u.d = HL_VEC_F64(v)[row]; break;
-  case HL_P_I128: out->u.dec = HL_VEC_I128(v)[row]; break;
-  case HL_P_STR: out->u.s = HL_VEC_STR(v)[row]; break;
+  case HL_P_BOOL:
+    out->u.b = HL_VEC_BOOL(v)[row] != 0;
+    break;
+  case HL_P_I64:
+    out->u.i = HL_VEC_I64(v)[row];
+    break;
+  case HL_P_F64:
+    out->u.d = HL_VEC_F64(v)[row];
+    break;
+  case HL_P_I128:
+    out->u.dec = HL_VEC_I128(v)[row];
+    break;
+  case HL_P_STR:
+    out->u.s = HL_VEC_STR(v)[row];
+    break;
   case HL_P_VALUE: {
     const hl_value_t *p = HL_VEC_VALUE(v)[row];
-    if (p) *out = *p;
-    else out->is_null = true;
+    if (p)
+      *out = *p;
+    else
+      out->is_null = true;
     break;
   }
   }

@@ -32,18 +32,18 @@ typedef struct hl_vec {
 typedef struct hl_batch {
   int n_cols;
   hl_vec_t *cols;
-  uint32_t n_rows;   /* rows present in the vectors */
-  uint32_t *sel;     /* NULL: all n_rows live; else live rows sel[0..n_sel) */
+  uint32_t n_rows; /* rows present in the vectors */
+  uint32_t *sel;   /* NULL: all n_rows live; else live rows sel[0..n_sel) */
   uint32_t n_sel;
   hl_arena_t *arena; /* owns vector data and strings; reset per refill */
 } hl_batch_t;
 
 /* Typed views of vector data. */
-#define HL_VEC_BOOL(v) ((uint8_t *)(v)->data)
-#define HL_VEC_I64(v) ((int64_t *)(v)->data)
-#define HL_VEC_F64(v) ((double *)(v)->data)
-#define HL_VEC_I128(v) ((__int128 *)(v)->data)
-#define HL_VEC_STR(v) ((hl_str_t *)(v)->data)
+#define HL_VEC_BOOL(v)  ((uint8_t *)(v)->data)
+#define HL_VEC_I64(v)   ((int64_t *)(v)->data)
+#define HL_VEC_F64(v)   ((double *)(v)->data)
+#define HL_VEC_I128(v)  ((__int128 *)(v)->data)
+#define HL_VEC_STR(v)   ((hl_str_t *)(v)->data)
 #define HL_VEC_VALUE(v) ((hl_value_t **)(v)->data)
 
 static inline bool hl_vec_is_null(const hl_vec_t *v, uint32_t row) {

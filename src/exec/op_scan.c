@@ -90,6 +90,22 @@ static hl_status_t open_dataset_unit(scan_t *sc, size_t u, hl_error_t *err) {
   return HL_OK;
 }
 
+hl_status_t hl_scan_part_key(hl_session_t *s, const hl_plan_scan_t *plan,
+                             const hl_cat_partition_t *part, int k, hl_arena_t *arena,
+                             hl_value_t *out, hl_error_t *err) {
+  /* Hive reads a key of the default partition from its directory name: a
+   * string key gets the name itself ('__HIVE_DEFAULT_PARTITION__'), other
+   * types fail to convert and read NULL.  Pruning still treats the key as
+   * NULL (WHERE k IS NULL selects the partition), as Hive's partition
+   * pruner does.  Direct file queries read NULL, as Spark does. */
+  const hl_table_t *t = plan->table;
+  const char *text = part->values[k];
+  hl_type_id_t id = t->types[t->n_data + k]->id;
+  if (!text && !plan->dataset && (id == HL_T_STRING || id == HL_T_VARCHAR || id == HL_T_CHAR))
+    text = hl_session_default_part_name(s);
+  return hl_table_part_value(t, k, text, arena, out, err);
+}
+
 /* Opens the next unit: lists its directory and types its key values. */
 static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
   hl_arena_reset(sc->unit_arena);
@@ -99,17 +115,8 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
     const hl_cat_partition_t *p = &sc->plan->parts[u];
     sc->unit_dir = p->location;
     for (int k = 0; k < t->n_part; k++) {
-      /* Hive reads a key of the default partition from its directory name:
-       * a string key gets the name itself ('__HIVE_DEFAULT_PARTITION__'),
-       * other types fail to convert and read NULL.  Pruning still treats
-       * the key as NULL (WHERE k IS NULL selects the partition), as Hive's
-       * partition pruner does.  Direct file queries read NULL, as Spark. */
-      const char *text = p->values[k];
-      hl_type_id_t id = t->types[t->n_data + k]->id;
-      if (!text && !sc->plan->dataset &&
-          (id == HL_T_STRING || id == HL_T_VARCHAR || id == HL_T_CHAR))
-        text = hl_session_default_part_name(sc->s);
-      hl_status_t rc = hl_table_part_value(t, k, text, sc->unit_arena, &sc->part_values[k], err);
+      hl_status_t rc =
+          hl_scan_part_key(sc->s, sc->plan, p, k, sc->unit_arena, &sc->part_values[k], err);
       if (rc != HL_OK) return rc;
     }
   } else {

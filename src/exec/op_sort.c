@@ -96,6 +96,16 @@ static hl_status_t prune(sort_t *s, hl_error_t *err) {
   return HL_OK;
 }
 
+hl_status_t hl_op_sort_worst(hl_op_t *op, const hl_value_t **worst, hl_error_t *err) {
+  sort_t *s = (sort_t *)op;
+  *worst = NULL;
+  if (!s->top_n || s->n_keys == 0 || s->n_rows < s->top_n) return HL_OK;
+  hl_status_t rc = prune(s, err); /* sorted, exactly top_n rows */
+  if (rc != HL_OK) return rc;
+  *worst = &s->rows[s->top_n - 1][s->keys[0]];
+  return HL_OK;
+}
+
 void hl_op_sort_set_limit(hl_op_t *op, size_t top_n) {
   ((sort_t *)op)->top_n = top_n;
 }

@@ -74,6 +74,27 @@ hl_op_t *hl_op_sort_create(hl_op_t *child, int n_cols, const hl_type_t *const *t
 
 /* Makes a sort keep only its first TOP_N rows (ORDER BY ... LIMIT). */
 void hl_op_sort_set_limit(hl_op_t *sort, size_t top_n);
+/* A top-N sort's bound so far: once it holds top_n rows, *WORST is the
+ * first ORDER BY key of the last row that makes the cut (valid until the
+ * sort's next input); NULL before.  HL_OK or HL_NOMEM. */
+hl_status_t hl_op_sort_worst(hl_op_t *sort, const hl_value_t **worst, hl_error_t *err);
+/* ORDER BY <partition key K> ... LIMIT over one table (op_ordered.c): reads
+ * PLAN's partitions in the order of key K (DESC, NULLS_FIRST as the ORDER
+ * BY), whole groups of equal keys at a time, each group with a scan made by
+ * MAKE_SCAN (with the block filter EXTRA), and stops once the top-N sort
+ * set with hl_op_ordered_set_sort holds rows no later partition can beat. */
+typedef hl_op_t *(*hl_make_scan_fn)(hl_session_t *s, const hl_plan_scan_t *scan,
+                                    const hl_expr_t *extra, hl_arena_t *arena, hl_error_t *err);
+hl_op_t *hl_op_ordered_create(hl_session_t *s, const hl_plan_scan_t *plan, const hl_expr_t *extra,
+                              int k, bool desc, bool nulls_first, hl_make_scan_fn make_scan,
+                              hl_arena_t *arena, hl_error_t *err);
+void hl_op_ordered_set_sort(hl_op_t *ordered, hl_op_t *sort);
+/* The value a scan gives key K of partition PART (as the partition's rows
+ * carry it): typed from its value text; a string key of the default
+ * partition reads as the default partition's name, as in Hive. */
+hl_status_t hl_scan_part_key(hl_session_t *s, const hl_plan_scan_t *plan,
+                             const hl_cat_partition_t *part, int k, hl_arena_t *arena,
+                             hl_value_t *out, hl_error_t *err);
 /* Window functions (op_window.c): IN_TYPES are the n_window_input input
  * column types; output is those columns then one per window function. */
 hl_op_t *hl_op_window_create(hl_op_t *child, const hl_plan_t *plan,

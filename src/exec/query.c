@@ -446,12 +446,29 @@ static hl_op_t *build_parallel_agg(hl_session_t *s, const hl_plan_t *plan, int t
                                    owner, &s->budget, arena, err);
 }
 
+/* The partition key (index among the keys) that a top-N query over one
+ * partitioned table sorts by first, so that its partitions can be read in
+ * that order (op_ordered.c); -1 when not such a query. */
+static int ordered_scan_key(const hl_plan_t *plan) {
+  const hl_plan_scan_t *sc = plan->from->scan;
+  const hl_table_t *t = sc->table;
+  if (plan->aggregate || plan->n_windows || !plan->n_order || !plan->has_limit ||
+      plan->limit > 1000000 || plan->offset > 1000000 || t->n_part == 0 || sc->sampled ||
+      sc->dataset || sc->n_parts < 2)
+    return -1;
+  const hl_expr_t *e = plan->out_exprs[plan->order_cols[0]];
+  if (e->kind != HL_EX_COLUMN || e->col < t->n_data || e->col >= t->n_all) return -1;
+  return e->col - t->n_data;
+}
+
 hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena,
                          hl_result_t *result, hl_error_t *err) {
   hl_status_t rc = materialize_plan(s, plan, arena, err);
   if (rc != HL_OK) return rc;
   hl_op_t *op;
   bool aggregated = false;
+  hl_op_t *ordered = NULL;
+  int ordered_key = -1;
   int threads = plan->aggregate && plan->from && hl_agg_parallel_ok(plan) &&
                         (!plan->filter || !hl_expr_is_stateful(plan->filter))
                     ? scan_threads(s, err)
@@ -461,6 +478,12 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
     /* scan, join probe, filter and aggregation in every thread */
     op = build_parallel_agg(s, plan, threads, arena, err);
     aggregated = true;
+  } else if (plan->from && plan->from->kind == HL_REL_SCAN &&
+             (ordered_key = ordered_scan_key(plan)) >= 0) {
+    /* ORDER BY <partition key> ... LIMIT: partitions in key order */
+    op = ordered =
+        hl_op_ordered_create(s, plan->from->scan, plan->filter, ordered_key, plan->order_desc[0],
+                             plan->order_nulls_first[0], build_scan, arena, err);
   } else if (plan->from && plan->from->kind == HL_REL_SCAN) {
     /* the block filter of a single table runs inside the scan's threads */
     op = build_scan(s, plan->from->scan, plan->filter, arena, err);
@@ -497,8 +520,10 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
   if (op && plan->n_order)
     op = hl_op_sort_create(op, plan->n_out, types, plan->order_cols, plan->order_desc,
                            plan->order_nulls_first, plan->n_order, &s->budget, arena, err);
-  if (op && plan->n_order && plan->has_limit && plan->limit <= 1000000 && plan->offset <= 1000000)
+  if (op && plan->n_order && plan->has_limit && plan->limit <= 1000000 && plan->offset <= 1000000) {
     hl_op_sort_set_limit(op, (size_t)(plan->limit + plan->offset));
+    if (ordered) hl_op_ordered_set_sort(ordered, op);
+  }
   if (op && plan->has_limit) op = hl_op_limit_create(op, plan->limit, plan->offset, arena, err);
   if (!op) return err->code;
   result->n_cols = plan->n_visible;

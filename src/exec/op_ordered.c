@@ -1,0 +1,174 @@
+/*
+ * op_ordered.c -- newest (or oldest) partitions first.
+ *
+ * For `ORDER BY <partition key> ... LIMIT n` over one table (exec/query.c
+ * decides), this operator stands where the table's scan would: it sorts the
+ * selected partitions by that key as the ORDER BY does (direction and NULL
+ * order), and reads them a group of equal keys at a time -- at least one
+ * partition, then twice as many each round -- each group with its own scan
+ * (parallel when hivelite.threads says so).  Before a group it asks the
+ * top-N sort above for its bound: once the sort holds n rows and the
+ * group's key ranks after the n-th row's key, no row left can enter the
+ * result, and the input ends.  A data-quality check of the newest
+ * partitions then reads one day, not the table.
+ *
+ * The finished groups' scans stay open until close: each holds the table's
+ * shared reader lock, so no write publishes between two groups and every
+ * row comes from one committed state (txn.h "Readers").
+ */
+#include "exec/ops.h"
+
+#include "util/mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ordered {
+  hl_op_t op;
+  hl_session_t *s;
+  const hl_plan_scan_t *plan;
+  const hl_expr_t *extra;
+  hl_make_scan_fn make_scan;
+  hl_arena_t *arena;
+  const hl_type_t *type; /* the key's */
+  bool desc, nulls_first;
+  hl_cat_partition_t *parts; /* sorted */
+  hl_value_t *keys;          /* parts' keys */
+  size_t n, next;            /* partitions; the first not yet read */
+  size_t round;              /* partitions per group, at least */
+  hl_op_t *sort;             /* the top-N above, NULL: read all */
+  hl_op_t *cur;              /* the current group's scan */
+  hl_op_t **done;            /* finished scans, open until close */
+  size_t n_done, cap_done;
+} ordered_t;
+
+/* As the ORDER BY ranks the key: <0 when A comes first. */
+static int key_cmp(const ordered_t *o, const hl_value_t *a, const hl_value_t *b) {
+  if (a->is_null || b->is_null) {
+    if (a->is_null && b->is_null) return 0;
+    int r = a->is_null ? -1 : 1;
+    return o->nulls_first ? r : -r;
+  }
+  int r = hl_value_compare(o->type, a, b);
+  return o->desc ? -r : r;
+}
+
+typedef struct sort_item {
+  const ordered_t *o;
+  hl_cat_partition_t part;
+  hl_value_t key;
+  size_t idx; /* in the plan */
+} sort_item_t;
+
+/* Equal keys keep the plan's order, so rows that tie on every ORDER BY key
+ * come out as a plain scan would give them. */
+static int item_cmp(const void *x, const void *y) {
+  const sort_item_t *a = x, *b = y;
+  int r = key_cmp(a->o, &a->key, &b->key);
+  return r ? r : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static hl_status_t keep_done(ordered_t *o, hl_op_t *scan, hl_error_t *err) {
+  if (o->n_done == o->cap_done) {
+    size_t cap = o->cap_done ? o->cap_done * 2 : 8;
+    hl_op_t **d = hl_realloc(o->done, sizeof(hl_op_t *) * cap);
+    if (!d) {
+      scan->close(scan);
+      return hl_err_nomem(err);
+    }
+    o->done = d;
+    o->cap_done = cap;
+  }
+  o->done[o->n_done++] = scan;
+  return HL_OK;
+}
+
+static hl_status_t ordered_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
+  ordered_t *o = (ordered_t *)op;
+  *out = NULL;
+  for (;;) {
+    if (o->cur) {
+      hl_status_t rc = o->cur->next(o->cur, out, err);
+      if (rc != HL_OK || *out) return rc;
+      hl_op_t *finished = o->cur;
+      o->cur = NULL;
+      if ((rc = keep_done(o, finished, err)) != HL_OK) return rc;
+    }
+    if (o->next >= o->n) return HL_OK;
+    if (o->sort) {
+      const hl_value_t *worst;
+      hl_status_t rc = hl_op_sort_worst(o->sort, &worst, err);
+      if (rc != HL_OK) return rc;
+      if (worst && key_cmp(o, &o->keys[o->next], worst) > 0) return HL_OK; /* nothing left ranks */
+    }
+    size_t end = o->next;
+    while (end < o->n &&
+           (end - o->next < o->round || key_cmp(o, &o->keys[end - 1], &o->keys[end]) == 0))
+      end++;
+    if (o->round < 64) o->round *= 2;
+    hl_plan_scan_t *chunk = hl_arena_alloc(o->arena, sizeof *chunk);
+    if (!chunk) return hl_err_nomem(err);
+    *chunk = *o->plan;
+    chunk->parts = o->parts + o->next;
+    chunk->n_parts = end - o->next;
+    o->next = end;
+    if (!(o->cur = o->make_scan(o->s, chunk, o->extra, o->arena, err))) return err->code;
+  }
+}
+
+static void ordered_close(hl_op_t *op) {
+  ordered_t *o = (ordered_t *)op;
+  if (o->cur) o->cur->close(o->cur);
+  o->cur = NULL;
+  for (size_t i = 0; i < o->n_done; i++)
+    o->done[i]->close(o->done[i]);
+  hl_free(o->done);
+  o->done = NULL;
+  o->n_done = 0;
+}
+
+hl_op_t *hl_op_ordered_create(hl_session_t *s, const hl_plan_scan_t *plan, const hl_expr_t *extra,
+                              int k, bool desc, bool nulls_first, hl_make_scan_fn make_scan,
+                              hl_arena_t *arena, hl_error_t *err) {
+  ordered_t *o = hl_arena_zalloc(arena, sizeof(*o));
+  if (!o) return hl_err_nomem(err), NULL;
+  o->op.next = ordered_next;
+  o->op.close = ordered_close;
+  o->s = s;
+  o->plan = plan;
+  o->extra = extra;
+  o->make_scan = make_scan;
+  o->arena = arena;
+  o->type = plan->table->types[plan->table->n_data + k];
+  o->desc = desc;
+  o->nulls_first = nulls_first;
+  o->round = 1;
+  o->n = plan->n_parts;
+  sort_item_t *items = hl_malloc(sizeof(sort_item_t) * (o->n ? o->n : 1));
+  o->parts = hl_arena_alloc(arena, sizeof(hl_cat_partition_t) * (o->n ? o->n : 1));
+  o->keys = hl_arena_alloc(arena, sizeof(hl_value_t) * (o->n ? o->n : 1));
+  if (!items || !o->parts || !o->keys) {
+    hl_free(items);
+    return hl_err_nomem(err), NULL;
+  }
+  for (size_t i = 0; i < o->n; i++) {
+    items[i].o = o;
+    items[i].part = plan->parts[i];
+    items[i].idx = i;
+    if (hl_scan_part_key(s, plan, &plan->parts[i], k, arena, &items[i].key, err) != HL_OK) {
+      hl_free(items);
+      return NULL;
+    }
+  }
+  qsort(items, o->n, sizeof *items, item_cmp);
+  for (size_t i = 0; i < o->n; i++) {
+    o->parts[i] = items[i].part;
+    o->keys[i] = items[i].key;
+  }
+  hl_free(items);
+  return &o->op;
+}
+
+void hl_op_ordered_set_sort(hl_op_t *op, hl_op_t *sort) {
+  ((ordered_t *)op)->sort = sort;
+}

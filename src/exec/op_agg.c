@@ -408,13 +408,22 @@ static bool fast_supported(const hl_agg_t *ag, const hl_vec_t *arg) {
 /* The first 8 bytes of S as a big-endian number, zero-padded: when two
  * prefixes differ they order the strings (a zero pad only ties). */
 static inline uint64_t str_prefix(hl_str_t s) {
-  uint64_t v = 0;
-  if (s.len >= 8)
-    memcpy(&v, s.ptr, 8);
-  else
-    for (uint32_t i = 0; i < s.len; i++)
-      v |= (uint64_t)(unsigned char)s.ptr[i] << (8 * i);
-  return __builtin_bswap64(v);
+  const unsigned char *p = (const unsigned char *)s.ptr;
+  uint64_t v;
+  uint32_t a, b;
+  if (s.len >= 8) {
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+  }
+  if (s.len >= 4) { /* two overlapping 4-byte loads; the overlap ORs equal bits */
+    memcpy(&a, p, 4);
+    memcpy(&b, p + s.len - 4, 4);
+    return ((uint64_t)__builtin_bswap32(a) << 32) |
+           ((uint64_t)__builtin_bswap32(b) << (32 - 8 * (s.len - 4)));
+  }
+  if (s.len == 0) return 0;
+  return (uint64_t)p[0] << 56 | (uint64_t)p[s.len / 2] << (56 - 8 * (s.len / 2)) |
+         (uint64_t)p[s.len - 1] << (56 - 8 * (s.len - 1));
 }
 
 static int str_cmp(hl_str_t x, hl_str_t y) {
@@ -522,23 +531,42 @@ static hl_status_t fast_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, co
   case HL_AGG_MAX: {
     int sign = ag->kind == HL_AGG_MIN ? -1 : 1;
     int64_t best = -1; /* row of the batch's best candidate */
-    for (uint32_t i = 0; i < live; i++) {
-      uint32_t r = ROW(i);
-      if (nulls && hl_vec_is_null(v, r)) continue;
-      st->count++;
-      if (best < 0) {
-        best = r;
-        continue;
+    if (p == HL_P_STR) {
+      /* the best string's prefix is kept: a candidate costs one prefix and
+       * usually one integer comparison, and a repeat of the best (same
+       * dictionary entry) nothing */
+      const hl_str_t *sv = HL_VEC_STR(v);
+      uint64_t bp = 0;
+      for (uint32_t i = 0; i < live; i++) {
+        uint32_t r = ROW(i);
+        if (nulls && hl_vec_is_null(v, r)) continue;
+        st->count++;
+        if (best >= 0 && sv[r].ptr == sv[best].ptr && sv[r].len == sv[best].len) continue;
+        uint64_t cp = str_prefix(sv[r]);
+        int c = best < 0 ? 1 : cp != bp ? (cp > bp ? 1 : -1) : str_cmp(sv[r], sv[best]);
+        if (best < 0 || c * sign > 0) {
+          best = r;
+          bp = cp;
+        }
       }
-      int c;
-      if (p == HL_P_I64)
-        c = (HL_VEC_I64(v)[r] > HL_VEC_I64(v)[best]) - (HL_VEC_I64(v)[r] < HL_VEC_I64(v)[best]);
-      else if (p == HL_P_F64) {
-        hl_value_t x = {.u.d = HL_VEC_F64(v)[r]}, y = {.u.d = HL_VEC_F64(v)[best]};
-        c = hl_value_compare(v->type, &x, &y);
-      } else
-        c = str_cmp(HL_VEC_STR(v)[r], HL_VEC_STR(v)[best]);
-      if (c * sign > 0) best = r;
+    } else {
+      for (uint32_t i = 0; i < live; i++) {
+        uint32_t r = ROW(i);
+        if (nulls && hl_vec_is_null(v, r)) continue;
+        st->count++;
+        if (best < 0) {
+          best = r;
+          continue;
+        }
+        int c;
+        if (p == HL_P_I64) {
+          c = (HL_VEC_I64(v)[r] > HL_VEC_I64(v)[best]) - (HL_VEC_I64(v)[r] < HL_VEC_I64(v)[best]);
+        } else {
+          hl_value_t x = {.u.d = HL_VEC_F64(v)[r]}, y = {.u.d = HL_VEC_F64(v)[best]};
+          c = hl_value_compare(v->type, &x, &y);
+        }
+        if (c * sign > 0) best = r;
+      }
     }
     if (best < 0) return HL_OK;
     hl_value_t cand;

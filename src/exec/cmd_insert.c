@@ -128,22 +128,6 @@ typedef struct writer {
 
 /* ------------------------------------------------------------ settings */
 
-static hl_status_t setting_u64(hl_session_t *s, const char *key, uint64_t dflt, uint64_t *out,
-                               hl_error_t *err) {
-  const char *v = hl_session_get(s, key);
-  if (!v || !*v) {
-    *out = dflt;
-    return HL_OK;
-  }
-  char *end = NULL;
-  unsigned long long n = strtoull(v, &end, 10);
-  if (*end || v[0] == '-' || n == 0)
-    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
-                      "invalid value \"%s\" for %s (expected a positive integer)", v, key);
-  *out = n;
-  return HL_OK;
-}
-
 /* ------------------------------------------------------------ partitions */
 
 /* The map key of a values tuple: values separated by \x1f, NULL as \x1e. */
@@ -1094,9 +1078,12 @@ static hl_status_t writer_init(writer_t *w, hl_session_t *s, hl_arena_t *arena, 
   w->scratch = hl_arena_create(0);
   if (!w->tables || !w->scratch) return hl_err_nomem(err);
   w->strict = hl_cmd_setting_true(s, "hivelite.strict.conversion");
-  hl_status_t rc = setting_u64(s, "hivelite.write.file.size", 256ULL << 20, &w->file_size, err);
-  if (rc == HL_OK) rc = setting_u64(s, "hive.exec.max.created.files", 100000, &w->max_files, err);
-  if (rc == HL_OK) rc = setting_u64(s, "hive.exec.max.dynamic.partitions", 1000, &w->max_dyn, err);
+  hl_status_t rc =
+      hl_session_get_u64(s, "hivelite.write.file.size", 256ULL << 20, &w->file_size, err);
+  if (rc == HL_OK)
+    rc = hl_session_get_u64(s, "hive.exec.max.created.files", 100000, &w->max_files, err);
+  if (rc == HL_OK)
+    rc = hl_session_get_u64(s, "hive.exec.max.dynamic.partitions", 1000, &w->max_dyn, err);
   if (rc == HL_OK) rc = hl_cmd_max_partitions(s, &w->max_parts, err);
   return rc;
 }

@@ -62,6 +62,13 @@ typedef struct scan {
   hl_arena_t *pred_scratch;
   hl_arena_t *arena; /* the query's, for the late mask */
   bool *late;        /* [n_data], NULL: none */
+  /* the open file is shared by the threads by row group (open_next_file) */
+  bool split;
+  size_t split_base;
+  /* Parquet files at least this large (hivelite.scan.split.size, 64 MiB)
+   * are read by all threads of a parallel scan, each taking every n-th row
+   * group: a table of a few large files then keeps every core busy */
+  uint64_t split_bytes;
 } scan_t;
 
 static void note_parquet(scan_t *sc);
@@ -156,13 +163,21 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
 static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   hl_table_t *t = sc->table;
   size_t ordinal = sc->file_ordinal++;
-  const char *name = sc->files[sc->next_file++].name;
+  const hl_stor_entry_t *entry = &sc->files[sc->next_file++];
+  const char *name = entry->name;
+  /* A large Parquet file is shared by the threads: its row groups are
+   * units of work numbered on from its ordinal (so every thread opens it
+   * and reads its share); any other file is one unit, read by one thread. */
+  bool split =
+      sc->n_workers > 1 && sc->parquet && !sc->plan->sampled && entry->size >= sc->split_bytes;
+  sc->split = false;
   /* another worker's file: leave the reader closed and move on */
-  if (sc->n_workers > 1 && ordinal % (size_t)sc->n_workers != (size_t)sc->worker) return HL_OK;
+  if (!split && sc->n_workers > 1 && ordinal % (size_t)sc->n_workers != (size_t)sc->worker)
+    return HL_OK;
   sc->current_file = ordinal;
   const char *path = sc->plan->dataset ? name : hl_path_join(sc->unit_arena, sc->unit_dir, name);
   if (!path) return hl_err_nomem(err);
-  sc->stats.files_read++;
+  if (!split || ordinal % (size_t)sc->n_workers == (size_t)sc->worker) sc->stats.files_read++;
   sc->file_rows = 0;
   /* a sample is the first rows of the file: skipping row groups by
    * statistics would sample other rows */
@@ -173,6 +188,13 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
         /* the footer cache is for one thread at a time */
         sc->n_workers > 1 ? NULL : sc->s->parquet_cache, &sc->pq, err);
     if (rc == HL_OK && sc->late) hl_parquet_reader_set_late(sc->pq, sc->late);
+    if (rc == HL_OK && split) {
+      int n_rg = hl_parquet_reader_row_groups(sc->pq);
+      sc->file_ordinal = ordinal + (size_t)(n_rg > 0 ? n_rg : 1);
+      hl_parquet_reader_share(sc->pq, ordinal, sc->n_workers, sc->worker);
+      sc->split = true;
+      sc->split_base = ordinal;
+    }
     return rc;
   }
   if (sc->seqfile)
@@ -223,6 +245,8 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
         sc->file_rows += sc->batch->n_rows;
       }
       if (sc->batch->n_rows > 0) {
+        if (sc->split) /* the unit: the row group's number after the file's */
+          sc->current_file = sc->split_base + (size_t)hl_parquet_reader_current_row_group(sc->pq);
         sc->stats.rows_read += sc->batch->n_rows;
         rc = fill_keys(sc, err);
         if (rc != HL_OK) return rc;
@@ -405,6 +429,9 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *plan, hl_arena
   if (!sc->parquet && !sc->rcfile && !sc->orc &&
       hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params, c->n_serde_params,
                           c->params, c->n_params, err) != HL_OK)
+    return NULL;
+  if (hl_session_get_u64(s, "hivelite.scan.split.size", (uint64_t)64 << 20, &sc->split_bytes,
+                         err) != HL_OK)
     return NULL;
   sc->part_values = hl_arena_zalloc(arena, sizeof(hl_value_t) * (size_t)(t->n_part + 1));
   sc->unit_arena = hl_arena_create(0);

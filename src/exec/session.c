@@ -12,6 +12,7 @@
 
 #include "util/mem.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const char *const hl_session_defaults[] = {
@@ -37,6 +38,8 @@ const char *const hl_session_defaults[] = {
     "60",
     "hivelite.max_partitions_per_table",
     "1000000",
+    "hivelite.scan.split.size",
+    "67108864",
     "hivelite.storage.allowed_locations",
     "",
     "hivelite.strict.conversion",
@@ -193,4 +196,20 @@ void hl_session_fini(hl_session_t *s) {
 const char *hl_session_default_part_name(const hl_session_t *s) {
   const char *d = hl_session_get(s, "hive.exec.default.partition.name");
   return d && *d ? d : HL_DEFAULT_PARTITION_NAME;
+}
+
+hl_status_t hl_session_get_u64(hl_session_t *s, const char *key, uint64_t dflt, uint64_t *out,
+                               hl_error_t *err) {
+  const char *v = hl_session_get(s, key);
+  if (!v || !*v) {
+    *out = dflt;
+    return HL_OK;
+  }
+  char *end = NULL;
+  unsigned long long n = strtoull(v, &end, 10);
+  if (*end || v[0] == '-' || n == 0)
+    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                      "invalid value \"%s\" for %s (expected a positive integer)", v, key);
+  *out = n;
+  return HL_OK;
 }

@@ -32,6 +32,10 @@ typedef struct hl_session {
  * of known keys (hive.exec.default.partition.name -> __HIVE_DEFAULT_PARTITION__,
  * ...), else NULL.  Borrowed until the next SET/RESET. */
 const char *hl_session_get(const hl_session_t *s, const char *key);
+/* KEY as a positive integer in *OUT (DFLT when unset or empty); anything
+ * else is 22023 naming the key. */
+hl_status_t hl_session_get_u64(hl_session_t *s, const char *key, uint64_t dflt, uint64_t *out,
+                               hl_error_t *err);
 /* hive.exec.default.partition.name, or Hive's default when unset or empty. */
 const char *hl_session_default_part_name(const hl_session_t *s);
 /* Reads the warehouse configuration file WAREHOUSE/.hivelite/config (if

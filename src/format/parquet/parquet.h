@@ -55,6 +55,14 @@ hl_status_t hl_parquet_reader_open(hl_stor_t *fs, const char *path, int n_cols,
 /* Same contract as hl_text_reader_next: fills columns [0, n_cols) of BATCH
  * (reset by the caller), sets n_rows; 0 rows = end of file. */
 hl_status_t hl_parquet_reader_next(hl_parquet_reader_t *r, hl_batch_t *batch, hl_error_t *err);
+/* Row groups in the file (its footer's count). */
+int hl_parquet_reader_row_groups(const hl_parquet_reader_t *r);
+/* Threads sharing one file: this reader reads row group i only when
+ * (BASE + i) % N == W (set before the first next); its row-group counts
+ * are then its share's. */
+void hl_parquet_reader_share(hl_parquet_reader_t *r, size_t base, int n, int w);
+/* Index of the row group the last batch came from. */
+int hl_parquet_reader_current_row_group(const hl_parquet_reader_t *r);
 /* Late materialization: columns with LATE[i] set (borrowed until close;
  * NULL: none) are not filled by hl_parquet_reader_next but by the
  * hl_parquet_reader_finish that must follow it, once the caller has

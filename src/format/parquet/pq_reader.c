@@ -236,7 +236,12 @@ struct hl_parquet_reader {
    * hl_parquet_reader_finish after the caller's filter, and per leaf the
    * rows of dropped batches not yet skipped -- skipped together at the
    * next read, so that runs of dropped batches drop whole pages unread */
-  bool *late;         /* [n_cols], NULL: none */
+  bool *late; /* [n_cols], NULL: none */
+  /* hl_parquet_reader_share: read row group i only when
+   * (share_base + i) % share_n == share_w */
+  size_t share_base;
+  int share_n, share_w;
+  int cur_rg;         /* index of the row group being read */
   uint64_t *pending;  /* [n_leaves] */
   uint32_t late_rows; /* rows of the batch awaiting finish */
   bool late_due;
@@ -634,13 +639,17 @@ static hl_status_t start_row_group(hl_parquet_reader_t *r, bool *more, hl_error_
   hl_status_t st = HL_OK;
   *more = false;
   while (r->rg < m->n_row_groups) {
+    int idx = r->rg;
     const hl_pq_row_group_t *rg = &m->row_groups[r->rg++];
+    if (r->share_n > 1 && (r->share_base + (size_t)idx) % (size_t)r->share_n != (size_t)r->share_w)
+      continue; /* another thread's */
     if ((st = hl_pq_schema_check_row_group(r->ft->schema, rg, err)) != HL_OK) return st;
     if (rg->num_rows < 0) return corrupt(err, "negative row count in a row group");
     if (rg->num_rows == 0) continue;
     if (rg_excluded(r, rg)) continue;
     r->rg_rows = rg->num_rows;
     r->rg_row = 0;
+    r->cur_rg = idx;
     memset(r->pending, 0, sizeof(uint64_t) * (size_t)(r->ft->schema->n_leaves));
     /* row ranges: everything, narrowed by the page index */
     hl_arena_t *a = hl_arena_create(0);
@@ -969,6 +978,24 @@ hl_status_t hl_parquet_reader_next(hl_parquet_reader_t *r, hl_batch_t *batch, hl
 fail:
   r->failed = true;
   return name_err(r, st, err);
+}
+
+int hl_parquet_reader_row_groups(const hl_parquet_reader_t *r) {
+  return r->ft->meta->n_row_groups;
+}
+
+void hl_parquet_reader_share(hl_parquet_reader_t *r, size_t base, int n, int w) {
+  r->share_base = base;
+  r->share_n = n;
+  r->share_w = w;
+  int total = 0; /* this share's row groups, so that the threads' counts add up */
+  for (int i = 0; i < r->ft->meta->n_row_groups; i++)
+    total += (base + (size_t)i) % (size_t)n == (size_t)w;
+  r->stats.row_groups_total = (size_t)total;
+}
+
+int hl_parquet_reader_current_row_group(const hl_parquet_reader_t *r) {
+  return r->cur_rg;
 }
 
 void hl_parquet_reader_set_late(hl_parquet_reader_t *r, const bool *late) {

@@ -97,10 +97,11 @@ typedef struct wtable {
   int n_input;        /* columns the rows must have */
   wpart_t **parts;
   size_t n_parts, cap_parts;
-  hl_map_t *map;      /* partition key -> index in parts */
-  int n_buckets;      /* CLUSTERED BY ... INTO n BUCKETS; 0 when not bucketed */
-  int bucket_version; /* 1 or 2 (bucket.h) */
-  int *bucket_idx;    /* n_bucket_cols data column indexes */
+  hl_imap_t dyn_cache; /* one integer dynamic key: input value -> parts index + 1 */
+  hl_map_t *map;       /* partition key -> index in parts */
+  int n_buckets;       /* CLUSTERED BY ... INTO n BUCKETS; 0 when not bucketed */
+  int bucket_version;  /* 1 or 2 (bucket.h) */
+  int *bucket_idx;     /* n_bucket_cols data column indexes */
   int n_bucket_cols;
   int *sort_idx; /* SORTED BY: n_sort data column indexes */
   bool *sort_asc;
@@ -240,7 +241,7 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
 }
 
 /* The target for VALUES, created on first use; checks the caps. */
-static hl_status_t part_find(writer_t *w, wtable_t *wt, char **values, wpart_t **out,
+static hl_status_t part_find(writer_t *w, wtable_t *wt, char **values, wpart_t **out, size_t *index,
                              hl_error_t *err) {
   int n = wt->t->n_part;
   char *key = values_key(w->scratch, values, n);
@@ -248,6 +249,7 @@ static hl_status_t part_find(writer_t *w, wtable_t *wt, char **values, wpart_t *
   uint64_t idx;
   if (hl_map_get(wt->map, key, strlen(key), &idx)) {
     *out = wt->parts[idx];
+    *index = (size_t)idx;
     return HL_OK;
   }
   if (wt->n_dyn > 0 && wt->n_parts + 1 > w->max_dyn)
@@ -260,6 +262,7 @@ static hl_status_t part_find(writer_t *w, wtable_t *wt, char **values, wpart_t *
   bool inserted;
   if (hl_map_upsert(wt->map, key, strlen(key), wt->n_parts - 1, &idx, &inserted) != 0)
     return hl_err_nomem(err);
+  *index = wt->n_parts - 1;
   return HL_OK;
 }
 
@@ -519,8 +522,11 @@ static hl_status_t convert(writer_t *w, const hl_type_t *from, const hl_value_t 
   return HL_OK;
 }
 
-static hl_status_t write_row(writer_t *w, wtable_t *wt, const hl_batch_t *in,
-                             const hl_type_t *const *in_types, uint32_t row, hl_error_t *err) {
+/* The target of input row ROW: its static and dynamic key values (cast to
+ * the key types, formatted, canonical), found or opened. */
+static hl_status_t row_part(writer_t *w, wtable_t *wt, const hl_batch_t *in,
+                            const hl_type_t *const *in_types, uint32_t row, wpart_t **out,
+                            size_t *index, hl_error_t *err) {
   hl_table_t *t = wt->t;
   hl_status_t rc;
   char **values = wt->static_vals;
@@ -553,9 +559,31 @@ static hl_status_t write_row(writer_t *w, wtable_t *wt, const hl_batch_t *in,
       if (rc != HL_OK) return rc;
     }
   }
-  wpart_t *p;
-  rc = part_find(w, wt, values, &p, err);
-  if (rc != HL_OK) return rc;
+  return part_find(w, wt, values, out, index, err);
+}
+
+static hl_status_t write_row(writer_t *w, wtable_t *wt, const hl_batch_t *in,
+                             const hl_type_t *const *in_types, uint32_t row, hl_error_t *err) {
+  hl_table_t *t = wt->t;
+  hl_status_t rc;
+  wpart_t *p = NULL;
+  /* One dynamic key fed by an integer or date: its targets are remembered
+   * by the input value, so a row costs one lookup instead of a cast,
+   * formatting and canonical path name (the common day-partitioned load). */
+  int src = wt->n_dyn == 1 ? wt->slot_src[t->n_data + t->n_part - 1] : -1;
+  bool cacheable =
+      src >= 0 && hl_type_phys(in_types[src]) == HL_P_I64 && !hl_vec_is_null(&in->cols[src], row);
+  int64_t raw = cacheable ? HL_VEC_I64(&in->cols[src])[row] : 0;
+  uint32_t hit = cacheable ? hl_imap_get(&wt->dyn_cache, raw) : 0;
+  if (hit) {
+    p = wt->parts[hit - 1];
+  } else {
+    size_t index;
+    if ((rc = row_part(w, wt, in, in_types, row, &p, &index, err)) != HL_OK) return rc;
+    uint32_t found;
+    if (cacheable && hl_imap_upsert(&wt->dyn_cache, raw, (uint32_t)index + 1, &found) < 0)
+      return hl_err_nomem(err);
+  }
   /* the row's values in the table's types, then its bucket */
   hl_value_t *cvals = hl_arena_alloc(w->scratch, sizeof(hl_value_t) * (size_t)t->n_data);
   if (!cvals) return hl_err_nomem(err);
@@ -1057,6 +1085,7 @@ static void writer_fini(writer_t *w) {
     }
     hl_map_destroy(wt->map);
     wt->map = NULL;
+    hl_imap_free(&wt->dyn_cache);
     if (wt->res) {
       wt->res->root->close(wt->res->root);
       wt->res = NULL;
@@ -1119,7 +1148,8 @@ static hl_status_t run_writes(writer_t *w, const char *kind, hl_error_t *err) {
      * or an overwrite that empties the table) */
     if (wt->n_dyn == 0) {
       wpart_t *p;
-      rc = part_find(w, wt, wt->static_vals, &p, err);
+      size_t index;
+      rc = part_find(w, wt, wt->static_vals, &p, &index, err);
       hl_arena_reset(w->scratch);
     }
     if (rc == HL_OK && wt->res) {

@@ -92,7 +92,7 @@ def main():
                 "'%s' -w '%s' -c \"%s\"" % (hl, wh, overwrite_sql(i))
                 for i in range(1, n_writes + 1))],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env=dict(os.environ, HIVELITE_PAUSE_AT="publish:300"))
+            env=dict(os.environ, HIVELITE_PAUSE_AT="publish:600"))
         batch = subprocess.Popen(cmd(hl, wh, "; ".join([QUERY] * 300)), stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
         answers, reads = [], 0

@@ -10,9 +10,11 @@
 #ifndef HL_TEST_H
 #define HL_TEST_H
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int test_failures;
 static int test_checks;
@@ -58,6 +60,18 @@ static inline const char *test_fixtures_dir(void) {
               a_ ? a_ : "(null)", b_ ? b_ : "(null)");                                             \
     }                                                                                              \
   } while (0)
+
+/* Makes a fresh directory "$HIVELITE_TEST_TMP/<prefix>_XXXXXX" (under
+ * /tmp without that variable) in DIR[0..n); 0, or -1 with a message. */
+static inline int test_tmpdir(char *dir, size_t n, const char *prefix) {
+  const char *base = getenv("HIVELITE_TEST_TMP");
+  if (!base || !*base) base = "/tmp";
+  mkdir(base, 0777);
+  snprintf(dir, n, "%s/%s_XXXXXX", base, prefix);
+  if (mkdtemp(dir)) return 0;
+  fprintf(stderr, "mkdtemp %s: %s\n", dir, strerror(errno));
+  return -1;
+}
 
 static inline int test_report(void) {
   printf("%d checks, %d failures\n", test_checks, test_failures);

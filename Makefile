@@ -45,6 +45,10 @@ fuzz: deps
 	./build-fuzz/fuzz_parser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-parser tests/fuzz/corpus/parser
 	./build-fuzz/fuzz_text -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-text tests/fuzz/corpus/text
 	./tests/fuzz/run_fuzz.sh clang $(CURDIR) $(CURDIR)/build-fuzz ../shared/fixtures $(FUZZ_SECONDS) orc
+	@mkdir -p build-fuzz/corpus-snappy
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_snappy.c src/util/snappy_dec.c \
+	  $$(pkg-config --cflags --libs snappy) -o build-fuzz/fuzz_snappy
+	./build-fuzz/fuzz_snappy -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build-fuzz/corpus-snappy tests/fuzz/corpus/snappy
 
 valgrind: deps
 	@cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug >/dev/null

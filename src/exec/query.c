@@ -446,21 +446,6 @@ static hl_op_t *build_parallel_agg(hl_session_t *s, const hl_plan_t *plan, int t
                                    owner, &s->budget, arena, err);
 }
 
-/* The partition key (index among the keys) that a top-N query over one
- * partitioned table sorts by first, so that its partitions can be read in
- * that order (op_ordered.c); -1 when not such a query. */
-static int ordered_scan_key(const hl_plan_t *plan) {
-  const hl_plan_scan_t *sc = plan->from->scan;
-  const hl_table_t *t = sc->table;
-  if (plan->aggregate || plan->n_windows || !plan->n_order || !plan->has_limit ||
-      plan->limit > 1000000 || plan->offset > 1000000 || t->n_part == 0 || sc->sampled ||
-      sc->dataset || sc->n_parts < 2)
-    return -1;
-  const hl_expr_t *e = plan->out_exprs[plan->order_cols[0]];
-  if (e->kind != HL_EX_COLUMN || e->col < t->n_data || e->col >= t->n_all) return -1;
-  return e->col - t->n_data;
-}
-
 hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena,
                          hl_result_t *result, hl_error_t *err) {
   hl_status_t rc = materialize_plan(s, plan, arena, err);
@@ -479,7 +464,7 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
     op = build_parallel_agg(s, plan, threads, arena, err);
     aggregated = true;
   } else if (plan->from && plan->from->kind == HL_REL_SCAN &&
-             (ordered_key = ordered_scan_key(plan)) >= 0) {
+             (ordered_key = hl_plan_ordered_key(plan)) >= 0) {
     /* ORDER BY <partition key> ... LIMIT: partitions in key order */
     op = ordered =
         hl_op_ordered_create(s, plan->from->scan, plan->filter, ordered_key, plan->order_desc[0],
@@ -520,7 +505,8 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
   if (op && plan->n_order)
     op = hl_op_sort_create(op, plan->n_out, types, plan->order_cols, plan->order_desc,
                            plan->order_nulls_first, plan->n_order, &s->budget, arena, err);
-  if (op && plan->n_order && plan->has_limit && plan->limit <= 1000000 && plan->offset <= 1000000) {
+  if (op && plan->n_order && plan->has_limit && plan->limit <= HL_PLAN_TOP_N_MAX &&
+      plan->offset <= HL_PLAN_TOP_N_MAX) {
     hl_op_sort_set_limit(op, (size_t)(plan->limit + plan->offset));
     if (ordered) hl_op_ordered_set_sort(ordered, op);
   }

@@ -15,6 +15,9 @@
 typedef struct lines {
   hl_arena_t *arena;
   bool actual; /* EXPLAIN ANALYZE: print what each scan did */
+  /* the scan that reads partitions in ORDER BY order, and how */
+  const hl_plan_scan_t *ordered_scan;
+  const char *ordered_note;
   char **items;
   int n, cap;
   bool oom;
@@ -79,6 +82,7 @@ static void explain_scan(lines_t *l, const hl_plan_scan_t *scan, const hl_expr_t
     add_line(l, depth, tmp);
     if (scan->n_part_preds)
       add_expr_list(l, depth, "partition predicates: ", scan->part_preds, scan->n_part_preds, NULL);
+    if (scan == l->ordered_scan && l->ordered_note) add_line(l, depth, l->ordered_note);
   }
   if (pushed) add_expr_list(l, depth, "pushed predicates: ", (hl_expr_t *const *)&pushed, 1, NULL);
   if (scan->filter)
@@ -122,7 +126,6 @@ static void explain_scan(lines_t *l, const hl_plan_scan_t *scan, const hl_expr_t
 static void explain_block(lines_t *l, const hl_plan_t *plan, int depth) {
   lines_t *lp = l;
   hl_arena_t *arena = l->arena;
-  (void)arena;
   char tmp[128];
   if (plan->has_limit) {
     if (plan->offset)
@@ -224,8 +227,18 @@ static void explain_block(lines_t *l, const hl_plan_t *plan, int depth) {
       add_line(lp, depth, line);
   } else if (!plan->from)
     add_line(lp, depth, "Values: 1 row");
-  else
+  else {
+    int k = hl_plan_ordered_key(plan);
+    if (k >= 0) {
+      const hl_table_t *t = plan->from->scan->table;
+      lp->ordered_scan = plan->from->scan;
+      lp->ordered_note =
+          hl_arena_sprintf(arena, "partition order: %s %s, until the LIMIT is settled",
+                           t->names[t->n_data + k], plan->order_desc[0] ? "DESC" : "ASC");
+      if (!lp->ordered_note) lp->oom = true;
+    }
     explain_rel(lp, plan->from, plan->from->kind == HL_REL_SCAN ? plan->filter : NULL, depth);
+  }
 }
 
 static const char *join_name(hl_ast_join_type_t t) {

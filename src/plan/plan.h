@@ -190,6 +190,15 @@ typedef struct hl_plan {
   int64_t offset;
 } hl_plan_t;
 
+/* ORDER BY ... LIMIT n keeps only the first n rows (a top-N sort) up to this
+ * LIMIT + OFFSET. */
+#define HL_PLAN_TOP_N_MAX 1000000
+
+/* The partition key (index among the table's keys) by whose order a top-N
+ * query over one partitioned table reads its partitions, stopping once the
+ * LIMIT is settled (exec/op_ordered.c); -1 when the query is not such. */
+int hl_plan_ordered_key(const hl_plan_t *plan);
+
 /* Binds SELECT against the catalog and prunes partitions.  Everything in
  * ARENA.  Errors carry source positions. */
 hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena_t *arena,

@@ -54,7 +54,8 @@ bool hl_snappy_uncompress(const uint8_t *src, size_t n, uint8_t *dst, size_t dst
       if (len > 60) {
         size_t nb = len - 60;
         if ((size_t)(ie - ip) < nb) return false;
-        len = (size_t)load_le(ip, nb) + 1;
+        /* 32-bit arithmetic, as libsnappy: 0xffffffff + 1 is a literal of 0 */
+        len = (uint32_t)(load_le(ip, nb) + 1);
         ip += nb;
       }
       size_t in_left = (size_t)(ie - ip), out_left = (size_t)(oe - op);

@@ -62,11 +62,20 @@ static inline const char *test_fixtures_dir(void) {
   } while (0)
 
 /* Makes a fresh directory "$HIVELITE_TEST_TMP/<prefix>_XXXXXX" (under
- * /tmp without that variable) in DIR[0..n); 0, or -1 with a message. */
+ * /tmp without that variable; missing parents created) in DIR[0..n); 0,
+ * or -1 with a message. */
 static inline int test_tmpdir(char *dir, size_t n, const char *prefix) {
   const char *base = getenv("HIVELITE_TEST_TMP");
   if (!base || !*base) base = "/tmp";
-  mkdir(base, 0777);
+  snprintf(dir, n, "%s", base);
+  for (char *p = dir + 1;; p++) /* mkdir -p */
+    if (*p == '/' || !*p) {
+      char c = *p;
+      *p = '\0';
+      mkdir(dir, 0777);
+      *p = c;
+      if (!c) break;
+    }
   snprintf(dir, n, "%s/%s_XXXXXX", base, prefix);
   if (mkdtemp(dir)) return 0;
   fprintf(stderr, "mkdtemp %s: %s\n", dir, strerror(errno));

@@ -36,19 +36,6 @@ static inline size_t mutate(const unsigned char *orig, size_t len, unsigned char
   return len;
 }
 
-/* Makes a fresh directory NAME-XXXXXX under $HIVELITE_TEST_TMP (else
- * /tmp) into DIR.  False on failure. */
-static inline bool mutate_dir(char *dir, size_t cap, const char *name) {
-  const char *tmpdir = getenv("HIVELITE_TEST_TMP");
-  if (tmpdir) {
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", tmpdir);
-    if (system(cmd) != 0) return false;
-  }
-  snprintf(dir, cap, "%s/%sXXXXXX", tmpdir ? tmpdir : "/tmp", name);
-  return mkdtemp(dir) != NULL;
-}
-
 /* Writes BUF[0..n) to PATH.  False on failure. */
 static inline bool mutate_write(const char *path, const unsigned char *buf, size_t n) {
   FILE *o = fopen(path, "wb");

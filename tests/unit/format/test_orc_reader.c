@@ -846,7 +846,7 @@ static bool write_tail_only(const char *path, Orcpb__Type **types, size_t n) {
 
 TEST(acid_and_deep_nesting_refused) {
   char dir[1024], path[1200];
-  CHECK(mutate_dir(dir, sizeof dir, "orcgen"));
+  CHECK(test_tmpdir(dir, sizeof dir, "orcgen") == 0);
   snprintf(path, sizeof path, "%s/gen.orc", dir);
   /* Hive ACID: struct<operation:int, originalTransaction:bigint,
    * bucket:int, rowId:bigint, currentTransaction:bigint, row:struct<a:int>> */
@@ -943,7 +943,7 @@ static int read_mutant(const char *path, const char *name) {
 
 TEST(mutants) {
   char dir[1024];
-  CHECK(mutate_dir(dir, sizeof dir, "orcmut"));
+  CHECK(test_tmpdir(dir, sizeof dir, "orcmut") == 0);
   char path[1200];
   snprintf(path, sizeof path, "%s/mutant.orc", dir);
   const char *seeds[] = {"TestOrcFile.test1.orc",

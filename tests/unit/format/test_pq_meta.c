@@ -1076,15 +1076,7 @@ TEST(codec_round_trips) {
 static const char *tmp_dir(void) {
   static char dir[512];
   if (dir[0]) return dir;
-  const char *base = getenv("HIVELITE_TEST_TMP");
-  snprintf(dir, sizeof dir, "%s/pq_meta_XXXXXX", base && *base ? base : "/tmp");
-  if (base && *base) {
-    hl_stor_t *fs = hl_stor_local_create();
-    fs->ops->mkdirs(fs, base, &err);
-    reset_err();
-    fs->ops->destroy(fs);
-  }
-  if (!mkdtemp(dir)) snprintf(dir, sizeof dir, "/tmp");
+  if (test_tmpdir(dir, sizeof dir, "pq_meta") != 0) snprintf(dir, sizeof dir, "/tmp");
   return dir;
 }
 

@@ -299,7 +299,7 @@ TEST(bad_files) {
 
 TEST(mutants) {
   char dir[1024];
-  if (!mutate_dir(dir, sizeof dir, "pqmut")) return;
+  if (test_tmpdir(dir, sizeof dir, "pqmut") != 0) return;
   char path[1200];
   snprintf(path, sizeof path, "%s/mutant.parquet", dir);
   const char *seeds[] = {"alltypes_plain.parquet",

@@ -25,19 +25,7 @@ static hl_stor_t *fs;
 static int file_no;
 
 static void tmp_setup(void) {
-  const char *base = getenv("HIVELITE_TEST_TMP");
-  char tmpl[4096];
-  if (base) {
-    char cmd[4200];
-    snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", base);
-    if (system(cmd) != 0) base = NULL;
-  }
-  snprintf(tmpl, sizeof(tmpl), "%s/pqw_XXXXXX", base ? base : "/tmp");
-  if (!mkdtemp(tmpl)) {
-    perror("mkdtemp");
-    exit(1);
-  }
-  snprintf(tmpdir, sizeof(tmpdir), "%s", tmpl);
+  if (test_tmpdir(tmpdir, sizeof tmpdir, "pqw") != 0) exit(1);
   fs = hl_stor_local_create();
 }
 

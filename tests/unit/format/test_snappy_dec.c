@@ -129,7 +129,7 @@ TEST(snappy_refuses_bad_blocks) {
    * or decoded within the buffer (ASan checks the bounds) */
   uint8_t in[2000];
   for (size_t i = 0; i < sizeof in; i++)
-    in[i] = i % 64 < 40 ? (uint8_t)"column values repeat "[i % 21] : (uint8_t)rnd();
+    in[i] = i % 64 < 40 ? (uint8_t) "column values repeat "[i % 21] : (uint8_t)rnd();
   size_t cap = snappy_max_compressed_length(sizeof in);
   uint8_t *comp = malloc(cap);
   CHECK(comp != NULL);

@@ -782,14 +782,7 @@ static void remove_dir(const char *dir) {
 }
 
 int main(void) {
-  const char *base = getenv("HIVELITE_TEST_TMP");
-  if (!base || !*base) base = "/tmp";
-  mkdir(base, 0777);
-  snprintf(T.dir, sizeof T.dir, "%s/text_XXXXXX", base);
-  if (!mkdtemp(T.dir)) {
-    fprintf(stderr, "mkdtemp %s: %s\n", T.dir, strerror(errno));
-    return 1;
-  }
+  if (test_tmpdir(T.dir, sizeof T.dir, "text") != 0) return 1;
   T.fs = hl_stor_local_create();
   T.arena = hl_arena_create(0);
   RUN(format_init);

@@ -3,7 +3,8 @@
  * against libsnappy: blocks libsnappy compresses (random, repetitive,
  * column-like and patterned data of many sizes, so that every tag kind,
  * overlapping copies and the 16-byte fast paths near the buffer's end
- * occur) decompress to the same bytes; hand-made blocks of each tag kind
+ * occur) decompress to the same bytes, as do columns of similar records
+ * (short copies from close behind); hand-made blocks of each tag kind
  * decode exactly; malformed blocks (truncations of every length, every
  * byte flipped, bad offsets and lengths) are refused or decode within
  * bounds, never read or write outside them (run under ASan).
@@ -77,6 +78,50 @@ TEST(snappy_matches_libsnappy) {
       round_trip(buf, n);
     }
     free(buf);
+  }
+}
+
+/* Columns of similar fixed-width records (a first byte that changes, the
+ * rest equal): libsnappy emits a short literal and a copy from one record
+ * back, the element pair that the exact-size moves serve; every width 8-15
+ * and sizes around the decoder's margins and at the buffer's end. */
+TEST(snappy_close_short_copies) {
+  static const size_t sizes[] = {40, 63, 64, 65, 100, 129, 1000, 4097, 100000};
+  for (size_t w = 8; w <= 16; w++) {
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+      size_t n = sizes[s];
+      uint8_t *buf = malloc(n);
+      CHECK(buf != NULL);
+      for (size_t i = 0; i < n; i++)
+        buf[i] = i % w == 0 ? (uint8_t)(i / w * 3) : (uint8_t)(i % w < 4 ? 0 : i % w);
+      round_trip(buf, n);
+      free(buf);
+    }
+  }
+  /* by hand: a literal of OFF bytes, then copies of every length 1-15 from
+   * OFF back, one after the other, ending exactly at the buffer's end */
+  for (size_t off = 8; off < 16; off++) {
+    uint8_t blk[256], want[256], out[256];
+    size_t bl = 0, n = off;
+    for (size_t i = 0; i < off; i++)
+      want[i] = (uint8_t)('a' + i);
+    for (size_t len = 1; len <= 15; len++) {
+      for (size_t i = 0; i < len; i++)
+        want[n + i] = want[n + i - off];
+      n += len;
+    }
+    blk[bl++] = (uint8_t)(0x80 | (n & 0x7f)); /* 128 <= n < 16384: a two-byte varint */
+    blk[bl++] = (uint8_t)(n >> 7);
+    blk[bl++] = (uint8_t)((off - 1) << 2);
+    memcpy(blk + bl, want, off);
+    bl += off;
+    for (size_t len = 1; len <= 15; len++) {
+      blk[bl++] = (uint8_t)(0x02 | ((len - 1) << 2));
+      blk[bl++] = (uint8_t)off;
+      blk[bl++] = 0;
+    }
+    CHECK(hl_snappy_uncompress(blk, bl, out, n));
+    CHECK(memcmp(out, want, n) == 0);
   }
 }
 
@@ -154,6 +199,7 @@ TEST(snappy_refuses_bad_blocks) {
 int main(void) {
   (void)test_fixtures_dir;
   RUN(snappy_matches_libsnappy);
+  RUN(snappy_close_short_copies);
   RUN(snappy_tags_by_hand);
   RUN(snappy_refuses_bad_blocks);
   return test_report();

@@ -447,6 +447,17 @@ static uint64_t held_bytes(const agg_t *a, int ng, int na) {
   return n;
 }
 
+/* min (SIGN -1) / max (1): CAND, a batch's best, replaces the state's best
+ * when better -- one copy per batch at most, as the winner outlives the
+ * batch. */
+static hl_status_t offer_best(agg_t *a, agg_state_t *st, const hl_type_t *type,
+                              const hl_value_t *cand, int sign, hl_error_t *err) {
+  if (st->has && hl_value_compare(type, cand, &st->best) * sign <= 0) return HL_OK;
+  if (hl_value_copy_deep(a->arena, type, cand, &st->best) != HL_OK) return hl_err_nomem(err);
+  st->has = true;
+  return HL_OK;
+}
+
 static hl_status_t fast_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, const hl_vec_t *v,
                                const hl_batch_t *b, hl_error_t *err) {
   uint32_t live = hl_batch_live(b);
@@ -531,6 +542,25 @@ static hl_status_t fast_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, co
   case HL_AGG_MAX: {
     int sign = ag->kind == HL_AGG_MIN ? -1 : 1;
     int64_t best = -1; /* row of the batch's best candidate */
+    hl_value_t cand;
+    if (p == HL_P_STR && v->dict && v->dict_n <= 4 * (size_t)live + 64) {
+      /* a dictionary view: mark the entries the live rows hold, then
+       * compare each entry once instead of each row */
+      uint8_t *seen = hl_arena_zalloc(a->scratch, v->dict_n ? v->dict_n : 1);
+      if (!seen) return hl_err_nomem(err);
+      for (uint32_t i = 0; i < live; i++) {
+        uint32_t r = ROW(i);
+        if (nulls && hl_vec_is_null(v, r)) continue;
+        st->count++;
+        seen[v->dict_idx[r]] = 1;
+      }
+      for (uint32_t e = 0; e < v->dict_n; e++)
+        if (seen[e] && (best < 0 || str_cmp(v->dict[e], v->dict[best]) * sign > 0)) best = e;
+      if (best < 0) return HL_OK;
+      memset(&cand, 0, sizeof cand);
+      cand.u.s = v->dict[best];
+      return offer_best(a, st, v->type, &cand, sign, err);
+    }
     if (p == HL_P_STR) {
       /* the best string's prefix is kept: a candidate costs one prefix and
        * usually one integer comparison, and a repeat of the best (same
@@ -569,13 +599,8 @@ static hl_status_t fast_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, co
       }
     }
     if (best < 0) return HL_OK;
-    hl_value_t cand;
     hl_vec_get_value(v, (uint32_t)best, &cand);
-    if (st->has && hl_value_compare(v->type, &cand, &st->best) * sign <= 0) return HL_OK;
-    /* one copy per batch at most: the winner outlives the batch */
-    if (hl_value_copy_deep(a->arena, v->type, &cand, &st->best) != HL_OK) return hl_err_nomem(err);
-    st->has = true;
-    return HL_OK;
+    return offer_best(a, st, v->type, &cand, sign, err);
   }
   default:
     return HL_OK;

@@ -35,6 +35,9 @@ static size_t phys_size(hl_phys_t p) {
 hl_status_t hl_vec_alloc(hl_vec_t *v, const hl_type_t *type, hl_arena_t *arena) {
   v->type = type;
   v->validity = NULL;
+  v->dict = NULL;
+  v->dict_idx = NULL;
+  v->dict_n = 0;
   v->data = hl_arena_zalloc(arena, phys_size(hl_type_phys(type)) * HL_BATCH_CAP);
   return v->data ? HL_OK : HL_NOMEM;
 }
@@ -79,6 +82,8 @@ hl_status_t hl_batch_reset(hl_batch_t *batch) {
   for (int i = 0; i < batch->n_cols; i++) {
     batch->cols[i].data = NULL;
     batch->cols[i].validity = NULL;
+    batch->cols[i].dict = NULL;
+    batch->cols[i].dict_idx = NULL;
   }
   for (int i = 0; i < batch->n_cols; i++) {
     if (hl_vec_alloc(&batch->cols[i], batch->cols[i].type, batch->arena) != HL_OK) return HL_NOMEM;

@@ -10,6 +10,14 @@
  * Memory: vector arrays and the strings they point to belong to the batch's
  * arena, which the producing operator resets before it refills the batch.
  * A consumer may use a batch until it asks its producer for the next one.
+ *
+ * Dictionary view: a scan of dictionary-encoded strings (Parquet) also
+ * says which dictionary entry each row holds, so that an operator can work
+ * once per distinct entry instead of once per row (DuckDB's dictionary
+ * vectors, kept here beside the plain strings, which stay valid: code that
+ * does not know the view loses nothing).  Only the producer that fills
+ * `data` sets it; hl_vec_alloc and hl_batch_reset clear it, so a vector
+ * whose data is replaced never keeps a stale view.
  */
 #ifndef HL_VECTOR_H
 #define HL_VECTOR_H
@@ -27,6 +35,11 @@ typedef struct hl_vec {
   const hl_type_t *type; /* borrowed: from the plan or the catalog */
   uint64_t *validity;    /* NULL: all valid; else HL_BATCH_CAP bits */
   void *data;            /* array of the physical type, HL_BATCH_CAP entries */
+  /* dictionary view of a string vector (NULL: none): each valid row r
+   * holds dict[dict_idx[r]] (dict_idx[r] < dict_n); NULL rows hold any index */
+  const hl_str_t *dict;
+  const uint32_t *dict_idx;
+  uint32_t dict_n;
 } hl_vec_t;
 
 typedef struct hl_batch {

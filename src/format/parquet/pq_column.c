@@ -48,7 +48,8 @@ struct pq_col {
   uint8_t *dict_buf; /* dictionary page bytes (decompressed or copied) */
   void *dict_raw;    /* dict_n raw values: int32/int64/float/double/int96/bytes */
   size_t dict_elem;
-  size_t dict_bytes; /* decompressed size of dict_buf */
+  size_t dict_bytes;  /* decompressed size of dict_buf */
+  hl_str_t *dict_str; /* string columns: the entries as vector strings (dictionary views) */
   /* current data page */
   hl_pq_page_header_t ph;
   const uint8_t *body; /* compressed body (in the window), lazily decoded */
@@ -76,7 +77,7 @@ struct pq_col {
   int16_t defs[PQ_LOOKAHEAD];
   int16_t reps[PQ_LOOKAHEAD];
   uint32_t la_pos, la_len;
-  /* raw scratch: PQ_LOOKAHEAD values of the widest raw form */
+  /* raw scratch: PQ_LOOKAHEAD values of the widest raw form, and one more */
   void *raw;
   pq_entries_t ent;
   uint64_t pages_skipped;
@@ -155,7 +156,7 @@ hl_status_t pq_col_create(const pq_col_spec_t *spec, const uint8_t *window, uint
   c->win_len = win_len;
   c->pos = spec->chunk_start;
   size_t rw = phys_width(c) > 16 ? phys_width(c) : 16;
-  c->raw = hl_malloc(rw * PQ_LOOKAHEAD);
+  c->raw = hl_malloc(rw * (PQ_LOOKAHEAD + 1)); /* + 1: see spread8 */
   c->page_arena = hl_arena_create(0);
   if (!c->raw || !c->page_arena) {
     pq_col_destroy(c);
@@ -170,6 +171,7 @@ void pq_col_destroy(pq_col_t *c) {
   hl_free(c->own);
   hl_free(c->dict_buf);
   hl_free(c->dict_raw);
+  hl_free(c->dict_str);
   hl_free(c->page_buf);
   hl_free(c->bss_buf);
   hl_free(c->raw);
@@ -213,6 +215,12 @@ static hl_status_t inflate(pq_col_t *c, const uint8_t *src, size_t clen, size_t 
   return tag(c, hl_pq_decompress((hl_parquet_codec_t)c->s.codec, src, clen, *buf, usize, err), err);
 }
 
+/* Strings that reach the vector unchanged (no VARCHAR truncation). */
+static bool is_plain_string(const pq_col_t *c) {
+  return (c->s.conv == HL_PQ_CV_STRING || c->s.conv == HL_PQ_CV_BINARY) && !c->s.trunc_chars &&
+         (c->s.phys == HL_PQ_BYTE_ARRAY || c->s.phys == HL_PQ_FIXED_LEN_BYTE_ARRAY);
+}
+
 static hl_status_t decode_dictionary(pq_col_t *c, const uint8_t *body, hl_error_t *err) {
   const hl_pq_dict_page_header_t *dh = &c->ph.dictionary_page_header;
   if (c->has_dict || c->seen_data) return corrupt(c, err, "unexpected second dictionary page");
@@ -248,6 +256,13 @@ static hl_status_t decode_dictionary(pq_col_t *c, const uint8_t *body, hl_error_
     break;
   }
   if (st != HL_OK) return tag(c, st, err);
+  if (is_plain_string(c)) {
+    const hl_pq_bytes_t *b = c->dict_raw;
+    c->dict_str = hl_malloc(sizeof(hl_str_t) * (n ? n : 1));
+    if (!c->dict_str) return hl_err_nomem(err);
+    for (uint32_t i = 0; i < n; i++)
+      c->dict_str[i] = (hl_str_t){(const char *)b[i].ptr, b[i].len};
+  }
   c->has_dict = true;
   return HL_OK;
 }
@@ -518,8 +533,9 @@ static hl_status_t refill(pq_col_t *c, hl_error_t *err) {
   return HL_OK;
 }
 
-/* Decodes the next N (<= PQ_LOOKAHEAD) values of the page into c->raw. */
-static hl_status_t decode_raw(pq_col_t *c, size_t n, hl_error_t *err) {
+/* Decodes the next N values of the page into OUT (N of the physical
+ * width). */
+static hl_status_t decode_into(pq_col_t *c, size_t n, void *out, hl_error_t *err) {
   hl_status_t st = HL_OK;
   size_t used = 0, w = phys_width(c);
   if (n == 0) return HL_OK;
@@ -527,18 +543,18 @@ static hl_status_t decode_raw(pq_col_t *c, size_t n, hl_error_t *err) {
   case VD_PLAIN:
     switch (c->s.phys) {
     case HL_PQ_BOOLEAN:
-      st = hl_pq_plain_decode_bool(c->vdata, c->vlen, c->vfirst, n, c->raw, err);
+      st = hl_pq_plain_decode_bool(c->vdata, c->vlen, c->vfirst, n, out, err);
       c->vfirst += n;
       break;
     case HL_PQ_BYTE_ARRAY:
-      st = hl_pq_plain_decode_bytes(c->vdata, c->vlen, n, c->raw, &used, err);
+      st = hl_pq_plain_decode_bytes(c->vdata, c->vlen, n, out, &used, err);
       break;
     case HL_PQ_FIXED_LEN_BYTE_ARRAY:
-      st = hl_pq_plain_decode_flba(c->vdata, c->vlen, n, (uint32_t)c->s.type_length, c->raw, &used,
+      st = hl_pq_plain_decode_flba(c->vdata, c->vlen, n, (uint32_t)c->s.type_length, out, &used,
                                    err);
       break;
     default:
-      st = hl_pq_plain_decode_fixed(c->vdata, c->vlen, n, w, c->raw, &used, err);
+      st = hl_pq_plain_decode_fixed(c->vdata, c->vlen, n, w, out, &used, err);
       break;
     }
     if (st == HL_OK) {
@@ -547,22 +563,22 @@ static hl_status_t decode_raw(pq_col_t *c, size_t n, hl_error_t *err) {
     }
     break;
   case VD_DICT:
-    st = hl_pq_dict_get(&c->dict_dec, c->dict_raw, c->dict_elem, n, c->raw, err);
+    st = hl_pq_dict_get(&c->dict_dec, c->dict_raw, c->dict_elem, n, out, err);
     break;
   case VD_RLE_BOOL:
-    st = hl_pq_rle_get_bool(&c->bool_dec, n, c->raw, err);
+    st = hl_pq_rle_get_bool(&c->bool_dec, n, out, err);
     break;
   case VD_DELTA:
-    st = c->s.phys == HL_PQ_INT64 ? hl_pq_delta_get_i64(&c->delta_dec, n, c->raw, err)
-                                  : hl_pq_delta_get_i32(&c->delta_dec, n, c->raw, err);
+    st = c->s.phys == HL_PQ_INT64 ? hl_pq_delta_get_i64(&c->delta_dec, n, out, err)
+                                  : hl_pq_delta_get_i32(&c->delta_dec, n, out, err);
     break;
   case VD_DLBA:
-    st = hl_pq_dlba_get(&c->dlba_dec, n, c->raw, err);
+    st = hl_pq_dlba_get(&c->dlba_dec, n, out, err);
     break;
   case VD_DBA:
-    st = hl_pq_dba_get(&c->dba_dec, n, c->raw, err);
+    st = hl_pq_dba_get(&c->dba_dec, n, out, err);
     if (st == HL_OK && c->s.phys == HL_PQ_FIXED_LEN_BYTE_ARRAY) {
-      hl_pq_bytes_t *b = c->raw;
+      hl_pq_bytes_t *b = out;
       for (size_t i = 0; i < n; i++)
         if (b[i].len != (uint32_t)c->s.type_length)
           return corrupt(c, err, "DELTA_BYTE_ARRAY value of the wrong length");
@@ -576,11 +592,11 @@ static hl_status_t decode_raw(pq_col_t *c, size_t n, hl_error_t *err) {
       hl_status_t g = grow(&c->bss_buf, &c->bss_cap, n * bw, err);
       if (g != HL_OK) return g;
       st = hl_pq_bss_decode(c->vdata, c->vlen, bw, c->vfirst, n, c->bss_buf, err);
-      hl_pq_bytes_t *b = c->raw;
+      hl_pq_bytes_t *b = out;
       for (size_t i = 0; i < n; i++)
         b[i].ptr = c->bss_buf + i * bw, b[i].len = (uint32_t)bw;
     } else {
-      st = hl_pq_bss_decode(c->vdata, c->vlen, bw, c->vfirst, n, c->raw, err);
+      st = hl_pq_bss_decode(c->vdata, c->vlen, bw, c->vfirst, n, out, err);
     }
     c->vfirst += n;
     break;
@@ -589,6 +605,11 @@ static hl_status_t decode_raw(pq_col_t *c, size_t n, hl_error_t *err) {
     return corrupt(c, err, "page has fewer values than its levels say");
   }
   return tag(c, st, err);
+}
+
+/* Decodes the next N (<= PQ_LOOKAHEAD) values of the page into c->raw. */
+static hl_status_t decode_raw(pq_col_t *c, size_t n, hl_error_t *err) {
+  return decode_into(c, n, c->raw, err);
 }
 
 /* ------------------------------------------------------------------ conversion */
@@ -761,20 +782,78 @@ static hl_status_t conv_one(pq_col_t *c, const void *raw, size_t i, hl_value_t *
   return HL_OK;
 }
 
+/* Marks the rows ROW0.. of VEC whose level in DEFS[0..n) is not the
+ * maximum NULL.  HL_NOMEM. */
+static hl_status_t mark_nulls(const pq_col_t *c, const int16_t *defs, uint32_t n, hl_vec_t *vec,
+                              uint32_t row0, hl_arena_t *arena) {
+  if (!vec->validity) {
+    vec->validity = hl_arena_alloc(arena, HL_BATCH_CAP / 8);
+    if (!vec->validity) return HL_NOMEM;
+    memset(vec->validity, 0xff, HL_BATCH_CAP / 8);
+  }
+  /* a word of the bitmap at a time, without a branch per row */
+  for (uint32_t i = 0; i < n;) {
+    uint32_t r = row0 + i, b = r & 63, m = 64 - b < n - i ? 64 - b : n - i;
+    uint64_t nulls = 0;
+    for (uint32_t j = 0; j < m; j++)
+      nulls |= (uint64_t)(defs[i + j] != c->s.max_def) << j;
+    vec->validity[r >> 6] &= ~(nulls << b);
+    i += m;
+  }
+  return HL_OK;
+}
+
+/* Dictionary-encoded strings of a span: the entry numbers go to IDX[0..n)
+ * (NULL rows: 0) and the vector's strings point at the entries, which live
+ * until the column chunk ends -- in a later call of the reader, after the
+ * caller is done with this batch -- so nothing is copied and equal values
+ * share one pointer. */
+static hl_status_t take_dict_strings(pq_col_t *c, const int16_t *defs, uint32_t n, size_t nn,
+                                     hl_vec_t *vec, uint32_t row0, uint32_t *idx, hl_arena_t *arena,
+                                     hl_error_t *err) {
+  hl_status_t st = hl_pq_rle_get_u32(&c->dict_dec, nn, idx, err);
+  if (st != HL_OK) return tag(c, st, err);
+  hl_str_t *dst = HL_VEC_STR(vec) + row0;
+  if (nn == n) {
+    for (uint32_t i = 0; i < n; i++)
+      dst[i] = c->dict_str[idx[i]];
+    return HL_OK;
+  }
+  if (mark_nulls(c, defs, n, vec, row0, arena) != HL_OK) return hl_err_nomem(err);
+  size_t k = nn; /* spread the present values out, last first: k <= i throughout */
+  for (uint32_t i = n; i-- > 0;) {
+    if (defs[i] == c->s.max_def) {
+      idx[i] = idx[--k];
+      dst[i] = c->dict_str[idx[i]];
+    } else {
+      idx[i] = 0;
+      dst[i] = (hl_str_t){"", 0};
+    }
+  }
+  return HL_OK;
+}
+
+/* Spreads the present 8-byte values SRC[0..) over DST[0..n) by the levels
+ * (NULL rows: 0) without a branch per row; SRC is read one past the
+ * present values, so it must have room for one more (c->raw has). */
+static void spread8(const void *src, void *dst, const int16_t *defs, uint32_t n, int16_t maxd) {
+  size_t k = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t x;
+    memcpy(&x, (const uint8_t *)src + 8 * k, 8);
+    bool p = defs[i] == maxd;
+    x = p ? x : 0;
+    memcpy((uint8_t *)dst + 8 * (size_t)i, &x, 8);
+    k += p;
+  }
+}
+
 /* Stores the NN raw values into the vector slots of the non-null entries
  * among DEFS[0..n) (rows ROW0..), marking the others NULL. */
 static hl_status_t scatter(pq_col_t *c, const int16_t *defs, uint32_t n, size_t nn, hl_vec_t *vec,
                            uint32_t row0, hl_arena_t *arena, hl_error_t *err) {
   int16_t maxd = c->s.max_def;
-  if (nn < n) {
-    if (!vec->validity) {
-      vec->validity = hl_arena_alloc(arena, HL_BATCH_CAP / 8);
-      if (!vec->validity) return hl_err_nomem(err);
-      memset(vec->validity, 0xff, HL_BATCH_CAP / 8);
-    }
-    for (uint32_t i = 0; i < n; i++)
-      if (defs[i] != maxd) vec->validity[(row0 + i) >> 6] &= ~((uint64_t)1 << ((row0 + i) & 63));
-  }
+  if (nn < n && mark_nulls(c, defs, n, vec, row0, arena) != HL_OK) return hl_err_nomem(err);
   /* fast paths for the common layouts; one conversion switch per call */
   size_t k = 0;
   switch (c->s.conv) {
@@ -793,13 +872,10 @@ static hl_status_t scatter(pq_col_t *c, const int16_t *defs, uint32_t n, size_t 
   }
   case HL_PQ_CV_INT64:
   case HL_PQ_CV_TS_MICROS: {
-    const int64_t *src = c->raw;
-    int64_t *dst = HL_VEC_I64(vec) + row0;
     if (nn == n)
-      memcpy(dst, src, n * sizeof(int64_t));
+      memcpy(HL_VEC_I64(vec) + row0, c->raw, n * sizeof(int64_t));
     else
-      for (uint32_t i = 0; i < n; i++)
-        dst[i] = defs[i] == maxd ? src[k++] : 0;
+      spread8(c->raw, HL_VEC_I64(vec) + row0, defs, n, maxd);
     return HL_OK;
   }
   case HL_PQ_CV_DECIMAL_INT32:
@@ -818,13 +894,10 @@ static hl_status_t scatter(pq_col_t *c, const int16_t *defs, uint32_t n, size_t 
     return HL_OK;
   }
   case HL_PQ_CV_DOUBLE: {
-    const double *src = c->raw;
-    double *dst = HL_VEC_F64(vec) + row0;
     if (nn == n)
-      memcpy(dst, src, n * sizeof(double));
+      memcpy(HL_VEC_F64(vec) + row0, c->raw, n * sizeof(double));
     else
-      for (uint32_t i = 0; i < n; i++)
-        dst[i] = defs[i] == maxd ? src[k++] : 0;
+      spread8(c->raw, HL_VEC_F64(vec) + row0, defs, n, maxd);
     return HL_OK;
   }
   case HL_PQ_CV_FLOAT: {
@@ -847,24 +920,6 @@ static hl_status_t scatter(pq_col_t *c, const int16_t *defs, uint32_t n, size_t 
       /* one allocation for the strings of the whole run */
       const hl_pq_bytes_t *src = c->raw;
       hl_str_t *dst = HL_VEC_STR(vec) + row0;
-      if (c->vd == VD_DICT) {
-        /* dictionary strings point into the dictionary page, which lives
-         * until the column chunk ends -- in a later call of the reader,
-         * after the caller is done with this batch -- so nothing is
-         * copied, and equal values share one pointer (comparisons
-         * short-cut on it) */
-        for (uint32_t i = 0; i < n; i++) {
-          if (nn != n && defs[i] != maxd) {
-            dst[i].ptr = "";
-            dst[i].len = 0;
-            continue;
-          }
-          dst[i].ptr = (const char *)src[k].ptr;
-          dst[i].len = src[k].len;
-          k++;
-        }
-        return HL_OK;
-      }
       size_t total = 0;
       for (size_t j = 0; j < nn; j++)
         total += src[j].len;
@@ -926,25 +981,116 @@ static size_t count_present(const int16_t *defs, uint32_t n, int16_t maxd) {
   return nn;
 }
 
+/* With the lookahead used up: makes the next data page ready and takes
+ * the levels of its next rows (at most MAX) that are known to be present
+ * without decoding them -- all of a required column's, or a run of the
+ * maximum definition level.  *M is how many (0: decode levels as usual). */
+static hl_status_t take_present(pq_col_t *c, uint32_t max, uint32_t *m, hl_error_t *err) {
+  hl_status_t st;
+  *m = 0;
+  while (c->page_left == 0)
+    if ((st = next_page(c, err)) != HL_OK) return st;
+  if (!c->body_ready && (st = prepare_page(c, err)) != HL_OK) return st;
+  size_t k = c->page_left < max ? (size_t)c->page_left : max;
+  if (c->s.max_def > 0) {
+    if (c->def_bp) return HL_OK;
+    if ((st = hl_pq_rle_take_run(&c->def_dec, (uint32_t)c->s.max_def, k, &k, err)) != HL_OK)
+      return tag(c, st, err);
+  }
+  c->page_left -= k;
+  c->lvl_first += k;
+  *m = (uint32_t)k;
+  return HL_OK;
+}
+
+/* Whether values reach an 8-byte vector unchanged (no conversion). */
+static bool is_plain8(const pq_col_t *c, const hl_vec_t *vec) {
+  if (c->s.phys == HL_PQ_INT64)
+    return (c->s.conv == HL_PQ_CV_INT64 || c->s.conv == HL_PQ_CV_TS_MICROS) &&
+           hl_type_phys(vec->type) == HL_P_I64;
+  return c->s.phys == HL_PQ_DOUBLE && c->s.conv == HL_PQ_CV_DOUBLE &&
+         hl_type_phys(vec->type) == HL_P_F64;
+}
+
+/* One pq_col_read_flat call. */
+typedef struct flat {
+  hl_vec_t *vec;
+  hl_arena_t *arena;
+  uint32_t row0, n_rows;
+  uint32_t *idx; /* dictionary entry of each row, while every span is dictionary-encoded */
+  bool all_dict;
+} flat_t;
+
+/* Rows [ROW, ROW + K) of the vector from the page's next values: NN of the
+ * rows are present, their levels in DEFS (NULL when all are, NN == K). */
+static hl_status_t put_rows(pq_col_t *c, flat_t *f, const int16_t *defs, uint32_t k, size_t nn,
+                            uint32_t row, hl_error_t *err) {
+  if (nn > 0 && c->vd == VD_DICT && c->dict_str) {
+    if (!f->idx) {
+      f->idx = hl_arena_alloc(f->arena, sizeof(uint32_t) * (f->row0 + f->n_rows));
+      if (!f->idx) return hl_err_nomem(err);
+      memset(f->idx, 0, sizeof(uint32_t) * row);
+    }
+    return take_dict_strings(c, defs, k, nn, f->vec, row, f->idx + row, f->arena, err);
+  }
+  if (nn > 0) f->all_dict = false;
+  if (f->idx) memset(f->idx + row, 0, sizeof(uint32_t) * k);
+  if (nn == k && is_plain8(c, f->vec)) {
+    /* a whole batch of PLAIN values is the page's bytes: the vector points
+     * at them (the page buffer is only reused in a later call) */
+    if (c->vd == VD_PLAIN && row == 0 && k == f->n_rows && c->vlen / 8 >= k &&
+        (uintptr_t)c->vdata % 8 == 0) {
+      f->vec->data = (void *)(uintptr_t)c->vdata;
+      c->vdata += 8 * (size_t)k;
+      c->vlen -= 8 * (size_t)k;
+      return HL_OK;
+    }
+    return decode_into(c, k, (uint8_t *)f->vec->data + 8 * (size_t)row, err); /* straight in */
+  }
+  for (uint32_t off = 0; off < k;) { /* through c->raw, PQ_LOOKAHEAD at a time */
+    uint32_t kk = defs || k - off < PQ_LOOKAHEAD ? k - off : PQ_LOOKAHEAD;
+    size_t nk = defs ? nn : kk;
+    hl_status_t st = decode_raw(c, nk, err);
+    if (st == HL_OK) st = scatter(c, defs, kk, nk, f->vec, row + off, f->arena, err);
+    if (st != HL_OK) return st;
+    off += kk;
+  }
+  return HL_OK;
+}
+
 hl_status_t pq_col_read_flat(pq_col_t *c, uint32_t n_rows, hl_vec_t *vec, uint32_t row0,
                              hl_arena_t *arena, hl_error_t *err) {
+  flat_t f = {.vec = vec, .arena = arena, .row0 = row0, .n_rows = n_rows, .all_dict = true};
   uint32_t done = 0;
+  hl_status_t st;
   while (done < n_rows) {
     if (c->la_pos == c->la_len) {
-      hl_status_t st = refill(c, err);
+      /* rows known present skip the lookahead: no levels materialised */
+      uint32_t m;
+      st = take_present(c, n_rows - done, &m, err);
+      if (st == HL_OK && m > 0) st = put_rows(c, &f, NULL, m, m, row0 + done, err);
       if (st == HL_DONE) return corrupt(c, err, "column chunk has fewer rows than its row group");
+      if (st != HL_OK) return st;
+      if (m > 0) {
+        done += m;
+        continue;
+      }
+      st = refill(c, err);
       if (st != HL_OK) return st;
     }
     uint32_t k = c->la_len - c->la_pos;
     if (k > n_rows - done) k = n_rows - done;
     const int16_t *defs = c->defs + c->la_pos;
     size_t nn = c->s.max_def ? count_present(defs, k, c->s.max_def) : k;
-    hl_status_t st = decode_raw(c, nn, err);
-    if (st == HL_OK) st = scatter(c, defs, k, nn, vec, row0 + done, arena, err);
-    if (st != HL_OK) return st;
+    if ((st = put_rows(c, &f, defs, k, nn, row0 + done, err)) != HL_OK) return st;
     c->la_pos += k;
     done += k;
   }
+  /* a dictionary view only of a whole batch from one dictionary */
+  bool view = f.idx && f.all_dict && row0 == 0;
+  vec->dict = view ? c->dict_str : NULL;
+  vec->dict_idx = view ? f.idx : NULL;
+  vec->dict_n = view ? c->dict_n : 0;
   return HL_OK;
 }
 

@@ -134,6 +134,12 @@ hl_status_t hl_pq_dict_init(hl_pq_rle_dec_t *dec, const uint8_t *data, size_t le
 hl_status_t hl_pq_rle_get_u32(hl_pq_rle_dec_t *dec, size_t n, uint32_t *out, hl_error_t *err);
 /* Levels as int16 (MAX_VALUE must be <= 32767, else HL_MISUSE). */
 hl_status_t hl_pq_rle_get_levels(hl_pq_rle_dec_t *dec, size_t n, int16_t *out, hl_error_t *err);
+/* Takes up to MAX values when the decoder stands in an RLE run of VALUE
+ * (the next run header is read when the current run is used up): *TOOK is
+ * how many, 0 in a bit-packed run or a run of another value.  Lets a
+ * reader skip materialising a long run of "present" levels. */
+hl_status_t hl_pq_rle_take_run(hl_pq_rle_dec_t *dec, uint32_t value, size_t max, size_t *took,
+                               hl_error_t *err);
 /* Booleans (bit width 1) as uint8 0/1. */
 hl_status_t hl_pq_rle_get_bool(hl_pq_rle_dec_t *dec, size_t n, uint8_t *out, hl_error_t *err);
 

@@ -320,6 +320,20 @@ hl_status_t hl_pq_rle_get_u32(hl_pq_rle_dec_t *dec, size_t n, uint32_t *out, hl_
   return rle_get(dec, n, out, OUT_U32, err);
 }
 
+hl_status_t hl_pq_rle_take_run(hl_pq_rle_dec_t *dec, uint32_t value, size_t max, size_t *took,
+                               hl_error_t *err) {
+  *took = 0;
+  if (dec->rle_left == 0 && dec->bp_left == 0 && dec->left > 0) {
+    hl_status_t rc = next_run(dec, err);
+    if (rc != HL_OK) return rc;
+  }
+  if (dec->rle_left == 0 || dec->rle_value != value) return HL_OK;
+  size_t k = dec->rle_left < max ? dec->rle_left : max;
+  dec->rle_left -= (uint32_t)k;
+  *took = k;
+  return HL_OK;
+}
+
 hl_status_t hl_pq_rle_get_levels(hl_pq_rle_dec_t *dec, size_t n, int16_t *out, hl_error_t *err) {
   if (dec->limit > 32768)
     return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR),

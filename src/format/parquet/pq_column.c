@@ -28,6 +28,9 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 enum { VD_NONE, VD_PLAIN, VD_DICT, VD_RLE_BOOL, VD_DELTA, VD_DLBA, VD_DBA, VD_BSS };
 
@@ -782,6 +785,24 @@ static hl_status_t conv_one(pq_col_t *c, const void *raw, size_t i, hl_value_t *
   return HL_OK;
 }
 
+/* Bit j set: DEFS[j] (j < M <= 64) is not MAXD, a NULL. */
+static uint64_t null_bits(const int16_t *defs, uint32_t m, int16_t maxd) {
+  uint64_t bits = 0;
+  uint32_t j = 0;
+#ifdef __SSE2__
+  __m128i mx = _mm_set1_epi16(maxd);
+  for (; j + 16 <= m; j += 16) { /* 16 levels per compare */
+    __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)(defs + j));
+    __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(defs + j + 8));
+    __m128i eq = _mm_packs_epi16(_mm_cmpeq_epi16(lo, mx), _mm_cmpeq_epi16(hi, mx));
+    bits |= (uint64_t)(uint16_t)~_mm_movemask_epi8(eq) << j;
+  }
+#endif
+  for (; j < m; j++)
+    bits |= (uint64_t)(defs[j] != maxd) << j;
+  return bits;
+}
+
 /* Marks the rows ROW0.. of VEC whose level in DEFS[0..n) is not the
  * maximum NULL.  HL_NOMEM. */
 static hl_status_t mark_nulls(const pq_col_t *c, const int16_t *defs, uint32_t n, hl_vec_t *vec,
@@ -794,10 +815,7 @@ static hl_status_t mark_nulls(const pq_col_t *c, const int16_t *defs, uint32_t n
   /* a word of the bitmap at a time, without a branch per row */
   for (uint32_t i = 0; i < n;) {
     uint32_t r = row0 + i, b = r & 63, m = 64 - b < n - i ? 64 - b : n - i;
-    uint64_t nulls = 0;
-    for (uint32_t j = 0; j < m; j++)
-      nulls |= (uint64_t)(defs[i + j] != c->s.max_def) << j;
-    vec->validity[r >> 6] &= ~(nulls << b);
+    vec->validity[r >> 6] &= ~(null_bits(defs + i, m, c->s.max_def) << b);
     i += m;
   }
   return HL_OK;
@@ -841,8 +859,8 @@ static void spread8(const void *src, void *dst, const int16_t *defs, uint32_t n,
   for (uint32_t i = 0; i < n; i++) {
     uint64_t x;
     memcpy(&x, (const uint8_t *)src + 8 * k, 8);
-    bool p = defs[i] == maxd;
-    x = p ? x : 0;
+    uint64_t p = defs[i] == maxd;
+    x &= 0 - p; /* a mask, not a conditional: compilers branch on "p ? x : 0" */
     memcpy((uint8_t *)dst + 8 * (size_t)i, &x, 8);
     k += p;
   }
@@ -1046,6 +1064,15 @@ static hl_status_t put_rows(pq_col_t *c, flat_t *f, const int16_t *defs, uint32_
       return HL_OK;
     }
     return decode_into(c, k, (uint8_t *)f->vec->data + 8 * (size_t)row, err); /* straight in */
+  }
+  if (defs && nn < k && c->vd == VD_PLAIN && is_plain8(c, f->vec) && c->vlen / 8 > nn) {
+    /* PLAIN values spread straight from the page, which holds a value past
+     * them (spread8 reads one ahead) */
+    if (mark_nulls(c, defs, k, f->vec, row, f->arena) != HL_OK) return hl_err_nomem(err);
+    spread8(c->vdata, (uint8_t *)f->vec->data + 8 * (size_t)row, defs, k, c->s.max_def);
+    c->vdata += 8 * nn;
+    c->vlen -= 8 * nn;
+    return HL_OK;
   }
   for (uint32_t off = 0; off < k;) { /* through c->raw, PQ_LOOKAHEAD at a time */
     uint32_t kk = defs || k - off < PQ_LOOKAHEAD ? k - off : PQ_LOOKAHEAD;

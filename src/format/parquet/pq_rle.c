@@ -18,6 +18,10 @@
  */
 #include "format/parquet/pq_encoding_int.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* ------------------------------------------------------------------ unpacking */
 
 static inline __attribute__((always_inline)) void unpack8(const uint8_t *in, uint32_t *out, int w) {
@@ -290,6 +294,22 @@ static hl_status_t rle_get(hl_pq_rle_dec_t *dec, size_t n, void *out, int kind, 
           if (dec->check) {
             hl_status_t rc = check_values(dec, o, groups * 8, err);
             if (rc != HL_OK) return rc;
+          }
+        } else if (kind == OUT_I16 && w == 1 && !dec->check) {
+          /* levels of width 1 (a flat nullable column): a byte is a group;
+           * its bits spread to 8 bytes of 0/1 with one multiply, then widen */
+          int16_t *o = (int16_t *)out + done;
+          for (size_t g = 0; g < groups; g++) {
+            uint64_t b = dec->bp_data[g] * UINT64_C(0x0101010101010101);
+            b = (((b & UINT64_C(0x8040201008040201)) + UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7) &
+                UINT64_C(0x0101010101010101);
+#ifdef __SSE2__
+            __m128i v = _mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)b), _mm_setzero_si128());
+            _mm_storeu_si128((__m128i *)(void *)(o + 8 * g), v);
+#else
+            for (int i = 0; i < 8; i++)
+              o[8 * g + (size_t)i] = (int16_t)(b >> (8 * i) & 1);
+#endif
           }
         } else {
           uint32_t tmp[256];

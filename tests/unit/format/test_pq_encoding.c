@@ -205,6 +205,38 @@ TEST(rle_spec_example) {
   hl_buf_fini(&buf);
 }
 
+/* Long level streams of widths 1 (flat nullable columns: bit-packed bytes
+ * widen 8 levels at a time) and 2, mixing runs and bit-packed stretches,
+ * decoded in uneven pieces. */
+TEST(rle_levels_long_mixed) {
+  hl_error_t err;
+  hl_err_init(&err);
+  enum { N = 10000 };
+  static int16_t lv[N], out[N];
+  for (int w = 1; w <= 2; w++) {
+    uint32_t x = 12345;
+    for (int i = 0; i < N; i++) {
+      x = x * 1103515245u + 12345u;
+      int16_t r = (int16_t)((x >> 16) % (uint32_t)(w == 1 ? 2 : 4));
+      lv[i] = (i / 700) % 3 == 1 ? (int16_t)(w == 1 ? 1 : 3) : r; /* runs every third stretch */
+    }
+    hl_buf_t buf;
+    hl_buf_init(&buf);
+    CHECK(hl_pq_rle_encode_levels(&buf, lv, N, w, false, &err) == HL_OK);
+    hl_pq_rle_dec_t dec;
+    CHECK(hl_pq_rle_init(&dec, (const uint8_t *)buf.data, buf.len, w, w == 1 ? 1 : 3, N,
+                         "definition levels", &err) == HL_OK);
+    memset(out, 0x55, sizeof out);
+    for (int at = 0, step = 1; at < N; step = step * 7 % 1031 + 1) {
+      int k = N - at < step ? N - at : step;
+      CHECK(hl_pq_rle_get_levels(&dec, (size_t)k, out + at, &err) == HL_OK);
+      at += k;
+    }
+    CHECK(memcmp(out, lv, sizeof lv) == 0);
+    hl_buf_fini(&buf);
+  }
+}
+
 TEST(rle_levels_prefixed_and_bool) {
   hl_error_t err;
   hl_err_init(&err);
@@ -869,6 +901,7 @@ int main(void) {
   RUN(plain_fixed_and_bytes);
   RUN(int96);
   RUN(rle_spec_example);
+  RUN(rle_levels_long_mixed);
   RUN(rle_levels_prefixed_and_bool);
   RUN(rle_round_trip_all_widths);
   RUN(rle_long_runs);

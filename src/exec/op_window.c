@@ -145,6 +145,7 @@ typedef struct sort_ctx {
   window_t *wo;
   const hl_window_t *w;
   const win_exprs_t *we;
+  const uint64_t *pfx; /* per row: sort prefix of the first order key (NULL: none) */
 } sort_ctx_t;
 
 static int cmp_value(const hl_type_t *t, const hl_value_t *a, const hl_value_t *b, bool desc,
@@ -181,13 +182,20 @@ static int cmp_order(const sort_ctx_t *c, size_t x, size_t y) {
   return 0;
 }
 
-static int cmp_full(const sort_ctx_t *c, size_t x, size_t y) {
-  int r = cmp_partition(c, x, y);
-  return r ? r : cmp_order(c, x, y);
+/* Order keys, the prefixes first: most comparisons end in the compact
+ * prefix array without touching the rows. */
+static int cmp_order_pfx(const sort_ctx_t *c, size_t x, size_t y) {
+  if (c->pfx && c->pfx[x] != c->pfx[y]) return c->pfx[x] < c->pfx[y] ? -1 : 1;
+  return cmp_order(c, x, y);
 }
 
 static int cmp_rows(const void *ctx, size_t x, size_t y) {
-  return cmp_full(ctx, x, y);
+  int r = cmp_partition(ctx, x, y);
+  return r ? r : cmp_order_pfx(ctx, x, y);
+}
+
+static int cmp_in_partition(const void *ctx, size_t x, size_t y) {
+  return cmp_order_pfx(ctx, x, y);
 }
 
 /* ----------------------------------------------------------- computing */
@@ -259,7 +267,7 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
     goto done;
   }
   for (int64_t i = 0; i < n; i++) {
-    if (i > 0 && (wo->we[k].n_order == 0 || cmp_order(c, idx[i - 1], idx[i]) == 0))
+    if (i > 0 && (wo->we[k].n_order == 0 || cmp_order_pfx(c, idx[i - 1], idx[i]) == 0))
       peer_start[i] = peer_start[i - 1];
     else
       peer_start[i] = i;
@@ -427,28 +435,56 @@ done:
   return rc;
 }
 
+/* Whether the rows come grouped by window C's partition keys: the keys
+ * never rise and fall both (a scan in partition order gives this). */
+static bool input_grouped(const sort_ctx_t *c, size_t n) {
+  int dir = 0;
+  for (size_t i = 1; i < n; i++) {
+    int r = cmp_partition(c, i - 1, i);
+    if (!r) continue;
+    r = r < 0 ? -1 : 1;
+    if (dir && r != dir) return false;
+    dir = r;
+  }
+  return true;
+}
+
+/* Sorts the rows of each partition of every window (by partition and order
+ * keys) and computes the partitions.  Input already grouped by the
+ * partition keys is sorted one group at a time, the keys not compared. */
 static hl_status_t compute(window_t *wo, hl_error_t *err) {
   size_t n = wo->n_rows;
   size_t *idx = hl_malloc(sizeof(size_t) * (n ? n : 1));
   size_t *tmp = hl_malloc(sizeof(size_t) * (n ? n : 1));
+  uint64_t *pfx = hl_malloc(sizeof(uint64_t) * (n ? n : 1));
   hl_status_t rc = HL_OK;
-  if (!idx || !tmp) rc = hl_err_nomem(err);
+  if (!idx || !tmp || !pfx) rc = hl_err_nomem(err);
   for (int k = 0; k < wo->plan->n_windows && rc == HL_OK; k++) {
     const hl_window_t *w = &wo->plan->windows[k];
-    sort_ctx_t c = {wo, w, &wo->we[k]};
+    sort_ctx_t c = {wo, w, &wo->we[k], NULL};
+    int o0 = wo->we[k].first + wo->we[k].n_part; /* the first order key */
+    if (wo->we[k].n_order > 0 && hl_value_has_sort_prefix(wo->expr_types[o0])) {
+      for (size_t i = 0; i < n; i++)
+        pfx[i] = hl_value_sort_prefix(wo->expr_types[o0], &wo->rows[i][wo->expr_slot[o0]],
+                                      w->order_desc[0], w->order_nulls_first[0]);
+      c.pfx = pfx;
+    }
     for (size_t i = 0; i < n; i++)
       idx[i] = i;
-    hl_sort_indexes(idx, tmp, n, cmp_rows, &c);
+    bool grouped = input_grouped(&c, n);
+    if (!grouped) hl_sort_indexes(idx, tmp, n, cmp_rows, &c);
     for (size_t start = 0; start < n && rc == HL_OK;) {
       size_t end = start + 1;
-      while (end < n && cmp_partition(&c, idx[start], idx[end]) == 0)
+      while (end < n && cmp_partition(&c, idx[end - 1], idx[end]) == 0)
         end++;
+      if (grouped) hl_sort_indexes(idx + start, tmp, end - start, cmp_in_partition, &c);
       rc = compute_partition(wo, k, idx + start, (int64_t)(end - start), &c, err);
       start = end;
     }
   }
   hl_free(idx);
   hl_free(tmp);
+  hl_free(pfx);
   return rc;
 }
 

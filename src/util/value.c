@@ -681,6 +681,57 @@ int hl_value_compare(const hl_type_t *type, const hl_value_t *a, const hl_value_
   return 0;
 }
 
+bool hl_value_has_sort_prefix(const hl_type_t *type) {
+  hl_phys_t p = hl_type_phys(type);
+  /* CHAR compares without trailing blanks, which bytes do not */
+  return p == HL_P_BOOL || p == HL_P_I64 || p == HL_P_F64 || p == HL_P_I128 ||
+         (p == HL_P_STR && type->id != HL_T_CHAR);
+}
+
+uint64_t hl_value_sort_prefix(const hl_type_t *type, const hl_value_t *v, bool desc,
+                              bool nulls_first) {
+  /* NULL takes an end of the range, values the rest: 1 .. UINT64_MAX - 1,
+   * the ends shared with the most extreme values (a tie, settled by the
+   * full comparison) */
+  if (v->is_null) return nulls_first ? 0 : UINT64_MAX;
+  uint64_t u = 0;
+  switch (hl_type_phys(type)) {
+  case HL_P_BOOL:
+    u = v->u.b ? 2 : 1;
+    break;
+  case HL_P_I64:
+    u = (uint64_t)v->u.i ^ ((uint64_t)1 << 63);
+    break;
+  case HL_P_I128: { /* saturated to 64 bits: still never out of order */
+    __int128 d = v->u.dec;
+    int64_t x = d > INT64_MAX ? INT64_MAX : d < INT64_MIN ? INT64_MIN : (int64_t)d;
+    u = (uint64_t)x ^ ((uint64_t)1 << 63);
+    break;
+  }
+  case HL_P_F64: {
+    double d = v->u.d;
+    if (isnan(d)) { /* every NaN equal, above everything */
+      u = UINT64_MAX;
+      break;
+    }
+    if (d == 0) d = 0; /* -0.0 equals 0.0 */
+    memcpy(&u, &d, sizeof u);
+    u = (u >> 63) ? ~u : u | ((uint64_t)1 << 63);
+    break;
+  }
+  case HL_P_STR: {
+    size_t n = v->u.s.len < 8 ? v->u.s.len : 8;
+    for (size_t i = 0; i < n; i++)
+      u |= (uint64_t)(uint8_t)v->u.s.ptr[i] << (56 - 8 * i);
+    break;
+  }
+  default:
+    break;
+  }
+  if (desc) u = UINT64_MAX - u;
+  return u < 1 ? 1 : u > UINT64_MAX - 1 ? UINT64_MAX - 1 : u;
+}
+
 /* ---------------------------------------------------------- value keys */
 
 void hl_value_key_append(hl_buf_t *key, const hl_type_t *type, const hl_value_t *v) {

@@ -1508,3 +1508,34 @@ SELECT flag, min(amt), max(prec), sum(DISTINCT amt) FROM t_all GROUP BY flag;
 SELECT count(*) FROM t_all WHERE num NOT IN (SELECT k FROM empty_t);
 
 SELECT id, num IN (SELECT k FROM empty_t), num NOT IN (SELECT k FROM empty_t) FROM t_all WHERE id <= 200;
+
+-- section: window
+# rows not grouped by the partition key: one sort over partition and order
+# keys; the first order key of each type goes through a sort prefix
+SELECT id, cat, rank() OVER (PARTITION BY cat ORDER BY dbl DESC NULLS LAST, id) AS r FROM t_all ORDER BY id;
+
+SELECT id, row_number() OVER (PARTITION BY small ORDER BY amt NULLS FIRST, id) AS r FROM t_all ORDER BY id;
+
+SELECT id, dense_rank() OVER (PARTITION BY flag ORDER BY name DESC NULLS FIRST) AS r FROM t_all ORDER BY id;
+
+SELECT id, rank() OVER (ORDER BY day NULLS LAST) AS r FROM t_all ORDER BY id;
+
+SELECT id, rank() OVER (PARTITION BY cat ORDER BY ts DESC NULLS FIRST) AS r FROM t_all ORDER BY id;
+
+SELECT id, rank() OVER (PARTITION BY tiny ORDER BY big NULLS LAST) AS r FROM t_all ORDER BY id;
+
+SELECT id, rank() OVER (PARTITION BY cat ORDER BY flag NULLS FIRST, prec DESC NULLS LAST) AS r FROM t_all ORDER BY id;
+
+SELECT id, sum(num) OVER (PARTITION BY cat ORDER BY day NULLS FIRST) AS s FROM t_all ORDER BY id;
+
+SELECT id, count(*) OVER (PARTITION BY small ORDER BY name NULLS LAST) AS c FROM t_all ORDER BY id;
+
+# a partitioned table scanned in partition order: rows come grouped by the
+# partition key, and each group is sorted alone
+SELECT id, dt, rank() OVER (PARTITION BY dt ORDER BY amount DESC NULLS LAST, id) AS r FROM part ORDER BY id;
+
+SELECT id, row_number() OVER (PARTITION BY dt, hr ORDER BY score NULLS FIRST, id) AS r FROM part ORDER BY id;
+
+SELECT id, dense_rank() OVER (PARTITION BY dt ORDER BY tag NULLS LAST) AS r FROM part ORDER BY id;
+
+SELECT dt, id, r FROM (SELECT dt, id, rank() OVER (PARTITION BY dt ORDER BY amount DESC NULLS LAST, id) AS r FROM part) x WHERE r <= 3 ORDER BY dt, r;

@@ -1397,6 +1397,65 @@ static int is_leap(int64_t y) {
   return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 }
 
+/* Sort prefixes never contradict hl_value_compare: for every pair of a
+ * set of awkward values of each type, prefix(a) < prefix(b) only when a
+ * sorts before b (asc/desc, NULLs first/last), and equal values (0.0 and
+ * -0.0, NaNs) have equal prefixes. */
+static int order_of(const hl_type_t *t, const hl_value_t *a, const hl_value_t *b, bool desc,
+                    bool nulls_first) {
+  if (a->is_null || b->is_null) {
+    if (a->is_null && b->is_null) return 0;
+    int r = a->is_null ? -1 : 1;
+    return nulls_first ? r : -r;
+  }
+  int r = hl_value_compare(t, a, b);
+  return desc ? -r : r;
+}
+
+TEST(value_sort_prefix) {
+  hl_arena_t *a = hl_arena_create(0);
+  enum { N = 12 };
+  hl_value_t v[4][N];
+  const hl_type_t *types[4] = {hl_type_prim(HL_T_BIGINT), hl_type_prim(HL_T_DOUBLE),
+                               hl_type_decimal(a, 38, 2), hl_type_prim(HL_T_STRING)};
+  memset(v, 0, sizeof v);
+  static const int64_t ints[N - 1] = {INT64_MIN, INT64_MIN + 1, -5,        -1, 0, 0, 1,
+                                      7,         INT64_MAX - 1, INT64_MAX, 42};
+  static const double dbls[N - 1] = {-INFINITY, -1e300, -0.0,     0.0, 1e-300, 2.5,
+                                     2.5,       1e300,  INFINITY, NAN, -NAN};
+  static const char *strs[N - 1] = {
+      "",         "a",          "a\0",
+      "abcdefgh", "abcdefgh\0", "abcdefghi",
+      "abcdefgi", "b",          "\xff\xff\xff\xff\xff\xff\xff\xff\xff",
+      "abcdefgh", "B"};
+  for (int i = 0; i < N - 1; i++) {
+    v[0][i].u.i = ints[i];
+    v[1][i].u.d = dbls[i];
+    v[2][i].u.dec = i < 3   ? -((__int128)1 << (100 - i))
+                    : i > 8 ? ((__int128)1 << (90 + i))
+                            : ints[i];
+    v[3][i].u.s.ptr = strs[i];
+    v[3][i].u.s.len = (uint32_t)(i == 2 || i == 4 ? strlen(strs[i]) + 1 : strlen(strs[i]));
+  }
+  for (int t = 0; t < 4; t++)
+    v[t][N - 1].is_null = true;
+  for (int t = 0; t < 4; t++) {
+    CHECK(hl_value_has_sort_prefix(types[t]));
+    for (int desc = 0; desc < 2; desc++)
+      for (int nf = 0; nf < 2; nf++)
+        for (int i = 0; i < N; i++)
+          for (int j = 0; j < N; j++) {
+            uint64_t pi = hl_value_sort_prefix(types[t], &v[t][i], desc, nf);
+            uint64_t pj = hl_value_sort_prefix(types[t], &v[t][j], desc, nf);
+            int o = order_of(types[t], &v[t][i], &v[t][j], desc, nf);
+            if (pi < pj) CHECK(o < 0);
+            if (o == 0) CHECK(pi == pj);
+          }
+  }
+  CHECK(!hl_value_has_sort_prefix(hl_type_varchar(a, HL_T_CHAR, 4)));
+  hl_arena_destroy(a);
+}
+
 TEST(calendar_round_trip) {
   /* walk every day from 0001-01-01 to 9999-12-31 with a naive calendar and
    * compare both conversions against it */
@@ -1458,6 +1517,7 @@ int main(void) {
   RUN(kv_get);
   RUN(mem_fail_nth);
   RUN(mem_faultsim_workload);
+  RUN(value_sort_prefix);
   RUN(type_primitives);
   RUN(type_complex);
   RUN(type_errors);

@@ -1052,28 +1052,30 @@ static bool like_match(const char *s, size_t sn, const char *p, size_t pn) {
 /* Leftmost occurrence of needle N (NN >= 2 bytes) in H, or NULL.  With
  * SSE2, 16 positions at a time are tested for the needle's first and last
  * byte and only those candidates compared in full (the usual SIMD substring
- * search); glibc's memmem checks one position at a time. */
+ * search); the positions left (fewer than 16, or a haystack too short for
+ * a 16-byte load) take the same test one at a time.  glibc's memmem is
+ * slower on the short haystacks of a column (a comment, a name). */
 static const char *find_piece(const char *h, size_t hn, const char *n, size_t nn) {
+  if (nn < 2 || hn < nn) return nn == 0 ? h : nn <= hn ? memchr(h, n[0], hn) : NULL;
+  size_t i = 0;
 #ifdef __SSE2__
-  if (nn >= 2 && hn >= nn + 15) {
-    const __m128i first = _mm_set1_epi8(n[0]), last = _mm_set1_epi8(n[nn - 1]);
-    size_t i = 0;
-    for (; i + nn + 15 <= hn; i += 16) {
-      __m128i a = _mm_loadu_si128((const __m128i *)(h + i));
-      __m128i b = _mm_loadu_si128((const __m128i *)(h + i + nn - 1));
-      unsigned mask = (unsigned)_mm_movemask_epi8(
-          _mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
-      while (mask) {
-        unsigned bit = (unsigned)__builtin_ctz(mask);
-        if (memcmp(h + i + bit + 1, n + 1, nn - 2) == 0) return h + i + bit;
-        mask &= mask - 1;
-      }
+  const __m128i first = _mm_set1_epi8(n[0]), last = _mm_set1_epi8(n[nn - 1]);
+  for (; i + nn + 15 <= hn; i += 16) {
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(h + i));
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(h + i + nn - 1));
+    unsigned mask = (unsigned)_mm_movemask_epi8(
+        _mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
+    while (mask) {
+      unsigned bit = (unsigned)__builtin_ctz(mask);
+      if (memcmp(h + i + bit + 1, n + 1, nn - 2) == 0) return h + i + bit;
+      mask &= mask - 1;
     }
-    const char *rest = memmem(h + i, hn - i, n, nn);
-    return rest;
   }
 #endif
-  return memmem(h, hn, n, nn);
+  for (; i + nn <= hn; i++)
+    if (h[i] == n[0] && h[i + nn - 1] == n[nn - 1] && memcmp(h + i + 1, n + 1, nn - 2) == 0)
+      return h + i;
+  return NULL;
 }
 
 /* A LIKE pattern whose only wildcard is % (no _, no escapes), split once

@@ -1493,6 +1493,16 @@ SELECT count(*) FROM t_all WHERE ts = '2023-12-11 21:26:41';
 
 SELECT count(*) FROM t_all WHERE name LIKE '%a%o%';
 
+# multi-byte pieces in haystacks of every length: 16 positions at a time,
+# then the positions left one at a time
+SELECT id FROM t_all WHERE name LIKE '%an%' AND id < 4000 ORDER BY id;
+
+SELECT count(*) FROM t_all WHERE name LIKE '%ar%ar%';
+
+SELECT id FROM t_all WHERE name IS NOT NULL AND concat(name, '|', name, '|', name) LIKE '%o|a%' ORDER BY id;
+
+SELECT count(*) FROM t_all WHERE name IS NOT NULL AND concat(name, '|', cat, '|', name, '|', name) LIKE '%|a|%a%';
+
 SELECT count(*) FROM t_all WHERE name LIKE 'O''%';
 -- duckdb: SELECT count(*) FROM t_all WHERE name LIKE 'O%'
 

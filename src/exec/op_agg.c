@@ -629,6 +629,13 @@ static bool fast_grouped_supported(const hl_agg_t *ag, const hl_vec_t *arg) {
   }
 }
 
+/* A hint that group G's states are updated soon. */
+static inline void prefetch_states(const agg_t *a, uint32_t g) {
+  int na = a->plan->n_aggs;
+  for (int k = 0; k < na && k < 4; k++)
+    __builtin_prefetch(&a->states[(size_t)g * (size_t)na + (size_t)k]);
+}
+
 /* One batch of grouped aggregation: first every live row's group number
  * (keys serialized and looked up once per row), then one tight loop per
  * aggregate over (group, value). */
@@ -639,25 +646,37 @@ static hl_status_t grouped_batch(agg_t *a, const hl_batch_t *b, const hl_vec_t *
   uint32_t live = hl_batch_live(b);
   uint32_t *gid = hl_arena_alloc(a->scratch, sizeof(uint32_t) * (live ? live : 1));
   if (!gid) return hl_err_nomem(err);
+  /* a key table beyond the cache: each lookup's slot is hinted a few rows
+   * ahead, so that the misses overlap */
+  bool ahead = a->int_key && a->ikeys.cap > 4096;
   for (uint32_t i = 0; i < live; i++) {
+    if (ahead && i + 16 < live)
+      hl_imap_prefetch(&a->ikeys, HL_VEC_I64(&gvecs[0])[hl_batch_row(b, i + 16)]);
     uint64_t id;
     hl_status_t rc = group_id(a, gvecs, hl_batch_row(b, i), vals, &id, err);
     if (rc != HL_OK) return rc;
     gid[i] = (uint32_t)id;
   }
+  /* states beyond the cache: the first aggregate's loop hints each row's
+   * states a few rows ahead (the later loops find them loaded) */
+  bool states_ahead = a->n_groups > 4096;
   for (int k = 0; k < na; k++) {
     const hl_agg_t *ag = &plan->aggs[k];
     const hl_vec_t *v = &avecs[k];
     agg_state_t *states = a->states + k;
     size_t stride = (size_t)na;
+    bool hint = states_ahead && k == 0;
     if (ag->kind == HL_AGG_COUNT_STAR) {
-      for (uint32_t i = 0; i < live; i++)
+      for (uint32_t i = 0; i < live; i++) {
+        if (hint && i + 16 < live) prefetch_states(a, gid[i + 16]);
         states[gid[i] * stride].count++;
+      }
       continue;
     }
     hl_phys_t p = hl_type_phys(v->type);
     bool nulls = v->validity != NULL;
     for (uint32_t i = 0; i < live; i++) {
+      if (hint && i + 16 < live) prefetch_states(a, gid[i + 16]);
       uint32_t r = hl_batch_row(b, i);
       if (nulls && hl_vec_is_null(v, r)) continue;
       agg_state_t *st = &states[gid[i] * stride];

@@ -331,8 +331,14 @@ static hl_status_t gather_build(join_t *j, hl_vec_t *dst, int c, const uint32_t 
                                 hl_arena_t *arena) {
   hl_phys_t ph = hl_type_phys(dst->type);
   uint64_t *dv = NULL;
+  bool ahead = j->n_build > 4096; /* build rows beyond the cache */
   for (uint32_t o = 0; o < n; o++) {
     uint32_t br = idx[o];
+    if (ahead) { /* the row pointer 16 pairs ahead, the row's value 8 ahead */
+      if (o + 16 < n && idx[o + 16] != UINT32_MAX) __builtin_prefetch(&j->rows[idx[o + 16]]);
+      if (o + 8 < n && idx[o + 8] != UINT32_MAX)
+        __builtin_prefetch(&j->rows[idx[o + 8]][j->build_slot[c]]);
+    }
     hl_value_t *v = br == UINT32_MAX ? NULL : &j->rows[br][j->build_slot[c]];
     if (!v || v->is_null) {
       if (!dv && !(dv = all_valid(dst, arena))) return HL_NOMEM;
@@ -414,10 +420,13 @@ static hl_status_t next_probe_batch(join_t *j, hl_error_t *err) {
 static hl_status_t fill_pairs(join_t *j, hl_error_t *err) {
   uint32_t live = hl_batch_live(j->pb);
   uint32_t o = 0;
+  bool ahead = j->int_key && j->ikeys.cap > 4096; /* a key table beyond the cache */
   while (j->pi < live && o < HL_BATCH_CAP) {
     uint32_t pr = hl_batch_row(j->pb, j->pi);
     if (!j->row_started) {
       j->row_started = true;
+      if (ahead && j->pi + 16 < live) /* the lookup 16 rows ahead */
+        hl_imap_prefetch(&j->ikeys, HL_VEC_I64(&j->pkeys[0])[hl_batch_row(j->pb, j->pi + 16)]);
       if (j->n_keys == 0) {
         j->cursor = j->n_build ? 1 : 0;
       } else if (j->int_key) {
@@ -642,6 +651,8 @@ hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, c
   }
   j->intern = hl_arena_zalloc(arena, sizeof(hl_map_t *) * (size_t)(j->n_build_cols + 1));
   bool intern_ok = j->intern != NULL;
+  for (int c = 0; j->out && j->used && c < rel->n_cols; c++) /* columns nobody reads */
+    if (!j->used[c] && hl_batch_set_unused(j->out, c) != HL_OK) intern_ok = false;
   if (j->build_slot && j->intern) {
     int build_off = j->probe_is_left ? j->n_left : 0;
     const hl_type_t *const *bt = rel->types + build_off;

@@ -145,6 +145,11 @@ static void *worker_main(void *arg) {
             types[c] = b->cols[c].type;
           w->ring[slot] = hl_batch_create(b->n_cols, types);
           hl_free(types);
+          for (int c = 0; w->ring[slot] && b->unused && c < b->n_cols; c++)
+            if (b->unused[c] && hl_batch_set_unused(w->ring[slot], c) != HL_OK) {
+              hl_batch_destroy(w->ring[slot]);
+              w->ring[slot] = NULL;
+            }
         }
       }
       if (!w->ring[slot] || copy_batch(w->ring[slot], b) != HL_OK) rc = hl_err_nomem(&w->err);

@@ -436,7 +436,10 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *plan, hl_arena
   sc->part_values = hl_arena_zalloc(arena, sizeof(hl_value_t) * (size_t)(t->n_part + 1));
   sc->unit_arena = hl_arena_create(0);
   sc->batch = hl_batch_create(t->n_all, t->types);
-  if (!sc->part_values || !sc->unit_arena || !sc->batch) {
+  bool marked = sc->batch != NULL;
+  for (int c = 0; marked && c < t->n_all; c++)
+    if (!sc->plan->needed[c]) marked = hl_batch_set_unused(sc->batch, c) == HL_OK;
+  if (!sc->part_values || !sc->unit_arena || !marked) {
     scan_close(&sc->op);
     hl_err_nomem(err);
     return NULL;

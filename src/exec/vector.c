@@ -69,6 +69,8 @@ void hl_batch_destroy(hl_batch_t *batch) {
   if (!batch) return;
   hl_arena_destroy(batch->arena);
   hl_free(batch->cols);
+  hl_free(batch->unused);
+  hl_free(batch->zeros);
   hl_free(batch);
 }
 
@@ -86,8 +88,24 @@ hl_status_t hl_batch_reset(hl_batch_t *batch) {
     batch->cols[i].dict_idx = NULL;
   }
   for (int i = 0; i < batch->n_cols; i++) {
+    if (batch->unused && batch->unused[i]) {
+      batch->cols[i].data = batch->zeros;
+      if (!(batch->cols[i].validity = hl_arena_zalloc(batch->arena, HL_BATCH_CAP / 8)))
+        return HL_NOMEM;
+      continue;
+    }
     if (hl_vec_alloc(&batch->cols[i], batch->cols[i].type, batch->arena) != HL_OK) return HL_NOMEM;
   }
+  return HL_OK;
+}
+
+hl_status_t hl_batch_set_unused(hl_batch_t *batch, int c) {
+  if (!batch->unused && !(batch->unused = hl_calloc((size_t)batch->n_cols, sizeof(bool))))
+    return HL_NOMEM;
+  /* wide enough for every physical type's HL_BATCH_CAP entries */
+  if (!batch->zeros && !(batch->zeros = hl_calloc(HL_BATCH_CAP, sizeof(hl_value_t))))
+    return HL_NOMEM;
+  batch->unused[c] = true;
   return HL_OK;
 }
 

@@ -49,6 +49,8 @@ typedef struct hl_batch {
   uint32_t *sel;   /* NULL: all n_rows live; else live rows sel[0..n_sel) */
   uint32_t n_sel;
   hl_arena_t *arena; /* owns vector data and strings; reset per refill */
+  bool *unused;      /* per column, NULL: none (hl_batch_set_unused) */
+  void *zeros;       /* the shared all-zero data of unused columns */
 } hl_batch_t;
 
 /* Typed views of vector data. */
@@ -77,6 +79,12 @@ static inline uint32_t hl_batch_row(const hl_batch_t *b, uint32_t i) {
  * arrays come from a new arena owned by the batch.  Caller destroys. */
 hl_batch_t *hl_batch_create(int n_cols, const hl_type_t *const *types);
 void hl_batch_destroy(hl_batch_t *batch);
+/* Marks column C as read by no one above the producer (a column the query
+ * does not need): hl_batch_reset then gives it no zeroed data array of its
+ * own but a zero block shared by such columns, never to be written, and
+ * makes it all NULL.  Saves zeroing an array per column per batch.
+ * HL_NOMEM. */
+hl_status_t hl_batch_set_unused(hl_batch_t *batch, int c);
 /* Resets the arena and reallocates the column arrays: n_rows = 0, no sel,
  * all validity NULL.  Returns HL_OK or HL_NOMEM. */
 hl_status_t hl_batch_reset(hl_batch_t *batch);

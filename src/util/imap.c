@@ -9,8 +9,7 @@
 #include "util/mem.h"
 
 static size_t slot_of(size_t cap, int64_t key) {
-  uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ULL;
-  return (size_t)(h ^ (h >> 29)) & (cap - 1);
+  return hl_imap_slot(cap, key);
 }
 
 void hl_imap_free(hl_imap_t *m) {

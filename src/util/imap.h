@@ -30,4 +30,20 @@ int hl_imap_upsert(hl_imap_t *m, int64_t key, uint32_t value, uint32_t *found);
 /* Bytes held, for memory budgets. */
 size_t hl_imap_bytes(const hl_imap_t *m);
 
+/* The home slot of KEY in a table of CAP slots (a power of two). */
+static inline size_t hl_imap_slot(size_t cap, int64_t key) {
+  uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ULL;
+  return (size_t)(h ^ (h >> 29)) & (cap - 1);
+}
+
+/* A hint that KEY is looked up soon: its slot's cache lines load
+ * meanwhile.  Hinting a batch of keys before looking them up overlaps
+ * their cache misses when the table is larger than the cache. */
+static inline void hl_imap_prefetch(const hl_imap_t *m, int64_t key) {
+  if (!m->cap) return;
+  size_t i = hl_imap_slot(m->cap, key);
+  __builtin_prefetch(&m->vals[i]);
+  __builtin_prefetch(&m->keys[i]);
+}
+
 #endif

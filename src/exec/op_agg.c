@@ -696,6 +696,24 @@ static bool few_groups_update(agg_t *a, int k, const hl_vec_t *v, const hl_batch
   return true;
 }
 
+/* When every group key of the batch is a string vector with a dictionary
+ * view and the combinations of entries (and NULL) are at most 4096: a
+ * table from combination to group number, all unset (in scratch).  NULL:
+ * not this case (or no memory: the plain path runs). */
+static uint32_t *dict_memo(agg_t *a, const hl_vec_t *gvecs) {
+  int ng = a->plan->n_group;
+  if (!a->str_keys || ng > 4) return NULL;
+  uint64_t combos = 1;
+  for (int g = 0; g < ng; g++) {
+    if (!gvecs[g].dict || gvecs[g].type->id == HL_T_CHAR) return NULL;
+    combos *= (uint64_t)gvecs[g].dict_n + 1;
+    if (combos > 4096) return NULL;
+  }
+  uint32_t *memo = hl_arena_alloc(a->scratch, sizeof(uint32_t) * combos);
+  if (memo) memset(memo, 0xff, sizeof(uint32_t) * combos);
+  return memo;
+}
+
 /* A hint that group G's states are updated soon. */
 static inline void prefetch_states(const agg_t *a, uint32_t g) {
   int na = a->plan->n_aggs;
@@ -713,10 +731,29 @@ static hl_status_t grouped_batch(agg_t *a, const hl_batch_t *b, const hl_vec_t *
   uint32_t live = hl_batch_live(b);
   uint32_t *gid = hl_arena_alloc(a->scratch, sizeof(uint32_t) * (live ? live : 1));
   if (!gid) return hl_err_nomem(err);
+  uint32_t *memo = dict_memo(a, gvecs);
+  if (memo) {
+    /* every key a dictionary view: a combination of entries finds its
+     * group once per batch */
+    int ng = plan->n_group;
+    for (uint32_t i = 0; i < live; i++) {
+      uint32_t r = hl_batch_row(b, i), combo = 0;
+      for (int g = 0; g < ng; g++)
+        combo = combo * (gvecs[g].dict_n + 1) +
+                (hl_vec_is_null(&gvecs[g], r) ? gvecs[g].dict_n : gvecs[g].dict_idx[r]);
+      if (memo[combo] == UINT32_MAX) {
+        uint64_t id;
+        hl_status_t rc = group_id(a, gvecs, r, vals, &id, err);
+        if (rc != HL_OK) return rc;
+        memo[combo] = (uint32_t)id;
+      }
+      gid[i] = memo[combo];
+    }
+  }
   /* a key table beyond the cache: each lookup's slot is hinted a few rows
    * ahead, so that the misses overlap */
   bool ahead = a->int_key && a->ikeys.cap > 4096;
-  for (uint32_t i = 0; i < live; i++) {
+  for (uint32_t i = 0; !memo && i < live; i++) {
     if (ahead && i + 16 < live)
       hl_imap_prefetch(&a->ikeys, HL_VEC_I64(&gvecs[0])[hl_batch_row(b, i + 16)]);
     uint64_t id;

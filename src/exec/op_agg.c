@@ -649,7 +649,7 @@ static bool few_groups_update(agg_t *a, int k, const hl_vec_t *v, const hl_batch
   if (!star && ag->kind != HL_AGG_COUNT && !(sum && p == HL_P_I64) && !dec) return false;
   int64_t cnt[LANES][FEW_GROUPS];
   uint64_t isum[LANES][FEW_GROUPS];
-  __int128 dsum[LANES][FEW_GROUPS];
+  unsigned __int128 dsum[LANES][FEW_GROUPS]; /* two's complement sums, without overflow traps */
   memset(cnt, 0, sizeof cnt);
   memset(isum, 0, sizeof isum);
   memset(dsum, 0, sizeof dsum);
@@ -663,8 +663,15 @@ static bool few_groups_update(agg_t *a, int k, const hl_vec_t *v, const hl_batch
     BODY;                                                                                          \
   }
   if (dec) {
+    /* a value past 34 digits (a file breaking its declared precision)
+     * could overflow a lane: such a batch is left to the per-row path,
+     * which normalises after every row */
     const __int128 *x = HL_VEC_I128(v);
-    FEW_LOOP(dsum[l][g] += x[r])
+    const unsigned __int128 lim = (unsigned __int128)10000000000000000ULL * 1000000000000000000ULL;
+    bool out_of_range = false;
+    FEW_LOOP(dsum[l][g] += (unsigned __int128)x[r];
+             out_of_range |= (unsigned __int128)x[r] + lim > 2 * lim)
+    if (out_of_range) return false;
   } else if (sum) {
     const int64_t *x = HL_VEC_I64(v);
     FEW_LOOP(isum[l][g] += (uint64_t)x[r]) /* wraps like Java */
@@ -677,7 +684,7 @@ static bool few_groups_update(agg_t *a, int k, const hl_vec_t *v, const hl_batch
     uint64_t is = 0;
     __int128 ds = 0;
     for (int l = 0; l < LANES; l++)
-      c += cnt[l][g], is += isum[l][g], ds += dsum[l][g];
+      c += cnt[l][g], is += isum[l][g], ds += (__int128)dsum[l][g]; /* in range: exact */
     if (!c) continue;
     agg_state_t *st = &a->states[g * (size_t)a->plan->n_aggs + (size_t)k];
     st->count += c;

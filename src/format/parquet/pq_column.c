@@ -263,8 +263,8 @@ static hl_status_t decode_dictionary(pq_col_t *c, const uint8_t *body, hl_error_
     const hl_pq_bytes_t *b = c->dict_raw;
     c->dict_str = hl_malloc(sizeof(hl_str_t) * (n ? n : 1));
     if (!c->dict_str) return hl_err_nomem(err);
-    for (uint32_t i = 0; i < n; i++)
-      c->dict_str[i] = (hl_str_t){(const char *)b[i].ptr, b[i].len};
+    for (uint32_t i = 0; i < n; i++) /* an empty value may have no pointer */
+      c->dict_str[i] = (hl_str_t){b[i].len ? (const char *)b[i].ptr : "", b[i].len};
   }
   c->has_dict = true;
   return HL_OK;

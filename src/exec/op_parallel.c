@@ -8,7 +8,11 @@
  * it reads ahead while the consumer works instead of waiting for every
  * batch to be released.  The consumer takes batches in file order -- file
  * 0 from worker 0, file 1 from worker 1, ... -- which makes the output
- * exactly the single-threaded scan's, order included.
+ * exactly the single-threaded scan's, order included.  A worker also
+ * tells which file it has reached, so that the consumer passes over files
+ * that gave no batch without waiting for the worker's next batch (else a
+ * selective filter makes the workers take turns: one waits with a full
+ * ring while the consumer waits for the other's next batch).
  */
 #include "exec/expr.h"
 #include "exec/ops.h"
@@ -35,6 +39,7 @@ typedef struct worker {
   pthread_cond_t space; /* signalled when the consumer frees a slot */
   bool cond_ready;
   bool done;
+  size_t progress; /* every file before this ordinal is done (hl_op_scan_on_file) */
 } worker_t;
 
 struct pscan {
@@ -119,6 +124,15 @@ static hl_status_t copy_batch(hl_batch_t *dst, const hl_batch_t *src) {
   }
   dst->n_rows = live;
   return HL_OK;
+}
+
+/* hl_op_scan_on_file: the worker reached file ORDINAL. */
+static void worker_progress(void *ctx, size_t ordinal) {
+  worker_t *w = ctx;
+  pthread_mutex_lock(&w->ps->mu);
+  w->progress = ordinal;
+  pthread_cond_signal(&w->ps->cv);
+  pthread_mutex_unlock(&w->ps->mu);
 }
 
 static void *worker_main(void *arg) {
@@ -210,8 +224,12 @@ static hl_status_t pscan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
       break;
     }
     worker_t *w = &ps->w[ps->want % (size_t)ps->n];
-    while (!w->count && !w->done)
+    while (!w->count && !w->done && w->progress <= ps->want)
       pthread_cond_wait(&ps->cv, &ps->mu);
+    if (!w->count && !w->done) { /* the worker is past the wanted file, which gave nothing */
+      ps->want++;
+      continue;
+    }
     if (w->count && w->files[w->head] == ps->want) {
       ps->held = w;
       *out = w->ring[w->head];
@@ -276,6 +294,7 @@ hl_op_t *hl_op_parallel_scan_create(hl_session_t *s, const hl_plan_scan_t *scan,
       return NULL;
     }
     hl_op_scan_set_worker(w[i].scan, i, n_workers);
+    hl_op_scan_on_file(w[i].scan, worker_progress, &w[i]);
     if (filter && hl_op_scan_set_filter(w[i].scan, filter, err) != HL_OK) {
       pscan_close(&ps->op);
       return NULL;

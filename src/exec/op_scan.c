@@ -49,7 +49,9 @@ typedef struct scan {
   hl_scan_stats_t stats;
   /* parallel scans: this scan reads file ordinals == worker (mod n_workers) */
   int worker, n_workers;
-  size_t file_ordinal; /* ordinal of the next file over all units */
+  size_t file_ordinal;                        /* ordinal of the next file over all units */
+  void (*on_file)(void *ctx, size_t ordinal); /* hl_op_scan_on_file */
+  void *on_file_ctx;
   size_t current_file; /* ordinal of the file being read */
   uint64_t row_groups_total, row_groups_read, pages_skipped;
   bool published;    /* counters added to plan->actual */
@@ -164,6 +166,7 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   hl_table_t *t = sc->table;
   size_t ordinal = sc->file_ordinal++;
   const hl_stor_entry_t *entry = &sc->files[sc->next_file++];
+  if (sc->on_file) sc->on_file(sc->on_file_ctx, ordinal);
   const char *name = entry->name;
   /* A large Parquet file is shared by the threads: its row groups are
    * units of work numbered on from its ordinal (so every thread opens it
@@ -216,10 +219,9 @@ static hl_status_t fill_keys(scan_t *sc, hl_error_t *err) {
   for (int k = 0; k < t->n_part; k++) {
     int col = t->n_data + k;
     if (!sc->plan->needed[col]) continue;
-    hl_vec_t *v = &sc->batch->cols[col];
-    for (uint32_t r = 0; r < sc->batch->n_rows; r++)
-      if (hl_vec_put_value(v, sc->batch->arena, r, &sc->part_values[k]) != HL_OK)
-        return hl_err_nomem(err);
+    if (hl_vec_fill(&sc->batch->cols[col], sc->batch->arena, sc->batch->n_rows,
+                    &sc->part_values[k]) != HL_OK)
+      return hl_err_nomem(err);
   }
   return HL_OK;
 }
@@ -372,6 +374,12 @@ static hl_status_t isolate(scan_t *sc, hl_error_t *err) {
                     "partitions while the query was planned; run the query again",
                     c->db_name, c->name);
   return rc;
+}
+
+void hl_op_scan_on_file(hl_op_t *op, void (*fn)(void *ctx, size_t ordinal), void *ctx) {
+  scan_t *sc = (scan_t *)op;
+  sc->on_file = fn;
+  sc->on_file_ctx = ctx;
 }
 
 void hl_op_scan_set_worker(hl_op_t *op, int worker, int n_workers) {

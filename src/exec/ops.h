@@ -31,6 +31,9 @@ const hl_scan_stats_t *hl_op_scan_stats(const hl_op_t *scan);
 void hl_op_scan_set_worker(hl_op_t *scan, int worker, int n_workers);
 /* Ordinal of the file the last batch came from. */
 size_t hl_op_scan_current_file(const hl_op_t *scan);
+/* Calls FN(CTX, ordinal) as SCAN moves to each file (its own or another
+ * worker's): every file before ORDINAL is done, its batches returned. */
+void hl_op_scan_on_file(hl_op_t *scan, void (*fn)(void *ctx, size_t ordinal), void *ctx);
 /* Makes SCAN return only the rows PRED (borrowed) keeps, as a filter over it
  * would; for Parquet the columns PRED does not read are decoded only for
  * batches with rows left (late materialization).  Set before the first

@@ -128,6 +128,35 @@ void hl_vec_set_valid(hl_vec_t *v, uint32_t row) {
   if (v->validity) v->validity[row >> 6] |= (uint64_t)1 << (row & 63);
 }
 
+hl_status_t hl_vec_fill(hl_vec_t *v, hl_arena_t *arena, uint32_t n, const hl_value_t *val) {
+  if (val->is_null) return hl_vec_set_all_null(v, arena);
+  v->validity = NULL;
+  switch (hl_type_phys(v->type)) {
+  case HL_P_I64:
+    for (uint32_t i = 0; i < n; i++)
+      HL_VEC_I64(v)[i] = val->u.i;
+    return HL_OK;
+  case HL_P_F64:
+    for (uint32_t i = 0; i < n; i++)
+      HL_VEC_F64(v)[i] = val->u.d;
+    return HL_OK;
+  case HL_P_I128:
+    for (uint32_t i = 0; i < n; i++)
+      HL_VEC_I128(v)[i] = val->u.dec;
+    return HL_OK;
+  case HL_P_STR: {
+    if (hl_vec_put_value(v, arena, 0, val) != HL_OK) return HL_NOMEM;
+    for (uint32_t i = 1; i < n; i++)
+      HL_VEC_STR(v)[i] = HL_VEC_STR(v)[0];
+    return HL_OK;
+  }
+  default:
+    for (uint32_t i = 0; i < n; i++)
+      if (hl_vec_put_value(v, arena, i, val) != HL_OK) return HL_NOMEM;
+    return HL_OK;
+  }
+}
+
 hl_status_t hl_vec_put_value(hl_vec_t *v, hl_arena_t *arena, uint32_t row, const hl_value_t *val) {
   if (val->is_null) return hl_vec_set_null(v, arena, row);
   hl_vec_set_valid(v, row);

@@ -103,5 +103,8 @@ hl_status_t hl_vec_alloc(hl_vec_t *v, const hl_type_t *type, hl_arena_t *arena);
  * ARENA).  Reads back the value at ROW into *out (strings borrowed). */
 hl_status_t hl_vec_put_value(hl_vec_t *v, hl_arena_t *arena, uint32_t row, const hl_value_t *val);
 void hl_vec_get_value(const hl_vec_t *v, uint32_t row, hl_value_t *out);
+/* Stores VAL in rows [0, N) of V (a string copied into ARENA once, every
+ * row pointing at the copy): a partition key's column.  HL_NOMEM. */
+hl_status_t hl_vec_fill(hl_vec_t *v, hl_arena_t *arena, uint32_t n, const hl_value_t *val);
 
 #endif

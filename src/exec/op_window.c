@@ -312,10 +312,11 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
   hl_value_t run;
   bool run_has = false;
   int64_t run_end = -1;
+  const hl_value_t none = null_value();
   for (int64_t i = 0; i < n; i++) {
     size_t row = idx[i];
     hl_value_t *out = &res[row];
-    *out = null_value();
+    *out = none;
     switch (w->kind) {
     case HL_WIN_ROW_NUMBER:
       out->is_null = false;
@@ -510,10 +511,11 @@ static hl_status_t window_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   if (hl_batch_reset(wo->out) != HL_OK) return hl_err_nomem(err);
   size_t n = wo->n_rows - wo->emitted;
   if (n > HL_BATCH_CAP) n = HL_BATCH_CAP;
+  /* made once: a struct built per value stalls on its own byte store */
+  const hl_value_t none = null_value();
   for (size_t i = 0; i < n; i++) {
     size_t r = wo->emitted + i;
     for (int c = 0; c < wo->n_in; c++) {
-      hl_value_t none = null_value();
       const hl_value_t *v = wo->in_slot[c] >= 0 ? &wo->rows[r][wo->in_slot[c]] : &none;
       if (hl_vec_put_value(&wo->out->cols[c], wo->out->arena, (uint32_t)i, v) != HL_OK)
         return hl_err_nomem(err);

@@ -685,6 +685,40 @@ static int cmp_rows(const hl_vec_t *a, uint32_t ra, const hl_vec_t *b, uint32_t 
   return 0;
 }
 
+/* Dictionary views (vector.h): a predicate of one string column and
+ * constants is worked out once per dictionary entry, then each row takes
+ * its entry's answer.  dict_entries: the per-entry answer array (in
+ * ARENA), or NULL when A has no view or more entries than the batch has
+ * live rows (then row by row is cheaper). */
+static uint8_t *dict_entries(const hl_vec_t *a, const hl_batch_t *in, hl_arena_t *arena) {
+  uint32_t live = hl_batch_live(in);
+  if (!a->dict || live == 0 || a->dict_n > live) return NULL;
+  return hl_arena_alloc(arena, a->dict_n ? a->dict_n : 1);
+}
+
+/* The entries of A's dictionary as a vector of A's type (entry k at k). */
+static hl_vec_t dict_as_vector(const hl_vec_t *a) {
+  hl_vec_t dv;
+  memset(&dv, 0, sizeof dv);
+  dv.type = a->type;
+  dv.data = (void *)(uintptr_t)a->dict;
+  return dv;
+}
+
+/* OUT's live rows from the entries' answers ENT (NULL rows of A: NULL). */
+static hl_status_t map_entries(const hl_vec_t *a, const uint8_t *ent, const hl_batch_t *in,
+                               hl_vec_t *out, hl_arena_t *arena, hl_error_t *err) {
+  uint8_t *res = HL_VEC_BOOL(out);
+  FOR_LIVE(in, r) {
+    if (hl_vec_is_null(a, r)) {
+      if (set_null(out, arena, r, err) != HL_OK) return HL_NOMEM;
+      continue;
+    }
+    res[r] = ent[a->dict_idx[r]];
+  }
+  return HL_OK;
+}
+
 static hl_status_t eval_cmp(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
                             hl_arena_t *arena, hl_error_t *err) {
   hl_vec_t a, b;
@@ -695,6 +729,16 @@ static hl_status_t eval_cmp(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *
   uint8_t *res = HL_VEC_BOOL(out);
   hl_phys_t phys = hl_type_phys(a.type);
   bool no_nulls = !a.validity && !b.validity;
+  uint8_t *ent;
+  if (e->op != HL_XOP_EQ_NS && e->args[1]->kind == HL_EX_CONST && !b.validity &&
+      (ent = dict_entries(&a, in, arena))) {
+    /* a dictionary view against a constant: each entry compared once */
+    hl_vec_t dv = dict_as_vector(&a);
+    uint32_t r0 = hl_batch_row(in, 0);
+    for (uint32_t k = 0; k < a.dict_n; k++)
+      ent[k] = (uint8_t)cmp_result(e->op, cmp_rows(&dv, k, &b, r0));
+    return map_entries(&a, ent, in, out, arena, err);
+  }
   /* fast paths for the common shapes */
   if (no_nulls && phys == HL_P_I64) {
     const int64_t *x = HL_VEC_I64(&a), *y = HL_VEC_I64(&b);
@@ -1152,6 +1196,20 @@ static hl_status_t eval_like(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t 
   if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
   like_plan_t lp;
   like_plan(&lp, NULL, 0);
+  uint8_t *ent;
+  if (!e->rlike && e->args[1]->kind == HL_EX_CONST && !p.validity &&
+      (ent = dict_entries(&a, in, arena))) {
+    /* a dictionary view against a constant pattern: each entry matched once */
+    hl_str_t pat = HL_VEC_STR(&p)[hl_batch_row(in, 0)];
+    like_plan(&lp, pat.ptr, pat.len);
+    for (uint32_t k = 0; k < a.dict_n; k++) {
+      hl_str_t s = a.dict[k];
+      bool m = lp.simple && s.len ? like_pieces(&lp, s.ptr, s.len)
+                                  : like_match(s.ptr, s.len, pat.ptr, pat.len);
+      ent[k] = m != e->negated;
+    }
+    return map_entries(&a, ent, in, out, arena, err);
+  }
   FOR_LIVE(in, r) {
     if (hl_vec_is_null(&a, r) || hl_vec_is_null(&p, r)) {
       if (set_null(out, arena, r, err) != HL_OK) return HL_NOMEM;

@@ -579,6 +579,28 @@ static hl_status_t fast_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, co
           bp = cp;
         }
       }
+    } else if (p == HL_P_I64 && !nulls && !sel && live > 0) {
+      /* no NULLs, every row: four running extremes (no branch, no chain
+       * through one register), then the best of them */
+      const int64_t *x = HL_VEC_I64(v);
+      int64_t m[4] = {x[0], x[0], x[0], x[0]};
+      uint32_t i = 0;
+      if (sign > 0)
+        for (; i + 4 <= live; i += 4)
+          for (int j = 0; j < 4; j++)
+            m[j] = x[i + j] > m[j] ? x[i + j] : m[j];
+      else
+        for (; i + 4 <= live; i += 4)
+          for (int j = 0; j < 4; j++)
+            m[j] = x[i + j] < m[j] ? x[i + j] : m[j];
+      for (; i < live; i++)
+        m[0] = (x[i] > m[0]) == (sign > 0) ? x[i] : m[0];
+      for (int j = 1; j < 4; j++)
+        m[0] = (m[j] > m[0]) == (sign > 0) ? m[j] : m[0];
+      st->count += live;
+      memset(&cand, 0, sizeof cand);
+      cand.u.i = m[0];
+      return offer_best(a, st, v->type, &cand, sign, err);
     } else {
       for (uint32_t i = 0; i < live; i++) {
         uint32_t r = ROW(i);

@@ -2,13 +2,14 @@
  * op_sort.c -- ORDER BY: materializes its input and sorts it.
  *
  * Rows are copied into the operator's arena as value arrays (strings
- * copied), sorted with a stable merge sort on the key columns (Hive's null
- * order per key), and replayed in batches.  Spilling and top-N belong to
+ * copied), sorted stably on the key columns (Hive's null order per key;
+ * the first key through sort prefixes), and replayed in batches.  Spilling and top-N belong to
  * the analytic engine issue; this keeps results exact and simple.
  */
 #include "exec/ops.h"
 
 #include "util/mem.h"
+#include "util/sort.h"
 
 #include <string.h>
 
@@ -49,34 +50,60 @@ static int compare_rows(const sort_t *s, const hl_value_t *x, const hl_value_t *
   return 0;
 }
 
-static void merge_sort(const sort_t *s, hl_value_t **rows, hl_value_t **tmp, size_t n) {
-  if (n < 2) return;
-  size_t mid = n / 2;
-  merge_sort(s, rows, tmp, mid);
-  merge_sort(s, rows + mid, tmp, n - mid);
-  size_t i = 0, j = mid, k = 0;
-  while (i < mid && j < n)
-    tmp[k++] = compare_rows(s, rows[j], rows[i]) < 0 ? rows[j++] : rows[i++];
-  while (i < mid)
-    tmp[k++] = rows[i++];
-  while (j < n)
-    tmp[k++] = rows[j++];
-  memcpy(rows, tmp, sizeof(hl_value_t *) * n);
+typedef struct sort_ctx {
+  const sort_t *s;
+  const uint64_t *pfx; /* per row: the first key's sort prefix (NULL: none) */
+} sort_ctx_t;
+
+static int cmp_indexes(const void *ctx, size_t x, size_t y) {
+  const sort_ctx_t *c = ctx;
+  if (c->pfx && c->pfx[x] != c->pfx[y]) return c->pfx[x] < c->pfx[y] ? -1 : 1;
+  return compare_rows(c->s, c->s->rows[x], c->s->rows[y]);
+}
+
+/* Sorts s->rows stably by the keys: row numbers sorted (util/sort.c) with
+ * the first key's 64-bit prefixes (hl_value_sort_prefix) compared first
+ * from a compact array -- most comparisons never touch the rows -- then
+ * the rows put in that order. */
+static hl_status_t sort_rows(sort_t *s, hl_error_t *err) {
+  size_t n = s->n_rows;
+  if (n < 2 || s->n_keys == 0) return HL_OK;
+  int c0 = s->keys[0];
+  bool with_pfx = hl_value_has_sort_prefix(s->types[c0]);
+  size_t *idx = hl_malloc(sizeof(size_t) * n), *tmp = hl_malloc(sizeof(size_t) * n);
+  uint64_t *pfx = with_pfx ? hl_malloc(sizeof(uint64_t) * n) : NULL;
+  hl_value_t **sorted = hl_malloc(sizeof(hl_value_t *) * n);
+  hl_status_t rc = HL_OK;
+  if (!idx || !tmp || (with_pfx && !pfx) || !sorted) {
+    rc = hl_err_nomem(err);
+    goto done;
+  }
+  for (size_t i = 0; i < n; i++) {
+    idx[i] = i;
+    if (pfx)
+      pfx[i] = hl_value_sort_prefix(s->types[c0], &s->rows[i][c0], s->desc[0], s->nulls_first[0]);
+  }
+  sort_ctx_t ctx = {s, pfx};
+  hl_sort_indexes(idx, tmp, n, cmp_indexes, &ctx);
+  for (size_t i = 0; i < n; i++)
+    sorted[i] = s->rows[idx[i]];
+  memcpy(s->rows, sorted, sizeof(hl_value_t *) * n);
+done:
+  hl_free(idx);
+  hl_free(tmp);
+  hl_free(pfx);
+  hl_free(sorted);
+  return rc;
 }
 
 /* Top-N: sorts the rows held, keeps the first top_n, and moves them into
  * a fresh arena so the memory of the dropped rows is returned.  Called
  * when 2 * top_n rows are held, so the work stays O(n log top_n). */
 static hl_status_t prune(sort_t *s, hl_error_t *err) {
-  hl_value_t **tmp = hl_malloc(sizeof(hl_value_t *) * s->n_rows);
+  hl_status_t rc = sort_rows(s, err);
+  if (rc != HL_OK) return rc;
   hl_arena_t *fresh = hl_arena_create(0);
-  if (!tmp || !fresh) {
-    hl_free(tmp);
-    hl_arena_destroy(fresh);
-    return hl_err_nomem(err);
-  }
-  merge_sort(s, s->rows, tmp, s->n_rows);
-  hl_free(tmp);
+  if (!fresh) return hl_err_nomem(err);
   for (size_t i = 0; i < s->top_n; i++) {
     hl_value_t *row = hl_arena_alloc(fresh, sizeof(hl_value_t) * (size_t)s->n_cols);
     if (!row) {
@@ -144,13 +171,7 @@ static hl_status_t consume(sort_t *s, hl_error_t *err) {
       if (s->top_n && s->n_rows >= 2 * s->top_n && (rc = prune(s, err)) != HL_OK) return rc;
     }
   }
-  if (s->n_rows > 1) {
-    hl_value_t **tmp = hl_malloc(sizeof(hl_value_t *) * s->n_rows);
-    if (!tmp) return hl_err_nomem(err);
-    merge_sort(s, s->rows, tmp, s->n_rows);
-    hl_free(tmp);
-  }
-  return HL_OK;
+  return sort_rows(s, err);
 }
 
 static hl_status_t sort_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {

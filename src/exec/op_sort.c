@@ -36,16 +36,8 @@ typedef struct sort {
 static int compare_rows(const sort_t *s, const hl_value_t *x, const hl_value_t *y) {
   for (int k = 0; k < s->n_keys; k++) {
     int c = s->keys[k];
-    const hl_value_t *a = &x[c], *b = &y[c];
-    int r;
-    if (a->is_null || b->is_null) {
-      if (a->is_null && b->is_null) continue;
-      r = a->is_null ? -1 : 1;
-      if (!s->nulls_first[k]) r = -r;
-      return r; /* null placement does not flip with DESC */
-    }
-    r = hl_value_compare(s->types[c], a, b);
-    if (r != 0) return s->desc[k] ? -r : r;
+    int r = hl_value_sort_compare(s->types[c], &x[c], &y[c], s->desc[k], s->nulls_first[k]);
+    if (r) return r;
   }
   return 0;
 }

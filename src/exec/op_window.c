@@ -148,23 +148,13 @@ typedef struct sort_ctx {
   const uint64_t *pfx; /* per row: sort prefix of the first order key (NULL: none) */
 } sort_ctx_t;
 
-static int cmp_value(const hl_type_t *t, const hl_value_t *a, const hl_value_t *b, bool desc,
-                     bool nulls_first) {
-  if (a->is_null || b->is_null) {
-    if (a->is_null && b->is_null) return 0;
-    int r = a->is_null ? -1 : 1;
-    return nulls_first ? r : -r;
-  }
-  int r = hl_value_compare(t, a, b);
-  return desc ? -r : r;
-}
-
 /* Partition keys only (for partition boundaries). */
 static int cmp_partition(const sort_ctx_t *c, size_t x, size_t y) {
   const hl_value_t *a = c->wo->rows[x], *b = c->wo->rows[y];
   const int *slot = c->wo->expr_slot + c->we->first;
   for (int k = 0; k < c->we->n_part; k++) {
-    int r = cmp_value(c->wo->expr_types[c->we->first + k], &a[slot[k]], &b[slot[k]], false, true);
+    int r = hl_value_sort_compare(c->wo->expr_types[c->we->first + k], &a[slot[k]], &b[slot[k]],
+                                  false, true);
     if (r) return r;
   }
   return 0;
@@ -175,8 +165,8 @@ static int cmp_order(const sort_ctx_t *c, size_t x, size_t y) {
   const hl_value_t *a = c->wo->rows[x], *b = c->wo->rows[y];
   const int *slot = c->wo->expr_slot + base;
   for (int k = 0; k < c->we->n_order; k++) {
-    int r = cmp_value(c->wo->expr_types[base + k], &a[slot[k]], &b[slot[k]], c->w->order_desc[k],
-                      c->w->order_nulls_first[k]);
+    int r = hl_value_sort_compare(c->wo->expr_types[base + k], &a[slot[k]], &b[slot[k]],
+                                  c->w->order_desc[k], c->w->order_nulls_first[k]);
     if (r) return r;
   }
   return 0;

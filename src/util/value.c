@@ -681,6 +681,17 @@ int hl_value_compare(const hl_type_t *type, const hl_value_t *a, const hl_value_
   return 0;
 }
 
+int hl_value_sort_compare(const hl_type_t *type, const hl_value_t *a, const hl_value_t *b,
+                          bool desc, bool nulls_first) {
+  if (a->is_null || b->is_null) {
+    if (a->is_null && b->is_null) return 0;
+    int r = a->is_null ? -1 : 1;
+    return nulls_first ? r : -r;
+  }
+  int r = hl_value_compare(type, a, b);
+  return desc ? -r : r;
+}
+
 bool hl_value_has_sort_prefix(const hl_type_t *type) {
   hl_phys_t p = hl_type_phys(type);
   /* CHAR compares without trailing blanks, which bytes do not */

@@ -62,11 +62,16 @@ void hl_value_format(hl_buf_t *buf, const hl_type_t *type, const hl_value_t *v);
  * NaN greater than everything (Hive/Java order). */
 int hl_value_compare(const hl_type_t *type, const hl_value_t *a, const hl_value_t *b);
 
+/* The order of a sort key: hl_value_compare's, reversed when DESC, with
+ * NULL first or last whatever the direction (Hive's ORDER BY and window
+ * ORDER BY). */
+int hl_value_sort_compare(const hl_type_t *type, const hl_value_t *a, const hl_value_t *b,
+                          bool desc, bool nulls_first);
+
 /* Sort keys: whether TYPE has an order-preserving 64-bit prefix, and the
- * prefix of V in the order hl_value_compare gives it (DESC reversed, NULL
- * first or last): prefix(a) < prefix(b) implies a sorts before b, equal
- * prefixes settle nothing.  Sorts compare prefixes in a compact array
- * before touching the rows (DuckDB's normalized keys, the first 8 bytes). */
+ * prefix of V in hl_value_sort_compare's order: prefix(a) < prefix(b)
+ * implies a sorts before b, equal prefixes settle nothing.  Sorts compare prefixes in a compact
+ * array before touching the rows (DuckDB's normalized keys, the first 8 bytes). */
 bool hl_value_has_sort_prefix(const hl_type_t *type);
 uint64_t hl_value_sort_prefix(const hl_type_t *type, const hl_value_t *v, bool desc,
                               bool nulls_first);

@@ -1397,21 +1397,10 @@ static int is_leap(int64_t y) {
   return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 }
 
-/* Sort prefixes never contradict hl_value_compare: for every pair of a
- * set of awkward values of each type, prefix(a) < prefix(b) only when a
+/* Sort prefixes never contradict hl_value_sort_compare: for every pair of
+ * a set of awkward values of each type, prefix(a) < prefix(b) only when a
  * sorts before b (asc/desc, NULLs first/last), and equal values (0.0 and
- * -0.0, NaNs) have equal prefixes. */
-static int order_of(const hl_type_t *t, const hl_value_t *a, const hl_value_t *b, bool desc,
-                    bool nulls_first) {
-  if (a->is_null || b->is_null) {
-    if (a->is_null && b->is_null) return 0;
-    int r = a->is_null ? -1 : 1;
-    return nulls_first ? r : -r;
-  }
-  int r = hl_value_compare(t, a, b);
-  return desc ? -r : r;
-}
-
+ * -0.0, NaNs) have equal prefixes; NULL placement does not flip with DESC. */
 TEST(value_sort_prefix) {
   hl_arena_t *a = hl_arena_create(0);
   enum { N = 12 };
@@ -1447,11 +1436,15 @@ TEST(value_sort_prefix) {
           for (int j = 0; j < N; j++) {
             uint64_t pi = hl_value_sort_prefix(types[t], &v[t][i], desc, nf);
             uint64_t pj = hl_value_sort_prefix(types[t], &v[t][j], desc, nf);
-            int o = order_of(types[t], &v[t][i], &v[t][j], desc, nf);
+            int o = hl_value_sort_compare(types[t], &v[t][i], &v[t][j], desc, nf);
             if (pi < pj) CHECK(o < 0);
             if (o == 0) CHECK(pi == pj);
           }
   }
+  /* NULL placement does not flip with DESC */
+  CHECK(hl_value_sort_compare(types[0], &v[0][N - 1], &v[0][0], true, true) < 0);
+  CHECK(hl_value_sort_compare(types[0], &v[0][N - 1], &v[0][0], false, false) > 0);
+  CHECK(hl_value_sort_compare(types[0], &v[0][0], &v[0][1], true, true) > 0);
   CHECK(!hl_value_has_sort_prefix(hl_type_varchar(a, HL_T_CHAR, 4)));
   hl_arena_destroy(a);
 }

@@ -34,7 +34,8 @@
 typedef struct hl_vec {
   const hl_type_t *type; /* borrowed: from the plan or the catalog */
   uint64_t *validity;    /* NULL: all valid; else HL_BATCH_CAP bits */
-  void *data;            /* array of the physical type, HL_BATCH_CAP entries */
+  void *data;            /* array of the physical type: HL_BATCH_CAP entries from
+                            hl_vec_alloc; a reader may point it at just n_rows */
   /* dictionary view of a string vector (NULL: none): each valid row r
    * holds dict[dict_idx[r]] (dict_idx[r] < dict_n); NULL rows hold any index */
   const hl_str_t *dict;

@@ -159,7 +159,7 @@ hl_status_t pq_col_create(const pq_col_spec_t *spec, const uint8_t *window, uint
   c->win_len = win_len;
   c->pos = spec->chunk_start;
   size_t rw = phys_width(c) > 16 ? phys_width(c) : 16;
-  c->raw = hl_malloc(rw * (PQ_LOOKAHEAD + 1)); /* + 1: see spread8 */
+  c->raw = hl_calloc(PQ_LOOKAHEAD + 1, rw); /* + 1, and defined: see spread8 */
   c->page_arena = hl_arena_create(0);
   if (!c->raw || !c->page_arena) {
     pq_col_destroy(c);

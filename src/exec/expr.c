@@ -1029,6 +1029,15 @@ static hl_status_t eval_in(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *o
   uint8_t *state = hl_arena_alloc(arena, HL_BATCH_CAP); /* 0 no, 1 yes, 2 null seen */
   if (!state) return nomem(err);
   FOR_LIVE(in, r) state[r] = hl_vec_is_null(&a, r) ? 3 : 0; /* 3: probe is NULL */
+  bool consts = true;
+  for (int k = 1; k < e->n_args; k++)
+    consts = consts && e->args[k]->kind == HL_EX_CONST;
+  /* a dictionary view against a list of constants: each entry checked
+   * once, the rows take their entry's state */
+  uint8_t *ent = consts ? dict_entries(&a, in, arena) : NULL;
+  hl_vec_t dv = ent ? dict_as_vector(&a) : a;
+  uint32_t r0 = hl_batch_live(in) ? hl_batch_row(in, 0) : 0;
+  if (ent) memset(ent, 0, a.dict_n);
   /* list items are folded one at a time (see eval_andor) */
   hl_arena_t *tmp = hl_arena_create(0);
   if (!tmp) return nomem(err);
@@ -1040,6 +1049,14 @@ static hl_status_t eval_in(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *o
       hl_arena_destroy(tmp);
       return rc;
     }
+    for (uint32_t j = 0; ent && j < a.dict_n; j++) {
+      if (ent[j] == 1) continue;
+      if (hl_vec_is_null(&b, r0))
+        ent[j] = 2;
+      else if (cmp_rows(&dv, j, &b, r0) == 0)
+        ent[j] = 1;
+    }
+    if (ent) continue;
     FOR_LIVE(in, r) {
       if (state[r] == 1 || state[r] == 3) continue;
       if (hl_vec_is_null(&b, r))
@@ -1049,6 +1066,7 @@ static hl_status_t eval_in(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *o
     }
   }
   hl_arena_destroy(tmp);
+  if (ent) FOR_LIVE(in, r) if (state[r] != 3) state[r] = ent[a.dict_idx[r]];
   FOR_LIVE(in, r) {
     if (state[r] >= 2) {
       if (set_null(out, arena, r, err) != HL_OK) return HL_NOMEM;
@@ -1410,6 +1428,30 @@ static hl_status_t eval_in_set(const hl_expr_t *e, const hl_batch_t *in, hl_vec_
   }
   hl_buf_t key;
   hl_buf_init(&key);
+  uint8_t *ent = dict_entries(&a, in, arena);
+  if (ent) { /* a dictionary view: each entry looked up once */
+    hl_vec_t dv = dict_as_vector(&a);
+    for (uint32_t k = 0; k < a.dict_n && !key.oom; k++) {
+      hl_value_t v;
+      hl_vec_get_value(&dv, k, &v);
+      hl_buf_reset(&key);
+      hl_value_key_append(&key, a.type, &v);
+      uint64_t ignored;
+      ent[k] = !key.oom && hl_map_get(e->in_set, key.data, key.len, &ignored);
+    }
+    FOR_LIVE(in, r) {
+      if (key.oom) break;
+      bool found = !hl_vec_is_null(&a, r) && ent[a.dict_idx[r]];
+      if (hl_vec_is_null(&a, r) || (!found && e->in_has_null)) {
+        if (hl_vec_set_null(out, arena, r) != HL_OK) key.oom = 1;
+        continue;
+      }
+      HL_VEC_BOOL(out)[r] = found != e->negated;
+    }
+    bool oom = key.oom;
+    hl_buf_fini(&key);
+    return oom ? nomem(err) : HL_OK;
+  }
   FOR_LIVE(in, r) {
     hl_value_t v;
     hl_vec_get_value(&a, r, &v);

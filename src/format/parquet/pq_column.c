@@ -501,15 +501,21 @@ static hl_status_t next_page(pq_col_t *c, hl_error_t *err) {
   }
 }
 
+/* Makes a data page with levels left current and its body decoded (HL_DONE
+ * at the end of the chunk). */
+static hl_status_t ready_page(pq_col_t *c, hl_error_t *err) {
+  hl_status_t st;
+  while (c->page_left == 0)
+    if ((st = next_page(c, err)) != HL_OK) return st;
+  if (!c->body_ready && (st = prepare_page(c, err)) != HL_OK) return st;
+  return HL_OK;
+}
+
 /* Decodes the next levels of the page into the lookahead (HL_DONE at the
  * end of the chunk). */
 static hl_status_t refill(pq_col_t *c, hl_error_t *err) {
   hl_status_t st;
-  while (c->page_left == 0) {
-    st = next_page(c, err);
-    if (st != HL_OK) return st;
-  }
-  if (!c->body_ready && (st = prepare_page(c, err)) != HL_OK) return st;
+  if ((st = ready_page(c, err)) != HL_OK) return st;
   uint32_t n = c->page_left < PQ_LOOKAHEAD ? (uint32_t)c->page_left : PQ_LOOKAHEAD;
   if (c->s.max_rep > 0) {
     st = c->rep_bp ? hl_pq_bitpacked_decode(c->rep_data, c->rep_len,
@@ -1006,9 +1012,7 @@ static size_t count_present(const int16_t *defs, uint32_t n, int16_t maxd) {
 static hl_status_t take_present(pq_col_t *c, uint32_t max, uint32_t *m, hl_error_t *err) {
   hl_status_t st;
   *m = 0;
-  while (c->page_left == 0)
-    if ((st = next_page(c, err)) != HL_OK) return st;
-  if (!c->body_ready && (st = prepare_page(c, err)) != HL_OK) return st;
+  if ((st = ready_page(c, err)) != HL_OK) return st;
   size_t k = c->page_left < max ? (size_t)c->page_left : max;
   if (c->s.max_def > 0) {
     if (c->def_bp) return HL_OK;

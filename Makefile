@@ -39,7 +39,7 @@ fuzz: deps
 	@mkdir -p build-fuzz/corpus-parser build-fuzz/corpus-text tests/fuzz/corpus/parser tests/fuzz/corpus/text
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_parser.c src/sql/[a-z]*.c src/util/[a-z]*.c -lm \
 	  -o build-fuzz/fuzz_parser
-	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_text.c src/format/text/[a-z]*.c src/exec/vector.c \
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_text.c src/format/text/[a-z]*.c src/vector/vector.c \
 	  src/storage/[a-z]*.c src/util/[a-z]*.c $$(pkg-config --cflags --libs zlib libzstd jansson) \
 	  -lm -lpthread -o build-fuzz/fuzz_text
 	./build-fuzz/fuzz_parser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-parser tests/fuzz/corpus/parser

@@ -9,7 +9,7 @@
  */
 #include "hivelite.h"
 
-#include "exec/command.h"
+#include "command/command.h"
 #include "format/parquet/parquet.h"
 #include "storage/stor_cache.h"
 #include "sql/parser.h"
@@ -257,7 +257,7 @@ hl_status_t hl_step(hl_stmt_t *st) {
     st->executed = true;
     hl_status_t rc = hl_budget_start(&db->session.budget,
                                      hl_session_get(&db->session, "hivelite.memory_limit"), &err);
-    if (rc == HL_OK) rc = hl_exec_statement(&db->session, st->ast, st->arena, &st->result, &err);
+    if (rc == HL_OK) rc = hl_cmd_run(&db->session, st->ast, st->arena, &st->result, &err);
     if (rc == HL_OK) rc = prepare_columns(st, &err);
     if (rc != HL_OK) {
       close_root(st);

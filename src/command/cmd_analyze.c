@@ -26,7 +26,7 @@
  * formats only, so scanning a Parquet table is the scan's 0A000 error
  * (NOSCAN works for every format).
  */
-#include "exec/cmd_int.h"
+#include "command/cmd_int.h"
 #include "exec/ops.h"
 
 #include "plan/plan.h"

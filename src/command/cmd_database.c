@@ -8,8 +8,8 @@
  * created inside the catalog transaction and removed again if the commit
  * fails; data is removed only after a DROP committed.
  */
-#include "exec/cmd_int.h"
-#include "exec/loc_allow.h"
+#include "command/cmd_int.h"
+#include "session/loc_allow.h"
 
 #include <string.h>
 
@@ -58,7 +58,7 @@ hl_status_t hl_cmd_create_database(hl_session_t *s, const hl_ast_stmt_t *stmt, h
   }
   char *what = hl_arena_sprintf(arena, "database \"%s\"", name);
   if (!what) return hl_err_nomem(err);
-  rc = hl_exec_location_check(s, db.location, what, err);
+  rc = hl_loc_allow_check(s, db.location, what, err);
   if (rc != HL_OK) return hl_err_position(err, stmt->pos), rc;
   db.n_params = stmt->props.n;
   if (stmt->props.n) {

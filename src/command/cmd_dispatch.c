@@ -1,5 +1,5 @@
 /*
- * cmd_dispatch.c -- hl_exec_command: routes a non-query statement to its
+ * cmd_dispatch.c -- hl_cmd_dispatch: routes a non-query statement to its
  * handler (cmd_database.c, cmd_table.c, cmd_partition.c, cmd_show.c,
  * cmd_msck.c, cmd_set.c).
  *
@@ -7,9 +7,9 @@
  * that no transaction is left open whatever a handler returns (a rollback
  * outside a transaction is a no-op).
  */
-#include "exec/cmd_int.h"
+#include "command/cmd_int.h"
 
-hl_status_t hl_exec_command(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+hl_status_t hl_cmd_dispatch(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                             hl_result_t *result, hl_error_t *err) {
   hl_cmd_fn fn = NULL;
   switch (stmt->kind) {

@@ -10,8 +10,8 @@
  * Partitions with a location of their own, and external tables, are
  * refused (their data is not ours to move).
  */
-#include "exec/cmd_int.h"
-#include "exec/loc_allow.h"
+#include "command/cmd_int.h"
+#include "session/loc_allow.h"
 
 #include <string.h>
 #include <strings.h>
@@ -114,7 +114,7 @@ hl_status_t hl_cmd_exchange_partition(hl_session_t *s, const hl_ast_alter_table_
     np[n].table_id = dest->cat->id;
     np[n].location = hl_table_part_path(dest, p->values, dflt, arena);
     if (!np[n].location) return hl_err_nomem(err);
-    rc = hl_exec_location_check_table(s, np[n].location, HL_TNAME(dest), np[n].name, err);
+    rc = hl_loc_allow_check_table(s, np[n].location, HL_TNAME(dest), np[n].name, err);
     if (rc != HL_OK) return rc;
     moved[n++] = p;
   }

@@ -25,11 +25,11 @@
  * totalSize, rawDataSize, COLUMN_STATS_ACCURATE) of every touched
  * partition and of the table.
  */
-#include "exec/cmd_int.h"
+#include "command/cmd_int.h"
 
-#include "exec/bucket.h"
-#include "exec/expr.h"
-#include "exec/loc_allow.h"
+#include "util/bucket.h"
+#include "vector/expr.h"
+#include "session/loc_allow.h"
 #include "format/orc/orc.h"
 #include "format/parquet/parquet.h"
 #include "format/rcfile/rcfile.h"
@@ -216,7 +216,7 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   /* the allowlist is checked again before every write (loc_allow.h) */
   char *pname = t->n_part > 0 ? hl_table_part_name(t, p->values, dflt, w->arena) : NULL;
   if (t->n_part > 0 && !pname) return hl_err_nomem(err);
-  hl_status_t rc = hl_exec_location_check_table(s, p->dir, HL_TNAME(t), pname, err);
+  hl_status_t rc = hl_loc_allow_check_table(s, p->dir, HL_TNAME(t), pname, err);
   if (rc != HL_OK) return rc;
   rc = hl_txn_target_add(w->txn, p->dir, wt->overwrite, &p->target, err);
   /* new files and partition directories take the table directory's mode */
@@ -1460,7 +1460,7 @@ hl_status_t hl_cmd_load(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     rc = hl_cmd_part_spec_full(s, t, stmt->part_spec, arena, &values, err);
   char *src = NULL;
   if (rc == HL_OK) rc = hl_cmd_resolve_location(stmt->load_path, NULL, stmt->pos, arena, &src, err);
-  if (rc == HL_OK) rc = hl_exec_location_check(s, src, "the LOAD DATA source", err);
+  if (rc == HL_OK) rc = hl_loc_allow_check(s, src, "the LOAD DATA source", err);
   hl_stor_stat_t st = {0};
   if (rc == HL_OK) rc = fs->ops->stat(fs, src, &st, err);
   if (rc == HL_OK && !st.exists)

@@ -4,8 +4,8 @@
  * cmd_dispatch.c routes every non-query statement to one handler per
  * statement kind; the handlers share location resolution, storage-format
  * names, partition-spec typing and matching, and small text utilities,
- * which live in cmd_util.c and storage_format.c.  Nothing outside
- * src/exec/cmd_*.c includes this header.
+ * which live in cmd_util.c (storage-format names: format/storage_format.h).
+ * Nothing outside src/command/ includes this header.
  *
  * Memory: everything returned here is allocated in the statement arena
  * passed in; nothing needs freeing.
@@ -13,7 +13,8 @@
 #ifndef HL_CMD_INT_H
 #define HL_CMD_INT_H
 
-#include "exec/command.h"
+#include "command/command.h"
+#include "format/storage_format.h"
 #include "plan/table.h"
 #include "util/mem.h"
 #include "util/strbuf.h"
@@ -99,24 +100,6 @@ hl_status_t hl_cmd_exchange_partition(hl_session_t *s, const hl_ast_alter_table_
 /* SHOW TABLE EXTENDED [IN db] LIKE 'pat' [PARTITION (spec)] (cmd_show_ext.c). */
 hl_status_t hl_cmd_show_table_extended(hl_session_t *s, const hl_ast_stmt_t *stmt,
                                        hl_arena_t *arena, hl_result_t *result, hl_error_t *err);
-
-/* -------------------------------------------------- storage formats */
-
-typedef struct hl_storage_format {
-  const char *name;         /* STORED AS keyword, upper-case: "TEXTFILE" */
-  const char *input_format; /* Java class names as Hive records them */
-  const char *output_format;
-  const char *serde;
-} hl_storage_format_t;
-
-/* The format named NAME (case-insensitive; "TextFile" works), NULL if
- * unknown. */
-const hl_storage_format_t *hl_storage_format_find(const char *name);
-/* The format whose input and output classes are these, NULL if none. */
-const hl_storage_format_t *hl_storage_format_by_classes(const char *input_format,
-                                                        const char *output_format);
-/* Serde class of LazySimpleSerDe (ROW FORMAT DELIMITED). */
-#define HL_SERDE_LAZY_SIMPLE "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe"
 
 /* ------------------------------------------------------- locations */
 

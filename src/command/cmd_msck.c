@@ -17,8 +17,8 @@
  *   Repair: Dropped partition from metastore db.t:dt=0/hr=0
  *   Skipped N invalid partition directories: a, b, c, d, e
  */
-#include "exec/cmd_int.h"
-#include "exec/loc_allow.h"
+#include "command/cmd_int.h"
+#include "session/loc_allow.h"
 
 #include "plan/projection.h"
 #include "util/partpath.h"
@@ -287,7 +287,7 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
   rc = hl_cmd_max_partitions(s, &max_parts, err);
   if (rc != HL_OK) return hl_err_position(err, stmt->pos), rc;
   w.max_parts = stmt->msck_repair && do_add ? max_parts : SIZE_MAX;
-  rc = hl_exec_location_check_table(s, t->cat->location, HL_TNAME(t), NULL, err);
+  rc = hl_loc_allow_check_table(s, t->cat->location, HL_TNAME(t), NULL, err);
   if (rc != HL_OK) return hl_err_position(err, stmt->table.pos), rc;
   hl_stor_stat_t root;
   rc = s->fs->ops->stat(s->fs, t->cat->location, &root, err);

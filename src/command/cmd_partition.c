@@ -10,9 +10,9 @@
  * partitions is removed only after the commit.  External data is never
  * touched.
  */
-#include "exec/cmd_int.h"
+#include "command/cmd_int.h"
 #include "util/partpath.h"
-#include "exec/loc_allow.h"
+#include "session/loc_allow.h"
 
 #include "plan/plan.h"
 #include "plan/projection.h"
@@ -91,7 +91,7 @@ static hl_status_t add_partitions(hl_session_t *s, const hl_ast_alter_table_t *a
       p->location = hl_table_part_path(t, values, dflt, arena);
       if (!p->location) return hl_err_nomem(err);
     }
-    rc = hl_exec_location_check_table(s, p->location, HL_TNAME(t), name, err);
+    rc = hl_loc_allow_check_table(s, p->location, HL_TNAME(t), name, err);
     if (rc != HL_OK) return hl_err_position(err, spec->pos), rc;
   }
   if (n_new == 0) return HL_OK;
@@ -279,7 +279,7 @@ static hl_status_t set_partition_location(hl_session_t *s, const hl_ast_alter_ta
   hl_cat_partition_t np = *p;
   rc = hl_cmd_resolve_location(alt->location, t->cat->location, alt->part_specs[0].pos, arena,
                                &np.location, err);
-  if (rc == HL_OK) rc = hl_exec_location_check_table(s, np.location, HL_TNAME(t), np.name, err);
+  if (rc == HL_OK) rc = hl_loc_allow_check_table(s, np.location, HL_TNAME(t), np.name, err);
   if (rc != HL_OK) return hl_err_position(err, alt->part_specs[0].pos), rc;
   rc = hl_cat_begin(s->cat, err);
   if (rc != HL_OK) return rc;

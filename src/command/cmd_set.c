@@ -8,7 +8,7 @@
  * default name, MSCK validation mode, default file format) are checked
  * where they are used, so SET itself never fails on a value.
  */
-#include "exec/cmd_int.h"
+#include "command/cmd_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  * TABLE prints a statement that this parser reads back into an identical
  * table (every storage detail explicit, strings escaped as '\001').
  */
-#include "exec/cmd_int.h"
+#include "command/cmd_int.h"
 
 #include <string.h>
 #include <time.h>

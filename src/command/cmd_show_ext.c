@@ -18,7 +18,7 @@
  * Times are milliseconds since the epoch; the local file system keeps no
  * access time we read, so lastAccessTime is the modification time.
  */
-#include "exec/cmd_int.h"
+#include "command/cmd_int.h"
 
 #include <string.h>
 

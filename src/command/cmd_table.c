@@ -9,8 +9,8 @@
  * commit.  External data is never touched, and existing directories are
  * never re-permissioned (storage's mkdirs guarantees that).
  */
-#include "exec/cmd_int.h"
-#include "exec/loc_allow.h"
+#include "command/cmd_int.h"
+#include "session/loc_allow.h"
 #include "format/parquet/parquet.h"
 
 #include <ctype.h>
@@ -204,7 +204,7 @@ static hl_status_t like_parquet(hl_session_t *s, const hl_ast_create_table_t *ct
     path += 5;
   char *abs = hl_path_normalize(arena, path, NULL);
   if (!abs) return hl_err_nomem(err);
-  hl_status_t rc = hl_exec_location_check(s, abs, "the Parquet file", err);
+  hl_status_t rc = hl_loc_allow_check(s, abs, "the Parquet file", err);
   hl_stor_stat_t st;
   if (rc == HL_OK) rc = s->fs->ops->stat(s->fs, abs, &st, err);
   if (rc == HL_OK && !st.exists)
@@ -352,7 +352,7 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
     t.location = hl_path_join(arena, db->location, t.name);
     if (!t.location) return hl_err_nomem(err);
   }
-  rc = hl_exec_location_check_table(s, t.location, t.db_name, t.name, NULL, err);
+  rc = hl_loc_allow_check_table(s, t.location, t.db_name, t.name, NULL, err);
   if (rc != HL_OK) return hl_err_position(err, pos), rc;
   if (ct->as_select) return hl_cmd_ctas(s, stmt, &t, arena, err); /* cmd_insert.c */
   char *created = NULL;
@@ -644,8 +644,7 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
   }
   case HL_ALTER_SET_LOCATION:
     rc = hl_cmd_resolve_location(alt->location, NULL, pos, arena, &nt.location, err);
-    if (rc == HL_OK)
-      rc = hl_exec_location_check_table(s, nt.location, nt.db_name, nt.name, NULL, err);
+    if (rc == HL_OK) rc = hl_loc_allow_check_table(s, nt.location, nt.db_name, nt.name, NULL, err);
     if (rc != HL_OK) hl_err_position(err, pos);
     break;
   case HL_ALTER_SET_SERDE:

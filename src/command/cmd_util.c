@@ -4,7 +4,7 @@
  * specs (typing, canonical values, comparison filters), Hive's SHOW ...
  * LIKE patterns and small rowset builders.
  */
-#include "exec/cmd_int.h"
+#include "command/cmd_int.h"
 
 #include "util/partpath.h"
 

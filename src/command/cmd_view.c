@@ -11,7 +11,7 @@
  * like a subquery in FROM.  Commands that touch table storage load tables
  * with hl_table_load, which refuses views (plan/table.h).
  */
-#include "exec/cmd_int.h"
+#include "command/cmd_int.h"
 #include "plan/plan.h"
 
 #include <stdlib.h>

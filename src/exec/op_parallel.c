@@ -14,7 +14,7 @@
  * selective filter makes the workers take turns: one waits with a full
  * ring while the consumer waits for the other's next batch).
  */
-#include "exec/expr.h"
+#include "vector/expr.h"
 #include "exec/ops.h"
 #include "util/mem.h"
 

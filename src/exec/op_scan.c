@@ -10,7 +10,7 @@
  */
 #include "exec/ops.h"
 
-#include "exec/loc_allow.h"
+#include "session/loc_allow.h"
 
 #include "format/orc/orc.h"
 #include "format/parquet/parquet.h"
@@ -132,9 +132,8 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
     sc->unit_dir = t->cat->location;
   }
   /* re-checked on every read: a planted metastore row must not be read */
-  hl_status_t crc =
-      hl_exec_location_check_table(sc->s, sc->unit_dir, t->cat->db_name, t->cat->name,
-                                   t->n_part > 0 ? sc->plan->parts[u].name : NULL, err);
+  hl_status_t crc = hl_loc_allow_check_table(sc->s, sc->unit_dir, t->cat->db_name, t->cat->name,
+                                             t->n_part > 0 ? sc->plan->parts[u].name : NULL, err);
   if (crc != HL_OK) return crc;
   if (sc->plan->dataset) return open_dataset_unit(sc, u, err);
   hl_stor_entry_t *entries;

@@ -11,9 +11,9 @@
 #ifndef HL_OPS_H
 #define HL_OPS_H
 
-#include "exec/expr.h"
+#include "vector/expr.h"
 #include "exec/result.h"
-#include "exec/session.h"
+#include "session/session.h"
 #include "plan/plan.h"
 
 /* Counters a scan keeps for EXPLAIN ANALYZE and tests. */

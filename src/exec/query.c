@@ -6,7 +6,7 @@
  *
  * whose root the api layer pulls batches from.
  */
-#include "exec/command.h"
+#include "exec/query.h"
 #include "exec/ops.h"
 #include "plan/plan.h"
 #include "util/hashmap.h"

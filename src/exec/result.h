@@ -10,7 +10,7 @@
 #ifndef HL_RESULT_H
 #define HL_RESULT_H
 
-#include "exec/vector.h"
+#include "vector/vector.h"
 
 typedef struct hl_op hl_op_t;
 

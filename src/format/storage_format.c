@@ -7,7 +7,7 @@
  * copy of its rows) see exactly what Hive itself would have written;
  * SHOW CREATE TABLE prints them back as INPUTFORMAT/OUTPUTFORMAT.
  */
-#include "exec/cmd_int.h"
+#include "format/storage_format.h"
 
 #include <string.h>
 #include <strings.h>

@@ -13,8 +13,8 @@
 #include "plan/decorrelate.h"
 #include "plan/projection.h"
 
-#include "exec/func_int.h"
-#include "exec/loc_allow.h"
+#include "vector/func_int.h"
+#include "session/loc_allow.h"
 #include "sql/parser.h"
 #include "util/mem.h"
 
@@ -1219,7 +1219,8 @@ static hl_expr_t *bind_window(binder_t *b, const hl_ast_expr_t *a) {
         goto done;
       }
       win.order_desc[k] = o->descending;
-      win.order_nulls_first[k] = o->nulls == 0 ? default_nulls_first(b, o->descending) : o->nulls == 1;
+      win.order_nulls_first[k] =
+          o->nulls == 0 ? default_nulls_first(b, o->descending) : o->nulls == 1;
       win.n_order++;
     }
   }
@@ -1894,7 +1895,7 @@ static hl_rel_t *bind_parquet_path(binder_t *b, const hl_ast_from_t *f, scope_en
   char *abs = hl_path_normalize(b->arena, path, NULL);
   if (!abs) return hl_err_nomem(b->err), NULL;
   hl_parquet_dataset_t *ds;
-  if (hl_exec_location_check(b->s, abs, "the Parquet path", b->err) != HL_OK ||
+  if (hl_loc_allow_check(b->s, abs, "the Parquet path", b->err) != HL_OK ||
       hl_parquet_dataset_list(b->s->fs, f->file_path, b->arena, &ds, b->err) != HL_OK) {
     hl_err_position(b->err, f->pos);
     return NULL;
@@ -2561,7 +2562,8 @@ static hl_status_t bind_setop(hl_session_t *s, binder_t *parent, const hl_ast_se
                              "ORDER BY of a set operation must name an output column");
       plan->order_cols[k] = col;
       plan->order_desc[k] = o->descending;
-      plan->order_nulls_first[k] = o->nulls == 0 ? default_nulls_first(b, o->descending) : o->nulls == 1;
+      plan->order_nulls_first[k] =
+          o->nulls == 0 ? default_nulls_first(b, o->descending) : o->nulls == 1;
     }
     plan->n_order = sel->n_order_by;
   }
@@ -2748,7 +2750,8 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
       plan->order_cols[k] = col;
       plan->order_desc[k] = o->descending;
       /* Hive: NULLs sort first ascending and last descending */
-      plan->order_nulls_first[k] = o->nulls == 0 ? default_nulls_first(b, o->descending) : o->nulls == 1;
+      plan->order_nulls_first[k] =
+          o->nulls == 0 ? default_nulls_first(b, o->descending) : o->nulls == 1;
     }
     plan->n_order = sel->n_order_by;
   }

@@ -14,7 +14,7 @@
 #ifndef HL_DECORRELATE_H
 #define HL_DECORRELATE_H
 
-#include "exec/session.h"
+#include "session/session.h"
 #include "sql/ast.h"
 
 /* *OUT is SEL when nothing changed, else a rewritten copy in ARENA. */

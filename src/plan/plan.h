@@ -17,9 +17,9 @@
 #ifndef HL_PLAN_H
 #define HL_PLAN_H
 
-#include "exec/expr.h"
+#include "vector/expr.h"
 #include "format/parquet/parquet.h"
-#include "exec/session.h"
+#include "session/session.h"
 #include "plan/table.h"
 #include "sql/ast.h"
 

@@ -12,7 +12,7 @@
  */
 #include "plan/projection.h"
 
-#include "exec/vector.h"
+#include "vector/vector.h"
 #include "util/strbuf.h"
 
 #include <ctype.h>

@@ -12,7 +12,7 @@
 #ifndef HL_PROJECTION_H
 #define HL_PROJECTION_H
 
-#include "exec/expr.h"
+#include "vector/expr.h"
 #include "plan/table.h"
 
 /* True when T has projection.enabled = true (case-insensitive). */

@@ -9,7 +9,7 @@
 #ifndef HL_PLAN_TABLE_H
 #define HL_PLAN_TABLE_H
 
-#include "exec/session.h"
+#include "session/session.h"
 #include "sql/ast.h"
 #include "util/value.h"
 

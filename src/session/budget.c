@@ -1,7 +1,7 @@
 /*
  * budget.c -- statement memory limit (see budget.h).
  */
-#include "exec/budget.h"
+#include "session/budget.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * it is a handful of entries and reads call this once per partition
  * directory, which is cheap next to listing that directory.
  */
-#include "exec/loc_allow.h"
+#include "session/loc_allow.h"
 
 #include "util/arena.h"
 
@@ -33,8 +33,8 @@ static const char *canon(hl_arena_t *arena, const char *loc, const char *base) {
   return hl_path_normalize(arena, loc, base);
 }
 
-hl_status_t hl_exec_location_check(const hl_session_t *s, const char *path, const char *what,
-                                   hl_error_t *err) {
+hl_status_t hl_loc_allow_check(const hl_session_t *s, const char *path, const char *what,
+                               hl_error_t *err) {
   const char *list = hl_session_get(s, "hivelite.storage.allowed_locations");
   if (!list || !list[strspn(list, " \t,")]) return HL_OK;
   hl_arena_t *arena = hl_arena_create(0);
@@ -73,8 +73,8 @@ done:
   return rc;
 }
 
-hl_status_t hl_exec_location_check_table(const hl_session_t *s, const char *path, const char *db,
-                                         const char *table, const char *part, hl_error_t *err) {
+hl_status_t hl_loc_allow_check_table(const hl_session_t *s, const char *path, const char *db,
+                                     const char *table, const char *part, hl_error_t *err) {
   const char *list = hl_session_get(s, "hivelite.storage.allowed_locations");
   if (!list || !list[strspn(list, " \t,")]) return HL_OK; /* skip building the name */
   hl_arena_t *arena = hl_arena_create(0);
@@ -82,7 +82,7 @@ hl_status_t hl_exec_location_check_table(const hl_session_t *s, const char *path
   char *what = part
                    ? hl_arena_sprintf(arena, "partition \"%s\" of table \"%s.%s\"", part, db, table)
                    : hl_arena_sprintf(arena, "table \"%s.%s\"", db, table);
-  hl_status_t rc = what ? hl_exec_location_check(s, path, what, err) : hl_err_nomem(err);
+  hl_status_t rc = what ? hl_loc_allow_check(s, path, what, err) : hl_err_nomem(err);
   hl_arena_destroy(arena);
   return rc;
 }

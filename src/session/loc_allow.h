@@ -12,7 +12,7 @@
 #ifndef HL_LOC_ALLOW_H
 #define HL_LOC_ALLOW_H
 
-#include "exec/session.h"
+#include "session/session.h"
 
 /* HL_OK when PATH lies under one of the allowed prefixes (component-wise,
  * after normalising "." and ".." in both), else HL_ERROR 42501 naming the
@@ -21,10 +21,10 @@
  * or 'file:///x'; a relative prefix is taken against the warehouse; other
  * schemes ('s3://b/p') match textually on '/' boundaries.  Allocates only
  * in a temporary arena it frees. */
-hl_status_t hl_exec_location_check(const hl_session_t *s, const char *path, const char *what,
-                                   hl_error_t *err);
+hl_status_t hl_loc_allow_check(const hl_session_t *s, const char *path, const char *what,
+                               hl_error_t *err);
 /* The same for table T (PART NULL) or its partition named PART. */
-hl_status_t hl_exec_location_check_table(const hl_session_t *s, const char *path, const char *db,
-                                         const char *table, const char *part, hl_error_t *err);
+hl_status_t hl_loc_allow_check_table(const hl_session_t *s, const char *path, const char *db,
+                                     const char *table, const char *part, hl_error_t *err);
 
 #endif

@@ -7,7 +7,7 @@
  * read once at open) and then to the built-in defaults below.  Keys are case-sensitive, as Hive's
  * configuration keys are.
  */
-#include "exec/session.h"
+#include "session/session.h"
 #include "util/partpath.h"
 
 #include "util/mem.h"

@@ -8,7 +8,7 @@
 #define HL_SESSION_H
 
 #include "catalog/catalog.h"
-#include "exec/budget.h"
+#include "session/budget.h"
 #include "storage/stor.h"
 #include "util/kv.h"
 

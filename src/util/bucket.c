@@ -41,7 +41,7 @@
  * the values Spark publishes for its Hive-compatible hash
  * (HashExpressionsSuite, "hive-hash for decimal").
  */
-#include "exec/bucket.h"
+#include "util/bucket.h"
 
 #include <math.h>
 #include <string.h>

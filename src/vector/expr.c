@@ -8,7 +8,7 @@
  * (Java), division by zero and failed conversions give NULL, comparisons
  * with NULL give NULL, AND/OR are three-valued.
  */
-#include "exec/func_int.h"
+#include "vector/func_int.h"
 
 #include "util/hashmap.h"
 

@@ -11,7 +11,7 @@
 #ifndef HL_EXPR_H
 #define HL_EXPR_H
 
-#include "exec/vector.h"
+#include "vector/vector.h"
 #include "util/strbuf.h"
 
 #include <regex.h>

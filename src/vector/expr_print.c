@@ -1,7 +1,7 @@
 /*
  * expr_print.c -- readable text of bound expressions, for EXPLAIN.
  */
-#include "exec/expr.h"
+#include "vector/expr.h"
 
 static const char *op_text(hl_expr_op_t op) {
   static const char *const ops[] = {"=", "<>", "<", "<=", ">",   ">=", "<=>",

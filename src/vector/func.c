@@ -7,7 +7,7 @@
  * implementations can rely on argument layouts.  The first pass holds the
  * conditional and string basics; the analytic engine issue extends it.
  */
-#include "exec/func_int.h"
+#include "vector/func_int.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -8,7 +8,7 @@
  * and quoted literals.  current_date and current_timestamp are folded to
  * constants by the binder when the statement is bound.
  */
-#include "exec/func_int.h"
+#include "vector/func_int.h"
 
 #include <stdio.h>
 #include <string.h>

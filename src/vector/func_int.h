@@ -13,7 +13,7 @@
 #ifndef HL_FUNC_INT_H
 #define HL_FUNC_INT_H
 
-#include "exec/expr.h"
+#include "vector/expr.h"
 
 #include <stdatomic.h>
 

@@ -5,7 +5,7 @@
  * so round(1.005, 2) is 1.01, not the binary 1.00; bround is HALF_EVEN.
  * Out-of-domain inputs (sqrt(-1), ln(0), log base 1) give NULL, as Hive.
  */
-#include "exec/func_int.h"
+#include "vector/func_int.h"
 
 #include <math.h>
 #include <stdatomic.h>

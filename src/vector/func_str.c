@@ -3,7 +3,7 @@
  * library (see func_int.h for signatures).  Hive semantics: positions are
  * 1-based characters (UTF-8), a NULL argument gives NULL unless noted.
  */
-#include "exec/func_int.h"
+#include "vector/func_int.h"
 
 #include <ctype.h>
 #include <openssl/evp.h>

@@ -6,7 +6,7 @@
  * refill produces (data arrays, bitmaps, strings) lives in the batch arena,
  * so hl_batch_reset frees a whole batch's contents in one step.
  */
-#include "exec/vector.h"
+#include "vector/vector.h"
 
 #include "util/mem.h"
 

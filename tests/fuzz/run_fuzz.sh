@@ -13,7 +13,7 @@ CLANG=$1 SRC=$2 OUT=$3 FIX=$4 SECS=${5:-20} TARGET=${6:-parquet}
 [ -d "$FIX/$TARGET" ] || { echo "fixtures not found: skipped"; exit 77; }
 mkdir -p "$OUT/fuzz_obj"
 BIN=$OUT/fuzz_$TARGET
-SOURCES="$SRC/tests/fuzz/fuzz_$TARGET.c $(ls "$SRC"/src/format/$TARGET/[a-z]*.c $SRC/src/format/[a-z]*.c) $SRC/src/exec/vector.c
+SOURCES="$SRC/tests/fuzz/fuzz_$TARGET.c $(ls "$SRC"/src/format/$TARGET/[a-z]*.c $SRC/src/format/[a-z]*.c) $SRC/src/vector/vector.c
   $(ls "$SRC"/src/storage/[a-z]*.c) $(ls "$SRC"/src/util/[a-z]*.c)"
 PKGS="zlib libzstd snappy liblz4 libbrotlidec libbrotlienc"
 EXTRA_INC=

@@ -21,7 +21,7 @@
 #ifndef HL_ORC_H
 #define HL_ORC_H
 
-#include "exec/vector.h"
+#include "vector/vector.h"
 #include "format/scan_pred.h"
 #include "storage/stor.h"
 #include "util/kv.h"

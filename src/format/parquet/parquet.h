@@ -24,7 +24,7 @@
 #ifndef HL_PARQUET_H
 #define HL_PARQUET_H
 
-#include "exec/vector.h"
+#include "vector/vector.h"
 #include "format/scan_pred.h"
 #include "storage/stor.h"
 #include "util/kv.h"

@@ -19,7 +19,7 @@
 #ifndef HL_PQ_COLUMN_H
 #define HL_PQ_COLUMN_H
 
-#include "exec/vector.h"
+#include "vector/vector.h"
 #include "format/parquet/parquet.h"
 #include "storage/stor.h"
 #include "util/arena.h"

@@ -21,7 +21,7 @@
 #ifndef HL_RCFILE_H
 #define HL_RCFILE_H
 
-#include "exec/vector.h"
+#include "vector/vector.h"
 #include "format/text/text.h"
 #include "storage/stor.h"
 #include "util/kv.h"

@@ -18,7 +18,7 @@
 #ifndef HL_SEQFILE_H
 #define HL_SEQFILE_H
 
-#include "exec/vector.h"
+#include "vector/vector.h"
 #include "format/text/text.h"
 #include "storage/stor.h"
 

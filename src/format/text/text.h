@@ -12,7 +12,7 @@
 #ifndef HL_TEXT_H
 #define HL_TEXT_H
 
-#include "exec/vector.h"
+#include "vector/vector.h"
 #include "storage/stor.h"
 #include "util/kv.h"
 

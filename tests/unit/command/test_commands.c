@@ -1,11 +1,11 @@
 /*
  * test_commands.c -- unit tests of the command executor (src/exec/cmd_*.c)
- * driven through hl_sql_parse + hl_exec_command on a private warehouse:
+ * driven through hl_sql_parse + hl_cmd_dispatch on a private warehouse:
  * SHOW CREATE TABLE round trip (the printed statement re-creates a table
  * whose DESCRIBE FORMATTED is identical apart from CreateTime), and MSCK
  * over 10,000 partition directories.
  */
-#include "exec/command.h"
+#include "command/command.h"
 #include "sql/parser.h"
 #include "storage/stor.h"
 #include "util/mem.h"
@@ -66,7 +66,7 @@ static char *run(hl_session_t *s, const char *sql) {
   hl_result_t res = {0};
   char *out = NULL;
   if (hl_sql_parse(arena, sql, strlen(sql), &stmt, &used, &err) != HL_OK || !stmt ||
-      hl_exec_command(s, stmt, arena, &res, &err) != HL_OK) {
+      hl_cmd_dispatch(s, stmt, arena, &res, &err) != HL_OK) {
     fprintf(stderr, "statement failed: %s: %s\n", sql, err.message ? err.message : "?");
     goto done;
   }

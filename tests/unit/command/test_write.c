@@ -9,7 +9,7 @@
  * directories and files take the table directory's mode and group, and
  * existing ones are left exactly as they were (ctime unchanged).
  */
-#include "exec/command.h"
+#include "command/command.h"
 #include "sql/parser.h"
 #include "storage/stor_count.h"
 #include "util/mem.h"
@@ -83,7 +83,7 @@ static hl_status_t run(hl_session_t *s, const char *sql) {
   size_t used;
   hl_result_t res = {0};
   hl_status_t rc = hl_sql_parse(arena, sql, strlen(sql), &stmt, &used, &err);
-  if (rc == HL_OK) rc = hl_exec_statement(s, stmt, arena, &res, &err);
+  if (rc == HL_OK) rc = hl_cmd_run(s, stmt, arena, &res, &err);
   if (rc == HL_OK && res.root) {
     hl_batch_t *b;
     while ((rc = res.root->next(res.root, &b, &err)) == HL_OK && b) {

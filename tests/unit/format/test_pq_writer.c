@@ -9,7 +9,7 @@
  * what was written.  tests/interop/pq_writer_duckdb.sh does the same
  * against DuckDB.
  */
-#include "exec/vector.h"
+#include "vector/vector.h"
 #include "format/parquet/parquet.h"
 #include "format/parquet/pq_meta.h"
 #include "test.h"

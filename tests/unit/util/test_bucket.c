@@ -7,7 +7,7 @@
  * own ObjectInspectorUtils.getBucketHashCode[Old]; version 1 DECIMAL against
  * Spark's Hive-compatible hash tests.
  */
-#include "exec/bucket.h"
+#include "util/bucket.h"
 #include "test.h"
 
 #include <float.h>

@@ -6,7 +6,7 @@
  */
 #include "test.h"
 
-#include "exec/vector.h"
+#include "vector/vector.h"
 #include "util/mem.h"
 
 #include <math.h>

@@ -140,7 +140,13 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
     goto done;
   }
   rc = hl_cat_open(ms, &s->cat, err);
-  if (rc == HL_OK) rc = hl_txn_recover(s->cat, s->fs, err); /* writes cut short by a crash */
+  double lock_timeout = 60;
+  if (rc == HL_OK)
+    rc = hl_txn_parse_lock_timeout(hl_session_get(s, "hivelite.lock.timeout"), &lock_timeout, err);
+  if (rc == HL_OK) { /* writes cut short by a crash */
+    const char *lock_dir = hl_txn_lock_dir(tmp, s->warehouse);
+    rc = lock_dir ? hl_txn_recover(s->cat, s->fs, lock_dir, lock_timeout, err) : hl_err_nomem(err);
+  }
   if (rc != HL_OK) goto done;
   /* the default database lives at the warehouse root */
   hl_cat_db_t *def;

@@ -91,6 +91,27 @@ hl_status_t hl_cat_intent_update(hl_cat_t *cat, int64_t id, const char *state, c
   return hl_cat_op_end(cat, status, err);
 }
 
+#define INTENT_COLUMNS                                                                             \
+  "id, kind, state, staging, plan, owner_host, owner_pid, owner_start, create_time"
+
+/* One row of INTENT_COLUMNS into *IT (strings in ARENA). */
+static hl_status_t read_intent(sqlite3_stmt *st, hl_arena_t *arena, hl_cat_intent_t *it,
+                               hl_error_t *err) {
+  memset(it, 0, sizeof *it);
+  it->id = sqlite3_column_int64(st, 0);
+  it->kind = col_text(st, 1, arena);
+  it->state = col_text(st, 2, arena);
+  it->staging = col_text(st, 3, arena);
+  it->plan = col_text(st, 4, arena);
+  it->owner.host = col_text(st, 5, arena);
+  it->owner.pid = sqlite3_column_int64(st, 6);
+  it->owner.start = sqlite3_column_int64(st, 7);
+  it->create_time = sqlite3_column_int64(st, 8);
+  if (!it->kind || !it->state || !it->staging || !it->plan || !it->owner.host)
+    return hl_err_nomem(err);
+  return HL_OK;
+}
+
 hl_status_t hl_cat_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t **out, size_t *n,
                                hl_error_t *err) {
   *out = NULL;
@@ -98,10 +119,7 @@ hl_status_t hl_cat_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t
   hl_status_t status = hl_cat_op_begin(cat, 0, err);
   if (status != HL_OK) return status;
   sqlite3_stmt *st = NULL;
-  status = prepare(cat,
-                   "SELECT id, kind, state, staging, plan, owner_host, owner_pid, owner_start, "
-                   "create_time FROM write_intents ORDER BY id",
-                   &st, err);
+  status = prepare(cat, "SELECT " INTENT_COLUMNS " FROM write_intents ORDER BY id", &st, err);
   size_t cap = 0;
   while (status == HL_OK) {
     int rc = sqlite3_step(st);
@@ -122,20 +140,7 @@ hl_status_t hl_cat_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t
       cap = ncap;
     }
     hl_cat_intent_t *it = &(*out)[*n];
-    memset(it, 0, sizeof *it);
-    it->id = sqlite3_column_int64(st, 0);
-    it->kind = col_text(st, 1, arena);
-    it->state = col_text(st, 2, arena);
-    it->staging = col_text(st, 3, arena);
-    it->plan = col_text(st, 4, arena);
-    it->owner.host = col_text(st, 5, arena);
-    it->owner.pid = sqlite3_column_int64(st, 6);
-    it->owner.start = sqlite3_column_int64(st, 7);
-    it->create_time = sqlite3_column_int64(st, 8);
-    if (!it->kind || !it->state || !it->staging || !it->plan || !it->owner.host) {
-      status = hl_err_nomem(err);
-      break;
-    }
+    if ((status = read_intent(st, arena, it, err)) != HL_OK) break;
     (*n)++;
   }
   sqlite3_finalize(st);
@@ -152,6 +157,103 @@ hl_status_t hl_cat_intent_delete(hl_cat_t *cat, int64_t id, hl_error_t *err) {
     status = step_done(cat, st, err);
   }
   sqlite3_finalize(st);
+  return hl_cat_op_end(cat, status, err);
+}
+
+hl_status_t hl_cat_intent_get(hl_cat_t *cat, int64_t id, hl_arena_t *arena, hl_cat_intent_t *out,
+                              bool *found, hl_error_t *err) {
+  *found = false;
+  hl_status_t status = hl_cat_op_begin(cat, 0, err);
+  if (status != HL_OK) return status;
+  sqlite3_stmt *st = NULL;
+  status = prepare(cat, "SELECT " INTENT_COLUMNS " FROM write_intents WHERE id = ?1", &st, err);
+  if (status == HL_OK) {
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+      status = read_intent(st, arena, out, err);
+      *found = status == HL_OK;
+    } else if (rc != SQLITE_DONE) {
+      status = hl_cat_sqlite_error(hl_cat_sqlite_db(cat), rc, err);
+    }
+  }
+  sqlite3_finalize(st);
+  return hl_cat_op_end(cat, status, err);
+}
+
+/* Runs SQL (bound to the owner DEAD at ?1..?3) and collects column 0 of
+ * every row: integers into *IDS or texts into *NAMES (the other NULL). */
+static hl_status_t collect_owned(hl_cat_t *cat, const char *sql, const hl_cat_owner_t *dead,
+                                 hl_arena_t *arena, int64_t **ids, char ***names, size_t *n,
+                                 hl_error_t *err) {
+  sqlite3_stmt *st = NULL;
+  hl_status_t status = prepare(cat, sql, &st, err);
+  size_t cap = 0;
+  if (status == HL_OK) bind_owner(st, 1, dead);
+  while (status == HL_OK) {
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) break;
+    if (rc != SQLITE_ROW) {
+      status = hl_cat_sqlite_error(hl_cat_sqlite_db(cat), rc, err);
+      break;
+    }
+    if (*n == cap) {
+      size_t ncap = cap ? cap * 2 : 8;
+      size_t width = ids ? sizeof(int64_t) : sizeof(char *);
+      void *old = ids ? (void *)*ids : (void *)*names;
+      void *grown = hl_arena_realloc(arena, old, cap * width, ncap * width);
+      if (!grown) {
+        status = hl_err_nomem(err);
+        break;
+      }
+      if (ids)
+        *ids = grown;
+      else
+        *names = grown;
+      cap = ncap;
+    }
+    if (ids) {
+      (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+    } else if (!((*names)[(*n)++] = col_text(st, 0, arena))) {
+      status = hl_err_nomem(err);
+    }
+  }
+  sqlite3_finalize(st);
+  return status;
+}
+
+hl_status_t hl_cat_intent_claim(hl_cat_t *cat, const hl_cat_owner_t *dead, const hl_cat_owner_t *me,
+                                hl_arena_t *arena, int64_t **ids, size_t *n_ids, char ***locks,
+                                size_t *n_locks, hl_error_t *err) {
+  *ids = NULL;
+  *locks = NULL;
+  *n_ids = *n_locks = 0;
+  hl_status_t status = hl_cat_op_begin(cat, 1, err);
+  if (status != HL_OK) return status;
+  status = collect_owned(cat,
+                         "SELECT id FROM write_intents WHERE owner_host = ?1 AND owner_pid = ?2 "
+                         "AND owner_start = ?3 ORDER BY id",
+                         dead, arena, ids, NULL, n_ids, err);
+  if (status == HL_OK)
+    status = collect_owned(cat,
+                           "SELECT name FROM write_locks WHERE owner_host = ?1 AND owner_pid = ?2 "
+                           "AND owner_start = ?3 ORDER BY name",
+                           dead, arena, NULL, locks, n_locks, err);
+  static const char *const moves[] = {
+      "UPDATE write_intents SET owner_host = ?4, owner_pid = ?5, owner_start = ?6 "
+      "WHERE owner_host = ?1 AND owner_pid = ?2 AND owner_start = ?3",
+      "UPDATE write_locks SET owner_host = ?4, owner_pid = ?5, owner_start = ?6 "
+      "WHERE owner_host = ?1 AND owner_pid = ?2 AND owner_start = ?3"};
+  for (int i = 0; status == HL_OK && i < 2; i++) {
+    sqlite3_stmt *st = NULL;
+    status = prepare(cat, moves[i], &st, err);
+    if (status == HL_OK) {
+      bind_owner(st, 1, dead);
+      bind_owner(st, 4, me);
+      status = step_done(cat, st, err);
+    }
+    sqlite3_finalize(st);
+  }
   return hl_cat_op_end(cat, status, err);
 }
 

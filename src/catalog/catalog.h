@@ -184,6 +184,18 @@ hl_status_t hl_cat_intent_update(hl_cat_t *cat, int64_t id, const char *state, c
 /* All intents, oldest first, in ARENA. */
 hl_status_t hl_cat_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t **out, size_t *n,
                                hl_error_t *err);
+/* Intent ID as it is now: *found (OUT) is false when it is gone. */
+hl_status_t hl_cat_intent_get(hl_cat_t *cat, int64_t id, hl_arena_t *arena, hl_cat_intent_t *out,
+                              bool *found, hl_error_t *err);
+/* Recovery's claim on a dead process: in one catalog transaction, every
+ * intent and every write lock owned by DEAD becomes ME's, and *ids /
+ * *locks (OUT, in ARENA) list what was moved.  Because the owner changes
+ * atomically, two recoveries never handle one intent, a writer that
+ * finished meanwhile has nothing left to claim, and no other writer can
+ * take the dead process's locks while ME repairs its files. */
+hl_status_t hl_cat_intent_claim(hl_cat_t *cat, const hl_cat_owner_t *dead, const hl_cat_owner_t *me,
+                                hl_arena_t *arena, int64_t **ids, size_t *n_ids, char ***locks,
+                                size_t *n_locks, hl_error_t *err);
 /* Forgets intent ID (missing is fine). */
 hl_status_t hl_cat_intent_delete(hl_cat_t *cat, int64_t id, hl_error_t *err);
 

@@ -86,40 +86,6 @@ hl_status_t hl_cmd_create_database(hl_session_t *s, const hl_ast_stmt_t *stmt, h
   return rc;
 }
 
-/* Data of one table that a DROP must remove after the commit. */
-typedef struct doomed {
-  char **paths;
-  size_t n, cap;
-} doomed_t;
-
-static hl_status_t doomed_add(doomed_t *d, const char *path, hl_arena_t *arena, hl_error_t *err) {
-  if (d->n == d->cap) {
-    size_t cap = d->cap ? d->cap * 2 : 8;
-    char **grown = hl_arena_realloc(arena, d->paths, sizeof(char *) * d->cap, sizeof(char *) * cap);
-    if (!grown) return hl_err_nomem(err);
-    d->paths = grown;
-    d->cap = cap;
-  }
-  d->paths[d->n++] = (char *)path;
-  return HL_OK;
-}
-
-/* Collects the directories that dropping managed table T removes: its
- * location and every partition location outside it. */
-static hl_status_t collect_table_data(hl_session_t *s, hl_cat_table_t *t, hl_arena_t *arena,
-                                      doomed_t *d, hl_error_t *err) {
-  if (t->external) return HL_OK;
-  hl_status_t rc = doomed_add(d, t->location, arena, err);
-  if (rc != HL_OK || t->n_part_keys == 0) return rc;
-  hl_cat_partition_t *parts;
-  size_t n;
-  rc = hl_cat_partition_list(s->cat, t->id, arena, &parts, &n, err);
-  for (size_t i = 0; rc == HL_OK && i < n; i++)
-    if (!hl_cmd_path_under(parts[i].location, t->location))
-      rc = doomed_add(d, parts[i].location, arena, err);
-  return rc;
-}
-
 hl_status_t hl_cmd_drop_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                  hl_result_t *result, hl_error_t *err) {
   const char *name = stmt->db_name;
@@ -138,23 +104,14 @@ hl_status_t hl_cmd_drop_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_
     return hl_err_set_at(err, stmt->pos, HL_CONSTRAINT, HL_SS(DEPENDENT_OBJECTS_STILL_EXIST),
                          "database \"%s\" is not empty: it holds %zu table%s (use CASCADE)",
                          db->name, n_tables, n_tables == 1 ? "" : "s");
-  doomed_t doomed = {0};
+  hl_cat_table_t **cats = hl_arena_alloc(arena, sizeof(*cats) * (n_tables + 1));
+  if (!cats) return hl_err_nomem(err);
   for (size_t i = 0; i < n_tables; i++) {
-    hl_cat_table_t *t;
-    rc = hl_cat_table_get(s->cat, db->name, tables[i], arena, &t, err);
-    if (rc == HL_OK) rc = collect_table_data(s, t, arena, &doomed, err);
+    rc = hl_cat_table_get(s->cat, db->name, tables[i], arena, &cats[i], err);
     if (rc != HL_OK) return rc;
   }
-  rc = hl_cat_begin(s->cat, err);
+  rc = hl_cmd_drop_tables(s, cats, (int)n_tables, db->name, arena, err);
   if (rc != HL_OK) return rc;
-  rc = hl_cat_db_drop(s->cat, db->name, stmt->cascade, err);
-  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
-  if (rc != HL_OK) {
-    hl_cat_rollback(s->cat);
-    return rc;
-  }
-  for (size_t i = 0; i < doomed.n; i++)
-    hl_cmd_remove_data(s, doomed.paths[i]);
   /* The directory goes only if it is the default one and now empty. */
   char *def = hl_cmd_db_default_location(s, db->name, arena);
   if (def && strcmp(def, db->location) == 0) {

@@ -1118,23 +1118,10 @@ static hl_status_t writer_init(writer_t *w, hl_session_t *s, hl_arena_t *arena, 
 }
 
 static hl_status_t start_txn(writer_t *w, const char *kind, hl_error_t *err) {
-  double timeout;
   hl_status_t rc =
-      hl_txn_parse_lock_timeout(hl_session_get(w->s, "hivelite.lock.timeout"), &timeout, err);
-  if (rc != HL_OK) return rc;
-  rc = hl_txn_begin(w->s->cat, w->s->fs, kind, w->tables[0].t->cat->location, w->arena, &w->txn,
-                    err);
-  if (rc != HL_OK) return rc;
-  hl_txn_set_lock_timeout(w->txn, timeout);
-  /* readers of the written tables wait while its files move (txn.h) */
-  if (w->s->warehouse) {
-    char *dir = hl_txn_lock_dir(w->arena, w->s->warehouse);
-    rc = dir ? hl_txn_set_lock_dir(w->txn, dir, err) : hl_err_nomem(err);
-  }
-  for (int i = 0; rc == HL_OK && i < w->n_tables; i++) {
-    char *name = hl_arena_sprintf(w->arena, "%s.%s", HL_TNAME(w->tables[i].t));
-    rc = name ? hl_txn_lock_add(w->txn, name, err) : hl_err_nomem(err);
-  }
+      hl_cmd_txn_begin(w->s, kind, w->tables[0].t->cat->location, w->arena, &w->txn, err);
+  for (int i = 0; rc == HL_OK && i < w->n_tables; i++)
+    rc = hl_cmd_txn_lock_table(w->txn, HL_TNAME(w->tables[i].t), w->arena, err);
   return rc;
 }
 

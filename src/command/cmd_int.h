@@ -134,6 +134,27 @@ hl_status_t hl_cmd_too_many_partitions(const hl_table_t *t, size_t max, hl_error
 /* True when session setting KEY is "true" (case-insensitive). */
 bool hl_cmd_setting_true(hl_session_t *s, const char *key);
 
+/* ------------------------------------------------ write transactions */
+
+struct hl_txn;
+/* Starts a write transaction (txn/txn.h) of KIND staging under ROOT (NULL:
+ * a write that stages no files, as drops and renames), with the session's
+ * lock timeout and the warehouse's reader locks. */
+hl_status_t hl_cmd_txn_begin(hl_session_t *s, const char *kind, const char *root, hl_arena_t *arena,
+                             struct hl_txn **out, hl_error_t *err);
+/* Adds the write lock (and publish lock) of table DB.NAME to TXN. */
+hl_status_t hl_cmd_txn_lock_table(struct hl_txn *txn, const char *db, const char *name,
+                                  hl_arena_t *arena, hl_error_t *err);
+/* Drops catalog tables TABLES[0..N) (or, with DB, database DB and every
+ * table in it, TABLES being all of them) in one write transaction that
+ * removes their managed data (cmd_table.c). */
+hl_status_t hl_cmd_drop_tables(hl_session_t *s, hl_cat_table_t **tables, int n, const char *db,
+                               hl_arena_t *arena, hl_error_t *err);
+/* True when PATH may be removed or moved as a table's or partition's own
+ * data: an absolute path that is neither the warehouse root nor one of its
+ * ancestors, nor the metastore directory or anything in it. */
+bool hl_cmd_path_removable(hl_session_t *s, const char *path);
+
 /* ------------------------------------------------ partition specs */
 
 /* Text of a partition-spec literal (handles a negated number); NULL with

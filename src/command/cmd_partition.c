@@ -13,6 +13,7 @@
 #include "command/cmd_int.h"
 #include "util/partpath.h"
 #include "session/loc_allow.h"
+#include "txn/txn.h"
 
 #include "plan/plan.h"
 #include "plan/projection.h"
@@ -118,30 +119,20 @@ static hl_status_t add_partitions(hl_session_t *s, const hl_ast_alter_table_t *a
 
 /* -------------------------------------------------------------- DROP */
 
-/* Removes a dropped managed partition's directory, then its parents up to
- * (not including) the table directory while they are empty. */
-static void remove_partition_dir(hl_session_t *s, hl_table_t *t, const char *loc,
-                                 hl_arena_t *arena) {
-  const char *table_loc = t->cat->location;
-  if (hl_cmd_path_under(table_loc, loc)) return; /* never the table itself */
-  hl_cmd_remove_data(s, loc);
-  if (!hl_cmd_path_under(loc, table_loc)) return;
-  char *dir = hl_arena_strdup(arena, loc);
-  if (!dir) return;
-  for (;;) {
-    char *slash = strrchr(dir, '/');
-    if (!slash) return;
-    *slash = '\0';
-    if (strcmp(dir, table_loc) == 0 || !hl_cmd_path_under(dir, table_loc)) return;
-    hl_stor_entry_t *entries;
-    size_t n_entries;
-    hl_error_t e;
-    hl_err_init(&e);
-    hl_status_t rc = s->fs->ops->list(s->fs, dir, arena, &entries, &n_entries, &e);
-    if (rc == HL_OK && n_entries == 0) rc = s->fs->ops->rmdir(s->fs, dir, &e);
-    hl_err_clear(&e);
-    if (rc != HL_OK || n_entries != 0) return;
-  }
+/* The catalog step of DROP PARTITION, inside the write's commit. */
+typedef struct part_drop {
+  hl_session_t *s;
+  hl_cat_partition_t *parts;
+  size_t n;
+  const bool *doomed;
+} part_drop_t;
+
+static hl_status_t part_drop_apply(void *arg, hl_txn_t *txn, hl_error_t *err) {
+  part_drop_t *d = arg;
+  hl_status_t rc = HL_OK;
+  for (size_t j = 0; rc == HL_OK && j < d->n; j++)
+    if (d->doomed[j]) rc = hl_cat_partition_drop(d->s->cat, d->parts[j].id, err);
+  return rc;
 }
 
 static hl_status_t drop_partitions(hl_session_t *s, const hl_ast_alter_table_t *alt, long pos,
@@ -177,19 +168,37 @@ static hl_status_t drop_partitions(hl_session_t *s, const hl_ast_alter_table_t *
                            "no partition of table \"%s.%s\" matches the partition spec",
                            HL_TNAME(t));
   }
-  rc = hl_cat_begin(s->cat, err);
-  if (rc != HL_OK) return rc;
-  for (size_t j = 0; rc == HL_OK && j < n_parts; j++)
-    if (doomed[j]) rc = hl_cat_partition_drop(s->cat, parts[j].id, err);
-  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
+  /* One write (txn.h): the table's lock, each dropped managed partition's
+   * directory to the trash, the catalog change, then the trash and the
+   * emptied directories go; a crash anywhere is repaired by recovery. */
+  hl_txn_t *txn;
+  rc = hl_cmd_txn_begin(s, "drop", NULL, arena, &txn, err);
+  if (rc == HL_OK) rc = hl_cmd_txn_lock_table(txn, HL_TNAME(t), arena, err);
+  const char *table_loc = t->cat->location;
+  for (size_t j = 0; rc == HL_OK && !t->cat->external && j < n_parts; j++) {
+    const char *loc = parts[j].location;
+    /* never the table itself, the warehouse, or another partition's data */
+    if (!doomed[j] || hl_cmd_path_under(table_loc, loc) || !hl_cmd_path_removable(s, loc)) continue;
+    size_t k = 0;
+    while (k < n_parts && (doomed[k] || !hl_cmd_path_under(parts[k].location, loc)))
+      k++;
+    if (k < n_parts) {
+      rc = hl_err_set_at(err, pos, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
+                         "cannot drop partition \"%s\" of table \"%s.%s\": its location \"%s\" "
+                         "holds partition \"%s\", which is not dropped",
+                         parts[j].name, HL_TNAME(t), loc, parts[k].name);
+      break;
+    }
+    hl_txn_target_t *tgt;
+    rc = hl_txn_target_add_drop(txn, loc, hl_cmd_path_under(loc, table_loc) ? table_loc : NULL,
+                                &tgt, err);
+  }
   if (rc != HL_OK) {
-    hl_cat_rollback(s->cat);
+    hl_txn_abort(txn);
     return rc;
   }
-  if (!t->cat->external)
-    for (size_t j = 0; j < n_parts; j++)
-      if (doomed[j]) remove_partition_dir(s, t, parts[j].location, arena);
-  return HL_OK;
+  part_drop_t d = {s, parts, n_parts, doomed};
+  return hl_txn_commit(txn, part_drop_apply, &d, err);
 }
 
 /* ------------------------------------------------- RENAME / LOCATION */
@@ -207,6 +216,35 @@ static hl_status_t get_existing(hl_session_t *s, hl_table_t *t, const hl_ast_par
                          HL_TNAME(t));
   }
   return HL_OK;
+}
+
+/* The catalog step of RENAME PARTITION, inside the write's commit. */
+typedef struct part_update {
+  hl_session_t *s;
+  const hl_cat_partition_t *part;
+} part_update_t;
+
+static hl_status_t part_update_apply(void *arg, hl_txn_t *txn, hl_error_t *err) {
+  part_update_t *u = arg;
+  return hl_cat_partition_update(u->s->cat, u->part, err);
+}
+
+/* After a partition directory moved away: its parents go while they are
+ * empty and strictly below the table directory TABLE_LOC. */
+static void remove_empty_parents(hl_session_t *s, const char *loc, const char *table_loc,
+                                 hl_arena_t *arena) {
+  char *dir = hl_arena_strdup(arena, loc);
+  while (dir) {
+    char *slash = strrchr(dir, '/');
+    if (!slash) return;
+    *slash = '\0';
+    if (strcmp(dir, table_loc) == 0 || !hl_cmd_path_under(dir, table_loc)) return;
+    hl_error_t e;
+    hl_err_init(&e);
+    bool ok = s->fs->ops->rmdir(s->fs, dir, &e) == HL_OK; /* fails when not empty */
+    hl_err_clear(&e);
+    if (!ok) return;
+  }
 }
 
 static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
@@ -232,43 +270,24 @@ static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t 
   np.name = name;
   /* A managed partition at its default path moves with its name. */
   bool move = !t->cat->external && strcmp(old->location, old_default) == 0;
-  hl_stor_stat_t st = {0};
   if (move) {
     np.location = hl_table_part_path(t, values, dflt, arena);
     if (!np.location) return hl_err_nomem(err);
-    rc = s->fs->ops->stat(s->fs, old->location, &st, err);
-    if (rc != HL_OK) return rc;
   }
-  rc = hl_cat_begin(s->cat, err);
-  if (rc != HL_OK) return rc;
-  rc = hl_cat_partition_update(s->cat, &np, err);
-  bool renamed = false;
-  char *created = NULL;
-  if (rc == HL_OK && move && st.exists) {
-    char *parent = hl_arena_strdup(arena, np.location);
-    if (!parent)
-      rc = hl_err_nomem(err);
-    else {
-      *strrchr(parent, '/') = '\0';
-      rc = hl_cmd_mkdirs_tracked(s, parent, arena, &created, err);
-    }
-    if (rc == HL_OK) rc = s->fs->ops->rename(s->fs, old->location, np.location, err);
-    renamed = rc == HL_OK;
-  }
-  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
+  /* One write (txn.h): the table locked, the directory renamed, the
+   * catalog updated; a crash in between is rolled back by recovery. */
+  hl_txn_t *txn;
+  rc = hl_cmd_txn_begin(s, "rename", NULL, arena, &txn, err);
+  if (rc == HL_OK) rc = hl_cmd_txn_lock_table(txn, HL_TNAME(t), arena, err);
+  if (rc == HL_OK && move) rc = hl_txn_move_add(txn, old->location, np.location, err);
   if (rc != HL_OK) {
-    hl_cat_rollback(s->cat);
-    if (renamed) {
-      hl_error_t ignored;
-      hl_err_init(&ignored);
-      s->fs->ops->rename(s->fs, np.location, old->location, &ignored);
-      hl_err_clear(&ignored);
-    }
-    hl_cmd_undo_mkdirs(s, created);
+    hl_txn_abort(txn);
     return rc;
   }
-  if (renamed) remove_partition_dir(s, t, old->location, arena); /* empty parents only */
-  return HL_OK;
+  part_update_t u = {s, &np};
+  rc = hl_txn_commit(txn, part_update_apply, &u, err);
+  if (rc == HL_OK && move) remove_empty_parents(s, old->location, t->cat->location, arena);
+  return rc;
 }
 
 static hl_status_t set_partition_location(hl_session_t *s, const hl_ast_alter_table_t *alt,

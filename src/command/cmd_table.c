@@ -11,6 +11,7 @@
  */
 #include "command/cmd_int.h"
 #include "session/loc_allow.h"
+#include "txn/txn.h"
 #include "format/parquet/parquet.h"
 
 #include <ctype.h>
@@ -383,40 +384,83 @@ hl_status_t hl_cmd_drop_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_are
     return HL_OK;
   }
   if (rc != HL_OK) return rc;
-  hl_cat_table_t *c = t->cat;
-  /* Managed data to remove after the commit: the table directory and
-   * partition directories that live elsewhere. */
-  char **doomed = NULL;
-  size_t n_doomed = 0;
-  if (!c->external) {
+  return hl_cmd_drop_tables(s, &t->cat, 1, NULL, arena, err);
+}
+
+/* The catalog step of a drop, inside the write's commit. */
+typedef struct drop_arg {
+  hl_session_t *s;
+  hl_cat_table_t **tables;
+  int n;
+  const char *db; /* DROP DATABASE: the database, dropped with CASCADE */
+} drop_arg_t;
+
+static hl_status_t drop_apply(void *arg, hl_txn_t *txn, hl_error_t *err) {
+  drop_arg_t *d = arg;
+  if (d->db) return hl_cat_db_drop(d->s->cat, d->db, true, err);
+  hl_status_t rc = HL_OK;
+  for (int i = 0; rc == HL_OK && i < d->n; i++)
+    rc = hl_cat_table_drop(d->s->cat, d->tables[i]->id, err);
+  return rc;
+}
+
+hl_status_t hl_cmd_drop_tables(hl_session_t *s, hl_cat_table_t **tables, int n, const char *db,
+                               hl_arena_t *arena, hl_error_t *err) {
+  /* One write: the tables' locks, their managed directories (the table's
+   * and partition directories elsewhere) to the trash, the catalog change,
+   * then the trash goes.  A crash at any point is repaired by recovery;
+   * data that cannot be moved fails the drop and changes nothing. */
+  hl_txn_t *txn;
+  hl_status_t rc = hl_cmd_txn_begin(s, "drop", NULL, arena, &txn, err);
+  for (int i = 0; rc == HL_OK && i < n; i++) {
+    hl_cat_table_t *c = tables[i];
+    rc = hl_cmd_txn_lock_table(txn, c->db_name, c->name, arena, err);
+    if (rc != HL_OK || c->external) continue;
+    hl_txn_target_t *tgt;
+    if (hl_cmd_path_removable(s, c->location))
+      rc = hl_txn_target_add_drop(txn, c->location, NULL, &tgt, err);
+    if (rc != HL_OK || c->n_part_keys == 0) continue;
     hl_cat_partition_t *parts = NULL;
     size_t n_parts = 0;
-    if (c->n_part_keys > 0) {
-      rc = hl_cat_partition_list(s->cat, c->id, arena, &parts, &n_parts, err);
-      if (rc != HL_OK) return rc;
-    }
-    doomed = hl_arena_alloc(arena, sizeof(char *) * (n_parts + 1));
-    if (!doomed) return hl_err_nomem(err);
-    doomed[n_doomed++] = c->location;
-    for (size_t i = 0; i < n_parts; i++)
-      if (!hl_cmd_path_under(parts[i].location, c->location))
-        doomed[n_doomed++] = parts[i].location;
+    rc = hl_cat_partition_list(s->cat, c->id, arena, &parts, &n_parts, err);
+    for (size_t j = 0; rc == HL_OK && j < n_parts; j++)
+      if (!hl_cmd_path_under(parts[j].location, c->location) &&
+          hl_cmd_path_removable(s, parts[j].location))
+        rc = hl_txn_target_add_drop(txn, parts[j].location, NULL, &tgt, err);
   }
-  rc = hl_cat_begin(s->cat, err);
-  if (rc != HL_OK) return rc;
-  rc = hl_cat_table_drop(s->cat, c->id, err);
-  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
   if (rc != HL_OK) {
-    hl_cat_rollback(s->cat);
+    hl_txn_abort(txn);
     return rc;
   }
-  /* PURGE or not: there is no trash here, so managed data always goes. */
-  for (size_t i = 0; i < n_doomed; i++)
-    hl_cmd_remove_data(s, doomed[i]);
-  return HL_OK;
+  drop_arg_t d = {s, tables, n, db};
+  return hl_txn_commit(txn, drop_apply, &d, err);
 }
 
 /* -------------------------------------------------------- ALTER TABLE */
+
+/* The catalog step of ALTER TABLE RENAME, inside the write's commit: the
+ * table row, and the partitions under the old location moved with it. */
+typedef struct rename_arg {
+  hl_session_t *s;
+  hl_cat_table_t *nt; /* the table as renamed */
+  const char *old_location;
+  hl_cat_partition_t *parts; /* set when the directory moves */
+  size_t n_parts;
+  hl_arena_t *arena;
+} rename_arg_t;
+
+static hl_status_t rename_apply(void *arg, hl_txn_t *txn, hl_error_t *err) {
+  rename_arg_t *r = arg;
+  hl_status_t rc = hl_cat_table_update(r->s->cat, r->nt, err);
+  size_t old_len = strlen(r->old_location);
+  for (size_t i = 0; rc == HL_OK && i < r->n_parts; i++) {
+    hl_cat_partition_t *p = &r->parts[i];
+    if (!hl_cmd_path_under(p->location, r->old_location)) continue;
+    p->location = hl_arena_sprintf(r->arena, "%s%s", r->nt->location, p->location + old_len);
+    rc = p->location ? hl_cat_partition_update(r->s->cat, p, err) : hl_err_nomem(err);
+  }
+  return rc;
+}
 
 static hl_status_t alter_rename(hl_session_t *s, const hl_ast_alter_table_t *alt, long pos,
                                 hl_table_t *t, hl_arena_t *arena, hl_error_t *err) {
@@ -440,47 +484,28 @@ static hl_status_t alter_rename(hl_session_t *s, const hl_ast_alter_table_t *alt
   /* A managed table at its default path moves with its name. */
   char *old_default = hl_path_join(arena, old_db->location, t->cat->name);
   if (!old_default) return hl_err_nomem(err);
-  bool move = !t->cat->external && strcmp(t->cat->location, old_default) == 0;
-  hl_stor_stat_t st = {0};
-  hl_cat_partition_t *parts = NULL;
-  size_t n_parts = 0;
+  bool move = !t->cat->external && strcmp(t->cat->location, old_default) == 0 &&
+              hl_cmd_path_removable(s, t->cat->location);
+  rename_arg_t r = {s, &nt, t->cat->location, NULL, 0, arena};
   if (move) {
     nt.location = hl_path_join(arena, new_db->location, nt.name);
     if (!nt.location) return hl_err_nomem(err);
-    rc = s->fs->ops->stat(s->fs, t->cat->location, &st, err);
-    if (rc == HL_OK && t->cat->n_part_keys > 0)
-      rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &parts, &n_parts, err);
+    if (t->cat->n_part_keys > 0)
+      rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &r.parts, &r.n_parts, err);
     if (rc != HL_OK) return rc;
   }
-  rc = hl_cat_begin(s->cat, err);
-  if (rc != HL_OK) return rc;
-  rc = hl_cat_table_update(s->cat, &nt, err);
-  size_t old_len = strlen(t->cat->location);
-  for (size_t i = 0; rc == HL_OK && i < n_parts; i++) {
-    if (!hl_cmd_path_under(parts[i].location, t->cat->location)) continue;
-    parts[i].location = hl_arena_sprintf(arena, "%s%s", nt.location, parts[i].location + old_len);
-    if (!parts[i].location)
-      rc = hl_err_nomem(err);
-    else
-      rc = hl_cat_partition_update(s->cat, &parts[i], err);
-  }
-  bool renamed = false;
-  if (rc == HL_OK && move && st.exists) {
-    rc = s->fs->ops->mkdirs(s->fs, new_db->location, err);
-    if (rc == HL_OK) rc = s->fs->ops->rename(s->fs, t->cat->location, nt.location, err);
-    renamed = rc == HL_OK;
-  }
-  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
+  /* One write (txn.h): both names locked, the directory renamed, the
+   * catalog updated; a crash in between is rolled back by recovery. */
+  hl_txn_t *txn;
+  rc = hl_cmd_txn_begin(s, "rename", NULL, arena, &txn, err);
+  if (rc == HL_OK) rc = hl_cmd_txn_lock_table(txn, t->cat->db_name, t->cat->name, arena, err);
+  if (rc == HL_OK) rc = hl_cmd_txn_lock_table(txn, nt.db_name, nt.name, arena, err);
+  if (rc == HL_OK && move) rc = hl_txn_move_add(txn, t->cat->location, nt.location, err);
   if (rc != HL_OK) {
-    hl_cat_rollback(s->cat);
-    if (renamed) {
-      hl_error_t ignored;
-      hl_err_init(&ignored);
-      s->fs->ops->rename(s->fs, nt.location, t->cat->location, &ignored);
-      hl_err_clear(&ignored);
-    }
+    hl_txn_abort(txn);
+    return rc;
   }
-  return rc;
+  return hl_txn_commit(txn, rename_apply, &r, err);
 }
 
 static hl_status_t defs_to_columns(const hl_ast_column_def_t *defs, int n, hl_arena_t *arena,

@@ -6,6 +6,7 @@
  */
 #include "command/cmd_int.h"
 
+#include "txn/txn.h"
 #include "util/partpath.h"
 
 #include <ctype.h>
@@ -69,9 +70,44 @@ bool hl_cmd_path_under(const char *path, const char *dir) {
   return path[n] == '\0' || path[n] == '/' || (n == 1 && dir[0] == '/');
 }
 
+bool hl_cmd_path_removable(hl_session_t *s, const char *path) {
+  if (!path || path[0] != '/' || strcmp(path, "/") == 0) return false;
+  if (!s->warehouse) return true;
+  if (hl_cmd_path_under(s->warehouse, path)) return false; /* never the root or above */
+  size_t n = strlen(s->warehouse); /* the metastore directory WAREHOUSE/.hivelite */
+  bool meta = strncmp(path, s->warehouse, n) == 0 && strncmp(path + n, "/.hivelite", 10) == 0 &&
+              (path[n + 10] == '/' || path[n + 10] == '\0');
+  return !meta;
+}
+
+hl_status_t hl_cmd_txn_begin(hl_session_t *s, const char *kind, const char *root, hl_arena_t *arena,
+                             hl_txn_t **out, hl_error_t *err) {
+  double timeout;
+  hl_status_t rc =
+      hl_txn_parse_lock_timeout(hl_session_get(s, "hivelite.lock.timeout"), &timeout, err);
+  if (rc == HL_OK) rc = hl_txn_begin(s->cat, s->fs, kind, root, arena, out, err);
+  if (rc != HL_OK) return rc;
+  hl_txn_set_lock_timeout(*out, timeout);
+  /* readers of the written tables wait while its files move (txn.h) */
+  if (s->warehouse) {
+    char *dir = hl_txn_lock_dir(arena, s->warehouse);
+    rc = dir ? hl_txn_set_lock_dir(*out, dir, err) : hl_err_nomem(err);
+  }
+  if (rc != HL_OK) {
+    hl_txn_abort(*out);
+    *out = NULL;
+  }
+  return rc;
+}
+
+hl_status_t hl_cmd_txn_lock_table(hl_txn_t *txn, const char *db, const char *name,
+                                  hl_arena_t *arena, hl_error_t *err) {
+  char *lock = hl_arena_sprintf(arena, "%s.%s", db, name);
+  return lock ? hl_txn_lock_add(txn, lock, err) : hl_err_nomem(err);
+}
+
 void hl_cmd_remove_data(hl_session_t *s, const char *path) {
-  if (!path || path[0] != '/' || strcmp(path, "/") == 0) return;
-  if (s->warehouse && hl_cmd_path_under(s->warehouse, path)) return; /* never the root */
+  if (!hl_cmd_path_removable(s, path)) return;
   hl_error_t ignored;
   hl_err_init(&ignored);
   s->fs->ops->remove_tree(s->fs, path, &ignored);

@@ -7,10 +7,17 @@
  *
  *   Q <qid>                              the write's id
  *   C <dir>                              directory begin created (the root)
- *   T <idx> <dir> <overwrite> <created>  a target (created may be empty)
+ *   T <idx> <dir> <mode> <created> [<stop>]
+ *                                        a target: mode 0 adds files, 1
+ *                                        overwrites, 2 drops the directory
+ *                                        (stop: see hl_txn_target_add_drop);
+ *                                        created may be empty
  *   N <idx> <name> [<origin>]            a new file of target idx (moved
  *                                        from origin instead of staging)
  *   O <idx> <name>                       an old entry of target idx
+ *   M <from> <to> <created>              a directory renamed at publish
+ *                                        (created: top-most new parent of
+ *                                        to, may be empty)
  *
  * Recovery needs nothing else: staged files live in <staging>/ (file names
  * are unique within a write, across targets),
@@ -51,12 +58,15 @@ struct hl_txn {
   size_t n_files;      /* file names handed out */
   double lock_timeout; /* seconds */
   bool done;
-  hl_stor_t *wfs;             /* batch decorator over fs (NULL: fs syncs itself) */
-  bool moved;                 /* apply_files started moving files */
-  char *lock_dir;             /* publish locks (NULL: no reader isolation) */
-  hl_stor_lock_t **pub_locks; /* held publish locks, n_locks slots */
-  char *perm_dir;             /* the last table directory asked for (inherit) */
-  bool perm_found;            /* perm_dir exists: perm_mode/perm_gid are its */
+  hl_stor_t *wfs;              /* batch decorator over fs (NULL: fs syncs itself) */
+  bool moved;                  /* apply_files started moving files */
+  char *lock_dir;              /* publish locks (NULL: no reader isolation) */
+  hl_stor_lock_t **pub_locks;  /* held publish locks, n_locks slots */
+  char **move_from, **move_to; /* hl_txn_move_add */
+  char **move_created;         /* per move: top-most parent created (commit), or NULL */
+  size_t n_moves, cap_moves;
+  char *perm_dir;  /* the last table directory asked for (inherit) */
+  bool perm_found; /* perm_dir exists: perm_mode/perm_gid are its */
   uint32_t perm_mode;
   int64_t perm_gid;
 };
@@ -217,8 +227,9 @@ static char *plan_text(hl_txn_t *txn) {
     hl_buf_puts(&b, "T");
     put_field(&b, idx);
     put_field(&b, t->dir);
-    put_field(&b, t->overwrite ? "1" : "0");
+    put_field(&b, t->drop ? "2" : t->overwrite ? "1" : "0");
     put_field(&b, t->created ? t->created : "");
+    if (t->stop) put_field(&b, t->stop);
     hl_buf_putc(&b, '\n');
     for (size_t f = 0; f < t->n_new; f++) {
       hl_buf_puts(&b, "N");
@@ -233,6 +244,13 @@ static char *plan_text(hl_txn_t *txn) {
       put_field(&b, t->old_files[f]);
       hl_buf_putc(&b, '\n');
     }
+  }
+  for (size_t i = 0; i < txn->n_moves; i++) {
+    hl_buf_puts(&b, "M");
+    put_field(&b, txn->move_from[i]);
+    put_field(&b, txn->move_to[i]);
+    put_field(&b, txn->move_created && txn->move_created[i] ? txn->move_created[i] : "");
+    hl_buf_putc(&b, '\n');
   }
   char *out = b.oom ? NULL : hl_arena_strndup(txn->arena, hl_buf_cstr(&b), b.len);
   hl_buf_fini(&b);
@@ -263,6 +281,8 @@ static int split_fields(char *line, char **fields, int max) {
 typedef struct rtarget {
   char *dir;
   char *created;
+  bool drop;
+  char *stop; /* drop: see hl_txn_target_add_drop */
   char **news, **olds;
   char **origins; /* per new file, NULL: staged */
   size_t n_new, n_old, cap_new, cap_old, n_orig, cap_orig;
@@ -273,6 +293,8 @@ typedef struct rplan {
   char *root_created;
   rtarget_t *targets;
   int n_targets;
+  char **move_from, **move_to, **move_created;
+  size_t n_moves, cap_from, cap_to, cap_created;
 } rplan_t;
 
 static bool push_name(hl_arena_t *arena, char ***v, size_t *n, size_t *cap, char *name) {
@@ -295,8 +317,8 @@ static hl_status_t parse_plan(const char *text, hl_arena_t *arena, rplan_t *p, h
   for (char *line = copy; line && *line;) {
     char *nl = strchr(line, '\n');
     if (nl) *nl = '\0';
-    char *f[5];
-    int n = split_fields(line, f, 5);
+    char *f[6];
+    int n = split_fields(line, f, 6);
     if (strcmp(f[0], "Q") == 0 && n >= 2) {
       p->qid = f[1];
     } else if (strcmp(f[0], "C") == 0 && n >= 2) {
@@ -316,6 +338,16 @@ static hl_status_t parse_plan(const char *text, hl_arena_t *arena, rplan_t *p, h
       memset(t, 0, sizeof *t);
       t->dir = f[2];
       t->created = f[4][0] ? f[4] : NULL;
+      t->drop = strcmp(f[3], "2") == 0;
+      t->stop = n >= 6 && f[5][0] ? f[5] : NULL;
+      if (t->dir[0] != '/') goto bad;
+    } else if (strcmp(f[0], "M") == 0 && n >= 4) {
+      if (f[1][0] != '/' || f[2][0] != '/') goto bad;
+      size_t n_from = p->n_moves, n_to = p->n_moves;
+      if (!push_name(arena, &p->move_from, &n_from, &p->cap_from, f[1]) ||
+          !push_name(arena, &p->move_to, &n_to, &p->cap_to, f[2]) ||
+          !push_name(arena, &p->move_created, &p->n_moves, &p->cap_created, f[3][0] ? f[3] : NULL))
+        return nomem(err);
     } else if ((strcmp(f[0], "N") == 0 || strcmp(f[0], "O") == 0) && n >= 3) {
       long idx = strtol(f[1], NULL, 10);
       if (idx < 0 || idx >= p->n_targets || strchr(f[2], '/') || !f[2][0]) goto bad;
@@ -336,9 +368,54 @@ bad:
                     "metastore is corrupt: malformed write intent plan");
 }
 
+static char *parent_dir(hl_arena_t *arena, const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash && slash != path ? hl_arena_strndup(arena, path, (size_t)(slash - path)) : NULL;
+}
+
+/* After a drop's commit: DIR goes if it is empty now, then its parents
+ * while they are empty and strictly below STOP. */
+static void remove_dropped_dir(hl_stor_t *fs, const char *dir, const char *stop,
+                               hl_arena_t *arena) {
+  char *p = hl_arena_strdup(arena, dir);
+  size_t stop_len = stop ? strlen(stop) : 0;
+  bool first = true;
+  while (p) {
+    bool below =
+        stop && strlen(p) > stop_len && strncmp(p, stop, stop_len) == 0 && p[stop_len] == '/';
+    if (!first && !below) return;
+    hl_error_t e;
+    hl_err_init(&e);
+    bool ok = fs->ops->rmdir(fs, p, &e) == HL_OK;
+    hl_err_clear(&e);
+    if (!ok) return;
+    first = false;
+    p = parent_dir(arena, p);
+  }
+}
+
+/* Finishes one committed target: its trash goes; a dropped directory too. */
+static void finish_target(hl_stor_t *fs, const char *dir, const char *qid, bool drop,
+                          const char *stop, hl_arena_t *arena) {
+  if (qid) quiet_remove_tree(fs, trash_dir(arena, dir, qid));
+  if (drop) remove_dropped_dir(fs, dir, stop, arena);
+}
+
 /* Undoes the file moves of plan P (any prefix of them may have happened)
  * and removes what the write created. */
 static void rollback_plan(hl_stor_t *fs, const rplan_t *p, const char *staging, hl_arena_t *arena) {
+  for (size_t i = p->n_moves; i-- > 0;) {
+    hl_error_t e;
+    hl_err_init(&e);
+    hl_stor_stat_t from, to;
+    /* moved back only if this write moved it: TO is there, FROM is not */
+    if (fs->ops->stat(fs, p->move_from[i], &from, &e) == HL_OK && !from.exists &&
+        fs->ops->stat(fs, p->move_to[i], &to, &e) == HL_OK && to.exists)
+      fs->ops->rename(fs, p->move_to[i], p->move_from[i], &e);
+    hl_err_clear(&e);
+    if (p->move_created[i])
+      rmdir_chain(fs, parent_dir(arena, p->move_to[i]), p->move_created[i], arena);
+  }
   for (int i = p->n_targets; i-- > 0;) {
     const rtarget_t *t = &p->targets[i];
     hl_error_t e;
@@ -374,6 +451,7 @@ static void rollback_plan(hl_stor_t *fs, const rplan_t *p, const char *staging, 
     }
     if (t->created) rmdir_chain(fs, t->dir, t->created, arena);
   }
+  if (!staging) return;
   quiet_remove_tree(fs, staging);
   if (p->root_created) {
     /* the staging directory's parent chain */
@@ -383,10 +461,11 @@ static void rollback_plan(hl_stor_t *fs, const rplan_t *p, const char *staging, 
   }
 }
 
-/* Finishes a committed plan: the trash and staging directories go. */
+/* Finishes a committed plan: the trash and staging directories go, and
+ * dropped directories. */
 static void finish_plan(hl_stor_t *fs, const rplan_t *p, const char *staging, hl_arena_t *arena) {
-  for (int i = 0; i < p->n_targets && p->qid; i++)
-    quiet_remove_tree(fs, trash_dir(arena, p->targets[i].dir, p->qid));
+  for (int i = 0; i < p->n_targets; i++)
+    finish_target(fs, p->targets[i].dir, p->qid, p->targets[i].drop, p->targets[i].stop, arena);
   quiet_remove_tree(fs, staging);
 }
 
@@ -417,23 +496,27 @@ hl_status_t hl_txn_begin(hl_cat_t *cat, hl_stor_t *fs, const char *kind, const c
   txn->lock_timeout = 60;
   make_qid(txn->qid, arena);
   self_owner(&txn->me, arena);
-  txn->root = hl_arena_strdup(arena, root);
-  txn->staging = hl_arena_sprintf(arena, "%s/.hivelite-staging-%s", root, txn->qid);
-  if (!txn->me.host || !txn->root || !txn->staging) return nomem(err);
-  hl_status_t rc = first_missing(fs, root, arena, &txn->root_created, err);
-  if (rc != HL_OK) return rc;
+  if (!txn->me.host) return nomem(err);
+  hl_status_t rc = HL_OK;
+  if (root) {
+    txn->root = hl_arena_strdup(arena, root);
+    txn->staging = hl_arena_sprintf(arena, "%s/.hivelite-staging-%s", root, txn->qid);
+    if (!txn->root || !txn->staging) return nomem(err);
+    rc = first_missing(fs, root, arena, &txn->root_created, err);
+    if (rc != HL_OK) return rc;
+  }
   /* The intent is recorded before anything exists on disk, so that a crash
    * at any later point leaves something recovery can find. */
   hl_cat_intent_t in = {0};
   in.kind = (char *)kind;
   in.state = "staging";
-  in.staging = txn->staging;
+  in.staging = txn->staging ? txn->staging : "";
   in.plan = plan_text(txn);
   in.owner = txn->me;
   if (!in.plan) return nomem(err);
   rc = hl_cat_intent_add(cat, &in, &txn->intent_id, err);
   if (rc != HL_OK) return rc;
-  rc = fs->ops->mkdirs(fs, txn->staging, err);
+  if (txn->staging) rc = fs->ops->mkdirs(fs, txn->staging, err);
   if (rc != HL_OK) {
     hl_txn_abort(txn);
     return rc;
@@ -527,6 +610,30 @@ hl_status_t hl_txn_target_add(hl_txn_t *txn, const char *dir, bool overwrite, hl
   return HL_OK;
 }
 
+hl_status_t hl_txn_target_add_drop(hl_txn_t *txn, const char *dir, const char *stop,
+                                   hl_txn_target_t **out, hl_error_t *err) {
+  hl_status_t rc = hl_txn_target_add(txn, dir, true, out, err);
+  if (rc != HL_OK) return rc;
+  (*out)->drop = true;
+  if (stop && !((*out)->stop = hl_arena_strdup(txn->arena, stop))) return nomem(err);
+  return HL_OK;
+}
+
+hl_status_t hl_txn_move_add(hl_txn_t *txn, const char *from, const char *to, hl_error_t *err) {
+  char *f = hl_arena_strdup(txn->arena, from), *t = hl_arena_strdup(txn->arena, to);
+  if (!f || !t) return nomem(err);
+  size_t n_from = txn->n_moves, cap = txn->cap_moves;
+  if (!push_name(txn->arena, &txn->move_from, &n_from, &cap, f)) return nomem(err);
+  cap = txn->cap_moves;
+  if (!push_name(txn->arena, &txn->move_to, &txn->n_moves, &txn->cap_moves, t)) return nomem(err);
+  char **g = hl_arena_realloc(txn->arena, txn->move_created, cap * sizeof(char *),
+                              txn->cap_moves * sizeof(char *));
+  if (!g) return nomem(err);
+  g[txn->n_moves - 1] = NULL;
+  txn->move_created = g;
+  return HL_OK;
+}
+
 size_t hl_txn_target_count(const hl_txn_t *txn) {
   return txn->n_targets;
 }
@@ -581,6 +688,10 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static hl_status_t recover_owner(hl_cat_t *cat, hl_stor_t *fs, const char *lock_dir, double timeout,
+                                 const hl_cat_owner_t *dead, const hl_cat_owner_t *me,
+                                 hl_error_t *err);
+
 static hl_status_t take_locks(hl_txn_t *txn, hl_error_t *err) {
   if (txn->n_locks > 1) qsort(txn->locks, txn->n_locks, sizeof(char *), cmp_str);
   struct timespec t0;
@@ -592,8 +703,13 @@ static hl_status_t take_locks(hl_txn_t *txn, hl_error_t *err) {
     bool acquired = false;
     hl_status_t rc =
         hl_cat_lock_try(txn->cat, name, &txn->me, NULL, &acquired, &holder, txn->arena, err);
-    if (rc == HL_OK && !acquired && !owner_alive(&holder, txn->arena))
-      rc = hl_cat_lock_try(txn->cat, name, &txn->me, &holder, &acquired, &holder, txn->arena, err);
+    if (rc == HL_OK && !acquired && !owner_alive(&holder, txn->arena)) {
+      /* A dead holder's write is repaired before anyone writes that table
+       * again; its locks come free when that is done. */
+      rc = recover_owner(txn->cat, txn->fs, txn->lock_dir, txn->lock_timeout, &holder, &txn->me,
+                         err);
+      if (rc == HL_OK) continue;
+    }
     if (rc != HL_OK) return rc;
     if (acquired) {
       txn->n_locked++;
@@ -631,11 +747,18 @@ static void release_locks(hl_txn_t *txn) {
  * directories the write will create. */
 static hl_status_t plan_targets(hl_txn_t *txn, hl_error_t *err) {
   hl_stor_t *fs = txn->fs;
+  for (size_t i = 0; i < txn->n_moves; i++) {
+    char *parent = parent_dir(txn->arena, txn->move_to[i]);
+    hl_status_t rc =
+        parent ? first_missing(fs, parent, txn->arena, &txn->move_created[i], err) : HL_OK;
+    if (rc != HL_OK) return rc;
+  }
   for (size_t i = 0; i < txn->n_targets; i++) {
     hl_txn_target_t *t = txn->targets[i];
     hl_status_t rc = first_missing(fs, t->dir, txn->arena, &t->created, err);
     if (rc != HL_OK) return rc;
     t->n_old = 0;
+    if (t->drop && t->created) t->created = NULL; /* nothing to drop; never create it */
     if (!t->overwrite || t->created) continue;
     hl_stor_entry_t *entries;
     size_t n;
@@ -643,8 +766,15 @@ static hl_status_t plan_targets(hl_txn_t *txn, hl_error_t *err) {
     if (rc != HL_OK) return rc;
     t->old_files = hl_arena_alloc(txn->arena, sizeof(char *) * (n + 1));
     if (!t->old_files) return nomem(err);
-    for (size_t e = 0; e < n; e++)
-      if (!hidden(entries[e].name)) t->old_files[t->n_old++] = entries[e].name;
+    for (size_t e = 0; e < n; e++) {
+      const char *name = entries[e].name;
+      /* an overwrite replaces visible files; a drop takes everything but
+       * the staging and trash directories of writes (its own or others') */
+      bool keep = t->drop ? strncmp(name, ".hivelite-staging-", 18) == 0 ||
+                                strncmp(name, ".hivelite-trash-", 16) == 0
+                          : hidden(name);
+      if (!keep) t->old_files[t->n_old++] = entries[e].name;
+    }
   }
   return HL_OK;
 }
@@ -709,6 +839,20 @@ static hl_status_t apply_files(hl_txn_t *txn, hl_error_t *err) {
       }
     }
   }
+  for (size_t i = 0; i < txn->n_moves; i++) {
+    hl_stor_stat_t st;
+    hl_status_t rc = fs->ops->stat(fs, txn->move_from[i], &st, err);
+    if (rc != HL_OK) return rc;
+    if (!st.exists) continue; /* nothing to move */
+    char *parent = parent_dir(txn->arena, txn->move_to[i]);
+    if (parent && txn->move_created[i]) rc = fs->ops->mkdirs(fs, parent, err);
+    if (rc == HL_OK) rc = fs->ops->rename(fs, txn->move_from[i], txn->move_to[i], err);
+    if (rc != HL_OK) return rc;
+    if (first_publish) {
+      first_publish = false;
+      hl_txn_fault_point("publish");
+    }
+  }
   return HL_OK;
 }
 
@@ -723,13 +867,18 @@ static bool under_dir(const char *path, const char *dir) {
 static hl_status_t sync_durable(hl_txn_t *txn, hl_error_t *err) {
   hl_stor_t *fs = txn->fs;
   if (!txn->wfs) return HL_OK; /* every write and rename was durable on its own */
-  hl_status_t rc = fs->ops->sync_fs(fs, txn->root, err);
+  hl_status_t rc = txn->root ? fs->ops->sync_fs(fs, txn->root, err) : HL_OK;
   for (size_t i = 0; rc == HL_OK && i < txn->n_targets; i++) {
-    const char *dir = txn->targets[i]->dir;
-    bool done = under_dir(dir, txn->root);
+    const hl_txn_target_t *t = txn->targets[i];
+    bool done = (txn->root && under_dir(t->dir, txn->root)) || (t->drop && t->n_old == 0);
     for (size_t j = 0; !done && j < i; j++)
-      done = strcmp(txn->targets[j]->dir, dir) == 0;
-    if (!done) rc = fs->ops->sync_fs(fs, dir, err);
+      done = strcmp(txn->targets[j]->dir, t->dir) == 0;
+    if (!done) rc = fs->ops->sync_fs(fs, t->dir, err);
+  }
+  for (size_t i = 0; rc == HL_OK && i < txn->n_moves; i++) {
+    hl_stor_stat_t st;
+    rc = fs->ops->stat(fs, txn->move_to[i], &st, err);
+    if (rc == HL_OK && st.exists) rc = fs->ops->sync_fs(fs, txn->move_to[i], err);
   }
   return rc;
 }
@@ -828,55 +977,70 @@ void hl_txn_read_end(hl_stor_t *fs, hl_stor_lock_t *lock) {
   if (lock) fs->ops->unlock(fs, lock);
 }
 
-static void release_publish_locks(hl_txn_t *txn) {
-  for (size_t i = 0; txn->pub_locks && i < txn->n_locks; i++) {
-    if (txn->pub_locks[i]) txn->fs->ops->unlock(txn->fs, txn->pub_locks[i]);
-    txn->pub_locks[i] = NULL;
+static void unlock_all(hl_stor_t *fs, hl_stor_lock_t **locks, size_t n) {
+  for (size_t i = 0; locks && i < n; i++) {
+    if (locks[i]) fs->ops->unlock(fs, locks[i]);
+    locks[i] = NULL;
   }
 }
 
-/* The exclusive reader lock of every table written: all or none, so a
- * writer never waits while it holds one (readers hold several shared locks
- * at once, in any order: waiting while holding could deadlock). */
-static hl_status_t take_publish_locks(hl_txn_t *txn, hl_error_t *err) {
-  hl_stor_t *fs = txn->fs;
-  if (!txn->lock_dir || txn->n_locks == 0 || !fs->ops->lock_try || !fs->ops->unlock) return HL_OK;
+static void release_publish_locks(hl_txn_t *txn) {
+  unlock_all(txn->fs, txn->pub_locks, txn->n_locks);
+}
+
+/* The exclusive reader lock of every table in NAMES[0..N): all or none,
+ * so a writer never waits while it holds one (readers hold several shared
+ * locks at once, in any order: waiting while holding could deadlock).
+ * LOCKS (N slots) receives them; none are held on error, and none when
+ * the lock directory cannot be made (readers cannot lock there either).
+ * WHAT names the caller in the timeout error. */
+static hl_status_t lock_exclusive_all(hl_stor_t *fs, const char *lock_dir, char *const *names,
+                                      size_t n, double timeout, hl_arena_t *arena,
+                                      hl_stor_lock_t **locks, hl_error_t *err) {
+  if (!lock_dir || n == 0 || !fs->ops->lock_try || !fs->ops->unlock) return HL_OK;
   hl_error_t e;
   hl_err_init(&e);
-  hl_status_t rc = fs->ops->mkdirs(fs, txn->lock_dir, &e);
+  hl_status_t rc = fs->ops->mkdirs(fs, lock_dir, &e);
   hl_err_clear(&e);
-  if (rc != HL_OK) return HL_OK; /* readers cannot lock there either */
-  char **paths = hl_arena_alloc(txn->arena, sizeof(char *) * txn->n_locks);
-  txn->pub_locks = hl_arena_zalloc(txn->arena, sizeof(hl_stor_lock_t *) * txn->n_locks);
-  if (!paths || !txn->pub_locks) return nomem(err);
-  for (size_t i = 0; i < txn->n_locks; i++)
-    if (!(paths[i] = lock_path(txn->arena, txn->lock_dir, txn->locks[i]))) return nomem(err);
+  if (rc != HL_OK) return HL_OK;
+  char **paths = hl_arena_alloc(arena, sizeof(char *) * n);
+  if (!paths) return nomem(err);
+  for (size_t i = 0; i < n; i++)
+    if (!(paths[i] = lock_path(arena, lock_dir, names[i]))) return nomem(err);
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   long sleep_ms = 1;
   for (;;) {
-    size_t busy = txn->n_locks;
-    for (size_t i = 0; i < txn->n_locks; i++) {
+    size_t busy = n;
+    for (size_t i = 0; i < n; i++) {
       bool unlockable;
-      rc = fs->ops->lock_try(fs, paths[i], true, &txn->pub_locks[i], &unlockable, err);
+      rc = fs->ops->lock_try(fs, paths[i], true, &locks[i], &unlockable, err);
       if (rc != HL_OK) {
-        release_publish_locks(txn);
+        unlock_all(fs, locks, n);
         return rc;
       }
-      if (!txn->pub_locks[i]) {
+      if (!locks[i]) {
         busy = i;
         break;
       }
     }
-    if (busy == txn->n_locks) return HL_OK;
-    release_publish_locks(txn);
-    if (seconds_since(&t0) >= txn->lock_timeout)
+    if (busy == n) return HL_OK;
+    unlock_all(fs, locks, n);
+    if (seconds_since(&t0) >= timeout)
       return hl_err_set(err, HL_ERROR, HL_SS(LOCK_NOT_AVAILABLE),
                         "could not publish the write to table \"%s\": queries kept reading it for "
                         "more than %g seconds",
-                        txn->locks[busy], txn->lock_timeout);
+                        names[busy], timeout);
     backoff(&sleep_ms);
   }
+}
+
+static hl_status_t take_publish_locks(hl_txn_t *txn, hl_error_t *err) {
+  if (!txn->lock_dir || txn->n_locks == 0) return HL_OK;
+  txn->pub_locks = hl_arena_zalloc(txn->arena, sizeof(hl_stor_lock_t *) * txn->n_locks);
+  if (!txn->pub_locks) return nomem(err);
+  return lock_exclusive_all(txn->fs, txn->lock_dir, txn->locks, txn->n_locks, txn->lock_timeout,
+                            txn->arena, txn->pub_locks, err);
 }
 
 static void end_txn(hl_txn_t *txn) {
@@ -974,9 +1138,10 @@ hl_status_t hl_txn_commit(hl_txn_t *txn, hl_txn_apply_fn apply, void *arg, hl_er
   }
   release_publish_locks(txn);
   hl_txn_fault_point("committed");
-  for (size_t i = 0; i < txn->n_targets; i++)
-    if (txn->targets[i]->n_old > 0)
-      quiet_remove_tree(txn->fs, trash_dir(txn->arena, txn->targets[i]->dir, txn->qid));
+  for (size_t i = 0; i < txn->n_targets; i++) {
+    hl_txn_target_t *t = txn->targets[i];
+    finish_target(txn->fs, t->dir, t->n_old > 0 ? txn->qid : NULL, t->drop, t->stop, txn->arena);
+  }
   quiet_remove_tree(txn->fs, txn->staging);
   hl_txn_fault_point("cleanup");
   end_txn(txn);
@@ -1001,26 +1166,104 @@ void hl_txn_abort(hl_txn_t *txn) {
 
 /* ------------------------------------------------------------ recovery */
 
-hl_status_t hl_txn_recover(hl_cat_t *cat, hl_stor_t *fs, hl_error_t *err) {
+/* After a rollback, the files moved back are made durable before the
+ * intent that says where they were is forgotten. */
+static void sync_rolled_back(hl_stor_t *fs, const rplan_t *p) {
+  hl_error_t e;
+  hl_err_init(&e);
+  for (int i = 0; i < p->n_targets; i++) {
+    hl_stor_stat_t st;
+    if (p->targets[i].n_old > 0 && fs->ops->stat(fs, p->targets[i].dir, &st, &e) == HL_OK &&
+        st.exists) {
+      fs->ops->sync_fs(fs, p->targets[i].dir, &e);
+      break; /* one sync_fs covers the file system */
+    }
+    hl_err_clear(&e);
+  }
+  for (size_t i = 0; i < p->n_moves; i++) {
+    hl_stor_stat_t st;
+    if (fs->ops->stat(fs, p->move_from[i], &st, &e) == HL_OK && st.exists)
+      fs->ops->sync_fs(fs, p->move_from[i], &e);
+    hl_err_clear(&e);
+  }
+  hl_err_clear(&e);
+}
+
+/* Repairs every write of the dead process DEAD (see hl_txn_recover). */
+static hl_status_t recover_owner(hl_cat_t *cat, hl_stor_t *fs, const char *lock_dir, double timeout,
+                                 const hl_cat_owner_t *dead, const hl_cat_owner_t *me,
+                                 hl_error_t *err) {
   hl_arena_t *arena = hl_arena_create(0);
   if (!arena) return nomem(err);
-  hl_cat_intent_t *intents;
-  size_t n;
-  hl_status_t rc = hl_cat_intent_list(cat, arena, &intents, &n, err);
-  for (size_t i = 0; rc == HL_OK && i < n; i++) {
-    hl_cat_intent_t *in = &intents[i];
-    if (owner_alive(&in->owner, arena)) continue;
+  int64_t *ids;
+  char **locks;
+  size_t n_ids, n_locks;
+  hl_status_t rc = hl_cat_intent_claim(cat, dead, me, arena, &ids, &n_ids, &locks, &n_locks, err);
+  hl_stor_lock_t **pub = NULL;
+  if (rc == HL_OK && n_ids > 0 && n_locks > 0) {
+    /* readers wait while the files move back; if scans keep a table busy
+     * past the timeout, the repair goes ahead without them */
+    pub = hl_arena_zalloc(arena, sizeof *pub * n_locks);
+    hl_error_t e;
+    hl_err_init(&e);
+    if (!pub)
+      rc = nomem(err);
+    else
+      lock_exclusive_all(fs, lock_dir, locks, n_locks, timeout, arena, pub, &e);
+    hl_err_clear(&e);
+  }
+  for (size_t i = 0; rc == HL_OK && i < n_ids; i++) {
+    hl_cat_intent_t in;
+    bool found;
+    rc = hl_cat_intent_get(cat, ids[i], arena, &in, &found, err);
+    if (rc != HL_OK || !found) continue;
     rplan_t p;
-    rc = parse_plan(in->plan, arena, &p, err);
+    rc = parse_plan(in.plan, arena, &p, err);
     if (rc != HL_OK) break;
-    if (strcmp(in->state, "committed") == 0) {
-      finish_plan(fs, &p, in->staging, arena);
+    const char *staging = in.staging[0] ? in.staging : NULL;
+    /* the state as the owner left it: it can no longer change */
+    if (strcmp(in.state, "committed") == 0) {
+      finish_plan(fs, &p, staging, arena);
     } else {
       /* In "staging" the plan lists no targets yet: only the staging
        * directory (and the root, if begin created it) exist. */
-      rollback_plan(fs, &p, in->staging, arena);
+      rollback_plan(fs, &p, staging, arena);
+      sync_rolled_back(fs, &p);
     }
-    rc = hl_cat_intent_delete(cat, in->id, err);
+    rc = hl_cat_intent_delete(cat, in.id, err);
+  }
+  unlock_all(fs, pub, n_locks);
+  for (size_t i = 0; i < n_locks; i++) {
+    hl_error_t e;
+    hl_err_init(&e);
+    hl_cat_lock_release(cat, locks[i], me, &e);
+    hl_err_clear(&e);
+  }
+  hl_arena_destroy(arena);
+  return rc;
+}
+
+static bool same_owner(const hl_cat_owner_t *a, const hl_cat_owner_t *b) {
+  return a->pid == b->pid && a->start == b->start && strcmp(a->host, b->host) == 0;
+}
+
+hl_status_t hl_txn_recover(hl_cat_t *cat, hl_stor_t *fs, const char *lock_dir, double timeout,
+                           hl_error_t *err) {
+  hl_arena_t *arena = hl_arena_create(0);
+  if (!arena) return nomem(err);
+  hl_cat_owner_t me;
+  self_owner(&me, arena);
+  hl_cat_intent_t *intents;
+  size_t n;
+  hl_status_t rc = me.host ? hl_cat_intent_list(cat, arena, &intents, &n, err) : nomem(err);
+  if (rc == HL_OK && n > 0) hl_txn_fault_point("recover"); /* the list may be stale from here */
+  for (size_t i = 0; rc == HL_OK && i < n; i++) {
+    const hl_cat_owner_t *o = &intents[i].owner;
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; j++)
+      seen = same_owner(&intents[j].owner, o);
+    if (seen || owner_alive(o, arena)) continue;
+    rc = recover_owner(cat, fs, lock_dir, timeout, o, &me, err);
   }
   hl_arena_destroy(arena);
   return rc;

@@ -69,7 +69,9 @@
  * before_commit, committed, cleanup); HIVELITE_PAUSE_AT=<step>:<ms> sleeps
  * there (for concurrency tests; "publish" pauses after the first file is
  * published, with the publish locks held; "scan" is a reader's step: every
- * table scan passes it after the query was bound, before its lock).
+ * table scan passes it after the query was bound, before its lock;
+ * "recover" is recovery's step, after it listed the intents, when there
+ * are any).
  */
 #ifndef HL_TXN_H
 #define HL_TXN_H
@@ -98,11 +100,14 @@ typedef struct hl_txn_target {
   bool inherit;  /* new files/dirs get mode/gid (hl_txn_target_inherit) */
   uint32_t mode; /* the table directory's permission bits */
   int64_t gid;   /* the table directory's group */
+  bool drop;     /* the write removes DIR (hl_txn_target_add_drop) */
+  char *stop;    /* drop: empty parents of DIR strictly below this go too */
 } hl_txn_target_t;
 
 /* Starts a write of kind KIND ("insert", "overwrite", "ctas", "truncate",
  * "load") whose staging directory goes under ROOT (the table directory; it
- * is created if missing and removed again on rollback).  Borrowed CAT/FS
+ * is created if missing and removed again on rollback; NULL: the write
+ * stages no files, as a drop or a rename does).  Borrowed CAT/FS
  * must outlive the transaction; everything is allocated in ARENA.  Caller
  * ends it with hl_txn_commit or hl_txn_abort. */
 hl_status_t hl_txn_begin(hl_cat_t *cat, hl_stor_t *fs, const char *kind, const char *root,
@@ -119,6 +124,20 @@ hl_status_t hl_txn_lock_add(hl_txn_t *txn, const char *name, hl_error_t *err);
  * ends. */
 hl_status_t hl_txn_target_add(hl_txn_t *txn, const char *dir, bool overwrite, hl_txn_target_t **out,
                               hl_error_t *err);
+/* Adds a target the write removes (DROP TABLE, DROP PARTITION): at commit
+ * every entry of DIR (hidden ones too, but not the staging or trash
+ * directories of writes) moves to DIR's trash like an overwrite's old
+ * files; after the catalog commit the trash goes, then DIR if it is empty,
+ * then its parents while they are empty and strictly below STOP (NULL:
+ * none).  A DIR that does not exist is nothing to remove.  A DIR whose
+ * entries cannot be moved fails the commit: nothing is dropped. */
+hl_status_t hl_txn_target_add_drop(hl_txn_t *txn, const char *dir, const char *stop,
+                                   hl_txn_target_t **out, hl_error_t *err);
+/* Records that directory FROM is renamed to TO at publish (ALTER TABLE
+ * RENAME of a managed table); missing parents of TO are created.  A
+ * rollback renames it back.  A FROM that does not exist at commit is
+ * nothing to move. */
+hl_status_t hl_txn_move_add(hl_txn_t *txn, const char *from, const char *to, hl_error_t *err);
 size_t hl_txn_target_count(const hl_txn_t *txn);
 hl_txn_target_t *hl_txn_target_at(hl_txn_t *txn, size_t i);
 /* A new unique file name "<qid>_<n><ext>" for TARGET (not yet recorded). */
@@ -180,8 +199,18 @@ hl_status_t hl_txn_read_begin(hl_stor_t *fs, const char *lock_dir, const char *n
 void hl_txn_read_end(hl_stor_t *fs, hl_stor_lock_t *lock);
 
 /* Repairs the writes of processes that died mid-write (see above).  Writes
- * of live processes are left alone. */
-hl_status_t hl_txn_recover(hl_cat_t *cat, hl_stor_t *fs, hl_error_t *err);
+ * of live processes are left alone.  Per dead process, recovery first
+ * claims its intents and write locks (hl_cat_intent_claim: one catalog
+ * transaction), so it decides on each intent's state as it is after the
+ * owner died, never on a state read before: a write that committed and
+ * exited meanwhile is left alone.  With LOCK_DIR (the warehouse's lock
+ * directory, NULL: none) it takes the publish locks of the tables the dead
+ * writer locked while it repairs their files, waiting up to TIMEOUT
+ * seconds for running scans (then it repairs without them).  A writer that
+ * finds a table's write lock held by a dead process recovers that process
+ * the same way before it takes the lock. */
+hl_status_t hl_txn_recover(hl_cat_t *cat, hl_stor_t *fs, const char *lock_dir, double timeout,
+                           hl_error_t *err);
 
 /* The fault-injection hook (HIVELITE_CRASH_AT / HIVELITE_PAUSE_AT), for
  * other steps of a write (exec uses it between files). */

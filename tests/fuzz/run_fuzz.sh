@@ -40,7 +40,11 @@ $CLANG -fsanitize=fuzzer,address,undefined $OBJS $(pkg-config --libs $PKGS) -lm 
 CORPUS=$(mktemp -d)
 trap 'rm -rf "$CORPUS"' EXIT
 for f in "$FIX/$TARGET"/*."$TARGET"; do
-  # seeds up to max_len: larger files would be cut anyway
+  # seeds up to max_len: larger files would be cut anyway; demo-12-zlib.orc
+  # (46 KB) holds 1.9 million rows: decoding it twice takes 5-10 s under
+  # ASan, close to the per-input timeout on a loaded machine, and every
+  # mutation of it is as slow, so it would only slow the run down
+  case "$(basename "$f")" in demo-12-zlib.orc) continue ;; esac
   if [ "$(wc -c < "$f")" -le 65536 ]; then cp "$f" "$CORPUS/"; fi
 done
 # a crasher is kept as BUILD_DIR/fuzz-crash-* for replay

@@ -110,11 +110,12 @@ hl_status_t hl_cmd_drop_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_
     rc = hl_cat_table_get(s->cat, db->name, tables[i], arena, &cats[i], err);
     if (rc != HL_OK) return rc;
   }
-  rc = hl_cmd_drop_tables(s, cats, (int)n_tables, db->name, arena, err);
-  if (rc != HL_OK) return rc;
   /* The directory goes only if it is the default one and now empty. */
   char *def = hl_cmd_db_default_location(s, db->name, arena);
-  if (def && strcmp(def, db->location) == 0) {
+  bool own_dir = def && strcmp(def, db->location) == 0 && hl_cmd_path_removable(s, def);
+  rc = hl_cmd_drop_tables(s, cats, (int)n_tables, db->name, own_dir ? def : NULL, arena, err);
+  if (rc != HL_OK) return rc;
+  if (own_dir) {
     hl_error_t ignored;
     hl_err_init(&ignored);
     s->fs->ops->rmdir(s->fs, def, &ignored);

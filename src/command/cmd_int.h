@@ -147,9 +147,10 @@ hl_status_t hl_cmd_txn_lock_table(struct hl_txn *txn, const char *db, const char
                                   hl_arena_t *arena, hl_error_t *err);
 /* Drops catalog tables TABLES[0..N) (or, with DB, database DB and every
  * table in it, TABLES being all of them) in one write transaction that
- * removes their managed data (cmd_table.c). */
+ * removes their managed data (cmd_table.c).  DB_DIR (or NULL): the
+ * database directory the write removes too when it is left empty. */
 hl_status_t hl_cmd_drop_tables(hl_session_t *s, hl_cat_table_t **tables, int n, const char *db,
-                               hl_arena_t *arena, hl_error_t *err);
+                               const char *db_dir, hl_arena_t *arena, hl_error_t *err);
 /* True when PATH may be removed or moved as a table's or partition's own
  * data: an absolute path that is neither the warehouse root nor one of its
  * ancestors, nor the metastore directory or anything in it. */

@@ -384,7 +384,7 @@ hl_status_t hl_cmd_drop_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_are
     return HL_OK;
   }
   if (rc != HL_OK) return rc;
-  return hl_cmd_drop_tables(s, &t->cat, 1, NULL, arena, err);
+  return hl_cmd_drop_tables(s, &t->cat, 1, NULL, NULL, arena, err);
 }
 
 /* The catalog step of a drop, inside the write's commit. */
@@ -405,7 +405,16 @@ static hl_status_t drop_apply(void *arg, hl_txn_t *txn, hl_error_t *err) {
 }
 
 hl_status_t hl_cmd_drop_tables(hl_session_t *s, hl_cat_table_t **tables, int n, const char *db,
-                               hl_arena_t *arena, hl_error_t *err) {
+                               const char *db_dir, hl_arena_t *arena, hl_error_t *err) {
+  /* DROP DATABASE: a table directory inside DB_DIR takes DB_DIR with it
+   * once it is empty (stop: its parent) */
+  char *stop = NULL;
+  if (db_dir) {
+    const char *slash = strrchr(db_dir, '/');
+    if (slash && slash != db_dir &&
+        !(stop = hl_arena_strndup(arena, db_dir, (size_t)(slash - db_dir))))
+      return hl_err_nomem(err);
+  }
   /* One write: the tables' locks, their managed directories (the table's
    * and partition directories elsewhere) to the trash, the catalog change,
    * then the trash goes.  A crash at any point is repaired by recovery;
@@ -418,7 +427,9 @@ hl_status_t hl_cmd_drop_tables(hl_session_t *s, hl_cat_table_t **tables, int n, 
     if (rc != HL_OK || c->external) continue;
     hl_txn_target_t *tgt;
     if (hl_cmd_path_removable(s, c->location))
-      rc = hl_txn_target_add_drop(txn, c->location, NULL, &tgt, err);
+      rc = hl_txn_target_add_drop(txn, c->location,
+                                  stop && hl_cmd_path_under(c->location, db_dir) ? stop : NULL,
+                                  &tgt, err);
     if (rc != HL_OK || c->n_part_keys == 0) continue;
     hl_cat_partition_t *parts = NULL;
     size_t n_parts = 0;

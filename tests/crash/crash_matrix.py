@@ -5,7 +5,8 @@ Usage: python3 tests/crash/crash_matrix.py --hivelite PATH [--keep]
 
 For each write kind (append, overwrite of one partition, overwrite of a
 whole table, dynamic-partition overwrite, also of a bucketed table, CTAS,
-LOAD DATA, TRUNCATE) and each step of the commit protocol (src/txn/txn.h),
+LOAD DATA, TRUNCATE, DROP PARTITION, DROP TABLE, DROP DATABASE CASCADE,
+RENAME of a table and of a partition) and each step of the commit protocol (src/txn/txn.h),
 the write runs with HIVELITE_CRASH_AT=<step>, which makes the process kill itself with SIGKILL
 at that step.  Then the warehouse is opened again (which runs recovery) and
 the test checks that:
@@ -41,6 +42,9 @@ SETUP = [
     "CREATE TABLE b (k INT, v STRING) PARTITIONED BY (dt STRING) CLUSTERED BY (k) SORTED BY (v) "
     "INTO 4 BUCKETS",
     "INSERT INTO b PARTITION (dt='d1') VALUES (1, 'a'), (2, 'b'), (5, 'c')",
+    "CREATE DATABASE s",
+    "CREATE TABLE s.x (k INT)",
+    "INSERT INTO s.x VALUES (1), (2)",
 ]
 
 # (name, statement, table to check)
@@ -68,6 +72,15 @@ CASES = [
      "LOAD DATA INPATH '${TMP}/load.txt' INTO TABLE p PARTITION (dt='d7')", "p"),
     ("truncate_partition", "TRUNCATE TABLE p PARTITION (dt='d1')", "p"),
     ("truncate_table", "TRUNCATE TABLE u", "u"),
+    # drops and renames are write transactions too (txn.h: drop targets, moves)
+    ("drop_partition", "ALTER TABLE p DROP PARTITION (dt='d1')", "p"),
+    ("drop_partition_custom_location", "ALTER TABLE p DROP PARTITION (dt='d3')", "p"),
+    ("drop_table", "DROP TABLE u", "u"),
+    ("drop_partitioned_table", "DROP TABLE p", "p"),
+    ("drop_database_cascade", "DROP DATABASE s CASCADE", "s.x"),
+    ("rename_table", "ALTER TABLE u RENAME TO u2", "u|u2"),
+    ("rename_partitioned_table", "ALTER TABLE p RENAME TO p2", "p|p2"),
+    ("rename_partition", "ALTER TABLE p PARTITION (dt='d2') RENAME TO PARTITION (dt='d5')", "p"),
 ]
 
 
@@ -85,9 +98,12 @@ def run(hl, wh, sql, env=None, check=True):
 
 def state(hl, wh, table):
     """(rows, partitions) of TABLE, or None when it does not exist (one
-    process: reopening the warehouse is what runs recovery)."""
+    process: reopening the warehouse is what runs recovery).  'a|b': the
+    states of both tables (a rename)."""
+    if "|" in table:
+        return tuple(state(hl, wh, t) for t in table.split("|"))
     sql = "SELECT * FROM %s" % table
-    if table == "p":
+    if table in ("p", "p2"):
         sql += "; SHOW PARTITIONS p"
     r = run(hl, wh, sql, check=False)
     if r.returncode != 0:
@@ -96,7 +112,7 @@ def state(hl, wh, table):
         raise RuntimeError("%s failed: %s" % (sql, r.stderr.strip()))
     lines = r.stdout.split("\n")[1:]
     parts = []
-    if table == "p":
+    if table in ("p", "p2"):
         cut = lines.index("partition")
         lines, parts = lines[:cut], sorted(lines[cut + 1:])
     return sorted(lines), parts

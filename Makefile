@@ -6,9 +6,10 @@
 #   make fuzz    build the libFuzzer targets (clang) and run each FUZZ_SECONDS
 #   make valgrind  run the SQL logic tests with hivelite under valgrind
 #   make bench   hivelite vs DuckDB benchmark (bench/README.md; not part of check)
+#   make stress  10 minutes of concurrent writers and readers, and 400 random kills
 JOBS ?= 2
 
-.PHONY: all deps build build-asan demo check check-asan format conformance fuzz valgrind bench clean
+.PHONY: all deps build build-asan demo check check-asan format conformance fuzz valgrind bench stress clean
 
 all: build
 
@@ -61,6 +62,14 @@ valgrind: deps
 # smoke run.  See bench/README.md for the other knobs.
 bench: deps
 	@./bench/run.sh
+
+# STRESS_SECONDS of tests/crash/stress.py (writers and readers on one
+# warehouse), then STRESS_KILLS random kills of every write kind
+STRESS_SECONDS ?= 600
+STRESS_KILLS ?= 400
+stress: build
+	python3 tests/crash/stress.py --hivelite build/hivelite --seconds $(STRESS_SECONDS)
+	python3 tests/crash/crash_matrix.py --hivelite build/hivelite --random $(STRESS_KILLS)
 
 format:
 	@clang-format -i $$(find src include tests -name '*.[ch]')

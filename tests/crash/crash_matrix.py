@@ -17,14 +17,20 @@ the test checks that:
   * no staging or trash directory and no stray file is left anywhere in
     the warehouse (every file is one that the old or new state reads).
 
+With --random N it runs N kills instead: a random write kind each time,
+killed at a random step or by SIGKILL after a random delay (0-120 ms,
+wherever the write then is), checked the same way.
+
 Exit status 0 when every case holds, 1 otherwise.  Standard library only.
 """
 import argparse
 import os
+import random
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 STEPS = ["staged", "file", "locked", "pending", "trash", "publish", "synced", "before_commit",
          "committed", "cleanup"]
@@ -143,46 +149,73 @@ def hidden_leftovers(root):
     return bad
 
 
+def verify(hl, wh, tmpl, table, before, after, before_files, after_files):
+    """None when the warehouse holds the old or the new state with no
+    leftovers, else what is wrong."""
+    got = state(hl, wh, table)  # reopening recovers
+    leftovers = hidden_leftovers(tmpl)
+    now = files_under(tmpl)
+    if got == before:
+        files_ok = now == before_files
+    elif got == after:
+        # new file names are unique per write: compare the shape
+        files_ok = len(now) == len(after_files)
+    else:
+        files_ok = False
+    if got in (before, after) and not leftovers and files_ok:
+        return None, got == before
+    return ("%s%s%s" % (
+        "" if got in (before, after) else "state %r is neither %r nor %r; " % (got, before, after),
+        "leftovers %r; " % leftovers if leftovers else "",
+        "" if files_ok else "files %r" % sorted(now ^ (before_files if got == before
+                                                        else after_files)))), got == before
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hivelite", required=True)
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--only", default=None)
+    ap.add_argument("--random", type=int, default=0, metavar="N",
+                    help="instead of the matrix: N kills of random write kinds at random "
+                    "moments (a random step, or SIGKILL after a random delay)")
+    ap.add_argument("--seed", type=int, default=None)
     args = ap.parse_args()
     hl = os.path.abspath(args.hivelite)
     top = tempfile.mkdtemp(prefix="hl-crash-")
     failures = 0
     n = 0
     try:
-        # one template warehouse, copied for each case
         tmpl = os.path.join(top, "template")
         os.makedirs(tmpl)
         for sql in SETUP:
             run(hl, os.path.join(tmpl, "wh"), sql.replace("${TMP}", os.path.join(tmpl)))
+        wh = os.path.join(tmpl, "wh")
+        refs = {}
+
+        def fresh(ref):
+            if os.path.exists(tmpl + ".run"):
+                shutil.rmtree(tmpl + ".run")
+            shutil.copytree(ref, tmpl + ".run", symlinks=True)
+            os.rename(tmpl, tmpl + ".orig")
+            os.rename(tmpl + ".run", tmpl)
+            with open(os.path.join(tmpl, "load.txt"), "w") as f:
+                f.write("100\x01loaded\n101\x01loaded\n")
+
+        def restore():
+            shutil.rmtree(tmpl)
+            os.rename(tmpl + ".orig", tmpl)
+
+        # the expected states of each case: before, and after a clean run
+        # (the catalog stores absolute paths: every case runs at the
+        # template's paths, swapped in place)
         for name, sql, table in CASES:
             if args.only and name != args.only:
                 continue
-            # the expected states: before, and after a clean run
             ref = os.path.join(top, "ref-" + name)
             shutil.copytree(tmpl, ref, symlinks=True)
-            # the catalog stores absolute paths: keep every case at the
-            # template's paths by swapping directories in place
-            def fresh():
-                if os.path.exists(tmpl + ".run"):
-                    shutil.rmtree(tmpl + ".run")
-                shutil.copytree(ref, tmpl + ".run", symlinks=True)
-                os.rename(tmpl, tmpl + ".orig")
-                os.rename(tmpl + ".run", tmpl)
-                with open(os.path.join(tmpl, "load.txt"), "w") as f:
-                    f.write("100\x01loaded\n101\x01loaded\n")
-
-            def restore():
-                shutil.rmtree(tmpl)
-                os.rename(tmpl + ".orig", tmpl)
-
-            wh = os.path.join(tmpl, "wh")
             stmt = sql.replace("${TMP}", tmpl)
-            fresh()
+            fresh(ref)
             before = state(hl, wh, table)
             before_files = files_under(tmpl)
             run(hl, wh, stmt)
@@ -193,32 +226,59 @@ def main():
                 print("FAIL %s: the write changes nothing, the case tests nothing" % name)
                 failures += 1
                 continue
+            refs[name] = (ref, stmt, table, before, after, before_files, after_files)
+        if args.random:
+            seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+            rng = random.Random(seed)
+            names = sorted(refs)
+            outcomes = {"old": 0, "new": 0, "not killed": 0}
+            for i in range(args.random):
+                name = rng.choice(names)
+                ref, stmt, table, before, after, before_files, after_files = refs[name]
+                fresh(ref)
+                e = dict(os.environ)
+                e.pop("HIVELITE_CRASH_AT", None)
+                if rng.random() < 0.5:
+                    how = "step " + rng.choice(STEPS)
+                    e["HIVELITE_CRASH_AT"] = how[5:]
+                    p = subprocess.Popen([hl, "-w", wh, "-c", stmt], env=e,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    p.wait(timeout=60)
+                else:
+                    delay = rng.uniform(0, 0.12)
+                    how = "after %.0f ms" % (delay * 1000)
+                    p = subprocess.Popen([hl, "-w", wh, "-c", stmt], env=e,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    time.sleep(delay)
+                    p.kill()
+                    p.wait(timeout=60)
+                killed = p.returncode == -9
+                problem, old = verify(hl, wh, tmpl, table, before, after, before_files,
+                                      after_files)
+                n += 1
+                if problem:
+                    failures += 1
+                    print("FAIL kill %d: %s %s (killed=%s): %s" % (i, name, how, killed, problem))
+                outcomes["not killed" if not killed else "old" if old else "new"] += 1
+                restore()
+            print("random kills: seed %d, %d runs (%d killed: %d left the old state, %d the "
+                  "new; %d finished first), %d violations" %
+                  (seed, n, outcomes["old"] + outcomes["new"], outcomes["old"], outcomes["new"],
+                   outcomes["not killed"], failures))
+            return 1 if failures else 0
+        for name, (ref, stmt, table, before, after, before_files, after_files) in refs.items():
             for step in STEPS:
                 n += 1
-                fresh()
+                fresh(ref)
                 r = run(hl, wh, stmt, env={"HIVELITE_CRASH_AT": step}, check=False)
                 killed = r.returncode == -9
-                got = state(hl, wh, table)  # reopening recovers
-                leftovers = hidden_leftovers(tmpl)
-                now = files_under(tmpl)
-                ok = got in (before, after)
-                if got == before:
-                    files_ok = now == before_files
-                elif got == after:
-                    # new file names are unique per write: compare the shape
-                    files_ok = len(now) == len(after_files)
-                else:
-                    files_ok = False
-                if not ok or leftovers or not files_ok:
+                problem, old = verify(hl, wh, tmpl, table, before, after, before_files,
+                                      after_files)
+                if problem:
                     failures += 1
-                    print("FAIL %s at %s (killed=%s): %s%s%s" % (
-                        name, step, killed,
-                        "" if ok else "state %r is neither %r nor %r; " % (got, before, after),
-                        "leftovers %r; " % leftovers if leftovers else "",
-                        "" if files_ok else "files %r" % sorted(now ^ (before_files if got == before else after_files))))
+                    print("FAIL %s at %s (killed=%s): %s" % (name, step, killed, problem))
                 else:
-                    print("ok   %s at %-13s -> %s%s" % (name, step,
-                                                      "old" if got == before else "new",
+                    print("ok   %s at %-13s -> %s%s" % (name, step, "old" if old else "new",
                                                       "" if killed else " (step not reached)"))
                 restore()
         print("%d cases, %d failures" % (n, failures))

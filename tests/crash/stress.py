@@ -13,6 +13,9 @@ b that no other write uses; every batch is ROWS rows):
   dynamic    INSERT OVERWRITE TABLE pt PARTITION (p) into d0, d1, d2
   multi      FROM seq INSERT INTO TABLE ap ... INSERT INTO TABLE pt
              PARTITION (p='m') ...: one batch in both tables
+  multipart  FROM seq INSERT INTO TABLE pt PARTITION (p='mp1') ... INSERT
+             INTO TABLE pt PARTITION (p='mp2') ...: one batch in two
+             partitions of one table
 
 Readers run, with hivelite.threads 1 and 2 in turn, one statement that
 counts every batch id over both tables:
@@ -128,6 +131,10 @@ def writer_loop(hl, wh, log, kind, idx, stop, rng):
                        "SET hive.exec.dynamic.partition.mode=nonstrict; "
                        "INSERT OVERWRITE TABLE pt PARTITION (p) SELECT %d, i, "
                        "concat('d', cast(i %% 3 AS STRING)) FROM seq" % b)
+        elif kind == "multipart":
+            write_once(hl, wh, log, kind, name, b, "mp",
+                       "FROM seq INSERT INTO TABLE pt PARTITION (p='mp1') SELECT %d, i "
+                       "INSERT INTO TABLE pt PARTITION (p='mp2') SELECT %d, i" % (b, b))
         elif kind == "multi":
             write_once(hl, wh, log, kind, name, b, "m",
                        "FROM seq INSERT INTO TABLE ap SELECT %d, i "
@@ -169,6 +176,8 @@ def check(log, seen, rs, re_, writes, what, ap_only=False):
             want = {"ap": ROWS} if ap_only else {"ap": ROWS, "m": ROWS}
         elif w["kind"] == "append":
             want = {"ap": ROWS}
+        elif w["kind"] == "multipart":
+            want = {"mp1": ROWS, "mp2": ROWS}
         elif w["kind"] == "dynamic":
             want = {"d0": ROWS // 3, "d1": ROWS // 3, "d2": ROWS // 3}
         else:
@@ -185,7 +194,8 @@ def check(log, seen, rs, re_, writes, what, ap_only=False):
     for w in writes:
         if not w["ok"] or w["end"] >= rs:
             continue
-        if w["kind"] in ("append", "multi") and w["b"] not in seen:
+        if w["kind"] in ("append", "multi") + (() if ap_only else ("multipart",)) and \
+                w["b"] not in seen:
             log.violate("%s: committed %s batch %d is missing" % (what, w["kind"], w["b"]))
         if w["kind"] == "newpart":
             d = dropped.get(w["part"])
@@ -264,7 +274,7 @@ def main():
         stop = threading.Event()
         rng = random.Random(seed)
         kinds = [("append", 0), ("append", 1), ("newpart", 2), ("overwrite", 3),
-                 ("overwrite", 4), ("dynamic", 5), ("multi", 6)]
+                 ("overwrite", 4), ("dynamic", 5), ("multi", 6), ("multipart", 7)]
         threads = [threading.Thread(target=writer_loop,
                                     args=(hl, wh, log, k, i, stop, random.Random(rng.random())))
                    for k, i in kinds]

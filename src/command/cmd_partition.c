@@ -198,7 +198,10 @@ static hl_status_t drop_partitions(hl_session_t *s, const hl_ast_alter_table_t *
     return rc;
   }
   part_drop_t d = {s, parts, n_parts, doomed};
-  return hl_txn_commit(txn, part_drop_apply, &d, err);
+  rc = hl_txn_commit(txn, part_drop_apply, &d, err);
+  if (rc != HL_OK && strcmp(err->sqlstate, HL_SS(IO_ERROR)) == 0)
+    hl_err_prefix(err, "the data could not be removed, so nothing was dropped");
+  return rc;
 }
 
 /* ------------------------------------------------- RENAME / LOCATION */

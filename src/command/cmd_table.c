@@ -444,7 +444,10 @@ hl_status_t hl_cmd_drop_tables(hl_session_t *s, hl_cat_table_t **tables, int n, 
     return rc;
   }
   drop_arg_t d = {s, tables, n, db};
-  return hl_txn_commit(txn, drop_apply, &d, err);
+  rc = hl_txn_commit(txn, drop_apply, &d, err);
+  if (rc != HL_OK && strcmp(err->sqlstate, HL_SS(IO_ERROR)) == 0)
+    hl_err_prefix(err, "the data could not be removed, so nothing was dropped");
+  return rc;
 }
 
 /* -------------------------------------------------------- ALTER TABLE */

@@ -743,6 +743,8 @@ static void release_locks(hl_txn_t *txn) {
 
 /* ------------------------------------------------------------ commit */
 
+static bool under_dir(const char *path, const char *dir);
+
 /* Under the lock: what each overwritten target holds now, and which
  * directories the write will create. */
 static hl_status_t plan_targets(hl_txn_t *txn, hl_error_t *err) {
@@ -760,6 +762,11 @@ static hl_status_t plan_targets(hl_txn_t *txn, hl_error_t *err) {
     t->n_old = 0;
     if (t->drop && t->created) t->created = NULL; /* nothing to drop; never create it */
     if (!t->overwrite || t->created) continue;
+    bool nested = false; /* a dropped directory inside another goes with it */
+    for (size_t j = 0; t->drop && !nested && j < txn->n_targets; j++)
+      nested = j != i && txn->targets[j]->drop && under_dir(t->dir, txn->targets[j]->dir) &&
+               (strcmp(t->dir, txn->targets[j]->dir) != 0 || j < i);
+    if (nested) continue;
     hl_stor_entry_t *entries;
     size_t n;
     rc = fs->ops->list(fs, t->dir, txn->arena, &entries, &n, err);

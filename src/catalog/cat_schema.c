@@ -19,6 +19,7 @@
  * Schema v2 adds write_intents and write_locks (see schema_v2).
  * Schema v3 adds tab_col_stats and part_col_stats (see schema_v3).
  * Schema v4 adds the view columns of tbls (see schema_v4).
+ * Schema v5 indexes tbls.location and partitions.location (schema_v5).
  * Children reference parents with ON DELETE CASCADE, so dropping a database
  * or table is one DELETE.  Every foreign key is the leading column of a
  * primary key or index, so cascades and per-table scans never scan a
@@ -203,11 +204,13 @@ static const char schema_v3[] =
 static const char schema_v4[] = "ALTER TABLE tbls ADD COLUMN view_original_text TEXT;\n"
                                 "ALTER TABLE tbls ADD COLUMN view_expanded_text TEXT;\n";
 
+/* v5: locations are looked up by range before a write replaces or removes
+ * a directory (cat_location.c). */
+static const char schema_v5[] = "CREATE INDEX tbls_by_location ON tbls (location);\n"
+                                "CREATE INDEX partitions_by_location ON partitions (location);\n";
+
 static const migration_t migrations[] = {
-    {1, schema_v1},
-    {2, schema_v2},
-    {3, schema_v3},
-    {4, schema_v4},
+    {1, schema_v1}, {2, schema_v2}, {3, schema_v3}, {4, schema_v4}, {5, schema_v5},
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -53,25 +53,25 @@ typedef struct hl_cat_sort_col {
 } hl_cat_sort_col_t;
 
 typedef struct hl_cat_table {
-  int64_t id;            /* assigned by the catalog */
-  char *db_name;         /* lower-case */
-  char *name;            /* lower-case */
-  bool external;         /* EXTERNAL_TABLE vs MANAGED_TABLE */
-  char *location;        /* absolute path/URI */
-  char *input_format;    /* Java class name, as Hive records it */
+  int64_t id;         /* assigned by the catalog */
+  char *db_name;      /* lower-case */
+  char *name;         /* lower-case */
+  bool external;      /* EXTERNAL_TABLE vs MANAGED_TABLE */
+  char *location;     /* absolute path/URI */
+  char *input_format; /* Java class name, as Hive records it */
   char *output_format;
   char *serde_lib;
   hl_kv_t *serde_params; /* SERDEPROPERTIES (incl. field.delim etc.) */
   int n_serde_params;
-  hl_kv_t *params;       /* TBLPROPERTIES (comment is params["comment"]) */
+  hl_kv_t *params; /* TBLPROPERTIES (comment is params["comment"]) */
   int n_params;
-  char *owner;           /* NULL if none */
-  int64_t create_time;   /* seconds since the epoch */
+  char *owner;         /* NULL if none */
+  int64_t create_time; /* seconds since the epoch */
   hl_cat_column_t *cols;
   int n_cols;
   hl_cat_column_t *part_keys;
   int n_part_keys;
-  int num_buckets;       /* -1 when not bucketed */
+  int num_buckets; /* -1 when not bucketed */
   char **bucket_cols;
   int n_bucket_cols;
   hl_cat_sort_col_t *sort_cols;
@@ -85,12 +85,12 @@ typedef struct hl_cat_table {
 } hl_cat_table_t;
 
 typedef struct hl_cat_partition {
-  int64_t id;          /* assigned by the catalog */
+  int64_t id; /* assigned by the catalog */
   int64_t table_id;
-  char **values;       /* n_values raw values; NULL = default partition */
+  char **values; /* n_values raw values; NULL = default partition */
   int n_values;
-  char *name;          /* escaped path name "k1=v1/k2=v2" */
-  char *location;      /* absolute path/URI of the partition directory */
+  char *name;     /* escaped path name "k1=v1/k2=v2" */
+  char *location; /* absolute path/URI of the partition directory */
   hl_kv_t *params;
   int n_params;
   int64_t create_time; /* seconds since the epoch */
@@ -140,17 +140,33 @@ hl_status_t hl_cat_partition_add(hl_cat_t *cat, const hl_cat_partition_t *part, 
 hl_status_t hl_cat_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t *parts, size_t n,
                                       hl_error_t *err);
 /* Exact lookup by all values (NULL entries match the default partition). */
-hl_status_t hl_cat_partition_get(hl_cat_t *cat, int64_t table_id, char *const *values,
-                                 int n_values, hl_arena_t *arena, hl_cat_partition_t **out,
-                                 hl_error_t *err);
+hl_status_t hl_cat_partition_get(hl_cat_t *cat, int64_t table_id, char *const *values, int n_values,
+                                 hl_arena_t *arena, hl_cat_partition_t **out, hl_error_t *err);
 /* All partitions of the table, sorted by name (byte order). */
 hl_status_t hl_cat_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena,
                                   hl_cat_partition_t **out, size_t *n, hl_error_t *err);
 hl_status_t hl_cat_partition_count(hl_cat_t *cat, int64_t table_id, size_t *n, hl_error_t *err);
 /* Replaces values/name/location/params of partition PART->id. */
-hl_status_t hl_cat_partition_update(hl_cat_t *cat, const hl_cat_partition_t *part,
-                                    hl_error_t *err);
+hl_status_t hl_cat_partition_update(hl_cat_t *cat, const hl_cat_partition_t *part, hl_error_t *err);
 hl_status_t hl_cat_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_t *err);
+
+/* ------------------------------------------------ locations */
+
+/* A database, table or partition whose location is a given directory or
+ * lies under it (hl_cat_locations_within). */
+typedef struct hl_cat_location_user {
+  int64_t table_id;     /* 0: a database */
+  int64_t partition_id; /* 0: a table or a database */
+  char *db;             /* the database's name */
+  char *table;          /* the table's name, NULL for a database */
+  char *partition;      /* the partition's name, NULL otherwise */
+  char *location;
+} hl_cat_location_user_t;
+
+/* Every database, table and partition whose location is DIR (absolute,
+ * normalised) or lies under it, ordered by location (ARENA). */
+hl_status_t hl_cat_locations_within(hl_cat_t *cat, const char *dir, hl_arena_t *arena,
+                                    hl_cat_location_user_t **out, size_t *n, hl_error_t *err);
 
 /* ------------------------------------------------ write intents, locks
  * (schema v2; used by src/txn, see txn.h for the protocol).  Like every
@@ -165,11 +181,11 @@ typedef struct hl_cat_owner {
 } hl_cat_owner_t;
 
 typedef struct hl_cat_intent {
-  int64_t id;          /* assigned by the catalog */
-  char *kind;          /* "insert", "overwrite", "ctas", "load", "truncate" */
-  char *state;         /* "staging", "pending", "committed" */
-  char *staging;       /* staging directory of the write */
-  char *plan;          /* the write's plan (txn.c's text format), "" if none */
+  int64_t id;    /* assigned by the catalog */
+  char *kind;    /* "insert", "overwrite", "ctas", "load", "truncate" */
+  char *state;   /* "staging", "pending", "committed" */
+  char *staging; /* staging directory of the write */
+  char *plan;    /* the write's plan (txn.c's text format), "" if none */
   hl_cat_owner_t owner;
   int64_t create_time; /* seconds since the epoch */
 } hl_cat_intent_t;
@@ -227,8 +243,8 @@ typedef struct hl_cat_col_stats {
   int64_t num_falses;        /* -1: not a boolean column */
   unsigned char *bit_vector; /* HyperLogLog registers (util/hll.h); NULL: none */
   size_t bit_vector_len;
-  int64_t last_analyzed;     /* seconds since the epoch */
-  int64_t partition_id;      /* set by reads: the partition, 0 for the table */
+  int64_t last_analyzed; /* seconds since the epoch */
+  int64_t partition_id;  /* set by reads: the partition, 0 for the table */
 } hl_cat_col_stats_t;
 
 /* Stores (replacing) STATS[0..n) for table TABLE_ID (PARTITION_ID 0) or for

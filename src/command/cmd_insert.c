@@ -117,6 +117,7 @@ typedef struct writer {
   wtable_t *tables;
   int n_tables;
   bool strict;        /* hivelite.strict.conversion */
+  bool truncate;      /* TRUNCATE: overwrites with nothing */
   uint64_t file_size; /* roll over after this many bytes */
   uint64_t max_files; /* hive.exec.max.created.files */
   uint64_t max_dyn;   /* hive.exec.max.dynamic.partitions */
@@ -217,6 +218,17 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   char *pname = t->n_part > 0 ? hl_table_part_name(t, p->values, dflt, w->arena) : NULL;
   if (t->n_part > 0 && !pname) return hl_err_nomem(err);
   hl_status_t rc = hl_loc_allow_check_table(s, p->dir, HL_TNAME(t), pname, err);
+  if (rc != HL_OK) return rc;
+  /* a write touches only its own files: never a location it shares */
+  char *what =
+      pname ? hl_arena_sprintf(w->arena, "partition \"%s\" of table \"%s.%s\"", pname, HL_TNAME(t))
+            : hl_arena_sprintf(w->arena, "table \"%s.%s\"", HL_TNAME(t));
+  if (!what) return hl_err_nomem(err);
+  rc = hl_cmd_check_write_location(s, p->dir, t->cat, p->existing ? p->existing->id : 0, false,
+                                   w->truncate     ? "truncate"
+                                   : wt->overwrite ? "overwrite"
+                                                   : "write",
+                                   what, w->arena, err);
   if (rc != HL_OK) return rc;
   rc = hl_txn_target_add(w->txn, p->dir, wt->overwrite, &p->target, err);
   /* new files and partition directories take the table directory's mode */
@@ -1354,6 +1366,7 @@ hl_status_t hl_cmd_truncate(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
   }
   hl_table_t *t = wt->t;
   wt->overwrite = true;
+  w.truncate = true;
   wt->map = hl_map_create();
   if (!wt->map) rc = hl_err_nomem(err);
   /* the partitions to empty: the one named, those matching a partial spec,

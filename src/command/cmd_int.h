@@ -151,6 +151,19 @@ hl_status_t hl_cmd_txn_lock_table(struct hl_txn *txn, const char *db, const char
  * database directory the write removes too when it is left empty. */
 hl_status_t hl_cmd_drop_tables(hl_session_t *s, hl_cat_table_t **tables, int n, const char *db,
                                const char *db_dir, hl_arena_t *arena, hl_error_t *err);
+/* May a write of table T (its partition PART_ID, 0: the table itself)
+ * replace or add files in DIR?  Refused (55000) when DIR is the warehouse
+ * root, one of its parents or the metastore directory, or when DIR is also
+ * the location of another table or partition (its files would change).
+ * With RECURSIVE (a drop, which removes DIR's subdirectories too) also when
+ * another database's, table's or partition's location lies under DIR;
+ * then every partition of T counts as T's own when PART_ID is 0 (DROP
+ * TABLE), none when it is not (DROP PARTITION checks its own table).  VERB
+ * ("overwrite", "drop") and WHAT ("partition \"k=v\" of table ...") make
+ * the message. */
+hl_status_t hl_cmd_check_write_location(hl_session_t *s, const char *dir, const hl_cat_table_t *t,
+                                        int64_t part_id, bool recursive, const char *verb,
+                                        const char *what, hl_arena_t *arena, hl_error_t *err);
 /* True when PATH may be removed or moved as a table's or partition's own
  * data: an absolute path that is neither the warehouse root nor one of its
  * ancestors, nor the metastore directory or anything in it. */

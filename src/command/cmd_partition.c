@@ -189,9 +189,15 @@ static hl_status_t drop_partitions(hl_session_t *s, const hl_ast_alter_table_t *
                          parts[j].name, HL_TNAME(t), loc, parts[k].name);
       break;
     }
+    char *what =
+        hl_arena_sprintf(arena, "partition \"%s\" of table \"%s.%s\"", parts[j].name, HL_TNAME(t));
+    rc = what ? hl_cmd_check_write_location(s, loc, t->cat, parts[j].id, true, "drop", what, arena,
+                                            err)
+              : hl_err_nomem(err);
     hl_txn_target_t *tgt;
-    rc = hl_txn_target_add_drop(txn, loc, hl_cmd_path_under(loc, table_loc) ? table_loc : NULL,
-                                &tgt, err);
+    if (rc == HL_OK)
+      rc = hl_txn_target_add_drop(txn, loc, hl_cmd_path_under(loc, table_loc) ? table_loc : NULL,
+                                  &tgt, err);
   }
   if (rc != HL_OK) {
     hl_txn_abort(txn);

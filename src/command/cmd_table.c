@@ -426,7 +426,12 @@ hl_status_t hl_cmd_drop_tables(hl_session_t *s, hl_cat_table_t **tables, int n, 
     rc = hl_cmd_txn_lock_table(txn, c->db_name, c->name, arena, err);
     if (rc != HL_OK || c->external) continue;
     hl_txn_target_t *tgt;
-    if (hl_cmd_path_removable(s, c->location))
+    char *what = hl_arena_sprintf(arena, "table \"%s.%s\"", c->db_name, c->name);
+    if (!what) rc = hl_err_nomem(err);
+    /* its data only: never a directory that holds another object's */
+    if (rc == HL_OK)
+      rc = hl_cmd_check_write_location(s, c->location, c, 0, true, "drop", what, arena, err);
+    if (rc == HL_OK)
       rc = hl_txn_target_add_drop(txn, c->location,
                                   stop && hl_cmd_path_under(c->location, db_dir) ? stop : NULL,
                                   &tgt, err);
@@ -434,10 +439,11 @@ hl_status_t hl_cmd_drop_tables(hl_session_t *s, hl_cat_table_t **tables, int n, 
     hl_cat_partition_t *parts = NULL;
     size_t n_parts = 0;
     rc = hl_cat_partition_list(s->cat, c->id, arena, &parts, &n_parts, err);
-    for (size_t j = 0; rc == HL_OK && j < n_parts; j++)
-      if (!hl_cmd_path_under(parts[j].location, c->location) &&
-          hl_cmd_path_removable(s, parts[j].location))
-        rc = hl_txn_target_add_drop(txn, parts[j].location, NULL, &tgt, err);
+    for (size_t j = 0; rc == HL_OK && j < n_parts; j++) {
+      if (hl_cmd_path_under(parts[j].location, c->location)) continue;
+      rc = hl_cmd_check_write_location(s, parts[j].location, c, 0, true, "drop", what, arena, err);
+      if (rc == HL_OK) rc = hl_txn_target_add_drop(txn, parts[j].location, NULL, &tgt, err);
+    }
   }
   if (rc != HL_OK) {
     hl_txn_abort(txn);

@@ -80,6 +80,40 @@ bool hl_cmd_path_removable(hl_session_t *s, const char *path) {
   return !meta;
 }
 
+hl_status_t hl_cmd_check_write_location(hl_session_t *s, const char *dir, const hl_cat_table_t *t,
+                                        int64_t part_id, bool recursive, const char *verb,
+                                        const char *what, hl_arena_t *arena, hl_error_t *err) {
+  if (!hl_cmd_path_removable(s, dir))
+    return hl_err_set(err, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
+                      "cannot %s %s: its location \"%s\" is the warehouse root, one of its "
+                      "parent directories or the metastore directory",
+                      verb, what, dir);
+  hl_cat_location_user_t *users;
+  size_t n;
+  hl_status_t rc = hl_cat_locations_within(s->cat, dir, arena, &users, &n, err);
+  for (size_t i = 0; rc == HL_OK && i < n; i++) {
+    const hl_cat_location_user_t *u = &users[i];
+    bool same = strcmp(u->location, dir) == 0;
+    if (u->table_id == t->id && (u->partition_id == part_id || (recursive && part_id == 0)))
+      continue; /* the target itself; DROP TABLE: its own partitions */
+    if (recursive && part_id != 0 && u->table_id == t->id && u->partition_id != 0)
+      continue; /* DROP PARTITION weighs its own table's partitions itself */
+    if (!recursive && (!same || u->table_id == 0))
+      continue; /* files only: subdirectories and database directories stay */
+    const char *obj = u->table_id == 0 ? hl_arena_sprintf(arena, "database \"%s\"", u->db)
+                      : u->partition_id
+                          ? hl_arena_sprintf(arena, "partition \"%s\" of table \"%s.%s\"",
+                                             u->partition, u->db, u->table)
+                          : hl_arena_sprintf(arena, "table \"%s.%s\"", u->db, u->table);
+    if (!obj) return hl_err_nomem(err);
+    return hl_err_set(err, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
+                      same ? "cannot %s %s: its location \"%s\" is also the location of %s"
+                           : "cannot %s %s: its location \"%s\" holds the directory of %s",
+                      verb, what, dir, obj);
+  }
+  return rc;
+}
+
 hl_status_t hl_cmd_txn_begin(hl_session_t *s, const char *kind, const char *root, hl_arena_t *arena,
                              hl_txn_t **out, hl_error_t *err) {
   double timeout;

@@ -779,7 +779,7 @@ static hl_status_t plan_targets(hl_txn_t *txn, hl_error_t *err) {
        * the staging and trash directories of writes (its own or others') */
       bool keep = t->drop ? strncmp(name, ".hivelite-staging-", 18) == 0 ||
                                 strncmp(name, ".hivelite-trash-", 16) == 0
-                          : hidden(name);
+                          : hidden(name) || entries[e].is_dir; /* files only, never a directory */
       if (!keep) t->old_files[t->n_old++] = entries[e].name;
     }
   }

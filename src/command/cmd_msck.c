@@ -35,6 +35,9 @@ typedef struct found {
   char **values; /* canonical, NULL = default partition */
   char *location;
   char *name;
+  char *key;       /* tuple_key of values (report_duplicates) */
+  const char *rel; /* location relative to the table's */
+  bool canonical;  /* the directory is named as hivelite would name it */
 } found_t;
 
 typedef struct walk {
@@ -97,6 +100,52 @@ static hl_status_t add_found(walk_t *w, const char *dir) {
   return HL_OK;
 }
 
+/* NUM, trimmed, without sign, leading zeros and trailing fractional zeros
+ * (into OUT, of CAP bytes); false when it is not a plain decimal number. */
+static bool plain_number(const char *num, char *out, size_t cap) {
+  while (*num == ' ')
+    num++;
+  size_t len = strlen(num);
+  while (len && num[len - 1] == ' ')
+    len--;
+  size_t o = 0, i = 0;
+  if (i < len && (num[i] == '-' || num[i] == '+')) {
+    if (num[i] == '-') out[o++] = '-';
+    i++;
+  }
+  while (i + 1 < len && num[i] == '0' && num[i + 1] != '.')
+    i++;
+  size_t dot = 0, digits = 0;
+  for (; i < len && o + 1 < cap; i++) {
+    if (num[i] == '.' && !dot) {
+      dot = o + 1;
+    } else if (num[i] < '0' || num[i] > '9') {
+      return false;
+    } else {
+      digits++;
+    }
+    out[o++] = num[i];
+  }
+  if (i < len || digits == 0) return false;
+  if (dot) {
+    while (o > dot && out[o - 1] == '0')
+      o--;
+    if (o == dot) o--; /* "1." -> "1" */
+  }
+  out[o] = '\0';
+  if (strcmp(out, "-0") == 0) strcpy(out, "0");
+  return true;
+}
+
+/* Whether directory value TEXT is exactly the value CANON it typed to: an
+ * integer or decimal key must not lose digits (hr=1.5 is not an INT, but
+ * hr=01 and hr=1.0 are the INT 1). */
+static bool exact_value(const hl_type_t *type, const char *text, const char *canon) {
+  if (type->id < HL_T_TINYINT || (type->id > HL_T_BIGINT && type->id != HL_T_DECIMAL)) return true;
+  char a[128], b[128];
+  return plain_number(text, a, sizeof a) && plain_number(canon, b, sizeof b) && strcmp(a, b) == 0;
+}
+
 /* Walks DIR (relative path REL, "" at the table root) at DEPTH. */
 static hl_status_t walk_dir(walk_t *w, const char *dir, const char *rel, int depth) {
   hl_stor_entry_t *entries;
@@ -133,8 +182,9 @@ static hl_status_t walk_dir(walk_t *w, const char *dir, const char *rel, int dep
       if (rc != HL_OK) return rc;
       continue;
     }
-    if (w->mode != VALIDATE_IGNORE && hl_partpath_needs_escape(v, strlen(v))) {
-      rc = junk(w, child_rel, "the value contains characters that Hive escapes");
+    /* the raw name, not the decoded value: "10%3A11" is what Hive writes */
+    if (w->mode != VALIDATE_IGNORE && !hl_partpath_is_escaped(eq + 1, strlen(eq + 1))) {
+      rc = junk(w, child_rel, "the value holds characters that Hive escapes");
       if (rc != HL_OK) return rc;
       continue;
     }
@@ -153,6 +203,15 @@ static hl_status_t walk_dir(walk_t *w, const char *dir, const char *rel, int dep
       if (rc != HL_OK) return rc;
       continue;
     }
+    if (canon && !exact_value(w->t->types[w->t->n_data + depth], v, canon)) {
+      char *type_name = hl_type_to_string(w->arena, w->t->types[w->t->n_data + depth]);
+      char *why = type_name ? hl_arena_sprintf(w->arena, "the value \"%s\" is not exactly a %s", v,
+                                               type_name)
+                            : NULL;
+      rc = why ? junk(w, child_rel, why) : hl_err_nomem(w->err);
+      if (rc != HL_OK) return rc;
+      continue;
+    }
     w->values[depth] = canon;
     char *child = hl_path_join(w->arena, dir, name);
     if (!child) return hl_err_nomem(w->err);
@@ -164,6 +223,8 @@ static hl_status_t walk_dir(walk_t *w, const char *dir, const char *rel, int dep
 }
 
 /* ---------------------------------------------------- value-tuple set */
+
+static int cmp_found(const void *a, const void *b);
 
 typedef struct tuple_set {
   char **slots; /* tuple keys, NULL = empty */
@@ -187,6 +248,16 @@ static char *tuple_key(hl_arena_t *arena, char *const *values, int n) {
   char *out = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
   hl_buf_fini(&b);
   return out;
+}
+
+/* Equal tuples together; within one, the canonically named directory
+ * first, then by name. */
+static int cmp_found(const void *a, const void *b) {
+  const found_t *x = a, *y = b;
+  int c = strcmp(x->key, y->key);
+  if (c) return c;
+  if (x->canonical != y->canonical) return x->canonical ? -1 : 1;
+  return strcmp(x->rel, y->rel);
 }
 
 static uint64_t fnv(const char *s) {
@@ -254,6 +325,44 @@ static char *list_line(const char *header, const char *prefix, char **names, siz
   return out;
 }
 
+/* Orders W's found directories so that each group of equal value tuples
+ * is contiguous, its kept directory first, and reports every group of more
+ * than one; the others are removed from W->found. */
+static hl_status_t report_duplicates(walk_t *w, out_lines_t *out) {
+  const hl_table_t *t = w->t;
+  size_t root_len = strlen(t->cat->location);
+  for (size_t i = 0; i < w->n_found; i++) {
+    found_t *f = &w->found[i];
+    f->key = tuple_key(w->arena, f->values, t->n_part);
+    if (!f->key) return hl_err_nomem(w->err);
+    f->rel = f->location + root_len + (f->location[root_len] == '/');
+    f->canonical = strcmp(f->rel, f->name) == 0;
+  }
+  qsort(w->found, w->n_found, sizeof *w->found, cmp_found);
+  size_t kept = 0;
+  for (size_t i = 0; i < w->n_found;) {
+    size_t j = i + 1;
+    while (j < w->n_found && strcmp(w->found[j].key, w->found[i].key) == 0)
+      j++;
+    if (j - i > 1) {
+      hl_buf_t b;
+      hl_buf_init(&b);
+      hl_buf_printf(&b, "Duplicate partition directories for %s:%s: kept %s, ignored", t->cat->name,
+                    w->found[i].name, w->found[i].rel);
+      for (size_t k = i + 1; k < j; k++)
+        hl_buf_printf(&b, "%s %s", k > i + 1 ? "," : "", w->found[k].rel);
+      char *line = b.oom ? NULL : hl_arena_strndup(w->arena, hl_buf_cstr(&b), b.len);
+      hl_buf_fini(&b);
+      hl_status_t rc = out_add(out, line, w->arena, w->err);
+      if (rc != HL_OK) return rc;
+    }
+    w->found[kept++] = w->found[i];
+    i = j;
+  }
+  w->n_found = kept;
+  return HL_OK;
+}
+
 hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                         hl_result_t *result, hl_error_t *err) {
   hl_table_t *t;
@@ -312,8 +421,14 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     set_insert(&set, key);
   }
 
+  /* directories that type to the same values (hr=1, hr=01, hr=1.0): one
+   * is the partition -- the one named canonically, else the first in name
+   * order -- and the others are reported, never dropped silently */
+  out_lines_t out = {0};
+  rc = report_duplicates(&w, &out);
+  if (rc != HL_OK) return rc;
   /* directories missing from the metastore (a tuple found twice, e.g.
-   * hr=01 and hr=1, is added once) */
+   * hr=01 and hr=1, is added once: the kept one) */
   found_t **missing = hl_arena_alloc(arena, sizeof(found_t *) * (w.n_found + 1));
   char **missing_names = hl_arena_alloc(arena, sizeof(char *) * (w.n_found + 1));
   if (!missing || !missing_names) return hl_err_nomem(err);
@@ -342,7 +457,6 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
   if (stmt->msck_repair && n_parts - n_gone + n_missing > max_parts)
     return hl_err_position(err, stmt->pos), hl_cmd_too_many_partitions(t, max_parts, err);
 
-  out_lines_t out = {0};
   if (n_missing)
     rc = out_add(
         &out,

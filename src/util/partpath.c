@@ -17,6 +17,20 @@ bool hl_partpath_needs_escape(const char *s, size_t len) {
   return false;
 }
 
+static int hexval(char c);
+
+bool hl_partpath_is_escaped(const char *s, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] == '%') {
+      if (i + 2 >= len || hexval(s[i + 1]) < 0 || hexval(s[i + 2]) < 0) return false;
+      i += 2;
+    } else if (must_escape((unsigned char)s[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void hl_partpath_escape(hl_buf_t *buf, const char *s, size_t len) {
   static const char hex[] = "0123456789ABCDEF";
   for (size_t i = 0; i < len; i++) {
@@ -60,7 +74,9 @@ void hl_partpath_name(hl_buf_t *buf, int n, const char *const *keys, const char 
       hl_partpath_escape(buf, &c, 1);
     }
     hl_buf_putc(buf, '=');
-    if (!values[i] || !values[i][0]) hl_buf_puts(buf, default_name);
-    else hl_partpath_escape(buf, values[i], strlen(values[i]));
+    if (!values[i] || !values[i][0])
+      hl_buf_puts(buf, default_name);
+    else
+      hl_partpath_escape(buf, values[i], strlen(values[i]));
   }
 }

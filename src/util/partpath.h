@@ -25,6 +25,9 @@ void hl_partpath_escape(hl_buf_t *buf, const char *s, size_t len);
 void hl_partpath_unescape(hl_buf_t *buf, const char *s, size_t len);
 /* True when S has a character Hive escapes (so escape(s) != s). */
 bool hl_partpath_needs_escape(const char *s, size_t len);
+/* True when S is a well-formed escaped name: no character Hive escapes
+ * appears raw, except '%' opening a %XX escape (either case). */
+bool hl_partpath_is_escaped(const char *s, size_t len);
 /* Appends "k1=v1/k2=v2" for N keys; VALUES[i] NULL or "" is written as
  * DEFAULT_NAME.  Keys are lower-cased. */
 void hl_partpath_name(hl_buf_t *buf, int n, const char *const *keys, const char *const *values,

@@ -9,6 +9,7 @@
  * LeakSanitizer in the sanitizer build.
  */
 #include "test.h"
+#include "util/partpath.h"
 
 #include "util/arena.h"
 #include "util/error.h"
@@ -1493,6 +1494,26 @@ TEST(calendar_round_trip) {
   CHECK_INT(hl_days_from_civil(1600, 2, 29), -135081);
 }
 
+TEST(partpath_is_escaped) {
+  const char *ok[] = {
+      "2024-01-01 10%3A11%3A12",   "a%2Fb", "50%25", "x%3Dy", "plain", "%7e", "", "caf\xc3\xa9",
+      "__HIVE_DEFAULT_PARTITION__"};
+  const char *bad[] = {"10:11", "a/b", "50%", "50%2", "%zz", "x=y", "tab\there", "q?", "a#b"};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+    CHECK(hl_partpath_is_escaped(ok[i], strlen(ok[i])));
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    CHECK(!hl_partpath_is_escaped(bad[i], strlen(bad[i])));
+  /* everything the escaper writes is well formed */
+  hl_buf_t b;
+  hl_buf_init(&b);
+  char all[256];
+  for (int c = 1; c < 256; c++)
+    all[c - 1] = (char)c;
+  hl_partpath_escape(&b, all, 255);
+  CHECK(hl_partpath_is_escaped(hl_buf_cstr(&b), b.len));
+  hl_buf_fini(&b);
+}
+
 int main(void) {
   (void)test_fixtures_dir; /* the harness helper is unused here */
   RUN(arena_alignment);
@@ -1529,5 +1550,6 @@ int main(void) {
   RUN(format_decimal_date_timestamp);
   RUN(format_values);
   RUN(calendar_round_trip);
+  RUN(partpath_is_escaped);
   return test_report();
 }

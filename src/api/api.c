@@ -135,7 +135,7 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
   if (rc != HL_OK) goto done;
   const char *ms = metastore ? hl_path_normalize(tmp, metastore, NULL)
                              : hl_arena_sprintf(tmp, "%s/.hivelite/metastore.db", s->warehouse);
-  if (!ms) {
+  if (!ms || !(s->metastore = hl_strdup(ms))) {
     rc = hl_err_nomem(err);
     goto done;
   }

@@ -218,6 +218,14 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   if (t->n_part > 0 && !pname) return hl_err_nomem(err);
   hl_status_t rc = hl_loc_allow_check_table(s, p->dir, HL_TNAME(t), pname, err);
   if (rc != HL_OK) return rc;
+  /* an overwrite (INSERT OVERWRITE, TRUNCATE, LOAD ... OVERWRITE) moves the
+   * directory's entries to trash: never the warehouse root or above it, nor
+   * the metastore; and no write goes to a location that is not normalised */
+  rc = hl_cmd_check_target(s, p->dir, wt->overwrite ? "overwrite" : "write into", err);
+  if (rc != HL_OK) {
+    hl_err_prefix(err, "table \"%s.%s\"", HL_TNAME(t));
+    return rc;
+  }
   rc = hl_txn_target_add(w->txn, p->dir, wt->overwrite, &p->target, err);
   /* new files and partition directories take the table directory's mode */
   if (rc == HL_OK) rc = hl_txn_target_inherit(w->txn, p->target, t->cat->location, err);

@@ -352,7 +352,10 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
     rc = hl_cmd_resolve_location(ct->location, NULL, pos, arena, &t.location, err);
     if (rc != HL_OK) return rc;
   } else {
+    /* inside the database directory, and (a database may live above the
+     * warehouse) not the warehouse or the metastore directory itself */
     rc = hl_cmd_child_dir(db->location, t.name, "table", arena, &t.location, err);
+    if (rc == HL_OK) rc = hl_cmd_check_target(s, t.location, "create a managed table in", err);
     if (rc != HL_OK) return hl_err_position(err, ct->name.pos), rc;
   }
   rc = hl_loc_allow_check_table(s, t.location, t.db_name, t.name, NULL, err);

@@ -140,7 +140,11 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
     goto done;
   }
   rc = hl_cat_open(ms, &s->cat, err);
-  if (rc == HL_OK) rc = hl_txn_recover(s->cat, s->fs, err); /* writes cut short by a crash */
+  if (rc == HL_OK) {
+    rc = hl_txn_recover(s->cat, s->fs, err); /* writes cut short by a crash */
+    if (rc != HL_OK && hl_cat_readonly(s->cat))
+      hl_err_prefix(err, "a write cut short by a crash must be repaired first");
+  }
   if (rc != HL_OK) goto done;
   /* the default database lives at the warehouse root */
   hl_cat_db_t *def;
@@ -151,7 +155,14 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
     hl_err_clear(&gerr);
     hl_cat_db_t d = {
         .name = "default", .comment = "Default Hive database", .location = s->warehouse};
-    rc = hl_cat_db_create(s->cat, &d, err);
+    rc = hl_cat_db_create(s->cat, &d, &gerr);
+    /* a concurrent first open of the same new warehouse created it first */
+    if (rc == HL_CONSTRAINT && strcmp(gerr.sqlstate, HL_SS(DUPLICATE_DATABASE)) == 0) {
+      hl_err_clear(&gerr);
+      rc = HL_OK;
+    } else if (rc != HL_OK) {
+      hl_err_move(err, &gerr);
+    }
   } else if (rc != HL_OK) {
     hl_err_move(err, &gerr);
   }

@@ -135,7 +135,7 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
   if (rc != HL_OK) goto done;
   const char *ms = metastore ? hl_path_normalize(tmp, metastore, NULL)
                              : hl_arena_sprintf(tmp, "%s/.hivelite/metastore.db", s->warehouse);
-  if (!ms) {
+  if (!ms || !(s->metastore = hl_strdup(ms))) {
     rc = hl_err_nomem(err);
     goto done;
   }
@@ -146,6 +146,8 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
   if (rc == HL_OK) { /* writes cut short by a crash */
     const char *lock_dir = hl_txn_lock_dir(tmp, s->warehouse);
     rc = lock_dir ? hl_txn_recover(s->cat, s->fs, lock_dir, lock_timeout, err) : hl_err_nomem(err);
+    if (rc != HL_OK && hl_cat_readonly(s->cat))
+      hl_err_prefix(err, "a write cut short by a crash must be repaired first");
   }
   if (rc != HL_OK) goto done;
   /* the default database lives at the warehouse root */
@@ -157,7 +159,14 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
     hl_err_clear(&gerr);
     hl_cat_db_t d = {
         .name = "default", .comment = "Default Hive database", .location = s->warehouse};
-    rc = hl_cat_db_create(s->cat, &d, err);
+    rc = hl_cat_db_create(s->cat, &d, &gerr);
+    /* a concurrent first open of the same new warehouse created it first */
+    if (rc == HL_CONSTRAINT && strcmp(gerr.sqlstate, HL_SS(DUPLICATE_DATABASE)) == 0) {
+      hl_err_clear(&gerr);
+      rc = HL_OK;
+    } else if (rc != HL_OK) {
+      hl_err_move(err, &gerr);
+    }
   } else if (rc != HL_OK) {
     hl_err_move(err, &gerr);
   }

@@ -232,6 +232,9 @@ hl_status_t hl_cat_sqlite_error(sqlite3 *db, int rc, hl_error_t *err) {
   case SQLITE_TOOBIG:
     return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED), "metastore value too large: %s",
                       msg);
+  case SQLITE_READONLY:
+    return hl_err_set(err, HL_ERROR, HL_SS(READ_ONLY_SQL_TRANSACTION), "metastore is read-only: %s",
+                      msg);
   case SQLITE_CONSTRAINT:
     return hl_err_set(err, HL_CONSTRAINT, HL_SS(INTEGRITY_CONSTRAINT_VIOLATION),
                       "metastore constraint failed: %s", msg);
@@ -263,7 +266,8 @@ static int read_pragma(sqlite3 *db, const char *sql, int *out) {
 
 /* Refuses files that are not ours: not SQLite at all, another
  * application's database, or a schema newer than this code. */
-static hl_status_t check_identity(sqlite3 *db, const char *path, int *version, hl_error_t *err) {
+static hl_status_t check_identity(sqlite3 *db, const char *path, unsigned flags, int *version,
+                                  hl_error_t *err) {
   int rc = read_pragma(db, "PRAGMA user_version", version);
   if ((rc & 0xff) == SQLITE_NOTADB)
     return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
@@ -287,6 +291,15 @@ static hl_status_t check_identity(sqlite3 *db, const char *path, int *version, h
   if ((*version == 0 && n_objects > 0) || (*version > 0 && app_id != HL_CAT_APPLICATION_ID))
     return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
                       "file \"%s\" is a SQLite database but not a hivelite metastore", path);
+  /* An empty file that this open did not create is a metastore that was
+   * truncated or replaced: starting an empty warehouse over it would lose
+   * every table silently.  (hl_cat_open creates new metastores complete.) */
+  if (*version == 0 && !(flags & HL_CAT_SCHEMA_FRESH))
+    return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
+                      "metastore \"%s\" is empty: it was truncated or is not a hivelite "
+                      "metastore; restore it from a backup, or remove it to start an empty "
+                      "warehouse",
+                      path);
   return HL_OK;
 }
 
@@ -317,10 +330,11 @@ static hl_status_t exec_sql(sqlite3 *db, const char *sql, hl_error_t *err) {
 /* Applies every step newer than the file's version in one IMMEDIATE
  * transaction; the version is read again under the write lock because
  * another process may have migrated the file meanwhile. */
-static hl_status_t migrate(sqlite3 *db, const char *path, int *version, hl_error_t *err) {
+static hl_status_t migrate(sqlite3 *db, const char *path, unsigned flags, int *version,
+                           hl_error_t *err) {
   hl_status_t status = exec_sql(db, "BEGIN IMMEDIATE", err);
   if (status != HL_OK) return status;
-  status = check_identity(db, path, version, err);
+  status = check_identity(db, path, flags, version, err);
   for (int step_idx = 0; status == HL_OK && step_idx < N_MIGRATIONS; step_idx++) {
     const migration_t *step = &migrations[step_idx];
     if (step->version <= *version) continue;
@@ -340,10 +354,21 @@ static hl_status_t migrate(sqlite3 *db, const char *path, int *version, hl_error
   return status;
 }
 
-hl_status_t hl_cat_schema_prepare(sqlite3 *db, const char *path, int *version, hl_error_t *err) {
-  hl_status_t status = check_identity(db, path, version, err);
-  if (status == HL_OK) status = set_wal(db, path, err);
+hl_status_t hl_cat_schema_prepare(sqlite3 *db, const char *path, unsigned flags, int *version,
+                                  hl_error_t *err) {
+  hl_status_t status = check_identity(db, path, flags, version, err);
+  if (status != HL_OK) return status;
+  if (flags & HL_CAT_SCHEMA_READONLY) {
+    /* read as it is; the journal mode is the file's business */
+    if (*version < hl_cat_schema_latest())
+      return hl_err_set(err, HL_ERROR, HL_SS(READ_ONLY_SQL_TRANSACTION),
+                        "metastore \"%s\" has schema version %d and must be upgraded to %d, "
+                        "which needs write access to it",
+                        path, *version, hl_cat_schema_latest());
+    return HL_OK;
+  }
+  status = set_wal(db, path, err);
   if (status == HL_OK && *version < hl_cat_schema_latest())
-    status = migrate(db, path, version, err);
+    status = migrate(db, path, flags, version, err);
   return status;
 }

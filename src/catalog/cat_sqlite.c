@@ -26,10 +26,14 @@
 #include "util/strbuf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------------------
  * Statements
@@ -185,6 +189,8 @@ static const char *const stmt_sql[S_COUNT_] = {
 
 struct hl_cat {
   sqlite3 *db;                   /* the connection */
+  char *path;                    /* the metastore file, for messages (heap) */
+  bool readonly;                 /* opened read-only: every write is refused (25006) */
   int version;                   /* schema version after migration */
   int in_txn;                    /* between hl_cat_begin and commit/rollback */
   sqlite3_stmt *stmts[S_COUNT_]; /* cached, NULL until first use */
@@ -384,8 +390,17 @@ static hl_status_t check_txn_alive(hl_cat_t *cat, hl_error_t *err) {
   return HL_OK;
 }
 
+/* The error of a write on a metastore opened read-only. */
+static hl_status_t read_only(hl_cat_t *cat, hl_error_t *err) {
+  return hl_err_set(err, HL_ERROR, HL_SS(READ_ONLY_SQL_TRANSACTION),
+                    "metastore \"%s\" is read-only (the file, its directory or its -wal/-shm "
+                    "files are not writable): this statement needs to change it",
+                    cat->path ? cat->path : "");
+}
+
 /* Opens the unit of work of one public call (see the file comment). */
 static hl_status_t op_begin(hl_cat_t *cat, int write, hl_error_t *err) {
+  if (write && cat->readonly) return read_only(cat, err);
   if (check_txn_alive(cat, err) != HL_OK) return err->code;
   if (cat->in_txn) return exec(cat, S_SAVEPOINT, err);
   return exec(cat, write ? S_BEGIN_IMMEDIATE : S_BEGIN, err);
@@ -410,6 +425,7 @@ hl_status_t hl_cat_begin(hl_cat_t *cat, hl_error_t *err) {
   if (cat->in_txn)
     return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_TRANSACTION_STATE),
                       "a metastore transaction is already in progress");
+  if (cat->readonly) return read_only(cat, err);
   hl_status_t status = exec(cat, S_BEGIN_IMMEDIATE, err);
   if (status == HL_OK) cat->in_txn = 1;
   return status;
@@ -459,23 +475,215 @@ static hl_status_t make_parent_dir(const char *path, hl_error_t *err) {
   return status;
 }
 
+/* The directory holding PATH (heap), "." for a bare name; NULL on OOM. */
+static char *parent_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return hl_strdup(".");
+  return slash == path ? hl_strdup("/") : hl_strndup(path, (size_t)(slash - path));
+}
+
+/* Makes the directory entry of a new file in DIR durable. */
+static hl_status_t sync_dir(const char *dir, hl_error_t *err) {
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || fsync(fd) != 0) {
+    int e = errno;
+    if (fd >= 0) close(fd);
+    return hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR), "could not sync directory \"%s\": %s", dir,
+                      strerror(e));
+  }
+  close(fd);
+  return HL_OK;
+}
+
+/* Creates a new metastore at PATH, which does not exist: the schema is
+ * built in a file of its own next to it and linked into place only when
+ * complete, so that PATH never exists as an empty file.  That is what lets
+ * hl_cat_open refuse an empty file at PATH (a truncated metastore) instead
+ * of starting an empty warehouse over it, without mistaking the metastore
+ * a concurrent first open is creating for one.  If another process linked
+ * its metastore first, that one is kept. */
+static hl_status_t create_metastore(const char *path, hl_error_t *err) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  size_t n = strlen(path) + 80; /* ".new-<pid>-<ns>" and a "-wal" suffix */
+  char *tmp = hl_malloc(n);
+  if (!tmp) return hl_err_nomem(err);
+  snprintf(tmp, n, "%s.new-%ld-%lld%09ld", path, (long)getpid(), (long long)ts.tv_sec,
+           (long)ts.tv_nsec);
+  sqlite3 *db = NULL;
+  hl_status_t status = HL_OK;
+  int rc = sqlite3_open_v2(tmp, &db,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc != SQLITE_OK) {
+    status = !db || (rc & 0xff) == SQLITE_NOMEM
+                 ? hl_err_nomem(err)
+                 : hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR),
+                              "could not create metastore \"%s\": %s", path, sqlite3_errmsg(db));
+  } else {
+    int version;
+    sqlite3_extended_result_codes(db, 1);
+    status = hl_cat_schema_prepare(db, path, HL_CAT_SCHEMA_FRESH, &version, err);
+  }
+  /* closing the only connection checkpoints the WAL into the file and
+   * removes the -wal and -shm files */
+  rc = sqlite3_close(db);
+  if (status == HL_OK && rc != SQLITE_OK)
+    status = hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR), "could not create metastore \"%s\": %s",
+                        path, sqlite3_errstr(rc));
+  if (status == HL_OK && link(tmp, path) != 0 && errno != EEXIST) {
+    /* a file system without hard links: a rename that never replaces */
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) != 0 && errno != EEXIST)
+      status = hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR), "could not create metastore \"%s\": %s",
+                          path, strerror(errno));
+  }
+  /* the file is linked (or renamed) into place, or not wanted; its -wal
+   * and -shm are gone unless the close failed */
+  unlink(tmp);
+  size_t len = strlen(tmp);
+  for (int i = 0; i < 2; i++) {
+    snprintf(tmp + len, n - len, "%s", i ? "-shm" : "-wal");
+    unlink(tmp);
+  }
+  hl_free(tmp);
+  if (status == HL_OK) {
+    char *dir = parent_of(path);
+    status = dir ? sync_dir(dir, err) : hl_err_nomem(err);
+    hl_free(dir);
+  }
+  return status;
+}
+
+/* PATH as a SQLite "file:" URI with query QUERY: '%', '?' and '#' (and
+ * bytes SQLite's URI parser would misread) percent-encoded.  Heap. */
+static char *file_uri(const char *path, const char *query) {
+  size_t n = strlen(path);
+  char *out = hl_malloc(5 + 3 * n + 1 + strlen(query) + 1);
+  if (!out) return NULL;
+  size_t k = 0;
+  memcpy(out, "file:", 5);
+  k = 5;
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+    if (*p == '%' || *p == '?' || *p == '#' || *p <= 0x20 || *p >= 0x7f) {
+      static const char hex[] = "0123456789ABCDEF";
+      out[k++] = '%';
+      out[k++] = hex[*p >> 4];
+      out[k++] = hex[*p & 15];
+    } else {
+      out[k++] = (char)*p;
+    }
+  }
+  out[k++] = '?';
+  strcpy(out + k, query);
+  return out;
+}
+
+/* True when this process may change PATH: the file, its directory (for
+ * the -wal and -shm files) and the -wal and -shm files that exist are
+ * writable.  access() also reports a read-only file system and immutable
+ * files, even to root.  A -wal or -shm file of ours that we may not write
+ * while the database file is writable was left by a read-only open of an
+ * older hivelite (SQLite gives them the database file's permissions): it
+ * gets the database file's permission bits back, or the warehouse would
+ * stay unwritable after its permissions were restored.  1 writable, 0
+ * not, -1 out of memory. */
+static int metastore_writable(const char *path) {
+  struct stat db_st;
+  if (access(path, W_OK) != 0 || stat(path, &db_st) != 0) return 0;
+  size_t n = strlen(path) + 5;
+  char *dir = parent_of(path);
+  char *side = hl_malloc(n);
+  int ok = dir && side ? access(dir, W_OK) == 0 : -1;
+  for (int i = 0; ok == 1 && i < 2; i++) {
+    snprintf(side, n, "%s%s", path, i == 0 ? "-wal" : "-shm");
+    struct stat st;
+    if (stat(side, &st) != 0 || access(side, W_OK) == 0) continue;
+    if (st.st_uid == geteuid()) chmod(side, db_st.st_mode & 0666);
+    ok = access(side, W_OK) == 0;
+  }
+  hl_free(dir);
+  hl_free(side);
+  return ok;
+}
+
+/* Opens PATH read-only into *DB without creating anything next to it.  A
+ * checkpointed metastore (no -wal file with frames in it: the normal state
+ * once every process closed it) is opened immutable, which needs no -shm
+ * file and takes no locks; otherwise the WAL must be read, through the
+ * existing -shm file, which is never created (SQLite would give it the
+ * permissions of the read-only database file, and a -shm nobody may write
+ * keeps the warehouse unwritable after its permissions are restored). */
+static hl_status_t open_readonly(const char *path, sqlite3 **db, hl_error_t *err) {
+  size_t n = strlen(path) + 5;
+  char *side = hl_malloc(n);
+  if (!side) return hl_err_nomem(err);
+  struct stat sb;
+  snprintf(side, n, "%s-wal", path);
+  bool frames = stat(side, &sb) == 0 && sb.st_size > 0;
+  snprintf(side, n, "%s-shm", path);
+  bool shm = stat(side, &sb) == 0;
+  hl_free(side);
+  if (frames && !shm)
+    return hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR),
+                      "could not open read-only metastore \"%s\": its write-ahead log "
+                      "\"%s-wal\" holds changes that cannot be read without the missing "
+                      "\"%s-shm\" file; open the warehouse once with write access",
+                      path, path, path);
+  char *uri = file_uri(path, frames ? "mode=ro&readonly_shm=1" : "immutable=1");
+  if (!uri) return hl_err_nomem(err);
+  int rc =
+      sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+  hl_free(uri);
+  if (rc == SQLITE_OK) return HL_OK;
+  if (!*db || (rc & 0xff) == SQLITE_NOMEM) return hl_err_nomem(err);
+  return hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR), "could not open read-only metastore \"%s\": %s",
+                    path, sqlite3_errmsg(*db));
+}
+
 hl_status_t hl_cat_open(const char *path, hl_cat_t **out, hl_error_t *err) {
   *out = NULL;
   if (!path || !*path) return misuse(err, "metastore path is empty");
-  hl_status_t status = make_parent_dir(path, err);
+  bool memory = strcmp(path, ":memory:") == 0;
+  hl_status_t status = memory ? HL_OK : make_parent_dir(path, err);
   if (status != HL_OK) return status;
+  if (!memory) {
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+      if (errno != ENOENT)
+        return hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR), "could not open metastore \"%s\": %s",
+                          path, strerror(errno));
+      status = create_metastore(path, err);
+      if (status != HL_OK) return status;
+    }
+  }
   hl_cat_t *cat = hl_calloc(1, sizeof *cat);
-  if (!cat) return hl_err_nomem(err);
-  /* NOMUTEX: a handle is used by one thread at a time (catalog.h). */
-  int rc = sqlite3_open_v2(path, &cat->db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
-  if (rc != SQLITE_OK) {
-    if (!cat->db || (rc & 0xff) == SQLITE_NOMEM)
-      status = hl_err_nomem(err);
-    else
-      status = hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR), "could not open metastore \"%s\": %s",
-                          path, sqlite3_errmsg(cat->db));
+  if (!cat || !(cat->path = hl_strdup(path))) {
+    hl_free(cat);
+    return hl_err_nomem(err);
+  }
+  int writable = memory ? 1 : metastore_writable(path);
+  if (writable < 0) {
+    status = hl_err_nomem(err);
     goto done;
+  }
+  cat->readonly = writable == 0;
+  int rc = SQLITE_OK;
+  if (cat->readonly) {
+    status = open_readonly(path, &cat->db, err);
+    if (status != HL_OK) goto done;
+  } else {
+    /* NOMUTEX: a handle is used by one thread at a time (catalog.h).  No
+     * CREATE: the file exists (create_metastore made a missing one). */
+    rc = sqlite3_open_v2(
+        path, &cat->db,
+        SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (memory ? SQLITE_OPEN_CREATE : 0), NULL);
+    if (rc != SQLITE_OK) {
+      if (!cat->db || (rc & 0xff) == SQLITE_NOMEM)
+        status = hl_err_nomem(err);
+      else
+        status = hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR), "could not open metastore \"%s\": %s",
+                            path, sqlite3_errmsg(cat->db));
+      goto done;
+    }
   }
   sqlite3_extended_result_codes(cat->db, 1);
   sqlite3_busy_timeout(cat->db, 5000);
@@ -487,7 +695,11 @@ hl_status_t hl_cat_open(const char *path, hl_cat_t **out, hl_error_t *err) {
     goto done;
   }
   status = exec_sql(cat, "PRAGMA foreign_keys = ON", err);
-  if (status == HL_OK) status = hl_cat_schema_prepare(cat->db, path, &cat->version, err);
+  if (status == HL_OK)
+    status = hl_cat_schema_prepare(cat->db, path,
+                                   (memory ? HL_CAT_SCHEMA_FRESH : 0) |
+                                       (cat->readonly ? HL_CAT_SCHEMA_READONLY : 0),
+                                   &cat->version, err);
 done:
   if (status != HL_OK) {
     hl_cat_close(cat);
@@ -497,6 +709,10 @@ done:
   return HL_OK;
 }
 
+bool hl_cat_readonly(const hl_cat_t *cat) {
+  return cat && cat->readonly;
+}
+
 void hl_cat_close(hl_cat_t *cat) {
   if (!cat) return;
   if (cat->db && !sqlite3_get_autocommit(cat->db))
@@ -504,6 +720,7 @@ void hl_cat_close(hl_cat_t *cat) {
   for (int id = 0; id < S_COUNT_; id++)
     sqlite3_finalize(cat->stmts[id]);
   sqlite3_close(cat->db);
+  hl_free(cat->path);
   hl_free(cat);
 }
 

@@ -97,8 +97,14 @@ typedef struct hl_cat_partition {
 } hl_cat_partition_t;
 
 /* Opens (creating and migrating as needed) the SQLite metastore at PATH.
- * Caller closes. */
+ * A missing file becomes a new metastore, built completely before it
+ * appears at PATH; an existing file must be a hivelite metastore (an empty
+ * one is XX001).  When the file or its directory is not writable (also on
+ * a read-only file system) it is opened read-only, creating nothing next
+ * to it; every write then fails with 25006.  Caller closes. */
 hl_status_t hl_cat_open(const char *path, hl_cat_t **out, hl_error_t *err);
+/* True when hl_cat_open opened the metastore read-only. */
+bool hl_cat_readonly(const hl_cat_t *cat);
 void hl_cat_close(hl_cat_t *cat); /* NULL is a no-op */
 /* Schema version of the open metastore. */
 int hl_cat_schema_version(hl_cat_t *cat);

@@ -19,13 +19,21 @@
 /* The newest schema version this code knows (the last migration step). */
 int hl_cat_schema_latest(void);
 
+/* Flags of hl_cat_schema_prepare. */
+#define HL_CAT_SCHEMA_FRESH    1u /* DB was created by this open: empty is fine */
+#define HL_CAT_SCHEMA_READONLY 2u /* DB is read-only: check, never migrate */
+
 /* Checks that the freshly opened connection DB (file PATH, for messages)
- * holds a hivelite metastore or nothing, switches it to WAL mode and
- * migrates it to the latest schema.  *VERSION (OUT) is the version after
- * migration.  Returns HL_CORRUPT (XX001) for a file that is not SQLite, not
- * a hivelite metastore or of a newer schema version; HL_IOERR/HL_CORRUPT
- * for SQLite failures.  A failed migration leaves the file unchanged. */
-hl_status_t hl_cat_schema_prepare(sqlite3 *db, const char *path, int *version, hl_error_t *err);
+ * holds a hivelite metastore (or, with HL_CAT_SCHEMA_FRESH, nothing),
+ * switches it to WAL mode and migrates it to the latest schema.  *VERSION
+ * (OUT) is the version after migration.  Returns HL_CORRUPT (XX001) for a
+ * file that is not SQLite, not a hivelite metastore, of a newer schema
+ * version, or empty when not fresh (a truncated metastore must not turn
+ * into an empty warehouse); 25006 when a read-only file needs migrating;
+ * HL_IOERR/HL_CORRUPT for SQLite failures.  A failed migration leaves the
+ * file unchanged. */
+hl_status_t hl_cat_schema_prepare(sqlite3 *db, const char *path, unsigned flags, int *version,
+                                  hl_error_t *err);
 
 /* Turns the SQLite result code RC (the last error on DB, whose message is
  * used; DB may be NULL) into an hl_error_t and returns its status. */

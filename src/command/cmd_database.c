@@ -37,8 +37,11 @@ static hl_status_t db_find(hl_session_t *s, const char *name, hl_arena_t *arena,
 hl_status_t hl_cmd_create_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                    hl_result_t *result, hl_error_t *err) {
   const char *name = stmt->db_name;
+  /* the name becomes the directory WAREHOUSE/<name>.db */
+  hl_status_t rc = hl_cmd_check_name("database", name, stmt->pos, arena, err);
+  if (rc != HL_OK) return rc;
   hl_cat_db_t *existing;
-  hl_status_t rc = db_find(s, name, arena, &existing, err);
+  rc = db_find(s, name, arena, &existing, err);
   if (rc != HL_OK) return rc;
   if (existing) {
     if (stmt->if_not_exists) return HL_OK;
@@ -53,8 +56,8 @@ hl_status_t hl_cmd_create_database(hl_session_t *s, const hl_ast_stmt_t *stmt, h
     rc = hl_cmd_resolve_location(stmt->location, NULL, stmt->pos, arena, &db.location, err);
     if (rc != HL_OK) return rc;
   } else {
-    db.location = hl_cmd_db_default_location(s, name, arena);
-    if (!db.location) return hl_err_nomem(err);
+    rc = hl_cmd_db_default_location(s, name, arena, &db.location, err);
+    if (rc != HL_OK) return hl_err_position(err, stmt->pos), rc;
   }
   char *what = hl_arena_sprintf(arena, "database \"%s\"", name);
   if (!what) return hl_err_nomem(err);
@@ -110,17 +113,18 @@ hl_status_t hl_cmd_drop_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_
     rc = hl_cat_table_get(s->cat, db->name, tables[i], arena, &cats[i], err);
     if (rc != HL_OK) return rc;
   }
-  /* The directory goes only if it is the default one and now empty. */
-  char *def = hl_cmd_db_default_location(s, db->name, arena);
-  bool own_dir = def && strcmp(def, db->location) == 0 && hl_cmd_path_removable(s, def);
+  /* The directory goes only if it is the default one and now empty (a
+   * database named before names were checked may have none). */
+  char *def = NULL;
+  hl_error_t ignored;
+  hl_err_init(&ignored);
+  bool own_dir = hl_cmd_db_default_location(s, db->name, arena, &def, &ignored) == HL_OK &&
+                 strcmp(def, db->location) == 0 && hl_cmd_path_removable(s, def);
+  hl_err_clear(&ignored);
   rc = hl_cmd_drop_tables(s, cats, (int)n_tables, db->name, own_dir ? def : NULL, arena, err);
   if (rc != HL_OK) return rc;
-  if (own_dir) {
-    hl_error_t ignored;
-    hl_err_init(&ignored);
-    s->fs->ops->rmdir(s->fs, def, &ignored);
-    hl_err_clear(&ignored);
-  }
+  if (own_dir) s->fs->ops->rmdir(s->fs, def, &ignored);
+  hl_err_clear(&ignored);
   if (s->current_db && strcmp(s->current_db, db->name) == 0) {
     char *dflt = hl_strdup("default");
     if (!dflt) return hl_err_nomem(err);

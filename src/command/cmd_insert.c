@@ -227,7 +227,7 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   rc = hl_cmd_check_write_location(s, p->dir, t->cat, p->existing ? p->existing->id : 0, false,
                                    w->truncate     ? "truncate"
                                    : wt->overwrite ? "overwrite"
-                                                   : "write",
+                                                   : "write into",
                                    what, w->arena, err);
   if (rc != HL_OK) return rc;
   rc = hl_txn_target_add(w->txn, p->dir, wt->overwrite, &p->target, err);
@@ -564,6 +564,14 @@ static hl_status_t row_part(writer_t *w, wtable_t *wt, const hl_batch_t *in,
       if (b.oom) {
         hl_buf_fini(&b);
         return hl_err_nomem(err);
+      }
+      /* the value names a directory: a NUL would cut it short (x\0evil
+       * would land in partition x), so it is refused as a static value is */
+      if (memchr(hl_buf_cstr(&b), '\0', b.len)) {
+        hl_buf_fini(&b);
+        return hl_err_set(err, HL_ERROR, HL_SS(INVALID_TEXT_REPRESENTATION),
+                          "row %llu: partition value of \"%s\" must not contain a NUL byte",
+                          (unsigned long long)w->row_no, t->cat->part_keys[k].name);
       }
       /* '' and the default partition name itself both mean the default partition */
       rc = hl_cmd_part_value_canon(w->s, t, k, hl_buf_cstr(&b), w->scratch, &values[k], err);

@@ -109,12 +109,42 @@ hl_status_t hl_cmd_show_table_extended(hl_session_t *s, const hl_ast_stmt_t *stm
  * process cwd).  POS is the clause's position for errors. */
 hl_status_t hl_cmd_resolve_location(const char *location, const char *base, long pos,
                                     hl_arena_t *arena, char **out, hl_error_t *err);
-/* The default location of database DB (the warehouse for "default"). */
-char *hl_cmd_db_default_location(hl_session_t *s, const char *db, hl_arena_t *arena);
+/* ------------------------------------------------- names and managed paths
+ *
+ * Managed locations are derived from names: a database's directory is
+ * WAREHOUSE/<db>.db, a table's <database dir>/<table>.  So a database or
+ * table name must be one plain directory name: hl_cmd_check_name refuses
+ * (42602) an empty name and names holding "/", "." (Hive's rule: no dots in
+ * table or database names, which also keeps "x.db" and ".hivelite" out of
+ * the warehouse root) or control characters.  As a second line of defence,
+ * every derived directory is normalised and must lie strictly inside its
+ * parent (hl_cmd_child_dir), and every delete, move or overwrite of a
+ * table, partition or database directory passes hl_cmd_check_target. */
+
+/* 42602 at POS unless NAME is a valid KIND ("table", "database", "view")
+ * name; the message names the name and the reason. */
+hl_status_t hl_cmd_check_name(const char *kind, const char *name, long pos, hl_arena_t *arena,
+                              hl_error_t *err);
+/* PARENT/NAME in *OUT, normalised; a 42602 error naming the KIND name when
+ * it would not lie strictly inside PARENT (or PARENT is not normalised). */
+hl_status_t hl_cmd_child_dir(const char *parent, const char *name, const char *kind,
+                             hl_arena_t *arena, char **out, hl_error_t *err);
+/* The default location of database DB in *OUT: the warehouse for
+ * "default", else WAREHOUSE/<db>.db (checked by hl_cmd_child_dir). */
+hl_status_t hl_cmd_db_default_location(hl_session_t *s, const char *db, hl_arena_t *arena,
+                                       char **out, hl_error_t *err);
+/* A 42501 error unless PATH may be deleted, moved or overwritten (ACTION:
+ * "delete", "move", "overwrite" for the message): PATH must be normalised,
+ * must not be the warehouse root or one of its ancestors, must not be the
+ * metastore directory WAREHOUSE/.hivelite or lie inside it, and must not be
+ * the metastore file or a directory holding it. */
+hl_status_t hl_cmd_check_target(hl_session_t *s, const char *path, const char *action,
+                                hl_error_t *err);
 /* True when PATH is DIR or lies below it (component-wise prefix). */
 bool hl_cmd_path_under(const char *path, const char *dir);
 /* Removes a managed data directory (best effort: errors are ignored since
- * the metadata is already gone).  Refuses "/" and the warehouse root. */
+ * the metadata is already gone).  Does nothing for "/" and for a path
+ * hl_cmd_check_target refuses. */
 void hl_cmd_remove_data(hl_session_t *s, const char *path);
 /* Creates directory PATH and missing parents; *CREATED (OUT) is the
  * top-most directory this call created (NULL if PATH existed), which

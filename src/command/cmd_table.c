@@ -248,6 +248,9 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
     return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                          "CREATE %s TABLE AS SELECT is not supported",
                          ct->like ? "... LIKE" : "EXTERNAL");
+  /* a managed table's directory is <database dir>/<name> */
+  hl_status_t nrc = hl_cmd_check_name("table", ct->name.name, ct->name.pos, arena, err);
+  if (nrc != HL_OK) return nrc;
   hl_ast_create_table_t from_file;
   if (ct->like_parquet) {
     if (ct->as_select || ct->n_cols)
@@ -350,8 +353,11 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
     rc = hl_cmd_resolve_location(ct->location, NULL, pos, arena, &t.location, err);
     if (rc != HL_OK) return rc;
   } else {
-    t.location = hl_path_join(arena, db->location, t.name);
-    if (!t.location) return hl_err_nomem(err);
+    /* inside the database directory, and (a database may live above the
+     * warehouse) not the warehouse or the metastore directory itself */
+    rc = hl_cmd_child_dir(db->location, t.name, "table", arena, &t.location, err);
+    if (rc == HL_OK) rc = hl_cmd_check_target(s, t.location, "create a managed table in", err);
+    if (rc != HL_OK) return hl_err_position(err, ct->name.pos), rc;
   }
   rc = hl_loc_allow_check_table(s, t.location, t.db_name, t.name, NULL, err);
   if (rc != HL_OK) return hl_err_position(err, pos), rc;
@@ -428,10 +434,14 @@ hl_status_t hl_cmd_drop_tables(hl_session_t *s, hl_cat_table_t **tables, int n, 
     hl_txn_target_t *tgt;
     char *what = hl_arena_sprintf(arena, "table \"%s.%s\"", c->db_name, c->name);
     if (!what) rc = hl_err_nomem(err);
-    /* its data only: never a directory that holds another object's */
-    if (rc == HL_OK)
+    /* its data only: never a directory that holds another object's.  A
+     * location that no table's data may have (the warehouse root, the
+     * metastore, a path with "..": planted or named before names were
+     * checked) keeps its files: only the metadata goes */
+    bool own = hl_cmd_path_removable(s, c->location);
+    if (rc == HL_OK && own)
       rc = hl_cmd_check_write_location(s, c->location, c, 0, true, "drop", what, arena, err);
-    if (rc == HL_OK)
+    if (rc == HL_OK && own)
       rc = hl_txn_target_add_drop(txn, c->location,
                                   stop && hl_cmd_path_under(c->location, db_dir) ? stop : NULL,
                                   &tgt, err);
@@ -440,7 +450,9 @@ hl_status_t hl_cmd_drop_tables(hl_session_t *s, hl_cat_table_t **tables, int n, 
     size_t n_parts = 0;
     rc = hl_cat_partition_list(s->cat, c->id, arena, &parts, &n_parts, err);
     for (size_t j = 0; rc == HL_OK && j < n_parts; j++) {
-      if (hl_cmd_path_under(parts[j].location, c->location)) continue;
+      if (hl_cmd_path_under(parts[j].location, c->location) ||
+          !hl_cmd_path_removable(s, parts[j].location))
+        continue;
       rc = hl_cmd_check_write_location(s, parts[j].location, c, 0, true, "drop", what, arena, err);
       if (rc == HL_OK) rc = hl_txn_target_add_drop(txn, parts[j].location, NULL, &tgt, err);
     }
@@ -485,12 +497,15 @@ static hl_status_t rename_apply(void *arg, hl_txn_t *txn, hl_error_t *err) {
 static hl_status_t alter_rename(hl_session_t *s, const hl_ast_alter_table_t *alt, long pos,
                                 hl_table_t *t, hl_arena_t *arena, hl_error_t *err) {
   hl_cat_table_t nt = *t->cat;
+  hl_status_t rc = hl_cmd_check_name(t->cat->view ? "view" : "table", alt->new_name.name,
+                                     alt->new_name.pos, arena, err);
+  if (rc != HL_OK) return rc;
   char *db_name = hl_arena_strdup(arena, alt->new_name.db ? alt->new_name.db : t->cat->db_name);
   if (!db_name) return hl_err_nomem(err);
   for (char *p = db_name; *p; p++)
     *p = (char)tolower((unsigned char)*p);
   hl_cat_db_t *new_db, *old_db;
-  hl_status_t rc = get_db(s, db_name, alt->new_name.pos, arena, &new_db, err);
+  rc = get_db(s, db_name, alt->new_name.pos, arena, &new_db, err);
   if (rc == HL_OK) rc = get_db(s, t->cat->db_name, pos, arena, &old_db, err);
   if (rc != HL_OK) return rc;
   hl_cat_table_t *clash;
@@ -504,12 +519,17 @@ static hl_status_t alter_rename(hl_session_t *s, const hl_ast_alter_table_t *alt
   /* A managed table at its default path moves with its name. */
   char *old_default = hl_path_join(arena, old_db->location, t->cat->name);
   if (!old_default) return hl_err_nomem(err);
-  bool move = !t->cat->external && strcmp(t->cat->location, old_default) == 0 &&
-              hl_cmd_path_removable(s, t->cat->location);
+  bool move = !t->cat->external && strcmp(t->cat->location, old_default) == 0;
   rename_arg_t r = {s, &nt, t->cat->location, NULL, 0, arena};
   if (move) {
-    nt.location = hl_path_join(arena, new_db->location, nt.name);
-    if (!nt.location) return hl_err_nomem(err);
+    /* the new directory is derived from the new name, strictly inside the
+     * new database's directory; neither directory may be the warehouse,
+     * the metastore or hold them, and the allowlist applies as for CREATE */
+    rc = hl_cmd_child_dir(new_db->location, nt.name, "table", arena, &nt.location, err);
+    if (rc == HL_OK) rc = hl_cmd_check_target(s, t->cat->location, "move", err);
+    if (rc == HL_OK) rc = hl_cmd_check_target(s, nt.location, "move a table to", err);
+    if (rc == HL_OK) rc = hl_loc_allow_check_table(s, nt.location, nt.db_name, nt.name, NULL, err);
+    if (rc != HL_OK) return hl_err_position(err, alt->new_name.pos), rc;
     if (t->cat->n_part_keys > 0)
       rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &r.parts, &r.n_parts, err);
     if (rc != HL_OK) return rc;

@@ -56,10 +56,69 @@ hl_status_t hl_cmd_resolve_location(const char *location, const char *base, long
   return HL_OK;
 }
 
-char *hl_cmd_db_default_location(hl_session_t *s, const char *db, hl_arena_t *arena) {
-  if (strcmp(db, "default") == 0) return hl_arena_strdup(arena, s->warehouse);
+/* NAME for a message: bytes below 0x20 and 0x7F as \xNN, so that a name
+ * holding a newline cannot break the one-line error format. */
+static char *printable_name(hl_arena_t *arena, const char *name) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+    if (*p < 0x20 || *p == 0x7f)
+      hl_buf_printf(&b, "\\x%02X", *p);
+    else
+      hl_buf_putc(&b, (char)*p);
+  }
+  char *out = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+  hl_buf_fini(&b);
+  return out;
+}
+
+hl_status_t hl_cmd_check_name(const char *kind, const char *name, long pos, hl_arena_t *arena,
+                              hl_error_t *err) {
+  const char *why = NULL;
+  if (!name || !*name) why = "be empty";
+  for (const unsigned char *p = (const unsigned char *)name; !why && p && *p; p++) {
+    if (*p == '/')
+      why = "contain \"/\"";
+    else if (*p == '.')
+      why = "contain \".\"";
+    else if (*p < 0x20 || *p == 0x7f)
+      why = "contain control characters";
+  }
+  if (!why) return HL_OK;
+  char *shown = printable_name(arena, name ? name : "");
+  if (!shown) return hl_err_nomem(err);
+  return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_NAME),
+                       "invalid %s name \"%s\": a %s name must not %s", kind, shown, kind, why);
+}
+
+hl_status_t hl_cmd_child_dir(const char *parent, const char *name, const char *kind,
+                             hl_arena_t *arena, char **out, hl_error_t *err) {
+  *out = NULL;
+  char *joined = hl_arena_sprintf(arena, "%s%s%s", parent, strcmp(parent, "/") ? "/" : "", name);
+  if (!joined) return hl_err_nomem(err);
+  /* one normal segment below a normal parent: nothing to resolve */
+  if (!hl_path_is_normal(parent) || !*name || strchr(name, '/') || !hl_path_is_normal(joined) ||
+      !hl_path_strictly_inside(joined, parent)) {
+    char *shown = printable_name(arena, name);
+    if (!shown) return hl_err_nomem(err);
+    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_NAME),
+                      "invalid %s name \"%s\": its directory \"%s\" would not lie inside \"%s\"",
+                      kind, shown, joined, parent);
+  }
+  *out = joined;
+  return HL_OK;
+}
+
+hl_status_t hl_cmd_db_default_location(hl_session_t *s, const char *db, hl_arena_t *arena,
+                                       char **out, hl_error_t *err) {
+  *out = NULL;
+  if (strcmp(db, "default") == 0) {
+    *out = hl_arena_strdup(arena, s->warehouse);
+    return *out ? HL_OK : hl_err_nomem(err);
+  }
   char *name = hl_arena_sprintf(arena, "%s.db", db);
-  return name ? hl_path_join(arena, s->warehouse, name) : NULL;
+  if (!name) return hl_err_nomem(err);
+  return hl_cmd_child_dir(s->warehouse, name, "database", arena, out, err);
 }
 
 bool hl_cmd_path_under(const char *path, const char *dir) {
@@ -70,27 +129,65 @@ bool hl_cmd_path_under(const char *path, const char *dir) {
   return path[n] == '\0' || path[n] == '/' || (n == 1 && dir[0] == '/');
 }
 
+/* True when normal PATH is WH/.hivelite or lies inside it. */
+static bool within_meta_dir(const char *path, const char *wh) {
+  if (!hl_path_strictly_inside(path, wh)) return false;
+  const char *rest = path + strlen(wh) + (strcmp(wh, "/") != 0);
+  return strncmp(rest, ".hivelite", 9) == 0 && (rest[9] == '\0' || rest[9] == '/');
+}
+
+hl_status_t hl_cmd_check_target(hl_session_t *s, const char *path, const char *action,
+                                hl_error_t *err) {
+  const char *wh = s->warehouse;
+  if (!path || !hl_path_is_normal(path))
+    return hl_err_set(err, HL_ERROR, HL_SS(INSUFFICIENT_PRIVILEGE),
+                      "refusing to %s \"%s\": the path is not normalised (it has \".\", \"..\" "
+                      "or empty segments)",
+                      action, path ? path : "");
+  if (wh && strcmp(path, wh) == 0)
+    return hl_err_set(err, HL_ERROR, HL_SS(INSUFFICIENT_PRIVILEGE),
+                      "refusing to %s \"%s\": it is the warehouse root", action, path);
+  if (wh && hl_path_within(wh, path))
+    return hl_err_set(err, HL_ERROR, HL_SS(INSUFFICIENT_PRIVILEGE),
+                      "refusing to %s \"%s\": it holds the warehouse \"%s\"", action, path, wh);
+  if (wh && within_meta_dir(path, wh)) {
+    const char *sep = strcmp(wh, "/") ? "/" : "";
+    size_t n = strlen(wh) + strlen(sep) + 9;
+    if (strlen(path) == n)
+      return hl_err_set(err, HL_ERROR, HL_SS(INSUFFICIENT_PRIVILEGE),
+                        "refusing to %s \"%s\": it is the metastore directory", action, path);
+    return hl_err_set(err, HL_ERROR, HL_SS(INSUFFICIENT_PRIVILEGE),
+                      "refusing to %s \"%s\": it lies inside the metastore directory "
+                      "\"%s%s.hivelite\"",
+                      action, path, wh, sep);
+  }
+  if (s->metastore && hl_path_within(s->metastore, path))
+    return hl_err_set(err, HL_ERROR, HL_SS(INSUFFICIENT_PRIVILEGE),
+                      "refusing to %s \"%s\": it holds the metastore \"%s\"", action, path,
+                      s->metastore);
+  return HL_OK;
+}
+
 bool hl_cmd_path_removable(hl_session_t *s, const char *path) {
-  if (!path || path[0] != '/' || strcmp(path, "/") == 0) return false;
-  if (!s->warehouse) return true;
-  if (hl_cmd_path_under(s->warehouse, path)) return false; /* never the root or above */
-  size_t n = strlen(s->warehouse); /* the metastore directory WAREHOUSE/.hivelite */
-  bool meta = strncmp(path, s->warehouse, n) == 0 && strncmp(path + n, "/.hivelite", 10) == 0 &&
-              (path[n + 10] == '/' || path[n + 10] == '\0');
-  return !meta;
+  hl_error_t ignored;
+  hl_err_init(&ignored);
+  bool ok = path && path[0] == '/' && strcmp(path, "/") != 0 &&
+            hl_cmd_check_target(s, path, "delete", &ignored) == HL_OK;
+  hl_err_clear(&ignored);
+  return ok;
 }
 
 hl_status_t hl_cmd_check_write_location(hl_session_t *s, const char *dir, const hl_cat_table_t *t,
                                         int64_t part_id, bool recursive, const char *verb,
                                         const char *what, hl_arena_t *arena, hl_error_t *err) {
-  if (!hl_cmd_path_removable(s, dir))
-    return hl_err_set(err, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
-                      "cannot %s %s: its location \"%s\" is the warehouse root, one of its "
-                      "parent directories or the metastore directory",
-                      verb, what, dir);
+  hl_status_t rc = hl_cmd_check_target(s, dir, verb, err);
+  if (rc != HL_OK) {
+    hl_err_prefix(err, "%s", what);
+    return rc;
+  }
   hl_cat_location_user_t *users;
   size_t n;
-  hl_status_t rc = hl_cat_locations_within(s->cat, dir, arena, &users, &n, err);
+  rc = hl_cat_locations_within(s->cat, dir, arena, &users, &n, err);
   for (size_t i = 0; rc == HL_OK && i < n; i++) {
     const hl_cat_location_user_t *u = &users[i];
     bool same = strcmp(u->location, dir) == 0;
@@ -141,10 +238,12 @@ hl_status_t hl_cmd_txn_lock_table(hl_txn_t *txn, const char *db, const char *nam
 }
 
 void hl_cmd_remove_data(hl_session_t *s, const char *path) {
-  if (!hl_cmd_path_removable(s, path)) return;
   hl_error_t ignored;
   hl_err_init(&ignored);
-  s->fs->ops->remove_tree(s->fs, path, &ignored);
+  /* never "/", the warehouse or above it, the metastore, a path with ".."
+   * (every stored location is normalised: such a path came from a name) */
+  if (path && strcmp(path, "/") != 0 && hl_cmd_check_target(s, path, "delete", &ignored) == HL_OK)
+    s->fs->ops->remove_tree(s->fs, path, &ignored);
   hl_err_clear(&ignored);
 }
 

@@ -240,6 +240,9 @@ hl_status_t hl_cmd_create_view(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
   if (cv->alter && !old->cat->view)
     return hl_err_set_at(err, cv->name.pos, HL_ERROR, HL_SS(WRONG_OBJECT_TYPE),
                          "\"%s.%s\" is a table, not a view", old->cat->db_name, old->cat->name);
+  /* views share the table namespace and its naming rules */
+  if (!old && (rc = hl_cmd_check_name("view", cv->name.name, cv->name.pos, arena, err)) != HL_OK)
+    return rc;
 
   /* bind the query: it must be valid now, and gives the columns */
   hl_plan_t *plan;

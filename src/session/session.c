@@ -189,6 +189,8 @@ void hl_session_fini(hl_session_t *s) {
   s->cap_settings = 0;
   hl_free(s->warehouse);
   s->warehouse = NULL;
+  hl_free(s->metastore);
+  s->metastore = NULL;
   hl_free(s->current_db);
   s->current_db = NULL;
 }

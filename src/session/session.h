@@ -16,6 +16,7 @@ typedef struct hl_session {
   hl_cat_t *cat;     /* owned by the api layer */
   hl_stor_t *fs;     /* the local file system backend */
   char *warehouse;   /* absolute, normalised warehouse root (heap) */
+  char *metastore;   /* absolute, normalised metastore file (heap; NULL: unknown) */
   char *current_db;  /* lower-case (heap) */
   hl_kv_t *settings; /* SET key=value pairs (heap, keys/values heap) */
   int n_settings;

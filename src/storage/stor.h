@@ -133,5 +133,14 @@ char *hl_path_join(hl_arena_t *arena, const char *dir, const char *name);
  * the process's cwd), removes "." segments, ".." segments and doubled or
  * trailing slashes.  In ARENA; NULL on OOM. */
 char *hl_path_normalize(hl_arena_t *arena, const char *path, const char *cwd);
+/* True when PATH is what hl_path_normalize makes of it: absolute, without
+ * ".", ".." or empty segments and without a trailing slash ("/" itself is
+ * normal).  Every location hivelite stores is normal. */
+bool hl_path_is_normal(const char *path);
+/* True when normal path PATH is DIR or lies below it, component-wise
+ * ("/a/bc" is not within "/a/b"); DIR normal. */
+bool hl_path_within(const char *path, const char *dir);
+/* hl_path_within, and PATH is not DIR itself. */
+bool hl_path_strictly_inside(const char *path, const char *dir);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * stor_util.c -- helpers built on the file-system interface (stor.h):
- * whole-file reads, file copies, and lexical path joining/normalisation.
+ * whole-file reads, file copies, and lexical path joining, normalisation
+ * and containment tests.
  *
  * They use only the ops table, so they work on every backend.  The path
  * functions are pure string work (no system calls except getcwd when the
@@ -147,4 +148,27 @@ char *hl_path_normalize(hl_arena_t *arena, const char *path, const char *cwd) {
   len = append_segments(out, len, path);
   out[len] = '\0';
   return out;
+}
+
+bool hl_path_is_normal(const char *path) {
+  if (!path || path[0] != '/') return false;
+  if (path[1] == '\0') return true; /* "/" */
+  for (const char *p = path + 1;;) {
+    const char *end = strchr(p, '/');
+    size_t seg = end ? (size_t)(end - p) : strlen(p);
+    if (seg == 0 || (seg == 1 && p[0] == '.') || (seg == 2 && p[0] == '.' && p[1] == '.'))
+      return false; /* "//", a trailing "/", "." or ".." */
+    if (!end) return true;
+    p = end + 1;
+  }
+}
+
+bool hl_path_within(const char *path, const char *dir) {
+  size_t n = strlen(dir);
+  if (n == 1 && dir[0] == '/') return path[0] == '/';
+  return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+bool hl_path_strictly_inside(const char *path, const char *dir) {
+  return hl_path_within(path, dir) && strcmp(path, dir) != 0;
 }

@@ -12,6 +12,7 @@
 #include "test.h"
 #include "util/mem.h"
 
+#include <dirent.h>
 #include <ftw.h>
 #include <sqlite3.h>
 #include <stdint.h>
@@ -183,11 +184,46 @@ TEST(open_creates_schema) {
   CHECK_OK(&f, fx_open(&f));
   CHECK_INT(hl_cat_schema_version(f.cat), hl_cat_schema_latest());
 
-  /* An existing empty file (e.g. made by touch) becomes a metastore. */
+  CHECK(!hl_cat_readonly(f.cat));
+  /* The new file was built next to its place and linked in complete:
+   * nothing else is left in its directory. */
+  hl_cat_close(f.cat);
+  f.cat = NULL;
+  char meta[700];
+  snprintf(meta, sizeof meta, "%s/meta", f.dir);
+  DIR *d = opendir(meta);
+  int n_entries = 0;
+  for (struct dirent *e; d && (e = readdir(d));) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    n_entries++;
+    CHECK_STR(e->d_name, "metastore.db");
+  }
+  if (d) closedir(d);
+  CHECK_INT(n_entries, 1);
+
+  /* An existing empty file (a truncated metastore, or one made by touch)
+   * is refused rather than started over as an empty warehouse. */
   char path[700];
   snprintf(path, sizeof path, "%s/empty.db", f.dir);
   fclose(fopen(path, "wb"));
   hl_cat_t *cat = NULL;
+  hl_status_t st = hl_cat_open(path, &cat, &f.err);
+  char want[900];
+  snprintf(want, sizeof want,
+           "metastore \"%s\" is empty: it was truncated or is not a hivelite metastore; restore "
+           "it from a backup, or remove it to start an empty warehouse",
+           path);
+  CHECK_ERR(&f, st, HL_CORRUPT, "XX001", want);
+  CHECK(cat == NULL);
+  struct stat sb;
+  CHECK(stat(path, &sb) == 0 && sb.st_size == 0); /* untouched */
+  /* The same for an empty SQLite database (a header, no tables). */
+  CHECK_INT(sql_exec(path, "PRAGMA journal_mode = WAL; PRAGMA page_size = 4096; VACUUM"),
+            SQLITE_OK);
+  st = hl_cat_open(path, &cat, &f.err);
+  CHECK_ERR(&f, st, HL_CORRUPT, "XX001", want);
+  /* Removing the file starts an empty warehouse there. */
+  CHECK(unlink(path) == 0);
   CHECK_OK(&f, hl_cat_open(path, &cat, &f.err));
   if (cat) CHECK_INT(hl_cat_schema_version(cat), hl_cat_schema_latest());
   hl_cat_close(cat);

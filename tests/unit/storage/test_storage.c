@@ -455,6 +455,32 @@ TEST(paths) {
   CHECK(getcwd(cwd, sizeof cwd) != NULL);
   CHECK_STR(hl_path_normalize(a, "x/y", NULL),
             hl_arena_sprintf(a, "%s/x/y", strcmp(cwd, "/") ? cwd : ""));
+
+  /* normal paths are those hl_path_normalize leaves as they are */
+  CHECK(hl_path_is_normal("/"));
+  CHECK(hl_path_is_normal("/a/b"));
+  CHECK(hl_path_is_normal("/a/..b/.c/..."));
+  CHECK(!hl_path_is_normal(""));
+  CHECK(!hl_path_is_normal("a/b"));
+  CHECK(!hl_path_is_normal("/a/"));
+  CHECK(!hl_path_is_normal("//a"));
+  CHECK(!hl_path_is_normal("/a//b"));
+  CHECK(!hl_path_is_normal("/a/."));
+  CHECK(!hl_path_is_normal("/a/x/.."));
+  CHECK(!hl_path_is_normal("/wh/../evil"));
+  CHECK(!hl_path_is_normal(NULL));
+  /* containment is component-wise */
+  CHECK(hl_path_within("/a/b", "/a/b"));
+  CHECK(hl_path_within("/a/b/c", "/a/b"));
+  CHECK(!hl_path_within("/a/bc", "/a/b"));
+  CHECK(!hl_path_within("/a", "/a/b"));
+  CHECK(hl_path_within("/a", "/"));
+  CHECK(hl_path_within("/", "/"));
+  CHECK(hl_path_strictly_inside("/a/b/c", "/a/b"));
+  CHECK(!hl_path_strictly_inside("/a/b", "/a/b"));
+  CHECK(!hl_path_strictly_inside("/a/bc", "/a/b"));
+  CHECK(hl_path_strictly_inside("/a", "/"));
+  CHECK(!hl_path_strictly_inside("/", "/"));
   hl_arena_destroy(a);
 }
 

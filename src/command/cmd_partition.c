@@ -282,6 +282,9 @@ static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t 
   if (move) {
     np.location = hl_table_part_path(t, values, dflt, arena);
     if (!np.location) return hl_err_nomem(err);
+    rc = hl_cmd_check_target(s, old->location, "move", err);
+    if (rc == HL_OK) rc = hl_cmd_check_target(s, np.location, "move a partition to", err);
+    if (rc != HL_OK) return rc;
   }
   /* One write (txn.h): the table locked, the directory renamed, the
    * catalog updated; a crash in between is rolled back by recovery. */

@@ -6,6 +6,12 @@ set -eu
 PACKAGES="build-essential cmake pkg-config python3 libsqlite3-dev zlib1g-dev libzstd-dev \
 libjansson-dev libedit-dev libsnappy-dev liblz4-dev libbrotli-dev libssl-dev libprotobuf-c-dev protobuf-c-compiler liblzo2-dev tzdata clang valgrind"
 
+# Node.js runs the DuckDB oracle of the tests (@duckdb/node-api from npm):
+# Debian's own when the machine has no node at all.
+if ! command -v node >/dev/null 2>&1; then PACKAGES="$PACKAGES nodejs npm"; fi
+# chattr (e2fsprogs) makes directories immutable in the drop-safety tests.
+PACKAGES="$PACKAGES e2fsprogs"
+
 missing=""
 for pkg in $PACKAGES; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then

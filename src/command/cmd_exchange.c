@@ -12,6 +12,7 @@
  */
 #include "command/cmd_int.h"
 #include "session/loc_allow.h"
+#include "txn/txn.h"
 
 #include <string.h>
 #include <strings.h>
@@ -45,6 +46,24 @@ static void prune_empty_parents(hl_session_t *s, const char *table_loc, const ch
     hl_err_clear(&e);
     if (rc != HL_OK || n != 0) return;
   }
+}
+
+/* The catalog step of EXCHANGE PARTITION, inside the write's commit. */
+typedef struct exchange {
+  hl_session_t *s;
+  hl_cat_partition_t **moved; /* the source table's rows */
+  hl_cat_partition_t *np;     /* the same partitions in the destination */
+  size_t n;
+} exchange_t;
+
+static hl_status_t exchange_apply(void *arg, hl_txn_t *txn, hl_error_t *err) {
+  exchange_t *x = arg;
+  hl_status_t rc = HL_OK;
+  for (size_t i = 0; rc == HL_OK && i < x->n; i++) {
+    rc = hl_cat_partition_drop(x->s->cat, x->moved[i]->id, err);
+    if (rc == HL_OK) rc = hl_cat_partition_add(x->s->cat, &x->np[i], err);
+  }
+  return rc;
 }
 
 hl_status_t hl_cmd_exchange_partition(hl_session_t *s, const hl_ast_alter_table_t *alt,
@@ -123,40 +142,26 @@ hl_status_t hl_cmd_exchange_partition(hl_session_t *s, const hl_ast_alter_table_
                          "no partition of table \"%s.%s\" matches the partition spec",
                          HL_TNAME(src));
 
-  /* catalog rows and directories together; directories go back on error */
-  bool *renamed = hl_arena_zalloc(arena, n + 1);
-  char **created = hl_arena_zalloc(arena, sizeof(char *) * (n + 1));
-  if (!renamed || !created) return hl_err_nomem(err);
-  if ((rc = hl_cat_begin(s->cat, err)) != HL_OK) return rc;
+  /* One write (txn.h): both tables locked, the directories moved, the
+   * catalog rows moved in the commit; a crash in between is undone by
+   * recovery. */
+  hl_txn_t *txn;
+  rc = hl_cmd_txn_begin(s, "exchange", NULL, arena, &txn, err);
+  if (rc == HL_OK) rc = hl_cmd_txn_lock_table(txn, HL_TNAME(src), arena, err);
+  if (rc == HL_OK) rc = hl_cmd_txn_lock_table(txn, HL_TNAME(dest), arena, err);
   for (size_t i = 0; rc == HL_OK && i < n; i++) {
-    rc = hl_cat_partition_drop(s->cat, moved[i]->id, err);
-    if (rc == HL_OK) rc = hl_cat_partition_add(s->cat, &np[i], err);
-    hl_stor_stat_t st = {0};
-    if (rc == HL_OK) rc = s->fs->ops->stat(s->fs, moved[i]->location, &st, err);
-    if (rc == HL_OK && st.exists) {
-      char *parent = hl_arena_strdup(arena, np[i].location);
-      if (!parent) {
-        rc = hl_err_nomem(err);
-        break;
-      }
-      *strrchr(parent, '/') = '\0';
-      rc = hl_cmd_mkdirs_tracked(s, parent, arena, &created[i], err);
-      if (rc == HL_OK) rc = s->fs->ops->rename(s->fs, moved[i]->location, np[i].location, err);
-      renamed[i] = rc == HL_OK;
-    }
+    rc = hl_cmd_check_target(s, moved[i]->location, "move", err);
+    if (rc == HL_OK) rc = hl_cmd_check_target(s, np[i].location, "move a partition to", err);
+    if (rc == HL_OK) rc = hl_txn_move_add(txn, moved[i]->location, np[i].location, err);
   }
-  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
   if (rc != HL_OK) {
-    hl_cat_rollback(s->cat);
-    for (size_t i = n; i-- > 0;) {
-      if (renamed[i]) {
-        hl_error_t ignored;
-        hl_err_init(&ignored);
-        s->fs->ops->rename(s->fs, np[i].location, moved[i]->location, &ignored);
-        hl_err_clear(&ignored);
-      }
-      hl_cmd_undo_mkdirs(s, created[i]);
-    }
+    hl_txn_abort(txn);
+    hl_err_position(err, pos);
+    return rc;
+  }
+  exchange_t x = {s, moved, np, n};
+  rc = hl_txn_commit(txn, exchange_apply, &x, err);
+  if (rc != HL_OK) {
     hl_err_position(err, pos);
     return rc;
   }

@@ -6,7 +6,7 @@ Usage: python3 tests/crash/crash_matrix.py --hivelite PATH [--keep]
 For each write kind (append, overwrite of one partition, overwrite of a
 whole table, dynamic-partition overwrite, also of a bucketed table, CTAS,
 LOAD DATA, TRUNCATE, DROP PARTITION, DROP TABLE, DROP DATABASE CASCADE,
-RENAME of a table and of a partition) and each step of the commit protocol (src/txn/txn.h),
+RENAME of a table and of a partition, EXCHANGE PARTITION) and each step of the commit protocol (src/txn/txn.h),
 the write runs with HIVELITE_CRASH_AT=<step>, which makes the process kill itself with SIGKILL
 at that step.  Then the warehouse is opened again (which runs recovery) and
 the test checks that:
@@ -48,6 +48,7 @@ SETUP = [
     "CREATE TABLE b (k INT, v STRING) PARTITIONED BY (dt STRING) CLUSTERED BY (k) SORTED BY (v) "
     "INTO 4 BUCKETS",
     "INSERT INTO b PARTITION (dt='d1') VALUES (1, 'a'), (2, 'b'), (5, 'c')",
+    "CREATE TABLE q (k INT, v STRING) PARTITIONED BY (dt STRING)",
     "CREATE DATABASE s",
     "CREATE TABLE s.x (k INT)",
     "INSERT INTO s.x VALUES (1), (2)",
@@ -87,6 +88,7 @@ CASES = [
     ("rename_table", "ALTER TABLE u RENAME TO u2", "u|u2"),
     ("rename_partitioned_table", "ALTER TABLE p RENAME TO p2", "p|p2"),
     ("rename_partition", "ALTER TABLE p PARTITION (dt='d2') RENAME TO PARTITION (dt='d5')", "p"),
+    ("exchange_partition", "ALTER TABLE q EXCHANGE PARTITION (dt='d2') WITH TABLE p", "p|q"),
 ]
 
 
@@ -109,7 +111,7 @@ def state(hl, wh, table):
     if "|" in table:
         return tuple(state(hl, wh, t) for t in table.split("|"))
     sql = "SELECT * FROM %s" % table
-    if table in ("p", "p2"):
+    if table in ("p", "p2", "q"):
         sql += "; SHOW PARTITIONS p"
     r = run(hl, wh, sql, check=False)
     if r.returncode != 0:
@@ -118,7 +120,7 @@ def state(hl, wh, table):
         raise RuntimeError("%s failed: %s" % (sql, r.stderr.strip()))
     lines = r.stdout.split("\n")[1:]
     parts = []
-    if table in ("p", "p2"):
+    if table in ("p", "p2", "q"):
         cut = lines.index("partition")
         lines, parts = lines[:cut], sorted(lines[cut + 1:])
     return sorted(lines), parts

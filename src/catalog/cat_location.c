@@ -33,31 +33,70 @@ static const char locations_sql[] =
                                       "JOIN tbls t ON t.id = p.tbl_id JOIN dbs d ON d.id = t.db_id "
                                       "WHERE " WITHIN("p.location") " ORDER BY 6, 1, 2";
 
+/* The same objects at exactly ?1 (?2 and ?3 unused). */
+static const char locations_at_sql[] =
+    "SELECT 0, 0, name, NULL, NULL, location FROM dbs WHERE location = ?1 AND ?2 = ?2 AND ?3 = ?3"
+    " UNION ALL "
+    "SELECT t.id, 0, d.name, t.name, NULL, t.location FROM tbls t JOIN dbs d ON d.id = t.db_id "
+    "WHERE t.location = ?1"
+    " UNION ALL "
+    "SELECT t.id, p.id, d.name, t.name, p.name, p.location FROM partitions p "
+    "JOIN tbls t ON t.id = p.tbl_id JOIN dbs d ON d.id = t.db_id WHERE p.location = ?1"
+    " ORDER BY 6, 1, 2";
+
 static char *col_text(sqlite3_stmt *st, int col, hl_arena_t *arena) {
   const char *t = (const char *)sqlite3_column_text(st, col);
   return t ? hl_arena_strndup(arena, t, (size_t)sqlite3_column_bytes(st, col)) : NULL;
+}
+
+/* Appends the rows of SQL (bound to DIR, SLASH, NEXT) to *OUT. */
+static hl_status_t query_locations(hl_cat_t *cat, const char *sql, const char *dir,
+                                   const char *slash, const char *next, hl_arena_t *arena,
+                                   hl_cat_location_user_t **out, size_t *n, size_t *cap,
+                                   hl_error_t *err);
+
+hl_status_t hl_cat_locations_at(hl_cat_t *cat, const char *const *paths, size_t n_paths,
+                                hl_arena_t *arena, hl_cat_location_user_t **out, size_t *n,
+                                hl_error_t *err) {
+  *out = NULL;
+  *n = 0;
+  size_t cap = 0;
+  hl_status_t status = hl_cat_op_begin(cat, 0, err);
+  for (size_t i = 0; status == HL_OK && i < n_paths; i++)
+    status = query_locations(cat, locations_at_sql, paths[i], "", "", arena, out, n, &cap, err);
+  return hl_cat_op_end(cat, status, err);
 }
 
 hl_status_t hl_cat_locations_within(hl_cat_t *cat, const char *dir, hl_arena_t *arena,
                                     hl_cat_location_user_t **out, size_t *n, hl_error_t *err) {
   *out = NULL;
   *n = 0;
+  size_t cap = 0;
   /* "/" holds every absolute path: the range is then "/" .. "0" */
   const char *base = strcmp(dir, "/") == 0 ? "" : dir;
   char *slash = hl_arena_sprintf(arena, "%s/", base), *next = hl_arena_sprintf(arena, "%s0", base);
   if (!slash || !next) return hl_err_nomem(err);
   hl_status_t status = hl_cat_op_begin(cat, 0, err);
   if (status != HL_OK) return status;
+  status = query_locations(cat, locations_sql, dir, slash, next, arena, out, n, &cap, err);
+  return hl_cat_op_end(cat, status, err);
+}
+
+static hl_status_t query_locations(hl_cat_t *cat, const char *sql, const char *dir,
+                                   const char *slash, const char *next, hl_arena_t *arena,
+                                   hl_cat_location_user_t **out, size_t *n, size_t *capp,
+                                   hl_error_t *err) {
+  hl_status_t status = HL_OK;
   sqlite3 *db = hl_cat_sqlite_db(cat);
   sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(db, locations_sql, -1, &st, NULL);
+  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
   if (rc != SQLITE_OK) status = hl_cat_sqlite_error(db, rc, err);
   if (status == HL_OK) {
     sqlite3_bind_text(st, 1, dir, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, slash, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 3, next, -1, SQLITE_STATIC);
   }
-  size_t cap = 0;
+  size_t cap = *capp;
   while (status == HL_OK) {
     rc = sqlite3_step(st);
     if (rc == SQLITE_DONE) break;
@@ -87,5 +126,6 @@ hl_status_t hl_cat_locations_within(hl_cat_t *cat, const char *dir, hl_arena_t *
       status = hl_err_nomem(err);
   }
   sqlite3_finalize(st);
-  return hl_cat_op_end(cat, status, err);
+  *capp = cap;
+  return status;
 }

@@ -174,6 +174,12 @@ typedef struct hl_cat_location_user {
 hl_status_t hl_cat_locations_within(hl_cat_t *cat, const char *dir, hl_arena_t *arena,
                                     hl_cat_location_user_t **out, size_t *n, hl_error_t *err);
 
+/* Every database, table and partition whose location is exactly one of
+ * PATHS[0..N_PATHS), ordered by location (ARENA). */
+hl_status_t hl_cat_locations_at(hl_cat_t *cat, const char *const *paths, size_t n_paths,
+                                hl_arena_t *arena, hl_cat_location_user_t **out, size_t *n,
+                                hl_error_t *err);
+
 /* ------------------------------------------------ write intents, locks
  * (schema v2; used by src/txn, see txn.h for the protocol).  Like every
  * other call these join the caller's transaction when one is open. */

@@ -51,6 +51,51 @@ static bool same_values(char **a, char **b, int n) {
 
 /* --------------------------------------------------------------- ADD */
 
+/* A partition's location must not be another partition's of the same
+ * table, nor lie inside one: a write to either would change the other's
+ * files (55000).  SELF (0: none) is the partition being moved; NEWS[0..N)
+ * are partitions being added by the same statement. */
+static hl_status_t check_partition_location(hl_session_t *s, const hl_table_t *t, const char *name,
+                                            const char *loc, int64_t self,
+                                            const hl_cat_partition_t *news, int n_news, long pos,
+                                            hl_arena_t *arena, hl_error_t *err) {
+  /* LOC and each of its parents, probed exactly (index lookups) */
+  size_t depth = 1;
+  for (const char *c = loc; *c; c++)
+    depth += *c == '/';
+  const char **paths = hl_arena_alloc(arena, sizeof(char *) * depth);
+  if (!paths) return hl_err_nomem(err);
+  size_t n_paths = 0;
+  for (char *p = hl_arena_strdup(arena, loc); p && *p && n_paths < depth;) {
+    paths[n_paths++] = p;
+    char *slash = strrchr(p, '/');
+    if (!slash || slash == p) break;
+    p = hl_arena_strndup(arena, p, (size_t)(slash - p));
+  }
+  hl_cat_location_user_t *users;
+  size_t n;
+  hl_status_t rc = hl_cat_locations_at(s->cat, paths, n_paths, arena, &users, &n, err);
+  const char *other = NULL, *at = NULL;
+  for (size_t i = 0; rc == HL_OK && !other && i < n; i++)
+    if (users[i].table_id == t->cat->id && users[i].partition_id && users[i].partition_id != self) {
+      other = users[i].partition;
+      at = users[i].location;
+    }
+  for (int i = 0; rc == HL_OK && !other && i < n_news; i++)
+    if (news[i].location && hl_cmd_path_under(loc, news[i].location)) {
+      other = news[i].name;
+      at = news[i].location;
+    }
+  if (rc != HL_OK || !other) return rc;
+  return hl_err_set_at(err, pos, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
+                       strcmp(at, loc) == 0
+                           ? "location \"%s\" of partition \"%s\" is already the location of "
+                             "partition \"%s\" of table \"%s.%s\""
+                           : "location \"%s\" of partition \"%s\" lies inside the location of "
+                             "partition \"%s\" of table \"%s.%s\"",
+                       loc, name, other, HL_TNAME(t));
+}
+
 static hl_status_t add_partitions(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
                                   hl_arena_t *arena, hl_error_t *err) {
   const char *dflt = hl_session_default_part_name(s);
@@ -94,6 +139,9 @@ static hl_status_t add_partitions(hl_session_t *s, const hl_ast_alter_table_t *a
     }
     rc = hl_loc_allow_check_table(s, p->location, HL_TNAME(t), name, err);
     if (rc != HL_OK) return hl_err_position(err, spec->pos), rc;
+    rc = check_partition_location(s, t, name, p->location, 0, parts, n_new - 1, spec->pos, arena,
+                                  err);
+    if (rc != HL_OK) return rc;
   }
   if (n_new == 0) return HL_OK;
   size_t max_parts, n_have;
@@ -312,6 +360,9 @@ static hl_status_t set_partition_location(hl_session_t *s, const hl_ast_alter_ta
                                &np.location, err);
   if (rc == HL_OK) rc = hl_loc_allow_check_table(s, np.location, HL_TNAME(t), np.name, err);
   if (rc != HL_OK) return hl_err_position(err, alt->part_specs[0].pos), rc;
+  rc = check_partition_location(s, t, np.name, np.location, p->id, NULL, 0, alt->part_specs[0].pos,
+                                arena, err);
+  if (rc != HL_OK) return rc;
   rc = hl_cat_begin(s->cat, err);
   if (rc != HL_OK) return rc;
   rc = hl_cat_partition_update(s->cat, &np, err);

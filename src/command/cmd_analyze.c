@@ -303,7 +303,7 @@ static hl_status_t scan_unit(analyze_t *a, hl_cat_partition_t *part, unit_stats_
                     t->cat->name);
     goto done;
   }
-  scan = hl_op_scan_create(a->s, plan, qa, err);
+  scan = hl_op_scan_create(a->s, NULL, plan, qa, err); /* its own lock and listing */
   if (!scan) {
     rc = err->code;
     goto done;

@@ -26,6 +26,7 @@
  * partition and of the table.
  */
 #include "command/cmd_int.h"
+#include "exec/snapshot.h"
 
 #include "util/bucket.h"
 #include "vector/expr.h"
@@ -1148,6 +1149,17 @@ static hl_status_t start_txn(writer_t *w, const char *kind, hl_error_t *err) {
 /* Writes every table's rows and commits; W's tables are planned. */
 static hl_status_t run_writes(writer_t *w, const char *kind, hl_error_t *err) {
   hl_status_t rc = start_txn(w, kind, err);
+  /* the SELECTs of a multi-insert read one snapshot of their tables
+   * (exec/snapshot.h), ended before the commit: the statement's own shared
+   * reader lock of a table it also writes would keep the publish lock from
+   * it */
+  hl_snap_t *snap = NULL;
+  if (rc == HL_OK && !w->s->snap) {
+    if ((snap = hl_snap_create(w->arena, err)))
+      w->s->snap = snap;
+    else
+      rc = err->code;
+  }
   for (int i = 0; rc == HL_OK && i < w->n_tables; i++) {
     wtable_t *wt = &w->tables[i];
     if (wt->skip) continue;
@@ -1168,6 +1180,10 @@ static hl_status_t run_writes(writer_t *w, const char *kind, hl_error_t *err) {
     }
     for (size_t j = 0; rc == HL_OK && j < wt->n_parts; j++)
       rc = part_close(w, wt, wt->parts[j], err);
+  }
+  if (snap) {
+    w->s->snap = NULL;
+    hl_snap_end(snap);
   }
   if (rc == HL_OK) {
     writer_fini(w);

@@ -12,9 +12,11 @@
  * result, and the input ends.  A data-quality check of the newest
  * partitions then reads one day, not the table.
  *
- * The finished groups' scans stay open until close: each holds the table's
- * shared reader lock, so no write publishes between two groups and every
- * row comes from one committed state (txn.h "Readers").
+ * Every group's scan reads the statement's snapshot (snapshot.h): the
+ * first takes the table's shared reader lock, which the snapshot holds
+ * until the statement ends, so no write publishes between two groups and
+ * every row comes from one committed state (txn.h "Readers").  A finished
+ * group's scan is closed at once.
  */
 #include "exec/ops.h"
 
@@ -26,6 +28,8 @@
 typedef struct ordered {
   hl_op_t op;
   hl_session_t *s;
+  hl_snap_t *snap;     /* the groups' scans read this one */
+  hl_snap_t *own_snap; /* snap, when the operator was given none */
   const hl_plan_scan_t *plan;
   const hl_expr_t *extra;
   hl_make_scan_fn make_scan;
@@ -38,8 +42,6 @@ typedef struct ordered {
   size_t round;              /* partitions per group, at least */
   hl_op_t *sort;             /* the top-N above, NULL: read all */
   hl_op_t *cur;              /* the current group's scan */
-  hl_op_t **done;            /* finished scans, open until close */
-  size_t n_done, cap_done;
 } ordered_t;
 
 /* As the ORDER BY ranks the key: <0 when A comes first. */
@@ -68,21 +70,6 @@ static int item_cmp(const void *x, const void *y) {
   return r ? r : (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-static hl_status_t keep_done(ordered_t *o, hl_op_t *scan, hl_error_t *err) {
-  if (o->n_done == o->cap_done) {
-    size_t cap = o->cap_done ? o->cap_done * 2 : 8;
-    hl_op_t **d = hl_realloc(o->done, sizeof(hl_op_t *) * cap);
-    if (!d) {
-      scan->close(scan);
-      return hl_err_nomem(err);
-    }
-    o->done = d;
-    o->cap_done = cap;
-  }
-  o->done[o->n_done++] = scan;
-  return HL_OK;
-}
-
 static hl_status_t ordered_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   ordered_t *o = (ordered_t *)op;
   *out = NULL;
@@ -90,9 +77,8 @@ static hl_status_t ordered_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) 
     if (o->cur) {
       hl_status_t rc = o->cur->next(o->cur, out, err);
       if (rc != HL_OK || *out) return rc;
-      hl_op_t *finished = o->cur;
+      o->cur->close(o->cur);
       o->cur = NULL;
-      if ((rc = keep_done(o, finished, err)) != HL_OK) return rc;
     }
     if (o->next >= o->n) return HL_OK;
     if (o->sort) {
@@ -112,7 +98,7 @@ static hl_status_t ordered_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) 
     chunk->parts = o->parts + o->next;
     chunk->n_parts = end - o->next;
     o->next = end;
-    if (!(o->cur = o->make_scan(o->s, chunk, o->extra, o->arena, err))) return err->code;
+    if (!(o->cur = o->make_scan(o->s, o->snap, chunk, o->extra, o->arena, err))) return err->code;
   }
 }
 
@@ -120,18 +106,16 @@ static void ordered_close(hl_op_t *op) {
   ordered_t *o = (ordered_t *)op;
   if (o->cur) o->cur->close(o->cur);
   o->cur = NULL;
-  for (size_t i = 0; i < o->n_done; i++)
-    o->done[i]->close(o->done[i]);
-  hl_free(o->done);
-  o->done = NULL;
-  o->n_done = 0;
+  hl_snap_end(o->own_snap);
 }
 
-hl_op_t *hl_op_ordered_create(hl_session_t *s, const hl_plan_scan_t *plan, const hl_expr_t *extra,
-                              int k, bool desc, bool nulls_first, hl_make_scan_fn make_scan,
-                              hl_arena_t *arena, hl_error_t *err) {
+hl_op_t *hl_op_ordered_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *plan,
+                              const hl_expr_t *extra, int k, bool desc, bool nulls_first,
+                              hl_make_scan_fn make_scan, hl_arena_t *arena, hl_error_t *err) {
   ordered_t *o = hl_arena_zalloc(arena, sizeof(*o));
   if (!o) return hl_err_nomem(err), NULL;
+  if (!snap && !(snap = o->own_snap = hl_snap_create(arena, err))) return NULL;
+  o->snap = snap;
   o->op.next = ordered_next;
   o->op.close = ordered_close;
   o->s = s;

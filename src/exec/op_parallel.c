@@ -3,7 +3,9 @@
  *
  * Files are the unit of work: worker w runs its own scan (and the pushed
  * filter) over the files whose ordinal is w modulo the number of workers,
- * so decoding and filtering run in parallel.  Each worker copies its
+ * so decoding and filtering run in parallel.  The ordinals are over one
+ * file list: every worker's scan reads the statement's snapshot
+ * (snapshot.h), so each file is one worker's, exactly once.  Each worker copies its
  * batches (live rows only) into a ring of QUEUE batches it hands over, so
  * it reads ahead while the consumer works instead of waiting for every
  * batch to be released.  The consumer takes batches in file order -- file
@@ -50,8 +52,9 @@ struct pscan {
   pthread_cond_t cv; /* signalled when a worker hands over or finishes */
   bool stop;
   bool started;
-  size_t want;    /* file ordinal the consumer needs next */
-  worker_t *held; /* worker whose batch the consumer holds */
+  size_t want;         /* file ordinal the consumer needs next */
+  worker_t *held;      /* worker whose batch the consumer holds */
+  hl_snap_t *own_snap; /* the workers' snapshot when none was given */
 };
 
 /* Copies the live rows of SRC into DST (a batch of the same columns):
@@ -269,9 +272,10 @@ static void pscan_close(hl_op_t *op) {
   ps->w = NULL;
   pthread_cond_destroy(&ps->cv);
   pthread_mutex_destroy(&ps->mu);
+  hl_snap_end(ps->own_snap);
 }
 
-hl_op_t *hl_op_parallel_scan_create(hl_session_t *s, const hl_plan_scan_t *scan,
+hl_op_t *hl_op_parallel_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *scan,
                                     const hl_expr_t *filter, int n_workers, hl_arena_t *arena,
                                     hl_error_t *err) {
   pscan_t *ps = hl_arena_zalloc(arena, sizeof(*ps));
@@ -283,12 +287,16 @@ hl_op_t *hl_op_parallel_scan_create(hl_session_t *s, const hl_plan_scan_t *scan,
   pthread_mutex_init(&ps->mu, NULL);
   pthread_cond_init(&ps->cv, NULL);
   ps->w = w;
+  if (!snap && !scan->dataset && !(snap = ps->own_snap = hl_snap_create(arena, err))) {
+    pscan_close(&ps->op);
+    return NULL;
+  }
   for (int i = 0; i < n_workers; i++) {
     w[i].ps = ps;
     hl_err_init(&w[i].err);
     pthread_cond_init(&w[i].space, NULL);
     w[i].cond_ready = true;
-    w[i].scan = hl_op_scan_create(s, scan, arena, err);
+    w[i].scan = hl_op_scan_create(s, snap, scan, arena, err);
     if (!w[i].scan) {
       pscan_close(&ps->op);
       return NULL;

@@ -1,14 +1,17 @@
 /*
  * op_scan.c -- table scan over the partitions the planner selected.
  *
- * The plan names the partitions (pruned in the catalog); the scan lists
- * only their directories, skipping hidden files (names starting with "."
- * or "_", as Hive does) and sub-directories, and decodes each file with the
- * table's text format.  Partition key columns are constants per partition,
- * typed once per partition.  A partition whose directory is missing reads
- * as empty, as in Hive.
+ * The plan names the partitions (pruned in the catalog); the scan reads
+ * only their directories, as the statement's snapshot lists them
+ * (snapshot.h: one listing per directory and one reader lock per table for
+ * every scan of the statement; hidden files -- names starting with "." or
+ * "_", as Hive does -- and sub-directories skipped), and decodes each file
+ * with the table's format.  Partition key columns are constants per
+ * partition, typed once per partition.  A partition whose directory is
+ * missing reads as empty, as in Hive.
  */
 #include "exec/ops.h"
+#include "exec/snapshot.h"
 
 #include "session/loc_allow.h"
 
@@ -17,8 +20,6 @@
 #include "format/rcfile/rcfile.h"
 #include "format/seqfile/seqfile.h"
 #include "format/text/text.h"
-#include "storage/stor_cache.h"
-#include "txn/txn.h"
 
 #include <string.h>
 
@@ -32,7 +33,7 @@ typedef struct scan {
   hl_batch_t *batch;
   size_t next_unit; /* next partition (or the table dir) to open */
   size_t n_units;
-  hl_stor_entry_t *files; /* files of the current unit */
+  const hl_stor_entry_t *files; /* files of the current unit (the snapshot's) */
   size_t n_files;
   size_t next_file;
   const char *unit_dir;
@@ -56,8 +57,10 @@ typedef struct scan {
   uint64_t row_groups_total, row_groups_read, pages_skipped;
   bool published;    /* counters added to plan->actual */
   int64_t file_rows; /* rows returned from the current file (TABLESAMPLE) */
-  /* the table's shared reader lock (isolate), NULL if none */
-  hl_stor_lock_t *read_lock;
+  /* the table in the statement's snapshot (NULL for datasets), and the
+   * snapshot the scan made for itself when it was given none */
+  hl_snap_table_t *snap_table;
+  hl_snap_t *own_snap;
   /* hl_op_scan_set_filter: the pushed filter, its scratch arena, and the
    * needed data columns it does not read (read late, Parquet only) */
   const hl_expr_t *pred;
@@ -76,10 +79,6 @@ typedef struct scan {
 static void note_parquet(scan_t *sc);
 static void note_orc(scan_t *sc);
 
-static bool is_hidden(const char *name) {
-  return name[0] == '.' || name[0] == '_';
-}
-
 /* SELECT FROM parquet.`path`: unit U's files were listed at bind time
  * (absolute paths; open_next_file does not join them to unit_dir). */
 static hl_status_t open_dataset_unit(scan_t *sc, size_t u, hl_error_t *err) {
@@ -89,10 +88,12 @@ static hl_status_t open_dataset_unit(scan_t *sc, size_t u, hl_error_t *err) {
     return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "file list %zu of %zu is missing",
                       idx, ds->n_units);
   const hl_parquet_dataset_unit_t *unit = &ds->units[idx];
-  sc->files = hl_arena_zalloc(sc->unit_arena, sizeof(hl_stor_entry_t) * (unit->n_files + 1));
-  if (!sc->files) return hl_err_nomem(err);
+  hl_stor_entry_t *files =
+      hl_arena_zalloc(sc->unit_arena, sizeof(hl_stor_entry_t) * (unit->n_files + 1));
+  if (!files) return hl_err_nomem(err);
   for (size_t i = 0; i < unit->n_files; i++)
-    sc->files[i].name = unit->files[i];
+    files[i].name = unit->files[i];
+  sc->files = files;
   sc->n_files = unit->n_files;
   sc->next_file = 0;
   if (unit->n_files) sc->stats.partitions_read++;
@@ -115,7 +116,8 @@ hl_status_t hl_scan_part_key(hl_session_t *s, const hl_plan_scan_t *plan,
   return hl_table_part_value(t, k, text, arena, out, err);
 }
 
-/* Opens the next unit: lists its directory and types its key values. */
+/* Opens the next unit: its files (the snapshot's list) and its typed key
+ * values. */
 static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
   hl_arena_reset(sc->unit_arena);
   hl_table_t *t = sc->table;
@@ -136,28 +138,13 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
                                              t->n_part > 0 ? sc->plan->parts[u].name : NULL, err);
   if (crc != HL_OK) return crc;
   if (sc->plan->dataset) return open_dataset_unit(sc, u, err);
-  hl_stor_entry_t *entries;
-  size_t n;
-  hl_error_t lerr;
-  hl_err_init(&lerr);
-  hl_status_t rc = hl_list_cache_list(sc->s->list_cache, sc->s->fs, sc->unit_dir, sc->unit_arena,
-                                      &entries, &n, &lerr);
-  if (rc == HL_NOTFOUND) {
-    hl_err_clear(&lerr);
-    sc->n_files = sc->next_file = 0;
-    return HL_OK;
-  }
+  hl_status_t rc = hl_snap_list(sc->snap_table, sc->s, sc->unit_dir, &sc->files, &sc->n_files, err);
+  sc->next_file = 0;
   if (rc != HL_OK) {
-    hl_err_move(err, &lerr);
+    sc->n_files = 0;
     return rc;
   }
-  size_t kept = 0;
-  for (size_t i = 0; i < n; i++)
-    if (!entries[i].is_dir && !is_hidden(entries[i].name)) entries[kept++] = entries[i];
-  sc->files = entries;
-  sc->n_files = kept;
-  sc->next_file = 0;
-  if (kept) sc->stats.partitions_read++;
+  if (sc->n_files) sc->stats.partitions_read++;
   return HL_OK;
 }
 
@@ -339,40 +326,9 @@ static void scan_close(hl_op_t *op) {
   sc->batch = NULL;
   hl_arena_destroy(sc->unit_arena);
   sc->unit_arena = NULL;
-  hl_txn_read_end(sc->s->fs, sc->read_lock);
-  sc->read_lock = NULL;
+  hl_snap_end(sc->own_snap); /* a shared snapshot is ended by its owner */
   hl_arena_destroy(sc->pred_scratch);
   sc->pred_scratch = NULL;
-}
-
-/* Reader isolation (txn.h "Readers"): the table's shared lock, held until
- * scan_close, so no write publishes while this scan lists and reads: it
- * sees the files of the last committed state.  The partitions were listed
- * when the query was bound; a write committed since then that added some
- * would mix two states, so the catalog's count is compared with the bound
- * one (plans from the binder carry `actual` and list every partition). */
-static hl_status_t isolate(scan_t *sc, hl_error_t *err) {
-  hl_session_t *s = sc->s;
-  const hl_plan_scan_t *plan = sc->plan;
-  const hl_cat_table_t *c = sc->table->cat;
-  if (plan->dataset || !s->warehouse) return HL_OK;
-  char *dir = hl_txn_lock_dir(sc->unit_arena, s->warehouse);
-  char *name = hl_arena_sprintf(sc->unit_arena, "%s.%s", c->db_name, c->name);
-  if (!dir || !name) return hl_err_nomem(err);
-  double timeout;
-  hl_status_t rc =
-      hl_txn_parse_lock_timeout(hl_session_get(s, "hivelite.lock.timeout"), &timeout, err);
-  hl_txn_fault_point("scan"); /* tests widen the bind-to-scan window here */
-  if (rc == HL_OK) rc = hl_txn_read_begin(s->fs, dir, name, timeout, &sc->read_lock, err);
-  if (rc != HL_OK || sc->table->n_part == 0 || plan->projected || !plan->actual) return rc;
-  size_t n;
-  rc = hl_cat_partition_count(s->cat, c->id, &n, err);
-  if (rc == HL_OK && n != plan->n_parts_total)
-    rc = hl_err_set(err, HL_ERROR, HL_SS(SERIALIZATION_FAILURE),
-                    "could not read table \"%s.%s\" as of one state: a write changed its "
-                    "partitions while the query was planned; run the query again",
-                    c->db_name, c->name);
-  return rc;
 }
 
 void hl_op_scan_on_file(hl_op_t *op, void (*fn)(void *ctx, size_t ordinal), void *ctx) {
@@ -413,8 +369,8 @@ const hl_scan_stats_t *hl_op_scan_stats(const hl_op_t *op) {
   return &((const scan_t *)op)->stats;
 }
 
-hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *plan, hl_arena_t *arena,
-                           hl_error_t *err) {
+hl_op_t *hl_op_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *plan,
+                           hl_arena_t *arena, hl_error_t *err) {
   hl_table_t *t = plan->table;
   scan_t *sc = hl_arena_zalloc(arena, sizeof(*sc));
   if (!sc) return hl_err_nomem(err), NULL;
@@ -451,9 +407,14 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *plan, hl_arena
     hl_err_nomem(err);
     return NULL;
   }
-  if (isolate(sc, err) != HL_OK) {
-    scan_close(&sc->op);
-    return NULL;
+  /* reader isolation (snapshot.h): the table's lock, taken once per
+   * statement, and one listing of each directory for all its scans */
+  if (!plan->dataset) {
+    if (!snap) snap = sc->own_snap = hl_snap_create(arena, err);
+    if (!snap || hl_snap_table(snap, s, plan, &sc->snap_table, err) != HL_OK) {
+      scan_close(&sc->op);
+      return NULL;
+    }
   }
   return &sc->op;
 }

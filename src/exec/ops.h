@@ -13,6 +13,7 @@
 
 #include "vector/expr.h"
 #include "exec/result.h"
+#include "exec/snapshot.h"
 #include "session/session.h"
 #include "plan/plan.h"
 
@@ -23,8 +24,12 @@ typedef struct hl_scan_stats {
   uint64_t rows_read;
 } hl_scan_stats_t;
 
-hl_op_t *hl_op_scan_create(hl_session_t *s, const hl_plan_scan_t *scan, hl_arena_t *arena,
-                           hl_error_t *err);
+/* A scan of SCAN's partitions as SNAP sees them (snapshot.h): the table's
+ * reader lock and directory listings are SNAP's, shared with the other
+ * scans of the statement.  SNAP NULL: the scan has a snapshot of its own,
+ * ended when it closes. */
+hl_op_t *hl_op_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *scan,
+                           hl_arena_t *arena, hl_error_t *err);
 const hl_scan_stats_t *hl_op_scan_stats(const hl_op_t *scan);
 /* Makes SCAN read only the files whose ordinal (over all its partitions,
  * in listing order) is WORKER modulo N_WORKERS (set before the first next). */
@@ -41,8 +46,10 @@ void hl_op_scan_on_file(hl_op_t *scan, void (*fn)(void *ctx, size_t ordinal), vo
 hl_status_t hl_op_scan_set_filter(hl_op_t *scan, const hl_expr_t *pred, hl_error_t *err);
 /* A scan read by N_WORKERS threads, each running scan -> FILTER (may be
  * NULL) over its share of the files; batches come out in file order, so
- * the result is the same as a single-threaded scan's (op_parallel.c). */
-hl_op_t *hl_op_parallel_scan_create(hl_session_t *s, const hl_plan_scan_t *scan,
+ * the result is the same as a single-threaded scan's (op_parallel.c).  The
+ * workers read one file list: SNAP's, or (SNAP NULL) the operator's own
+ * snapshot's. */
+hl_op_t *hl_op_parallel_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *scan,
                                     const hl_expr_t *filter, int n_workers, hl_arena_t *arena,
                                     hl_error_t *err);
 /* One row, no columns: the source of SELECT without FROM. */
@@ -84,13 +91,14 @@ hl_status_t hl_op_sort_worst(hl_op_t *sort, const hl_value_t **worst, hl_error_t
 /* ORDER BY <partition key K> ... LIMIT over one table (op_ordered.c): reads
  * PLAN's partitions in the order of key K (DESC, NULLS_FIRST as the ORDER
  * BY), whole groups of equal keys at a time, each group with a scan made by
- * MAKE_SCAN (with the block filter EXTRA), and stops once the top-N sort
- * set with hl_op_ordered_set_sort holds rows no later partition can beat. */
-typedef hl_op_t *(*hl_make_scan_fn)(hl_session_t *s, const hl_plan_scan_t *scan,
+ * MAKE_SCAN (with the block filter EXTRA) in snapshot SNAP (NULL: the
+ * operator's own), and stops once the top-N sort set with
+ * hl_op_ordered_set_sort holds rows no later partition can beat. */
+typedef hl_op_t *(*hl_make_scan_fn)(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *scan,
                                     const hl_expr_t *extra, hl_arena_t *arena, hl_error_t *err);
-hl_op_t *hl_op_ordered_create(hl_session_t *s, const hl_plan_scan_t *plan, const hl_expr_t *extra,
-                              int k, bool desc, bool nulls_first, hl_make_scan_fn make_scan,
-                              hl_arena_t *arena, hl_error_t *err);
+hl_op_t *hl_op_ordered_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *plan,
+                              const hl_expr_t *extra, int k, bool desc, bool nulls_first,
+                              hl_make_scan_fn make_scan, hl_arena_t *arena, hl_error_t *err);
 void hl_op_ordered_set_sort(hl_op_t *ordered, hl_op_t *sort);
 /* The value a scan gives key K of partition PART (as the partition's rows
  * carry it): typed from its value text; a string key of the default

@@ -271,14 +271,14 @@ static hl_status_t scan_filter(const hl_plan_scan_t *scan, const hl_expr_t *extr
   return HL_OK;
 }
 
-static hl_op_t *build_scan(hl_session_t *s, const hl_plan_scan_t *scan, const hl_expr_t *extra,
-                           hl_arena_t *arena, hl_error_t *err) {
+static hl_op_t *build_scan(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *scan,
+                           const hl_expr_t *extra, hl_arena_t *arena, hl_error_t *err) {
   const hl_expr_t *f;
   if (scan_filter(scan, extra, arena, &f, err) != HL_OK) return NULL;
   int threads = scan_threads(s, err);
   if (threads == 0) return NULL;
-  if (threads > 1) return hl_op_parallel_scan_create(s, scan, f, threads, arena, err);
-  hl_op_t *op = hl_op_scan_create(s, scan, arena, err);
+  if (threads > 1) return hl_op_parallel_scan_create(s, snap, scan, f, threads, arena, err);
+  hl_op_t *op = hl_op_scan_create(s, snap, scan, arena, err);
   if (op && f && hl_op_scan_set_filter(op, f, err) != HL_OK) {
     op->close(op);
     return NULL;
@@ -306,7 +306,7 @@ static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, const bool *used, 
                           hl_error_t *err) {
   switch (r->kind) {
   case HL_REL_SCAN:
-    return build_scan(s, r->scan, NULL, arena, err);
+    return build_scan(s, s->snap, r->scan, NULL, arena, err);
   case HL_REL_QUERY: {
     hl_result_t sub;
     memset(&sub, 0, sizeof sub);
@@ -409,7 +409,7 @@ static hl_op_t *build_parallel_agg(hl_session_t *s, const hl_plan_t *plan, int t
   hl_op_t *owner = NULL; /* the first thread's join, whose table all probe */
   int made = 0;
   for (; made < threads; made++) {
-    hl_op_t *sc = hl_op_scan_create(s, probe_rel->scan, arena, err);
+    hl_op_t *sc = hl_op_scan_create(s, s->snap, probe_rel->scan, arena, err);
     if (!sc) break;
     hl_op_scan_set_worker(sc, made, threads);
     if (scan_f && hl_op_scan_set_filter(sc, scan_f, err) != HL_OK) {
@@ -446,8 +446,9 @@ static hl_op_t *build_parallel_agg(hl_session_t *s, const hl_plan_t *plan, int t
                                    owner, &s->budget, arena, err);
 }
 
-hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena,
-                         hl_result_t *result, hl_error_t *err) {
+/* The operators of PLAN; its scans join s->snap. */
+static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena,
+                             hl_result_t *result, hl_error_t *err) {
   hl_status_t rc = materialize_plan(s, plan, arena, err);
   if (rc != HL_OK) return rc;
   hl_op_t *op;
@@ -466,12 +467,12 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
   } else if (plan->from && plan->from->kind == HL_REL_SCAN &&
              (ordered_key = hl_plan_ordered_key(plan)) >= 0) {
     /* ORDER BY <partition key> ... LIMIT: partitions in key order */
-    op = ordered =
-        hl_op_ordered_create(s, plan->from->scan, plan->filter, ordered_key, plan->order_desc[0],
-                             plan->order_nulls_first[0], build_scan, arena, err);
+    op = ordered = hl_op_ordered_create(s, s->snap, plan->from->scan, plan->filter, ordered_key,
+                                        plan->order_desc[0], plan->order_nulls_first[0], build_scan,
+                                        arena, err);
   } else if (plan->from && plan->from->kind == HL_REL_SCAN) {
     /* the block filter of a single table runs inside the scan's threads */
-    op = build_scan(s, plan->from->scan, plan->filter, arena, err);
+    op = build_scan(s, s->snap, plan->from->scan, plan->filter, arena, err);
   } else {
     op = plan->from ? build_rel(s, plan->from, from_used(plan, arena), arena, err)
                     : hl_op_one_row_create(arena, err);
@@ -516,5 +517,25 @@ hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *are
   result->names = plan->out_names;
   result->types = types;
   result->root = op;
+  return HL_OK;
+}
+
+hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena,
+                         hl_result_t *result, hl_error_t *err) {
+  /* a subquery, a FROM subquery, a SELECT of a write: the statement's */
+  if (s->snap) return exec_plan(s, plan, arena, result, err);
+  /* the outermost query: every scan below reads its snapshot (subqueries
+   * run while the operators are built included), held until the root
+   * closes */
+  hl_snap_t *snap = hl_snap_create(arena, err);
+  if (!snap) return err->code;
+  s->snap = snap;
+  hl_status_t rc = exec_plan(s, plan, arena, result, err);
+  s->snap = NULL;
+  if (rc != HL_OK) {
+    hl_snap_end(snap);
+    return rc;
+  }
+  if (!(result->root = hl_op_snapshot_create(result->root, snap, arena, err))) return err->code;
   return HL_OK;
 }

@@ -22,9 +22,12 @@ typedef struct hl_session {
   int n_settings;
   int cap_settings;
   struct hl_parquet_cache *parquet_cache; /* footers, keyed on path/size/mtime (owned) */
-  struct hl_list_cache *list_cache;
-  hl_budget_t budget;
-  /* memory limit of the running statement */ /* partition directory listings (owned) */
+  struct hl_list_cache *list_cache;       /* partition directory listings (owned) */
+  hl_budget_t budget;                     /* memory limit of the running statement */
+  /* The read snapshot (exec/snapshot.h) that the scans being built join:
+   * set while a query's operators are built (hl_exec_plan) or while a
+   * write runs its SELECTs; NULL otherwise.  Borrowed. */
+  struct hl_snap *snap;
   hl_kv_t *config; /* WAREHOUSE/.hivelite/config key=value lines (heap) */
   int n_config;
 } hl_session_t;

@@ -6,6 +6,15 @@
  * (one call) and, when the mtime matches, copies the listing out instead
  * of reading the directory and stat-ing every entry.  Slots are recycled
  * in insertion order when the cache is full.
+ *
+ * Racy listings (git's "racy index" problem): file-system timestamps are
+ * coarse -- a kernel tick on Linux before 6.13, a second or two on some
+ * file systems -- so a file added just after a listing can leave the
+ * directory's mtime what it was, and the cache would serve the listing
+ * without that file for as long as nothing else changes the directory.  A
+ * listing whose directory mtime is less than RACY_NS older than the moment
+ * the lookup began is therefore kept but not trusted: the next lookup
+ * lists again (and trusts that listing once the mtime has aged).
  */
 #include "storage/stor_cache.h"
 
@@ -14,10 +23,15 @@
 
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
+
+/* Wider than any file system's timestamp granularity (FAT: 2 s). */
+#define RACY_NS (3LL * 1000000000LL)
 
 typedef struct slot {
   char *path; /* heap; NULL when free */
   int64_t mtime_ns;
+  bool racy;                /* taken within RACY_NS of mtime_ns: list again */
   hl_stor_entry_t *entries; /* heap array; names in `names` */
   char *names;
   size_t n;
@@ -78,8 +92,8 @@ static hl_status_t copy_out(const hl_stor_entry_t *src, size_t n, hl_arena_t *ar
 }
 
 /* Stores a listing; failures to cache are not errors (the caller has it). */
-static void store(hl_list_cache_t *c, const char *dir, int64_t mtime, const hl_stor_entry_t *src,
-                  size_t n) {
+static void store(hl_list_cache_t *c, const char *dir, int64_t mtime, bool racy,
+                  const hl_stor_entry_t *src, size_t n) {
   size_t bytes = 0;
   for (size_t i = 0; i < n; i++)
     bytes += strlen(src[i].name) + 1;
@@ -122,6 +136,7 @@ static void store(hl_list_cache_t *c, const char *dir, int64_t mtime, const hl_s
   slot_t *s = &c->slots[idx - 1];
   s->path = path;
   s->mtime_ns = mtime;
+  s->racy = racy;
   s->entries = e;
   s->names = names;
   s->n = n;
@@ -132,6 +147,8 @@ hl_status_t hl_list_cache_list(hl_list_cache_t *c, hl_stor_t *fs, const char *di
                                hl_arena_t *arena, hl_stor_entry_t **out, size_t *n,
                                hl_error_t *err) {
   if (!c) return fs->ops->list(fs, dir, arena, out, n, err);
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now); /* before the stat: see "Racy listings" */
   hl_stor_stat_t st;
   hl_status_t rc = fs->ops->stat(fs, dir, &st, err);
   if (rc != HL_OK) return rc;
@@ -142,7 +159,7 @@ hl_status_t hl_list_cache_list(hl_list_cache_t *c, hl_stor_t *fs, const char *di
   uint64_t idx;
   if (hl_map_get(c->index, dir, strlen(dir), &idx) && idx) {
     slot_t *s = &c->slots[idx - 1];
-    if (s->path && strcmp(s->path, dir) == 0 && s->mtime_ns == st.mtime_ns) {
+    if (s->path && strcmp(s->path, dir) == 0 && s->mtime_ns == st.mtime_ns && !s->racy) {
       c->stats.hits++;
       rc = copy_out(s->entries, s->n, arena, out, err);
       *n = s->n;
@@ -154,8 +171,9 @@ hl_status_t hl_list_cache_list(hl_list_cache_t *c, hl_stor_t *fs, const char *di
   pthread_mutex_unlock(&c->mu);
   rc = fs->ops->list(fs, dir, arena, out, n, err);
   if (rc != HL_OK) return rc;
+  int64_t began = (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
   pthread_mutex_lock(&c->mu);
-  store(c, dir, st.mtime_ns, *out, *n);
+  store(c, dir, st.mtime_ns, began - st.mtime_ns < RACY_NS, *out, *n);
   pthread_mutex_unlock(&c->mu);
   return HL_OK;
 }

@@ -1,7 +1,10 @@
 /*
  * stor_cache.h -- a cache of directory listings, keyed on what proves a
  * listing current: the directory's modification time (a file added,
- * removed or renamed inside changes it).  Never on a timer.
+ * removed or renamed inside changes it).  Never on a timer; but a listing
+ * taken within a few seconds of the directory's mtime is not reused, since
+ * a change within the same timestamp tick would not show (stor_cache.c,
+ * "Racy listings").
  *
  * Owned by a session (one per open warehouse handle); safe to use from
  * several threads at once (parallel scan workers share it).

@@ -36,19 +36,22 @@
  * table directory the caller names with hl_txn_target_inherit.  Nothing
  * that existed before the write is chmod-ed or chown-ed.
  *
- * Readers (hl_txn_read_begin, used by every table scan): a query sees a
- * table as of one committed state.  Each table has a lock file
- * <lock_dir>/<db.table>.lock (lock_dir = <warehouse>/.hivelite/locks).  A
- * scan holds a shared lock on it from its start to its end; a write holds
- * the exclusive lock only from "trash" through its catalog commit.  So a
- * scan never runs while files move, and the files it lists are those of
- * the catalog state committed last.  The locks are the file system's (open
+ * Readers (hl_txn_read_begin, used by the statement snapshot of
+ * exec/snapshot.h): a statement sees a table as of one committed state.
+ * Each table has a lock file <lock_dir>/<db.table>.lock (lock_dir =
+ * <warehouse>/.hivelite/locks).  A statement holds a shared lock on it
+ * from its first scan of the table until its operators close, and all its
+ * scans read one listing made under it; a write holds the exclusive lock
+ * only from "trash" through its catalog commit.  So no scan runs while
+ * files move, and the files a statement lists are those of the catalog
+ * state committed last.  The locks are the file system's (open
  * file description locks), so a dead process never leaves one behind.
  * Writers never wait while holding one (they take all or none, then
  * retry), so readers and writers cannot deadlock.  The plan of a query is
- * bound (partition list) before its scan starts; a write committed in
- * between that added partitions is detected by the scan (partition count)
- * and fails the query with 40001 instead of mixing two states.
+ * bound (partition list) before its scans start; a write committed in
+ * between that added partitions is detected when the lock is taken
+ * (partition count) and fails the query with 40001 instead of mixing two
+ * states.
  *
  * Any error before the catalog commit undoes the file moves in reverse and
  * removes what the write created; the catalog is untouched.  A crash is
@@ -68,10 +71,10 @@
  * at that step (staged, locked, pending, trash, publish, synced,
  * before_commit, committed, cleanup); HIVELITE_PAUSE_AT=<step>:<ms> sleeps
  * there (for concurrency tests; "publish" pauses after the first file is
- * published, with the publish locks held; "scan" is a reader's step: every
- * table scan passes it after the query was bound, before its lock;
- * "recover" is recovery's step, after it listed the intents, when there
- * are any).
+ * published, with the publish locks held; "scan" is a reader's step: a
+ * statement passes it once per table it reads, after the query was bound,
+ * before it takes the table's lock; "recover" is recovery's step, after it
+ * listed the intents, when there are any).
  */
 #ifndef HL_TXN_H
 #define HL_TXN_H

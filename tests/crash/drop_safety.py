@@ -101,10 +101,10 @@ def case_nested(hl, top, failures):
     outer = os.path.join(top, "shared")
     inner = os.path.join(outer, "inner")
     must(hl, wh, "CREATE TABLE t (a INT) PARTITIONED BY (p STRING); "
-         "ALTER TABLE t ADD PARTITION (p='outer') LOCATION '%s'; "
          "ALTER TABLE t ADD PARTITION (p='inner') LOCATION '%s'; "
+         "ALTER TABLE t ADD PARTITION (p='outer') LOCATION '%s'; "
          "INSERT INTO t PARTITION (p='outer') VALUES (1); "
-         "INSERT INTO t PARTITION (p='inner') VALUES (2)" % (outer, inner))
+         "INSERT INTO t PARTITION (p='inner') VALUES (2)" % (inner, outer))
     r = run(hl, wh, "ALTER TABLE t DROP PARTITION (p='outer')")
     want = ('ERROR 55000: cannot drop partition "p=outer" of table "default.t": its location '
             '"%s" holds partition "p=inner", which is not dropped' % outer)

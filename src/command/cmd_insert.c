@@ -861,9 +861,9 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
 static hl_status_t check_width(const wtable_t *wt, int n_cols, long pos, hl_error_t *err) {
   if (n_cols == wt->n_input) return HL_OK;
   return hl_err_set_at(err, pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
-                       "cannot insert into table \"%s.%s\": the query gives %d columns, the "
+                       "cannot insert into table \"%s.%s\": the query gives %d column%s, the "
                        "target expects %d",
-                       HL_TNAME(wt->t), n_cols, wt->n_input);
+                       HL_TNAME(wt->t), n_cols, n_cols == 1 ? "" : "s", wt->n_input);
 }
 
 /* Rows of one insert (its SELECT, or its VALUES rows one by one). */
@@ -1229,9 +1229,9 @@ hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table
     int n_data = res->n_cols - n_keys;
     if (n_data <= 0)
       rc = hl_err_set_at(err, stmt->pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
-                         "the query of CREATE TABLE AS SELECT gives %d columns, too few for %d "
-                         "partition columns and at least one data column",
-                         res->n_cols, n_keys);
+                         "the query of CREATE TABLE AS SELECT gives %d column%s, too few for %d "
+                         "partition column%s and at least one data column",
+                         res->n_cols, res->n_cols == 1 ? "" : "s", n_keys, n_keys == 1 ? "" : "s");
     hl_cat_column_t *cols =
         rc == HL_OK ? hl_arena_zalloc(arena, sizeof(hl_cat_column_t) * (size_t)res->n_cols) : NULL;
     bool *is_key = rc == HL_OK ? hl_arena_zalloc(arena, (size_t)res->n_cols) : NULL;

@@ -165,9 +165,10 @@ static hl_status_t view_columns(const hl_ast_create_view_t *cv, const hl_plan_t 
                                 hl_error_t *err) {
   int n = plan->n_visible;
   if (cv->n_cols && cv->n_cols != n)
-    return hl_err_set_at(
-        err, cv->cols[0].pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
-        "the view's column list has %d names but its query returns %d columns", cv->n_cols, n);
+    return hl_err_set_at(err, cv->cols[0].pos, HL_ERROR,
+                         HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                         "the view's column list has %d name%s but its query returns %d column%s",
+                         cv->n_cols, cv->n_cols == 1 ? "" : "s", n, n == 1 ? "" : "s");
   hl_cat_column_t *cols = hl_arena_zalloc(arena, sizeof(*cols) * (size_t)(n + 1));
   if (!cols) return hl_err_nomem(err);
   for (int i = 0; i < n; i++) {

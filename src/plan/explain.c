@@ -320,8 +320,8 @@ hl_status_t hl_plan_explain_analyze(const hl_plan_t *plan, uint64_t rows, double
                                     hl_arena_t *arena, char ***out, int *n_out, hl_error_t *err) {
   lines_t l = {.arena = arena, .actual = true};
   explain_block(&l, plan, 0);
-  char *last =
-      hl_arena_sprintf(arena, "Result: %llu rows in %.1f ms", (unsigned long long)rows, ms);
+  char *last = hl_arena_sprintf(arena, "Result: %llu row%s in %.1f ms", (unsigned long long)rows,
+                                rows == 1 ? "" : "s", ms);
   if (!last)
     l.oom = true;
   else

@@ -648,6 +648,20 @@ static hl_status_t write_row(writer_t *w, wtable_t *wt, const hl_batch_t *in,
     if (w->guard_buf.oom) return hl_err_nomem(err);
     if (!ok) return unwritable(w, wt, c, &flaw, err);
   }
+  for (int c = 0; wt->orc && c < t->n_data; c++) {
+    const hl_value_t *bad = hl_orc_unstorable(t->types[c], &cvals[c]);
+    if (!bad) continue;
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_format_timestamp(&b, bad->u.i);
+    rc = hl_err_set(err, HL_ERROR, HL_SS(DATETIME_FIELD_OVERFLOW),
+                    "row %llu: the value of column \"%s\" holds TIMESTAMP '%s', which ORC cannot "
+                    "store: a time from 1969-12-31 23:59:59.001 to 23:59:59.999999 reads back "
+                    "one second late in every ORC reader",
+                    (unsigned long long)w->row_no, t->names[c], b.oom ? "?" : hl_buf_cstr(&b));
+    hl_buf_fini(&b);
+    return rc;
+  }
   wfile_t *f;
   int bucket = -1;
   if (wt->n_buckets > 0) {

@@ -8,7 +8,10 @@
  * dynamic ones from the last select columns, typed and canonicalized like
  * ADD PARTITION does; NULL or '' is the default partition), converted to
  * the column types with Hive's CAST rules (bad values become NULL, or an
- * error naming row and column under hivelite.strict.conversion=true) and
+ * error naming row and column under hivelite.strict.conversion=true),
+ * checked against what a LazySimpleSerDe file can hold (a value that would
+ * not read back as written is 22P05 naming row and column, unless
+ * hivelite.text.write.unescaped=true asks for Hive's behaviour) and
  * buffered in a batch per partition that is flushed to the table's format
  * writer.  Files are staged by the write transaction (txn/txn.h) under
  * unique names <qid>_<n>, and roll over at hivelite.write.file.size bytes.
@@ -91,6 +94,7 @@ typedef struct wtable {
   bool orc;     /* ORC output (orc_opts) */
   hl_orc_write_options_t orc_opts;
   hl_rcfile_format_t rc_fmt;
+  hl_text_guard_t guard; /* LazySimpleSerDe text: values it could not read back */
   hl_parquet_write_options_t pq_opts;
   int n_dyn;          /* the last n_dyn keys are dynamic */
   char **static_vals; /* n_part entries, the first n_part - n_dyn set */
@@ -118,6 +122,8 @@ typedef struct writer {
   wtable_t *tables;
   int n_tables;
   bool strict;        /* hivelite.strict.conversion */
+  bool unescaped;     /* hivelite.text.write.unescaped: write text as Hive does */
+  hl_buf_t guard_buf; /* text of a value being checked by a guard */
   bool truncate;      /* TRUNCATE: overwrites with nothing */
   uint64_t file_size; /* roll over after this many bytes */
   uint64_t max_files; /* hive.exec.max.created.files */
@@ -535,6 +541,34 @@ static hl_status_t convert(writer_t *w, const hl_type_t *from, const hl_value_t 
   return HL_OK;
 }
 
+/* The error for column COL of the current row, whose value FLAW keeps from
+ * reading back as written. */
+static hl_status_t unwritable(writer_t *w, const wtable_t *wt, int col, const hl_text_flaw_t *flaw,
+                              hl_error_t *err) {
+  const hl_table_t *t = wt->t;
+  hl_buf_t what;
+  hl_buf_init(&what);
+  hl_text_flaw_describe(&what, flaw);
+  hl_status_t rc;
+  if (flaw->string)
+    rc = hl_err_set(err, HL_ERROR, HL_SS(UNTRANSLATABLE_CHARACTER),
+                    "row %llu: the value of column \"%s\" holds %s, which table \"%s.%s\" cannot "
+                    "store without an escape character (it would not read back as written); "
+                    "declare one with ESCAPED BY, or set hivelite.text.write.unescaped=true to "
+                    "write it unescaped as Hive does",
+                    (unsigned long long)w->row_no, t->names[col],
+                    what.oom ? "?" : hl_buf_cstr(&what), HL_TNAME(t));
+  else
+    rc = hl_err_set(err, HL_ERROR, HL_SS(UNTRANSLATABLE_CHARACTER),
+                    "row %llu: the text of the value of column \"%s\" holds %s, which table "
+                    "\"%s.%s\" cannot store (it would not read back as written); set "
+                    "hivelite.text.write.unescaped=true to write it as Hive does",
+                    (unsigned long long)w->row_no, t->names[col],
+                    what.oom ? "?" : hl_buf_cstr(&what), HL_TNAME(t));
+  hl_buf_fini(&what);
+  return rc;
+}
+
 /* The target of input row ROW: its static and dynamic key values (cast to
  * the key types, formatted, canonical), found or opened. */
 static hl_status_t row_part(writer_t *w, wtable_t *wt, const hl_batch_t *in,
@@ -616,6 +650,26 @@ static hl_status_t write_row(writer_t *w, wtable_t *wt, const hl_batch_t *in,
     hl_vec_get_value(&in->cols[src], row, &v);
     rc = convert(w, in_types[src], &v, t->types[c], t->names[c], &cvals[c], err);
     if (rc != HL_OK) return rc;
+  }
+  for (int c = 0; wt->guard.active && c < t->n_data; c++) {
+    hl_text_flaw_t flaw;
+    bool ok = hl_text_guard_check(&wt->guard, t->types[c], &cvals[c], &w->guard_buf, &flaw);
+    if (w->guard_buf.oom) return hl_err_nomem(err);
+    if (!ok) return unwritable(w, wt, c, &flaw, err);
+  }
+  for (int c = 0; wt->orc && c < t->n_data; c++) {
+    const hl_value_t *bad = hl_orc_unstorable(t->types[c], &cvals[c]);
+    if (!bad) continue;
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_format_timestamp(&b, bad->u.i);
+    rc = hl_err_set(err, HL_ERROR, HL_SS(DATETIME_FIELD_OVERFLOW),
+                    "row %llu: the value of column \"%s\" holds TIMESTAMP '%s', which ORC cannot "
+                    "store: a time from 1969-12-31 23:59:59.001 to 23:59:59.999999 reads back "
+                    "one second late in every ORC reader",
+                    (unsigned long long)w->row_no, t->names[c], b.oom ? "?" : hl_buf_cstr(&b));
+    hl_buf_fini(&b);
+    return rc;
   }
   wfile_t *f;
   int bucket = -1;
@@ -853,6 +907,14 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
                                          c->n_serde_params, c->params, c->n_params, err);
     if (rc != HL_OK) return rc;
   }
+  /* LazySimpleSerDe text refuses what it could not read back */
+  if (wt->rcfile && !wt->rc_fmt.binary)
+    hl_text_guard_init(&wt->guard, &wt->rc_fmt.text, HL_TEXT_ROWS_CELLS);
+  else if (wt->seqfile)
+    hl_text_guard_init(&wt->guard, &wt->fmt, HL_TEXT_ROWS_RECORDS);
+  else if (!wt->parquet && !wt->rcfile && !wt->orc)
+    hl_text_guard_init(&wt->guard, &wt->fmt, HL_TEXT_ROWS_LINES);
+  if (w->unescaped) wt->guard.active = false;
   wt->map = hl_map_create();
   if (!wt->map) return hl_err_nomem(err);
   return HL_OK;
@@ -1114,6 +1176,7 @@ static void writer_fini(writer_t *w) {
   }
   hl_arena_destroy(w->scratch);
   w->scratch = NULL;
+  hl_buf_fini(&w->guard_buf);
   if (w->s) hl_budget_release(&w->s->budget, w->held_bytes);
   w->held_bytes = 0;
 }
@@ -1128,6 +1191,8 @@ static hl_status_t writer_init(writer_t *w, hl_session_t *s, hl_arena_t *arena, 
   w->scratch = hl_arena_create(0);
   if (!w->tables || !w->scratch) return hl_err_nomem(err);
   w->strict = hl_cmd_setting_true(s, "hivelite.strict.conversion");
+  w->unescaped = hl_cmd_setting_true(s, "hivelite.text.write.unescaped");
+  hl_buf_init(&w->guard_buf);
   hl_status_t rc =
       hl_session_get_u64(s, "hivelite.write.file.size", 256ULL << 20, &w->file_size, err);
   if (rc == HL_OK)

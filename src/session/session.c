@@ -44,6 +44,8 @@ const char *const hl_session_defaults[] = {
     "",
     "hivelite.strict.conversion",
     "false",
+    "hivelite.text.write.unescaped",
+    "false",
     "hivelite.write.file.size",
     "268435456",
     NULL,

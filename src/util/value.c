@@ -349,6 +349,24 @@ static size_t utf8_count(const char *s, size_t len) {
   return chars;
 }
 
+int hl_char_fit(hl_arena_t *arena, uint32_t length, const char *s, uint32_t len, hl_str_t *out) {
+  size_t keep = utf8_prefix(s, len, length);
+  size_t chars = utf8_count(s, keep);
+  if (chars >= length) { /* already LENGTH characters (after the cut) */
+    out->ptr = s;
+    out->len = (uint32_t)keep;
+    return 0;
+  }
+  size_t pad = length - chars;
+  char *p = hl_arena_alloc(arena, keep + pad);
+  if (!p) return -1;
+  if (keep) memcpy(p, s, keep);
+  memset(p + keep, ' ', pad);
+  out->ptr = p;
+  out->len = (uint32_t)(keep + pad);
+  return 0;
+}
+
 hl_status_t hl_value_from_text(hl_arena_t *arena, const hl_type_t *type, const char *text,
                                size_t len, hl_value_t *out, hl_error_t *err) {
   memset(out, 0, sizeof(*out));

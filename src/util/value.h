@@ -48,6 +48,12 @@ typedef struct hl_value {
 hl_status_t hl_value_from_text(hl_arena_t *arena, const hl_type_t *type, const char *text,
                                size_t len, hl_value_t *out, hl_error_t *err);
 
+/* A CHAR(LENGTH) value from S[0..len): cut to LENGTH characters (UTF-8)
+ * and padded with spaces to LENGTH, as Hive reads CHAR from every format.
+ * *OUT points into S when S already has exactly LENGTH characters, else at
+ * a copy in ARENA.  Returns -1 when out of memory (OUT unchanged). */
+int hl_char_fit(hl_arena_t *arena, uint32_t length, const char *s, uint32_t len, hl_str_t *out);
+
 /* Appends the text form of V (of TYPE) to BUF: the form Hive prints and
  * casts to STRING: integers in decimal, doubles shortest round-trip ("1.0",
  * "1.0E10" like Java for large/small magnitudes), decimals with exactly

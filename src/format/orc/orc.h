@@ -64,6 +64,18 @@ int hl_orc_type_count(const hl_type_t *type);
  * seconds in a TIMESTAMP column's DATA stream. */
 #define HL_ORC_TS_BASE 1420070400LL
 
+/* Whether a TIMESTAMP (microseconds from 1970-01-01) reads back as written
+ * from ORC.  The format keeps seconds and nanoseconds; ORC's writers store
+ * a negative second with >= 1 ms of nanoseconds one higher (Java's
+ * truncating division) and every reader takes one back only when the
+ * stored second is negative, so no stored pair reads back as a time from
+ * 1969-12-31 23:59:59.001 to 23:59:59.999999 (ORC-763): those read one
+ * second late in every ORC reader, and are the only ones refused. */
+bool hl_orc_timestamp_ok(int64_t micros);
+/* The first TIMESTAMP in V (of TYPE, nested values included) that
+ * hl_orc_timestamp_ok refuses, or NULL. */
+const hl_value_t *hl_orc_unstorable(const hl_type_t *type, const hl_value_t *v);
+
 /* ------------------------------------------------------------ codecs */
 
 /* PostScript CompressionKind values. */
@@ -157,7 +169,8 @@ hl_status_t hl_orc_writer_open(hl_stor_t *fs, const char *path, const hl_orc_wri
                                int n_cols, const hl_type_t *const *types, const char *const *names,
                                hl_orc_writer_t **out, hl_error_t *err);
 /* Buffers the live rows of columns [0, n_cols) of BATCH; a stripe is
- * written once the buffered values pass the stripe size. */
+ * written once the buffered values pass the stripe size.  A TIMESTAMP
+ * that hl_orc_timestamp_ok refuses is 22008 (and fails the writer). */
 hl_status_t hl_orc_writer_write(hl_orc_writer_t *w, const hl_batch_t *batch, hl_error_t *err);
 /* Writes the last stripe, the metadata, footer and postscript, syncs,
  * closes and frees W (also on error).  NULL: HL_OK. */

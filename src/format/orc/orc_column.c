@@ -263,9 +263,14 @@ static hl_status_t read_strings(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl
       off += (size_t)v[i];
     }
   }
-  if (c->trunc_chars)
+  if (c->pad_chars) {
+    for (size_t i = 0; i < k; i++)
+      if (hl_char_fit(arena, c->trunc_chars, out[i].u.s.ptr, out[i].u.s.len, &out[i].u.s) < 0)
+        return hl_err_nomem(err);
+  } else if (c->trunc_chars) {
     for (size_t i = 0; i < k; i++)
       out[i].u.s.len = utf8_prefix(out[i].u.s.ptr, out[i].u.s.len, c->trunc_chars);
+  }
   return HL_OK;
 }
 

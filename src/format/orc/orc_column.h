@@ -23,6 +23,7 @@ struct hl_orc_col {
   bool decimal64;         /* DECIMAL as RLE v2 unscaled ints (files of ORC 2.0 pre-release) */
   const hl_type_t *type;  /* table type the values are produced in */
   uint32_t trunc_chars;   /* VARCHAR/CHAR: keep at most this many characters */
+  bool pad_chars;         /* CHAR: pad to trunc_chars with spaces, as Hive reads CHAR */
   int n_kids;
   hl_orc_col_t **kids; /* STRUCT: one per table field (NULL: not in the file);
                           LIST: element; MAP: key, value */

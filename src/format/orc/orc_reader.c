@@ -139,6 +139,9 @@ static hl_status_t bind(bind_ctx_t *b, uint32_t id, const hl_type_t *tt, hl_orc_
   c->file_scale = (int)ty->scale;
   if ((tt->id == HL_T_VARCHAR || tt->id == HL_T_CHAR) && tt->length > 0)
     c->trunc_chars = (uint32_t)tt->length;
+  /* ORC's writers pad CHAR; a STRING or VARCHAR file column read as CHAR
+   * is padded here, as Hive does */
+  c->pad_chars = tt->id == HL_T_CHAR && tt->length > 0;
   r->by_id[id] = c;
   if (ty->kind == ORCPB__TYPE__KIND__STRUCT) {
     c->n_kids = tt->n_children;

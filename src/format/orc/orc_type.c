@@ -53,3 +53,33 @@ int hl_orc_type_count(const hl_type_t *type) {
     n += hl_orc_type_count(type->children[i]);
   return n;
 }
+
+bool hl_orc_timestamp_ok(int64_t micros) {
+  /* [-999000, -1]: a negative second with >= 1 ms of fraction that the
+   * writers' truncation makes second 0 */
+  return micros >= 0 || micros < -999000;
+}
+
+const hl_value_t *hl_orc_unstorable(const hl_type_t *type, const hl_value_t *v) {
+  if (v->is_null) return NULL;
+  switch (type->id) {
+  case HL_T_TIMESTAMP:
+    return hl_orc_timestamp_ok(v->u.i) ? NULL : v;
+  case HL_T_ARRAY:
+  case HL_T_MAP:
+  case HL_T_STRUCT: {
+    uint32_t n = type->id == HL_T_MAP ? 2 * v->u.list.n : v->u.list.n;
+    for (uint32_t i = 0; i < n; i++) {
+      const hl_type_t *t = type->id == HL_T_ARRAY      ? type->children[0]
+                           : type->id == HL_T_MAP      ? type->children[i % 2]
+                           : (int)i < type->n_children ? type->children[i]
+                                                       : NULL;
+      const hl_value_t *bad = t ? hl_orc_unstorable(t, &v->u.list.items[i]) : NULL;
+      if (bad) return bad;
+    }
+    return NULL;
+  }
+  default:
+    return NULL;
+  }
+}

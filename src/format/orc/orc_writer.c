@@ -37,8 +37,10 @@
  * TIMESTAMP), so Hive reads back the same wall-clock value.  Seconds are
  * counted from 2015-01-01 00:00:00; as ORC's own writers do, a negative
  * second with >= 1 ms of nanoseconds is stored one higher (readers
- * subtract it back), so values in (1969-12-31 23:59:59, 1970-01-01) read
- * back one second late in every ORC reader.
+ * subtract it back).  So no stored value reads back as a time from
+ * 1969-12-31 23:59:59.001 to 23:59:59.999999 in any ORC reader (ORC's
+ * writers write them, and they read back one second late): such a value
+ * is refused (22008) rather than written wrong.
  *
  * No bloom filters are written.  Footer.writer is left unset: the
  * registered writer ids name other implementations, and an unregistered one makes some readers
@@ -352,6 +354,19 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
     break;
   case HL_ORC_TIMESTAMP: {
     int64_t micros = v->u.i;
+    if (!hl_orc_timestamp_ok(micros)) {
+      hl_buf_t b;
+      hl_buf_init(&b);
+      hl_format_timestamp(&b, micros);
+      w->failed = true;
+      st = hl_err_set(err, HL_ERROR, HL_SS(DATETIME_FIELD_OVERFLOW),
+                      "cannot write \"%s\": ORC cannot store TIMESTAMP '%s' (a time from "
+                      "1969-12-31 23:59:59.001 to 23:59:59.999999 reads back one second late in "
+                      "every ORC reader)",
+                      w->path, b.oom ? "?" : hl_buf_cstr(&b));
+      hl_buf_fini(&b);
+      return st;
+    }
     int64_t secs = micros / 1000000, frac = micros % 1000000;
     if (frac < 0) {
       frac += 1000000;

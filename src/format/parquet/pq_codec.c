@@ -247,7 +247,9 @@ hl_status_t hl_pq_decompress(hl_parquet_codec_t codec, const uint8_t *src, size_
     }
     return HL_OK;
   case HL_PQ_LZ4:
-    if (dst_len == 0 && src_len == 0) return HL_OK;
+    /* an empty page: no frame (ours, Arrow's), or Hadoop's
+     * BlockCompressorStream form, the uncompressed length 0 and no chunk */
+    if (dst_len == 0 && (src_len == 0 || (src_len == 4 && be32(src) == 0))) return HL_OK;
     if (lz4_hadoop(src, src_len, dst, dst_len)) return HL_OK;
     if (lz4_block(src, src_len, dst, dst_len)) return HL_OK;
     return corrupt(codec, err, "neither Hadoop-framed nor a raw block of the page size");
@@ -310,6 +312,12 @@ static hl_status_t gzip_compress(int level, const uint8_t *src, size_t src_len, 
 
 static hl_status_t lz4_compress(hl_parquet_codec_t codec, const uint8_t *src, size_t src_len,
                                 hl_buf_t *out, hl_error_t *err) {
+  /* Hadoop framing of nothing: no frame.  A frame of an empty block (its
+   * one 0x00 token, compressed length 1) is not read by every reader
+   * (hyparquet's block decoder wants a match offset after it), and a frame
+   * with compressed length 0 is no LZ4 block at all; zero frames is what
+   * Arrow's, hyparquet's and our readers take for an empty page. */
+  if (codec == HL_PQ_LZ4 && src_len == 0) return HL_OK;
   size_t header = codec == HL_PQ_LZ4 ? 8 : 0;
   int bound = LZ4_compressBound((int)src_len);
   if (bound <= 0) return lib_failed(codec, err);

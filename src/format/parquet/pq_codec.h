@@ -40,7 +40,9 @@ hl_status_t hl_pq_decompress(hl_parquet_codec_t codec, const uint8_t *src, size_
 
 /* Appends the compressed form of SRC[0..src_len) to OUT.  LEVEL 0 picks the
  * codec's default (used by GZIP, ZSTD, BROTLI; ignored by the others).  LZ4
- * (deprecated) is written in the Hadoop framing.  HL_UNSUPPORTED for LZO or
+ * (deprecated) is written in the Hadoop framing: one frame [4-byte
+ * big-endian uncompressed size][4-byte big-endian compressed size][block],
+ * and no frame at all (0 bytes) for an empty input.  HL_UNSUPPORTED for LZO or
  * an unknown codec, HL_NOMEM, HL_INTERNAL if a library fails. */
 hl_status_t hl_pq_compress(hl_parquet_codec_t codec, int level, const uint8_t *src, size_t src_len,
                            hl_buf_t *out, hl_error_t *err);

@@ -667,7 +667,7 @@ static bool ts_scale(int conv, int64_t v, int64_t *out) {
   }
 }
 
-static uint32_t utf8_prefix(const char *s, uint32_t len, uint32_t chars) {
+uint32_t pq_utf8_prefix(const char *s, uint32_t len, uint32_t chars) {
   uint32_t i = 0, n = 0;
   while (i < len) {
     if (((uint8_t)s[i] & 0xc0) != 0x80) {
@@ -748,7 +748,14 @@ static hl_status_t conv_one(pq_col_t *c, const void *raw, size_t i, hl_value_t *
   case HL_PQ_CV_BINARY: {
     const hl_pq_bytes_t *b = (const hl_pq_bytes_t *)raw + i;
     uint32_t len = b->len;
-    if (c->s.trunc_chars) len = utf8_prefix((const char *)b->ptr, len, c->s.trunc_chars);
+    if (c->s.pad_chars && arena) {
+      if (hl_char_fit(arena, c->s.trunc_chars, (const char *)b->ptr, len, &out->u.s) < 0)
+        return hl_err_nomem(err);
+      if (out->u.s.ptr != (const char *)b->ptr) break; /* a padded copy */
+      len = out->u.s.len;
+    } else if (c->s.trunc_chars) {
+      len = pq_utf8_prefix((const char *)b->ptr, len, c->s.trunc_chars);
+    }
     if (!arena) {
       out->u.s.ptr = (const char *)b->ptr;
     } else {

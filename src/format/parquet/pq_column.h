@@ -46,6 +46,7 @@ typedef struct pq_col_spec {
   int16_t max_def, max_rep;
   bool discard;         /* levels only: values are decoded but not kept */
   uint32_t trunc_chars; /* VARCHAR/CHAR target: keep at most this many chars (0: all) */
+  bool pad_chars;       /* CHAR target: pad to trunc_chars with spaces, as Hive reads CHAR */
   int codec;            /* hl_parquet_codec_t */
   uint64_t chunk_start; /* first byte (dictionary page or first data page) */
   uint64_t chunk_end;   /* one past the last byte */
@@ -87,6 +88,9 @@ hl_status_t pq_col_skip_rows(pq_col_t *col, uint64_t n_rows, hl_error_t *err);
 
 /* Data pages passed over without decoding since creation. */
 uint64_t pq_col_pages_skipped(const pq_col_t *col);
+
+/* Bytes of the first CHARS UTF-8 characters of S[0..len). */
+uint32_t pq_utf8_prefix(const char *s, uint32_t len, uint32_t chars);
 
 /* Converts one statistics bound (PLAIN bytes of a value of the leaf's
  * physical type, as Statistics and ColumnIndex store them) with CONV into

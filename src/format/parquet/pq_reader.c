@@ -215,6 +215,7 @@ struct hl_parquet_reader {
   bool *leaf_used;       /* [n_leaves] */
   uint8_t *leaf_discard; /* [n_leaves] */
   uint32_t *leaf_trunc;  /* [n_leaves] */
+  bool *leaf_pad;        /* [n_leaves] CHAR: padded to leaf_trunc */
   const hl_scan_pred_t *preds;
   int n_preds;
   /* current row group */
@@ -348,6 +349,8 @@ static void mark_leaves(hl_parquet_reader_t *r, const pq_bind_t *b, bool discard
     r->leaf_discard[li] = discard || !b->type;
     if (b->type && (b->type->id == HL_T_VARCHAR || b->type->id == HL_T_CHAR) && b->type->length > 0)
       r->leaf_trunc[li] = (uint32_t)b->type->length;
+    /* Hive's Parquet writer drops CHAR padding; Hive pads again on read */
+    r->leaf_pad[li] = b->type && b->type->id == HL_T_CHAR && b->type->length > 0;
     return;
   }
   for (int k = 0; k < b->n_kids; k++) {
@@ -392,14 +395,21 @@ static bool legacy_ok(int conv) {
   }
 }
 
-/* Bounds of leaf LI from BYTES, per the column order rules. */
+/* Bounds of leaf LI from BYTES, per the column order rules, for the values
+ * as read: none for a CHAR column (read padded, compared ignoring trailing
+ * blanks, while the file orders its values byte-wise with or without the
+ * padding); a VARCHAR's minimum cut as its values are (a cut keeps the
+ * order, so the cut minimum bounds the cut values). */
 static bool decode_bounds(const hl_parquet_reader_t *r, int li, const hl_pq_meta_bytes_t *bmin,
                           const hl_pq_meta_bytes_t *bmax, hl_value_t *mn, hl_value_t *mx) {
+  if (r->leaf_pad[li]) return false;
   const hl_pq_leaf_t *leaf = &r->ft->schema->leaves[li];
   const hl_pq_schema_elem_t *e = leaf->node->elem;
   int conv = leaf->node->conv;
   if (!pq_stat_value(e->type, e->type_length, conv, bmin->ptr, bmin->len, mn)) return false;
   if (!pq_stat_value(e->type, e->type_length, conv, bmax->ptr, bmax->len, mx)) return false;
+  if (r->leaf_trunc[li] && (conv == HL_PQ_CV_STRING || conv == HL_PQ_CV_BINARY))
+    mn->u.s.len = pq_utf8_prefix(mn->u.s.ptr, mn->u.s.len, r->leaf_trunc[li]);
   if (is_float_conv(conv)) {
     if (isnan(mn->u.d) || isnan(mx->u.d)) return false;
     if (mn->u.d == 0) mn->u.d = -0.0; /* +0 min may hide -0 and vice versa */
@@ -617,6 +627,7 @@ static hl_status_t open_row_group(hl_parquet_reader_t *r, const hl_pq_row_group_
           .max_rep = leaf->max_rep,
           .discard = r->leaf_discard[li],
           .trunc_chars = r->leaf_trunc[li],
+          .pad_chars = r->leaf_pad[li],
           .codec = cm->codec,
           .chunk_start = spans[k].start,
           .chunk_end = spans[k].end,
@@ -874,11 +885,12 @@ hl_status_t hl_parquet_reader_open(hl_stor_t *fs, const char *path, int n_cols,
   r->leaf_used = hl_arena_zalloc(r->arena, nl * sizeof(bool));
   r->leaf_discard = hl_arena_zalloc(r->arena, nl);
   r->leaf_trunc = hl_arena_zalloc(r->arena, nl * sizeof(uint32_t));
+  r->leaf_pad = hl_arena_zalloc(r->arena, nl * sizeof(bool));
   r->pending = hl_arena_zalloc(r->arena, nl * sizeof(uint64_t));
   r->cols = hl_calloc(nl, sizeof(pq_col_t *));
   r->bufs = hl_calloc(nl, sizeof(uint8_t *));
-  if (!r->bufs || !r->cb || !r->leaf_used || !r->leaf_discard || !r->leaf_trunc || !r->cols ||
-      !r->pending) {
+  if (!r->bufs || !r->cb || !r->leaf_used || !r->leaf_discard || !r->leaf_trunc || !r->leaf_pad ||
+      !r->cols || !r->pending) {
     st = hl_err_nomem(err);
     goto fail;
   }

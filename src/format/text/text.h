@@ -78,6 +78,51 @@ hl_status_t hl_text_writer_close(hl_text_writer_t *w, hl_error_t *err); /* NULL:
 /* Bytes written so far (uncompressed), for statistics. */
 uint64_t hl_text_writer_raw_bytes(const hl_text_writer_t *w);
 
+/* ---- values a LazySimpleSerDe file cannot hold ---------------------------
+ * Without an escape character (ESCAPED BY) LazySimpleSerDe writes a string
+ * as it is, so a line feed or carriage return in it ends the row early in a
+ * text file, and a separator splits its field, item or map entry: the file
+ * does not read back as written (Hive writes it all the same).  With an
+ * escape character strings are escaped, but other values (numbers, dates,
+ * timestamps, BINARY's base64) never are, which matters only for separators
+ * such as '.', '-', ':' or ' '.  A guard tells, value by value, whether a
+ * row can be written; a writer that trusts its caller writes what it is
+ * given. */
+
+/* How the rows of LazySimpleSerDe text are held apart. */
+typedef enum hl_text_rows {
+  HL_TEXT_ROWS_LINES,   /* text files: a row ends at a line feed (Hadoop: or CR) */
+  HL_TEXT_ROWS_RECORDS, /* SequenceFile: one record per row */
+  HL_TEXT_ROWS_CELLS    /* RCFile (ColumnarSerDe): one cell per column value */
+} hl_text_rows_t;
+
+typedef struct hl_text_guard {
+  bool active;        /* some value may not be writable */
+  bool escaped;       /* strings are escaped: only other values are checked */
+  bool check_scalars; /* a byte that breaks a row can occur in a formatted non-string value */
+  bool lines;         /* HL_TEXT_ROWS_LINES */
+  char escape;        /* when escaped */
+  uint8_t level[256]; /* a byte breaks a leaf at nesting level L (1: a column) when level[b] < L */
+} hl_text_guard_t;
+
+/* What keeps a value from being written. */
+typedef struct hl_text_flaw {
+  unsigned char byte;
+  int what;    /* separator level 0..7; -1: line end; -2: the escape character */
+  bool string; /* in a string: an escape character would write it */
+} hl_text_flaw_t;
+
+/* The guard for writing FMT with ROWS; inactive (checks nothing) for
+ * OpenCSVSerde and JSON, whose writers quote and escape everything. */
+void hl_text_guard_init(hl_text_guard_t *g, const hl_text_format_t *fmt, hl_text_rows_t rows);
+/* Whether V (of column type TYPE) reads back as written; when not, the
+ * first byte that breaks it is described in *FLAW.  SCRATCH takes the text
+ * of non-string values; its out-of-memory flag is the caller's to check. */
+bool hl_text_guard_check(const hl_text_guard_t *g, const hl_type_t *type, const hl_value_t *v,
+                         hl_buf_t *scratch, hl_text_flaw_t *flaw);
+/* Appends what FLAW is, e.g. "a line feed" or "the field delimiter '\001'". */
+void hl_text_flaw_describe(hl_buf_t *b, const hl_text_flaw_t *flaw);
+
 /* ---- rows without a file, for container formats -------------------------
  * SequenceFile values and RCFile (ColumnarSerDe) cells hold LazySimpleSerDe
  * text; these reuse the reader's and writer's row code on caller-supplied

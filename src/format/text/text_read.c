@@ -596,19 +596,65 @@ static hl_status_t csv_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t row,
 /* JsonSerDe                                                                */
 /* ---------------------------------------------------------------------- */
 
-static hl_status_t json_value(hl_text_reader_t *r, const hl_type_t *type, json_t *j,
+static hl_status_t json_value(hl_text_reader_t *r, const hl_type_t *type, json_t *j, json_t *q,
                               hl_value_t *out, hl_error_t *err);
 
-/* The member of object J whose key equals NAME ignoring case, or NULL. */
-static json_t *json_member(json_t *j, const char *name) {
+/* The member of object J whose key equals NAME ignoring case, or NULL;
+ * *KEY is its key. */
+static json_t *json_member(json_t *j, const char *name, const char **key_out) {
   json_t *v = json_object_get(j, name); /* the usual case: exact */
+  *key_out = name;
   if (v) return v;
   const char *key;
   json_t *value;
   json_object_foreach(j, key, value) {
-    if (strcasecmp(key, name) == 0) return value;
+    if (strcasecmp(key, name) == 0) {
+      *key_out = key;
+      return value;
+    }
   }
   return NULL;
+}
+
+/* Leaf types that take a JSON number from its text: jansson keeps a
+ * number only as an int64 or a double, which rounds DECIMAL(38) and
+ * DECIMAL(18) values, turns 1.50 into "1.5" in a string column, and
+ * rounds twice on the way to FLOAT. */
+static bool wants_number_text(const hl_type_t *type) {
+  return type->id == HL_T_DECIMAL || type->id == HL_T_FLOAT || hl_type_is_string(type);
+}
+
+/* Whether reading J (parsed normally) as TYPE needs the text of a real
+ * number somewhere in it (integers are exact as int64). */
+static bool needs_number_text(const hl_type_t *type, json_t *j) {
+  switch (type->id) {
+  case HL_T_ARRAY: {
+    if (!json_is_array(j)) return false;
+    size_t n = json_array_size(j);
+    for (size_t i = 0; i < n; i++)
+      if (needs_number_text(type->children[0], json_array_get(j, i))) return true;
+    return false;
+  }
+  case HL_T_MAP: {
+    if (!json_is_object(j)) return false;
+    const char *key;
+    json_t *value;
+    json_object_foreach(j, key, value) {
+      if (needs_number_text(type->children[1], value)) return true;
+    }
+    return false;
+  }
+  case HL_T_STRUCT: {
+    if (!json_is_object(j)) return false;
+    const char *key;
+    for (int i = 0; i < type->n_children; i++)
+      if (needs_number_text(type->children[i], json_member(j, type->field_names[i], &key)))
+        return true;
+    return false;
+  }
+  default:
+    return json_is_real(j) && wants_number_text(type);
+  }
 }
 
 /* A JSON scalar as text, as Hive reads it into a string column. */
@@ -647,7 +693,9 @@ static hl_status_t json_text(hl_text_reader_t *r, json_t *j, const char **p, siz
   return HL_OK;
 }
 
-static hl_status_t json_value(hl_text_reader_t *r, const hl_type_t *type, json_t *j,
+/* J is the value as jansson parsed it; Q, when not NULL, the same value
+ * from the line parsed again with every number as a string (its text). */
+static hl_status_t json_value(hl_text_reader_t *r, const hl_type_t *type, json_t *j, json_t *q,
                               hl_value_t *out, hl_error_t *err) {
   memset(out, 0, sizeof *out);
   if (!j || json_is_null(j)) {
@@ -662,7 +710,8 @@ static hl_status_t json_value(hl_text_reader_t *r, const hl_type_t *type, json_t
     hl_value_t *items = hl_arena_alloc(r->arena, sizeof *items * (count ? count : 1));
     if (!items) return hl_err_nomem(err);
     for (size_t i = 0; i < count; i++)
-      if ((st = json_value(r, type->children[0], json_array_get(j, i), &items[i], err)) != HL_OK)
+      if ((st = json_value(r, type->children[0], json_array_get(j, i), json_array_get(q, i),
+                           &items[i], err)) != HL_OK)
         return st;
     out->u.list.n = (uint32_t)count;
     out->u.list.items = items;
@@ -680,7 +729,9 @@ static hl_status_t json_value(hl_text_reader_t *r, const hl_type_t *type, json_t
       if ((st = scalar(r, type->children[0], key, key_len, false, &items[k], err)) != HL_OK)
         return st;
       if (items[k].is_null) continue; /* a key that does not convert: entry dropped */
-      if ((st = json_value(r, type->children[1], value, &items[k + 1], err)) != HL_OK) return st;
+      json_t *qv = q ? json_object_getn(q, key, key_len) : NULL;
+      if ((st = json_value(r, type->children[1], value, qv, &items[k + 1], err)) != HL_OK)
+        return st;
       k += 2;
     }
     out->u.list.n = (uint32_t)(k / 2);
@@ -693,8 +744,10 @@ static hl_status_t json_value(hl_text_reader_t *r, const hl_type_t *type, json_t
     hl_value_t *items = hl_arena_alloc(r->arena, sizeof *items * (n_fields ? n_fields : 1));
     if (!items) return hl_err_nomem(err);
     for (uint32_t i = 0; i < n_fields; i++) {
-      json_t *member = json_member(j, type->field_names[i]);
-      if ((st = json_value(r, type->children[i], member, &items[i], err)) != HL_OK) return st;
+      const char *key;
+      json_t *member = json_member(j, type->field_names[i], &key);
+      json_t *qm = q && member ? json_object_get(q, key) : NULL;
+      if ((st = json_value(r, type->children[i], member, qm, &items[i], err)) != HL_OK) return st;
     }
     out->u.list.n = n_fields;
     out->u.list.items = items;
@@ -710,6 +763,8 @@ static hl_status_t json_value(hl_text_reader_t *r, const hl_type_t *type, json_t
   default: {
     if (!hl_type_is_string(type) && (json_is_object(j) || json_is_array(j))) break;
     if (type->id == HL_T_BINARY && !json_is_string(j)) break;
+    if (q && json_is_number(j) && json_is_string(q) && wants_number_text(type))
+      return scalar(r, type, json_string_value(q), json_string_length(q), false, out, err);
     const char *p = "";
     size_t n = 0;
     bool stable = false;
@@ -773,7 +828,8 @@ static hl_status_t json_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t row
   size_t blank = 0;
   while (blank < n && (p[blank] == ' ' || p[blank] == '\t' || p[blank] == '\r'))
     blank++;
-  json_t *root = NULL;
+  json_t *root = NULL, *qroot = NULL;
+  bool all_quoted = false; /* root itself has every number as a string */
   if (blank < n) {
     json_error_t jerr;
     root = json_loadb(p, n, JSON_ALLOW_NUL, &jerr);
@@ -786,6 +842,7 @@ static hl_status_t json_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t row
       if (!quoted) return hl_err_nomem(err);
       root = json_loadb(quoted, qn, JSON_ALLOW_NUL, &jerr);
       hl_free(quoted);
+      all_quoted = true;
     }
     if (!root) {
       if (json_error_code(&jerr) == json_error_out_of_memory) return hl_err_nomem(err);
@@ -803,21 +860,39 @@ static hl_status_t json_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t row
   memset(r->seen, 0, sizeof *r->seen * (size_t)r->n_cols);
   if (root) {
     const char *key;
+    size_t key_len;
     json_t *jv;
     int hint = 0;
-    json_object_foreach(root, key, jv) {
+    json_object_keylen_foreach(root, key, key_len, jv) {
       int col = json_column(r, key, &hint);
       if (col < 0 || !r->projected[col] || r->seen[col]) continue;
       r->seen[col] = true;
       const hl_type_t *type = r->types[col];
+      if (!qroot && !all_quoted && needs_number_text(type, jv)) {
+        /* the line again with numbers as strings, for their exact text */
+        size_t qn = 0;
+        char *quoted = quote_numbers(p, n, &qn);
+        if (!quoted) {
+          st = hl_err_nomem(err);
+          break;
+        }
+        qroot = json_loadb(quoted, qn, JSON_ALLOW_NUL, NULL);
+        hl_free(quoted);
+        if (!qroot) { /* it parsed once: only memory can fail */
+          st = hl_err_nomem(err);
+          break;
+        }
+      }
       hl_value_t *v = &(hl_value_t){0};
       if (hl_type_is_complex(type) && !(v = hl_arena_alloc(r->arena, sizeof *v))) {
         st = hl_err_nomem(err);
         break;
       }
-      if ((st = json_value(r, type, jv, v, err)) != HL_OK) break;
+      json_t *qv = qroot ? json_object_getn(qroot, key, key_len) : NULL;
+      if ((st = json_value(r, type, jv, qv, v, err)) != HL_OK) break;
       if ((st = store(r, &batch->cols[col], row, v, err)) != HL_OK) break;
     }
+    json_decref(qroot);
     json_decref(root);
   }
   for (int col = 0; st == HL_OK && col < r->n_cols; col++)

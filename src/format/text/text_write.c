@@ -507,3 +507,113 @@ uint64_t hl_text_writer_raw_bytes(const hl_text_writer_t *w) {
   if (w && !w->sink) return w->raw_bytes; /* encoder: bytes handed out */
   return w ? w->raw_bytes + w->out.len : 0;
 }
+
+/* ---------------------------------------------------------------------- */
+/* Values LazySimpleSerDe cannot hold                                       */
+/* ---------------------------------------------------------------------- */
+
+#define NEVER 255
+
+void hl_text_guard_init(hl_text_guard_t *g, const hl_text_format_t *fmt, hl_text_rows_t rows) {
+  memset(g, 0, sizeof *g);
+  memset(g->level, NEVER, sizeof g->level);
+  if (fmt->kind != HL_TEXT_LAZY) return;
+  g->lines = rows == HL_TEXT_ROWS_LINES;
+  g->escape = fmt->escape;
+  g->escaped = fmt->has_escape;
+  /* a cell holds one column value: the field separator splits nothing */
+  for (int k = N_LEVELS - 1; k >= (rows == HL_TEXT_ROWS_CELLS ? 1 : 0); k--)
+    g->level[(unsigned char)fmt->separators[k]] = (uint8_t)k;
+  if (rows == HL_TEXT_ROWS_LINES) g->level['\n'] = g->level['\r'] = 0;
+  /* unescaped in a non-string value, the escape hides the byte after it */
+  if (g->escaped) g->level[(unsigned char)fmt->escape] = 0;
+  /* bytes of formatted numbers, dates, timestamps, booleans and base64 */
+  static const char formatted[] = "0123456789abcdefghijklmnopqrstuvwxyz"
+                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ+-.:/= ";
+  for (const char *c = formatted; *c; c++)
+    if (g->level[(unsigned char)*c] != NEVER) g->check_scalars = true;
+  for (int b = 0; b < 256; b++)
+    if (g->level[b] != NEVER && (!g->escaped || g->check_scalars)) g->active = true;
+}
+
+/* The first byte of P[0..n) that breaks a leaf at LEVEL, or -1. */
+static int first_bad(const hl_text_guard_t *g, const char *p, size_t n, int level) {
+  for (size_t i = 0; i < n; i++)
+    if (g->level[(unsigned char)p[i]] < level) return (unsigned char)p[i];
+  return -1;
+}
+
+static bool guard_value(const hl_text_guard_t *g, const hl_type_t *type, const hl_value_t *v,
+                        int level, hl_buf_t *scratch, hl_text_flaw_t *flaw) {
+  if (v->is_null) return true;
+  int bad = -1;
+  bool string = false;
+  switch (type->id) {
+  case HL_T_STRING:
+  case HL_T_VARCHAR:
+  case HL_T_CHAR:
+    if (g->escaped) return true; /* put_escaped escapes every byte that matters */
+    bad = first_bad(g, v->u.s.ptr, v->u.s.len, level);
+    string = true;
+    break;
+  case HL_T_ARRAY:
+    for (uint32_t i = 0; i < v->u.list.n; i++)
+      if (!guard_value(g, type->children[0], &v->u.list.items[i], level + 1, scratch, flaw))
+        return false;
+    return true;
+  case HL_T_MAP:
+    for (uint32_t i = 0; i < 2 * v->u.list.n; i++)
+      if (!guard_value(g, type->children[i % 2], &v->u.list.items[i], level + 2, scratch, flaw))
+        return false;
+    return true;
+  case HL_T_STRUCT:
+    for (uint32_t i = 0; i < v->u.list.n && (int)i < type->n_children; i++)
+      if (!guard_value(g, type->children[i], &v->u.list.items[i], level + 1, scratch, flaw))
+        return false;
+    return true;
+  default: /* written as lazy_value writes it */
+    if (!g->check_scalars) return true;
+    hl_buf_reset(scratch);
+    if (type->id == HL_T_BINARY)
+      hl_text_b64_encode(scratch, (const unsigned char *)v->u.s.ptr, v->u.s.len);
+    else
+      hl_value_format(scratch, type, v);
+    bad = first_bad(g, scratch->len ? scratch->data : "", scratch->len, level);
+    break;
+  }
+  if (bad < 0) return true;
+  flaw->byte = (unsigned char)bad;
+  flaw->string = string;
+  if (g->lines && (bad == '\n' || bad == '\r'))
+    flaw->what = -1;
+  else if (g->escaped && bad == (unsigned char)g->escape)
+    flaw->what = -2;
+  else
+    flaw->what = g->level[bad];
+  return false;
+}
+
+bool hl_text_guard_check(const hl_text_guard_t *g, const hl_type_t *type, const hl_value_t *v,
+                         hl_buf_t *scratch, hl_text_flaw_t *flaw) {
+  if (!g->active) return true;
+  return guard_value(g, type, v, 1, scratch, flaw);
+}
+
+void hl_text_flaw_describe(hl_buf_t *b, const hl_text_flaw_t *flaw) {
+  static const char *const names[] = {"the field delimiter", "the collection delimiter",
+                                      "the map key delimiter"};
+  if (flaw->what == -1) {
+    hl_buf_puts(b, flaw->byte == '\n' ? "a line feed" : "a carriage return");
+    return;
+  }
+  if (flaw->what == -2)
+    hl_buf_puts(b, "the escape character");
+  else if (flaw->what < 3)
+    hl_buf_puts(b, names[flaw->what]);
+  else
+    hl_buf_printf(b, "the delimiter of nesting level %d", flaw->what + 1);
+  if (flaw->byte >= 0x20 && flaw->byte < 0x7f && flaw->byte != '\'' && flaw->byte != '\\')
+    hl_buf_printf(b, " '%c'", (char)flaw->byte);
+  else
+    hl_buf_printf(b, " '\\%03o'", flaw->byte);
+}

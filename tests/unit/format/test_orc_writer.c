@@ -614,8 +614,8 @@ static void gen(const hl_type_t *t, hl_value_t *v, int null_pct, int distinct) {
     break;
   case HL_T_TIMESTAMP: {
     int64_t us = (int64_t)(rnd() % 6000000000000000ULL) - 2000000000000000LL;
-    if (rnd() % 3 == 0) us -= us % 1000000;     /* whole seconds */
-    if (us > -1000000 && us < 0) us = -1000000; /* ORC cannot hold (-1 s, 0) */
+    if (rnd() % 3 == 0) us -= us % 1000000;      /* whole seconds */
+    if (!hl_orc_timestamp_ok(us)) us = -1000000; /* ORC cannot hold [-999 ms, 0) */
     v->u.i = us;
     break;
   }
@@ -1127,6 +1127,82 @@ TEST(direct_columns) {
   hl_err_clear(&err);
 }
 
+/* Around 1970-01-01 every value ORC can hold reads back as written; the
+ * ones it cannot (1969-12-31 23:59:59.001 .. 23:59:59.999999, which read
+ * back one second late in every ORC reader) are refused with 22008. */
+TEST(timestamps_near_1970) {
+  static const int64_t ok[] = {
+      -1000000,          /* 1969-12-31 23:59:59 */
+      -999999,           /* 23:59:59.000001 */
+      -999001,           /* 23:59:59.000999: < 1 ms of fraction, stored as is */
+      -1500000,          /* 23:59:58.5 */
+      -1000001,          /* 23:59:58.999999 */
+      -2000000 + 999000, /* 23:59:58.999 */
+      0,
+      1,
+      999999, /* 1970-01-01 00:00:00.999999 */
+      1000,
+      -2208988800000000LL + 500000, /* 1900-01-01 00:00:00.5 */
+      -2208988800000000LL - 1,      /* 1899-12-31 23:59:59.999999 */
+  };
+  int n = (int)(sizeof ok / sizeof ok[0]);
+  const hl_type_t *types[1] = {ptype("timestamp")};
+  const char *names[1] = {"ts"};
+  hl_orc_write_options_t o = default_options();
+  const char *path = hl_arena_sprintf(T.arena, "%s/ts1970.orc", T.dir);
+  unlink(path);
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_orc_writer_t *w = NULL;
+  CHECK_INT(hl_orc_writer_open(T.fs, path, &o, 1, types, names, &w, &err), HL_OK);
+  hl_batch_t *batch = hl_batch_create(1, types);
+  for (int r = 0; r < n; r++) {
+    CHECK(hl_orc_timestamp_ok(ok[r]));
+    hl_value_t v = {.is_null = false, .u.i = ok[r]};
+    hl_vec_put_value(&batch->cols[0], batch->arena, (uint32_t)r, &v);
+  }
+  batch->n_rows = (uint32_t)n;
+  CHECK_INT(hl_orc_writer_write(w, batch, &err), HL_OK);
+  CHECK_INT(hl_orc_writer_close(w, &err), HL_OK);
+  hl_orc_reader_t *rd = NULL;
+  CHECK_INT(hl_orc_reader_open(T.fs, path, 1, types, names, NULL, NULL, 0, &rd, &err), HL_OK);
+  hl_batch_reset(batch);
+  if (rd) CHECK_INT(hl_orc_reader_next(rd, batch, &err), HL_OK);
+  CHECK_INT(batch->n_rows, n);
+  for (uint32_t r = 0; r < batch->n_rows && (int)r < n; r++) {
+    hl_value_t v;
+    hl_vec_get_value(&batch->cols[0], r, &v);
+    if (v.u.i != ok[r])
+      fprintf(stderr, "  row %u: wrote %lld, read %lld\n", r, (long long)ok[r], (long long)v.u.i);
+    CHECK(!v.is_null && v.u.i == ok[r]);
+  }
+  hl_orc_reader_close(rd);
+  /* the edges of what cannot be held, refused: nothing reads back wrong */
+  static const int64_t bad[] = {-999000, -500000, -1000, -1};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    CHECK(!hl_orc_timestamp_ok(bad[k]));
+    unlink(path);
+    CHECK_INT(hl_orc_writer_open(T.fs, path, &o, 1, types, names, &w, &err), HL_OK);
+    hl_batch_reset(batch);
+    hl_value_t v = {.is_null = false, .u.i = bad[k]};
+    hl_vec_put_value(&batch->cols[0], batch->arena, 0, &v);
+    batch->n_rows = 1;
+    CHECK_INT(hl_orc_writer_write(w, batch, &err), HL_ERROR);
+    CHECK_STR(err.sqlstate, "22008");
+    if (k == 0)
+      CHECK_STR(err.message,
+                hl_arena_sprintf(T.arena,
+                                 "cannot write \"%s\": ORC cannot store TIMESTAMP '1969-12-31 "
+                                 "23:59:59.001' (a time from 1969-12-31 23:59:59.001 to "
+                                 "23:59:59.999999 reads back one second late in every ORC reader)",
+                                 path));
+    hl_err_clear(&err);
+    hl_orc_writer_abort(w);
+  }
+  hl_batch_destroy(batch);
+  hl_err_clear(&err);
+}
+
 int main(void) {
   if (test_tmpdir(T.dir, sizeof T.dir, "orcw") != 0) return 1;
   T.fs = hl_stor_local_create();
@@ -1141,6 +1217,7 @@ int main(void) {
   RUN(roundtrip_stripes);
   RUN(row_index);
   RUN(direct_columns);
+  RUN(timestamps_near_1970);
   hl_error_t err;
   hl_err_init(&err);
   T.fs->ops->remove_tree(T.fs, T.dir, &err);

@@ -1056,6 +1056,17 @@ TEST(codec_round_trips) {
   CHECK_INT(hl_pq_compress(HL_PQ_LZ4, 0, src + 600, 400, &out, &err), HL_OK);
   CHECK_INT(hl_pq_decompress(HL_PQ_LZ4, (uint8_t *)out.data, out.len, dst, 1000, &err), HL_OK);
   CHECK(memcmp(dst, src, 1000) == 0);
+  /* LZ4 (Hadoop) of nothing is no frame; an empty page also reads from a
+   * frame of an empty block (older hivelite, Arrow) and from Hadoop's
+   * BlockCompressorStream form (the length 0 and no chunk) */
+  hl_buf_reset(&out);
+  CHECK_INT(hl_pq_compress(HL_PQ_LZ4, 0, src, 0, &out, &err), HL_OK);
+  CHECK_INT(out.len, 0);
+  static const uint8_t empty_frame[9] = {0, 0, 0, 0, 0, 0, 0, 1, 0}, hadoop_empty[4] = {0};
+  CHECK_INT(hl_pq_decompress(HL_PQ_LZ4, empty_frame, 9, dst, 0, &err), HL_OK);
+  CHECK_INT(hl_pq_decompress(HL_PQ_LZ4, hadoop_empty, 4, dst, 0, &err), HL_OK);
+  CHECK_INT(hl_pq_decompress(HL_PQ_LZ4, hadoop_empty, 3, dst, 0, &err), HL_CORRUPT);
+  reset_err();
   hl_buf_reset(&out);
   CHECK_INT(hl_pq_compress(HL_PQ_LZ4_RAW, 0, src, 1000, &out, &err), HL_OK);
   memset(dst, 0, 1000);

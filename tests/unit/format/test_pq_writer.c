@@ -1121,6 +1121,110 @@ TEST(empty_file_and_errors) {
   hl_arena_destroy(a);
 }
 
+/* The pages of column chunk CC as (header, body) pairs, in file order. */
+typedef struct page {
+  hl_pq_page_header_t ph;
+  const uint8_t *body;
+} page_t;
+
+static int chunk_pages(footer_t *ft, const hl_pq_column_chunk_t *cc, page_t *out, int max) {
+  const hl_pq_column_meta_t *m = cc->meta_data;
+  int64_t start = m->has_dictionary_page_offset ? m->dictionary_page_offset : m->data_page_offset;
+  const uint8_t *p = read_range(ft, start, (int32_t)m->total_compressed_size);
+  size_t off = 0, len = (size_t)m->total_compressed_size;
+  int n = 0;
+  while (off < len && n < max) {
+    hl_error_t err;
+    hl_err_init(&err);
+    size_t used = 0;
+    bool more = false;
+    hl_status_t st =
+        hl_pq_page_header_decode(ft->arena, p + off, len - off, &out[n].ph, &used, &more, &err);
+    CHECK_INT(st, HL_OK);
+    hl_err_clear(&err);
+    if (st != HL_OK) break;
+    out[n].body = p + off + used;
+    off += used + (size_t)out[n].ph.compressed_page_size;
+    n++;
+  }
+  CHECK_INT(off, len);
+  return n;
+}
+
+static uint32_t be32_at(const uint8_t *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* LZ4 (Hadoop framing): every page is one frame whose sizes match the page
+ * header and the block after it, and an empty page (the dictionary of an
+ * all-NULL column) is no frame at all, not a frame of an empty block;
+ * hivelite reads the file back. */
+TEST(lz4_hadoop_framing) {
+  hl_arena_t *a = hl_arena_create(0);
+  const char *names[4] = {"a", "s", "e", "x"};
+  const char *types[4] = {"int", "string", "array<int>", "bigint"};
+  table_t t;
+  table_init(&t, a, 4, names, types, 3);
+  for (size_t r = 0; r < 3; r++) {
+    *cell(&t, r, 0) = vnull();
+    *cell(&t, r, 1) = vnull();
+    *cell(&t, r, 2) = vlist(a, 0, 0, NULL); /* an empty array: no element values */
+    *cell(&t, r, 3) = vint((int64_t)r * 1000003);
+  }
+  hl_parquet_write_options_t o;
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_kv_t p[1] = {kv("parquet.compression", "LZ4")};
+  CHECK_INT(hl_parquet_write_options_init(&o, p, 1, &err), HL_OK);
+  const char *path = new_path(a);
+  CHECK_INT(write_table(&t, path, &o, 100, &err), HL_OK);
+  hl_err_clear(&err);
+  footer_t ft;
+  if (footer_open(&ft, path)) {
+    CHECK_INT(ft.meta->n_row_groups, 1);
+    const hl_pq_row_group_t *rg = &ft.meta->row_groups[0];
+    CHECK_INT(rg->n_columns, 4);
+    for (int c = 0; c < rg->n_columns; c++) {
+      CHECK_INT(rg->columns[c].meta_data->codec, HL_PQ_LZ4);
+      page_t pages[8];
+      int n = chunk_pages(&ft, &rg->columns[c], pages, 8);
+      CHECK(n >= 1);
+      for (int k = 0; k < n; k++) {
+        const hl_pq_page_header_t *ph = &pages[k].ph;
+        if (ph->uncompressed_page_size == 0) {
+          CHECK_INT(ph->compressed_page_size, 0);
+          continue;
+        }
+        CHECK(ph->compressed_page_size > 8);
+        if (ph->compressed_page_size <= 8) continue;
+        CHECK_INT(be32_at(pages[k].body), ph->uncompressed_page_size);
+        CHECK_INT(be32_at(pages[k].body + 4), ph->compressed_page_size - 8);
+      }
+      if (c < 2) {
+        /* all NULL: an empty dictionary page (no frame), then one data page
+         * of 7 bytes -- the RLE definition levels (length 2, a run of 3
+         * zeros) and the index bit width 0 -- in one frame of 8 bytes (a
+         * token of 7 literals and the literals) */
+        CHECK_INT(n, 2);
+        if (n != 2) continue;
+        CHECK_INT(pages[0].ph.type, HL_PQ_PAGE_DICTIONARY);
+        CHECK_INT(pages[0].ph.dictionary_page_header.num_values, 0);
+        CHECK_INT(pages[0].ph.uncompressed_page_size, 0);
+        CHECK_INT(pages[0].ph.compressed_page_size, 0);
+        static const uint8_t frame[16] = {0, 0, 0, 7, 0, 0, 0, 8, 0x70, 2, 0, 0, 0, 6, 0, 0};
+        CHECK_INT(pages[1].ph.type, HL_PQ_PAGE_DATA);
+        CHECK_INT(pages[1].ph.uncompressed_page_size, 7);
+        CHECK_INT(pages[1].ph.compressed_page_size, 16);
+        CHECK(pages[1].ph.compressed_page_size == 16 && memcmp(pages[1].body, frame, 16) == 0);
+      }
+    }
+    check_layout(&ft);
+    footer_close(&ft);
+  }
+  check_read_back(&t, path);
+  hl_arena_destroy(a);
+}
+
 /* Failing the Nth allocation, for every N until the write succeeds: each
  * attempt ends in HL_OK or a clean HL_NOMEM (ASan checks for leaks). */
 TEST(allocation_failures) {
@@ -1203,6 +1307,7 @@ int main(void) {
   RUN(nested);
   RUN(int96_timestamps);
   RUN(empty_file_and_errors);
+  RUN(lz4_hadoop_framing);
   RUN(allocation_failures);
   tmp_teardown();
   return test_report();

@@ -142,7 +142,7 @@ hl_op_t *hl_op_setop_create(hl_op_t *left, hl_op_t *right, hl_ast_setop_t kind, 
   o->n_cols = n_cols;
   o->budget = budget;
   hl_buf_init(&o->key);
-  o->scratch = hl_arena_create(16 * 1024);
+  o->scratch = hl_arena_create_charged(16 * 1024, hl_arena_account(arena));
   o->seen = hl_map_create();
   o->right_keys = hl_map_create();
   if (!o->scratch || !o->seen || !o->right_keys) {

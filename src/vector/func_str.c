@@ -174,10 +174,13 @@ HL_FN(hl_fn_split) {
   }
   size_t off = 0, len = a[0].u.s.len;
   for (;;) {
-    regmatch_t m;
-    bool found =
-        off <= len && regexec(re, z + off, 1, &m, off ? REG_NOTBOL : 0) == 0 && m.rm_eo > m.rm_so;
-    size_t end = found ? off + (size_t)m.rm_so : len;
+    /* REG_STARTEND: regexec searches [off, len) of Z without measuring the
+     * rest of the string again, so N pieces cost O(len), not O(N * len);
+     * the offsets it returns are from Z */
+    regmatch_t m = {.rm_so = (regoff_t)off, .rm_eo = (regoff_t)len};
+    bool found = off <= len && regexec(re, z, 1, &m, REG_STARTEND | (off ? REG_NOTBOL : 0)) == 0 &&
+                 m.rm_eo > m.rm_so;
+    size_t end = found ? (size_t)m.rm_so : len;
     if (n == cap) {
       hl_value_t *ni =
           hl_arena_realloc(arena, items, sizeof(hl_value_t) * cap, sizeof(hl_value_t) * cap * 2);
@@ -193,7 +196,7 @@ HL_FN(hl_fn_split) {
     items[n].u.s.len = (uint32_t)(end - off);
     n++;
     if (!found) break;
-    off = off + (size_t)m.rm_eo;
+    off = (size_t)m.rm_eo;
   }
   if (own) regfree(&tmp);
   out->is_null = false;
@@ -295,8 +298,17 @@ HL_FN(hl_fn_regexp_replace) {
   size_t off = 0, len = a[0].u.s.len;
   hl_str_t rep = a[2].u.s;
   while (z && off <= len) {
+    /* offsets below are from Z + OFF; REG_STARTEND keeps each search from
+     * measuring the rest of the string (linear in the length overall) */
     regmatch_t m[10];
-    if (regexec(re, z + off, 10, m, off ? REG_NOTBOL : 0) != 0) break;
+    m[0].rm_so = (regoff_t)off;
+    m[0].rm_eo = (regoff_t)len;
+    if (regexec(re, z, 10, m, REG_STARTEND | (off ? REG_NOTBOL : 0)) != 0) break;
+    for (int g = 0; g < 10; g++)
+      if (m[g].rm_so >= 0) {
+        m[g].rm_so -= (regoff_t)off;
+        m[g].rm_eo -= (regoff_t)off;
+      }
     hl_buf_append(&b, z + off, (size_t)m[0].rm_so);
     /* Java replacement syntax: $n is a group, \x a literal x */
     for (uint32_t i = 0; i < rep.len; i++) {

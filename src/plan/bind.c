@@ -2432,13 +2432,33 @@ static bool has_subquery(const hl_expr_t *e) {
  * in the catalog; those over one table's columns filter right after its
  * scan (unless an outer join may NULL-extend that table); the rest stay in
  * the block's filter. */
+/* Appends E to the arena array *ARR of *N expressions, whose capacity is
+ * the smallest power of two (at least 4) holding them: N appends copy O(N)
+ * pointers, not O(N^2) (a WHERE of 10,000 conjuncts took gigabytes). */
+static bool append_expr(binder_t *b, hl_expr_t ***arr, int *n, hl_expr_t *e) {
+  if (*n == 0 || (*n >= 4 && (*n & (*n - 1)) == 0)) {
+    size_t cap = *n ? (size_t)*n * 2 : 4;
+    hl_expr_t **g = hl_arena_realloc(b->arena, *arr, sizeof(hl_expr_t *) * (size_t)*n,
+                                     sizeof(hl_expr_t *) * cap);
+    if (!g) return hl_err_nomem(b->err), false;
+    *arr = g;
+  }
+  (*arr)[(*n)++] = e;
+  return true;
+}
+
 static hl_status_t push_down(binder_t *b, hl_plan_t *plan, hl_expr_t *where) {
   int n = count_conjuncts(where), m = 0;
   hl_expr_t **conj = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)n);
   hl_expr_t **rest = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)n);
-  if (!conj || !rest) return hl_err_nomem(b->err);
+  /* conjuncts for the scan of entry pushed_to[k] of a multi-table block,
+   * joined into one AND per scan after the loop (one level, not one per
+   * conjunct) */
+  hl_expr_t **pushed = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)n);
+  int *pushed_to = hl_arena_alloc(b->arena, sizeof(int) * (size_t)n);
+  if (!conj || !rest || !pushed || !pushed_to) return hl_err_nomem(b->err);
   collect_conjuncts(where, conj, &m);
-  int n_rest = 0;
+  int n_rest = 0, n_pushed = 0;
   for (int k = 0; k < m; k++) {
     hl_expr_t *c = conj[k];
     scope_entry_t *target = NULL;
@@ -2457,24 +2477,40 @@ static hl_status_t push_down(binder_t *b, hl_plan_t *plan, hl_expr_t *where) {
     hl_expr_t *local = shift_cols(b, c, target->offset);
     if (!local) return b->err->code;
     if (t->n_part > 0 && hl_expr_cols_within(local, t->n_data, t->n_all)) {
-      hl_expr_t **np = hl_arena_realloc(b->arena, scan->part_preds,
-                                        sizeof(hl_expr_t *) * (size_t)scan->n_part_preds,
-                                        sizeof(hl_expr_t *) * (size_t)(scan->n_part_preds + 1));
-      if (!np) return hl_err_nomem(b->err);
-      scan->part_preds = np;
-      scan->part_preds[scan->n_part_preds++] = local;
+      if (!append_expr(b, &scan->part_preds, &scan->n_part_preds, local)) return b->err->code;
     } else if (b->n_entries == 1) {
       /* a single table: the block filter is the scan filter (EXPLAIN shows
        * it as one Filter line) */
       rest[n_rest++] = c;
     } else {
-      hl_expr_t *items[2] = {scan->filter, local};
-      hl_expr_t **arr = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * 2);
-      if (!arr) return hl_err_nomem(b->err);
-      arr[0] = items[0];
-      arr[1] = items[1];
-      scan->filter = scan->filter ? and_of(b, arr, 2, c->pos) : local;
-      if (!scan->filter) return b->err->code;
+      pushed[n_pushed] = local;
+      pushed_to[n_pushed++] = (int)(target - b->entries);
+    }
+  }
+  if (n_pushed) {
+    /* entry i's AND is items[start[i] .. start[i + 1]): its scan's filter
+     * so far, then its conjuncts in order */
+    int ne = b->n_entries;
+    int *cnt = hl_arena_zalloc(b->arena, sizeof(int) * (size_t)ne);
+    int *start = hl_arena_zalloc(b->arena, sizeof(int) * (size_t)(ne + 1));
+    int *fill = hl_arena_alloc(b->arena, sizeof(int) * (size_t)ne);
+    hl_expr_t **items = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)(n_pushed + ne));
+    if (!cnt || !start || !fill || !items) return hl_err_nomem(b->err);
+    for (int k = 0; k < n_pushed; k++)
+      cnt[pushed_to[k]]++;
+    for (int i = 0; i < ne; i++) { /* only scans are pushed into (cnt[i] > 0) */
+      bool has = cnt[i] && b->entries[i].rel->scan->filter;
+      start[i + 1] = start[i] + cnt[i] + (has ? 1 : 0);
+      fill[i] = start[i];
+      if (has) items[fill[i]++] = b->entries[i].rel->scan->filter;
+    }
+    for (int k = 0; k < n_pushed; k++)
+      items[fill[pushed_to[k]]++] = pushed[k];
+    for (int i = 0; i < ne; i++) {
+      if (!cnt[i]) continue;
+      hl_plan_scan_t *scan = b->entries[i].rel->scan;
+      if (!(scan->filter = and_of(b, items + start[i], start[i + 1] - start[i], where->pos)))
+        return b->err->code;
     }
   }
   plan->filter = and_of(b, rest, n_rest, where->pos);
@@ -2521,11 +2557,14 @@ static hl_status_t add_scan_preds(binder_t *b, hl_plan_scan_t *scan, hl_expr_t *
     return HL_OK;
   }
   if (pred.col >= t->n_data) return HL_OK; /* partition keys prune in the catalog */
-  hl_scan_pred_t *np =
-      hl_arena_realloc(b->arena, scan->preds, sizeof(hl_scan_pred_t) * (size_t)scan->n_preds,
-                       sizeof(hl_scan_pred_t) * (size_t)(scan->n_preds + 1));
-  if (!np) return hl_err_nomem(b->err);
-  scan->preds = np;
+  int n = scan->n_preds;
+  if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) { /* capacity: a power of two, as append_expr */
+    size_t cap = n ? (size_t)n * 2 : 4;
+    hl_scan_pred_t *np = hl_arena_realloc(b->arena, scan->preds, sizeof(hl_scan_pred_t) * (size_t)n,
+                                          sizeof(hl_scan_pred_t) * cap);
+    if (!np) return hl_err_nomem(b->err);
+    scan->preds = np;
+  }
   scan->preds[scan->n_preds++] = pred;
   return HL_OK;
 }

@@ -270,13 +270,19 @@ hl_status_t hl_step(hl_stmt_t *st) {
   hl_err_init(&err);
   if (!st->executed) {
     st->executed = true;
-    hl_status_t rc = hl_budget_start(&db->session.budget,
-                                     hl_session_get(&db->session, "hivelite.memory_limit"), &err);
+    hl_budget_t *budget = &db->session.budget;
+    hl_status_t rc =
+        hl_budget_start(budget, hl_session_get(&db->session, "hivelite.memory_limit"), &err);
+    /* the statement's arena (syntax tree so far, then plan and operators)
+     * counts against the limit from here on */
+    if (rc == HL_OK && hl_arena_set_account(st->arena, hl_budget_account(budget)) != 0)
+      rc = hl_err_nomem(&err);
     if (rc == HL_OK) rc = hl_cmd_run(&db->session, st->ast, st->arena, &st->result, &err);
     if (rc == HL_OK) rc = prepare_columns(st, &err);
     if (rc != HL_OK) {
       close_root(st);
       st->finished = true;
+      hl_budget_explain_nomem(budget, &err);
       return take_error(db, &err, st->text);
     }
   }
@@ -293,6 +299,7 @@ hl_status_t hl_step(hl_stmt_t *st) {
       close_root(st);
       st->batch = NULL;
       st->finished = true;
+      hl_budget_explain_nomem(&db->session.budget, &err);
       return take_error(db, &err, st->text);
     }
     st->batch = b;

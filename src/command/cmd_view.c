@@ -69,16 +69,20 @@ static bool is_cte(const expand_t *x, const char *name) {
 
 static void walk_select(expand_t *x, const hl_ast_select_t *s);
 
+/* Loops down the first operand, so that a left-deep chain (a OR b OR ...,
+ * which the binder flattens and does not count as nesting) takes one frame
+ * (the offsets are sorted afterwards, so the order does not matter). */
 static void walk_expr(expand_t *x, const hl_ast_expr_t *e) {
-  if (!e) return;
-  if (e->subquery) walk_select(x, e->subquery);
-  for (int k = 0; k < e->n_args; k++)
-    walk_expr(x, e->args[k]);
-  if (e->window) {
-    for (int k = 0; k < e->window->n_partition_by; k++)
-      walk_expr(x, e->window->partition_by[k]);
-    for (int k = 0; k < e->window->n_order_by; k++)
-      walk_expr(x, e->window->order_by[k].expr);
+  for (; e; e = e->n_args ? e->args[0] : NULL) {
+    if (e->subquery) walk_select(x, e->subquery);
+    for (int k = 1; k < e->n_args; k++)
+      walk_expr(x, e->args[k]);
+    if (e->window) {
+      for (int k = 0; k < e->window->n_partition_by; k++)
+        walk_expr(x, e->window->partition_by[k]);
+      for (int k = 0; k < e->window->n_order_by; k++)
+        walk_expr(x, e->window->order_by[k].expr);
+    }
   }
 }
 
@@ -103,24 +107,27 @@ static void walk_from(expand_t *x, const hl_ast_from_t *f) {
   }
 }
 
+/* A set operation's left-deep chain (a UNION ALL b UNION ALL c ...) is
+ * walked down its left operands in a loop, not one frame per operand; each
+ * node's WITH names stay in scope for the operands below it. */
 static void walk_select(expand_t *x, const hl_ast_select_t *s) {
-  if (!s) return;
   int saved = x->n_ctes;
-  for (int i = 0; i < s->n_ctes; i++) {
-    walk_select(x, s->ctes[i].query); /* sees the CTEs before it */
-    if (!push_cte(x, s->ctes[i].name)) return;
+  for (; s; s = s->set_left) {
+    for (int i = 0; i < s->n_ctes; i++) {
+      walk_select(x, s->ctes[i].query); /* sees the CTEs before it */
+      if (!push_cte(x, s->ctes[i].name)) return;
+    }
+    walk_select(x, s->set_right);
+    walk_from(x, s->from_item);
+    for (int i = 0; i < s->n_items; i++)
+      walk_expr(x, s->items[i].expr);
+    walk_expr(x, s->where);
+    for (int i = 0; i < s->n_group_by; i++)
+      walk_expr(x, s->group_by[i]);
+    walk_expr(x, s->having);
+    for (int i = 0; i < s->n_order_by; i++)
+      walk_expr(x, s->order_by[i].expr);
   }
-  walk_select(x, s->set_left);
-  walk_select(x, s->set_right);
-  walk_from(x, s->from_item);
-  for (int i = 0; i < s->n_items; i++)
-    walk_expr(x, s->items[i].expr);
-  walk_expr(x, s->where);
-  for (int i = 0; i < s->n_group_by; i++)
-    walk_expr(x, s->group_by[i]);
-  walk_expr(x, s->having);
-  for (int i = 0; i < s->n_order_by; i++)
-    walk_expr(x, s->order_by[i].expr);
   x->n_ctes = saved;
 }
 

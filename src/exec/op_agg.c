@@ -1385,7 +1385,7 @@ static agg_t *agg_new(const hl_plan_t *plan, hl_budget_t *budget, hl_arena_t *ar
   a->out_types = hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(n_out + 1));
   a->distinct = hl_arena_zalloc(arena, sizeof(hl_map_t *) * (size_t)(plan->n_aggs + 1));
   a->arena = hl_arena_create(0);
-  a->scratch = hl_arena_create(64 * 1024);
+  a->scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(arena));
   a->groups = hl_map_create();
   a->null_id = -1;
   a->int_key = plan->n_group == 1 && !plan->n_grouping_sets &&
@@ -1398,7 +1398,7 @@ static agg_t *agg_new(const hl_plan_t *plan, hl_budget_t *budget, hl_arena_t *ar
       a->out_types[g] = plan->group_exprs[g]->type;
     for (int k = 0; k < plan->n_aggs; k++)
       a->out_types[plan->n_group + k] = plan->aggs[k].type;
-    a->out = hl_batch_create(n_out, a->out_types);
+    a->out = hl_batch_create_charged(n_out, a->out_types, hl_arena_account(arena));
   }
   bool ok = a->out_types && a->distinct && a->arena && a->scratch && a->groups && a->out;
   for (int k = 0; ok && k < plan->n_aggs; k++)

@@ -32,7 +32,7 @@ static void one_row_close(hl_op_t *op) {
 
 hl_op_t *hl_op_one_row_create(hl_arena_t *arena, hl_error_t *err) {
   one_row_t *o = hl_arena_zalloc(arena, sizeof(*o));
-  if (!o || !(o->batch = hl_batch_create(0, NULL))) {
+  if (!o || !(o->batch = hl_batch_create_charged(0, NULL, hl_arena_account(arena)))) {
     hl_err_nomem(err);
     return NULL;
   }
@@ -81,7 +81,7 @@ static void filter_close(hl_op_t *op) {
 hl_op_t *hl_op_filter_create(hl_op_t *child, const hl_expr_t *pred, hl_arena_t *arena,
                              hl_error_t *err) {
   filter_t *f = hl_arena_zalloc(arena, sizeof(*f));
-  hl_arena_t *scratch = f ? hl_arena_create(64 * 1024) : NULL;
+  hl_arena_t *scratch = f ? hl_arena_create_charged(64 * 1024, hl_arena_account(arena)) : NULL;
   if (!scratch) {
     child->close(child);
     hl_err_nomem(err);
@@ -139,7 +139,7 @@ hl_op_t *hl_op_project_create(hl_op_t *child, hl_expr_t *const *exprs, int n, hl
                               hl_error_t *err) {
   project_t *p = hl_arena_zalloc(arena, sizeof(*p));
   hl_vec_t *cols = p ? hl_arena_zalloc(arena, sizeof(hl_vec_t) * (size_t)(n ? n : 1)) : NULL;
-  hl_arena_t *scratch = cols ? hl_arena_create(64 * 1024) : NULL;
+  hl_arena_t *scratch = cols ? hl_arena_create_charged(64 * 1024, hl_arena_account(arena)) : NULL;
   if (!scratch) {
     child->close(child);
     hl_err_nomem(err);
@@ -217,7 +217,7 @@ static void limit_close(hl_op_t *op) {
 hl_op_t *hl_op_limit_create(hl_op_t *child, int64_t limit, int64_t offset, hl_arena_t *arena,
                             hl_error_t *err) {
   limit_t *l = hl_arena_zalloc(arena, sizeof(*l));
-  hl_arena_t *scratch = l ? hl_arena_create(16 * 1024) : NULL;
+  hl_arena_t *scratch = l ? hl_arena_create_charged(16 * 1024, hl_arena_account(arena)) : NULL;
   if (!scratch) {
     child->close(child);
     hl_err_nomem(err);

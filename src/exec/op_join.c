@@ -141,7 +141,7 @@ static size_t intern_bytes(const join_t *j) {
 
 static hl_status_t build(join_t *j, hl_error_t *err) {
   hl_vec_t *kv = hl_arena_alloc(j->build_arena, sizeof(hl_vec_t) * (size_t)(j->n_keys + 1));
-  hl_arena_t *scratch = hl_arena_create(64 * 1024);
+  hl_arena_t *scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(j->probe_scratch));
   if (!kv || !scratch) {
     hl_arena_destroy(scratch);
     return hl_err_nomem(err);
@@ -638,12 +638,12 @@ hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, c
   j->int_key = j->n_keys == 1 && hl_type_phys(j->build_keys[0]->type) == HL_P_I64 &&
                hl_type_phys(j->probe_keys[0]->type) == HL_P_I64;
   j->build_arena = hl_arena_create(0);
-  j->probe_scratch = hl_arena_create(64 * 1024);
+  j->probe_scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(arena));
   j->map = hl_map_create();
   j->pkeys = hl_arena_zalloc(arena, sizeof(hl_vec_t) * (size_t)(j->n_keys + 1));
   j->pair_probe = hl_arena_alloc(arena, sizeof(uint32_t) * HL_BATCH_CAP);
   j->pair_build = hl_arena_alloc(arena, sizeof(uint32_t) * HL_BATCH_CAP);
-  j->out = hl_batch_create(rel->n_cols, rel->types);
+  j->out = hl_batch_create_charged(rel->n_cols, rel->types, hl_arena_account(arena));
   j->build_slot = hl_arena_alloc(arena, sizeof(int) * (size_t)(j->n_build_cols + 1));
   if (used && (j->used = hl_arena_alloc(arena, sizeof(bool) * (size_t)(rel->n_cols + 1)))) {
     memcpy(j->used, used, sizeof(bool) * (size_t)rel->n_cols);

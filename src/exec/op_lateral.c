@@ -133,8 +133,8 @@ hl_op_t *hl_op_lateral_create(hl_op_t *child, const hl_rel_t *rel, hl_arena_t *a
   l->child = child;
   l->rel = rel;
   l->n_left = rel->left->n_cols;
-  l->out = hl_batch_create(rel->n_cols, rel->types);
-  l->coll = hl_arena_create(64 * 1024);
+  l->out = hl_batch_create_charged(rel->n_cols, rel->types, hl_arena_account(arena));
+  l->coll = hl_arena_create_charged(64 * 1024, hl_arena_account(arena));
   if (!l->out || !l->coll) {
     lateral_close(&l->op);
     hl_err_nomem(err);

@@ -160,7 +160,7 @@ static void *worker_main(void *arg) {
         if (types) {
           for (int c = 0; c < b->n_cols; c++)
             types[c] = b->cols[c].type;
-          w->ring[slot] = hl_batch_create(b->n_cols, types);
+          w->ring[slot] = hl_batch_create_charged(b->n_cols, types, hl_arena_account(b->arena));
           hl_free(types);
           for (int c = 0; w->ring[slot] && b->unused && c < b->n_cols; c++)
             if (b->unused[c] && hl_batch_set_unused(w->ring[slot], c) != HL_OK) {

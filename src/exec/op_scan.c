@@ -347,7 +347,8 @@ hl_status_t hl_op_scan_set_filter(hl_op_t *op, const hl_expr_t *pred, hl_error_t
   scan_t *sc = (scan_t *)op;
   hl_table_t *t = sc->table;
   sc->pred = pred;
-  if (!(sc->pred_scratch = hl_arena_create(64 * 1024))) return hl_err_nomem(err);
+  if (!(sc->pred_scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(sc->arena))))
+    return hl_err_nomem(err);
   /* a sample keeps the first rows of a file, filter or not: read all */
   if (!sc->parquet || sc->plan->sampled) return HL_OK;
   bool *reads = hl_arena_zalloc(sc->arena, sizeof(bool) * (size_t)(t->n_all + 1));
@@ -397,8 +398,8 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_
                          err) != HL_OK)
     return NULL;
   sc->part_values = hl_arena_zalloc(arena, sizeof(hl_value_t) * (size_t)(t->n_part + 1));
-  sc->unit_arena = hl_arena_create(0);
-  sc->batch = hl_batch_create(t->n_all, t->types);
+  sc->unit_arena = hl_arena_create_charged(0, hl_arena_account(arena));
+  sc->batch = hl_batch_create_charged(t->n_all, t->types, hl_arena_account(arena));
   bool marked = sc->batch != NULL;
   for (int c = 0; marked && c < t->n_all; c++)
     if (!sc->plan->needed[c]) marked = hl_batch_set_unused(sc->batch, c) == HL_OK;

@@ -222,7 +222,7 @@ hl_op_t *hl_op_sort_create(hl_op_t *child, int n_cols, const hl_type_t *const *t
   s->nulls_first = nulls_first;
   s->n_keys = n_keys;
   s->arena = hl_arena_create(0);
-  s->out = hl_batch_create(n_cols, types);
+  s->out = hl_batch_create_charged(n_cols, types, hl_arena_account(arena));
   if (!s->arena || !s->out) {
     sort_close(&s->op);
     return hl_err_nomem(err), NULL;

@@ -75,7 +75,7 @@ static int n_exprs_of(const hl_window_t *w) {
 
 static hl_status_t read_input(window_t *wo, hl_error_t *err) {
   const hl_plan_t *plan = wo->plan;
-  hl_arena_t *scratch = hl_arena_create(64 * 1024);
+  hl_arena_t *scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(wo->out->arena));
   hl_vec_t *vecs = hl_arena_alloc(wo->arena, sizeof(hl_vec_t) * (size_t)(wo->n_expr + 1));
   if (!scratch || !vecs) {
     hl_arena_destroy(scratch);
@@ -619,7 +619,9 @@ hl_op_t *hl_op_window_create(hl_op_t *child, const hl_plan_t *plan,
       wo->out_types[wo->n_in + k] = plan->windows[k].type;
   }
   wo->arena = hl_arena_create(0);
-  wo->out = wo->out_types ? hl_batch_create(wo->n_in + plan->n_windows, wo->out_types) : NULL;
+  wo->out = wo->out_types ? hl_batch_create_charged(wo->n_in + plan->n_windows, wo->out_types,
+                                                    hl_arena_account(arena))
+                          : NULL;
   if (!wo->we || !wo->expr_types || !wo->arena || !wo->out) {
     window_close(&wo->op);
     return hl_err_nomem(err), NULL;

@@ -132,9 +132,14 @@ bool hl_join_builds_left(const hl_rel_t *rel);
  * generated columns appended (REL's layout). */
 hl_op_t *hl_op_lateral_create(hl_op_t *child, const hl_rel_t *rel, hl_arena_t *arena,
                               hl_error_t *err);
-/* UNION [ALL] / INTERSECT / EXCEPT over N_COLS columns (op_setop.c);
- * RIGHT may be NULL (a lone operand). */
-hl_op_t *hl_op_setop_create(hl_op_t *left, hl_op_t *right, hl_ast_setop_t kind, int n_cols,
-                            hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);
+/* Makes the operators of operand K of a set operation (NULL with ERR set on
+ * failure). */
+typedef hl_op_t *(*hl_op_term_fn)(void *ctx, int k, hl_error_t *err);
+/* UNION [ALL] of N_TERMS operands (1: a lone operand), INTERSECT / EXCEPT
+ * of two, over N_COLS columns (op_setop.c).  Each operand's operators are
+ * made by BUILD(CTX, k) when the operation reaches it (the right one first
+ * for INTERSECT / EXCEPT) and closed when used up. */
+hl_op_t *hl_op_setop_create(int n_terms, hl_op_term_fn build, void *build_ctx, hl_ast_setop_t kind,
+                            int n_cols, hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);
 
 #endif

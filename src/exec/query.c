@@ -299,6 +299,21 @@ static bool *mark_used(const bool *used, int n_cols, hl_expr_t *const *e, int n,
   return u;
 }
 
+static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, const bool *used, hl_arena_t *arena,
+                          hl_error_t *err);
+
+/* What a set operation needs to build its operands when it reaches them. */
+typedef struct setop_ctx {
+  hl_session_t *s;
+  const hl_rel_t *rel; /* the SETOP */
+  hl_arena_t *arena;
+} setop_ctx_t;
+
+static hl_op_t *build_term(void *ctx, int k, hl_error_t *err) {
+  const setop_ctx_t *c = ctx;
+  return build_rel(c->s, c->rel->terms[k], NULL, c->arena, err);
+}
+
 /* The operators of relation R.  USED (R->n_cols, NULL: all) marks the
  * columns read above it, so that a join gathers only those (and asks its
  * inputs only for those plus its keys and residual condition). */
@@ -334,14 +349,13 @@ static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, const bool *used, 
     return l ? hl_op_lateral_create(l, r, arena, err) : NULL;
   }
   case HL_REL_SETOP: {
-    hl_op_t *l = build_rel(s, r->left, NULL, arena, err);
-    if (!l) return NULL;
-    hl_op_t *rr = NULL;
-    if (r->right && !(rr = build_rel(s, r->right, NULL, arena, err))) {
-      l->close(l);
-      return NULL;
-    }
-    return hl_op_setop_create(l, rr, r->setop, r->n_cols, &s->budget, arena, err);
+    setop_ctx_t *c = hl_arena_alloc(arena, sizeof(*c));
+    if (!c) return hl_err_nomem(err), NULL;
+    c->s = s;
+    c->rel = r;
+    c->arena = arena;
+    return hl_op_setop_create(r->n_terms, build_term, c, r->setop, r->n_cols, &s->budget, arena,
+                              err);
   }
   }
   hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown relation kind");

@@ -110,7 +110,7 @@ static hl_status_t rowset_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   *out = NULL;
   if (r->next_row >= rs->n_rows) return HL_OK;
   if (!r->batch) {
-    r->batch = hl_batch_create(rs->n_cols, rs->types);
+    r->batch = hl_batch_create_charged(rs->n_cols, rs->types, hl_arena_account(rs->arena));
     if (!r->batch) return hl_err_nomem(err);
   } else if (hl_batch_reset(r->batch) != HL_OK) {
     return hl_err_nomem(err);

@@ -58,13 +58,41 @@ typedef struct binder {
   hl_plan_t *plan;
   int agg_cap;
   int group_cap;
-  int depth; /* bind_expr recursion depth */
+  int depth;           /* bind_expr recursion depth, counted from the statement's
+                          outermost query (a subquery inside an expression
+                          continues its parent's count) */
+  int level;           /* query blocks from the outermost one, this one included */
+  int views;           /* views being expanded around this block */
+  struct binder *root; /* the outermost query's binder (statement-wide counts) */
+  int n_expansions;    /* root only: view and WITH query references bound */
+  bool wide_error;     /* root only: the error is about the whole statement (a
+                          limit), so views do not prefix their names to it */
 } binder_t;
 
 /* Bound trees are walked recursively (binding, evaluation, EXPLAIN), so
  * their depth is bounded.  AND/OR chains are flattened into one n-ary node
- * and do not count; other left-deep chains (a + b + c ...) do. */
+ * and do not count; other left-deep chains (a + b + c ...) do.  The count
+ * runs on through scalar subqueries, so nesting them cannot multiply it. */
 #define MAX_EXPR_DEPTH 1000
+
+/* Query blocks nest (subqueries, views, WITH references, the operands of a
+ * set operation) through recursive binding, operator assembly, execution
+ * and EXPLAIN; a chain of UNION [ALL] is one n-ary block, but INTERSECT and
+ * EXCEPT chains nest one level per operand.  500 levels stay far inside
+ * an 8 MB stack in every build (docs/sql.md, "Limits"). */
+#define MAX_QUERY_DEPTH 500
+
+/* View and WITH query references bound in one statement.  Each reference
+ * binds its query again, so definitions that refer to each other twice
+ * double per level; this stops such a statement quickly with a clear error
+ * (the memory limit would too, later). */
+#define MAX_EXPANSIONS 10000
+
+/* Columns of one query block's output (select list after * expansion, plus
+ * hidden ORDER BY columns).  Every column costs a vector per operator and
+ * batch, so a bound keeps a runaway select list from taking gigabytes
+ * before the memory limit can fail it. */
+#define MAX_COLUMNS 10000
 
 static hl_expr_t *bind_expr(binder_t *b, const hl_ast_expr_t *a);
 
@@ -78,6 +106,31 @@ static bool default_nulls_first(const binder_t *b, bool descending) {
 }
 static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_select_t *sel,
                               hl_arena_t *arena, hl_plan_t **out, hl_error_t *err);
+
+/* Starts binder B for query SEL below PARENT (NULL: the statement's
+ * outermost query): the depth counts go on from the parent. */
+static hl_status_t binder_init(binder_t *b, hl_session_t *s, binder_t *parent,
+                               const hl_ast_select_t *sel, hl_arena_t *arena, hl_error_t *err) {
+  memset(b, 0, sizeof *b);
+  b->s = s;
+  b->arena = arena;
+  b->err = err;
+  b->parent = parent;
+  b->ctes = sel->ctes;
+  b->n_ctes = sel->n_ctes;
+  b->root = parent ? parent->root : b;
+  b->level = parent ? parent->level + 1 : 1;
+  b->depth = parent ? parent->depth : 0;
+  b->views = parent ? parent->views : 0;
+  if (b->level > MAX_QUERY_DEPTH) {
+    b->root->wide_error = true;
+    return hl_err_set_at(err, sel->pos, HL_ERROR, HL_SS(STATEMENT_TOO_COMPLEX),
+                         "query is nested too deeply (more than %d levels of subqueries, views, "
+                         "WITH queries and set operations)",
+                         MAX_QUERY_DEPTH);
+  }
+  return HL_OK;
+}
 
 static hl_expr_t *new_expr(binder_t *b, hl_expr_kind_t kind, const hl_type_t *type, long pos) {
   hl_expr_t *e = hl_arena_zalloc(b->arena, sizeof(*e));
@@ -1417,7 +1470,7 @@ static hl_expr_t *bind_expr_node(binder_t *b, const hl_ast_expr_t *a);
 
 static hl_expr_t *bind_expr(binder_t *b, const hl_ast_expr_t *a) {
   if (b->depth >= MAX_EXPR_DEPTH) {
-    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(STATEMENT_TOO_COMPLEX),
                   "expression is nested too deeply");
     return NULL;
   }
@@ -1740,6 +1793,9 @@ static hl_status_t window_to_agg_layout(binder_t *b, hl_window_t *w) {
 
 static hl_status_t add_output(binder_t *b, hl_plan_t *plan, int *cap, hl_expr_t *e,
                               const char *name) {
+  if (plan->n_out >= MAX_COLUMNS)
+    return hl_err_set_at(b->err, e->pos, HL_ERROR, HL_SS(TOO_MANY_COLUMNS),
+                         "a query may have at most %d columns", MAX_COLUMNS);
   if (plan->n_out == *cap) {
     int ncap = *cap ? *cap * 2 : 8;
     hl_expr_t **ne = hl_arena_realloc(b->arena, plan->out_exprs, sizeof(hl_expr_t *) * (size_t)*cap,
@@ -1826,21 +1882,30 @@ static hl_rel_t *bind_from(binder_t *b, const hl_ast_from_t *f);
  * otherwise recurse without end. */
 #define MAX_VIEW_DEPTH 64
 
+/* Counts one more view or WITH query reference of the statement. */
+static bool count_expansion(binder_t *b, long pos) {
+  if (++b->root->n_expansions <= MAX_EXPANSIONS) return true;
+  b->root->wide_error = true;
+  hl_err_set_at(b->err, pos, HL_ERROR, HL_SS(STATEMENT_TOO_COMPLEX),
+                "the statement refers to views and WITH queries more than %d times (counting "
+                "the references inside each view)",
+                MAX_EXPANSIONS);
+  return false;
+}
+
 /* A view as a relation: its stored query (view_expanded_text, whose table
  * names are all qualified, so the enclosing query's CTEs cannot capture
  * them) is parsed and bound like a subquery in FROM; its columns take the
  * view's names and types. */
 static hl_rel_t *view_rel(binder_t *b, hl_table_t *t, const hl_ast_from_t *f) {
   const hl_cat_table_t *c = t->cat;
-  int depth = 0;
-  for (const binder_t *o = b; o; o = o->parent)
-    depth++;
-  if (depth > MAX_VIEW_DEPTH) {
-    hl_err_set_at(b->err, f->pos, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+  if (b->views >= MAX_VIEW_DEPTH) {
+    hl_err_set_at(b->err, f->pos, HL_ERROR, HL_SS(STATEMENT_TOO_COMPLEX),
                   "view \"%s.%s\" is nested too deeply (does it refer to itself?)", c->db_name,
                   c->name);
     return NULL;
   }
+  if (!count_expansion(b, f->pos)) return NULL;
   if (f->has_sample) {
     hl_err_set_at(b->err, f->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                   "TABLESAMPLE of a view is not supported");
@@ -1851,10 +1916,13 @@ static hl_rel_t *view_rel(binder_t *b, hl_table_t *t, const hl_ast_from_t *f) {
   size_t consumed;
   hl_rel_t *r = NULL;
   if (hl_sql_parse(b->arena, text, strlen(text), &st, &consumed, b->err) == HL_OK) {
-    if (!st || st->kind != HL_STMT_SELECT)
+    if (!st || st->kind != HL_STMT_SELECT) {
       hl_err_set(b->err, HL_CORRUPT, HL_SS(DATA_CORRUPTED), "the stored query is not a SELECT");
-    else
+    } else {
+      b->views++; /* the view's blocks inherit it */
       r = query_rel(b, st->select, b);
+      b->views--;
+    }
   }
   if (r && r->n_cols != t->n_all) {
     hl_err_set(b->err, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
@@ -1872,7 +1940,8 @@ static hl_rel_t *view_rel(binder_t *b, hl_table_t *t, const hl_ast_from_t *f) {
   }
   if (!r) {
     /* name the innermost view only: its text is where the error is */
-    if (b->err->code != HL_NOMEM && b->err->message && strncmp(b->err->message, "view \"", 6) != 0)
+    if (b->err->code != HL_NOMEM && !b->root->wide_error && b->err->message &&
+        strncmp(b->err->message, "view \"", 6) != 0)
       hl_err_prefix(b->err, "view \"%s.%s\"", c->db_name, c->name);
     b->err->position = f->pos; /* a position inside the view text means nothing here */
     return NULL;
@@ -1978,7 +2047,7 @@ static hl_rel_t *bind_from_leaf(binder_t *b, const hl_ast_from_t *f) {
         return hl_err_set_at(b->err, f->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                              "TABLESAMPLE of a WITH query is not supported"),
                NULL;
-      if (!(r = query_rel(b, cte->query, b))) return NULL;
+      if (!count_expansion(b, f->pos) || !(r = query_rel(b, cte->query, b))) return NULL;
       en.alias = f->alias ? f->alias : cte->name;
       en.table_name = cte->name;
     } else if (hl_table_load_or_view(b->s, &f->table, b->arena, &t, b->err) != HL_OK) {
@@ -2363,13 +2432,33 @@ static bool has_subquery(const hl_expr_t *e) {
  * in the catalog; those over one table's columns filter right after its
  * scan (unless an outer join may NULL-extend that table); the rest stay in
  * the block's filter. */
+/* Appends E to the arena array *ARR of *N expressions, whose capacity is
+ * the smallest power of two (at least 4) holding them: N appends copy O(N)
+ * pointers, not O(N^2) (a WHERE of 10,000 conjuncts took gigabytes). */
+static bool append_expr(binder_t *b, hl_expr_t ***arr, int *n, hl_expr_t *e) {
+  if (*n == 0 || (*n >= 4 && (*n & (*n - 1)) == 0)) {
+    size_t cap = *n ? (size_t)*n * 2 : 4;
+    hl_expr_t **g = hl_arena_realloc(b->arena, *arr, sizeof(hl_expr_t *) * (size_t)*n,
+                                     sizeof(hl_expr_t *) * cap);
+    if (!g) return hl_err_nomem(b->err), false;
+    *arr = g;
+  }
+  (*arr)[(*n)++] = e;
+  return true;
+}
+
 static hl_status_t push_down(binder_t *b, hl_plan_t *plan, hl_expr_t *where) {
   int n = count_conjuncts(where), m = 0;
   hl_expr_t **conj = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)n);
   hl_expr_t **rest = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)n);
-  if (!conj || !rest) return hl_err_nomem(b->err);
+  /* conjuncts for the scan of entry pushed_to[k] of a multi-table block,
+   * joined into one AND per scan after the loop (one level, not one per
+   * conjunct) */
+  hl_expr_t **pushed = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)n);
+  int *pushed_to = hl_arena_alloc(b->arena, sizeof(int) * (size_t)n);
+  if (!conj || !rest || !pushed || !pushed_to) return hl_err_nomem(b->err);
   collect_conjuncts(where, conj, &m);
-  int n_rest = 0;
+  int n_rest = 0, n_pushed = 0;
   for (int k = 0; k < m; k++) {
     hl_expr_t *c = conj[k];
     scope_entry_t *target = NULL;
@@ -2388,24 +2477,40 @@ static hl_status_t push_down(binder_t *b, hl_plan_t *plan, hl_expr_t *where) {
     hl_expr_t *local = shift_cols(b, c, target->offset);
     if (!local) return b->err->code;
     if (t->n_part > 0 && hl_expr_cols_within(local, t->n_data, t->n_all)) {
-      hl_expr_t **np = hl_arena_realloc(b->arena, scan->part_preds,
-                                        sizeof(hl_expr_t *) * (size_t)scan->n_part_preds,
-                                        sizeof(hl_expr_t *) * (size_t)(scan->n_part_preds + 1));
-      if (!np) return hl_err_nomem(b->err);
-      scan->part_preds = np;
-      scan->part_preds[scan->n_part_preds++] = local;
+      if (!append_expr(b, &scan->part_preds, &scan->n_part_preds, local)) return b->err->code;
     } else if (b->n_entries == 1) {
       /* a single table: the block filter is the scan filter (EXPLAIN shows
        * it as one Filter line) */
       rest[n_rest++] = c;
     } else {
-      hl_expr_t *items[2] = {scan->filter, local};
-      hl_expr_t **arr = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * 2);
-      if (!arr) return hl_err_nomem(b->err);
-      arr[0] = items[0];
-      arr[1] = items[1];
-      scan->filter = scan->filter ? and_of(b, arr, 2, c->pos) : local;
-      if (!scan->filter) return b->err->code;
+      pushed[n_pushed] = local;
+      pushed_to[n_pushed++] = (int)(target - b->entries);
+    }
+  }
+  if (n_pushed) {
+    /* entry i's AND is items[start[i] .. start[i + 1]): its scan's filter
+     * so far, then its conjuncts in order */
+    int ne = b->n_entries;
+    int *cnt = hl_arena_zalloc(b->arena, sizeof(int) * (size_t)ne);
+    int *start = hl_arena_zalloc(b->arena, sizeof(int) * (size_t)(ne + 1));
+    int *fill = hl_arena_alloc(b->arena, sizeof(int) * (size_t)ne);
+    hl_expr_t **items = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)(n_pushed + ne));
+    if (!cnt || !start || !fill || !items) return hl_err_nomem(b->err);
+    for (int k = 0; k < n_pushed; k++)
+      cnt[pushed_to[k]]++;
+    for (int i = 0; i < ne; i++) { /* only scans are pushed into (cnt[i] > 0) */
+      bool has = cnt[i] && b->entries[i].rel->scan->filter;
+      start[i + 1] = start[i] + cnt[i] + (has ? 1 : 0);
+      fill[i] = start[i];
+      if (has) items[fill[i]++] = b->entries[i].rel->scan->filter;
+    }
+    for (int k = 0; k < n_pushed; k++)
+      items[fill[pushed_to[k]]++] = pushed[k];
+    for (int i = 0; i < ne; i++) {
+      if (!cnt[i]) continue;
+      hl_plan_scan_t *scan = b->entries[i].rel->scan;
+      if (!(scan->filter = and_of(b, items + start[i], start[i + 1] - start[i], where->pos)))
+        return b->err->code;
     }
   }
   plan->filter = and_of(b, rest, n_rest, where->pos);
@@ -2452,11 +2557,14 @@ static hl_status_t add_scan_preds(binder_t *b, hl_plan_scan_t *scan, hl_expr_t *
     return HL_OK;
   }
   if (pred.col >= t->n_data) return HL_OK; /* partition keys prune in the catalog */
-  hl_scan_pred_t *np =
-      hl_arena_realloc(b->arena, scan->preds, sizeof(hl_scan_pred_t) * (size_t)scan->n_preds,
-                       sizeof(hl_scan_pred_t) * (size_t)(scan->n_preds + 1));
-  if (!np) return hl_err_nomem(b->err);
-  scan->preds = np;
+  int n = scan->n_preds;
+  if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) { /* capacity: a power of two, as append_expr */
+    size_t cap = n ? (size_t)n * 2 : 4;
+    hl_scan_pred_t *np = hl_arena_realloc(b->arena, scan->preds, sizeof(hl_scan_pred_t) * (size_t)n,
+                                          sizeof(hl_scan_pred_t) * cap);
+    if (!np) return hl_err_nomem(b->err);
+    scan->preds = np;
+  }
   scan->preds[scan->n_preds++] = pred;
   return HL_OK;
 }
@@ -2481,54 +2589,104 @@ static hl_status_t finish_scans(binder_t *b) {
 
 /* ------------------------------------------------------- set operations */
 
+/* Whether the set operation node N, left operand of a chain under TOP,
+ * joins TOP's n-ary operation: (a UNION ALL b) UNION ALL c is a UNION ALL
+ * of a, b and c, and a UNION removes the duplicates of everything below it,
+ * so under a UNION the UNION and UNION ALL nodes all join.  A node with its
+ * own WITH, ORDER BY or LIMIT (a parenthesized operand) stays one operand. */
+static bool joins_chain(const hl_ast_select_t *top, const hl_ast_select_t *n) {
+  if (!n->set_right || n->n_ctes || n->n_order_by || n->has_limit) return false;
+  if (top->setop == HL_SETOP_UNION_ALL) return n->setop == HL_SETOP_UNION_ALL;
+  if (top->setop == HL_SETOP_UNION)
+    return n->setop == HL_SETOP_UNION || n->setop == HL_SETOP_UNION_ALL;
+  return false;
+}
+
+static const char *setop_word(hl_ast_setop_t op) {
+  return op == HL_SETOP_INTERSECT ? "INTERSECT" : op == HL_SETOP_EXCEPT ? "EXCEPT" : "UNION";
+}
+
+/* The operands of SEL (a set operation) in order, gathered iteratively from
+ * its left-deep chain (joins_chain), with the position of the operator
+ * before each (POS[0] is SEL's).  A chain of N operands is one block, not N
+ * nested ones. */
+static hl_status_t setop_operands(binder_t *b, const hl_ast_select_t *sel,
+                                  const hl_ast_select_t ***out, long **pos, int *n_out) {
+  int n = 1;
+  for (const hl_ast_select_t *q = sel; q->set_right && (q == sel || joins_chain(sel, q));
+       q = q->set_left)
+    n++;
+  if (!sel->set_right) n = 1;
+  const hl_ast_select_t **ops = hl_arena_alloc(b->arena, sizeof(*ops) * (size_t)n);
+  long *ps = hl_arena_alloc(b->arena, sizeof(*ps) * (size_t)n);
+  if (!ops || !ps) return hl_err_nomem(b->err);
+  const hl_ast_select_t *q = sel;
+  for (int k = n - 1; k > 0; k--) {
+    ops[k] = q->set_right;
+    ps[k] = q->pos;
+    q = q->set_left;
+  }
+  ops[0] = n == 1 ? sel->set_left : q;
+  ps[0] = sel->pos;
+  *out = ops;
+  *pos = ps;
+  *n_out = n;
+  return HL_OK;
+}
+
 static hl_status_t bind_setop(hl_session_t *s, binder_t *parent, const hl_ast_select_t *sel,
                               hl_arena_t *arena, hl_plan_t **out, hl_error_t *err) {
-  binder_t bb = {.s = s, .arena = arena, .err = err, .parent = parent};
+  binder_t bb;
   binder_t *b = &bb;
-  b->ctes = sel->ctes;
-  b->n_ctes = sel->n_ctes;
+  hl_status_t rc = binder_init(b, s, parent, sel, arena, err);
+  if (rc != HL_OK) return rc;
   hl_plan_t *plan = hl_arena_zalloc(arena, sizeof(*plan));
   if (!plan) return hl_err_nomem(err);
   plan->stats_rows = -1;
   b->plan = plan;
-  hl_rel_t *l = query_rel(b, sel->set_left, b);
-  if (!l) return err->code;
-  hl_rel_t *r = NULL;
-  if (sel->set_right) {
-    if (!(r = query_rel(b, sel->set_right, b))) return err->code;
+  const hl_ast_select_t **ops = NULL;
+  long *pos = NULL;
+  int n = 0;
+  if ((rc = setop_operands(b, sel, &ops, &pos, &n)) != HL_OK) return rc;
+  hl_rel_t **terms = hl_arena_alloc(arena, sizeof(hl_rel_t *) * (size_t)n);
+  if (!terms) return hl_err_nomem(err);
+  for (int k = 0; k < n; k++) {
+    hl_rel_t *r = query_rel(b, ops[k], b);
+    if (!r) return err->code;
+    terms[k] = r;
+    if (k == 0) continue;
+    hl_rel_t *l = terms[0];
     if (l->n_cols != r->n_cols)
-      return hl_err_set_at(err, sel->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+      return hl_err_set_at(err, pos[k], HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
                            "each %s query must have the same number of columns (%d and %d)",
-                           sel->setop == HL_SETOP_INTERSECT ? "INTERSECT"
-                           : sel->setop == HL_SETOP_EXCEPT  ? "EXCEPT"
-                                                            : "UNION",
-                           l->n_cols, r->n_cols);
-    /* both sides take the common type of each column */
+                           setop_word(sel->setop), l->n_cols, r->n_cols);
+    /* each column takes the common type of the operands so far and this
+     * one, as if the chain nested: earlier operands are cast again only
+     * when the type changes */
     for (int c = 0; c < l->n_cols; c++) {
       const hl_type_t *lt = l->types[c], *rt = r->types[c], *t;
       /* Hive's union rule: a string meets any primitive as STRING */
       if ((hl_type_is_string(lt) && !hl_type_is_complex(rt) && rt->id != HL_T_NULL) ||
           (hl_type_is_string(rt) && !hl_type_is_complex(lt) && lt->id != HL_T_NULL))
         t = hl_type_prim(HL_T_STRING);
-      else if (!(t = common_type(b, lt, rt, sel->pos)))
+      else if (!(t = common_type(b, lt, rt, pos[k])))
         return err->code;
       if (t->id == HL_T_VARCHAR || t->id == HL_T_CHAR) t = hl_type_prim(HL_T_STRING);
-      hl_rel_t *sides[2] = {l, r};
-      for (int k = 0; k < 2; k++) {
-        hl_plan_t *q = sides[k]->query;
+      for (int j = hl_type_equal(t, lt) ? k : 0; j <= k; j++) {
+        hl_plan_t *q = terms[j]->query;
         if (!(q->out_exprs[c] = cast_to(b, q->out_exprs[c], t))) return err->code;
-        sides[k]->types[c] = t;
+        terms[j]->types[c] = t;
       }
     }
   }
   hl_rel_t *so = new_rel(b, HL_REL_SETOP);
   if (!so) return err->code;
-  so->setop = r ? sel->setop : HL_SETOP_UNION_ALL;
-  so->left = l;
-  so->right = r;
-  so->n_cols = l->n_cols;
-  so->names = l->names;
-  so->types = l->types;
+  so->setop = n > 1 ? sel->setop : HL_SETOP_UNION_ALL;
+  so->terms = terms;
+  so->n_terms = n;
+  so->n_cols = terms[0]->n_cols;
+  so->names = terms[0]->names;
+  so->types = terms[0]->types;
   plan->from = so;
   /* the output: every column, then ORDER BY / LIMIT of this node */
   int out_cap = 0;
@@ -2537,8 +2695,7 @@ static hl_status_t bind_setop(hl_session_t *s, binder_t *parent, const hl_ast_se
     if (!e) return err->code;
     e->col = c;
     e->col_name = so->names[c];
-    hl_status_t rc = add_output(b, plan, &out_cap, e, (char *)so->names[c]);
-    if (rc != HL_OK) return rc;
+    if ((rc = add_output(b, plan, &out_cap, e, (char *)so->names[c])) != HL_OK) return rc;
   }
   plan->n_visible = plan->n_out;
   if (sel->n_order_by) {
@@ -2586,17 +2743,17 @@ hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena
 static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_select_t *sel,
                               hl_arena_t *arena, hl_plan_t **out, hl_error_t *err) {
   if (sel->setop != HL_SETOP_NONE) return bind_setop(s, parent, sel, arena, out, err);
-  /* correlated EXISTS / IN conjuncts become semi and anti joins first */
-  hl_status_t drc = hl_plan_decorrelate(s, sel, arena, &sel, err);
-  if (drc != HL_OK) return drc;
-  binder_t bb = {.s = s, .arena = arena, .err = err, .parent = parent};
+  binder_t bb;
   binder_t *b = &bb;
+  hl_status_t rc = binder_init(b, s, parent, sel, arena, err);
+  if (rc != HL_OK) return rc;
+  /* correlated EXISTS / IN conjuncts become semi and anti joins first */
+  if ((rc = hl_plan_decorrelate(s, sel, arena, &sel, err)) != HL_OK) return rc;
   b->ctes = sel->ctes;
   b->n_ctes = sel->n_ctes;
   hl_plan_t *plan = hl_arena_zalloc(arena, sizeof(*plan));
   if (!plan) return hl_err_nomem(err);
   b->plan = plan;
-  hl_status_t rc;
 
   /* FROM */
   if (sel->from_item) {

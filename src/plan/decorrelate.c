@@ -61,37 +61,47 @@ static bool is_inner_ref(const inner_t *in, const hl_ast_expr_t *e) {
   return false;
 }
 
+/* The walks below run on the syntax tree before the binder bounds its
+ * depth.  Left-deep chains (a AND b AND ..., a + b + ...) can be as long as
+ * the statement, so they loop down the first operand and recurse only into
+ * the others (nested only as deep as the parser allows). */
+
+static bool is_and(const hl_ast_expr_t *e) {
+  return e->kind == HL_AST_BINARY && e->op == HL_OP_AND;
+}
+
 /* Counts inner and outer column references of E; nested subqueries make
  * it unusable (*bad). */
 static void classify(const inner_t *in, const hl_ast_expr_t *e, int *n_inner, int *n_outer,
                      bool *bad) {
-  if (!e) return;
-  if (e->subquery || e->window || e->kind == HL_AST_STAR) *bad = true;
-  if (e->kind == HL_AST_COLUMN) {
-    if (is_inner_ref(in, e))
-      (*n_inner)++;
-    else
-      (*n_outer)++;
-  }
-  for (int k = 0; k < e->n_args; k++)
-    classify(in, e->args[k], n_inner, n_outer, bad);
-}
-
-static void split_and(hl_ast_expr_t *e, hl_ast_expr_t **out, int *n, int cap) {
-  if (e->kind == HL_AST_BINARY && e->op == HL_OP_AND) {
-    split_and(e->args[0], out, n, cap);
-    split_and(e->args[1], out, n, cap);
-  } else if (*n < cap) {
-    out[(*n)++] = e;
-  } else {
-    out[cap - 1] = NULL; /* too many: caller gives up */
+  for (; e; e = e->n_args ? e->args[0] : NULL) {
+    if (e->subquery || e->window || e->kind == HL_AST_STAR) *bad = true;
+    if (e->kind == HL_AST_COLUMN) {
+      if (is_inner_ref(in, e))
+        (*n_inner)++;
+      else
+        (*n_outer)++;
+    }
+    for (int k = 1; k < e->n_args; k++)
+      classify(in, e->args[k], n_inner, n_outer, bad);
   }
 }
 
 static int count_and(const hl_ast_expr_t *e) {
-  if (e->kind == HL_AST_BINARY && e->op == HL_OP_AND)
-    return count_and(e->args[0]) + count_and(e->args[1]);
-  return 1;
+  int n = 1;
+  for (; is_and(e); e = e->args[0])
+    n += count_and(e->args[1]);
+  return n;
+}
+
+/* Puts the count_and(E) conjuncts of E, in order, at OUT[END - count ..
+ * END). */
+static void split_and(hl_ast_expr_t *e, hl_ast_expr_t **out, int end) {
+  for (; is_and(e); e = e->args[0]) {
+    split_and(e->args[1], out, end);
+    end -= count_and(e->args[1]);
+  }
+  out[end - 1] = e;
 }
 
 static hl_ast_expr_t *and_node(ctx_t *c, hl_ast_expr_t *x, hl_ast_expr_t *y) {
@@ -116,10 +126,14 @@ typedef struct exposed {
   int n, cap;
 } exposed_t;
 
-/* Copies E, replacing inner column references by SQ._hl_cN columns and
- * recording them in X (equal references share one output). */
 static hl_ast_expr_t *rewrite(ctx_t *c, const inner_t *in, const hl_ast_expr_t *e, const char *sq,
-                              exposed_t *x) {
+                              exposed_t *x);
+
+/* Copies node E with ARG0 (already rewritten) as its first operand and the
+ * others rewritten, replacing an inner column reference by SQ._hl_cN and
+ * recording it in X (equal references share one output). */
+static hl_ast_expr_t *rewrite_node(ctx_t *c, const inner_t *in, const hl_ast_expr_t *e,
+                                   hl_ast_expr_t *arg0, const char *sq, exposed_t *x) {
   hl_ast_expr_t *n = hl_arena_alloc(c->arena, sizeof(*n));
   if (!n) return NULL;
   *n = *e;
@@ -155,10 +169,29 @@ static hl_ast_expr_t *rewrite(ctx_t *c, const inner_t *in, const hl_ast_expr_t *
   if (e->n_args) {
     n->args = hl_arena_alloc(c->arena, sizeof(*n->args) * (size_t)e->n_args);
     if (!n->args) return NULL;
-    for (int k = 0; k < e->n_args; k++)
+    n->args[0] = arg0;
+    for (int k = 1; k < e->n_args; k++)
       if (!(n->args[k] = rewrite(c, in, e->args[k], sq, x))) return NULL;
   }
   return n;
+}
+
+/* Copies E as rewrite_node does, in the order of a depth-first walk (first
+ * operands first), looping up a left-deep chain instead of recursing. */
+static hl_ast_expr_t *rewrite(ctx_t *c, const inner_t *in, const hl_ast_expr_t *e, const char *sq,
+                              exposed_t *x) {
+  int n = 0;
+  for (const hl_ast_expr_t *q = e; q->n_args && q->args[0]; q = q->args[0])
+    n++;
+  const hl_ast_expr_t **spine = hl_arena_alloc(c->arena, sizeof(*spine) * (size_t)(n + 1));
+  if (!spine) return NULL;
+  spine[0] = e;
+  for (int k = 1; k <= n; k++)
+    spine[k] = spine[k - 1]->args[0];
+  hl_ast_expr_t *done = NULL; /* the rewritten first operand of the node above */
+  for (int k = n; k >= 0; k--)
+    if (!(done = rewrite_node(c, in, spine[k], done, sq, x))) return NULL;
+  return done;
 }
 
 /* Tries to turn conjunct E of the outer WHERE into a semi/anti join added
@@ -189,11 +222,10 @@ static int try_conjunct(ctx_t *c, hl_ast_expr_t *e, hl_ast_from_t **from) {
     classify(&in, q->items[0].expr, &ni, &no, &bad);
     if (bad || no || q->items[0].expr->kind == HL_AST_FUNC) return 0;
   }
-  int n = count_and(q->where);
-  hl_ast_expr_t **conj = hl_arena_alloc(c->arena, sizeof(*conj) * (size_t)n);
+  int m = count_and(q->where);
+  hl_ast_expr_t **conj = hl_arena_alloc(c->arena, sizeof(*conj) * (size_t)m);
   if (!conj) return -1;
-  int m = 0;
-  split_and(q->where, conj, &m, n);
+  split_and(q->where, conj, m);
   hl_ast_expr_t *local = NULL, *corr_src = NULL;
   for (int k = 0; k < m; k++) {
     int ni = 0, no = 0;
@@ -275,11 +307,10 @@ hl_status_t hl_plan_decorrelate(hl_session_t *s, const hl_ast_select_t *sel, hl_
   *out = sel;
   if (sel->setop != HL_SETOP_NONE || !sel->where || !sel->from_item) return HL_OK;
   ctx_t c = {.s = s, .arena = arena, .err = err};
-  int n = count_and(sel->where);
-  hl_ast_expr_t **conj = hl_arena_alloc(arena, sizeof(*conj) * (size_t)n);
+  int m = count_and(sel->where);
+  hl_ast_expr_t **conj = hl_arena_alloc(arena, sizeof(*conj) * (size_t)m);
   if (!conj) return hl_err_nomem(err);
-  int m = 0;
-  split_and(sel->where, conj, &m, n);
+  split_and(sel->where, conj, m);
   hl_ast_from_t *from = sel->from_item;
   hl_ast_expr_t *rest = NULL;
   bool changed = false;

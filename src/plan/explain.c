@@ -274,8 +274,8 @@ static void explain_rel(lines_t *l, const hl_rel_t *r, const hl_expr_t *single_f
   case HL_REL_SETOP: {
     static const char *const names[] = {"", "Union All:", "Union:", "Intersect:", "Except:"};
     add_line(l, depth, names[r->setop]);
-    explain_rel(l, r->left, NULL, depth + 1);
-    if (r->right) explain_rel(l, r->right, NULL, depth + 1);
+    for (int k = 0; k < r->n_terms; k++) /* a UNION [ALL] chain: one level */
+      explain_rel(l, r->terms[k], NULL, depth + 1);
     return;
   }
   case HL_REL_JOIN: {

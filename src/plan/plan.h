@@ -127,7 +127,8 @@ typedef enum hl_rel_kind {
   HL_REL_SCAN,   /* a table: scan */
   HL_REL_QUERY,  /* a nested query block: subquery in FROM, CTE reference */
   HL_REL_JOIN,   /* left JOIN right */
-  HL_REL_SETOP,  /* left UNION/INTERSECT/EXCEPT right (both HL_REL_QUERY) */
+  HL_REL_SETOP,  /* UNION [ALL] of n terms, INTERSECT/EXCEPT of two (all
+                    HL_REL_QUERY) */
   HL_REL_LATERAL /* left LATERAL VIEW explode/posexplode(gen_arg): left's
                     columns, then [position,] element or key, value */
 } hl_rel_kind_t;
@@ -147,7 +148,11 @@ typedef struct hl_rel {
   struct hl_plan *query;        /* QUERY */
   hl_ast_join_type_t join_type; /* JOIN */
   hl_ast_setop_t setop;         /* SETOP */
-  struct hl_rel *left, *right;  /* JOIN, SETOP */
+  struct hl_rel **terms;        /* SETOP: the operands, in order (a chain of
+                                   UNION [ALL] is one n-ary node) */
+  int n_terms;                  /* SETOP: 1 (a query wrapped for ORDER BY /
+                                   LIMIT) or more */
+  struct hl_rel *left, *right;  /* JOIN, LATERAL (left only) */
   hl_expr_t **left_keys;        /* JOIN equality keys, over left's layout */
   hl_expr_t **right_keys;       /* ... and over right's layout */
   int n_keys;

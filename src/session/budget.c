@@ -54,8 +54,40 @@ uint64_t hl_budget_default_limit(void) {
   return (uint64_t)pages * (uint64_t)page / 10 * 8;
 }
 
+static void sub_saturating(_Atomic uint64_t *v, uint64_t bytes) {
+  uint64_t old = atomic_load(v);
+  while (!atomic_compare_exchange_weak(v, &old, old > bytes ? old - bytes : 0)) {
+  }
+}
+
+static int account_charge(hl_mem_account_t *acct, size_t bytes) {
+  hl_budget_t *b = (hl_budget_t *)acct; /* the account is the first member */
+  uint64_t now = atomic_fetch_add(&b->used, bytes) + bytes;
+  if (now <= b->limit) return 0;
+  sub_saturating(&b->used, bytes);
+  bool was = false;
+  if (atomic_compare_exchange_strong(&b->exceeded, &was, true) &&
+      atomic_load(&b->kept) >= b->limit / 2)
+    atomic_store(&b->refused_what, atomic_load(&b->kept_what));
+  return -1;
+}
+
+static void account_release(hl_mem_account_t *acct, size_t bytes) {
+  if (bytes) sub_saturating(&((hl_budget_t *)acct)->used, bytes);
+}
+
+hl_mem_account_t *hl_budget_account(hl_budget_t *b) {
+  return b ? &b->account : NULL;
+}
+
 hl_status_t hl_budget_start(hl_budget_t *b, const char *setting, hl_error_t *err) {
+  b->account.charge = account_charge;
+  b->account.release = account_release;
   atomic_store(&b->used, 0);
+  atomic_store(&b->exceeded, false);
+  atomic_store(&b->kept, 0);
+  atomic_store(&b->kept_what, NULL);
+  atomic_store(&b->refused_what, NULL);
   b->limit = hl_budget_default_limit();
   if (setting && hl_budget_parse_size(setting, &b->limit) != 0)
     return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
@@ -65,6 +97,8 @@ hl_status_t hl_budget_start(hl_budget_t *b, const char *setting, hl_error_t *err
 
 hl_status_t hl_budget_charge(hl_budget_t *b, uint64_t bytes, const char *what, hl_error_t *err) {
   if (!b || bytes == 0) return HL_OK;
+  atomic_fetch_add(&b->kept, bytes);
+  atomic_store(&b->kept_what, what);
   uint64_t now = atomic_fetch_add(&b->used, bytes) + bytes;
   if (now <= b->limit) return HL_OK;
   return hl_err_set(err, HL_ERROR, HL_SS(OUT_OF_MEMORY),
@@ -73,5 +107,19 @@ hl_status_t hl_budget_charge(hl_budget_t *b, uint64_t bytes, const char *what, h
 }
 
 void hl_budget_release(hl_budget_t *b, uint64_t bytes) {
-  if (b) atomic_fetch_sub(&b->used, bytes);
+  if (!b || bytes == 0) return;
+  sub_saturating(&b->kept, bytes);
+  sub_saturating(&b->used, bytes);
+}
+
+void hl_budget_explain_nomem(hl_budget_t *b, hl_error_t *err) {
+  if (!b || err->code != HL_NOMEM || !atomic_load(&b->exceeded)) return;
+  long pos = err->position;
+  const char *what = atomic_load(&b->refused_what);
+  if (!what) what = "the statement";
+  hl_err_clear(err);
+  hl_err_set(err, HL_ERROR, HL_SS(OUT_OF_MEMORY),
+             "%s needs more memory than hivelite.memory_limit allows (%llu MB)", what,
+             (unsigned long long)(b->limit >> 20));
+  err->position = pos;
 }

@@ -7,19 +7,34 @@
  * message naming the setting, instead of letting the kernel kill the
  * process.  SET hivelite.memory_limit='2GB' (KB, MB, GB, TB, or bytes);
  * the default is 80% of the machine's physical memory.
+ *
+ * The budget is also an arena account (hl_budget_account): the statement's
+ * arena (syntax tree, plan, operators) and the batches and scratch arenas
+ * of its operators charge their blocks to it, so binding, planning and
+ * per-column costs count too.  A refused block makes the allocation fail
+ * (HL_NOMEM) and marks the budget exceeded; the api turns that out-of-memory
+ * error into hl_budget_exceeded_error's message.
  */
 #ifndef HL_BUDGET_H
 #define HL_BUDGET_H
 
+#include "util/arena.h"
 #include "util/error.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 typedef struct hl_budget {
-  _Atomic uint64_t used; /* bytes charged by the running statement */
-  uint64_t limit;        /* bytes */
+  hl_mem_account_t account;           /* arenas charge through this (hl_budget_account) */
+  _Atomic uint64_t used;              /* bytes charged by the running statement */
+  uint64_t limit;                     /* bytes */
+  _Atomic bool exceeded;              /* an arena block was refused since the start */
+  _Atomic uint64_t kept;              /* the part of `used` charged by operators keeping rows */
+  _Atomic(const char *) kept_what;    /* the operator that charged last, for messages */
+  _Atomic(const char *) refused_what; /* at the first refused block: kept_what when
+                                          kept was at least half the limit, else NULL */
 } hl_budget_t;
 
 /* Parses "2GB", "512 MB", "1024" (bytes); returns 0 on success. */
@@ -32,7 +47,17 @@ hl_status_t hl_budget_start(hl_budget_t *b, const char *setting, hl_error_t *err
 /* Charges BYTES (may be 0); fails with 53200 when the limit would pass.
  * A NULL budget charges nothing. */
 hl_status_t hl_budget_charge(hl_budget_t *b, uint64_t bytes, const char *what, hl_error_t *err);
+/* Gives back BYTES (never below zero: a statement finalized after the next
+ * one started releases into the new count). */
 void hl_budget_release(hl_budget_t *b, uint64_t bytes);
+/* The budget as an arena account (valid from hl_budget_start on). */
+hl_mem_account_t *hl_budget_account(hl_budget_t *b);
+/* When an arena block was refused since the start and ERR holds an
+ * out-of-memory error, replaces it with the limit's 53200 message: "X needs
+ * more memory than hivelite.memory_limit allows", X the operator that last
+ * charged rows when operators keep at least half the limit (the block was
+ * refused because of the rows they keep), else "the statement". */
+void hl_budget_explain_nomem(hl_budget_t *b, hl_error_t *err);
 
 /* Raises an operator's charge *CHARGED to NOW bytes (no-op when NOW is not
  * larger).  The charge is recorded even when it fails, so the operator's

@@ -180,7 +180,7 @@ static hl_status_t grow(parser_t *p, void **arr, int n, int *cap, size_t elem) {
 
 static hl_status_t enter(parser_t *p) {
   if (++p->depth > MAX_DEPTH)
-    return hl_err_set_at(p->err, p->tok.pos, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+    return hl_err_set_at(p->err, p->tok.pos, HL_ERROR, HL_SS(STATEMENT_TOO_COMPLEX),
                          "statement is nested too deeply");
   return HL_OK;
 }

@@ -3,7 +3,9 @@
  *
  * Blocks form a singly linked list, newest first.  Requests larger than a
  * quarter of the block size get a block of their own so that one huge
- * allocation does not waste the rest of a standard block.
+ * allocation does not waste the rest of a standard block.  An arena with an
+ * account charges each block before it takes it from the heap and releases
+ * it when the block goes back (reset, destroy).
  */
 #include "util/arena.h"
 
@@ -36,27 +38,48 @@ struct hl_arena {
   size_t used;               /* bytes handed out */
   arena_cleanup_t *cleanups; /* LIFO */
   void *last;                /* most recent allocation, for realloc */
+  hl_mem_account_t *acct;    /* charged per block, or NULL */
+  size_t reserved;           /* bytes of the blocks held (header included) */
 };
 
 static size_t align_up(size_t n) {
   return (n + (ARENA_ALIGN - 1)) & ~(size_t)(ARENA_ALIGN - 1);
 }
 
-static arena_block_t *block_new(size_t cap) {
+static size_t block_bytes(const arena_block_t *b) {
+  return sizeof(arena_block_t) + b->cap;
+}
+
+static arena_block_t *block_new(hl_arena_t *a, size_t cap) {
   if (cap > SIZE_MAX - sizeof(arena_block_t)) return NULL; /* the header would wrap */
-  arena_block_t *b = hl_malloc(sizeof(arena_block_t) + cap);
-  if (!b) return NULL;
+  size_t bytes = sizeof(arena_block_t) + cap;
+  if (a->acct && a->acct->charge(a->acct, bytes) != 0) return NULL;
+  arena_block_t *b = hl_malloc(bytes);
+  if (!b) {
+    if (a->acct) a->acct->release(a->acct, bytes);
+    return NULL;
+  }
+  a->reserved += bytes;
   b->next = NULL;
   b->cap = cap;
   b->used = 0;
   return b;
 }
 
-hl_arena_t *hl_arena_create(size_t block_size) {
+static void block_free(hl_arena_t *a, arena_block_t *b) {
+  size_t bytes = block_bytes(b);
+  a->reserved -= bytes;
+  if (a->acct) a->acct->release(a->acct, bytes);
+  hl_free(b);
+}
+
+hl_arena_t *hl_arena_create_charged(size_t block_size, hl_mem_account_t *acct) {
   hl_arena_t *a = hl_malloc(sizeof(*a));
   if (!a) return NULL;
   a->block_size = block_size ? align_up(block_size) : ARENA_DEFAULT_BLOCK;
-  a->head = a->first = block_new(a->block_size);
+  a->acct = acct;
+  a->reserved = 0;
+  a->head = a->first = block_new(a, a->block_size);
   if (!a->head) {
     hl_free(a);
     return NULL;
@@ -65,6 +88,10 @@ hl_arena_t *hl_arena_create(size_t block_size) {
   a->cleanups = NULL;
   a->last = NULL;
   return a;
+}
+
+hl_arena_t *hl_arena_create(size_t block_size) {
+  return hl_arena_create_charged(block_size, NULL);
 }
 
 static void run_cleanups(hl_arena_t *a) {
@@ -83,7 +110,7 @@ void hl_arena_reset(hl_arena_t *a) {
   arena_block_t *b = a->head;
   while (b) {
     arena_block_t *next = b->next;
-    if (b != a->first) hl_free(b);
+    if (b != a->first) block_free(a, b);
     b = next;
   }
   a->first->next = NULL;
@@ -99,7 +126,7 @@ void hl_arena_destroy(hl_arena_t *a) {
   arena_block_t *b = a->head;
   while (b) {
     arena_block_t *next = b->next;
-    hl_free(b);
+    block_free(a, b);
     b = next;
   }
   hl_free(a);
@@ -113,7 +140,7 @@ void *hl_arena_alloc(hl_arena_t *a, size_t nbytes) {
     if (need > a->block_size / 4) {
       /* dedicated block, linked behind the current one so the current
        * block keeps serving small requests */
-      arena_block_t *big = block_new(need);
+      arena_block_t *big = block_new(a, need);
       if (!big) return NULL;
       big->used = need;
       big->next = b->next;
@@ -122,7 +149,7 @@ void *hl_arena_alloc(hl_arena_t *a, size_t nbytes) {
       a->last = NULL;
       return big->data;
     }
-    arena_block_t *nb = block_new(a->block_size);
+    arena_block_t *nb = block_new(a, a->block_size);
     if (!nb) return NULL;
     nb->next = b;
     a->head = nb;
@@ -205,4 +232,20 @@ int hl_arena_on_reset(hl_arena_t *a, void (*fn)(void *), void *arg) {
 
 size_t hl_arena_used(const hl_arena_t *a) {
   return a->used;
+}
+
+size_t hl_arena_reserved(const hl_arena_t *a) {
+  return a->reserved;
+}
+
+int hl_arena_set_account(hl_arena_t *a, hl_mem_account_t *acct) {
+  if (a->acct) a->acct->release(a->acct, a->reserved);
+  a->acct = NULL;
+  if (acct && acct->charge(acct, a->reserved) != 0) return -1;
+  a->acct = acct;
+  return 0;
+}
+
+hl_mem_account_t *hl_arena_account(const hl_arena_t *a) {
+  return a ? a->acct : NULL;
 }

@@ -16,8 +16,22 @@
 
 typedef struct hl_arena hl_arena_t;
 
+/* A memory account that arenas charge as they take blocks from the heap and
+ * release as they give them back (session/budget.c makes the statement's
+ * budget one).  CHARGE returns 0 when BYTES fit, else -1 with nothing left
+ * charged; then the allocation that needed the block returns NULL.  Both
+ * may be called from any thread.  Charging is per block, never per
+ * allocation. */
+typedef struct hl_mem_account {
+  int (*charge)(struct hl_mem_account *acct, size_t bytes);
+  void (*release)(struct hl_mem_account *acct, size_t bytes);
+} hl_mem_account_t;
+
 /* BLOCK_SIZE 0 picks a default (16 KiB).  Caller destroys. */
 hl_arena_t *hl_arena_create(size_t block_size);
+/* Like hl_arena_create, with every block (the first one included) charged
+ * to ACCT (NULL: none).  NULL when the first block does not fit. */
+hl_arena_t *hl_arena_create_charged(size_t block_size, hl_mem_account_t *acct);
 void hl_arena_destroy(hl_arena_t *arena); /* NULL is a no-op */
 /* Frees every allocation (keeping the first block) and runs cleanups. */
 void hl_arena_reset(hl_arena_t *arena);
@@ -40,5 +54,16 @@ int hl_arena_on_reset(hl_arena_t *arena, void (*fn)(void *), void *arg);
 
 /* Bytes handed out since creation or the last reset. */
 size_t hl_arena_used(const hl_arena_t *arena);
+/* Bytes of the blocks the arena holds (what it charges). */
+size_t hl_arena_reserved(const hl_arena_t *arena);
+
+/* Moves ARENA's charge to ACCT (NULL: stops charging): the blocks it holds
+ * are released from the old account and charged to ACCT, and so is every
+ * block it takes from now on.  Returns -1 when the blocks held do not fit
+ * in ACCT (then the arena charges nothing), else 0. */
+int hl_arena_set_account(hl_arena_t *arena, hl_mem_account_t *acct);
+/* The account ARENA charges, or NULL; arenas and batches made for the same
+ * statement pass it on (hl_arena_create_charged). */
+hl_mem_account_t *hl_arena_account(const hl_arena_t *arena);
 
 #endif

@@ -158,6 +158,53 @@ static hl_status_t pattern(const hl_expr_t *call, const hl_value_t *pat, regex_t
   return HL_OK;
 }
 
+/* A text searched repeatedly (split, regexp_replace), linear overall.
+ * REG_STARTEND makes regexec search [off, len) without measuring the rest
+ * of the string, but a caller may still measure the string it is handed on
+ * every call (the sanitizers' regexec interceptor does), which made N
+ * pieces cost O(N * len).  So the text sits between two NULs and searches
+ * after the first are handed the leading NUL (an empty string) with the
+ * window as offsets from it; the character before the window still sets
+ * the context (no ^ there, \b as over the whole text). */
+typedef struct subject {
+  char *buf; /* NUL, the text, NUL */
+  size_t len;
+} subject_t;
+
+static bool subject_init(subject_t *s, hl_arena_t *arena, const char *p, size_t len) {
+  s->len = len;
+  if (!(s->buf = hl_arena_alloc(arena, len + 2))) return false;
+  s->buf[0] = '\0';
+  if (len) memcpy(s->buf + 1, p, len);
+  s->buf[len + 1] = '\0';
+  return true;
+}
+
+/* The text (NUL-terminated). */
+static char *subject_text(const subject_t *s) {
+  return s->buf + 1;
+}
+
+/* The first match of RE in [OFF, len) of S, NM groups in M with offsets
+ * from the text's start; false when there is none. */
+static bool subject_search(const regex_t *re, const subject_t *s, size_t off, regmatch_t *m,
+                           size_t nm) {
+  if (off == 0) {
+    m[0].rm_so = 0;
+    m[0].rm_eo = (regoff_t)s->len;
+    return regexec(re, subject_text(s), nm, m, REG_STARTEND) == 0;
+  }
+  m[0].rm_so = (regoff_t)off + 1;
+  m[0].rm_eo = (regoff_t)s->len + 1;
+  if (regexec(re, s->buf, nm, m, REG_STARTEND | REG_NOTBOL) != 0) return false;
+  for (size_t g = 0; g < nm; g++)
+    if (m[g].rm_so >= 0) {
+      m[g].rm_so--;
+      m[g].rm_eo--;
+    }
+  return true;
+}
+
 HL_FN(hl_fn_split) {
   NULL_IF_ANY_NULL();
   regex_t tmp;
@@ -165,19 +212,20 @@ HL_FN(hl_fn_split) {
   bool own;
   hl_status_t rc = pattern(call, &a[1], &tmp, &re, &own, arena, err);
   if (rc != HL_OK) return rc;
-  char *z = hl_arena_strndup(arena, a[0].u.s.ptr, a[0].u.s.len);
+  subject_t subj;
+  bool ok = subject_init(&subj, arena, a[0].u.s.ptr, a[0].u.s.len);
+  char *z = subject_text(&subj);
   uint32_t cap = 8, n = 0;
   hl_value_t *items = hl_arena_alloc(arena, sizeof(hl_value_t) * cap);
-  if (!z || !items) {
+  if (!ok || !items) {
     if (own) regfree(&tmp);
     return hl_err_nomem(err);
   }
   size_t off = 0, len = a[0].u.s.len;
   for (;;) {
     regmatch_t m;
-    bool found =
-        off <= len && regexec(re, z + off, 1, &m, off ? REG_NOTBOL : 0) == 0 && m.rm_eo > m.rm_so;
-    size_t end = found ? off + (size_t)m.rm_so : len;
+    bool found = off <= len && subject_search(re, &subj, off, &m, 1) && m.rm_eo > m.rm_so;
+    size_t end = found ? (size_t)m.rm_so : len;
     if (n == cap) {
       hl_value_t *ni =
           hl_arena_realloc(arena, items, sizeof(hl_value_t) * cap, sizeof(hl_value_t) * cap * 2);
@@ -193,7 +241,7 @@ HL_FN(hl_fn_split) {
     items[n].u.s.len = (uint32_t)(end - off);
     n++;
     if (!found) break;
-    off = off + (size_t)m.rm_eo;
+    off = (size_t)m.rm_eo;
   }
   if (own) regfree(&tmp);
   out->is_null = false;
@@ -289,14 +337,21 @@ HL_FN(hl_fn_regexp_replace) {
   bool own;
   hl_status_t rc = pattern(call, &a[1], &tmp, &re, &own, arena, err);
   if (rc != HL_OK) return rc;
-  char *z = hl_arena_strndup(arena, a[0].u.s.ptr, a[0].u.s.len);
+  subject_t subj;
+  char *z = subject_init(&subj, arena, a[0].u.s.ptr, a[0].u.s.len) ? subject_text(&subj) : NULL;
   hl_buf_t b;
   hl_buf_init(&b);
   size_t off = 0, len = a[0].u.s.len;
   hl_str_t rep = a[2].u.s;
   while (z && off <= len) {
     regmatch_t m[10];
-    if (regexec(re, z + off, 10, m, off ? REG_NOTBOL : 0) != 0) break;
+    if (!subject_search(re, &subj, off, m, 10)) break;
+    /* offsets below are from Z + OFF */
+    for (int g = 0; g < 10; g++)
+      if (m[g].rm_so >= 0) {
+        m[g].rm_so -= (regoff_t)off;
+        m[g].rm_eo -= (regoff_t)off;
+      }
     hl_buf_append(&b, z + off, (size_t)m[0].rm_so);
     /* Java replacement syntax: $n is a group, \x a literal x */
     for (uint32_t i = 0; i < rep.len; i++) {

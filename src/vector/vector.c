@@ -43,10 +43,15 @@ hl_status_t hl_vec_alloc(hl_vec_t *v, const hl_type_t *type, hl_arena_t *arena) 
 }
 
 hl_batch_t *hl_batch_create(int n_cols, const hl_type_t *const *types) {
+  return hl_batch_create_charged(n_cols, types, NULL);
+}
+
+hl_batch_t *hl_batch_create_charged(int n_cols, const hl_type_t *const *types,
+                                    hl_mem_account_t *acct) {
   size_t n_alloc = (size_t)(n_cols > 0 ? n_cols : 1);
   hl_batch_t *batch = hl_calloc(1, sizeof(*batch));
   hl_vec_t *vecs = hl_calloc(n_alloc, sizeof(hl_vec_t));
-  hl_arena_t *arena = hl_arena_create(64 * 1024);
+  hl_arena_t *arena = hl_arena_create_charged(64 * 1024, acct);
   if (!batch || !vecs || !arena) {
     hl_free(batch);
     hl_free(vecs);

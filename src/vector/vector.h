@@ -79,6 +79,11 @@ static inline uint32_t hl_batch_row(const hl_batch_t *b, uint32_t i) {
 /* Creates an empty batch with N_COLS columns of TYPES (borrowed) whose data
  * arrays come from a new arena owned by the batch.  Caller destroys. */
 hl_batch_t *hl_batch_create(int n_cols, const hl_type_t *const *types);
+/* Like hl_batch_create, with the batch's arena charged to ACCT (NULL: none;
+ * see hl_arena_create_charged): operators pass their statement's account,
+ * so that wide batches count against the memory limit. */
+hl_batch_t *hl_batch_create_charged(int n_cols, const hl_type_t *const *types,
+                                    hl_mem_account_t *acct);
 void hl_batch_destroy(hl_batch_t *batch);
 /* Marks column C as read by no one above the producer (a column the query
  * does not need): hl_batch_reset then gives it no zeroed data array of its

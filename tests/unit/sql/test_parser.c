@@ -912,7 +912,7 @@ TEST(syntax_errors) {
   strcpy(deep, "SELECT ");
   for (int i = 0; i < 600; i++)
     strcat(deep, "(");
-  check_error_at(__LINE__, deep, HL_ERROR, "54000", "statement is nested too deeply", 206);
+  check_error_at(__LINE__, deep, HL_ERROR, "54001", "statement is nested too deeply", 206);
 }
 
 TEST(queries) {

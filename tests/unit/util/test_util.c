@@ -166,6 +166,81 @@ TEST(arena_strings) {
   hl_arena_destroy(a);
 }
 
+/* An account with a fixed limit, as the statement budget charges it. */
+typedef struct test_account {
+  hl_mem_account_t acct; /* first */
+  size_t used, limit;
+  int refused;
+} test_account_t;
+
+static int test_charge(hl_mem_account_t *a, size_t bytes) {
+  test_account_t *t = (test_account_t *)a;
+  if (t->used + bytes > t->limit) {
+    t->refused++;
+    return -1;
+  }
+  t->used += bytes;
+  return 0;
+}
+
+static void test_release(hl_mem_account_t *a, size_t bytes) {
+  ((test_account_t *)a)->used -= bytes;
+}
+
+TEST(arena_account) {
+  test_account_t t = {{test_charge, test_release}, 0, 10000, 0};
+  hl_arena_t *a = hl_arena_create_charged(1024, &t.acct);
+  CHECK(a != NULL);
+  CHECK(hl_arena_account(a) == &t.acct);
+  size_t first = hl_arena_reserved(a); /* the first block and its header */
+  CHECK(first > 1024 && first < 1024 + 64);
+  CHECK_INT(t.used, first);
+  /* allocations inside a block charge nothing more */
+  CHECK(hl_arena_alloc(a, 100) != NULL);
+  CHECK(hl_arena_alloc(a, 200) != NULL);
+  CHECK_INT(t.used, first);
+  /* a new standard block and a dedicated one are charged */
+  for (int i = 0; i < 4; i++) /* 112 + 208 + 4 * 208 > 1024: the last opens a block */
+    CHECK(hl_arena_alloc(a, 200) != NULL);
+  CHECK_INT(t.used, 2 * first);
+  CHECK(hl_arena_alloc(a, 3000) != NULL);
+  CHECK_INT(t.used, hl_arena_reserved(a));
+  CHECK(t.used > 2 * first + 3000);
+  /* past the limit: the allocation fails, nothing stays charged for it */
+  size_t before = t.used;
+  CHECK(hl_arena_alloc(a, 8000) == NULL);
+  CHECK_INT(t.refused, 1);
+  CHECK_INT(t.used, before);
+  CHECK_INT(hl_arena_reserved(a), before);
+  /* reset gives back every block but the first */
+  hl_arena_reset(a);
+  CHECK_INT(t.used, first);
+  CHECK(hl_arena_alloc(a, 8000) != NULL);
+  /* moving the charge: all of it leaves, all of it arrives */
+  test_account_t u = {{test_charge, test_release}, 0, 100000, 0};
+  size_t held = hl_arena_reserved(a);
+  CHECK_INT(hl_arena_set_account(a, &u.acct), 0);
+  CHECK_INT(t.used, 0);
+  CHECK_INT(u.used, held);
+  /* a move into an account too small fails and leaves nothing charged */
+  test_account_t tiny = {{test_charge, test_release}, 0, 100, 0};
+  CHECK_INT(hl_arena_set_account(a, &tiny.acct), -1);
+  CHECK_INT(u.used, 0);
+  CHECK_INT(tiny.used, 0);
+  CHECK(hl_arena_account(a) == NULL);
+  CHECK_INT(hl_arena_set_account(a, &u.acct), 0);
+  hl_arena_destroy(a);
+  CHECK_INT(u.used, 0);
+  /* an account that cannot hold the first block: no arena */
+  CHECK(hl_arena_create_charged(1024, &tiny.acct) == NULL);
+  CHECK_INT(tiny.used, 0);
+  /* without an account nothing is charged */
+  hl_arena_t *plain = hl_arena_create(1024);
+  CHECK(hl_arena_account(plain) == NULL);
+  CHECK(hl_arena_alloc(plain, 5000) != NULL);
+  hl_arena_destroy(plain);
+}
+
 /* =============================================================== strbuf */
 
 TEST(strbuf_basics) {
@@ -1521,6 +1596,7 @@ int main(void) {
   RUN(arena_realloc);
   RUN(arena_reset_and_cleanups);
   RUN(arena_strings);
+  RUN(arena_account);
   RUN(strbuf_basics);
   RUN(strbuf_growth);
   RUN(strbuf_oom_sticky);

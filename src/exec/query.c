@@ -307,11 +307,19 @@ typedef struct setop_ctx {
   hl_session_t *s;
   const hl_rel_t *rel; /* the SETOP */
   hl_arena_t *arena;
+  hl_snap_t *snap; /* the statement's snapshot (s->snap when the SETOP was built) */
 } setop_ctx_t;
 
+/* Operand K is built while the statement runs, after hl_exec_plan has
+ * returned: its scans must still join the statement's snapshot (one lock
+ * and one listing per table), so it is made current again meanwhile. */
 static hl_op_t *build_term(void *ctx, int k, hl_error_t *err) {
   const setop_ctx_t *c = ctx;
-  return build_rel(c->s, c->rel->terms[k], NULL, c->arena, err);
+  hl_snap_t *outer = c->s->snap;
+  c->s->snap = c->snap;
+  hl_op_t *op = build_rel(c->s, c->rel->terms[k], NULL, c->arena, err);
+  c->s->snap = outer;
+  return op;
 }
 
 /* The operators of relation R.  USED (R->n_cols, NULL: all) marks the
@@ -354,6 +362,7 @@ static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, const bool *used, 
     c->s = s;
     c->rel = r;
     c->arena = arena;
+    c->snap = s->snap;
     return hl_op_setop_create(r->n_terms, build_term, c, r->setop, r->n_cols, &s->budget, arena,
                               err);
   }

@@ -16,6 +16,7 @@
  *   Partitions missing from filesystem:\tt:dt=0/hr=0
  *   Repair: Dropped partition from metastore db.t:dt=0/hr=0
  *   Skipped N invalid partition directories: a, b, c, d, e
+ *   Skipped a: why                  (each, with hivelite.msck.list.skipped)
  */
 #include "command/cmd_int.h"
 #include "session/loc_allow.h"
@@ -49,8 +50,9 @@ typedef struct walk {
   size_t max_parts; /* hivelite.max_partitions_per_table: stop walking past it */
   found_t *found;
   size_t n_found, cap_found;
-  char *skipped[5]; /* the first few skipped paths, relative */
-  size_t n_skipped;
+  char **skipped; /* every skipped path, relative ... */
+  char **whys;    /* ... and why it was skipped */
+  size_t n_skipped, cap_skipped;
   char **values; /* values of the directories being walked */
 } walk_t;
 
@@ -60,10 +62,21 @@ static hl_status_t junk(walk_t *w, const char *rel, const char *why) {
     return hl_err_set(w->err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
                       "invalid partition directory \"%s\" in table \"%s.%s\": %s", rel,
                       HL_TNAME(w->t), why);
-  if (w->n_skipped < 5) {
-    w->skipped[w->n_skipped] = hl_arena_strdup(w->arena, rel);
-    if (!w->skipped[w->n_skipped]) return hl_err_nomem(w->err);
+  if (w->n_skipped == w->cap_skipped) {
+    size_t cap = w->cap_skipped ? w->cap_skipped * 2 : 16;
+    char **p = hl_arena_realloc(w->arena, w->skipped, sizeof(char *) * w->cap_skipped,
+                                sizeof(char *) * cap);
+    char **q = p ? hl_arena_realloc(w->arena, w->whys, sizeof(char *) * w->cap_skipped,
+                                    sizeof(char *) * cap)
+                 : NULL;
+    if (!p || !q) return hl_err_nomem(w->err);
+    w->skipped = p;
+    w->whys = q;
+    w->cap_skipped = cap;
   }
+  w->skipped[w->n_skipped] = hl_arena_strdup(w->arena, rel);
+  w->whys[w->n_skipped] = hl_arena_strdup(w->arena, why);
+  if (!w->skipped[w->n_skipped] || !w->whys[w->n_skipped]) return hl_err_nomem(w->err);
   w->n_skipped++;
   return HL_OK;
 }
@@ -205,9 +218,10 @@ static hl_status_t walk_dir(walk_t *w, const char *dir, const char *rel, int dep
     }
     if (canon && !exact_value(w->t->types[w->t->n_data + depth], v, canon)) {
       char *type_name = hl_type_to_string(w->arena, w->t->types[w->t->n_data + depth]);
-      char *why = type_name ? hl_arena_sprintf(w->arena, "the value \"%s\" is not exactly a %s", v,
-                                               type_name)
-                            : NULL;
+      char *why = type_name
+                      ? hl_arena_sprintf(w->arena, "the value \"%s\" is not exactly of type %s", v,
+                                         type_name)
+                      : NULL;
       rc = why ? junk(w, child_rel, why) : hl_err_nomem(w->err);
       if (rc != HL_OK) return rc;
       continue;
@@ -519,6 +533,13 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     hl_buf_fini(&b);
     rc = out_add(&out, line, arena, err);
     if (rc != HL_OK) return rc;
+    /* every one of them, with the reason, on request */
+    for (size_t i = 0; hl_cmd_setting_true(s, "hivelite.msck.list.skipped") && i < w.n_skipped;
+         i++) {
+      rc = out_add(&out, hl_arena_sprintf(arena, "Skipped %s: %s", w.skipped[i], w.whys[i]), arena,
+                   err);
+      if (rc != HL_OK) return rc;
+    }
   }
   return hl_cmd_lines_result(arena, "result", out.v, out.n, result, err);
 }

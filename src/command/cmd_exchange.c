@@ -26,28 +26,6 @@ static bool same_columns(const hl_cat_column_t *a, int na, const hl_cat_column_t
   return true;
 }
 
-/* Removes DIR's parents below TABLE_LOC while they are empty (after their
- * partition directories moved away). */
-static void prune_empty_parents(hl_session_t *s, const char *table_loc, const char *dir,
-                                hl_arena_t *arena) {
-  char *d = hl_arena_strdup(arena, dir);
-  if (!d) return;
-  for (;;) {
-    char *slash = strrchr(d, '/');
-    if (!slash) return;
-    *slash = '\0';
-    if (strcmp(d, table_loc) == 0 || !hl_cmd_path_under(d, table_loc)) return;
-    hl_stor_entry_t *entries;
-    size_t n = 0;
-    hl_error_t e;
-    hl_err_init(&e);
-    hl_status_t rc = s->fs->ops->list(s->fs, d, arena, &entries, &n, &e);
-    if (rc == HL_OK && n == 0) rc = s->fs->ops->rmdir(s->fs, d, &e);
-    hl_err_clear(&e);
-    if (rc != HL_OK || n != 0) return;
-  }
-}
-
 /* The catalog step of EXCHANGE PARTITION, inside the write's commit. */
 typedef struct exchange {
   hl_session_t *s;
@@ -166,6 +144,6 @@ hl_status_t hl_cmd_exchange_partition(hl_session_t *s, const hl_ast_alter_table_
     return rc;
   }
   for (size_t i = 0; i < n; i++)
-    prune_empty_parents(s, src->cat->location, moved[i]->location, arena);
+    hl_cmd_prune_empty_parents(s, src->cat->location, moved[i]->location, arena);
   return HL_OK;
 }

@@ -194,6 +194,11 @@ hl_status_t hl_cmd_drop_tables(hl_session_t *s, hl_cat_table_t **tables, int n, 
 hl_status_t hl_cmd_check_write_location(hl_session_t *s, const char *dir, const hl_cat_table_t *t,
                                         int64_t part_id, bool recursive, const char *verb,
                                         const char *what, hl_arena_t *arena, hl_error_t *err);
+/* After directory DIR moved away or went: its parents are removed while
+ * they are empty and strictly below TABLE_LOC (rmdir fails on a non-empty
+ * one, which ends the walk). */
+void hl_cmd_prune_empty_parents(hl_session_t *s, const char *table_loc, const char *dir,
+                                hl_arena_t *arena);
 /* True when PATH may be removed or moved as a table's or partition's own
  * data: an absolute path that is neither the warehouse root nor one of its
  * ancestors, nor the metastore directory or anything in it. */

@@ -286,24 +286,6 @@ static hl_status_t part_update_apply(void *arg, hl_txn_t *txn, hl_error_t *err) 
   return hl_cat_partition_update(u->s->cat, u->part, err);
 }
 
-/* After a partition directory moved away: its parents go while they are
- * empty and strictly below the table directory TABLE_LOC. */
-static void remove_empty_parents(hl_session_t *s, const char *loc, const char *table_loc,
-                                 hl_arena_t *arena) {
-  char *dir = hl_arena_strdup(arena, loc);
-  while (dir) {
-    char *slash = strrchr(dir, '/');
-    if (!slash) return;
-    *slash = '\0';
-    if (strcmp(dir, table_loc) == 0 || !hl_cmd_path_under(dir, table_loc)) return;
-    hl_error_t e;
-    hl_err_init(&e);
-    bool ok = s->fs->ops->rmdir(s->fs, dir, &e) == HL_OK; /* fails when not empty */
-    hl_err_clear(&e);
-    if (!ok) return;
-  }
-}
-
 static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
                                     hl_arena_t *arena, hl_error_t *err) {
   const char *dflt = hl_session_default_part_name(s);
@@ -346,7 +328,7 @@ static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t 
   }
   part_update_t u = {s, &np};
   rc = hl_txn_commit(txn, part_update_apply, &u, err);
-  if (rc == HL_OK && move) remove_empty_parents(s, old->location, t->cat->location, arena);
+  if (rc == HL_OK && move) hl_cmd_prune_empty_parents(s, t->cat->location, old->location, arena);
   return rc;
 }
 

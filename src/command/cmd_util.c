@@ -237,6 +237,22 @@ hl_status_t hl_cmd_txn_lock_table(hl_txn_t *txn, const char *db, const char *nam
   return lock ? hl_txn_lock_add(txn, lock, err) : hl_err_nomem(err);
 }
 
+void hl_cmd_prune_empty_parents(hl_session_t *s, const char *table_loc, const char *dir,
+                                hl_arena_t *arena) {
+  char *d = hl_arena_strdup(arena, dir);
+  while (d) {
+    char *slash = strrchr(d, '/');
+    if (!slash) return;
+    *slash = '\0';
+    if (strcmp(d, table_loc) == 0 || !hl_cmd_path_under(d, table_loc)) return;
+    hl_error_t e;
+    hl_err_init(&e);
+    bool ok = s->fs->ops->rmdir(s->fs, d, &e) == HL_OK;
+    hl_err_clear(&e);
+    if (!ok) return;
+  }
+}
+
 void hl_cmd_remove_data(hl_session_t *s, const char *path) {
   hl_error_t ignored;
   hl_err_init(&ignored);

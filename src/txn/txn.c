@@ -377,21 +377,15 @@ static char *parent_dir(hl_arena_t *arena, const char *path) {
  * while they are empty and strictly below STOP. */
 static void remove_dropped_dir(hl_stor_t *fs, const char *dir, const char *stop,
                                hl_arena_t *arena) {
-  char *p = hl_arena_strdup(arena, dir);
-  size_t stop_len = stop ? strlen(stop) : 0;
-  bool first = true;
-  while (p) {
-    bool below =
-        stop && strlen(p) > stop_len && strncmp(p, stop, stop_len) == 0 && p[stop_len] == '/';
-    if (!first && !below) return;
-    hl_error_t e;
-    hl_err_init(&e);
-    bool ok = fs->ops->rmdir(fs, p, &e) == HL_OK;
-    hl_err_clear(&e);
-    if (!ok) return;
-    first = false;
-    p = parent_dir(arena, p);
+  /* the chain ends at DIR's ancestor one level below STOP (DIR itself
+   * without STOP, or when DIR is not below it) */
+  size_t n = stop ? strlen(stop) : 0;
+  const char *top = dir;
+  if (stop && strncmp(dir, stop, n) == 0 && dir[n] == '/' && dir[n + 1]) {
+    const char *end = strchr(dir + n + 1, '/');
+    top = end ? hl_arena_strndup(arena, dir, (size_t)(end - dir)) : dir;
   }
+  rmdir_chain(fs, dir, top, arena);
 }
 
 /* Finishes one committed target: its trash goes; a dropped directory too. */

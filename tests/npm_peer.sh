@@ -26,14 +26,29 @@ unavailable() {
 }
 
 command -v node >/dev/null 2>&1 || unavailable "node is not installed"
-stamp=$dir/node_modules/.package-lock.json
-if [ ! -f "$stamp" ] || [ "$dir/package.json" -nt "$stamp" ]; then
-  command -v npm >/dev/null 2>&1 || unavailable "npm is not installed"
-  (cd "$dir" && npm install --no-audit --no-fund >/dev/null 2>&1) ||
-    unavailable "npm install of $dir/package.json failed (offline?)"
-fi
-if grep -q '@duckdb/node-api' "$dir/package.json"; then
-  (cd "$dir" && node -e "import('@duckdb/node-api').catch(() => process.exit(1))") ||
-    unavailable "@duckdb/node-api does not load on this machine"
-fi
+command -v flock >/dev/null 2>&1 || unavailable "flock (util-linux) is not installed"
+
+# ctest -j runs several peers of one DIR at once.  One npm install at a time
+# per DIR, and nobody loads the packages while another install rewrites
+# them: a native module replaced under a running node dies with SIGBUS
+# (what CI saw when two tests installed into a fresh checkout together).
+# The lock is held only for install and load check; the tests then run in
+# parallel.
+install_and_check() {
+  stamp=$dir/node_modules/.package-lock.json
+  if [ ! -f "$stamp" ] || [ "$dir/package.json" -nt "$stamp" ]; then
+    command -v npm >/dev/null 2>&1 || unavailable "npm is not installed"
+    (cd "$dir" && npm install --no-audit --no-fund >/dev/null 2>&1) ||
+      unavailable "npm install of $dir/package.json failed (offline?)"
+  fi
+  if grep -q '@duckdb/node-api' "$dir/package.json"; then
+    (cd "$dir" && node -e "import('@duckdb/node-api').catch(() => process.exit(1))") ||
+      unavailable "@duckdb/node-api does not load on this machine"
+  fi
+}
+exec 9>"$dir/.npm-install.lock"
+flock 9 || unavailable "cannot lock $dir/.npm-install.lock"
+install_and_check
+flock -u 9
+exec 9>&-
 exec node "$dir/$script" "$@"

@@ -113,16 +113,17 @@ static hl_status_t choose_columns(analyze_t *a, hl_error_t *err) {
   }
   for (int i = 0; i < st->n_analyze_cols; i++) {
     const char *name = st->analyze_cols[i];
+    long pos = st->analyze_cols_pos ? st->analyze_cols_pos[i] : st->pos;
     int c = hl_table_column_index(t, name);
     if (c < 0 || c >= t->n_data)
-      return hl_err_set(err, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
-                        "column \"%s\" for which statistics are requested does not exist in "
-                        "table \"%s.%s\"%s",
-                        name, HL_TNAME(t), c >= t->n_data ? " (it is a partition column)" : "");
+      return hl_err_set_at(err, pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                           "column \"%s\" for which statistics are requested does not exist in "
+                           "table \"%s.%s\"%s",
+                           name, HL_TNAME(t), c >= t->n_data ? " (it is a partition column)" : "");
     if (is_complex(t->types[c]))
-      return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                        "column statistics of column \"%s\" of complex type are not supported",
-                        name);
+      return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                           "column statistics of column \"%s\" of complex type are not supported",
+                           name);
     if (add_col(a, c, err) != HL_OK) return err->code;
   }
   return HL_OK;

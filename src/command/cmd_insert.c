@@ -860,12 +860,13 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
   if (ins && ins->n_columns > 0) {
     for (int i = 0; i < ins->n_columns; i++) {
       int c = find_col(t, ins->columns[i]);
+      long cpos = ins->columns_pos ? ins->columns_pos[i] : ins->pos;
       if (c < 0 || (c >= t->n_data && c - t->n_data < n_static))
-        return hl_err_set_at(err, ins->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+        return hl_err_set_at(err, cpos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
                              "column \"%s\" is not a %scolumn of table \"%s.%s\"", ins->columns[i],
                              c < 0 ? "" : "dynamic partition ", HL_TNAME(t));
       if (wt->slot_src[c] >= 0)
-        return hl_err_set_at(err, ins->pos, HL_ERROR, HL_SS(DUPLICATE_COLUMN),
+        return hl_err_set_at(err, cpos, HL_ERROR, HL_SS(DUPLICATE_COLUMN),
                              "column \"%s\" is given more than once", ins->columns[i]);
       wt->slot_src[c] = i;
     }

@@ -174,7 +174,8 @@ hl_status_t hl_cmd_apply_buckets(const hl_ast_create_table_t *ct, long pos, hl_a
   for (int i = 0; i < ct->n_bucket_cols; i++) {
     int c = data_col_index(t, ct->bucket_cols[i]);
     if (c < 0)
-      return hl_err_set_at(err, pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+      return hl_err_set_at(err, ct->bucket_cols_pos ? ct->bucket_cols_pos[i] : pos, HL_ERROR,
+                           HL_SS(UNDEFINED_COLUMN),
                            "bucket column \"%s\" is not a column of the table", ct->bucket_cols[i]);
     t->bucket_cols[i] = t->cols[c].name;
   }
@@ -591,10 +592,11 @@ static hl_status_t alter_columns(const hl_ast_alter_table_t *alt, long pos, hl_t
   if (old < 0) {
     for (int k = 0; k < c->n_part_keys; k++)
       if (strcasecmp(c->part_keys[k].name, alt->old_col) == 0)
-        return hl_err_set_at(err, pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+        return hl_err_set_at(err, alt->old_col_pos, HL_ERROR,
+                             HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
                              "partition column \"%s\" of table \"%s.%s\" cannot be changed",
                              alt->old_col, HL_TNAME(t));
-    return hl_err_set_at(err, pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+    return hl_err_set_at(err, alt->old_col_pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
                          "column \"%s\" does not exist in table \"%s.%s\"", alt->old_col,
                          HL_TNAME(t));
   }
@@ -622,7 +624,7 @@ static hl_status_t alter_columns(const hl_ast_alter_table_t *alt, long pos, hl_t
     for (int i = 0; i < n_rest; i++)
       if (strcasecmp(rest[i].name, alt->after_col) == 0) insert_at = i + 1;
     if (insert_at < 0)
-      return hl_err_set_at(err, pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+      return hl_err_set_at(err, alt->after_col_pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
                            "column \"%s\" does not exist in table \"%s.%s\"", alt->after_col,
                            HL_TNAME(t));
   }

@@ -308,7 +308,8 @@ typedef struct hl_ast_create_table {
   char *comment;
   hl_ast_column_def_t *part_cols;
   int n_part_cols;
-  char **bucket_cols; /* CLUSTERED BY */
+  char **bucket_cols;    /* CLUSTERED BY */
+  long *bucket_cols_pos; /* offset of each bucket column's token */
   int n_bucket_cols;
   hl_ast_order_item_t *sort_cols; /* SORTED BY (expr is a COLUMN) */
   int n_sort_cols;
@@ -355,8 +356,10 @@ typedef struct hl_ast_alter_table {
   hl_ast_column_def_t *cols;
   int n_cols;
   char *old_col;
+  long old_col_pos;
   bool first;
   char *after_col;
+  long after_col_pos;
   hl_ast_kvlist_t props;
   char **keys;
   int n_keys;
@@ -425,6 +428,7 @@ typedef struct hl_ast_insert {
   hl_ast_qname_t table;
   hl_ast_part_spec_t *part_spec; /* NULL when none; items without value are dynamic */
   char **columns;                /* (c1, c2) column list; NULL when none */
+  long *columns_pos;             /* offset of each name in columns */
   int n_columns;
   hl_ast_select_t *query; /* the rows; NULL for VALUES */
   hl_ast_expr_t **values; /* VALUES: n_rows x n_values_cols expressions, row-major */
@@ -487,7 +491,8 @@ typedef struct hl_ast_stmt {
    * [NOSCAN | FOR COLUMNS [c, ...]] */
   bool analyze_noscan;
   bool analyze_for_columns;
-  char **analyze_cols; /* FOR COLUMNS c, ...: NULL (n 0) means every column */
+  char **analyze_cols;    /* FOR COLUMNS c, ...: NULL (n 0) means every column */
+  long *analyze_cols_pos; /* offset of each name in analyze_cols */
   int n_analyze_cols;
 } hl_ast_stmt_t;
 

@@ -1549,18 +1549,25 @@ static hl_status_t parse_column_defs(parser_t *p, hl_ast_column_def_t **cols, in
   return expect(p, HL_TK_RPAREN, "\")\"");
 }
 
-/* (name, ...) */
-static hl_status_t parse_ident_list(parser_t *p, char ***names, int *n) {
-  int cap = 0;
+/* (name, ...) into NAMES; POSV (may be NULL) gets each name's offset, so
+ * an executor can point a name error at the token. */
+static hl_status_t parse_ident_list_pos(parser_t *p, char ***names, long **posv, int *n) {
+  int cap = 0, pcap = 0, pn = 0;
   TRY(expect(p, HL_TK_LPAREN, "\"(\""));
   for (;;) {
     char *name = NULL;
+    long pos = p->tok.pos;
     TRY(parse_ident(p, &name, NULL));
     PUSH(p, *names, *n, cap, name);
+    if (posv) PUSH(p, *posv, pn, pcap, pos);
     if (!at(p, HL_TK_COMMA)) break;
     TRY(advance(p));
   }
   return expect(p, HL_TK_RPAREN, "\")\"");
+}
+
+static hl_status_t parse_ident_list(parser_t *p, char ***names, int *n) {
+  return parse_ident_list_pos(p, names, NULL, n);
 }
 
 /* A constant in a partition spec: 'x', [-]number, DATE 'x', TIMESTAMP 'x',
@@ -1853,7 +1860,7 @@ static hl_status_t parse_create_table(parser_t *p, hl_ast_stmt_t *st, hl_ast_cre
   if (at_kw(p, "CLUSTERED")) {
     TRY(advance(p));
     TRY(expect_kw(p, "BY"));
-    TRY(parse_ident_list(p, &ct->bucket_cols, &ct->n_bucket_cols));
+    TRY(parse_ident_list_pos(p, &ct->bucket_cols, &ct->bucket_cols_pos, &ct->n_bucket_cols));
     if (at_kw(p, "SORTED")) {
       int cap = 0;
       TRY(advance(p));
@@ -2167,7 +2174,7 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
     a->kind = HL_ALTER_CHANGE_COLUMN;
     TRY(advance(p));
     if (at_kw(p, "COLUMN")) TRY(advance(p)); /* optional, and a keyword when present */
-    TRY(parse_ident(p, &a->old_col, NULL));
+    TRY(parse_ident(p, &a->old_col, &a->old_col_pos));
     if (!(a->cols = zalloc(p, sizeof *a->cols))) return nomem(p);
     TRY(parse_column_def(p, &a->cols[0]));
     a->n_cols = 1;
@@ -2176,7 +2183,7 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
       TRY(advance(p));
     } else if (at_kw(p, "AFTER")) {
       TRY(advance(p));
-      TRY(parse_ident(p, &a->after_col, NULL));
+      TRY(parse_ident(p, &a->after_col, &a->after_col_pos));
     }
     return skip_cascade(p);
   }
@@ -2603,7 +2610,7 @@ static hl_status_t parse_insert_head(parser_t *p, hl_ast_insert_t *ins) {
     if (ins->overwrite && at_kw(p, "IF")) TRY(parse_if_not_exists(p, &ins->if_not_exists));
   }
   if (at(p, HL_TK_LPAREN) && !at_query_paren(p))
-    TRY(parse_ident_list(p, &ins->columns, &ins->n_columns));
+    TRY(parse_ident_list_pos(p, &ins->columns, &ins->columns_pos, &ins->n_columns));
   return HL_OK;
 }
 
@@ -2689,13 +2696,16 @@ static hl_status_t parse_analyze(parser_t *p, hl_ast_stmt_t *st) {
   TRY(advance(p));
   TRY(expect_kw(p, "COLUMNS"));
   st->analyze_for_columns = true;
-  if (at(p, HL_TK_LPAREN)) return parse_ident_list(p, &st->analyze_cols, &st->n_analyze_cols);
+  if (at(p, HL_TK_LPAREN))
+    return parse_ident_list_pos(p, &st->analyze_cols, &st->analyze_cols_pos, &st->n_analyze_cols);
   if (!tok_is_ident(&p->tok)) return HL_OK;
-  int cap = 0;
+  int cap = 0, pcap = 0, pn = 0;
   for (;;) {
     char *name = NULL;
+    long pos = p->tok.pos;
     TRY(parse_ident(p, &name, NULL));
     PUSH(p, st->analyze_cols, st->n_analyze_cols, cap, name);
+    PUSH(p, st->analyze_cols_pos, pn, pcap, pos);
     if (!at(p, HL_TK_COMMA)) return HL_OK;
     TRY(advance(p));
   }

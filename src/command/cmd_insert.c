@@ -1563,6 +1563,8 @@ hl_status_t hl_cmd_load(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     hl_stor_entry_t *entries;
     size_t n;
     rc = fs->ops->list(fs, src, arena, &entries, &n, err);
+    /* a linked file is loaded only when its target is allowed too */
+    if (rc == HL_OK) rc = hl_loc_allow_check_links(s, src, entries, n, "the LOAD DATA source", err);
     files = rc == HL_OK ? hl_arena_alloc(arena, sizeof(char *) * (n + 1)) : NULL;
     if (rc == HL_OK && !files) rc = hl_err_nomem(err);
     for (size_t i = 0; rc == HL_OK && i < n; i++) {

@@ -172,6 +172,13 @@ static hl_status_t walk_dir(walk_t *w, const char *dir, const char *rel, int dep
     const char *name = entries[i].name;
     if (name[0] == '.' || name[0] == '_') continue;
     n_visible++;
+    /* a linked directory is judged by its target, as a read would */
+    if (entries[i].is_link) {
+      char *what = hl_arena_sprintf(w->arena, "table \"%s.%s\"", HL_TNAME(w->t));
+      rc = what ? hl_loc_allow_check_links(w->s, dir, &entries[i], 1, what, w->err)
+                : hl_err_nomem(w->err);
+      if (rc != HL_OK) return rc;
+    }
     char *child_rel =
         *rel ? hl_arena_sprintf(w->arena, "%s/%s", rel, name) : hl_arena_strdup(w->arena, name);
     if (!child_rel) return hl_err_nomem(w->err);

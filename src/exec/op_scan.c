@@ -139,6 +139,16 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
   if (crc != HL_OK) return crc;
   if (sc->plan->dataset) return open_dataset_unit(sc, u, err);
   hl_status_t rc = hl_snap_list(sc->snap_table, sc->s, sc->unit_dir, &sc->files, &sc->n_files, err);
+  /* a data file that is a symbolic link is judged by its target */
+  if (rc == HL_OK && sc->n_files) {
+    char *what =
+        t->n_part > 0
+            ? hl_arena_sprintf(sc->unit_arena, "partition \"%s\" of table \"%s.%s\"",
+                               sc->plan->parts[u].name, t->cat->db_name, t->cat->name)
+            : hl_arena_sprintf(sc->unit_arena, "table \"%s.%s\"", t->cat->db_name, t->cat->name);
+    rc = what ? hl_loc_allow_check_links(sc->s, sc->unit_dir, sc->files, sc->n_files, what, err)
+              : hl_err_nomem(err);
+  }
   sc->next_file = 0;
   if (rc != HL_OK) {
     sc->n_files = 0;

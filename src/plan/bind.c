@@ -1969,6 +1969,14 @@ static hl_rel_t *bind_parquet_path(binder_t *b, const hl_ast_from_t *f, scope_en
     hl_err_position(b->err, f->pos);
     return NULL;
   }
+  /* every file again, resolved: a link in the dataset to a file outside
+   * the allowed locations is refused before any of its rows is read */
+  for (size_t u = 0; u < ds->n_units; u++)
+    for (size_t i = 0; i < ds->units[u].n_files; i++)
+      if (hl_loc_allow_check(b->s, ds->units[u].files[i], "the Parquet path", b->err) != HL_OK) {
+        hl_err_position(b->err, f->pos);
+        return NULL;
+      }
   hl_cat_table_t *c = hl_arena_zalloc(b->arena, sizeof(*c));
   int n_all = ds->n_cols + ds->n_part_keys;
   hl_cat_column_t *cols = hl_arena_zalloc(b->arena, sizeof(*cols) * (size_t)(n_all + 1));

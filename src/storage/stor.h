@@ -32,6 +32,7 @@ typedef struct hl_stor_stat {
 typedef struct hl_stor_entry {
   char *name; /* base name, in the listing arena */
   bool is_dir;
+  bool is_link; /* the entry itself is a symbolic link (is_dir, size: its target's) */
   uint64_t size;
   int64_t mtime_ns;
 } hl_stor_entry_t;
@@ -99,6 +100,12 @@ typedef struct hl_stor_ops {
                           bool *unlockable, hl_error_t *err);
   /* Releases LOCK (NULL is a no-op). */
   void (*unlock)(hl_stor_t *fs, hl_stor_lock_t *lock);
+  /* The normal path PATH with every symbolic link resolved (realpath(3)),
+   * in ARENA; a missing tail (a table directory not created yet) is kept
+   * as written after its deepest existing ancestor is resolved.  NULL op:
+   * the backend has no links (object stores). */
+  hl_status_t (*real_path)(hl_stor_t *fs, const char *path, hl_arena_t *arena, char **out,
+                           hl_error_t *err);
 } hl_stor_ops_t;
 
 struct hl_stor {

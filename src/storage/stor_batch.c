@@ -157,6 +157,12 @@ static void b_unlock(hl_stor_t *fs, hl_stor_lock_t *lock) {
   in->ops->unlock(in, lock);
 }
 
+static hl_status_t b_real_path(hl_stor_t *fs, const char *path, hl_arena_t *arena, char **out,
+                               hl_error_t *err) {
+  hl_stor_t *in = inner_of(fs);
+  return in->ops->real_path(in, path, arena, out, err);
+}
+
 static void b_destroy(hl_stor_t *fs) {
   hl_free(fs);
 }
@@ -183,6 +189,7 @@ static const hl_stor_ops_t batch_ops = {
     .sync_fs = b_sync_fs,
     .lock_try = b_lock_try,
     .unlock = b_unlock,
+    .real_path = b_real_path,
 };
 
 hl_stor_t *hl_stor_batch_create(hl_stor_t *inner) {
@@ -192,6 +199,7 @@ hl_stor_t *hl_stor_batch_create(hl_stor_t *inner) {
   if (!b) return NULL;
   b->ops = batch_ops;
   if (!io->mode_group) b->ops.mode_group = NULL;
+  if (!io->real_path) b->ops.real_path = NULL;
   if (!io->set_mode_group) b->ops.set_mode_group = NULL;
   if (!io->lock_try || !io->unlock) {
     b->ops.lock_try = NULL;

@@ -128,6 +128,12 @@ static void c_unlock(hl_stor_t *fs, hl_stor_lock_t *lock) {
   in->ops->unlock(in, lock);
 }
 
+static hl_status_t c_real_path(hl_stor_t *fs, const char *path, hl_arena_t *arena, char **out,
+                               hl_error_t *err) {
+  hl_stor_t *in = ((count_fs_t *)fs)->inner;
+  return in->ops->real_path(in, path, arena, out, err);
+}
+
 static void c_destroy(hl_stor_t *fs) {
   hl_free(fs);
 }
@@ -154,6 +160,7 @@ static const hl_stor_ops_t count_ops = {
     .sync_fs = c_sync_fs,
     .lock_try = c_lock_try,
     .unlock = c_unlock,
+    .real_path = c_real_path,
 };
 
 hl_stor_t *hl_stor_count_create(hl_stor_t *inner, hl_stor_counts_t *counts) {
@@ -163,6 +170,7 @@ hl_stor_t *hl_stor_count_create(hl_stor_t *inner, hl_stor_counts_t *counts) {
   c->ops = count_ops;
   const hl_stor_ops_t *io = inner->ops;
   if (!io->mode_group) c->ops.mode_group = NULL;
+  if (!io->real_path) c->ops.real_path = NULL;
   if (!io->set_mode_group) c->ops.set_mode_group = NULL;
   if (!io->rename_nosync) c->ops.rename_nosync = NULL;
   if (!io->sync_fs) c->ops.sync_fs = NULL;

@@ -161,6 +161,12 @@ static hl_status_t local_list(hl_stor_t *fs, const char *path, hl_arena_t *arena
       break;
     }
     e->is_dir = S_ISDIR(sb.st_mode);
+    /* d_type saves a second stat on the file systems that fill it */
+    struct stat lsb;
+    e->is_link =
+        de->d_type == DT_LNK ||
+        (de->d_type == DT_UNKNOWN &&
+         fstatat(dirfd(dir), de->d_name, &lsb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(lsb.st_mode));
     e->size = e->is_dir ? 0 : (uint64_t)sb.st_size;
     e->mtime_ns = stat_mtime_ns(&sb);
     n++;
@@ -250,7 +256,9 @@ static hl_status_t local_create(hl_stor_t *fs, const char *path, hl_stor_file_t 
   int fd;
   do {
     /* 0666 is masked by the umask: new files get the user's usual mode. */
-    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    /* O_EXCL already refuses a symbolic link in the last component;
+     * O_NOFOLLOW says so where O_EXCL's guarantee is not relied on */
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   } while (fd < 0 && errno == EINTR);
   if (fd < 0) return sys_error(err, errno, "could not create file", path);
   return file_new(fs, path, fd, true, 0, out, err);
@@ -588,6 +596,34 @@ static void local_unlock(hl_stor_t *fs, hl_stor_lock_t *lock) {
   hl_free(lock);
 }
 
+/* realpath(3) of the deepest existing ancestor of PATH, plus the rest:
+ * a location that does not exist yet still resolves the links above it. */
+static hl_status_t local_real_path(hl_stor_t *fs, const char *path, hl_arena_t *arena, char **out,
+                                   hl_error_t *err) {
+  (void)fs;
+  *out = NULL;
+  size_t len = strlen(path);
+  char *head = hl_arena_strdup(arena, path);
+  if (!head) return hl_err_nomem(err);
+  size_t cut = len; /* head[0..cut) is tried; path[cut..] is the missing tail */
+  for (;;) {
+    char *real = realpath(cut ? head : "/", NULL);
+    if (real) {
+      const char *tail = path + cut;
+      bool root = strcmp(real, "/") == 0;
+      *out = hl_arena_sprintf(arena, "%s%s", root && *tail ? "" : real, tail);
+      free(real);
+      return *out ? HL_OK : hl_err_nomem(err);
+    }
+    if (errno != ENOENT && errno != ENOTDIR)
+      return sys_error(err, errno, "could not resolve path", path);
+    char *slash = cut ? memrchr(head, '/', cut) : NULL;
+    if (!slash) return sys_error(err, errno, "could not resolve path", path);
+    cut = (size_t)(slash - head);
+    *slash = '\0';
+  }
+}
+
 static void local_destroy(hl_stor_t *fs) {
   hl_free(fs);
 }
@@ -614,6 +650,7 @@ static const hl_stor_ops_t local_ops = {
     .sync_fs = local_sync_fs,
     .lock_try = local_lock_try,
     .unlock = local_unlock,
+    .real_path = local_real_path,
 };
 
 hl_stor_t *hl_stor_local_create(void) {

@@ -131,9 +131,58 @@ static hl_status_t unsupported(parser_t *p, long pos, const char *what) {
                        "%s is not supported yet", what);
 }
 
-/* Same, naming PREFIX followed by the current word in upper case. */
+static bool word_in(parser_t *p, const hl_sql_token_t *t, const char *const *words);
+
+/* Words that continue the name of a statement kind after its leading
+ * keyword: "CREATE MATERIALIZED VIEW", "SHOW CURRENT ROLES", "LOCK TABLE",
+ * "ALTER TABLE NOT SKEWED", so the message names what the user wrote. */
+static const char *const statement_name_words[] = {"VIEW",
+                                                   "VIEWS",
+                                                   "MACRO",
+                                                   "FUNCTION",
+                                                   "FUNCTIONS",
+                                                   "QUERY",
+                                                   "PLAN",
+                                                   "PLANS",
+                                                   "ROLES",
+                                                   "GRANT",
+                                                   "SKEWED",
+                                                   "TABLE",
+                                                   "DATABASE",
+                                                   "SCHEMA",
+                                                   "TRANSACTION",
+                                                   "TRANSACTIONS",
+                                                   "INDEX",
+                                                   "DUMP",
+                                                   "LOAD",
+                                                   "STATUS",
+                                                   "LOCATION",
+                                                   "JAR",
+                                                   "JARS",
+                                                   "FILE",
+                                                   "FILES",
+                                                   "ARCHIVE",
+                                                   "ARCHIVES",
+                                                   "CONSTRAINT",
+                                                   "OWNER",
+                                                   "DBPROPERTIES",
+                                                   "MANAGEDLOCATION",
+                                                   "TBLPROPERTIES",
+                                                   "POOL",
+                                                   "MAPPING",
+                                                   "TRIGGER",
+                                                   "REPLACE",
+                                                   "CONNECTOR",
+                                                   "CONNECTORS",
+                                                   "COMPACTIONS",
+                                                   "ROLE",
+                                                   "AUTOCOMMIT",
+                                                   NULL};
+
+/* Same, naming PREFIX followed by the current word in upper case and up to
+ * two following words of statement_name_words. */
 static hl_status_t unsupported_word(parser_t *p, long pos, const char *prefix) {
-  char buf[64];
+  char buf[96];
   size_t k = 0;
   if (prefix) {
     size_t pl = strlen(prefix);
@@ -142,8 +191,16 @@ static hl_status_t unsupported_word(parser_t *p, long pos, const char *prefix) {
     k = pl;
     buf[k++] = ' ';
   }
-  for (size_t i = 0; i < p->tok.len && k < sizeof buf - 1; i++)
-    buf[k++] = (char)toupper((unsigned char)p->src[p->tok.pos + (long)i]);
+  hl_sql_token_t t = p->tok;
+  for (int w = 0; w < 3; w++) {
+    if (w > 0) {
+      t = peek(p, w);
+      if (t.kind != HL_TK_WORD || !word_in(p, &t, statement_name_words)) break;
+      buf[k++] = ' ';
+    }
+    for (size_t i = 0; i < t.len && k < sizeof buf - 1; i++)
+      buf[k++] = (char)toupper((unsigned char)p->src[t.pos + (long)i]);
+  }
   buf[k] = '\0';
   return unsupported(p, pos, buf);
 }
@@ -1528,6 +1585,12 @@ static hl_status_t parse_column_def(parser_t *p, hl_ast_column_def_t *c) {
   }
   TRY(parse_ident(p, &c->name, &c->pos));
   TRY(parse_type(p, &c->type));
+  /* Hive 3's column constraints: valid HiveQL, not implemented */
+  static const char *const constraint[] = {"PRIMARY",    "UNIQUE",     "DEFAULT", "CHECK",
+                                           "CONSTRAINT", "REFERENCES", NULL};
+  hl_sql_token_t nx = peek(p, 1);
+  if (word_in(p, &p->tok, constraint) || (at_kw(p, "NOT") && tok_is_kw(p, &nx, "NULL")))
+    return unsupported(p, p->tok.pos, "a column constraint");
   if (at_kw(p, "COMMENT")) {
     TRY(advance(p));
     TRY(parse_string(p, &c->comment));
@@ -1973,9 +2036,10 @@ static hl_status_t parse_create_view(parser_t *p, hl_ast_stmt_t *st) {
 }
 
 static hl_status_t parse_create(parser_t *p, hl_ast_stmt_t *st) {
-  static const char *const other[] = {
-      "VIEW",      "MATERIALIZED", "FUNCTION",      "INDEX",   "ROLE",          "MACRO",  "OR",
-      "SCHEDULED", "RESOURCE",     "TRANSACTIONAL", "MANAGED", "DATACONNECTOR", "REMOTE", NULL};
+  static const char *const other[] = {"VIEW",     "MATERIALIZED",  "FUNCTION", "INDEX",
+                                      "ROLE",     "MACRO",         "OR",       "SCHEDULED",
+                                      "RESOURCE", "TRANSACTIONAL", "MANAGED",  "DATACONNECTOR",
+                                      "REMOTE",   "CONNECTOR",     NULL};
   TRY(advance(p));
   if (at_kw(p, "DATABASE") || at_kw(p, "SCHEMA")) return parse_create_database(p, st);
   if (at_kw(p, "VIEW")) return parse_create_view(p, st);
@@ -1999,7 +2063,7 @@ static hl_status_t parse_create(parser_t *p, hl_ast_stmt_t *st) {
 static hl_status_t parse_drop(parser_t *p, hl_ast_stmt_t *st) {
   static const char *const other[] = {"VIEW",     "MATERIALIZED",  "FUNCTION",  "INDEX",
                                       "ROLE",     "MACRO",         "TEMPORARY", "SCHEDULED",
-                                      "RESOURCE", "DATACONNECTOR", NULL};
+                                      "RESOURCE", "DATACONNECTOR", "CONNECTOR", NULL};
   TRY(advance(p));
   if (at_kw(p, "DATABASE") || at_kw(p, "SCHEMA")) {
     st->kind = HL_STMT_DROP_DATABASE;
@@ -2132,10 +2196,19 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
     }
     return parse_view_query(p, cv);
   }
+  if (at_kw(p, "DATABASE") || at_kw(p, "SCHEMA")) {
+    /* ALTER DATABASE db SET OWNER | DBPROPERTIES | LOCATION | MANAGEDLOCATION */
+    const char *prefix = at_kw(p, "DATABASE") ? "ALTER DATABASE SET" : "ALTER SCHEMA SET";
+    char *db;
+    TRY(advance(p));
+    TRY(parse_ident(p, &db, NULL));
+    TRY(expect_kw(p, "SET"));
+    if (p->tok.kind != HL_TK_WORD) return syntax_error(p);
+    return unsupported_word(p, st->pos, prefix);
+  }
   if (!at_kw(p, "TABLE")) {
-    static const char *const other[] = {"DATABASE",     "SCHEMA",        "VIEW",     "INDEX",
-                                        "MATERIALIZED", "SCHEDULED",     "RESOURCE", "POOL",
-                                        "MAPPING",      "DATACONNECTOR", NULL};
+    static const char *const other[] = {"VIEW", "INDEX",   "MATERIALIZED",  "SCHEDULED", "RESOURCE",
+                                        "POOL", "MAPPING", "DATACONNECTOR", "CONNECTOR", NULL};
     if (word_in(p, &p->tok, other)) return unsupported_word(p, st->pos, "ALTER");
     return syntax_error(p);
   }
@@ -2189,6 +2262,7 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
   }
   if (at_kw(p, "DROP")) {
     TRY(advance(p));
+    if (at_kw(p, "CONSTRAINT")) return unsupported(p, opos, "ALTER TABLE DROP CONSTRAINT");
     return parse_drop_partitions(p, a);
   }
   if (at_kw(p, "PARTITION") && peek(p, 1).kind == HL_TK_LPAREN) return parse_alter_partition(p, a);
@@ -2381,11 +2455,10 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
     return parse_show_partitions_tail(p, st);
   }
   static const char *const other[] = {
-      "FUNCTIONS",   "VIEWS",     "MATERIALIZED", "GRANT",          "ROLES",
-      "ROLE",        "CURRENT",   "PRINCIPALS",   "LOCKS",          "TRANSACTIONS",
-      "COMPACTIONS", "CONF",      "INDEX",        "INDEXES",        "TABLE",
-      "EXTENDED",    "FORMATTED", "CATALOGS",     "DATACONNECTORS", "RESOURCE",
-      "SCHEDULED",   NULL};
+      "FUNCTIONS",      "VIEWS",      "MATERIALIZED", "GRANT",        "ROLES",       "ROLE",
+      "CURRENT",        "PRINCIPALS", "LOCKS",        "TRANSACTIONS", "COMPACTIONS", "CONF",
+      "INDEX",          "INDEXES",    "TABLE",        "EXTENDED",     "FORMATTED",   "CATALOGS",
+      "DATACONNECTORS", "RESOURCE",   "SCHEDULED",    "CONNECTORS",   NULL};
   if (word_in(p, &p->tok, other)) return unsupported_word(p, st->pos, "SHOW");
   return syntax_error(p);
 }
@@ -2713,9 +2786,19 @@ static hl_status_t parse_analyze(parser_t *p, hl_ast_stmt_t *st) {
 
 /* Statements that are valid HiveQL but not implemented. */
 static const char *const unsupported_statements[] = {
-    "UPDATE", "DELETE", "MERGE", "GRANT",  "REVOKE",  "ANALYZE",  "EXPORT",      "IMPORT",
-    "ABORT",  "KILL",   "LOCK",  "UNLOCK", "COMMIT",  "ROLLBACK", "START",       "RELOAD",
-    "REPL",   "VALUES", "MAP",   "REDUCE", "PREPARE", "EXECUTE",  "REPLICATION", NULL};
+    "UPDATE",  "DELETE",      "MERGE", "GRANT",  "REVOKE", "ANALYZE", "EXPORT",
+    "IMPORT",  "ABORT",       "KILL",  "LOCK",   "UNLOCK", "COMMIT",  "ROLLBACK",
+    "START",   "RELOAD",      "REPL",  "VALUES", "MAP",    "REDUCE",  "PREPARE",
+    "EXECUTE", "REPLICATION", "DFS",   "ADD",    "LIST",   "SOURCE",  NULL};
+
+/* SET ROLE name and SET AUTOCOMMIT bool are statements of Hive's grammar
+ * (its CLI hands them to the driver, not to the variable setter); SET
+ * role=x stays a variable.  Current token is SET. */
+static bool is_set_statement(parser_t *p) {
+  hl_sql_token_t k = peek(p, 1), v = peek(p, 2);
+  if (k.kind != HL_TK_WORD || v.kind != HL_TK_WORD) return false;
+  return tok_is_kw(p, &k, "ROLE") || tok_is_kw(p, &k, "AUTOCOMMIT");
+}
 
 static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
   long pos = p->tok.pos;
@@ -2749,6 +2832,8 @@ static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
     rc = parse_truncate(p, st);
   else if (at_kw(p, "ANALYZE"))
     rc = parse_analyze(p, st);
+  else if (at_kw(p, "SET") && is_set_statement(p))
+    return unsupported_word(p, pos, NULL);
   else if (at_kw(p, "SET"))
     return parse_set(p, st, false);
   else if (at_kw(p, "RESET"))

@@ -1032,12 +1032,16 @@ TEST(unsupported_statements) {
   CHECK_UNSUPPORTED("INSERT OVERWRITE DIRECTORY '/x' SELECT 1",
                     "INSERT OVERWRITE DIRECTORY is not supported yet", 17);
   CHECK_UNSUPPORTED("CREATE MATERIALIZED VIEW v AS SELECT 1",
-                    "CREATE MATERIALIZED is not supported yet", 0);
+                    "CREATE MATERIALIZED VIEW is not supported yet", 0);
   CHECK_UNSUPPORTED("CREATE TEMPORARY FUNCTION f AS 'x'",
                     "CREATE TEMPORARY FUNCTION is not supported yet", 0);
   CHECK_UNSUPPORTED("ALTER VIEW v SET TBLPROPERTIES ('a'='b')",
-                    "ALTER VIEW SET is not supported yet", 0);
-  CHECK_UNSUPPORTED("ALTER DATABASE d SET LOCATION 'x'", "ALTER DATABASE is not supported yet", 0);
+                    "ALTER VIEW SET TBLPROPERTIES is not supported yet", 0);
+  CHECK_UNSUPPORTED("ALTER DATABASE d SET LOCATION 'x'",
+                    "ALTER DATABASE SET LOCATION is not supported yet", 0);
+  CHECK_UNSUPPORTED("SET ROLE admin", "SET ROLE is not supported yet", 0);
+  CHECK_UNSUPPORTED("CREATE TABLE t (a int NOT NULL)", "a column constraint is not supported yet",
+                    22);
   CHECK_UNSUPPORTED("SHOW FUNCTIONS", "SHOW FUNCTIONS is not supported yet", 0);
   CHECK_UNSUPPORTED("SELECT rank() OVER w FROM t", "a named window is not supported yet", 19);
   CHECK_UNSUPPORTED("SELECT a[0] FROM t", "a subscript is not supported yet", 8);

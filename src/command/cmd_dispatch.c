@@ -49,6 +49,9 @@ hl_status_t hl_cmd_dispatch(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
   case HL_STMT_SHOW_CREATE_TABLE:
     fn = hl_cmd_show_create_table;
     break;
+  case HL_STMT_SHOW_CREATE_DATABASE:
+    fn = hl_cmd_show_create_database; /* cmd_show.c */
+    break;
   case HL_STMT_SHOW_PARTITIONS:
     fn = hl_cmd_show_partitions;
     break;

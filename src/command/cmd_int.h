@@ -56,6 +56,8 @@ hl_status_t hl_cmd_show_tblproperties(hl_session_t *s, const hl_ast_stmt_t *stmt
                                       hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_show_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                      hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_show_create_database(hl_session_t *s, const hl_ast_stmt_t *stmt,
+                                        hl_arena_t *arena, hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_describe(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                             hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,

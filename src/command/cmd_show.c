@@ -1,12 +1,14 @@
 /*
- * cmd_show.c -- SHOW TABLES / COLUMNS / TBLPROPERTIES / CREATE TABLE and
- * DESCRIBE [EXTENDED | FORMATTED] [PARTITION (...)] [column].
+ * cmd_show.c -- SHOW TABLES / COLUMNS / TBLPROPERTIES / CREATE TABLE /
+ * CREATE DATABASE and DESCRIBE [EXTENDED | FORMATTED] [PARTITION (...)]
+ * [column].
  *
  * Outputs follow Hive's column names and row layouts as HiveServer2 returns
  * them (what beeline shows): no padding, section headers such as
  * `# Partition Information` with NULL in the other columns.  SHOW CREATE
  * TABLE prints a statement that this parser reads back into an identical
- * table (every storage detail explicit, strings escaped as '\001').
+ * table (every storage detail explicit, strings escaped as '\001'); SHOW
+ * CREATE DATABASE likewise for a database (Hive 4's form).
  */
 #include "command/cmd_int.h"
 
@@ -264,6 +266,52 @@ hl_status_t hl_cmd_show_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt,
   hl_buf_fini(&b);
   if (l.oom) return hl_err_nomem(err);
   return hl_cmd_lines_result(arena, "createtab_stmt", l.v, l.n, result, err);
+}
+
+/* --------------------------------------------------- SHOW CREATE DATABASE */
+
+/* Hive 4's layout: CREATE DATABASE `db`, then COMMENT, LOCATION and WITH
+ * DBPROPERTIES, each keyword on its line and its value indented below.
+ * The owner is not part of it (CREATE DATABASE has no clause for it: the
+ * creating user owns the new database). */
+hl_status_t hl_cmd_show_create_database(hl_session_t *s, const hl_ast_stmt_t *stmt,
+                                        hl_arena_t *arena, hl_result_t *result, hl_error_t *err) {
+  hl_cat_db_t *db;
+  hl_status_t rc = hl_cat_db_get(s->cat, stmt->db_name, arena, &db, err);
+  if (rc == HL_NOTFOUND) {
+    hl_err_clear(err);
+    return hl_err_set_at(err, stmt->pos, HL_NOTFOUND, HL_SS(INVALID_SCHEMA_NAME),
+                         "database \"%s\" does not exist", stmt->db_name);
+  }
+  if (rc != HL_OK) return rc;
+  lines_t l = {.arena = arena};
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_buf_puts(&b, "CREATE DATABASE ");
+  put_ident(&b, db->name);
+  line_end(&l, &b);
+  if (db->comment) {
+    hl_buf_puts(&b, "COMMENT");
+    line_end(&l, &b);
+    hl_buf_puts(&b, "  ");
+    put_literal(&b, db->comment);
+    line_end(&l, &b);
+  }
+  hl_buf_puts(&b, "LOCATION");
+  line_end(&l, &b);
+  hl_buf_puts(&b, "  ");
+  put_literal(&b, db->location);
+  line_end(&l, &b);
+  hl_kv_t *kvs = hl_cmd_sorted_kvs(db->params, db->n_params, arena);
+  if (!kvs) l.oom = 1;
+  if (kvs && db->n_params > 0) {
+    hl_buf_puts(&b, "WITH DBPROPERTIES (");
+    line_end(&l, &b);
+    put_props(&l, &b, kvs, db->n_params, NULL);
+  }
+  hl_buf_fini(&b);
+  if (l.oom) return hl_err_nomem(err);
+  return hl_cmd_lines_result(arena, "createdb_stmt", l.v, l.n, result, err);
 }
 
 /* --------------------------------------------------------------- DESCRIBE */

@@ -23,6 +23,7 @@
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 /* Deepest nesting of expressions (and EXPLAINs) before we give up, so that
  * "((((...": cannot exhaust the stack. */
@@ -1802,7 +1803,28 @@ static hl_status_t parse_create_database(parser_t *p, hl_ast_stmt_t *st) {
     TRY(advance(p));
     TRY(expect_kw(p, "DBPROPERTIES"));
     TRY(parse_kvlist(p, &st->props));
+    return HL_OK;
   }
+  if (!at_kw(p, "PROPERTIES")) return HL_OK;
+  /* Doris's form (its Hive catalog docs): PROPERTIES ('location'='...',
+   * ...).  'location' is the LOCATION clause; every other property is a
+   * database parameter, as WITH DBPROPERTIES, which is what Doris stores in
+   * the metastore. */
+  TRY(advance(p));
+  TRY(parse_kvlist(p, &st->props));
+  int kept = 0;
+  for (int i = 0; i < st->props.n; i++) {
+    hl_ast_kv_t *kv = &st->props.items[i];
+    if (strcasecmp(kv->key, "location") != 0) {
+      st->props.items[kept++] = *kv;
+      continue;
+    }
+    if (st->location)
+      return hl_err_set_at(p->err, kv->pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                           "the location is given twice (LOCATION and PROPERTIES 'location')");
+    st->location = kv->value;
+  }
+  st->props.n = kept;
   return HL_OK;
 }
 
@@ -2425,6 +2447,12 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
   }
   if (at_kw(p, "CREATE")) {
     hl_sql_token_t nx = peek(p, 1);
+    if (tok_is_kw(p, &nx, "DATABASE") || tok_is_kw(p, &nx, "SCHEMA")) {
+      st->kind = HL_STMT_SHOW_CREATE_DATABASE;
+      TRY(advance(p));
+      TRY(advance(p));
+      return parse_ident(p, &st->db_name, NULL);
+    }
     if (!tok_is_kw(p, &nx, "TABLE")) {
       TRY(advance(p));
       return syntax_error(p);

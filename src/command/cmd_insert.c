@@ -92,6 +92,8 @@ typedef struct wtable {
   bool seqfile; /* SequenceFile output (rows in fmt) */
   bool rcfile;  /* RCFile output (rc_fmt) */
   bool orc;     /* ORC output (orc_opts) */
+  /* text: ".gz"/".zst" compresses (text.compression); NULL or "" not */
+  const char *text_ext;
   hl_orc_write_options_t orc_opts;
   hl_rcfile_format_t rc_fmt;
   hl_text_guard_t guard; /* LazySimpleSerDe text: values it could not read back */
@@ -297,7 +299,7 @@ static hl_status_t part_find(writer_t *w, wtable_t *wt, char **values, wpart_t *
  * for appends, without listing the directory) and across the targets of
  * one write, which share one staging directory (txn.h). */
 static char *file_name(writer_t *w, const wtable_t *wt, const wfile_t *f) {
-  char *unique = hl_txn_file_name(w->txn, wt->parquet ? ".parquet" : "");
+  char *unique = hl_txn_file_name(w->txn, wt->parquet ? ".parquet" : wt->text_ext);
   if (f->bucket < 0 || !unique) return unique;
   return hl_arena_sprintf(w->arena, "%06d_0_%s", f->bucket, unique);
 }
@@ -907,6 +909,12 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
     hl_status_t rc = hl_text_format_init(&wt->fmt, arena, c->serde_lib, c->serde_params,
                                          c->n_serde_params, c->params, c->n_params, err);
     if (rc != HL_OK) return rc;
+  }
+  /* text files are compressed by their name's extension (text_io.c) */
+  const char *codec = hl_kv_get(c->params, c->n_params, "text.compression");
+  if (!wt->parquet && !wt->rcfile && !wt->orc && !wt->seqfile && codec) {
+    hl_status_t rc = hl_cmd_text_codec_ext(codec, &wt->text_ext, err);
+    if (rc != HL_OK) return hl_err_position(err, ins ? ins->pos : 0), rc;
   }
   /* LazySimpleSerDe text refuses what it could not read back */
   if (wt->rcfile && !wt->rc_fmt.binary)

@@ -192,6 +192,35 @@ hl_status_t hl_cmd_apply_buckets(const hl_ast_create_table_t *ct, long pos, hl_a
   return HL_OK;
 }
 
+/* Doris's 'compression' property, as Doris's Hive catalog records it:
+ * parquet.compression for Parquet, orc.compress for ORC, text.compression
+ * for text (which the text writer honours: hl_cmd_text_codec_ext).  No
+ * other format of hivelite has a table-level codec, so there it is
+ * refused rather than stored and ignored. */
+static hl_status_t doris_compression(const hl_ast_create_table_t *ct, hl_cat_table_t *t,
+                                     hl_arena_t *arena, hl_error_t *err) {
+  const char *in = t->input_format ? t->input_format : "";
+  const char *key = NULL;
+  if (strstr(in, "Parquet"))
+    key = "parquet.compression";
+  else if (strstr(in, "OrcInputFormat"))
+    key = "orc.compress";
+  else if (strstr(in, "TextInputFormat"))
+    key = "text.compression";
+  if (!key) {
+    const hl_storage_format_t *f = hl_storage_format_by_classes(t->input_format, t->output_format);
+    return hl_err_set_at(err, ct->compression_pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                         "the 'compression' property is not supported for %s tables",
+                         f ? f->name : "these");
+  }
+  if (strcmp(key, "text.compression") == 0) {
+    const char *ext;
+    hl_status_t rc = hl_cmd_text_codec_ext(ct->compression, &ext, err);
+    if (rc != HL_OK) return hl_err_position(err, ct->compression_pos), rc;
+  }
+  return hl_cmd_kv_put(&t->params, &t->n_params, key, ct->compression, arena, err);
+}
+
 /* ------------------------------------------------------- CREATE TABLE */
 
 /* Impala's CREATE TABLE t LIKE PARQUET 'file': *OUT is CT with the file's
@@ -336,6 +365,10 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
   for (int i = 0; i < ct->tblprops.n; i++) {
     rc = hl_cmd_kv_put(&t.params, &t.n_params, ct->tblprops.items[i].key,
                        ct->tblprops.items[i].value, arena, err);
+    if (rc != HL_OK) return rc;
+  }
+  if (ct->compression) {
+    rc = doris_compression(ct, &t, arena, err);
     if (rc != HL_OK) return rc;
   }
   /* Hive 3+ creates tables with bucketing_version 2 (Murmur3); a table

@@ -329,6 +329,11 @@ typedef struct hl_ast_create_table {
    * list the partition columns are the query's columns of these names */
   char **part_names;
   int n_part_names;
+  /* Doris's PROPERTIES ('compression'='...'): the executor maps it to the
+   * property of the table's format (parquet.compression, orc.compress,
+   * text.compression) or refuses it; NULL when not given */
+  char *compression;
+  long compression_pos;
 } hl_ast_create_table_t;
 
 typedef enum hl_ast_alter_kind {

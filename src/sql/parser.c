@@ -1875,7 +1875,6 @@ static hl_status_t parse_doris_table(parser_t *p, hl_ast_create_table_t *ct) {
     hl_ast_kvlist_t props = {0};
     TRY(advance(p));
     TRY(parse_kvlist(p, &props));
-    const char *codec = NULL;
     int cap = 0;
     for (int i = 0; i < props.n; i++) {
       hl_ast_kv_t *kv = &props.items[i];
@@ -1887,15 +1886,11 @@ static hl_status_t parse_doris_table(parser_t *p, hl_ast_create_table_t *ct) {
         if (strcmp(f, "TEXT") == 0) f = "TEXTFILE";
         ct->stored_as = f;
       } else if (strcmp(kv->key, "compression") == 0) {
-        codec = kv->value;
+        ct->compression = kv->value;
+        ct->compression_pos = kv->pos;
       } else {
         PUSH(p, ct->tblprops.items, ct->tblprops.n, cap, *kv);
       }
-    }
-    if (codec) {
-      bool orc = ct->stored_as && strcmp(ct->stored_as, "ORC") == 0;
-      hl_ast_kv_t kv = {orc ? "orc.compress" : "parquet.compression", (char *)codec, 0};
-      PUSH(p, ct->tblprops.items, ct->tblprops.n, cap, kv);
     }
   }
   if (at_kw(p, "AS")) {

@@ -426,6 +426,58 @@ TEST(remove_tree_no_follow) {
   hl_arena_destroy(a);
 }
 
+/* real_path resolves every link, keeps a missing tail; list flags links;
+ * create never follows a link (the location allowlist relies on all
+ * three: session/loc_allow.c). */
+TEST(real_path_links) {
+  hl_arena_t *a = hl_arena_create(0);
+  hl_stor_t *fs = hl_stor_local_create();
+  hl_error_t err;
+  hl_err_init(&err);
+  char *real_root = realpath(root, NULL); /* the root itself may lie under a link */
+  CHECK(real_root != NULL);
+  CHECK_INT(fs->ops->mkdirs(fs, p(a, "rp/real/sub"), &err), HL_OK);
+  CHECK_INT(symlink(p(a, "rp/real"), p(a, "rp/link")), 0);
+  CHECK_INT(symlink("real/sub", p(a, "rp/rel")), 0); /* relative target */
+  CHECK_INT(symlink(p(a, "rp/loop"), p(a, "rp/loop")), 0);
+  CHECK_INT(symlink(p(a, "rp/real/target"), p(a, "rp/flink")), 0);
+  char *out = NULL;
+  CHECK_INT(fs->ops->real_path(fs, p(a, "rp/link/sub"), a, &out, &err), HL_OK);
+  CHECK_STR(out, hl_arena_sprintf(a, "%s/rp/real/sub", real_root));
+  CHECK_INT(fs->ops->real_path(fs, p(a, "rp/rel"), a, &out, &err), HL_OK);
+  CHECK_STR(out, hl_arena_sprintf(a, "%s/rp/real/sub", real_root));
+  CHECK_INT(fs->ops->real_path(fs, p(a, "rp/link/new/x"), a, &out, &err), HL_OK);
+  CHECK_STR(out, hl_arena_sprintf(a, "%s/rp/real/new/x", real_root));
+  CHECK_INT(fs->ops->real_path(fs, "/", a, &out, &err), HL_OK);
+  CHECK_STR(out, "/");
+  CHECK_INT(fs->ops->real_path(fs, "/no_such_dir_hl/x", a, &out, &err), HL_OK);
+  CHECK_STR(out, "/no_such_dir_hl/x");
+  CHECK(fs->ops->real_path(fs, p(a, "rp/loop/x"), a, &out, &err) != HL_OK);
+  CHECK_STR(err.sqlstate, "58030");
+  hl_err_clear(&err);
+  CHECK_INT(unlink(p(a, "rp/loop")), 0); /* a listing fails on a link loop */
+  hl_stor_entry_t *e = NULL;
+  size_t n = 0;
+  CHECK_INT(fs->ops->list(fs, p(a, "rp"), a, &e, &n, &err), HL_OK);
+  CHECK_INT(n, 3); /* flink (dangling) is left out */
+  if (n == 3) {
+    CHECK_STR(e[0].name, "link");
+    CHECK(e[0].is_link && e[0].is_dir);
+    CHECK_STR(e[1].name, "real");
+    CHECK(!e[1].is_link && e[1].is_dir);
+    CHECK_STR(e[2].name, "rel");
+    CHECK(e[2].is_link);
+  }
+  hl_stor_file_t *file = NULL;
+  CHECK(fs->ops->create(fs, p(a, "rp/flink"), &file, &err) != HL_OK);
+  hl_err_clear(&err);
+  CHECK(access(p(a, "rp/real/target"), F_OK) != 0);
+  CHECK_INT(fs->ops->remove_tree(fs, p(a, "rp"), &err), HL_OK);
+  free(real_root);
+  fs->ops->destroy(fs);
+  hl_arena_destroy(a);
+}
+
 TEST(paths) {
   hl_arena_t *a = hl_arena_create(0);
   CHECK_STR(hl_path_join(a, "/a/b", "c"), "/a/b/c");
@@ -642,6 +694,7 @@ int main(void) {
   RUN(remove_ops);
   RUN(mkdirs);
   RUN(remove_tree_no_follow);
+  RUN(real_path_links);
   RUN(paths);
   RUN(mode_group_ops);
   RUN(locks);

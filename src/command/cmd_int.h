@@ -184,7 +184,9 @@ hl_status_t hl_cmd_txn_lock_table(struct hl_txn *txn, const char *db, const char
 hl_status_t hl_cmd_drop_tables(hl_session_t *s, hl_cat_table_t **tables, int n, const char *db,
                                const char *db_dir, hl_arena_t *arena, hl_error_t *err);
 /* May a write of table T (its partition PART_ID, 0: the table itself)
- * replace or add files in DIR?  Refused (55000) when DIR is the warehouse
+ * replace or add files in DIR?  Refused (42501) when DIR, its symbolic
+ * links resolved, is outside hivelite.storage.allowed_locations; (55000)
+ * when DIR is the warehouse
  * root, one of its parents or the metastore directory, or when DIR is also
  * the location of another table or partition (its files would change).
  * With RECURSIVE (a drop, which removes DIR's subdirectories too) also when

@@ -5,6 +5,7 @@
  * LIKE patterns and small rowset builders.
  */
 #include "command/cmd_int.h"
+#include "session/loc_allow.h"
 
 #include "txn/txn.h"
 #include "util/partpath.h"
@@ -180,7 +181,11 @@ bool hl_cmd_path_removable(hl_session_t *s, const char *path) {
 hl_status_t hl_cmd_check_write_location(hl_session_t *s, const char *dir, const hl_cat_table_t *t,
                                         int64_t part_id, bool recursive, const char *verb,
                                         const char *what, hl_arena_t *arena, hl_error_t *err) {
-  hl_status_t rc = hl_cmd_check_target(s, dir, verb, err);
+  /* a drop or overwrite must not reach through a link out of the allowed
+   * locations either (loc_allow.h) */
+  hl_status_t rc = hl_loc_allow_check(s, dir, what, err);
+  if (rc != HL_OK) return rc;
+  rc = hl_cmd_check_target(s, dir, verb, err);
   if (rc != HL_OK) {
     hl_err_prefix(err, "%s", what);
     return rc;

@@ -1485,6 +1485,9 @@ static hl_status_t parse_query_expr(parser_t *p, hl_ast_select_t **out) {
       if (!at(p, HL_TK_COMMA)) break;
       TRY(advance(p));
     }
+    /* Hive's WITH ... INSERT and WITH ... FROM ... INSERT */
+    if (at_kw(p, "INSERT") || at_kw(p, "FROM"))
+      return unsupported(p, p->tok.pos, at_kw(p, "INSERT") ? "WITH ... INSERT" : "WITH ... FROM");
   }
   hl_ast_select_t *left;
   TRY(parse_query_term(p, &left));

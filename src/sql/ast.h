@@ -52,7 +52,9 @@ typedef enum hl_ast_expr_kind {
   HL_AST_CASE,     /* CASE [args[0]=operand if has_operand] WHEN.. THEN.. [ELSE] END:
                       args = [operand] (when, then)* [else]; has_else */
   HL_AST_SUBQUERY, /* (SELECT ...) as a scalar value: subquery */
-  HL_AST_EXISTS    /* [NOT] EXISTS (SELECT ...): subquery, negated */
+  HL_AST_EXISTS,   /* [NOT] EXISTS (SELECT ...): subquery, negated */
+  HL_AST_INDEX,    /* args[0][args[1]]: array element or map value */
+  HL_AST_FIELD     /* args[0].name: struct field (pos: the field name) */
 } hl_ast_expr_kind_t;
 
 typedef enum hl_ast_op {
@@ -110,6 +112,7 @@ typedef struct hl_ast_expr {
   char lit_suffix[3]; /* "Y","S","L","BD" or "" */
   /* column / star / function */
   char *qualifier; /* table alias or NULL */
+  long name_pos;   /* HL_AST_COLUMN with a qualifier: where name starts */
   char *name;      /* column or function name (lower-case) */
   bool distinct;   /* func(DISTINCT ...) */
   /* cast */

@@ -413,7 +413,7 @@ TEST(expression_primaries) {
   CHECK_STR(expr_str("t.s.f"), "(. t.s f)");
   CHECK_STR(expr_str("m['k'][i + 1].x.y"), "(. (. m['k'][(+ i 1)] x) y)");
   CHECK_STR(expr_str("-a[0]"), "(NEG a[0])");
-  CHECK_STR(expr_str("f(1).`Fld`"), "(. f(1) Fld)");
+  CHECK_STR(expr_str("f(1).`Fld`"), "(. f(1) fld)");
 
   PARSE(st, "SELECT CASE x WHEN 1 THEN 2 ELSE 3 END");
   hl_ast_expr_t *c = st->select->items[0].expr;

@@ -131,6 +131,18 @@ HL_FN(hl_fn_struct) {
   return HL_OK;
 }
 
+/* An element taken out of a complex value: a complex element is copied
+ * deep (its tree lives in the input batch); a string is copied by the
+ * result vector itself (hl_vec_put_value). */
+static hl_status_t element(const hl_expr_t *call, const hl_value_t *x, hl_value_t *out,
+                           hl_arena_t *arena, hl_error_t *err) {
+  if (!hl_type_is_complex(call->type)) {
+    *out = *x;
+    return HL_OK;
+  }
+  return hl_value_copy_deep(arena, call->type, x, out) == HL_OK ? HL_OK : hl_err_nomem(err);
+}
+
 /* x[i] / m[k]: args are the collection and the index (BIGINT for an array,
  * the key type for a map).  Arrays count from 0; an index out of range, a
  * missing key or a NULL anywhere is NULL. */
@@ -149,8 +161,7 @@ static HL_FN(fn_subscript) {
         found = &a[0].u.list.items[2 * i + 1];
     }
   }
-  if (found && hl_value_copy_deep(arena, call->type, found, out) != HL_OK) return hl_err_nomem(err);
-  return HL_OK;
+  return found ? element(call, found, out, arena, err) : HL_OK;
 }
 
 /* s.f: args are the struct and the field's index (an INT constant). */
@@ -159,9 +170,7 @@ static HL_FN(fn_field) {
   if (a[0].is_null) return HL_OK;
   int64_t k = a[1].u.i;
   if (k < 0 || k >= (int64_t)a[0].u.list.n) return HL_OK;
-  if (hl_value_copy_deep(arena, call->type, &a[0].u.list.items[k], out) != HL_OK)
-    return hl_err_nomem(err);
-  return HL_OK;
+  return element(call, &a[0].u.list.items[k], out, arena, err);
 }
 
 /* Not in the name table (no SQL name calls them); expr_print shows them as

@@ -1407,6 +1407,14 @@ static hl_type_t *map_type(binder_t *b, const hl_type_t *key, const hl_type_t *v
   return m;
 }
 
+/* True when T is or holds a MAP. */
+static bool has_map(const hl_type_t *t) {
+  if (t->id == HL_T_MAP) return true;
+  for (int k = 0; k < t->n_children; k++)
+    if (has_map(t->children[k])) return true;
+  return false;
+}
+
 static hl_expr_t *kind_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what,
                              const hl_type_t *t) {
   hl_err_set_at(b->err, a->args[k]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
@@ -1495,7 +1503,8 @@ static hl_expr_t *bind_complex_call(binder_t *b, hl_expr_t *e, const hl_ast_expr
   }
   if (t->id != HL_T_ARRAY) return kind_error(b, a, 0, "an array", t);
   const hl_type_t *et = t->children[0];
-  if (hl_type_is_complex(et)) {
+  if (has_map(et)) {
+    /* Hive cannot order maps either */
     hl_err_set_at(b->err, a->args[0]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                   "%s over arrays of %s values is not supported", n, type_name(b, et));
     return NULL;
@@ -1506,7 +1515,8 @@ static hl_expr_t *bind_complex_call(binder_t *b, hl_expr_t *e, const hl_ast_expr
   }
   /* array_contains(a, v): v and the elements compare in their common type
    * when both are numbers or both strings; other pairs of different types
-   * are refused, as Hive requires v to have the element type */
+   * (complex ones included) are refused, as Hive requires v to have the
+   * element type */
   const hl_type_t *vt = e->args[1]->type, *c = et;
   if (vt->id != HL_T_NULL && !hl_type_equal(vt, et)) {
     if (hl_type_is_numeric(vt) && hl_type_is_numeric(et)) {

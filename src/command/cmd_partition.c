@@ -431,6 +431,56 @@ static void show_sort(const show_order_t *o, show_row_t *v, show_row_t *tmp, siz
   memcpy(v, tmp, sizeof(*v) * n);
 }
 
+/* Whether A is a string literal naming the default partition (or empty,
+ * which Hive also writes there). */
+static bool is_default_literal(hl_session_t *s, const hl_ast_expr_t *a) {
+  return a->kind == HL_AST_LITERAL && a->lit_type == HL_LIT_STRING &&
+         (a->text_len == 0 || strcmp(a->text, hl_session_default_part_name(s)) == 0);
+}
+
+/* SHOW PARTITIONS names partitions, as DROP PARTITION's filters do: there
+ * `k = '<default name>'` is the default partition and `k <> '<default
+ * name>'` the others, whatever k's type (Hive compares partition names).
+ * Everywhere else the key of the default partition is NULL, so before the
+ * WHERE is planned as a query's WHERE such comparisons become k IS [NOT]
+ * NULL.  Only AND / OR / NOT are looked through (other operators see the
+ * key as NULL); the rewritten tree is a copy, the statement's is left
+ * alone.  DEPTH stays below the parser's nesting limit. */
+static hl_ast_expr_t *default_name_rewrite(hl_session_t *s, const hl_table_t *t, hl_ast_expr_t *a,
+                                           int depth, hl_arena_t *arena) {
+  if (!a || depth > 256) return a;
+  if (a->kind == HL_AST_BINARY && (a->op == HL_OP_EQ || a->op == HL_OP_NE)) {
+    hl_ast_expr_t *c = a->args[0], *v = a->args[1];
+    if (c->kind != HL_AST_COLUMN) {
+      c = a->args[1];
+      v = a->args[0];
+    }
+    int k = c->kind == HL_AST_COLUMN ? hl_table_column_index(t, c->name) : -1;
+    if (k < t->n_data || !is_default_literal(s, v)) return a;
+    hl_ast_expr_t *e = hl_arena_zalloc(arena, sizeof(*e));
+    hl_ast_expr_t **args = hl_arena_zalloc(arena, sizeof(*args));
+    if (!e || !args) return NULL;
+    e->kind = HL_AST_IS_NULL;
+    e->pos = a->pos;
+    e->negated = a->op == HL_OP_NE;
+    args[0] = c;
+    e->args = args;
+    e->n_args = 1;
+    return e;
+  }
+  bool logic = (a->kind == HL_AST_BINARY && (a->op == HL_OP_AND || a->op == HL_OP_OR)) ||
+               (a->kind == HL_AST_UNARY && a->op == HL_OP_NOT);
+  if (!logic) return a;
+  hl_ast_expr_t *e = hl_arena_alloc(arena, sizeof(*e));
+  hl_ast_expr_t **args = hl_arena_alloc(arena, sizeof(*args) * (size_t)a->n_args);
+  if (!e || !args) return NULL;
+  *e = *a;
+  for (int i = 0; i < a->n_args; i++)
+    if (!(args[i] = default_name_rewrite(s, t, a->args[i], depth + 1, arena))) return NULL;
+  e->args = args;
+  return e;
+}
+
 /* SHOW PARTITIONS with WHERE / ORDER BY / LIMIT: the WHERE clause is planned
  * as the WHERE of a SELECT on the table, so it prunes in the catalog with
  * exactly the predicate shapes queries support; ORDER BY compares typed
@@ -483,7 +533,8 @@ static hl_status_t show_filtered(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_
   from_item->table = stmt->table;
   from_item->pos = stmt->table.pos;
   sel->from_item = from_item;
-  sel->where = f->where;
+  sel->where = f->where ? default_name_rewrite(s, t, f->where, 0, arena) : NULL;
+  if (f->where && !sel->where) return hl_err_nomem(err);
   sel->pos = stmt->pos;
   hl_plan_t *plan;
   hl_status_t rc = hl_plan_select(s, sel, arena, &plan, err);

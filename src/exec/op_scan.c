@@ -103,17 +103,13 @@ static hl_status_t open_dataset_unit(scan_t *sc, size_t u, hl_error_t *err) {
 hl_status_t hl_scan_part_key(hl_session_t *s, const hl_plan_scan_t *plan,
                              const hl_cat_partition_t *part, int k, hl_arena_t *arena,
                              hl_value_t *out, hl_error_t *err) {
-  /* Hive reads a key of the default partition from its directory name: a
-   * string key gets the name itself ('__HIVE_DEFAULT_PARTITION__'), other
-   * types fail to convert and read NULL.  Pruning still treats the key as
-   * NULL (WHERE k IS NULL selects the partition), as Hive's partition
-   * pruner does.  Direct file queries read NULL, as Spark does. */
+  /* The key of the default partition reads NULL, whatever its type, as in
+   * pruning, so a predicate answers the same wherever it is evaluated
+   * (pruning, a row filter, above a subquery or a join), as Trino and Spark
+   * read it.  Hive itself shows a string key as the directory name. */
+  (void)s;
   const hl_table_t *t = plan->table;
-  const char *text = part->values[k];
-  hl_type_id_t id = t->types[t->n_data + k]->id;
-  if (!text && !plan->dataset && (id == HL_T_STRING || id == HL_T_VARCHAR || id == HL_T_CHAR))
-    text = hl_session_default_part_name(s);
-  return hl_table_part_value(t, k, text, arena, out, err);
+  return hl_table_part_value(t, k, part->values[k], arena, out, err);
 }
 
 /* Opens the next unit: its files (the snapshot's list) and its typed key

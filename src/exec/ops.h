@@ -101,8 +101,8 @@ hl_op_t *hl_op_ordered_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_sc
                               hl_make_scan_fn make_scan, hl_arena_t *arena, hl_error_t *err);
 void hl_op_ordered_set_sort(hl_op_t *ordered, hl_op_t *sort);
 /* The value a scan gives key K of partition PART (as the partition's rows
- * carry it): typed from its value text; a string key of the default
- * partition reads as the default partition's name, as in Hive. */
+ * carry it): typed from its value text; the default partition's key is
+ * NULL, whatever its type. */
 hl_status_t hl_scan_part_key(hl_session_t *s, const hl_plan_scan_t *plan,
                              const hl_cat_partition_t *part, int k, hl_arena_t *arena,
                              hl_value_t *out, hl_error_t *err);

@@ -496,6 +496,11 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
   } else if (plan->from && plan->from->kind == HL_REL_SCAN) {
     /* the block filter of a single table runs inside the scan's threads */
     op = build_scan(s, s->snap, plan->from->scan, plan->filter, arena, err);
+    /* scan -> project -> LIMIT: the threads open no file the rows before
+     * it already make unneeded (a single thread stops by itself) */
+    if (op && plan->has_limit && !plan->aggregate && !plan->n_windows && !plan->n_order &&
+        scan_threads(s, err) > 1)
+      hl_op_parallel_scan_set_limit(op, (uint64_t)plan->limit + (uint64_t)plan->offset);
   } else {
     op = plan->from ? build_rel(s, plan->from, from_used(plan, arena), arena, err)
                     : hl_op_one_row_create(arena, err);

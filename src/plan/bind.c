@@ -1706,9 +1706,7 @@ static void mark_needed(const hl_expr_t *e, bool *needed) {
 
 /* ------------------------------------------- count(*) from statistics */
 
-/* numRows of PARAMS when Hive's COLUMN_STATS_ACCURATE marks the basic
- * statistics accurate; -1 otherwise. */
-static int64_t accurate_rows(const hl_kv_t *params, int n) {
+int64_t hl_plan_accurate_rows(const hl_kv_t *params, int n) {
   const char *acc = hl_kv_get(params, n, "COLUMN_STATS_ACCURATE");
   const char *rows = hl_kv_get(params, n, "numRows");
   if (!acc || !rows || !strstr(acc, "\"BASIC_STATS\":\"true\"")) return -1;
@@ -1745,11 +1743,11 @@ static void try_count_from_stats(binder_t *b, hl_plan_t *plan) {
   const hl_plan_scan_t *scan = plan->scan;
   int64_t total = 0;
   if (scan->table->n_part == 0) {
-    total = accurate_rows(scan->table->cat->params, scan->table->cat->n_params);
+    total = hl_plan_accurate_rows(scan->table->cat->params, scan->table->cat->n_params);
     if (total < 0) return;
   } else {
     for (size_t i = 0; i < scan->n_parts; i++) {
-      int64_t r = accurate_rows(scan->parts[i].params, scan->parts[i].n_params);
+      int64_t r = hl_plan_accurate_rows(scan->parts[i].params, scan->parts[i].n_params);
       if (r < 0) return;
       total += r;
     }

@@ -204,6 +204,10 @@ typedef struct hl_plan {
  * LIMIT is settled (exec/op_ordered.c); -1 when the query is not such. */
 int hl_plan_ordered_key(const hl_plan_t *plan);
 
+/* numRows of PARAMS (a table's or a partition's) when Hive's
+ * COLUMN_STATS_ACCURATE marks the basic statistics accurate; -1 otherwise. */
+int64_t hl_plan_accurate_rows(const hl_kv_t *params, int n);
+
 /* Binds SELECT against the catalog and prunes partitions.  Everything in
  * ARENA.  Errors carry source positions. */
 hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena_t *arena,

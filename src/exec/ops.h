@@ -103,6 +103,11 @@ void hl_op_sort_set_limit(hl_op_t *sort, size_t top_n);
 hl_status_t hl_op_sort_worst(hl_op_t *sort, const hl_value_t **worst, hl_error_t *err);
 /* Rows a top-N sort still lacks to hold top_n (0 once it does). */
 size_t hl_op_sort_missing(const hl_op_t *sort);
+/* PLAN->catalog_answer (op_catalog.c): the one row of PLAN's aggregates
+ * (min, max, count(DISTINCT) of partition keys) from the key values of the
+ * partitions that hold a row, by statistics or by a probe read in SNAP. */
+hl_op_t *hl_op_catalog_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_t *plan,
+                              hl_arena_t *arena, hl_error_t *err);
 /* ORDER BY <partition key K> ... LIMIT over one table (op_ordered.c): reads
  * PLAN's partitions in the order of key K (DESC, NULLS_FIRST as the ORDER
  * BY), whole groups of equal keys at a time, each group with a scan made by

@@ -483,7 +483,12 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
                     ? scan_threads(s, err)
                     : 1;
   if (threads == 0) return err->code;
-  if (threads > 1 && (plan->from->kind == HL_REL_SCAN || parallel_join(plan->from))) {
+  if (plan->catalog_answer) {
+    /* min / max / count(DISTINCT) of partition keys: no scan */
+    op = hl_op_catalog_create(s, s->snap, plan, arena, err);
+    if (op && plan->having) op = hl_op_filter_create(op, plan->having, arena, err);
+    aggregated = true;
+  } else if (threads > 1 && (plan->from->kind == HL_REL_SCAN || parallel_join(plan->from))) {
     /* scan, join probe, filter and aggregation in every thread */
     op = build_parallel_agg(s, plan, threads, arena, err);
     aggregated = true;

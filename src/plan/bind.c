@@ -1761,6 +1761,30 @@ static void try_count_from_stats(binder_t *b, hl_plan_t *plan) {
   plan->from = NULL; /* one row, no files */
 }
 
+/* SELECT min(k), max(k), count(DISTINCT k) ... FROM t [WHERE partition
+ * predicates], every aggregate over a partition key and nothing else read:
+ * the answer comes from the selected partitions' values, counting only
+ * those that hold a row (exec/op_catalog.c).  SET
+ * hive.optimize.metadataonly=false reads the rows instead. */
+static void try_catalog_answer(binder_t *b, hl_plan_t *plan) {
+  const char *use = hl_session_get(b->s, "hive.optimize.metadataonly");
+  if (use && strcasecmp(use, "false") == 0) return;
+  if (!plan->scan || plan->from->kind != HL_REL_SCAN || plan->filter || plan->scan->filter ||
+      plan->n_group || plan->n_grouping_sets || plan->n_aggs == 0 || plan->n_windows ||
+      plan->scan->sampled || plan->scan->dataset || plan->scan->table->n_part == 0)
+    return;
+  const hl_table_t *t = plan->scan->table;
+  for (int i = 0; i < plan->n_aggs; i++) {
+    const hl_agg_t *a = &plan->aggs[i];
+    bool kind =
+        a->kind == HL_AGG_MIN || a->kind == HL_AGG_MAX || (a->kind == HL_AGG_COUNT && a->distinct);
+    if (!kind || !a->arg || a->arg->kind != HL_EX_COLUMN || a->arg->col < t->n_data ||
+        a->arg->col >= t->n_all)
+      return;
+  }
+  plan->catalog_answer = true;
+}
+
 /* ------------------------------------------------------------ windows */
 
 static void fix_window_refs(hl_expr_t *e, int n_input) {
@@ -2968,6 +2992,7 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
     mark_needed_rel(b, plan->from);
   }
   try_count_from_stats(b, plan);
+  if (plan->stats_rows < 0) try_catalog_answer(b, plan);
   *out = plan;
   return HL_OK;
 }

@@ -179,6 +179,9 @@ typedef struct hl_plan {
   int64_t stats_rows;   /* >= 0: count(*) answered from catalog statistics
                            (from is NULL then); -1 otherwise */
   size_t stats_parts;   /* partitions whose statistics answered it */
+  bool catalog_answer;  /* the aggregates (min, max, count(DISTINCT) of
+                           partition keys, no GROUP BY) come from the
+                           scan's partition values (exec/op_catalog.c) */
   hl_window_t *windows; /* window functions, computed after HAVING */
   int n_windows;
   int n_window_input;    /* columns entering the window operator */

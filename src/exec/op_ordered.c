@@ -11,8 +11,9 @@
  * asks the top-N sort above for its bound: once the sort holds n rows and
  * the group's key ranks after the n-th row's key, no row left can enter
  * the result, and the input ends.  So no partition is opened that the
- * LIMIT does not need (a partition boundary exactly at n included).  A data-quality check of the
- * newest partitions then reads one day, not the table.
+ * LIMIT does not need (a partition boundary exactly at n included).  A
+ * data-quality check of the newest partitions then reads one day, not the
+ * table.
  *
  * Every group's scan reads the statement's snapshot (snapshot.h): the
  * first takes the table's shared reader lock, which the snapshot holds

@@ -53,8 +53,9 @@ typedef struct scan {
   size_t file_ordinal;                        /* ordinal of the next file over all units */
   void (*on_file)(void *ctx, size_t ordinal); /* hl_op_scan_on_file */
   void *on_file_ctx;
-  size_t current_file;                                     /* ordinal of the file being read */
-  bool (*gate)(void *ctx, size_t ordinal, uint64_t bound); /* hl_op_scan_set_gate */
+  size_t current_file; /* ordinal of the file being read */
+  /* hl_op_scan_set_gate */
+  bool (*gate)(void *ctx, size_t ordinal, uint64_t bound);
   void *gate_ctx;
   uint64_t rows_before; /* accurate rows of the units before the current one */
   int64_t unit_rows;    /* ... of the current unit; -1 unknown */

@@ -1966,9 +1966,7 @@ static void mark_needed(const hl_expr_t *e, bool *needed) {
 
 /* ------------------------------------------- count(*) from statistics */
 
-/* numRows of PARAMS when Hive's COLUMN_STATS_ACCURATE marks the basic
- * statistics accurate; -1 otherwise. */
-static int64_t accurate_rows(const hl_kv_t *params, int n) {
+int64_t hl_plan_accurate_rows(const hl_kv_t *params, int n) {
   const char *acc = hl_kv_get(params, n, "COLUMN_STATS_ACCURATE");
   const char *rows = hl_kv_get(params, n, "numRows");
   if (!acc || !rows || !strstr(acc, "\"BASIC_STATS\":\"true\"")) return -1;
@@ -2005,11 +2003,11 @@ static void try_count_from_stats(binder_t *b, hl_plan_t *plan) {
   const hl_plan_scan_t *scan = plan->scan;
   int64_t total = 0;
   if (scan->table->n_part == 0) {
-    total = accurate_rows(scan->table->cat->params, scan->table->cat->n_params);
+    total = hl_plan_accurate_rows(scan->table->cat->params, scan->table->cat->n_params);
     if (total < 0) return;
   } else {
     for (size_t i = 0; i < scan->n_parts; i++) {
-      int64_t r = accurate_rows(scan->parts[i].params, scan->parts[i].n_params);
+      int64_t r = hl_plan_accurate_rows(scan->parts[i].params, scan->parts[i].n_params);
       if (r < 0) return;
       total += r;
     }
@@ -2021,6 +2019,30 @@ static void try_count_from_stats(binder_t *b, hl_plan_t *plan) {
   plan->aggregate = false;
   plan->n_aggs = 0;
   plan->from = NULL; /* one row, no files */
+}
+
+/* SELECT min(k), max(k), count(DISTINCT k) ... FROM t [WHERE partition
+ * predicates], every aggregate over a partition key and nothing else read:
+ * the answer comes from the selected partitions' values, counting only
+ * those that hold a row (exec/op_catalog.c).  SET
+ * hive.optimize.metadataonly=false reads the rows instead. */
+static void try_catalog_answer(binder_t *b, hl_plan_t *plan) {
+  const char *use = hl_session_get(b->s, "hive.optimize.metadataonly");
+  if (use && strcasecmp(use, "false") == 0) return;
+  if (!plan->scan || plan->from->kind != HL_REL_SCAN || plan->filter || plan->scan->filter ||
+      plan->n_group || plan->n_grouping_sets || plan->n_aggs == 0 || plan->n_windows ||
+      plan->scan->sampled || plan->scan->dataset || plan->scan->table->n_part == 0)
+    return;
+  const hl_table_t *t = plan->scan->table;
+  for (int i = 0; i < plan->n_aggs; i++) {
+    const hl_agg_t *a = &plan->aggs[i];
+    bool kind =
+        a->kind == HL_AGG_MIN || a->kind == HL_AGG_MAX || (a->kind == HL_AGG_COUNT && a->distinct);
+    if (!kind || !a->arg || a->arg->kind != HL_EX_COLUMN || a->arg->col < t->n_data ||
+        a->arg->col >= t->n_all)
+      return;
+  }
+  plan->catalog_answer = true;
 }
 
 /* ------------------------------------------------------------ windows */
@@ -3225,6 +3247,7 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
     mark_needed_rel(b, plan->from);
   }
   try_count_from_stats(b, plan);
+  if (plan->stats_rows < 0) try_catalog_answer(b, plan);
   *out = plan;
   return HL_OK;
 }

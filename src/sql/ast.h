@@ -346,6 +346,8 @@ typedef enum hl_ast_alter_kind {
   HL_ALTER_SET_FILEFORMAT,  /* stored_as */
   HL_ALTER_ADD_PARTITIONS,  /* part_specs + part_locations, if_not_exists */
   HL_ALTER_DROP_PARTITIONS, /* part_specs, if_exists, purge */
+  HL_ALTER_SET_DEFAULT_PART, /* default_part: SET DEFAULT PARTITION TO 'name' */
+  HL_ALTER_PART_KEY_TYPE,   /* cols[0]: PARTITION COLUMN (key new_type) */
   HL_ALTER_RENAME_PARTITION, /* part_specs[0] -> part_specs[1] */
   HL_ALTER_EXCHANGE_PARTITION /* part_specs[0] (may be partial) moves from table
                                  new_name (WITH TABLE) into this table */
@@ -372,6 +374,7 @@ typedef struct hl_ast_alter_table {
   hl_ast_part_spec_t *part_specs;
   char **part_locations; /* per spec, NULL when none */
   int n_part_specs;
+  char *default_part; /* HL_ALTER_SET_DEFAULT_PART */
 } hl_ast_alter_table_t;
 
 /* ------------------------------------------------------------- statements */

@@ -2216,6 +2216,18 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
     return parse_drop_partitions(p, a);
   }
   if (at_kw(p, "PARTITION") && peek(p, 1).kind == HL_TK_LPAREN) return parse_alter_partition(p, a);
+  if (at_kw(p, "PARTITION")) { /* PARTITION COLUMN (key new_type) */
+    hl_sql_token_t nx = peek(p, 1);
+    if (!tok_is_kw(p, &nx, "COLUMN")) return syntax_error(p);
+    a->kind = HL_ALTER_PART_KEY_TYPE;
+    TRY(advance(p));
+    TRY(advance(p));
+    TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+    if (!(a->cols = zalloc(p, sizeof *a->cols))) return nomem(p);
+    TRY(parse_column_def(p, &a->cols[0]));
+    a->n_cols = 1;
+    return expect(p, HL_TK_RPAREN, "\")\"");
+  }
   if (at_kw(p, "EXCHANGE")) { /* EXCHANGE PARTITION (spec) WITH TABLE source */
     hl_ast_part_spec_t *spec;
     a->kind = HL_ALTER_EXCHANGE_PARTITION;
@@ -2260,6 +2272,13 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
       a->kind = HL_ALTER_SET_FILEFORMAT;
       TRY(advance(p));
       return parse_file_format(p, &a->stored_as);
+    }
+    if (at_kw(p, "DEFAULT")) { /* SET DEFAULT PARTITION TO 'name' */
+      a->kind = HL_ALTER_SET_DEFAULT_PART;
+      TRY(advance(p));
+      TRY(expect_kw(p, "PARTITION"));
+      TRY(expect_kw(p, "TO"));
+      return parse_string(p, &a->default_part);
     }
     static const char *const other_set[] = {"OWNER", "SKEWED", "PARTITION", NULL};
     if (word_in(p, &p->tok, other_set)) return unsupported_word(p, opos, "ALTER TABLE SET");

@@ -132,53 +132,16 @@ static hl_status_t unsupported(parser_t *p, long pos, const char *what) {
                        "%s is not supported yet", what);
 }
 
-static bool word_in(parser_t *p, const hl_sql_token_t *t, const char *const *words);
-
 /* Words that continue the name of a statement kind after its leading
  * keyword: "CREATE MATERIALIZED VIEW", "SHOW CURRENT ROLES", "LOCK TABLE",
- * "ALTER TABLE NOT SKEWED", so the message names what the user wrote. */
-static const char *const statement_name_words[] = {"VIEW",
-                                                   "VIEWS",
-                                                   "MACRO",
-                                                   "FUNCTION",
-                                                   "FUNCTIONS",
-                                                   "QUERY",
-                                                   "PLAN",
-                                                   "PLANS",
-                                                   "ROLES",
-                                                   "GRANT",
-                                                   "SKEWED",
-                                                   "TABLE",
-                                                   "DATABASE",
-                                                   "SCHEMA",
-                                                   "TRANSACTION",
-                                                   "TRANSACTIONS",
-                                                   "INDEX",
-                                                   "DUMP",
-                                                   "LOAD",
-                                                   "STATUS",
-                                                   "LOCATION",
-                                                   "JAR",
-                                                   "JARS",
-                                                   "FILE",
-                                                   "FILES",
-                                                   "ARCHIVE",
-                                                   "ARCHIVES",
-                                                   "CONSTRAINT",
-                                                   "OWNER",
-                                                   "DBPROPERTIES",
-                                                   "MANAGEDLOCATION",
-                                                   "TBLPROPERTIES",
-                                                   "POOL",
-                                                   "MAPPING",
-                                                   "TRIGGER",
-                                                   "REPLACE",
-                                                   "CONNECTOR",
-                                                   "CONNECTORS",
-                                                   "COMPACTIONS",
-                                                   "ROLE",
-                                                   "AUTOCOMMIT",
-                                                   NULL};
+ * "ALTER TABLE NOT SKEWED", so the message names what the user wrote.
+ * Space-separated, with a space at both ends. */
+static const char statement_name_words[] =
+    " VIEW VIEWS MACRO FUNCTION FUNCTIONS QUERY PLAN PLANS ROLES GRANT SKEWED TABLE "
+    "DATABASE SCHEMA TRANSACTION TRANSACTIONS INDEX DUMP LOAD STATUS LOCATION JAR "
+    "JARS FILE FILES ARCHIVE ARCHIVES CONSTRAINT OWNER DBPROPERTIES MANAGEDLOCATION "
+    "TBLPROPERTIES POOL MAPPING TRIGGER REPLACE CONNECTOR CONNECTORS COMPACTIONS "
+    "ROLE AUTOCOMMIT ";
 
 /* Same, naming PREFIX followed by the current word in upper case and up to
  * two following words of statement_name_words. */
@@ -192,15 +155,21 @@ static hl_status_t unsupported_word(parser_t *p, long pos, const char *prefix) {
     k = pl;
     buf[k++] = ' ';
   }
-  hl_sql_token_t t = p->tok;
-  for (int w = 0; w < 3; w++) {
-    if (w > 0) {
-      t = peek(p, w);
-      if (t.kind != HL_TK_WORD || !word_in(p, &t, statement_name_words)) break;
-      buf[k++] = ' ';
-    }
-    for (size_t i = 0; i < t.len && k < sizeof buf - 1; i++)
-      buf[k++] = (char)toupper((unsigned char)p->src[t.pos + (long)i]);
+  for (size_t i = 0; i < p->tok.len && k < sizeof buf - 1; i++)
+    buf[k++] = (char)toupper((unsigned char)p->src[p->tok.pos + (long)i]);
+  for (int w = 1; w < 3; w++) {
+    hl_sql_token_t t = peek(p, w);
+    char word[24]; /* " WORD " */
+    size_t n = 0;
+    if (t.kind != HL_TK_WORD || t.len > sizeof word - 3) break;
+    word[n++] = ' ';
+    for (size_t i = 0; i < t.len; i++)
+      word[n++] = (char)toupper((unsigned char)p->src[t.pos + (long)i]);
+    word[n++] = ' ';
+    word[n] = '\0';
+    if (!strstr(statement_name_words, word)) break;
+    for (size_t i = 0; i + 1 < n && k < sizeof buf - 1; i++) /* " WORD" */
+      buf[k++] = word[i];
   }
   buf[k] = '\0';
   return unsupported(p, pos, buf);

@@ -141,7 +141,7 @@ static const char statement_name_words[] =
     "DATABASE SCHEMA TRANSACTION TRANSACTIONS INDEX DUMP LOAD STATUS LOCATION JAR "
     "JARS FILE FILES ARCHIVE ARCHIVES CONSTRAINT OWNER DBPROPERTIES MANAGEDLOCATION "
     "TBLPROPERTIES POOL MAPPING TRIGGER REPLACE CONNECTOR CONNECTORS COMPACTIONS "
-    "ROLE AUTOCOMMIT ";
+    "ROLE AUTOCOMMIT BRANCH TAG ";
 
 /* Same, naming PREFIX followed by the current word in upper case and up to
  * two following words of statement_name_words. */
@@ -2282,7 +2282,8 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
   }
   if (at_kw(p, "DROP")) {
     TRY(advance(p));
-    if (at_kw(p, "CONSTRAINT")) return unsupported(p, opos, "ALTER TABLE DROP CONSTRAINT");
+    if (at_kw(p, "CONSTRAINT") || at_kw(p, "BRANCH") || at_kw(p, "TAG"))
+      return unsupported_word(p, opos, "ALTER TABLE DROP");
     return parse_drop_partitions(p, a);
   }
   if (at_kw(p, "PARTITION") && peek(p, 1).kind == HL_TK_LPAREN) return parse_alter_partition(p, a);
@@ -2357,6 +2358,7 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
   if (at_kw(p, "UNSET")) {
     a->kind = HL_ALTER_UNSET_TBLPROPS;
     TRY(advance(p));
+    if (at_kw(p, "SERDEPROPERTIES")) return unsupported_word(p, opos, "ALTER TABLE UNSET");
     TRY(expect_kw(p, "TBLPROPERTIES"));
     TRY(parse_if_exists(p, &a->if_exists));
     int cap = 0;
@@ -2370,10 +2372,10 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
     }
     return expect(p, HL_TK_RPAREN, "\")\"");
   }
-  static const char *const other[] = {"TOUCH",   "ARCHIVE",     "UNARCHIVE", "CLUSTERED",
-                                      "NOT",     "SKEWED",      "EXCHANGE",  "RECOVER",
-                                      "COMPACT", "CONCATENATE", "UPDATE",    "ENABLE",
-                                      "DISABLE", "INTO",        "SORTED",    NULL};
+  static const char *const other[] = {
+      "TOUCH",   "ARCHIVE", "UNARCHIVE",   "CLUSTERED", "NOT",    "SKEWED",  "EXCHANGE",
+      "RECOVER", "COMPACT", "CONCATENATE", "UPDATE",    "ENABLE", "DISABLE", "INTO",
+      "SORTED",  "EXECUTE", "CONVERT",     "CREATE",    NULL};
   if (word_in(p, &p->tok, other)) return unsupported_word(p, opos, "ALTER TABLE");
   return syntax_error(p);
 }

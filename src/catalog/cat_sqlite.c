@@ -1424,7 +1424,9 @@ hl_status_t hl_cat_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_e
                         "table \"%s.%s\" already exists", db_name, name);
     goto done;
   }
-  if ((status = check_same_keys(cat, table, info.qname, err)) != HL_OK) goto done;
+  if ((status = check_same_keys(cat, table, info.qname, err)) != HL_OK ||
+      (status = hl_cat_part_sd_detach(cat, table, err)) != HL_OK)
+    goto done;
   if (!(st = prep(cat, S_TBL_UPDATE, err)) || !bind_table_row(cat, st, db_id, name, table, err) ||
       !bind_i64(cat, st, 11, table->id, err)) {
     status = err->code;
@@ -1622,6 +1624,9 @@ static hl_status_t insert_partition(hl_cat_t *cat, const hl_cat_partition_t *par
   release(st);
   st = NULL;
   status = insert_part_children(cat, part_id, part, part->table_id, err);
+  /* without a descriptor of its own the partition has the table's */
+  if (status == HL_OK && part->sd)
+    status = hl_cat_part_sd_write(cat, part->table_id, part_id, part->sd, err);
 done:
   release(st);
   hl_free(vals);
@@ -1724,6 +1729,7 @@ hl_status_t hl_cat_partition_get(hl_cat_t *cat, int64_t table_id, char *const *v
   release(st);
   st = NULL;
   if (r.status == HL_OK) read_kvs(cat, S_PPARAMS, p->id, &r, &p->params, &p->n_params);
+  if (r.status == HL_OK) r.status = hl_cat_part_sd_read(cat, table_id, p->id, p, 1, arena, err);
 done:
   release(st);
   hl_free(vals);
@@ -1735,7 +1741,8 @@ done:
 
 /* Listing is three statements whatever the partition count: the counts,
  * the partitions in name order, and all their parameters in the same order
- * (so each partition's parameters are one contiguous slice of KVS). */
+ * (so each partition's parameters are one contiguous slice of KVS); then
+ * the storage descriptors (cat_part_sd.c, five more). */
 hl_status_t hl_cat_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena,
                                   hl_cat_partition_t **out, size_t *n, hl_error_t *err) {
   *out = NULL;
@@ -1807,6 +1814,8 @@ hl_status_t hl_cat_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *a
   if (r.status == HL_OK && row < 0) r.status = err->code;
 done:
   release(st);
+  if (r.status == HL_OK && count > 0)
+    r.status = hl_cat_part_sd_read(cat, table_id, 0, parts, count, arena, err);
   hl_free(info.qname);
   r.status = op_end(cat, r.status, err);
   if (r.status == HL_OK) {
@@ -1892,6 +1901,8 @@ hl_status_t hl_cat_partition_update(hl_cat_t *cat, const hl_cat_partition_t *par
   static const stmt_id_t children[] = {S_PVAL_DELETE, S_PPARAM_DELETE};
   status = delete_children(cat, children, 2, part->id, err);
   if (status == HL_OK) status = insert_part_children(cat, part->id, part, tbl_id, err);
+  if (status == HL_OK && part->sd)
+    status = hl_cat_part_sd_write(cat, tbl_id, part->id, part->sd, err);
 done:
   release(st);
   hl_free(vals);

@@ -8,9 +8,12 @@
 #ifndef HL_CATALOG_INT_H
 #define HL_CATALOG_INT_H
 
+#include "util/arena.h"
 #include "util/error.h"
 
 #include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* PRAGMA application_id of a hivelite metastore ("HLMS"), so that another
  * application's SQLite file is told apart from ours. */
@@ -47,5 +50,23 @@ typedef struct hl_cat hl_cat_t;
 sqlite3 *hl_cat_sqlite_db(hl_cat_t *cat);
 hl_status_t hl_cat_op_begin(hl_cat_t *cat, int write, hl_error_t *err);
 hl_status_t hl_cat_op_end(hl_cat_t *cat, hl_status_t status, hl_error_t *err);
+
+/* Per-partition storage descriptors (cat_part_sd.c), called by
+ * cat_sqlite.c inside its unit of work. */
+typedef struct hl_cat_partition hl_cat_partition_t;
+typedef struct hl_cat_sd hl_cat_sd_t;
+typedef struct hl_cat_table hl_cat_table_t;
+/* Sets PARTS[0..n)->sd (partitions of table TBL_ID; PART_ID: the one
+ * partition read, 0 for all) in ARENA. */
+hl_status_t hl_cat_part_sd_read(hl_cat_t *cat, int64_t tbl_id, int64_t part_id,
+                                hl_cat_partition_t *parts, size_t n, hl_arena_t *arena,
+                                hl_error_t *err);
+/* Stores SD as partition PART_ID's (rows only when it differs from the
+ * table's); SD NULL removes the partition's own descriptor. */
+hl_status_t hl_cat_part_sd_write(hl_cat_t *cat, int64_t tbl_id, int64_t part_id,
+                                 const hl_cat_sd_t *sd, hl_error_t *err);
+/* Before TABLE's stored descriptor is replaced by TABLE's: when they
+ * differ, every partition without its own descriptor gets the old one. */
+hl_status_t hl_cat_part_sd_detach(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err);
 
 #endif

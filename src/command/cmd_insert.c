@@ -83,6 +83,10 @@ typedef struct wpart {
 
 /* One table written by the statement. */
 typedef struct wtable {
+  /* the storage descriptor files are written with: the table's, or an
+   * existing partition's when every key is static (plan_table), as Hive
+   * writes into a partition with its own format */
+  const hl_cat_table_t *store;
   const hl_ast_insert_t *ins;
   hl_table_t *t;
   hl_cat_table_t *create; /* CTAS: the table to create at commit */
@@ -215,6 +219,17 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
         hl_err_move(err, &e);
         return rc;
       }
+    }
+    /* files in one partition share its format: a dynamic write (which
+     * writes the table's) cannot add to one that has another */
+    hl_cat_sd_t store = hl_cat_table_sd(wt->store ? wt->store : t->cat);
+    if (p->existing && !w->truncate && !hl_cat_sd_equal(p->existing->sd, &store)) {
+      char *name = hl_table_part_name(t, p->values, dflt, w->arena);
+      return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                        "writing into partition \"%s\" of table \"%s.%s\", whose storage "
+                        "differs from the table's, is supported only with every partition key "
+                        "given a value (PARTITION (k='v', ...))",
+                        name ? name : "?", HL_TNAME(t));
     }
     p->dir = p->existing ? p->existing->location : hl_table_part_path(t, p->values, dflt, w->arena);
   } else {
@@ -735,7 +750,7 @@ static int find_col(const hl_table_t *t, const char *name) {
  * since Hive 2: every write into a bucketed table is bucketed. */
 static hl_status_t plan_buckets(writer_t *w, wtable_t *wt, long pos, hl_error_t *err) {
   hl_table_t *t = wt->t;
-  const hl_cat_table_t *c = t->cat;
+  const hl_cat_table_t *c = wt->store ? wt->store : t->cat;
   if (c->num_buckets <= 0 || c->n_bucket_cols == 0) return HL_OK;
   hl_status_t rc = hl_bucket_version(c->params, c->n_params, &wt->bucket_version, err);
   if (rc != HL_OK) return hl_err_position(err, pos), rc;
@@ -775,6 +790,51 @@ static hl_status_t plan_buckets(writer_t *w, wtable_t *wt, long pos, hl_error_t 
     wt->sort_idx[i] = col;
     wt->sort_asc[i] = c->sort_cols[i].ascending;
   }
+  return HL_OK;
+}
+
+/* An insert naming every key of an existing partition whose descriptor is
+ * not the table's writes that partition's format, serde properties and
+ * buckets (wt->store).  Its columns must be the table's: the rows are the
+ * table's columns, and writing them under other names or types would not
+ * read back. */
+static hl_status_t partition_store(writer_t *w, wtable_t *wt, long pos, hl_error_t *err) {
+  hl_table_t *t = wt->t;
+  hl_cat_partition_t *p;
+  hl_error_t e;
+  hl_err_init(&e);
+  hl_status_t rc =
+      hl_cat_partition_get(w->s->cat, t->cat->id, wt->static_vals, t->n_part, w->arena, &p, &e);
+  if (rc == HL_NOTFOUND) {
+    hl_err_clear(&e);
+    return HL_OK;
+  }
+  if (rc != HL_OK) return hl_err_move(err, &e), rc;
+  hl_cat_sd_t tsd = hl_cat_table_sd(t->cat);
+  if (hl_cat_sd_equal(p->sd, &tsd)) return HL_OK;
+  bool same_cols = p->sd->n_cols == t->n_data;
+  for (int i = 0; same_cols && i < t->n_data; i++)
+    same_cols = strcasecmp(p->sd->cols[i].name, t->cat->cols[i].name) == 0 &&
+                strcasecmp(p->sd->cols[i].type, t->cat->cols[i].type) == 0;
+  if (!same_cols)
+    return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                         "writing into partition \"%s\" of table \"%s.%s\", whose columns "
+                         "differ from the table's, is not supported",
+                         p->name, HL_TNAME(t));
+  hl_cat_table_t *view = hl_arena_alloc(w->arena, sizeof *view);
+  if (!view) return hl_err_nomem(err);
+  *view = *t->cat;
+  view->input_format = p->sd->input_format;
+  view->output_format = p->sd->output_format;
+  view->serde_lib = p->sd->serde_lib;
+  view->serde_params = p->sd->serde_params;
+  view->n_serde_params = p->sd->n_serde_params;
+  view->num_buckets = p->sd->num_buckets;
+  view->bucket_cols = p->sd->bucket_cols;
+  view->n_bucket_cols = p->sd->n_bucket_cols;
+  view->sort_cols = p->sd->sort_cols;
+  view->n_sort_cols = p->sd->n_sort_cols;
+  wt->store = view;
   return HL_OK;
 }
 
@@ -877,8 +937,13 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
       wt->slot_src[t->n_data + n_static + k] = t->n_data + k;
     wt->n_input = t->n_data + wt->n_dyn;
   }
-  const char *in = t->cat->input_format ? t->cat->input_format : "";
-  const hl_cat_table_t *c = t->cat;
+  wt->store = t->cat;
+  if (t->n_part > 0 && n_static == t->n_part && !wt->create) {
+    hl_status_t rc = partition_store(w, wt, ins ? ins->pos : 0, err);
+    if (rc != HL_OK) return rc;
+  }
+  const hl_cat_table_t *c = wt->store;
+  const char *in = c->input_format ? c->input_format : "";
   hl_status_t brc = plan_buckets(w, wt, ins ? ins->pos : 0, err);
   if (brc != HL_OK) return brc;
   if (strstr(in, "Parquet")) {

@@ -98,6 +98,23 @@ hl_cat_sd_t hl_cat_table_sd(const hl_cat_table_t *t) {
   return sd;
 }
 
+hl_cat_table_t hl_cat_table_with_sd(const hl_cat_table_t *table, const hl_cat_sd_t *sd) {
+  hl_cat_table_t out = *table;
+  out.input_format = sd->input_format;
+  out.output_format = sd->output_format;
+  out.serde_lib = sd->serde_lib;
+  out.serde_params = sd->serde_params;
+  out.n_serde_params = sd->n_serde_params;
+  out.cols = sd->cols;
+  out.n_cols = sd->n_cols;
+  out.num_buckets = sd->num_buckets;
+  out.bucket_cols = sd->bucket_cols;
+  out.n_bucket_cols = sd->n_bucket_cols;
+  out.sort_cols = sd->sort_cols;
+  out.n_sort_cols = sd->n_sort_cols;
+  return out;
+}
+
 bool hl_cat_sd_equal(const hl_cat_sd_t *a, const hl_cat_sd_t *b) {
   if (!str_eq(a->input_format, b->input_format) || !str_eq(a->output_format, b->output_format) ||
       !str_eq(a->serde_lib, b->serde_lib) || a->n_serde_params != b->n_serde_params ||

@@ -104,6 +104,9 @@ typedef struct hl_cat_sd {
 
 /* The descriptor fields of TABLE as one hl_cat_sd_t (pointers shared). */
 hl_cat_sd_t hl_cat_table_sd(const hl_cat_table_t *table);
+/* TABLE's record with SD as its storage descriptor: a partition's view of
+ * its table, for code written for tables (readers, writers, DESCRIBE). */
+hl_cat_table_t hl_cat_table_with_sd(const hl_cat_table_t *table, const hl_cat_sd_t *sd);
 /* True when A and B describe the same storage (formats, serde, its
  * parameters in order, columns with types and comments, buckets). */
 bool hl_cat_sd_equal(const hl_cat_sd_t *a, const hl_cat_sd_t *b);

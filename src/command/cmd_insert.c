@@ -823,17 +823,8 @@ static hl_status_t partition_store(writer_t *w, wtable_t *wt, long pos, hl_error
                          p->name, HL_TNAME(t));
   hl_cat_table_t *view = hl_arena_alloc(w->arena, sizeof *view);
   if (!view) return hl_err_nomem(err);
-  *view = *t->cat;
-  view->input_format = p->sd->input_format;
-  view->output_format = p->sd->output_format;
-  view->serde_lib = p->sd->serde_lib;
-  view->serde_params = p->sd->serde_params;
-  view->n_serde_params = p->sd->n_serde_params;
-  view->num_buckets = p->sd->num_buckets;
-  view->bucket_cols = p->sd->bucket_cols;
-  view->n_bucket_cols = p->sd->n_bucket_cols;
-  view->sort_cols = p->sd->sort_cols;
-  view->n_sort_cols = p->sd->n_sort_cols;
+  /* the columns are the table's (checked above) */
+  *view = hl_cat_table_with_sd(t->cat, p->sd);
   wt->store = view;
   return HL_OK;
 }

@@ -717,26 +717,6 @@ static bool alters_sd(hl_ast_alter_kind_t kind) {
          kind == HL_ALTER_CLUSTERED_BY;
 }
 
-/* A partition's view of its table: the table's record with the
- * partition's storage descriptor, so that the table-level code of every
- * descriptor change applies to one partition unchanged. */
-static void partition_view(const hl_cat_table_t *table, const hl_cat_sd_t *sd,
-                           hl_cat_table_t *out) {
-  *out = *table;
-  out->input_format = sd->input_format;
-  out->output_format = sd->output_format;
-  out->serde_lib = sd->serde_lib;
-  out->serde_params = sd->serde_params;
-  out->n_serde_params = sd->n_serde_params;
-  out->cols = sd->cols;
-  out->n_cols = sd->n_cols;
-  out->num_buckets = sd->num_buckets;
-  out->bucket_cols = sd->bucket_cols;
-  out->n_bucket_cols = sd->n_bucket_cols;
-  out->sort_cols = sd->sort_cols;
-  out->n_sort_cols = sd->n_sort_cols;
-}
-
 /* Stores the descriptor of NT (a table record or a partition's view) in
  * PART, or in the table (with every partition's columns too for CASCADE),
  * in one transaction. */
@@ -768,7 +748,7 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
   if (rc != HL_OK) return rc;
   if (alt->kind == HL_ALTER_TOUCH) return alter_touch(s, alt, t, arena, err);
   /* a descriptor change of one partition runs the table-level code on the
-   * partition's view of the table (partition_view) */
+   * partition's view of the table (hl_cat_table_with_sd) */
   hl_cat_partition_t *part = NULL;
   hl_cat_table_t part_view;
   hl_table_t part_table;
@@ -779,7 +759,7 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
                            "table \"%s.%s\" is not a partitioned table", HL_TNAME(t));
     rc = hl_cmd_part_get_existing(s, t, &alt->part_specs[0], arena, &part, err);
     if (rc != HL_OK) return rc;
-    partition_view(t->cat, part->sd, &part_view);
+    part_view = hl_cat_table_with_sd(t->cat, part->sd);
     part_table = *t;
     part_table.cat = &part_view;
     t = &part_table;

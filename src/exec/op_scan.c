@@ -152,12 +152,7 @@ static hl_status_t unit_storage(scan_t *sc, const hl_cat_partition_t *p, hl_erro
   sc->read_names = t->names;
   sc->read_needed = sc->plan->needed;
   if (!p->sd || hl_cat_sd_equal(p->sd, &tsd)) return HL_OK;
-  hl_cat_table_t view = *c;
-  view.input_format = p->sd->input_format;
-  view.output_format = p->sd->output_format;
-  view.serde_lib = p->sd->serde_lib;
-  view.serde_params = p->sd->serde_params;
-  view.n_serde_params = p->sd->n_serde_params;
+  hl_cat_table_t view = hl_cat_table_with_sd(c, p->sd);
   const char *name = hl_table_format_name(&view);
   if (!name)
     return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),

@@ -193,6 +193,28 @@ static hl_status_t out_get(writer_t *w, wpart_t *p, int bucket, wfile_t **out, h
   return HL_OK;
 }
 
+/* Whether a partition's columns are the table's (names and types). */
+static bool same_columns(const hl_cat_sd_t *sd, const hl_table_t *t) {
+  if (sd->n_cols != t->n_data) return false;
+  for (int i = 0; i < t->n_data; i++)
+    if (strcasecmp(sd->cols[i].name, t->cat->cols[i].name) != 0 ||
+        strcasecmp(sd->cols[i].type, t->cat->cols[i].type) != 0)
+      return false;
+  return true;
+}
+
+/* Rows are the table's columns: written under a partition's other names or
+ * types they would not read back (Hive writes them anyway and the
+ * partition then reads NULL or garbage), so such a write is refused. */
+static hl_status_t columns_differ(const hl_table_t *t, const char *part, long pos,
+                                  hl_error_t *err) {
+  return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                       "writing into partition \"%s\" of table \"%s.%s\", whose columns differ "
+                       "from the table's, is not supported (ALTER TABLE ... CASCADE changes the "
+                       "columns of every partition)",
+                       part ? part : "?", HL_TNAME(t));
+}
+
 /* Creates the target for VALUES (copied) in table WT. */
 static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t **out,
                              hl_error_t *err) {
@@ -225,6 +247,7 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
     hl_cat_sd_t store = hl_cat_table_sd(wt->store ? wt->store : t->cat);
     if (p->existing && !w->truncate && !hl_cat_sd_equal(p->existing->sd, &store)) {
       char *name = hl_table_part_name(t, p->values, dflt, w->arena);
+      if (!same_columns(p->existing->sd, t)) return columns_differ(t, name, 0, err);
       return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                         "writing into partition \"%s\" of table \"%s.%s\", whose storage "
                         "differs from the table's, is supported only with every partition key "
@@ -812,15 +835,7 @@ static hl_status_t partition_store(writer_t *w, wtable_t *wt, long pos, hl_error
   if (rc != HL_OK) return hl_err_move(err, &e), rc;
   hl_cat_sd_t tsd = hl_cat_table_sd(t->cat);
   if (hl_cat_sd_equal(p->sd, &tsd)) return HL_OK;
-  bool same_cols = p->sd->n_cols == t->n_data;
-  for (int i = 0; same_cols && i < t->n_data; i++)
-    same_cols = strcasecmp(p->sd->cols[i].name, t->cat->cols[i].name) == 0 &&
-                strcasecmp(p->sd->cols[i].type, t->cat->cols[i].type) == 0;
-  if (!same_cols)
-    return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                         "writing into partition \"%s\" of table \"%s.%s\", whose columns "
-                         "differ from the table's, is not supported",
-                         p->name, HL_TNAME(t));
+  if (!same_columns(p->sd, t)) return columns_differ(t, p->name, pos, err);
   hl_cat_table_t *view = hl_arena_alloc(w->arena, sizeof *view);
   if (!view) return hl_err_nomem(err);
   /* the columns are the table's (checked above) */

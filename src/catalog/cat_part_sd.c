@@ -140,14 +140,16 @@ bool hl_cat_sd_equal(const hl_cat_sd_t *a, const hl_cat_sd_t *b) {
   return true;
 }
 
+/* Statements are cached per connection (hl_cat_cached_stmt): a single
+ * partition's read or write runs a dozen of them. */
 static hl_status_t prepare(hl_cat_t *cat, const char *sql, sqlite3_stmt **st, hl_error_t *err) {
-  int rc = sqlite3_prepare_v2(hl_cat_sqlite_db(cat), sql, -1, st, NULL);
-  if (rc != SQLITE_OK) {
-    sqlite3_finalize(*st);
-    *st = NULL;
-    return hl_cat_sqlite_error(hl_cat_sqlite_db(cat), rc, err);
-  }
-  return HL_OK;
+  return hl_cat_cached_stmt(cat, sql, st, err);
+}
+
+static void finish(sqlite3_stmt *st) {
+  if (!st) return;
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
 }
 
 /* Runs SQL once with ?1 = A (and ?2 = B when the statement has it). */
@@ -159,7 +161,7 @@ static hl_status_t run_sql(hl_cat_t *cat, const char *sql, int64_t a, int64_t b,
   if (sqlite3_bind_parameter_count(st) >= 2) sqlite3_bind_int64(st, 2, b);
   int rc = sqlite3_step(st);
   if (rc != SQLITE_DONE) status = hl_cat_sqlite_error(hl_cat_sqlite_db(cat), rc, err);
-  sqlite3_finalize(st);
+  finish(st);
   return status;
 }
 
@@ -280,7 +282,7 @@ static void read_rows(hl_cat_t *cat, sd_set_t *s, int q, const char *sql, int64_
   }
   if (s->status == HL_OK && rc != SQLITE_DONE)
     s->status = hl_cat_sqlite_error(hl_cat_sqlite_db(cat), rc, s->err);
-  sqlite3_finalize(st);
+  finish(st);
 }
 
 /* Reads the descriptors of the table (TABLE) or of its partitions with
@@ -331,7 +333,7 @@ static hl_status_t insert_kvs(hl_cat_t *cat, int64_t part_id, const hl_cat_sd_t 
     if (rc != SQLITE_DONE) status = hl_cat_sqlite_error(hl_cat_sqlite_db(cat), rc, err);
     sqlite3_reset(st);
   }
-  sqlite3_finalize(st);
+  finish(st);
   return status;
 }
 
@@ -356,7 +358,7 @@ static hl_status_t insert_cols(hl_cat_t *cat, int64_t part_id, const hl_cat_colu
     if (rc != SQLITE_DONE) status = hl_cat_sqlite_error(hl_cat_sqlite_db(cat), rc, err);
     sqlite3_reset(st);
   }
-  sqlite3_finalize(st);
+  finish(st);
   return status;
 }
 
@@ -377,7 +379,7 @@ static hl_status_t insert_buckets_sorts(hl_cat_t *cat, int64_t part_id, const hl
       if (rc != SQLITE_DONE) status = hl_cat_sqlite_error(hl_cat_sqlite_db(cat), rc, err);
       sqlite3_reset(st);
     }
-    sqlite3_finalize(st);
+    finish(st);
   }
   if (status == HL_OK && sd->n_sort_cols > 0 &&
       (status = prepare(cat,
@@ -393,7 +395,7 @@ static hl_status_t insert_buckets_sorts(hl_cat_t *cat, int64_t part_id, const hl
       if (rc != SQLITE_DONE) status = hl_cat_sqlite_error(hl_cat_sqlite_db(cat), rc, err);
       sqlite3_reset(st);
     }
-    sqlite3_finalize(st);
+    finish(st);
   }
   return status;
 }
@@ -416,7 +418,7 @@ static hl_status_t insert_sd(hl_cat_t *cat, int64_t part_id, const hl_cat_sd_t *
   sqlite3_bind_int(st, 5, sd->num_buckets);
   int rc = sqlite3_step(st);
   if (rc != SQLITE_DONE) status = hl_cat_sqlite_error(hl_cat_sqlite_db(cat), rc, err);
-  sqlite3_finalize(st);
+  finish(st);
   if (status == HL_OK) status = insert_kvs(cat, part_id, sd, err);
   if (status == HL_OK) status = insert_cols(cat, part_id, sd->cols, sd->n_cols, err);
   if (status == HL_OK) status = insert_buckets_sorts(cat, part_id, sd, err);
@@ -485,7 +487,7 @@ hl_status_t hl_cat_partition_set_columns_all(hl_cat_t *cat, int64_t table_id,
     }
     if (status == HL_OK && rc != SQLITE_DONE)
       status = hl_cat_sqlite_error(hl_cat_sqlite_db(cat), rc, err);
-    sqlite3_finalize(st);
+    finish(st);
   }
   return hl_cat_op_end(cat, status, err);
 }

@@ -194,6 +194,10 @@ struct hl_cat {
   int version;                   /* schema version after migration */
   int in_txn;                    /* between hl_cat_begin and commit/rollback */
   sqlite3_stmt *stmts[S_COUNT_]; /* cached, NULL until first use */
+  /* hl_cat_cached_stmt: statements of the other backend files, by their
+   * (static) SQL text */
+  const char *other_sql[HL_CAT_OTHER_STMTS];
+  sqlite3_stmt *other[HL_CAT_OTHER_STMTS];
 };
 
 /* ------------------------------------------------------------------------
@@ -719,6 +723,8 @@ void hl_cat_close(hl_cat_t *cat) {
     sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
   for (int id = 0; id < S_COUNT_; id++)
     sqlite3_finalize(cat->stmts[id]);
+  for (int i = 0; i < HL_CAT_OTHER_STMTS; i++)
+    sqlite3_finalize(cat->other[i]);
   sqlite3_close(cat->db);
   hl_free(cat->path);
   hl_free(cat);
@@ -1929,6 +1935,27 @@ hl_status_t hl_cat_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_
 
 sqlite3 *hl_cat_sqlite_db(hl_cat_t *cat) {
   return cat->db;
+}
+
+hl_status_t hl_cat_cached_stmt(hl_cat_t *cat, const char *sql, sqlite3_stmt **out,
+                               hl_error_t *err) {
+  *out = NULL;
+  int i = 0;
+  while (i < HL_CAT_OTHER_STMTS && cat->other_sql[i] && cat->other_sql[i] != sql)
+    i++;
+  if (i == HL_CAT_OTHER_STMTS)
+    return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "statement cache is full");
+  if (!cat->other[i]) {
+    int rc = sqlite3_prepare_v3(cat->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &cat->other[i], NULL);
+    if (rc != SQLITE_OK) {
+      sqlite3_finalize(cat->other[i]);
+      cat->other[i] = NULL;
+      return sqerr(cat, rc, err);
+    }
+    cat->other_sql[i] = sql;
+  }
+  *out = cat->other[i];
+  return HL_OK;
 }
 
 hl_status_t hl_cat_op_begin(hl_cat_t *cat, int write, hl_error_t *err) {

@@ -51,6 +51,13 @@ sqlite3 *hl_cat_sqlite_db(hl_cat_t *cat);
 hl_status_t hl_cat_op_begin(hl_cat_t *cat, int write, hl_error_t *err);
 hl_status_t hl_cat_op_end(hl_cat_t *cat, hl_status_t status, hl_error_t *err);
 
+/* A statement of SQL (a string with static storage: the cache keys on its
+ * address) prepared once per connection and finalized at close; callers
+ * reset it and clear its bindings when done.  At most HL_CAT_OTHER_STMTS
+ * texts. */
+#define HL_CAT_OTHER_STMTS 32
+hl_status_t hl_cat_cached_stmt(hl_cat_t *cat, const char *sql, sqlite3_stmt **out, hl_error_t *err);
+
 /* Per-partition storage descriptors (cat_part_sd.c), called by
  * cat_sqlite.c inside its unit of work. */
 typedef struct hl_cat_partition hl_cat_partition_t;

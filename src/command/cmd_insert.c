@@ -243,9 +243,11 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
       }
     }
     /* files in one partition share its format: a dynamic write (which
-     * writes the table's) cannot add to one that has another */
+     * writes the table's) cannot add to one that has another.  Only rows
+     * written here are (wt->store: INSERT, CTAS); LOAD DATA moves files
+     * as they are, as in Hive, and TRUNCATE writes none. */
     hl_cat_sd_t store = hl_cat_table_sd(wt->store ? wt->store : t->cat);
-    if (p->existing && !w->truncate && !hl_cat_sd_equal(p->existing->sd, &store)) {
+    if (p->existing && wt->store && !w->truncate && !hl_cat_sd_equal(p->existing->sd, &store)) {
       char *name = hl_table_part_name(t, p->values, dflt, w->arena);
       if (!same_columns(p->existing->sd, t)) return columns_differ(t, name, 0, err);
       return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),

@@ -452,15 +452,34 @@ hl_status_t hl_cat_part_sd_write(hl_cat_t *cat, int64_t tbl_id, int64_t part_id,
   return status;
 }
 
-hl_status_t hl_cat_part_sd_detach(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err) {
+hl_status_t hl_cat_part_sd_detach(hl_cat_t *cat, const hl_cat_table_t *table, bool *changed,
+                                  hl_error_t *err) {
+  *changed = false;
   hl_arena_t *arena = hl_arena_create(0);
   if (!arena) return hl_err_nomem(err);
   hl_cat_sd_t *old;
   hl_status_t status = table_sd(cat, table->id, arena, &old, err);
   hl_cat_sd_t now = hl_cat_table_sd(table);
-  if (status == HL_OK && !hl_cat_sd_equal(old, &now))
+  if (status == HL_OK && !hl_cat_sd_equal(old, &now)) {
+    *changed = true;
     for (size_t i = 0; status == HL_OK && i < N_OF(detach_sql); i++)
       status = run_sql(cat, detach_sql[i], table->id, 0, err);
+  }
+  hl_arena_destroy(arena);
+  return status;
+}
+
+hl_status_t hl_cat_part_sd_prune(hl_cat_t *cat, int64_t tbl_id, hl_error_t *err) {
+  hl_arena_t *arena = hl_arena_create(0);
+  if (!arena) return hl_err_nomem(err);
+  hl_cat_sd_t *tsd;
+  sd_set_t own = {arena, err, HL_OK, NULL, NULL, 0, 0};
+  hl_status_t status = table_sd(cat, tbl_id, arena, &tsd, err);
+  if (status == HL_OK) status = read_set(cat, &own, false, tbl_id, 0);
+  for (size_t i = 0; status == HL_OK && i < own.n; i++)
+    if (hl_cat_sd_equal(&own.sds[i], tsd))
+      for (size_t q = 0; status == HL_OK && q < N_OF(delete_sql); q++)
+        status = run_sql(cat, delete_sql[q], own.ids[i], 0, err);
   hl_arena_destroy(arena);
   return status;
 }
@@ -489,5 +508,6 @@ hl_status_t hl_cat_partition_set_columns_all(hl_cat_t *cat, int64_t table_id,
       status = hl_cat_sqlite_error(hl_cat_sqlite_db(cat), rc, err);
     finish(st);
   }
+  if (status == HL_OK) status = hl_cat_part_sd_prune(cat, table_id, err);
   return hl_cat_op_end(cat, status, err);
 }

@@ -1415,6 +1415,7 @@ hl_status_t hl_cat_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_e
   char *db_name = lower_dup(table->db_name), *name = lower_dup(table->name);
   tbl_info_t info = {NULL, 0};
   sqlite3_stmt *st = NULL;
+  bool sd_changed = false; /* the table's descriptor changes (cat_part_sd.c) */
   if (!db_name || !name) {
     status = hl_err_nomem(err);
     goto out;
@@ -1431,7 +1432,7 @@ hl_status_t hl_cat_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_e
     goto done;
   }
   if ((status = check_same_keys(cat, table, info.qname, err)) != HL_OK ||
-      (status = hl_cat_part_sd_detach(cat, table, err)) != HL_OK)
+      (status = hl_cat_part_sd_detach(cat, table, &sd_changed, err)) != HL_OK)
     goto done;
   if (!(st = prep(cat, S_TBL_UPDATE, err)) || !bind_table_row(cat, st, db_id, name, table, err) ||
       !bind_i64(cat, st, 11, table->id, err)) {
@@ -1446,6 +1447,7 @@ hl_status_t hl_cat_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_e
   status =
       delete_children(cat, children, (int)(sizeof children / sizeof children[0]), table->id, err);
   if (status == HL_OK) status = insert_table_children(cat, table->id, table, err);
+  if (status == HL_OK && sd_changed) status = hl_cat_part_sd_prune(cat, table->id, err);
 done:
   release(st);
   status = op_end(cat, status, err);

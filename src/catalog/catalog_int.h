@@ -12,6 +12,7 @@
 #include "util/error.h"
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -73,7 +74,12 @@ hl_status_t hl_cat_part_sd_read(hl_cat_t *cat, int64_t tbl_id, int64_t part_id,
 hl_status_t hl_cat_part_sd_write(hl_cat_t *cat, int64_t tbl_id, int64_t part_id,
                                  const hl_cat_sd_t *sd, hl_error_t *err);
 /* Before TABLE's stored descriptor is replaced by TABLE's: when they
- * differ, every partition without its own descriptor gets the old one. */
-hl_status_t hl_cat_part_sd_detach(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err);
+ * differ (*CHANGED), every partition without its own descriptor gets the
+ * old one. */
+hl_status_t hl_cat_part_sd_detach(hl_cat_t *cat, const hl_cat_table_t *table, bool *changed,
+                                  hl_error_t *err);
+/* After the table's descriptor changed: the partitions whose own
+ * descriptor now equals it lose their rows (they have the table's). */
+hl_status_t hl_cat_part_sd_prune(hl_cat_t *cat, int64_t tbl_id, hl_error_t *err);
 
 #endif

@@ -1317,11 +1317,29 @@ TEST(partition_storage) {
   pb.sd = &tsd;
   CHECK_OK(&f, hl_cat_partition_update(f.cat, &pb, &f.err));
   CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 1);
+  /* the table takes partition "a"'s descriptor: "a" has the table's now
+   * (no rows), "b" and "c" keep a copy of the old one */
+  CHECK_OK(&f, hl_cat_table_get(f.cat, "sales", "t", f.arena, &t, &f.err));
+  CHECK_OK(&f, hl_cat_partition_get(f.cat, id, va, 2, f.arena, &g, &f.err));
+  if (!g) goto out;
+  u = hl_cat_table_with_sd(t, g->sd);
+  CHECK_OK(&f, hl_cat_table_update(f.cat, &u, &f.err));
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 2);
+  CHECK_OK(&f, hl_cat_partition_list(f.cat, id, f.arena, &parts, &n, &f.err));
+  if (n == 3) {
+    CHECK_INT(parts[0].sd->num_buckets, 4);
+    CHECK_STR(parts[1].sd->input_format,
+              "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat");
+    CHECK_INT(parts[1].sd->num_buckets, -1);
+  }
   /* dropping a partition drops its descriptor */
+  CHECK_OK(&f, hl_cat_partition_drop(f.cat, parts[1].id, &f.err));
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 1);
   CHECK_OK(&f, hl_cat_partition_drop(f.cat, pa.id, &f.err));
-  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 0);
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 1);
   CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_serde_params"), 0);
   CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_bucket_cols"), 0);
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_columns"), 3);
 out:
   fx_teardown(&f);
 }

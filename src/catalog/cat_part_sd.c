@@ -9,7 +9,9 @@
  * descriptor changes (hl_cat_part_sd_detach) every partition without rows
  * gets a copy of the old one, so a table-level ALTER never changes how an
  * existing partition is read -- Hive's behaviour, where each partition
- * holds the copy of the table's SD it was created with.
+ * holds the copy of the table's SD it was created with; after the change,
+ * partitions whose descriptor now equals the table's lose their rows
+ * (hl_cat_part_sd_prune).
  *
  * Reading is five statements whatever the partition count (descriptors,
  * serde parameters, columns, bucket columns, sort columns, each ordered by

@@ -91,7 +91,8 @@ hl_status_t hl_cmd_exchange_partition(hl_session_t *s, const hl_ast_alter_table_
       return hl_err_set_at(err, spec->pos, HL_CONSTRAINT, HL_SS(DUPLICATE_OBJECT),
                            "partition \"%s\" already exists in table \"%s.%s\"", dp[j].name,
                            HL_TNAME(dest));
-  const char *dflt = hl_session_default_part_name(s);
+  const char *dflt = hl_cmd_default_part_name(s, src);
+  const char *dest_dflt = hl_cmd_default_part_name(s, dest);
   hl_cat_partition_t **moved = hl_arena_zalloc(arena, sizeof(*moved) * (n_sp + 1));
   hl_cat_partition_t *np = hl_arena_zalloc(arena, sizeof(*np) * (n_sp + 1));
   if (!moved || !np) return hl_err_nomem(err);
@@ -109,8 +110,9 @@ hl_status_t hl_cmd_exchange_partition(hl_session_t *s, const hl_ast_alter_table_
     np[n] = *p;
     np[n].id = 0;
     np[n].table_id = dest->cat->id;
-    np[n].location = hl_table_part_path(dest, p->values, dflt, arena);
-    if (!np[n].location) return hl_err_nomem(err);
+    np[n].location = hl_table_part_path(dest, p->values, dest_dflt, arena);
+    np[n].name = hl_table_part_name(dest, p->values, dest_dflt, arena);
+    if (!np[n].location || !np[n].name) return hl_err_nomem(err);
     rc = hl_loc_allow_check_table(s, np[n].location, HL_TNAME(dest), np[n].name, err);
     if (rc != HL_OK) return rc;
     moved[n++] = p;

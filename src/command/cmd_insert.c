@@ -222,7 +222,7 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   hl_table_t *t = wt->t;
   wpart_t *p = hl_arena_zalloc(w->arena, sizeof *p);
   if (!p) return hl_err_nomem(err);
-  const char *dflt = hl_session_default_part_name(s);
+  const char *dflt = hl_cmd_default_part_name(s, t);
   if (t->n_part > 0) {
     p->values = hl_arena_zalloc(w->arena, sizeof(char *) * (size_t)t->n_part);
     if (!p->values) return hl_err_nomem(err);
@@ -1166,7 +1166,7 @@ static hl_status_t apply_table(writer_t *w, wtable_t *wt, hl_error_t *err) {
       np.table_id = c->id;
       np.values = p->values;
       np.n_values = t->n_part;
-      np.name = hl_table_part_name(t, p->values, hl_session_default_part_name(s), w->arena);
+      np.name = hl_table_part_name(t, p->values, hl_cmd_default_part_name(s, t), w->arena);
       np.location = p->dir;
       np.create_time = (int64_t)time(NULL);
       if (!np.name) return hl_err_nomem(err);

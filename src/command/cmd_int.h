@@ -49,6 +49,10 @@ hl_status_t hl_cmd_part_get_existing(hl_session_t *s, hl_table_t *t, const hl_as
                                      hl_arena_t *arena, hl_cat_partition_t **out, hl_error_t *err);
 hl_status_t hl_cmd_alter_partitions(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
                                     hl_arena_t *arena, hl_error_t *err);
+/* ALTER TABLE SET DEFAULT PARTITION TO and PARTITION COLUMN (cmd_part_key.c),
+ * through hl_cmd_alter_partitions. */
+hl_status_t hl_cmd_alter_part_keys(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
+                                   hl_arena_t *arena, hl_error_t *err);
 hl_status_t hl_cmd_show_partitions(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                    hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_show_tables(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
@@ -214,6 +218,12 @@ bool hl_cmd_path_removable(hl_session_t *s, const char *path);
  * not a literal (dynamic key). */
 hl_status_t hl_cmd_part_item_text(const hl_ast_part_item_t *item, hl_arena_t *arena, char **out,
                                   hl_error_t *err);
+/* The table property naming T's default partition (ALTER TABLE SET DEFAULT
+ * PARTITION TO), a hivelite extension. */
+#define HL_CMD_DEFAULT_PART_PROP "hivelite.default.partition.name"
+/* The directory name of T's default partition: the table's own
+ * (HL_CMD_DEFAULT_PART_PROP), else hive.exec.default.partition.name. */
+const char *hl_cmd_default_part_name(hl_session_t *s, const hl_table_t *t);
 /* Checks that the text value TEXT (NULL = default partition) types for key
  * KEY_IDX and returns its canonical stored form (Hive normalises "01" to "1"
  * for an INT key) in *out; a value equal to the default partition name

@@ -107,7 +107,7 @@ static hl_status_t add_found(walk_t *w, const char *dir) {
   f->location = hl_arena_strdup(w->arena, dir);
   if (!f->values || !f->location) return hl_err_nomem(w->err);
   memcpy(f->values, w->values, sizeof(char *) * (size_t)w->t->n_part);
-  f->name = hl_table_part_name(w->t, f->values, hl_session_default_part_name(w->s), w->arena);
+  f->name = hl_table_part_name(w->t, f->values, hl_cmd_default_part_name(w->s, w->t), w->arena);
   if (!f->name) return hl_err_nomem(w->err);
   w->n_found++;
   return HL_OK;

@@ -98,7 +98,7 @@ static hl_status_t check_partition_location(hl_session_t *s, const hl_table_t *t
 
 static hl_status_t add_partitions(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
                                   hl_arena_t *arena, hl_error_t *err) {
-  const char *dflt = hl_session_default_part_name(s);
+  const char *dflt = hl_cmd_default_part_name(s, t);
   int n = alt->n_part_specs;
   hl_cat_partition_t *parts = hl_arena_zalloc(arena, sizeof(*parts) * (size_t)(n + 1));
   char **created = hl_arena_zalloc(arena, sizeof(char *) * (size_t)(n + 1));
@@ -267,7 +267,7 @@ hl_status_t hl_cmd_part_get_existing(hl_session_t *s, hl_table_t *t, const hl_as
   if (rc == HL_OK) rc = part_find(s, t, values, arena, out, err);
   if (rc != HL_OK) return rc;
   if (!*out) {
-    char *name = hl_table_part_name(t, values, hl_session_default_part_name(s), arena);
+    char *name = hl_table_part_name(t, values, hl_cmd_default_part_name(s, t), arena);
     return hl_err_set_at(err, spec->pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
                          "partition \"%s\" does not exist in table \"%s.%s\"", name ? name : "?",
                          HL_TNAME(t));
@@ -288,7 +288,7 @@ static hl_status_t part_update_apply(void *arg, hl_txn_t *txn, hl_error_t *err) 
 
 static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
                                     hl_arena_t *arena, hl_error_t *err) {
-  const char *dflt = hl_session_default_part_name(s);
+  const char *dflt = hl_cmd_default_part_name(s, t);
   hl_cat_partition_t *old;
   hl_status_t rc = hl_cmd_part_get_existing(s, t, &alt->part_specs[0], arena, &old, err);
   if (rc != HL_OK) return rc;
@@ -373,6 +373,9 @@ hl_status_t hl_cmd_alter_partitions(hl_session_t *s, const hl_ast_alter_table_t 
   case HL_ALTER_RENAME_PARTITION:
     if (alt->n_part_specs != 2) break;
     return rename_partition(s, alt, t, arena, err);
+  case HL_ALTER_SET_DEFAULT_PART:
+  case HL_ALTER_PART_KEY_TYPE:
+    return hl_cmd_alter_part_keys(s, alt, t, arena, err); /* cmd_part_key.c */
   case HL_ALTER_SET_LOCATION:
     if (alt->n_part_specs != 1) break;
     return set_partition_location(s, alt, t, arena, err);
@@ -431,6 +434,56 @@ static void show_sort(const show_order_t *o, show_row_t *v, show_row_t *tmp, siz
   memcpy(v, tmp, sizeof(*v) * n);
 }
 
+/* Whether A is a string literal naming the default partition (or empty,
+ * which Hive also writes there). */
+static bool is_default_literal(hl_session_t *s, const hl_table_t *t, const hl_ast_expr_t *a) {
+  return a->kind == HL_AST_LITERAL && a->lit_type == HL_LIT_STRING &&
+         (a->text_len == 0 || strcmp(a->text, hl_cmd_default_part_name(s, t)) == 0);
+}
+
+/* SHOW PARTITIONS names partitions, as DROP PARTITION's filters do: there
+ * `k = '<default name>'` is the default partition and `k <> '<default
+ * name>'` the others, whatever k's type (Hive compares partition names).
+ * Everywhere else the key of the default partition is NULL, so before the
+ * WHERE is planned as a query's WHERE such comparisons become k IS [NOT]
+ * NULL.  Only AND / OR / NOT are looked through (other operators see the
+ * key as NULL); the rewritten tree is a copy, the statement's is left
+ * alone.  DEPTH stays below the parser's nesting limit. */
+static hl_ast_expr_t *default_name_rewrite(hl_session_t *s, const hl_table_t *t, hl_ast_expr_t *a,
+                                           int depth, hl_arena_t *arena) {
+  if (!a || depth > 256) return a;
+  if (a->kind == HL_AST_BINARY && (a->op == HL_OP_EQ || a->op == HL_OP_NE)) {
+    hl_ast_expr_t *c = a->args[0], *v = a->args[1];
+    if (c->kind != HL_AST_COLUMN) {
+      c = a->args[1];
+      v = a->args[0];
+    }
+    int k = c->kind == HL_AST_COLUMN ? hl_table_column_index(t, c->name) : -1;
+    if (k < t->n_data || !is_default_literal(s, t, v)) return a;
+    hl_ast_expr_t *e = hl_arena_zalloc(arena, sizeof(*e));
+    hl_ast_expr_t **args = hl_arena_zalloc(arena, sizeof(*args));
+    if (!e || !args) return NULL;
+    e->kind = HL_AST_IS_NULL;
+    e->pos = a->pos;
+    e->negated = a->op == HL_OP_NE;
+    args[0] = c;
+    e->args = args;
+    e->n_args = 1;
+    return e;
+  }
+  bool logic = (a->kind == HL_AST_BINARY && (a->op == HL_OP_AND || a->op == HL_OP_OR)) ||
+               (a->kind == HL_AST_UNARY && a->op == HL_OP_NOT);
+  if (!logic) return a;
+  hl_ast_expr_t *e = hl_arena_alloc(arena, sizeof(*e));
+  hl_ast_expr_t **args = hl_arena_alloc(arena, sizeof(*args) * (size_t)a->n_args);
+  if (!e || !args) return NULL;
+  *e = *a;
+  for (int i = 0; i < a->n_args; i++)
+    if (!(args[i] = default_name_rewrite(s, t, a->args[i], depth + 1, arena))) return NULL;
+  e->args = args;
+  return e;
+}
+
 /* SHOW PARTITIONS with WHERE / ORDER BY / LIMIT: the WHERE clause is planned
  * as the WHERE of a SELECT on the table, so it prunes in the catalog with
  * exactly the predicate shapes queries support; ORDER BY compares typed
@@ -483,7 +536,8 @@ static hl_status_t show_filtered(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_
   from_item->table = stmt->table;
   from_item->pos = stmt->table.pos;
   sel->from_item = from_item;
-  sel->where = f->where;
+  sel->where = f->where ? default_name_rewrite(s, t, f->where, 0, arena) : NULL;
+  if (f->where && !sel->where) return hl_err_nomem(err);
   sel->pos = stmt->pos;
   hl_plan_t *plan;
   hl_status_t rc = hl_plan_select(s, sel, arena, &plan, err);

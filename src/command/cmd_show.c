@@ -491,7 +491,7 @@ hl_status_t hl_cmd_describe(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
     rc = hl_cat_partition_get(s->cat, c->id, values, t->n_part, arena, &p, &e);
     if (rc == HL_NOTFOUND) {
       hl_err_clear(&e);
-      char *name = hl_table_part_name(t, values, hl_session_default_part_name(s), arena);
+      char *name = hl_table_part_name(t, values, hl_cmd_default_part_name(s, t), arena);
       return hl_err_set_at(err, stmt->part_spec->pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
                            "partition \"%s\" does not exist in table \"%s.%s\"", name ? name : "?",
                            HL_TNAME(t));

@@ -768,6 +768,8 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
   case HL_ALTER_ADD_PARTITIONS:
   case HL_ALTER_DROP_PARTITIONS:
   case HL_ALTER_RENAME_PARTITION:
+  case HL_ALTER_SET_DEFAULT_PART:
+  case HL_ALTER_PART_KEY_TYPE:
     return hl_cmd_alter_partitions(s, alt, t, arena, err);
   case HL_ALTER_SET_LOCATION:
     if (alt->n_part_specs > 0) return hl_cmd_alter_partitions(s, alt, t, arena, err);

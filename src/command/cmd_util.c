@@ -301,11 +301,16 @@ hl_status_t hl_cmd_part_item_text(const hl_ast_part_item_t *item, hl_arena_t *ar
   return *out ? HL_OK : hl_err_nomem(err);
 }
 
+const char *hl_cmd_default_part_name(hl_session_t *s, const hl_table_t *t) {
+  const char *own = hl_kv_get(t->cat->params, t->cat->n_params, HL_CMD_DEFAULT_PART_PROP);
+  return own && *own ? own : hl_session_default_part_name(s);
+}
+
 hl_status_t hl_cmd_part_value_canon(hl_session_t *s, const hl_table_t *t, int key_idx,
                                     const char *text, hl_arena_t *arena, char **out,
                                     hl_error_t *err) {
   *out = NULL;
-  if (!text || !*text || strcmp(text, hl_session_default_part_name(s)) == 0) return HL_OK;
+  if (!text || !*text || strcmp(text, hl_cmd_default_part_name(s, t)) == 0) return HL_OK;
   hl_value_t v;
   hl_status_t rc = hl_table_part_value(t, key_idx, text, arena, &v, err);
   if (rc != HL_OK) return rc;
@@ -398,7 +403,7 @@ hl_status_t hl_cmd_part_filter_compile(hl_session_t *s, const hl_table_t *t,
     if (rc != HL_OK) return rc;
     out->key_idx[i] = k;
     out->ops[i] = op;
-    if (!text || !*text || strcmp(text, hl_session_default_part_name(s)) == 0) {
+    if (!text || !*text || strcmp(text, hl_cmd_default_part_name(s, t)) == 0) {
       out->values[i].is_null = true;
       if (op != HL_OP_EQ && op != HL_OP_NE)
         return hl_err_set_at(err, item->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),

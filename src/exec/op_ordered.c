@@ -5,12 +5,15 @@
  * decides), this operator stands where the table's scan would: it sorts the
  * selected partitions by that key as the ORDER BY does (direction and NULL
  * order), and reads them a group of equal keys at a time -- at least one
- * partition, then twice as many each round -- each group with its own scan
- * (parallel when hivelite.threads says so).  Before a group it asks the
- * top-N sort above for its bound: once the sort holds n rows and the
- * group's key ranks after the n-th row's key, no row left can enter the
- * result, and the input ends.  A data-quality check of the newest
- * partitions then reads one day, not the table.
+ * partition key, and more only while accurate statistics (numRows) show
+ * that the rows taken so far cannot fill the LIMIT -- each group with its
+ * own scan (parallel when hivelite.threads says so).  Before a group it
+ * asks the top-N sort above for its bound: once the sort holds n rows and
+ * the group's key ranks after the n-th row's key, no row left can enter
+ * the result, and the input ends.  So no partition is opened that the
+ * LIMIT does not need (a partition boundary exactly at n included).  A
+ * data-quality check of the newest partitions then reads one day, not the
+ * table.
  *
  * Every group's scan reads the statement's snapshot (snapshot.h): the
  * first takes the table's shared reader lock, which the snapshot holds
@@ -39,7 +42,6 @@ typedef struct ordered {
   hl_cat_partition_t *parts; /* sorted */
   hl_value_t *keys;          /* parts' keys */
   size_t n, next;            /* partitions; the first not yet read */
-  size_t round;              /* partitions per group, at least */
   hl_op_t *sort;             /* the top-N above, NULL: read all */
   hl_op_t *cur;              /* the current group's scan */
 } ordered_t;
@@ -87,11 +89,20 @@ static hl_status_t ordered_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) 
       if (rc != HL_OK) return rc;
       if (worst && key_cmp(o, &o->keys[o->next], worst) > 0) return HL_OK; /* nothing left ranks */
     }
+    /* whole runs of equal keys; another run only while the statistics
+     * bound the group's rows below what the sort still lacks (each such
+     * partition is needed whatever the others hold) */
+    size_t missing = o->sort ? hl_op_sort_missing(o->sort) : SIZE_MAX;
+    uint64_t bound = 0;
     size_t end = o->next;
-    while (end < o->n &&
-           (end - o->next < o->round || key_cmp(o, &o->keys[end - 1], &o->keys[end]) == 0))
-      end++;
-    if (o->round < 64) o->round *= 2;
+    do {
+      size_t run = end;
+      while (end < o->n && (end == run || key_cmp(o, &o->keys[end - 1], &o->keys[end]) == 0)) {
+        int64_t r = hl_plan_accurate_rows(o->parts[end].params, o->parts[end].n_params);
+        bound = r < 0 || bound == UINT64_MAX ? UINT64_MAX : bound + (uint64_t)r;
+        end++;
+      }
+    } while (end < o->n && bound < missing);
     hl_plan_scan_t *chunk = hl_arena_alloc(o->arena, sizeof *chunk);
     if (!chunk) return hl_err_nomem(err);
     *chunk = *o->plan;
@@ -126,7 +137,6 @@ hl_op_t *hl_op_ordered_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_sc
   o->type = plan->table->types[plan->table->n_data + k];
   o->desc = desc;
   o->nulls_first = nulls_first;
-  o->round = 1;
   o->n = plan->n_parts;
   sort_item_t *items = hl_malloc(sizeof(sort_item_t) * (o->n ? o->n : 1));
   o->parts = hl_arena_alloc(arena, sizeof(hl_cat_partition_t) * (o->n ? o->n : 1));

@@ -15,6 +15,13 @@
  * that gave no batch without waiting for the worker's next batch (else a
  * selective filter makes the workers take turns: one waits with a full
  * ring while the consumer waits for the other's next batch).
+ *
+ * Under a LIMIT (hl_op_parallel_scan_set_limit) reading ahead would open
+ * files the result does not need, so a worker lists a partition or opens a
+ * file only when it is needed for certain: the consumer is waiting for it
+ * (every file before it gave fewer rows than the LIMIT), or accurate
+ * partition statistics bound the rows before it below the LIMIT (then the
+ * workers still read in parallel).
  */
 #include "vector/expr.h"
 #include "exec/ops.h"
@@ -52,9 +59,11 @@ struct pscan {
   pthread_cond_t cv; /* signalled when a worker hands over or finishes */
   bool stop;
   bool started;
-  size_t want;         /* file ordinal the consumer needs next */
-  worker_t *held;      /* worker whose batch the consumer holds */
-  hl_snap_t *own_snap; /* the workers' snapshot when none was given */
+  size_t want;           /* file ordinal the consumer needs next */
+  uint64_t limit;        /* rows the consumer takes at most; 0: all */
+  pthread_cond_t wanted; /* broadcast when want moves or the scan stops */
+  worker_t *held;        /* worker whose batch the consumer holds */
+  hl_snap_t *own_snap;   /* the workers' snapshot when none was given */
 };
 
 /* Copies the live rows of SRC into DST (a batch of the same columns):
@@ -136,6 +145,25 @@ static void worker_progress(void *ctx, size_t ordinal) {
   w->progress = ordinal;
   pthread_cond_signal(&w->ps->cv);
   pthread_mutex_unlock(&w->ps->mu);
+}
+
+/* hl_op_scan_set_gate under a LIMIT: may the worker go on to ORDINAL? */
+static bool worker_gate(void *ctx, size_t ordinal, uint64_t bound) {
+  worker_t *w = ctx;
+  pscan_t *ps = w->ps;
+  if (bound < ps->limit) return true;
+  pthread_mutex_lock(&ps->mu);
+  while (!ps->stop && ps->want < ordinal)
+    pthread_cond_wait(&ps->wanted, &ps->mu);
+  bool go = !ps->stop;
+  pthread_mutex_unlock(&ps->mu);
+  return go;
+}
+
+/* The consumer needs ordinal want + 1 now (mutex held). */
+static void advance(pscan_t *ps) {
+  ps->want++;
+  if (ps->limit) pthread_cond_broadcast(&ps->wanted);
 }
 
 static void *worker_main(void *arg) {
@@ -230,7 +258,7 @@ static hl_status_t pscan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
     while (!w->count && !w->done && w->progress <= ps->want)
       pthread_cond_wait(&ps->cv, &ps->mu);
     if (!w->count && !w->done) { /* the worker is past the wanted file, which gave nothing */
-      ps->want++;
+      advance(ps);
       continue;
     }
     if (w->count && w->files[w->head] == ps->want) {
@@ -246,7 +274,7 @@ static hl_status_t pscan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
     }
     /* this worker has moved past the wanted file (or finished): the file
      * was empty, not this worker's, or done */
-    ps->want++;
+    advance(ps);
   }
   pthread_mutex_unlock(&ps->mu);
   return rc;
@@ -257,6 +285,7 @@ static void pscan_close(hl_op_t *op) {
   if (!ps->w) return;
   pthread_mutex_lock(&ps->mu);
   ps->stop = true;
+  pthread_cond_broadcast(&ps->wanted);
   for (int i = 0; i < ps->n; i++)
     if (ps->w[i].cond_ready) pthread_cond_signal(&ps->w[i].space);
   pthread_mutex_unlock(&ps->mu);
@@ -271,6 +300,7 @@ static void pscan_close(hl_op_t *op) {
   }
   ps->w = NULL;
   pthread_cond_destroy(&ps->cv);
+  pthread_cond_destroy(&ps->wanted);
   pthread_mutex_destroy(&ps->mu);
   hl_snap_end(ps->own_snap);
 }
@@ -286,6 +316,7 @@ hl_op_t *hl_op_parallel_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_p
   ps->n = n_workers;
   pthread_mutex_init(&ps->mu, NULL);
   pthread_cond_init(&ps->cv, NULL);
+  pthread_cond_init(&ps->wanted, NULL);
   ps->w = w;
   if (!snap && !scan->dataset && !(snap = ps->own_snap = hl_snap_create(arena, err))) {
     pscan_close(&ps->op);
@@ -309,4 +340,11 @@ hl_op_t *hl_op_parallel_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_p
     }
   }
   return &ps->op;
+}
+
+void hl_op_parallel_scan_set_limit(hl_op_t *op, uint64_t rows) {
+  pscan_t *ps = (pscan_t *)op;
+  ps->limit = rows ? rows : 1; /* LIMIT 0 needs no file, but reads none by itself either */
+  for (int i = 0; i < ps->n; i++)
+    hl_op_scan_set_gate(ps->w[i].scan, worker_gate, &ps->w[i]);
 }

@@ -69,6 +69,12 @@ typedef struct scan {
   void (*on_file)(void *ctx, size_t ordinal); /* hl_op_scan_on_file */
   void *on_file_ctx;
   size_t current_file; /* ordinal of the file being read */
+  /* hl_op_scan_set_gate */
+  bool (*gate)(void *ctx, size_t ordinal, uint64_t bound);
+  void *gate_ctx;
+  uint64_t rows_before; /* accurate rows of the units before the current one */
+  int64_t unit_rows;    /* ... of the current unit; -1 unknown */
+  bool rows_unknown;    /* rows_before is not a bound */
   uint64_t row_groups_total, row_groups_read, pages_skipped;
   bool published;    /* counters added to plan->actual */
   int64_t file_rows; /* rows returned from the current file (TABLESAMPLE) */
@@ -111,24 +117,20 @@ static hl_status_t open_dataset_unit(scan_t *sc, size_t u, hl_error_t *err) {
   sc->files = files;
   sc->n_files = unit->n_files;
   sc->next_file = 0;
-  if (unit->n_files) sc->stats.partitions_read++;
+  if (unit->n_files && sc->n_workers <= 1) sc->stats.partitions_read++;
   return HL_OK;
 }
 
 hl_status_t hl_scan_part_key(hl_session_t *s, const hl_plan_scan_t *plan,
                              const hl_cat_partition_t *part, int k, hl_arena_t *arena,
                              hl_value_t *out, hl_error_t *err) {
-  /* Hive reads a key of the default partition from its directory name: a
-   * string key gets the name itself ('__HIVE_DEFAULT_PARTITION__'), other
-   * types fail to convert and read NULL.  Pruning still treats the key as
-   * NULL (WHERE k IS NULL selects the partition), as Hive's partition
-   * pruner does.  Direct file queries read NULL, as Spark does. */
+  /* The key of the default partition reads NULL, whatever its type, as in
+   * pruning, so a predicate answers the same wherever it is evaluated
+   * (pruning, a row filter, above a subquery or a join), as Trino and Spark
+   * read it.  Hive itself shows a string key as the directory name. */
+  (void)s;
   const hl_table_t *t = plan->table;
-  const char *text = part->values[k];
-  hl_type_id_t id = t->types[t->n_data + k]->id;
-  if (!text && !plan->dataset && (id == HL_T_STRING || id == HL_T_VARCHAR || id == HL_T_CHAR))
-    text = hl_session_default_part_name(s);
-  return hl_table_part_value(t, k, text, arena, out, err);
+  return hl_table_part_value(t, k, part->values[k], arena, out, err);
 }
 
 /* Sets the reader flags for format NAME. */
@@ -214,8 +216,32 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
     sc->n_files = 0;
     return rc;
   }
-  if (sc->n_files) sc->stats.partitions_read++;
+  if (sc->n_files && sc->n_workers <= 1) sc->stats.partitions_read++;
   return HL_OK;
+}
+
+/* The gate said no: nothing more is read. */
+static void scan_stop(scan_t *sc) {
+  sc->next_file = sc->n_files;
+  sc->next_unit = sc->n_units;
+}
+
+/* Before listing the next unit: every earlier file is done (progress), and
+ * the gate decides whether the unit can still be needed.  False: stop. */
+static bool unit_gate(scan_t *sc) {
+  if (!sc->gate) return true;
+  if (sc->unit_rows < 0) sc->rows_unknown = true;
+  if (sc->next_unit > 0 && !sc->rows_unknown) sc->rows_before += (uint64_t)sc->unit_rows;
+  hl_table_t *t = sc->table;
+  sc->unit_rows = t->n_part > 0 && !sc->plan->dataset
+                      ? hl_plan_accurate_rows(sc->plan->parts[sc->next_unit].params,
+                                              sc->plan->parts[sc->next_unit].n_params)
+                      : -1;
+  if (sc->on_file) sc->on_file(sc->on_file_ctx, sc->file_ordinal);
+  if (sc->gate(sc->gate_ctx, sc->file_ordinal, sc->rows_unknown ? UINT64_MAX : sc->rows_before))
+    return true;
+  scan_stop(sc);
+  return false;
 }
 
 static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
@@ -233,10 +259,26 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   /* another worker's file: leave the reader closed and move on */
   if (!split && sc->n_workers > 1 && ordinal % (size_t)sc->n_workers != (size_t)sc->worker)
     return HL_OK;
+  if (sc->gate) {
+    /* a later file of the unit may follow all of the unit's rows */
+    bool first = sc->next_file == 1;
+    uint64_t bound = sc->rows_unknown || (!first && sc->unit_rows < 0)
+                         ? UINT64_MAX
+                         : sc->rows_before + (first ? 0 : (uint64_t)sc->unit_rows);
+    if (!sc->gate(sc->gate_ctx, ordinal, bound)) {
+      scan_stop(sc);
+      return HL_OK;
+    }
+  }
   sc->current_file = ordinal;
   const char *path = sc->plan->dataset ? name : hl_path_join(sc->unit_arena, sc->unit_dir, name);
   if (!path) return hl_err_nomem(err);
-  if (!split || ordinal % (size_t)sc->n_workers == (size_t)sc->worker) sc->stats.files_read++;
+  if (!split || ordinal % (size_t)sc->n_workers == (size_t)sc->worker) {
+    sc->stats.files_read++;
+    /* with threads, the partition counts for the worker of its first file
+     * (every worker lists it; a LIMIT may stop the others first) */
+    if (sc->n_workers > 1 && sc->next_file == 1) sc->stats.partitions_read++;
+  }
   sc->file_rows = 0;
   /* a sample is the first rows of the file: skipping row groups by
    * statistics would sample other rows */
@@ -345,6 +387,7 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
       continue;
     }
     if (sc->next_unit >= sc->n_units) return HL_OK;
+    if (!unit_gate(sc)) return HL_OK;
     hl_status_t rc = open_unit(sc, err);
     if (rc != HL_OK) return rc;
   }
@@ -369,14 +412,12 @@ static void note_orc(scan_t *sc) {
   sc->row_groups_read += read;
 }
 
-/* Publishes the counters to the plan (workers of a parallel scan add up;
- * each lists every partition, so only worker 0 counts partitions). */
+/* Publishes the counters to the plan (workers of a parallel scan add up). */
 static void publish_actual(scan_t *sc) {
   hl_scan_actual_t *a = sc->plan->actual;
   if (!a || sc->published) return;
   sc->published = true;
-  if (sc->n_workers <= 1 || sc->worker == 0)
-    __atomic_fetch_add(&a->partitions, sc->stats.partitions_read, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&a->partitions, sc->stats.partitions_read, __ATOMIC_RELAXED);
   __atomic_fetch_add(&a->files, sc->stats.files_read, __ATOMIC_RELAXED);
   __atomic_fetch_add(&a->rows, sc->stats.rows_read, __ATOMIC_RELAXED);
   __atomic_fetch_add(&a->row_groups_total, sc->row_groups_total, __ATOMIC_RELAXED);
@@ -412,6 +453,13 @@ void hl_op_scan_on_file(hl_op_t *op, void (*fn)(void *ctx, size_t ordinal), void
   scan_t *sc = (scan_t *)op;
   sc->on_file = fn;
   sc->on_file_ctx = ctx;
+}
+
+void hl_op_scan_set_gate(hl_op_t *op, bool (*fn)(void *ctx, size_t ordinal, uint64_t bound),
+                         void *ctx) {
+  scan_t *sc = (scan_t *)op;
+  sc->gate = fn;
+  sc->gate_ctx = ctx;
 }
 
 void hl_op_scan_set_worker(hl_op_t *op, int worker, int n_workers) {

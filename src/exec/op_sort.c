@@ -125,6 +125,11 @@ hl_status_t hl_op_sort_worst(hl_op_t *op, const hl_value_t **worst, hl_error_t *
   return HL_OK;
 }
 
+size_t hl_op_sort_missing(const hl_op_t *op) {
+  const sort_t *s = (const sort_t *)op;
+  return s->n_rows < s->top_n ? s->top_n - s->n_rows : 0;
+}
+
 void hl_op_sort_set_limit(hl_op_t *op, size_t top_n) {
   ((sort_t *)op)->top_n = top_n;
 }

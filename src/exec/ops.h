@@ -39,6 +39,13 @@ size_t hl_op_scan_current_file(const hl_op_t *scan);
 /* Calls FN(CTX, ordinal) as SCAN moves to each file (its own or another
  * worker's): every file before ORDINAL is done, its batches returned. */
 void hl_op_scan_on_file(hl_op_t *scan, void (*fn)(void *ctx, size_t ordinal), void *ctx);
+/* Calls FN(CTX, ordinal, bound) before SCAN lists a partition or opens one
+ * of its own files (ORDINAL: the first file the step may read); BOUND is an
+ * upper bound, from accurate partition statistics, on the rows of all
+ * files before ORDINAL (UINT64_MAX when unknown).  FN may wait; when it
+ * returns false the scan ends there (a LIMIT is met). */
+void hl_op_scan_set_gate(hl_op_t *scan, bool (*fn)(void *ctx, size_t ordinal, uint64_t bound),
+                         void *ctx);
 /* Makes SCAN return only the rows PRED (borrowed) keeps, as a filter over it
  * would; for Parquet the columns PRED does not read are decoded only for
  * batches with rows left (late materialization).  Set before the first
@@ -52,6 +59,12 @@ hl_status_t hl_op_scan_set_filter(hl_op_t *scan, const hl_expr_t *pred, hl_error
 hl_op_t *hl_op_parallel_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *scan,
                                     const hl_expr_t *filter, int n_workers, hl_arena_t *arena,
                                     hl_error_t *err);
+/* The consumer of parallel scan OP stops after ROWS rows (a LIMIT right
+ * above it): no worker lists a partition or opens a file unless it is
+ * certain that the rows before it are fewer than ROWS, so the scan opens
+ * exactly the files a single-threaded scan would.  Set before the first
+ * next. */
+void hl_op_parallel_scan_set_limit(hl_op_t *op, uint64_t rows);
 /* One row, no columns: the source of SELECT without FROM. */
 hl_op_t *hl_op_one_row_create(hl_arena_t *arena, hl_error_t *err);
 hl_op_t *hl_op_filter_create(hl_op_t *child, const hl_expr_t *pred, hl_arena_t *arena,
@@ -88,6 +101,13 @@ void hl_op_sort_set_limit(hl_op_t *sort, size_t top_n);
  * first ORDER BY key of the last row that makes the cut (valid until the
  * sort's next input); NULL before.  HL_OK or HL_NOMEM. */
 hl_status_t hl_op_sort_worst(hl_op_t *sort, const hl_value_t **worst, hl_error_t *err);
+/* Rows a top-N sort still lacks to hold top_n (0 once it does). */
+size_t hl_op_sort_missing(const hl_op_t *sort);
+/* PLAN->catalog_answer (op_catalog.c): the one row of PLAN's aggregates
+ * (min, max, count(DISTINCT) of partition keys) from the key values of the
+ * partitions that hold a row, by statistics or by a probe read in SNAP. */
+hl_op_t *hl_op_catalog_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_t *plan,
+                              hl_arena_t *arena, hl_error_t *err);
 /* ORDER BY <partition key K> ... LIMIT over one table (op_ordered.c): reads
  * PLAN's partitions in the order of key K (DESC, NULLS_FIRST as the ORDER
  * BY), whole groups of equal keys at a time, each group with a scan made by
@@ -101,8 +121,8 @@ hl_op_t *hl_op_ordered_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_sc
                               hl_make_scan_fn make_scan, hl_arena_t *arena, hl_error_t *err);
 void hl_op_ordered_set_sort(hl_op_t *ordered, hl_op_t *sort);
 /* The value a scan gives key K of partition PART (as the partition's rows
- * carry it): typed from its value text; a string key of the default
- * partition reads as the default partition's name, as in Hive. */
+ * carry it): typed from its value text; the default partition's key is
+ * NULL, whatever its type. */
 hl_status_t hl_scan_part_key(hl_session_t *s, const hl_plan_scan_t *plan,
                              const hl_cat_partition_t *part, int k, hl_arena_t *arena,
                              hl_value_t *out, hl_error_t *err);

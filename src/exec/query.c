@@ -483,7 +483,12 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
                     ? scan_threads(s, err)
                     : 1;
   if (threads == 0) return err->code;
-  if (threads > 1 && (plan->from->kind == HL_REL_SCAN || parallel_join(plan->from))) {
+  if (plan->catalog_answer) {
+    /* min / max / count(DISTINCT) of partition keys: no scan */
+    op = hl_op_catalog_create(s, s->snap, plan, arena, err);
+    if (op && plan->having) op = hl_op_filter_create(op, plan->having, arena, err);
+    aggregated = true;
+  } else if (threads > 1 && (plan->from->kind == HL_REL_SCAN || parallel_join(plan->from))) {
     /* scan, join probe, filter and aggregation in every thread */
     op = build_parallel_agg(s, plan, threads, arena, err);
     aggregated = true;
@@ -496,6 +501,11 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
   } else if (plan->from && plan->from->kind == HL_REL_SCAN) {
     /* the block filter of a single table runs inside the scan's threads */
     op = build_scan(s, s->snap, plan->from->scan, plan->filter, arena, err);
+    /* scan -> project -> LIMIT: the threads open no file the rows before
+     * it already make unneeded (a single thread stops by itself) */
+    if (op && plan->has_limit && !plan->aggregate && !plan->n_windows && !plan->n_order &&
+        scan_threads(s, err) > 1)
+      hl_op_parallel_scan_set_limit(op, (uint64_t)plan->limit + (uint64_t)plan->offset);
   } else {
     op = plan->from ? build_rel(s, plan->from, from_used(plan, arena), arena, err)
                     : hl_op_one_row_create(arena, err);

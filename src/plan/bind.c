@@ -95,6 +95,9 @@ typedef struct binder {
 #define MAX_COLUMNS 10000
 
 static hl_expr_t *bind_expr(binder_t *b, const hl_ast_expr_t *a);
+static const hl_type_t *union_type(binder_t *b, const hl_type_t *x, const hl_type_t *y, long pos);
+static bool column_visible(const binder_t *b, const char *name);
+static hl_expr_t *bind_struct_column_field(binder_t *b, const hl_ast_expr_t *a);
 
 /* Hive's default null order: hive.default.nulls.last (true since Hive 4)
  * makes NULL the largest value -- last ascending, first descending;
@@ -399,6 +402,8 @@ static hl_expr_t *bind_column(binder_t *b, const hl_ast_expr_t *a) {
     found_col = c;
   }
   if (found < 0) {
+    if (a->qualifier && !qualifier_seen && column_visible(b, a->qualifier))
+      return bind_struct_column_field(b, a);
     if (resolves_outside(b, a))
       return hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                            "correlated subqueries are not supported yet (column \"%s\")", a->name),
@@ -1351,7 +1356,7 @@ static bool bind_collection(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
   for (int part = 0; part < step; part++) {
     const hl_type_t *ct = hl_type_prim(HL_T_NULL);
     for (int k = part; k < e->n_args; k += step)
-      if (!(ct = common_type(b, ct, e->args[k]->type, a->args[k]->pos))) return false;
+      if (!(ct = union_type(b, ct, e->args[k]->type, a->args[k]->pos))) return false;
     /* array() and array(NULL): Hive types the elements STRING */
     if (ct->id == HL_T_NULL) ct = hl_type_prim(HL_T_STRING);
     if (is_map && part == 0 && hl_type_is_complex(ct)) {
@@ -1365,6 +1370,253 @@ static bool bind_collection(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
   }
   e->type = t;
   return true;
+}
+
+/* ------------------------------------------------------ complex values */
+
+/* Hive's rule for one type out of several values (array() and map()
+ * elements, UNION columns): a string meets any other primitive as STRING;
+ * otherwise the common type. */
+static const hl_type_t *union_type(binder_t *b, const hl_type_t *x, const hl_type_t *y, long pos) {
+  if ((hl_type_is_string(x) && !hl_type_is_complex(y) && y->id != HL_T_NULL) ||
+      (hl_type_is_string(y) && !hl_type_is_complex(x) && x->id != HL_T_NULL))
+    return hl_type_prim(HL_T_STRING);
+  return common_type(b, x, y, pos);
+}
+
+static hl_type_t *array_type(binder_t *b, const hl_type_t *elem) {
+  hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof(*arr));
+  hl_type_t **kids = arr ? hl_arena_alloc(b->arena, sizeof(hl_type_t *)) : NULL;
+  if (!kids) return hl_err_nomem(b->err), NULL;
+  arr->id = HL_T_ARRAY;
+  arr->n_children = 1;
+  arr->children = kids;
+  kids[0] = (hl_type_t *)elem;
+  return arr;
+}
+
+static hl_type_t *map_type(binder_t *b, const hl_type_t *key, const hl_type_t *value) {
+  hl_type_t *m = hl_arena_zalloc(b->arena, sizeof(*m));
+  hl_type_t **kids = m ? hl_arena_alloc(b->arena, 2 * sizeof(hl_type_t *)) : NULL;
+  if (!kids) return hl_err_nomem(b->err), NULL;
+  m->id = HL_T_MAP;
+  m->n_children = 2;
+  m->children = kids;
+  kids[0] = (hl_type_t *)key;
+  kids[1] = (hl_type_t *)value;
+  return m;
+}
+
+/* True when T is or holds a MAP. */
+static bool has_map(const hl_type_t *t) {
+  if (t->id == HL_T_MAP) return true;
+  for (int k = 0; k < t->n_children; k++)
+    if (has_map(t->children[k])) return true;
+  return false;
+}
+
+static hl_expr_t *kind_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what,
+                             const hl_type_t *t) {
+  hl_err_set_at(b->err, a->args[k]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                "argument %d of %s must be %s, not %s", k + 1, a->name, what, type_name(b, t));
+  return NULL;
+}
+
+/* struct(v, ...): fields col1, col2, ...; named_struct('n1', v1, ...):
+ * names constant strings, lower-cased as Hive's struct inspectors do. */
+static hl_expr_t *bind_struct_call(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  bool named = e->fn->name[0] == 'n';
+  if (named && e->n_args % 2 != 0) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "named_struct() needs an even number of arguments (name, value, ...)");
+    return NULL;
+  }
+  int n = named ? e->n_args / 2 : e->n_args;
+  hl_type_t *t = hl_arena_zalloc(b->arena, sizeof(*t));
+  hl_type_t **kids = hl_arena_zalloc(b->arena, sizeof(hl_type_t *) * (size_t)n);
+  char **names = hl_arena_zalloc(b->arena, sizeof(char *) * (size_t)n);
+  if (!t || !kids || !names) return hl_err_nomem(b->err), NULL;
+  t->id = HL_T_STRUCT;
+  t->n_children = n;
+  t->children = kids;
+  t->field_names = names;
+  for (int k = 0; k < n; k++) {
+    int v = named ? 2 * k + 1 : k;
+    if (named) {
+      const hl_expr_t *x = e->args[2 * k];
+      if (x->kind != HL_EX_CONST || !hl_type_is_string(x->type) || x->value.is_null ||
+          x->value.u.s.len == 0)
+        return arg_error(b, a, 2 * k, "a constant field name");
+      names[k] = hl_arena_strndup(b->arena, x->value.u.s.ptr, x->value.u.s.len);
+      if (!names[k]) return hl_err_nomem(b->err), NULL;
+      for (char *c = names[k]; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+      for (int j = 0; j < k; j++)
+        if (strcmp(names[j], names[k]) == 0) {
+          hl_err_set_at(b->err, a->args[2 * k]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                        "duplicate field name \"%s\" in named_struct", names[k]);
+          return NULL;
+        }
+    } else if (!(names[k] = hl_arena_sprintf(b->arena, "col%d", k + 1))) {
+      return hl_err_nomem(b->err), NULL;
+    }
+    /* an untyped NULL field is a STRING, like array(NULL)'s elements */
+    const hl_type_t *vt = e->args[v]->type;
+    if (vt->id == HL_T_NULL &&
+        !(e->args[v] = cast_to(b, e->args[v], vt = hl_type_prim(HL_T_STRING))))
+      return NULL;
+    kids[k] = (hl_type_t *)vt;
+  }
+  e->type = t;
+  return e;
+}
+
+/* size, array_contains, sort_array, map_keys, map_values, struct,
+ * named_struct: argument kinds are checked here, at the argument. */
+static hl_expr_t *bind_complex_call(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  const char *n = e->fn->name;
+  if (strcmp(n, "struct") == 0 || strcmp(n, "named_struct") == 0) return bind_struct_call(b, e, a);
+  const hl_type_t *t = e->args[0]->type;
+  if (strcmp(n, "size") == 0) {
+    /* size(NULL) is -1 like a NULL collection (Hive accepts void) */
+    if (t->id != HL_T_ARRAY && t->id != HL_T_MAP && t->id != HL_T_NULL)
+      return kind_error(b, a, 0, "an array or a map", t);
+    e->type = hl_type_prim(HL_T_INT);
+    return e;
+  }
+  bool is_map_fn = n[0] == 'm';
+  if (t->id == HL_T_NULL) {
+    /* an untyped NULL: a NULL ARRAY<STRING> or MAP<STRING,STRING> */
+    const hl_type_t *str = hl_type_prim(HL_T_STRING), *et = str;
+    /* array_contains(NULL, v): an array of v's type */
+    if (e->n_args == 2 && !hl_type_is_complex(e->args[1]->type) &&
+        e->args[1]->type->id != HL_T_NULL)
+      et = e->args[1]->type;
+    hl_type_t *ct = is_map_fn ? map_type(b, str, str) : array_type(b, et);
+    if (!ct || !(e->args[0] = cast_to(b, e->args[0], ct))) return NULL;
+    t = ct;
+  }
+  if (is_map_fn) {
+    if (t->id != HL_T_MAP) return kind_error(b, a, 0, "a map", t);
+    e->type = array_type(b, t->children[strcmp(n, "map_keys") == 0 ? 0 : 1]);
+    return e->type ? e : NULL;
+  }
+  if (t->id != HL_T_ARRAY) return kind_error(b, a, 0, "an array", t);
+  const hl_type_t *et = t->children[0];
+  if (has_map(et)) {
+    /* Hive cannot order maps either */
+    hl_err_set_at(b->err, a->args[0]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "%s over arrays of %s values is not supported", n, type_name(b, et));
+    return NULL;
+  }
+  if (strcmp(n, "sort_array") == 0) {
+    e->type = t;
+    return e;
+  }
+  /* array_contains(a, v): v and the elements compare in their common type
+   * when both are numbers or both strings; other pairs of different types
+   * (complex ones included) are refused, as Hive requires v to have the
+   * element type */
+  const hl_type_t *vt = e->args[1]->type, *c = et;
+  if (vt->id != HL_T_NULL && !hl_type_equal(vt, et)) {
+    if (hl_type_is_numeric(vt) && hl_type_is_numeric(et)) {
+      if (!(c = common_type(b, et, vt, a->args[1]->pos))) return NULL;
+    } else if (hl_type_is_string(vt) && hl_type_is_string(et)) {
+      c = hl_type_prim(HL_T_STRING);
+    } else {
+      return kind_error(b, a, 1, type_name(b, et), vt);
+    }
+  }
+  if (!(e->args[1] = cast_to(b, e->args[1], c))) return NULL;
+  e->type = hl_type_prim(HL_T_BOOLEAN);
+  return e;
+}
+
+/* X.name on a bound struct X; POS is the field name's. */
+static hl_expr_t *bind_field(binder_t *b, hl_expr_t *x, const char *name, long pos) {
+  if (!x) return NULL;
+  const hl_type_t *t = x->type;
+  if (t->id != HL_T_STRUCT) {
+    hl_err_set_at(b->err, pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "field \"%s\" cannot be read from a value of type %s (not a struct)", name,
+                  type_name(b, t));
+    return NULL;
+  }
+  int k = 0;
+  while (k < t->n_children && strcasecmp(t->field_names[k], name) != 0)
+    k++;
+  if (k == t->n_children) {
+    hl_err_set_at(b->err, pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                  "field \"%s\" does not exist in %s", name, type_name(b, t));
+    return NULL;
+  }
+  hl_expr_t *idx = new_expr(b, HL_EX_CONST, hl_type_prim(HL_T_INT), pos);
+  hl_expr_t *e = idx ? new_expr(b, HL_EX_FUNC, t->children[k], pos) : NULL;
+  if (!e || !set_args(b, e, 2)) return NULL;
+  idx->value.u.i = k;
+  e->fn = &hl_func_field;
+  e->args[0] = x;
+  e->args[1] = idx;
+  return e;
+}
+
+/* x[i] (arrays, from 0) and m[k] (maps). */
+static hl_expr_t *bind_subscript(binder_t *b, const hl_ast_expr_t *a) {
+  hl_expr_t *x = bind_expr(b, a->args[0]);
+  hl_expr_t *i = x ? bind_expr(b, a->args[1]) : NULL;
+  if (!i) return NULL;
+  const hl_type_t *t = x->type, *it = i->type, *to;
+  if (t->id == HL_T_ARRAY) {
+    if (!hl_type_is_integer(it) && it->id != HL_T_NULL) {
+      hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "an array index must be an integer, not %s", type_name(b, it));
+      return NULL;
+    }
+    to = hl_type_prim(HL_T_BIGINT);
+  } else if (t->id == HL_T_MAP) {
+    /* the key converts implicitly: numbers among themselves, anything to a
+     * string key, strings to date and timestamp keys */
+    const hl_type_t *kt = t->children[0];
+    bool ok = it->id == HL_T_NULL || hl_type_equal(it, kt) ||
+              (hl_type_is_numeric(it) && hl_type_is_numeric(kt)) ||
+              (hl_type_is_string(kt) && !hl_type_is_complex(it)) ||
+              (hl_type_is_string(it) && (kt->id == HL_T_DATE || kt->id == HL_T_TIMESTAMP)) ||
+              (it->id == HL_T_DATE && kt->id == HL_T_TIMESTAMP);
+    if (!ok) {
+      hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "a key of %s cannot be looked up with a value of type %s", type_name(b, t),
+                    type_name(b, it));
+      return NULL;
+    }
+    to = kt;
+  } else {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "[] needs an array or a map, not %s", type_name(b, t));
+    return NULL;
+  }
+  hl_expr_t *e =
+      new_expr(b, HL_EX_FUNC, t->id == HL_T_ARRAY ? t->children[0] : t->children[1], a->pos);
+  if (!e || !set_args(b, e, 2)) return NULL;
+  e->fn = &hl_func_subscript;
+  e->args[0] = x;
+  return (e->args[1] = cast_to(b, i, to)) ? e : NULL;
+}
+
+/* True when NAME is a column of a visible FROM entry: `q.f` with no entry
+ * called q then reads q as a struct column (Hive tries the table first). */
+static bool column_visible(const binder_t *b, const char *name) {
+  for (int i = 0; i < b->n_entries; i++) {
+    const scope_entry_t *en = &b->entries[i];
+    if (!en->hidden && entry_column(en, name) >= 0) return true;
+  }
+  return false;
+}
+
+static hl_expr_t *bind_struct_column_field(binder_t *b, const hl_ast_expr_t *a) {
+  hl_ast_expr_t col = *a;
+  col.qualifier = NULL;
+  col.name = a->qualifier;
+  return bind_field(b, bind_column(b, &col), a->name, a->name_pos);
 }
 
 static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
@@ -1452,6 +1704,10 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
     }
   } else if (strcmp(n, "array") == 0 || strcmp(n, "map") == 0) {
     if (!bind_collection(b, e, a)) return NULL;
+  } else if (fn->impl == hl_fn_size || fn->impl == hl_fn_array_contains ||
+             fn->impl == hl_fn_sort_array || fn->impl == hl_fn_map_keys ||
+             fn->impl == hl_fn_map_values || fn->impl == hl_fn_struct) {
+    return bind_complex_call(b, e, a);
   } else if (strcmp(n, "abs") == 0) {
     const hl_type_t *t = numeric_operand(b, e->args[0]->type, a->args[0]->pos);
     if (!t || !(e->args[0] = cast_to(b, e->args[0], t))) return NULL;
@@ -1536,6 +1792,10 @@ static hl_expr_t *bind_expr_node(binder_t *b, const hl_ast_expr_t *a) {
   case HL_AST_SUBQUERY:
   case HL_AST_EXISTS:
     return bind_subquery(b, a);
+  case HL_AST_INDEX:
+    return bind_subscript(b, a);
+  case HL_AST_FIELD:
+    return bind_field(b, bind_expr(b, a->args[0]), a->name, a->pos);
   }
   hl_err_set_at(b->err, a->pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown expression");
   return NULL;
@@ -1706,9 +1966,7 @@ static void mark_needed(const hl_expr_t *e, bool *needed) {
 
 /* ------------------------------------------- count(*) from statistics */
 
-/* numRows of PARAMS when Hive's COLUMN_STATS_ACCURATE marks the basic
- * statistics accurate; -1 otherwise. */
-static int64_t accurate_rows(const hl_kv_t *params, int n) {
+int64_t hl_plan_accurate_rows(const hl_kv_t *params, int n) {
   const char *acc = hl_kv_get(params, n, "COLUMN_STATS_ACCURATE");
   const char *rows = hl_kv_get(params, n, "numRows");
   if (!acc || !rows || !strstr(acc, "\"BASIC_STATS\":\"true\"")) return -1;
@@ -1745,11 +2003,11 @@ static void try_count_from_stats(binder_t *b, hl_plan_t *plan) {
   const hl_plan_scan_t *scan = plan->scan;
   int64_t total = 0;
   if (scan->table->n_part == 0) {
-    total = accurate_rows(scan->table->cat->params, scan->table->cat->n_params);
+    total = hl_plan_accurate_rows(scan->table->cat->params, scan->table->cat->n_params);
     if (total < 0) return;
   } else {
     for (size_t i = 0; i < scan->n_parts; i++) {
-      int64_t r = accurate_rows(scan->parts[i].params, scan->parts[i].n_params);
+      int64_t r = hl_plan_accurate_rows(scan->parts[i].params, scan->parts[i].n_params);
       if (r < 0) return;
       total += r;
     }
@@ -1761,6 +2019,30 @@ static void try_count_from_stats(binder_t *b, hl_plan_t *plan) {
   plan->aggregate = false;
   plan->n_aggs = 0;
   plan->from = NULL; /* one row, no files */
+}
+
+/* SELECT min(k), max(k), count(DISTINCT k) ... FROM t [WHERE partition
+ * predicates], every aggregate over a partition key and nothing else read:
+ * the answer comes from the selected partitions' values, counting only
+ * those that hold a row (exec/op_catalog.c).  SET
+ * hive.optimize.metadataonly=false reads the rows instead. */
+static void try_catalog_answer(binder_t *b, hl_plan_t *plan) {
+  const char *use = hl_session_get(b->s, "hive.optimize.metadataonly");
+  if (use && strcasecmp(use, "false") == 0) return;
+  if (!plan->scan || plan->from->kind != HL_REL_SCAN || plan->filter || plan->scan->filter ||
+      plan->n_group || plan->n_grouping_sets || plan->n_aggs == 0 || plan->n_windows ||
+      plan->scan->sampled || plan->scan->dataset || plan->scan->table->n_part == 0)
+    return;
+  const hl_table_t *t = plan->scan->table;
+  for (int i = 0; i < plan->n_aggs; i++) {
+    const hl_agg_t *a = &plan->aggs[i];
+    bool kind =
+        a->kind == HL_AGG_MIN || a->kind == HL_AGG_MAX || (a->kind == HL_AGG_COUNT && a->distinct);
+    if (!kind || !a->arg || a->arg->kind != HL_EX_COLUMN || a->arg->col < t->n_data ||
+        a->arg->col >= t->n_all)
+      return;
+  }
+  plan->catalog_answer = true;
 }
 
 /* ------------------------------------------------------------ windows */
@@ -2665,12 +2947,7 @@ static hl_status_t bind_setop(hl_session_t *s, binder_t *parent, const hl_ast_se
      * when the type changes */
     for (int c = 0; c < l->n_cols; c++) {
       const hl_type_t *lt = l->types[c], *rt = r->types[c], *t;
-      /* Hive's union rule: a string meets any primitive as STRING */
-      if ((hl_type_is_string(lt) && !hl_type_is_complex(rt) && rt->id != HL_T_NULL) ||
-          (hl_type_is_string(rt) && !hl_type_is_complex(lt) && lt->id != HL_T_NULL))
-        t = hl_type_prim(HL_T_STRING);
-      else if (!(t = common_type(b, lt, rt, pos[k])))
-        return err->code;
+      if (!(t = union_type(b, lt, rt, pos[k]))) return err->code;
       if (t->id == HL_T_VARCHAR || t->id == HL_T_CHAR) t = hl_type_prim(HL_T_STRING);
       for (int j = hl_type_equal(t, lt) ? k : 0; j <= k; j++) {
         hl_plan_t *q = terms[j]->query;
@@ -2970,6 +3247,7 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
     mark_needed_rel(b, plan->from);
   }
   try_count_from_stats(b, plan);
+  if (plan->stats_rows < 0) try_catalog_answer(b, plan);
   *out = plan;
   return HL_OK;
 }

@@ -123,6 +123,31 @@ static void explain_scan(lines_t *l, const hl_plan_scan_t *scan, const hl_expr_t
   }
 }
 
+/* plan->catalog_answer: where the aggregates come from instead of a scan
+ * (EXPLAIN ANALYZE: what the probes of partitions without accurate
+ * statistics read). */
+static void explain_catalog(lines_t *l, const hl_plan_scan_t *scan, int depth) {
+  const hl_table_t *t = scan->table;
+  char *line = hl_arena_sprintf(l->arena,
+                                "Catalog answer: partition keys of %s.%s (partitions: %zu/%zu; "
+                                "a partition counts when statistics or a probe show a row)",
+                                t->cat->db_name, t->cat->name, scan->n_parts, scan->n_parts_total);
+  if (!line) {
+    l->oom = true;
+    return;
+  }
+  add_line(l, depth++, line);
+  if (scan->n_part_preds)
+    add_expr_list(l, depth, "partition predicates: ", scan->part_preds, scan->n_part_preds, NULL);
+  if (l->actual && scan->actual) {
+    char tmp[160];
+    snprintf(tmp, sizeof tmp, "actual: partitions read %llu, files %llu, rows %llu",
+             (unsigned long long)scan->actual->partitions, (unsigned long long)scan->actual->files,
+             (unsigned long long)scan->actual->rows);
+    add_line(l, depth, tmp);
+  }
+}
+
 static void explain_block(lines_t *l, const hl_plan_t *plan, int depth) {
   lines_t *lp = l;
   hl_arena_t *arena = l->arena;
@@ -227,6 +252,8 @@ static void explain_block(lines_t *l, const hl_plan_t *plan, int depth) {
       add_line(lp, depth, line);
   } else if (!plan->from)
     add_line(lp, depth, "Values: 1 row");
+  else if (plan->catalog_answer)
+    explain_catalog(lp, plan->scan, depth);
   else {
     int k = hl_plan_ordered_key(plan);
     if (k >= 0) {

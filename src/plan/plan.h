@@ -179,6 +179,9 @@ typedef struct hl_plan {
   int64_t stats_rows;   /* >= 0: count(*) answered from catalog statistics
                            (from is NULL then); -1 otherwise */
   size_t stats_parts;   /* partitions whose statistics answered it */
+  bool catalog_answer;  /* the aggregates (min, max, count(DISTINCT) of
+                           partition keys, no GROUP BY) come from the
+                           scan's partition values (exec/op_catalog.c) */
   hl_window_t *windows; /* window functions, computed after HAVING */
   int n_windows;
   int n_window_input;    /* columns entering the window operator */
@@ -203,6 +206,10 @@ typedef struct hl_plan {
  * query over one partitioned table reads its partitions, stopping once the
  * LIMIT is settled (exec/op_ordered.c); -1 when the query is not such. */
 int hl_plan_ordered_key(const hl_plan_t *plan);
+
+/* numRows of PARAMS (a table's or a partition's) when Hive's
+ * COLUMN_STATS_ACCURATE marks the basic statistics accurate; -1 otherwise. */
+int64_t hl_plan_accurate_rows(const hl_kv_t *params, int n);
 
 /* Binds SELECT against the catalog and prunes partitions.  Everything in
  * ARENA.  Errors carry source positions. */

@@ -52,7 +52,9 @@ typedef enum hl_ast_expr_kind {
   HL_AST_CASE,     /* CASE [args[0]=operand if has_operand] WHEN.. THEN.. [ELSE] END:
                       args = [operand] (when, then)* [else]; has_else */
   HL_AST_SUBQUERY, /* (SELECT ...) as a scalar value: subquery */
-  HL_AST_EXISTS    /* [NOT] EXISTS (SELECT ...): subquery, negated */
+  HL_AST_EXISTS,   /* [NOT] EXISTS (SELECT ...): subquery, negated */
+  HL_AST_INDEX,    /* args[0][args[1]]: array element or map value */
+  HL_AST_FIELD     /* args[0].name: struct field (pos: the field name) */
 } hl_ast_expr_kind_t;
 
 typedef enum hl_ast_op {
@@ -110,6 +112,7 @@ typedef struct hl_ast_expr {
   char lit_suffix[3]; /* "Y","S","L","BD" or "" */
   /* column / star / function */
   char *qualifier; /* table alias or NULL */
+  long name_pos;   /* HL_AST_COLUMN with a qualifier: where name starts */
   char *name;      /* column or function name (lower-case) */
   bool distinct;   /* func(DISTINCT ...) */
   /* cast */
@@ -344,6 +347,8 @@ typedef enum hl_ast_alter_kind {
   HL_ALTER_SET_FILEFORMAT,     /* stored_as */
   HL_ALTER_ADD_PARTITIONS,     /* part_specs + part_locations, if_not_exists */
   HL_ALTER_DROP_PARTITIONS,    /* part_specs, if_exists, purge */
+  HL_ALTER_SET_DEFAULT_PART,   /* default_part: SET DEFAULT PARTITION TO 'name' */
+  HL_ALTER_PART_KEY_TYPE,      /* cols[0]: PARTITION COLUMN (key new_type) */
   HL_ALTER_RENAME_PARTITION,   /* part_specs[0] -> part_specs[1] */
   HL_ALTER_EXCHANGE_PARTITION, /* part_specs[0] (may be partial) moves from table
                                   new_name (WITH TABLE) into this table */
@@ -372,6 +377,7 @@ typedef struct hl_ast_alter_table {
   hl_ast_part_spec_t *part_specs;
   char **part_locations; /* per spec, NULL when none */
   int n_part_specs;
+  char *default_part; /* HL_ALTER_SET_DEFAULT_PART */
   bool cascade;       /* column changes: CASCADE (RESTRICT is the default) */
   char **bucket_cols; /* CLUSTERED BY */
   int n_bucket_cols;

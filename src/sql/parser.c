@@ -540,8 +540,7 @@ static hl_status_t parse_name_expr(parser_t *p, hl_ast_expr_t **out) {
     hl_ast_expr_t *col = new_expr(p, HL_AST_COLUMN, pos);
     if (!col) return nomem(p);
     col->qualifier = name;
-    TRY(parse_ident(p, &col->name, NULL));
-    if (at(p, HL_TK_DOT)) return unsupported(p, p->tok.pos, "struct field access");
+    TRY(parse_ident(p, &col->name, &col->name_pos));
     if (at(p, HL_TK_LPAREN)) return unsupported(p, pos, "a qualified function name");
     *out = col;
     return HL_OK;
@@ -622,10 +621,42 @@ static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
   return parse_name_expr(p, out);
 }
 
+/* primary { [index] | .field }: subscripts of arrays and maps, struct
+ * fields.  `a.b` alone was read as a column reference by parse_name_expr
+ * (the binder decides whether `a` is a table or a struct column); every
+ * further `.f` is a field of what precedes it. */
 static hl_status_t parse_postfix(parser_t *p, hl_ast_expr_t **out) {
   TRY(parse_primary(p, out));
-  if (at(p, HL_TK_LBRACKET)) return unsupported(p, p->tok.pos, "a subscript");
-  if (at(p, HL_TK_DOT)) return unsupported(p, p->tok.pos, "struct field access");
+  int depth = 0;
+  for (;;) {
+    hl_ast_expr_t *e;
+    if (at(p, HL_TK_LBRACKET)) {
+      if (!(e = new_expr(p, HL_AST_INDEX, p->tok.pos)) ||
+          !(e->args = hl_arena_alloc(p->arena, 2 * sizeof *e->args)))
+        return nomem(p);
+      TRY(enter(p));
+      depth++;
+      TRY(advance(p));
+      e->n_args = 2;
+      e->args[0] = *out;
+      TRY(parse_expr(p, &e->args[1]));
+      TRY(expect(p, HL_TK_RBRACKET, "\"]\""));
+    } else if (at(p, HL_TK_DOT)) {
+      TRY(advance(p));
+      if (!(e = new_expr(p, HL_AST_FIELD, p->tok.pos)) ||
+          !(e->args = hl_arena_alloc(p->arena, sizeof *e->args)))
+        return nomem(p);
+      TRY(enter(p));
+      depth++;
+      e->n_args = 1;
+      e->args[0] = *out;
+      TRY(parse_ident(p, &e->name, NULL));
+    } else {
+      break;
+    }
+    *out = e;
+  }
+  p->depth -= depth;
   return HL_OK;
 }
 
@@ -2263,6 +2294,18 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
     return parse_drop_partitions(p, a);
   }
   if (at_kw(p, "PARTITION") && peek(p, 1).kind == HL_TK_LPAREN) return parse_alter_partition(p, a);
+  if (at_kw(p, "PARTITION")) { /* PARTITION COLUMN (key new_type) */
+    hl_sql_token_t nx = peek(p, 1);
+    if (!tok_is_kw(p, &nx, "COLUMN")) return syntax_error(p);
+    a->kind = HL_ALTER_PART_KEY_TYPE;
+    TRY(advance(p));
+    TRY(advance(p));
+    TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+    if (!(a->cols = zalloc(p, sizeof *a->cols))) return nomem(p);
+    TRY(parse_column_def(p, &a->cols[0]));
+    a->n_cols = 1;
+    return expect(p, HL_TK_RPAREN, "\")\"");
+  }
   if (at_kw(p, "EXCHANGE")) { /* EXCHANGE PARTITION (spec) WITH TABLE source */
     hl_ast_part_spec_t *spec;
     a->kind = HL_ALTER_EXCHANGE_PARTITION;
@@ -2286,6 +2329,13 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
       a->kind = HL_ALTER_SET_LOCATION;
       TRY(advance(p));
       return parse_string(p, &a->location);
+    }
+    if (at_kw(p, "DEFAULT")) { /* SET DEFAULT PARTITION TO 'name' */
+      a->kind = HL_ALTER_SET_DEFAULT_PART;
+      TRY(advance(p));
+      TRY(expect_kw(p, "PARTITION"));
+      TRY(expect_kw(p, "TO"));
+      return parse_string(p, &a->default_part);
     }
     static const char *const other_set[] = {"OWNER", "SKEWED", "PARTITION", NULL};
     if (word_in(p, &p->tok, other_set)) return unsupported_word(p, opos, "ALTER TABLE SET");

@@ -441,6 +441,30 @@ static hl_status_t to_text(const hl_type_t *from, const hl_value_t *in, const hl
   return HL_OK;
 }
 
+/* A complex value to another complex type of the same kind, element by
+ * element (struct fields by position, as Hive converts them): array(1, 2)
+ * into an ARRAY<STRING> column is ["1","2"].  Kinds that differ, or
+ * structs of other widths, give NULL (the binder refuses what it can see). */
+static hl_status_t cast_complex(const hl_type_t *from, const hl_value_t *in, const hl_type_t *to,
+                                hl_value_t *out, hl_arena_t *arena, hl_error_t *err) {
+  if (from->id != to->id || (to->id == HL_T_STRUCT && from->n_children != to->n_children)) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  size_t n = to->id == HL_T_MAP ? 2 * (size_t)in->u.list.n : (size_t)in->u.list.n;
+  hl_value_t *items = hl_arena_alloc(arena, sizeof(hl_value_t) * (n ? n : 1));
+  if (!items) return nomem(err);
+  for (size_t i = 0; i < n; i++) {
+    size_t c = to->id == HL_T_ARRAY ? 0 : to->id == HL_T_MAP ? i % 2 : i;
+    hl_status_t rc = hl_value_cast(from->children[c], &in->u.list.items[i], to->children[c],
+                                   &items[i], arena, err);
+    if (rc != HL_OK) return rc;
+  }
+  out->u.list.n = in->u.list.n;
+  out->u.list.items = items;
+  return HL_OK;
+}
+
 hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_type_t *to,
                           hl_value_t *out, hl_arena_t *arena, hl_error_t *err) {
   memset(out, 0, sizeof(*out));
@@ -448,10 +472,12 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
     out->is_null = true;
     return HL_OK;
   }
-  if (hl_type_equal(from, to) || (hl_type_is_complex(from) && hl_type_is_complex(to))) {
+  if (hl_type_equal(from, to)) {
     *out = *in;
     return HL_OK;
   }
+  if (hl_type_is_complex(from) && hl_type_is_complex(to))
+    return cast_complex(from, in, to, out, arena, err);
   hl_type_id_t f = from->id, t = to->id;
   /* anything to a string type: its text form */
   if (hl_type_is_string(to)) {

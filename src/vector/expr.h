@@ -98,6 +98,12 @@ typedef struct hl_func_def {
 /* The scalar function NAME (lower-case), NULL when unknown. */
 const hl_func_def_t *hl_func_lookup(const char *name);
 
+/* The element accessors, which no function name reaches: x[i] / m[k]
+ * (args: collection, index) and s.f (args: struct, INT constant field
+ * index).  func_complex.c. */
+extern const hl_func_def_t hl_func_subscript;
+extern const hl_func_def_t hl_func_field;
+
 /* Evaluates E over the live rows of IN into OUT (whose data, if not
  * borrowed from an input column, is allocated in ARENA).  OUT is indexed by
  * physical row like IN's vectors.  Errors: only real ones (out of memory,

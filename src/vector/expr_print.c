@@ -134,6 +134,20 @@ void hl_expr_print(hl_buf_t *buf, const hl_expr_t *e) {
     hl_buf_printf(buf, "%s IN (subquery))", e->negated ? " NOT" : "");
     return;
   case HL_EX_FUNC:
+    if (e->fn == &hl_func_subscript) {
+      hl_expr_print(buf, e->args[0]);
+      hl_buf_putc(buf, '[');
+      hl_expr_print(buf, e->args[1]);
+      hl_buf_putc(buf, ']');
+      return;
+    }
+    if (e->fn == &hl_func_field) {
+      const hl_type_t *st = e->args[0]->type;
+      int64_t k = e->args[1]->value.u.i;
+      hl_expr_print(buf, e->args[0]);
+      hl_buf_printf(buf, ".%s", k >= 0 && k < st->n_children ? st->field_names[k] : "?");
+      return;
+    }
     hl_buf_printf(buf, "%s(", e->fn->name);
     for (int k = 0; k < e->n_args; k++) {
       if (k) hl_buf_puts(buf, ", ");

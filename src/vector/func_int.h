@@ -98,4 +98,12 @@ HL_FN(hl_fn_log2);
 HL_FN(hl_fn_pmod);
 HL_FN(hl_fn_sign);
 
+/* func_complex.c */
+HL_FN(hl_fn_size);
+HL_FN(hl_fn_array_contains);
+HL_FN(hl_fn_sort_array);
+HL_FN(hl_fn_map_keys);
+HL_FN(hl_fn_map_values);
+HL_FN(hl_fn_struct);
+
 #endif

@@ -187,6 +187,17 @@ static void print_expr(hl_buf_t *b, const hl_ast_expr_t *e) {
   case HL_AST_SUBQUERY:
     hl_buf_puts(b, "(query)");
     break;
+  case HL_AST_INDEX:
+    print_expr(b, e->args[0]);
+    hl_buf_putc(b, '[');
+    print_expr(b, e->args[1]);
+    hl_buf_putc(b, ']');
+    break;
+  case HL_AST_FIELD:
+    hl_buf_puts(b, "(. ");
+    print_expr(b, e->args[0]);
+    hl_buf_printf(b, " %s)", e->name);
+    break;
   case HL_AST_EXISTS:
     hl_buf_puts(b, e->negated ? "(NOT_EXISTS (query))" : "(EXISTS (query))");
     break;
@@ -396,6 +407,13 @@ TEST(expression_primaries) {
   CHECK_STR(expr_str("current_date"), "current_date()");
   CHECK_STR(expr_str("key + value + user + location + comment + data"),
             "(+ (+ (+ (+ (+ key value) user) location) comment) data)");
+
+  /* postfix subscripts and fields; `a.b` stays a column for the binder */
+  CHECK_STR(expr_str("a[0]"), "a[0]");
+  CHECK_STR(expr_str("t.s.f"), "(. t.s f)");
+  CHECK_STR(expr_str("m['k'][i + 1].x.y"), "(. (. m['k'][(+ i 1)] x) y)");
+  CHECK_STR(expr_str("-a[0]"), "(NEG a[0])");
+  CHECK_STR(expr_str("f(1).`Fld`"), "(. f(1) fld)");
 
   PARSE(st, "SELECT CASE x WHEN 1 THEN 2 ELSE 3 END");
   hl_ast_expr_t *c = st->select->items[0].expr;
@@ -1040,7 +1058,6 @@ TEST(unsupported_statements) {
   CHECK_UNSUPPORTED("ALTER DATABASE d SET LOCATION 'x'", "ALTER DATABASE is not supported yet", 0);
   CHECK_UNSUPPORTED("SHOW FUNCTIONS", "SHOW FUNCTIONS is not supported yet", 0);
   CHECK_UNSUPPORTED("SELECT rank() OVER w FROM t", "a named window is not supported yet", 19);
-  CHECK_UNSUPPORTED("SELECT a[0] FROM t", "a subscript is not supported yet", 8);
   CHECK_UNSUPPORTED("EXPLAIN EXTENDED SELECT 1", "EXPLAIN EXTENDED is not supported yet", 0);
   CHECK_UNSUPPORTED("EXPLAIN DROP TABLE t", "EXPLAIN is supported only for SELECT", 8);
   CHECK_UNSUPPORTED("ALTER TABLE t ARCHIVE PARTITION (p=1)",

@@ -20,6 +20,7 @@
  * Schema v3 adds tab_col_stats and part_col_stats (see schema_v3).
  * Schema v4 adds the view columns of tbls (see schema_v4).
  * Schema v5 indexes tbls.location and partitions.location (schema_v5).
+ * Schema v6 gives partitions their own storage descriptor (schema_v6).
  * Children reference parents with ON DELETE CASCADE, so dropping a database
  * or table is one DELETE.  Every foreign key is the leading column of a
  * primary key or index, so cascades and per-table scans never scan a
@@ -209,8 +210,40 @@ static const char schema_v4[] = "ALTER TABLE tbls ADD COLUMN view_original_text 
 static const char schema_v5[] = "CREATE INDEX tbls_by_location ON tbls (location);\n"
                                 "CREATE INDEX partitions_by_location ON partitions (location);\n";
 
+/* v6: per-partition storage descriptors, as Hive's metastore keeps one SD
+ * per partition (formats, serde and its parameters, columns, buckets).  A
+ * partition has rows here only while its descriptor differs from its
+ * table's (cat_part_sd.c): a partition without rows has the table's, the
+ * way Hive shares one column descriptor among the partitions that have the
+ * same columns.  So v5 partitions, which were all read with their table's
+ * descriptor, need no rows, and listing a table whose partitions all
+ * follow it reads nothing more.  Before the table's descriptor changes,
+ * the partitions without rows get a copy of the old one (Hive copied the
+ * table's SD into each partition when it was created, and table-level
+ * ALTERs leave partitions alone).  Children reference partitions, so a
+ * dropped partition takes its descriptor with it. */
+#define PART_SD_CHILD(name, fields)                                                                \
+  "CREATE TABLE " name " (\n"                                                                      \
+  "  part_id INTEGER NOT NULL REFERENCES partitions (id) ON DELETE CASCADE,\n"                     \
+  "  idx     INTEGER NOT NULL,\n" fields "  PRIMARY KEY (part_id, idx)\n"                          \
+  ") WITHOUT ROWID;\n"
+static const char schema_v6[] =
+    "CREATE TABLE part_sds (\n"
+    "  part_id       INTEGER PRIMARY KEY REFERENCES partitions (id) ON DELETE CASCADE,\n"
+    "  input_format  TEXT,\n"
+    "  output_format TEXT,\n"
+    "  serde_lib     TEXT,\n"
+    "  num_buckets   INTEGER NOT NULL\n"
+    ");\n" PART_SD_CHILD("part_serde_params", "  key TEXT NOT NULL,\n  value TEXT NOT NULL,\n")
+        PART_SD_CHILD("part_columns",
+                      "  name TEXT NOT NULL,\n  type TEXT NOT NULL,\n  comment TEXT,\n")
+            PART_SD_CHILD("part_bucket_cols", "  name TEXT NOT NULL,\n")
+                PART_SD_CHILD("part_sort_cols",
+                              "  name TEXT NOT NULL,\n"
+                              "  ascending INTEGER NOT NULL CHECK (ascending IN (0, 1)),\n");
+
 static const migration_t migrations[] = {
-    {1, schema_v1}, {2, schema_v2}, {3, schema_v3}, {4, schema_v4}, {5, schema_v5},
+    {1, schema_v1}, {2, schema_v2}, {3, schema_v3}, {4, schema_v4}, {5, schema_v5}, {6, schema_v6},
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -194,6 +194,10 @@ struct hl_cat {
   int version;                   /* schema version after migration */
   int in_txn;                    /* between hl_cat_begin and commit/rollback */
   sqlite3_stmt *stmts[S_COUNT_]; /* cached, NULL until first use */
+  /* hl_cat_cached_stmt: statements of the other backend files, by their
+   * (static) SQL text */
+  const char *other_sql[HL_CAT_OTHER_STMTS];
+  sqlite3_stmt *other[HL_CAT_OTHER_STMTS];
 };
 
 /* ------------------------------------------------------------------------
@@ -719,6 +723,8 @@ void hl_cat_close(hl_cat_t *cat) {
     sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
   for (int id = 0; id < S_COUNT_; id++)
     sqlite3_finalize(cat->stmts[id]);
+  for (int i = 0; i < HL_CAT_OTHER_STMTS; i++)
+    sqlite3_finalize(cat->other[i]);
   sqlite3_close(cat->db);
   hl_free(cat->path);
   hl_free(cat);
@@ -1409,6 +1415,7 @@ hl_status_t hl_cat_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_e
   char *db_name = lower_dup(table->db_name), *name = lower_dup(table->name);
   tbl_info_t info = {NULL, 0};
   sqlite3_stmt *st = NULL;
+  bool sd_changed = false; /* the table's descriptor changes (cat_part_sd.c) */
   if (!db_name || !name) {
     status = hl_err_nomem(err);
     goto out;
@@ -1424,7 +1431,9 @@ hl_status_t hl_cat_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_e
                         "table \"%s.%s\" already exists", db_name, name);
     goto done;
   }
-  if ((status = check_same_keys(cat, table, info.qname, err)) != HL_OK) goto done;
+  if ((status = check_same_keys(cat, table, info.qname, err)) != HL_OK ||
+      (status = hl_cat_part_sd_detach(cat, table, &sd_changed, err)) != HL_OK)
+    goto done;
   if (!(st = prep(cat, S_TBL_UPDATE, err)) || !bind_table_row(cat, st, db_id, name, table, err) ||
       !bind_i64(cat, st, 11, table->id, err)) {
     status = err->code;
@@ -1438,6 +1447,7 @@ hl_status_t hl_cat_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_e
   status =
       delete_children(cat, children, (int)(sizeof children / sizeof children[0]), table->id, err);
   if (status == HL_OK) status = insert_table_children(cat, table->id, table, err);
+  if (status == HL_OK && sd_changed) status = hl_cat_part_sd_prune(cat, table->id, err);
 done:
   release(st);
   status = op_end(cat, status, err);
@@ -1622,6 +1632,9 @@ static hl_status_t insert_partition(hl_cat_t *cat, const hl_cat_partition_t *par
   release(st);
   st = NULL;
   status = insert_part_children(cat, part_id, part, part->table_id, err);
+  /* without a descriptor of its own the partition has the table's */
+  if (status == HL_OK && part->sd)
+    status = hl_cat_part_sd_write(cat, part->table_id, part_id, part->sd, err);
 done:
   release(st);
   hl_free(vals);
@@ -1724,6 +1737,7 @@ hl_status_t hl_cat_partition_get(hl_cat_t *cat, int64_t table_id, char *const *v
   release(st);
   st = NULL;
   if (r.status == HL_OK) read_kvs(cat, S_PPARAMS, p->id, &r, &p->params, &p->n_params);
+  if (r.status == HL_OK) r.status = hl_cat_part_sd_read(cat, table_id, p->id, p, 1, arena, err);
 done:
   release(st);
   hl_free(vals);
@@ -1735,7 +1749,8 @@ done:
 
 /* Listing is three statements whatever the partition count: the counts,
  * the partitions in name order, and all their parameters in the same order
- * (so each partition's parameters are one contiguous slice of KVS). */
+ * (so each partition's parameters are one contiguous slice of KVS); then
+ * the storage descriptors (cat_part_sd.c, five more). */
 hl_status_t hl_cat_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena,
                                   hl_cat_partition_t **out, size_t *n, hl_error_t *err) {
   *out = NULL;
@@ -1807,6 +1822,8 @@ hl_status_t hl_cat_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *a
   if (r.status == HL_OK && row < 0) r.status = err->code;
 done:
   release(st);
+  if (r.status == HL_OK && count > 0)
+    r.status = hl_cat_part_sd_read(cat, table_id, 0, parts, count, arena, err);
   hl_free(info.qname);
   r.status = op_end(cat, r.status, err);
   if (r.status == HL_OK) {
@@ -1892,6 +1909,8 @@ hl_status_t hl_cat_partition_update(hl_cat_t *cat, const hl_cat_partition_t *par
   static const stmt_id_t children[] = {S_PVAL_DELETE, S_PPARAM_DELETE};
   status = delete_children(cat, children, 2, part->id, err);
   if (status == HL_OK) status = insert_part_children(cat, part->id, part, tbl_id, err);
+  if (status == HL_OK && part->sd)
+    status = hl_cat_part_sd_write(cat, tbl_id, part->id, part->sd, err);
 done:
   release(st);
   hl_free(vals);
@@ -1918,6 +1937,27 @@ hl_status_t hl_cat_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_
 
 sqlite3 *hl_cat_sqlite_db(hl_cat_t *cat) {
   return cat->db;
+}
+
+hl_status_t hl_cat_cached_stmt(hl_cat_t *cat, const char *sql, sqlite3_stmt **out,
+                               hl_error_t *err) {
+  *out = NULL;
+  int i = 0;
+  while (i < HL_CAT_OTHER_STMTS && cat->other_sql[i] && cat->other_sql[i] != sql)
+    i++;
+  if (i == HL_CAT_OTHER_STMTS)
+    return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "statement cache is full");
+  if (!cat->other[i]) {
+    int rc = sqlite3_prepare_v3(cat->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &cat->other[i], NULL);
+    if (rc != SQLITE_OK) {
+      sqlite3_finalize(cat->other[i]);
+      cat->other[i] = NULL;
+      return sqerr(cat, rc, err);
+    }
+    cat->other_sql[i] = sql;
+  }
+  *out = cat->other[i];
+  return HL_OK;
 }
 
 hl_status_t hl_cat_op_begin(hl_cat_t *cat, int write, hl_error_t *err) {

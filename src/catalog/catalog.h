@@ -84,6 +84,33 @@ typedef struct hl_cat_table {
   char *view_expanded_text; /* the query with every table name qualified */
 } hl_cat_table_t;
 
+/* A storage descriptor (schema v6): what a table's fields of that name
+ * hold, kept per partition as Hive's metastore does.  Strings and arrays
+ * are in the reader's arena (or the caller's, on writes). */
+typedef struct hl_cat_sd {
+  char *input_format; /* Java class names, as Hive records them */
+  char *output_format;
+  char *serde_lib;
+  hl_kv_t *serde_params;
+  int n_serde_params;
+  hl_cat_column_t *cols;
+  int n_cols;
+  int num_buckets; /* -1 when not bucketed */
+  char **bucket_cols;
+  int n_bucket_cols;
+  hl_cat_sort_col_t *sort_cols;
+  int n_sort_cols;
+} hl_cat_sd_t;
+
+/* The descriptor fields of TABLE as one hl_cat_sd_t (pointers shared). */
+hl_cat_sd_t hl_cat_table_sd(const hl_cat_table_t *table);
+/* TABLE's record with SD as its storage descriptor: a partition's view of
+ * its table, for code written for tables (readers, writers, DESCRIBE). */
+hl_cat_table_t hl_cat_table_with_sd(const hl_cat_table_t *table, const hl_cat_sd_t *sd);
+/* True when A and B describe the same storage (formats, serde, its
+ * parameters in order, columns with types and comments, buckets). */
+bool hl_cat_sd_equal(const hl_cat_sd_t *a, const hl_cat_sd_t *b);
+
 typedef struct hl_cat_partition {
   int64_t id; /* assigned by the catalog */
   int64_t table_id;
@@ -94,6 +121,11 @@ typedef struct hl_cat_partition {
   hl_kv_t *params;
   int n_params;
   int64_t create_time; /* seconds since the epoch */
+  /* The partition's storage descriptor.  Reads always set it (partitions
+   * that kept their table's share one record).  On add, NULL is a copy of
+   * the table's descriptor (as Hive copies it into a new partition); on
+   * update, NULL keeps the partition's. */
+  hl_cat_sd_t *sd;
 } hl_cat_partition_t;
 
 /* Opens (creating and migrating as needed) the SQLite metastore at PATH.
@@ -133,7 +165,9 @@ hl_status_t hl_cat_table_list(hl_cat_t *cat, const char *db, hl_arena_t *arena, 
                               size_t *n, hl_error_t *err);
 /* Replaces everything stored for table TABLE->id with TABLE's fields
  * (including db_name/name: this is how RENAME works; a clash is 42P07).
- * Partition keys may not change (callers refuse that). */
+ * Partition keys may not change (callers refuse that).  A change of the
+ * table's storage descriptor does not reach its partitions: they keep the
+ * descriptor they had, as in Hive. */
 hl_status_t hl_cat_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err);
 /* Removes the table and its partitions (metadata only). */
 hl_status_t hl_cat_table_drop(hl_cat_t *cat, int64_t table_id, hl_error_t *err);
@@ -152,8 +186,13 @@ hl_status_t hl_cat_partition_get(hl_cat_t *cat, int64_t table_id, char *const *v
 hl_status_t hl_cat_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena,
                                   hl_cat_partition_t **out, size_t *n, hl_error_t *err);
 hl_status_t hl_cat_partition_count(hl_cat_t *cat, int64_t table_id, size_t *n, hl_error_t *err);
-/* Replaces values/name/location/params of partition PART->id. */
+/* Replaces values/name/location/params of partition PART->id, and its
+ * storage descriptor when PART->sd is set. */
 hl_status_t hl_cat_partition_update(hl_cat_t *cat, const hl_cat_partition_t *part, hl_error_t *err);
+/* Sets the columns of every partition of table TABLE_ID to COLS[0..n)
+ * (ALTER TABLE ... CASCADE), keeping the rest of their descriptors. */
+hl_status_t hl_cat_partition_set_columns_all(hl_cat_t *cat, int64_t table_id,
+                                             const hl_cat_column_t *cols, int n, hl_error_t *err);
 hl_status_t hl_cat_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_t *err);
 
 /* ------------------------------------------------ locations */

@@ -8,9 +8,13 @@
 #ifndef HL_CATALOG_INT_H
 #define HL_CATALOG_INT_H
 
+#include "util/arena.h"
 #include "util/error.h"
 
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* PRAGMA application_id of a hivelite metastore ("HLMS"), so that another
  * application's SQLite file is told apart from ours. */
@@ -47,5 +51,35 @@ typedef struct hl_cat hl_cat_t;
 sqlite3 *hl_cat_sqlite_db(hl_cat_t *cat);
 hl_status_t hl_cat_op_begin(hl_cat_t *cat, int write, hl_error_t *err);
 hl_status_t hl_cat_op_end(hl_cat_t *cat, hl_status_t status, hl_error_t *err);
+
+/* A statement of SQL (a string with static storage: the cache keys on its
+ * address) prepared once per connection and finalized at close; callers
+ * reset it and clear its bindings when done.  At most HL_CAT_OTHER_STMTS
+ * texts. */
+#define HL_CAT_OTHER_STMTS 32
+hl_status_t hl_cat_cached_stmt(hl_cat_t *cat, const char *sql, sqlite3_stmt **out, hl_error_t *err);
+
+/* Per-partition storage descriptors (cat_part_sd.c), called by
+ * cat_sqlite.c inside its unit of work. */
+typedef struct hl_cat_partition hl_cat_partition_t;
+typedef struct hl_cat_sd hl_cat_sd_t;
+typedef struct hl_cat_table hl_cat_table_t;
+/* Sets PARTS[0..n)->sd (partitions of table TBL_ID; PART_ID: the one
+ * partition read, 0 for all) in ARENA. */
+hl_status_t hl_cat_part_sd_read(hl_cat_t *cat, int64_t tbl_id, int64_t part_id,
+                                hl_cat_partition_t *parts, size_t n, hl_arena_t *arena,
+                                hl_error_t *err);
+/* Stores SD as partition PART_ID's (rows only when it differs from the
+ * table's); SD NULL removes the partition's own descriptor. */
+hl_status_t hl_cat_part_sd_write(hl_cat_t *cat, int64_t tbl_id, int64_t part_id,
+                                 const hl_cat_sd_t *sd, hl_error_t *err);
+/* Before TABLE's stored descriptor is replaced by TABLE's: when they
+ * differ (*CHANGED), every partition without its own descriptor gets the
+ * old one. */
+hl_status_t hl_cat_part_sd_detach(hl_cat_t *cat, const hl_cat_table_t *table, bool *changed,
+                                  hl_error_t *err);
+/* After the table's descriptor changed: the partitions whose own
+ * descriptor now equals it lose their rows (they have the table's). */
+hl_status_t hl_cat_part_sd_prune(hl_cat_t *cat, int64_t tbl_id, hl_error_t *err);
 
 #endif

@@ -83,6 +83,10 @@ typedef struct wpart {
 
 /* One table written by the statement. */
 typedef struct wtable {
+  /* the storage descriptor files are written with: the table's, or an
+   * existing partition's when every key is static (plan_table), as Hive
+   * writes into a partition with its own format */
+  const hl_cat_table_t *store;
   const hl_ast_insert_t *ins;
   hl_table_t *t;
   hl_cat_table_t *create; /* CTAS: the table to create at commit */
@@ -191,6 +195,28 @@ static hl_status_t out_get(writer_t *w, wpart_t *p, int bucket, wfile_t **out, h
   return HL_OK;
 }
 
+/* Whether a partition's columns are the table's (names and types). */
+static bool same_columns(const hl_cat_sd_t *sd, const hl_table_t *t) {
+  if (sd->n_cols != t->n_data) return false;
+  for (int i = 0; i < t->n_data; i++)
+    if (strcasecmp(sd->cols[i].name, t->cat->cols[i].name) != 0 ||
+        strcasecmp(sd->cols[i].type, t->cat->cols[i].type) != 0)
+      return false;
+  return true;
+}
+
+/* Rows are the table's columns: written under a partition's other names or
+ * types they would not read back (Hive writes them anyway and the
+ * partition then reads NULL or garbage), so such a write is refused. */
+static hl_status_t columns_differ(const hl_table_t *t, const char *part, long pos,
+                                  hl_error_t *err) {
+  return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                       "writing into partition \"%s\" of table \"%s.%s\", whose columns differ "
+                       "from the table's, is not supported (ALTER TABLE ... CASCADE changes the "
+                       "columns of every partition)",
+                       part ? part : "?", HL_TNAME(t));
+}
+
 /* Creates the target for VALUES (copied) in table WT. */
 static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t **out,
                              hl_error_t *err) {
@@ -217,6 +243,20 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
         hl_err_move(err, &e);
         return rc;
       }
+    }
+    /* files in one partition share its format: a dynamic write (which
+     * writes the table's) cannot add to one that has another.  Only rows
+     * written here are (wt->store: INSERT, CTAS); LOAD DATA moves files
+     * as they are, as in Hive, and TRUNCATE writes none. */
+    hl_cat_sd_t store = hl_cat_table_sd(wt->store ? wt->store : t->cat);
+    if (p->existing && wt->store && !w->truncate && !hl_cat_sd_equal(p->existing->sd, &store)) {
+      char *name = hl_table_part_name(t, p->values, dflt, w->arena);
+      if (!same_columns(p->existing->sd, t)) return columns_differ(t, name, 0, err);
+      return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                        "writing into partition \"%s\" of table \"%s.%s\", whose storage "
+                        "differs from the table's, is supported only with every partition key "
+                        "given a value (PARTITION (k='v', ...))",
+                        name ? name : "?", HL_TNAME(t));
     }
     p->dir = p->existing ? p->existing->location : hl_table_part_path(t, p->values, dflt, w->arena);
   } else {
@@ -737,7 +777,7 @@ static int find_col(const hl_table_t *t, const char *name) {
  * since Hive 2: every write into a bucketed table is bucketed. */
 static hl_status_t plan_buckets(writer_t *w, wtable_t *wt, long pos, hl_error_t *err) {
   hl_table_t *t = wt->t;
-  const hl_cat_table_t *c = t->cat;
+  const hl_cat_table_t *c = wt->store ? wt->store : t->cat;
   if (c->num_buckets <= 0 || c->n_bucket_cols == 0) return HL_OK;
   hl_status_t rc = hl_bucket_version(c->params, c->n_params, &wt->bucket_version, err);
   if (rc != HL_OK) return hl_err_position(err, pos), rc;
@@ -777,6 +817,34 @@ static hl_status_t plan_buckets(writer_t *w, wtable_t *wt, long pos, hl_error_t 
     wt->sort_idx[i] = col;
     wt->sort_asc[i] = c->sort_cols[i].ascending;
   }
+  return HL_OK;
+}
+
+/* An insert naming every key of an existing partition whose descriptor is
+ * not the table's writes that partition's format, serde properties and
+ * buckets (wt->store).  Its columns must be the table's: the rows are the
+ * table's columns, and writing them under other names or types would not
+ * read back. */
+static hl_status_t partition_store(writer_t *w, wtable_t *wt, long pos, hl_error_t *err) {
+  hl_table_t *t = wt->t;
+  hl_cat_partition_t *p;
+  hl_error_t e;
+  hl_err_init(&e);
+  hl_status_t rc =
+      hl_cat_partition_get(w->s->cat, t->cat->id, wt->static_vals, t->n_part, w->arena, &p, &e);
+  if (rc == HL_NOTFOUND) {
+    hl_err_clear(&e);
+    return HL_OK;
+  }
+  if (rc != HL_OK) return hl_err_move(err, &e), rc;
+  hl_cat_sd_t tsd = hl_cat_table_sd(t->cat);
+  if (hl_cat_sd_equal(p->sd, &tsd)) return HL_OK;
+  if (!same_columns(p->sd, t)) return columns_differ(t, p->name, pos, err);
+  hl_cat_table_t *view = hl_arena_alloc(w->arena, sizeof *view);
+  if (!view) return hl_err_nomem(err);
+  /* the columns are the table's (checked above) */
+  *view = hl_cat_table_with_sd(t->cat, p->sd);
+  wt->store = view;
   return HL_OK;
 }
 
@@ -880,8 +948,13 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
       wt->slot_src[t->n_data + n_static + k] = t->n_data + k;
     wt->n_input = t->n_data + wt->n_dyn;
   }
-  const char *in = t->cat->input_format ? t->cat->input_format : "";
-  const hl_cat_table_t *c = t->cat;
+  wt->store = t->cat;
+  if (t->n_part > 0 && n_static == t->n_part && !wt->create) {
+    hl_status_t rc = partition_store(w, wt, ins ? ins->pos : 0, err);
+    if (rc != HL_OK) return rc;
+  }
+  const hl_cat_table_t *c = wt->store;
+  const char *in = c->input_format ? c->input_format : "";
   hl_status_t brc = plan_buckets(w, wt, ins ? ins->pos : 0, err);
   if (brc != HL_OK) return brc;
   if (strstr(in, "Parquet")) {

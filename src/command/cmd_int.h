@@ -44,6 +44,9 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
                                hl_result_t *result, hl_error_t *err);
 /* ALTER TABLE ... ADD/DROP/RENAME PARTITION and SET LOCATION of a partition
  * (cmd_partition.c); called by hl_cmd_alter_table with the loaded table. */
+/* The partition SPEC (every key given) of T; 42704 naming it when missing. */
+hl_status_t hl_cmd_part_get_existing(hl_session_t *s, hl_table_t *t, const hl_ast_part_spec_t *spec,
+                                     hl_arena_t *arena, hl_cat_partition_t **out, hl_error_t *err);
 hl_status_t hl_cmd_alter_partitions(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
                                     hl_arena_t *arena, hl_error_t *err);
 /* ALTER TABLE SET DEFAULT PARTITION TO and PARTITION COLUMN (cmd_part_key.c),

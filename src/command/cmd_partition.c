@@ -260,8 +260,8 @@ static hl_status_t drop_partitions(hl_session_t *s, const hl_ast_alter_table_t *
 
 /* ------------------------------------------------- RENAME / LOCATION */
 
-static hl_status_t get_existing(hl_session_t *s, hl_table_t *t, const hl_ast_part_spec_t *spec,
-                                hl_arena_t *arena, hl_cat_partition_t **out, hl_error_t *err) {
+hl_status_t hl_cmd_part_get_existing(hl_session_t *s, hl_table_t *t, const hl_ast_part_spec_t *spec,
+                                     hl_arena_t *arena, hl_cat_partition_t **out, hl_error_t *err) {
   char **values;
   hl_status_t rc = hl_cmd_part_spec_full(s, t, spec, arena, &values, err);
   if (rc == HL_OK) rc = part_find(s, t, values, arena, out, err);
@@ -290,7 +290,7 @@ static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t 
                                     hl_arena_t *arena, hl_error_t *err) {
   const char *dflt = hl_cmd_default_part_name(s, t);
   hl_cat_partition_t *old;
-  hl_status_t rc = get_existing(s, t, &alt->part_specs[0], arena, &old, err);
+  hl_status_t rc = hl_cmd_part_get_existing(s, t, &alt->part_specs[0], arena, &old, err);
   if (rc != HL_OK) return rc;
   char **values;
   rc = hl_cmd_part_spec_full(s, t, &alt->part_specs[1], arena, &values, err);
@@ -335,7 +335,7 @@ static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t 
 static hl_status_t set_partition_location(hl_session_t *s, const hl_ast_alter_table_t *alt,
                                           hl_table_t *t, hl_arena_t *arena, hl_error_t *err) {
   hl_cat_partition_t *p;
-  hl_status_t rc = get_existing(s, t, &alt->part_specs[0], arena, &p, err);
+  hl_status_t rc = hl_cmd_part_get_existing(s, t, &alt->part_specs[0], arena, &p, err);
   if (rc != HL_OK) return rc;
   hl_cat_partition_t np = *p;
   rc = hl_cmd_resolve_location(alt->location, t->cat->location, alt->part_specs[0].pos, arena,

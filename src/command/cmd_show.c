@@ -549,6 +549,13 @@ hl_status_t hl_cmd_describe(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
       return rc;
     }
   }
+  /* a partition is described with its own storage descriptor (columns,
+   * formats, serde, buckets), as Hive does */
+  hl_cat_table_t part_view;
+  if (p && !stmt->describe_column) {
+    part_view = hl_cat_table_with_sd(t->cat, p->sd);
+    c = &part_view;
+  }
   if (stmt->describe_column && stmt->describe_mode == 2) /* column statistics: cmd_analyze.c */
     return hl_cmd_describe_col_stats(s, t, p, stmt->describe_column, arena, result, err);
   static const char *const names[] = {"col_name", "data_type", "comment"};

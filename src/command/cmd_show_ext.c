@@ -107,6 +107,11 @@ static hl_status_t table_status(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_t
     if (rc == HL_OK) rc = hl_cat_partition_get(s->cat, c->id, values, t->n_part, arena, &p, err);
     if (rc != HL_OK) return hl_err_position(err, stmt->part_spec->pos), rc;
     location = p->location;
+    /* the partition's own formats and columns */
+    hl_cat_table_t *view = hl_arena_alloc(arena, sizeof *view);
+    if (!view) return hl_err_nomem(err);
+    *view = hl_cat_table_with_sd(t->cat, p->sd);
+    c = view;
     rc = add_dir(s, p->location, arena, &fs, err);
   } else if (c->view) {
     location = NULL;

@@ -78,16 +78,6 @@ static int data_col_index(const hl_cat_table_t *t, const char *name) {
   return -1;
 }
 
-/* Runs a prepared catalog update of one table in its own transaction. */
-static hl_status_t update_table(hl_session_t *s, const hl_cat_table_t *t, hl_error_t *err) {
-  hl_status_t rc = hl_cat_begin(s->cat, err);
-  if (rc != HL_OK) return rc;
-  rc = hl_cat_table_update(s->cat, t, err);
-  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
-  if (rc != HL_OK) hl_cat_rollback(s->cat);
-  return rc;
-}
-
 /* ----------------------------------------------------- storage clauses */
 
 /* Fills the storage descriptor of T from the ROW FORMAT / STORED AS
@@ -686,6 +676,107 @@ static hl_status_t alter_columns(const hl_ast_alter_table_t *alt, long pos, hl_t
   return HL_OK;
 }
 
+/* CLUSTERED BY (cols) [SORTED BY (...)] INTO n BUCKETS on the descriptor
+ * of NT (a table, or a partition's view of one): the columns must be its
+ * data columns. */
+static hl_status_t alter_clustered(const hl_ast_alter_table_t *alt, const hl_table_t *t,
+                                   hl_arena_t *arena, hl_cat_table_t *nt, hl_error_t *err) {
+  char **bc = hl_arena_alloc(arena, sizeof(char *) * (size_t)(alt->n_bucket_cols + 1));
+  hl_cat_sort_col_t *sc =
+      hl_arena_alloc(arena, sizeof(hl_cat_sort_col_t) * (size_t)(alt->n_sort_cols + 1));
+  if (!bc || !sc) return hl_err_nomem(err);
+  for (int i = 0; i < alt->n_bucket_cols + alt->n_sort_cols; i++) {
+    bool sort = i >= alt->n_bucket_cols;
+    const char *name =
+        sort ? alt->sort_cols[i - alt->n_bucket_cols].expr->name : alt->bucket_cols[i];
+    int idx = data_col_index(nt, name);
+    if (idx < 0)
+      return hl_err_set_at(err,
+                           sort                   ? alt->sort_cols[i - alt->n_bucket_cols].expr->pos
+                           : alt->bucket_cols_pos ? alt->bucket_cols_pos[i]
+                                                  : alt->name.pos,
+                           HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                           "%s column \"%s\" does not exist in table \"%s.%s\"",
+                           sort ? "sort" : "bucket", name, HL_TNAME(t));
+    if (sort)
+      sc[i - alt->n_bucket_cols] = (hl_cat_sort_col_t){
+          nt->cols[idx].name, !alt->sort_cols[i - alt->n_bucket_cols].descending};
+    else
+      bc[i] = nt->cols[idx].name;
+  }
+  nt->num_buckets = alt->num_buckets;
+  nt->bucket_cols = bc;
+  nt->n_bucket_cols = alt->n_bucket_cols;
+  nt->sort_cols = sc;
+  nt->n_sort_cols = alt->n_sort_cols;
+  return HL_OK;
+}
+
+/* ALTER TABLE t TOUCH [PARTITION (spec)]...: Hive rewrites the object so
+ * that its last-modified time (parameter transient_lastDdlTime) moves and
+ * its hooks fire; hivelite has no hooks, so TOUCH checks that the table
+ * and each partition exist and sets transient_lastDdlTime to now, in one
+ * transaction. */
+static hl_status_t alter_touch(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,
+                               hl_arena_t *arena, hl_error_t *err) {
+  char *now = hl_arena_sprintf(arena, "%lld", (long long)time(NULL));
+  if (!now) return hl_err_nomem(err);
+  if (alt->n_part_specs > 0 && t->n_part == 0)
+    return hl_err_set_at(err, alt->name.pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                         "table \"%s.%s\" is not a partitioned table", HL_TNAME(t));
+  hl_cat_partition_t **parts =
+      hl_arena_zalloc(arena, sizeof(hl_cat_partition_t *) * (size_t)(alt->n_part_specs + 1));
+  if (!parts) return hl_err_nomem(err);
+  hl_status_t rc = HL_OK;
+  for (int i = 0; rc == HL_OK && i < alt->n_part_specs; i++) {
+    rc = hl_cmd_part_get_existing(s, t, &alt->part_specs[i], arena, &parts[i], err);
+    if (rc == HL_OK)
+      rc = hl_cmd_kv_put(&parts[i]->params, &parts[i]->n_params, "transient_lastDdlTime", now,
+                         arena, err);
+  }
+  hl_cat_table_t nt = *t->cat;
+  if (rc == HL_OK && alt->n_part_specs == 0)
+    rc = hl_cmd_kv_put(&nt.params, &nt.n_params, "transient_lastDdlTime", now, arena, err);
+  if (rc != HL_OK) return rc;
+  if ((rc = hl_cat_begin(s->cat, err)) != HL_OK) return rc;
+  if (alt->n_part_specs == 0) rc = hl_cat_table_update(s->cat, &nt, err);
+  for (int i = 0; rc == HL_OK && i < alt->n_part_specs; i++)
+    rc = hl_cat_partition_update(s->cat, parts[i], err);
+  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
+  if (rc != HL_OK) hl_cat_rollback(s->cat);
+  return rc;
+}
+
+/* Whether KIND changes a storage descriptor (and so has a partition form). */
+static bool alters_sd(hl_ast_alter_kind_t kind) {
+  return kind == HL_ALTER_ADD_COLUMNS || kind == HL_ALTER_REPLACE_COLUMNS ||
+         kind == HL_ALTER_CHANGE_COLUMN || kind == HL_ALTER_SET_SERDE ||
+         kind == HL_ALTER_SET_SERDEPROPS || kind == HL_ALTER_SET_FILEFORMAT ||
+         kind == HL_ALTER_CLUSTERED_BY;
+}
+
+/* Stores the descriptor of NT (a table record or a partition's view) in
+ * PART, or in the table (with every partition's columns too for CASCADE),
+ * in one transaction. */
+static hl_status_t store_altered(hl_session_t *s, const hl_ast_alter_table_t *alt,
+                                 hl_cat_partition_t *part, hl_cat_table_t *nt, hl_arena_t *arena,
+                                 hl_error_t *err) {
+  hl_cat_sd_t *sd = NULL;
+  if (part) {
+    if (!(sd = hl_arena_alloc(arena, sizeof *sd))) return hl_err_nomem(err);
+    *sd = hl_cat_table_sd(nt);
+    part->sd = sd;
+  }
+  hl_status_t rc = hl_cat_begin(s->cat, err);
+  if (rc != HL_OK) return rc;
+  rc = part ? hl_cat_partition_update(s->cat, part, err) : hl_cat_table_update(s->cat, nt, err);
+  if (rc == HL_OK && !part && alt->cascade && nt->n_part_keys > 0)
+    rc = hl_cat_partition_set_columns_all(s->cat, nt->id, nt->cols, nt->n_cols, err);
+  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
+  if (rc != HL_OK) hl_cat_rollback(s->cat);
+  return rc;
+}
+
 hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                hl_result_t *result, hl_error_t *err) {
   const hl_ast_alter_table_t *alt = stmt->alter_table;
@@ -693,6 +784,24 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
   hl_table_t *t;
   hl_status_t rc = hl_table_load(s, &alt->name, arena, &t, err);
   if (rc != HL_OK) return rc;
+  if (alt->kind == HL_ALTER_TOUCH) return alter_touch(s, alt, t, arena, err);
+  /* a descriptor change of one partition runs the table-level code on the
+   * partition's view of the table (hl_cat_table_with_sd) */
+  hl_cat_partition_t *part = NULL;
+  hl_cat_table_t part_view;
+  hl_table_t part_table;
+  if (alters_sd(alt->kind) && alt->n_part_specs == 1) {
+    if (t->n_part == 0)
+      return hl_err_set_at(err, alt->name.pos, HL_ERROR,
+                           HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                           "table \"%s.%s\" is not a partitioned table", HL_TNAME(t));
+    rc = hl_cmd_part_get_existing(s, t, &alt->part_specs[0], arena, &part, err);
+    if (rc != HL_OK) return rc;
+    part_view = hl_cat_table_with_sd(t->cat, part->sd);
+    part_table = *t;
+    part_table.cat = &part_view;
+    t = &part_table;
+  }
   switch (alt->kind) {
   case HL_ALTER_ADD_PARTITIONS:
   case HL_ALTER_DROP_PARTITIONS:
@@ -708,7 +817,7 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
   case HL_ALTER_EXCHANGE_PARTITION:
     return hl_cmd_exchange_partition(s, alt, t, arena, err); /* cmd_exchange.c */
   default:
-    if (alt->n_part_specs > 0)
+    if (alt->n_part_specs > 0 && !part)
       return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                            "this ALTER TABLE form is not supported for a single partition");
     break;
@@ -767,9 +876,12 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
     nt.serde_lib = (char *)fmt->serde;
     break;
   }
+  case HL_ALTER_CLUSTERED_BY:
+    rc = alter_clustered(alt, t, arena, &nt, err);
+    break;
   default:
     return hl_err_set_at(err, pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown ALTER TABLE form");
   }
   if (rc != HL_OK) return rc;
-  return update_table(s, &nt, err);
+  return store_altered(s, alt, part, &nt, arena, err);
 }

@@ -6,9 +6,15 @@
  * (snapshot.h: one listing per directory and one reader lock per table for
  * every scan of the statement; hidden files -- names starting with "." or
  * "_", as Hive does -- and sub-directories skipped), and decodes each file
- * with the table's format.  Partition key columns are constants per
- * partition, typed once per partition.  A partition whose directory is
- * missing reads as empty, as in Hive.
+ * with its partition's storage descriptor (format, serde properties,
+ * columns: a table whose old partitions are text and new ones Parquet
+ * reads each with its own reader, as Hive does).  A partition's column i
+ * is the table's column i (Hive maps them by position): the reader looks
+ * it up by the partition's name (Parquet, ORC) or position (text) and
+ * reads it as the table's type; table columns past the partition's read
+ * NULL.  Partition key columns are constants per partition, typed once per
+ * partition.  A partition whose directory is missing reads as empty, as in
+ * Hive.
  */
 #include "exec/ops.h"
 #include "exec/snapshot.h"
@@ -29,6 +35,15 @@ typedef struct scan {
   const hl_plan_scan_t *plan;
   hl_table_t *table;
   hl_text_format_t fmt;
+  /* the table's format, and the reader inputs of the current unit: its
+   * format (the flags below, fmt, rc_fmt), how many data columns its
+   * files have (n_read <= n_data), their names and the needed ones */
+  const char *table_format;
+  hl_text_format_t table_fmt;
+  hl_rcfile_format_t table_rc_fmt;
+  int n_read;
+  const char **read_names;
+  const bool *read_needed;
   hl_arena_t *unit_arena; /* file list and partition values of one unit */
   hl_batch_t *batch;
   size_t next_unit; /* next partition (or the table dir) to open */
@@ -118,6 +133,57 @@ hl_status_t hl_scan_part_key(hl_session_t *s, const hl_plan_scan_t *plan,
   return hl_table_part_value(t, k, part->values[k], arena, out, err);
 }
 
+/* Sets the reader flags for format NAME. */
+static void set_format(scan_t *sc, const char *name) {
+  sc->parquet = strcmp(name, "parquet") == 0;
+  sc->seqfile = strcmp(name, "sequencefile") == 0;
+  sc->rcfile = strcmp(name, "rcfile") == 0;
+  sc->orc = strcmp(name, "orc") == 0;
+}
+
+/* The reader inputs of partition P: the table's when P kept the table's
+ * descriptor, else its own format, serde properties and columns. */
+static hl_status_t unit_storage(scan_t *sc, const hl_cat_partition_t *p, hl_error_t *err) {
+  hl_table_t *t = sc->table;
+  const hl_cat_table_t *c = t->cat;
+  hl_cat_sd_t tsd = hl_cat_table_sd(c);
+  set_format(sc, sc->table_format);
+  sc->fmt = sc->table_fmt;
+  sc->rc_fmt = sc->table_rc_fmt;
+  sc->n_read = t->n_data;
+  sc->read_names = t->names;
+  sc->read_needed = sc->plan->needed;
+  if (!p->sd || hl_cat_sd_equal(p->sd, &tsd)) return HL_OK;
+  hl_cat_table_t view = hl_cat_table_with_sd(c, p->sd);
+  const char *name = hl_table_format_name(&view);
+  if (!name)
+    return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "reading the format of partition \"%s\" of table \"%s.%s\" (%s) is not "
+                      "supported yet",
+                      p->name, c->db_name, c->name, view.input_format ? view.input_format : "none");
+  set_format(sc, name);
+  hl_status_t rc = HL_OK;
+  if (sc->rcfile)
+    rc = hl_rcfile_format_init(&sc->rc_fmt, sc->unit_arena, view.serde_lib, view.serde_params,
+                               view.n_serde_params, c->params, c->n_params, err);
+  else if (!sc->parquet && !sc->orc)
+    rc = hl_text_format_init(&sc->fmt, sc->unit_arena, view.serde_lib, view.serde_params,
+                             view.n_serde_params, c->params, c->n_params, err);
+  if (rc != HL_OK) return rc;
+  int n = p->sd->n_cols < t->n_data ? p->sd->n_cols : t->n_data;
+  const char **names = hl_arena_alloc(sc->unit_arena, sizeof(char *) * (size_t)(t->n_all + 1));
+  bool *needed = hl_arena_zalloc(sc->unit_arena, sizeof(bool) * (size_t)(t->n_all + 1));
+  if (!names || !needed) return hl_err_nomem(err);
+  for (int i = 0; i < t->n_all; i++) {
+    names[i] = i < n ? p->sd->cols[i].name : t->names[i];
+    needed[i] = (i < n || i >= t->n_data) && sc->plan->needed[i];
+  }
+  sc->n_read = n;
+  sc->read_names = names;
+  sc->read_needed = needed;
+  return HL_OK;
+}
+
 /* Opens the next unit: its files (the snapshot's list) and its typed key
  * values. */
 static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
@@ -127,6 +193,10 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
   if (t->n_part > 0) {
     const hl_cat_partition_t *p = &sc->plan->parts[u];
     sc->unit_dir = p->location;
+    if (!sc->plan->dataset) {
+      hl_status_t rc = unit_storage(sc, p, err);
+      if (rc != HL_OK) return rc;
+    }
     for (int k = 0; k < t->n_part; k++) {
       hl_status_t rc =
           hl_scan_part_key(sc->s, sc->plan, p, k, sc->unit_arena, &sc->part_values[k], err);
@@ -224,7 +294,7 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
    * statistics would sample other rows */
   if (sc->parquet) {
     hl_status_t rc = hl_parquet_reader_open(
-        sc->s->fs, path, t->n_data, t->types, t->names, sc->plan->needed,
+        sc->s->fs, path, sc->n_read, t->types, sc->read_names, sc->read_needed,
         sc->plan->sampled ? NULL : sc->plan->preds, sc->plan->sampled ? 0 : sc->plan->n_preds,
         /* the footer cache is for one thread at a time */
         sc->n_workers > 1 ? NULL : sc->s->parquet_cache, &sc->pq, err);
@@ -239,21 +309,28 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
     return rc;
   }
   if (sc->seqfile)
-    return hl_seqfile_reader_open(sc->s->fs, path, &sc->fmt, t->n_data, t->types, t->names,
-                                  sc->plan->needed, &sc->seq, err);
+    return hl_seqfile_reader_open(sc->s->fs, path, &sc->fmt, sc->n_read, t->types, sc->read_names,
+                                  sc->read_needed, &sc->seq, err);
   if (sc->rcfile)
-    return hl_rcfile_reader_open(sc->s->fs, path, &sc->rc_fmt, t->n_data, t->types, t->names,
-                                 sc->plan->needed, &sc->rc, err);
+    return hl_rcfile_reader_open(sc->s->fs, path, &sc->rc_fmt, sc->n_read, t->types, sc->read_names,
+                                 sc->read_needed, &sc->rc, err);
   if (sc->orc)
-    return hl_orc_reader_open(sc->s->fs, path, t->n_data, t->types, t->names, sc->plan->needed,
-                              sc->plan->sampled ? NULL : sc->plan->preds,
+    return hl_orc_reader_open(sc->s->fs, path, sc->n_read, t->types, sc->read_names,
+                              sc->read_needed, sc->plan->sampled ? NULL : sc->plan->preds,
                               sc->plan->sampled ? 0 : sc->plan->n_preds, &sc->orc_r, err);
-  return hl_text_reader_open(sc->s->fs, path, &sc->fmt, t->n_data, t->types, t->names,
-                             sc->plan->needed, &sc->reader, err);
+  return hl_text_reader_open(sc->s->fs, path, &sc->fmt, sc->n_read, t->types, sc->read_names,
+                             sc->read_needed, &sc->reader, err);
 }
 
+/* Fills the key columns, and the needed data columns the partition's
+ * files do not have (NULL). */
 static hl_status_t fill_keys(scan_t *sc, hl_error_t *err) {
   hl_table_t *t = sc->table;
+  static const hl_value_t null_value = {.is_null = true};
+  for (int c = sc->n_read; c < t->n_data; c++)
+    if (sc->plan->needed[c] &&
+        hl_vec_fill(&sc->batch->cols[c], sc->batch->arena, sc->batch->n_rows, &null_value) != HL_OK)
+      return hl_err_nomem(err);
   for (int k = 0; k < t->n_part; k++) {
     int col = t->n_data + k;
     if (!sc->plan->needed[col]) continue;
@@ -441,10 +518,11 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_
   sc->table = t;
   sc->n_units = t->n_part > 0 ? plan->n_parts : 1;
   const hl_cat_table_t *c = t->cat;
-  sc->parquet = strcmp(plan->format_name, "parquet") == 0;
-  sc->seqfile = strcmp(plan->format_name, "sequencefile") == 0;
-  sc->rcfile = strcmp(plan->format_name, "rcfile") == 0;
-  sc->orc = strcmp(plan->format_name, "orc") == 0;
+  sc->table_format = plan->format_name;
+  set_format(sc, plan->format_name);
+  sc->n_read = t->n_data;
+  sc->read_names = t->names;
+  sc->read_needed = plan->needed;
   if (sc->rcfile && hl_rcfile_format_init(&sc->rc_fmt, arena, c->serde_lib, c->serde_params,
                                           c->n_serde_params, c->params, c->n_params, err) != HL_OK)
     return NULL;
@@ -452,6 +530,8 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_
       hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params, c->n_serde_params,
                           c->params, c->n_params, err) != HL_OK)
     return NULL;
+  sc->table_fmt = sc->fmt;
+  sc->table_rc_fmt = sc->rc_fmt;
   if (hl_session_get_u64(s, "hivelite.scan.split.size", (uint64_t)64 << 20, &sc->split_bytes,
                          err) != HL_OK)
     return NULL;

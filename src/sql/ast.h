@@ -340,23 +340,26 @@ typedef struct hl_ast_create_table {
 } hl_ast_create_table_t;
 
 typedef enum hl_ast_alter_kind {
-  HL_ALTER_RENAME,          /* new_name */
-  HL_ALTER_ADD_COLUMNS,     /* cols (CASCADE/RESTRICT ignored: no effect here) */
-  HL_ALTER_REPLACE_COLUMNS, /* cols */
-  HL_ALTER_CHANGE_COLUMN,   /* old_col, cols[0] = new def, first / after_col */
-  HL_ALTER_SET_TBLPROPS,    /* props */
-  HL_ALTER_UNSET_TBLPROPS,  /* keys, if_exists */
-  HL_ALTER_SET_LOCATION,    /* location; with part_specs[0] for a partition */
-  HL_ALTER_SET_SERDEPROPS,  /* props; serde_class for SET SERDE */
-  HL_ALTER_SET_SERDE,       /* serde_class + props */
-  HL_ALTER_SET_FILEFORMAT,  /* stored_as */
-  HL_ALTER_ADD_PARTITIONS,  /* part_specs + part_locations, if_not_exists */
-  HL_ALTER_DROP_PARTITIONS, /* part_specs, if_exists, purge */
-  HL_ALTER_SET_DEFAULT_PART, /* default_part: SET DEFAULT PARTITION TO 'name' */
-  HL_ALTER_PART_KEY_TYPE,   /* cols[0]: PARTITION COLUMN (key new_type) */
-  HL_ALTER_RENAME_PARTITION, /* part_specs[0] -> part_specs[1] */
-  HL_ALTER_EXCHANGE_PARTITION /* part_specs[0] (may be partial) moves from table
-                                 new_name (WITH TABLE) into this table */
+  HL_ALTER_RENAME,             /* new_name */
+  HL_ALTER_ADD_COLUMNS,        /* cols; cascade.  ADD/REPLACE/CHANGE and the SET forms of
+                                  the storage take part_specs[0] for one partition */
+  HL_ALTER_REPLACE_COLUMNS,    /* cols */
+  HL_ALTER_CHANGE_COLUMN,      /* old_col, cols[0] = new def, first / after_col */
+  HL_ALTER_SET_TBLPROPS,       /* props */
+  HL_ALTER_UNSET_TBLPROPS,     /* keys, if_exists */
+  HL_ALTER_SET_LOCATION,       /* location; with part_specs[0] for a partition */
+  HL_ALTER_SET_SERDEPROPS,     /* props; serde_class for SET SERDE */
+  HL_ALTER_SET_SERDE,          /* serde_class + props */
+  HL_ALTER_SET_FILEFORMAT,     /* stored_as */
+  HL_ALTER_ADD_PARTITIONS,     /* part_specs + part_locations, if_not_exists */
+  HL_ALTER_DROP_PARTITIONS,    /* part_specs, if_exists, purge */
+  HL_ALTER_SET_DEFAULT_PART,   /* default_part: SET DEFAULT PARTITION TO 'name' */
+  HL_ALTER_PART_KEY_TYPE,      /* cols[0]: PARTITION COLUMN (key new_type) */
+  HL_ALTER_RENAME_PARTITION,   /* part_specs[0] -> part_specs[1] */
+  HL_ALTER_EXCHANGE_PARTITION, /* part_specs[0] (may be partial) moves from table
+                                  new_name (WITH TABLE) into this table */
+  HL_ALTER_CLUSTERED_BY,       /* bucket_cols, sort_cols, num_buckets */
+  HL_ALTER_TOUCH               /* part_specs (none: the table) */
 } hl_ast_alter_kind_t;
 
 typedef struct hl_ast_alter_table {
@@ -383,6 +386,13 @@ typedef struct hl_ast_alter_table {
   char **part_locations; /* per spec, NULL when none */
   int n_part_specs;
   char *default_part; /* HL_ALTER_SET_DEFAULT_PART */
+  bool cascade;       /* column changes: CASCADE (RESTRICT is the default) */
+  char **bucket_cols;    /* CLUSTERED BY */
+  long *bucket_cols_pos; /* offset of each bucket column's token */
+  int n_bucket_cols;
+  hl_ast_order_item_t *sort_cols; /* SORTED BY (expr is a COLUMN) */
+  int n_sort_cols;
+  int num_buckets;
 } hl_ast_alter_table_t;
 
 /* ------------------------------------------------------------- statements */
@@ -409,11 +419,11 @@ typedef enum hl_ast_stmt_kind {
   HL_STMT_LOAD_DATA,
   HL_STMT_SET,
   HL_STMT_RESET,
-  HL_STMT_INSERT,   /* inserts[0..n_inserts): INSERT, or FROM src INSERT ... INSERT ... */
-  HL_STMT_TRUNCATE, /* table + part_spec */
-  HL_STMT_ANALYZE,  /* table + part_spec (items without value: every value), analyze_* */
-  HL_STMT_CREATE_VIEW, /* create_view: CREATE VIEW and ALTER VIEW ... AS */
-  HL_STMT_DROP_VIEW,   /* table, if_exists */
+  HL_STMT_INSERT,             /* inserts[0..n_inserts): INSERT, or FROM src INSERT ... INSERT ... */
+  HL_STMT_TRUNCATE,           /* table + part_spec */
+  HL_STMT_ANALYZE,            /* table + part_spec (items without value: every value), analyze_* */
+  HL_STMT_CREATE_VIEW,        /* create_view: CREATE VIEW and ALTER VIEW ... AS */
+  HL_STMT_DROP_VIEW,          /* table, if_exists */
   HL_STMT_SHOW_TABLE_EXTENDED /* SHOW TABLE EXTENDED [IN db_name] LIKE like_pattern
                                  [PARTITION part_spec] */
 } hl_ast_stmt_kind_t;

@@ -1907,6 +1907,46 @@ static hl_status_t parse_doris_table(parser_t *p, hl_ast_create_table_t *ct) {
 }
 
 /* CREATE [TEMPORARY] [EXTERNAL] TABLE ...; current token is TABLE. */
+/* CLUSTERED BY (cols) [SORTED BY (col [ASC|DESC], ...)] INTO n BUCKETS, from
+ * CLUSTERED on (CREATE TABLE and ALTER TABLE). */
+static hl_status_t parse_clustered(parser_t *p, char ***cols, long **cols_pos, int *n_cols,
+                                   hl_ast_order_item_t **sorts, int *n_sorts, int *num_buckets) {
+  TRY(advance(p));
+  TRY(expect_kw(p, "BY"));
+  TRY(parse_ident_list_pos(p, cols, cols_pos, n_cols));
+  if (at_kw(p, "SORTED")) {
+    int cap = 0;
+    TRY(advance(p));
+    TRY(expect_kw(p, "BY"));
+    TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+    for (;;) {
+      hl_ast_order_item_t o = {0};
+      if (!(o.expr = new_expr(p, HL_AST_COLUMN, p->tok.pos))) return nomem(p);
+      TRY(parse_ident(p, &o.expr->name, NULL));
+      if (at_kw(p, "ASC")) {
+        TRY(advance(p));
+      } else if (at_kw(p, "DESC")) {
+        o.descending = true;
+        TRY(advance(p));
+      }
+      PUSH(p, *sorts, *n_sorts, cap, o);
+      if (!at(p, HL_TK_COMMA)) break;
+      TRY(advance(p));
+    }
+    TRY(expect(p, HL_TK_RPAREN, "\")\""));
+  }
+  TRY(expect_kw(p, "INTO"));
+  long npos = p->tok.pos;
+  int64_t nb;
+  TRY(parse_count(p, "BUCKETS", INT32_MAX, &nb));
+  if (nb == 0)
+    return hl_err_set_at(p->err, npos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                         "number of buckets must be positive");
+  *num_buckets = (int)nb;
+  TRY(expect_kw(p, "BUCKETS"));
+  return HL_OK;
+}
+
 static hl_status_t parse_create_table(parser_t *p, hl_ast_stmt_t *st, hl_ast_create_table_t *ct) {
   st->kind = HL_STMT_CREATE_TABLE;
   st->create_table = ct;
@@ -1940,41 +1980,9 @@ static hl_status_t parse_create_table(parser_t *p, hl_ast_stmt_t *st, hl_ast_cre
     TRY(expect_kw(p, "BY"));
     TRY(parse_column_defs(p, &ct->part_cols, &ct->n_part_cols));
   }
-  if (at_kw(p, "CLUSTERED")) {
-    TRY(advance(p));
-    TRY(expect_kw(p, "BY"));
-    TRY(parse_ident_list_pos(p, &ct->bucket_cols, &ct->bucket_cols_pos, &ct->n_bucket_cols));
-    if (at_kw(p, "SORTED")) {
-      int cap = 0;
-      TRY(advance(p));
-      TRY(expect_kw(p, "BY"));
-      TRY(expect(p, HL_TK_LPAREN, "\"(\""));
-      for (;;) {
-        hl_ast_order_item_t o = {0};
-        if (!(o.expr = new_expr(p, HL_AST_COLUMN, p->tok.pos))) return nomem(p);
-        TRY(parse_ident(p, &o.expr->name, NULL));
-        if (at_kw(p, "ASC")) {
-          TRY(advance(p));
-        } else if (at_kw(p, "DESC")) {
-          o.descending = true;
-          TRY(advance(p));
-        }
-        PUSH(p, ct->sort_cols, ct->n_sort_cols, cap, o);
-        if (!at(p, HL_TK_COMMA)) break;
-        TRY(advance(p));
-      }
-      TRY(expect(p, HL_TK_RPAREN, "\")\""));
-    }
-    TRY(expect_kw(p, "INTO"));
-    long npos = p->tok.pos;
-    int64_t nb;
-    TRY(parse_count(p, "BUCKETS", INT32_MAX, &nb));
-    if (nb == 0)
-      return hl_err_set_at(p->err, npos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
-                           "number of buckets must be positive");
-    ct->num_buckets = (int)nb;
-    TRY(expect_kw(p, "BUCKETS"));
-  }
+  if (at_kw(p, "CLUSTERED"))
+    TRY(parse_clustered(p, &ct->bucket_cols, &ct->bucket_cols_pos, &ct->n_bucket_cols,
+                        &ct->sort_cols, &ct->n_sort_cols, &ct->num_buckets));
   if (at_kw(p, "SKEWED")) return unsupported(p, p->tok.pos, "SKEWED BY");
   if (at_kw(p, "ROW")) TRY(parse_row_format(p, &ct->row_format));
   if (at_kw(p, "STORED")) {
@@ -2119,9 +2127,84 @@ static hl_status_t parse_drop(parser_t *p, hl_ast_stmt_t *st) {
   return syntax_error(p);
 }
 
-/* (CASCADE|RESTRICT) after column changes: accepted, no effect here. */
-static hl_status_t skip_cascade(parser_t *p) {
+/* [CASCADE|RESTRICT] after column changes: CASCADE also changes every
+ * partition's columns (cmd_table.c), RESTRICT is the default. */
+static hl_status_t parse_cascade(parser_t *p, hl_ast_alter_table_t *a) {
+  if (at_kw(p, "CASCADE")) a->cascade = true;
   if (at_kw(p, "CASCADE") || at_kw(p, "RESTRICT")) return advance(p);
+  return HL_OK;
+}
+
+/* The ALTER TABLE [PARTITION (spec)] forms that change a storage
+ * descriptor: ADD|REPLACE COLUMNS, CHANGE [COLUMN], SET SERDE,
+ * SET SERDEPROPERTIES, SET FILEFORMAT, CLUSTERED BY.  *MATCHED is false
+ * (nothing consumed) at any other word. */
+static hl_status_t parse_alter_sd(parser_t *p, hl_ast_alter_table_t *a, bool *matched) {
+  *matched = true;
+  hl_sql_token_t nx = peek(p, 1);
+  if (at_kw(p, "ADD") && tok_is_kw(p, &nx, "COLUMNS")) {
+    a->kind = HL_ALTER_ADD_COLUMNS;
+    TRY(advance(p));
+    TRY(advance(p));
+    TRY(parse_column_defs(p, &a->cols, &a->n_cols));
+    return parse_cascade(p, a);
+  }
+  if (at_kw(p, "REPLACE")) {
+    a->kind = HL_ALTER_REPLACE_COLUMNS;
+    TRY(advance(p));
+    TRY(expect_kw(p, "COLUMNS"));
+    TRY(parse_column_defs(p, &a->cols, &a->n_cols));
+    return parse_cascade(p, a);
+  }
+  if (at_kw(p, "CHANGE")) {
+    a->kind = HL_ALTER_CHANGE_COLUMN;
+    TRY(advance(p));
+    if (at_kw(p, "COLUMN")) TRY(advance(p)); /* optional, and a keyword when present */
+    TRY(parse_ident(p, &a->old_col, &a->old_col_pos));
+    if (!(a->cols = zalloc(p, sizeof *a->cols))) return nomem(p);
+    TRY(parse_column_def(p, &a->cols[0]));
+    a->n_cols = 1;
+    if (at_kw(p, "FIRST")) {
+      a->first = true;
+      TRY(advance(p));
+    } else if (at_kw(p, "AFTER")) {
+      TRY(advance(p));
+      TRY(parse_ident(p, &a->after_col, &a->after_col_pos));
+    }
+    return parse_cascade(p, a);
+  }
+  if (at_kw(p, "CLUSTERED")) {
+    a->kind = HL_ALTER_CLUSTERED_BY;
+    return parse_clustered(p, &a->bucket_cols, &a->bucket_cols_pos, &a->n_bucket_cols,
+                           &a->sort_cols, &a->n_sort_cols, &a->num_buckets);
+  }
+  if (at_kw(p, "SET")) {
+    if (tok_is_kw(p, &nx, "SERDEPROPERTIES")) {
+      a->kind = HL_ALTER_SET_SERDEPROPS;
+      TRY(advance(p));
+      TRY(advance(p));
+      return parse_kvlist(p, &a->props);
+    }
+    if (tok_is_kw(p, &nx, "SERDE")) {
+      a->kind = HL_ALTER_SET_SERDE;
+      TRY(advance(p));
+      TRY(advance(p));
+      TRY(parse_string(p, &a->serde_class));
+      if (at_kw(p, "WITH")) {
+        TRY(advance(p));
+        TRY(expect_kw(p, "SERDEPROPERTIES"));
+        TRY(parse_kvlist(p, &a->props));
+      }
+      return HL_OK;
+    }
+    if (tok_is_kw(p, &nx, "FILEFORMAT")) {
+      a->kind = HL_ALTER_SET_FILEFORMAT;
+      TRY(advance(p));
+      TRY(advance(p));
+      return parse_file_format(p, &a->stored_as);
+    }
+  }
+  *matched = false;
   return HL_OK;
 }
 
@@ -2164,7 +2247,8 @@ static hl_status_t parse_drop_partitions(parser_t *p, hl_ast_alter_table_t *at_)
   return HL_OK;
 }
 
-/* ALTER TABLE t PARTITION (spec) (RENAME TO PARTITION (spec) | SET LOCATION 'p') */
+/* ALTER TABLE t PARTITION (spec) (RENAME TO PARTITION (spec) | SET LOCATION 'p'
+ * | a descriptor change of parse_alter_sd) */
 static hl_status_t parse_alter_partition(parser_t *p, hl_ast_alter_table_t *at_) {
   long pos = p->tok.pos;
   if (!(at_->part_specs = zalloc(p, 2 * sizeof *at_->part_specs))) return nomem(p);
@@ -2191,6 +2275,14 @@ static hl_status_t parse_alter_partition(parser_t *p, hl_ast_alter_table_t *at_)
       TRY(advance(p));
       return parse_string(p, &at_->location);
     }
+  }
+  bool matched;
+  long apos = p->tok.pos;
+  TRY(parse_alter_sd(p, at_, &matched));
+  if (matched) {
+    /* CASCADE spreads a table's column change to its partitions */
+    if (at_->cascade) return unsupported(p, apos, "CASCADE with a PARTITION clause");
+    return HL_OK;
   }
   static const char *const other[] = {"SET",         "ADD",     "REPLACE", "CHANGE",  "COMPACT",
                                       "CONCATENATE", "UPDATE",  "TOUCH",   "ARCHIVE", "UNARCHIVE",
@@ -2239,6 +2331,22 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
   TRY(advance(p));
   TRY(parse_qname(p, &a->name));
   long opos = p->tok.pos;
+  bool matched;
+  TRY(parse_alter_sd(p, a, &matched));
+  if (matched) return HL_OK;
+  if (at_kw(p, "TOUCH")) { /* TOUCH [PARTITION (spec)]... */
+    int cap = 0;
+    a->kind = HL_ALTER_TOUCH;
+    TRY(advance(p));
+    while (at_kw(p, "PARTITION")) {
+      hl_ast_part_spec_t *spec;
+      TRY(advance(p));
+      TRY(parse_part_spec(p, false, &spec));
+      TRY(grow(p, (void **)&a->part_specs, a->n_part_specs, &cap, sizeof *a->part_specs));
+      a->part_specs[a->n_part_specs++] = *spec;
+    }
+    return HL_OK;
+  }
   if (at_kw(p, "RENAME")) {
     a->kind = HL_ALTER_RENAME;
     TRY(advance(p));
@@ -2247,38 +2355,8 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
   }
   if (at_kw(p, "ADD")) {
     TRY(advance(p));
-    if (at_kw(p, "COLUMNS")) {
-      a->kind = HL_ALTER_ADD_COLUMNS;
-      TRY(advance(p));
-      TRY(parse_column_defs(p, &a->cols, &a->n_cols));
-      return skip_cascade(p);
-    }
     if (at_kw(p, "CONSTRAINT")) return unsupported(p, opos, "ALTER TABLE ADD CONSTRAINT");
     return parse_add_partitions(p, a);
-  }
-  if (at_kw(p, "REPLACE")) {
-    a->kind = HL_ALTER_REPLACE_COLUMNS;
-    TRY(advance(p));
-    TRY(expect_kw(p, "COLUMNS"));
-    TRY(parse_column_defs(p, &a->cols, &a->n_cols));
-    return skip_cascade(p);
-  }
-  if (at_kw(p, "CHANGE")) {
-    a->kind = HL_ALTER_CHANGE_COLUMN;
-    TRY(advance(p));
-    if (at_kw(p, "COLUMN")) TRY(advance(p)); /* optional, and a keyword when present */
-    TRY(parse_ident(p, &a->old_col, &a->old_col_pos));
-    if (!(a->cols = zalloc(p, sizeof *a->cols))) return nomem(p);
-    TRY(parse_column_def(p, &a->cols[0]));
-    a->n_cols = 1;
-    if (at_kw(p, "FIRST")) {
-      a->first = true;
-      TRY(advance(p));
-    } else if (at_kw(p, "AFTER")) {
-      TRY(advance(p));
-      TRY(parse_ident(p, &a->after_col, &a->after_col_pos));
-    }
-    return skip_cascade(p);
   }
   if (at_kw(p, "DROP")) {
     TRY(advance(p));
@@ -2323,27 +2401,6 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
       TRY(advance(p));
       return parse_string(p, &a->location);
     }
-    if (at_kw(p, "SERDEPROPERTIES")) {
-      a->kind = HL_ALTER_SET_SERDEPROPS;
-      TRY(advance(p));
-      return parse_kvlist(p, &a->props);
-    }
-    if (at_kw(p, "SERDE")) {
-      a->kind = HL_ALTER_SET_SERDE;
-      TRY(advance(p));
-      TRY(parse_string(p, &a->serde_class));
-      if (at_kw(p, "WITH")) {
-        TRY(advance(p));
-        TRY(expect_kw(p, "SERDEPROPERTIES"));
-        TRY(parse_kvlist(p, &a->props));
-      }
-      return HL_OK;
-    }
-    if (at_kw(p, "FILEFORMAT")) {
-      a->kind = HL_ALTER_SET_FILEFORMAT;
-      TRY(advance(p));
-      return parse_file_format(p, &a->stored_as);
-    }
     if (at_kw(p, "DEFAULT")) { /* SET DEFAULT PARTITION TO 'name' */
       a->kind = HL_ALTER_SET_DEFAULT_PART;
       TRY(advance(p));
@@ -2372,10 +2429,10 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
     }
     return expect(p, HL_TK_RPAREN, "\")\"");
   }
-  static const char *const other[] = {
-      "TOUCH",   "ARCHIVE", "UNARCHIVE",   "CLUSTERED", "NOT",    "SKEWED",  "EXCHANGE",
-      "RECOVER", "COMPACT", "CONCATENATE", "UPDATE",    "ENABLE", "DISABLE", "INTO",
-      "SORTED",  "EXECUTE", "CONVERT",     "CREATE",    NULL};
+  static const char *const other[] = {"ARCHIVE", "UNARCHIVE", "NOT",         "SKEWED",  "EXCHANGE",
+                                      "RECOVER", "COMPACT",   "CONCATENATE", "UPDATE",  "ENABLE",
+                                      "DISABLE", "INTO",      "SORTED",      "EXECUTE", "CONVERT",
+                                      "CREATE",  NULL};
   if (word_in(p, &p->tok, other)) return unsupported_word(p, opos, "ALTER TABLE");
   return syntax_error(p);
 }

@@ -1221,6 +1221,168 @@ TEST(ten_thousand_partitions) {
   fx_teardown(&f);
 }
 
+/* Schema v6: a partition keeps its own storage descriptor.  It starts as
+ * the table's (no rows), a table-level change leaves it alone (it gets a
+ * copy of the old descriptor), and a descriptor equal to the table's is
+ * stored as no rows again. */
+TEST(partition_storage) {
+  fx_t f;
+  fx_setup(&f);
+  CHECK_OK(&f, fx_open(&f));
+  CHECK_OK(&f, add_db(&f, "sales"));
+  CHECK_OK(&f, add_table(&f, "sales", "t", 2));
+  int64_t id = table_id(&f, "sales", "t");
+  CHECK_OK(&f, add_part(&f, id, "a", "1"));
+  CHECK_OK(&f, add_part(&f, id, "b", "2"));
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 0);
+  hl_cat_partition_t *parts = NULL;
+  size_t n = 0;
+  CHECK_OK(&f, hl_cat_partition_list(f.cat, id, f.arena, &parts, &n, &f.err));
+  CHECK_INT(n, 2);
+  if (n != 2) goto out;
+  CHECK_STR(parts[0].sd->input_format, "org.apache.hadoop.mapred.TextInputFormat");
+  CHECK_INT(parts[0].sd->n_cols, 2);
+  CHECK_INT(parts[0].sd->num_buckets, -1);
+
+  /* the table becomes Parquet with a third column: both partitions keep
+   * text and two columns */
+  hl_cat_table_t *t;
+  CHECK_OK(&f, hl_cat_table_get(f.cat, "sales", "t", f.arena, &t, &f.err));
+  hl_cat_table_t u = *t;
+  hl_cat_column_t cols[] = {
+      {"id", "bigint", NULL}, {"msg", "string", "the message"}, {"extra", "int", NULL}};
+  u.cols = cols;
+  u.n_cols = 3;
+  u.input_format = "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat";
+  CHECK_OK(&f, hl_cat_table_update(f.cat, &u, &f.err));
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 2);
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_columns"), 4);
+  /* a change of parameters only copies nothing */
+  CHECK_OK(&f, hl_cat_table_get(f.cat, "sales", "t", f.arena, &t, &f.err));
+  u = *t;
+  hl_kv_t params[] = {{"k", "v"}};
+  u.params = params;
+  u.n_params = 1;
+  CHECK_OK(&f, hl_cat_table_update(f.cat, &u, &f.err));
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 2);
+
+  CHECK_OK(&f, add_part(&f, id, "c", "3")); /* a new partition: the table's */
+  CHECK_OK(&f, hl_cat_partition_list(f.cat, id, f.arena, &parts, &n, &f.err));
+  CHECK_INT(n, 3);
+  if (n != 3) goto out;
+  CHECK_STR(parts[0].sd->input_format, "org.apache.hadoop.mapred.TextInputFormat");
+  CHECK_INT(parts[0].sd->n_cols, 2);
+  CHECK_STR(parts[0].sd->cols[1].comment, "the message");
+  CHECK_STR(parts[1].sd->input_format, "org.apache.hadoop.mapred.TextInputFormat");
+  CHECK_STR(parts[2].sd->input_format,
+            "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat");
+  CHECK_INT(parts[2].sd->n_cols, 3);
+
+  /* partition "a" gets serde parameters and buckets of its own */
+  hl_cat_partition_t pa = parts[0];
+  hl_cat_sd_t sd = *pa.sd;
+  hl_kv_t sp[] = {{"field.delim", "|"}};
+  char *bcols[] = {"id"};
+  hl_cat_sort_col_t scols[] = {{"msg", false}};
+  sd.serde_params = sp;
+  sd.n_serde_params = 1;
+  sd.num_buckets = 4;
+  sd.bucket_cols = bcols;
+  sd.n_bucket_cols = 1;
+  sd.sort_cols = scols;
+  sd.n_sort_cols = 1;
+  pa.sd = &sd;
+  CHECK_OK(&f, hl_cat_partition_update(f.cat, &pa, &f.err));
+  char *va[] = {"a", "1"};
+  hl_cat_partition_t *g;
+  CHECK_OK(&f, hl_cat_partition_get(f.cat, id, va, 2, f.arena, &g, &f.err));
+  if (g) {
+    CHECK_INT(g->sd->n_serde_params, 1);
+    CHECK_STR(g->sd->serde_params[0].value, "|");
+    CHECK_INT(g->sd->num_buckets, 4);
+    CHECK_INT(g->sd->n_bucket_cols, 1);
+    CHECK_STR(g->sd->bucket_cols[0], "id");
+    CHECK_INT(g->sd->n_sort_cols, 1);
+    CHECK_INT(g->sd->sort_cols[0].ascending, 0);
+    CHECK_INT(g->sd->n_cols, 2);
+  }
+  /* CASCADE: every partition's columns become the table's */
+  CHECK_OK(&f, hl_cat_partition_set_columns_all(f.cat, id, cols, 3, &f.err));
+  CHECK_OK(&f, hl_cat_partition_list(f.cat, id, f.arena, &parts, &n, &f.err));
+  for (size_t i = 0; i < n; i++)
+    CHECK_INT(parts[i].sd->n_cols, 3);
+  /* partition "b" set back to the table's descriptor: no rows again */
+  hl_cat_partition_t pb = parts[1];
+  hl_cat_sd_t tsd = hl_cat_table_sd(t);
+  pb.sd = &tsd;
+  CHECK_OK(&f, hl_cat_partition_update(f.cat, &pb, &f.err));
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 1);
+  /* the table takes partition "a"'s descriptor: "a" has the table's now
+   * (no rows), "b" and "c" keep a copy of the old one */
+  CHECK_OK(&f, hl_cat_table_get(f.cat, "sales", "t", f.arena, &t, &f.err));
+  CHECK_OK(&f, hl_cat_partition_get(f.cat, id, va, 2, f.arena, &g, &f.err));
+  if (!g) goto out;
+  u = hl_cat_table_with_sd(t, g->sd);
+  CHECK_OK(&f, hl_cat_table_update(f.cat, &u, &f.err));
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 2);
+  CHECK_OK(&f, hl_cat_partition_list(f.cat, id, f.arena, &parts, &n, &f.err));
+  if (n == 3) {
+    CHECK_INT(parts[0].sd->num_buckets, 4);
+    CHECK_STR(parts[1].sd->input_format,
+              "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat");
+    CHECK_INT(parts[1].sd->num_buckets, -1);
+  }
+  /* dropping a partition drops its descriptor */
+  CHECK_OK(&f, hl_cat_partition_drop(f.cat, parts[1].id, &f.err));
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 1);
+  CHECK_OK(&f, hl_cat_partition_drop(f.cat, pa.id, &f.err));
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 1);
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_serde_params"), 0);
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_bucket_cols"), 0);
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_columns"), 3);
+out:
+  fx_teardown(&f);
+}
+
+/* A schema v5 metastore (made by removing what v6 added, which is exactly
+ * the v5 file) is migrated at open: its partitions read with their
+ * table's descriptor, as v5 read them, and can then get their own. */
+TEST(migrate_v5) {
+  fx_t f;
+  fx_setup(&f);
+  CHECK_OK(&f, fx_open(&f));
+  CHECK_OK(&f, add_db(&f, "sales"));
+  CHECK_OK(&f, add_table(&f, "sales", "t", 2));
+  int64_t id = table_id(&f, "sales", "t");
+  CHECK_OK(&f, add_part(&f, id, "a", "1"));
+  hl_cat_close(f.cat);
+  f.cat = NULL;
+  CHECK_INT(sql_exec(f.path, "DROP TABLE part_serde_params; DROP TABLE part_columns; "
+                             "DROP TABLE part_bucket_cols; DROP TABLE part_sort_cols; "
+                             "DROP TABLE part_sds; PRAGMA user_version = 5;"),
+            SQLITE_OK);
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 5);
+  CHECK_OK(&f, fx_open(&f));
+  CHECK_INT(hl_cat_schema_version(f.cat), 6);
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 6);
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 0);
+  hl_cat_partition_t *parts = NULL;
+  size_t n = 0;
+  CHECK_OK(&f, hl_cat_partition_list(f.cat, id, f.arena, &parts, &n, &f.err));
+  CHECK_INT(n, 1);
+  if (n == 1) {
+    CHECK_STR(parts[0].sd->input_format, "org.apache.hadoop.mapred.TextInputFormat");
+    CHECK_INT(parts[0].sd->n_cols, 2);
+    hl_cat_partition_t p = parts[0];
+    hl_cat_sd_t sd = *p.sd;
+    sd.input_format = "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat";
+    p.sd = &sd;
+    CHECK_OK(&f, hl_cat_partition_update(f.cat, &p, &f.err));
+    CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 1);
+  }
+  fx_teardown(&f);
+}
+
 int main(void) {
   (void)test_fixtures_dir; /* test.h helper this suite does not need */
   RUN(open_creates_schema);
@@ -1238,5 +1400,7 @@ int main(void) {
   RUN(corrupt_pages);
   RUN(out_of_memory);
   RUN(ten_thousand_partitions);
+  RUN(partition_storage);
+  RUN(migrate_v5);
   return test_report();
 }

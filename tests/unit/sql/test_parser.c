@@ -1064,7 +1064,8 @@ TEST(unsupported_statements) {
   CHECK_UNSUPPORTED("SELECT rank() OVER w FROM t", "a named window is not supported yet", 19);
   CHECK_UNSUPPORTED("EXPLAIN EXTENDED SELECT 1", "EXPLAIN EXTENDED is not supported yet", 0);
   CHECK_UNSUPPORTED("EXPLAIN DROP TABLE t", "EXPLAIN is supported only for SELECT", 8);
-  CHECK_UNSUPPORTED("ALTER TABLE t TOUCH", "ALTER TABLE TOUCH is not supported yet", 14);
+  CHECK_UNSUPPORTED("ALTER TABLE t ARCHIVE PARTITION (p=1)",
+                    "ALTER TABLE ARCHIVE is not supported yet", 14);
   CHECK_UNSUPPORTED("CREATE TABLE t (a int) SKEWED BY (a) ON (1)", "SKEWED BY is not supported yet",
                     23);
 }

@@ -204,6 +204,22 @@ void hl_close(hl_db_t *db) {
   hl_free(db);
 }
 
+void hl_interrupt(hl_db_t *db) {
+  if (db) hl_budget_cancel(&db->session.budget);
+}
+
+void hl_set_warning_handler(hl_db_t *db, hl_warning_fn fn, void *ctx) {
+  if (!db) return;
+  db->session.notify.warn = fn;
+  db->session.notify.warn_ctx = ctx;
+}
+
+void hl_set_progress_handler(hl_db_t *db, hl_progress_fn fn, void *ctx) {
+  if (!db) return;
+  db->session.notify.progress = fn;
+  db->session.notify.progress_ctx = ctx;
+}
+
 /* ---------------------------------------------------------- statements */
 
 hl_status_t hl_prepare(hl_db_t *db, const char *sql, hl_stmt_t **out, const char **tail) {
@@ -273,6 +289,7 @@ hl_status_t hl_step(hl_stmt_t *st) {
     hl_budget_t *budget = &db->session.budget;
     hl_status_t rc =
         hl_budget_start(budget, hl_session_get(&db->session, "hivelite.memory_limit"), &err);
+    hl_notify_start(&db->session.notify);
     /* the statement's arena (syntax tree so far, then plan and operators)
      * counts against the limit from here on */
     if (rc == HL_OK && hl_arena_set_account(st->arena, hl_budget_account(budget)) != 0)
@@ -294,7 +311,9 @@ hl_status_t hl_step(hl_stmt_t *st) {
       return HL_DONE;
     }
     hl_batch_t *b = NULL;
-    hl_status_t rc = st->result.root->next(st->result.root, &b, &err);
+    /* a cancel also stops a caller that pulls the rows slowly */
+    hl_status_t rc = hl_budget_check_cancel(&db->session.budget, &err);
+    if (rc == HL_OK) rc = st->result.root->next(st->result.root, &b, &err);
     if (rc != HL_OK) {
       close_root(st);
       st->batch = NULL;

@@ -117,7 +117,8 @@ void hl_set_warning_handler(hl_db_t *db, hl_warning_fn fn, void *ctx);
  * the statement's scans), "insert" ("rows": rows written, total 0) or
  * "msck" ("directories": top-level directories walked of all of them);
  * TOTAL 0 means unknown.  Throttled: the first call comes half a second
- * into a statement, then at most ten a second.  FN may be called from the
+ * into a statement (SET hivelite.progress.delay_ms), then at most ten a
+ * second.  FN may be called from the
  * statement's worker threads, never two calls at once, and must return
  * quickly; it must not call into DB.  Nothing marks the end: the statement
  * is over when hl_step returns HL_DONE or an error.  FN NULL: none. */

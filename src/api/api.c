@@ -289,7 +289,11 @@ hl_status_t hl_step(hl_stmt_t *st) {
     hl_budget_t *budget = &db->session.budget;
     hl_status_t rc =
         hl_budget_start(budget, hl_session_get(&db->session, "hivelite.memory_limit"), &err);
-    hl_notify_start(&db->session.notify);
+    uint64_t delay_ms = 500; /* a quicker statement shows no progress */
+    if (rc == HL_OK)
+      rc = hl_session_get_u64(&db->session, "hivelite.progress.delay_ms", delay_ms, &delay_ms,
+                              &err);
+    hl_notify_start(&db->session.notify, delay_ms);
     /* the statement's arena (syntax tree so far, then plan and operators)
      * counts against the limit from here on */
     if (rc == HL_OK && hl_arena_set_account(st->arena, hl_budget_account(budget)) != 0)

@@ -254,6 +254,7 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
             return rc;
           if (!keep) continue;
         }
+        hl_notify_scan_files(&sc->s->notify, 0, 0); /* a long file shows progress too */
         *out = sc->batch;
         return HL_OK;
       }

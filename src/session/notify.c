@@ -10,10 +10,8 @@
 #include <stdio.h>
 #include <time.h>
 
-/* The first report waits this long: a statement that ends sooner draws
- * nothing; then reports come at most this often. */
-#define FIRST_DELAY_NS 500000000LL
-#define INTERVAL_NS    100000000LL
+/* Reports come at most this often. */
+#define INTERVAL_NS 100000000LL
 
 static int64_t now_ns(void) {
   struct timespec ts;
@@ -21,10 +19,11 @@ static int64_t now_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-void hl_notify_start(hl_notify_t *n) {
+void hl_notify_start(hl_notify_t *n, uint64_t delay_ms) {
   atomic_store(&n->files_done, 0);
   atomic_store(&n->files_total, 0);
-  atomic_store(&n->next_ns, n->progress ? now_ns() + FIRST_DELAY_NS : 0);
+  if (delay_ms > 86400000) delay_ms = 86400000; /* a day: no overflow below */
+  atomic_store(&n->next_ns, n->progress ? now_ns() + (int64_t)delay_ms * 1000000 : 0);
 }
 
 void hl_notify_warn(hl_notify_t *n, const char *fmt, ...) {
@@ -55,5 +54,7 @@ void hl_notify_scan_files(hl_notify_t *n, uint64_t listed, uint64_t opened) {
   if (!n->progress) return;
   uint64_t total = atomic_fetch_add(&n->files_total, listed) + listed;
   uint64_t done = atomic_fetch_add(&n->files_done, opened) + opened;
+  /* another worker has not counted its listing yet: nothing to show */
+  if (total == 0) return;
   hl_notify_progress(n, "scan", done, total, "files");
 }

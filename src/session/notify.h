@@ -6,7 +6,8 @@
  * Both are optional callbacks the api layer registers on the session.
  * Warnings are delivered at once, on the thread running the statement.
  * Progress reports are throttled here, not by every caller: the first one
- * comes half a second into the statement (a quick statement shows none),
+ * comes hivelite.progress.delay_ms (500) into the statement (a quick
+ * statement shows none),
  * then at most one every 100 ms, and never two at once, so the scans of
  * a parallel scan's worker threads may report without a lock.
  */
@@ -29,8 +30,8 @@ typedef struct hl_notify {
   _Atomic uint64_t files_done, files_total;
 } hl_notify_t;
 
-/* A statement starts: throttle and counters reset. */
-void hl_notify_start(hl_notify_t *n);
+/* A statement starts: counters reset, no report for DELAY_MS. */
+void hl_notify_start(hl_notify_t *n, uint64_t delay_ms);
 /* Hands the warning FMT... (01000) to the handler, if any. */
 void hl_notify_warn(hl_notify_t *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Reports PHASE at DONE of TOTAL (0: unknown) UNIT, unless throttled. */

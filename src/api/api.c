@@ -52,6 +52,8 @@ static hl_status_t take_error(hl_db_t *db, hl_error_t *err, const char *text) {
   hl_status_t code = err->code;
   hl_err_move(&db->err, err);
   db->err_line = db->err_col = 0;
+  /* a cancel is no fault of the text, whatever the statement was at */
+  if (code == HL_INTERRUPT) db->err.position = -1;
   if (text && db->err.position >= 0 && (size_t)db->err.position <= strlen(text))
     hl_sql_line_col(text, db->err.position, &db->err_line, &db->err_col);
   return code;

@@ -98,9 +98,10 @@ int hl_error_column(hl_db_t *db);
  * its hl_step fails with HL_INTERRUPT, SQLSTATE 57014 "canceling statement
  * due to user request"; a cancelled write is rolled back like any failed
  * write (no files, no catalog change), a write already committing ends
- * normally.  The request is forgotten when the next statement starts (its
- * first hl_step), so a call while no statement runs has no effect on the
- * next one.  DB must stay open for the duration of the call. */
+ * normally.  The request is forgotten when the next statement is prepared
+ * (hl_prepare), so a call while no statement runs has no effect on the
+ * next one, and a call between hl_prepare and the statement's first
+ * hl_step cancels it.  DB must stay open for the duration of the call. */
 void hl_interrupt(hl_db_t *db);
 
 /* Warnings: things a statement that succeeds wants the user to see (MSCK's

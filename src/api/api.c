@@ -228,6 +228,8 @@ hl_status_t hl_prepare(hl_db_t *db, const char *sql, hl_stmt_t **out, const char
   *out = NULL;
   if (tail) *tail = sql;
   clear_error(db);
+  /* a request from before this statement is not for it (include/hivelite.h) */
+  hl_budget_clear_cancel(&db->session.budget);
   hl_error_t err;
   hl_err_init(&err);
   hl_arena_t *arena = hl_arena_create(0);
@@ -293,9 +295,10 @@ hl_status_t hl_step(hl_stmt_t *st) {
         hl_budget_start(budget, hl_session_get(&db->session, "hivelite.memory_limit"), &err);
     uint64_t delay_ms = 500; /* a quicker statement shows no progress */
     if (rc == HL_OK)
-      rc = hl_session_get_u64(&db->session, "hivelite.progress.delay_ms", delay_ms, &delay_ms,
-                              &err);
+      rc =
+          hl_session_get_u64(&db->session, "hivelite.progress.delay_ms", delay_ms, &delay_ms, &err);
     hl_notify_start(&db->session.notify, delay_ms);
+    if (rc == HL_OK) rc = hl_budget_check_cancel(budget, &err);
     /* the statement's arena (syntax tree so far, then plan and operators)
      * counts against the limit from here on */
     if (rc == HL_OK && hl_arena_set_account(st->arena, hl_budget_account(budget)) != 0)

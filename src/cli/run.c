@@ -63,6 +63,12 @@ int hl_cli_run_script(hl_cli_t *cli, const char *script, int stop_on_error) {
       return HL_CLI_SQLERR; /* the statement's end is unknown: stop */
     }
     if (!stmt) break; /* only blanks and comments remain */
+    /* hl_prepare forgets earlier cancel requests: one that came while it
+     * ran is only in the shell's flag */
+    if (cli->interrupted && *cli->interrupted) {
+      hl_finalize(stmt);
+      break;
+    }
     hl_cli_progress_live(cli, 1);
     rc = hl_step(stmt);
     hl_cli_progress_live(cli, 0);

@@ -88,7 +88,6 @@ hl_status_t hl_budget_start(hl_budget_t *b, const char *setting, hl_error_t *err
   atomic_store(&b->kept, 0);
   atomic_store(&b->kept_what, NULL);
   atomic_store(&b->refused_what, NULL);
-  atomic_store(&b->cancel, 0);
   b->limit = hl_budget_default_limit();
   if (setting && hl_budget_parse_size(setting, &b->limit) != 0)
     return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),

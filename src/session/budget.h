@@ -17,10 +17,12 @@
  *
  * The budget also carries the statement's cancel request (hl_interrupt):
  * a flag any thread or a signal handler may set with one lock-free atomic
- * store, cleared when the next statement starts.  Operators, scans, writers
+ * store.  Operators, scans, writers
  * and MSCK's walk poll it at batch, file and directory boundaries
  * (hl_budget_check_cancel), so a cancelled statement fails within one batch
- * with 57014, the way PostgreSQL reports a cancel.
+ * with 57014, the way PostgreSQL reports a cancel.  The api clears it when
+ * a statement is prepared (hl_budget_clear_cancel), not when it starts: a
+ * request made between the two cancels the statement.
  */
 #ifndef HL_BUDGET_H
 #define HL_BUDGET_H
@@ -52,8 +54,7 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic int must be lock-free");
 int hl_budget_parse_size(const char *text, uint64_t *bytes);
 /* The default limit: 80% of physical memory. */
 uint64_t hl_budget_default_limit(void);
-/* Starts a statement: used = 0, no cancel request, limit from SETTING
- * (NULL: default).
+/* Starts a statement: used = 0, limit from SETTING (NULL: default).
  * A malformed setting is a 22023 error. */
 hl_status_t hl_budget_start(hl_budget_t *b, const char *setting, hl_error_t *err);
 /* Charges BYTES (may be 0); fails with 53200 when the limit would pass.
@@ -74,6 +75,10 @@ void hl_budget_explain_nomem(hl_budget_t *b, hl_error_t *err);
 /* Asks the running statement to stop (async-signal-safe: one atomic store). */
 static inline void hl_budget_cancel(hl_budget_t *b) {
   atomic_store_explicit(&b->cancel, 1, memory_order_relaxed);
+}
+/* Forgets a cancel request (a new statement is prepared). */
+static inline void hl_budget_clear_cancel(hl_budget_t *b) {
+  atomic_store_explicit(&b->cancel, 0, memory_order_relaxed);
 }
 /* Sets ERR to 57014 "canceling statement due to user request"; returns
  * HL_INTERRUPT. */

@@ -96,6 +96,13 @@ TEST(interrupt_query) {
   hl_interrupt(db);
   CHECK_INT(run(db, "SELECT max(x) FROM n;", v, sizeof v), HL_DONE);
   CHECK_STR(v, "999");
+  /* a request between hl_prepare and the first hl_step is for the statement */
+  hl_stmt_t *st = NULL;
+  CHECK_INT(hl_prepare(db, "SELECT count(*) FROM n;", &st, NULL), HL_OK);
+  hl_interrupt(db);
+  CHECK_INT(hl_step(st), HL_INTERRUPT);
+  CHECK_STR(hl_sqlstate(db), "57014");
+  hl_finalize(st);
   hl_close(db);
 }
 

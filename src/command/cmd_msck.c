@@ -355,7 +355,8 @@ static hl_status_t report_duplicates(walk_t *w, out_lines_t *out) {
     f->rel = f->location + root_len + (f->location[root_len] == '/');
     f->canonical = strcmp(f->rel, f->name) == 0;
   }
-  qsort(w->found, w->n_found, sizeof *w->found, cmp_found);
+  /* no directory found: w->found is NULL, which qsort may not be given */
+  if (w->n_found > 1) qsort(w->found, w->n_found, sizeof *w->found, cmp_found);
   size_t kept = 0;
   for (size_t i = 0; i < w->n_found;) {
     size_t j = i + 1;

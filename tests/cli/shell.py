@@ -11,7 +11,8 @@ Checks, each against exact text:
    lines of an unfinished statement) and shows a fresh prompt;
 3. a cancelled INSERT leaves the table as it was, no file behind;
 4. each statement is in the history file as soon as it is entered: the
-   shell is SIGKILLed and the file holds them;
+   shell is SIGKILLed and the file holds them; Ctrl-D exits cleanly and
+   leaves each entry once;
 5. a long INSERT draws a progress line on a terminal's stderr and erases
    it; with stderr a file nothing is drawn;
 6. MSCK's skipped directories are "WARNING: ..." lines.
@@ -145,6 +146,30 @@ def test_warnings(sh, warehouse):
     )
 
 
+def test_clean_exit(sh):
+    """Ctrl-D at the prompt ends the shell with status 0."""
+    try:
+        sh.expect(PROMPT)
+        sh.run(b"SELECT 3;")
+        # libedit can lose a ^D typed the moment the prompt appears (the
+        # shell before Ctrl-C handling too): type it a little later
+        time.sleep(0.3)
+        sh.send(b"\x04")
+        end = time.time() + 20
+        while time.time() < end:
+            pid, status = os.waitpid(sh.pid, os.WNOHANG)
+            if pid:
+                check(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
+                      "Ctrl-D should exit 0", status)
+                return
+            time.sleep(0.05)
+        os.kill(sh.pid, signal.SIGKILL)
+        os.waitpid(sh.pid, 0)
+        raise Failure("Ctrl-D should end the shell")
+    finally:
+        os.close(sh.fd)
+
+
 def read_history(path):
     """The entries of a libedit history file (vis-encoded lines)."""
     with open(path, "rb") as f:
@@ -205,6 +230,10 @@ def main():
             "MSCK TABLE w;",
         ]
         check(entries == want, "the history should hold every statement once", entries)
+        # a clean exit (Ctrl-D) rewrites the file: the same entries, once each
+        test_clean_exit(Shell(hivelite, warehouse, home))
+        entries = read_history(os.path.join(home, ".hivelite_history"))
+        check(entries == want + ["SELECT 3;"], "history after a clean exit", entries)
         test_progress(hivelite, warehouse, home)
     except (Failure, subprocess.SubprocessError) as e:
         print("FAIL: %s" % e)

@@ -107,15 +107,20 @@ TEST(interrupt_query) {
 }
 
 typedef struct progress {
-  int calls;
+  int scans, bad_scan; /* "scan" reports, those with done > total */
+  int calls;           /* "insert" reports */
   uint64_t last_done;
   char phase[16], unit[16];
 } progress_t;
 
 static void on_progress(void *ctx, const char *phase, uint64_t done, uint64_t total,
                         const char *unit) {
-  (void)total;
   progress_t *p = ctx;
+  if (strcmp(phase, "scan") == 0) { /* files opened of those listed */
+    p->scans++;
+    if (total == 0 || done > total) p->bad_scan++;
+    return;
+  }
   if (strcmp(phase, "insert") != 0) return;
   p->calls++;
   p->last_done = done;
@@ -212,6 +217,12 @@ TEST(progress) {
   CHECK(p.calls >= 1);
   CHECK(p.last_done > 0 && p.last_done <= 1000000);
   CHECK_STR(p.unit, "rows");
+  /* a scan of a million rows reports per batch */
+  char v[64] = "";
+  CHECK_INT(run(db, "SELECT count(*) FROM big WHERE x >= 0;", v, sizeof v), HL_DONE);
+  CHECK_STR(v, "1000000");
+  CHECK(p.scans >= 1);
+  CHECK_INT(p.bad_scan, 0);
   /* a bad delay is the statement's error */
   CHECK_INT(run(db, "SET hivelite.progress.delay_ms=soon; SELECT 1;", NULL, 0), HL_ERROR);
   CHECK_STR(hl_sqlstate(db), "22023");

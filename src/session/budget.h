@@ -17,12 +17,12 @@
  *
  * The budget also carries the statement's cancel request (hl_interrupt):
  * a flag any thread or a signal handler may set with one lock-free atomic
- * store.  Operators, scans, writers
- * and MSCK's walk poll it at batch, file and directory boundaries
- * (hl_budget_check_cancel), so a cancelled statement fails within one batch
- * with 57014, the way PostgreSQL reports a cancel.  The api clears it when
- * a statement is prepared (hl_budget_clear_cancel), not when it starts: a
- * request made between the two cancels the statement.
+ * store.  Scans, joins, writers and MSCK's walk poll it at batch, file and
+ * directory boundaries (hl_budget_check_cancel), so a cancelled statement
+ * fails within one batch with 57014, the way PostgreSQL reports a cancel.
+ * The api clears it when a statement is prepared (hl_budget_clear_cancel),
+ * not when it starts: a request made between the two cancels the
+ * statement.
  */
 #ifndef HL_BUDGET_H
 #define HL_BUDGET_H

@@ -9,6 +9,8 @@
  *
  * Ownership and lifetimes are stated on every function.  One hl_db_t must be
  * used by one thread at a time; open one handle per thread for concurrency.
+ * The one exception is hl_interrupt, which another thread or a signal
+ * handler may call while a statement runs.
  */
 #ifndef HIVELITE_H
 #define HIVELITE_H
@@ -89,6 +91,41 @@ const char *hl_errmsg(hl_db_t *db);
 const char *hl_sqlstate(hl_db_t *db);
 int hl_error_line(hl_db_t *db);
 int hl_error_column(hl_db_t *db);
+
+/* Cancels the statement running on DB, from any thread or from a signal
+ * handler (async-signal-safe: one lock-free atomic store, nothing else).
+ * The statement stops at its next batch, file or directory boundary and
+ * its hl_step fails with HL_INTERRUPT, SQLSTATE 57014 "canceling statement
+ * due to user request"; a cancelled write is rolled back like any failed
+ * write (no files, no catalog change), a write already committing ends
+ * normally.  The request is forgotten when the next statement is prepared
+ * (hl_prepare), so a call while no statement runs has no effect on the
+ * next one, and a call between hl_prepare and the statement's first
+ * hl_step cancels it.  DB must stay open for the duration of the call. */
+void hl_interrupt(hl_db_t *db);
+
+/* Warnings: things a statement that succeeds wants the user to see (MSCK's
+ * skipped and duplicate partition directories).  FN(CTX, sqlstate "01000",
+ * message) is called during hl_step, on its thread, once per warning;
+ * MESSAGE is valid during the call only.  FN NULL: no handler (the
+ * default; the warnings are dropped).  The warnings are also part of the
+ * statement's result where it has one (MSCK's lines). */
+typedef void (*hl_warning_fn)(void *ctx, const char *sqlstate, const char *message);
+void hl_set_warning_handler(hl_db_t *db, hl_warning_fn fn, void *ctx);
+
+/* Progress of long statements: FN(CTX, phase, done, total, unit) with
+ * phase "scan" (unit "files": files opened of those listed so far by all
+ * the statement's scans), "insert" ("rows": rows written, total 0) or
+ * "msck" ("directories": top-level directories walked of all of them);
+ * TOTAL 0 means unknown.  Throttled: the first call comes half a second
+ * into a statement (SET hivelite.progress.delay_ms), then at most ten a
+ * second.  FN may be called from the
+ * statement's worker threads, never two calls at once, and must return
+ * quickly; it must not call into DB.  Nothing marks the end: the statement
+ * is over when hl_step returns HL_DONE or an error.  FN NULL: none. */
+typedef void (*hl_progress_fn)(void *ctx, const char *phase, uint64_t done, uint64_t total,
+                               const char *unit);
+void hl_set_progress_handler(hl_db_t *db, hl_progress_fn fn, void *ctx);
 
 /* Static names: "HL_OK", ... and a short description. */
 const char *hl_status_name(hl_status_t status);

@@ -33,6 +33,10 @@ up to the next blank line or the end of the file.  For "query" the block is
 the expected stdout (required); for "statement error" it is the exact
 expected stderr; for "statement ok" it is the expected stdout.  Since a
 blank line ends the block, an empty output line is written "(empty)".
+In the block of a "statement ok" or "query" record, lines starting with
+"WARNING: " are the expected stderr (the warnings the CLI prints, in
+order) and the other lines the expected stdout; without such lines the
+statement must leave stderr empty.
 
 Example:
 
@@ -76,6 +80,7 @@ import tempfile
 SKIP = 77
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EMPTY_LINE = "(empty)"
+WARNING_PREFIX = "WARNING: "
 VAR_RE = re.compile(r"\$\{(WAREHOUSE|TMP|DATA|FIXTURES)\}")
 
 
@@ -240,6 +245,15 @@ class Runner:
         )
         stdout = output_lines(decode(result.stdout))
         stderr = output_lines(decode(result.stderr))
+        warnings = []
+        if rec.kind != "error" and expected is not None:
+            warnings = [line for line in expected if line.startswith(WARNING_PREFIX)]
+            expected = [line for line in expected if not line.startswith(WARNING_PREFIX)]
+        if rec.kind != "error" and result.returncode == 0 and warnings and stderr != warnings:
+            self.fail(rec, "warnings differ", body, warnings, stderr)
+            return
+        if rec.kind != "error" and result.returncode == 0 and stderr == warnings:
+            stderr = []
 
         if rec.kind == "ok":
             if result.returncode != 0 or stderr:

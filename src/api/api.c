@@ -52,6 +52,8 @@ static hl_status_t take_error(hl_db_t *db, hl_error_t *err, const char *text) {
   hl_status_t code = err->code;
   hl_err_move(&db->err, err);
   db->err_line = db->err_col = 0;
+  /* a cancel is no fault of the text, whatever the statement was at */
+  if (code == HL_INTERRUPT) db->err.position = -1;
   if (text && db->err.position >= 0 && (size_t)db->err.position <= strlen(text))
     hl_sql_line_col(text, db->err.position, &db->err_line, &db->err_col);
   return code;
@@ -204,12 +206,30 @@ void hl_close(hl_db_t *db) {
   hl_free(db);
 }
 
+void hl_interrupt(hl_db_t *db) {
+  if (db) hl_budget_cancel(&db->session.budget);
+}
+
+void hl_set_warning_handler(hl_db_t *db, hl_warning_fn fn, void *ctx) {
+  if (!db) return;
+  db->session.notify.warn = fn;
+  db->session.notify.warn_ctx = ctx;
+}
+
+void hl_set_progress_handler(hl_db_t *db, hl_progress_fn fn, void *ctx) {
+  if (!db) return;
+  db->session.notify.progress = fn;
+  db->session.notify.progress_ctx = ctx;
+}
+
 /* ---------------------------------------------------------- statements */
 
 hl_status_t hl_prepare(hl_db_t *db, const char *sql, hl_stmt_t **out, const char **tail) {
   *out = NULL;
   if (tail) *tail = sql;
   clear_error(db);
+  /* a request from before this statement is not for it (include/hivelite.h) */
+  hl_budget_clear_cancel(&db->session.budget);
   hl_error_t err;
   hl_err_init(&err);
   hl_arena_t *arena = hl_arena_create(0);
@@ -273,6 +293,12 @@ hl_status_t hl_step(hl_stmt_t *st) {
     hl_budget_t *budget = &db->session.budget;
     hl_status_t rc =
         hl_budget_start(budget, hl_session_get(&db->session, "hivelite.memory_limit"), &err);
+    uint64_t delay_ms = 500; /* a quicker statement shows no progress */
+    if (rc == HL_OK)
+      rc =
+          hl_session_get_u64(&db->session, "hivelite.progress.delay_ms", delay_ms, &delay_ms, &err);
+    hl_notify_start(&db->session.notify, delay_ms);
+    if (rc == HL_OK) rc = hl_budget_check_cancel(budget, &err);
     /* the statement's arena (syntax tree so far, then plan and operators)
      * counts against the limit from here on */
     if (rc == HL_OK && hl_arena_set_account(st->arena, hl_budget_account(budget)) != 0)
@@ -294,7 +320,9 @@ hl_status_t hl_step(hl_stmt_t *st) {
       return HL_DONE;
     }
     hl_batch_t *b = NULL;
-    hl_status_t rc = st->result.root->next(st->result.root, &b, &err);
+    /* a cancel also stops a caller that pulls the rows slowly */
+    hl_status_t rc = hl_budget_check_cancel(&db->session.budget, &err);
+    if (rc == HL_OK) rc = st->result.root->next(st->result.root, &b, &err);
     if (rc != HL_OK) {
       close_root(st);
       st->batch = NULL;

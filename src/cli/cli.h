@@ -13,6 +13,8 @@
 
 #include "hivelite.h"
 
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 typedef enum hl_cli_format {
@@ -27,7 +29,14 @@ typedef struct hl_cli {
   hl_cli_format_t format; /* how results are printed */
   int header;             /* 1: print column names (table, csv, tsv) */
   FILE *out;              /* results */
-  FILE *err;              /* error messages */
+  FILE *err;              /* error messages, warnings, progress */
+  /* the shell's Ctrl-C flag (NULL outside the shell): set, a script stops
+   * before its next statement */
+  volatile sig_atomic_t *interrupted;
+  /* progress lines (notify.c): drawn only while a statement's first
+   * hl_step runs (before any result row is printed) */
+  atomic_int progress_live;  /* 1: the callback may draw */
+  atomic_int progress_drawn; /* 1: a progress line is on the terminal */
 } hl_cli_t;
 
 /* Outcome of running statements. */
@@ -57,6 +66,12 @@ void hl_cli_print_error(hl_cli_t *cli, const char *sqlstate, const char *message
  * the failing hl_step status (error left in the handle) otherwise, or
  * HL_NOMEM when the CLI itself ran out of memory. */
 hl_status_t hl_cli_print_result(hl_cli_t *cli, hl_stmt_t *stmt, hl_status_t first);
+
+/* Registers the warning handler (every mode: "WARNING: message" lines on
+ * cli->err) and, when cli->err is a terminal, the progress handler. */
+void hl_cli_notify_init(hl_cli_t *cli);
+/* Arms (ON 1) or disarms progress drawing; disarming erases a drawn line. */
+void hl_cli_progress_live(hl_cli_t *cli, int on);
 
 /* 1 when TEXT ends with a ';' that is outside quotes and comments (only
  * blanks and comments may follow it), i.e. the shell may run it. */

@@ -287,6 +287,7 @@ int main(int argc, char **argv) {
     return HL_CLI_SQLERR;
   }
 
+  hl_cli_notify_init(&cli);
   if (interactive) {
     status = hl_cli_shell(&cli);
   } else {

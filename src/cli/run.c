@@ -52,6 +52,8 @@ int hl_cli_run_script(hl_cli_t *cli, const char *script, int stop_on_error) {
   int line = 1, column = 1; /* position of REST in SCRIPT */
   int result = HL_CLI_OK;
   while (*rest) {
+    /* Ctrl-C in the shell ends the whole line of statements */
+    if (cli->interrupted && *cli->interrupted) break;
     hl_stmt_t *stmt = NULL;
     const char *tail = NULL;
     hl_status_t rc = hl_prepare(cli->db, rest, &stmt, &tail);
@@ -61,7 +63,15 @@ int hl_cli_run_script(hl_cli_t *cli, const char *script, int stop_on_error) {
       return HL_CLI_SQLERR; /* the statement's end is unknown: stop */
     }
     if (!stmt) break; /* only blanks and comments remain */
+    /* hl_prepare forgets earlier cancel requests: one that came while it
+     * ran is only in the shell's flag */
+    if (cli->interrupted && *cli->interrupted) {
+      hl_finalize(stmt);
+      break;
+    }
+    hl_cli_progress_live(cli, 1);
     rc = hl_step(stmt);
+    hl_cli_progress_live(cli, 0);
     if (rc == HL_ROW || rc == HL_DONE) rc = hl_cli_print_result(cli, stmt, rc);
     if (rc == HL_NOMEM && hl_errcode(cli->db) != HL_NOMEM) {
       /* The CLI's own buffers ran out, not the library. */
@@ -72,7 +82,7 @@ int hl_cli_run_script(hl_cli_t *cli, const char *script, int stop_on_error) {
       result = HL_CLI_SQLERR;
     }
     hl_finalize(stmt);
-    if (result != HL_CLI_OK && stop_on_error) break;
+    if (result != HL_CLI_OK && (stop_on_error || rc == HL_INTERRUPT)) break;
     /* A tail that does not advance would loop forever: treat it as the end. */
     if (!tail || tail <= rest) break;
     advance_position(rest, tail, &line, &column);

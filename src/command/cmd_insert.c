@@ -752,7 +752,9 @@ static hl_status_t write_result(writer_t *w, wtable_t *wt, hl_result_t *res, hl_
   hl_status_t rc = HL_OK;
   for (;;) {
     hl_batch_t *b = NULL;
-    rc = res->root->next(res->root, &b, err);
+    /* a cancel fails the write here; run_writes then rolls it back */
+    rc = hl_budget_check_cancel(&w->s->budget, err);
+    if (rc == HL_OK) rc = res->root->next(res->root, &b, err);
     if (rc != HL_OK || !b) break;
     uint32_t live = hl_batch_live(b);
     for (uint32_t i = 0; rc == HL_OK && i < live; i++) {
@@ -761,6 +763,7 @@ static hl_status_t write_result(writer_t *w, wtable_t *wt, hl_result_t *res, hl_
       hl_arena_reset(w->scratch);
     }
     if (rc != HL_OK) break;
+    hl_notify_progress(&w->s->notify, "insert", w->row_no, 0, "rows");
   }
   res->root->close(res->root);
   return rc;
@@ -1332,6 +1335,8 @@ static hl_status_t run_writes(writer_t *w, const char *kind, hl_error_t *err) {
     w->s->snap = NULL;
     hl_snap_end(snap);
   }
+  /* the last chance to cancel: once the commit starts it runs to its end */
+  if (rc == HL_OK) rc = hl_budget_check_cancel(&w->s->budget, err);
   if (rc == HL_OK) {
     writer_fini(w);
     rc = hl_txn_commit(w->txn, apply, w, err);
@@ -1709,6 +1714,8 @@ hl_status_t hl_cmd_load(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     } else if (rc == HL_OK) {
       rc = hl_txn_target_add_moved(w.txn, p->target, name, files[i], err);
     }
+    /* between files: a copy of many large files may be cancelled */
+    if (rc == HL_OK) rc = hl_budget_check_cancel(&s->budget, err);
   }
   if (rc == HL_OK) {
     writer_fini(&w);

@@ -163,7 +163,8 @@ static bool exact_value(const hl_type_t *type, const char *text, const char *can
 static hl_status_t walk_dir(walk_t *w, const char *dir, const char *rel, int depth) {
   hl_stor_entry_t *entries;
   size_t n;
-  hl_status_t rc = w->s->fs->ops->list(w->s->fs, dir, w->arena, &entries, &n, w->err);
+  hl_status_t rc = hl_budget_check_cancel(&w->s->budget, w->err);
+  if (rc == HL_OK) rc = w->s->fs->ops->list(w->s->fs, dir, w->arena, &entries, &n, w->err);
   if (rc != HL_OK) return rc;
   const char *key = w->t->cat->part_keys[depth].name;
   bool leaf = depth + 1 == w->t->n_part;
@@ -238,6 +239,8 @@ static hl_status_t walk_dir(walk_t *w, const char *dir, const char *rel, int dep
     if (!child) return hl_err_nomem(w->err);
     rc = leaf ? add_found(w, child) : walk_dir(w, child, child_rel, depth + 1);
     if (rc != HL_OK) return rc;
+    /* the top level is the one whose size is known up front */
+    if (depth == 0) hl_notify_progress(&w->s->notify, "msck", i + 1, n, "directories");
   }
   if (depth > 0 && n_visible == 0) return junk(w, rel, "missing partition directories below it");
   return HL_OK;
@@ -359,7 +362,8 @@ static hl_status_t report_duplicates(walk_t *w, out_lines_t *out) {
     f->rel = f->location + root_len + (f->location[root_len] == '/');
     f->canonical = strcmp(f->rel, f->name) == 0;
   }
-  qsort(w->found, w->n_found, sizeof *w->found, cmp_found);
+  /* no directory found: w->found is NULL, which qsort may not be given */
+  if (w->n_found > 1) qsort(w->found, w->n_found, sizeof *w->found, cmp_found);
   size_t kept = 0;
   for (size_t i = 0; i < w->n_found;) {
     size_t j = i + 1;
@@ -376,6 +380,7 @@ static hl_status_t report_duplicates(walk_t *w, out_lines_t *out) {
       hl_buf_fini(&b);
       hl_status_t rc = out_add(out, line, w->arena, w->err);
       if (rc != HL_OK) return rc;
+      hl_notify_warn(&w->s->notify, "%s", line);
     }
     w->found[kept++] = w->found[i];
     i = j;
@@ -468,7 +473,8 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
   size_t n_gone = 0;
   for (size_t i = 0; do_drop && i < n_parts; i++) {
     hl_stor_stat_t st;
-    rc = s->fs->ops->stat(s->fs, parts[i].location, &st, err);
+    rc = hl_budget_check_cancel(&s->budget, err);
+    if (rc == HL_OK) rc = s->fs->ops->stat(s->fs, parts[i].location, &st, err);
     if (rc != HL_OK) return rc;
     if (st.exists && st.is_dir) continue;
     gone_names[n_gone] = parts[i].name;
@@ -540,12 +546,14 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     hl_buf_fini(&b);
     rc = out_add(&out, line, arena, err);
     if (rc != HL_OK) return rc;
-    /* every one of them, with the reason, on request */
-    for (size_t i = 0; hl_cmd_setting_true(s, "hivelite.msck.list.skipped") && i < w.n_skipped;
-         i++) {
-      rc = out_add(&out, hl_arena_sprintf(arena, "Skipped %s: %s", w.skipped[i], w.whys[i]), arena,
-                   err);
-      if (rc != HL_OK) return rc;
+    /* every one of them, with the reason: as warnings always, as result
+     * lines on request */
+    bool list = hl_cmd_setting_true(s, "hivelite.msck.list.skipped");
+    for (size_t i = 0; i < w.n_skipped; i++) {
+      char *each = hl_arena_sprintf(arena, "Skipped %s: %s", w.skipped[i], w.whys[i]);
+      if (!each) return hl_err_nomem(err);
+      hl_notify_warn(&s->notify, "%s", each);
+      if (list && (rc = out_add(&out, each, arena, err)) != HL_OK) return rc;
     }
   }
   return hl_cmd_lines_result(arena, "result", out.v, out.n, result, err);

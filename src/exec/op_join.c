@@ -527,6 +527,9 @@ static hl_status_t join_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
     j->phase = j->pb ? PH_PAIRS : (t == HL_JOIN_FULL ? PH_BUILD_UNMATCHED : PH_DONE);
   }
   for (;;) {
+    /* a probe row may pair with a whole build side: batches without a
+     * scan below them */
+    if ((rc = hl_budget_check_cancel(j->budget, err)) != HL_OK) return rc;
     if (hl_batch_reset(j->out) != HL_OK) return hl_err_nomem(err);
     switch (j->phase) {
     case PH_PAIRS:

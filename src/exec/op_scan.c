@@ -227,6 +227,8 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
     return rc;
   }
   if (sc->n_files && sc->n_workers <= 1) sc->stats.partitions_read++;
+  /* every worker lists every unit: one counts them for the progress */
+  hl_notify_scan_files(&sc->s->notify, sc->n_workers <= 1 || sc->worker == 0 ? sc->n_files : 0, 0);
   return HL_OK;
 }
 
@@ -288,6 +290,7 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
     /* with threads, the partition counts for the worker of its first file
      * (every worker lists it; a LIMIT may stop the others first) */
     if (sc->n_workers > 1 && sc->next_file == 1) sc->stats.partitions_read++;
+    hl_notify_scan_files(&sc->s->notify, 0, 1);
   }
   sc->file_rows = 0;
   /* a sample is the first rows of the file: skipping row groups by
@@ -345,6 +348,9 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   scan_t *sc = (scan_t *)op;
   *out = NULL;
   for (;;) {
+    /* between batches and files (also those a pushed filter drops whole) */
+    hl_status_t crc = hl_budget_check_cancel(&sc->s->budget, err);
+    if (crc != HL_OK) return crc;
     if (sc->reader || sc->pq || sc->seq || sc->rc || sc->orc_r) {
       if (hl_batch_reset(sc->batch) != HL_OK) return hl_err_nomem(err);
       hl_status_t rc = sc->pq      ? hl_parquet_reader_next(sc->pq, sc->batch, err)
@@ -375,6 +381,7 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
             return rc;
           if (!keep) continue;
         }
+        hl_notify_scan_files(&sc->s->notify, 0, 0); /* a long file shows progress too */
         *out = sc->batch;
         return HL_OK;
       }

@@ -95,6 +95,11 @@ hl_status_t hl_budget_start(hl_budget_t *b, const char *setting, hl_error_t *err
   return HL_OK;
 }
 
+hl_status_t hl_budget_cancelled(hl_error_t *err) {
+  return hl_err_set(err, HL_INTERRUPT, HL_SS(QUERY_CANCELED),
+                    "canceling statement due to user request");
+}
+
 hl_status_t hl_budget_charge(hl_budget_t *b, uint64_t bytes, const char *what, hl_error_t *err) {
   if (!b || bytes == 0) return HL_OK;
   atomic_fetch_add(&b->kept, bytes);

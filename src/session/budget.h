@@ -14,6 +14,15 @@
  * per-column costs count too.  A refused block makes the allocation fail
  * (HL_NOMEM) and marks the budget exceeded; the api turns that out-of-memory
  * error into hl_budget_exceeded_error's message.
+ *
+ * The budget also carries the statement's cancel request (hl_interrupt):
+ * a flag any thread or a signal handler may set with one lock-free atomic
+ * store.  Scans, joins, writers and MSCK's walk poll it at batch, file and
+ * directory boundaries (hl_budget_check_cancel), so a cancelled statement
+ * fails within one batch with 57014, the way PostgreSQL reports a cancel.
+ * The api clears it when a statement is prepared (hl_budget_clear_cancel),
+ * not when it starts: a request made between the two cancels the
+ * statement.
  */
 #ifndef HL_BUDGET_H
 #define HL_BUDGET_H
@@ -35,7 +44,11 @@ typedef struct hl_budget {
   _Atomic(const char *) kept_what;    /* the operator that charged last, for messages */
   _Atomic(const char *) refused_what; /* at the first refused block: kept_what when
                                           kept was at least half the limit, else NULL */
+  atomic_int cancel;                  /* 1: hl_interrupt asked the statement to stop */
 } hl_budget_t;
+
+/* A signal handler may set the flag: the store must not take a lock. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic int must be lock-free");
 
 /* Parses "2GB", "512 MB", "1024" (bytes); returns 0 on success. */
 int hl_budget_parse_size(const char *text, uint64_t *bytes);
@@ -58,6 +71,24 @@ hl_mem_account_t *hl_budget_account(hl_budget_t *b);
  * charged rows when operators keep at least half the limit (the block was
  * refused because of the rows they keep), else "the statement". */
 void hl_budget_explain_nomem(hl_budget_t *b, hl_error_t *err);
+
+/* Asks the running statement to stop (async-signal-safe: one atomic store). */
+static inline void hl_budget_cancel(hl_budget_t *b) {
+  atomic_store_explicit(&b->cancel, 1, memory_order_relaxed);
+}
+/* Forgets a cancel request (a new statement is prepared). */
+static inline void hl_budget_clear_cancel(hl_budget_t *b) {
+  atomic_store_explicit(&b->cancel, 0, memory_order_relaxed);
+}
+/* Sets ERR to 57014 "canceling statement due to user request"; returns
+ * HL_INTERRUPT. */
+hl_status_t hl_budget_cancelled(hl_error_t *err);
+/* HL_OK, or the cancel error when the statement was asked to stop.  A NULL
+ * budget is never cancelled. */
+static inline hl_status_t hl_budget_check_cancel(hl_budget_t *b, hl_error_t *err) {
+  if (!b || !atomic_load_explicit(&b->cancel, memory_order_relaxed)) return HL_OK;
+  return hl_budget_cancelled(err);
+}
 
 /* Raises an operator's charge *CHARGED to NOW bytes (no-op when NOW is not
  * larger).  The charge is recorded even when it fails, so the operator's

@@ -9,6 +9,7 @@
 
 #include "catalog/catalog.h"
 #include "session/budget.h"
+#include "session/notify.h"
 #include "storage/stor.h"
 #include "util/kv.h"
 
@@ -23,7 +24,8 @@ typedef struct hl_session {
   int cap_settings;
   struct hl_parquet_cache *parquet_cache; /* footers, keyed on path/size/mtime (owned) */
   struct hl_list_cache *list_cache;       /* partition directory listings (owned) */
-  hl_budget_t budget;                     /* memory limit of the running statement */
+  hl_budget_t budget; /* memory limit and cancel flag of the running statement */
+  hl_notify_t notify; /* warning and progress callbacks (api) */
   /* The read snapshot (exec/snapshot.h) that the scans being built join:
    * set while a query's operators are built (hl_exec_plan) or while a
    * write runs its SELECTs; NULL otherwise.  Borrowed. */

@@ -10,11 +10,16 @@
  * columns: a table whose old partitions are text and new ones Parquet
  * reads each with its own reader, as Hive does).  A partition's column i
  * is the table's column i (Hive maps them by position): the reader looks
- * it up by the partition's name (Parquet, ORC) or position (text) and
- * reads it as the table's type; table columns past the partition's read
- * NULL.  Partition key columns are constants per partition, typed once per
- * partition.  A partition whose directory is missing reads as empty, as in
- * Hive.
+ * it up by the partition's name (Parquet, ORC) or position (text); table
+ * columns past the partition's read NULL.  Text parses each field as the
+ * table's type directly.  A Parquet or ORC partition whose column types
+ * differ from the table's (an ALTER ... CHANGE without CASCADE) is read in
+ * its own types into a second batch and converted value by value to the
+ * table's with CAST's rules (a value that does not convert is NULL), as
+ * Hive's schema evolution converts; statistics predicates on those columns
+ * are not given to the reader, since they are typed as the table's.  Partition key columns are
+ * constants per partition, typed once per partition.  A partition whose directory is missing reads
+ * as empty, as in Hive.
  */
 #include "exec/ops.h"
 #include "exec/snapshot.h"
@@ -44,6 +49,13 @@ typedef struct scan {
   int n_read;
   const char **read_names;
   const bool *read_needed;
+  /* a unit whose Parquet/ORC column types differ from the table's: its
+   * types, the batch its reader fills (converted into batch), and the
+   * predicates that still apply; NULL/plan's otherwise */
+  const hl_type_t **read_types;
+  hl_batch_t *raw;
+  const hl_scan_pred_t *preds;
+  int n_preds;
   hl_arena_t *unit_arena; /* file list and partition values of one unit */
   hl_batch_t *batch;
   size_t next_unit; /* next partition (or the table dir) to open */
@@ -141,6 +153,68 @@ static void set_format(scan_t *sc, const char *name) {
   sc->orc = strcmp(name, "orc") == 0;
 }
 
+/* Partition P (Parquet or ORC) declares its first N columns in types of
+ * its own: where one differs from the table's, the unit reads P's types
+ * into sc->raw and converts (see the header). */
+static hl_status_t unit_types(scan_t *sc, const hl_cat_partition_t *p, int n, hl_error_t *err) {
+  hl_table_t *t = sc->table;
+  const hl_type_t **types = NULL;
+  for (int i = 0; i < n; i++) {
+    if (!sc->read_needed[i]) continue;
+    hl_type_t *pt;
+    hl_status_t rc = hl_type_parse_str(sc->unit_arena, p->sd->cols[i].type, &pt, err);
+    if (rc != HL_OK) return rc;
+    if (hl_type_equal(pt, t->types[i])) continue;
+    if (!types) {
+      if (!(types = hl_arena_alloc(sc->unit_arena, sizeof(*types) * (size_t)(t->n_all + 1))))
+        return hl_err_nomem(err);
+      memcpy(types, t->types, sizeof(*types) * (size_t)t->n_all);
+    }
+    types[i] = pt;
+  }
+  if (!types) return HL_OK;
+  sc->read_types = types;
+  sc->raw = hl_batch_create_charged(t->n_all, types, hl_arena_account(sc->arena));
+  if (!sc->raw) return hl_err_nomem(err);
+  for (int c = 0; c < t->n_all; c++)
+    if (!sc->read_needed[c] && hl_batch_set_unused(sc->raw, c) != HL_OK) return hl_err_nomem(err);
+  hl_scan_pred_t *keep =
+      hl_arena_alloc(sc->unit_arena, sizeof(*keep) * (size_t)(sc->plan->n_preds + 1));
+  if (!keep) return hl_err_nomem(err);
+  sc->n_preds = 0;
+  for (int i = 0; i < sc->plan->n_preds; i++)
+    if (types[sc->plan->preds[i].col] == t->types[sc->plan->preds[i].col])
+      keep[sc->n_preds++] = sc->plan->preds[i];
+  sc->preds = keep;
+  return HL_OK;
+}
+
+/* The rows of sc->raw (the unit's own types) into sc->batch (the table's):
+ * every needed data column value by value, converted where the types
+ * differ; the selection as the reader left it. */
+static hl_status_t convert_raw(scan_t *sc, hl_error_t *err) {
+  hl_batch_t *in = sc->raw, *out = sc->batch;
+  const hl_type_t *const *tt = (const hl_type_t *const *)sc->table->types;
+  out->n_rows = in->n_rows;
+  for (int c = 0; c < sc->n_read; c++) {
+    if (!sc->read_needed[c]) continue;
+    for (uint32_t r = 0; r < in->n_rows; r++) {
+      hl_value_t v, w;
+      hl_vec_get_value(&in->cols[c], r, &v);
+      hl_status_t rc = hl_value_cast(sc->read_types[c], &v, tt[c], &w, out->arena, err);
+      if (rc == HL_OK) rc = hl_vec_put_value(&out->cols[c], out->arena, r, &w);
+      if (rc != HL_OK) return rc;
+    }
+  }
+  if (in->sel) {
+    if (!(out->sel = hl_arena_alloc(out->arena, sizeof(uint32_t) * (in->n_sel ? in->n_sel : 1))))
+      return hl_err_nomem(err);
+    memcpy(out->sel, in->sel, sizeof(uint32_t) * in->n_sel);
+    out->n_sel = in->n_sel;
+  }
+  return HL_OK;
+}
+
 /* The reader inputs of partition P: the table's when P kept the table's
  * descriptor, else its own format, serde properties and columns. */
 static hl_status_t unit_storage(scan_t *sc, const hl_cat_partition_t *p, hl_error_t *err) {
@@ -153,6 +227,11 @@ static hl_status_t unit_storage(scan_t *sc, const hl_cat_partition_t *p, hl_erro
   sc->n_read = t->n_data;
   sc->read_names = t->names;
   sc->read_needed = sc->plan->needed;
+  sc->read_types = NULL;
+  hl_batch_destroy(sc->raw);
+  sc->raw = NULL;
+  sc->preds = sc->plan->preds;
+  sc->n_preds = sc->plan->n_preds;
   if (!p->sd || hl_cat_sd_equal(p->sd, &tsd)) return HL_OK;
   hl_cat_table_t view = hl_cat_table_with_sd(c, p->sd);
   const char *name = hl_table_format_name(&view);
@@ -181,7 +260,7 @@ static hl_status_t unit_storage(scan_t *sc, const hl_cat_partition_t *p, hl_erro
   sc->n_read = n;
   sc->read_names = names;
   sc->read_needed = needed;
-  return HL_OK;
+  return (sc->parquet || sc->orc) ? unit_types(sc, p, n, err) : HL_OK;
 }
 
 /* Opens the next unit: its files (the snapshot's list) and its typed key
@@ -297,11 +376,11 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
    * statistics would sample other rows */
   if (sc->parquet) {
     hl_status_t rc = hl_parquet_reader_open(
-        sc->s->fs, path, sc->n_read, t->types, sc->read_names, sc->read_needed,
-        sc->plan->sampled ? NULL : sc->plan->preds, sc->plan->sampled ? 0 : sc->plan->n_preds,
+        sc->s->fs, path, sc->n_read, sc->read_types ? sc->read_types : t->types, sc->read_names,
+        sc->read_needed, sc->plan->sampled ? NULL : sc->preds, sc->plan->sampled ? 0 : sc->n_preds,
         /* the footer cache is for one thread at a time */
         sc->n_workers > 1 ? NULL : sc->s->parquet_cache, &sc->pq, err);
-    if (rc == HL_OK && sc->late) hl_parquet_reader_set_late(sc->pq, sc->late);
+    if (rc == HL_OK && sc->late && !sc->raw) hl_parquet_reader_set_late(sc->pq, sc->late);
     if (rc == HL_OK && split) {
       int n_rg = hl_parquet_reader_row_groups(sc->pq);
       sc->file_ordinal = ordinal + (size_t)(n_rg > 0 ? n_rg : 1);
@@ -318,9 +397,10 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
     return hl_rcfile_reader_open(sc->s->fs, path, &sc->rc_fmt, sc->n_read, t->types, sc->read_names,
                                  sc->read_needed, &sc->rc, err);
   if (sc->orc)
-    return hl_orc_reader_open(sc->s->fs, path, sc->n_read, t->types, sc->read_names,
-                              sc->read_needed, sc->plan->sampled ? NULL : sc->plan->preds,
-                              sc->plan->sampled ? 0 : sc->plan->n_preds, &sc->orc_r, err);
+    return hl_orc_reader_open(sc->s->fs, path, sc->n_read,
+                              sc->read_types ? sc->read_types : t->types, sc->read_names,
+                              sc->read_needed, sc->plan->sampled ? NULL : sc->preds,
+                              sc->plan->sampled ? 0 : sc->n_preds, &sc->orc_r, err);
   return hl_text_reader_open(sc->s->fs, path, &sc->fmt, sc->n_read, t->types, sc->read_names,
                              sc->read_needed, &sc->reader, err);
 }
@@ -353,11 +433,14 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
     if (crc != HL_OK) return crc;
     if (sc->reader || sc->pq || sc->seq || sc->rc || sc->orc_r) {
       if (hl_batch_reset(sc->batch) != HL_OK) return hl_err_nomem(err);
-      hl_status_t rc = sc->pq      ? hl_parquet_reader_next(sc->pq, sc->batch, err)
+      hl_batch_t *into = sc->raw ? sc->raw : sc->batch;
+      if (sc->raw && hl_batch_reset(sc->raw) != HL_OK) return hl_err_nomem(err);
+      hl_status_t rc = sc->pq      ? hl_parquet_reader_next(sc->pq, into, err)
                        : sc->seq   ? hl_seqfile_reader_next(sc->seq, sc->batch, err)
                        : sc->rc    ? hl_rcfile_reader_next(sc->rc, sc->batch, err)
-                       : sc->orc_r ? hl_orc_reader_next(sc->orc_r, sc->batch, err)
+                       : sc->orc_r ? hl_orc_reader_next(sc->orc_r, into, err)
                                    : hl_text_reader_next(sc->reader, sc->batch, err);
+      if (rc == HL_OK && sc->raw) rc = convert_raw(sc, err);
       if (rc != HL_OK) return rc;
       if (sc->plan->sampled) { /* TABLESAMPLE (n ROWS): n rows per file, as Hive per split */
         int64_t left = sc->plan->sample_rows - sc->file_rows;
@@ -458,6 +541,7 @@ static void scan_close(hl_op_t *op) {
   sc->pq = NULL;
   publish_actual(sc);
   hl_batch_destroy(sc->batch);
+  hl_batch_destroy(sc->raw);
   sc->batch = NULL;
   hl_arena_destroy(sc->unit_arena);
   sc->unit_arena = NULL;

@@ -614,6 +614,8 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_
   sc->n_read = t->n_data;
   sc->read_names = t->names;
   sc->read_needed = plan->needed;
+  sc->preds = plan->preds;
+  sc->n_preds = plan->n_preds;
   if (sc->rcfile && hl_rcfile_format_init(&sc->rc_fmt, arena, c->serde_lib, c->serde_params,
                                           c->n_serde_params, c->params, c->n_params, err) != HL_OK)
     return NULL;

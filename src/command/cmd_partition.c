@@ -345,6 +345,17 @@ static hl_status_t set_partition_location(hl_session_t *s, const hl_ast_alter_ta
   rc = check_partition_location(s, t, np.name, np.location, p->id, NULL, 0, alt->part_specs[0].pos,
                                 arena, err);
   if (rc != HL_OK) return rc;
+  /* the statistics described the old directory's files: no longer known
+   * to be accurate (Hive clears the flag too), so no plan answers from them */
+  if (strcmp(np.location, p->location) != 0 &&
+      hl_kv_get(p->params, p->n_params, "COLUMN_STATS_ACCURATE")) {
+    if (!(np.params = hl_arena_alloc(arena, sizeof(hl_kv_t) * (size_t)p->n_params)))
+      return hl_err_nomem(err);
+    np.n_params = 0;
+    for (int i = 0; i < p->n_params; i++)
+      if (strcmp(p->params[i].key, "COLUMN_STATS_ACCURATE") != 0)
+        np.params[np.n_params++] = p->params[i];
+  }
   rc = hl_cat_begin(s->cat, err);
   if (rc != HL_OK) return rc;
   rc = hl_cat_partition_update(s->cat, &np, err);

@@ -218,6 +218,7 @@ hl_status_t hl_cmd_check_write_location(hl_session_t *s, const char *dir, const 
 
 hl_status_t hl_cmd_txn_begin(hl_session_t *s, const char *kind, const char *root, hl_arena_t *arena,
                              hl_txn_t **out, hl_error_t *err) {
+  *out = NULL; /* callers abort *out on every failure */
   double timeout;
   hl_status_t rc =
       hl_txn_parse_lock_timeout(hl_session_get(s, "hivelite.lock.timeout"), &timeout, err);

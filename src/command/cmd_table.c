@@ -12,6 +12,7 @@
 #include "command/cmd_int.h"
 #include "session/loc_allow.h"
 #include "txn/txn.h"
+#include "format/orc/orc.h"
 #include "format/parquet/parquet.h"
 
 #include <ctype.h>
@@ -203,12 +204,26 @@ static hl_status_t doris_compression(const hl_ast_create_table_t *ct, hl_cat_tab
                          "the 'compression' property is not supported for %s tables",
                          f ? f->name : "these");
   }
+  /* Doris's 'plain' is no compression; each format's writer names it */
+  const char *codec = ct->compression;
+  if (strcasecmp(codec, "plain") == 0 && strcmp(key, "text.compression") != 0)
+    codec = strcmp(key, "orc.compress") == 0 ? "NONE" : "UNCOMPRESSED";
+  /* checked now by the writer's own rules: a codec the writer refuses
+   * would otherwise make every later INSERT fail */
+  hl_kv_t kv = {(char *)key, (char *)codec};
+  hl_status_t rc;
   if (strcmp(key, "text.compression") == 0) {
     const char *ext;
-    hl_status_t rc = hl_cmd_text_codec_ext(ct->compression, &ext, err);
-    if (rc != HL_OK) return hl_err_position(err, ct->compression_pos), rc;
+    rc = hl_cmd_text_codec_ext(codec, &ext, err);
+  } else if (strcmp(key, "orc.compress") == 0) {
+    hl_orc_write_options_t o;
+    rc = hl_orc_write_options_init(&o, &kv, 1, err);
+  } else {
+    hl_parquet_write_options_t o;
+    rc = hl_parquet_write_options_init(&o, &kv, 1, err);
   }
-  return hl_cmd_kv_put(&t->params, &t->n_params, key, ct->compression, arena, err);
+  if (rc != HL_OK) return hl_err_position(err, ct->compression_pos), rc;
+  return hl_cmd_kv_put(&t->params, &t->n_params, key, codec, arena, err);
 }
 
 /* ------------------------------------------------------- CREATE TABLE */

@@ -65,28 +65,31 @@ static hl_status_t set_default_partition(hl_session_t *s, const hl_ast_alter_tab
                          "no character that partition paths escape",
                          name);
   const char *old = hl_cmd_default_part_name(s, t);
-  hl_cat_partition_t *parts;
-  size_t n;
-  hl_status_t rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &parts, &n, err);
-  if (rc != HL_OK) return rc;
+  /* the table lock first: a default partition added after the listing
+   * would keep the old name */
+  hl_txn_t *txn;
+  hl_status_t rc = hl_cmd_txn_begin(s, "rename", NULL, arena, &txn, err);
+  if (rc == HL_OK) rc = hl_cmd_txn_lock_table(txn, HL_TNAME(t), arena, err);
+  hl_cat_partition_t *parts = NULL;
+  size_t n = 0;
+  if (rc == HL_OK) rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &parts, &n, err);
   /* a real value equal to the name would become the default partition */
-  for (size_t i = 0; i < n; i++)
-    for (int k = 0; k < parts[i].n_values; k++)
+  for (size_t i = 0; rc == HL_OK && i < n; i++)
+    for (int k = 0; rc == HL_OK && k < parts[i].n_values; k++)
       if (parts[i].values[k] && strcmp(parts[i].values[k], name) == 0)
-        return hl_err_set_at(err, pos, HL_CONSTRAINT, HL_SS(DUPLICATE_OBJECT),
-                             "partition \"%s\" of table \"%s.%s\" has the value \"%s\": it cannot "
-                             "be the default partition name",
-                             parts[i].name, HL_TNAME(t), name);
+        rc = hl_err_set_at(err, pos, HL_CONSTRAINT, HL_SS(DUPLICATE_OBJECT),
+                           "partition \"%s\" of table \"%s.%s\" has the value \"%s\": it cannot "
+                           "be the default partition name",
+                           parts[i].name, HL_TNAME(t), name);
   hl_cat_table_t nt = *t->cat;
-  rc = hl_cmd_kv_put(&nt.params, &nt.n_params, HL_CMD_DEFAULT_PART_PROP, name, arena, err);
-  if (rc != HL_OK) return rc;
+  if (rc == HL_OK)
+    rc = hl_cmd_kv_put(&nt.params, &nt.n_params, HL_CMD_DEFAULT_PART_PROP, name, arena, err);
   hl_cat_partition_t *renamed = hl_arena_zalloc(arena, sizeof(*renamed) * (n + 1));
   const char **moved_from = hl_arena_zalloc(arena, sizeof(char *) * (n + 1));
-  if (!renamed || !moved_from) return hl_err_nomem(err);
+  if (rc == HL_OK && (!renamed || !moved_from)) rc = hl_err_nomem(err);
   size_t n_renamed = 0;
-  hl_txn_t *txn;
-  rc = hl_cmd_txn_begin(s, "rename", NULL, arena, &txn, err);
-  if (rc == HL_OK) rc = hl_cmd_txn_lock_table(txn, HL_TNAME(t), arena, err);
+  /* the name the partitions already have: only the property is recorded */
+  if (strcmp(old, name) == 0) n = 0;
   for (size_t i = 0; rc == HL_OK && i < n; i++) {
     const hl_cat_partition_t *p = &parts[i];
     if (!has_default_key(p)) continue;

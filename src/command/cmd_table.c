@@ -893,6 +893,12 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
   }
   case HL_ALTER_CLUSTERED_BY:
     rc = alter_clustered(alt, t, arena, &nt, err);
+    /* a table bucketed now hashes as one created bucketed does (Hive 3+'s
+     * bucketing_version 2, see CREATE TABLE); one bucketed before keeps
+     * the version its files were written with */
+    if (rc == HL_OK && !part && t->cat->num_buckets <= 0 &&
+        !hl_kv_get(nt.params, nt.n_params, "bucketing_version"))
+      rc = hl_cmd_kv_put(&nt.params, &nt.n_params, "bucketing_version", "2", arena, err);
     break;
   default:
     return hl_err_set_at(err, pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown ALTER TABLE form");

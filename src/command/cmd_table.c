@@ -692,39 +692,18 @@ static hl_status_t alter_columns(const hl_ast_alter_table_t *alt, long pos, hl_t
 }
 
 /* CLUSTERED BY (cols) [SORTED BY (...)] INTO n BUCKETS on the descriptor
- * of NT (a table, or a partition's view of one): the columns must be its
- * data columns. */
-static hl_status_t alter_clustered(const hl_ast_alter_table_t *alt, const hl_table_t *t,
-                                   hl_arena_t *arena, hl_cat_table_t *nt, hl_error_t *err) {
-  char **bc = hl_arena_alloc(arena, sizeof(char *) * (size_t)(alt->n_bucket_cols + 1));
-  hl_cat_sort_col_t *sc =
-      hl_arena_alloc(arena, sizeof(hl_cat_sort_col_t) * (size_t)(alt->n_sort_cols + 1));
-  if (!bc || !sc) return hl_err_nomem(err);
-  for (int i = 0; i < alt->n_bucket_cols + alt->n_sort_cols; i++) {
-    bool sort = i >= alt->n_bucket_cols;
-    const char *name =
-        sort ? alt->sort_cols[i - alt->n_bucket_cols].expr->name : alt->bucket_cols[i];
-    int idx = data_col_index(nt, name);
-    if (idx < 0)
-      return hl_err_set_at(err,
-                           sort                   ? alt->sort_cols[i - alt->n_bucket_cols].expr->pos
-                           : alt->bucket_cols_pos ? alt->bucket_cols_pos[i]
-                                                  : alt->name.pos,
-                           HL_ERROR, HL_SS(UNDEFINED_COLUMN),
-                           "%s column \"%s\" does not exist in table \"%s.%s\"",
-                           sort ? "sort" : "bucket", name, HL_TNAME(t));
-    if (sort)
-      sc[i - alt->n_bucket_cols] = (hl_cat_sort_col_t){
-          nt->cols[idx].name, !alt->sort_cols[i - alt->n_bucket_cols].descending};
-    else
-      bc[i] = nt->cols[idx].name;
-  }
-  nt->num_buckets = alt->num_buckets;
-  nt->bucket_cols = bc;
-  nt->n_bucket_cols = alt->n_bucket_cols;
-  nt->sort_cols = sc;
-  nt->n_sort_cols = alt->n_sort_cols;
-  return HL_OK;
+ * of NT (a table, or a partition's view of one): CREATE TABLE's rules
+ * (hl_cmd_apply_buckets) on the same clause. */
+static hl_status_t alter_clustered(const hl_ast_alter_table_t *alt, hl_arena_t *arena,
+                                   hl_cat_table_t *nt, hl_error_t *err) {
+  hl_ast_create_table_t clause = {0};
+  clause.bucket_cols = alt->bucket_cols;
+  clause.bucket_cols_pos = alt->bucket_cols_pos;
+  clause.n_bucket_cols = alt->n_bucket_cols;
+  clause.sort_cols = alt->sort_cols;
+  clause.n_sort_cols = alt->n_sort_cols;
+  clause.num_buckets = alt->num_buckets;
+  return hl_cmd_apply_buckets(&clause, alt->name.pos, arena, nt, err);
 }
 
 /* ALTER TABLE t TOUCH [PARTITION (spec)]...: Hive rewrites the object so
@@ -892,7 +871,7 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
     break;
   }
   case HL_ALTER_CLUSTERED_BY:
-    rc = alter_clustered(alt, t, arena, &nt, err);
+    rc = alter_clustered(alt, arena, &nt, err);
     /* a table bucketed now hashes as one created bucketed does (Hive 3+'s
      * bucketing_version 2, see CREATE TABLE); one bucketed before keeps
      * the version its files were written with */

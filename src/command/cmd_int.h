@@ -210,6 +210,15 @@ hl_status_t hl_cmd_check_write_location(hl_session_t *s, const char *dir, const 
  * one, which ends the walk). */
 void hl_cmd_prune_empty_parents(hl_session_t *s, const char *table_loc, const char *dir,
                                 hl_arena_t *arena);
+/* Where partition P of T goes when it is renamed to VALUES (default
+ * partition name DFLT_NEW; P's name uses DFLT_OLD): a managed partition at
+ * its default path moves with its name, so *TO is the new default path
+ * (checked as a move target, and refused with 42710 when it exists, as
+ * Hive refuses); any other partition stays where it is (*TO NULL). */
+hl_status_t hl_cmd_part_move_target(hl_session_t *s, const hl_table_t *t,
+                                    const hl_cat_partition_t *p, char *const *values,
+                                    const char *dflt_old, const char *dflt_new, long pos,
+                                    hl_arena_t *arena, char **to, hl_error_t *err);
 /* True when PATH may be removed or moved as a table's or partition's own
  * data: an absolute path that is neither the warehouse root nor one of its
  * ancestors, nor the metastore directory or anything in it. */

@@ -96,27 +96,15 @@ static hl_status_t set_default_partition(hl_session_t *s, const hl_ast_alter_tab
     hl_cat_partition_t *np = &renamed[n_renamed++];
     *np = *p;
     np->name = hl_table_part_name(t, p->values, name, arena);
-    char *old_path = hl_table_part_path(t, p->values, old, arena);
-    if (!np->name || !old_path) {
+    if (!np->name) {
       rc = hl_err_nomem(err);
       break;
     }
-    /* A managed partition at its default path moves with its name. */
-    if (t->cat->external || strcmp(p->location, old_path) != 0) continue;
-    if (!(np->location = hl_table_part_path(t, p->values, name, arena))) {
-      rc = hl_err_nomem(err);
-      break;
-    }
-    hl_stor_stat_t st;
-    rc = hl_cmd_check_target(s, p->location, "move", err);
-    if (rc == HL_OK) rc = hl_cmd_check_target(s, np->location, "move a partition to", err);
-    if (rc == HL_OK) rc = s->fs->ops->stat(s->fs, np->location, &st, err);
-    if (rc == HL_OK && st.exists)
-      rc = hl_err_set_at(err, pos, HL_CONSTRAINT, HL_SS(DUPLICATE_OBJECT),
-                         "cannot move partition \"%s\" of table \"%s.%s\" to \"%s\": the "
-                         "directory exists",
-                         p->name, HL_TNAME(t), np->location);
-    if (rc == HL_OK) rc = hl_txn_move_add(txn, p->location, np->location, err);
+    char *to;
+    rc = hl_cmd_part_move_target(s, t, p, p->values, old, name, pos, arena, &to, err);
+    if (rc != HL_OK || !to) continue;
+    np->location = to;
+    rc = hl_txn_move_add(txn, p->location, np->location, err);
     moved_from[n_renamed - 1] = p->location;
   }
   if (rc != HL_OK) {

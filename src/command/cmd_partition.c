@@ -296,8 +296,7 @@ static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t 
   rc = hl_cmd_part_spec_full(s, t, &alt->part_specs[1], arena, &values, err);
   if (rc != HL_OK) return rc;
   char *name = hl_table_part_name(t, values, dflt, arena);
-  char *old_default = hl_table_part_path(t, old->values, dflt, arena);
-  if (!name || !old_default) return hl_err_nomem(err);
+  if (!name) return hl_err_nomem(err);
   hl_cat_partition_t *clash;
   rc = part_find(s, t, values, arena, &clash, err);
   if (rc != HL_OK) return rc;
@@ -307,15 +306,12 @@ static hl_status_t rename_partition(hl_session_t *s, const hl_ast_alter_table_t 
   hl_cat_partition_t np = *old;
   np.values = values;
   np.name = name;
-  /* A managed partition at its default path moves with its name. */
-  bool move = !t->cat->external && strcmp(old->location, old_default) == 0;
-  if (move) {
-    np.location = hl_table_part_path(t, values, dflt, arena);
-    if (!np.location) return hl_err_nomem(err);
-    rc = hl_cmd_check_target(s, old->location, "move", err);
-    if (rc == HL_OK) rc = hl_cmd_check_target(s, np.location, "move a partition to", err);
-    if (rc != HL_OK) return rc;
-  }
+  char *to;
+  rc = hl_cmd_part_move_target(s, t, old, values, dflt, dflt, alt->part_specs[1].pos, arena, &to,
+                               err);
+  if (rc != HL_OK) return rc;
+  bool move = to != NULL;
+  if (move) np.location = to;
   /* One write (txn.h): the table locked, the directory renamed, the
    * catalog updated; a crash in between is rolled back by recovery. */
   hl_txn_t *txn;

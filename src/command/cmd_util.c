@@ -650,3 +650,28 @@ hl_status_t hl_cmd_too_many_partitions(const hl_table_t *t, size_t max, hl_error
                     "(hivelite.max_partitions_per_table)",
                     HL_TNAME(t), max);
 }
+
+hl_status_t hl_cmd_part_move_target(hl_session_t *s, const hl_table_t *t,
+                                    const hl_cat_partition_t *p, char *const *values,
+                                    const char *dflt_old, const char *dflt_new, long pos,
+                                    hl_arena_t *arena, char **to, hl_error_t *err) {
+  *to = NULL;
+  if (t->cat->external) return HL_OK;
+  char *old_path = hl_table_part_path(t, p->values, dflt_old, arena);
+  if (!old_path) return hl_err_nomem(err);
+  if (strcmp(p->location, old_path) != 0) return HL_OK;
+  char *path = hl_table_part_path(t, values, dflt_new, arena);
+  if (!path) return hl_err_nomem(err);
+  hl_stor_stat_t st;
+  hl_status_t rc = hl_cmd_check_target(s, p->location, "move", err);
+  if (rc == HL_OK) rc = hl_cmd_check_target(s, path, "move a partition to", err);
+  if (rc == HL_OK) rc = s->fs->ops->stat(s->fs, path, &st, err);
+  if (rc != HL_OK) return rc;
+  if (st.exists)
+    return hl_err_set_at(err, pos, HL_CONSTRAINT, HL_SS(DUPLICATE_OBJECT),
+                         "cannot move partition \"%s\" of table \"%s.%s\" to \"%s\": the "
+                         "directory exists",
+                         p->name, HL_TNAME(t), path);
+  *to = path;
+  return HL_OK;
+}

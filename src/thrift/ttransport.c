@@ -43,6 +43,9 @@ static hl_status_t wait_fd(hl_ttransport_t *t, short events, hl_error_t *err) {
 /* Reads at least one and at most WANT bytes onto t->in: HL_OK, HL_DONE at
  * end of stream, HL_IOERR. */
 static hl_status_t read_some(hl_ttransport_t *t, size_t want, hl_error_t *err) {
+  /* memory grows with the bytes that arrive, not with a length the peer
+   * announced: a frame header saying 100 MB followed by silence costs 1 MB */
+  if (want > (1u << 20)) want = 1u << 20;
   if (hl_buf_reserve(&t->in, want + 1)) return hl_err_nomem(err);
   for (;;) {
     if (wait_fd(t, POLLIN, err)) return HL_IOERR;

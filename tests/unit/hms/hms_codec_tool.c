@@ -232,32 +232,34 @@ static json_t *to_json(const desc_t *d, const void *v) {
   return o;
 }
 
-/* The tool is short-lived: what it builds from JSON is never freed. */
-static void *xalloc(size_t n) {
-  void *p = calloc(1, n ? n : 1);
+/* What the tool builds from JSON lives in the arena main destroys. */
+static void *xalloc(hl_arena_t *a, size_t n) {
+  void *p = hl_arena_zalloc(a, n ? n : 1);
   if (!p) exit(3);
   return p;
 }
 
-static char *jstr(json_t *j) {
-  return strdup(json_string_value(j) ? json_string_value(j) : "");
+static char *jstr(hl_arena_t *a, json_t *j) {
+  char *s = hl_arena_strdup(a, json_string_value(j) ? json_string_value(j) : "");
+  if (!s) exit(3);
+  return s;
 }
 
-static void strlist_from(json_t *a, hl_hms_strlist_t *l) {
+static void strlist_from(hl_arena_t *ar, json_t *a, hl_hms_strlist_t *l) {
   l->n = (uint32_t)json_array_size(a);
-  l->items = xalloc(l->n * sizeof(char *));
+  l->items = xalloc(ar, l->n * sizeof(char *));
   for (uint32_t i = 0; i < l->n; i++)
-    l->items[i] = jstr(json_array_get(a, i));
+    l->items[i] = jstr(ar, json_array_get(a, i));
 }
 
-static void from_json(const desc_t *d, json_t *o, void *v) {
+static void from_json(hl_arena_t *ar, const desc_t *d, json_t *o, void *v) {
   for (const fdesc_t *f = d->f; f->name; f++) {
     json_t *x = json_object_get(o, f->name);
     if (!x || json_is_null(x)) continue;
     if (f->has_off >= 0) *AT(v, f->has_off, int) = 1;
     switch (f->kind) {
     case F_STR:
-      *AT(v, f->off, char *) = jstr(x);
+      *AT(v, f->off, char *) = jstr(ar, x);
       break;
     case F_I32:
       *AT(v, f->off, int32_t) = (int32_t)json_integer_value(x);
@@ -272,50 +274,51 @@ static void from_json(const desc_t *d, json_t *o, void *v) {
       *AT(v, f->off, int) = json_is_true(x);
       break;
     case F_LIST:
-      strlist_from(x, AT(v, f->off, hl_hms_strlist_t));
+      strlist_from(ar, x, AT(v, f->off, hl_hms_strlist_t));
       break;
     case F_MAP: {
       hl_hms_strmap_t *m = AT(v, f->off, hl_hms_strmap_t);
       const char *k;
       json_t *val;
-      m->items = xalloc(json_object_size(x) * sizeof(hl_hms_kv_t));
+      m->items = xalloc(ar, json_object_size(x) * sizeof(hl_hms_kv_t));
       json_object_foreach(x, k, val) {
-        m->items[m->n].key = strdup(k);
-        m->items[m->n++].value = jstr(val);
+        m->items[m->n].key = hl_arena_strdup(ar, k);
+        if (!m->items[m->n].key) exit(3);
+        m->items[m->n++].value = jstr(ar, val);
       }
       break;
     }
     case F_PTR: {
-      void *p = xalloc(f->sub->size);
-      from_json(f->sub, x, p);
+      void *p = xalloc(ar, f->sub->size);
+      from_json(ar, f->sub, x, p);
       *AT(v, f->off, void *) = p;
       break;
     }
     case F_ARRAY: {
       uint32_t n = (uint32_t)json_array_size(x);
-      char *items = xalloc(n * f->sub->size);
+      char *items = xalloc(ar, n * f->sub->size);
       for (uint32_t i = 0; i < n; i++)
-        from_json(f->sub, json_array_get(x, i), items + i * f->sub->size);
+        from_json(ar, f->sub, json_array_get(x, i), items + i * f->sub->size);
       *AT(v, f->off, char *) = items;
       *AT(v, f->cnt_off, uint32_t) = n;
       break;
     }
     case F_SKV: {
       uint32_t n = (uint32_t)json_array_size(x);
-      hl_hms_strlist_t *l = xalloc(n * sizeof *l);
+      hl_hms_strlist_t *l = xalloc(ar, n * sizeof *l);
       for (uint32_t i = 0; i < n; i++)
-        strlist_from(json_array_get(x, i), &l[i]);
+        strlist_from(ar, json_array_get(x, i), &l[i]);
       *AT(v, f->off, hl_hms_strlist_t *) = l;
       *AT(v, f->cnt_off, uint32_t) = n;
       break;
     }
     case F_SKL: {
       uint32_t n = (uint32_t)json_array_size(x);
-      hl_hms_skewed_location_t *l = xalloc(n * sizeof *l);
+      hl_hms_skewed_location_t *l = xalloc(ar, n * sizeof *l);
       for (uint32_t i = 0; i < n; i++) {
         json_t *pair = json_array_get(x, i);
-        strlist_from(json_array_get(pair, 0), &l[i].values);
-        l[i].location = jstr(json_array_get(pair, 1));
+        strlist_from(ar, json_array_get(pair, 0), &l[i].values);
+        l[i].location = jstr(ar, json_array_get(pair, 1));
       }
       *AT(v, f->off, hl_hms_skewed_location_t *) = l;
       *AT(v, f->cnt_off, uint32_t) = n;
@@ -327,24 +330,22 @@ static void from_json(const desc_t *d, json_t *o, void *v) {
 
 /* ---- I/O helpers */
 
-static hl_buf_t read_stdin(void) {
-  hl_buf_t b;
+static void read_stdin(hl_buf_t *b) {
   char chunk[65536];
   size_t n;
-  hl_buf_init(&b);
   while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
-    hl_buf_append(&b, chunk, n);
-  return b;
+    hl_buf_append(b, chunk, n);
 }
 
-static json_t *read_json(void) {
+/* The document is kept in *HOLD, which main releases. */
+static json_t *read_json(json_t **hold) {
   json_error_t je;
-  json_t *j = json_loadf(stdin, 0, &je);
-  if (!j) {
+  *hold = json_loadf(stdin, 0, &je);
+  if (!*hold) {
     fprintf(stderr, "bad json: %s\n", je.text);
     exit(2);
   }
-  return j;
+  return *hold;
 }
 
 static void print_json(json_t *j) {
@@ -390,22 +391,22 @@ static void encode_kind(const desc_t *d, hl_buf_t *b, const void *v) {
     hl_hms_write_database(b, v);
 }
 
-int main(int argc, char **argv) {
+/* One command; main owns ARENA, IN, OUT, ERR and the JSON input *HOLD. */
+static int run(int argc, char **argv, hl_arena_t *arena, hl_buf_t *in_buf, hl_buf_t *out_buf,
+               hl_error_t *errp, json_t **hold) {
   if (argc < 2) {
     fprintf(stderr, "usage: see the header of hms_codec_tool.c\n");
     return 2;
   }
   const char *cmd = argv[1];
-  hl_error_t err;
   hl_hms_dec_t dec;
-  hl_buf_t out;
-  hl_err_init(&err);
-  hl_buf_init(&out);
-  hl_arena_t *arena = hl_arena_create(0);
+#define err (*errp)
+#define out (*out_buf)
+#define in  (*in_buf)
   if (!strcmp(cmd, "decode") && argc == 3) {
     const desc_t *d = kind_desc(argv[2]);
-    hl_buf_t in = read_stdin();
-    void *v = xalloc(d->size);
+    read_stdin(&in);
+    void *v = xalloc(arena, d->size);
     hl_hms_dec_init(&dec, in.data, in.len, arena, &err);
     if (decode_kind(d, &dec, v)) return fail(&err);
     if (hl_tr_offset(&dec.r) != in.len) fprintf(stderr, "trailing bytes\n");
@@ -414,13 +415,13 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(cmd, "encode") && argc == 3) {
     const desc_t *d = kind_desc(argv[2]);
-    void *v = xalloc(d->size);
-    from_json(d, read_json(), v);
+    void *v = xalloc(arena, d->size);
+    from_json(arena, d, read_json(hold), v);
     encode_kind(d, &out, v);
     return write_out(&out);
   }
   if (!strcmp(cmd, "call-decode") && argc == 2) {
-    hl_buf_t in = read_stdin();
+    read_stdin(&in);
     hl_hms_message_t m;
     hl_hms_dec_init(&dec, in.data, in.len, arena, &err);
     if (hl_hms_read_message(&dec, &m)) return fail(&err);
@@ -437,19 +438,27 @@ int main(int argc, char **argv) {
       json_object_set_new(o, "max_parts", json_integer(maxp));
     } else {
       fprintf(stderr, "unknown method %s\n", m.name);
+      json_decref(o);
       return 2;
     }
-    if (rc) return fail(&err);
+    if (rc) {
+      json_decref(o);
+      return fail(&err);
+    }
     if (db) json_object_set_new(o, "db", json_string(db));
     if (tbl) json_object_set_new(o, "tbl", json_string(tbl));
-    if (hl_tr_offset(&dec.r) != in.len) return fprintf(stderr, "trailing bytes\n"), 1;
+    if (hl_tr_offset(&dec.r) != in.len) {
+      fprintf(stderr, "trailing bytes\n");
+      json_decref(o);
+      return 1;
+    }
     print_json(o);
     return 0;
   }
   if (!strcmp(cmd, "call") && argc == 4) {
     const char *method = argv[2];
     int32_t seqid = atoi(argv[3]);
-    json_t *j = read_json();
+    json_t *j = read_json(hold);
     const char *db = json_string_value(json_object_get(j, "db"));
     const char *tbl = json_string_value(json_object_get(j, "tbl"));
     if (!strcmp(method, "get_all_databases"))
@@ -464,8 +473,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "reply") && argc == 4) {
     const char *method = argv[2];
     int32_t seqid = atoi(argv[3]);
-    json_t *j = read_json();
-    hl_hms_exception_t exc = {jstr(json_object_get(j, "message"))};
+    json_t *j = read_json(hold);
+    hl_hms_exception_t exc = {jstr(arena, json_object_get(j, "message"))};
     int16_t exc_id = (int16_t)json_integer_value(json_object_get(j, "exc_id"));
     json_t *s = json_object_get(j, "success");
     if (json_object_get(j, "app_type")) {
@@ -474,11 +483,11 @@ int main(int argc, char **argv) {
                                        exc.message);
     } else if (!strcmp(method, "get_table")) {
       hl_hms_table_t t = {0};
-      if (s) from_json(&D_TABLE, s, &t);
+      if (s) from_json(arena, &D_TABLE, s, &t);
       hl_hms_write_get_table_reply(&out, seqid, &t, exc_id, &exc);
     } else {
       hl_hms_strlist_t l = {0};
-      if (s) strlist_from(s, &l);
+      if (s) strlist_from(arena, s, &l);
       if (!strcmp(method, "get_all_databases"))
         hl_hms_write_get_all_databases_reply(&out, seqid, &l, exc_id, &exc);
       else
@@ -489,7 +498,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "reply-decode") && argc == 4) {
     const char *method = argv[2];
     int32_t seqid = atoi(argv[3]);
-    hl_buf_t in = read_stdin();
+    read_stdin(&in);
     hl_hms_reply_t rep;
     json_t *success = NULL;
     hl_status_t rc;
@@ -505,7 +514,7 @@ int main(int argc, char **argv) {
                : hl_hms_read_get_partition_names_reply(&dec, seqid, &l, &rep);
       if (!rc && !rep.app_error && !rep.exc_id) success = strlist_json(&l);
     }
-    if (rc) return fail(&err);
+    if (rc) return fail(&err); /* SUCCESS is NULL then */
     json_t *o = json_object();
     if (success) json_object_set_new(o, "success", success);
     if (rep.exc_id) {
@@ -521,4 +530,25 @@ int main(int argc, char **argv) {
   }
   fprintf(stderr, "usage: see the header of hms_codec_tool.c\n");
   return 2;
+}
+#undef err
+#undef out
+#undef in
+
+int main(int argc, char **argv) {
+  hl_error_t err;
+  hl_buf_t in, out;
+  json_t *hold = NULL;
+  hl_arena_t *arena = hl_arena_create(0);
+  if (!arena) return 3;
+  hl_err_init(&err);
+  hl_buf_init(&in);
+  hl_buf_init(&out);
+  int rc = run(argc, argv, arena, &in, &out, &err, &hold);
+  json_decref(hold);
+  hl_buf_fini(&in);
+  hl_buf_fini(&out);
+  hl_err_clear(&err);
+  hl_arena_destroy(arena);
+  return rc;
 }

@@ -359,6 +359,16 @@ TEST(framed_transport) {
   CHECK(b.in.cap < 4096);
   hl_err_clear(&err);
   hl_tt_fini(&b);
+  /* a frame said to hold 48 MB that never comes: the buffer holds what
+   * arrived (reads of at most 1 MB), not what was announced */
+  hl_tt_init(&b, sv[1], 1);
+  b.timeout_ms = 200;
+  static const uint8_t announced[] = {0x03, 0, 0, 0, 'a', 'b', 'c'};
+  CHECK(write(sv[0], announced, sizeof announced) == (ssize_t)sizeof announced);
+  CHECK_INT(hl_tt_recv(&b, &d, &n, &err), HL_IOERR);
+  CHECK(b.in.cap <= (3u << 20));
+  hl_err_clear(&err);
+  hl_tt_fini(&b);
   /* a frame cut short by the peer closing */
   hl_tt_init(&b, sv[1], 1);
   static const uint8_t cut[] = {0, 0, 0, 10, 'a', 'b'};

@@ -50,6 +50,10 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_snappy.c src/util/snappy_dec.c \
 	  $$(pkg-config --cflags --libs snappy) -o build-fuzz/fuzz_snappy
 	./build-fuzz/fuzz_snappy -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build-fuzz/corpus-snappy tests/fuzz/corpus/snappy
+	@mkdir -p build-fuzz/corpus-thrift
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_thrift.c src/thrift/[a-z]*.c src/hms/[a-z]*.c src/util/[a-z]*.c \
+	  -lm -lpthread -o build-fuzz/fuzz_thrift
+	./build-fuzz/fuzz_thrift -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build-fuzz/corpus-thrift tests/fuzz/corpus/thrift
 
 valgrind: deps
 	@cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug >/dev/null

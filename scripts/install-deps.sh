@@ -9,6 +9,11 @@ libjansson-dev libedit-dev libsnappy-dev liblz4-dev libbrotli-dev libssl-dev lib
 # Node.js runs the DuckDB oracle of the tests (@duckdb/node-api from npm):
 # Debian's own when the machine has no node at all.
 if ! command -v node >/dev/null 2>&1; then PACKAGES="$PACKAGES nodejs npm"; fi
+# The Hive Metastore interop test (tests/hms/codec_interop.py) generates
+# Python code from the metastore IDL and checks hivelite's Thrift codec
+# against Apache Thrift's runtime; libthrift-java is for the Java clients
+# the metastore client and server work will test against.
+PACKAGES="$PACKAGES thrift-compiler python3-thrift libthrift-java"
 # chattr (e2fsprogs) makes directories immutable in the drop-safety tests.
 PACKAGES="$PACKAGES e2fsprogs"
 

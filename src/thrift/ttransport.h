@@ -1,0 +1,54 @@
+/*
+ * ttransport.h -- Thrift transports over a socket (or any stream fd):
+ * buffered and framed, both handing the protocol one whole message.
+ *
+ * Framed: each message is preceded by its length as a 4-byte big-endian
+ * integer; the length is checked against max_message before anything is
+ * read into memory.  Buffered (the default of Hive, Spark and Trino): the
+ * bytes of the message follow one another with no length, so the receiver
+ * finds the end of a message by walking it (hl_tr_message + hl_tr_skip of
+ * the argument struct); while the walk stops only because the bytes ran
+ * out, it reads more, up to max_message bytes, then fails.
+ *
+ * Every wait for the peer is bounded by timeout_ms (poll); a timeout or an
+ * I/O error is HL_IOERR with SQLSTATE 08000, a bad frame length or a
+ * message over the cap HL_CORRUPT with 08P01, the peer closing before the
+ * first byte of a message HL_DONE (a clean end of the connection).
+ * Not thread-safe: one transport per connection and thread.
+ */
+#ifndef HL_THRIFT_TTRANSPORT_H
+#define HL_THRIFT_TTRANSPORT_H
+
+#include "util/error.h"
+#include "util/strbuf.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What clients allow for one message (Hive's and Trino's default). */
+#define HL_TT_DEFAULT_MAX_MESSAGE (100u * 1024 * 1024)
+#define HL_TT_DEFAULT_TIMEOUT_MS  600000
+
+typedef struct hl_ttransport {
+  int fd;             /* not owned: the caller closes it */
+  int framed;         /* 1: framed transport, 0: buffered */
+  int timeout_ms;     /* longest wait for the peer; <= 0 waits forever */
+  size_t max_message; /* largest message (framed: frame length) accepted */
+  hl_buf_t in;        /* bytes received; the current message starts at 0 */
+  size_t consumed;    /* length of the message last returned */
+} hl_ttransport_t;
+
+void hl_tt_init(hl_ttransport_t *t, int fd, int framed);
+void hl_tt_fini(hl_ttransport_t *t);
+/* Receives one whole message into *DATA, *LEN (framed: without the length
+ * prefix), valid until the next hl_tt_recv or hl_tt_fini. */
+hl_status_t hl_tt_recv(hl_ttransport_t *t, const uint8_t **data, size_t *len, hl_error_t *err);
+/* Sends MSG[0..LEN) (framed: after its length), all of it or an error. */
+hl_status_t hl_tt_send(hl_ttransport_t *t, const void *msg, size_t len, hl_error_t *err);
+/* The length of the buffered message at the start of DATA[0..LEN): HL_OK
+ * with *MSG_LEN, or HL_CORRUPT in ERR, *TRUNCATED = 1 when more bytes may
+ * complete it. */
+hl_status_t hl_tt_message_length(const uint8_t *data, size_t len, size_t *msg_len, int *truncated,
+                                 hl_error_t *err);
+
+#endif

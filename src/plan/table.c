@@ -13,7 +13,8 @@
 char *hl_table_db_name(hl_session_t *s, const char *db, hl_arena_t *arena) {
   char *out = hl_arena_strdup(arena, db ? db : s->current_db);
   if (out)
-    for (char *c = out; *c; c++) *c = (char)tolower((unsigned char)*c);
+    for (char *c = out; *c; c++)
+      *c = (char)tolower((unsigned char)*c);
   return out;
 }
 
@@ -35,10 +36,10 @@ hl_status_t hl_table_from_catalog(hl_cat_table_t *cat, hl_arena_t *arena, hl_tab
     hl_error_t terr;
     hl_err_init(&terr);
     if (hl_type_parse_str(arena, c->type, &type, &terr) != HL_OK) {
-      hl_status_t rc = hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
-                                  "column \"%s\" of table \"%s.%s\" has an invalid type \"%s\": %s",
-                                  c->name, cat->db_name, cat->name, c->type,
-                                  terr.message ? terr.message : "");
+      hl_status_t rc =
+          hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
+                     "column \"%s\" of table \"%s.%s\" has an invalid type \"%s\": %s", c->name,
+                     cat->db_name, cat->name, c->type, terr.message ? terr.message : "");
       hl_err_clear(&terr);
       return rc;
     }

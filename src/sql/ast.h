@@ -385,8 +385,8 @@ typedef struct hl_ast_alter_table {
   hl_ast_part_spec_t *part_specs;
   char **part_locations; /* per spec, NULL when none */
   int n_part_specs;
-  char *default_part; /* HL_ALTER_SET_DEFAULT_PART */
-  bool cascade;       /* column changes: CASCADE (RESTRICT is the default) */
+  char *default_part;    /* HL_ALTER_SET_DEFAULT_PART */
+  bool cascade;          /* column changes: CASCADE (RESTRICT is the default) */
   char **bucket_cols;    /* CLUSTERED BY */
   long *bucket_cols_pos; /* offset of each bucket column's token */
   int n_bucket_cols;

@@ -210,6 +210,10 @@ hl_status_t hl_cmd_check_write_location(hl_session_t *s, const char *dir, const 
  * one, which ends the walk). */
 void hl_cmd_prune_empty_parents(hl_session_t *s, const char *table_loc, const char *dir,
                                 hl_arena_t *arena);
+/* One catalog transaction: table record T (NULL: none) and partition
+ * records PARTS[0..N) updated, committed, or rolled back on any error. */
+hl_status_t hl_cmd_cat_update(hl_session_t *s, const hl_cat_table_t *t,
+                              hl_cat_partition_t *const *parts, size_t n, hl_error_t *err);
 /* Where partition P of T goes when it is renamed to VALUES (default
  * partition name DFLT_NEW; P's name uses DFLT_OLD): a managed partition at
  * its default path moves with its name, so *TO is the new default path

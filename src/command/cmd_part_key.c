@@ -166,12 +166,7 @@ static hl_status_t partition_column(hl_session_t *s, const hl_ast_alter_table_t 
                            "\"%s\" in type %s; rename the partition first",
                            parts[i].name, HL_TNAME(t), v, canon ? canon : "NULL", keys[k].type);
   }
-  rc = hl_cat_begin(s->cat, err);
-  if (rc != HL_OK) return rc;
-  rc = hl_cat_table_update(s->cat, &nc, err);
-  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
-  if (rc != HL_OK) hl_cat_rollback(s->cat);
-  return rc;
+  return hl_cmd_cat_update(s, &nc, NULL, 0, err);
 }
 
 hl_status_t hl_cmd_alter_part_keys(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,

@@ -352,12 +352,8 @@ static hl_status_t set_partition_location(hl_session_t *s, const hl_ast_alter_ta
       if (strcmp(p->params[i].key, "COLUMN_STATS_ACCURATE") != 0)
         np.params[np.n_params++] = p->params[i];
   }
-  rc = hl_cat_begin(s->cat, err);
-  if (rc != HL_OK) return rc;
-  rc = hl_cat_partition_update(s->cat, &np, err);
-  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
-  if (rc != HL_OK) hl_cat_rollback(s->cat);
-  return rc;
+  hl_cat_partition_t *one = &np;
+  return hl_cmd_cat_update(s, NULL, &one, 1, err);
 }
 
 hl_status_t hl_cmd_alter_partitions(hl_session_t *s, const hl_ast_alter_table_t *alt, hl_table_t *t,

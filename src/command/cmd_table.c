@@ -732,13 +732,8 @@ static hl_status_t alter_touch(hl_session_t *s, const hl_ast_alter_table_t *alt,
   if (rc == HL_OK && alt->n_part_specs == 0)
     rc = hl_cmd_kv_put(&nt.params, &nt.n_params, "transient_lastDdlTime", now, arena, err);
   if (rc != HL_OK) return rc;
-  if ((rc = hl_cat_begin(s->cat, err)) != HL_OK) return rc;
-  if (alt->n_part_specs == 0) rc = hl_cat_table_update(s->cat, &nt, err);
-  for (int i = 0; rc == HL_OK && i < alt->n_part_specs; i++)
-    rc = hl_cat_partition_update(s->cat, parts[i], err);
-  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
-  if (rc != HL_OK) hl_cat_rollback(s->cat);
-  return rc;
+  return hl_cmd_cat_update(s, alt->n_part_specs == 0 ? &nt : NULL, parts, (size_t)alt->n_part_specs,
+                           err);
 }
 
 /* Whether KIND changes a storage descriptor (and so has a partition form). */

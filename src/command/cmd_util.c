@@ -675,3 +675,15 @@ hl_status_t hl_cmd_part_move_target(hl_session_t *s, const hl_table_t *t,
   *to = path;
   return HL_OK;
 }
+
+hl_status_t hl_cmd_cat_update(hl_session_t *s, const hl_cat_table_t *t,
+                              hl_cat_partition_t *const *parts, size_t n, hl_error_t *err) {
+  hl_status_t rc = hl_cat_begin(s->cat, err);
+  if (rc != HL_OK) return rc;
+  if (t) rc = hl_cat_table_update(s->cat, t, err);
+  for (size_t i = 0; rc == HL_OK && i < n; i++)
+    rc = hl_cat_partition_update(s->cat, parts[i], err);
+  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
+  if (rc != HL_OK) hl_cat_rollback(s->cat);
+  return rc;
+}

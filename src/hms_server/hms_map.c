@@ -99,6 +99,17 @@ hl_hms_table_t *hl_hms_map_table(const hl_cat_table_t *t, hl_arena_t *arena) {
   if (t->n_part_keys && !(h->partition_keys = map_cols(t->part_keys, t->n_part_keys, arena)))
     return NULL;
   if (map_kvs(t->params, t->n_params, &h->parameters, arena)) return NULL;
+  if (t->external && !hl_kv_get(t->params, t->n_params, "EXTERNAL")) {
+    /* Hive keeps EXTERNAL=TRUE among an external table's parameters, and
+     * clients (Hive's own among them) test it rather than tableType */
+    hl_hms_kv_t *kv = hl_arena_alloc(arena, sizeof *kv * (h->parameters.n + 1));
+    if (!kv) return NULL;
+    if (h->parameters.n) memcpy(kv, h->parameters.items, sizeof *kv * h->parameters.n);
+    kv[h->parameters.n].key = "EXTERNAL";
+    kv[h->parameters.n].value = "TRUE";
+    h->parameters.items = kv;
+    h->parameters.n++;
+  }
   h->view_original_text = t->view_original_text;
   h->view_expanded_text = t->view_expanded_text;
   h->table_type = t->view ? "VIRTUAL_VIEW" : t->external ? "EXTERNAL_TABLE" : "MANAGED_TABLE";

@@ -131,7 +131,7 @@ static const char *db_arg(call_t *c, const char *raw) {
   int other;
   const char *db = strip_catalog(raw, &other);
   if (other) {
-    hl_err_set(&c->cerr, HL_NOTFOUND, "3F000", "catalog of %s does not exist", raw);
+    hl_err_set(&c->cerr, HL_NOTFOUND, "3F000", "catalog of \"%s\" does not exist", raw);
     return NULL;
   }
   if (!db) hl_err_set(&c->cerr, HL_NOTFOUND, "3F000", "no database name given");
@@ -322,7 +322,8 @@ hl_status_t hl_hms_handle(hl_cat_t *cat, const uint8_t *msg, size_t len, hl_aren
     hl_hms_get_table_request_t q;
     if ((rc = hl_hms_read_get_table_req_args(&d, &q))) return rc;
     if (q.cat_name && strcmp(q.cat_name, HL_HMS_CATALOG) != 0) {
-      reply_exception(&c, 2, "catalog does not exist");
+      char *msg = hl_arena_sprintf(arena, "catalog %s does not exist", q.cat_name);
+      reply_exception(&c, 2, msg ? msg : "catalog does not exist");
       rc = HL_OK;
     } else {
       rc = do_table(&c, q.db_name, q.tbl_name, 1, err);

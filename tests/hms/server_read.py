@@ -383,6 +383,24 @@ except subprocess.TimeoutExpired:
 check("SIGTERM: exit status", rc, 0)
 tr4.close()
 
+# ---- the idle timeout closes a silent connection; SIGINT also stops it
+srv = subprocess.Popen([opts.hivelite, "metastore", "-w", W, "--listen", "127.0.0.1:0",
+                        "--idle-timeout", "1"], stdout=subprocess.PIPE)
+m = re.fullmatch(r"listening on 127\.0\.0\.1:(\d+)\n", srv.stdout.readline().decode())
+PORT = int(m.group(1)) if m else 0
+c4, tr4 = connect(S4)
+check("idle timeout: a call in time", c4.get_all_databases(), ["default", "sales"])
+time.sleep(2.5)
+check("idle timeout: the silent connection was closed",
+      raised(c4.get_all_databases), ["TTransportException", "TSocket read 0 bytes"])
+tr4.close()
+srv.send_signal(signal.SIGINT)
+try:
+    rc = srv.wait(timeout=30)
+except subprocess.TimeoutExpired:
+    rc = "still running"
+check("SIGINT: exit status", rc, 0)
+
 shutil.rmtree(tmp, ignore_errors=True)
 if failures:
     print("%d failed: %s" % (len(failures), ", ".join(failures)))

@@ -24,6 +24,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import hms_gen
@@ -337,6 +338,29 @@ check("hive2 get_table_meta: UNKNOWN_METHOD", raised(c2.get_table_meta, "*", "*"
       ["TApplicationException", 1, "Invalid method name: 'get_table_meta'"])
 check("hive2 after UNKNOWN_METHOD", c2.get_tables("sales", "e*"), ["ext"])
 tr2.close()
+
+
+# ---- many clients at once: each thread its own connection, interleaved
+def worker(out, i):
+    try:
+        c, tr = connect(S4)
+        res = []
+        for _ in range(10):
+            res.append(table(c, True, "sales", "pq") == want["pq"])
+            res.append(parts(c.get_partitions("sales", "pq", -1)) == PARTS)
+        tr.close()
+        out[i] = all(res)
+    except Exception as e:  # reported as a failure below
+        out[i] = repr(e)
+
+
+results = [None] * 6
+threads = [threading.Thread(target=worker, args=(results, i)) for i in range(6)]
+for th in threads:
+    th.start()
+for th in threads:
+    th.join()
+check("6 concurrent clients, 20 calls each", results, [True] * 6)
 
 
 # ---- hostile bytes: each on its own connection, then the server still serves

@@ -199,7 +199,7 @@ hl_status_t hl_metastore_serve(hl_db_t *db, const char *host, int port, int idle
   hl_err_init(&err);
   clear_error(db);
   if (!host || port < 0 || port > 65535) {
-    hl_err_set(&err, HL_MISUSE, "22023", "metastore: bad listen address");
+    hl_err_set(&err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE), "metastore: bad listen address");
     return take_error(db, &err, NULL);
   }
   hl_hms_server_opts_t o = {

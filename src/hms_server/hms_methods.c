@@ -131,10 +131,11 @@ static const char *db_arg(call_t *c, const char *raw) {
   int other;
   const char *db = strip_catalog(raw, &other);
   if (other) {
-    hl_err_set(&c->cerr, HL_NOTFOUND, "3F000", "catalog of \"%s\" does not exist", raw);
+    hl_err_set(&c->cerr, HL_NOTFOUND, HL_SS(INVALID_SCHEMA_NAME),
+               "catalog of \"%s\" does not exist", raw);
     return NULL;
   }
-  if (!db) hl_err_set(&c->cerr, HL_NOTFOUND, "3F000", "no database name given");
+  if (!db) hl_err_set(&c->cerr, HL_NOTFOUND, HL_SS(INVALID_SCHEMA_NAME), "no database name given");
   return db;
 }
 
@@ -144,7 +145,7 @@ static hl_cat_table_t *get_table(call_t *c, const char *raw_db, const char *tbl)
   hl_cat_table_t *t = NULL;
   if (!db) return NULL;
   if (!tbl) {
-    hl_err_set(&c->cerr, HL_NOTFOUND, "42P01", "no table name given");
+    hl_err_set(&c->cerr, HL_NOTFOUND, HL_SS(UNDEFINED_TABLE), "no table name given");
     return NULL;
   }
   if (hl_cat_table_get(c->cat, db, tbl, c->arena, &t, &c->cerr)) return NULL;
@@ -313,8 +314,8 @@ hl_status_t hl_hms_handle(hl_cat_t *cat, const uint8_t *msg, size_t len, hl_aren
   hl_status_t rc = hl_hms_read_message(&d, &m);
   if (rc) return rc;
   if (m.type != HL_TMSG_CALL && m.type != HL_TMSG_ONEWAY)
-    return hl_err_set(err, HL_CORRUPT, "08P01", "message of type %d where a call was expected",
-                      (int)m.type);
+    return hl_err_set(err, HL_CORRUPT, HL_SS(PROTOCOL_VIOLATION),
+                      "message of type %d where a call was expected", (int)m.type);
   c.method = m.name;
   c.seqid = m.seqid;
   hl_err_init(&c.cerr);

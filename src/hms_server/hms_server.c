@@ -113,14 +113,17 @@ static hl_status_t open_listener(const hl_hms_server_opts_t *o, int *out, int *p
   struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)o->port)};
   socklen_t alen = sizeof a;
   if (inet_pton(AF_INET, o->host, &a.sin_addr) != 1)
-    return hl_err_set(err, HL_MISUSE, "22023", "metastore: not an IPv4 address: %s", o->host);
+    return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE),
+                      "metastore: not an IPv4 address: %s", o->host);
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
-  if (fd < 0) return hl_err_set(err, HL_IOERR, "08000", "metastore: socket: %s", strerror(errno));
+  if (fd < 0)
+    return hl_err_set(err, HL_IOERR, HL_SS(CONNECTION_EXCEPTION), "metastore: socket: %s",
+                      strerror(errno));
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 64) != 0 ||
       getsockname(fd, (struct sockaddr *)&a, &alen) != 0) {
-    hl_err_set(err, HL_IOERR, "08000", "metastore: cannot listen on %s:%d: %s", o->host, o->port,
-               strerror(errno));
+    hl_err_set(err, HL_IOERR, HL_SS(CONNECTION_EXCEPTION), "metastore: cannot listen on %s:%d: %s",
+               o->host, o->port, strerror(errno));
     close(fd);
     return HL_IOERR;
   }
@@ -140,7 +143,8 @@ hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err) {
   sigaddset(&stop, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop, &saved);
   if ((sfd = signalfd(-1, &stop, SFD_CLOEXEC)) < 0) {
-    rc = hl_err_set(err, HL_IOERR, "08000", "metastore: signalfd: %s", strerror(errno));
+    rc = hl_err_set(err, HL_IOERR, HL_SS(CONNECTION_EXCEPTION), "metastore: signalfd: %s",
+                    strerror(errno));
     goto out;
   }
   if (opts->on_listen) opts->on_listen(opts->ctx, opts->host, port);
@@ -149,7 +153,8 @@ hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err) {
     int n = poll(p, 2, 1000); /* wakes each second to reap finished threads */
     reap(&s, 0);
     if (n < 0 && errno != EINTR) {
-      rc = hl_err_set(err, HL_IOERR, "08000", "metastore: poll: %s", strerror(errno));
+      rc = hl_err_set(err, HL_IOERR, HL_SS(CONNECTION_EXCEPTION), "metastore: poll: %s",
+                      strerror(errno));
       break;
     }
     if (n > 0 && p[1].revents) break; /* SIGTERM or SIGINT */

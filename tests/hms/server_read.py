@@ -425,6 +425,16 @@ except subprocess.TimeoutExpired:
     rc = "still running"
 check("SIGINT: exit status", rc, 0)
 
+# ---- the command line: a bad address is usage (2), one not to bind is 1
+p = subprocess.run([opts.hivelite, "metastore", "-w", W, "--listen", "9083"],
+                   capture_output=True)
+check("--listen without a host", [p.returncode, p.stderr.decode().splitlines()[0]],
+      [2, 'hivelite: option "--listen" requires HOST:PORT'])
+p = subprocess.run([opts.hivelite, "metastore", "-w", W, "--listen", "localhost:0"],
+                   capture_output=True)
+check("--listen with a host name", [p.returncode, p.stderr.decode()],
+      [1, "ERROR 22023: metastore: not an IPv4 address: localhost\n"])
+
 shutil.rmtree(tmp, ignore_errors=True)
 if failures:
     print("%d failed: %s" % (len(failures), ", ".join(failures)))

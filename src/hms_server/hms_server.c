@@ -160,7 +160,12 @@ hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err) {
     if (n > 0 && p[1].revents) break; /* SIGTERM or SIGINT */
     if (n > 0 && (p[0].revents & POLLIN)) {
       int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-      if (fd < 0) continue; /* the client went away, or out of descriptors for now */
+      if (fd < 0) {
+        /* out of descriptors: the listener stays readable, so wait a
+         * little (still watching for the signal) instead of spinning */
+        if (errno == EMFILE || errno == ENFILE) poll(&p[1], 1, 100);
+        continue; /* or the client went away */
+      }
       if ((rc = start_conn(&s, fd, err))) break;
     }
   }

@@ -127,6 +127,21 @@ typedef void (*hl_progress_fn)(void *ctx, const char *phase, uint64_t done, uint
                                const char *unit);
 void hl_set_progress_handler(hl_db_t *db, hl_progress_fn fn, void *ctx);
 
+/* Serves DB's catalog as a Hive Metastore: the Thrift binary protocol over
+ * the buffered transport (what Hive, Spark and Trino clients speak by
+ * default) on HOST:PORT (a numeric IPv4 address; PORT 0 picks a free
+ * port), for the read methods docs/operations.md lists.  One thread per
+ * connection, each with its own connection to DB's metastore file; a
+ * connection silent for IDLE_TIMEOUT_S seconds (<= 0: never) is closed.
+ * FN(CTX, host, port) is called once the socket listens (FN may be NULL).
+ * Runs until the process receives SIGTERM or SIGINT (blocked in the
+ * calling thread while it runs, so call it where other threads block them
+ * too): then it stops accepting, closes every connection and returns
+ * HL_OK.  Errors (the address cannot be bound, ...) are DB's last error. */
+typedef void (*hl_listen_fn)(void *ctx, const char *host, int port);
+hl_status_t hl_metastore_serve(hl_db_t *db, const char *host, int port, int idle_timeout_s,
+                               hl_listen_fn fn, void *ctx);
+
 /* Static names: "HL_OK", ... and a short description. */
 const char *hl_status_name(hl_status_t status);
 const char *hl_status_str(hl_status_t status);

@@ -9,6 +9,7 @@
  */
 #include "hivelite.h"
 
+#include "hms_server/hms_server.h"
 #include "command/command.h"
 #include "format/parquet/parquet.h"
 #include "storage/stor_cache.h"
@@ -189,6 +190,21 @@ hl_status_t hl_open(const char *warehouse, const char *metastore, hl_db_t **out)
     return take_error(db, &err, NULL);
   }
   if (open_session(db, warehouse, metastore, &err) != HL_OK) return take_error(db, &err, NULL);
+  return HL_OK;
+}
+
+hl_status_t hl_metastore_serve(hl_db_t *db, const char *host, int port, int idle_timeout_s,
+                               hl_listen_fn fn, void *ctx) {
+  hl_error_t err;
+  hl_err_init(&err);
+  clear_error(db);
+  if (!host || port < 0 || port > 65535) {
+    hl_err_set(&err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE), "metastore: bad listen address");
+    return take_error(db, &err, NULL);
+  }
+  hl_hms_server_opts_t o = {
+      db->session.metastore, host, port, idle_timeout_s > 0 ? idle_timeout_s * 1000 : 0, fn, ctx};
+  if (hl_hms_serve(&o, &err) != HL_OK) return take_error(db, &err, NULL);
   return HL_OK;
 }
 

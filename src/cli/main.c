@@ -4,6 +4,8 @@
  *
  *   hivelite [-w WAREHOUSE] [-m METASTORE] [-c SQL]... [-f FILE]...
  *            [--format table|csv|tsv|json] [--no-header] [-h|--help] [--version]
+ *   hivelite metastore [-w WAREHOUSE] [-m METASTORE] [--listen HOST:PORT]
+ *            [--idle-timeout SECONDS]
  *
  * -c and -f run in the order given; each may hold several statements, walked
  * with hl_prepare's tail.  Without them, stdin is an interactive shell on a
@@ -40,7 +42,9 @@ typedef struct options {
 
 static const char usage_line[] =
     "usage: hivelite [-w WAREHOUSE] [-m METASTORE] [-c SQL]... [-f FILE]\n"
-    "                [--format table|csv|tsv|json] [--no-header] [-h|--help] [--version]\n";
+    "                [--format table|csv|tsv|json] [--no-header] [-h|--help] [--version]\n"
+    "       hivelite metastore [-w WAREHOUSE] [-m METASTORE] [--listen HOST:PORT]\n"
+    "                [--idle-timeout SECONDS]\n";
 
 static void print_help(void) {
   fputs(usage_line, stdout);
@@ -59,7 +63,12 @@ static void print_help(void) {
         "\n"
         "-c and -f run in the order given and stop at the first error.  Without\n"
         "them, statements are read from stdin: an interactive shell on a terminal.\n"
-        "Exit status: 0 success, 1 SQL error, 2 bad usage.\n",
+        "Exit status: 0 success, 1 SQL error, 2 bad usage.\n"
+        "\n"
+        "hivelite metastore serves the warehouse's catalog to Hive Metastore\n"
+        "clients (Thrift) on --listen HOST:PORT (default 127.0.0.1:9083; port 0\n"
+        "picks a free one) until SIGTERM or SIGINT; --idle-timeout closes a silent\n"
+        "connection (default 600 seconds).\n",
         stdout);
 }
 
@@ -233,6 +242,62 @@ static int parse_args(int argc, char **argv, options_t *opt, int *exit_now) {
   return HL_CLI_OK;
 }
 
+static void print_listening(void *ctx, const char *host, int port) {
+  (void)ctx;
+  printf("listening on %s:%d\n", host, port);
+  fflush(stdout);
+}
+
+/* A decimal in [LO, HI], or -1. */
+static long parse_number(const char *s, long lo, long hi) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi) return -1;
+  return v;
+}
+
+/* hivelite metastore ...: serves the warehouse's catalog as a Hive
+ * Metastore until SIGTERM or SIGINT (hl_metastore_serve). */
+static int run_metastore(int argc, char **argv) {
+  const char *env_wh = getenv("HIVELITE_WAREHOUSE");
+  const char *warehouse = env_wh && *env_wh ? env_wh : "./warehouse", *metastore = NULL;
+  char host[64] = "127.0.0.1";
+  long port = 9083, idle = 600;
+  for (int i = 2; i < argc; i++) {
+    const char *arg = argv[i], *value = NULL;
+    if (match_valued(argv, argc, &i, "-w", "--warehouse", &value)) {
+      if (!value) return usage_error("option \"%s\" requires an argument", arg);
+      warehouse = value;
+    } else if (match_valued(argv, argc, &i, "-m", "--metastore", &value)) {
+      if (!value) return usage_error("option \"%s\" requires an argument", arg);
+      metastore = value;
+    } else if (match_valued(argv, argc, &i, NULL, "--listen", &value)) {
+      const char *colon = value ? strrchr(value, ':') : NULL;
+      if (!colon || colon == value || (size_t)(colon - value) >= sizeof host ||
+          (port = parse_number(colon + 1, 0, 65535)) < 0)
+        return usage_error("option \"%s\" requires HOST:PORT", arg);
+      memcpy(host, value, (size_t)(colon - value));
+      host[colon - value] = '\0';
+    } else if (match_valued(argv, argc, &i, NULL, "--idle-timeout", &value)) {
+      if (!value || (idle = parse_number(value, 0, 86400 * 365)) < 0)
+        return usage_error("option \"%s\" requires a number of seconds", arg);
+    } else {
+      return usage_error("unknown metastore argument \"%s\"", arg);
+    }
+  }
+  hl_db_t *db = NULL;
+  int status = HL_CLI_OK;
+  if (hl_open(warehouse, metastore, &db) != HL_OK ||
+      hl_metastore_serve(db, host, (int)port, (int)idle, print_listening, NULL) != HL_OK) {
+    fprintf(stderr, "ERROR %s: %s\n", db ? hl_sqlstate(db) : "53200",
+            db ? hl_errmsg(db) : "out of memory");
+    status = HL_CLI_SQLERR;
+  }
+  hl_close(db);
+  return status;
+}
+
 int main(int argc, char **argv) {
   /* Scans allocate and free megabyte-sized page and chunk buffers per row
    * group; with glibc's defaults each one is a fresh mmap whose pages fault
@@ -241,6 +306,7 @@ int main(int argc, char **argv) {
    * in the library. */
   mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
   mallopt(M_TRIM_THRESHOLD, 128 * 1024 * 1024);
+  if (argc > 1 && strcmp(argv[1], "metastore") == 0) return run_metastore(argc, argv);
   options_t opt = {0};
   opt.format = HL_CLI_FORMAT_TABLE;
   opt.header = 1;

@@ -155,7 +155,7 @@ hl_status_t hl_cmd_show_databases(hl_session_t *s, const hl_ast_stmt_t *stmt, hl
   if (rc != HL_OK) return rc;
   size_t kept = 0;
   for (size_t i = 0; i < n; i++)
-    if (!stmt->like_pattern || hl_cmd_like_match(stmt->like_pattern, names[i]))
+    if (!stmt->like_pattern || hl_like_match(stmt->like_pattern, names[i]))
       names[kept++] = names[i];
   hl_cmd_sort_strings(names, kept);
   return hl_cmd_lines_result(arena, "database_name", names, kept, result, err);

@@ -16,6 +16,7 @@
 #include "command/command.h"
 #include "format/storage_format.h"
 #include "plan/table.h"
+#include "util/like.h"
 #include "util/mem.h"
 #include "util/strbuf.h"
 
@@ -276,9 +277,6 @@ bool hl_cmd_part_filter_match(const hl_table_t *t, const hl_cmd_part_filter_t *f
 
 /* ------------------------------------------------------------ text */
 
-/* Hive's SHOW ... LIKE pattern: '*' (and '%') any sequence, '|' separates
- * alternatives, case-insensitive. */
-bool hl_cmd_like_match(const char *pattern, const char *name);
 /* Sorts N strings in place (byte order). */
 void hl_cmd_sort_strings(char **v, size_t n);
 /* Key/value pairs sorted by key: a copy in ARENA, NULL on OOM (N = 0 gives

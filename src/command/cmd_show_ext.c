@@ -185,7 +185,7 @@ hl_status_t hl_cmd_show_table_extended(hl_session_t *s, const hl_ast_stmt_t *stm
   hl_buf_init(&b);
   size_t matched = 0;
   for (size_t i = 0; rc == HL_OK && i < n; i++) {
-    if (!hl_cmd_like_match(stmt->like_pattern, names[i])) continue;
+    if (!hl_like_match(stmt->like_pattern, names[i])) continue;
     matched++;
     hl_ast_qname_t q = {.db = d->name, .name = names[i], .pos = stmt->pos};
     hl_table_t *t;

@@ -231,3 +231,55 @@ void hl_hms_write_app_exception_reply(hl_buf_t *buf, const char *method, int32_t
   hl_tw_message(buf, method, HL_TMSG_EXCEPTION, seqid);
   hl_hms_write_app_exception(buf, &e);
 }
+
+/* ---- get_table_req */
+
+static int table_request_field(hl_hms_dec_t *d, int16_t id, hl_ttype_t t, void *ctx,
+                               hl_status_t *rc) {
+  hl_hms_get_table_request_t *q = ctx;
+  if (id == 1 && t == HL_TT_STRING)
+    *rc = hl_hms_read_string(d, &q->db_name);
+  else if (id == 2 && t == HL_TT_STRING)
+    *rc = hl_hms_read_string(d, &q->tbl_name);
+  else if (id == 4 && t == HL_TT_STRING)
+    *rc = hl_hms_read_string(d, &q->cat_name);
+  else
+    return 0;
+  return 1;
+}
+
+typedef struct table_req_args {
+  hl_hms_get_table_request_t *req;
+  int have_req;
+} table_req_args_t;
+
+static int table_req_args_field(hl_hms_dec_t *d, int16_t id, hl_ttype_t t, void *ctx,
+                                hl_status_t *rc) {
+  table_req_args_t *a = ctx;
+  if (id != 1 || t != HL_TT_STRUCT) return 0;
+  *rc = read_struct(d, table_request_field, a->req);
+  a->have_req = 1;
+  return 1;
+}
+
+hl_status_t hl_hms_read_get_table_req_args(hl_hms_dec_t *d, hl_hms_get_table_request_t *out) {
+  table_req_args_t a = {out, 0};
+  memset(out, 0, sizeof *out);
+  hl_status_t rc = read_struct(d, table_req_args_field, &a);
+  if (rc) return rc;
+  if (!a.have_req) return hl_tr_fail(&d->r, "get_table_req without its request");
+  if (!out->db_name || !out->tbl_name)
+    return hl_tr_fail(&d->r, "GetTableRequest without its required %s",
+                      out->db_name ? "tblName" : "dbName");
+  return HL_OK;
+}
+
+void hl_hms_write_get_table_result(hl_buf_t *buf, const hl_hms_get_table_result_t *v) {
+  hl_tw_field(buf, HL_TT_STRUCT, 1);
+  hl_hms_write_table(buf, v->table);
+  if (v->has_is_stats_compliant) {
+    hl_tw_field(buf, HL_TT_BOOL, 2);
+    hl_tw_bool(buf, v->is_stats_compliant);
+  }
+  hl_tw_stop(buf);
+}

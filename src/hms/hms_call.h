@@ -73,6 +73,27 @@ void hl_hms_write_get_partition_names_reply(hl_buf_t *buf, int32_t seqid,
 hl_status_t hl_hms_read_get_partition_names_reply(hl_hms_dec_t *d, int32_t seqid,
                                                   hl_hms_strlist_t *success, hl_hms_reply_t *rep);
 
+/* GetTableRequest (Hive 2.3 and 4: get_table_req's argument 1): 1 dbName
+ * and 2 tblName required, 4 catName optional; the other fields (3
+ * capabilities, 6 validWriteIdList, 7 getColumnStats, 8-11) are skipped. */
+typedef struct hl_hms_get_table_request {
+  char *db_name;  /* 1 required */
+  char *tbl_name; /* 2 required */
+  char *cat_name; /* 4 optional */
+} hl_hms_get_table_request_t;
+
+/* GetTableResult { 1: required Table table, 2: optional bool
+ * isStatsCompliant } */
+typedef struct hl_hms_get_table_result {
+  hl_hms_table_t *table;
+  int has_is_stats_compliant, is_stats_compliant;
+} hl_hms_get_table_result_t;
+
+/* Reads get_table_req's arguments { 1: GetTableRequest req }; a missing
+ * request or a request without dbName or tblName is 08P01. */
+hl_status_t hl_hms_read_get_table_req_args(hl_hms_dec_t *d, hl_hms_get_table_request_t *out);
+void hl_hms_write_get_table_result(hl_buf_t *buf, const hl_hms_get_table_result_t *v);
+
 /* An EXCEPTION message for METHOD (e.g. TAPP_UNKNOWN_METHOD for a method
  * the server does not have). */
 void hl_hms_write_app_exception_reply(hl_buf_t *buf, const char *method, int32_t seqid,

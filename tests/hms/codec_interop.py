@@ -23,7 +23,6 @@ except under CI=true, where a missing runtime or compiler is a failure.  --write
 messages as seeds for tests/fuzz/fuzz_thrift.c (first byte: the decoder).
 """
 import argparse
-import importlib
 import json
 import os
 import shutil
@@ -31,14 +30,7 @@ import subprocess
 import sys
 import tempfile
 
-
-def unavailable(why):
-    if os.environ.get("CI") == "true":
-        print("FAIL: %s (CI=true: the oracle must run; scripts/install-deps.sh installs "
-              "thrift-compiler and python3-thrift)" % why)
-        sys.exit(1)
-    print("SKIP: %s" % why)
-    sys.exit(77)
+import hms_gen
 
 
 ap = argparse.ArgumentParser()
@@ -47,19 +39,10 @@ ap.add_argument("--fixtures", required=True)
 ap.add_argument("--write-corpus")
 opts = ap.parse_args()
 
-# no fixtures: skipped even under CI (as the other fixture-based tests are)
-for v in ("hive4", "hive2"):
-    if not os.path.isfile(os.path.join(opts.fixtures, v, "hive_metastore.thrift")):
-        print("SKIP: %s/%s/hive_metastore.thrift not found" % (opts.fixtures, v))
-        sys.exit(77)
-try:
-    from thrift.Thrift import TApplicationException, TMessageType, TType
-    from thrift.protocol import TBinaryProtocol
-    from thrift.transport import TTransport
-except ImportError:
-    unavailable("python3-thrift is not installed for %s" % sys.executable)
-if not shutil.which("thrift"):
-    unavailable("the thrift compiler (thrift-compiler) is not installed")
+hms_gen.require(opts.fixtures)
+from thrift.Thrift import TApplicationException, TMessageType, TType  # noqa: E402
+from thrift.protocol import TBinaryProtocol  # noqa: E402
+from thrift.transport import TTransport  # noqa: E402
 
 base = os.environ.get("HIVELITE_TEST_TMP") or tempfile.gettempdir()
 os.makedirs(base, exist_ok=True)
@@ -67,27 +50,8 @@ tmp = tempfile.mkdtemp(prefix="hms_interop_", dir=base)
 failures = []
 
 
-def load(version):
-    """Generates Python code for one IDL and imports it (each version in
-    its own directory; the modules are dropped from sys.modules after so
-    that the other version's same-named package can load)."""
-    out = os.path.join(tmp, version)
-    os.makedirs(out)
-    subprocess.run(["thrift", "-r", "--gen", "py", "-out", out,
-                    os.path.join(opts.fixtures, version, "hive_metastore.thrift")],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    sys.path.insert(0, out)
-    ttypes = importlib.import_module("hive_metastore.ttypes")
-    service = importlib.import_module("hive_metastore.ThriftHiveMetastore")
-    sys.path.remove(out)
-    for name in list(sys.modules):
-        if name.split(".")[0] in ("hive_metastore", "fb303"):
-            del sys.modules[name]
-    return ttypes, service
-
-
-T4, S4 = load("hive4")
-T2, S2 = load("hive2")
+T4, S4 = hms_gen.load(opts.fixtures, "hive4", tmp)
+T2, S2 = hms_gen.load(opts.fixtures, "hive2", tmp)
 
 
 def tool(*args, data=b""):

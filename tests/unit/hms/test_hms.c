@@ -322,11 +322,67 @@ TEST(calls_and_replies) {
   hl_buf_fini(&a);
 }
 
+/* get_table_req's arguments: the request struct with unknown and skipped
+ * fields, then a request without its required tblName */
+TEST(get_table_req) {
+  hl_buf_t a;
+  hl_error_t err;
+  hl_buf_init(&a);
+  hl_err_init(&err);
+  hl_arena_t *arena = hl_arena_create(0);
+  hl_hms_dec_t d;
+  hl_hms_get_table_request_t q;
+  hl_tw_field(&a, HL_TT_STRUCT, 1);
+  hl_tw_field(&a, HL_TT_STRING, 1);
+  hl_tw_string(&a, "db");
+  hl_tw_field(&a, HL_TT_STRING, 2);
+  hl_tw_string(&a, "t");
+  hl_tw_field(&a, HL_TT_BOOL, 7); /* getColumnStats: skipped */
+  hl_tw_bool(&a, 1);
+  hl_tw_field(&a, HL_TT_STRING, 4);
+  hl_tw_string(&a, "hive");
+  hl_tw_field(&a, HL_TT_I64, 11); /* id: skipped */
+  hl_tw_i64(&a, -1);
+  hl_tw_stop(&a);
+  hl_tw_stop(&a);
+  hl_hms_dec_init(&d, a.data, a.len, arena, &err);
+  CHECK_INT(hl_hms_read_get_table_req_args(&d, &q), HL_OK);
+  CHECK_STR(q.db_name, "db");
+  CHECK_STR(q.tbl_name, "t");
+  CHECK_STR(q.cat_name, "hive");
+  CHECK_INT(hl_tr_offset(&d.r), a.len);
+  hl_buf_reset(&a);
+  hl_tw_field(&a, HL_TT_STRUCT, 1);
+  hl_tw_field(&a, HL_TT_STRING, 1);
+  hl_tw_string(&a, "db");
+  hl_tw_stop(&a);
+  hl_tw_stop(&a);
+  hl_hms_dec_init(&d, a.data, a.len, arena, &err);
+  CHECK_INT(hl_hms_read_get_table_req_args(&d, &q), HL_CORRUPT);
+  CHECK_STR(err.message, "thrift: GetTableRequest without its required tblName at byte 14");
+  hl_err_clear(&err);
+  /* the result: table in field 1, isStatsCompliant 2 when set */
+  hl_hms_table_t t = make_table();
+  hl_hms_get_table_result_t r = {&t, 1, 0};
+  hl_buf_reset(&a);
+  hl_hms_write_get_table_result(&a, &r);
+  hl_treader_t rd;
+  hl_ttype_t ty;
+  int16_t id;
+  hl_tr_init(&rd, a.data, a.len, &err);
+  CHECK(!hl_tr_field(&rd, &ty, &id) && ty == HL_TT_STRUCT && id == 1);
+  CHECK_INT(hl_tr_skip(&rd, ty), HL_OK);
+  CHECK(!hl_tr_field(&rd, &ty, &id) && ty == HL_TT_BOOL && id == 2);
+  hl_arena_destroy(arena);
+  hl_buf_fini(&a);
+}
+
 int main(void) {
   RUN(table_round_trip);
   RUN(partition_and_database);
   RUN(unknown_fields_skipped);
   RUN(hostile);
   RUN(calls_and_replies);
+  RUN(get_table_req);
   return test_report();
 }

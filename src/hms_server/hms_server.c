@@ -1,0 +1,186 @@
+/*
+ * hms_server.c -- the metastore server's sockets and threads
+ * (hms_server.h): a listening socket, one thread per connection with its
+ * own catalog connection and buffered Thrift transport, shutdown on
+ * SIGTERM/SIGINT taken through a signalfd.
+ *
+ * The main loop owns every connection's socket: a connection thread only
+ * marks itself done, the loop joins it and closes the socket, so a
+ * shutdown(2) at exit never hits a descriptor number already reused.
+ */
+#include "hms_server/hms_server.h"
+
+#include "thrift/ttransport.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+typedef struct conn {
+  struct server *srv;
+  int fd;
+  pthread_t thread;
+  atomic_int done;
+  struct conn *next;
+} conn_t;
+
+typedef struct server {
+  const hl_hms_server_opts_t *opts;
+  conn_t *conns; /* touched by the main loop only */
+} server_t;
+
+/* Serves one connection until the peer closes it, goes idle, sends bytes
+ * that are not a call, or the server shuts the socket down. */
+static void *conn_main(void *arg) {
+  conn_t *c = arg;
+  hl_cat_t *cat = NULL;
+  hl_error_t err;
+  hl_ttransport_t t;
+  hl_buf_t out;
+  hl_arena_t *arena = hl_arena_create(64 * 1024);
+  hl_err_init(&err);
+  hl_tt_init(&t, c->fd, 0);
+  t.timeout_ms = c->srv->opts->idle_timeout_ms;
+  hl_buf_init(&out);
+  if (arena && hl_cat_open(c->srv->opts->metastore, &cat, &err) == HL_OK) {
+    for (;;) {
+      const uint8_t *msg;
+      size_t len;
+      if (hl_tt_recv(&t, &msg, &len, &err) != HL_OK) break;
+      hl_buf_reset(&out);
+      hl_arena_reset(arena);
+      if (hl_hms_handle(cat, msg, len, arena, &out, &err) != HL_OK) break;
+      if (out.len && hl_tt_send(&t, out.data, out.len, &err) != HL_OK) break;
+    }
+  }
+  hl_cat_close(cat);
+  hl_buf_fini(&out);
+  hl_tt_fini(&t);
+  hl_arena_destroy(arena);
+  hl_err_clear(&err);
+  atomic_store(&c->done, 1);
+  return NULL;
+}
+
+/* Joins and frees the finished connections (all of them when ALL). */
+static void reap(server_t *s, int all) {
+  conn_t **pp = &s->conns;
+  while (*pp) {
+    conn_t *c = *pp;
+    if (!all && !atomic_load(&c->done)) {
+      pp = &c->next;
+      continue;
+    }
+    if (all) shutdown(c->fd, SHUT_RDWR); /* wakes a thread waiting in poll */
+    pthread_join(c->thread, NULL);
+    close(c->fd);
+    *pp = c->next;
+    free(c);
+  }
+}
+
+static hl_status_t start_conn(server_t *s, int fd, hl_error_t *err) {
+  conn_t *c = calloc(1, sizeof *c);
+  if (!c) {
+    close(fd);
+    return hl_err_nomem(err);
+  }
+  c->srv = s;
+  c->fd = fd;
+  atomic_init(&c->done, 0);
+  int rc = pthread_create(&c->thread, NULL, conn_main, c);
+  if (rc != 0) { /* refuse this client, keep serving the others */
+    close(fd);
+    free(c);
+    return HL_OK;
+  }
+  c->next = s->conns;
+  s->conns = c;
+  return HL_OK;
+}
+
+static hl_status_t open_listener(const hl_hms_server_opts_t *o, int *out, int *port,
+                                 hl_error_t *err) {
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)o->port)};
+  socklen_t alen = sizeof a;
+  if (inet_pton(AF_INET, o->host, &a.sin_addr) != 1)
+    return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE),
+                      "metastore: not an IPv4 address: %s", o->host);
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+  if (fd < 0)
+    return hl_err_set(err, HL_IOERR, HL_SS(CONNECTION_EXCEPTION), "metastore: socket: %s",
+                      strerror(errno));
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 64) != 0 ||
+      getsockname(fd, (struct sockaddr *)&a, &alen) != 0) {
+    hl_err_set(err, HL_IOERR, HL_SS(CONNECTION_EXCEPTION), "metastore: cannot listen on %s:%d: %s",
+               o->host, o->port, strerror(errno));
+    close(fd);
+    return HL_IOERR;
+  }
+  *out = fd;
+  *port = ntohs(a.sin_port);
+  return HL_OK;
+}
+
+hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err) {
+  server_t s = {opts, NULL};
+  sigset_t stop, saved;
+  int lfd = -1, port = 0, sfd;
+  hl_status_t rc = open_listener(opts, &lfd, &port, err);
+  if (rc) return rc;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop, &saved);
+  if ((sfd = signalfd(-1, &stop, SFD_CLOEXEC)) < 0) {
+    rc = hl_err_set(err, HL_IOERR, HL_SS(CONNECTION_EXCEPTION), "metastore: signalfd: %s",
+                    strerror(errno));
+    goto out;
+  }
+  if (opts->on_listen) opts->on_listen(opts->ctx, opts->host, port);
+  for (;;) {
+    struct pollfd p[2] = {{.fd = lfd, .events = POLLIN}, {.fd = sfd, .events = POLLIN}};
+    int n = poll(p, 2, 1000); /* wakes each second to reap finished threads */
+    reap(&s, 0);
+    if (n < 0 && errno != EINTR) {
+      rc = hl_err_set(err, HL_IOERR, HL_SS(CONNECTION_EXCEPTION), "metastore: poll: %s",
+                      strerror(errno));
+      break;
+    }
+    if (n > 0 && p[1].revents) break; /* SIGTERM or SIGINT */
+    if (n > 0 && (p[0].revents & POLLIN)) {
+      int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+      if (fd < 0) {
+        /* out of descriptors: the listener stays readable, so wait a
+         * little (still watching for the signal) instead of spinning */
+        if (errno == EMFILE || errno == ENFILE) poll(&p[1], 1, 100);
+        continue; /* or the client went away */
+      }
+      if ((rc = start_conn(&s, fd, err))) break;
+    }
+  }
+out:
+  close(lfd);
+  reap(&s, 1);
+  if (sfd >= 0) {
+    /* the signal that stopped us was read by nobody: take it so that
+     * unblocking does not deliver it */
+    struct signalfd_siginfo si;
+    struct pollfd p = {.fd = sfd, .events = POLLIN};
+    while (poll(&p, 1, 0) == 1 && read(sfd, &si, sizeof si) == sizeof si) {
+    }
+    close(sfd);
+  }
+  pthread_sigmask(SIG_SETMASK, &saved, NULL);
+  return rc;
+}

@@ -1,0 +1,44 @@
+/*
+ * hms_server.h -- hivelite's catalog served as a Hive Metastore (Thrift
+ * binary protocol, buffered transport): the read methods Hive 2.3 and
+ * Hive 4 clients call first (README.md lists them).
+ *
+ * hl_hms_serve listens on HOST:PORT, runs one thread per connection, each
+ * with its own catalog connection (SQLite handles are not shared across
+ * threads), and returns when SIGTERM or SIGINT arrives: it stops
+ * accepting, shuts every connection down, joins the threads and returns
+ * HL_OK.  The two signals are blocked in the calling thread (and so in
+ * every thread it starts) while it runs and taken with a signalfd.
+ */
+#ifndef HL_HMS_SERVER_H
+#define HL_HMS_SERVER_H
+
+#include "catalog/catalog.h"
+#include "util/arena.h"
+#include "util/error.h"
+#include "util/strbuf.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct hl_hms_server_opts {
+  const char *metastore; /* path of the SQLite metastore each thread opens */
+  const char *host;      /* numeric IPv4 address to bind */
+  int port;              /* 0: any free port */
+  int idle_timeout_ms;   /* a connection silent this long is closed; <= 0 never */
+  /* called once the socket listens, with the port bound (may be NULL) */
+  void (*on_listen)(void *ctx, const char *host, int port);
+  void *ctx;
+} hl_hms_server_opts_t;
+
+hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err);
+
+/* One message of a connection: decodes the call in MSG[0..LEN), runs it
+ * against CAT and appends the reply to OUT (nothing for a oneway call).
+ * HL_OK also for calls answered with an exception; an error (08P01 for
+ * bytes that are not a call) means the connection should be closed.
+ * Exposed for the server loop (hms_server.c). */
+hl_status_t hl_hms_handle(hl_cat_t *cat, const uint8_t *msg, size_t len, hl_arena_t *arena,
+                          hl_buf_t *out, hl_error_t *err);
+
+#endif

@@ -202,8 +202,18 @@ hl_status_t hl_metastore_serve(hl_db_t *db, const char *host, int port, int idle
     hl_err_set(&err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE), "metastore: bad listen address");
     return take_error(db, &err, NULL);
   }
+  uint64_t max_conns;
+  if (hl_session_get_u64(&db->session, "hivelite.metastore.max_connections", 256, &max_conns,
+                         &err) != HL_OK)
+    return take_error(db, &err, NULL);
+  if (max_conns < 1 || max_conns > 65536) {
+    hl_err_set(&err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE),
+               "hivelite.metastore.max_connections must be between 1 and 65536");
+    return take_error(db, &err, NULL);
+  }
   hl_hms_server_opts_t o = {
-      db->session.metastore, host, port, idle_timeout_s > 0 ? idle_timeout_s * 1000 : 0, fn, ctx};
+      db->session.metastore, host, port, idle_timeout_s > 0 ? idle_timeout_s * 1000 : 0,
+      (int)max_conns,        fn,   ctx};
   if (hl_hms_serve(&o, &err) != HL_OK) return take_error(db, &err, NULL);
   return HL_OK;
 }

@@ -36,6 +36,7 @@ typedef struct conn {
 typedef struct server {
   const hl_hms_server_opts_t *opts;
   conn_t *conns; /* touched by the main loop only */
+  int n_conns;
 } server_t;
 
 /* Serves one connection until the peer closes it, goes idle, sends bytes
@@ -85,6 +86,7 @@ static void reap(server_t *s, int all) {
     close(c->fd);
     *pp = c->next;
     free(c);
+    s->n_conns--;
   }
 }
 
@@ -105,6 +107,7 @@ static hl_status_t start_conn(server_t *s, int fd, hl_error_t *err) {
   }
   c->next = s->conns;
   s->conns = c;
+  s->n_conns++;
   return HL_OK;
 }
 
@@ -133,7 +136,7 @@ static hl_status_t open_listener(const hl_hms_server_opts_t *o, int *out, int *p
 }
 
 hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err) {
-  server_t s = {opts, NULL};
+  server_t s = {opts, NULL, 0};
   sigset_t stop, saved;
   int lfd = -1, port = 0, sfd;
   hl_status_t rc = open_listener(opts, &lfd, &port, err);
@@ -149,8 +152,12 @@ hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err) {
   }
   if (opts->on_listen) opts->on_listen(opts->ctx, opts->host, port);
   for (;;) {
-    struct pollfd p[2] = {{.fd = lfd, .events = POLLIN}, {.fd = sfd, .events = POLLIN}};
-    int n = poll(p, 2, 1000); /* wakes each second to reap finished threads */
+    /* at the cap the listener is not watched: new clients wait in the
+     * backlog (bounded threads and catalog connections), and the loop
+     * wakes often to reap a finished one */
+    bool full = s.n_conns >= (opts->max_conns > 0 ? opts->max_conns : 1);
+    struct pollfd p[2] = {{.fd = full ? -1 : lfd, .events = POLLIN}, {.fd = sfd, .events = POLLIN}};
+    int n = poll(p, 2, full ? 50 : 1000); /* wakes to reap finished threads */
     reap(&s, 0);
     if (n < 0 && errno != EINTR) {
       rc = hl_err_set(err, HL_IOERR, HL_SS(CONNECTION_EXCEPTION), "metastore: poll: %s",

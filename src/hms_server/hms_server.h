@@ -26,6 +26,8 @@ typedef struct hl_hms_server_opts {
   const char *host;      /* numeric IPv4 address to bind */
   int port;              /* 0: any free port */
   int idle_timeout_ms;   /* a connection silent this long is closed; <= 0 never */
+  int max_conns;         /* connections served at once (>= 1); the next wait in
+                            the listen backlog until one closes */
   /* called once the socket listens, with the port bound (may be NULL) */
   void (*on_listen)(void *ctx, const char *host, int port);
   void *ctx;

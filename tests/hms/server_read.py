@@ -425,6 +425,51 @@ except subprocess.TimeoutExpired:
     rc = "still running"
 check("SIGINT: exit status", rc, 0)
 
+# ---- hivelite.metastore.max_connections (here 2, from the warehouse's
+# config file): a third client waits in the backlog until one closes
+cfg = os.path.join(W, ".hivelite", "config")
+with open(cfg, "a") as f:
+    f.write("hivelite.metastore.max_connections=2\n")
+srv = subprocess.Popen([opts.hivelite, "metastore", "-w", W, "--listen", "127.0.0.1:0"],
+                       stdout=subprocess.PIPE)
+m = re.fullmatch(r"listening on 127\.0\.0\.1:(\d+)\n", srv.stdout.readline().decode())
+PORT = int(m.group(1)) if m else 0
+ca, tra = connect(S4)
+cb, trb = connect(S4)
+check("cap: first two served", [ca.get_all_databases(), cb.get_all_databases()],
+      [["default", "sales"], ["default", "sales"]])
+sock = TSocket.TSocket("127.0.0.1", PORT)
+sock.setTimeout(1500)
+trc = TTransport.TBufferedTransport(sock)
+trc.open()  # the kernel's backlog accepts the connection
+cc = S4.Client(TBinaryProtocol.TBinaryProtocol(trc))
+cc.send_get_all_databases()
+try:
+    cc.recv_get_all_databases()
+    waited = "answered"
+except Exception:
+    waited = "waiting"
+check("cap: the third waits", waited, "waiting")
+trc.close()
+tra.close()
+cd, trd = connect(S4)  # a slot is free again once a connection closed
+check("cap: served after one closed", cd.get_all_databases(), ["default", "sales"])
+trb.close()
+trd.close()
+srv.send_signal(signal.SIGTERM)
+try:
+    rc = srv.wait(timeout=30)
+except subprocess.TimeoutExpired:
+    rc = "still running"
+check("cap: SIGTERM exit status", rc, 0)
+with open(cfg, "w") as f:
+    f.write("hivelite.metastore.max_connections=70000\n")
+p = subprocess.run([opts.hivelite, "metastore", "-w", W, "--listen", "127.0.0.1:0"],
+                   capture_output=True)
+check("cap: 70000 refused", [p.returncode, p.stderr.decode()],
+      [1, "ERROR 22023: hivelite.metastore.max_connections must be between 1 and 65536\n"])
+os.remove(cfg)
+
 # ---- the command line: a bad address is usage (2), one not to bind is 1
 p = subprocess.run([opts.hivelite, "metastore", "-w", W, "--listen", "9083"],
                    capture_output=True)

@@ -38,8 +38,6 @@ const char *const hl_session_defaults[] = {
     "60",
     "hivelite.max_partitions_per_table",
     "1000000",
-    "hivelite.metastore.max_connections",
-    "256",
     "hivelite.scan.split.size",
     "67108864",
     "hivelite.storage.allowed_locations",

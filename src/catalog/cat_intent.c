@@ -44,8 +44,8 @@ static char *col_text(sqlite3_stmt *st, int col, hl_arena_t *arena) {
   return hl_arena_strndup(arena, t ? t : "", (size_t)sqlite3_column_bytes(st, col));
 }
 
-hl_status_t hl_cat_intent_add(hl_cat_t *cat, const hl_cat_intent_t *intent, int64_t *id,
-                              hl_error_t *err) {
+hl_status_t hl_cat_sq_intent_add(hl_cat_t *cat, const hl_cat_intent_t *intent, int64_t *id,
+                                 hl_error_t *err) {
   hl_status_t status = hl_cat_op_begin(cat, 1, err);
   if (status != HL_OK) return status;
   sqlite3_stmt *st = NULL;
@@ -67,8 +67,8 @@ hl_status_t hl_cat_intent_add(hl_cat_t *cat, const hl_cat_intent_t *intent, int6
   return hl_cat_op_end(cat, status, err);
 }
 
-hl_status_t hl_cat_intent_update(hl_cat_t *cat, int64_t id, const char *state, const char *plan,
-                                 hl_error_t *err) {
+hl_status_t hl_cat_sq_intent_update(hl_cat_t *cat, int64_t id, const char *state, const char *plan,
+                                    hl_error_t *err) {
   hl_status_t status = hl_cat_op_begin(cat, 1, err);
   if (status != HL_OK) return status;
   sqlite3_stmt *st = NULL;
@@ -112,8 +112,8 @@ static hl_status_t read_intent(sqlite3_stmt *st, hl_arena_t *arena, hl_cat_inten
   return HL_OK;
 }
 
-hl_status_t hl_cat_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t **out, size_t *n,
-                               hl_error_t *err) {
+hl_status_t hl_cat_sq_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t **out,
+                                  size_t *n, hl_error_t *err) {
   *out = NULL;
   *n = 0;
   hl_status_t status = hl_cat_op_begin(cat, 0, err);
@@ -147,7 +147,7 @@ hl_status_t hl_cat_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t
   return hl_cat_op_end(cat, status, err);
 }
 
-hl_status_t hl_cat_intent_delete(hl_cat_t *cat, int64_t id, hl_error_t *err) {
+hl_status_t hl_cat_sq_intent_delete(hl_cat_t *cat, int64_t id, hl_error_t *err) {
   hl_status_t status = hl_cat_op_begin(cat, 1, err);
   if (status != HL_OK) return status;
   sqlite3_stmt *st = NULL;
@@ -160,8 +160,8 @@ hl_status_t hl_cat_intent_delete(hl_cat_t *cat, int64_t id, hl_error_t *err) {
   return hl_cat_op_end(cat, status, err);
 }
 
-hl_status_t hl_cat_intent_get(hl_cat_t *cat, int64_t id, hl_arena_t *arena, hl_cat_intent_t *out,
-                              bool *found, hl_error_t *err) {
+hl_status_t hl_cat_sq_intent_get(hl_cat_t *cat, int64_t id, hl_arena_t *arena, hl_cat_intent_t *out,
+                                 bool *found, hl_error_t *err) {
   *found = false;
   hl_status_t status = hl_cat_op_begin(cat, 0, err);
   if (status != HL_OK) return status;
@@ -222,9 +222,9 @@ static hl_status_t collect_owned(hl_cat_t *cat, const char *sql, const hl_cat_ow
   return status;
 }
 
-hl_status_t hl_cat_intent_claim(hl_cat_t *cat, const hl_cat_owner_t *dead, const hl_cat_owner_t *me,
-                                hl_arena_t *arena, int64_t **ids, size_t *n_ids, char ***locks,
-                                size_t *n_locks, hl_error_t *err) {
+hl_status_t hl_cat_sq_intent_claim(hl_cat_t *cat, const hl_cat_owner_t *dead,
+                                   const hl_cat_owner_t *me, hl_arena_t *arena, int64_t **ids,
+                                   size_t *n_ids, char ***locks, size_t *n_locks, hl_error_t *err) {
   *ids = NULL;
   *locks = NULL;
   *n_ids = *n_locks = 0;
@@ -262,9 +262,9 @@ static bool same_owner(const hl_cat_owner_t *a, const hl_cat_owner_t *b) {
          strcmp(a->host ? a->host : "", b->host ? b->host : "") == 0;
 }
 
-hl_status_t hl_cat_lock_try(hl_cat_t *cat, const char *name, const hl_cat_owner_t *me,
-                            const hl_cat_owner_t *stale, bool *acquired, hl_cat_owner_t *holder,
-                            hl_arena_t *arena, hl_error_t *err) {
+hl_status_t hl_cat_sq_lock_try(hl_cat_t *cat, const char *name, const hl_cat_owner_t *me,
+                               const hl_cat_owner_t *stale, bool *acquired, hl_cat_owner_t *holder,
+                               hl_arena_t *arena, hl_error_t *err) {
   *acquired = false;
   hl_status_t status = hl_cat_op_begin(cat, 1, err);
   if (status != HL_OK) return status;
@@ -311,8 +311,8 @@ hl_status_t hl_cat_lock_try(hl_cat_t *cat, const char *name, const hl_cat_owner_
   return hl_cat_op_end(cat, status, err);
 }
 
-hl_status_t hl_cat_lock_release(hl_cat_t *cat, const char *name, const hl_cat_owner_t *me,
-                                hl_error_t *err) {
+hl_status_t hl_cat_sq_lock_release(hl_cat_t *cat, const char *name, const hl_cat_owner_t *me,
+                                   hl_error_t *err) {
   hl_status_t status = hl_cat_op_begin(cat, 1, err);
   if (status != HL_OK) return status;
   sqlite3_stmt *st = NULL;

@@ -55,9 +55,9 @@ static hl_status_t query_locations(hl_cat_t *cat, const char *sql, const char *d
                                    hl_cat_location_user_t **out, size_t *n, size_t *cap,
                                    hl_error_t *err);
 
-hl_status_t hl_cat_locations_at(hl_cat_t *cat, const char *const *paths, size_t n_paths,
-                                hl_arena_t *arena, hl_cat_location_user_t **out, size_t *n,
-                                hl_error_t *err) {
+hl_status_t hl_cat_sq_locations_at(hl_cat_t *cat, const char *const *paths, size_t n_paths,
+                                   hl_arena_t *arena, hl_cat_location_user_t **out, size_t *n,
+                                   hl_error_t *err) {
   *out = NULL;
   *n = 0;
   size_t cap = 0;
@@ -67,8 +67,8 @@ hl_status_t hl_cat_locations_at(hl_cat_t *cat, const char *const *paths, size_t 
   return hl_cat_op_end(cat, status, err);
 }
 
-hl_status_t hl_cat_locations_within(hl_cat_t *cat, const char *dir, hl_arena_t *arena,
-                                    hl_cat_location_user_t **out, size_t *n, hl_error_t *err) {
+hl_status_t hl_cat_sq_locations_within(hl_cat_t *cat, const char *dir, hl_arena_t *arena,
+                                       hl_cat_location_user_t **out, size_t *n, hl_error_t *err) {
   *out = NULL;
   *n = 0;
   size_t cap = 0;

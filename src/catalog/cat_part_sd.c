@@ -486,8 +486,9 @@ hl_status_t hl_cat_part_sd_prune(hl_cat_t *cat, int64_t tbl_id, hl_error_t *err)
   return status;
 }
 
-hl_status_t hl_cat_partition_set_columns_all(hl_cat_t *cat, int64_t table_id,
-                                             const hl_cat_column_t *cols, int n, hl_error_t *err) {
+hl_status_t hl_cat_sq_partition_set_columns_all(hl_cat_t *cat, int64_t table_id,
+                                                const hl_cat_column_t *cols, int n,
+                                                hl_error_t *err) {
   if (n < 0 || (n > 0 && !cols))
     return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE), "invalid column list");
   hl_status_t status = hl_cat_op_begin(cat, 1, err);

@@ -19,7 +19,7 @@
  * statement is always reset before the function returns, so no statement
  * stays active across calls.
  */
-#include "catalog/catalog.h"
+#include "catalog/cat_backend.h"
 
 #include "catalog/catalog_int.h"
 #include "util/mem.h"
@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -85,6 +86,7 @@ typedef enum stmt_id {
   S_PART_GET,
   S_PART_TABLE,
   S_PART_COUNTS,
+  S_PART_COUNT,
   S_PART_LIST,
   S_PART_LIST_PARAMS,
   S_PART_DELETE,
@@ -171,6 +173,7 @@ static const char *const stmt_sql[S_COUNT_] = {
     [S_PART_COUNTS] = "SELECT (SELECT count(*) FROM partitions WHERE tbl_id = ?1), "
                       "(SELECT count(*) FROM partitions p JOIN part_params pp "
                       "ON pp.part_id = p.id WHERE p.tbl_id = ?1)",
+    [S_PART_COUNT] = "SELECT count(*) FROM partitions WHERE tbl_id = ?1",
     [S_PART_LIST] = "SELECT id, name, vals, location, create_time FROM partitions "
                     "WHERE tbl_id = ?1 ORDER BY name",
     [S_PART_LIST_PARAMS] = "SELECT pp.part_id, pp.key, pp.value FROM partitions p "
@@ -187,7 +190,9 @@ static const char *const stmt_sql[S_COUNT_] = {
     [S_PPARAM_DELETE] = "DELETE FROM part_params WHERE part_id = ?1",
 };
 
-struct hl_cat {
+/* The SQLite backend's handle: base first (cat_backend.h). */
+typedef struct sq_cat {
+  hl_cat_t base;
   sqlite3 *db;                   /* the connection */
   char *path;                    /* the metastore file, for messages (heap) */
   bool readonly;                 /* opened read-only: every write is refused (25006) */
@@ -198,7 +203,14 @@ struct hl_cat {
    * (static) SQL text */
   const char *other_sql[HL_CAT_OTHER_STMTS];
   sqlite3_stmt *other[HL_CAT_OTHER_STMTS];
-};
+} sq_cat_t;
+
+static const hl_cat_ops_t sq_ops;
+
+/* The SQLite fields of a handle this backend made. */
+static inline sq_cat_t *SQ(const hl_cat_t *cat) {
+  return (sq_cat_t *)cat;
+}
 
 /* ------------------------------------------------------------------------
  * Small helpers: names, statements, binding, reading rows
@@ -239,7 +251,7 @@ static void sql_lower(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 static hl_status_t sqerr(hl_cat_t *cat, int rc, hl_error_t *err) {
-  return hl_cat_sqlite_error(cat->db, rc, err);
+  return hl_cat_sqlite_error(SQ(cat)->db, rc, err);
 }
 
 static hl_status_t misuse(hl_error_t *err, const char *what) {
@@ -248,16 +260,16 @@ static hl_status_t misuse(hl_error_t *err, const char *what) {
 
 /* The cached statement ID, prepared on first use; NULL with ERR set. */
 static sqlite3_stmt *prep(hl_cat_t *cat, stmt_id_t id, hl_error_t *err) {
-  if (!cat->stmts[id]) {
-    int rc = sqlite3_prepare_v3(cat->db, stmt_sql[id], -1, SQLITE_PREPARE_PERSISTENT,
-                                &cat->stmts[id], NULL);
+  if (!SQ(cat)->stmts[id]) {
+    int rc = sqlite3_prepare_v3(SQ(cat)->db, stmt_sql[id], -1, SQLITE_PREPARE_PERSISTENT,
+                                &SQ(cat)->stmts[id], NULL);
     if (rc != SQLITE_OK) {
       sqerr(cat, rc, err);
-      sqlite3_finalize(cat->stmts[id]);
-      cat->stmts[id] = NULL;
+      sqlite3_finalize(SQ(cat)->stmts[id]);
+      SQ(cat)->stmts[id] = NULL;
     }
   }
-  return cat->stmts[id];
+  return SQ(cat)->stmts[id];
 }
 
 /* Returns a cached statement to its idle state (and frees bound blobs). */
@@ -362,7 +374,7 @@ static void rd_too_many(rd_t *r) {
  * ------------------------------------------------------------------------ */
 
 static hl_status_t exec_sql(hl_cat_t *cat, const char *sql, hl_error_t *err) {
-  int rc = sqlite3_exec(cat->db, sql, NULL, NULL, NULL);
+  int rc = sqlite3_exec(SQ(cat)->db, sql, NULL, NULL, NULL);
   return rc == SQLITE_OK ? HL_OK : sqerr(cat, rc, err);
 }
 
@@ -388,7 +400,7 @@ static void exec_quiet(hl_cat_t *cat, stmt_id_t id) {
 /* SQLite rolls a transaction back by itself after some errors (full disk,
  * I/O error); a caller still inside "its" transaction must hear of it. */
 static hl_status_t check_txn_alive(hl_cat_t *cat, hl_error_t *err) {
-  if (cat->in_txn && sqlite3_get_autocommit(cat->db))
+  if (SQ(cat)->in_txn && sqlite3_get_autocommit(SQ(cat)->db))
     return hl_err_set(err, HL_ERROR, HL_SS(INVALID_TRANSACTION_STATE),
                       "the metastore transaction was aborted by an earlier error");
   return HL_OK;
@@ -399,60 +411,60 @@ static hl_status_t read_only(hl_cat_t *cat, hl_error_t *err) {
   return hl_err_set(err, HL_ERROR, HL_SS(READ_ONLY_SQL_TRANSACTION),
                     "metastore \"%s\" is read-only (the file, its directory or its -wal/-shm "
                     "files are not writable): this statement needs to change it",
-                    cat->path ? cat->path : "");
+                    SQ(cat)->path ? SQ(cat)->path : "");
 }
 
 /* Opens the unit of work of one public call (see the file comment). */
 static hl_status_t op_begin(hl_cat_t *cat, int write, hl_error_t *err) {
-  if (write && cat->readonly) return read_only(cat, err);
+  if (write && SQ(cat)->readonly) return read_only(cat, err);
   if (check_txn_alive(cat, err) != HL_OK) return err->code;
-  if (cat->in_txn) return exec(cat, S_SAVEPOINT, err);
+  if (SQ(cat)->in_txn) return exec(cat, S_SAVEPOINT, err);
   return exec(cat, write ? S_BEGIN_IMMEDIATE : S_BEGIN, err);
 }
 
 /* Closes it: keeps the work when STATUS is HL_OK, undoes it otherwise.
  * Returns the final status (a failed COMMIT turns success into failure). */
 static hl_status_t op_end(hl_cat_t *cat, hl_status_t status, hl_error_t *err) {
-  if (sqlite3_get_autocommit(cat->db)) return status; /* SQLite rolled back already */
-  if (cat->in_txn) {
+  if (sqlite3_get_autocommit(SQ(cat)->db)) return status; /* SQLite rolled back already */
+  if (SQ(cat)->in_txn) {
     if (status != HL_OK) exec_quiet(cat, S_ROLLBACK_TO);
     hl_status_t rel = exec(cat, S_RELEASE, err);
     return status != HL_OK ? status : rel;
   }
   if (status == HL_OK) status = exec(cat, S_COMMIT, err);
-  if (status != HL_OK && !sqlite3_get_autocommit(cat->db))
-    sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
+  if (status != HL_OK && !sqlite3_get_autocommit(SQ(cat)->db))
+    sqlite3_exec(SQ(cat)->db, "ROLLBACK", NULL, NULL, NULL);
   return status;
 }
 
-hl_status_t hl_cat_begin(hl_cat_t *cat, hl_error_t *err) {
-  if (cat->in_txn)
+hl_status_t hl_cat_sq_begin(hl_cat_t *cat, hl_error_t *err) {
+  if (SQ(cat)->in_txn)
     return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_TRANSACTION_STATE),
                       "a metastore transaction is already in progress");
-  if (cat->readonly) return read_only(cat, err);
+  if (SQ(cat)->readonly) return read_only(cat, err);
   hl_status_t status = exec(cat, S_BEGIN_IMMEDIATE, err);
-  if (status == HL_OK) cat->in_txn = 1;
+  if (status == HL_OK) SQ(cat)->in_txn = 1;
   return status;
 }
 
-hl_status_t hl_cat_commit(hl_cat_t *cat, hl_error_t *err) {
-  if (!cat->in_txn)
+hl_status_t hl_cat_sq_commit(hl_cat_t *cat, hl_error_t *err) {
+  if (!SQ(cat)->in_txn)
     return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_TRANSACTION_STATE),
                       "no metastore transaction is in progress");
   hl_status_t status = check_txn_alive(cat, err);
   if (status == HL_OK) status = exec(cat, S_COMMIT, err);
   /* A commit that failed even after the busy timeout is given up: the
    * caller's contract is "commit or nothing". */
-  if (status != HL_OK && !sqlite3_get_autocommit(cat->db))
-    sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
-  cat->in_txn = 0;
+  if (status != HL_OK && !sqlite3_get_autocommit(SQ(cat)->db))
+    sqlite3_exec(SQ(cat)->db, "ROLLBACK", NULL, NULL, NULL);
+  SQ(cat)->in_txn = 0;
   return status;
 }
 
-void hl_cat_rollback(hl_cat_t *cat) {
-  if (!cat || !cat->in_txn) return;
-  if (!sqlite3_get_autocommit(cat->db)) sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
-  cat->in_txn = 0;
+void hl_cat_sq_rollback(hl_cat_t *cat) {
+  if (!cat || !SQ(cat)->in_txn) return;
+  if (!sqlite3_get_autocommit(SQ(cat)->db)) sqlite3_exec(SQ(cat)->db, "ROLLBACK", NULL, NULL, NULL);
+  SQ(cat)->in_txn = 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -659,9 +671,11 @@ hl_status_t hl_cat_open(const char *path, hl_cat_t **out, hl_error_t *err) {
       if (status != HL_OK) return status;
     }
   }
-  hl_cat_t *cat = hl_calloc(1, sizeof *cat);
-  if (!cat || !(cat->path = hl_strdup(path))) {
-    hl_free(cat);
+  sq_cat_t *sq = hl_calloc(1, sizeof *sq);
+  hl_cat_t *cat = sq ? &sq->base : NULL;
+  if (sq) sq->base.ops = &sq_ops;
+  if (!sq || !(sq->path = hl_strdup(path))) {
+    hl_free(sq);
     return hl_err_nomem(err);
   }
   int writable = memory ? 1 : metastore_writable(path);
@@ -669,29 +683,29 @@ hl_status_t hl_cat_open(const char *path, hl_cat_t **out, hl_error_t *err) {
     status = hl_err_nomem(err);
     goto done;
   }
-  cat->readonly = writable == 0;
+  SQ(cat)->readonly = writable == 0;
   int rc = SQLITE_OK;
-  if (cat->readonly) {
-    status = open_readonly(path, &cat->db, err);
+  if (SQ(cat)->readonly) {
+    status = open_readonly(path, &SQ(cat)->db, err);
     if (status != HL_OK) goto done;
   } else {
     /* NOMUTEX: a handle is used by one thread at a time (catalog.h).  No
      * CREATE: the file exists (create_metastore made a missing one). */
     rc = sqlite3_open_v2(
-        path, &cat->db,
+        path, &SQ(cat)->db,
         SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (memory ? SQLITE_OPEN_CREATE : 0), NULL);
     if (rc != SQLITE_OK) {
-      if (!cat->db || (rc & 0xff) == SQLITE_NOMEM)
+      if (!SQ(cat)->db || (rc & 0xff) == SQLITE_NOMEM)
         status = hl_err_nomem(err);
       else
         status = hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR), "could not open metastore \"%s\": %s",
-                            path, sqlite3_errmsg(cat->db));
+                            path, sqlite3_errmsg(SQ(cat)->db));
       goto done;
     }
   }
-  sqlite3_extended_result_codes(cat->db, 1);
-  sqlite3_busy_timeout(cat->db, 5000);
-  rc = sqlite3_create_function_v2(cat->db, "hl_lower", 1,
+  sqlite3_extended_result_codes(SQ(cat)->db, 1);
+  sqlite3_busy_timeout(SQ(cat)->db, 5000);
+  rc = sqlite3_create_function_v2(SQ(cat)->db, "hl_lower", 1,
                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
                                   sql_lower, NULL, NULL, NULL);
   if (rc != SQLITE_OK) {
@@ -700,38 +714,38 @@ hl_status_t hl_cat_open(const char *path, hl_cat_t **out, hl_error_t *err) {
   }
   status = exec_sql(cat, "PRAGMA foreign_keys = ON", err);
   if (status == HL_OK)
-    status = hl_cat_schema_prepare(cat->db, path,
+    status = hl_cat_schema_prepare(SQ(cat)->db, path,
                                    (memory ? HL_CAT_SCHEMA_FRESH : 0) |
-                                       (cat->readonly ? HL_CAT_SCHEMA_READONLY : 0),
-                                   &cat->version, err);
+                                       (SQ(cat)->readonly ? HL_CAT_SCHEMA_READONLY : 0),
+                                   &SQ(cat)->version, err);
 done:
   if (status != HL_OK) {
-    hl_cat_close(cat);
+    hl_cat_sq_close(cat);
     return status;
   }
   *out = cat;
   return HL_OK;
 }
 
-bool hl_cat_readonly(const hl_cat_t *cat) {
-  return cat && cat->readonly;
+bool hl_cat_sq_readonly(const hl_cat_t *cat) {
+  return cat && SQ(cat)->readonly;
 }
 
-void hl_cat_close(hl_cat_t *cat) {
+void hl_cat_sq_close(hl_cat_t *cat) {
   if (!cat) return;
-  if (cat->db && !sqlite3_get_autocommit(cat->db))
-    sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
+  if (SQ(cat)->db && !sqlite3_get_autocommit(SQ(cat)->db))
+    sqlite3_exec(SQ(cat)->db, "ROLLBACK", NULL, NULL, NULL);
   for (int id = 0; id < S_COUNT_; id++)
-    sqlite3_finalize(cat->stmts[id]);
+    sqlite3_finalize(SQ(cat)->stmts[id]);
   for (int i = 0; i < HL_CAT_OTHER_STMTS; i++)
-    sqlite3_finalize(cat->other[i]);
-  sqlite3_close(cat->db);
-  hl_free(cat->path);
-  hl_free(cat);
+    sqlite3_finalize(SQ(cat)->other[i]);
+  sqlite3_close(SQ(cat)->db);
+  hl_free(SQ(cat)->path);
+  hl_free(SQ(cat));
 }
 
-int hl_cat_schema_version(hl_cat_t *cat) {
-  return cat->version;
+int hl_cat_sq_schema_version(hl_cat_t *cat) {
+  return SQ(cat)->version;
 }
 
 /* ------------------------------------------------------------------------
@@ -880,7 +894,7 @@ static hl_status_t table_info(hl_cat_t *cat, int64_t tbl_id, tbl_info_t *info, h
  * Databases
  * ------------------------------------------------------------------------ */
 
-hl_status_t hl_cat_db_create(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *err) {
+hl_status_t hl_cat_sq_db_create(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *err) {
   if (!db || !db->name || !*db->name) return misuse(err, "database name is empty");
   char *name = lower_dup(db->name);
   if (!name) return hl_err_nomem(err);
@@ -912,7 +926,7 @@ hl_status_t hl_cat_db_create(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *e
     goto done;
   }
   if ((status = run(cat, st, err)) != HL_OK) goto done;
-  id = sqlite3_last_insert_rowid(cat->db);
+  id = sqlite3_last_insert_rowid(SQ(cat)->db);
   release(st);
   st = NULL;
   status = insert_kvs(cat, S_DB_PARAM_INSERT, id, db->params, db->n_params, err);
@@ -924,8 +938,8 @@ out:
   return status;
 }
 
-hl_status_t hl_cat_db_get(hl_cat_t *cat, const char *name, hl_arena_t *arena, hl_cat_db_t **out,
-                          hl_error_t *err) {
+hl_status_t hl_cat_sq_db_get(hl_cat_t *cat, const char *name, hl_arena_t *arena, hl_cat_db_t **out,
+                             hl_error_t *err) {
   *out = NULL;
   if (!name || !arena) return misuse(err, "database name is missing");
   char *lname = lower_dup(name);
@@ -980,8 +994,8 @@ static hl_status_t read_names(hl_cat_t *cat, sqlite3_stmt *st, rd_t *r, char ***
   return r->status;
 }
 
-hl_status_t hl_cat_db_list(hl_cat_t *cat, hl_arena_t *arena, char ***names, size_t *n,
-                           hl_error_t *err) {
+hl_status_t hl_cat_sq_db_list(hl_cat_t *cat, hl_arena_t *arena, char ***names, size_t *n,
+                              hl_error_t *err) {
   *names = NULL;
   *n = 0;
   if (!arena) return misuse(err, "arena is missing");
@@ -1002,7 +1016,7 @@ hl_status_t hl_cat_db_list(hl_cat_t *cat, hl_arena_t *arena, char ***names, size
   return r.status;
 }
 
-hl_status_t hl_cat_db_drop(hl_cat_t *cat, const char *name, bool cascade, hl_error_t *err) {
+hl_status_t hl_cat_sq_db_drop(hl_cat_t *cat, const char *name, bool cascade, hl_error_t *err) {
   if (!name) return misuse(err, "database name is missing");
   char *lname = lower_dup(name);
   if (!lname) return hl_err_nomem(err);
@@ -1186,7 +1200,7 @@ static int bind_table_row(hl_cat_t *cat, sqlite3_stmt *st, int64_t db_id, const 
          bind_text(cat, st, 13, t->view ? t->view_expanded_text : NULL, err);
 }
 
-hl_status_t hl_cat_table_create(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err) {
+hl_status_t hl_cat_sq_table_create(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err) {
   hl_status_t status = check_table(table, err);
   if (status != HL_OK) return status;
   char *db_name = lower_dup(table->db_name), *name = lower_dup(table->name);
@@ -1209,7 +1223,7 @@ hl_status_t hl_cat_table_create(hl_cat_t *cat, const hl_cat_table_t *table, hl_e
     goto done;
   }
   if ((status = run(cat, st, err)) != HL_OK) goto done;
-  tbl_id = sqlite3_last_insert_rowid(cat->db);
+  tbl_id = sqlite3_last_insert_rowid(SQ(cat)->db);
   release(st);
   st = NULL;
   status = insert_table_children(cat, tbl_id, table, err);
@@ -1282,8 +1296,8 @@ static hl_status_t read_buckets_and_sorts(hl_cat_t *cat, int64_t tbl_id, rd_t *r
   return r->status;
 }
 
-hl_status_t hl_cat_table_get(hl_cat_t *cat, const char *db, const char *name, hl_arena_t *arena,
-                             hl_cat_table_t **out, hl_error_t *err) {
+hl_status_t hl_cat_sq_table_get(hl_cat_t *cat, const char *db, const char *name, hl_arena_t *arena,
+                                hl_cat_table_t **out, hl_error_t *err) {
   *out = NULL;
   if (!db || !name || !arena) return misuse(err, "table name is missing");
   char *db_name = lower_dup(db), *lname = lower_dup(name);
@@ -1347,8 +1361,8 @@ out:
   return r.status;
 }
 
-hl_status_t hl_cat_table_list(hl_cat_t *cat, const char *db, hl_arena_t *arena, char ***names,
-                              size_t *n, hl_error_t *err) {
+hl_status_t hl_cat_sq_table_list(hl_cat_t *cat, const char *db, hl_arena_t *arena, char ***names,
+                                 size_t *n, hl_error_t *err) {
   *names = NULL;
   *n = 0;
   if (!db || !arena) return misuse(err, "database name is missing");
@@ -1409,7 +1423,7 @@ static hl_status_t delete_children(hl_cat_t *cat, const stmt_id_t *ids, int n_id
   return status;
 }
 
-hl_status_t hl_cat_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err) {
+hl_status_t hl_cat_sq_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err) {
   hl_status_t status = check_table(table, err);
   if (status != HL_OK) return status;
   char *db_name = lower_dup(table->db_name), *name = lower_dup(table->name);
@@ -1458,13 +1472,13 @@ out:
   return status;
 }
 
-hl_status_t hl_cat_table_drop(hl_cat_t *cat, int64_t table_id, hl_error_t *err) {
+hl_status_t hl_cat_sq_table_drop(hl_cat_t *cat, int64_t table_id, hl_error_t *err) {
   hl_status_t status = op_begin(cat, 1, err);
   if (status != HL_OK) return status;
   sqlite3_stmt *st = prep(cat, S_TBL_DELETE, err);
   if (!st || !bind_i64(cat, st, 1, table_id, err))
     status = err->code;
-  else if ((status = run(cat, st, err)) == HL_OK && sqlite3_changes(cat->db) == 0)
+  else if ((status = run(cat, st, err)) == HL_OK && sqlite3_changes(SQ(cat)->db) == 0)
     status = hl_err_set(err, HL_NOTFOUND, HL_SS(UNDEFINED_TABLE),
                         "table with id %lld does not exist", (long long)table_id);
   release(st);
@@ -1628,7 +1642,7 @@ static hl_status_t insert_partition(hl_cat_t *cat, const hl_cat_partition_t *par
     goto done;
   }
   if ((status = run_part_write(cat, st, part->name, info->qname, err)) != HL_OK) goto done;
-  int64_t part_id = sqlite3_last_insert_rowid(cat->db);
+  int64_t part_id = sqlite3_last_insert_rowid(SQ(cat)->db);
   release(st);
   st = NULL;
   status = insert_part_children(cat, part_id, part, part->table_id, err);
@@ -1641,17 +1655,18 @@ done:
   return status;
 }
 
-hl_status_t hl_cat_partition_add(hl_cat_t *cat, const hl_cat_partition_t *part, hl_error_t *err) {
+hl_status_t hl_cat_sq_partition_add(hl_cat_t *cat, const hl_cat_partition_t *part,
+                                    hl_error_t *err) {
   if (!part) return misuse(err, "partition is missing");
-  return hl_cat_partition_add_many(cat, part, 1, err);
+  return hl_cat_sq_partition_add_many(cat, part, 1, err);
 }
 
 /* One unit of work (one SAVEPOINT inside the caller's transaction) and one
  * table lookup for the whole batch; the cached INSERT statements are
  * reused.  Per-call savepoints made each added partition copy its pages
  * into SQLite's statement journal again, which dominated MSCK REPAIR. */
-hl_status_t hl_cat_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t *parts, size_t n,
-                                      hl_error_t *err) {
+hl_status_t hl_cat_sq_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t *parts, size_t n,
+                                         hl_error_t *err) {
   if (n == 0) return HL_OK;
   if (!parts) return misuse(err, "partitions are missing");
   for (size_t i = 1; i < n; i++)
@@ -1695,8 +1710,9 @@ static char *format_values(char *const *values, int n) {
   return hl_buf_detach(&buf);
 }
 
-hl_status_t hl_cat_partition_get(hl_cat_t *cat, int64_t table_id, char *const *values, int n_values,
-                                 hl_arena_t *arena, hl_cat_partition_t **out, hl_error_t *err) {
+hl_status_t hl_cat_sq_partition_get(hl_cat_t *cat, int64_t table_id, char *const *values,
+                                    int n_values, hl_arena_t *arena, hl_cat_partition_t **out,
+                                    hl_error_t *err) {
   *out = NULL;
   if (!arena || n_values < 0 || (n_values > 0 && !values))
     return misuse(err, "invalid partition values");
@@ -1751,8 +1767,8 @@ done:
  * the partitions in name order, and all their parameters in the same order
  * (so each partition's parameters are one contiguous slice of KVS); then
  * the storage descriptors (cat_part_sd.c, five more). */
-hl_status_t hl_cat_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena,
-                                  hl_cat_partition_t **out, size_t *n, hl_error_t *err) {
+static hl_status_t list_partitions(hl_cat_t *cat, int64_t table_id, bool full, hl_arena_t *arena,
+                                   hl_cat_partition_t **out, size_t *n, hl_error_t *err) {
   *out = NULL;
   *n = 0;
   if (!arena) return misuse(err, "arena is missing");
@@ -1797,7 +1813,7 @@ hl_status_t hl_cat_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *a
   if (r.status == HL_OK && count != n_parts) rd_too_many(&r);
   release(st);
   st = NULL;
-  if (r.status != HL_OK || n_kvs == 0) goto done;
+  if (r.status != HL_OK || n_kvs == 0 || !full) goto done;
 
   if (!(st = prep(cat, S_PART_LIST_PARAMS, err)) || !bind_i64(cat, st, 1, table_id, err)) {
     r.status = err->code;
@@ -1822,7 +1838,7 @@ hl_status_t hl_cat_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *a
   if (r.status == HL_OK && row < 0) r.status = err->code;
 done:
   release(st);
-  if (r.status == HL_OK && count > 0)
+  if (r.status == HL_OK && count > 0 && full)
     r.status = hl_cat_part_sd_read(cat, table_id, 0, parts, count, arena, err);
   hl_free(info.qname);
   r.status = op_end(cat, r.status, err);
@@ -1833,7 +1849,168 @@ done:
   return r.status;
 }
 
-hl_status_t hl_cat_partition_count(hl_cat_t *cat, int64_t table_id, size_t *n, hl_error_t *err) {
+hl_status_t hl_cat_sq_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena,
+                                     hl_cat_partition_t **out, size_t *n, hl_error_t *err) {
+  return list_partitions(cat, table_id, true, arena, out, n, err);
+}
+
+/* The partitions whose key K equals EQ[K] for every K with EQ[K] set,
+ * through the value index (part_values_by_value): names and values only. */
+static hl_status_t names_where(hl_cat_t *cat, int64_t table_id, const char *const *eq,
+                               hl_arena_t *arena, hl_cat_partition_t **out, size_t *n, bool *any,
+                               hl_error_t *err) {
+  rd_t r = {arena, err, HL_OK};
+  if ((r.status = op_begin(cat, 0, err)) != HL_OK) return r.status;
+  tbl_info_t info = {NULL, 0};
+  hl_buf_t sql;
+  hl_buf_init(&sql);
+  sqlite3_stmt *st = NULL;
+  hl_cat_partition_t *parts = NULL;
+  size_t count = 0, cap = 0;
+  if ((r.status = table_info(cat, table_id, &info, err)) != HL_OK) goto done;
+  for (int k = 0; k < info.n_keys; k++)
+    *any = *any || eq[k];
+  if (!*any) goto done; /* the caller lists everything */
+  /* Driven by the first pinned key's index entries (CROSS JOIN keeps that
+   * order: left to itself SQLite walks every partition of the table). */
+  int first = -1;
+  for (int k = 0; k < info.n_keys && first < 0; k++)
+    if (eq[k]) first = k;
+  hl_buf_printf(&sql,
+                "SELECT p.id, p.name, p.vals, p.location, p.create_time FROM part_values v "
+                "CROSS JOIN partitions p ON p.id = v.part_id WHERE v.tbl_id = ?1 AND v.idx = %d "
+                "AND v.value = ?%d",
+                first, first + 2);
+  for (int k = first + 1; k < info.n_keys; k++)
+    if (eq[k])
+      hl_buf_printf(&sql,
+                    " AND p.id IN (SELECT part_id FROM part_values WHERE tbl_id = ?1 AND idx = %d "
+                    "AND value = ?%d)",
+                    k, k + 2);
+  hl_buf_puts(&sql, " ORDER BY p.name");
+  if (sql.oom) {
+    r.status = hl_err_nomem(err);
+    goto done;
+  }
+  int rc = sqlite3_prepare_v2(SQ(cat)->db, hl_buf_cstr(&sql), -1, &st, NULL);
+  if (rc != SQLITE_OK) {
+    r.status = sqerr(cat, rc, err);
+    goto done;
+  }
+  if (!bind_i64(cat, st, 1, table_id, err)) {
+    r.status = err->code;
+    goto done;
+  }
+  for (int k = 0; k < info.n_keys; k++)
+    if (eq[k] && !bind_text(cat, st, k + 2, eq[k], err)) {
+      r.status = err->code;
+      goto done;
+    }
+  int row;
+  while (r.status == HL_OK && (row = next_row(cat, st, err)) == 1) {
+    if (count == cap) {
+      size_t ncap = cap ? cap * 2 : 16;
+      hl_cat_partition_t *np =
+          hl_arena_realloc(arena, parts, cap * sizeof *parts, ncap * sizeof *parts);
+      if (!np) {
+        r.status = hl_err_nomem(err);
+        break;
+      }
+      parts = np;
+      cap = ncap;
+    }
+    memset(&parts[count], 0, sizeof parts[count]);
+    rd_partition(&r, st, table_id, &parts[count++]);
+  }
+  if (r.status == HL_OK && row < 0) r.status = err->code;
+done:
+  sqlite3_finalize(st);
+  hl_buf_fini(&sql);
+  hl_free(info.qname);
+  r.status = op_end(cat, r.status, err);
+  if (r.status == HL_OK) {
+    *out = parts;
+    *n = count;
+  }
+  return r.status;
+}
+
+/* Without a value to match, the complete records: one listing costs about
+ * what names alone do here, and hl_cat_sq_partition_get_many then takes
+ * them as they are (their sd is set). */
+hl_status_t hl_cat_sq_partition_names(hl_cat_t *cat, int64_t table_id, const char *const *eq,
+                                      hl_arena_t *arena, hl_cat_partition_t **out, size_t *n,
+                                      hl_error_t *err) {
+  *out = NULL;
+  *n = 0;
+  if (!arena) return misuse(err, "arena is missing");
+  bool any = false;
+  if (eq) {
+    hl_status_t status = names_where(cat, table_id, eq, arena, out, n, &any, err);
+    if (status != HL_OK || any) return status;
+  }
+  return list_partitions(cat, table_id, true, arena, out, n, err);
+}
+
+static int cmp_part_name(const void *key, const void *elem) {
+  return strcmp(key, ((const hl_cat_partition_t *)elem)->name);
+}
+
+/* Up to this many keys are looked up one by one (a few statements each);
+ * more are taken from one listing, which costs the same for any number. */
+#define GET_MANY_LOOKUPS 64
+
+hl_status_t hl_cat_sq_partition_get_many(hl_cat_t *cat, int64_t table_id,
+                                         const hl_cat_partition_t *keys, size_t n_keys,
+                                         hl_arena_t *arena, hl_cat_partition_t **out, size_t *n,
+                                         hl_error_t *err) {
+  *out = NULL;
+  *n = 0;
+  if (!arena || (n_keys && !keys)) return misuse(err, "invalid partition keys");
+  hl_cat_partition_t *res = hl_arena_alloc(arena, sizeof *res * (n_keys ? n_keys : 1));
+  if (!res) return hl_err_nomem(err);
+  size_t got = 0;
+  hl_status_t status = HL_OK;
+  bool complete = true;
+  for (size_t i = 0; i < n_keys && complete; i++)
+    complete = keys[i].sd != NULL;
+  if (complete) { /* partition_names listed them whole */
+    if (n_keys) memcpy(res, keys, sizeof *res * n_keys);
+    *out = res;
+    *n = n_keys;
+    return HL_OK;
+  }
+  /* Each lookup is its own unit of work (they do not nest); a partition
+   * dropped between two is left out, like one dropped before. */
+  if (n_keys <= GET_MANY_LOOKUPS) {
+    for (size_t i = 0; i < n_keys && status == HL_OK; i++) {
+      hl_cat_partition_t *p;
+      status =
+          hl_cat_sq_partition_get(cat, table_id, keys[i].values, keys[i].n_values, arena, &p, err);
+      if (status == HL_OK)
+        res[got++] = *p;
+      else if (status == HL_NOTFOUND && strcmp(err->sqlstate, HL_SS(UNDEFINED_OBJECT)) == 0) {
+        hl_err_clear(err); /* dropped since the names were read */
+        status = HL_OK;
+      }
+    }
+  } else {
+    hl_cat_partition_t *all;
+    size_t n_all;
+    status = list_partitions(cat, table_id, true, arena, &all, &n_all, err);
+    for (size_t i = 0; i < n_keys && status == HL_OK; i++) {
+      const hl_cat_partition_t *p =
+          keys[i].name ? bsearch(keys[i].name, all, n_all, sizeof *all, cmp_part_name) : NULL;
+      if (p) res[got++] = *p;
+    }
+  }
+  if (status != HL_OK) return status;
+  *out = res;
+  *n = got;
+  return HL_OK;
+}
+
+hl_status_t hl_cat_sq_partition_count(hl_cat_t *cat, int64_t table_id, size_t *n, hl_error_t *err) {
   *n = 0;
   hl_status_t status = op_begin(cat, 0, err);
   if (status != HL_OK) return status;
@@ -1841,7 +2018,7 @@ hl_status_t hl_cat_partition_count(hl_cat_t *cat, int64_t table_id, size_t *n, h
   sqlite3_stmt *st = NULL;
   int row = 0;
   if ((status = table_info(cat, table_id, &info, err)) != HL_OK) goto done;
-  if (!(st = prep(cat, S_PART_COUNTS, err)) || !bind_i64(cat, st, 1, table_id, err) ||
+  if (!(st = prep(cat, S_PART_COUNT, err)) || !bind_i64(cat, st, 1, table_id, err) ||
       (row = next_row(cat, st, err)) < 0)
     status = err->code;
   else if (row == 1)
@@ -1852,8 +2029,8 @@ done:
   return op_end(cat, status, err);
 }
 
-hl_status_t hl_cat_partition_update(hl_cat_t *cat, const hl_cat_partition_t *part,
-                                    hl_error_t *err) {
+hl_status_t hl_cat_sq_partition_update(hl_cat_t *cat, const hl_cat_partition_t *part,
+                                       hl_error_t *err) {
   if (!part) return misuse(err, "partition is missing");
   hl_status_t status = op_begin(cat, 1, err);
   if (status != HL_OK) return status;
@@ -1918,13 +2095,13 @@ done:
   return op_end(cat, status, err);
 }
 
-hl_status_t hl_cat_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_t *err) {
+hl_status_t hl_cat_sq_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_t *err) {
   hl_status_t status = op_begin(cat, 1, err);
   if (status != HL_OK) return status;
   sqlite3_stmt *st = prep(cat, S_PART_DELETE, err);
   if (!st || !bind_i64(cat, st, 1, partition_id, err))
     status = err->code;
-  else if ((status = run(cat, st, err)) == HL_OK && sqlite3_changes(cat->db) == 0)
+  else if ((status = run(cat, st, err)) == HL_OK && sqlite3_changes(SQ(cat)->db) == 0)
     status = hl_err_set(err, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
                         "partition with id %lld does not exist", (long long)partition_id);
   release(st);
@@ -1936,27 +2113,28 @@ hl_status_t hl_cat_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_
  * ------------------------------------------------------------------------ */
 
 sqlite3 *hl_cat_sqlite_db(hl_cat_t *cat) {
-  return cat->db;
+  return SQ(cat)->db;
 }
 
 hl_status_t hl_cat_cached_stmt(hl_cat_t *cat, const char *sql, sqlite3_stmt **out,
                                hl_error_t *err) {
   *out = NULL;
   int i = 0;
-  while (i < HL_CAT_OTHER_STMTS && cat->other_sql[i] && cat->other_sql[i] != sql)
+  while (i < HL_CAT_OTHER_STMTS && SQ(cat)->other_sql[i] && SQ(cat)->other_sql[i] != sql)
     i++;
   if (i == HL_CAT_OTHER_STMTS)
     return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "statement cache is full");
-  if (!cat->other[i]) {
-    int rc = sqlite3_prepare_v3(cat->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &cat->other[i], NULL);
+  if (!SQ(cat)->other[i]) {
+    int rc = sqlite3_prepare_v3(SQ(cat)->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &SQ(cat)->other[i],
+                                NULL);
     if (rc != SQLITE_OK) {
-      sqlite3_finalize(cat->other[i]);
-      cat->other[i] = NULL;
+      sqlite3_finalize(SQ(cat)->other[i]);
+      SQ(cat)->other[i] = NULL;
       return sqerr(cat, rc, err);
     }
-    cat->other_sql[i] = sql;
+    SQ(cat)->other_sql[i] = sql;
   }
-  *out = cat->other[i];
+  *out = SQ(cat)->other[i];
   return HL_OK;
 }
 
@@ -1967,3 +2145,40 @@ hl_status_t hl_cat_op_begin(hl_cat_t *cat, int write, hl_error_t *err) {
 hl_status_t hl_cat_op_end(hl_cat_t *cat, hl_status_t status, hl_error_t *err) {
   return op_end(cat, status, err);
 }
+
+/* ------------------------------------------------------------------------
+ * The operations table (cat_backend.h)
+ * ------------------------------------------------------------------------ */
+
+static const hl_cat_ops_t sq_ops = {
+    .name = "sqlite",
+    .readonly = hl_cat_sq_readonly,
+    .close = hl_cat_sq_close,
+    .begin = hl_cat_sq_begin,
+    .commit = hl_cat_sq_commit,
+    .rollback = hl_cat_sq_rollback,
+    .db_create = hl_cat_sq_db_create,
+    .db_get = hl_cat_sq_db_get,
+    .db_list = hl_cat_sq_db_list,
+    .db_drop = hl_cat_sq_db_drop,
+    .table_create = hl_cat_sq_table_create,
+    .table_get = hl_cat_sq_table_get,
+    .table_list = hl_cat_sq_table_list,
+    .table_update = hl_cat_sq_table_update,
+    .table_drop = hl_cat_sq_table_drop,
+    .partition_add = hl_cat_sq_partition_add,
+    .partition_add_many = hl_cat_sq_partition_add_many,
+    .partition_get = hl_cat_sq_partition_get,
+    .partition_list = hl_cat_sq_partition_list,
+    .partition_count = hl_cat_sq_partition_count,
+    .partition_update = hl_cat_sq_partition_update,
+    .partition_set_columns_all = hl_cat_sq_partition_set_columns_all,
+    .partition_drop = hl_cat_sq_partition_drop,
+    .locations_within = hl_cat_sq_locations_within,
+    .locations_at = hl_cat_sq_locations_at,
+    .col_stats_put = hl_cat_sq_col_stats_put,
+    .col_stats_get = hl_cat_sq_col_stats_get,
+    .col_stats_list_parts = hl_cat_sq_col_stats_list_parts,
+    .partition_names = hl_cat_sq_partition_names,
+    .partition_get_many = hl_cat_sq_partition_get_many,
+};

@@ -58,8 +58,8 @@ static void bind_stats(sqlite3_stmt *st, int first, const hl_cat_col_stats_t *s)
   sqlite3_bind_int64(st, first + 11, s->last_analyzed);
 }
 
-hl_status_t hl_cat_col_stats_put(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
-                                 const hl_cat_col_stats_t *stats, size_t n, hl_error_t *err) {
+hl_status_t hl_cat_sq_col_stats_put(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                    const hl_cat_col_stats_t *stats, size_t n, hl_error_t *err) {
   for (size_t i = 0; i < n; i++)
     if (!stats[i].col_name || !*stats[i].col_name || stats[i].bit_vector_len > (size_t)INT32_MAX)
       return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE),
@@ -139,9 +139,9 @@ static hl_status_t read_stats(sqlite3_stmt *st, hl_arena_t *arena, hl_cat_col_st
   return HL_OK;
 }
 
-hl_status_t hl_cat_col_stats_get(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
-                                 const char *col, hl_arena_t *arena, hl_cat_col_stats_t **out,
-                                 hl_error_t *err) {
+hl_status_t hl_cat_sq_col_stats_get(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                    const char *col, hl_arena_t *arena, hl_cat_col_stats_t **out,
+                                    hl_error_t *err) {
   *out = NULL;
   hl_status_t status = hl_cat_op_begin(cat, 0, err);
   if (status != HL_OK) return status;
@@ -168,9 +168,9 @@ hl_status_t hl_cat_col_stats_get(hl_cat_t *cat, int64_t table_id, int64_t partit
   return hl_cat_op_end(cat, status, err);
 }
 
-hl_status_t hl_cat_col_stats_list_parts(hl_cat_t *cat, int64_t table_id, const char *col,
-                                        hl_arena_t *arena, hl_cat_col_stats_t **out, size_t *n,
-                                        hl_error_t *err) {
+hl_status_t hl_cat_sq_col_stats_list_parts(hl_cat_t *cat, int64_t table_id, const char *col,
+                                           hl_arena_t *arena, hl_cat_col_stats_t **out, size_t *n,
+                                           hl_error_t *err) {
   *out = NULL;
   *n = 0;
   hl_status_t status = hl_cat_op_begin(cat, 0, err);

@@ -3,8 +3,9 @@
  *
  * Databases, tables (columns, partition keys, storage descriptor,
  * parameters), partitions (values, own location, parameters) behind one C
- * interface.  The embedded backend is SQLite (cat_sqlite.c); other backends
- * (PostgreSQL, Hive Metastore Thrift) will implement the same functions.
+ * interface, dispatched to a backend (cat_backend.h, cat_dispatch.c): the
+ * embedded SQLite metastore (cat_sqlite.c, opened by hl_cat_open) or an
+ * attached Hive Metastore (src/hms_client/).
  *
  * Names are stored lower-case (Hive identifiers are case-insensitive);
  * lookups lower-case their arguments.  Partition values are stored as the
@@ -141,6 +142,15 @@ void hl_cat_close(hl_cat_t *cat); /* NULL is a no-op */
 /* Schema version of the open metastore. */
 int hl_cat_schema_version(hl_cat_t *cat);
 
+/* The embedded SQLite catalog behind CAT (CAT itself when it is one):
+ * intents, write locks and the schema version always live there. */
+hl_cat_t *hl_cat_local(hl_cat_t *cat);
+/* "sqlite" or "hms": which backend CAT is. */
+const char *hl_cat_backend_name(const hl_cat_t *cat);
+/* Forgets what the backend cached of DB.TABLE (TABLE NULL: every table of
+ * DB; DB NULL: everything); the embedded catalog caches nothing. */
+hl_status_t hl_cat_refresh(hl_cat_t *cat, const char *db, const char *table, hl_error_t *err);
+
 /* Write transactions (nesting is an error). */
 hl_status_t hl_cat_begin(hl_cat_t *cat, hl_error_t *err);
 hl_status_t hl_cat_commit(hl_cat_t *cat, hl_error_t *err);
@@ -171,6 +181,24 @@ hl_status_t hl_cat_table_list(hl_cat_t *cat, const char *db, hl_arena_t *arena, 
 hl_status_t hl_cat_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err);
 /* Removes the table and its partitions (metadata only). */
 hl_status_t hl_cat_table_drop(hl_cat_t *cat, int64_t table_id, hl_error_t *err);
+
+/* For pruning: the name and values (id too where the backend has ids) of
+ * every partition, sorted by name, whose key K equals EQ[K] for each K
+ * with EQ[K] set (EQ NULL, or n_part_keys entries: NULL = any value; a
+ * set entry is a raw value compared byte for byte, never "" and never the
+ * default partition).  Locations, parameters and descriptors may be
+ * missing (a Hive Metastore sends names only); a backend that lists whole
+ * records as cheaply gives them (sd set).  Then hl_cat_partition_get_many
+ * gives the full records of KEYS[0..n_keys) (entries of such a list) in
+ * their order, taking complete ones as they are; partitions dropped in
+ * between are left out. */
+hl_status_t hl_cat_partition_names(hl_cat_t *cat, int64_t table_id, const char *const *eq,
+                                   hl_arena_t *arena, hl_cat_partition_t **out, size_t *n,
+                                   hl_error_t *err);
+hl_status_t hl_cat_partition_get_many(hl_cat_t *cat, int64_t table_id,
+                                      const hl_cat_partition_t *keys, size_t n_keys,
+                                      hl_arena_t *arena, hl_cat_partition_t **out, size_t *n,
+                                      hl_error_t *err);
 
 /* Partitions.  add fails with 42710 when the values exist already. */
 hl_status_t hl_cat_partition_add(hl_cat_t *cat, const hl_cat_partition_t *part, hl_error_t *err);

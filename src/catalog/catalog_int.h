@@ -8,6 +8,7 @@
 #ifndef HL_CATALOG_INT_H
 #define HL_CATALOG_INT_H
 
+#include "catalog/catalog.h"
 #include "util/arena.h"
 #include "util/error.h"
 
@@ -81,5 +82,80 @@ hl_status_t hl_cat_part_sd_detach(hl_cat_t *cat, const hl_cat_table_t *table, bo
 /* After the table's descriptor changed: the partitions whose own
  * descriptor now equals it lose their rows (they have the table's). */
 hl_status_t hl_cat_part_sd_prune(hl_cat_t *cat, int64_t tbl_id, hl_error_t *err);
+
+/* The SQLite backend's implementation of each catalog.h call (cat_sqlite.c
+ * and the other files here); cat_dispatch.c reaches them through the
+ * operations table in cat_sqlite.c, or directly for intents and locks. */
+bool hl_cat_sq_readonly(const hl_cat_t *cat);
+void hl_cat_sq_close(hl_cat_t *cat);
+hl_status_t hl_cat_sq_begin(hl_cat_t *cat, hl_error_t *err);
+hl_status_t hl_cat_sq_commit(hl_cat_t *cat, hl_error_t *err);
+void hl_cat_sq_rollback(hl_cat_t *cat);
+hl_status_t hl_cat_sq_db_create(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *err);
+hl_status_t hl_cat_sq_db_get(hl_cat_t *cat, const char *name, hl_arena_t *arena, hl_cat_db_t **out,
+                             hl_error_t *err);
+hl_status_t hl_cat_sq_db_list(hl_cat_t *cat, hl_arena_t *arena, char ***names, size_t *n,
+                              hl_error_t *err);
+hl_status_t hl_cat_sq_db_drop(hl_cat_t *cat, const char *name, bool cascade, hl_error_t *err);
+hl_status_t hl_cat_sq_table_create(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err);
+hl_status_t hl_cat_sq_table_get(hl_cat_t *cat, const char *db, const char *name, hl_arena_t *arena,
+                                hl_cat_table_t **out, hl_error_t *err);
+hl_status_t hl_cat_sq_table_list(hl_cat_t *cat, const char *db, hl_arena_t *arena, char ***names,
+                                 size_t *n, hl_error_t *err);
+hl_status_t hl_cat_sq_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err);
+hl_status_t hl_cat_sq_table_drop(hl_cat_t *cat, int64_t table_id, hl_error_t *err);
+hl_status_t hl_cat_sq_partition_add(hl_cat_t *cat, const hl_cat_partition_t *part, hl_error_t *err);
+hl_status_t hl_cat_sq_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t *parts, size_t n,
+                                         hl_error_t *err);
+hl_status_t hl_cat_sq_partition_get(hl_cat_t *cat, int64_t table_id, char *const *values,
+                                    int n_values, hl_arena_t *arena, hl_cat_partition_t **out,
+                                    hl_error_t *err);
+hl_status_t hl_cat_sq_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena,
+                                     hl_cat_partition_t **out, size_t *n, hl_error_t *err);
+hl_status_t hl_cat_sq_partition_count(hl_cat_t *cat, int64_t table_id, size_t *n, hl_error_t *err);
+hl_status_t hl_cat_sq_partition_update(hl_cat_t *cat, const hl_cat_partition_t *part,
+                                       hl_error_t *err);
+hl_status_t hl_cat_sq_partition_set_columns_all(hl_cat_t *cat, int64_t table_id,
+                                                const hl_cat_column_t *cols, int n,
+                                                hl_error_t *err);
+hl_status_t hl_cat_sq_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_t *err);
+hl_status_t hl_cat_sq_locations_within(hl_cat_t *cat, const char *dir, hl_arena_t *arena,
+                                       hl_cat_location_user_t **out, size_t *n, hl_error_t *err);
+hl_status_t hl_cat_sq_locations_at(hl_cat_t *cat, const char *const *paths, size_t n_paths,
+                                   hl_arena_t *arena, hl_cat_location_user_t **out, size_t *n,
+                                   hl_error_t *err);
+hl_status_t hl_cat_sq_col_stats_put(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                    const hl_cat_col_stats_t *stats, size_t n, hl_error_t *err);
+hl_status_t hl_cat_sq_col_stats_get(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                    const char *col, hl_arena_t *arena, hl_cat_col_stats_t **out,
+                                    hl_error_t *err);
+hl_status_t hl_cat_sq_col_stats_list_parts(hl_cat_t *cat, int64_t table_id, const char *col,
+                                           hl_arena_t *arena, hl_cat_col_stats_t **out, size_t *n,
+                                           hl_error_t *err);
+int hl_cat_sq_schema_version(hl_cat_t *cat);
+hl_status_t hl_cat_sq_intent_add(hl_cat_t *cat, const hl_cat_intent_t *intent, int64_t *id,
+                                 hl_error_t *err);
+hl_status_t hl_cat_sq_intent_update(hl_cat_t *cat, int64_t id, const char *state, const char *plan,
+                                    hl_error_t *err);
+hl_status_t hl_cat_sq_intent_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_intent_t **out,
+                                  size_t *n, hl_error_t *err);
+hl_status_t hl_cat_sq_intent_get(hl_cat_t *cat, int64_t id, hl_arena_t *arena, hl_cat_intent_t *out,
+                                 bool *found, hl_error_t *err);
+hl_status_t hl_cat_sq_intent_claim(hl_cat_t *cat, const hl_cat_owner_t *dead,
+                                   const hl_cat_owner_t *me, hl_arena_t *arena, int64_t **ids,
+                                   size_t *n_ids, char ***locks, size_t *n_locks, hl_error_t *err);
+hl_status_t hl_cat_sq_intent_delete(hl_cat_t *cat, int64_t id, hl_error_t *err);
+hl_status_t hl_cat_sq_lock_try(hl_cat_t *cat, const char *name, const hl_cat_owner_t *me,
+                               const hl_cat_owner_t *stale, bool *acquired, hl_cat_owner_t *holder,
+                               hl_arena_t *arena, hl_error_t *err);
+hl_status_t hl_cat_sq_lock_release(hl_cat_t *cat, const char *name, const hl_cat_owner_t *me,
+                                   hl_error_t *err);
+hl_status_t hl_cat_sq_partition_names(hl_cat_t *cat, int64_t table_id, const char *const *eq,
+                                      hl_arena_t *arena, hl_cat_partition_t **out, size_t *n,
+                                      hl_error_t *err);
+hl_status_t hl_cat_sq_partition_get_many(hl_cat_t *cat, int64_t table_id,
+                                         const hl_cat_partition_t *keys, size_t n_keys,
+                                         hl_arena_t *arena, hl_cat_partition_t **out, size_t *n,
+                                         hl_error_t *err);
 
 #endif

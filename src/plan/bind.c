@@ -1898,6 +1898,39 @@ static bool is_deterministic(const hl_expr_t *e) {
   return true;
 }
 
+/* The values that conjuncts `key = 'text'` pin STRING keys to (EQ[k],
+ * NULL where none), so the catalog lists only those partitions: a pin on a
+ * big table is an index lookup, and an attached metastore is asked for
+ * get_partition_names_ps.  Other key types are left to the filter below
+ * (their stored text need not be the canonical one: hr=05 is 5). */
+static const char **pinned_values(binder_t *b, const hl_table_t *t, hl_expr_t **preds, int n) {
+  const char **eq = NULL;
+  for (int i = 0; i < n; i++) {
+    const hl_expr_t *e = preds[i];
+    if (e->kind != HL_EX_CMP || e->op != HL_XOP_EQ || e->n_args != 2) continue;
+    const hl_expr_t *c = e->args[0], *v = e->args[1];
+    if (c->kind != HL_EX_COLUMN) {
+      const hl_expr_t *x = c;
+      c = v;
+      v = x;
+    }
+    if (c->kind != HL_EX_COLUMN || c->out_ref || v->kind != HL_EX_CONST || v->value.is_null ||
+        c->col < t->n_data || c->col >= t->n_all)
+      continue;
+    const hl_type_t *kt = t->types[c->col];
+    if (kt->id != HL_T_STRING || v->type->id != HL_T_STRING || v->value.u.s.len == 0 ||
+        memchr(v->value.u.s.ptr, 0, v->value.u.s.len))
+      continue;
+    if (!eq && !(eq = hl_arena_zalloc(b->arena, sizeof *eq * (size_t)t->n_part))) return NULL;
+    char *text = hl_arena_strndup(b->arena, v->value.u.s.ptr, v->value.u.s.len);
+    if (!text) return NULL;
+    int k = c->col - t->n_data;
+    if (eq[k] && strcmp(eq[k], text) != 0) text = NULL; /* k = 'a' AND k = 'b': the filter says */
+    eq[k] = text;
+  }
+  return eq;
+}
+
 /* Evaluates the partition predicates over the table's partitions in batches
  * of HL_BATCH_CAP and keeps the matching ones. */
 static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
@@ -1911,10 +1944,23 @@ static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
   hl_cat_partition_t *all = scan->parts;
   size_t n_all = scan->n_parts;
   hl_status_t rc = HL_OK;
-  if (!scan->dataset) /* parquet.`path`: synthetic partitions from bind_parquet_path */
+  /* Without partition predicates every partition is read: one listing.
+   * With them, only names and values are listed and filtered, and the
+   * full records of the kept ones fetched after (a Hive Metastore sends
+   * names cheaply; partitions with descriptors are large). */
+  if (!scan->dataset && scan->n_part_preds == 0) /* parquet.`path`: bind_parquet_path's */
     rc = hl_cat_partition_list(b->s->cat, t->cat->id, b->arena, &all, &n_all, b->err);
+  const char **eq = NULL;
+  if (!scan->dataset && scan->n_part_preds > 0) {
+    eq = pinned_values(b, t, scan->part_preds, scan->n_part_preds);
+    rc = hl_cat_partition_names(b->s->cat, t->cat->id, eq, b->arena, &all, &n_all, b->err);
+  }
   if (rc != HL_OK) return rc;
   scan->n_parts_total = n_all;
+  /* A pinned listing is not all of them: the total is for EXPLAIN and for
+   * the snapshot's check that no write added partitions meanwhile. */
+  if (eq) rc = hl_cat_partition_count(b->s->cat, t->cat->id, &scan->n_parts_total, b->err);
+  if (rc != HL_OK) return rc;
   if (scan->n_part_preds == 0) {
     scan->parts = all;
     scan->n_parts = n_all;
@@ -1953,6 +1999,9 @@ static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
   }
   hl_batch_destroy(batch);
   if (rc != HL_OK) return rc;
+  if (!scan->dataset)
+    return hl_cat_partition_get_many(b->s->cat, t->cat->id, keep, n_keep, b->arena, &scan->parts,
+                                     &scan->n_parts, b->err);
   scan->parts = keep;
   scan->n_parts = n_keep;
   return HL_OK;

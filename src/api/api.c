@@ -211,9 +211,20 @@ hl_status_t hl_metastore_serve(hl_db_t *db, const char *host, int port, int idle
                "hivelite.metastore.max_connections must be between 1 and 65536");
     return take_error(db, &err, NULL);
   }
+  /* the largest partition list answered whole; default what clients take */
+  uint64_t max_reply;
+  if (hl_session_get_u64(&db->session, "hivelite.metastore.max_reply_bytes",
+                         HL_HMS_DEFAULT_MAX_REPLY, &max_reply, &err) != HL_OK)
+    return take_error(db, &err, NULL);
+  if (max_reply < 1024 || max_reply > HL_HMS_DEFAULT_MAX_REPLY) {
+    hl_err_set(&err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE),
+               "hivelite.metastore.max_reply_bytes must be between 1024 and %u",
+               HL_HMS_DEFAULT_MAX_REPLY);
+    return take_error(db, &err, NULL);
+  }
   hl_hms_server_opts_t o = {
       db->session.metastore, host, port, idle_timeout_s > 0 ? idle_timeout_s * 1000 : 0,
-      (int)max_conns,        fn,   ctx};
+      (int)max_conns,        fn,   ctx,  (size_t)max_reply};
   if (hl_hms_serve(&o, &err) != HL_OK) return take_error(db, &err, NULL);
   return HL_OK;
 }

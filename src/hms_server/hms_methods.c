@@ -9,6 +9,7 @@
  * a TApplicationException UNKNOWN_METHOD after its arguments were skipped,
  * so clients fall back to an older method and the connection stays usable.
  */
+#include "hms_server/hms_int.h"
 #include "hms_server/hms_map.h"
 #include "hms_server/hms_server.h"
 
@@ -53,7 +54,7 @@ static hl_status_t read_args(hl_hms_dec_t *d, args_t *a) {
 /* "@cat#db" (Hive 3+ clients prefix the catalog) to "db"; "@cat#" and a
  * NULL name are NULL (no database given).  *OTHER_CAT is set when the
  * catalog is not Hive's default one, which hivelite does not have. */
-static const char *strip_catalog(const char *name, int *other_cat) {
+const char *hl_hms_strip_catalog(const char *name, int *other_cat) {
   *other_cat = 0;
   if (!name || name[0] != '@') return name;
   const char *hash = strchr(name, '#');
@@ -63,51 +64,65 @@ static const char *strip_catalog(const char *name, int *other_cat) {
   return hash[1] ? hash + 1 : NULL;
 }
 
-/* A reply under construction. */
-typedef struct call {
-  hl_cat_t *cat;
-  hl_arena_t *arena;
-  hl_buf_t *out;
-  const char *method;
-  int32_t seqid;
-  hl_error_t cerr; /* the catalog's error of the last lookup */
-} call_t;
+typedef hl_hms_call_t call_t;
 
-static void begin_reply(call_t *c) {
+void hl_hms_begin_reply(call_t *c) {
   hl_tw_message(c->out, c->method, HL_TMSG_REPLY, c->seqid);
 }
 
-/* Exception EXC_ID of the method's result with MESSAGE, then the end. */
-static void reply_exception(call_t *c, int16_t exc_id, const char *message) {
+void hl_hms_reply_exception(call_t *c, int16_t exc_id, const char *message) {
   hl_hms_exception_t e = {(char *)message};
-  begin_reply(c);
+  hl_hms_begin_reply(c);
   hl_tw_field(c->out, HL_TT_STRUCT, exc_id);
   hl_hms_write_exception(c->out, &e);
   hl_tw_stop(c->out);
 }
 
-/* A catalog failure: NoSuchObjectException (NOSUCH_ID) when the object is
- * missing, MetaException (META_ID) otherwise. */
-static void reply_cat_error(call_t *c, int16_t nosuch_id, int16_t meta_id) {
+void hl_hms_reply_cat_error(call_t *c, int16_t nosuch_id, int16_t meta_id) {
   const char *msg = c->cerr.message && c->cerr.message[0] ? c->cerr.message : "metastore error";
-  reply_exception(c, c->cerr.code == HL_NOTFOUND && nosuch_id ? nosuch_id : meta_id, msg);
+  hl_hms_reply_exception(c, c->cerr.code == HL_NOTFOUND && nosuch_id ? nosuch_id : meta_id, msg);
 }
 
-static void reply_strlist(call_t *c, char **items, size_t n) {
+void hl_hms_reply_strlist(call_t *c, char **items, size_t n) {
   hl_hms_strlist_t l = {(uint32_t)n, items};
-  begin_reply(c);
+  hl_hms_begin_reply(c);
   hl_tw_field(c->out, HL_TT_LIST, 0);
   hl_hms_write_strlist(c->out, &l);
   hl_tw_stop(c->out);
 }
 
-static void reply_partitions(call_t *c, hl_hms_partition_t **parts, size_t n) {
-  begin_reply(c);
-  hl_tw_field(c->out, HL_TT_LIST, 0);
+hl_status_t hl_hms_reply_partitions(call_t *c, const hl_cat_table_t *t,
+                                    hl_cat_partition_t *const *parts, size_t n, int16_t meta_id,
+                                    int16_t wrap, hl_error_t *err) {
+  hl_hms_begin_reply(c);
+  if (wrap) {
+    hl_tw_field(c->out, HL_TT_STRUCT, 0);
+    hl_tw_field(c->out, HL_TT_LIST, wrap);
+  } else {
+    hl_tw_field(c->out, HL_TT_LIST, 0);
+  }
   hl_tw_list(c->out, HL_TT_STRUCT, (uint32_t)n);
-  for (size_t i = 0; i < n; i++)
-    hl_hms_write_partition(c->out, parts[i]);
+  for (size_t i = 0; i < n; i++) {
+    hl_hms_partition_t *h = hl_hms_map_partition(t, parts[i], c->arena);
+    if (!h) return hl_err_nomem(err);
+    hl_hms_write_partition(c->out, h);
+    if (c->out->len > c->max_reply) {
+      /* clients refuse a message over their cap (100 MB) anyway: say what
+       * to do instead of sending what they would drop */
+      char *msg = hl_arena_sprintf(
+          c->arena,
+          "%zu partitions of %s.%s make a reply larger than %zu bytes "
+          "(hivelite.metastore.max_reply_bytes): list them with get_partition_names and "
+          "fetch them in batches with get_partitions_by_names",
+          n, t->db_name, t->name, c->max_reply);
+      hl_buf_reset(c->out);
+      hl_hms_reply_exception(c, meta_id, msg ? msg : "reply too large");
+      return HL_OK;
+    }
+  }
+  if (wrap) hl_tw_stop(c->out);
   hl_tw_stop(c->out);
+  return HL_OK;
 }
 
 /* Keeps the names matching Hive's metastore pattern PATTERN (NULL or ""
@@ -127,9 +142,9 @@ static hl_status_t oom(call_t *c, hl_error_t *err) {
 
 /* The database named by the client, NULL (with a NoSuchObjectException
  * message in c->cerr) when it is missing or of another catalog. */
-static const char *db_arg(call_t *c, const char *raw) {
+const char *hl_hms_db_arg(call_t *c, const char *raw) {
   int other;
-  const char *db = strip_catalog(raw, &other);
+  const char *db = hl_hms_strip_catalog(raw, &other);
   if (other) {
     hl_err_set(&c->cerr, HL_NOTFOUND, HL_SS(INVALID_SCHEMA_NAME),
                "catalog of \"%s\" does not exist", raw);
@@ -140,8 +155,8 @@ static const char *db_arg(call_t *c, const char *raw) {
 }
 
 /* The table DB.TBL, NULL (c->cerr set) when missing. */
-static hl_cat_table_t *get_table(call_t *c, const char *raw_db, const char *tbl) {
-  const char *db = db_arg(c, raw_db);
+hl_cat_table_t *hl_hms_get_table(call_t *c, const char *raw_db, const char *tbl) {
+  const char *db = hl_hms_db_arg(c, raw_db);
   hl_cat_table_t *t = NULL;
   if (!db) return NULL;
   if (!tbl) {
@@ -156,27 +171,27 @@ static hl_status_t do_databases(call_t *c, const char *pattern, hl_error_t *err)
   char **names;
   size_t n;
   int other = 0;
-  if (pattern) pattern = strip_catalog(pattern, &other);
+  if (pattern) pattern = hl_hms_strip_catalog(pattern, &other);
   if (hl_cat_db_list(c->cat, c->arena, &names, &n, &c->cerr)) {
-    reply_cat_error(c, 0, 1);
+    hl_hms_reply_cat_error(c, 0, 1);
     return HL_OK;
   }
   if (other) n = 0;
-  reply_strlist(c, names, filter_names(names, n, pattern));
+  hl_hms_reply_strlist(c, names, filter_names(names, n, pattern));
   (void)err;
   return HL_OK;
 }
 
 static hl_status_t do_database(call_t *c, const args_t *a, hl_error_t *err) {
-  const char *name = db_arg(c, a->s[1]);
+  const char *name = hl_hms_db_arg(c, a->s[1]);
   hl_cat_db_t *db;
   if (!name || hl_cat_db_get(c->cat, name, c->arena, &db, &c->cerr)) {
-    reply_cat_error(c, 1, 2);
+    hl_hms_reply_cat_error(c, 1, 2);
     return HL_OK;
   }
   hl_hms_database_t *h = hl_hms_map_database(db, c->arena);
   if (!h) return oom(c, err);
-  begin_reply(c);
+  hl_hms_begin_reply(c);
   hl_tw_field(c->out, HL_TT_STRUCT, 0);
   hl_hms_write_database(c->out, h);
   hl_tw_stop(c->out);
@@ -186,30 +201,30 @@ static hl_status_t do_database(call_t *c, const args_t *a, hl_error_t *err) {
 /* get_all_tables / get_tables: a missing database gives an empty list, as
  * Hive's metastore answers (these methods declare only MetaException). */
 static hl_status_t do_tables(call_t *c, const args_t *a, const char *pattern, hl_error_t *err) {
-  const char *db = db_arg(c, a->s[1]);
+  const char *db = hl_hms_db_arg(c, a->s[1]);
   char **names = NULL;
   size_t n = 0;
   (void)err;
   if (db && hl_cat_table_list(c->cat, db, c->arena, &names, &n, &c->cerr)) {
     if (c->cerr.code != HL_NOTFOUND) {
-      reply_cat_error(c, 0, 1);
+      hl_hms_reply_cat_error(c, 0, 1);
       return HL_OK;
     }
     n = 0;
   }
-  reply_strlist(c, names, filter_names(names, n, pattern));
+  hl_hms_reply_strlist(c, names, filter_names(names, n, pattern));
   return HL_OK;
 }
 
 static hl_status_t do_table(call_t *c, const char *db, const char *tbl, int req, hl_error_t *err) {
-  hl_cat_table_t *t = get_table(c, db, tbl);
+  hl_cat_table_t *t = hl_hms_get_table(c, db, tbl);
   if (!t) {
-    reply_cat_error(c, 2, 1);
+    hl_hms_reply_cat_error(c, 2, 1);
     return HL_OK;
   }
   hl_hms_table_t *h = hl_hms_map_table(t, c->arena);
   if (!h) return oom(c, err);
-  begin_reply(c);
+  hl_hms_begin_reply(c);
   hl_tw_field(c->out, HL_TT_STRUCT, 0);
   if (req) {
     hl_hms_get_table_result_t r = {h, 0, 0};
@@ -229,7 +244,7 @@ static int cmp_part_name(const void *key, const void *elem) {
  * name); 0, or -1 with c->cerr set. */
 static int list_parts(call_t *c, const args_t *a, hl_cat_table_t **t, hl_cat_partition_t **parts,
                       size_t *n) {
-  if (!(*t = get_table(c, a->s[1], a->s[2]))) return -1;
+  if (!(*t = hl_hms_get_table(c, a->s[1], a->s[2]))) return -1;
   if (hl_cat_partition_list(c->cat, (*t)->id, c->arena, parts, n, &c->cerr)) return -1;
   return 0;
 }
@@ -243,7 +258,7 @@ static hl_status_t do_partitions(call_t *c, const args_t *a, int names_only, hl_
   hl_cat_partition_t *parts;
   size_t n;
   if (list_parts(c, a, &t, &parts, &n)) {
-    reply_cat_error(c, 1, 2);
+    hl_hms_reply_cat_error(c, 1, 2);
     return HL_OK;
   }
   if (a->max_parts >= 0 && (size_t)a->max_parts < n) n = (size_t)a->max_parts;
@@ -252,15 +267,14 @@ static hl_status_t do_partitions(call_t *c, const args_t *a, int names_only, hl_
     if (!names) return oom(c, err);
     for (size_t i = 0; i < n; i++)
       names[i] = parts[i].name;
-    reply_strlist(c, names, n);
+    hl_hms_reply_strlist(c, names, n);
     return HL_OK;
   }
-  hl_hms_partition_t **h = hl_arena_alloc(c->arena, sizeof *h * (n ? n : 1));
+  hl_cat_partition_t **h = hl_arena_alloc(c->arena, sizeof *h * (n ? n : 1));
   if (!h) return oom(c, err);
   for (size_t i = 0; i < n; i++)
-    if (!(h[i] = hl_hms_map_partition(t, &parts[i], c->arena))) return oom(c, err);
-  reply_partitions(c, h, n);
-  return HL_OK;
+    h[i] = &parts[i];
+  return hl_hms_reply_partitions(c, t, h, n, 2, 0, err);
 }
 
 /* get_partitions_by_names (names that match no partition are left out, as
@@ -271,45 +285,44 @@ static hl_status_t do_partitions_by_name(call_t *c, const args_t *a, int single,
   hl_cat_partition_t *parts;
   size_t n;
   if (list_parts(c, a, &t, &parts, &n)) {
-    reply_cat_error(c, 2, 1);
+    hl_hms_reply_cat_error(c, 2, 1);
     return HL_OK;
   }
   hl_hms_strlist_t one = {1, (char **)&a->s[3]};
   const hl_hms_strlist_t *want = single ? &one : &a->names;
   if (single && !a->s[3]) {
-    reply_exception(c, 2, "no partition name given");
+    hl_hms_reply_exception(c, 2, "no partition name given");
     return HL_OK;
   }
-  hl_hms_partition_t **h = hl_arena_alloc(c->arena, sizeof *h * (want->n ? want->n : 1));
+  hl_cat_partition_t **h = hl_arena_alloc(c->arena, sizeof *h * (want->n ? want->n : 1));
   size_t k = 0;
   if (!h) return oom(c, err);
   for (uint32_t i = 0; i < want->n; i++) {
     hl_cat_partition_t *p = bsearch(want->items[i], parts, n, sizeof *parts, cmp_part_name);
-    if (p && !(h[k++] = hl_hms_map_partition(t, p, c->arena))) return oom(c, err);
+    if (p) h[k++] = p;
   }
-  if (!single) {
-    reply_partitions(c, h, k);
-    return HL_OK;
-  }
+  if (!single) return hl_hms_reply_partitions(c, t, h, k, 1, 0, err);
   if (k == 0) {
     char *msg = hl_arena_sprintf(c->arena, "partition %s of %s.%s does not exist", a->s[3],
                                  t->db_name, t->name);
-    reply_exception(c, 2, msg ? msg : "partition does not exist");
+    hl_hms_reply_exception(c, 2, msg ? msg : "partition does not exist");
     return HL_OK;
   }
-  begin_reply(c);
+  hl_hms_partition_t *hp = hl_hms_map_partition(t, h[0], c->arena);
+  if (!hp) return oom(c, err);
+  hl_hms_begin_reply(c);
   hl_tw_field(c->out, HL_TT_STRUCT, 0);
-  hl_hms_write_partition(c->out, h[0]);
+  hl_hms_write_partition(c->out, hp);
   hl_tw_stop(c->out);
   return HL_OK;
 }
 
-hl_status_t hl_hms_handle(hl_cat_t *cat, const uint8_t *msg, size_t len, hl_arena_t *arena,
-                          hl_buf_t *out, hl_error_t *err) {
+hl_status_t hl_hms_handle(hl_cat_t *cat, const uint8_t *msg, size_t len, size_t max_reply,
+                          hl_arena_t *arena, hl_buf_t *out, hl_error_t *err) {
   hl_hms_dec_t d;
   hl_hms_message_t m;
   args_t a;
-  call_t c = {cat, arena, out, NULL, 0, {0}};
+  call_t c = {cat, arena, out, NULL, 0, {0}, max_reply};
   hl_hms_dec_init(&d, msg, len, arena, err);
   hl_status_t rc = hl_hms_read_message(&d, &m);
   if (rc) return rc;
@@ -324,11 +337,13 @@ hl_status_t hl_hms_handle(hl_cat_t *cat, const uint8_t *msg, size_t len, hl_aren
     if ((rc = hl_hms_read_get_table_req_args(&d, &q))) return rc;
     if (q.cat_name && strcmp(q.cat_name, HL_HMS_CATALOG) != 0) {
       char *msg = hl_arena_sprintf(arena, "catalog %s does not exist", q.cat_name);
-      reply_exception(&c, 2, msg ? msg : "catalog does not exist");
+      hl_hms_reply_exception(&c, 2, msg ? msg : "catalog does not exist");
       rc = HL_OK;
     } else {
       rc = do_table(&c, q.db_name, q.tbl_name, 1, err);
     }
+  } else if (m.type == HL_TMSG_CALL && hl_hms_read_dispatch(&c, &d, &rc, err)) {
+    /* the methods of hms_read.c, answered there */
   } else {
     if ((rc = read_args(&d, &a))) return rc;
     if (m.type == HL_TMSG_ONEWAY) /* fb303 shutdown and any other: no reply */

@@ -48,8 +48,9 @@ static void *conn_main(void *arg) {
   hl_ttransport_t t;
   hl_buf_t out;
   hl_arena_t *arena = hl_arena_create(64 * 1024);
+  size_t max_reply = c->srv->opts->max_reply ? c->srv->opts->max_reply : HL_HMS_DEFAULT_MAX_REPLY;
   hl_err_init(&err);
-  hl_tt_init(&t, c->fd, 0);
+  hl_tt_init(&t, c->fd, HL_TT_DETECT); /* buffered or framed: the client's first bytes say */
   t.timeout_ms = c->srv->opts->idle_timeout_ms;
   hl_buf_init(&out);
   if (arena && hl_cat_open(c->srv->opts->metastore, &cat, &err) == HL_OK) {
@@ -59,7 +60,7 @@ static void *conn_main(void *arg) {
       if (hl_tt_recv(&t, &msg, &len, &err) != HL_OK) break;
       hl_buf_reset(&out);
       hl_arena_reset(arena);
-      if (hl_hms_handle(cat, msg, len, arena, &out, &err) != HL_OK) break;
+      if (hl_hms_handle(cat, msg, len, max_reply, arena, &out, &err) != HL_OK) break;
       if (out.len && hl_tt_send(&t, out.data, out.len, &err) != HL_OK) break;
     }
   }

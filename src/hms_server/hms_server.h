@@ -31,16 +31,24 @@ typedef struct hl_hms_server_opts {
   /* called once the socket listens, with the port bound (may be NULL) */
   void (*on_listen)(void *ctx, const char *host, int port);
   void *ctx;
+  size_t max_reply;      /* largest reply built (a partition list over it is a
+                            MetaException); 0: HL_HMS_DEFAULT_MAX_REPLY */
 } hl_hms_server_opts_t;
 
 hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err);
 
+/* hivelite.metastore.max_reply_bytes' default: what clients accept in one
+ * message (Hive's and Trino's 100 MB). */
+#define HL_HMS_DEFAULT_MAX_REPLY (100u * 1024 * 1024)
+
 /* One message of a connection: decodes the call in MSG[0..LEN), runs it
- * against CAT and appends the reply to OUT (nothing for a oneway call).
+ * against CAT and appends the reply to OUT (nothing for a oneway call); a
+ * partition list longer than MAX_REPLY bytes is answered with a
+ * MetaException instead.
  * HL_OK also for calls answered with an exception; an error (08P01 for
  * bytes that are not a call) means the connection should be closed.
  * Exposed for the server loop (hms_server.c). */
-hl_status_t hl_hms_handle(hl_cat_t *cat, const uint8_t *msg, size_t len, hl_arena_t *arena,
-                          hl_buf_t *out, hl_error_t *err);
+hl_status_t hl_hms_handle(hl_cat_t *cat, const uint8_t *msg, size_t len, size_t max_reply,
+                          hl_arena_t *arena, hl_buf_t *out, hl_error_t *err);
 
 #endif

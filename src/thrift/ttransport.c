@@ -158,6 +158,11 @@ hl_status_t hl_tt_recv(hl_ttransport_t *t, const uint8_t **data, size_t *len, hl
     t->in.len -= t->consumed;
     t->consumed = 0;
   }
+  if (t->framed == HL_TT_DETECT) {
+    hl_status_t rc = fill(t, 1, 1, err);
+    if (rc) return rc;
+    t->framed = (uint8_t)t->in.data[0] != 0x80;
+  }
   return t->framed ? recv_framed(t, data, len, err) : recv_buffered(t, data, len, err);
 }
 

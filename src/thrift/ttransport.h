@@ -25,13 +25,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* hl_ttransport_t.framed: -1 decides at the first message.  A buffered
+ * message in the strict binary protocol starts with the version word's
+ * byte 0x80, which no frame length (1..max_message, positive) has; so a
+ * first byte other than 0x80 is a frame length.  The answer keeps the
+ * transport the peer chose.  (A buffered peer writing the old unversioned
+ * header, whose first byte is 0x00, needs framed set to 0.) */
+#define HL_TT_DETECT (-1)
+
 /* What clients allow for one message (Hive's and Trino's default). */
 #define HL_TT_DEFAULT_MAX_MESSAGE (100u * 1024 * 1024)
 #define HL_TT_DEFAULT_TIMEOUT_MS  600000
 
 typedef struct hl_ttransport {
   int fd;             /* not owned: the caller closes it */
-  int framed;         /* 1: framed transport, 0: buffered */
+  int framed;         /* 1: framed transport, 0: buffered, HL_TT_DETECT */
   int timeout_ms;     /* longest wait for the peer; <= 0 waits forever */
   size_t max_message; /* largest message (framed: frame length) accepted */
   hl_buf_t in;        /* bytes received; the current message starts at 0 */

@@ -296,12 +296,13 @@ check("hive4 get_partition_by_name(missing)",
       ["NoSuchObjectException", "partition ds=x/h=0 of sales.pq does not exist"])
 
 # ---- fallbacks on the same connection
-check("hive4 get_table_objects_by_name_req: UNKNOWN_METHOD",
-      raised(c4.get_table_objects_by_name_req, T4.GetTablesRequest(dbName="sales",
-                                                                   tblNames=["txt"])),
-      ["TApplicationException", 1, "Invalid method name: 'get_table_objects_by_name_req'"])
-check("hive4 get_config_value: UNKNOWN_METHOD", raised(c4.get_config_value, "x", "y"),
-      ["TApplicationException", 1, "Invalid method name: 'get_config_value'"])
+check("hive4 get_tables_ext: UNKNOWN_METHOD",
+      raised(c4.get_tables_ext, T4.GetTablesExtRequest(catalog="hive", database="sales",
+                                                       tableNamePattern="*",
+                                                       requestedFields=1)),
+      ["TApplicationException", 1, "Invalid method name: 'get_tables_ext'"])
+check("hive4 get_role_names: UNKNOWN_METHOD", raised(c4.get_role_names),
+      ["TApplicationException", 1, "Invalid method name: 'get_role_names'"])
 check("hive4 after UNKNOWN_METHOD the connection serves", c4.get_all_databases(),
       ["default", "sales"])
 c4.shutdown()  # fb303's oneway shutdown: no reply, nothing happens
@@ -334,8 +335,8 @@ parts2 = [{k: v for k, v in p.items() if k not in ("catName", "writeId")} for p 
 check("hive2 get_partitions_by_names",
       parts(c2.get_partitions_by_names("sales", "pq", NAMES[1:])), parts2[1:])
 check("hive2 get_partitions", parts(c2.get_partitions("sales", "pq", -1)), parts2)
-check("hive2 get_table_meta: UNKNOWN_METHOD", raised(c2.get_table_meta, "*", "*", []),
-      ["TApplicationException", 1, "Invalid method name: 'get_table_meta'"])
+check("hive2 get_role_names: UNKNOWN_METHOD", raised(c2.get_role_names),
+      ["TApplicationException", 1, "Invalid method name: 'get_role_names'"])
 check("hive2 after UNKNOWN_METHOD", c2.get_tables("sales", "e*"), ["ext"])
 tr2.close()
 

@@ -58,3 +58,50 @@ def load(fixtures, version, tmp):
         if name.split(".")[0] in ("hive_metastore", "fb303"):
             del sys.modules[name]
     return ttypes, service
+
+
+# ---- helpers for the server tests (server_read2.py)
+
+def plain(v):
+    """A generated value as plain data: structs as dicts of their set fields."""
+    if hasattr(v, "thrift_spec"):
+        d = {}
+        for spec in type(v).thrift_spec:
+            if spec is None:
+                continue
+            name = spec[2]
+            val = getattr(v, name)
+            if val is not None:
+                d[name] = plain(val)
+        return d
+    if isinstance(v, list):
+        return [plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: plain(x) for k, x in v.items()}
+    return v
+
+
+def raised(fn, *args):
+    """None, or what FN(*ARGS) raised: [class name, message] for the IDL's
+    exceptions, [TApplicationException, type, message] for that one."""
+    from thrift.Thrift import TApplicationException
+    try:
+        fn(*args)
+    except TApplicationException as e:
+        return ["TApplicationException", e.type, e.message]
+    except Exception as e:  # the generated exceptions
+        return [type(e).__name__, getattr(e, "message", None)]
+    return None
+
+
+def serve(hivelite, warehouse, *extra):
+    """Starts `hivelite metastore -w WAREHOUSE` on a free port: (process,
+    port), port None when it did not say it listens within 60 s."""
+    import re
+    import select
+    srv = subprocess.Popen([hivelite, "metastore", "-w", warehouse, "--listen", "127.0.0.1:0"]
+                           + list(extra), stdout=subprocess.PIPE)
+    ready, _, _ = select.select([srv.stdout], [], [], 60)
+    line = srv.stdout.readline().decode() if ready else ""
+    m = re.fullmatch(r"listening on 127\.0\.0\.1:(\d+)\n", line)
+    return srv, int(m.group(1)) if m else None

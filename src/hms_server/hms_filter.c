@@ -402,7 +402,9 @@ static hl_status_t parse_key_pred(parser_t *ps, const char *key, node_t **out) {
 
 static hl_status_t parse_unary(parser_t *ps, node_t **out) {
   hl_status_t rc;
-  if (++ps->depth > HL_HMS_FILTER_MAX_DEPTH)
+  /* each NOT and '(' is one level; the recursion is no deeper than them */
+  int nests = ps->tok.kind == T_NOT || ps->tok.kind == T_LPAREN;
+  if (nests && ++ps->depth > HL_HMS_FILTER_MAX_DEPTH)
     return hl_err_set(ps->err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
                       "partition filter: nested deeper than %d levels", HL_HMS_FILTER_MAX_DEPTH);
   if (ps->tok.kind == T_NOT) {
@@ -450,7 +452,7 @@ static hl_status_t parse_unary(parser_t *ps, node_t **out) {
   } else {
     rc = syntax(ps, "a partition key, a literal, NOT or '(' was expected");
   }
-  ps->depth--;
+  if (nests) ps->depth--;
   return rc;
 }
 

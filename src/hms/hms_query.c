@@ -57,8 +57,8 @@ hl_status_t hl_hms_read_fields(hl_hms_dec_t *d, int nested_id, hl_hms_fields_t *
     }
     if (keep && t == HL_TT_STRING) {
       rc = hl_hms_read_string(d, &out->s[id]);
-    } else if (keep && (t == HL_TT_BOOL || t == HL_TT_BYTE || t == HL_TT_I16 ||
-                        t == HL_TT_I32 || t == HL_TT_I64)) {
+    } else if (keep && (t == HL_TT_BOOL || t == HL_TT_BYTE || t == HL_TT_I16 || t == HL_TT_I32 ||
+                        t == HL_TT_I64)) {
       rc = read_int(&d->r, t, &out->i[id]);
     } else if (keep && t == HL_TT_LIST) {
       rc = hl_hms_read_strlist(d, &out->l[id]);

@@ -20,11 +20,11 @@
 #define HL_HMS_FIELDS_MAX 15
 
 typedef struct hl_hms_fields {
-  uint32_t has;                            /* bit ID: field ID was read */
-  char *s[HL_HMS_FIELDS_MAX + 1];          /* string fields */
+  uint32_t has;                              /* bit ID: field ID was read */
+  char *s[HL_HMS_FIELDS_MAX + 1];            /* string fields */
   hl_hms_strlist_t l[HL_HMS_FIELDS_MAX + 1]; /* list<string> fields */
-  int64_t i[HL_HMS_FIELDS_MAX + 1];        /* bool, byte, i16, i32, i64 fields */
-  struct hl_hms_fields *sub;               /* the struct field NESTED_ID, if asked */
+  int64_t i[HL_HMS_FIELDS_MAX + 1];          /* bool, byte, i16, i32, i64 fields */
+  struct hl_hms_fields *sub;                 /* the struct field NESTED_ID, if asked */
 } hl_hms_fields_t;
 
 static inline int hl_hms_fields_has(const hl_hms_fields_t *f, int id) {

@@ -26,11 +26,11 @@ typedef enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_LIKE } op_t;
 
 typedef struct node {
   node_kind_t kind;
-  op_t op;               /* N_CMP */
-  int key;               /* N_CMP, N_LIKE: index of the partition key */
-  const char *lit;       /* N_CMP, N_LIKE: the literal's text */
-  hl_value_t val;        /* N_CMP: the literal as a value of the key's type */
-  struct node **kids;    /* N_AND, N_OR: the operands; N_NOT: one */
+  op_t op;            /* N_CMP */
+  int key;            /* N_CMP, N_LIKE: index of the partition key */
+  const char *lit;    /* N_CMP, N_LIKE: the literal's text */
+  hl_value_t val;     /* N_CMP: the literal as a value of the key's type */
+  struct node **kids; /* N_AND, N_OR: the operands; N_NOT: one */
   size_t n_kids;
 } node_t;
 
@@ -174,7 +174,8 @@ static hl_status_t next(parser_t *ps) {
         t->kind = T_IDENT;
       }
     }
-    if (!(t->text = hl_arena_strndup(ps->arena, s + start, p - start))) return hl_err_nomem(ps->err);
+    if (!(t->text = hl_arena_strndup(ps->arena, s + start, p - start)))
+      return hl_err_nomem(ps->err);
     ps->p = p;
     return HL_OK;
   }
@@ -291,7 +292,8 @@ static hl_status_t make(parser_t *ps, node_kind_t kind, node_t **kids, size_t n,
     return HL_OK;
   }
   node_t *node = new_node(ps, kind);
-  if (!node || !(node->kids = hl_arena_alloc(ps->arena, sizeof *kids * n))) return hl_err_nomem(ps->err);
+  if (!node || !(node->kids = hl_arena_alloc(ps->arena, sizeof *kids * n)))
+    return hl_err_nomem(ps->err);
   memcpy(node->kids, kids, sizeof *kids * n);
   node->n_kids = n;
   *out = node;
@@ -333,8 +335,7 @@ static hl_status_t parse_lit(parser_t *ps, const char **text) {
     if (ps->tok.kind != T_STRING && ps->tok.kind != T_DATE)
       return syntax(ps, "a date literal was expected after DATE");
     int64_t days;
-    if (hl_parse_date(ps->tok.text, strlen(ps->tok.text), &days))
-      return syntax(ps, "not a date");
+    if (hl_parse_date(ps->tok.text, strlen(ps->tok.text), &days)) return syntax(ps, "not a date");
   } else if (!is_lit(&ps->tok)) {
     return syntax(ps, "a literal was expected");
   }
@@ -373,7 +374,8 @@ static hl_status_t parse_key_pred(parser_t *ps, const char *key, node_t **out) {
   if (ps->tok.kind == T_NOT) {
     negated = true;
     if ((rc = next(ps))) return rc;
-    if (ps->tok.kind != T_BETWEEN && ps->tok.kind != T_IN && !(ps->tok.kind == T_OP && ps->tok.op == OP_LIKE))
+    if (ps->tok.kind != T_BETWEEN && ps->tok.kind != T_IN &&
+        !(ps->tok.kind == T_OP && ps->tok.op == OP_LIKE))
       return syntax(ps, "BETWEEN, IN or LIKE was expected after NOT");
   }
   if (ps->tok.kind == T_IN) {
@@ -395,7 +397,8 @@ static hl_status_t parse_key_pred(parser_t *ps, const char *key, node_t **out) {
   if (ps->tok.kind != T_OP) return syntax(ps, "a comparison operator was expected");
   op_t op = ps->tok.op;
   const char *lit;
-  if ((rc = next(ps)) || (rc = parse_lit(ps, &lit)) || (rc = leaf(ps, key, op, lit, out))) return rc;
+  if ((rc = next(ps)) || (rc = parse_lit(ps, &lit)) || (rc = leaf(ps, key, op, lit, out)))
+    return rc;
   if (negated) return make(ps, N_NOT, out, 1, out);
   return HL_OK;
 }

@@ -40,9 +40,9 @@ static bool pattern_one(const char *p, size_t plen, const char *s) {
   size_t pi = 0, si = 0, star_p = (size_t)-1, star_s = 0, slen = strlen(s);
   for (;;) {
     /* '*' and ".*": any sequence; '.': any one character */
-    size_t star = pi < plen && p[pi] == '*'                                  ? 1
+    size_t star = pi < plen && p[pi] == '*'                           ? 1
                   : pi + 1 < plen && p[pi] == '.' && p[pi + 1] == '*' ? 2
-                                                                           : 0;
+                                                                      : 0;
     if (star) {
       pi += star;
       star_p = pi;
@@ -96,7 +96,8 @@ static int tables_by_name(call_t *c, const char *db, const hl_hms_strlist_t *nam
   char **all;
   size_t n_all;
   *rc = HL_OK;
-  if (!(db = hl_hms_db_arg(c, db)) || hl_cat_table_list(c->cat, db, c->arena, &all, &n_all, &c->cerr))
+  if (!(db = hl_hms_db_arg(c, db)) ||
+      hl_cat_table_list(c->cat, db, c->arena, &all, &n_all, &c->cerr))
     return -1;
   char **want = all;
   size_t n = 0;
@@ -281,8 +282,8 @@ static hl_status_t do_table_meta(call_t *c, hl_hms_dec_t *d, hl_error_t *err) {
     }
     clear_notfound(c);
     for (size_t j = 0; j < n; j++) {
-      hl_hms_table_meta_t m = {t[j]->db_name, t[j]->name, (char *)table_type(t[j]), NULL,
-                               HL_HMS_CATALOG, t[j]->owner, t[j]->owner != NULL, 1 /* USER */};
+      hl_hms_table_meta_t m = {t[j]->db_name,  t[j]->name,  (char *)table_type(t[j]), NULL,
+                               HL_HMS_CATALOG, t[j]->owner, t[j]->owner != NULL,      1 /* USER */};
       m.comments = (char *)hl_kv_get(t[j]->params, t[j]->n_params, "comment");
       hl_hms_write_table_meta(b, &m);
       count++;
@@ -351,26 +352,37 @@ static hl_status_t do_fields(call_t *c, hl_hms_dec_t *d, int schema, int req, hl
 /* ------------------------------------------------------------ partitions */
 
 /* How a partition-list method takes its arguments and where its
- * exceptions go. */
+ * exceptions go.  The _req forms (Hive 4) take one request struct in
+ * argument 1 (1 catName, 2 dbName, 3 tblName, then the ids below) and
+ * answer a Response struct whose field WRAP holds the value (0: the value
+ * itself, as get_partitions_by_filter_req). */
 typedef struct part_method {
   const char *name;
+  int req;        /* the arguments are fields of request struct 1 */
+  int db_id;      /* field of the database name */
   int vals_id;    /* field of list<string> part_vals; 0: none */
   int max_id;     /* field of i16 max_parts; 0: none */
   int filter_id;  /* field of the filter string; 0: none */
+  int names_id;   /* field of list<string> partition names (a _req's partNames); 0: none */
   int16_t nosuch; /* NoSuchObjectException's field */
   int16_t meta;   /* MetaException's field */
   enum { R_PARTS, R_NAMES, R_COUNT, R_ONE } result;
+  int16_t wrap;
 } part_method_t;
 
 static const part_method_t part_methods[] = {
-    {"get_partition_names_ps", 3, 4, 0, 2, 1, R_NAMES},
-    {"get_partitions_ps", 3, 4, 0, 2, 1, R_PARTS},
-    {"get_partitions_ps_with_auth", 3, 4, 0, 1, 2, R_PARTS},
-    {"get_partitions_with_auth", 0, 3, 0, 1, 2, R_PARTS},
-    {"get_partition", 3, 0, 0, 2, 1, R_ONE},
-    {"get_partition_with_auth", 3, 0, 0, 2, 1, R_ONE},
-    {"get_partitions_by_filter", 0, 4, 3, 2, 1, R_PARTS},
-    {"get_num_partitions_by_filter", 0, 0, 3, 2, 1, R_COUNT},
+    {"get_partition_names_ps", 0, 1, 3, 4, 0, 0, 2, 1, R_NAMES, 0},
+    {"get_partitions_ps", 0, 1, 3, 4, 0, 0, 2, 1, R_PARTS, 0},
+    {"get_partitions_ps_with_auth", 0, 1, 3, 4, 0, 0, 1, 2, R_PARTS, 0},
+    {"get_partitions_with_auth", 0, 1, 0, 3, 0, 0, 1, 2, R_PARTS, 0},
+    {"get_partition", 0, 1, 3, 0, 0, 0, 2, 1, R_ONE, 0},
+    {"get_partition_with_auth", 0, 1, 3, 0, 0, 0, 2, 1, R_ONE, 0},
+    {"get_partitions_by_filter", 0, 1, 0, 4, 3, 0, 2, 1, R_PARTS, 0},
+    {"get_num_partitions_by_filter", 0, 1, 0, 0, 3, 0, 2, 1, R_COUNT, 0},
+    {"get_partition_req", 1, 2, 4, 0, 0, 0, 2, 1, R_ONE, 1},
+    {"get_partition_names_ps_req", 1, 2, 4, 5, 0, 0, 2, 1, R_NAMES, 1},
+    {"get_partitions_ps_with_auth_req", 1, 2, 4, 5, 0, 13, 2, 1, R_PARTS, 1},
+    {"get_partitions_by_filter_req", 1, 2, 0, 5, 4, 0, 2, 1, R_PARTS, 0},
 };
 
 /* Whether P's values match VALS: Hive's partial specification (as its
@@ -385,21 +397,45 @@ static bool ps_match(const hl_cat_partition_t *p, const hl_hms_strlist_t *vals) 
   return true;
 }
 
+static int cmp_str_ptr(const void *key, const void *elem) {
+  return strcmp(*(char *const *)key, *(char *const *)elem);
+}
+
 static hl_status_t do_part_method(call_t *c, hl_hms_dec_t *d, const part_method_t *pm,
                                   hl_error_t *err) {
-  hl_hms_fields_t f;
-  hl_status_t rc = hl_hms_read_fields(d, 0, &f);
+  hl_hms_fields_t args;
+  hl_status_t rc = hl_hms_read_fields(d, pm->req, &args);
   if (rc) return rc;
-  hl_cat_table_t *t = hl_hms_get_table(c, f.s[1], f.s[2]);
+  const hl_hms_fields_t *a = pm->req ? args.sub : &args;
+  if (pm->req) {
+    if (!a || !a->s[2] || !a->s[3])
+      return hl_tr_fail(&d->r, "%s without its dbName or tblName", c->method);
+    if (a->s[1] && strcmp(a->s[1], HL_HMS_CATALOG) != 0) {
+      char *msg = hl_arena_sprintf(c->arena, "catalog %s does not exist", a->s[1]);
+      hl_hms_reply_exception(c, pm->nosuch, msg ? msg : "catalog does not exist");
+      return HL_OK;
+    }
+  }
+  const hl_hms_fields_t f = *a;
+  hl_cat_table_t *t = hl_hms_get_table(c, f.s[pm->db_id], f.s[pm->db_id + 1]);
   hl_cat_partition_t *parts = NULL;
   size_t n = 0;
   if (!t) {
     hl_hms_reply_cat_error(c, pm->nosuch, pm->meta);
     return HL_OK;
   }
+  /* a _req's partNames: only those partitions (sorted for the lookup) */
+  hl_hms_strlist_t names = {0, NULL};
+  int by_names = pm->names_id && hl_hms_fields_has(&f, pm->names_id);
+  if (by_names) {
+    names = f.l[pm->names_id];
+    qsort(names.items, names.n, sizeof *names.items, cmp_str);
+  }
   const hl_hms_strlist_t *vals = pm->vals_id ? &f.l[pm->vals_id] : NULL;
-  if (vals && (vals->n > (uint32_t)t->n_part_keys || (pm->result == R_ONE && vals->n != (uint32_t)t->n_part_keys))) {
-    char *msg = hl_arena_sprintf(c->arena, "%u partition values given for %s.%s, which has %d partition keys",
+  if (vals && (vals->n > (uint32_t)t->n_part_keys ||
+               (pm->result == R_ONE && vals->n != (uint32_t)t->n_part_keys))) {
+    char *msg = hl_arena_sprintf(c->arena,
+                                 "%u partition values given for %s.%s, which has %d partition keys",
                                  vals->n, t->db_name, t->name, t->n_part_keys);
     hl_hms_reply_exception(c, pm->meta, msg ? msg : "wrong number of partition values");
     return HL_OK;
@@ -418,9 +454,9 @@ static hl_status_t do_part_method(call_t *c, hl_hms_dec_t *d, const part_method_
           if (i) hl_buf_append(&shown, ", ", 2);
           hl_buf_append(&shown, vals->items[i], strlen(vals->items[i]));
         }
-        char *msg = hl_arena_sprintf(c->arena, "partition (%.*s) of %s.%s does not exist",
-                                     (int)shown.len, shown.len ? shown.data : "", t->db_name,
-                                     t->name);
+        char *msg =
+            hl_arena_sprintf(c->arena, "partition (%.*s) of %s.%s does not exist", (int)shown.len,
+                             shown.len ? shown.data : "", t->db_name, t->name);
         hl_buf_fini(&shown);
         hl_hms_reply_exception(c, pm->nosuch, msg ? msg : "partition does not exist");
       } else {
@@ -432,7 +468,9 @@ static hl_status_t do_part_method(call_t *c, hl_hms_dec_t *d, const part_method_
     if (!h) return oom(err);
     hl_hms_begin_reply(c);
     hl_tw_field(c->out, HL_TT_STRUCT, 0);
+    if (pm->wrap) hl_tw_field(c->out, HL_TT_STRUCT, pm->wrap);
     hl_hms_write_partition(c->out, h);
+    if (pm->wrap) hl_tw_stop(c->out);
     hl_tw_stop(c->out);
     return HL_OK;
   }
@@ -468,6 +506,9 @@ static hl_status_t do_part_method(call_t *c, hl_hms_dec_t *d, const part_method_
   }
   for (size_t i = 0; i < n && (max < 0 || (int64_t)k < max); i++) {
     if (vals && !ps_match(&parts[i], vals)) continue;
+    if (by_names &&
+        !bsearch(&parts[i].name, names.items, names.n, sizeof *names.items, cmp_str_ptr))
+      continue;
     if (filter) {
       bool ok = hl_hms_filter_match(filter, parts[i].values, scratch);
       hl_arena_reset(scratch);
@@ -484,14 +525,24 @@ static hl_status_t do_part_method(call_t *c, hl_hms_dec_t *d, const part_method_
     return HL_OK;
   }
   if (pm->result == R_NAMES) {
-    char **names = hl_arena_alloc(c->arena, sizeof *names * (k ? k : 1));
-    if (!names) return oom(err);
+    char **out = hl_arena_alloc(c->arena, sizeof *out * (k ? k : 1));
+    if (!out) return oom(err);
     for (size_t i = 0; i < k; i++)
-      names[i] = sel[i]->name;
-    hl_hms_reply_strlist(c, names, k);
+      out[i] = sel[i]->name;
+    if (!pm->wrap) {
+      hl_hms_reply_strlist(c, out, k);
+      return HL_OK;
+    }
+    hl_hms_strlist_t l = {(uint32_t)k, out};
+    hl_hms_begin_reply(c);
+    hl_tw_field(c->out, HL_TT_STRUCT, 0);
+    hl_tw_field(c->out, HL_TT_LIST, pm->wrap);
+    hl_hms_write_strlist(c->out, &l);
+    hl_tw_stop(c->out);
+    hl_tw_stop(c->out);
     return HL_OK;
   }
-  return hl_hms_reply_partitions(c, t, sel, k, pm->meta, 0, err);
+  return hl_hms_reply_partitions(c, t, sel, k, pm->meta, pm->wrap, err);
 }
 
 static int cmp_part_name(const void *key, const void *elem) {
@@ -584,8 +635,8 @@ static hl_status_t do_small(call_t *c, hl_hms_dec_t *d, const char *m) {
   } else if (strcmp(m, "get_functions") == 0) {
     hl_hms_reply_strlist(c, NULL, 0);
   } else if (strcmp(m, "get_function") == 0) { /* 2: NoSuchObjectException */
-    char *msg = hl_arena_sprintf(c->arena, "function %s.%s does not exist",
-                                 f.s[1] ? f.s[1] : "", f.s[2] ? f.s[2] : "");
+    char *msg = hl_arena_sprintf(c->arena, "function %s.%s does not exist", f.s[1] ? f.s[1] : "",
+                                 f.s[2] ? f.s[2] : "");
     hl_hms_reply_exception(c, 2, msg ? msg : "function does not exist");
   } else { /* get_current_notificationEventId: no events are kept */
     hl_hms_begin_reply(c);
@@ -602,8 +653,12 @@ static hl_status_t do_small(call_t *c, hl_hms_dec_t *d, const char *m) {
 
 int hl_hms_read_dispatch(call_t *c, hl_hms_dec_t *d, hl_status_t *rc, hl_error_t *err) {
   const char *m = c->method;
-  static const char *const small[] = {"set_ugi",       "getMetaConf",   "get_config_value",
-                                      "get_all_functions", "get_functions", "get_function",
+  static const char *const small[] = {"set_ugi",
+                                      "getMetaConf",
+                                      "get_config_value",
+                                      "get_all_functions",
+                                      "get_functions",
+                                      "get_function",
                                       "get_current_notificationEventId"};
   for (size_t i = 0; i < sizeof part_methods / sizeof part_methods[0]; i++)
     if (strcmp(m, part_methods[i].name) == 0) {

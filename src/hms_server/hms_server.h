@@ -31,8 +31,8 @@ typedef struct hl_hms_server_opts {
   /* called once the socket listens, with the port bound (may be NULL) */
   void (*on_listen)(void *ctx, const char *host, int port);
   void *ctx;
-  size_t max_reply;      /* largest reply built (a partition list over it is a
-                            MetaException); 0: HL_HMS_DEFAULT_MAX_REPLY */
+  size_t max_reply; /* largest reply built (a partition list over it is a
+                       MetaException); 0: HL_HMS_DEFAULT_MAX_REPLY */
 } hl_hms_server_opts_t;
 
 hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err);

@@ -267,6 +267,37 @@ check("hive4 get_partition: the whole Partition",
                              "skewedColValueLocationMaps": {}},
               "storedAsSubDirectories": False},
        "parameters": want_b10["parameters"], "catName": "hive", "writeId": -1})
+# Hive 4's request forms of the same
+r = c4.get_partition_req(T4.GetPartitionRequest(dbName="sales", tblName="p",
+                                                partVals=VALS[A9]))
+check("hive4 get_partition_req", plain(r.partition),
+      plain(c4.get_partition_by_name("sales", "p", A9)))
+check("hive4 get_partition_req(missing)",
+      raised(c4.get_partition_req, T4.GetPartitionRequest(dbName="sales", tblName="p",
+                                                          partVals=["x", "1", "2024-01-01",
+                                                                    "1"])),
+      ["NoSuchObjectException", "partition (x, 1, 2024-01-01, 1) of sales.p does not exist"])
+r = c4.get_partition_names_ps_req(T4.GetPartitionNamesPsRequest(
+    catName="hive", dbName="sales", tblName="p", partValues=["a"], maxParts=1))
+check("hive4 get_partition_names_ps_req", r.names, [A100])
+r = c4.get_partitions_ps_with_auth_req(T4.GetPartitionsPsWithAuthRequest(
+    dbName="sales", tblName="p", partVals=["", "", "", ""], userName="u", groupNames=["g"]))
+check("hive4 get_partitions_ps_with_auth_req", vals(r.partitions), v(*P_NAMES))
+r = c4.get_partitions_ps_with_auth_req(T4.GetPartitionsPsWithAuthRequest(
+    dbName="sales", tblName="p", partNames=[B10, A100, "s=z/i=1/d=2024-01-01/m=1.00"]))
+check("hive4 get_partitions_ps_with_auth_req(partNames)", vals(r.partitions), v(A100, B10))
+check("hive4 get_partitions_ps_with_auth_req(catName spark)",
+      raised(c4.get_partitions_ps_with_auth_req,
+             T4.GetPartitionsPsWithAuthRequest(catName="spark", dbName="sales", tblName="p")),
+      ["NoSuchObjectException", "catalog spark does not exist"])
+check("hive4 get_partitions_by_filter_req",
+      vals(c4.get_partitions_by_filter_req(T4.GetPartitionsByFilterRequest(
+          dbName="sales", tblName="p", filter="d >= '2024-01-02' AND s <> 'b'", maxParts=-1))),
+      v(A9))
+check("hive4 get_partitions_by_filter_req(bad filter)",
+      raised(c4.get_partitions_by_filter_req, T4.GetPartitionsByFilterRequest(
+          dbName="sales", tblName="p", filter="s =")),
+      ["MetaException", "partition filter: a literal was expected at the end of the filter"])
 r = c4.get_partitions_by_names_req(T4.GetPartitionsByNamesRequest(
     db_name="sales", tbl_name="p", names=[B10, "s=x/i=1/d=2024-01-01/m=1.00", DEF]))
 check("hive4 get_partitions_by_names_req", vals(r.partitions), v(B10, DEF))

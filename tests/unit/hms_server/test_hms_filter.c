@@ -9,10 +9,10 @@
 #include "hms_server/hms_filter.h"
 #include "test.h"
 
-static hl_cat_column_t keys[] = {{"s", "string", NULL},         {"i", "int", NULL},
-                                 {"d", "date", NULL},           {"m", "decimal(5,2)", NULL},
-                                 {"f", "double", NULL},         {"b", "boolean", NULL},
-                                 {"ts", "timestamp", NULL},     {"vc", "varchar(4)", NULL}};
+static hl_cat_column_t keys[] = {{"s", "string", NULL},     {"i", "int", NULL},
+                                 {"d", "date", NULL},       {"m", "decimal(5,2)", NULL},
+                                 {"f", "double", NULL},     {"b", "boolean", NULL},
+                                 {"ts", "timestamp", NULL}, {"vc", "varchar(4)", NULL}};
 #define NK 8
 /* NULL: the default partition */
 static char *parts[][NK] = {

@@ -16,6 +16,7 @@
 #include "hms_server/hms_int.h"
 #include "hms_server/hms_map.h"
 
+#include "hms/hms_call.h"
 #include "hms/hms_query.h"
 #include "util/partpath.h"
 
@@ -182,6 +183,11 @@ static hl_status_t do_table_objects(call_t *c, hl_hms_dec_t *d, int req, hl_erro
     hl_tw_stop(c->out);
     return HL_OK;
   }
+  if (!req) { /* Hive 2.3 declares no exception here: the runtime's own kind */
+    hl_hms_write_app_exception_reply(c->out, c->method, c->seqid, HL_TAPP_INTERNAL_ERROR,
+                                     c->cerr.message ? c->cerr.message : "metastore error");
+    return HL_OK;
+  }
   hl_hms_reply_cat_error(c, c->cerr.code == HL_NOTFOUND ? 3 : 0, 1);
   return HL_OK;
 }
@@ -195,7 +201,8 @@ static hl_status_t typed_tables(call_t *c, const char *db, const char *pattern, 
   char **names;
   size_t n;
   *n_out = 0;
-  if (hl_cat_table_list(c->cat, db, c->arena, &names, &n, &c->cerr)) return HL_NOTFOUND;
+  if (hl_cat_table_list(c->cat, db, c->arena, &names, &n, &c->cerr))
+    return c->cerr.code == HL_NOTFOUND ? HL_NOTFOUND : HL_ERROR;
   hl_cat_table_t **v = hl_arena_alloc(c->arena, sizeof *v * (n ? n : 1));
   if (!v) return oom(err);
   for (size_t i = 0; i < n; i++) {

@@ -25,9 +25,10 @@
  * as that type, and the two are compared as values of it: integers as
  * numbers (hr > 9 holds for hr=10), DATE as dates, DECIMAL exactly,
  * FLOAT/DOUBLE as doubles, BOOLEAN, TIMESTAMP, and STRING/VARCHAR/CHAR
- * bytewise.  LIKE matches the value's text: '%' or '.*' any sequence, '_'
- * or '.' one character (Hive hands its pattern to the JDO "matches", which
- * DataNucleus turns into SQL LIKE the same way), the whole value.  The
+ * bytewise.  LIKE matches the value's whole text: '%' or '.*' any
+ * sequence, '_' or '.' one character (Hive hands its pattern to JDOQL's
+ * matches(), a regular expression in which ".*" and "." are what clients
+ * write; '%' and '_' are SQL's, which users write too).  The
  * default partition's value (and a value not readable as its key's type)
  * is unknown: no comparison on it holds, and NOT of unknown is unknown
  * (SQL's three-valued logic), so it never matches unless an OR's other side

@@ -5,7 +5,8 @@ pattern, fields and schemas, partitions by partial values, by values, by
 filter (the filter language evaluated with the keys' types: string, int,
 date, decimal, bigint, smallint, tinyint, the default partition) and by
 names in a request, the small calls clients make when they connect, the
-framed transport, and the reply cap (hivelite.metastore.max_reply_bytes).
+framed transport (next to buffered clients; hostile frames close only
+their connection), and the reply cap (hivelite.metastore.max_reply_bytes).
 
 Driven by the Python clients Debian's thrift compiler generates from the
 Hive 4 and Hive 2.3 IDLs (../shared/fixtures/hms), over Apache Thrift's
@@ -438,6 +439,35 @@ check("buffered next to framed", cb.get_partition_names_ps("sales", "p", ["b"], 
 check("framed: still serving", cf.get_tables_by_type("sales", "*", "EXTERNAL_TABLE"), ["ext"])
 trf.close()
 trb.close()
+
+
+def hostile(what, data):
+    """DATA on its own connection: closed without an answer, and the server
+    serves the next connection."""
+    import socket
+    sk = socket.create_connection(("127.0.0.1", PORT), timeout=30)
+    sk.sendall(data)
+    sk.shutdown(socket.SHUT_WR)
+    got = b""
+    try:
+        while True:
+            chunk = sk.recv(65536)
+            if not chunk:
+                break
+            got += chunk
+    except OSError:
+        pass
+    sk.close()
+    cn, trn = connect(S4, framed=True)
+    check("framed %s: closed without an answer, the next is served" % what,
+          [got, cn.get_all_databases()], [b"", ["default", "sales"]])
+    trn.close()
+
+
+hostile("frame of 2 GB", b"\x7f\xff\xff\xff" + b"x" * 64)
+hostile("frame of 0 bytes", b"\x00\x00\x00\x00")
+hostile("garbage in a frame", b"\x00\x00\x00\x08" + b"\x80\x01\x00\x01\xff\xff\xff\xff")
+hostile("frame cut short", b"\x00\x00\x01\x00\x80\x01\x00\x01")
 stop(srv, "server")
 
 # ---- the reply cap: 1024 bytes fit about two partitions of sales.p

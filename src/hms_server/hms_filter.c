@@ -521,6 +521,38 @@ hl_status_t hl_hms_filter_parse(const char *text, const hl_cat_column_t *keys, i
   return HL_OK;
 }
 
+hl_status_t hl_hms_filter_names(const char *text, hl_arena_t *arena, char ***names, size_t *n,
+                                hl_error_t *err) {
+  size_t len = strlen(text), cap = 0;
+  if (len > HL_HMS_FILTER_MAX_LEN)
+    return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                      "partition filter: longer than %u bytes", HL_HMS_FILTER_MAX_LEN);
+  parser_t ps = {text, len, 0, {0}, 0, NULL, 0, NULL, arena, err};
+  *names = NULL;
+  *n = 0;
+  for (;;) {
+    hl_status_t rc = next(&ps);
+    if (rc) return rc;
+    if (ps.tok.kind == T_END) return HL_OK;
+    if (ps.tok.kind != T_IDENT || strcasecmp(ps.tok.text, "date") == 0) continue;
+    size_t i = 0;
+    while (i < *n && strcmp((*names)[i], ps.tok.text) != 0)
+      i++;
+    if (i < *n) continue;
+    if (*n == HL_HMS_FILTER_MAX_NAMES)
+      return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                        "filter: more than %d different names", HL_HMS_FILTER_MAX_NAMES);
+    if (*n == cap) { /* doubling in the arena: linear in total */
+      cap = cap ? cap * 2 : 8;
+      char **v = hl_arena_alloc(arena, sizeof *v * cap);
+      if (!v) return hl_err_nomem(err);
+      if (*n) memcpy(v, *names, sizeof *v * *n);
+      *names = v;
+    }
+    (*names)[(*n)++] = (char *)ps.tok.text;
+  }
+}
+
 /* ------------------------------------------------------------ evaluation */
 
 /* SQL LIKE over the whole of S with '%' / ".*" any sequence and '_' / '.'

@@ -45,6 +45,7 @@
 
 #define HL_HMS_FILTER_MAX_DEPTH 64
 #define HL_HMS_FILTER_MAX_LEN   (1u << 20)
+#define HL_HMS_FILTER_MAX_NAMES 64 /* hl_hms_filter_names */
 
 typedef struct hl_hms_filter hl_hms_filter_t;
 
@@ -56,6 +57,14 @@ typedef struct hl_hms_filter hl_hms_filter_t;
  * client's MetaException; HL_NOMEM. */
 hl_status_t hl_hms_filter_parse(const char *text, const hl_cat_column_t *keys, int n_keys,
                                 hl_arena_t *arena, hl_hms_filter_t **out, hl_error_t *err);
+
+/* The distinct names (identifiers other than keywords) TEXT uses, in
+ * order of appearance, in ARENA: for a caller that builds KEYS from them
+ * (get_table_names_by_filter's table fields).  A character the lexer
+ * refuses is the same error as in hl_hms_filter_parse; more than
+ * HL_HMS_FILTER_MAX_NAMES names is 54000. */
+hl_status_t hl_hms_filter_names(const char *text, hl_arena_t *arena, char ***names, size_t *n,
+                                hl_error_t *err);
 
 /* Whether the partition with VALUES[0..n_keys) (NULL: the default
  * partition) matches F.  SCRATCH takes the values read (a few bytes per

@@ -306,6 +306,116 @@ static hl_status_t do_table_meta(call_t *c, hl_hms_dec_t *d, hl_error_t *err) {
   return HL_OK;
 }
 
+/* get_table_names_by_filter(db, filter, max_tables): the filter language
+ * of partitions over the table fields Hive names (hive_metastore.thrift's
+ * HIVE_FILTER_FIELD_* constants): hive_filter_field_owner__,
+ * hive_filter_field_last_access__ (an int: hivelite keeps 0),
+ * hive_filter_field_tableName__, hive_filter_field_tableType__ and
+ * hive_filter_field_params__<key>; a table without that parameter (or
+ * without an owner) is unknown, so neither = nor <> holds for it, as the
+ * IDL says.  Trino lists its views with params__presto_view = "true".
+ * 1 MetaException (a bad filter), 2 InvalidOperationException (no
+ * filter), 3 UnknownDBException. */
+#define TF_PREFIX "hive_filter_field_"
+static hl_status_t do_table_names_by_filter(call_t *c, hl_hms_dec_t *d, hl_error_t *err) {
+  hl_hms_fields_t f;
+  hl_status_t rc = hl_hms_read_fields(d, 0, &f);
+  if (rc) return rc;
+  const char *db = hl_hms_db_arg(c, f.s[1]);
+  if (!f.s[2] || !*f.s[2]) {
+    hl_hms_reply_exception(c, 2, "get_table_names_by_filter needs a filter");
+    return HL_OK;
+  }
+  char **names;
+  size_t n_names;
+  hl_error_t ferr;
+  hl_err_init(&ferr);
+  if ((rc = hl_hms_filter_names(f.s[2], c->arena, &names, &n_names, &ferr))) {
+    if (rc == HL_NOMEM) {
+      hl_err_clear(&ferr);
+      return oom(err);
+    }
+    hl_hms_reply_exception(c, 1, ferr.message ? ferr.message : "bad filter");
+    hl_err_clear(&ferr);
+    return HL_OK;
+  }
+  /* what each name reads: 'o'wner, 'a'ccess, 'n'ame, 't'ype, 'p'arameter */
+  hl_cat_column_t *keys = hl_arena_zalloc(c->arena, sizeof *keys * (n_names ? n_names : 1));
+  char *what = hl_arena_alloc(c->arena, n_names + 1);
+  if (!keys || !what) return oom(err);
+  for (size_t i = 0; i < n_names; i++) {
+    const char *nm = names[i], *rest = nm;
+    keys[i].name = names[i];
+    keys[i].type = "string";
+    what[i] = 0;
+    if (strncmp(nm, TF_PREFIX, strlen(TF_PREFIX)) == 0) {
+      rest = nm + strlen(TF_PREFIX);
+      if (strcmp(rest, "owner__") == 0) what[i] = 'o';
+      if (strcmp(rest, "last_access__") == 0) what[i] = 'a';
+      if (strcmp(rest, "tableName__") == 0) what[i] = 'n';
+      if (strcmp(rest, "tableType__") == 0) what[i] = 't';
+      if (strncmp(rest, "params__", 8) == 0 && rest[8]) what[i] = 'p';
+    }
+    if (what[i] == 'a') keys[i].type = "int";
+    if (!what[i]) {
+      char *msg =
+          hl_arena_sprintf(c->arena,
+                           "filter: \"%s\" is not a table field (hive_filter_field_owner__, "
+                           "_last_access__, _tableName__, _tableType__, _params__<key>)",
+                           nm);
+      hl_hms_reply_exception(c, 1, msg ? msg : "filter: not a table field");
+      return HL_OK;
+    }
+  }
+  hl_hms_filter_t *filter;
+  if ((rc = hl_hms_filter_parse(f.s[2], keys, (int)n_names, c->arena, &filter, &ferr))) {
+    if (rc == HL_NOMEM) {
+      hl_err_clear(&ferr);
+      return oom(err);
+    }
+    hl_hms_reply_exception(c, 1, ferr.message ? ferr.message : "bad filter");
+    hl_err_clear(&ferr);
+    return HL_OK;
+  }
+  hl_cat_table_t **t = NULL;
+  size_t n = 0;
+  if (!db || (rc = typed_tables(c, db, NULL, NULL, 0, &t, &n, err)) == HL_NOTFOUND) {
+    hl_hms_reply_cat_error(c, 3, 1);
+    return HL_OK;
+  }
+  if (rc == HL_NOMEM) return rc;
+  if (rc) {
+    hl_hms_reply_cat_error(c, 0, 1);
+    return HL_OK;
+  }
+  int64_t max = hl_hms_fields_has(&f, 3) ? f.i[3] : -1;
+  char **out = hl_arena_alloc(c->arena, sizeof *out * (n ? n : 1));
+  char **vals = hl_arena_alloc(c->arena, sizeof *vals * (n_names ? n_names : 1));
+  hl_arena_t *scratch = hl_arena_create(1024);
+  size_t k = 0;
+  if (!out || !vals || !scratch) {
+    hl_arena_destroy(scratch);
+    return oom(err);
+  }
+  for (size_t i = 0; i < n && (max < 0 || (int64_t)k < max); i++) {
+    for (size_t j = 0; j < n_names; j++) {
+      /* 'p': names[j] is TF_PREFIX "params__" KEY */
+      const char *key = names[j] + (what[j] == 'p' ? strlen(TF_PREFIX) + 8 : 0);
+      vals[j] = what[j] == 'o'   ? t[i]->owner
+                : what[j] == 'a' ? "0"
+                : what[j] == 'n' ? t[i]->name
+                : what[j] == 't' ? (char *)table_type(t[i])
+                                 : (char *)hl_kv_get(t[i]->params, t[i]->n_params, key);
+    }
+    if (hl_hms_filter_match(filter, vals, scratch)) out[k++] = t[i]->name;
+    hl_arena_reset(scratch);
+  }
+  hl_arena_destroy(scratch);
+  clear_notfound(c);
+  hl_hms_reply_strlist(c, out, k);
+  return HL_OK;
+}
+
 /* ------------------------------------------------------------ fields */
 
 /* get_fields / get_schema (SCHEMA: the partition keys after the columns),
@@ -685,6 +795,8 @@ int hl_hms_read_dispatch(call_t *c, hl_hms_dec_t *d, hl_status_t *rc, hl_error_t
     *rc = do_tables_by_type(c, d, err);
   else if (strcmp(m, "get_table_meta") == 0)
     *rc = do_table_meta(c, d, err);
+  else if (strcmp(m, "get_table_names_by_filter") == 0)
+    *rc = do_table_names_by_filter(c, d, err);
   else if (strcmp(m, "get_fields") == 0 || strcmp(m, "get_fields_with_environment_context") == 0)
     *rc = do_fields(c, d, 0, 0, err);
   else if (strcmp(m, "get_schema") == 0 || strcmp(m, "get_schema_with_environment_context") == 0)

@@ -68,6 +68,8 @@ ALTER TABLE sales.q ADD PARTITION (b=5000000000, sm=-3, t=1) PARTITION (b=7, sm=
 CREATE TABLE sales.txt (id INT COMMENT 'the id', name STRING) COMMENT 'a text table';
 CREATE EXTERNAL TABLE sales.ext (x STRING) LOCATION '%s';
 CREATE VIEW sales.v AS SELECT id FROM sales.txt;
+ALTER TABLE sales.ext SET TBLPROPERTIES ('presto_view'='true', 'retention'='30');
+ALTER TABLE sales.q SET TBLPROPERTIES ('retention'='90');
 """ % EXT
 subprocess.run([opts.hivelite, "-w", W, "-c", sql], check=True, stdout=subprocess.DEVNULL)
 
@@ -184,6 +186,36 @@ check("hive2 get_table_meta(*, t*|v, [VIRTUAL_VIEW, MANAGED_TABLE])",
         "comments": "a text table"},
        {"dbName": "sales", "tableName": "v", "tableType": "VIRTUAL_VIEW"}])
 check("hive2 get_table_meta(default, *, [])", c2.get_table_meta("default", "*", []), [])
+
+# get_table_names_by_filter over Hive's table fields
+TF = "hive_filter_field_"
+for c, ver in ((c4, "hive4"), (c2, "hive2")):
+    check("%s get_table_names_by_filter(params__presto_view = \"true\") (Trino's views)" % ver,
+          c.get_table_names_by_filter("sales", TF + 'params__presto_view = "true"', -1), ["ext"])
+    check("%s get_table_names_by_filter(params__retention <> 30: only tables that have it)" % ver,
+          c.get_table_names_by_filter("sales", TF + "params__retention <> '30'", -1), ["q"])
+    check("%s get_table_names_by_filter(retention 30 or 90, max 1)" % ver,
+          c.get_table_names_by_filter("sales", TF + "params__retention = '30' OR " + TF +
+                                      "params__retention = '90'", 1), ["ext"])
+    check("%s get_table_names_by_filter(last_access = 0 AND NOT params__comment LIKE 'a%%')" % ver,
+          c.get_table_names_by_filter("sales", TF + "last_access__ = 0 AND NOT " + TF +
+                                      "params__comment LIKE 'a%'", -1), [])
+    check("%s get_table_names_by_filter(last_access = 0)" % ver,
+          c.get_table_names_by_filter("sales", TF + "last_access__ = 0", -1),
+          ["ext", "p", "q", "txt", "v"])
+    check("%s get_table_names_by_filter(nosuch db)" % ver,
+          raised(c.get_table_names_by_filter, "nosuch", TF + "last_access__ = 0", -1),
+          ["UnknownDBException", 'database "nosuch" does not exist'])
+    check("%s get_table_names_by_filter(a name that is no field)" % ver,
+          raised(c.get_table_names_by_filter, "sales", "owner = 'x'", -1),
+          ["MetaException", 'filter: "owner" is not a table field (hive_filter_field_owner__, '
+           '_last_access__, _tableName__, _tableType__, _params__<key>)'])
+    check("%s get_table_names_by_filter(no filter)" % ver,
+          raised(c.get_table_names_by_filter, "sales", "", -1),
+          ["InvalidOperationException", "get_table_names_by_filter needs a filter"])
+check("hive4 get_table_names_by_filter(tableType__ = VIRTUAL_VIEW OR tableName__ LIKE 't.t')",
+      c4.get_table_names_by_filter("sales", TF + "tableType__ = 'VIRTUAL_VIEW' OR " + TF +
+                                   "tableName__ LIKE 't.t'", -1), ["txt", "v"])
 
 # ---- fields and schemas
 P_COLS = [{"name": "v", "type": "int", "comment": "the v"}]

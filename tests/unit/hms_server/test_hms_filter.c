@@ -171,6 +171,35 @@ TEST(errors) {
   CHECK_STR(run(wide), "ERR 54000: partition filter: nested deeper than 64 levels");
 }
 
+TEST(names) {
+  hl_arena_t *a = hl_arena_create(0);
+  hl_error_t err;
+  char **names;
+  size_t n;
+  hl_err_init(&err);
+  CHECK_INT(hl_hms_filter_names("b = 1 AND (a > date '2024-01-01' OR b LIKE 'x') and c9_ in (1)", a,
+                                &names, &n, &err),
+            HL_OK);
+  CHECK_INT(n, 3);
+  if (n == 3) {
+    CHECK_STR(names[0], "b");
+    CHECK_STR(names[1], "a");
+    CHECK_STR(names[2], "c9_");
+  }
+  char many[1024] = "";
+  for (int k = 0; k < 65; k++)
+    snprintf(many + strlen(many), sizeof many - strlen(many), "%sk%d = 1", k ? " OR " : "", k);
+  CHECK_INT(hl_hms_filter_names(many, a, &names, &n, &err), HL_ERROR);
+  CHECK_STR(err.sqlstate, "54000");
+  CHECK_STR(err.message, "filter: more than 64 different names");
+  hl_err_clear(&err);
+  hl_err_init(&err);
+  CHECK_INT(hl_hms_filter_names("a ~ 1", a, &names, &n, &err), HL_ERROR);
+  CHECK_STR(err.message, "partition filter: unexpected character at character 3 (\"~\")");
+  hl_err_clear(&err);
+  hl_arena_destroy(a);
+}
+
 int main(void) {
   RUN(integers_compare_as_numbers);
   RUN(strings_bytewise);
@@ -178,5 +207,6 @@ int main(void) {
   RUN(logic_and_default_partition);
   RUN(like);
   RUN(errors);
+  RUN(names);
   return test_report();
 }

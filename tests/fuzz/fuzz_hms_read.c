@@ -3,7 +3,8 @@
  * fuzz_hms_read.c -- libFuzzer target for what the metastore server's
  * further read methods (src/hms_server/hms_read.c) take from the network:
  * the partition filter text of get_partitions_by_filter (parser and
- * evaluator, src/hms_server/hms_filter.c) and argument structs read by
+ * evaluator, src/hms_server/hms_filter.c, and the name scan of
+ * get_table_names_by_filter) and argument structs read by
  * hl_hms_read_fields (src/hms/hms_query.c).
  *
  * Build (as the fuzz.hms_read CTest entry and `make fuzz` do):
@@ -53,6 +54,12 @@ static void filter_case(const uint8_t *data, size_t size) {
   } else if (!err.message) {
     abort(); /* a refusal always says why */
   }
+  hl_err_clear(&err);
+  char **names; /* the table filter's first step */
+  size_t n;
+  hl_err_init(&err);
+  if (hl_hms_filter_names(text, a, &names, &n, &err) == HL_OK && n > HL_HMS_FILTER_MAX_NAMES)
+    abort();
   hl_err_clear(&err);
   hl_arena_destroy(scratch);
   hl_arena_destroy(a);

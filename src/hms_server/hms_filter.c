@@ -155,15 +155,16 @@ static hl_status_t next(parser_t *ps) {
       while (q < len && isdigit((unsigned char)s[q]))
         q++;
       bool all_digits = q > d0 && (q == len || !is_word(s[q]));
-      if (c == '-' && !all_digits && !(q > d0 && s[q] == '.')) {
-        ps->p = p + 1;
-        return syntax(ps, "a number was expected after '-'");
-      }
       if (q > d0 && q < len && s[q] == '.' && digits_at(s, len, q + 1, 1)) {
         q++;
         while (q < len && isdigit((unsigned char)s[q]))
           q++;
         all_digits = q == len || !is_word(s[q]);
+      }
+      /* '-' starts only a number ("-0.5E" would make no progress as a word) */
+      if (c == '-' && !all_digits) {
+        ps->p = p + 1;
+        return syntax(ps, "a number was expected after '-'");
       }
       if (all_digits) {
         t->kind = T_NUMBER;
@@ -531,9 +532,12 @@ hl_status_t hl_hms_filter_names(const char *text, hl_arena_t *arena, char ***nam
   *names = NULL;
   *n = 0;
   for (;;) {
+    size_t before = ps.p;
     hl_status_t rc = next(&ps);
     if (rc) return rc;
     if (ps.tok.kind == T_END) return HL_OK;
+    if (ps.p == before) /* every token takes a byte; never loop on one */
+      return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "filter: lexer made no progress");
     if (ps.tok.kind != T_IDENT || strcasecmp(ps.tok.text, "date") == 0) continue;
     size_t i = 0;
     while (i < *n && strcmp((*names)[i], ps.tok.text) != 0)

@@ -132,6 +132,13 @@ TEST(errors) {
                               "5 (\"1e400\")");
   CHECK_STR(run("i = -"), "ERR 42601: partition filter: a number was expected after '-' at "
                           "character 5 (\"-\")");
+  /* found by fuzz.hms_read: the lexer made no progress on "-0.0E" */
+  CHECK_STR(run("i = -0.0E"), "ERR 42601: partition filter: a number was expected after '-' at "
+                              "character 5 (\"-\")");
+  CHECK_STR(run("i = -1x"), "ERR 42601: partition filter: a number was expected after '-' at "
+                            "character 5 (\"-\")");
+  CHECK_STR(run("i > -1"), "0 1 2");
+  CHECK_STR(run("m > -1.5"), "0 1 2");
   CHECK_STR(run("i = 1 AND (s = 'a'"), "ERR 42601: partition filter: ')' was expected at the "
                                        "end of the filter");
   CHECK_STR(run("(i) = 1"), "ERR 42601: partition filter: IN was expected after a "
@@ -192,6 +199,9 @@ TEST(names) {
   CHECK_INT(hl_hms_filter_names(many, a, &names, &n, &err), HL_ERROR);
   CHECK_STR(err.sqlstate, "54000");
   CHECK_STR(err.message, "filter: more than 64 different names");
+  hl_err_clear(&err);
+  hl_err_init(&err);
+  CHECK_INT(hl_hms_filter_names("f-0.0E T9\"", a, &names, &n, &err), HL_ERROR); /* fuzz */
   hl_err_clear(&err);
   hl_err_init(&err);
   CHECK_INT(hl_hms_filter_names("a ~ 1", a, &names, &n, &err), HL_ERROR);

@@ -151,8 +151,22 @@ static int tables_by_name(call_t *c, const char *db, const hl_hms_strlist_t *nam
     hl_tw_field(c->out, HL_TT_LIST, 0);
   }
   hl_tw_list(c->out, HL_TT_STRUCT, (uint32_t)k);
-  for (size_t i = 0; i < k; i++)
+  for (size_t i = 0; i < k; i++) {
     hl_hms_write_table(c->out, h[i]);
+    if (c->out->len > c->max_reply) { /* as for partition lists (hl_hms_reply_partitions) */
+      char *msg = hl_arena_sprintf(c->arena,
+                                   "%zu tables of %s make a reply larger than %zu bytes "
+                                   "(hivelite.metastore.max_reply_bytes): ask for fewer at a time",
+                                   k, db, c->max_reply);
+      hl_buf_reset(c->out);
+      if (wrap)
+        hl_hms_reply_exception(c, 1, msg ? msg : "reply too large");
+      else /* Hive 2.3 declares no exception here */
+        hl_hms_write_app_exception_reply(c->out, c->method, c->seqid, HL_TAPP_INTERNAL_ERROR,
+                                         msg ? msg : "reply too large");
+      return 0;
+    }
+  }
   if (wrap) hl_tw_stop(c->out);
   hl_tw_stop(c->out);
   return 0;

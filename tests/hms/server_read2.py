@@ -529,6 +529,16 @@ check("cap: get_partitions_by_names_req",
       raised(c4.get_partitions_by_names_req, T4.GetPartitionsByNamesRequest(
           db_name="sales", tbl_name="p", names=P_NAMES[:3])), ["MetaException", capmsg % 3])
 check("cap: names still whole", c4.get_partition_names("sales", "p", -1), P_NAMES)
+tmsg = ("5 tables of sales make a reply larger than 1024 bytes "
+        "(hivelite.metastore.max_reply_bytes): ask for fewer at a time")
+check("cap: get_table_objects_by_name_req",
+      raised(c4.get_table_objects_by_name_req, T4.GetTablesRequest(dbName="sales")),
+      ["MetaException", tmsg])
+check("cap: hive2 get_table_objects_by_name (no declared exception: INTERNAL_ERROR)",
+      raised(c2.get_table_objects_by_name, "sales", ["ext", "p", "q", "txt", "v"]),
+      ["TApplicationException", 6, tmsg])
+check("cap: one table fits",
+      [t.tableName for t in c2.get_table_objects_by_name("sales", ["q"])], ["q"])
 check("cap: batches of one fit",
       [vals(c4.get_partitions_by_names("sales", "p", [n]))[0] for n in P_NAMES],
       [VALS[n] for n in P_NAMES])

@@ -21,7 +21,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import hms_gen
 from hms_gen import plain, raised

@@ -272,6 +272,11 @@ static hl_status_t leaf(parser_t *ps, const char *key, op_t op, const char *lit,
   int k = 0;
   hl_status_t rc = bind_key(ps, key, &k);
   if (rc) return rc;
+  /* matching costs pattern length times value length per partition */
+  if (op == OP_LIKE && strlen(lit) > HL_HMS_FILTER_MAX_LIKE)
+    return hl_err_set(ps->err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                      "partition filter: LIKE pattern longer than %d bytes",
+                      HL_HMS_FILTER_MAX_LIKE);
   node_t *n = new_node(ps, op == OP_LIKE ? N_LIKE : N_CMP);
   if (!n) return HL_NOMEM;
   n->op = op;
@@ -586,41 +591,51 @@ static bool like(const char *p, const char *s) {
   }
 }
 
+/* One partition being matched: its values as text and, read on first use
+ * and kept for the other comparisons of the same key (an IN list of many
+ * literals reads the value once), as values of the keys' types. */
+typedef struct row {
+  char *const *values;
+  hl_value_t *typed;  /* n_keys */
+  signed char *state; /* n_keys: 0 not read yet, 1 read, -1 not a value of the type */
+  hl_arena_t *scratch;
+} row_t;
+
 /* 1 true, 0 false, -1 unknown. */
-static int eval(const hl_hms_filter_t *f, const node_t *n, char *const *values,
-                hl_arena_t *scratch) {
+static int eval(const hl_hms_filter_t *f, const node_t *n, row_t *row) {
   switch (n->kind) {
   case N_AND:
   case N_OR: {
     /* AND: false wins, else unknown, else true; OR the other way round */
     int decisive = n->kind == N_AND ? 0 : 1, unknown = 0;
     for (size_t i = 0; i < n->n_kids; i++) {
-      int v = eval(f, n->kids[i], values, scratch);
+      int v = eval(f, n->kids[i], row);
       if (v == decisive) return decisive;
       if (v < 0) unknown = 1;
     }
     return unknown ? -1 : !decisive;
   }
   case N_NOT: {
-    int a = eval(f, n->kids[0], values, scratch);
+    int a = eval(f, n->kids[0], row);
     return a < 0 ? -1 : !a;
   }
   case N_LIKE:
-    if (!values[n->key]) return -1;
-    return like(n->lit, values[n->key]);
+    if (!row->values[n->key]) return -1;
+    return like(n->lit, row->values[n->key]);
   case N_CMP:
     break;
   }
-  const char *v = values[n->key];
+  const char *v = row->values[n->key];
   const key_info_t *k = &f->keys[n->key];
   if (!v) return -1;
   int c;
   if (k->bytes) {
     c = strcmp(v, n->lit);
   } else {
-    hl_value_t pv;
-    if (read_value(k, v, scratch, &pv)) return -1;
-    c = hl_value_compare(k->type, &pv, &n->val);
+    if (row->state[n->key] == 0)
+      row->state[n->key] = read_value(k, v, row->scratch, &row->typed[n->key]) ? -1 : 1;
+    if (row->state[n->key] < 0) return -1;
+    c = hl_value_compare(k->type, &row->typed[n->key], &n->val);
   }
   switch (n->op) {
   case OP_EQ:
@@ -641,5 +656,9 @@ static int eval(const hl_hms_filter_t *f, const node_t *n, char *const *values,
 }
 
 bool hl_hms_filter_match(const hl_hms_filter_t *f, char *const *values, hl_arena_t *scratch) {
-  return eval(f, f->root, values, scratch) == 1;
+  size_t nk = (size_t)(f->n_keys ? f->n_keys : 1);
+  row_t row = {values, hl_arena_alloc(scratch, sizeof *row.typed * nk),
+               hl_arena_zalloc(scratch, nk), scratch};
+  if (!row.typed || !row.state) return false; /* out of memory: no match */
+  return eval(f, f->root, &row) == 1;
 }

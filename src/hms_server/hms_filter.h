@@ -18,7 +18,8 @@
  *
  * NOT before any expression is an addition to Filter.g (which has NOT only
  * in NOT BETWEEN and NOT IN).  Nesting (parentheses, NOT) is capped at
- * HL_HMS_FILTER_MAX_DEPTH; a filter is at most HL_HMS_FILTER_MAX_LEN bytes.
+ * HL_HMS_FILTER_MAX_DEPTH; a filter is at most HL_HMS_FILTER_MAX_LEN bytes,
+ * a LIKE pattern HL_HMS_FILTER_MAX_LIKE.
  *
  * Evaluation: a literal is converted to its key's type once (a literal that
  * is not a value of that type is an error), each partition value is read
@@ -45,7 +46,8 @@
 
 #define HL_HMS_FILTER_MAX_DEPTH 64
 #define HL_HMS_FILTER_MAX_LEN   (1u << 20)
-#define HL_HMS_FILTER_MAX_NAMES 64 /* hl_hms_filter_names */
+#define HL_HMS_FILTER_MAX_NAMES 64   /* hl_hms_filter_names */
+#define HL_HMS_FILTER_MAX_LIKE  4096 /* bytes of one LIKE pattern */
 
 typedef struct hl_hms_filter hl_hms_filter_t;
 
@@ -67,8 +69,9 @@ hl_status_t hl_hms_filter_names(const char *text, hl_arena_t *arena, char ***nam
                                 hl_error_t *err);
 
 /* Whether the partition with VALUES[0..n_keys) (NULL: the default
- * partition) matches F.  SCRATCH takes the values read (a few bytes per
- * comparison); the caller resets it. */
+ * partition) matches F.  SCRATCH takes the values read (each key's value
+ * once, a few bytes); the caller resets it.  Out of memory there is no
+ * match. */
 bool hl_hms_filter_match(const hl_hms_filter_t *f, char *const *values, hl_arena_t *scratch);
 
 #endif

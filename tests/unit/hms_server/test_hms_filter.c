@@ -149,6 +149,14 @@ TEST(errors) {
                                     "expected at character 12 (\"LIKE\")");
   CHECK_STR(run("date '2024-13-01' < d"), "ERR 42601: partition filter: not a date at "
                                           "character 6 (\"'2024-13-01'\")");
+  static char big_like[5000];
+  strcpy(big_like, "s LIKE '");
+  memset(big_like + 8, '%', 4097);
+  strcpy(big_like + 8 + 4097, "'");
+  CHECK_STR(run(big_like), "ERR 54000: partition filter: LIKE pattern longer than 4096 bytes");
+  big_like[8 + 4096] = '\'';
+  big_like[8 + 4097] = 0;
+  CHECK_STR(run(big_like), "0 1 2 4");
   char deep[400];
   memset(deep, '(', 65);
   strcpy(deep + 65, "i = 1");

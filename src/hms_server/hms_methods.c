@@ -125,13 +125,12 @@ hl_status_t hl_hms_reply_partitions(call_t *c, const hl_cat_table_t *t,
   return HL_OK;
 }
 
-/* Keeps the names matching Hive's metastore pattern PATTERN (NULL or ""
- * keeps all): '*' any sequence, '|' alternatives, case-insensitive. */
+/* Keeps the names matching Hive's metastore pattern PATTERN (like.h). */
 static size_t filter_names(char **names, size_t n, const char *pattern) {
   if (!pattern || !*pattern) return n;
   size_t k = 0;
   for (size_t i = 0; i < n; i++)
-    if (hl_like_match(pattern, names[i])) names[k++] = names[i];
+    if (hl_like_match_metastore(pattern, names[i])) names[k++] = names[i];
   return k;
 }
 

@@ -18,6 +18,7 @@
 
 #include "hms/hms_call.h"
 #include "hms/hms_query.h"
+#include "util/like.h"
 #include "util/partpath.h"
 
 #include <ctype.h>
@@ -31,54 +32,6 @@ static hl_status_t oom(hl_error_t *err) {
 }
 
 /* ------------------------------------------------------------ tables */
-
-/* Hive's metastore table pattern: '*' is replaced by ".*" and the result
- * matched as a regular expression in which, for names, only '.' (any one
- * character) and ".*" occur; '|' separates alternatives; case-insensitive.
- * So Trino's ".*" matches every name, "sales*" every name starting with
- * "sales", NULL or "" every name. */
-static bool pattern_one(const char *p, size_t plen, const char *s) {
-  size_t pi = 0, si = 0, star_p = (size_t)-1, star_s = 0, slen = strlen(s);
-  for (;;) {
-    /* '*' and ".*": any sequence; '.': any one character */
-    size_t star = pi < plen && p[pi] == '*'                           ? 1
-                  : pi + 1 < plen && p[pi] == '.' && p[pi + 1] == '*' ? 2
-                                                                      : 0;
-    if (star) {
-      pi += star;
-      star_p = pi;
-      star_s = si;
-    } else if (si < slen && pi < plen &&
-               (p[pi] == '.' || tolower((unsigned char)p[pi]) == tolower((unsigned char)s[si]))) {
-      pi++;
-      si++;
-    } else if (si == slen && pi == plen) {
-      return true;
-    } else if (star_p != (size_t)-1 && star_s < slen) {
-      pi = star_p;
-      si = ++star_s;
-    } else {
-      return false;
-    }
-  }
-}
-
-static bool pattern_match(const char *pattern, const char *name) {
-  if (!pattern || !*pattern) return true;
-  for (const char *alt = pattern;;) {
-    const char *bar = strchr(alt, '|');
-    size_t len = bar ? (size_t)(bar - alt) : strlen(alt);
-    while (len && isspace((unsigned char)*alt)) {
-      alt++;
-      len--;
-    }
-    while (len && isspace((unsigned char)alt[len - 1]))
-      len--;
-    if (pattern_one(alt, len, name)) return true;
-    if (!bar) return false;
-    alt = bar + 1;
-  }
-}
 
 static const char *table_type(const hl_cat_table_t *t) {
   return t->view ? "VIRTUAL_VIEW" : t->external ? "EXTERNAL_TABLE" : "MANAGED_TABLE";
@@ -120,7 +73,7 @@ static int tables_by_name(call_t *c, const char *db, const hl_hms_strlist_t *nam
     qsort(want, n, sizeof *want, cmp_str);
   } else {
     for (size_t i = 0; i < n_all; i++)
-      if (pattern_match(pattern, all[i])) want[n++] = all[i];
+      if (hl_like_match_metastore(pattern, all[i])) want[n++] = all[i];
   }
   hl_hms_table_t **h = hl_arena_alloc(c->arena, sizeof *h * (n ? n : 1));
   size_t k = 0;
@@ -221,7 +174,7 @@ static hl_status_t typed_tables(call_t *c, const char *db, const char *pattern, 
   if (!v) return oom(err);
   for (size_t i = 0; i < n; i++) {
     hl_cat_table_t *t;
-    if (!pattern_match(pattern, names[i])) continue;
+    if (!hl_like_match_metastore(pattern, names[i])) continue;
     if (hl_cat_table_get(c->cat, db, names[i], c->arena, &t, &c->cerr)) {
       if (c->cerr.code != HL_NOTFOUND) return HL_ERROR;
       hl_err_clear(&c->cerr);
@@ -291,7 +244,7 @@ static hl_status_t do_table_meta(call_t *c, hl_hms_dec_t *d, hl_error_t *err) {
   count_at = b->len;
   hl_tw_list(b, HL_TT_STRUCT, 0); /* the count is patched below */
   for (size_t i = 0; i < n_dbs; i++) {
-    if (!pattern_match(db_pattern, dbs[i])) continue;
+    if (!hl_like_match_metastore(db_pattern, dbs[i])) continue;
     hl_cat_table_t **t;
     size_t n;
     rc = typed_tables(c, dbs[i], f.s[2], f.l[3].items, f.l[3].n, &t, &n, err);

@@ -1,8 +1,7 @@
 /*
- * like.h -- Hive's name patterns, as SHOW TABLES/DATABASES LIKE and the
- * metastore's get_tables/get_databases take them: '*' (and '%') any
- * sequence, '|' separates alternatives (blanks around them trimmed),
- * case-insensitive.
+ * like.h -- Hive's name patterns, as SHOW TABLES/DATABASES LIKE take them:
+ * '*' (and '%') any sequence, '|' separates alternatives (blanks around
+ * them trimmed), case-insensitive.
  */
 #ifndef HL_UTIL_LIKE_H
 #define HL_UTIL_LIKE_H
@@ -10,5 +9,10 @@
 #include <stdbool.h>
 
 bool hl_like_match(const char *pattern, const char *name);
+/* The metastore API's form (get_tables, get_databases, get_table_meta,
+ * ...): Hive replaces '*' by ".*" and matches a regular expression in
+ * which, for names, only '.' (any one character) and ".*" occur, so
+ * Trino's ".*" matches every name; NULL or "" matches every name too. */
+bool hl_like_match_metastore(const char *pattern, const char *name);
 
 #endif

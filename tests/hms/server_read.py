@@ -194,6 +194,11 @@ check("get_all_tables(sales)", c4.get_all_tables("sales"), ["ext", "pq", "txt", 
 check("get_all_tables(@hive#sales)", c4.get_all_tables("@hive#sales"), ["ext", "pq", "txt", "v"])
 check("get_all_tables(nosuch)", c4.get_all_tables("nosuch"), [])
 check("get_tables(sales, 'p*|T*')", c4.get_tables("sales", "p*|T*"), ["pq", "txt"])
+# the metastore's patterns are Hive's regular-expression form: '.' is any
+# one character, ".*" any sequence (Trino sends ".*")
+check("get_tables(sales, '.*')", c4.get_tables("sales", ".*"), ["ext", "pq", "txt", "v"])
+check("get_tables(sales, 't.t')", c4.get_tables("sales", "t.t"), ["txt"])
+check("get_databases('.*')", c4.get_databases(".*"), ["default", "sales"])
 
 
 def table(client, req, db, name):

@@ -42,6 +42,17 @@ const char *hl_hms_db_arg(hl_hms_call_t *c, const char *raw);
 /* The table DB.TBL; NULL with c->cerr set when missing. */
 hl_cat_table_t *hl_hms_get_table(hl_hms_call_t *c, const char *raw_db, const char *tbl);
 
+/* Table T's partitions named in NAMES (escaped path names; names of no
+ * partition left out), from the catalog without listing the table
+ * (hms_parts.c): *OUT, *N in c->arena; 0, or -1 with c->cerr set. */
+int hl_hms_parts_by_name(hl_hms_call_t *c, const hl_cat_table_t *t, const hl_hms_strlist_t *names,
+                         hl_cat_partition_t **out, size_t *n);
+/* Replaces the entries of SEL[0..*n) that hold names and values only
+ * (hl_cat_partition_names with pinned values) by the full records, leaving
+ * out partitions dropped meanwhile; 0, or -1 with c->cerr set. */
+int hl_hms_parts_complete(hl_hms_call_t *c, const hl_cat_table_t *t, hl_cat_partition_t **sel,
+                          size_t *n);
+
 /* The methods of hms_read.c: answers the call C->method when it is one of
  * them (returns 1, *RC set; the arguments are read from D), else 0. */
 int hl_hms_read_dispatch(hl_hms_call_t *c, hl_hms_dec_t *d, hl_status_t *rc, hl_error_t *err);

@@ -235,10 +235,6 @@ static hl_status_t do_table(call_t *c, const char *db, const char *tbl, int req,
   return HL_OK;
 }
 
-static int cmp_part_name(const void *key, const void *elem) {
-  return strcmp(key, ((const hl_cat_partition_t *)elem)->name);
-}
-
 /* The partitions of table A->s[1].A->s[2]: *T and *PARTS (sorted by
  * name); 0, or -1 with c->cerr set. */
 static int list_parts(call_t *c, const args_t *a, hl_cat_table_t **t, hl_cat_partition_t **parts,
@@ -280,26 +276,27 @@ static hl_status_t do_partitions(call_t *c, const args_t *a, int names_only, hl_
  * Hive does) and get_partition_by_name (a missing one is
  * NoSuchObjectException 2). */
 static hl_status_t do_partitions_by_name(call_t *c, const args_t *a, int single, hl_error_t *err) {
-  hl_cat_table_t *t;
   hl_cat_partition_t *parts;
   size_t n;
-  if (list_parts(c, a, &t, &parts, &n)) {
+  hl_cat_table_t *t = hl_hms_get_table(c, a->s[1], a->s[2]);
+  if (!t) {
     hl_hms_reply_cat_error(c, 2, 1);
     return HL_OK;
   }
-  hl_hms_strlist_t one = {1, (char **)&a->s[3]};
-  const hl_hms_strlist_t *want = single ? &one : &a->names;
   if (single && !a->s[3]) {
     hl_hms_reply_exception(c, 2, "no partition name given");
     return HL_OK;
   }
-  hl_cat_partition_t **h = hl_arena_alloc(c->arena, sizeof *h * (want->n ? want->n : 1));
-  size_t k = 0;
-  if (!h) return oom(c, err);
-  for (uint32_t i = 0; i < want->n; i++) {
-    hl_cat_partition_t *p = bsearch(want->items[i], parts, n, sizeof *parts, cmp_part_name);
-    if (p) h[k++] = p;
+  hl_hms_strlist_t one = {1, (char **)&a->s[3]};
+  if (hl_hms_parts_by_name(c, t, single ? &one : &a->names, &parts, &n)) {
+    hl_hms_reply_cat_error(c, 2, 1);
+    return HL_OK;
   }
+  hl_cat_partition_t **h = hl_arena_alloc(c->arena, sizeof *h * (n ? n : 1));
+  size_t k = n;
+  if (!h) return oom(c, err);
+  for (size_t i = 0; i < n; i++)
+    h[i] = &parts[i];
   if (!single) return hl_hms_reply_partitions(c, t, h, k, 1, 0, err);
   if (k == 0) {
     char *msg = hl_arena_sprintf(c->arena, "partition %s of %s.%s does not exist", a->s[3],

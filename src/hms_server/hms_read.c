@@ -481,10 +481,6 @@ static bool ps_match(const hl_cat_partition_t *p, const hl_hms_strlist_t *vals) 
   return true;
 }
 
-static int cmp_str_ptr(const void *key, const void *elem) {
-  return strcmp(*(char *const *)key, *(char *const *)elem);
-}
-
 static hl_status_t do_part_method(call_t *c, hl_hms_dec_t *d, const part_method_t *pm,
                                   hl_error_t *err) {
   hl_hms_fields_t args;
@@ -576,7 +572,32 @@ static hl_status_t do_part_method(call_t *c, hl_hms_dec_t *d, const part_method_
       }
     }
   }
-  if (hl_cat_partition_list(c->cat, t->id, c->arena, &parts, &n, &c->cerr)) {
+  /* What the catalog can select itself: named partitions, values pinned
+   * by the partial specification (through the value index), the count. */
+  const char **eq = NULL;
+  for (uint32_t i = 0; vals && i < vals->n; i++) {
+    const char *v = vals->items[i];
+    if (!*v || strcmp(v, HL_DEFAULT_PARTITION_NAME) == 0) continue; /* ps_match decides */
+    if (!eq && !(eq = hl_arena_zalloc(c->arena, sizeof *eq * (size_t)t->n_part_keys)))
+      return oom(err);
+    eq[i] = v;
+  }
+  if (pm->result == R_COUNT && !filter && !eq && !by_names) {
+    if (hl_cat_partition_count(c->cat, t->id, &n, &c->cerr)) {
+      hl_hms_reply_cat_error(c, pm->nosuch, pm->meta);
+      return HL_OK;
+    }
+    hl_hms_begin_reply(c);
+    hl_tw_field(c->out, HL_TT_I32, 0);
+    hl_tw_i32(c->out, (int32_t)n);
+    hl_tw_stop(c->out);
+    return HL_OK;
+  }
+  int got = by_names ? hl_hms_parts_by_name(c, t, &names, &parts, &n)
+            : hl_cat_partition_names(c->cat, t->id, eq, c->arena, &parts, &n, &c->cerr) != HL_OK
+                ? -1
+                : 0;
+  if (got) {
     hl_hms_reply_cat_error(c, pm->nosuch, pm->meta);
     return HL_OK;
   }
@@ -590,9 +611,6 @@ static hl_status_t do_part_method(call_t *c, hl_hms_dec_t *d, const part_method_
   }
   for (size_t i = 0; i < n && (max < 0 || (int64_t)k < max); i++) {
     if (vals && !ps_match(&parts[i], vals)) continue;
-    if (by_names &&
-        !bsearch(&parts[i].name, names.items, names.n, sizeof *names.items, cmp_str_ptr))
-      continue;
     if (filter) {
       bool ok = hl_hms_filter_match(filter, parts[i].values, scratch);
       hl_arena_reset(scratch);
@@ -626,11 +644,11 @@ static hl_status_t do_part_method(call_t *c, hl_hms_dec_t *d, const part_method_
     hl_tw_stop(c->out);
     return HL_OK;
   }
+  if (hl_hms_parts_complete(c, t, sel, &k)) {
+    hl_hms_reply_cat_error(c, pm->nosuch, pm->meta);
+    return HL_OK;
+  }
   return hl_hms_reply_partitions(c, t, sel, k, pm->meta, pm->wrap, err);
-}
-
-static int cmp_part_name(const void *key, const void *elem) {
-  return strcmp(key, ((const hl_cat_partition_t *)elem)->name);
 }
 
 /* get_partitions_by_names_req (Hive 4): GetPartitionsByNamesRequest 1
@@ -646,19 +664,15 @@ static hl_status_t do_partitions_by_names_req(call_t *c, hl_hms_dec_t *d, hl_err
   hl_cat_table_t *t = hl_hms_get_table(c, f.sub->s[1], f.sub->s[2]);
   hl_cat_partition_t *parts;
   size_t n;
-  if (!t || hl_cat_partition_list(c->cat, t->id, c->arena, &parts, &n, &c->cerr)) {
+  if (!t || hl_hms_parts_by_name(c, t, &f.sub->l[3], &parts, &n)) {
     hl_hms_reply_cat_error(c, 2, 1);
     return HL_OK;
   }
-  const hl_hms_strlist_t *want = &f.sub->l[3];
-  hl_cat_partition_t **sel = hl_arena_alloc(c->arena, sizeof *sel * (want->n ? want->n : 1));
-  size_t k = 0;
+  hl_cat_partition_t **sel = hl_arena_alloc(c->arena, sizeof *sel * (n ? n : 1));
   if (!sel) return oom(err);
-  for (uint32_t i = 0; i < want->n; i++) {
-    hl_cat_partition_t *p = bsearch(want->items[i], parts, n, sizeof *parts, cmp_part_name);
-    if (p) sel[k++] = p;
-  }
-  return hl_hms_reply_partitions(c, t, sel, k, 1, 1, err);
+  for (size_t i = 0; i < n; i++)
+    sel[i] = &parts[i];
+  return hl_hms_reply_partitions(c, t, sel, n, 1, 1, err);
 }
 
 /* ------------------------------------------------------------ connecting */

@@ -14,6 +14,14 @@ if ! command -v node >/dev/null 2>&1; then PACKAGES="$PACKAGES nodejs npm"; fi
 # against Apache Thrift's runtime; libthrift-java is for the Java clients
 # the metastore client and server work will test against.
 PACKAGES="$PACKAGES thrift-compiler python3-thrift libthrift-java"
+# Kerberos for the metastore's SASL transport: MIT's GSSAPI headers
+# (libkrb5-dev; the library is libgssapi-krb5-2), and for the test
+# interop.hms_kerberos a KDC of its own (krb5-kdc, krb5-admin-server for
+# kadmin.local, krb5-user for kinit) and Apache Thrift's Python SASL client
+# stack (python3-pure-sasl with python3-kerberos); its Java client needs a
+# JDK and libthrift-java's logging API (libslf4j-java).
+PACKAGES="$PACKAGES libkrb5-dev krb5-kdc krb5-admin-server krb5-user python3-pure-sasl python3-kerberos"
+PACKAGES="$PACKAGES openjdk-17-jdk-headless libslf4j-java"
 # chattr (e2fsprogs) makes directories immutable in the drop-safety tests.
 PACKAGES="$PACKAGES e2fsprogs"
 

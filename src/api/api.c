@@ -19,6 +19,7 @@
 #include "util/strbuf.h"
 
 #include <string.h>
+#include <strings.h>
 
 struct hl_db {
   hl_session_t session;
@@ -193,6 +194,36 @@ hl_status_t hl_open(const char *warehouse, const char *metastore, hl_db_t **out)
   return HL_OK;
 }
 
+/* hivelite.metastore.sasl.enabled and its companions into O: the
+ * principal with _HOST replaced as Hive's server does it (the canonical
+ * name of this machine; *PRINCIPAL is that heap string), the keytab, the
+ * protection level (auth unless set). */
+static hl_status_t metastore_sasl_settings(hl_session_t *s, hl_hms_server_opts_t *o,
+                                           char **principal, hl_error_t *err) {
+  const char *on = hl_session_get(s, "hivelite.metastore.sasl.enabled");
+  if (!on || !*on || strcasecmp(on, "false") == 0) return HL_OK;
+  if (strcasecmp(on, "true") != 0)
+    return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE),
+                      "hivelite.metastore.sasl.enabled must be true or false, not \"%s\"", on);
+  const char *pattern = hl_session_get(s, "hivelite.metastore.kerberos.principal");
+  const char *keytab = hl_session_get(s, "hivelite.metastore.kerberos.keytab.file");
+  const char *qop = hl_session_get(s, "hivelite.metastore.sasl.qop");
+  if (!pattern || !*pattern || !keytab || !*keytab)
+    return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE),
+                      "hivelite.metastore.sasl.enabled needs hivelite.metastore.kerberos.principal "
+                      "and hivelite.metastore.kerberos.keytab.file");
+  o->sasl_qop = HL_TSASL_AUTH;
+  if (qop && *qop && hl_tsasl_qop_parse(qop, &o->sasl_qop, err) != HL_OK) {
+    hl_err_prefix(err, "hivelite.metastore.sasl.qop");
+    return HL_MISUSE;
+  }
+  hl_status_t rc = hl_tsasl_resolve_principal(pattern, NULL, principal, err);
+  if (rc) return rc;
+  o->sasl_principal = *principal;
+  o->sasl_keytab = keytab;
+  return HL_OK;
+}
+
 hl_status_t hl_metastore_serve(hl_db_t *db, const char *host, int port, int idle_timeout_s,
                                hl_listen_fn fn, void *ctx) {
   hl_error_t err;
@@ -222,10 +253,19 @@ hl_status_t hl_metastore_serve(hl_db_t *db, const char *host, int port, int idle
                HL_HMS_DEFAULT_MAX_REPLY);
     return take_error(db, &err, NULL);
   }
-  hl_hms_server_opts_t o = {
-      db->session.metastore, host, port, idle_timeout_s > 0 ? idle_timeout_s * 1000 : 0,
-      (int)max_conns,        fn,   ctx,  (size_t)max_reply};
-  if (hl_hms_serve(&o, &err) != HL_OK) return take_error(db, &err, NULL);
+  hl_hms_server_opts_t o = {.metastore = db->session.metastore,
+                            .host = host,
+                            .port = port,
+                            .idle_timeout_ms = idle_timeout_s > 0 ? idle_timeout_s * 1000 : 0,
+                            .max_conns = (int)max_conns,
+                            .on_listen = fn,
+                            .ctx = ctx,
+                            .max_reply = (size_t)max_reply};
+  char *principal = NULL;
+  hl_status_t rc = metastore_sasl_settings(&db->session, &o, &principal, &err);
+  if (rc == HL_OK) rc = hl_hms_serve(&o, &err);
+  hl_free(principal);
+  if (rc != HL_OK) return take_error(db, &err, NULL);
   return HL_OK;
 }
 

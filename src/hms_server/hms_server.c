@@ -7,10 +7,16 @@
  * The main loop owns every connection's socket: a connection thread only
  * marks itself done, the loop joins it and closes the socket, so a
  * shutdown(2) at exit never hits a descriptor number already reused.
+ *
+ * With SASL on, a connection negotiates (tsasl.c) before its first
+ * message and is closed when it does not; the result goes to stderr, the
+ * server's log (the `hivelite metastore` command is a long-running server
+ * whose stderr is where an operator looks for who connected).
  */
 #include "hms_server/hms_server.h"
 
 #include "thrift/ttransport.h"
+#include "util/mem.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,6 +25,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
@@ -30,6 +37,7 @@ typedef struct conn {
   int fd;
   pthread_t thread;
   atomic_int done;
+  char peer[64]; /* the client's address, for the log */
   struct conn *next;
 } conn_t;
 
@@ -53,7 +61,22 @@ static void *conn_main(void *arg) {
   hl_tt_init(&t, c->fd, HL_TT_DETECT); /* buffered or framed: the client's first bytes say */
   t.timeout_ms = c->srv->opts->idle_timeout_ms;
   hl_buf_init(&out);
-  if (arena && hl_cat_open(c->srv->opts->metastore, &cat, &err) == HL_OK) {
+  const hl_hms_server_opts_t *o = c->srv->opts;
+  int ok = arena != NULL;
+  if (ok && o->sasl_principal) {
+    hl_tsasl_server_opts_t so = {o->sasl_principal, o->sasl_keytab, o->sasl_qop};
+    char *who = NULL;
+    if (hl_tsasl_server_accept(&t, &so, &who, &err) == HL_OK) {
+      fprintf(stderr, "metastore: connection from %s: authenticated as %s (%s)\n", c->peer, who,
+              hl_tsasl_qop_name(o->sasl_qop));
+    } else {
+      fprintf(stderr, "metastore: connection from %s refused: ERROR %s: %s\n", c->peer,
+              err.sqlstate, err.message ? err.message : "");
+      ok = 0;
+    }
+    hl_free(who);
+  }
+  if (ok && hl_cat_open(o->metastore, &cat, &err) == HL_OK) {
     for (;;) {
       const uint8_t *msg;
       size_t len;
@@ -91,7 +114,8 @@ static void reap(server_t *s, int all) {
   }
 }
 
-static hl_status_t start_conn(server_t *s, int fd, hl_error_t *err) {
+static hl_status_t start_conn(server_t *s, int fd, const struct sockaddr_in *from,
+                              hl_error_t *err) {
   conn_t *c = calloc(1, sizeof *c);
   if (!c) {
     close(fd);
@@ -99,6 +123,9 @@ static hl_status_t start_conn(server_t *s, int fd, hl_error_t *err) {
   }
   c->srv = s;
   c->fd = fd;
+  char ip[INET_ADDRSTRLEN] = "?";
+  inet_ntop(AF_INET, &from->sin_addr, ip, sizeof ip);
+  snprintf(c->peer, sizeof c->peer, "%s:%d", ip, ntohs(from->sin_port));
   atomic_init(&c->done, 0);
   int rc = pthread_create(&c->thread, NULL, conn_main, c);
   if (rc != 0) { /* refuse this client, keep serving the others */
@@ -140,6 +167,12 @@ hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err) {
   server_t s = {opts, NULL, 0};
   sigset_t stop, saved;
   int lfd = -1, port = 0, sfd;
+  if (opts->sasl_principal) {
+    hl_tsasl_server_opts_t so = {opts->sasl_principal, opts->sasl_keytab, opts->sasl_qop};
+    if (hl_tsasl_server_check(&so, err)) return err->code;
+    fprintf(stderr, "metastore: SASL GSSAPI (Kerberos) required: principal %s, keytab %s, qop %s\n",
+            so.principal, so.keytab, hl_tsasl_qop_name(so.qop));
+  }
   hl_status_t rc = open_listener(opts, &lfd, &port, err);
   if (rc) return rc;
   sigemptyset(&stop);
@@ -167,14 +200,16 @@ hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err) {
     }
     if (n > 0 && p[1].revents) break; /* SIGTERM or SIGINT */
     if (n > 0 && (p[0].revents & POLLIN)) {
-      int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+      struct sockaddr_in from = {0};
+      socklen_t flen = sizeof from;
+      int fd = accept4(lfd, (struct sockaddr *)&from, &flen, SOCK_CLOEXEC);
       if (fd < 0) {
         /* out of descriptors: the listener stays readable, so wait a
          * little (still watching for the signal) instead of spinning */
         if (errno == EMFILE || errno == ENFILE) poll(&p[1], 1, 100);
         continue; /* or the client went away */
       }
-      if ((rc = start_conn(&s, fd, err))) break;
+      if ((rc = start_conn(&s, fd, &from, err))) break;
     }
   }
 out:

@@ -14,6 +14,7 @@
 #define HL_HMS_SERVER_H
 
 #include "catalog/catalog.h"
+#include "thrift/tsasl.h"
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -28,6 +29,14 @@ typedef struct hl_hms_server_opts {
   int idle_timeout_ms;   /* a connection silent this long is closed; <= 0 never */
   int max_conns;         /* connections served at once (>= 1); the next wait in
                             the listen backlog until one closes */
+  /* SASL GSSAPI (Kerberos): when sasl_principal is set, every connection
+   * must negotiate first (tsasl.h) or is closed before anything is served;
+   * the principal (its _HOST resolved) and keytab are checked before the
+   * socket listens.  Each connection's outcome and client principal are
+   * logged on stderr. */
+  const char *sasl_principal;
+  const char *sasl_keytab;
+  hl_tsasl_qop_t sasl_qop;
   /* called once the socket listens, with the port bound (may be NULL) */
   void (*on_listen)(void *ctx, const char *host, int port);
   void *ctx;

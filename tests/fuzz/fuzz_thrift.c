@@ -4,21 +4,27 @@
  * (src/thrift/) and the Hive Metastore decoders (src/hms/).
  *
  * Build (as `make fuzz` and the fuzz.thrift CTest entry do):
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc tests/fuzz/fuzz_thrift.c src/thrift/[a-z]*.c src/hms/[a-z]*.c src/util/[a-z]*.c -lm -lpthread -o fuzz_thrift
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc tests/fuzz/fuzz_thrift.c src/thrift/[a-z]*.c src/hms/[a-z]*.c src/util/[a-z]*.c -lm -lpthread $(pkg-config --cflags --libs krb5-gssapi) -o fuzz_thrift
  *
  * The first byte picks a decoder (every struct decoder, skip of each wire
  * type, a whole message with each method's arguments and reply); the rest
  * is its input.  A struct that decodes is encoded again, decoded again and
- * encoded a second time: the two encodings must be identical.  Seeds:
+ * encoded a second time: the two encodings must be identical.  The
+ * message-length selector also runs the SASL transport's untrusted input:
+ * the negotiation frame parser (hl_tsasl_parse_frame) over the bytes as a
+ * run of frames, and a SASL-framed receive (hl_tt_recv with no security
+ * layer, as under qop auth) over a pipe holding them.  Seeds:
  * tests/fuzz/corpus/thrift/ (written by tests/hms/codec_interop.py from
  * Apache Thrift's own Python serializer).
  */
 // clang-format on
 #include "hms/hms_call.h"
+#include "thrift/tsasl.h"
 #include "thrift/ttransport.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -87,6 +93,44 @@ static void struct_case(const kind_t *k, const uint8_t *data, size_t size, hl_ar
   free(v2);
 }
 
+/* The SASL transport's parsers over DATA (see the header comment). */
+static void sasl_case(const uint8_t *data, size_t size) {
+  hl_error_t err;
+  size_t off = 0;
+  hl_err_init(&err);
+  for (;;) { /* negotiation frames, one after another */
+    int status, truncated;
+    const uint8_t *payload;
+    size_t plen, flen;
+    if (hl_tsasl_parse_frame(data + off, size - off, 1024, &status, &payload, &plen, &flen,
+                             &truncated, &err) != HL_OK)
+      break;
+    if (flen != plen + 5 || flen > size - off || payload != data + off + 5 || status < 1 ||
+        status > 5 || plen > 1024)
+      abort();
+    off += flen;
+  }
+  if (err.code == HL_OK || strcmp(err.sqlstate, "08P01")) abort();
+  hl_err_clear(&err);
+  int p[2];
+  if (pipe(p) != 0) return;
+  if (write(p[1], data, size) != (ssize_t)size) abort(); /* fits: max_len is 8192 */
+  close(p[1]);
+  hl_ttransport_t t;
+  hl_tt_init(&t, p[0], 0);
+  t.sasl = 1;
+  t.timeout_ms = 1000;
+  t.max_message = 4096;
+  const uint8_t *msg;
+  size_t len;
+  while (hl_tt_recv(&t, &msg, &len, &err) == HL_OK)
+    if (len == 0 || len > t.plain.len || msg != (const uint8_t *)t.plain.data) abort();
+  if (err.code == HL_OK && t.plain.len) abort(); /* a clean end only between messages */
+  hl_err_clear(&err);
+  hl_tt_fini(&t);
+  close(p[0]);
+}
+
 static void message_case(int which, const uint8_t *data, size_t size, hl_arena_t *arena) {
   hl_error_t err;
   hl_hms_dec_t d;
@@ -121,6 +165,7 @@ static void message_case(int which, const uint8_t *data, size_t size, hl_arena_t
     break;
   default:
     if (hl_tt_message_length(data, size, &len, &truncated, &err) == HL_OK && len > size) abort();
+    sasl_case(data, size);
     break;
   }
   hl_err_clear(&err);

@@ -253,11 +253,21 @@ hl_status_t hl_metastore_serve(hl_db_t *db, const char *host, int port, int idle
                HL_HMS_DEFAULT_MAX_REPLY);
     return take_error(db, &err, NULL);
   }
+  uint64_t lock_timeout;
+  if (hl_session_get_u64(&db->session, "hivelite.metastore.lock_timeout_s", 300, &lock_timeout,
+                         &err) != HL_OK)
+    return take_error(db, &err, NULL);
+  if (lock_timeout < 1 || lock_timeout > 86400 * 365) {
+    hl_err_set(&err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE),
+               "hivelite.metastore.lock_timeout_s must be between 1 and 31536000");
+    return take_error(db, &err, NULL);
+  }
   hl_hms_server_opts_t o = {.metastore = db->session.metastore,
                             .host = host,
                             .port = port,
                             .idle_timeout_ms = idle_timeout_s > 0 ? idle_timeout_s * 1000 : 0,
                             .max_conns = (int)max_conns,
+                            .lock_timeout_s = (int)lock_timeout,
                             .on_listen = fn,
                             .ctx = ctx,
                             .max_reply = (size_t)max_reply};

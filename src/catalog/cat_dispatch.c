@@ -79,6 +79,11 @@ hl_status_t hl_cat_db_list(hl_cat_t *cat, hl_arena_t *arena, char ***names, size
   return cat->ops->db_list(cat, arena, names, n, err);
 }
 
+hl_status_t hl_cat_db_update(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *err) {
+  if (!cat->ops->db_update) return unsupported(cat, "db update", err);
+  return cat->ops->db_update(cat, db, err);
+}
+
 hl_status_t hl_cat_db_drop(hl_cat_t *cat, const char *name, bool cascade, hl_error_t *err) {
   if (!cat->ops->db_drop) return unsupported(cat, "db drop", err);
   return cat->ops->db_drop(cat, name, cascade, err);

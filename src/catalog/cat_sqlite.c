@@ -56,6 +56,8 @@ typedef enum stmt_id {
   S_DB_LIST,
   S_DB_HAS_TABLES,
   S_DB_DELETE,
+  S_DB_UPDATE,
+  S_DB_PARAMS_DELETE,
   S_TBL_ID,
   S_TBL_INSERT,
   S_TBL_UPDATE,
@@ -118,6 +120,8 @@ static const char *const stmt_sql[S_COUNT_] = {
     [S_DB_LIST] = "SELECT name, count(*) OVER () FROM dbs ORDER BY name",
     [S_DB_HAS_TABLES] = "SELECT EXISTS (SELECT 1 FROM tbls WHERE db_id = ?1)",
     [S_DB_DELETE] = "DELETE FROM dbs WHERE id = ?1",
+    [S_DB_UPDATE] = "UPDATE dbs SET comment = ?2, location = ?3, owner = ?4 WHERE id = ?1",
+    [S_DB_PARAMS_DELETE] = "DELETE FROM db_params WHERE db_id = ?1",
     [S_TBL_ID] = "SELECT id FROM tbls WHERE db_id = ?1 AND name = ?2",
     [S_TBL_INSERT] = "INSERT INTO tbls (db_id, name, type, location, input_format, output_format, "
                      "serde_lib, owner, create_time, num_buckets, view_original_text, "
@@ -927,6 +931,45 @@ hl_status_t hl_cat_sq_db_create(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t
   }
   if ((status = run(cat, st, err)) != HL_OK) goto done;
   id = sqlite3_last_insert_rowid(SQ(cat)->db);
+  release(st);
+  st = NULL;
+  status = insert_kvs(cat, S_DB_PARAM_INSERT, id, db->params, db->n_params, err);
+done:
+  release(st);
+  status = op_end(cat, status, err);
+out:
+  hl_free(name);
+  return status;
+}
+
+hl_status_t hl_cat_sq_db_update(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *err) {
+  if (!db || !db->name || !*db->name) return misuse(err, "database name is empty");
+  if (!db->location || !*db->location) return misuse(err, "database has no location");
+  char *name = lower_dup(db->name);
+  if (!name) return hl_err_nomem(err);
+  hl_status_t status = check_kvs(db->params, db->n_params, "database property", err);
+  int64_t id = 0;
+  sqlite3_stmt *st = NULL;
+  if (status != HL_OK || (status = op_begin(cat, 1, err)) != HL_OK) goto out;
+  if ((status = find_db(cat, name, &id, err)) != HL_OK) goto done;
+  if (id == 0) {
+    status = hl_err_set(err, HL_NOTFOUND, HL_SS(INVALID_SCHEMA_NAME),
+                        "database \"%s\" does not exist", name);
+    goto done;
+  }
+  if (!(st = prep(cat, S_DB_UPDATE, err)) || !bind_i64(cat, st, 1, id, err) ||
+      !bind_text(cat, st, 2, db->comment, err) || !bind_text(cat, st, 3, db->location, err) ||
+      !bind_text(cat, st, 4, db->owner, err)) {
+    status = err->code;
+    goto done;
+  }
+  if ((status = run(cat, st, err)) != HL_OK) goto done;
+  release(st);
+  if (!(st = prep(cat, S_DB_PARAMS_DELETE, err)) || !bind_i64(cat, st, 1, id, err)) {
+    status = err->code;
+    goto done;
+  }
+  if ((status = run(cat, st, err)) != HL_OK) goto done;
   release(st);
   st = NULL;
   status = insert_kvs(cat, S_DB_PARAM_INSERT, id, db->params, db->n_params, err);
@@ -2161,6 +2204,7 @@ static const hl_cat_ops_t sq_ops = {
     .db_get = hl_cat_sq_db_get,
     .db_list = hl_cat_sq_db_list,
     .db_drop = hl_cat_sq_db_drop,
+    .db_update = hl_cat_sq_db_update,
     .table_create = hl_cat_sq_table_create,
     .table_get = hl_cat_sq_table_get,
     .table_list = hl_cat_sq_table_list,

@@ -160,6 +160,9 @@ void hl_cat_rollback(hl_cat_t *cat); /* no-op outside a transaction */
 hl_status_t hl_cat_db_create(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *err);
 hl_status_t hl_cat_db_get(hl_cat_t *cat, const char *name, hl_arena_t *arena, hl_cat_db_t **out,
                           hl_error_t *err);
+/* Replaces the comment, location, owner and parameters of database
+ * DB->name (its name cannot change); a missing one is 3F000. */
+hl_status_t hl_cat_db_update(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *err);
 /* Sorted names. */
 hl_status_t hl_cat_db_list(hl_cat_t *cat, hl_arena_t *arena, char ***names, size_t *n,
                            hl_error_t *err);

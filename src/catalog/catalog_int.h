@@ -97,6 +97,7 @@ hl_status_t hl_cat_sq_db_get(hl_cat_t *cat, const char *name, hl_arena_t *arena,
 hl_status_t hl_cat_sq_db_list(hl_cat_t *cat, hl_arena_t *arena, char ***names, size_t *n,
                               hl_error_t *err);
 hl_status_t hl_cat_sq_db_drop(hl_cat_t *cat, const char *name, bool cascade, hl_error_t *err);
+hl_status_t hl_cat_sq_db_update(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *err);
 hl_status_t hl_cat_sq_table_create(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err);
 hl_status_t hl_cat_sq_table_get(hl_cat_t *cat, const char *db, const char *name, hl_arena_t *arena,
                                 hl_cat_table_t **out, hl_error_t *err);

@@ -3,6 +3,7 @@
  * Metastore structs in hms.h (field ids and types from the Hive 4 IDL).
  */
 #include "hms/hms.h"
+#include "hms/hms_int.h"
 
 #include <string.h>
 
@@ -93,41 +94,6 @@ static hl_status_t read_struct_list(hl_hms_dec_t *d, size_t elem_size,
     rc = read((d), (char *)*items + i * elem_size);
   return rc;
 }
-
-/* An optional struct field: allocated, then read. */
-#define READ_PTR(d, ptr, fn)                                                                       \
-  (dalloc((d), sizeof *(ptr), (void **)&(ptr)) ? (d)->r.err->code : fn((d), (ptr)))
-
-/* The field loop of a struct decoder: FIELD(id, wire type, expression)
- * reads a known field; any other id, or a known id with another wire type,
- * is skipped. */
-#define FIELDS_BEGIN(d)                                                                            \
-  hl_ttype_t ft_;                                                                                  \
-  int16_t fid_;                                                                                    \
-  hl_status_t rc_;                                                                                 \
-  memset(out, 0, sizeof *out);                                                                     \
-  if ((rc_ = hl_tr_enter(&(d)->r))) return rc_;                                                    \
-  while (!(rc_ = hl_tr_field(&(d)->r, &ft_, &fid_)) && ft_ != HL_TT_STOP) {                        \
-    switch (fid_) {
-#define FIELD(id, type, expr)                                                                      \
-  case id:                                                                                         \
-    if (ft_ == (type)) {                                                                           \
-      rc_ = (expr);                                                                                \
-      goto next_;                                                                                  \
-    }                                                                                              \
-    break;
-#define FIELDS_END(d)                                                                              \
-  default:                                                                                         \
-    break;                                                                                         \
-    }                                                                                              \
-    rc_ = hl_tr_skip(&(d)->r, ft_);                                                                \
-  next_:                                                                                           \
-    if (rc_) break;                                                                                \
-    }                                                                                              \
-    hl_tr_leave(&(d)->r);
-
-#define R               (&d->r)
-#define HAS(flag, expr) ((flag) = 1, (expr))
 
 hl_status_t hl_hms_read_field_schema(hl_hms_dec_t *d, hl_hms_field_schema_t *out) {
   FIELDS_BEGIN(d)
@@ -496,4 +462,28 @@ void hl_hms_write_app_exception(hl_buf_t *b, const hl_hms_app_exception_t *v) {
   w_str(b, 1, v->message);
   if (v->has_type) w_i32(b, 2, v->type);
   hl_tw_stop(b);
+}
+
+/* ---- the helpers of hms_int.h, for the other codec files */
+
+hl_status_t hl_hms_dalloc(hl_hms_dec_t *d, size_t n, void **out) {
+  return dalloc(d, n, out);
+}
+
+hl_status_t hl_hms_list_header(hl_hms_dec_t *d, hl_ttype_t want, uint32_t *n) {
+  return list_header(d, want, n);
+}
+
+hl_status_t hl_hms_read_strmap(hl_hms_dec_t *d, hl_hms_strmap_t *out) {
+  return read_strmap(d, out);
+}
+
+hl_status_t hl_hms_read_struct_list(hl_hms_dec_t *d, size_t elem_size,
+                                    hl_status_t (*read)(hl_hms_dec_t *, void *), void **items,
+                                    uint32_t *n) {
+  return read_struct_list(d, elem_size, read, items, n);
+}
+
+void hl_hms_write_strmap(hl_buf_t *b, int16_t id, const hl_hms_strmap_t *v) {
+  w_strmap(b, id, v);
 }

@@ -14,6 +14,7 @@
 #include "hms_server/hms_server.h"
 
 #include "hms/hms_call.h"
+#include "hms_server/hms_write.h"
 #include "util/like.h"
 
 #include <stdlib.h>
@@ -313,8 +314,8 @@ static hl_status_t do_partitions_by_name(call_t *c, const args_t *a, int single,
   return HL_OK;
 }
 
-hl_status_t hl_hms_handle(hl_cat_t *cat, const uint8_t *msg, size_t len, size_t max_reply,
-                          hl_arena_t *arena, hl_buf_t *out, hl_error_t *err) {
+hl_status_t hl_hms_handle(hl_cat_t *cat, const hl_hms_env_t *env, const uint8_t *msg, size_t len,
+                          size_t max_reply, hl_arena_t *arena, hl_buf_t *out, hl_error_t *err) {
   hl_hms_dec_t d;
   hl_hms_message_t m;
   args_t a;
@@ -328,6 +329,18 @@ hl_status_t hl_hms_handle(hl_cat_t *cat, const uint8_t *msg, size_t len, size_t 
   c.method = m.name;
   c.seqid = m.seqid;
   hl_err_init(&c.cerr);
+  /* ---- the write methods, statistics and locks (hms_write.c,
+   * hms_lock.c): each reads its own arguments */
+  if (m.type == HL_TMSG_CALL) {
+    hl_hms_wcall_t w = {cat, env, arena, out, m.name, m.seqid};
+    int handled = 0;
+    rc = hl_hms_write_dispatch(&w, &d, &handled, err);
+    if (!handled) rc = hl_hms_lock_dispatch(&w, &d, &handled, err);
+    if (handled) {
+      hl_err_clear(&c.cerr);
+      return rc ? rc : hl_tw_check(out, err);
+    }
+  }
   if (strcmp(m.name, "get_table_req") == 0) {
     hl_hms_get_table_request_t q;
     if ((rc = hl_hms_read_get_table_req_args(&d, &q))) return rc;

@@ -15,6 +15,7 @@
  */
 #include "hms_server/hms_server.h"
 
+#include "hms_server/hms_lock.h"
 #include "thrift/ttransport.h"
 #include "util/mem.h"
 
@@ -43,7 +44,8 @@ typedef struct conn {
 
 typedef struct server {
   const hl_hms_server_opts_t *opts;
-  conn_t *conns; /* touched by the main loop only */
+  hl_hms_locks_t *locks; /* shared by every connection (its own mutex) */
+  conn_t *conns;         /* touched by the main loop only */
   int n_conns;
 } server_t;
 
@@ -76,18 +78,22 @@ static void *conn_main(void *arg) {
     }
     hl_free(who);
   }
-  if (ok && hl_cat_open(o->metastore, &cat, &err) == HL_OK) {
+  /* each connection its own file system object: the write methods create
+   * and remove directories through it */
+  hl_hms_env_t env = {hl_stor_local_create(), c->srv->locks};
+  if (ok && env.fs && hl_cat_open(o->metastore, &cat, &err) == HL_OK) {
     for (;;) {
       const uint8_t *msg;
       size_t len;
       if (hl_tt_recv(&t, &msg, &len, &err) != HL_OK) break;
       hl_buf_reset(&out);
       hl_arena_reset(arena);
-      if (hl_hms_handle(cat, msg, len, max_reply, arena, &out, &err) != HL_OK) break;
+      if (hl_hms_handle(cat, &env, msg, len, max_reply, arena, &out, &err) != HL_OK) break;
       if (out.len && hl_tt_send(&t, out.data, out.len, &err) != HL_OK) break;
     }
   }
   hl_cat_close(cat);
+  if (env.fs) env.fs->ops->destroy(env.fs);
   hl_buf_fini(&out);
   hl_tt_fini(&t);
   hl_arena_destroy(arena);
@@ -164,7 +170,7 @@ static hl_status_t open_listener(const hl_hms_server_opts_t *o, int *out, int *p
 }
 
 hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err) {
-  server_t s = {opts, NULL, 0};
+  server_t s = {opts, NULL, NULL, 0};
   sigset_t stop, saved;
   int lfd = -1, port = 0, sfd;
   if (opts->sasl_principal) {
@@ -173,8 +179,13 @@ hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err) {
     fprintf(stderr, "metastore: SASL GSSAPI (Kerberos) required: principal %s, keytab %s, qop %s\n",
             so.principal, so.keytab, hl_tsasl_qop_name(so.qop));
   }
+  int timeout_s = opts->lock_timeout_s > 0 ? opts->lock_timeout_s : 300;
+  if (!(s.locks = hl_hms_locks_create((int64_t)timeout_s * 1000))) return hl_err_nomem(err);
   hl_status_t rc = open_listener(opts, &lfd, &port, err);
-  if (rc) return rc;
+  if (rc) {
+    hl_hms_locks_destroy(s.locks);
+    return rc;
+  }
   sigemptyset(&stop);
   sigaddset(&stop, SIGTERM);
   sigaddset(&stop, SIGINT);
@@ -225,5 +236,6 @@ out:
     close(sfd);
   }
   pthread_sigmask(SIG_SETMASK, &saved, NULL);
+  hl_hms_locks_destroy(s.locks); /* every connection thread was joined */
   return rc;
 }

@@ -15,6 +15,7 @@
 
 #include "catalog/catalog.h"
 #include "thrift/tsasl.h"
+#include "storage/stor.h"
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/strbuf.h"
@@ -37,6 +38,9 @@ typedef struct hl_hms_server_opts {
   const char *sasl_principal;
   const char *sasl_keytab;
   hl_tsasl_qop_t sasl_qop;
+  int lock_timeout_s; /* metastore locks without a heartbeat this long are
+                         dropped (hivelite.metastore.lock_timeout_s); <= 0:
+                         300, Hive's hive.txn.timeout */
   /* called once the socket listens, with the port bound (may be NULL) */
   void (*on_listen)(void *ctx, const char *host, int port);
   void *ctx;
@@ -50,14 +54,23 @@ hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err);
  * message (Hive's and Trino's 100 MB). */
 #define HL_HMS_DEFAULT_MAX_REPLY (100u * 1024 * 1024)
 
+/* What a connection shares besides its catalog connection: its file
+ * system (local; directories of DDL writes) and the server's lock manager
+ * (hms_lock.h). */
+struct hl_hms_locks;
+typedef struct hl_hms_env {
+  hl_stor_t *fs;
+  struct hl_hms_locks *locks;
+} hl_hms_env_t;
+
 /* One message of a connection: decodes the call in MSG[0..LEN), runs it
- * against CAT and appends the reply to OUT (nothing for a oneway call); a
- * partition list longer than MAX_REPLY bytes is answered with a
- * MetaException instead.
+ * against CAT (and ENV, for the write, statistics and lock methods) and
+ * appends the reply to OUT (nothing for a oneway call); a partition list
+ * longer than MAX_REPLY bytes is answered with a MetaException instead.
  * HL_OK also for calls answered with an exception; an error (08P01 for
  * bytes that are not a call) means the connection should be closed.
  * Exposed for the server loop (hms_server.c). */
-hl_status_t hl_hms_handle(hl_cat_t *cat, const uint8_t *msg, size_t len, size_t max_reply,
-                          hl_arena_t *arena, hl_buf_t *out, hl_error_t *err);
+hl_status_t hl_hms_handle(hl_cat_t *cat, const hl_hms_env_t *env, const uint8_t *msg, size_t len,
+                          size_t max_reply, hl_arena_t *arena, hl_buf_t *out, hl_error_t *err);
 
 #endif

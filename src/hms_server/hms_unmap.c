@@ -1,0 +1,360 @@
+/*
+ * hms_unmap.c -- Hive Metastore structs from clients to catalog records
+ * (hms_unmap.h).  Types go through util/type.h's parser, partition values
+ * through util/value.h's text conversion, names through the rule of
+ * hivelite's DDL, so a table made through the metastore is one hivelite's
+ * SQL could have made.
+ */
+#include "hms_server/hms_unmap.h"
+
+#include "util/partpath.h"
+#include "util/strbuf.h"
+#include "util/type.h"
+#include "util/value.h"
+
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define BAD(err, state, ...) hl_err_set((err), HL_ERROR, HL_SS(state), __VA_ARGS__)
+
+static char *lower(hl_arena_t *arena, const char *s) {
+  char *d = s ? hl_arena_strdup(arena, s) : NULL;
+  for (char *p = d; p && *p; p++)
+    if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
+  return d;
+}
+
+hl_status_t hl_hms_check_name(const char *kind, const char *name, hl_error_t *err) {
+  if (!name || !*name) return BAD(err, INVALID_NAME, "%s name is empty", kind);
+  for (const char *p = name; *p; p++)
+    if (*p == '/' || *p == '.' || (unsigned char)*p < 0x20 || *p == 0x7f)
+      return BAD(err, INVALID_NAME, "%s name \"%s\" holds '%c' (not allowed in a %s name)", kind,
+                 name, (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, kind);
+  return HL_OK;
+}
+
+hl_status_t hl_hms_unmap_location(const char *uri, hl_arena_t *arena, char **out,
+                                  hl_error_t *err) {
+  *out = NULL;
+  if (!uri || !*uri) return HL_OK;
+  const char *p = uri;
+  if (strncasecmp(p, "file:", 5) == 0) {
+    p += 5;
+    if (strncmp(p, "//", 2) == 0) { /* file://authority/path */
+      p += 2;
+      if (strncasecmp(p, "localhost", 9) == 0) p += 9;
+      if (*p != '/')
+        return BAD(err, FEATURE_NOT_SUPPORTED,
+                   "location \"%s\": a file: URI must name a local path", uri);
+    }
+  } else if (*p != '/') {
+    return BAD(err, FEATURE_NOT_SUPPORTED,
+               "location \"%s\": hivelite stores only local paths (file: URIs or absolute "
+               "paths) so far",
+               uri);
+  }
+  if (*p != '/') return BAD(err, FEATURE_NOT_SUPPORTED, "location \"%s\" is not absolute", uri);
+  hl_buf_t b;
+  hl_buf_init(&b);
+  while (*p) {
+    while (*p == '/')
+      p++;
+    if (!*p) break;
+    const char *e = strchr(p, '/');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
+      hl_buf_fini(&b);
+      return BAD(err, INVALID_PARAMETER_VALUE, "location \"%s\" holds a \".\" or \"..\" component",
+                 uri);
+    }
+    hl_buf_append(&b, "/", 1);
+    hl_buf_append(&b, p, n);
+    p += n;
+  }
+  if (b.len == 0) hl_buf_append(&b, "/", 1);
+  *out = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+  hl_buf_fini(&b);
+  return *out ? HL_OK : hl_err_nomem(err);
+}
+
+static hl_status_t unmap_kvs(const hl_hms_strmap_t *m, const char *skip, hl_arena_t *arena,
+                             hl_kv_t **out, int *n, hl_error_t *err) {
+  *out = NULL;
+  *n = 0;
+  if (!m->n) return HL_OK;
+  if (!(*out = hl_arena_zalloc(arena, sizeof **out * m->n))) return hl_err_nomem(err);
+  for (uint32_t i = 0; i < m->n; i++) {
+    if (skip && strcmp(m->items[i].key, skip) == 0) continue;
+    int j = 0; /* a key sent twice: the last one wins, as in a Java map */
+    while (j < *n && strcmp((*out)[j].key, m->items[i].key) != 0)
+      j++;
+    (*out)[j].key = m->items[i].key;
+    (*out)[j].value = m->items[i].value;
+    if (j == *n) (*n)++;
+  }
+  return HL_OK;
+}
+
+/* Columns F[0..n): names lower-cased and unique (also against PRIOR
+ * [0..n_prior)), types parsed and written canonically. */
+static hl_status_t unmap_cols(const hl_hms_field_schema_t *f, uint32_t n,
+                              const hl_cat_column_t *prior, int n_prior, int part_keys,
+                              hl_arena_t *arena, hl_cat_column_t **out, hl_error_t *err) {
+  *out = NULL;
+  if (!n) return HL_OK;
+  hl_cat_column_t *c = hl_arena_zalloc(arena, sizeof *c * n);
+  if (!c) return hl_err_nomem(err);
+  for (uint32_t i = 0; i < n; i++) {
+    if (!f[i].name || !*f[i].name) return BAD(err, INVALID_NAME, "column %u has no name", i + 1);
+    if (!f[i].type || !*f[i].type)
+      return BAD(err, INVALID_COLUMN_DEFINITION, "column \"%s\" has no type", f[i].name);
+    if (!(c[i].name = lower(arena, f[i].name))) return hl_err_nomem(err);
+    for (uint32_t j = 0; j < i; j++)
+      if (strcmp(c[j].name, c[i].name) == 0)
+        return BAD(err, DUPLICATE_COLUMN, "column \"%s\" is given more than once", c[i].name);
+    for (int j = 0; j < n_prior; j++)
+      if (strcmp(prior[j].name, c[i].name) == 0)
+        return BAD(err, DUPLICATE_COLUMN, "partition column \"%s\" is also a data column",
+                   c[i].name);
+    hl_type_t *t;
+    hl_error_t te;
+    hl_err_init(&te);
+    if (hl_type_parse_str(arena, f[i].type, &t, &te) != HL_OK) {
+      hl_status_t rc = te.code == HL_NOMEM
+                           ? hl_err_nomem(err)
+                           : hl_err_set(err, HL_ERROR, te.sqlstate, "column \"%s\": type \"%s\": %s",
+                                        c[i].name, f[i].type, te.message ? te.message : "invalid");
+      hl_err_clear(&te);
+      return rc;
+    }
+    if (t->id == HL_T_NULL || (part_keys && hl_type_is_complex(t)))
+      return BAD(err, INVALID_COLUMN_DEFINITION, "%s \"%s\" cannot be of type %s",
+                 part_keys ? "partition column" : "column", c[i].name, f[i].type);
+    if (!(c[i].type = hl_type_to_string(arena, t))) return hl_err_nomem(err);
+    c[i].comment = f[i].comment;
+  }
+  *out = c;
+  return HL_OK;
+}
+
+hl_status_t hl_hms_unmap_sd(const hl_hms_sd_t *s, hl_arena_t *arena, hl_cat_sd_t *out,
+                            char **location, hl_error_t *err) {
+  memset(out, 0, sizeof *out);
+  out->num_buckets = -1;
+  if (location) *location = NULL;
+  if (!s) return HL_OK;
+  hl_status_t rc = unmap_cols(s->cols, s->n_cols, NULL, 0, 0, arena, &out->cols, err);
+  if (rc) return rc;
+  out->n_cols = (int)s->n_cols;
+  if (location && (rc = hl_hms_unmap_location(s->location, arena, location, err))) return rc;
+  out->input_format = s->input_format;
+  out->output_format = s->output_format;
+  if (s->serde_info) {
+    out->serde_lib = s->serde_info->serialization_lib;
+    rc = unmap_kvs(&s->serde_info->parameters, NULL, arena, &out->serde_params,
+                   &out->n_serde_params, err);
+    if (rc) return rc;
+  }
+  out->num_buckets = s->num_buckets > 0 ? s->num_buckets : -1;
+  if (s->bucket_cols.n) {
+    if (out->num_buckets < 0)
+      return BAD(err, INVALID_TABLE_DEFINITION, "bucket columns are given without a bucket count");
+    if (!(out->bucket_cols = hl_arena_zalloc(arena, sizeof(char *) * s->bucket_cols.n)))
+      return hl_err_nomem(err);
+    for (uint32_t i = 0; i < s->bucket_cols.n; i++) {
+      int found = 0;
+      if (!(out->bucket_cols[i] = lower(arena, s->bucket_cols.items[i]))) return hl_err_nomem(err);
+      for (int j = 0; j < out->n_cols && !found; j++)
+        found = strcmp(out->cols[j].name, out->bucket_cols[i]) == 0;
+      if (!found)
+        return BAD(err, INVALID_TABLE_DEFINITION, "bucket column \"%s\" is not a column",
+                   out->bucket_cols[i]);
+    }
+    out->n_bucket_cols = (int)s->bucket_cols.n;
+  }
+  if (s->n_sort_cols) {
+    if (!(out->sort_cols = hl_arena_zalloc(arena, sizeof *out->sort_cols * s->n_sort_cols)))
+      return hl_err_nomem(err);
+    for (uint32_t i = 0; i < s->n_sort_cols; i++) {
+      int found = 0;
+      if (!(out->sort_cols[i].name = lower(arena, s->sort_cols[i].col ? s->sort_cols[i].col : "")))
+        return hl_err_nomem(err);
+      for (int j = 0; j < out->n_cols && !found; j++)
+        found = strcmp(out->cols[j].name, out->sort_cols[i].name) == 0;
+      if (!found)
+        return BAD(err, INVALID_TABLE_DEFINITION, "sort column \"%s\" is not a column",
+                   out->sort_cols[i].name);
+      out->sort_cols[i].ascending = s->sort_cols[i].order != 0;
+    }
+    out->n_sort_cols = (int)s->n_sort_cols;
+  }
+  return HL_OK;
+}
+
+hl_status_t hl_hms_unmap_database(const hl_hms_database_t *d, hl_arena_t *arena, hl_cat_db_t *out,
+                                  hl_error_t *err) {
+  memset(out, 0, sizeof *out);
+  hl_status_t rc = hl_hms_check_name("database", d->name, err);
+  if (rc) return rc;
+  if (!(out->name = lower(arena, d->name))) return hl_err_nomem(err);
+  out->comment = d->description && *d->description ? d->description : NULL;
+  out->owner = d->owner_name;
+  if ((rc = hl_hms_unmap_location(d->location_uri, arena, &out->location, err))) return rc;
+  return unmap_kvs(&d->parameters, NULL, arena, &out->params, &out->n_params, err);
+}
+
+hl_status_t hl_hms_unmap_table(const hl_hms_table_t *t, hl_arena_t *arena, hl_cat_table_t *out,
+                               hl_error_t *err) {
+  memset(out, 0, sizeof *out);
+  hl_status_t rc = hl_hms_check_name("table", t->table_name, err);
+  if (!rc) rc = hl_hms_check_name("database", t->db_name, err);
+  if (rc) return rc;
+  out->name = lower(arena, t->table_name);
+  out->db_name = lower(arena, t->db_name);
+  if (!out->name || !out->db_name) return hl_err_nomem(err);
+  const char *type = t->table_type ? t->table_type : "MANAGED_TABLE";
+  const char *ext = hl_kv_get((const hl_kv_t *)t->parameters.items, (int)t->parameters.n,
+                              "EXTERNAL");
+  if (strcmp(type, "VIRTUAL_VIEW") == 0) {
+    out->view = true;
+  } else if (strcmp(type, "EXTERNAL_TABLE") == 0) {
+    out->external = true;
+  } else if (strcmp(type, "MANAGED_TABLE") != 0) {
+    return BAD(err, INVALID_TABLE_DEFINITION,
+               "table type \"%s\" is not one hivelite has (MANAGED_TABLE, EXTERNAL_TABLE, "
+               "VIRTUAL_VIEW)",
+               type);
+  }
+  if (ext && strcasecmp(ext, "TRUE") == 0 && !out->view) out->external = true;
+  hl_cat_sd_t sd;
+  if ((rc = hl_hms_unmap_sd(t->sd, arena, &sd, out->view ? NULL : &out->location, err))) return rc;
+  out->input_format = sd.input_format;
+  out->output_format = sd.output_format;
+  out->serde_lib = sd.serde_lib;
+  out->serde_params = sd.serde_params;
+  out->n_serde_params = sd.n_serde_params;
+  out->cols = sd.cols;
+  out->n_cols = sd.n_cols;
+  out->num_buckets = sd.num_buckets;
+  out->bucket_cols = sd.bucket_cols;
+  out->n_bucket_cols = sd.n_bucket_cols;
+  out->sort_cols = sd.sort_cols;
+  out->n_sort_cols = sd.n_sort_cols;
+  if (out->view && t->n_partition_keys)
+    return BAD(err, INVALID_TABLE_DEFINITION, "a view has no partition columns");
+  rc = unmap_cols(t->partition_keys, t->n_partition_keys, out->cols, out->n_cols, 1, arena,
+                  &out->part_keys, err);
+  if (rc) return rc;
+  out->n_part_keys = (int)t->n_partition_keys;
+  if ((rc = unmap_kvs(&t->parameters, "EXTERNAL", arena, &out->params, &out->n_params, err)))
+    return rc;
+  out->owner = t->owner;
+  out->create_time = t->create_time > 0 ? t->create_time : (int64_t)time(NULL);
+  if (out->view) {
+    if (!t->view_original_text || !t->view_expanded_text)
+      return BAD(err, INVALID_TABLE_DEFINITION, "a view needs its original and expanded text");
+    out->view_original_text = t->view_original_text;
+    out->view_expanded_text = t->view_expanded_text;
+  }
+  return HL_OK;
+}
+
+hl_status_t hl_hms_unmap_part_values(const hl_cat_table_t *table, char *const *values, uint32_t n,
+                                     hl_arena_t *arena, char ***out, char **name,
+                                     hl_error_t *err) {
+  if (table->n_part_keys == 0)
+    return BAD(err, INVALID_PARAMETER_VALUE, "table \"%s.%s\" is not partitioned", table->db_name,
+               table->name);
+  if (n != (uint32_t)table->n_part_keys)
+    return BAD(err, INVALID_PARAMETER_VALUE,
+               "table \"%s.%s\" has %d partition columns, %u values were given", table->db_name,
+               table->name, table->n_part_keys, n);
+  char **v = hl_arena_zalloc(arena, sizeof(char *) * n);
+  const char **keys = hl_arena_zalloc(arena, sizeof(char *) * n);
+  if (!v || !keys) return hl_err_nomem(err);
+  for (uint32_t i = 0; i < n; i++) {
+    const char *text = values[i];
+    keys[i] = table->part_keys[i].name;
+    if (!text || !*text || strcmp(text, HL_DEFAULT_PARTITION_NAME) == 0) continue;
+    hl_type_t *type;
+    hl_value_t val;
+    hl_error_t ve;
+    hl_err_init(&ve);
+    hl_status_t rc = hl_type_parse_str(arena, table->part_keys[i].type, &type, &ve);
+    if (rc == HL_OK) rc = hl_value_from_text(arena, type, text, strlen(text), &val, &ve);
+    if (rc != HL_OK) {
+      rc = rc == HL_NOMEM ? hl_err_nomem(err)
+                          : hl_err_set(err, HL_ERROR, ve.sqlstate,
+                                       "invalid value \"%s\" for partition column \"%s\" of type %s",
+                                       text, keys[i], table->part_keys[i].type);
+      hl_err_clear(&ve);
+      return rc;
+    }
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_value_format(&b, type, &val);
+    v[i] = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+    hl_buf_fini(&b);
+    if (!v[i]) return hl_err_nomem(err);
+  }
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_partpath_name(&b, (int)n, keys, (const char *const *)v, HL_DEFAULT_PARTITION_NAME);
+  *name = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+  hl_buf_fini(&b);
+  if (!*name) return hl_err_nomem(err);
+  *out = v;
+  return HL_OK;
+}
+
+hl_status_t hl_hms_unmap_part_name(const hl_cat_table_t *table, const char *name,
+                                   hl_arena_t *arena, char ***values, hl_error_t *err) {
+  int n = table->n_part_keys;
+  char **v = hl_arena_zalloc(arena, sizeof(char *) * (size_t)(n ? n : 1));
+  if (!v) return hl_err_nomem(err);
+  const char *p = name ? name : "";
+  for (int i = 0; i < n; i++) {
+    const char *e = strchr(p, '/');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    const char *eq = memchr(p, '=', len);
+    if (!eq || (size_t)(eq - p) != strlen(table->part_keys[i].name) ||
+        strncasecmp(p, table->part_keys[i].name, (size_t)(eq - p)) != 0 || (i + 1 < n && !e) ||
+        (i + 1 == n && e))
+      return BAD(err, INVALID_PARAMETER_VALUE,
+                 "partition name \"%s\" does not name the partition columns of \"%s.%s\"", name,
+                 table->db_name, table->name);
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_partpath_unescape(&b, eq + 1, len - (size_t)(eq + 1 - p));
+    v[i] = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+    hl_buf_fini(&b);
+    if (!v[i]) return hl_err_nomem(err);
+    p = e ? e + 1 : p + len;
+  }
+  *values = v;
+  return HL_OK;
+}
+
+hl_status_t hl_hms_unmap_partition(const hl_cat_table_t *table, const hl_hms_partition_t *p,
+                                   hl_arena_t *arena, hl_cat_partition_t *out, hl_error_t *err) {
+  memset(out, 0, sizeof *out);
+  out->table_id = table->id;
+  hl_status_t rc = hl_hms_unmap_part_values(table, p->values.items, p->values.n, arena,
+                                            &out->values, &out->name, err);
+  if (rc) return rc;
+  out->n_values = table->n_part_keys;
+  char *loc = NULL;
+  if (p->sd) {
+    hl_cat_sd_t *sd = hl_arena_zalloc(arena, sizeof *sd);
+    if (!sd) return hl_err_nomem(err);
+    if ((rc = hl_hms_unmap_sd(p->sd, arena, sd, &loc, err))) return rc;
+    /* a descriptor without columns is a client's placeholder: the
+     * partition takes its table's, as Hive copies it */
+    if (sd->n_cols) out->sd = sd;
+  }
+  out->location = loc ? loc : hl_arena_sprintf(arena, "%s/%s", table->location, out->name);
+  if (!out->location) return hl_err_nomem(err);
+  out->create_time = p->create_time > 0 ? p->create_time : (int64_t)time(NULL);
+  return unmap_kvs(&p->parameters, NULL, arena, &out->params, &out->n_params, err);
+}

@@ -1,0 +1,40 @@
+/*
+ * hms_write.h -- what the write-method files of the server share
+ * (hms_write.c: DDL and partitions; hms_lock.c's method handlers): one
+ * call's context, the reply helpers, and the dispatchers hl_hms_handle
+ * calls before the read methods.
+ */
+#ifndef HL_HMS_WRITE_H
+#define HL_HMS_WRITE_H
+
+#include "hms/hms_ddl.h"
+#include "hms_server/hms_lock.h"
+#include "hms_server/hms_server.h"
+#include "storage/stor.h"
+
+typedef struct hl_hms_wcall {
+  hl_cat_t *cat;
+  const hl_hms_env_t *env; /* the connection's file system, the shared locks */
+  hl_arena_t *arena;
+  hl_buf_t *out;
+  const char *method;
+  int32_t seqid;
+} hl_hms_wcall_t;
+
+/* A REPLY message header for the call. */
+void hl_hms_wreply_begin(hl_hms_wcall_t *c);
+/* The whole reply of a void method. */
+void hl_hms_wreply_void(hl_hms_wcall_t *c);
+/* The whole reply: declared exception EXC_ID with MESSAGE. */
+void hl_hms_wreply_exception(hl_hms_wcall_t *c, int16_t exc_id, const char *message);
+
+/* When C->method is one of the write methods (hms_write.c) or the lock
+ * methods (hms_lock_methods in hms_lock.c), reads its arguments from D,
+ * runs it and writes the reply; *HANDLED says whether it was.  An error
+ * return means the connection ends (bytes that are not the call, OOM). */
+hl_status_t hl_hms_write_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handled,
+                                  hl_error_t *err);
+hl_status_t hl_hms_lock_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handled,
+                                 hl_error_t *err);
+
+#endif

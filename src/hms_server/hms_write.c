@@ -235,7 +235,7 @@ static hl_status_t mkdirs_tracked(hl_hms_wcall_t *c, const char *path, char **cr
     hl_err_init(&e);
     hl_status_t rc = fs->ops->stat(fs, p, &st, &e);
     hl_err_clear(&e);
-    if (rc == HL_OK) break;
+    if (rc == HL_OK && st.exists) break;
     top = p;
     char *slash = strrchr(p, '/');
     if (!slash || slash == p) break;
@@ -1069,7 +1069,7 @@ static hl_status_t do_rename_partition(hl_hms_wcall_t *c, const wargs_t *a, outc
     hl_stor_stat_t st;
     hl_error_t e;
     hl_err_init(&e);
-    if (c->env->fs->ops->stat(c->env->fs, def_new, &st, &e) == HL_OK)
+    if (c->env->fs->ops->stat(c->env->fs, def_new, &st, &e) == HL_OK && st.exists)
       rc = hl_err_set(&o->e, HL_CONSTRAINT, HL_SS(DUPLICATE_OBJECT),
                       "cannot rename partition: \"%s\" exists already", def_new);
     hl_err_clear(&e);

@@ -339,6 +339,11 @@ hl_status_t hl_cat_col_stats_put(hl_cat_t *cat, int64_t table_id, int64_t partit
 hl_status_t hl_cat_col_stats_get(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
                                  const char *col, hl_arena_t *arena, hl_cat_col_stats_t **out,
                                  hl_error_t *err);
+/* Removes the statistics of column COL (NULL: of every column) of the
+ * table (PARTITION_ID 0) or of one partition; *deleted says whether there
+ * were any. */
+hl_status_t hl_cat_col_stats_delete(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                    const char *col, bool *deleted, hl_error_t *err);
 /* The statistics of column COL of every partition of the table that has
  * them (for table-level aggregation), in ARENA. */
 hl_status_t hl_cat_col_stats_list_parts(hl_cat_t *cat, int64_t table_id, const char *col,

@@ -381,3 +381,427 @@ void hl_hms_write_show_locks_response(hl_buf_t *b, const hl_hms_show_locks_respo
     hl_hms_write_show_locks_element(b, &v->locks[i]);
   hl_tw_stop(b);
 }
+
+/* ---- column statistics */
+
+static hl_status_t read_bytes(hl_hms_dec_t *d, uint8_t **out, uint32_t *n) {
+  const uint8_t *p;
+  size_t len;
+  void *mem;
+  hl_status_t rc = hl_tr_binary(&d->r, &p, &len);
+  if (!rc) rc = hl_hms_dalloc(d, len, &mem);
+  if (rc) return rc;
+  if (len) memcpy(mem, p, len);
+  *out = mem;
+  *n = (uint32_t)len;
+  return HL_OK;
+}
+
+static hl_status_t read_decimal(hl_hms_dec_t *d, hl_hms_decimal_t *out) {
+  int s1 = 0, s3 = 0;
+  FIELDS_BEGIN(d)
+  FIELD(1, HL_TT_STRING, HAS(s1, read_bytes(d, &out->unscaled, &out->len)))
+  FIELD(3, HL_TT_I16, HAS(s3, hl_tr_i16(R, &out->scale)))
+  FIELDS_END(d)
+  return required(d, rc_, s1 && s3, "Decimal");
+}
+
+/* Date { 1: i64 daysSinceEpoch } and Timestamp { 1: i64
+ * secondsSinceEpoch } */
+static hl_status_t read_i64_struct(hl_hms_dec_t *d, int64_t *v, const char *what) {
+  int s1 = 0;
+  struct {
+    int64_t v;
+  } o, *out = &o;
+  FIELDS_BEGIN(d)
+  FIELD(1, HL_TT_I64, HAS(s1, hl_tr_i64(R, &out->v)))
+  FIELDS_END(d)
+  *v = o.v;
+  return required(d, rc_, s1, what);
+}
+
+/* One member of ColumnStatisticsData, of kind KIND. */
+static hl_status_t read_stats_kind(hl_hms_dec_t *d, int kind, hl_hms_stats_data_t *o) {
+  hl_ttype_t t;
+  int16_t id;
+  unsigned seen = 0;
+  int ranged = kind != HL_HMS_STATS_BOOLEAN && kind != HL_HMS_STATS_STRING &&
+               kind != HL_HMS_STATS_BINARY;
+  hl_status_t rc = hl_tr_enter(R);
+  if (rc) return rc;
+  o->kind = kind;
+  while (!(rc = hl_tr_field(R, &t, &id)) && t != HL_TT_STOP) {
+    int done = 1;
+    if (ranged && (id == 1 || id == 2)) {
+      int64_t *iv = id == 1 ? &o->low_i : &o->high_i;
+      if (kind == HL_HMS_STATS_LONG && t == HL_TT_I64)
+        rc = hl_tr_i64(R, iv);
+      else if (kind == HL_HMS_STATS_DOUBLE && t == HL_TT_DOUBLE)
+        rc = hl_tr_double(R, id == 1 ? &o->low_d : &o->high_d);
+      else if (kind == HL_HMS_STATS_DECIMAL && t == HL_TT_STRUCT)
+        rc = read_decimal(d, id == 1 ? &o->low_dec : &o->high_dec);
+      else if ((kind == HL_HMS_STATS_DATE || kind == HL_HMS_STATS_TIMESTAMP) && t == HL_TT_STRUCT)
+        rc = read_i64_struct(d, iv, kind == HL_HMS_STATS_DATE ? "Date" : "Timestamp");
+      else
+        done = 0;
+      if (done) *(id == 1 ? &o->has_low : &o->has_high) = 1;
+    } else if (kind == HL_HMS_STATS_BOOLEAN && id <= 3 && t == HL_TT_I64) {
+      rc = hl_tr_i64(R, id == 1 ? &o->num_trues : id == 2 ? &o->num_falses : &o->num_nulls);
+    } else if (kind == HL_HMS_STATS_BOOLEAN && id == 4 && t == HL_TT_STRING) {
+      o->has_bit_vectors = 1;
+      rc = read_bytes(d, &o->bit_vectors, &o->n_bit_vectors);
+    } else if ((kind == HL_HMS_STATS_STRING || kind == HL_HMS_STATS_BINARY) && id == 1 &&
+               t == HL_TT_I64) {
+      rc = hl_tr_i64(R, &o->max_col_len);
+    } else if ((kind == HL_HMS_STATS_STRING || kind == HL_HMS_STATS_BINARY) && id == 2 &&
+               t == HL_TT_DOUBLE) {
+      rc = hl_tr_double(R, &o->avg_col_len);
+    } else if (kind != HL_HMS_STATS_BOOLEAN && id == 3 && t == HL_TT_I64) {
+      rc = hl_tr_i64(R, &o->num_nulls);
+    } else if (kind != HL_HMS_STATS_BOOLEAN && kind != HL_HMS_STATS_BINARY && id == 4 &&
+               t == HL_TT_I64) {
+      rc = hl_tr_i64(R, &o->num_dvs);
+    } else if (((kind == HL_HMS_STATS_BINARY && id == 4) ||
+                (kind != HL_HMS_STATS_BINARY && kind != HL_HMS_STATS_BOOLEAN && id == 5)) &&
+               t == HL_TT_STRING) {
+      o->has_bit_vectors = 1;
+      rc = read_bytes(d, &o->bit_vectors, &o->n_bit_vectors);
+    } else if (ranged && id == 6 && t == HL_TT_STRING) {
+      o->has_histogram = 1;
+      rc = read_bytes(d, &o->histogram, &o->n_histogram);
+    } else {
+      done = 0;
+    }
+    if (!done)
+      rc = hl_tr_skip(R, t);
+    else if (id >= 1 && id <= 4)
+      seen |= 1u << id;
+    if (rc) break;
+  }
+  hl_tr_leave(R);
+  /* required: BOOLEAN 1-3, STRING 1-4, BINARY 1-3, the others 3-4 */
+  unsigned need = kind == HL_HMS_STATS_BOOLEAN  ? 0xe
+                  : kind == HL_HMS_STATS_STRING ? 0x1e
+                  : kind == HL_HMS_STATS_BINARY ? 0xe
+                                                : 0x18;
+  return required(d, rc, (seen & need) == need, "column statistics data");
+}
+
+static hl_status_t read_stats_data(hl_hms_dec_t *d, hl_hms_stats_data_t *o) {
+  hl_ttype_t t;
+  int16_t id;
+  memset(o, 0, sizeof *o);
+  hl_status_t rc = hl_tr_enter(R);
+  if (rc) return rc;
+  while (!(rc = hl_tr_field(R, &t, &id)) && t != HL_TT_STOP) {
+    if (id >= 1 && id <= 8 && t == HL_TT_STRUCT && !o->kind)
+      rc = read_stats_kind(d, id, o);
+    else
+      rc = hl_tr_skip(R, t);
+    if (rc) break;
+  }
+  hl_tr_leave(R);
+  if (!rc && !o->kind) rc = hl_tr_fail(R, "ColumnStatisticsData holds no statistics");
+  return rc;
+}
+
+hl_status_t hl_hms_read_stats_obj(hl_hms_dec_t *d, hl_hms_stats_obj_t *out) {
+  int s1 = 0, s2 = 0, s3 = 0;
+  FIELDS_BEGIN(d)
+  FIELD(1, HL_TT_STRING, HAS(s1, hl_hms_read_string(d, &out->col_name)))
+  FIELD(2, HL_TT_STRING, HAS(s2, hl_hms_read_string(d, &out->col_type)))
+  FIELD(3, HL_TT_STRUCT, HAS(s3, read_stats_data(d, &out->data)))
+  FIELDS_END(d)
+  return required(d, rc_, s1 && s2 && s3, "ColumnStatisticsObj");
+}
+
+static hl_status_t read_stats_obj_v(hl_hms_dec_t *d, void *p) {
+  return hl_hms_read_stats_obj(d, p);
+}
+
+static hl_status_t read_stats_objs(hl_hms_dec_t *d, hl_hms_stats_obj_t **objs, uint32_t *n) {
+  return hl_hms_read_struct_list(d, sizeof(hl_hms_stats_obj_t), read_stats_obj_v, (void **)objs,
+                                 n);
+}
+
+static hl_status_t read_stats_desc(hl_hms_dec_t *d, hl_hms_stats_desc_t *out) {
+  int s1 = 0, s2 = 0, s3 = 0;
+  FIELDS_BEGIN(d)
+  FIELD(1, HL_TT_BOOL, HAS(s1, hl_tr_bool(R, &out->is_tbl_level)))
+  FIELD(2, HL_TT_STRING, HAS(s2, hl_hms_read_string(d, &out->db_name)))
+  FIELD(3, HL_TT_STRING, HAS(s3, hl_hms_read_string(d, &out->table_name)))
+  FIELD(4, HL_TT_STRING, hl_hms_read_string(d, &out->part_name))
+  FIELD(5, HL_TT_I64, HAS(out->has_last_analyzed, hl_tr_i64(R, &out->last_analyzed)))
+  FIELD(6, HL_TT_STRING, hl_hms_read_string(d, &out->cat_name))
+  FIELDS_END(d)
+  return required(d, rc_, s1 && s2 && s3, "ColumnStatisticsDesc");
+}
+
+hl_status_t hl_hms_read_col_stats(hl_hms_dec_t *d, hl_hms_col_stats_t *out) {
+  int s1 = 0, s2 = 0;
+  FIELDS_BEGIN(d)
+  FIELD(1, HL_TT_STRUCT, HAS(s1, read_stats_desc(d, &out->desc)))
+  FIELD(2, HL_TT_LIST, HAS(s2, read_stats_objs(d, &out->objs, &out->n_objs)))
+  FIELD(3, HL_TT_BOOL, HAS(out->has_is_stats_compliant, hl_tr_bool(R, &out->is_stats_compliant)))
+  FIELD(4, HL_TT_STRING, hl_hms_read_string(d, &out->engine))
+  FIELDS_END(d)
+  return required(d, rc_, s1 && s2, "ColumnStatistics");
+}
+
+static hl_status_t read_col_stats_v(hl_hms_dec_t *d, void *p) {
+  return hl_hms_read_col_stats(d, p);
+}
+
+hl_status_t hl_hms_read_set_stats_request(hl_hms_dec_t *d, hl_hms_set_stats_request_t *out) {
+  int s1 = 0;
+  FIELDS_BEGIN(d)
+  FIELD(1, HL_TT_LIST,
+        HAS(s1, hl_hms_read_struct_list(d, sizeof(hl_hms_col_stats_t), read_col_stats_v,
+                                        (void **)&out->col_stats, &out->n_col_stats)))
+  FIELD(2, HL_TT_BOOL, HAS(out->has_need_merge, hl_tr_bool(R, &out->need_merge)))
+  FIELD(3, HL_TT_I64, HAS(out->has_write_id, hl_tr_i64(R, &out->write_id)))
+  FIELD(4, HL_TT_STRING, hl_hms_read_string(d, &out->valid_write_id_list))
+  FIELD(5, HL_TT_STRING, hl_hms_read_string(d, &out->engine))
+  FIELDS_END(d)
+  return required(d, rc_, s1, "SetPartitionsStatsRequest");
+}
+
+hl_status_t hl_hms_read_set_stats_response(hl_hms_dec_t *d, hl_hms_set_stats_response_t *out) {
+  int s1 = 0;
+  FIELDS_BEGIN(d)
+  FIELD(1, HL_TT_BOOL, HAS(s1, hl_tr_bool(R, &out->result)))
+  FIELDS_END(d)
+  return required(d, rc_, s1, "SetPartitionsStatsResponse");
+}
+
+hl_status_t hl_hms_read_stats_request(hl_hms_dec_t *d, int parts, hl_hms_stats_request_t *out) {
+  int s1 = 0, s2 = 0, s3 = 0, s4 = !parts;
+  FIELDS_BEGIN(d)
+  FIELD(1, HL_TT_STRING, HAS(s1, hl_hms_read_string(d, &out->db_name)))
+  FIELD(2, HL_TT_STRING, HAS(s2, hl_hms_read_string(d, &out->tbl_name)))
+  FIELD(3, HL_TT_LIST, HAS(s3, hl_hms_read_strlist(d, &out->col_names)))
+  case 4:
+    if (parts && ft_ == HL_TT_LIST) {
+      rc_ = HAS(s4, hl_hms_read_strlist(d, &out->part_names));
+      goto next_;
+    }
+    if (!parts && ft_ == HL_TT_STRING) {
+      rc_ = hl_hms_read_string(d, &out->cat_name);
+      goto next_;
+    }
+    break;
+  case 5:
+    if (parts && ft_ == HL_TT_STRING) {
+      rc_ = hl_hms_read_string(d, &out->cat_name);
+      goto next_;
+    }
+    break;
+  case 6:
+    if (!parts && ft_ == HL_TT_STRING) {
+      rc_ = hl_hms_read_string(d, &out->engine);
+      goto next_;
+    }
+    break;
+  case 7:
+    if (parts && ft_ == HL_TT_STRING) {
+      rc_ = hl_hms_read_string(d, &out->engine);
+      goto next_;
+    }
+    break;
+  FIELDS_END(d)
+  return required(d, rc_, s1 && s2 && s3 && s4,
+                  parts ? "PartitionsStatsRequest" : "TableStatsRequest");
+}
+
+hl_status_t hl_hms_read_table_stats_result(hl_hms_dec_t *d, hl_hms_table_stats_result_t *out) {
+  int s1 = 0;
+  FIELDS_BEGIN(d)
+  FIELD(1, HL_TT_LIST, HAS(s1, read_stats_objs(d, &out->objs, &out->n_objs)))
+  FIELD(2, HL_TT_BOOL, HAS(out->has_is_stats_compliant, hl_tr_bool(R, &out->is_stats_compliant)))
+  FIELDS_END(d)
+  return required(d, rc_, s1, "TableStatsResult");
+}
+
+static hl_status_t read_part_stats_map(hl_hms_dec_t *d, hl_hms_partitions_stats_result_t *o) {
+  hl_ttype_t k, v;
+  void *items;
+  hl_status_t rc = hl_tr_map(R, &k, &v, &o->n_parts);
+  if (!rc && o->n_parts && (k != HL_TT_STRING || v != HL_TT_LIST))
+    rc = hl_tr_fail(R, "partStats is not a map<string, list>");
+  if (!rc) rc = hl_hms_dalloc(d, (size_t)o->n_parts * sizeof(hl_hms_part_stats_t), &items);
+  if (rc) return rc;
+  o->parts = items;
+  for (uint32_t i = 0; i < o->n_parts && !rc; i++) {
+    rc = hl_hms_read_string(d, &o->parts[i].part_name);
+    if (!rc) rc = read_stats_objs(d, &o->parts[i].objs, &o->parts[i].n_objs);
+  }
+  return rc;
+}
+
+hl_status_t hl_hms_read_partitions_stats_result(hl_hms_dec_t *d,
+                                                hl_hms_partitions_stats_result_t *out) {
+  int s1 = 0;
+  FIELDS_BEGIN(d)
+  FIELD(1, HL_TT_MAP, HAS(s1, read_part_stats_map(d, out)))
+  FIELD(2, HL_TT_BOOL, HAS(out->has_is_stats_compliant, hl_tr_bool(R, &out->is_stats_compliant)))
+  FIELDS_END(d)
+  return required(d, rc_, s1, "PartitionsStatsResult");
+}
+
+hl_status_t hl_hms_read_aggr_stats(hl_hms_dec_t *d, hl_hms_aggr_stats_t *out) {
+  int s1 = 0, s2 = 0;
+  FIELDS_BEGIN(d)
+  FIELD(1, HL_TT_LIST, HAS(s1, read_stats_objs(d, &out->objs, &out->n_objs)))
+  FIELD(2, HL_TT_I64, HAS(s2, hl_tr_i64(R, &out->parts_found)))
+  FIELD(3, HL_TT_BOOL, HAS(out->has_is_stats_compliant, hl_tr_bool(R, &out->is_stats_compliant)))
+  FIELDS_END(d)
+  return required(d, rc_, s1 && s2, "AggrStats");
+}
+
+static void w_strlist(hl_buf_t *b, int16_t id, const hl_hms_strlist_t *v) {
+  hl_tw_field(b, HL_TT_LIST, id);
+  hl_hms_write_strlist(b, v);
+}
+
+static void w_bytes(hl_buf_t *b, int16_t id, const uint8_t *p, uint32_t n) {
+  hl_tw_field(b, HL_TT_STRING, id);
+  hl_tw_binary(b, p, n);
+}
+
+static void w_decimal(hl_buf_t *b, int16_t id, const hl_hms_decimal_t *v) {
+  hl_tw_field(b, HL_TT_STRUCT, id);
+  w_bytes(b, 1, v->unscaled, v->len);
+  hl_tw_field(b, HL_TT_I16, 3);
+  hl_tw_i16(b, v->scale);
+  hl_tw_stop(b);
+}
+
+static void w_i64_struct(hl_buf_t *b, int16_t id, int64_t v) {
+  hl_tw_field(b, HL_TT_STRUCT, id);
+  w_i64(b, 1, v);
+  hl_tw_stop(b);
+}
+
+static void write_stats_data(hl_buf_t *b, const hl_hms_stats_data_t *o) {
+  int k = o->kind;
+  hl_tw_field(b, HL_TT_STRUCT, (int16_t)k);
+  if (k == HL_HMS_STATS_BOOLEAN) {
+    w_i64(b, 1, o->num_trues);
+    w_i64(b, 2, o->num_falses);
+    w_i64(b, 3, o->num_nulls);
+    if (o->has_bit_vectors) w_bytes(b, 4, o->bit_vectors, o->n_bit_vectors);
+  } else if (k == HL_HMS_STATS_STRING || k == HL_HMS_STATS_BINARY) {
+    w_i64(b, 1, o->max_col_len);
+    hl_tw_field(b, HL_TT_DOUBLE, 2);
+    hl_tw_double(b, o->avg_col_len);
+    w_i64(b, 3, o->num_nulls);
+    if (k == HL_HMS_STATS_STRING) w_i64(b, 4, o->num_dvs);
+    if (o->has_bit_vectors)
+      w_bytes(b, k == HL_HMS_STATS_STRING ? 5 : 4, o->bit_vectors, o->n_bit_vectors);
+  } else {
+    for (int16_t id = 1; id <= 2; id++) {
+      if (!(id == 1 ? o->has_low : o->has_high)) continue;
+      int64_t iv = id == 1 ? o->low_i : o->high_i;
+      if (k == HL_HMS_STATS_LONG) {
+        w_i64(b, id, iv);
+      } else if (k == HL_HMS_STATS_DOUBLE) {
+        hl_tw_field(b, HL_TT_DOUBLE, id);
+        hl_tw_double(b, id == 1 ? o->low_d : o->high_d);
+      } else if (k == HL_HMS_STATS_DECIMAL) {
+        w_decimal(b, id, id == 1 ? &o->low_dec : &o->high_dec);
+      } else {
+        w_i64_struct(b, id, iv);
+      }
+    }
+    w_i64(b, 3, o->num_nulls);
+    w_i64(b, 4, o->num_dvs);
+    if (o->has_bit_vectors) w_bytes(b, 5, o->bit_vectors, o->n_bit_vectors);
+    if (o->has_histogram) w_bytes(b, 6, o->histogram, o->n_histogram);
+  }
+  hl_tw_stop(b); /* the member */
+}
+
+void hl_hms_write_stats_obj(hl_buf_t *b, const hl_hms_stats_obj_t *v) {
+  w_str(b, 1, v->col_name ? v->col_name : "");
+  w_str(b, 2, v->col_type ? v->col_type : "");
+  hl_tw_field(b, HL_TT_STRUCT, 3);
+  if (v->data.kind >= 1 && v->data.kind <= 8) write_stats_data(b, &v->data);
+  hl_tw_stop(b); /* the union */
+  hl_tw_stop(b);
+}
+
+static void w_stats_objs(hl_buf_t *b, int16_t id, const hl_hms_stats_obj_t *objs, uint32_t n) {
+  hl_tw_field(b, HL_TT_LIST, id);
+  hl_tw_list(b, HL_TT_STRUCT, n);
+  for (uint32_t i = 0; i < n; i++)
+    hl_hms_write_stats_obj(b, &objs[i]);
+}
+
+void hl_hms_write_col_stats(hl_buf_t *b, const hl_hms_col_stats_t *v) {
+  hl_tw_field(b, HL_TT_STRUCT, 1);
+  w_bool(b, 1, v->desc.is_tbl_level);
+  w_str(b, 2, v->desc.db_name ? v->desc.db_name : "");
+  w_str(b, 3, v->desc.table_name ? v->desc.table_name : "");
+  w_str(b, 4, v->desc.part_name);
+  if (v->desc.has_last_analyzed) w_i64(b, 5, v->desc.last_analyzed);
+  w_str(b, 6, v->desc.cat_name);
+  hl_tw_stop(b);
+  w_stats_objs(b, 2, v->objs, v->n_objs);
+  if (v->has_is_stats_compliant) w_bool(b, 3, v->is_stats_compliant);
+  w_str(b, 4, v->engine);
+  hl_tw_stop(b);
+}
+
+void hl_hms_write_set_stats_request(hl_buf_t *b, const hl_hms_set_stats_request_t *v) {
+  hl_tw_field(b, HL_TT_LIST, 1);
+  hl_tw_list(b, HL_TT_STRUCT, v->n_col_stats);
+  for (uint32_t i = 0; i < v->n_col_stats; i++)
+    hl_hms_write_col_stats(b, &v->col_stats[i]);
+  if (v->has_need_merge) w_bool(b, 2, v->need_merge);
+  if (v->has_write_id) w_i64(b, 3, v->write_id);
+  w_str(b, 4, v->valid_write_id_list);
+  w_str(b, 5, v->engine);
+  hl_tw_stop(b);
+}
+
+void hl_hms_write_set_stats_response(hl_buf_t *b, const hl_hms_set_stats_response_t *v) {
+  w_bool(b, 1, v->result);
+  hl_tw_stop(b);
+}
+
+void hl_hms_write_stats_request(hl_buf_t *b, int parts, const hl_hms_stats_request_t *v) {
+  w_str(b, 1, v->db_name ? v->db_name : "");
+  w_str(b, 2, v->tbl_name ? v->tbl_name : "");
+  w_strlist(b, 3, &v->col_names);
+  if (parts) w_strlist(b, 4, &v->part_names);
+  w_str(b, parts ? 5 : 4, v->cat_name);
+  w_str(b, parts ? 7 : 6, v->engine);
+  hl_tw_stop(b);
+}
+
+void hl_hms_write_table_stats_result(hl_buf_t *b, const hl_hms_table_stats_result_t *v) {
+  w_stats_objs(b, 1, v->objs, v->n_objs);
+  if (v->has_is_stats_compliant) w_bool(b, 2, v->is_stats_compliant);
+  hl_tw_stop(b);
+}
+
+void hl_hms_write_partitions_stats_result(hl_buf_t *b,
+                                          const hl_hms_partitions_stats_result_t *v) {
+  hl_tw_field(b, HL_TT_MAP, 1);
+  hl_tw_map(b, HL_TT_STRING, HL_TT_LIST, v->n_parts);
+  for (uint32_t i = 0; i < v->n_parts; i++) {
+    hl_tw_string(b, v->parts[i].part_name);
+    hl_tw_list(b, HL_TT_STRUCT, v->parts[i].n_objs);
+    for (uint32_t j = 0; j < v->parts[i].n_objs; j++)
+      hl_hms_write_stats_obj(b, &v->parts[i].objs[j]);
+  }
+  if (v->has_is_stats_compliant) w_bool(b, 2, v->is_stats_compliant);
+  hl_tw_stop(b);
+}
+
+void hl_hms_write_aggr_stats(hl_buf_t *b, const hl_hms_aggr_stats_t *v) {
+  w_stats_objs(b, 1, v->objs, v->n_objs);
+  w_i64(b, 2, v->parts_found);
+  if (v->has_is_stats_compliant) w_bool(b, 3, v->is_stats_compliant);
+  hl_tw_stop(b);
+}

@@ -4,7 +4,10 @@
  * decoders: EnvironmentContext, AddPartitionsRequest/Result,
  * DropPartitionsRequest/Result, LockComponent, LockRequest, LockResponse,
  * CheckLockRequest, UnlockRequest, HeartbeatRequest, ShowLocksRequest,
- * ShowLocksResponseElement, ShowLocksResponse.
+ * ShowLocksResponseElement, ShowLocksResponse; the column statistics
+ * structs (ColumnStatistics and its parts, SetPartitionsStatsRequest /
+ * Response, TableStatsRequest / Result, PartitionsStatsRequest / Result,
+ * AggrStats).
  *
  * Field ids and types are those of the Hive 4 IDL; the Hive 2.3 IDL has
  * the same ids for every field both have (README.md lists what 2.3 lacks).
@@ -218,5 +221,168 @@ void hl_hms_write_show_locks_element(hl_buf_t *buf, const hl_hms_show_locks_elem
 void hl_hms_write_show_locks_response(hl_buf_t *buf, const hl_hms_show_locks_response_t *v);
 /* list<Partition> without a field header. */
 void hl_hms_write_partition_list(hl_buf_t *buf, const hl_hms_partition_t *parts, uint32_t n);
+
+/* ---- column statistics */
+
+/* Decimal { 3: required i16 scale, 1: required binary unscaled } (the
+ * unscaled value big-endian two's complement, as Java's BigInteger). */
+typedef struct hl_hms_decimal {
+  uint8_t *unscaled;
+  uint32_t len;
+  int16_t scale;
+} hl_hms_decimal_t;
+
+/* The kinds of union ColumnStatisticsData (its field ids). */
+enum {
+  HL_HMS_STATS_BOOLEAN = 1,
+  HL_HMS_STATS_LONG = 2,
+  HL_HMS_STATS_DOUBLE = 3,
+  HL_HMS_STATS_STRING = 4,
+  HL_HMS_STATS_BINARY = 5,
+  HL_HMS_STATS_DECIMAL = 6,
+  HL_HMS_STATS_DATE = 7,
+  HL_HMS_STATS_TIMESTAMP = 8 /* Hive 4 only */
+};
+
+/* One ColumnStatisticsData: KIND says which member the union holds (0:
+ * none, a decoder error).  Fields by kind (the structs of the IDL):
+ *   BOOLEAN   1 numTrues, 2 numFalses, 3 numNulls, 4 bitVectors
+ *   LONG      1 lowValue, 2 highValue (low_i/high_i), 3 numNulls, 4 numDVs,
+ *             5 bitVectors, 6 histogram
+ *   DOUBLE    the same with low_d/high_d
+ *   STRING    1 maxColLen, 2 avgColLen, 3 numNulls, 4 numDVs, 5 bitVectors
+ *   BINARY    1 maxColLen, 2 avgColLen, 3 numNulls, 4 bitVectors
+ *   DECIMAL   1 lowValue, 2 highValue (low_dec/high_dec: Decimal), 3-6 as LONG
+ *   DATE      1, 2 (Date { 1: i64 daysSinceEpoch } in low_i/high_i), 3-6
+ *   TIMESTAMP 1, 2 (Timestamp { 1: i64 secondsSinceEpoch }), 3-6
+ * low/high are optional (has_low/has_high), bitVectors and histogram too
+ * (has_bit_vectors, has_histogram); the rest is required. */
+typedef struct hl_hms_stats_data {
+  int kind;
+  int has_low, has_high;
+  int64_t low_i, high_i;
+  double low_d, high_d;
+  hl_hms_decimal_t low_dec, high_dec;
+  int64_t num_trues, num_falses, num_nulls, num_dvs, max_col_len;
+  double avg_col_len;
+  int has_bit_vectors;
+  uint8_t *bit_vectors;
+  uint32_t n_bit_vectors;
+  int has_histogram;
+  uint8_t *histogram;
+  uint32_t n_histogram;
+} hl_hms_stats_data_t;
+
+/* ColumnStatisticsObj { 1: colName, 2: colType, 3: statsData } all
+ * required. */
+typedef struct hl_hms_stats_obj {
+  char *col_name;
+  char *col_type;
+  hl_hms_stats_data_t data;
+} hl_hms_stats_obj_t;
+
+/* ColumnStatisticsDesc: 1 isTblLevel, 2 dbName, 3 tableName required; 4
+ * partName, 5 lastAnalyzed, 6 catName optional. */
+typedef struct hl_hms_stats_desc {
+  int is_tbl_level;
+  char *db_name;
+  char *table_name;
+  char *part_name;
+  int has_last_analyzed;
+  int64_t last_analyzed;
+  char *cat_name;
+} hl_hms_stats_desc_t;
+
+/* ColumnStatistics: 1 statsDesc, 2 statsObj required; 3 isStatsCompliant,
+ * 4 engine (Hive 4) optional. */
+typedef struct hl_hms_col_stats {
+  hl_hms_stats_desc_t desc;
+  uint32_t n_objs;
+  hl_hms_stats_obj_t *objs;
+  int has_is_stats_compliant, is_stats_compliant;
+  char *engine;
+} hl_hms_col_stats_t;
+
+/* SetPartitionsStatsRequest: 1 colStats required; 2 needMerge, 3 writeId,
+ * 4 validWriteIdList, 5 engine optional. */
+typedef struct hl_hms_set_stats_request {
+  uint32_t n_col_stats;
+  hl_hms_col_stats_t *col_stats;
+  int has_need_merge, need_merge;
+  int has_write_id;
+  int64_t write_id;
+  char *valid_write_id_list;
+  char *engine;
+} hl_hms_set_stats_request_t;
+
+/* SetPartitionsStatsResponse { 1: required bool result } (Hive 4) */
+typedef struct hl_hms_set_stats_response {
+  int result;
+} hl_hms_set_stats_response_t;
+
+/* TableStatsRequest: 1 dbName, 2 tblName, 3 colNames required; 4 catName,
+ * 6 engine optional (5 validWriteIdList, 7 id skipped).
+ * PartitionsStatsRequest: the same plus 4 partNames (required), with
+ * catName at 5 and engine at 7. */
+typedef struct hl_hms_stats_request {
+  char *db_name;
+  char *tbl_name;
+  hl_hms_strlist_t col_names;
+  hl_hms_strlist_t part_names; /* PartitionsStatsRequest only */
+  char *cat_name;
+  char *engine;
+} hl_hms_stats_request_t;
+
+/* TableStatsResult { 1: required list<ColumnStatisticsObj> tableStats,
+ * 2: optional bool isStatsCompliant } */
+typedef struct hl_hms_table_stats_result {
+  uint32_t n_objs;
+  hl_hms_stats_obj_t *objs;
+  int has_is_stats_compliant, is_stats_compliant;
+} hl_hms_table_stats_result_t;
+
+/* PartitionsStatsResult { 1: required map<string, list<ColumnStatisticsObj>>
+ * partStats, 2: optional bool isStatsCompliant } */
+typedef struct hl_hms_part_stats {
+  char *part_name;
+  uint32_t n_objs;
+  hl_hms_stats_obj_t *objs;
+} hl_hms_part_stats_t;
+
+typedef struct hl_hms_partitions_stats_result {
+  uint32_t n_parts;
+  hl_hms_part_stats_t *parts;
+  int has_is_stats_compliant, is_stats_compliant;
+} hl_hms_partitions_stats_result_t;
+
+/* AggrStats { 1: required list<ColumnStatisticsObj> colStats, 2: required
+ * i64 partsFound, 3: optional bool isStatsCompliant } */
+typedef struct hl_hms_aggr_stats {
+  uint32_t n_objs;
+  hl_hms_stats_obj_t *objs;
+  int64_t parts_found;
+  int has_is_stats_compliant, is_stats_compliant;
+} hl_hms_aggr_stats_t;
+
+hl_status_t hl_hms_read_stats_obj(hl_hms_dec_t *d, hl_hms_stats_obj_t *out);
+hl_status_t hl_hms_read_col_stats(hl_hms_dec_t *d, hl_hms_col_stats_t *out);
+hl_status_t hl_hms_read_set_stats_request(hl_hms_dec_t *d, hl_hms_set_stats_request_t *out);
+hl_status_t hl_hms_read_set_stats_response(hl_hms_dec_t *d, hl_hms_set_stats_response_t *out);
+/* PARTS: a PartitionsStatsRequest (else a TableStatsRequest). */
+hl_status_t hl_hms_read_stats_request(hl_hms_dec_t *d, int parts, hl_hms_stats_request_t *out);
+hl_status_t hl_hms_read_table_stats_result(hl_hms_dec_t *d, hl_hms_table_stats_result_t *out);
+hl_status_t hl_hms_read_partitions_stats_result(hl_hms_dec_t *d,
+                                                hl_hms_partitions_stats_result_t *out);
+hl_status_t hl_hms_read_aggr_stats(hl_hms_dec_t *d, hl_hms_aggr_stats_t *out);
+
+void hl_hms_write_stats_obj(hl_buf_t *buf, const hl_hms_stats_obj_t *v);
+void hl_hms_write_col_stats(hl_buf_t *buf, const hl_hms_col_stats_t *v);
+void hl_hms_write_set_stats_request(hl_buf_t *buf, const hl_hms_set_stats_request_t *v);
+void hl_hms_write_set_stats_response(hl_buf_t *buf, const hl_hms_set_stats_response_t *v);
+void hl_hms_write_stats_request(hl_buf_t *buf, int parts, const hl_hms_stats_request_t *v);
+void hl_hms_write_table_stats_result(hl_buf_t *buf, const hl_hms_table_stats_result_t *v);
+void hl_hms_write_partitions_stats_result(hl_buf_t *buf,
+                                          const hl_hms_partitions_stats_result_t *v);
+void hl_hms_write_aggr_stats(hl_buf_t *buf, const hl_hms_aggr_stats_t *v);
 
 #endif

@@ -335,6 +335,7 @@ hl_status_t hl_hms_handle(hl_cat_t *cat, const hl_hms_env_t *env, const uint8_t 
     hl_hms_wcall_t w = {cat, env, arena, out, m.name, m.seqid};
     int handled = 0;
     rc = hl_hms_write_dispatch(&w, &d, &handled, err);
+    if (!handled) rc = hl_hms_stats_dispatch(&w, &d, &handled, err);
     if (!handled) rc = hl_hms_lock_dispatch(&w, &d, &handled, err);
     if (handled) {
       hl_err_clear(&c.cerr);

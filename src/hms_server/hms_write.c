@@ -162,16 +162,14 @@ static hl_status_t read_wargs(hl_hms_dec_t *d, const char *spec, wargs_t *a) {
 
 /* The outcome of a step: HL_OK, or the exception to answer (EXC_ID and
  * its message in E); OOM and protocol trouble go to the caller's ERR. */
-typedef struct outcome {
-  int16_t exc_id;
-  hl_error_t e;
-} outcome_t;
+typedef hl_hms_outcome_t outcome_t;
 
-/* Fails the call with exception ID carrying E's message (or a fixed one). */
-static hl_status_t fail(outcome_t *o, int16_t id) {
+hl_status_t hl_hms_wfail(hl_hms_outcome_t *o, int16_t id) {
   o->exc_id = id;
   return HL_ERROR;
 }
+
+#define fail hl_hms_wfail
 
 static hl_status_t failf(outcome_t *o, int16_t id, const char *state, const char *msg,
                          const char *a1, const char *a2) {
@@ -676,10 +674,8 @@ static hl_status_t do_alter_table(hl_hms_wcall_t *c, const char *raw_db, const c
 
 /* --------------------------------------------------------- partitions */
 
-/* The table of a partition call, with the exception ids for a missing
- * table (NOSUCH) and other trouble (META). */
-static hl_cat_table_t *part_table(hl_hms_wcall_t *c, const char *raw_db, const char *tbl,
-                                  int16_t nosuch, int16_t meta, outcome_t *o) {
+hl_cat_table_t *hl_hms_wtable(hl_hms_wcall_t *c, const char *raw_db, const char *tbl,
+                              int16_t nosuch, int16_t meta, hl_hms_outcome_t *o) {
   const char *db = db_name(c, raw_db, o, nosuch);
   hl_cat_table_t *t;
   if (!db) return NULL;
@@ -692,6 +688,15 @@ static hl_cat_table_t *part_table(hl_hms_wcall_t *c, const char *raw_db, const c
     classify(o, rc, nosuch, 0, 0, meta);
     return NULL;
   }
+  return t;
+}
+
+/* The table of a partition call, with the exception ids for a missing
+ * table (NOSUCH) and other trouble (META). */
+static hl_cat_table_t *part_table(hl_hms_wcall_t *c, const char *raw_db, const char *tbl,
+                                  int16_t nosuch, int16_t meta, outcome_t *o) {
+  hl_cat_table_t *t = hl_hms_wtable(c, raw_db, tbl, nosuch, meta, o);
+  if (!t) return NULL;
   if (t->n_part_keys == 0) {
     failf(o, nosuch, HL_SS(WRONG_OBJECT_TYPE), "table \"%s.%s\" is not partitioned", t->db_name,
           t->name);

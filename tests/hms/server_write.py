@@ -432,6 +432,124 @@ check("drop_database missing", raised(c4.drop_database, "db1", True, True),
       ["NoSuchObjectException", 'database "db1" does not exist'])
 check("SHOW DATABASES", hl("SHOW DATABASES;"), "default\npre\n")
 
+# ----------------------------------------------------------- statistics
+STATS_COLS = [("b", "boolean"), ("i", "bigint"), ("d", "double"), ("dc", "decimal(10,2)"),
+              ("dt", "date"), ("s", "string"), ("bin", "binary")]
+check("create_table pre.st", c4.create_table(mk_table(T4, "pre", "st", STATS_COLS, [("p", "string")])),
+      None)
+c4.append_partition("pre", "st", ["1"])
+
+
+def data(T, **kw):
+    return T.ColumnStatisticsData(**kw)
+
+
+def objs(T):
+    return [
+        T.ColumnStatisticsObj("b", "boolean", data(T, booleanStats=T.BooleanColumnStatsData(
+            numTrues=3, numFalses=2, numNulls=1))),
+        T.ColumnStatisticsObj("I", "bigint", data(T, longStats=T.LongColumnStatsData(
+            lowValue=-5, highValue=70, numNulls=0, numDVs=4))),
+        T.ColumnStatisticsObj("d", "double", data(T, doubleStats=T.DoubleColumnStatsData(
+            lowValue=0.5, highValue=2.25, numNulls=2, numDVs=3))),
+        T.ColumnStatisticsObj("dc", "decimal(10,2)", data(T, decimalStats=T.DecimalColumnStatsData(
+            lowValue=T.Decimal(scale=2, unscaled=(-1250).to_bytes(2, "big", signed=True)),
+            highValue=T.Decimal(scale=2, unscaled=(99999).to_bytes(3, "big", signed=True)),
+            numNulls=0, numDVs=7))),
+        T.ColumnStatisticsObj("dt", "date", data(T, dateStats=T.DateColumnStatsData(
+            lowValue=T.Date(19723), highValue=T.Date(19724), numNulls=0, numDVs=2))),
+        T.ColumnStatisticsObj("s", "string", data(T, stringStats=T.StringColumnStatsData(
+            maxColLen=9, avgColLen=4.5, numNulls=1, numDVs=5))),
+        T.ColumnStatisticsObj("bin", "binary", data(T, binaryStats=T.BinaryColumnStatsData(
+            maxColLen=16, avgColLen=8.0, numNulls=0))),
+    ]
+
+
+def desc(T, part=None):
+    return T.ColumnStatisticsDesc(isTblLevel=part is None, dbName="pre", tableName="st",
+                                  partName=part, lastAnalyzed=1700000000)
+
+
+check("update_table_column_statistics", c4.update_table_column_statistics(
+    T4.ColumnStatistics(statsDesc=desc(T4), statsObj=objs(T4))), True)
+WANT = [
+    {"colName": "b", "colType": "boolean", "statsData": {"booleanStats": {
+        "numTrues": 3, "numFalses": 2, "numNulls": 1}}},
+    {"colName": "i", "colType": "bigint", "statsData": {"longStats": {
+        "lowValue": -5, "highValue": 70, "numNulls": 0, "numDVs": 4}}},
+    {"colName": "d", "colType": "double", "statsData": {"doubleStats": {
+        "lowValue": 0.5, "highValue": 2.25, "numNulls": 2, "numDVs": 3}}},
+    {"colName": "dc", "colType": "decimal(10,2)", "statsData": {"decimalStats": {
+        "lowValue": {"scale": 2, "unscaled": b"\xfb\x1e"},
+        "highValue": {"scale": 2, "unscaled": b"\x01\x86\x9f"}, "numNulls": 0, "numDVs": 7}}},
+    {"colName": "dt", "colType": "date", "statsData": {"dateStats": {
+        "lowValue": {"daysSinceEpoch": 19723}, "highValue": {"daysSinceEpoch": 19724},
+        "numNulls": 0, "numDVs": 2}}},
+    {"colName": "s", "colType": "string", "statsData": {"stringStats": {
+        "maxColLen": 9, "avgColLen": 4.5, "numNulls": 1, "numDVs": 5}}},
+    {"colName": "bin", "colType": "binary", "statsData": {"binaryStats": {
+        "maxColLen": 16, "avgColLen": 8.0, "numNulls": 0}}},
+]
+check("get_table_column_statistics (hive2)", plain(c2.get_table_column_statistics("pre", "st", "I")),
+      {"statsDesc": {"isTblLevel": True, "dbName": "pre", "tableName": "st",
+                     "lastAnalyzed": 1700000000}, "statsObj": [WANT[1]]})
+check("get_table_statistics_req", plain(c4.get_table_statistics_req(T4.TableStatsRequest(
+    dbName="pre", tblName="st", colNames=[c for c, _ in STATS_COLS] + ["nostats"]))),
+    {"tableStats": WANT})
+check("statistics seen by hivelite (DESCRIBE FORMATTED pre.st dc)",
+      hl("DESCRIBE FORMATTED pre.st dc;"),
+      "col_name\tdc\ndata_type\tdecimal(10,2)\nmin\t-12.50\nmax\t999.99\nnum_nulls\t0\n"
+      "distinct_count\t7\navg_col_len\t\nmax_col_len\t\nnum_trues\t\nnum_falses\t\n"
+      "bitVector\t\ncomment\t\n")
+check("statistics seen by hivelite (DESCRIBE FORMATTED pre.st b)",
+      hl("DESCRIBE FORMATTED pre.st b;"),
+      "col_name\tb\ndata_type\tboolean\nmin\t\nmax\t\nnum_nulls\t1\ndistinct_count\t\n"
+      "avg_col_len\t\nmax_col_len\t\nnum_trues\t3\nnum_falses\t2\nbitVector\t\n"
+      "comment\t\n")
+check("update_partition_column_statistics", c2.update_partition_column_statistics(
+    T2.ColumnStatistics(statsDesc=desc(T2, "p=1"), statsObj=objs(T2)[1:2])), True)
+check("get_partitions_statistics_req", plain(c4.get_partitions_statistics_req(
+    T4.PartitionsStatsRequest(dbName="pre", tblName="st", colNames=["i", "d"],
+                              partNames=["p=1", "p=2"]))),
+    {"partStats": {"p=1": [WANT[1]]}})
+check("get_partition_column_statistics", plain(c4.get_partition_column_statistics(
+    "pre", "st", "p=1", "i"))["statsObj"], [WANT[1]])
+check("update unknown column", raised(c4.update_table_column_statistics, T4.ColumnStatistics(
+    statsDesc=desc(T4), statsObj=[T4.ColumnStatisticsObj("zz", "bigint", objs(T4)[1].statsData)])),
+    ["InvalidObjectException", 'column "zz" of table "pre.st" does not exist (statistics are '
+     'kept for data columns)'])
+check("update wrong kind", raised(c4.update_table_column_statistics, T4.ColumnStatistics(
+    statsDesc=desc(T4), statsObj=[T4.ColumnStatisticsObj("s", "string", objs(T4)[1].statsData)])),
+    ["InvalidObjectException",
+     'statistics of kind 2 do not fit column "s" of type string'])
+check("failed update changed nothing",
+      plain(c4.get_table_column_statistics("pre", "st", "s"))["statsObj"], [WANT[5]])
+check("update unknown table", raised(c4.update_table_column_statistics, T4.ColumnStatistics(
+    statsDesc=T4.ColumnStatisticsDesc(isTblLevel=True, dbName="pre", tableName="nosuch"),
+    statsObj=objs(T4)[:1])), ["NoSuchObjectException", 'table "pre.nosuch" does not exist'])
+check("update unknown partition", raised(c4.update_partition_column_statistics,
+                                         T4.ColumnStatistics(statsDesc=desc(T4, "p=9"),
+                                                             statsObj=objs(T4)[:1])),
+      ["NoSuchObjectException", 'partition "p=9" of table "pre.st" does not exist'])
+check("delete_table_column_statistics", c4.delete_table_column_statistics("pre", "st", "i", "hive"),
+      True)
+check("deleted statistics are gone", raised(c4.get_table_column_statistics, "pre", "st", "i"),
+      ["NoSuchObjectException", 'no statistics of column "i" of pre.st'])
+check("delete again", raised(c2.delete_table_column_statistics, "pre", "st", "i"),
+      ["NoSuchObjectException", 'no statistics of column "i" of pre.st'])
+check("delete_partition_column_statistics",
+      c2.delete_partition_column_statistics("pre", "st", "p=1", "i"), True)
+check("update_table_column_statistics_req", plain(c4.update_table_column_statistics_req(
+    T4.SetPartitionsStatsRequest(colStats=[T4.ColumnStatistics(statsDesc=desc(T4),
+                                                               statsObj=objs(T4)[1:2])]))),
+    {"result": True})
+check("set_aggr_stats_for (hive2)", c2.set_aggr_stats_for(T2.SetPartitionsStatsRequest(
+    colStats=[T2.ColumnStatistics(statsDesc=desc(T2, "p=1"), statsObj=objs(T2)[2:3])])), True)
+check("read back after set_aggr_stats_for", (
+    plain(c4.get_table_column_statistics("pre", "st", "i"))["statsObj"],
+    plain(c4.get_partition_column_statistics("pre", "st", "p=1", "d"))["statsObj"]),
+    ([WANT[1]], [WANT[2]]))
+
 # ---------------------------------------------------------------- locks
 def comp(T, typ, level, db, tbl=None, part=None):
     return T.LockComponent(type=typ, level=level, dbname=db, tablename=tbl, partitionname=part)

@@ -1,0 +1,564 @@
+/*
+ * hms_stats.c -- the Hive Metastore's column statistics methods served
+ * from the catalog's column statistics (catalog.h, hl_cat_col_stats_*,
+ * the records hivelite's ANALYZE ... FOR COLUMNS writes):
+ * update_table_column_statistics, update_partition_column_statistics and
+ * their Hive 4 _req forms, set_aggr_stats_for, get_table_column_statistics,
+ * get_partition_column_statistics, get_table_statistics_req,
+ * get_partitions_statistics_req, delete_table_column_statistics,
+ * delete_partition_column_statistics.
+ *
+ * The catalog keeps min/max as text in the column's type (so hivelite's
+ * planner reads them like its own); the Thrift kinds map to it by the
+ * column's type: boolean, the integers (LONG), float/double (DOUBLE),
+ * decimal (Decimal: unscaled big-endian bytes and scale), date (days),
+ * timestamp (Hive 4's TIMESTAMP kind, seconds), string/varchar/char
+ * (STRING), binary (BINARY).  A kind that is not the column's is refused
+ * (InvalidObjectException).  bitVectors are not kept: Hive's serialized
+ * sketches are not hivelite's HyperLogLog registers, and the registers
+ * hivelite keeps are not sent either (so a client never merges one into
+ * the other).  Every required field of a reply is set: counts the catalog
+ * does not have (-1) are sent as 0.  Writes replace what was stored
+ * (needMerge is not applied), each call in one catalog transaction.
+ * Basic statistics (numRows, totalSize, ...) are table and partition
+ * parameters, written with alter_table / alter_partition(s).
+ */
+#include "hms_server/hms_write.h"
+
+#include "util/partpath.h"
+#include "util/strbuf.h"
+#include "util/type.h"
+#include "util/value.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static hl_status_t failm(hl_hms_outcome_t *o, int16_t id, const char *fmt, const char *a,
+                         const char *b) {
+  hl_err_clear(&o->e);
+  hl_err_set(&o->e, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE), fmt, a ? a : "", b ? b : "");
+  return hl_hms_wfail(o, id);
+}
+
+/* The Thrift kind of columns of TYPE; 0 for types without statistics. */
+static int kind_of(const hl_type_t *t) {
+  switch (t->id) {
+  case HL_T_BOOLEAN:
+    return HL_HMS_STATS_BOOLEAN;
+  case HL_T_TINYINT:
+  case HL_T_SMALLINT:
+  case HL_T_INT:
+  case HL_T_BIGINT:
+    return HL_HMS_STATS_LONG;
+  case HL_T_FLOAT:
+  case HL_T_DOUBLE:
+    return HL_HMS_STATS_DOUBLE;
+  case HL_T_DECIMAL:
+    return HL_HMS_STATS_DECIMAL;
+  case HL_T_DATE:
+    return HL_HMS_STATS_DATE;
+  case HL_T_TIMESTAMP:
+    return HL_HMS_STATS_TIMESTAMP;
+  case HL_T_STRING:
+  case HL_T_VARCHAR:
+  case HL_T_CHAR:
+    return HL_HMS_STATS_STRING;
+  case HL_T_BINARY:
+    return HL_HMS_STATS_BINARY;
+  default:
+    return 0;
+  }
+}
+
+/* The column COL of T: its index in cols, -1 if none (partition keys have
+ * no column statistics in Hive either). */
+static int find_col(const hl_cat_table_t *t, const char *col) {
+  for (int i = 0; i < t->n_cols; i++)
+    if (strcasecmp(t->cols[i].name, col) == 0) return i;
+  return -1;
+}
+
+/* ---- catalog record to Thrift */
+
+static int64_t nz(int64_t v) {
+  return v < 0 ? 0 : v;
+}
+
+/* The unscaled value V as Java BigInteger bytes (big-endian, minimal two's
+ * complement). */
+static void dec_bytes(__int128 v, hl_arena_t *arena, hl_hms_decimal_t *out, int scale) {
+  uint8_t b[16];
+  for (int i = 15; i >= 0; i--) {
+    b[i] = (uint8_t)(v & 0xff);
+    v >>= 8; /* arithmetic: sign-fills */
+  }
+  int start = 0;
+  while (start < 15 && ((b[start] == 0 && !(b[start + 1] & 0x80)) ||
+                        (b[start] == 0xff && (b[start + 1] & 0x80))))
+    start++;
+  out->len = (uint32_t)(16 - start);
+  out->unscaled = hl_arena_alloc(arena, out->len);
+  if (out->unscaled) memcpy(out->unscaled, b + start, out->len);
+  out->scale = (int16_t)scale;
+}
+
+/* Parses catalog text S of TYPE; 0 when absent or not a value. */
+static int parse(hl_arena_t *arena, const hl_type_t *type, const char *s, hl_value_t *v) {
+  if (!s) return 0;
+  hl_error_t e;
+  hl_err_init(&e);
+  int ok = hl_value_from_text(arena, type, s, strlen(s), v, &e) == HL_OK && !v->is_null;
+  hl_err_clear(&e);
+  return ok;
+}
+
+static hl_status_t to_obj(hl_hms_wcall_t *c, const hl_cat_table_t *t, const hl_cat_col_stats_t *s,
+                          hl_hms_stats_obj_t *o, hl_error_t *err) {
+  memset(o, 0, sizeof *o);
+  int ci = find_col(t, s->col_name);
+  o->col_name = s->col_name;
+  o->col_type = ci >= 0 ? t->cols[ci].type : s->col_type;
+  hl_type_t *type;
+  if (hl_type_parse_str(c->arena, o->col_type, &type, err) != HL_OK) return err->code;
+  hl_hms_stats_data_t *d = &o->data;
+  d->kind = kind_of(type);
+  d->num_nulls = nz(s->num_nulls);
+  d->num_dvs = nz(s->num_distinct);
+  d->num_trues = nz(s->num_trues);
+  d->num_falses = nz(s->num_falses);
+  d->max_col_len = nz(s->max_col_len);
+  d->avg_col_len = s->avg_col_len < 0 ? 0 : s->avg_col_len;
+  hl_value_t lo, hi;
+  d->has_low = parse(c->arena, type, s->low_value, &lo);
+  d->has_high = parse(c->arena, type, s->high_value, &hi);
+  switch (d->kind) {
+  case HL_HMS_STATS_LONG:
+  case HL_HMS_STATS_DATE:
+    d->low_i = lo.u.i;
+    d->high_i = hi.u.i;
+    break;
+  case HL_HMS_STATS_TIMESTAMP: /* micros to Hive's seconds */
+    d->low_i = lo.u.i / 1000000 - (lo.u.i % 1000000 < 0);
+    d->high_i = hi.u.i / 1000000 - (hi.u.i % 1000000 < 0);
+    break;
+  case HL_HMS_STATS_DOUBLE:
+    d->low_d = lo.u.d;
+    d->high_d = hi.u.d;
+    break;
+  case HL_HMS_STATS_DECIMAL:
+    if (d->has_low) dec_bytes(lo.u.dec, c->arena, &d->low_dec, type->scale);
+    if (d->has_high) dec_bytes(hi.u.dec, c->arena, &d->high_dec, type->scale);
+    if ((d->has_low && !d->low_dec.unscaled) || (d->has_high && !d->high_dec.unscaled))
+      return hl_err_nomem(err);
+    break;
+  case 0:
+    return hl_err_set(err, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                      "column \"%s\" of type %s has no column statistics in Hive", o->col_name,
+                      o->col_type);
+  default:
+    break;
+  }
+  return HL_OK;
+}
+
+/* ---- Thrift to catalog record */
+
+static char *fmt_buf(hl_arena_t *arena, hl_buf_t *b) {
+  char *s = b->oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(b), b->len);
+  hl_buf_fini(b);
+  return s;
+}
+
+/* Hive's Decimal to the catalog's text; NULL (E set) when it does not fit
+ * 38 digits. */
+static char *dec_text(hl_arena_t *arena, const hl_hms_decimal_t *v, hl_error_t *e) {
+  if (v->len == 0 || v->len > 16 || v->scale < 0 || v->scale > 38) {
+    hl_err_set(e, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+               "a decimal statistic of %u bytes, scale %d, is not one hivelite can keep", v->len,
+               v->scale);
+    return NULL;
+  }
+  __int128 x = (v->unscaled[0] & 0x80) ? -1 : 0;
+  for (uint32_t i = 0; i < v->len; i++)
+    x = (__int128)(((unsigned __int128)x << 8) | v->unscaled[i]);
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_format_decimal(&b, x, v->scale);
+  return fmt_buf(arena, &b);
+}
+
+static char *bound_text(hl_arena_t *arena, const hl_hms_stats_data_t *d, int high, hl_error_t *e) {
+  if (!(high ? d->has_high : d->has_low)) return NULL;
+  hl_buf_t b;
+  hl_buf_init(&b);
+  int64_t i = high ? d->high_i : d->low_i;
+  switch (d->kind) {
+  case HL_HMS_STATS_LONG:
+    hl_buf_printf(&b, "%lld", (long long)i);
+    break;
+  case HL_HMS_STATS_DOUBLE:
+    hl_format_double(&b, high ? d->high_d : d->low_d, false);
+    break;
+  case HL_HMS_STATS_DATE:
+    hl_format_date(&b, i);
+    break;
+  case HL_HMS_STATS_TIMESTAMP:
+    hl_format_timestamp(&b, i * 1000000);
+    break;
+  case HL_HMS_STATS_DECIMAL:
+    hl_buf_fini(&b);
+    return dec_text(arena, high ? &d->high_dec : &d->low_dec, e);
+  default:
+    hl_buf_fini(&b);
+    return NULL;
+  }
+  return fmt_buf(arena, &b);
+}
+
+/* Statistics object O of a column of T as a catalog record; the
+ * InvalidObject reason in E. */
+static hl_status_t from_obj(hl_hms_wcall_t *c, const hl_cat_table_t *t, const hl_hms_stats_obj_t *o,
+                            int64_t analyzed, hl_cat_col_stats_t *s, hl_error_t *e) {
+  memset(s, 0, sizeof *s);
+  int ci = find_col(t, o->col_name);
+  if (ci < 0)
+    return hl_err_set(e, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                      "column \"%s\" of table \"%s.%s\" does not exist (statistics are kept for "
+                      "data columns)",
+                      o->col_name, t->db_name, t->name);
+  hl_type_t *type;
+  hl_status_t rc = hl_type_parse_str(c->arena, t->cols[ci].type, &type, e);
+  if (rc) return rc;
+  int kind = kind_of(type);
+  if (o->data.kind != kind)
+    return hl_err_set(e, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                      "statistics of kind %d do not fit column \"%s\" of type %s", o->data.kind,
+                      t->cols[ci].name, t->cols[ci].type);
+  const hl_hms_stats_data_t *d = &o->data;
+  s->col_name = t->cols[ci].name;
+  s->col_type = t->cols[ci].type;
+  s->num_nulls = d->num_nulls;
+  s->num_distinct = kind == HL_HMS_STATS_BOOLEAN || kind == HL_HMS_STATS_BINARY ? -1 : d->num_dvs;
+  s->avg_col_len = kind == HL_HMS_STATS_STRING || kind == HL_HMS_STATS_BINARY ? d->avg_col_len : -1;
+  s->max_col_len = kind == HL_HMS_STATS_STRING || kind == HL_HMS_STATS_BINARY ? d->max_col_len : -1;
+  s->num_trues = kind == HL_HMS_STATS_BOOLEAN ? d->num_trues : -1;
+  s->num_falses = kind == HL_HMS_STATS_BOOLEAN ? d->num_falses : -1;
+  hl_err_init(e);
+  s->low_value = bound_text(c->arena, d, 0, e);
+  if (e->code) return e->code;
+  s->high_value = bound_text(c->arena, d, 1, e);
+  if (e->code) return e->code;
+  if ((d->has_low && !s->low_value) || (d->has_high && !s->high_value)) return hl_err_nomem(e);
+  s->last_analyzed = analyzed;
+  return HL_OK;
+}
+
+/* The partition of T named NAME ("k=v/..."); NULL with O set (NOSUCH). */
+static hl_cat_partition_t *part_by_name(hl_hms_wcall_t *c, const hl_cat_table_t *t,
+                                        const char *name, int16_t nosuch, hl_hms_outcome_t *o) {
+  hl_cat_partition_t *parts;
+  size_t n;
+  if (!name) {
+    failm(o, nosuch, "no partition name given%s%s", NULL, NULL);
+    return NULL;
+  }
+  if (hl_cat_partition_list(c->cat, t->id, c->arena, &parts, &n, &o->e)) {
+    hl_hms_wfail(o, nosuch);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(parts[i].name, name) == 0) return &parts[i];
+  hl_err_set(&o->e, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
+             "partition \"%s\" of table \"%s.%s\" does not exist", name, t->db_name, t->name);
+  hl_hms_wfail(o, nosuch);
+  return NULL;
+}
+
+/* Stores ColumnStatistics CS[0..n) (each table- or partition-level as its
+ * desc says, PART_LEVEL: what the method requires, -1: either) in one
+ * catalog transaction.  Exception ids of every update method: 1
+ * NoSuchObject, 2 InvalidObject, 3 Meta, 4 InvalidInput. */
+static hl_status_t put_stats(hl_hms_wcall_t *c, const hl_hms_col_stats_t *cs, uint32_t n,
+                             int part_level, hl_hms_outcome_t *o, hl_error_t *err) {
+  hl_cat_col_stats_t **recs = hl_arena_zalloc(c->arena, sizeof *recs * (n ? n : 1));
+  int64_t *tids = hl_arena_zalloc(c->arena, sizeof *tids * (n ? n : 1));
+  int64_t *pids = hl_arena_zalloc(c->arena, sizeof *pids * (n ? n : 1));
+  if (!recs || !tids || !pids) return hl_err_nomem(err);
+  for (uint32_t i = 0; i < n; i++) {
+    const hl_hms_stats_desc_t *dsc = &cs[i].desc;
+    if (part_level >= 0 && (!dsc->is_tbl_level) != part_level)
+      return failm(o, 4, part_level ? "partition statistics must not be table-level%s%s"
+                                    : "table statistics must be table-level%s%s",
+                   NULL, NULL);
+    if (dsc->cat_name && strcmp(dsc->cat_name, "hive") != 0)
+      return failm(o, 1, "catalog %s does not exist%s", dsc->cat_name, NULL);
+    hl_cat_table_t *t = hl_hms_wtable(c, dsc->db_name, dsc->table_name, 1, 3, o);
+    if (!t) return HL_ERROR;
+    tids[i] = t->id;
+    if (!dsc->is_tbl_level) {
+      hl_cat_partition_t *p = part_by_name(c, t, dsc->part_name, 1, o);
+      if (!p) return HL_ERROR;
+      pids[i] = p->id;
+    }
+    if (!(recs[i] = hl_arena_zalloc(c->arena, sizeof **recs * (cs[i].n_objs + 1))))
+      return hl_err_nomem(err);
+    int64_t when = dsc->has_last_analyzed ? dsc->last_analyzed : (int64_t)time(NULL);
+    for (uint32_t j = 0; j < cs[i].n_objs; j++) {
+      hl_status_t rc = from_obj(c, t, &cs[i].objs[j], when, &recs[i][j], &o->e);
+      if (rc) return rc == HL_NOMEM ? hl_err_nomem(err) : hl_hms_wfail(o, 2);
+    }
+  }
+  hl_status_t rc = hl_cat_begin(c->cat, &o->e);
+  for (uint32_t i = 0; rc == HL_OK && i < n; i++)
+    if (cs[i].n_objs)
+      rc = hl_cat_col_stats_put(c->cat, tids[i], pids[i], recs[i], cs[i].n_objs, &o->e);
+  if (rc == HL_OK) rc = hl_cat_commit(c->cat, &o->e);
+  if (rc) {
+    hl_cat_rollback(c->cat);
+    return hl_hms_wfail(o, 3);
+  }
+  return HL_OK;
+}
+
+static void reply_bool(hl_hms_wcall_t *c, int v) {
+  hl_hms_wreply_begin(c);
+  hl_tw_field(c->out, HL_TT_BOOL, 0);
+  hl_tw_bool(c->out, v);
+  hl_tw_stop(c->out);
+}
+
+/* Reads the method's arguments: strings at ids 1..5, struct 1 by READ. */
+typedef struct sargs {
+  char *s[6];
+  int has_struct;
+} sargs_t;
+
+static hl_status_t read_sargs(hl_hms_dec_t *d, sargs_t *a, void *st,
+                              hl_status_t (*read)(hl_hms_dec_t *, void *)) {
+  hl_ttype_t t;
+  int16_t id;
+  memset(a, 0, sizeof *a);
+  hl_status_t rc = hl_tr_enter(&d->r);
+  if (rc) return rc;
+  while (!(rc = hl_tr_field(&d->r, &t, &id)) && t != HL_TT_STOP) {
+    if (id == 1 && t == HL_TT_STRUCT && read) {
+      rc = read(d, st);
+      a->has_struct = 1;
+    } else if (id >= 1 && id <= 5 && t == HL_TT_STRING) {
+      rc = hl_hms_read_string(d, &a->s[id]);
+    } else {
+      rc = hl_tr_skip(&d->r, t);
+    }
+    if (rc) break;
+  }
+  hl_tr_leave(&d->r);
+  if (!rc && read && !a->has_struct) rc = hl_tr_fail(&d->r, "no request given");
+  return rc;
+}
+
+static hl_status_t rd_col_stats(hl_hms_dec_t *d, void *p) {
+  return hl_hms_read_col_stats(d, p);
+}
+static hl_status_t rd_set_stats(hl_hms_dec_t *d, void *p) {
+  return hl_hms_read_set_stats_request(d, p);
+}
+static hl_status_t rd_table_req(hl_hms_dec_t *d, void *p) {
+  return hl_hms_read_stats_request(d, 0, p);
+}
+static hl_status_t rd_parts_req(hl_hms_dec_t *d, void *p) {
+  return hl_hms_read_stats_request(d, 1, p);
+}
+
+/* The statistics of columns COLS of table T (PID 0) or partition PID as
+ * objects; *N those that have them. */
+static hl_status_t get_objs(hl_hms_wcall_t *c, const hl_cat_table_t *t, int64_t pid,
+                            const hl_hms_strlist_t *cols, hl_hms_stats_obj_t **out, uint32_t *n,
+                            hl_error_t *e) {
+  *n = 0;
+  *out = hl_arena_zalloc(c->arena, sizeof **out * (cols->n + 1));
+  if (!*out) return hl_err_nomem(e);
+  for (uint32_t i = 0; i < cols->n; i++) {
+    hl_cat_col_stats_t *s;
+    char *lc = hl_arena_strdup(c->arena, cols->items[i]);
+    if (!lc) return hl_err_nomem(e);
+    for (char *q = lc; *q; q++)
+      if (*q >= 'A' && *q <= 'Z') *q = (char)(*q - 'A' + 'a');
+    hl_status_t rc = hl_cat_col_stats_get(c->cat, t->id, pid, lc, c->arena, &s, e);
+    if (rc) return rc;
+    if (!s) continue;
+    if ((rc = to_obj(c, t, s, &(*out)[*n], e))) {
+      if (rc == HL_NOMEM) return rc;
+      hl_err_clear(e); /* a type without Hive statistics: left out */
+      continue;
+    }
+    (*n)++;
+  }
+  return HL_OK;
+}
+
+/* get_table_column_statistics(1 db, 2 tbl, 3 col) and
+ * get_partition_column_statistics(1 db, 2 tbl, 3 part, 4 col): throws
+ * (1 NoSuchObject, 2 Meta, 3 InvalidInput, 4 InvalidObject) */
+static hl_status_t get_one(hl_hms_wcall_t *c, const sargs_t *a, int part, hl_hms_outcome_t *o,
+                           hl_error_t *err) {
+  hl_cat_table_t *t = hl_hms_wtable(c, a->s[1], a->s[2], 1, 2, o);
+  hl_cat_partition_t *p = NULL;
+  if (!t) return HL_ERROR;
+  if (part && !(p = part_by_name(c, t, a->s[3], 1, o))) return HL_ERROR;
+  const char *col = a->s[part ? 4 : 3];
+  if (!col) return failm(o, 3, "no column name given%s%s", NULL, NULL);
+  hl_hms_strlist_t cols = {1, (char **)&col};
+  hl_hms_stats_obj_t *objs;
+  uint32_t n;
+  if (get_objs(c, t, p ? p->id : 0, &cols, &objs, &n, &o->e)) return hl_hms_wfail(o, 2);
+  if (n == 0) {
+    hl_err_set(&o->e, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
+               "no statistics of column \"%s\" of %s%s%s.%s", col, p ? p->name : "",
+               p ? " of " : "", t->db_name, t->name);
+    return hl_hms_wfail(o, 1);
+  }
+  hl_hms_col_stats_t cs = {0};
+  cs.desc.is_tbl_level = !part;
+  cs.desc.db_name = t->db_name;
+  cs.desc.table_name = t->name;
+  cs.desc.part_name = p ? p->name : NULL;
+  cs.desc.has_last_analyzed = 1;
+  hl_cat_col_stats_t *s;
+  if (hl_cat_col_stats_get(c->cat, t->id, p ? p->id : 0, objs[0].col_name, c->arena, &s, &o->e) ||
+      !s)
+    return hl_hms_wfail(o, 2);
+  cs.desc.last_analyzed = s->last_analyzed;
+  cs.desc.cat_name = "hive";
+  cs.n_objs = 1;
+  cs.objs = objs;
+  (void)err;
+  hl_hms_wreply_begin(c);
+  hl_tw_field(c->out, HL_TT_STRUCT, 0);
+  hl_hms_write_col_stats(c->out, &cs);
+  hl_tw_stop(c->out);
+  return HL_OK;
+}
+
+/* delete_*_column_statistics: (1 db, 2 tbl, [3 part,] col[, engine])
+ * throws (1 NoSuchObject, 2 Meta, 3 InvalidObject, 4 InvalidInput); no
+ * column: every column. */
+static hl_status_t delete_stats(hl_hms_wcall_t *c, const sargs_t *a, int part,
+                                hl_hms_outcome_t *o) {
+  hl_cat_table_t *t = hl_hms_wtable(c, a->s[1], a->s[2], 1, 2, o);
+  hl_cat_partition_t *p = NULL;
+  if (!t) return HL_ERROR;
+  if (part && !(p = part_by_name(c, t, a->s[3], 1, o))) return HL_ERROR;
+  char *col = a->s[part ? 4 : 3];
+  for (char *q = col; q && *q; q++)
+    if (*q >= 'A' && *q <= 'Z') *q = (char)(*q - 'A' + 'a');
+  bool deleted = false;
+  hl_status_t rc = hl_cat_begin(c->cat, &o->e);
+  if (rc == HL_OK) rc = hl_cat_col_stats_delete(c->cat, t->id, p ? p->id : 0, col, &deleted, &o->e);
+  if (rc == HL_OK && deleted) rc = hl_cat_commit(c->cat, &o->e);
+  if (rc || !deleted) hl_cat_rollback(c->cat);
+  if (rc) return hl_hms_wfail(o, 2);
+  if (!deleted) {
+    hl_err_set(&o->e, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
+               "no statistics of column \"%s\" of %s%s%s.%s", col ? col : "*", p ? p->name : "",
+               p ? " of " : "", t->db_name, t->name);
+    return hl_hms_wfail(o, 1);
+  }
+  reply_bool(c, 1);
+  return HL_OK;
+}
+
+hl_status_t hl_hms_stats_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handled,
+                                  hl_error_t *err) {
+  const char *m = c->method;
+  sargs_t a;
+  hl_hms_outcome_t o = {0};
+  hl_status_t rc = HL_OK;
+  hl_err_init(&o.e);
+  *handled = 1;
+  size_t mark = c->out->len;
+  if (strcmp(m, "update_table_column_statistics") == 0 ||
+      strcmp(m, "update_partition_column_statistics") == 0) {
+    hl_hms_col_stats_t cs;
+    if ((rc = read_sargs(d, &a, &cs, rd_col_stats))) return rc;
+    rc = put_stats(c, &cs, 1, strstr(m, "partition") != NULL, &o, err);
+    if (rc == HL_OK) reply_bool(c, 1);
+  } else if (strcmp(m, "update_table_column_statistics_req") == 0 ||
+             strcmp(m, "update_partition_column_statistics_req") == 0 ||
+             strcmp(m, "set_aggr_stats_for") == 0) {
+    hl_hms_set_stats_request_t q;
+    if ((rc = read_sargs(d, &a, &q, rd_set_stats))) return rc;
+    int level = m[0] == 's' ? -1 : strstr(m, "partition") != NULL;
+    rc = put_stats(c, q.col_stats, q.n_col_stats, level, &o, err);
+    if (rc == HL_OK && m[0] == 's') {
+      reply_bool(c, 1);
+    } else if (rc == HL_OK) {
+      hl_hms_set_stats_response_t r = {1};
+      hl_hms_wreply_begin(c);
+      hl_tw_field(c->out, HL_TT_STRUCT, 0);
+      hl_hms_write_set_stats_response(c->out, &r);
+      hl_tw_stop(c->out);
+    }
+  } else if (strcmp(m, "get_table_column_statistics") == 0 ||
+             strcmp(m, "get_partition_column_statistics") == 0) {
+    if ((rc = read_sargs(d, &a, NULL, NULL))) return rc;
+    rc = get_one(c, &a, strstr(m, "partition") != NULL, &o, err);
+  } else if (strcmp(m, "get_table_statistics_req") == 0) {
+    /* (1 TableStatsRequest) throws (1 NoSuchObject, 2 Meta) */
+    hl_hms_stats_request_t q;
+    if ((rc = read_sargs(d, &a, &q, rd_table_req))) return rc;
+    hl_cat_table_t *t = hl_hms_wtable(c, q.db_name, q.tbl_name, 1, 2, &o);
+    hl_hms_table_stats_result_t r = {0};
+    rc = t ? HL_OK : HL_ERROR;
+    if (rc == HL_OK && get_objs(c, t, 0, &q.col_names, &r.objs, &r.n_objs, &o.e))
+      rc = hl_hms_wfail(&o, 2);
+    if (rc == HL_OK) {
+      hl_hms_wreply_begin(c);
+      hl_tw_field(c->out, HL_TT_STRUCT, 0);
+      hl_hms_write_table_stats_result(c->out, &r);
+      hl_tw_stop(c->out);
+    }
+  } else if (strcmp(m, "get_partitions_statistics_req") == 0) {
+    /* (1 PartitionsStatsRequest) throws (1 NoSuchObject, 2 Meta):
+     * partitions (and columns) without statistics are left out */
+    hl_hms_stats_request_t q;
+    if ((rc = read_sargs(d, &a, &q, rd_parts_req))) return rc;
+    hl_cat_table_t *t = hl_hms_wtable(c, q.db_name, q.tbl_name, 1, 2, &o);
+    hl_hms_partitions_stats_result_t r = {0};
+    rc = t ? HL_OK : HL_ERROR;
+    if (rc == HL_OK &&
+        !(r.parts = hl_arena_zalloc(c->arena, sizeof *r.parts * (q.part_names.n + 1))))
+      return hl_err_nomem(err);
+    for (uint32_t i = 0; rc == HL_OK && i < q.part_names.n; i++) {
+      hl_hms_outcome_t miss = {0};
+      hl_err_init(&miss.e);
+      hl_cat_partition_t *p = part_by_name(c, t, q.part_names.items[i], 1, &miss);
+      hl_err_clear(&miss.e);
+      if (!p) continue;
+      hl_hms_part_stats_t *ps = &r.parts[r.n_parts];
+      if (get_objs(c, t, p->id, &q.col_names, &ps->objs, &ps->n_objs, &o.e))
+        rc = hl_hms_wfail(&o, 2);
+      ps->part_name = p->name;
+      if (ps->n_objs) r.n_parts++;
+    }
+    if (rc == HL_OK) {
+      hl_hms_wreply_begin(c);
+      hl_tw_field(c->out, HL_TT_STRUCT, 0);
+      hl_hms_write_partitions_stats_result(c->out, &r);
+      hl_tw_stop(c->out);
+    }
+  } else if (strcmp(m, "delete_table_column_statistics") == 0 ||
+             strcmp(m, "delete_partition_column_statistics") == 0) {
+    if ((rc = read_sargs(d, &a, NULL, NULL))) return rc;
+    rc = delete_stats(c, &a, strstr(m, "partition") != NULL, &o);
+  } else {
+    *handled = 0;
+  }
+  if (rc != HL_OK && o.exc_id) {
+    c->out->len = mark;
+    hl_hms_wreply_exception(c, o.exc_id, o.e.message && o.e.message[0] ? o.e.message : NULL);
+    rc = HL_OK;
+  }
+  hl_err_clear(&o.e);
+  return rc;
+}

@@ -220,13 +220,13 @@ hl_status_t hl_cat_col_stats_delete(hl_cat_t *cat, int64_t table_id, int64_t par
   hl_status_t status = hl_cat_op_begin(cat, 1, err);
   if (status != HL_OK) return status;
   sqlite3_stmt *st = NULL;
-  status = prepare(cat,
-                   partition_id
-                       ? "DELETE FROM part_col_stats WHERE part_id = ?1 AND (?2 IS NULL OR "
-                         "col_name = ?2)"
-                       : "DELETE FROM tab_col_stats WHERE tbl_id = ?1 AND (?2 IS NULL OR "
-                         "col_name = ?2)",
-                   &st, err);
+  status =
+      prepare(cat,
+              partition_id ? "DELETE FROM part_col_stats WHERE part_id = ?1 AND (?2 IS NULL OR "
+                             "col_name = ?2)"
+                           : "DELETE FROM tab_col_stats WHERE tbl_id = ?1 AND (?2 IS NULL OR "
+                             "col_name = ?2)",
+              &st, err);
   if (status == HL_OK) {
     sqlite3_bind_int64(st, 1, partition_id ? partition_id : table_id);
     if (col) sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);

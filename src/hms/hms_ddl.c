@@ -115,8 +115,7 @@ hl_status_t hl_hms_read_lock_component(hl_hms_dec_t *d, hl_hms_lock_component_t 
   FIELD(6, HL_TT_I32, HAS(out->has_operation_type, hl_tr_i32(R, &out->operation_type)))
   FIELD(7, HL_TT_BOOL, HAS(out->has_is_transactional, hl_tr_bool(R, &out->is_transactional)))
   FIELD(8, HL_TT_BOOL,
-        HAS(out->has_is_dynamic_partition_write,
-            hl_tr_bool(R, &out->is_dynamic_partition_write)))
+        HAS(out->has_is_dynamic_partition_write, hl_tr_bool(R, &out->is_dynamic_partition_write)))
   FIELDS_END(d)
   return required(d, rc_, s1 && s2 && s3, "LockComponent");
 }
@@ -273,8 +272,7 @@ void hl_hms_write_add_partitions_result(hl_buf_t *b, const hl_hms_add_partitions
   hl_tw_stop(b);
 }
 
-void hl_hms_write_drop_partitions_request(hl_buf_t *b,
-                                          const hl_hms_drop_partitions_request_t *v) {
+void hl_hms_write_drop_partitions_request(hl_buf_t *b, const hl_hms_drop_partitions_request_t *v) {
   w_str(b, 1, v->db_name ? v->db_name : "");
   w_str(b, 2, v->tbl_name ? v->tbl_name : "");
   hl_tw_field(b, HL_TT_STRUCT, 3);
@@ -425,8 +423,8 @@ static hl_status_t read_stats_kind(hl_hms_dec_t *d, int kind, hl_hms_stats_data_
   hl_ttype_t t;
   int16_t id;
   unsigned seen = 0;
-  int ranged = kind != HL_HMS_STATS_BOOLEAN && kind != HL_HMS_STATS_STRING &&
-               kind != HL_HMS_STATS_BINARY;
+  int ranged =
+      kind != HL_HMS_STATS_BOOLEAN && kind != HL_HMS_STATS_STRING && kind != HL_HMS_STATS_BINARY;
   hl_status_t rc = hl_tr_enter(R);
   if (rc) return rc;
   o->kind = kind;
@@ -520,8 +518,7 @@ static hl_status_t read_stats_obj_v(hl_hms_dec_t *d, void *p) {
 }
 
 static hl_status_t read_stats_objs(hl_hms_dec_t *d, hl_hms_stats_obj_t **objs, uint32_t *n) {
-  return hl_hms_read_struct_list(d, sizeof(hl_hms_stats_obj_t), read_stats_obj_v, (void **)objs,
-                                 n);
+  return hl_hms_read_struct_list(d, sizeof(hl_hms_stats_obj_t), read_stats_obj_v, (void **)objs, n);
 }
 
 static hl_status_t read_stats_desc(hl_hms_dec_t *d, hl_hms_stats_desc_t *out) {
@@ -580,34 +577,34 @@ hl_status_t hl_hms_read_stats_request(hl_hms_dec_t *d, int parts, hl_hms_stats_r
   FIELD(1, HL_TT_STRING, HAS(s1, hl_hms_read_string(d, &out->db_name)))
   FIELD(2, HL_TT_STRING, HAS(s2, hl_hms_read_string(d, &out->tbl_name)))
   FIELD(3, HL_TT_LIST, HAS(s3, hl_hms_read_strlist(d, &out->col_names)))
-  case 4:
-    if (parts && ft_ == HL_TT_LIST) {
-      rc_ = HAS(s4, hl_hms_read_strlist(d, &out->part_names));
-      goto next_;
-    }
-    if (!parts && ft_ == HL_TT_STRING) {
-      rc_ = hl_hms_read_string(d, &out->cat_name);
-      goto next_;
-    }
-    break;
-  case 5:
-    if (parts && ft_ == HL_TT_STRING) {
-      rc_ = hl_hms_read_string(d, &out->cat_name);
-      goto next_;
-    }
-    break;
-  case 6:
-    if (!parts && ft_ == HL_TT_STRING) {
-      rc_ = hl_hms_read_string(d, &out->engine);
-      goto next_;
-    }
-    break;
-  case 7:
-    if (parts && ft_ == HL_TT_STRING) {
-      rc_ = hl_hms_read_string(d, &out->engine);
-      goto next_;
-    }
-    break;
+case 4:
+  if (parts && ft_ == HL_TT_LIST) {
+    rc_ = HAS(s4, hl_hms_read_strlist(d, &out->part_names));
+    goto next_;
+  }
+  if (!parts && ft_ == HL_TT_STRING) {
+    rc_ = hl_hms_read_string(d, &out->cat_name);
+    goto next_;
+  }
+  break;
+case 5:
+  if (parts && ft_ == HL_TT_STRING) {
+    rc_ = hl_hms_read_string(d, &out->cat_name);
+    goto next_;
+  }
+  break;
+case 6:
+  if (!parts && ft_ == HL_TT_STRING) {
+    rc_ = hl_hms_read_string(d, &out->engine);
+    goto next_;
+  }
+  break;
+case 7:
+  if (parts && ft_ == HL_TT_STRING) {
+    rc_ = hl_hms_read_string(d, &out->engine);
+    goto next_;
+  }
+  break;
   FIELDS_END(d)
   return required(d, rc_, s1 && s2 && s3 && s4,
                   parts ? "PartitionsStatsRequest" : "TableStatsRequest");
@@ -785,8 +782,7 @@ void hl_hms_write_table_stats_result(hl_buf_t *b, const hl_hms_table_stats_resul
   hl_tw_stop(b);
 }
 
-void hl_hms_write_partitions_stats_result(hl_buf_t *b,
-                                          const hl_hms_partitions_stats_result_t *v) {
+void hl_hms_write_partitions_stats_result(hl_buf_t *b, const hl_hms_partitions_stats_result_t *v) {
   hl_tw_field(b, HL_TT_MAP, 1);
   hl_tw_map(b, HL_TT_STRING, HL_TT_LIST, v->n_parts);
   for (uint32_t i = 0; i < v->n_parts; i++) {

@@ -78,11 +78,19 @@ typedef struct hl_hms_drop_partitions_result {
 } hl_hms_drop_partitions_result_t;
 
 /* enum LockType, LockLevel, LockState */
-enum { HL_HMS_LOCK_SHARED_READ = 1, HL_HMS_LOCK_SHARED_WRITE = 2, HL_HMS_LOCK_EXCLUSIVE = 3,
-       HL_HMS_LOCK_EXCL_WRITE = 4 };
+enum {
+  HL_HMS_LOCK_SHARED_READ = 1,
+  HL_HMS_LOCK_SHARED_WRITE = 2,
+  HL_HMS_LOCK_EXCLUSIVE = 3,
+  HL_HMS_LOCK_EXCL_WRITE = 4
+};
 enum { HL_HMS_LEVEL_DB = 1, HL_HMS_LEVEL_TABLE = 2, HL_HMS_LEVEL_PARTITION = 3 };
-enum { HL_HMS_LOCK_ACQUIRED = 1, HL_HMS_LOCK_WAITING = 2, HL_HMS_LOCK_ABORT = 3,
-       HL_HMS_LOCK_NOT_ACQUIRED = 4 };
+enum {
+  HL_HMS_LOCK_ACQUIRED = 1,
+  HL_HMS_LOCK_WAITING = 2,
+  HL_HMS_LOCK_ABORT = 3,
+  HL_HMS_LOCK_NOT_ACQUIRED = 4
+};
 
 /* LockComponent: 1 type, 2 level, 3 dbname required; 4 tablename, 5
  * partitionname, 6 operationType (default UNSET 5), 7 isTransactional, 8
@@ -207,8 +215,7 @@ hl_status_t hl_hms_read_partition_list(hl_hms_dec_t *d, hl_hms_partition_t **par
 void hl_hms_write_env_context(hl_buf_t *buf, const hl_hms_env_context_t *v);
 void hl_hms_write_add_partitions_request(hl_buf_t *buf, const hl_hms_add_partitions_request_t *v);
 void hl_hms_write_add_partitions_result(hl_buf_t *buf, const hl_hms_add_partitions_result_t *v);
-void hl_hms_write_drop_partitions_request(hl_buf_t *buf,
-                                          const hl_hms_drop_partitions_request_t *v);
+void hl_hms_write_drop_partitions_request(hl_buf_t *buf, const hl_hms_drop_partitions_request_t *v);
 void hl_hms_write_drop_partitions_result(hl_buf_t *buf, const hl_hms_drop_partitions_result_t *v);
 void hl_hms_write_lock_component(hl_buf_t *buf, const hl_hms_lock_component_t *v);
 void hl_hms_write_lock_request(hl_buf_t *buf, const hl_hms_lock_request_t *v);
@@ -381,8 +388,7 @@ void hl_hms_write_set_stats_request(hl_buf_t *buf, const hl_hms_set_stats_reques
 void hl_hms_write_set_stats_response(hl_buf_t *buf, const hl_hms_set_stats_response_t *v);
 void hl_hms_write_stats_request(hl_buf_t *buf, int parts, const hl_hms_stats_request_t *v);
 void hl_hms_write_table_stats_result(hl_buf_t *buf, const hl_hms_table_stats_result_t *v);
-void hl_hms_write_partitions_stats_result(hl_buf_t *buf,
-                                          const hl_hms_partitions_stats_result_t *v);
+void hl_hms_write_partitions_stats_result(hl_buf_t *buf, const hl_hms_partitions_stats_result_t *v);
 void hl_hms_write_aggr_stats(hl_buf_t *buf, const hl_hms_aggr_stats_t *v);
 
 #endif

@@ -24,7 +24,6 @@ hl_status_t hl_hms_read_struct_list(hl_hms_dec_t *d, size_t elem_size,
 /* Field ID holding map<string, string> V. */
 void hl_hms_write_strmap(hl_buf_t *b, int16_t id, const hl_hms_strmap_t *v);
 
-
 /* An optional struct field: allocated, then read. */
 #define READ_PTR(d, ptr, fn)                                                                       \
   (hl_hms_dalloc((d), sizeof *(ptr), (void **)&(ptr)) ? (d)->r.err->code : fn((d), (ptr)))
@@ -59,6 +58,5 @@ void hl_hms_write_strmap(hl_buf_t *b, int16_t id, const hl_hms_strmap_t *v);
 
 #define R               (&d->r)
 #define HAS(flag, expr) ((flag) = 1, (expr))
-
 
 #endif

@@ -170,8 +170,7 @@ int hl_hms_lock_request(hl_hms_locks_t *m, const hl_hms_lock_request_t *req,
   memset(resp, 0, sizeof *resp);
   lock_t *l = hl_calloc(1, sizeof *l);
   int failed = !l;
-  if (l && req->n_components &&
-      !(l->comps = hl_calloc(req->n_components, sizeof *l->comps)))
+  if (l && req->n_components && !(l->comps = hl_calloc(req->n_components, sizeof *l->comps)))
     failed = 1;
   if (l && l->comps) {
     l->n = req->n_components;
@@ -181,8 +180,8 @@ int hl_hms_lock_request(hl_hms_locks_t *m, const hl_hms_lock_request_t *req,
       l->comps[i].level = c->level;
       l->comps[i].db = lower_dup(c->dbname ? c->dbname : "", &failed);
       l->comps[i].table = lower_dup(c->tablename, &failed);
-      l->comps[i].part = c->level == HL_HMS_LEVEL_PARTITION ? lower_dup(c->partitionname, &failed)
-                                                            : NULL;
+      l->comps[i].part =
+          c->level == HL_HMS_LEVEL_PARTITION ? lower_dup(c->partitionname, &failed) : NULL;
     }
   }
   if (l) {
@@ -364,8 +363,7 @@ static void no_such_lock(hl_hms_wcall_t *c, int16_t id, int64_t lockid) {
 static const char *bad_component(const hl_hms_lock_component_t *k) {
   if (k->type < HL_HMS_LOCK_SHARED_READ || k->type > HL_HMS_LOCK_EXCL_WRITE)
     return "unknown lock type";
-  if (k->level < HL_HMS_LEVEL_DB || k->level > HL_HMS_LEVEL_PARTITION)
-    return "unknown lock level";
+  if (k->level < HL_HMS_LEVEL_DB || k->level > HL_HMS_LEVEL_PARTITION) return "unknown lock level";
   if (!k->dbname || !*k->dbname) return "a lock component without a database";
   if (k->level >= HL_HMS_LEVEL_TABLE && (!k->tablename || !*k->tablename))
     return "a table or partition lock without a table name";
@@ -388,8 +386,9 @@ hl_status_t hl_hms_lock_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handle
     for (uint32_t i = 0; i < q.n_components && !bad; i++)
       bad = bad_component(&q.components[i]);
     if (q.has_txnid && q.txnid > 0) {
-      hl_hms_wreply_exception(c, 1, "hivelite's metastore has no transactions: only locks "
-                                    "without a txnid are served");
+      hl_hms_wreply_exception(c, 1,
+                              "hivelite's metastore has no transactions: only locks "
+                              "without a txnid are served");
     } else if (bad) {
       hl_hms_write_app_exception_reply(c->out, c->method, c->seqid, HL_TAPP_UNKNOWN, bad);
     } else {

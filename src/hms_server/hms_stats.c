@@ -94,8 +94,8 @@ static void dec_bytes(__int128 v, hl_arena_t *arena, hl_hms_decimal_t *out, int 
     v >>= 8; /* arithmetic: sign-fills */
   }
   int start = 0;
-  while (start < 15 && ((b[start] == 0 && !(b[start + 1] & 0x80)) ||
-                        (b[start] == 0xff && (b[start + 1] & 0x80))))
+  while (start < 15 &&
+         ((b[start] == 0 && !(b[start + 1] & 0x80)) || (b[start] == 0xff && (b[start + 1] & 0x80))))
     start++;
   out->len = (uint32_t)(16 - start);
   out->unscaled = hl_arena_alloc(arena, out->len);
@@ -288,8 +288,9 @@ static hl_status_t put_stats(hl_hms_wcall_t *c, const hl_hms_col_stats_t *cs, ui
   for (uint32_t i = 0; i < n; i++) {
     const hl_hms_stats_desc_t *dsc = &cs[i].desc;
     if (part_level >= 0 && (!dsc->is_tbl_level) != part_level)
-      return failm(o, 4, part_level ? "partition statistics must not be table-level%s%s"
-                                    : "table statistics must be table-level%s%s",
+      return failm(o, 4,
+                   part_level ? "partition statistics must not be table-level%s%s"
+                              : "table statistics must be table-level%s%s",
                    NULL, NULL);
     if (dsc->cat_name && strcmp(dsc->cat_name, "hive") != 0)
       return failm(o, 1, "catalog %s does not exist%s", dsc->cat_name, NULL);

@@ -34,8 +34,7 @@ hl_status_t hl_hms_check_name(const char *kind, const char *name, hl_error_t *er
   return HL_OK;
 }
 
-hl_status_t hl_hms_unmap_location(const char *uri, hl_arena_t *arena, char **out,
-                                  hl_error_t *err) {
+hl_status_t hl_hms_unmap_location(const char *uri, hl_arena_t *arena, char **out, hl_error_t *err) {
   *out = NULL;
   if (!uri || !*uri) return HL_OK;
   const char *p = uri;
@@ -121,10 +120,11 @@ static hl_status_t unmap_cols(const hl_hms_field_schema_t *f, uint32_t n,
     hl_error_t te;
     hl_err_init(&te);
     if (hl_type_parse_str(arena, f[i].type, &t, &te) != HL_OK) {
-      hl_status_t rc = te.code == HL_NOMEM
-                           ? hl_err_nomem(err)
-                           : hl_err_set(err, HL_ERROR, te.sqlstate, "column \"%s\": type \"%s\": %s",
-                                        c[i].name, f[i].type, te.message ? te.message : "invalid");
+      hl_status_t rc =
+          te.code == HL_NOMEM
+              ? hl_err_nomem(err)
+              : hl_err_set(err, HL_ERROR, te.sqlstate, "column \"%s\": type \"%s\": %s", c[i].name,
+                           f[i].type, te.message ? te.message : "invalid");
       hl_err_clear(&te);
       return rc;
     }
@@ -214,8 +214,8 @@ hl_status_t hl_hms_unmap_table(const hl_hms_table_t *t, hl_arena_t *arena, hl_ca
   out->db_name = lower(arena, t->db_name);
   if (!out->name || !out->db_name) return hl_err_nomem(err);
   const char *type = t->table_type ? t->table_type : "MANAGED_TABLE";
-  const char *ext = hl_kv_get((const hl_kv_t *)t->parameters.items, (int)t->parameters.n,
-                              "EXTERNAL");
+  const char *ext =
+      hl_kv_get((const hl_kv_t *)t->parameters.items, (int)t->parameters.n, "EXTERNAL");
   if (strcmp(type, "VIRTUAL_VIEW") == 0) {
     out->view = true;
   } else if (strcmp(type, "EXTERNAL_TABLE") == 0) {
@@ -261,8 +261,7 @@ hl_status_t hl_hms_unmap_table(const hl_hms_table_t *t, hl_arena_t *arena, hl_ca
 }
 
 hl_status_t hl_hms_unmap_part_values(const hl_cat_table_t *table, char *const *values, uint32_t n,
-                                     hl_arena_t *arena, char ***out, char **name,
-                                     hl_error_t *err) {
+                                     hl_arena_t *arena, char ***out, char **name, hl_error_t *err) {
   if (table->n_part_keys == 0)
     return BAD(err, INVALID_PARAMETER_VALUE, "table \"%s.%s\" is not partitioned", table->db_name,
                table->name);
@@ -284,10 +283,11 @@ hl_status_t hl_hms_unmap_part_values(const hl_cat_table_t *table, char *const *v
     hl_status_t rc = hl_type_parse_str(arena, table->part_keys[i].type, &type, &ve);
     if (rc == HL_OK) rc = hl_value_from_text(arena, type, text, strlen(text), &val, &ve);
     if (rc != HL_OK) {
-      rc = rc == HL_NOMEM ? hl_err_nomem(err)
-                          : hl_err_set(err, HL_ERROR, ve.sqlstate,
-                                       "invalid value \"%s\" for partition column \"%s\" of type %s",
-                                       text, keys[i], table->part_keys[i].type);
+      rc = rc == HL_NOMEM
+               ? hl_err_nomem(err)
+               : hl_err_set(err, HL_ERROR, ve.sqlstate,
+                            "invalid value \"%s\" for partition column \"%s\" of type %s", text,
+                            keys[i], table->part_keys[i].type);
       hl_err_clear(&ve);
       return rc;
     }
@@ -308,8 +308,8 @@ hl_status_t hl_hms_unmap_part_values(const hl_cat_table_t *table, char *const *v
   return HL_OK;
 }
 
-hl_status_t hl_hms_unmap_part_name(const hl_cat_table_t *table, const char *name,
-                                   hl_arena_t *arena, char ***values, hl_error_t *err) {
+hl_status_t hl_hms_unmap_part_name(const hl_cat_table_t *table, const char *name, hl_arena_t *arena,
+                                   char ***values, hl_error_t *err) {
   int n = table->n_part_keys;
   char **v = hl_arena_zalloc(arena, sizeof(char *) * (size_t)(n ? n : 1));
   if (!v) return hl_err_nomem(err);

@@ -52,8 +52,8 @@ hl_status_t hl_hms_unmap_part_values(const hl_cat_table_t *table, char *const *v
                                      hl_arena_t *arena, char ***out, char **name, hl_error_t *err);
 
 /* Partition name "k1=v1/k2=v2" (escaped) of TABLE to its raw values. */
-hl_status_t hl_hms_unmap_part_name(const hl_cat_table_t *table, const char *name,
-                                   hl_arena_t *arena, char ***values, hl_error_t *err);
+hl_status_t hl_hms_unmap_part_name(const hl_cat_table_t *table, const char *name, hl_arena_t *arena,
+                                   char ***values, hl_error_t *err);
 
 /* Partition P of TABLE as a catalog record (values checked; location
  * given, or TABLE's location + "/" + its name; its own descriptor when it

@@ -137,15 +137,22 @@ static hl_status_t read_wargs(hl_hms_dec_t *d, const char *spec, wargs_t *a) {
     else if (t != HL_TT_STRUCT || strchr("DTPEAXRa", k) == NULL)
       rc = hl_tr_skip(&d->r, t);
     else if (k == 'D')
-      rc = alloc(d, sizeof *a->db, (void **)&a->db) ? d->r.err->code : hl_hms_read_database(d, a->db);
+      rc = alloc(d, sizeof *a->db, (void **)&a->db) ? d->r.err->code
+                                                    : hl_hms_read_database(d, a->db);
     else if (k == 'T')
-      rc = alloc(d, sizeof *a->tbl, (void **)&a->tbl) ? d->r.err->code : hl_hms_read_table(d, a->tbl);
+      rc = alloc(d, sizeof *a->tbl, (void **)&a->tbl) ? d->r.err->code
+                                                      : hl_hms_read_table(d, a->tbl);
     else if (k == 'P')
-      rc = alloc(d, sizeof *a->part, (void **)&a->part) ? d->r.err->code : hl_hms_read_partition(d, a->part);
+      rc = alloc(d, sizeof *a->part, (void **)&a->part) ? d->r.err->code
+                                                        : hl_hms_read_partition(d, a->part);
     else if (k == 'A')
-      rc = alloc(d, sizeof *a->add, (void **)&a->add) ? d->r.err->code : hl_hms_read_add_partitions_request(d, a->add);
+      rc = alloc(d, sizeof *a->add, (void **)&a->add)
+               ? d->r.err->code
+               : hl_hms_read_add_partitions_request(d, a->add);
     else if (k == 'X')
-      rc = alloc(d, sizeof *a->drop, (void **)&a->drop) ? d->r.err->code : hl_hms_read_drop_partitions_request(d, a->drop);
+      rc = alloc(d, sizeof *a->drop, (void **)&a->drop)
+               ? d->r.err->code
+               : hl_hms_read_drop_partitions_request(d, a->drop);
     else if (k == 'R' || k == 'a')
       rc = read_table_req(d, a, k == 'a');
     else { /* 'E' */
@@ -350,12 +357,12 @@ static hl_status_t do_alter_database(hl_hms_wcall_t *c, const wargs_t *a, outcom
  * change in the commit. */
 typedef struct drop_plan {
   hl_hms_wcall_t *c;
-  const char *db;               /* drop_database: the database */
-  int cascade;                  /* drop_database's cascade */
-  hl_cat_table_t **tables;      /* tables whose write lock is taken */
+  const char *db;          /* drop_database: the database */
+  int cascade;             /* drop_database's cascade */
+  hl_cat_table_t **tables; /* tables whose write lock is taken */
   size_t n_tables;
-  int64_t drop_table;           /* drop_table: the table id */
-  hl_cat_partition_t **parts;   /* drop_partition*: the partitions */
+  int64_t drop_table;         /* drop_table: the table id */
+  hl_cat_partition_t **parts; /* drop_partition*: the partitions */
   size_t n_parts;
 } drop_plan_t;
 
@@ -385,8 +392,8 @@ static hl_status_t check_drop_dir(hl_hms_wcall_t *c, const char *dir, const hl_c
   hl_status_t rc = hl_cat_locations_within(c->cat, dir, c->arena, &u, &n, e);
   for (size_t i = 0; rc == HL_OK && i < n; i++) {
     int mine = db ? strcmp(u[i].db, db) == 0
-                  : u[i].table_id == t->id && (whole_table || u[i].partition_id == 0 ||
-                                               strcmp(u[i].location, dir) == 0);
+                  : u[i].table_id == t->id &&
+                        (whole_table || u[i].partition_id == 0 || strcmp(u[i].location, dir) == 0);
     if (!mine)
       return hl_err_set(e, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
                         "cannot remove \"%s\": it holds the location \"%s\" of %s%s%s%s%s", dir,
@@ -401,8 +408,7 @@ static hl_status_t check_drop_dir(hl_hms_wcall_t *c, const char *dir, const hl_c
  * partitions' directories outside it) to TXN; STOP as
  * hl_txn_target_add_drop's. */
 static hl_status_t add_table_data(hl_hms_wcall_t *c, hl_txn_t *txn, const hl_cat_table_t *t,
-                                  const char *db, const char *wh, const char *stop,
-                                  hl_error_t *e) {
+                                  const char *db, const char *wh, const char *stop, hl_error_t *e) {
   hl_txn_target_t *tgt;
   int ok;
   hl_status_t rc = check_drop_dir(c, t->location, t, db, 1, wh, &ok, e);
@@ -448,13 +454,12 @@ static hl_status_t do_drop_database(hl_hms_wcall_t *c, const wargs_t *a, outcome
   if (strcmp(db->name, "default") == 0)
     return failf(o, 2, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
                  "cannot drop the default database%s%s", 0, 0);
-  if ((rc = warehouse(c, &wh, &o->e)) || (rc = hl_cat_table_list(c->cat, db->name, c->arena,
-                                                                  &names, &n, &o->e)))
+  if ((rc = warehouse(c, &wh, &o->e)) ||
+      (rc = hl_cat_table_list(c->cat, db->name, c->arena, &names, &n, &o->e)))
     return fail(o, 3);
   if (n && !a->b[3])
     return failf(o, 2, HL_SS(DEPENDENT_OBJECTS_STILL_EXIST),
-                 "database \"%s\" is not empty: it holds tables (cascade is false)%s", db->name,
-                 0);
+                 "database \"%s\" is not empty: it holds tables (cascade is false)%s", db->name, 0);
   hl_cat_table_t **tables = hl_arena_zalloc(c->arena, sizeof *tables * (n ? n : 1));
   if (!tables) return hl_err_nomem(err);
   for (size_t i = 0; i < n; i++)
@@ -521,12 +526,12 @@ static hl_status_t do_create_table(hl_hms_wcall_t *c, const wargs_t *a, outcome_
   if (!(copy.db_name = (char *)db_name(c, a->tbl->db_name, o, 4))) return HL_ERROR;
   hl_status_t rc = hl_hms_unmap_table(&copy, c->arena, &t, &o->e);
   if (rc) return rc == HL_NOMEM ? hl_err_move(err, &o->e), rc : fail(o, 2);
-  if ((rc = hl_cat_db_get(c->cat, t.db_name, c->arena, &db, &o->e))) return classify(o, rc, 4, 0, 0, 3);
+  if ((rc = hl_cat_db_get(c->cat, t.db_name, c->arena, &db, &o->e)))
+    return classify(o, rc, 4, 0, 0, 3);
   hl_cat_table_t *old;
   rc = hl_cat_table_get(c->cat, t.db_name, t.name, c->arena, &old, &o->e);
   if (rc == HL_OK)
-    return failf(o, 1, HL_SS(DUPLICATE_TABLE), "table \"%s.%s\" already exists", t.db_name,
-                 t.name);
+    return failf(o, 1, HL_SS(DUPLICATE_TABLE), "table \"%s.%s\" already exists", t.db_name, t.name);
   if (rc != HL_NOTFOUND) return fail(o, 3);
   hl_err_clear(&o->e);
   if (!t.view && !t.location &&
@@ -615,8 +620,8 @@ static hl_status_t do_alter_table(hl_hms_wcall_t *c, const char *raw_db, const c
   if ((rc = hl_hms_unmap_table(&copy, c->arena, &nt, &o->e)))
     return rc == HL_NOMEM ? hl_err_move(err, &o->e), rc : fail(o, 1);
   if (nt.view != t->view)
-    return failf(o, 1, HL_SS(WRONG_OBJECT_TYPE), "cannot change \"%s.%s\" between a view and a table",
-                 t->db_name, t->name);
+    return failf(o, 1, HL_SS(WRONG_OBJECT_TYPE),
+                 "cannot change \"%s.%s\" between a view and a table", t->db_name, t->name);
   if (!same_keys(t, &nt))
     return failf(o, 1, HL_SS(FEATURE_NOT_SUPPORTED),
                  "the partition columns of \"%s.%s\" cannot change", t->db_name, t->name);
@@ -653,8 +658,8 @@ static hl_status_t do_alter_table(hl_hms_wcall_t *c, const char *raw_db, const c
     x.parts = parts;
     for (size_t i = 0; rc == HL_OK && i < n; i++) {
       if (!path_under(parts[i].location, t->location)) continue;
-      char *nl = hl_arena_sprintf(c->arena, "%s%s", new_def,
-                                  parts[i].location + strlen(t->location));
+      char *nl =
+          hl_arena_sprintf(c->arena, "%s%s", new_def, parts[i].location + strlen(t->location));
       if (!nl) rc = hl_err_nomem(&o->e);
       parts[i].location = nl;
       parts[i].sd = NULL; /* keeps its descriptor */
@@ -824,8 +829,8 @@ static hl_status_t add_parts(hl_hms_wcall_t *c, const char *raw_db, const char *
   *n_out = (uint32_t)k;
   for (size_t i = 0; i < k; i++) {
     hl_cat_partition_t *np;
-    if ((rc = hl_cat_partition_get(c->cat, t->id, parts[i].values, parts[i].n_values, c->arena,
-                                   &np, &o->e)))
+    if ((rc = hl_cat_partition_get(c->cat, t->id, parts[i].values, parts[i].n_values, c->arena, &np,
+                                   &o->e)))
       return fail(o, 3);
     hl_hms_partition_t *h = hl_hms_map_partition(t, np, c->arena);
     if (!h) return hl_err_nomem(err);
@@ -868,9 +873,9 @@ static hl_status_t do_append(hl_hms_wcall_t *c, const wargs_t *a, int by_name, o
 
 /* The catalog partition of table T named by VALS (client values); NULL
  * with the exception in O (NOSUCH when missing, INVALID for bad values). */
-static hl_cat_partition_t *find_part(hl_hms_wcall_t *c, const hl_cat_table_t *t,
-                                     char *const *vals, uint32_t n, int16_t nosuch,
-                                     int16_t invalid, int16_t meta, outcome_t *o) {
+static hl_cat_partition_t *find_part(hl_hms_wcall_t *c, const hl_cat_table_t *t, char *const *vals,
+                                     uint32_t n, int16_t nosuch, int16_t invalid, int16_t meta,
+                                     outcome_t *o) {
   char **v, *name;
   hl_cat_partition_t *p;
   hl_status_t rc = hl_hms_unmap_part_values(t, vals, n, c->arena, &v, &name, &o->e);
@@ -916,8 +921,8 @@ static hl_status_t drop_parts(hl_hms_wcall_t *c, hl_cat_table_t *t, hl_cat_parti
 
 /* drop_partition(_by_name)*(1 db, 2 tbl, 3 values | name, 4 deleteData)
  * returns bool, throws (1 NoSuchObject, 2 Meta) */
-static hl_status_t do_drop_partition(hl_hms_wcall_t *c, const wargs_t *a, int by_name,
-                                     outcome_t *o, hl_error_t *err) {
+static hl_status_t do_drop_partition(hl_hms_wcall_t *c, const wargs_t *a, int by_name, outcome_t *o,
+                                     hl_error_t *err) {
   hl_cat_table_t *t = part_table(c, a->s[1], a->s[2], 1, 2, o);
   if (!t) return HL_ERROR;
   hl_hms_strlist_t vals = a->vals;
@@ -1099,10 +1104,26 @@ typedef struct wmethod {
 } wmethod_t;
 
 enum {
-  W_CREATE_DB, W_ALTER_DB, W_DROP_DB, W_CREATE_TABLE, W_CREATE_TABLE_REQ, W_ALTER_TABLE,
-  W_ALTER_TABLE_CASCADE, W_ALTER_TABLE_REQ, W_DROP_TABLE, W_ADD_PART, W_ADD_PARTS,
-  W_ADD_PARTS_REQ, W_APPEND, W_APPEND_BY_NAME, W_DROP_PART, W_DROP_PART_BY_NAME, W_DROP_PARTS_REQ,
-  W_ALTER_PART, W_ALTER_PARTS, W_RENAME_PART
+  W_CREATE_DB,
+  W_ALTER_DB,
+  W_DROP_DB,
+  W_CREATE_TABLE,
+  W_CREATE_TABLE_REQ,
+  W_ALTER_TABLE,
+  W_ALTER_TABLE_CASCADE,
+  W_ALTER_TABLE_REQ,
+  W_DROP_TABLE,
+  W_ADD_PART,
+  W_ADD_PARTS,
+  W_ADD_PARTS_REQ,
+  W_APPEND,
+  W_APPEND_BY_NAME,
+  W_DROP_PART,
+  W_DROP_PART_BY_NAME,
+  W_DROP_PARTS_REQ,
+  W_ALTER_PART,
+  W_ALTER_PARTS,
+  W_RENAME_PART
 };
 
 static const wmethod_t methods[] = {
@@ -1138,8 +1159,7 @@ static const wmethod_t methods[] = {
     {"rename_partition", "ssLP", W_RENAME_PART},
 };
 
-static hl_status_t run(hl_hms_wcall_t *c, int op, const wargs_t *a, outcome_t *o,
-                       hl_error_t *err) {
+static hl_status_t run(hl_hms_wcall_t *c, int op, const wargs_t *a, outcome_t *o, hl_error_t *err) {
   hl_hms_partition_t *added;
   uint32_t n;
   hl_status_t rc;
@@ -1175,8 +1195,7 @@ static hl_status_t run(hl_hms_wcall_t *c, int op, const wargs_t *a, outcome_t *o
     const hl_hms_add_partitions_request_t *q = a->add;
     if (!q) return failf(o, 1, HL_SS(INVALID_PARAMETER_VALUE), "no request given%s%s", 0, 0);
     if (q->cat_name && strcmp(q->cat_name, HL_HMS_CATALOG) != 0)
-      return failf(o, 1, HL_SS(INVALID_SCHEMA_NAME), "catalog %s does not exist%s", q->cat_name,
-                   0);
+      return failf(o, 1, HL_SS(INVALID_SCHEMA_NAME), "catalog %s does not exist%s", q->cat_name, 0);
     if ((rc = add_parts(c, q->db_name, q->tbl_name, q->parts, q->n_parts, q->if_not_exists, o,
                         &added, &n, err)))
       return rc;

@@ -49,8 +49,7 @@ hl_cat_table_t *hl_hms_wtable(hl_hms_wcall_t *c, const char *raw_db, const char 
  * return means the connection ends (bytes that are not the call, OOM). */
 hl_status_t hl_hms_write_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handled,
                                   hl_error_t *err);
-hl_status_t hl_hms_lock_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handled,
-                                 hl_error_t *err);
+hl_status_t hl_hms_lock_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handled, hl_error_t *err);
 /* The same for the statistics methods (hms_stats.c). */
 hl_status_t hl_hms_stats_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handled,
                                   hl_error_t *err);

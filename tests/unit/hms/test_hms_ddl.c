@@ -3,7 +3,9 @@
  * struct with every field set round trips byte-exactly (encode, decode,
  * encode again), decoded values are the ones written, a missing required
  * field is 08P01 naming the struct, a DropPartitionsRequest by expression
- * is counted but not decoded, and a truncated message fails cleanly.
+ * is counted but not decoded, the statistics structs (every kind of
+ * ColumnStatisticsData) keep their values, and a truncated message fails
+ * cleanly.
  */
 #include "hms/hms_ddl.h"
 #include "test.h"
@@ -133,6 +135,88 @@ TEST(lock_structs) {
   hl_arena_destroy(arena);
 }
 
+TEST(stats_structs) {
+  hl_arena_t *arena = hl_arena_create(0);
+  static uint8_t lo[] = {0xfb, 0x1e}, hi[] = {0x01, 0x86, 0x9f}, bv[] = {1, 2, 3};
+  hl_hms_stats_obj_t objs[4] = {0};
+  objs[0].col_name = "b";
+  objs[0].col_type = "boolean";
+  objs[0].data = (hl_hms_stats_data_t){.kind = HL_HMS_STATS_BOOLEAN,
+                                       .num_trues = 3,
+                                       .num_falses = 2,
+                                       .num_nulls = 1,
+                                       .has_bit_vectors = 1,
+                                       .bit_vectors = bv,
+                                       .n_bit_vectors = 3};
+  objs[1].col_name = "dc";
+  objs[1].col_type = "decimal(10,2)";
+  objs[1].data = (hl_hms_stats_data_t){.kind = HL_HMS_STATS_DECIMAL,
+                                       .has_low = 1,
+                                       .has_high = 1,
+                                       .low_dec = {lo, 2, 2},
+                                       .high_dec = {hi, 3, 2},
+                                       .num_dvs = 7};
+  objs[2].col_name = "dt";
+  objs[2].col_type = "date";
+  objs[2].data = (hl_hms_stats_data_t){
+      .kind = HL_HMS_STATS_DATE, .has_high = 1, .high_i = 19724, .num_nulls = 4, .num_dvs = 2};
+  objs[3].col_name = "s";
+  objs[3].col_type = "string";
+  objs[3].data = (hl_hms_stats_data_t){.kind = HL_HMS_STATS_STRING,
+                                       .max_col_len = 9,
+                                       .avg_col_len = 4.5,
+                                       .num_nulls = 1,
+                                       .num_dvs = 5};
+  hl_hms_col_stats_t cs = {{0, "db", "t", "p=1", 1, 1700000000, "hive"}, 4, objs, 1, 1, "hive"};
+  hl_hms_set_stats_request_t q = {1, &cs, 1, 0, 1, -1, NULL, "hive"}, gq;
+  RT(set_stats_request, q, gq, arena);
+  CHECK_STR(gq.col_stats[0].desc.part_name, "p=1");
+  CHECK_INT(gq.col_stats[0].objs[0].data.n_bit_vectors, 3);
+  CHECK_INT(gq.col_stats[0].objs[1].data.high_dec.len, 3);
+  CHECK_INT(gq.col_stats[0].objs[1].data.high_dec.unscaled[2], 0x9f);
+  CHECK_INT(gq.col_stats[0].objs[2].data.has_low, 0);
+  CHECK_INT(gq.col_stats[0].objs[2].data.high_i, 19724);
+  CHECK(gq.col_stats[0].objs[3].data.avg_col_len == 4.5);
+  char *cols[] = {"b", "s"}, *parts[] = {"p=1"};
+  hl_hms_stats_request_t tr = {"db", "t", {2, cols}, {0, NULL}, "hive", "hive"}, gtr;
+  hl_buf_t a;
+  hl_error_t err;
+  hl_hms_dec_t d;
+  hl_buf_init(&a);
+  hl_err_init(&err);
+  hl_hms_write_stats_request(&a, 0, &tr);
+  hl_hms_dec_init(&d, a.data, a.len, arena, &err);
+  CHECK_INT(hl_hms_read_stats_request(&d, 0, &gtr), HL_OK);
+  CHECK_STR(gtr.col_names.items[1], "s");
+  CHECK_STR(gtr.cat_name, "hive");
+  /* a TableStatsRequest is not a PartitionsStatsRequest (no partNames) */
+  hl_hms_dec_init(&d, a.data, a.len, arena, &err);
+  CHECK_INT(hl_hms_read_stats_request(&d, 1, &gtr), HL_CORRUPT);
+  hl_err_clear(&err);
+  hl_buf_reset(&a);
+  tr.part_names = (hl_hms_strlist_t){1, parts};
+  hl_hms_write_stats_request(&a, 1, &tr);
+  hl_hms_dec_init(&d, a.data, a.len, arena, &err);
+  CHECK_INT(hl_hms_read_stats_request(&d, 1, &gtr), HL_OK);
+  CHECK_STR(gtr.part_names.items[0], "p=1");
+  CHECK_STR(gtr.engine, "hive");
+  hl_buf_fini(&a);
+  hl_hms_part_stats_t ps[1] = {{"p=1", 2, objs}};
+  hl_hms_partitions_stats_result_t pr = {1, ps, 0, 0}, gpr;
+  RT(partitions_stats_result, pr, gpr, arena);
+  CHECK_STR(gpr.parts[0].objs[1].col_name, "dc");
+  hl_hms_table_stats_result_t ts = {4, objs, 1, 0}, gts;
+  RT(table_stats_result, ts, gts, arena);
+  CHECK_INT(gts.n_objs, 4);
+  hl_hms_aggr_stats_t ag = {2, objs, 5, 0, 0}, gag;
+  RT(aggr_stats, ag, gag, arena);
+  CHECK_INT(gag.parts_found, 5);
+  hl_hms_set_stats_response_t sr = {1}, gsr;
+  RT(set_stats_response, sr, gsr, arena);
+  CHECK_INT(gsr.result, 1);
+  hl_arena_destroy(arena);
+}
+
 /* Required fields, the expression form of a drop, truncation. */
 TEST(hostile) {
   hl_arena_t *arena = hl_arena_create(0);
@@ -193,6 +277,7 @@ TEST(hostile) {
 int main(void) {
   RUN(partition_requests);
   RUN(lock_structs);
+  RUN(stats_structs);
   RUN(hostile);
   return test_report();
 }

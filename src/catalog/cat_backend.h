@@ -63,6 +63,8 @@ typedef struct hl_cat_ops {
   hl_status_t (*col_stats_list_parts)(hl_cat_t *cat, int64_t table_id, const char *col,
                                       hl_arena_t *arena, hl_cat_col_stats_t **out, size_t *n,
                                       hl_error_t *err);
+  hl_status_t (*col_stats_delete)(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                  const char *col, bool *deleted, hl_error_t *err);
   /* partition_names, partition_get_many: see hl_cat_partition_names. */
   hl_status_t (*partition_names)(hl_cat_t *cat, int64_t table_id, const char *const *eq,
                                  hl_arena_t *arena, hl_cat_partition_t **out, size_t *n,

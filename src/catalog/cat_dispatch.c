@@ -195,6 +195,13 @@ hl_status_t hl_cat_col_stats_list_parts(hl_cat_t *cat, int64_t table_id, const c
   return cat->ops->col_stats_list_parts(cat, table_id, col, arena, out, n, err);
 }
 
+hl_status_t hl_cat_col_stats_delete(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                    const char *col, bool *deleted, hl_error_t *err) {
+  *deleted = false;
+  if (!cat->ops->col_stats_delete) return unsupported(cat, "col stats delete", err);
+  return cat->ops->col_stats_delete(cat, table_id, partition_id, col, deleted, err);
+}
+
 int hl_cat_schema_version(hl_cat_t *cat) {
   return hl_cat_sq_schema_version(hl_cat_local(cat));
 }

@@ -2223,6 +2223,7 @@ static const hl_cat_ops_t sq_ops = {
     .col_stats_put = hl_cat_sq_col_stats_put,
     .col_stats_get = hl_cat_sq_col_stats_get,
     .col_stats_list_parts = hl_cat_sq_col_stats_list_parts,
+    .col_stats_delete = hl_cat_sq_col_stats_delete,
     .partition_names = hl_cat_sq_partition_names,
     .partition_get_many = hl_cat_sq_partition_get_many,
 };

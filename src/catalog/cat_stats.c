@@ -214,8 +214,8 @@ hl_status_t hl_cat_sq_col_stats_list_parts(hl_cat_t *cat, int64_t table_id, cons
   return hl_cat_op_end(cat, status, err);
 }
 
-hl_status_t hl_cat_col_stats_delete(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
-                                    const char *col, bool *deleted, hl_error_t *err) {
+hl_status_t hl_cat_sq_col_stats_delete(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                       const char *col, bool *deleted, hl_error_t *err) {
   *deleted = false;
   hl_status_t status = hl_cat_op_begin(cat, 1, err);
   if (status != HL_OK) return status;

@@ -133,6 +133,8 @@ hl_status_t hl_cat_sq_col_stats_get(hl_cat_t *cat, int64_t table_id, int64_t par
 hl_status_t hl_cat_sq_col_stats_list_parts(hl_cat_t *cat, int64_t table_id, const char *col,
                                            hl_arena_t *arena, hl_cat_col_stats_t **out, size_t *n,
                                            hl_error_t *err);
+hl_status_t hl_cat_sq_col_stats_delete(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                       const char *col, bool *deleted, hl_error_t *err);
 int hl_cat_sq_schema_version(hl_cat_t *cat);
 hl_status_t hl_cat_sq_intent_add(hl_cat_t *cat, const hl_cat_intent_t *intent, int64_t *id,
                                  hl_error_t *err);

@@ -251,6 +251,15 @@ check("create_table_req read back", plain(c4.get_table_req(
     T4.GetTableRequest(dbName="db1", tblName="r")).table)["sd"]["location"],
     "file:" + os.path.join(DB1, "r"))
 
+vt = mk_table(T4, "db1", "v", [("id", "int")], ttype="VIRTUAL_VIEW")
+vt.sd.location = None
+vt.viewOriginalText = "SELECT id FROM db1.e"
+vt.viewExpandedText = "SELECT `e`.`id` FROM `db1`.`e`"
+check("create_table VIRTUAL_VIEW", c4.create_table(vt), None)
+check("view read by hivelite", hl("SELECT * FROM db1.v ORDER BY id;"), "7\n8\n")
+check("drop_table view", c4.drop_table("db1", "v", True), None)
+check("view data untouched", sorted(os.listdir(EXT)), ["f.txt"])
+
 # ----------------------------------------------------------- partitions
 P1 = os.path.join(T1, "ds=2024-01-01", "h=1")
 p = plain(c4.add_partition(mk_part(T4, "db1", "t", ["2024-01-01", "01"])))
@@ -549,6 +558,38 @@ check("read back after set_aggr_stats_for", (
     plain(c4.get_table_column_statistics("pre", "st", "i"))["statsObj"],
     plain(c4.get_partition_column_statistics("pre", "st", "p=1", "d"))["statsObj"]),
     ([WANT[1]], [WANT[2]]))
+
+# ---------------------------------------------------------- hostile bytes
+def raw_call(name, body):
+    """A strict CALL message NAME with the argument bytes BODY, framed by
+    nothing (buffered transport); returns what the server answered before
+    it closed the connection (b"" when it closed at once)."""
+    import socket
+    import struct
+    msg = struct.pack(">iI", -2147418112 | 1, len(name)) + name.encode() + struct.pack(">i", 1)
+    sk = socket.create_connection(("127.0.0.1", PORT), timeout=30)
+    sk.sendall(msg + body)
+    sk.shutdown(socket.SHUT_WR)
+    got = b""
+    while True:
+        b = sk.recv(65536)
+        if not b:
+            break
+        got += b
+    sk.close()
+    return got
+
+
+# create_table with a Table whose column list says 2**30 elements
+check("create_table with a huge list count",
+      raw_call("create_table", bytes([12, 0, 1, 12, 0, 7, 15, 0, 1, 12, 0x40, 0, 0, 0])), b"")
+# a LockRequest without its required user and hostname
+check("lock without required fields",
+      raw_call("lock", bytes([12, 0, 1, 15, 0, 1, 12, 0, 0, 0, 0, 0, 0])), b"")
+# drop_partitions_req cut in the middle of its table name
+check("truncated drop_partitions_req",
+      raw_call("drop_partitions_req", bytes([12, 0, 1, 11, 0, 1, 0, 0, 0, 9, 0x61])), b"")
+check("the server still serves", c4.get_all_databases(), ["default", "pre"])
 
 # ---------------------------------------------------------------- locks
 def comp(T, typ, level, db, tbl=None, part=None):

@@ -39,6 +39,8 @@ struct hl_hms_locks {
   int64_t next_id;
   lock_t *head, **tail; /* request order */
   size_t count;
+  size_t n_comps; /* components of all locks */
+  int dirty;      /* a lock came or went since waiting ones were checked */
 };
 
 static int64_t now_ms(clockid_t clk) {
@@ -134,13 +136,19 @@ static void refresh(hl_hms_locks_t *m) {
     lock_t *l = *pp;
     if (now - l->beat_mono > m->timeout_ms) {
       *pp = l->next;
+      m->n_comps -= l->n;
       lock_free(l);
       m->count--;
+      m->dirty = 1;
       continue;
     }
     pp = &l->next;
     m->tail = pp;
   }
+  /* nothing came or went: no waiting lock can have become free (polling
+   * check_lock costs one pass, not a pass per pair of locks) */
+  if (!m->dirty) return;
+  m->dirty = 0;
   for (lock_t *l = m->head; l; l = l->next) {
     if (l->state != HL_HMS_LOCK_WAITING) continue;
     int blocked = 0;
@@ -198,7 +206,8 @@ int hl_hms_lock_request(hl_hms_locks_t *m, const hl_hms_lock_request_t *req,
   }
   pthread_mutex_lock(&m->mu);
   refresh(m);
-  if (m->count >= HL_HMS_MAX_LOCKS) {
+  if (m->count >= HL_HMS_MAX_LOCKS || l->n > HL_HMS_MAX_LOCK_COMPONENTS ||
+      m->n_comps + l->n > HL_HMS_MAX_LOCK_COMPONENTS) {
     pthread_mutex_unlock(&m->mu);
     lock_free(l);
     return HL_HMS_LOCK_FULL;
@@ -210,6 +219,8 @@ int hl_hms_lock_request(hl_hms_locks_t *m, const hl_hms_lock_request_t *req,
   *m->tail = l;
   m->tail = &l->next;
   m->count++;
+  m->n_comps += l->n;
+  m->dirty = 1;
   refresh(m);
   resp->lockid = l->id;
   resp->state = l->state;
@@ -239,8 +250,10 @@ int hl_hms_lock_unlock(hl_hms_locks_t *m, int64_t id) {
     if ((*pp)->id == id) {
       lock_t *l = *pp;
       *pp = l->next;
+      m->n_comps -= l->n;
       lock_free(l);
       m->count--;
+      m->dirty = 1;
       rc = HL_HMS_LOCK_OK;
       break;
     }
@@ -396,7 +409,7 @@ hl_status_t hl_hms_lock_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handle
       if (r < 0) return hl_err_nomem(err);
       if (r == HL_HMS_LOCK_FULL)
         hl_hms_write_app_exception_reply(c->out, c->method, c->seqid, HL_TAPP_INTERNAL_ERROR,
-                                         "too many locks are held or waiting");
+                                         "too many locks or lock components are held or waiting");
       else
         reply_lock_response(c, &resp);
     }

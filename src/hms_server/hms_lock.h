@@ -33,9 +33,13 @@
 
 typedef struct hl_hms_locks hl_hms_locks_t;
 
-/* Most locks held or waiting at once (a client that opens more is told
- * so instead of growing the table without bound). */
-#define HL_HMS_MAX_LOCKS 100000
+/* Most locks, and most components of all locks, held or waiting at once
+ * (a client that asks for more is told so -- a TApplicationException --
+ * instead of growing the table and the cost of granting without bound:
+ * granting compares each waiting lock's components with those of every
+ * older lock). */
+#define HL_HMS_MAX_LOCKS           10000
+#define HL_HMS_MAX_LOCK_COMPONENTS 100000
 
 /* A manager whose locks time out after TIMEOUT_MS without a heartbeat.
  * NULL on OOM.  Destroyed by hl_hms_locks_destroy (NULL: no-op). */

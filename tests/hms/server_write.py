@@ -646,6 +646,9 @@ check("lock with a txnid", raised(lambda: c4.lock(T4.LockRequest(
     component=[comp(T4, LT.SHARED_READ, LL.DB, "pre")], txnid=5, user="u", hostname="h"))),
     ["NoSuchTxnException",
      "hivelite's metastore has no transactions: only locks without a txnid are served"])
+many = [comp(T4, LT.SHARED_READ, LL.PARTITION, "pre", "x", "p=%d" % i) for i in range(100001)]
+check("a lock of too many components", raised(lambda: lock(c4, T4, *many)),
+      ["TApplicationException", 6, "too many locks or lock components are held or waiting"])
 c4.unlock(T4.UnlockRequest(lockid=8))
 c4.unlock(T4.UnlockRequest(lockid=9))
 check("no locks left", c4.show_locks(T4.ShowLocksRequest()).locks, [])

@@ -68,7 +68,9 @@ static void reply_i32(hl_hms_wcall_t *c, int32_t v) {
  * per id from 1: 's' string, 'b' bool, 'D' Database, 'T' Table, 'P'
  * Partition, 'E' EnvironmentContext (read, unused), 'L' list<string>, 'Q'
  * list<Partition>, 'A' AddPartitionsRequest, 'X' DropPartitionsRequest,
- * 'R' CreateTableRequest, 'a' AlterTableRequest, '-' nothing. */
+ * 'R' CreateTableRequest, 'a' AlterTableRequest, 'p' AlterPartitionsRequest,
+ * 'r' RenamePartitionRequest, 'd' DropTableRequest (read_req), '-'
+ * nothing. */
 #define MAX_ARGS 6
 
 typedef struct wargs {
@@ -82,6 +84,7 @@ typedef struct wargs {
   uint32_t n_parts;
   hl_hms_add_partitions_request_t *add;
   hl_hms_drop_partitions_request_t *drop;
+  char *cat; /* a request's catName */
 } wargs_t;
 
 static hl_status_t alloc(hl_hms_dec_t *d, size_t n, void **out) {
@@ -89,31 +92,61 @@ static hl_status_t alloc(hl_hms_dec_t *d, size_t n, void **out) {
   return HL_OK;
 }
 
-/* CreateTableRequest { 1: required Table table, ... } and
- * AlterTableRequest { 2: dbName, 3: tableName, 4: Table table, ... }:
- * only those fields are used; the rest are skipped. */
-static hl_status_t read_table_req(hl_hms_dec_t *d, wargs_t *a, int alter) {
+/* The Hive 4 request structs, of which only these fields are used (the
+ * rest are skipped):
+ *   'R' CreateTableRequest     1 table
+ *   'a' AlterTableRequest      1 catName, 2 dbName, 3 tableName, 4 table
+ *   'p' AlterPartitionsRequest 1 catName, 2 dbName, 3 tableName, 4 partitions
+ *   'r' RenamePartitionRequest 1 catName, 2 dbName, 3 tableName, 4 partVals,
+ *                              5 newPart
+ *   'd' DropTableRequest       1 catalogName, 2 dbName, 3 tableName,
+ *                              4 deleteData
+ * dbName and tableName land in s[1], s[2] (as the older methods' first
+ * arguments), deleteData in b[3]. */
+static hl_status_t read_req(hl_hms_dec_t *d, wargs_t *a, char kind) {
   hl_ttype_t t;
   int16_t id;
-  int seen = 0;
+  unsigned seen = 0, need;
   hl_status_t rc = hl_tr_enter(&d->r);
   if (rc) return rc;
   while (!(rc = hl_tr_field(&d->r, &t, &id)) && t != HL_TT_STOP) {
-    if (id == (alter ? 4 : 1) && t == HL_TT_STRUCT) {
-      if (!(rc = alloc(d, sizeof *a->tbl, (void **)&a->tbl))) rc = hl_hms_read_table(d, a->tbl);
-      seen |= 1;
-    } else if (alter && (id == 2 || id == 3) && t == HL_TT_STRING) {
+    int used = 1;
+    if (kind == 'R' && id == 1 && t == HL_TT_STRUCT)
+      rc = alloc(d, sizeof *a->tbl, (void **)&a->tbl) ? d->r.err->code
+                                                      : hl_hms_read_table(d, a->tbl);
+    else if (kind != 'R' && id == 1 && t == HL_TT_STRING)
+      rc = hl_hms_read_string(d, &a->cat);
+    else if (kind != 'R' && (id == 2 || id == 3) && t == HL_TT_STRING)
       rc = hl_hms_read_string(d, &a->s[id - 1]);
-      seen |= id;
-    } else {
+    else if (kind == 'a' && id == 4 && t == HL_TT_STRUCT)
+      rc = alloc(d, sizeof *a->tbl, (void **)&a->tbl) ? d->r.err->code
+                                                      : hl_hms_read_table(d, a->tbl);
+    else if (kind == 'p' && id == 4 && t == HL_TT_LIST)
+      rc = hl_hms_read_partition_list(d, &a->parts, &a->n_parts);
+    else if (kind == 'r' && id == 4 && t == HL_TT_LIST)
+      rc = hl_hms_read_strlist(d, &a->vals);
+    else if (kind == 'r' && id == 5 && t == HL_TT_STRUCT)
+      rc = alloc(d, sizeof *a->part, (void **)&a->part) ? d->r.err->code
+                                                        : hl_hms_read_partition(d, a->part);
+    else if (kind == 'd' && id == 4 && t == HL_TT_BOOL)
+      rc = hl_tr_bool(&d->r, &a->b[3]);
+    else
+      used = 0;
+    if (!used)
       rc = hl_tr_skip(&d->r, t);
-    }
+    else if (id < 16)
+      seen |= 1u << id;
     if (rc) break;
   }
   hl_tr_leave(&d->r);
-  if (!rc && seen != (alter ? 7 : 1))
+  need = kind == 'R' ? 0x2 : kind == 'd' ? 0xc : kind == 'r' ? 0x3c : 0x1c;
+  if (!rc && (seen & need) != need)
     rc = hl_tr_fail(&d->r, "%s lacks a required field",
-                    alter ? "AlterTableRequest" : "CreateTableRequest");
+                    kind == 'R'   ? "CreateTableRequest"
+                    : kind == 'a' ? "AlterTableRequest"
+                    : kind == 'p' ? "AlterPartitionsRequest"
+                    : kind == 'r' ? "RenamePartitionRequest"
+                                  : "DropTableRequest");
   return rc;
 }
 
@@ -134,7 +167,7 @@ static hl_status_t read_wargs(hl_hms_dec_t *d, const char *spec, wargs_t *a) {
       rc = hl_hms_read_strlist(d, &a->vals);
     else if (k == 'Q' && t == HL_TT_LIST)
       rc = hl_hms_read_partition_list(d, &a->parts, &a->n_parts);
-    else if (t != HL_TT_STRUCT || strchr("DTPEAXRa", k) == NULL)
+    else if (t != HL_TT_STRUCT || strchr("DTPEAXRaprd", k) == NULL)
       rc = hl_tr_skip(&d->r, t);
     else if (k == 'D')
       rc = alloc(d, sizeof *a->db, (void **)&a->db) ? d->r.err->code
@@ -153,8 +186,8 @@ static hl_status_t read_wargs(hl_hms_dec_t *d, const char *spec, wargs_t *a) {
       rc = alloc(d, sizeof *a->drop, (void **)&a->drop)
                ? d->r.err->code
                : hl_hms_read_drop_partitions_request(d, a->drop);
-    else if (k == 'R' || k == 'a')
-      rc = read_table_req(d, a, k == 'a');
+    else if (strchr("Raprd", k))
+      rc = read_req(d, a, k);
     else { /* 'E' */
       hl_hms_env_context_t env;
       rc = hl_hms_read_env_context(d, &env);
@@ -1123,7 +1156,10 @@ enum {
   W_DROP_PARTS_REQ,
   W_ALTER_PART,
   W_ALTER_PARTS,
-  W_RENAME_PART
+  W_RENAME_PART,
+  W_ALTER_PARTS_REQ,
+  W_RENAME_PART_REQ,
+  W_DROP_TABLE_REQ
 };
 
 static const wmethod_t methods[] = {
@@ -1157,12 +1193,17 @@ static const wmethod_t methods[] = {
     {"alter_partitions", "ssQ", W_ALTER_PARTS},
     {"alter_partitions_with_environment_context", "ssQE", W_ALTER_PARTS},
     {"rename_partition", "ssLP", W_RENAME_PART},
+    {"alter_partitions_req", "p", W_ALTER_PARTS_REQ},
+    {"rename_partition_req", "r", W_RENAME_PART_REQ},
+    {"drop_table_req", "d", W_DROP_TABLE_REQ},
 };
 
 static hl_status_t run(hl_hms_wcall_t *c, int op, const wargs_t *a, outcome_t *o, hl_error_t *err) {
   hl_hms_partition_t *added;
   uint32_t n;
   hl_status_t rc;
+  if (a->cat && strcmp(a->cat, HL_HMS_CATALOG) != 0) /* every _req here: Meta at 2 */
+    return failf(o, 2, HL_SS(INVALID_SCHEMA_NAME), "catalog %s does not exist%s", a->cat, 0);
   switch (op) {
   case W_CREATE_DB:
     return do_create_database(c, a, o, err);
@@ -1180,6 +1221,7 @@ static hl_status_t run(hl_hms_wcall_t *c, int op, const wargs_t *a, outcome_t *o
   case W_ALTER_TABLE_REQ: /* the request's dbName and tableName are in s[1], s[2] */
     return do_alter_table(c, a->s[1], a->s[2], 0, a->tbl, o, err);
   case W_DROP_TABLE:
+  case W_DROP_TABLE_REQ:
     return do_drop_table(c, a, o, err);
   case W_ADD_PART:
     if (!a->part)
@@ -1224,8 +1266,10 @@ static hl_status_t run(hl_hms_wcall_t *c, int op, const wargs_t *a, outcome_t *o
       return failf(o, 1, HL_SS(INVALID_PARAMETER_VALUE), "no partition given%s%s", 0, 0);
     return do_alter_partitions(c, a->s[1], a->s[2], a->part, 1, o, err);
   case W_ALTER_PARTS:
+  case W_ALTER_PARTS_REQ:
     return do_alter_partitions(c, a->s[1], a->s[2], a->parts, a->n_parts, o, err);
   case W_RENAME_PART:
+  case W_RENAME_PART_REQ:
     return do_rename_partition(c, a, o, err);
   }
   return HL_OK;
@@ -1235,7 +1279,8 @@ static hl_status_t run(hl_hms_wcall_t *c, int op, const wargs_t *a, outcome_t *o
 static int void_reply(int op) {
   return op == W_CREATE_DB || op == W_ALTER_DB || op == W_DROP_DB || op == W_CREATE_TABLE ||
          op == W_CREATE_TABLE_REQ || op == W_ALTER_TABLE || op == W_ALTER_TABLE_CASCADE ||
-         op == W_DROP_TABLE || op == W_ALTER_PART || op == W_ALTER_PARTS || op == W_RENAME_PART;
+         op == W_DROP_TABLE || op == W_ALTER_PART || op == W_ALTER_PARTS || op == W_RENAME_PART ||
+         op == W_DROP_TABLE_REQ;
 }
 
 hl_status_t hl_hms_write_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handled,
@@ -1254,8 +1299,9 @@ hl_status_t hl_hms_write_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handl
   rc = run(c, m->op, &a, &o, err);
   if (rc == HL_OK && void_reply(m->op)) {
     hl_hms_wreply_void(c);
-  } else if (rc == HL_OK && m->op == W_ALTER_TABLE_REQ) {
-    hl_hms_wreply_begin(c); /* AlterTableResponse {} */
+  } else if (rc == HL_OK && (m->op == W_ALTER_TABLE_REQ || m->op == W_ALTER_PARTS_REQ ||
+                             m->op == W_RENAME_PART_REQ)) {
+    hl_hms_wreply_begin(c); /* Alter{Table,Partitions}Response, RenamePartitionResponse: {} */
     hl_tw_field(c->out, HL_TT_STRUCT, 0);
     hl_tw_stop(c->out);
     hl_tw_stop(c->out);

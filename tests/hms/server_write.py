@@ -250,6 +250,12 @@ check("create_table_req (hive4)", c4.create_table_req(T4.CreateTableRequest(
 check("create_table_req read back", plain(c4.get_table_req(
     T4.GetTableRequest(dbName="db1", tblName="r")).table)["sd"]["location"],
     "file:" + os.path.join(DB1, "r"))
+c4.create_table_req(T4.CreateTableRequest(table=mk_table(T4, "db1", "q", [("x", "int")])))
+check("drop_table_req (hive4)", (c4.drop_table_req(T4.DropTableRequest(
+    dbName="db1", tableName="q", deleteData=True)), exists(os.path.join(DB1, "q"))), (None, False))
+check("drop_table_req of another catalog", raised(c4.drop_table_req, T4.DropTableRequest(
+    catalogName="spark", dbName="db1", tableName="r")),
+    ["MetaException", "catalog spark does not exist"])
 
 vt = mk_table(T4, "db1", "v", [("id", "int")], ttype="VIRTUAL_VIEW")
 vt.sd.location = None
@@ -349,6 +355,12 @@ check("nothing altered", c2.get_partition_by_name("db1", "t", "ds=2024-01-02/h=2
       {"x": "1"})
 check("alter_partition missing", raised(c4.alter_partition, "db1", "t", missing),
       ["InvalidOperationException", NOPART])
+pq = c4.get_partition_by_name("db1", "t", "ds=2024-01-04/h=4")
+pq.parameters = {"x": "req"}
+check("alter_partitions_req (hive4)", plain(c4.alter_partitions_req(T4.AlterPartitionsRequest(
+    dbName="db1", tableName="t", partitions=[pq]))), {})
+check("alter_partitions_req read back",
+      c4.get_partition_by_name("db1", "t", "ds=2024-01-04/h=4").parameters, {"x": "req"})
 
 # rename_partition: a managed partition at its default path moves
 newp = mk_part(T4, "db1", "t", ["2024-01-06", "60"])
@@ -359,6 +371,13 @@ check("rename_partition moved the directory",
 check("rename_partition read back", plain(c4.get_partition_by_name(
     "db1", "t", "ds=2024-01-06/h=60"))["sd"]["location"],
     "file:" + os.path.join(T1, "ds=2024-01-06", "h=60"))
+check("rename_partition_req (hive4) there and back", (
+    plain(c4.rename_partition_req(T4.RenamePartitionRequest(
+        dbName="db1", tableName="t", partVals=["2024-01-06", "60"],
+        newPart=mk_part(T4, "db1", "t", ["2024-01-06", "61"])))),
+    exists(os.path.join(T1, "ds=2024-01-06", "h=61")),
+    c4.rename_partition("db1", "t", ["2024-01-06", "61"], newp),
+    exists(os.path.join(T1, "ds=2024-01-06", "h=60"))), ({}, True, None, True))
 check("rename_partition onto an existing one", raised(
     c4.rename_partition, "db1", "t", ["2024-01-06", "60"], mk_part(T4, "db1", "t",
                                                                    ["2024-01-05", "5"])),

@@ -84,7 +84,8 @@ typedef struct wargs {
   uint32_t n_parts;
   hl_hms_add_partitions_request_t *add;
   hl_hms_drop_partitions_request_t *drop;
-  char *cat; /* a request's catName */
+  char *cat;          /* a request's catName */
+  int ignore_unknown; /* DropDatabaseRequest.ignoreUnknownDb */
 } wargs_t;
 
 static hl_status_t alloc(hl_hms_dec_t *d, size_t n, void **out) {
@@ -101,8 +102,13 @@ static hl_status_t alloc(hl_hms_dec_t *d, size_t n, void **out) {
  *                              5 newPart
  *   'd' DropTableRequest       1 catalogName, 2 dbName, 3 tableName,
  *                              4 deleteData
+ *   'x' DropDatabaseRequest    1 name, 2 catalogName, 3 ignoreUnknownDb,
+ *                              4 deleteData, 5 cascade
+ * (CreateDatabaseRequest has Database's field ids and types: 'D'.)
  * dbName and tableName land in s[1], s[2] (as the older methods' first
- * arguments), deleteData in b[3]. */
+ * arguments), deleteData in b[3]; for 'x' the name in s[1], deleteData
+ * and cascade in b[2], b[3] (drop_database's), ignoreUnknownDb in
+ * ignore_unknown. */
 static hl_status_t read_req(hl_hms_dec_t *d, wargs_t *a, char kind) {
   hl_ttype_t t;
   int16_t id;
@@ -111,7 +117,13 @@ static hl_status_t read_req(hl_hms_dec_t *d, wargs_t *a, char kind) {
   if (rc) return rc;
   while (!(rc = hl_tr_field(&d->r, &t, &id)) && t != HL_TT_STOP) {
     int used = 1;
-    if (kind == 'R' && id == 1 && t == HL_TT_STRUCT)
+    if (kind == 'x' && (id == 1 || id == 2) && t == HL_TT_STRING)
+      rc = hl_hms_read_string(d, id == 1 ? &a->s[1] : &a->cat);
+    else if (kind == 'x' && id >= 3 && id <= 5 && t == HL_TT_BOOL)
+      rc = hl_tr_bool(&d->r, id == 3 ? &a->ignore_unknown : &a->b[id - 2]);
+    else if (kind == 'x')
+      used = 0;
+    else if (kind == 'R' && id == 1 && t == HL_TT_STRUCT)
       rc = alloc(d, sizeof *a->tbl, (void **)&a->tbl) ? d->r.err->code
                                                       : hl_hms_read_table(d, a->tbl);
     else if (kind != 'R' && id == 1 && t == HL_TT_STRING)
@@ -139,13 +151,14 @@ static hl_status_t read_req(hl_hms_dec_t *d, wargs_t *a, char kind) {
     if (rc) break;
   }
   hl_tr_leave(&d->r);
-  need = kind == 'R' ? 0x2 : kind == 'd' ? 0xc : kind == 'r' ? 0x3c : 0x1c;
+  need = kind == 'R' ? 0x2 : kind == 'd' ? 0xc : kind == 'r' ? 0x3c : kind == 'x' ? 0x3a : 0x1c;
   if (!rc && (seen & need) != need)
     rc = hl_tr_fail(&d->r, "%s lacks a required field",
                     kind == 'R'   ? "CreateTableRequest"
                     : kind == 'a' ? "AlterTableRequest"
                     : kind == 'p' ? "AlterPartitionsRequest"
                     : kind == 'r' ? "RenamePartitionRequest"
+                    : kind == 'x' ? "DropDatabaseRequest"
                                   : "DropTableRequest");
   return rc;
 }
@@ -167,7 +180,7 @@ static hl_status_t read_wargs(hl_hms_dec_t *d, const char *spec, wargs_t *a) {
       rc = hl_hms_read_strlist(d, &a->vals);
     else if (k == 'Q' && t == HL_TT_LIST)
       rc = hl_hms_read_partition_list(d, &a->parts, &a->n_parts);
-    else if (t != HL_TT_STRUCT || strchr("DTPEAXRaprd", k) == NULL)
+    else if (t != HL_TT_STRUCT || strchr("DTPEAXRaprdx", k) == NULL)
       rc = hl_tr_skip(&d->r, t);
     else if (k == 'D')
       rc = alloc(d, sizeof *a->db, (void **)&a->db) ? d->r.err->code
@@ -186,7 +199,7 @@ static hl_status_t read_wargs(hl_hms_dec_t *d, const char *spec, wargs_t *a) {
       rc = alloc(d, sizeof *a->drop, (void **)&a->drop)
                ? d->r.err->code
                : hl_hms_read_drop_partitions_request(d, a->drop);
-    else if (strchr("Raprd", k))
+    else if (strchr("Raprdx", k))
       rc = read_req(d, a, k);
     else { /* 'E' */
       hl_hms_env_context_t env;
@@ -1159,13 +1172,16 @@ enum {
   W_RENAME_PART,
   W_ALTER_PARTS_REQ,
   W_RENAME_PART_REQ,
-  W_DROP_TABLE_REQ
+  W_DROP_TABLE_REQ,
+  W_DROP_DB_REQ
 };
 
 static const wmethod_t methods[] = {
     {"create_database", "D", W_CREATE_DB},
     {"alter_database", "sD", W_ALTER_DB},
     {"drop_database", "sbb", W_DROP_DB},
+    {"create_database_req", "D", W_CREATE_DB},
+    {"drop_database_req", "x", W_DROP_DB_REQ},
     {"create_table", "T", W_CREATE_TABLE},
     {"create_table_with_environment_context", "TE", W_CREATE_TABLE},
     {"create_table_req", "R", W_CREATE_TABLE_REQ},
@@ -1202,8 +1218,9 @@ static hl_status_t run(hl_hms_wcall_t *c, int op, const wargs_t *a, outcome_t *o
   hl_hms_partition_t *added;
   uint32_t n;
   hl_status_t rc;
-  if (a->cat && strcmp(a->cat, HL_HMS_CATALOG) != 0) /* every _req here: Meta at 2 */
-    return failf(o, 2, HL_SS(INVALID_SCHEMA_NAME), "catalog %s does not exist%s", a->cat, 0);
+  if (a->cat && strcmp(a->cat, HL_HMS_CATALOG) != 0) /* Meta: 3 for drop_database_req, else 2 */
+    return failf(o, op == W_DROP_DB_REQ ? 3 : 2, HL_SS(INVALID_SCHEMA_NAME),
+                 "catalog %s does not exist%s", a->cat, 0);
   switch (op) {
   case W_CREATE_DB:
     return do_create_database(c, a, o, err);
@@ -1211,6 +1228,13 @@ static hl_status_t run(hl_hms_wcall_t *c, int op, const wargs_t *a, outcome_t *o
     return do_alter_database(c, a, o, err);
   case W_DROP_DB:
     return do_drop_database(c, a, o, err);
+  case W_DROP_DB_REQ: /* drop_database_req throws as drop_database */
+    if ((rc = do_drop_database(c, a, o, err)) == HL_ERROR && a->ignore_unknown && o->exc_id == 1) {
+      hl_err_clear(&o->e);
+      o->exc_id = 0;
+      return HL_OK;
+    }
+    return rc;
   case W_CREATE_TABLE:
   case W_CREATE_TABLE_REQ:
     return do_create_table(c, a, o, err);
@@ -1277,10 +1301,10 @@ static hl_status_t run(hl_hms_wcall_t *c, int op, const wargs_t *a, outcome_t *o
 
 /* Methods whose success reply is void (the others write their own). */
 static int void_reply(int op) {
-  return op == W_CREATE_DB || op == W_ALTER_DB || op == W_DROP_DB || op == W_CREATE_TABLE ||
-         op == W_CREATE_TABLE_REQ || op == W_ALTER_TABLE || op == W_ALTER_TABLE_CASCADE ||
-         op == W_DROP_TABLE || op == W_ALTER_PART || op == W_ALTER_PARTS || op == W_RENAME_PART ||
-         op == W_DROP_TABLE_REQ;
+  return op == W_CREATE_DB || op == W_ALTER_DB || op == W_DROP_DB || op == W_DROP_DB_REQ ||
+         op == W_CREATE_TABLE || op == W_CREATE_TABLE_REQ || op == W_ALTER_TABLE ||
+         op == W_ALTER_TABLE_CASCADE || op == W_DROP_TABLE || op == W_ALTER_PART ||
+         op == W_ALTER_PARTS || op == W_RENAME_PART || op == W_DROP_TABLE_REQ;
 }
 
 hl_status_t hl_hms_write_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handled,

@@ -199,6 +199,17 @@ check("alter_database read back", (d["description"], d["parameters"], d["locatio
       ("changed", {"b": "2"}, "file:" + DB1))
 check("alter_database missing", raised(c4.alter_database, "nosuch", T4.Database(name="nosuch")),
       ["NoSuchObjectException", 'database "nosuch" does not exist'])
+check("create_database_req (hive4)", (c4.create_database_req(T4.CreateDatabaseRequest(
+    databaseName="db3", parameters={"p": "q"})), plain(c4.get_database("db3"))["parameters"],
+    exists(os.path.join(W, "db3.db"))), (None, {"p": "q"}, True))
+check("drop_database_req (hive4)", (c4.drop_database_req(T4.DropDatabaseRequest(
+    name="db3", ignoreUnknownDb=False, deleteData=True, cascade=False)),
+    exists(os.path.join(W, "db3.db"))), (None, False))
+check("drop_database_req ignoreUnknownDb", c4.drop_database_req(T4.DropDatabaseRequest(
+    name="db3", ignoreUnknownDb=True, deleteData=True, cascade=False)), None)
+check("drop_database_req unknown", raised(c4.drop_database_req, T4.DropDatabaseRequest(
+    name="db3", ignoreUnknownDb=False, deleteData=True, cascade=False)),
+    ["NoSuchObjectException", 'database "db3" does not exist'])
 check("DESCRIBE DATABASE db1", hl("DESCRIBE DATABASE db1;"),
       "db1\tchanged\t%s\ttester\tUSER\t\n" % DB1)
 

@@ -5,7 +5,8 @@
  * update_table_column_statistics, update_partition_column_statistics and
  * their Hive 4 _req forms, set_aggr_stats_for, get_table_column_statistics,
  * get_partition_column_statistics, get_table_statistics_req,
- * get_partitions_statistics_req, delete_table_column_statistics,
+ * get_partitions_statistics_req, get_aggr_stats_for,
+ * delete_table_column_statistics,
  * delete_partition_column_statistics.
  *
  * The catalog keeps min/max as text in the column's type (so hivelite's
@@ -469,6 +470,98 @@ static hl_status_t delete_stats(hl_hms_wcall_t *c, const sargs_t *a, int part,
   return HL_OK;
 }
 
+static __int128 dec_value(const hl_hms_decimal_t *v) {
+  __int128 x = v->len && (v->unscaled[0] & 0x80) ? -1 : 0;
+  for (uint32_t i = 0; i < v->len && i < 16; i++)
+    x = (__int128)(((unsigned __int128)x << 8) | v->unscaled[i]);
+  return x;
+}
+
+/* Folds B (another partition's statistics of the same column) into A as
+ * Hive's aggregators do: nulls, trues and falses add up, distinct counts
+ * and lengths take the largest (a lower bound of the whole), the range
+ * widens. */
+static void merge(hl_hms_stats_data_t *a, const hl_hms_stats_data_t *b) {
+  a->num_nulls += b->num_nulls;
+  a->num_trues += b->num_trues;
+  a->num_falses += b->num_falses;
+  if (b->num_dvs > a->num_dvs) a->num_dvs = b->num_dvs;
+  if (b->max_col_len > a->max_col_len) a->max_col_len = b->max_col_len;
+  if (b->avg_col_len > a->avg_col_len) a->avg_col_len = b->avg_col_len;
+  for (int hi = 0; hi < 2; hi++) {
+    int has_b = hi ? b->has_high : b->has_low, *has_a = hi ? &a->has_high : &a->has_low;
+    if (!has_b) continue;
+    int take = !*has_a;
+    if (!take && a->kind == HL_HMS_STATS_DOUBLE) {
+      double x = hi ? a->high_d : a->low_d, y = hi ? b->high_d : b->low_d;
+      take = hi ? y > x : y < x;
+    } else if (!take && a->kind == HL_HMS_STATS_DECIMAL) {
+      __int128 x = dec_value(hi ? &a->high_dec : &a->low_dec),
+               y = dec_value(hi ? &b->high_dec : &b->low_dec);
+      take = hi ? y > x : y < x;
+    } else if (!take) {
+      int64_t x = hi ? a->high_i : a->low_i, y = hi ? b->high_i : b->low_i;
+      take = hi ? y > x : y < x;
+    }
+    if (!take) continue;
+    *has_a = 1;
+    if (hi) {
+      a->high_i = b->high_i;
+      a->high_d = b->high_d;
+      a->high_dec = b->high_dec;
+    } else {
+      a->low_i = b->low_i;
+      a->low_d = b->low_d;
+      a->low_dec = b->low_dec;
+    }
+  }
+}
+
+/* get_aggr_stats_for(1 PartitionsStatsRequest) throws (1 NoSuchObject,
+ * 2 Meta): per column, the statistics of the named partitions folded
+ * together; partsFound is the number of those partitions that have
+ * statistics of every requested column (Hive's meaning). */
+static hl_status_t aggr_stats(hl_hms_wcall_t *c, const hl_hms_stats_request_t *q,
+                              hl_hms_outcome_t *o, hl_error_t *err) {
+  hl_cat_table_t *t = hl_hms_wtable(c, q->db_name, q->tbl_name, 1, 2, o);
+  if (!t) return HL_ERROR;
+  hl_hms_aggr_stats_t r = {0};
+  uint32_t nc = q->col_names.n;
+  int *found = hl_arena_zalloc(c->arena, sizeof(int) * (nc + 1));
+  if (!(r.objs = hl_arena_zalloc(c->arena, sizeof *r.objs * (nc + 1))) || !found)
+    return hl_err_nomem(err);
+  for (uint32_t i = 0; i < q->part_names.n; i++) {
+    hl_hms_outcome_t miss = {0};
+    hl_err_init(&miss.e);
+    hl_cat_partition_t *p = part_by_name(c, t, q->part_names.items[i], 1, &miss);
+    hl_err_clear(&miss.e);
+    if (!p) continue;
+    uint32_t have = 0;
+    for (uint32_t j = 0; j < nc; j++) {
+      hl_hms_strlist_t one = {1, &q->col_names.items[j]};
+      hl_hms_stats_obj_t *obj;
+      uint32_t n;
+      if (get_objs(c, t, p->id, &one, &obj, &n, &o->e)) return hl_hms_wfail(o, 2);
+      if (!n) continue;
+      have++;
+      if (found[j]++ == 0)
+        r.objs[j] = obj[0];
+      else
+        merge(&r.objs[j].data, &obj[0].data);
+    }
+    r.parts_found += have == nc;
+  }
+  uint32_t k = 0; /* columns no partition had are left out */
+  for (uint32_t j = 0; j < nc; j++)
+    if (found[j]) r.objs[k++] = r.objs[j];
+  r.n_objs = k;
+  hl_hms_wreply_begin(c);
+  hl_tw_field(c->out, HL_TT_STRUCT, 0);
+  hl_hms_write_aggr_stats(c->out, &r);
+  hl_tw_stop(c->out);
+  return HL_OK;
+}
+
 hl_status_t hl_hms_stats_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handled,
                                   hl_error_t *err) {
   const char *m = c->method;
@@ -548,6 +641,10 @@ hl_status_t hl_hms_stats_dispatch(hl_hms_wcall_t *c, hl_hms_dec_t *d, int *handl
       hl_hms_write_partitions_stats_result(c->out, &r);
       hl_tw_stop(c->out);
     }
+  } else if (strcmp(m, "get_aggr_stats_for") == 0) {
+    hl_hms_stats_request_t q;
+    if ((rc = read_sargs(d, &a, &q, rd_parts_req))) return rc;
+    rc = aggr_stats(c, &q, &o, err);
   } else if (strcmp(m, "delete_table_column_statistics") == 0 ||
              strcmp(m, "delete_partition_column_statistics") == 0) {
     if ((rc = read_sargs(d, &a, NULL, NULL))) return rc;

@@ -588,6 +588,19 @@ check("read back after set_aggr_stats_for", (
     plain(c4.get_table_column_statistics("pre", "st", "i"))["statsObj"],
     plain(c4.get_partition_column_statistics("pre", "st", "p=1", "d"))["statsObj"]),
     ([WANT[1]], [WANT[2]]))
+c4.append_partition("pre", "st", ["2"])
+c4.update_partition_column_statistics(T4.ColumnStatistics(statsDesc=desc(T4, "p=1"),
+                                                          statsObj=objs(T4)[1:2]))
+c4.update_partition_column_statistics(T4.ColumnStatistics(
+    statsDesc=desc(T4, "p=2"), statsObj=[T4.ColumnStatisticsObj("i", "bigint", data(
+        T4, longStats=T4.LongColumnStatsData(lowValue=-10, highValue=20, numNulls=3,
+                                             numDVs=9)))]))
+check("get_aggr_stats_for (hive2)", plain(c2.get_aggr_stats_for(T2.PartitionsStatsRequest(
+    dbName="pre", tblName="st", colNames=["i", "d"], partNames=["p=1", "p=2", "p=9"]))),
+    {"colStats": [
+        {"colName": "i", "colType": "bigint", "statsData": {"longStats": {
+            "lowValue": -10, "highValue": 70, "numNulls": 3, "numDVs": 9}}},
+        WANT[2]], "partsFound": 1})
 
 # ---------------------------------------------------------- hostile bytes
 def raw_call(name, body):

@@ -4,8 +4,10 @@
  * (IDL field names; absent fields omitted; map<string, string> an object;
  * SkewedInfo's map<list<string>, string> a list of [values, location]).
  *
- *   hms_codec_tool decode table|partition|database   < bytes  > json
- *   hms_codec_tool encode table|partition|database   < json   > bytes
+ *   hms_codec_tool decode KIND                       < bytes  > json
+ *   hms_codec_tool encode KIND                       < json   > bytes
+ *     (KIND: table, partition, database, and of hms_ddl.h lock_request,
+ *      show_locks_response, add_partitions_request)
  *   hms_codec_tool call-decode                       < call   > {"name", "type", "seqid", args...}
  *   hms_codec_tool reply METHOD SEQID                < json   > reply bytes
  *     (json: {"success": value} | {"exc_id": n, "message": m} |
@@ -16,6 +18,7 @@
  * Exit 0, or 1 with the error's SQLSTATE and message on stderr.
  */
 #include "hms/hms_call.h"
+#include "hms/hms_ddl.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -157,6 +160,61 @@ const desc_t D_SD = {sizeof(SD), f_sd};
 const desc_t D_DB = {sizeof(DB), f_db};
 const desc_t D_TABLE = {sizeof(TB), f_table};
 const desc_t D_PART = {sizeof(PA), f_part};
+/* the write-method structs of hms_ddl.h (a sample: locks, add requests) */
+extern const desc_t D_LCOMP, D_LSHOW_EL;
+#define LC hl_hms_lock_component_t
+static const fdesc_t f_lcomp[] = {
+    {"type", F_I32, O(LC, type), N, 0, 0},
+    {"level", F_I32, O(LC, level), N, 0, 0},
+    {"dbname", F_STR, O(LC, dbname), N, 0, 0},
+    {"tablename", F_STR, O(LC, tablename), N, 0, 0},
+    {"partitionname", F_STR, O(LC, partitionname), N, 0, 0},
+    {"operationType", F_I32, O(LC, operation_type), O(LC, has_operation_type), 0, 0},
+    {"isTransactional", F_BOOL, O(LC, is_transactional), O(LC, has_is_transactional), 0, 0},
+    {"isDynamicPartitionWrite", F_BOOL, O(LC, is_dynamic_partition_write),
+     O(LC, has_is_dynamic_partition_write), 0, 0},
+    {0}};
+#define LR hl_hms_lock_request_t
+static const fdesc_t f_lreq[] = {
+    {"component", F_ARRAY, O(LR, components), N, O(LR, n_components), &D_LCOMP},
+    {"txnid", F_I64, O(LR, txnid), O(LR, has_txnid), 0, 0},
+    {"user", F_STR, O(LR, user), N, 0, 0},
+    {"hostname", F_STR, O(LR, hostname), N, 0, 0},
+    {"agentInfo", F_STR, O(LR, agent_info), N, 0, 0},
+    {0}};
+#define SLE hl_hms_show_locks_element_t
+static const fdesc_t f_lshow_el[] = {
+    {"lockid", F_I64, O(SLE, lockid), N, 0, 0},
+    {"dbname", F_STR, O(SLE, dbname), N, 0, 0},
+    {"tablename", F_STR, O(SLE, tablename), N, 0, 0},
+    {"partname", F_STR, O(SLE, partname), N, 0, 0},
+    {"state", F_I32, O(SLE, state), N, 0, 0},
+    {"type", F_I32, O(SLE, type), N, 0, 0},
+    {"txnid", F_I64, O(SLE, txnid), O(SLE, has_txnid), 0, 0},
+    {"lastheartbeat", F_I64, O(SLE, lastheartbeat), N, 0, 0},
+    {"acquiredat", F_I64, O(SLE, acquiredat), O(SLE, has_acquiredat), 0, 0},
+    {"user", F_STR, O(SLE, user), N, 0, 0},
+    {"hostname", F_STR, O(SLE, hostname), N, 0, 0},
+    {"heartbeatCount", F_I32, O(SLE, heartbeat_count), O(SLE, has_heartbeat_count), 0, 0},
+    {"agentInfo", F_STR, O(SLE, agent_info), N, 0, 0},
+    {0}};
+static const fdesc_t f_lshow[] = {{"locks", F_ARRAY, O(hl_hms_show_locks_response_t, locks), N,
+                                   O(hl_hms_show_locks_response_t, n_locks), &D_LSHOW_EL},
+                                  {0}};
+#define APR hl_hms_add_partitions_request_t
+static const fdesc_t f_apr[] = {
+    {"dbName", F_STR, O(APR, db_name), N, 0, 0},
+    {"tblName", F_STR, O(APR, tbl_name), N, 0, 0},
+    {"parts", F_ARRAY, O(APR, parts), N, O(APR, n_parts), &D_PART},
+    {"ifNotExists", F_BOOL, O(APR, if_not_exists), N, 0, 0},
+    {"needResult", F_BOOL, O(APR, need_result), O(APR, has_need_result), 0, 0},
+    {"catName", F_STR, O(APR, cat_name), N, 0, 0},
+    {0}};
+const desc_t D_LCOMP = {sizeof(LC), f_lcomp};
+const desc_t D_LREQ = {sizeof(LR), f_lreq};
+const desc_t D_LSHOW_EL = {sizeof(SLE), f_lshow_el};
+const desc_t D_LSHOW = {sizeof(hl_hms_show_locks_response_t), f_lshow};
+const desc_t D_APR = {sizeof(APR), f_apr};
 
 #define AT(p, off, T) ((T *)((char *)(p) + (off)))
 
@@ -372,6 +430,9 @@ static const desc_t *kind_desc(const char *k) {
   if (!strcmp(k, "table")) return &D_TABLE;
   if (!strcmp(k, "partition")) return &D_PART;
   if (!strcmp(k, "database")) return &D_DB;
+  if (!strcmp(k, "lock_request")) return &D_LREQ;
+  if (!strcmp(k, "show_locks_response")) return &D_LSHOW;
+  if (!strcmp(k, "add_partitions_request")) return &D_APR;
   fprintf(stderr, "unknown kind %s\n", k);
   exit(2);
 }
@@ -379,6 +440,9 @@ static const desc_t *kind_desc(const char *k) {
 static hl_status_t decode_kind(const desc_t *d, hl_hms_dec_t *dec, void *v) {
   if (d == &D_TABLE) return hl_hms_read_table(dec, v);
   if (d == &D_PART) return hl_hms_read_partition(dec, v);
+  if (d == &D_LREQ) return hl_hms_read_lock_request(dec, v);
+  if (d == &D_LSHOW) return hl_hms_read_show_locks_response(dec, v);
+  if (d == &D_APR) return hl_hms_read_add_partitions_request(dec, v);
   return hl_hms_read_database(dec, v);
 }
 
@@ -387,6 +451,12 @@ static void encode_kind(const desc_t *d, hl_buf_t *b, const void *v) {
     hl_hms_write_table(b, v);
   else if (d == &D_PART)
     hl_hms_write_partition(b, v);
+  else if (d == &D_LREQ)
+    hl_hms_write_lock_request(b, v);
+  else if (d == &D_LSHOW)
+    hl_hms_write_show_locks_response(b, v);
+  else if (d == &D_APR)
+    hl_hms_write_add_partitions_request(b, v);
   else
     hl_hms_write_database(b, v);
 }

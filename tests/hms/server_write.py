@@ -299,6 +299,16 @@ check("add_partitions duplicate (all or none)", raised(c2.add_partitions, [
     ["AlreadyExistsException", 'partition "ds=2024-01-02/h=2" already exists in table t'])
 check("nothing added", (part_names(c4, "db1", "t"),
                         exists(os.path.join(T1, "ds=2024-01-09"))), (before, False))
+with open(os.path.join(T1, "ds=2024-01-10"), "w") as f:  # a file where a directory must go
+    f.write("x")
+r = raised(c2.add_partitions, [mk_part(T2, "db1", "t", ["2024-01-09", "9"]),
+                               mk_part(T2, "db1", "t", ["2024-01-10", "10"])])
+check("add_partitions whose directory cannot be made", r,
+      ["MetaException", 'could not create directory "%s": Not a directory'
+       % os.path.join(T1, "ds=2024-01-10")])
+check("its other directory was removed again, nothing added",
+      (exists(os.path.join(T1, "ds=2024-01-09")), part_names(c4, "db1", "t")), (False, before))
+os.remove(os.path.join(T1, "ds=2024-01-10"))
 check("add_partition bad value", raised(c4.add_partition,
                                         mk_part(T4, "db1", "t", ["2024-01-01", "x"])),
       ["InvalidObjectException",

@@ -264,6 +264,17 @@ check("create_table_req read back", plain(c4.get_table_req(
 c4.create_table_req(T4.CreateTableRequest(table=mk_table(T4, "db1", "q", [("x", "int")])))
 check("drop_table_req (hive4)", (c4.drop_table_req(T4.DropTableRequest(
     dbName="db1", tableName="q", deleteData=True)), exists(os.path.join(DB1, "q"))), (None, False))
+M = os.path.join(DB1, "m")
+c4.create_table(mk_table(T4, "db1", "m", [("x", "int")]))
+c4.create_table(mk_table(T4, "db1", "inner", [("x", "int")], location="file:" + M + "/inner",
+                         ttype="EXTERNAL_TABLE"))
+check("drop_table of a directory holding another table's", raised(c4.drop_table, "db1", "m", True),
+      ["MetaException", 'cannot remove "%s": it holds the location "%s/inner" of table db1.inner'
+       % (M, M)])
+check("nothing dropped", (c4.get_all_tables("db1"), exists(M + "/inner")),
+      (["e", "inner", "m", "r", "t"], True))
+c4.drop_table("db1", "inner", True)
+check("then it goes", (c4.drop_table("db1", "m", True), exists(M)), (None, False))
 check("drop_table_req of another catalog", raised(c4.drop_table_req, T4.DropTableRequest(
     catalogName="spark", dbName="db1", tableName="r")),
     ["MetaException", "catalog spark does not exist"])

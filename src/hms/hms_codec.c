@@ -275,36 +275,10 @@ hl_status_t hl_hms_read_app_exception(hl_hms_dec_t *d, hl_hms_app_exception_t *o
 
 /* ---- encoders */
 
-static void w_str(hl_buf_t *b, int16_t id, const char *s) {
-  if (!s) return; /* absent */
-  hl_tw_field(b, HL_TT_STRING, id);
-  hl_tw_string(b, s);
-}
-
-static void w_i32(hl_buf_t *b, int16_t id, int32_t v) {
-  hl_tw_field(b, HL_TT_I32, id);
-  hl_tw_i32(b, v);
-}
-
-static void w_i64(hl_buf_t *b, int16_t id, int64_t v) {
-  hl_tw_field(b, HL_TT_I64, id);
-  hl_tw_i64(b, v);
-}
-
-static void w_bool(hl_buf_t *b, int16_t id, int v) {
-  hl_tw_field(b, HL_TT_BOOL, id);
-  hl_tw_bool(b, v);
-}
-
 void hl_hms_write_strlist(hl_buf_t *b, const hl_hms_strlist_t *v) {
   hl_tw_list(b, HL_TT_STRING, v->n);
   for (uint32_t i = 0; i < v->n; i++)
     hl_tw_string(b, v->items[i]);
-}
-
-static void w_strlist(hl_buf_t *b, int16_t id, const hl_hms_strlist_t *v) {
-  hl_tw_field(b, HL_TT_LIST, id);
-  hl_hms_write_strlist(b, v);
 }
 
 static void w_strmap(hl_buf_t *b, int16_t id, const hl_hms_strmap_t *v) {
@@ -324,31 +298,31 @@ static void w_cols(hl_buf_t *b, int16_t id, const hl_hms_field_schema_t *cols, u
 }
 
 void hl_hms_write_field_schema(hl_buf_t *b, const hl_hms_field_schema_t *v) {
-  w_str(b, 1, v->name);
-  w_str(b, 2, v->type);
-  w_str(b, 3, v->comment);
+  hl_hms_w_str(b, 1, v->name);
+  hl_hms_w_str(b, 2, v->type);
+  hl_hms_w_str(b, 3, v->comment);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_serde_info(hl_buf_t *b, const hl_hms_serde_info_t *v) {
-  w_str(b, 1, v->name);
-  w_str(b, 2, v->serialization_lib);
+  hl_hms_w_str(b, 1, v->name);
+  hl_hms_w_str(b, 2, v->serialization_lib);
   w_strmap(b, 3, &v->parameters);
-  w_str(b, 4, v->description);
-  w_str(b, 5, v->serializer_class);
-  w_str(b, 6, v->deserializer_class);
-  if (v->has_serde_type) w_i32(b, 7, v->serde_type);
+  hl_hms_w_str(b, 4, v->description);
+  hl_hms_w_str(b, 5, v->serializer_class);
+  hl_hms_w_str(b, 6, v->deserializer_class);
+  if (v->has_serde_type) hl_hms_w_i32(b, 7, v->serde_type);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_order(hl_buf_t *b, const hl_hms_order_t *v) {
-  w_str(b, 1, v->col);
-  w_i32(b, 2, v->order);
+  hl_hms_w_str(b, 1, v->col);
+  hl_hms_w_i32(b, 2, v->order);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_skewed_info(hl_buf_t *b, const hl_hms_skewed_info_t *v) {
-  w_strlist(b, 1, &v->col_names);
+  hl_hms_w_strlist(b, 1, &v->col_names);
   hl_tw_field(b, HL_TT_LIST, 2);
   hl_tw_list(b, HL_TT_LIST, v->n_col_values);
   for (uint32_t i = 0; i < v->n_col_values; i++)
@@ -364,16 +338,16 @@ void hl_hms_write_skewed_info(hl_buf_t *b, const hl_hms_skewed_info_t *v) {
 
 void hl_hms_write_sd(hl_buf_t *b, const hl_hms_sd_t *v) {
   w_cols(b, 1, v->cols, v->n_cols);
-  w_str(b, 2, v->location);
-  w_str(b, 3, v->input_format);
-  w_str(b, 4, v->output_format);
-  w_bool(b, 5, v->compressed);
-  w_i32(b, 6, v->num_buckets);
+  hl_hms_w_str(b, 2, v->location);
+  hl_hms_w_str(b, 3, v->input_format);
+  hl_hms_w_str(b, 4, v->output_format);
+  hl_hms_w_bool(b, 5, v->compressed);
+  hl_hms_w_i32(b, 6, v->num_buckets);
   if (v->serde_info) {
     hl_tw_field(b, HL_TT_STRUCT, 7);
     hl_hms_write_serde_info(b, v->serde_info);
   }
-  w_strlist(b, 8, &v->bucket_cols);
+  hl_hms_w_strlist(b, 8, &v->bucket_cols);
   hl_tw_field(b, HL_TT_LIST, 9);
   hl_tw_list(b, HL_TT_STRUCT, v->n_sort_cols);
   for (uint32_t i = 0; i < v->n_sort_cols; i++)
@@ -383,84 +357,84 @@ void hl_hms_write_sd(hl_buf_t *b, const hl_hms_sd_t *v) {
     hl_tw_field(b, HL_TT_STRUCT, 11);
     hl_hms_write_skewed_info(b, v->skewed_info);
   }
-  if (v->has_stored_as_sub_directories) w_bool(b, 12, v->stored_as_sub_directories);
+  if (v->has_stored_as_sub_directories) hl_hms_w_bool(b, 12, v->stored_as_sub_directories);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_database(hl_buf_t *b, const hl_hms_database_t *v) {
-  w_str(b, 1, v->name);
-  w_str(b, 2, v->description);
-  w_str(b, 3, v->location_uri);
+  hl_hms_w_str(b, 1, v->name);
+  hl_hms_w_str(b, 2, v->description);
+  hl_hms_w_str(b, 3, v->location_uri);
   w_strmap(b, 4, &v->parameters);
-  w_str(b, 6, v->owner_name);
-  if (v->has_owner_type) w_i32(b, 7, v->owner_type);
-  w_str(b, 8, v->catalog_name);
-  if (v->has_create_time) w_i32(b, 9, v->create_time);
-  w_str(b, 10, v->managed_location_uri);
-  if (v->has_type) w_i32(b, 11, v->type);
-  w_str(b, 12, v->connector_name);
-  w_str(b, 13, v->remote_dbname);
+  hl_hms_w_str(b, 6, v->owner_name);
+  if (v->has_owner_type) hl_hms_w_i32(b, 7, v->owner_type);
+  hl_hms_w_str(b, 8, v->catalog_name);
+  if (v->has_create_time) hl_hms_w_i32(b, 9, v->create_time);
+  hl_hms_w_str(b, 10, v->managed_location_uri);
+  if (v->has_type) hl_hms_w_i32(b, 11, v->type);
+  hl_hms_w_str(b, 12, v->connector_name);
+  hl_hms_w_str(b, 13, v->remote_dbname);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_table(hl_buf_t *b, const hl_hms_table_t *v) {
-  w_str(b, 1, v->table_name);
-  w_str(b, 2, v->db_name);
-  w_str(b, 3, v->owner);
-  w_i32(b, 4, v->create_time);
-  w_i32(b, 5, v->last_access_time);
-  w_i32(b, 6, v->retention);
+  hl_hms_w_str(b, 1, v->table_name);
+  hl_hms_w_str(b, 2, v->db_name);
+  hl_hms_w_str(b, 3, v->owner);
+  hl_hms_w_i32(b, 4, v->create_time);
+  hl_hms_w_i32(b, 5, v->last_access_time);
+  hl_hms_w_i32(b, 6, v->retention);
   if (v->sd) {
     hl_tw_field(b, HL_TT_STRUCT, 7);
     hl_hms_write_sd(b, v->sd);
   }
   w_cols(b, 8, v->partition_keys, v->n_partition_keys);
   w_strmap(b, 9, &v->parameters);
-  w_str(b, 10, v->view_original_text);
-  w_str(b, 11, v->view_expanded_text);
-  w_str(b, 12, v->table_type);
-  if (v->has_temporary) w_bool(b, 14, v->temporary);
-  if (v->has_rewrite_enabled) w_bool(b, 15, v->rewrite_enabled);
-  w_str(b, 17, v->cat_name);
-  if (v->has_owner_type) w_i32(b, 18, v->owner_type);
-  if (v->has_write_id) w_i64(b, 19, v->write_id);
-  if (v->has_is_stats_compliant) w_bool(b, 20, v->is_stats_compliant);
+  hl_hms_w_str(b, 10, v->view_original_text);
+  hl_hms_w_str(b, 11, v->view_expanded_text);
+  hl_hms_w_str(b, 12, v->table_type);
+  if (v->has_temporary) hl_hms_w_bool(b, 14, v->temporary);
+  if (v->has_rewrite_enabled) hl_hms_w_bool(b, 15, v->rewrite_enabled);
+  hl_hms_w_str(b, 17, v->cat_name);
+  if (v->has_owner_type) hl_hms_w_i32(b, 18, v->owner_type);
+  if (v->has_write_id) hl_hms_w_i64(b, 19, v->write_id);
+  if (v->has_is_stats_compliant) hl_hms_w_bool(b, 20, v->is_stats_compliant);
   if (v->has_access_type) {
     hl_tw_field(b, HL_TT_BYTE, 22);
     hl_tw_byte(b, v->access_type);
   }
-  if (v->has_required_read_capabilities) w_strlist(b, 23, &v->required_read_capabilities);
-  if (v->has_required_write_capabilities) w_strlist(b, 24, &v->required_write_capabilities);
-  if (v->has_id) w_i64(b, 25, v->id);
-  if (v->has_txn_id) w_i64(b, 28, v->txn_id);
+  if (v->has_required_read_capabilities) hl_hms_w_strlist(b, 23, &v->required_read_capabilities);
+  if (v->has_required_write_capabilities) hl_hms_w_strlist(b, 24, &v->required_write_capabilities);
+  if (v->has_id) hl_hms_w_i64(b, 25, v->id);
+  if (v->has_txn_id) hl_hms_w_i64(b, 28, v->txn_id);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_partition(hl_buf_t *b, const hl_hms_partition_t *v) {
-  w_strlist(b, 1, &v->values);
-  w_str(b, 2, v->db_name);
-  w_str(b, 3, v->table_name);
-  w_i32(b, 4, v->create_time);
-  w_i32(b, 5, v->last_access_time);
+  hl_hms_w_strlist(b, 1, &v->values);
+  hl_hms_w_str(b, 2, v->db_name);
+  hl_hms_w_str(b, 3, v->table_name);
+  hl_hms_w_i32(b, 4, v->create_time);
+  hl_hms_w_i32(b, 5, v->last_access_time);
   if (v->sd) {
     hl_tw_field(b, HL_TT_STRUCT, 6);
     hl_hms_write_sd(b, v->sd);
   }
   w_strmap(b, 7, &v->parameters);
-  w_str(b, 9, v->cat_name);
-  if (v->has_write_id) w_i64(b, 10, v->write_id);
-  if (v->has_is_stats_compliant) w_bool(b, 11, v->is_stats_compliant);
+  hl_hms_w_str(b, 9, v->cat_name);
+  if (v->has_write_id) hl_hms_w_i64(b, 10, v->write_id);
+  if (v->has_is_stats_compliant) hl_hms_w_bool(b, 11, v->is_stats_compliant);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_exception(hl_buf_t *b, const hl_hms_exception_t *v) {
-  w_str(b, 1, v->message);
+  hl_hms_w_str(b, 1, v->message);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_app_exception(hl_buf_t *b, const hl_hms_app_exception_t *v) {
-  w_str(b, 1, v->message);
-  if (v->has_type) w_i32(b, 2, v->type);
+  hl_hms_w_str(b, 1, v->message);
+  if (v->has_type) hl_hms_w_i32(b, 2, v->type);
   hl_tw_stop(b);
 }
 

@@ -220,27 +220,6 @@ hl_status_t hl_hms_read_show_locks_response(hl_hms_dec_t *d, hl_hms_show_locks_r
 
 /* ---- encoders */
 
-static void w_str(hl_buf_t *b, int16_t id, const char *s) {
-  if (!s) return;
-  hl_tw_field(b, HL_TT_STRING, id);
-  hl_tw_string(b, s);
-}
-
-static void w_i32(hl_buf_t *b, int16_t id, int32_t v) {
-  hl_tw_field(b, HL_TT_I32, id);
-  hl_tw_i32(b, v);
-}
-
-static void w_i64(hl_buf_t *b, int16_t id, int64_t v) {
-  hl_tw_field(b, HL_TT_I64, id);
-  hl_tw_i64(b, v);
-}
-
-static void w_bool(hl_buf_t *b, int16_t id, int v) {
-  hl_tw_field(b, HL_TT_BOOL, id);
-  hl_tw_bool(b, v);
-}
-
 void hl_hms_write_partition_list(hl_buf_t *b, const hl_hms_partition_t *parts, uint32_t n) {
   hl_tw_list(b, HL_TT_STRUCT, n);
   for (uint32_t i = 0; i < n; i++)
@@ -253,13 +232,13 @@ void hl_hms_write_env_context(hl_buf_t *b, const hl_hms_env_context_t *v) {
 }
 
 void hl_hms_write_add_partitions_request(hl_buf_t *b, const hl_hms_add_partitions_request_t *v) {
-  w_str(b, 1, v->db_name ? v->db_name : "");
-  w_str(b, 2, v->tbl_name ? v->tbl_name : "");
+  hl_hms_w_str(b, 1, v->db_name ? v->db_name : "");
+  hl_hms_w_str(b, 2, v->tbl_name ? v->tbl_name : "");
   hl_tw_field(b, HL_TT_LIST, 3);
   hl_hms_write_partition_list(b, v->parts, v->n_parts);
-  w_bool(b, 4, v->if_not_exists);
-  if (v->has_need_result) w_bool(b, 5, v->need_result);
-  w_str(b, 6, v->cat_name);
+  hl_hms_w_bool(b, 4, v->if_not_exists);
+  if (v->has_need_result) hl_hms_w_bool(b, 5, v->need_result);
+  hl_hms_w_str(b, 6, v->cat_name);
   hl_tw_stop(b);
 }
 
@@ -268,24 +247,24 @@ void hl_hms_write_add_partitions_result(hl_buf_t *b, const hl_hms_add_partitions
     hl_tw_field(b, HL_TT_LIST, 1);
     hl_hms_write_partition_list(b, v->parts, v->n_parts);
   }
-  if (v->has_is_stats_compliant) w_bool(b, 2, v->is_stats_compliant);
+  if (v->has_is_stats_compliant) hl_hms_w_bool(b, 2, v->is_stats_compliant);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_drop_partitions_request(hl_buf_t *b, const hl_hms_drop_partitions_request_t *v) {
-  w_str(b, 1, v->db_name ? v->db_name : "");
-  w_str(b, 2, v->tbl_name ? v->tbl_name : "");
+  hl_hms_w_str(b, 1, v->db_name ? v->db_name : "");
+  hl_hms_w_str(b, 2, v->tbl_name ? v->tbl_name : "");
   hl_tw_field(b, HL_TT_STRUCT, 3);
   if (v->has_names) { /* exprs are never written: hivelite has none to send */
     hl_tw_field(b, HL_TT_LIST, 1);
     hl_hms_write_strlist(b, &v->names);
   }
   hl_tw_stop(b);
-  if (v->has_delete_data) w_bool(b, 4, v->delete_data);
-  if (v->has_if_exists) w_bool(b, 5, v->if_exists);
-  if (v->has_ignore_protection) w_bool(b, 6, v->ignore_protection);
-  if (v->has_need_result) w_bool(b, 8, v->need_result);
-  w_str(b, 9, v->cat_name);
+  if (v->has_delete_data) hl_hms_w_bool(b, 4, v->delete_data);
+  if (v->has_if_exists) hl_hms_w_bool(b, 5, v->if_exists);
+  if (v->has_ignore_protection) hl_hms_w_bool(b, 6, v->ignore_protection);
+  if (v->has_need_result) hl_hms_w_bool(b, 8, v->need_result);
+  hl_hms_w_str(b, 9, v->cat_name);
   hl_tw_stop(b);
 }
 
@@ -298,14 +277,14 @@ void hl_hms_write_drop_partitions_result(hl_buf_t *b, const hl_hms_drop_partitio
 }
 
 void hl_hms_write_lock_component(hl_buf_t *b, const hl_hms_lock_component_t *v) {
-  w_i32(b, 1, v->type);
-  w_i32(b, 2, v->level);
-  w_str(b, 3, v->dbname ? v->dbname : "");
-  w_str(b, 4, v->tablename);
-  w_str(b, 5, v->partitionname);
-  if (v->has_operation_type) w_i32(b, 6, v->operation_type);
-  if (v->has_is_transactional) w_bool(b, 7, v->is_transactional);
-  if (v->has_is_dynamic_partition_write) w_bool(b, 8, v->is_dynamic_partition_write);
+  hl_hms_w_i32(b, 1, v->type);
+  hl_hms_w_i32(b, 2, v->level);
+  hl_hms_w_str(b, 3, v->dbname ? v->dbname : "");
+  hl_hms_w_str(b, 4, v->tablename);
+  hl_hms_w_str(b, 5, v->partitionname);
+  if (v->has_operation_type) hl_hms_w_i32(b, 6, v->operation_type);
+  if (v->has_is_transactional) hl_hms_w_bool(b, 7, v->is_transactional);
+  if (v->has_is_dynamic_partition_write) hl_hms_w_bool(b, 8, v->is_dynamic_partition_write);
   hl_tw_stop(b);
 }
 
@@ -314,61 +293,61 @@ void hl_hms_write_lock_request(hl_buf_t *b, const hl_hms_lock_request_t *v) {
   hl_tw_list(b, HL_TT_STRUCT, v->n_components);
   for (uint32_t i = 0; i < v->n_components; i++)
     hl_hms_write_lock_component(b, &v->components[i]);
-  if (v->has_txnid) w_i64(b, 2, v->txnid);
-  w_str(b, 3, v->user ? v->user : "");
-  w_str(b, 4, v->hostname ? v->hostname : "");
-  w_str(b, 5, v->agent_info);
+  if (v->has_txnid) hl_hms_w_i64(b, 2, v->txnid);
+  hl_hms_w_str(b, 3, v->user ? v->user : "");
+  hl_hms_w_str(b, 4, v->hostname ? v->hostname : "");
+  hl_hms_w_str(b, 5, v->agent_info);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_lock_response(hl_buf_t *b, const hl_hms_lock_response_t *v) {
-  w_i64(b, 1, v->lockid);
-  w_i32(b, 2, v->state);
-  w_str(b, 3, v->error_message);
+  hl_hms_w_i64(b, 1, v->lockid);
+  hl_hms_w_i32(b, 2, v->state);
+  hl_hms_w_str(b, 3, v->error_message);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_check_lock_request(hl_buf_t *b, const hl_hms_check_lock_request_t *v) {
-  w_i64(b, 1, v->lockid);
-  if (v->has_txnid) w_i64(b, 2, v->txnid);
-  if (v->has_elapsed_ms) w_i64(b, 3, v->elapsed_ms);
+  hl_hms_w_i64(b, 1, v->lockid);
+  if (v->has_txnid) hl_hms_w_i64(b, 2, v->txnid);
+  if (v->has_elapsed_ms) hl_hms_w_i64(b, 3, v->elapsed_ms);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_unlock_request(hl_buf_t *b, const hl_hms_unlock_request_t *v) {
-  w_i64(b, 1, v->lockid);
+  hl_hms_w_i64(b, 1, v->lockid);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_heartbeat_request(hl_buf_t *b, const hl_hms_heartbeat_request_t *v) {
-  if (v->has_lockid) w_i64(b, 1, v->lockid);
-  if (v->has_txnid) w_i64(b, 2, v->txnid);
+  if (v->has_lockid) hl_hms_w_i64(b, 1, v->lockid);
+  if (v->has_txnid) hl_hms_w_i64(b, 2, v->txnid);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_show_locks_request(hl_buf_t *b, const hl_hms_show_locks_request_t *v) {
-  w_str(b, 1, v->dbname);
-  w_str(b, 2, v->tablename);
-  w_str(b, 3, v->partname);
-  if (v->has_is_extended) w_bool(b, 4, v->is_extended);
-  if (v->has_txnid) w_i64(b, 5, v->txnid);
+  hl_hms_w_str(b, 1, v->dbname);
+  hl_hms_w_str(b, 2, v->tablename);
+  hl_hms_w_str(b, 3, v->partname);
+  if (v->has_is_extended) hl_hms_w_bool(b, 4, v->is_extended);
+  if (v->has_txnid) hl_hms_w_i64(b, 5, v->txnid);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_show_locks_element(hl_buf_t *b, const hl_hms_show_locks_element_t *v) {
-  w_i64(b, 1, v->lockid);
-  w_str(b, 2, v->dbname ? v->dbname : "");
-  w_str(b, 3, v->tablename);
-  w_str(b, 4, v->partname);
-  w_i32(b, 5, v->state);
-  w_i32(b, 6, v->type);
-  if (v->has_txnid) w_i64(b, 7, v->txnid);
-  w_i64(b, 8, v->lastheartbeat);
-  if (v->has_acquiredat) w_i64(b, 9, v->acquiredat);
-  w_str(b, 10, v->user ? v->user : "");
-  w_str(b, 11, v->hostname ? v->hostname : "");
-  if (v->has_heartbeat_count) w_i32(b, 12, v->heartbeat_count);
-  w_str(b, 13, v->agent_info);
+  hl_hms_w_i64(b, 1, v->lockid);
+  hl_hms_w_str(b, 2, v->dbname ? v->dbname : "");
+  hl_hms_w_str(b, 3, v->tablename);
+  hl_hms_w_str(b, 4, v->partname);
+  hl_hms_w_i32(b, 5, v->state);
+  hl_hms_w_i32(b, 6, v->type);
+  if (v->has_txnid) hl_hms_w_i64(b, 7, v->txnid);
+  hl_hms_w_i64(b, 8, v->lastheartbeat);
+  if (v->has_acquiredat) hl_hms_w_i64(b, 9, v->acquiredat);
+  hl_hms_w_str(b, 10, v->user ? v->user : "");
+  hl_hms_w_str(b, 11, v->hostname ? v->hostname : "");
+  if (v->has_heartbeat_count) hl_hms_w_i32(b, 12, v->heartbeat_count);
+  hl_hms_w_str(b, 13, v->agent_info);
   hl_tw_stop(b);
 }
 
@@ -655,11 +634,6 @@ hl_status_t hl_hms_read_aggr_stats(hl_hms_dec_t *d, hl_hms_aggr_stats_t *out) {
   return required(d, rc_, s1 && s2, "AggrStats");
 }
 
-static void w_strlist(hl_buf_t *b, int16_t id, const hl_hms_strlist_t *v) {
-  hl_tw_field(b, HL_TT_LIST, id);
-  hl_hms_write_strlist(b, v);
-}
-
 static void w_bytes(hl_buf_t *b, int16_t id, const uint8_t *p, uint32_t n) {
   hl_tw_field(b, HL_TT_STRING, id);
   hl_tw_binary(b, p, n);
@@ -675,7 +649,7 @@ static void w_decimal(hl_buf_t *b, int16_t id, const hl_hms_decimal_t *v) {
 
 static void w_i64_struct(hl_buf_t *b, int16_t id, int64_t v) {
   hl_tw_field(b, HL_TT_STRUCT, id);
-  w_i64(b, 1, v);
+  hl_hms_w_i64(b, 1, v);
   hl_tw_stop(b);
 }
 
@@ -683,16 +657,16 @@ static void write_stats_data(hl_buf_t *b, const hl_hms_stats_data_t *o) {
   int k = o->kind;
   hl_tw_field(b, HL_TT_STRUCT, (int16_t)k);
   if (k == HL_HMS_STATS_BOOLEAN) {
-    w_i64(b, 1, o->num_trues);
-    w_i64(b, 2, o->num_falses);
-    w_i64(b, 3, o->num_nulls);
+    hl_hms_w_i64(b, 1, o->num_trues);
+    hl_hms_w_i64(b, 2, o->num_falses);
+    hl_hms_w_i64(b, 3, o->num_nulls);
     if (o->has_bit_vectors) w_bytes(b, 4, o->bit_vectors, o->n_bit_vectors);
   } else if (k == HL_HMS_STATS_STRING || k == HL_HMS_STATS_BINARY) {
-    w_i64(b, 1, o->max_col_len);
+    hl_hms_w_i64(b, 1, o->max_col_len);
     hl_tw_field(b, HL_TT_DOUBLE, 2);
     hl_tw_double(b, o->avg_col_len);
-    w_i64(b, 3, o->num_nulls);
-    if (k == HL_HMS_STATS_STRING) w_i64(b, 4, o->num_dvs);
+    hl_hms_w_i64(b, 3, o->num_nulls);
+    if (k == HL_HMS_STATS_STRING) hl_hms_w_i64(b, 4, o->num_dvs);
     if (o->has_bit_vectors)
       w_bytes(b, k == HL_HMS_STATS_STRING ? 5 : 4, o->bit_vectors, o->n_bit_vectors);
   } else {
@@ -700,7 +674,7 @@ static void write_stats_data(hl_buf_t *b, const hl_hms_stats_data_t *o) {
       if (!(id == 1 ? o->has_low : o->has_high)) continue;
       int64_t iv = id == 1 ? o->low_i : o->high_i;
       if (k == HL_HMS_STATS_LONG) {
-        w_i64(b, id, iv);
+        hl_hms_w_i64(b, id, iv);
       } else if (k == HL_HMS_STATS_DOUBLE) {
         hl_tw_field(b, HL_TT_DOUBLE, id);
         hl_tw_double(b, id == 1 ? o->low_d : o->high_d);
@@ -710,8 +684,8 @@ static void write_stats_data(hl_buf_t *b, const hl_hms_stats_data_t *o) {
         w_i64_struct(b, id, iv);
       }
     }
-    w_i64(b, 3, o->num_nulls);
-    w_i64(b, 4, o->num_dvs);
+    hl_hms_w_i64(b, 3, o->num_nulls);
+    hl_hms_w_i64(b, 4, o->num_dvs);
     if (o->has_bit_vectors) w_bytes(b, 5, o->bit_vectors, o->n_bit_vectors);
     if (o->has_histogram) w_bytes(b, 6, o->histogram, o->n_histogram);
   }
@@ -719,8 +693,8 @@ static void write_stats_data(hl_buf_t *b, const hl_hms_stats_data_t *o) {
 }
 
 void hl_hms_write_stats_obj(hl_buf_t *b, const hl_hms_stats_obj_t *v) {
-  w_str(b, 1, v->col_name ? v->col_name : "");
-  w_str(b, 2, v->col_type ? v->col_type : "");
+  hl_hms_w_str(b, 1, v->col_name ? v->col_name : "");
+  hl_hms_w_str(b, 2, v->col_type ? v->col_type : "");
   hl_tw_field(b, HL_TT_STRUCT, 3);
   if (v->data.kind >= 1 && v->data.kind <= 8) write_stats_data(b, &v->data);
   hl_tw_stop(b); /* the union */
@@ -736,16 +710,16 @@ static void w_stats_objs(hl_buf_t *b, int16_t id, const hl_hms_stats_obj_t *objs
 
 void hl_hms_write_col_stats(hl_buf_t *b, const hl_hms_col_stats_t *v) {
   hl_tw_field(b, HL_TT_STRUCT, 1);
-  w_bool(b, 1, v->desc.is_tbl_level);
-  w_str(b, 2, v->desc.db_name ? v->desc.db_name : "");
-  w_str(b, 3, v->desc.table_name ? v->desc.table_name : "");
-  w_str(b, 4, v->desc.part_name);
-  if (v->desc.has_last_analyzed) w_i64(b, 5, v->desc.last_analyzed);
-  w_str(b, 6, v->desc.cat_name);
+  hl_hms_w_bool(b, 1, v->desc.is_tbl_level);
+  hl_hms_w_str(b, 2, v->desc.db_name ? v->desc.db_name : "");
+  hl_hms_w_str(b, 3, v->desc.table_name ? v->desc.table_name : "");
+  hl_hms_w_str(b, 4, v->desc.part_name);
+  if (v->desc.has_last_analyzed) hl_hms_w_i64(b, 5, v->desc.last_analyzed);
+  hl_hms_w_str(b, 6, v->desc.cat_name);
   hl_tw_stop(b);
   w_stats_objs(b, 2, v->objs, v->n_objs);
-  if (v->has_is_stats_compliant) w_bool(b, 3, v->is_stats_compliant);
-  w_str(b, 4, v->engine);
+  if (v->has_is_stats_compliant) hl_hms_w_bool(b, 3, v->is_stats_compliant);
+  hl_hms_w_str(b, 4, v->engine);
   hl_tw_stop(b);
 }
 
@@ -754,31 +728,31 @@ void hl_hms_write_set_stats_request(hl_buf_t *b, const hl_hms_set_stats_request_
   hl_tw_list(b, HL_TT_STRUCT, v->n_col_stats);
   for (uint32_t i = 0; i < v->n_col_stats; i++)
     hl_hms_write_col_stats(b, &v->col_stats[i]);
-  if (v->has_need_merge) w_bool(b, 2, v->need_merge);
-  if (v->has_write_id) w_i64(b, 3, v->write_id);
-  w_str(b, 4, v->valid_write_id_list);
-  w_str(b, 5, v->engine);
+  if (v->has_need_merge) hl_hms_w_bool(b, 2, v->need_merge);
+  if (v->has_write_id) hl_hms_w_i64(b, 3, v->write_id);
+  hl_hms_w_str(b, 4, v->valid_write_id_list);
+  hl_hms_w_str(b, 5, v->engine);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_set_stats_response(hl_buf_t *b, const hl_hms_set_stats_response_t *v) {
-  w_bool(b, 1, v->result);
+  hl_hms_w_bool(b, 1, v->result);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_stats_request(hl_buf_t *b, int parts, const hl_hms_stats_request_t *v) {
-  w_str(b, 1, v->db_name ? v->db_name : "");
-  w_str(b, 2, v->tbl_name ? v->tbl_name : "");
-  w_strlist(b, 3, &v->col_names);
-  if (parts) w_strlist(b, 4, &v->part_names);
-  w_str(b, parts ? 5 : 4, v->cat_name);
-  w_str(b, parts ? 7 : 6, v->engine);
+  hl_hms_w_str(b, 1, v->db_name ? v->db_name : "");
+  hl_hms_w_str(b, 2, v->tbl_name ? v->tbl_name : "");
+  hl_hms_w_strlist(b, 3, &v->col_names);
+  if (parts) hl_hms_w_strlist(b, 4, &v->part_names);
+  hl_hms_w_str(b, parts ? 5 : 4, v->cat_name);
+  hl_hms_w_str(b, parts ? 7 : 6, v->engine);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_table_stats_result(hl_buf_t *b, const hl_hms_table_stats_result_t *v) {
   w_stats_objs(b, 1, v->objs, v->n_objs);
-  if (v->has_is_stats_compliant) w_bool(b, 2, v->is_stats_compliant);
+  if (v->has_is_stats_compliant) hl_hms_w_bool(b, 2, v->is_stats_compliant);
   hl_tw_stop(b);
 }
 
@@ -791,13 +765,13 @@ void hl_hms_write_partitions_stats_result(hl_buf_t *b, const hl_hms_partitions_s
     for (uint32_t j = 0; j < v->parts[i].n_objs; j++)
       hl_hms_write_stats_obj(b, &v->parts[i].objs[j]);
   }
-  if (v->has_is_stats_compliant) w_bool(b, 2, v->is_stats_compliant);
+  if (v->has_is_stats_compliant) hl_hms_w_bool(b, 2, v->is_stats_compliant);
   hl_tw_stop(b);
 }
 
 void hl_hms_write_aggr_stats(hl_buf_t *b, const hl_hms_aggr_stats_t *v) {
   w_stats_objs(b, 1, v->objs, v->n_objs);
-  w_i64(b, 2, v->parts_found);
-  if (v->has_is_stats_compliant) w_bool(b, 3, v->is_stats_compliant);
+  hl_hms_w_i64(b, 2, v->parts_found);
+  if (v->has_is_stats_compliant) hl_hms_w_bool(b, 3, v->is_stats_compliant);
   hl_tw_stop(b);
 }

@@ -1,7 +1,8 @@
 /*
  * hms_int.h -- what the codec files of src/hms share and nobody else
  * needs: the field-loop macros of the struct decoders and the allocation
- * and container helpers of hms_codec.c, so that hms_ddl.c (and later codec
+ * and container helpers of hms_codec.c and the field writers of the
+ * encoders, so that hms_ddl.c and hms_query.c (and later codec
  * files) decode with the same budget and the same checks.
  */
 #ifndef HL_HMS_HMS_INT_H
@@ -21,6 +22,30 @@ hl_status_t hl_hms_read_strmap(hl_hms_dec_t *d, hl_hms_strmap_t *out);
 hl_status_t hl_hms_read_struct_list(hl_hms_dec_t *d, size_t elem_size,
                                     hl_status_t (*read)(hl_hms_dec_t *, void *), void **items,
                                     uint32_t *n);
+/* Field writers of the struct encoders: field ID holding the value (a NULL
+ * string is an absent field). */
+static inline void hl_hms_w_str(hl_buf_t *b, int16_t id, const char *s) {
+  if (!s) return;
+  hl_tw_field(b, HL_TT_STRING, id);
+  hl_tw_string(b, s);
+}
+static inline void hl_hms_w_i32(hl_buf_t *b, int16_t id, int32_t v) {
+  hl_tw_field(b, HL_TT_I32, id);
+  hl_tw_i32(b, v);
+}
+static inline void hl_hms_w_i64(hl_buf_t *b, int16_t id, int64_t v) {
+  hl_tw_field(b, HL_TT_I64, id);
+  hl_tw_i64(b, v);
+}
+static inline void hl_hms_w_bool(hl_buf_t *b, int16_t id, int v) {
+  hl_tw_field(b, HL_TT_BOOL, id);
+  hl_tw_bool(b, v);
+}
+static inline void hl_hms_w_strlist(hl_buf_t *b, int16_t id, const hl_hms_strlist_t *v) {
+  hl_tw_field(b, HL_TT_LIST, id);
+  hl_hms_write_strlist(b, v);
+}
+
 /* Field ID holding map<string, string> V. */
 void hl_hms_write_strmap(hl_buf_t *b, int16_t id, const hl_hms_strmap_t *v);
 

@@ -2,6 +2,7 @@
  * hms_query.c -- the flat field reader and the result encoders of
  * hms_query.h.
  */
+#include "hms/hms_int.h"
 #include "hms/hms_query.h"
 
 #include <string.h>
@@ -84,12 +85,6 @@ hl_status_t hl_hms_read_fields(hl_hms_dec_t *d, int nested_id, hl_hms_fields_t *
   return rc;
 }
 
-static void w_str(hl_buf_t *b, int16_t id, const char *s) {
-  if (!s) return;
-  hl_tw_field(b, HL_TT_STRING, id);
-  hl_tw_string(b, s);
-}
-
 void hl_hms_write_table_meta(hl_buf_t *b, const hl_hms_table_meta_t *v) {
   hl_tw_field(b, HL_TT_STRING, 1);
   hl_tw_string(b, v->db_name);
@@ -97,9 +92,9 @@ void hl_hms_write_table_meta(hl_buf_t *b, const hl_hms_table_meta_t *v) {
   hl_tw_string(b, v->table_name);
   hl_tw_field(b, HL_TT_STRING, 3);
   hl_tw_string(b, v->table_type);
-  w_str(b, 4, v->comments);
-  w_str(b, 5, v->cat_name);
-  w_str(b, 6, v->owner_name);
+  hl_hms_w_str(b, 4, v->comments);
+  hl_hms_w_str(b, 5, v->cat_name);
+  hl_hms_w_str(b, 6, v->owner_name);
   if (v->has_owner_type) {
     hl_tw_field(b, HL_TT_I32, 7);
     hl_tw_i32(b, v->owner_type);

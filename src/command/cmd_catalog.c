@@ -348,7 +348,7 @@ hl_status_t hl_cmd_use_catalog(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
   (void)result;
   hl_cat_t *cat;
   hl_status_t rc = hl_catalogs_get(s, stmt->catalog_name, stmt->catalog_pos, &cat, err);
-  if (rc == HL_OK) rc = db_exists(cat, stmt->catalog_name, stmt->db_name, stmt->pos, arena, err);
+  if (rc == HL_OK) rc = db_exists(cat, stmt->catalog_name, stmt->db_name, stmt->db_pos, arena, err);
   if (rc == HL_OK) rc = hl_catalogs_switch(s, stmt->catalog_name, stmt->db_name, stmt->pos, err);
   return rc;
 }
@@ -373,7 +373,7 @@ hl_status_t hl_cmd_refresh(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_
     /* a cache may hold a database that was dropped since: the name is
      * checked after the refresh, against what the metastore has now */
     rc = hl_cat_refresh(cat, stmt->db_name, NULL, err);
-    if (rc == HL_OK) rc = db_exists(cat, catalog, stmt->db_name, stmt->pos, arena, err);
+    if (rc == HL_OK) rc = db_exists(cat, catalog, stmt->db_name, stmt->db_pos, arena, err);
     return rc;
   default: {
     char *db = hl_table_db_name(s, stmt->table.db, arena);

@@ -190,7 +190,9 @@ hl_status_t hl_catalogs_switch(hl_session_t *s, const char *name, const char *db
   hl_status_t rc = open_entry(s, name, pos, &idx, err);
   if (rc != HL_OK) return rc;
   entry_t *to = &r->e[idx], *from = &r->e[r->current];
-  char *new_db = lower_dup(db ? db : to->db ? to->db : "default");
+  /* SWITCH to the current catalog keeps its database */
+  const char *keep = idx == r->current ? s->current_db : to->db;
+  char *new_db = lower_dup(db ? db : keep ? keep : "default");
   if (!new_db) return hl_err_nomem(err);
   if (idx != r->current) {
     hl_free(from->db); /* the database to come back to */

@@ -498,6 +498,7 @@ typedef struct hl_ast_stmt {
    * NULL when none is given.  catalog_pos: its offset. */
   char *catalog_name;
   long catalog_pos;
+  long db_pos;            /* offset of db_name in USE c.db / REFRESH DATABASE c.db */
   int alter_catalog;      /* HL_ALTER_CATALOG_*: what ALTER CATALOG does */
   char *new_catalog_name; /* ALTER CATALOG a RENAME b */
   int refresh_what;       /* HL_REFRESH_*: what REFRESH names */

@@ -244,11 +244,12 @@ static hl_status_t parse_qname(parser_t *p, hl_ast_qname_t *q) {
 static hl_status_t parse_catalog_db(parser_t *p, hl_ast_stmt_t *st) {
   long pos;
   TRY(parse_ident(p, &st->db_name, &pos));
+  st->db_pos = pos;
   if (!at(p, HL_TK_DOT)) return HL_OK;
   TRY(advance(p));
   st->catalog_name = st->db_name;
   st->catalog_pos = pos;
-  return parse_ident(p, &st->db_name, NULL);
+  return parse_ident(p, &st->db_name, &st->db_pos);
 }
 
 /* One or more adjacent string literals, unescaped and concatenated. */

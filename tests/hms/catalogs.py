@@ -10,7 +10,8 @@ INSERT INTO internal.db.t SELECT ... FROM hive.db.s and CTAS from the
 attached catalog, DESCRIBE and SHOW PARTITIONS of catalog.db.t,
 SHOW CREATE CATALOG, a catalog nothing listens on (08001 where it is used,
 not at CREATE), DROP CATALOG and then every use of it (3D000), and
-`-m thrift://...` (the catalog `hive`, current from the start).
+`-m thrift://...` (the catalog `hive`, current from the start).  Exit 77
+(skipped) while the build has no Hive Metastore client; 1 under CI=true.
 """
 import argparse
 import atexit
@@ -91,6 +92,14 @@ ok("CREATE CATALOG", W1,
    "CREATE CATALOG Hive2 COMMENT 'the other warehouse' PROPERTIES ('type'='hms', "
    "'hive.metastore.uris'='%s', 'hive.metastore.client.socket.timeout'='30');" % URI, "")
 
+# Until src/hms_client is part of the build, opening an hms catalog is
+# 0A000: skipped (77), but failed under CI=true like the other interop tests.
+rc, out, e = run(W1, "SHOW DATABASES FROM hive2;")
+if "which is not built in yet" in e:
+    print("SKIP: %s" % e.strip())
+    stop_server()
+    shutil.rmtree(tmp, ignore_errors=True)
+    sys.exit(1 if os.environ.get("CI") == "true" else 77)
 ok("SHOW DATABASES FROM", W1, "SHOW DATABASES FROM hive2;", "database_name\ndefault\ns\n")
 ok("SHOW TABLES FROM catalog.db", W1, "SHOW TABLES FROM HIVE2.s;", "tab_name\nev\n")
 ok("SELECT catalog.db.t", W1, "SELECT * FROM hive2.s.ev ORDER BY id;",

@@ -14,6 +14,7 @@
 #include "plan/projection.h"
 
 #include "vector/func_int.h"
+#include "session/catalogs.h"
 #include "session/loc_allow.h"
 #include "sql/parser.h"
 #include "util/mem.h"
@@ -2255,7 +2256,10 @@ static hl_rel_t *view_rel(binder_t *b, hl_table_t *t, const hl_ast_from_t *f) {
       hl_err_set(b->err, HL_CORRUPT, HL_SS(DATA_CORRUPTED), "the stored query is not a SELECT");
     } else {
       b->views++; /* the view's blocks inherit it */
+      /* its names are its own catalog's, whichever catalog is current */
+      hl_cat_t *outer = t->catalog ? hl_catalogs_resolve_in(b->s, t->catalog) : NULL;
       r = query_rel(b, st->select, b);
+      if (t->catalog) hl_catalogs_resolve_in(b->s, outer);
       b->views--;
     }
   }

@@ -25,6 +25,7 @@ struct hl_catalogs {
   entry_t *e;
   int n, cap;
   int current;
+  hl_cat_t *resolve; /* where names without a catalog resolve; NULL: current (a view's) */
   hl_catalogs_open_fn open;
   void *open_ctx;
 };
@@ -143,13 +144,21 @@ static hl_status_t open_entry(hl_session_t *s, const char *name, long pos, int *
 hl_status_t hl_catalogs_get(hl_session_t *s, const char *name, long pos, hl_cat_t **out,
                             hl_error_t *err) {
   if (!name || !s->catalogs) {
-    *out = s->catalogs ? s->catalogs->e[s->catalogs->current].cat : s->cat;
+    struct hl_catalogs *r = s->catalogs;
+    *out = !r ? s->cat : r->resolve ? r->resolve : r->e[r->current].cat;
     return HL_OK;
   }
   int idx;
   hl_status_t rc = open_entry(s, name, pos, &idx, err);
   if (rc == HL_OK) *out = s->catalogs->e[idx].cat;
   return rc;
+}
+
+hl_cat_t *hl_catalogs_resolve_in(hl_session_t *s, hl_cat_t *cat) {
+  if (!s->catalogs) return NULL;
+  hl_cat_t *prev = s->catalogs->resolve;
+  s->catalogs->resolve = cat;
+  return prev;
 }
 
 hl_status_t hl_catalogs_attach(hl_session_t *s, const char *name, const char *uris, hl_cat_t *cat,

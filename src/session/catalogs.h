@@ -45,6 +45,10 @@ bool hl_catalogs_is_internal(const char *name);
  * borrowed until the session forgets it.  POS is the error position. */
 hl_status_t hl_catalogs_get(hl_session_t *s, const char *name, long pos, hl_cat_t **out,
                             hl_error_t *err);
+/* Names without a catalog resolve in CAT (NULL: the current catalog) from
+ * now on: a view binds its query in the view's own catalog.  Returns the
+ * previous setting, to restore. */
+hl_cat_t *hl_catalogs_resolve_in(hl_session_t *s, hl_cat_t *cat);
 /* The name under which CAT is open (for messages and snapshot keys). */
 const char *hl_catalogs_name_of(const hl_session_t *s, const hl_cat_t *cat);
 

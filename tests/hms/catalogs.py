@@ -61,7 +61,10 @@ def err(what, wh, sql, want_err, extra=()):
 rc, out, e = run(W2, """CREATE DATABASE s;
 CREATE TABLE s.ev (id INT, name STRING) PARTITIONED BY (dt STRING);
 INSERT INTO s.ev PARTITION (dt='a') VALUES (1, 'x'), (2, 'y');
-INSERT INTO s.ev PARTITION (dt='b') VALUES (3, 'z');""")
+INSERT INTO s.ev PARTITION (dt='b') VALUES (3, 'z');
+CREATE TABLE s.names (id INT, label STRING);
+INSERT INTO s.names VALUES (2, 'two');
+CREATE VIEW s.v AS SELECT e.id, n.label FROM s.ev e JOIN s.names n ON e.id = n.id;""")
 check("W2 set up", (rc, e), (0, ""))
 rc, out, e = run(W1, """CREATE TABLE names (id INT, label STRING);
 INSERT INTO names VALUES (1, 'one'), (3, 'three');
@@ -101,7 +104,7 @@ if "which is not built in yet" in e:
     shutil.rmtree(tmp, ignore_errors=True)
     sys.exit(1 if os.environ.get("CI") == "true" else 77)
 ok("SHOW DATABASES FROM", W1, "SHOW DATABASES FROM hive2;", "database_name\ndefault\ns\n")
-ok("SHOW TABLES FROM catalog.db", W1, "SHOW TABLES FROM HIVE2.s;", "tab_name\nev\n")
+ok("SHOW TABLES FROM catalog.db", W1, "SHOW TABLES FROM HIVE2.s;", "tab_name\nev\nnames\nv\n")
 ok("SELECT catalog.db.t", W1, "SELECT * FROM hive2.s.ev ORDER BY id;",
    "id,name,dt\n1,x,a\n2,y,a\n3,z,b\n")
 ok("join across catalogs", W1,
@@ -111,6 +114,9 @@ ok("join across catalogs", W1,
 ok("join: unqualified names are the current catalog's", W1,
    "SELECT n.label FROM names n LEFT SEMI JOIN hive2.s.ev e ON n.id = e.id ORDER BY n.label;",
    "label\none\nthree\n")
+# W1 has no database s: the view must read W2's s.names
+ok("a view of the attached catalog reads its own catalog", W1,
+   "SELECT * FROM hive2.s.v;", "id,label\n2,two\n")
 ok("DESCRIBE catalog.db.t", W1, "DESCRIBE hive2.s.ev;",
    'col_name,data_type,comment\nid,int,""\nname,string,""\ndt,string,""\n"",,\n'
    '# Partition Information,,\n# col_name,data_type,comment\ndt,string,""\n')
@@ -126,7 +132,7 @@ check("SHOW CATALOGS after SWITCH",
 ok("SWITCH: unqualified names in the attached catalog", W1,
    "SWITCH hive2; SHOW DATABASES; USE s; SHOW TABLES; SELECT count(*) AS n FROM ev; "
    "SELECT label FROM internal.default.names ORDER BY label;",
-   "database_name\ndefault\ns\ntab_name\nev\nn\n3\nlabel\none\nthree\n")
+   "database_name\ndefault\ns\ntab_name\nev\nnames\nv\nn\n3\nlabel\none\nthree\n")
 ok("USE catalog.db, and back", W1,
    "USE hive2.s; SELECT count(*) AS n FROM ev; USE internal.default; SELECT count(*) AS n FROM names; "
    "SWITCH hive2; SELECT count(*) AS n FROM ev;",

@@ -32,6 +32,11 @@ static hl_status_t target_catalog(const hl_ast_stmt_t *stmt, const char **out, l
   switch (stmt->kind) {
   case HL_STMT_SHOW_DATABASES:
   case HL_STMT_SHOW_TABLES:
+  case HL_STMT_SHOW_TABLE_EXTENDED:
+  case HL_STMT_CREATE_DATABASE:
+  case HL_STMT_DROP_DATABASE:
+  case HL_STMT_DESCRIBE_DATABASE:
+  case HL_STMT_SHOW_CREATE_DATABASE:
     *out = stmt->catalog_name;
     *pos = stmt->catalog_pos;
     return HL_OK;

@@ -1813,7 +1813,7 @@ static hl_status_t parse_create_database(parser_t *p, hl_ast_stmt_t *st) {
   st->kind = HL_STMT_CREATE_DATABASE;
   TRY(advance(p));
   TRY(parse_if_not_exists(p, &st->if_not_exists));
-  TRY(parse_ident(p, &st->db_name, NULL));
+  TRY(parse_catalog_db(p, st));
   if (at_kw(p, "COMMENT")) {
     TRY(advance(p));
     TRY(parse_string(p, &st->comment));
@@ -2133,7 +2133,7 @@ static hl_status_t parse_drop(parser_t *p, hl_ast_stmt_t *st) {
     st->kind = HL_STMT_DROP_DATABASE;
     TRY(advance(p));
     TRY(parse_if_exists(p, &st->if_exists));
-    TRY(parse_ident(p, &st->db_name, NULL));
+    TRY(parse_catalog_db(p, st));
     if (at_kw(p, "CASCADE")) {
       st->cascade = true;
       TRY(advance(p));
@@ -2606,7 +2606,7 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
       st->kind = HL_STMT_SHOW_CREATE_DATABASE;
       TRY(advance(p));
       TRY(advance(p));
-      return parse_ident(p, &st->db_name, NULL);
+      return parse_catalog_db(p, st);
     }
     if (tok_is_kw(p, &nx, "CATALOG")) {
       st->kind = HL_STMT_SHOW_CREATE_CATALOG;
@@ -2630,7 +2630,7 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
     TRY(advance(p));
     if (at_kw(p, "IN") || at_kw(p, "FROM")) {
       TRY(advance(p));
-      TRY(parse_ident(p, &st->db_name, NULL));
+      TRY(parse_catalog_db(p, st));
     }
     if (!at_kw(p, "LIKE")) return expected(p, "\"LIKE\"");
     TRY(parse_show_pattern(p, &st->like_pattern, false));
@@ -2668,7 +2668,7 @@ static hl_status_t parse_describe(parser_t *p, hl_ast_stmt_t *st) {
       st->describe_mode = 1;
       TRY(advance(p));
     }
-    return parse_ident(p, &st->db_name, NULL);
+    return parse_catalog_db(p, st);
   }
   if (at_kw(p, "FUNCTION") && tok_is_ident(&nx))
     return unsupported(p, st->pos, "DESCRIBE FUNCTION");

@@ -40,14 +40,26 @@ static char *col_text(sqlite3_stmt *st, int col, hl_arena_t *arena) {
   return hl_arena_strndup(arena, t ? t : "", (size_t)sqlite3_column_bytes(st, col));
 }
 
-/* NAME lower-cased into BUF (names longer than the buffer are refused by
- * the lookup finding nothing: identifiers are capped far below it). */
-static const char *lower(const char *name, char *buf, size_t cap) {
+#define NAME_MAX_BYTES 255
+
+/* NAME lower-cased into BUF (NAME_MAX_BYTES + 1 bytes); false when NAME is
+ * longer: no stored catalog has such a name (create refuses it). */
+static bool lower(const char *name, char *buf) {
   size_t i = 0;
-  for (; name[i] && i + 1 < cap; i++)
+  for (; name[i]; i++) {
+    if (i == NAME_MAX_BYTES) {
+      buf[0] = '\0';
+      return false;
+    }
     buf[i] = (char)tolower((unsigned char)name[i]);
+  }
   buf[i] = '\0';
-  return buf;
+  return true;
+}
+
+static hl_status_t too_long(hl_error_t *err) {
+  return hl_err_set(err, HL_ERROR, HL_SS(INVALID_NAME), "a catalog name is at most %d bytes long",
+                    NAME_MAX_BYTES);
 }
 
 static hl_status_t not_found(const char *name, hl_error_t *err) {
@@ -91,8 +103,8 @@ static hl_status_t write_props(hl_cat_t *cat, int64_t id, const hl_cat_catalog_t
 
 hl_status_t hl_cat_catalog_create(hl_cat_t *cat, const hl_cat_catalog_t *c, hl_error_t *err) {
   cat = hl_cat_local(cat);
-  char name[256];
-  lower(c->name, name, sizeof name);
+  char name[NAME_MAX_BYTES + 1];
+  if (!lower(c->name, name)) return too_long(err);
   hl_status_t status = hl_cat_op_begin(cat, 1, err);
   if (status != HL_OK) return status;
   sqlite3_stmt *st = NULL;
@@ -172,8 +184,8 @@ hl_status_t hl_cat_catalog_get(hl_cat_t *cat, const char *name, hl_arena_t *aren
                                hl_cat_catalog_t **out, hl_error_t *err) {
   cat = hl_cat_local(cat);
   *out = NULL;
-  char lname[256];
-  lower(name, lname, sizeof lname);
+  char lname[NAME_MAX_BYTES + 1];
+  if (!lower(name, lname)) return not_found(name, err);
   hl_status_t status = hl_cat_op_begin(cat, 0, err);
   if (status != HL_OK) return status;
   sqlite3_stmt *st = NULL;
@@ -247,9 +259,9 @@ static hl_status_t catalog_id(hl_cat_t *cat, const char *name, int64_t *id, hl_e
 hl_status_t hl_cat_catalog_update(hl_cat_t *cat, const char *name, const hl_cat_catalog_t *c,
                                   hl_error_t *err) {
   cat = hl_cat_local(cat);
-  char old[256], nw[256];
-  lower(name, old, sizeof old);
-  lower(c->name, nw, sizeof nw);
+  char old[NAME_MAX_BYTES + 1], nw[NAME_MAX_BYTES + 1];
+  if (!lower(name, old)) return not_found(name, err);
+  if (!lower(c->name, nw)) return too_long(err);
   hl_status_t status = hl_cat_op_begin(cat, 1, err);
   if (status != HL_OK) return status;
   int64_t id = 0;
@@ -277,8 +289,8 @@ hl_status_t hl_cat_catalog_update(hl_cat_t *cat, const char *name, const hl_cat_
 
 hl_status_t hl_cat_catalog_drop(hl_cat_t *cat, const char *name, hl_error_t *err) {
   cat = hl_cat_local(cat);
-  char lname[256];
-  lower(name, lname, sizeof lname);
+  char lname[NAME_MAX_BYTES + 1];
+  if (!lower(name, lname)) return not_found(name, err);
   hl_status_t status = hl_cat_op_begin(cat, 1, err);
   if (status != HL_OK) return status;
   int64_t id = 0;

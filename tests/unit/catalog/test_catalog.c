@@ -1518,6 +1518,21 @@ TEST(migrate_v6) {
   CHECK_INT(hl_cat_catalog_drop(f.cat, "staging", &f.err), HL_NOTFOUND);
   CHECK_STR(f.err.sqlstate, "3D000");
   hl_err_clear(&f.err);
+  /* names are capped at 255 bytes, never truncated */
+  char long_name[300];
+  memset(long_name, 'x', sizeof long_name - 1);
+  long_name[sizeof long_name - 1] = '\0';
+  hl_cat_catalog_t l = {.name = long_name, .type = "hms", .props = props, .n_props = 2};
+  CHECK_INT(hl_cat_catalog_create(f.cat, &l, &f.err), HL_ERROR);
+  CHECK_STR(f.err.sqlstate, "42602");
+  CHECK_STR(f.err.message, "a catalog name is at most 255 bytes long");
+  hl_err_clear(&f.err);
+  CHECK_INT(hl_cat_catalog_get(f.cat, long_name, f.arena, &got, &f.err), HL_NOTFOUND);
+  hl_err_clear(&f.err);
+  long_name[255] = '\0';
+  l.name = long_name;
+  CHECK_OK(&f, hl_cat_catalog_create(f.cat, &l, &f.err));
+  CHECK_OK(&f, hl_cat_catalog_get(f.cat, long_name, f.arena, &got, &f.err));
   fx_teardown(&f);
 }
 

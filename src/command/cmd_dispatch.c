@@ -202,7 +202,12 @@ hl_status_t hl_cmd_dispatch(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
   if (rc == HL_OK && catalog) rc = hl_catalogs_get(s, catalog, cpos, &target, err);
   if (rc != HL_OK) return rc;
   s->cat = target;
+  /* a view's query reads the view's catalog (as it will when it is read:
+   * plan/bind.c view_rel), so it is checked there */
+  bool view_elsewhere = target != current && stmt->kind == HL_STMT_CREATE_VIEW;
+  hl_cat_t *outer = view_elsewhere ? hl_catalogs_resolve_in(s, target) : NULL;
   rc = fn(s, stmt, arena, result, err);
+  if (view_elsewhere) hl_catalogs_resolve_in(s, outer);
   if (target != current) {
     hl_cat_rollback(target);
     s->cat = current;

@@ -126,10 +126,23 @@ static hl_status_t open_catalog(void *ctx, const hl_cat_catalog_t *def, hl_cat_t
 
 /* `-m thrift://...`: the metastore at URIS attached for this session as
  * the catalog `hive` (the name Trino's and Doris's Hive examples use),
- * current from the start. */
+ * current from the start.  The client's settings (hms_client.h) come from
+ * the session: the warehouse config file. */
 static hl_status_t attach_uris(hl_session_t *s, const char *uris, hl_error_t *err) {
-  hl_kv_t props[2] = {{"type", "hms"}, {"hive.metastore.uris", (char *)uris}};
-  hl_cat_catalog_t def = {.name = "hive", .type = "hms", .props = props, .n_props = 2};
+  static const char *const keys[] = {"hive.metastore.client.socket.timeout",
+                                     "hive.metastore.client.connect.timeout",
+                                     "hive.metastore.thrift.framed.transport.enabled",
+                                     "hive.metastore.sasl.enabled",
+                                     "hive.metastore.batch.retrieve.max",
+                                     "hive.metastore-cache-ttl"};
+  hl_kv_t props[2 + sizeof keys / sizeof keys[0]] = {{"type", "hms"},
+                                                     {"hive.metastore.uris", (char *)uris}};
+  int n = 2;
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    const char *v = hl_session_get(s, keys[i]);
+    if (v) props[n++] = (hl_kv_t){(char *)keys[i], (char *)v};
+  }
+  hl_cat_catalog_t def = {.name = "hive", .type = "hms", .props = props, .n_props = n};
   hl_cat_t *cat = NULL;
   hl_status_t rc = open_catalog(NULL, &def, s->cat, &cat, err);
   if (rc == HL_OK) rc = hl_catalogs_attach(s, "hive", uris, cat, err);

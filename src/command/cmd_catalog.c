@@ -188,8 +188,21 @@ hl_status_t hl_cmd_alter_catalog(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_
     hl_err_position(err, stmt->catalog_pos);
     return rc;
   }
-  /* the open handle was made from the old properties (or name) */
+  /* the open handle was made from the old properties (or name); the
+   * current catalog stays current, reopened with its new definition */
+  bool was_current = strcasecmp(hl_catalogs_current(s), stmt->catalog_name) == 0;
+  char *db = was_current ? hl_arena_strdup(arena, s->current_db) : NULL;
+  if (was_current && !db) return hl_err_nomem(err);
   hl_catalogs_forget(s, stmt->catalog_name);
+  if (was_current) {
+    rc = hl_catalogs_switch(s, nc.name, db, stmt->catalog_pos, err);
+    if (rc != HL_OK)
+      hl_err_prefix(err,
+                    "catalog \"%s\" was altered, but it could not be reopened, so "
+                    "\"internal\" is current",
+                    nc.name);
+    return rc;
+  }
   return HL_OK;
 }
 

@@ -8,7 +8,7 @@ SHOW DATABASES FROM / SHOW TABLES FROM the attached catalog, SWITCH and
 unqualified names there, three-part names of both catalogs in one join,
 INSERT INTO internal.db.t SELECT ... FROM hive.db.s and CTAS from the
 attached catalog, DESCRIBE and SHOW PARTITIONS of catalog.db.t,
-SHOW CREATE CATALOG, a catalog nothing listens on (08001 where it is used,
+ALTER CATALOG of the current catalog (it stays current), SHOW CREATE CATALOG, a catalog nothing listens on (08001 where it is used,
 not at CREATE), DROP CATALOG and then every use of it (3D000), and
 `-m thrift://...` (the catalog `hive`, current from the start).  Exit 77
 (skipped) while the build has no Hive Metastore client; 1 under CI=true.
@@ -151,6 +151,9 @@ ok("REFRESH on the attached catalog", W1,
    "SELECT count(*) AS n FROM hive2.s.ev;", "n\n3\n")
 err("REFRESH TABLE of a missing table", W1, "REFRESH TABLE hive2.s.nope;",
     'ERROR 42P01: table "s.nope" does not exist (line 1, column 15)')
+ok("ALTER CATALOG of the current catalog keeps it current", W1,
+   "SWITCH hive2; USE s; ALTER CATALOG hive2 MODIFY COMMENT 'the other warehouse'; "
+   "SELECT count(*) AS n FROM ev;", "n\n3\n")
 ok("SHOW CREATE CATALOG", W1, "SHOW CREATE CATALOG hive2;",
    'Catalog,CreateCatalog\nhive2,"CREATE CATALOG `hive2`\nCOMMENT \'the other warehouse\'\n'
    "PROPERTIES (\n  'type' = 'hms',\n  'hive.metastore.uris' = '%s',\n"

@@ -11,6 +11,7 @@
 
 #include "hms_server/hms_server.h"
 #include "command/command.h"
+#include "session/catalogs.h"
 #include "format/parquet/parquet.h"
 #include "storage/stor_cache.h"
 #include "sql/parser.h"
@@ -111,12 +112,57 @@ const char *hl_status_str(hl_status_t s) {
 
 /* ------------------------------------------------------------- handles */
 
+/* Opens a stored catalog (session/catalogs.h's opener): type 'hms', its
+ * properties passed to the Hive Metastore client as given. */
+static hl_status_t open_catalog(void *ctx, const hl_cat_catalog_t *def, hl_cat_t *local,
+                                hl_cat_t **out, hl_error_t *err) {
+  (void)ctx;
+  (void)local;
+  (void)out;
+  return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "catalog type '%s' needs the Hive Metastore client, which is not built in yet",
+                    def->type);
+}
+
+/* `-m thrift://...`: the metastore at URIS attached for this session as
+ * the catalog `hive` (the name Trino's and Doris's Hive examples use),
+ * current from the start.  The client's settings (hms_client.h) come from
+ * the session: the warehouse config file. */
+static hl_status_t attach_uris(hl_session_t *s, const char *uris, hl_error_t *err) {
+  static const char *const keys[] = {"hive.metastore.client.socket.timeout",
+                                     "hive.metastore.client.connect.timeout",
+                                     "hive.metastore.thrift.framed.transport.enabled",
+                                     "hive.metastore.sasl.enabled",
+                                     "hive.metastore.batch.retrieve.max",
+                                     "hive.metastore-cache-ttl"};
+  hl_kv_t props[2 + sizeof keys / sizeof keys[0]] = {{"type", "hms"},
+                                                     {"hive.metastore.uris", (char *)uris}};
+  int n = 2;
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    const char *v = hl_session_get(s, keys[i]);
+    if (v) props[n++] = (hl_kv_t){(char *)keys[i], (char *)v};
+  }
+  hl_cat_catalog_t def = {.name = "hive", .type = "hms", .props = props, .n_props = n};
+  hl_cat_t *cat = NULL;
+  hl_status_t rc = open_catalog(NULL, &def, s->cat, &cat, err);
+  if (rc == HL_OK) rc = hl_catalogs_attach(s, "hive", uris, cat, err);
+  if (rc == HL_OK) rc = hl_catalogs_switch(s, "hive", NULL, -1, err);
+  return rc;
+}
+
+/* METASTORE names a Hive Metastore to attach rather than a file. */
+static bool is_uri(const char *metastore) {
+  return metastore && strncmp(metastore, "thrift://", 9) == 0;
+}
+
 static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *metastore,
                                 hl_error_t *err) {
   hl_session_t *s = &db->session;
   hl_arena_t *tmp = hl_arena_create(0);
   if (!tmp) return hl_err_nomem(err);
   hl_status_t rc = HL_OK;
+  const char *uris = is_uri(metastore) ? metastore : NULL;
+  if (uris) metastore = NULL; /* the embedded one keeps intents and catalogs */
   char *wh = hl_path_normalize(tmp, warehouse, NULL);
   if (!wh || !(s->warehouse = hl_strdup(wh)) || !(s->current_db = hl_strdup("default"))) {
     rc = hl_err_nomem(err);
@@ -144,6 +190,7 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
     goto done;
   }
   rc = hl_cat_open(ms, &s->cat, err);
+  if (rc == HL_OK && hl_catalogs_init(s, open_catalog, NULL) != HL_OK) rc = hl_err_nomem(err);
   double lock_timeout = 60;
   if (rc == HL_OK)
     rc = hl_txn_parse_lock_timeout(hl_session_get(s, "hivelite.lock.timeout"), &lock_timeout, err);
@@ -174,6 +221,7 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
   } else if (rc != HL_OK) {
     hl_err_move(err, &gerr);
   }
+  if (rc == HL_OK && uris) rc = attach_uris(s, uris, err);
 done:
   hl_arena_destroy(tmp);
   return rc;
@@ -282,6 +330,7 @@ hl_status_t hl_metastore_serve(hl_db_t *db, const char *host, int port, int idle
 void hl_close(hl_db_t *db) {
   if (!db) return;
   hl_session_t *s = &db->session;
+  hl_catalogs_fini(s); /* the attached catalogs; s->cat is internal again */
   hl_cat_close(s->cat);
   hl_parquet_cache_destroy(s->parquet_cache);
   hl_list_cache_destroy(s->list_cache);

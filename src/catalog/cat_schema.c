@@ -242,8 +242,31 @@ static const char schema_v6[] =
                               "  name TEXT NOT NULL,\n"
                               "  ascending INTEGER NOT NULL CHECK (ascending IN (0, 1)),\n");
 
+/* v7: named catalogs (CREATE CATALOG, cat_catalogs.c): the Hive Metastores
+ * a session may attach by name, with their properties as given.  `internal`
+ * (the embedded metastore) is never a row: it always exists and has no
+ * properties.  Names are stored lower-case; ids are never reused, so
+ * SHOW CATALOGS' CatalogId keeps naming one catalog. */
+static const char schema_v7[] =
+    "CREATE TABLE catalogs (\n"
+    "  id          INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+    "  name        TEXT NOT NULL UNIQUE,\n"
+    "  type        TEXT NOT NULL,\n"
+    "  comment     TEXT,\n"
+    "  create_time INTEGER NOT NULL,\n"
+    "  update_time INTEGER NOT NULL\n"
+    ");\n"
+    "CREATE TABLE catalog_params (\n"
+    "  cat_id INTEGER NOT NULL REFERENCES catalogs (id) ON DELETE CASCADE,\n"
+    "  idx    INTEGER NOT NULL,\n"
+    "  key    TEXT NOT NULL,\n"
+    "  value  TEXT NOT NULL,\n"
+    "  PRIMARY KEY (cat_id, idx)\n"
+    ") WITHOUT ROWID;\n";
+
 static const migration_t migrations[] = {
-    {1, schema_v1}, {2, schema_v2}, {3, schema_v3}, {4, schema_v4}, {5, schema_v5}, {6, schema_v6},
+    {1, schema_v1}, {2, schema_v2}, {3, schema_v3}, {4, schema_v4},
+    {5, schema_v5}, {6, schema_v6}, {7, schema_v7},
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -350,4 +350,36 @@ hl_status_t hl_cat_col_stats_list_parts(hl_cat_t *cat, int64_t table_id, const c
                                         hl_arena_t *arena, hl_cat_col_stats_t **out, size_t *n,
                                         hl_error_t *err);
 
+/* ------------------------------------------------ named catalogs
+ * (schema v7; CREATE CATALOG).  The Hive Metastores a session may attach
+ * by name, kept in the embedded catalog (these act on hl_cat_local(CAT)).
+ * `internal`, the embedded metastore itself, is never stored.  Names are
+ * lower-cased; properties are kept in the order given.  Errors: HL_NOTFOUND
+ * 3D000 `catalog "x" does not exist`, HL_CONSTRAINT 42710 `catalog "x"
+ * already exists`. */
+
+typedef struct hl_cat_catalog {
+  int64_t id;    /* assigned by the catalog, never reused */
+  char *name;    /* lower-case */
+  char *type;    /* "hms" */
+  char *comment; /* NULL if none */
+  hl_kv_t *props;
+  int n_props;
+  int64_t create_time; /* seconds since the epoch; set by create */
+  int64_t update_time; /* set by create and update */
+} hl_cat_catalog_t;
+
+hl_status_t hl_cat_catalog_create(hl_cat_t *cat, const hl_cat_catalog_t *c, hl_error_t *err);
+/* Catalog NAME in ARENA. */
+hl_status_t hl_cat_catalog_get(hl_cat_t *cat, const char *name, hl_arena_t *arena,
+                               hl_cat_catalog_t **out, hl_error_t *err);
+/* Every stored catalog, by id, in ARENA. */
+hl_status_t hl_cat_catalog_list(hl_cat_t *cat, hl_arena_t *arena, hl_cat_catalog_t **out, size_t *n,
+                                hl_error_t *err);
+/* Replaces name, comment and properties of catalog NAME with C's (a new
+ * name that exists is 42710) and sets its update time. */
+hl_status_t hl_cat_catalog_update(hl_cat_t *cat, const char *name, const hl_cat_catalog_t *c,
+                                  hl_error_t *err);
+hl_status_t hl_cat_catalog_drop(hl_cat_t *cat, const char *name, hl_error_t *err);
+
 #endif

@@ -9,6 +9,8 @@
  * fails; data is removed only after a DROP committed.
  */
 #include "command/cmd_int.h"
+
+#include "session/catalogs.h"
 #include "session/loc_allow.h"
 
 #include <string.h>
@@ -125,7 +127,11 @@ hl_status_t hl_cmd_drop_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_
   if (rc != HL_OK) return rc;
   if (own_dir) s->fs->ops->rmdir(s->fs, def, &ignored);
   hl_err_clear(&ignored);
-  if (s->current_db && strcmp(s->current_db, db->name) == 0) {
+  hl_cat_t *current = NULL;
+  hl_catalogs_get(s, NULL, 0, &current, &ignored); /* cannot fail for NULL */
+  /* the current database is the current catalog's (DROP DATABASE c.db runs
+   * with s->cat set to c: cmd_dispatch.c) */
+  if (s->current_db && current == s->cat && strcmp(s->current_db, db->name) == 0) {
     char *dflt = hl_strdup("default");
     if (!dflt) return hl_err_nomem(err);
     hl_free(s->current_db);

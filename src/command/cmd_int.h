@@ -33,6 +33,24 @@ hl_status_t hl_cmd_drop_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_
                                  hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_use(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                        hl_result_t *result, hl_error_t *err);
+/* The catalog statements (cmd_catalog.c). */
+hl_status_t hl_cmd_create_catalog(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                  hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_drop_catalog(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_alter_catalog(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                 hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_show_catalogs(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                 hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_show_create_catalog(hl_session_t *s, const hl_ast_stmt_t *stmt,
+                                       hl_arena_t *arena, hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_switch(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                          hl_result_t *result, hl_error_t *err);
+/* USE catalog.db */
+hl_status_t hl_cmd_use_catalog(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                               hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_refresh(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                           hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_show_databases(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                   hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_describe_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,

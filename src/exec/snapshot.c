@@ -24,6 +24,7 @@ typedef struct listing {
 
 struct hl_snap_table {
   hl_snap_t *snap;
+  const hl_cat_t *catalog; /* the catalog the table is in */
   const char *db, *table;
   char *name;           /* "db.table": the lock's name */
   bool locked;          /* the lock was taken (lock may still be NULL: none to take) */
@@ -80,11 +81,14 @@ hl_snap_t *hl_snap_create(hl_arena_t *arena, hl_error_t *err) {
   return snap;
 }
 
-/* Table DB.TABLE of SNAP, added when new (snap->mu held). */
-static hl_status_t find_table(hl_snap_t *snap, const char *db, const char *table,
-                              hl_snap_table_t **out, hl_error_t *err) {
+/* Table DB.TABLE of catalog CAT in SNAP, added when new (snap->mu held).
+ * Two catalogs may both have a db.table of that name: they are two tables
+ * (their reader locks share the name, which only makes a lock wider). */
+static hl_status_t find_table(hl_snap_t *snap, const hl_cat_t *cat, const char *db,
+                              const char *table, hl_snap_table_t **out, hl_error_t *err) {
   for (size_t i = 0; i < snap->n_tables; i++)
-    if (strcmp(snap->tables[i]->table, table) == 0 && strcmp(snap->tables[i]->db, db) == 0) {
+    if (snap->tables[i]->catalog == cat && strcmp(snap->tables[i]->table, table) == 0 &&
+        strcmp(snap->tables[i]->db, db) == 0) {
       *out = snap->tables[i];
       return HL_OK;
     }
@@ -104,6 +108,7 @@ static hl_status_t find_table(hl_snap_t *snap, const char *db, const char *table
     return hl_err_nomem(err);
   if (!(t->dirs = hl_map_create())) return hl_err_nomem(err);
   t->snap = snap;
+  t->catalog = cat;
   snap->tables[snap->n_tables++] = t;
   *out = t;
   return HL_OK;
@@ -138,7 +143,8 @@ static hl_status_t check_parts(hl_snap_table_t *t, hl_session_t *s, const hl_pla
   const hl_cat_table_t *c = plan->table->cat;
   if (!s->warehouse || plan->table->n_part == 0 || plan->projected || !plan->actual) return HL_OK;
   if (!t->counted) {
-    hl_status_t rc = hl_cat_partition_count(s->cat, c->id, &t->n_parts, err);
+    hl_status_t rc =
+        hl_cat_partition_count(hl_table_catalog(s, plan->table), c->id, &t->n_parts, err);
     if (rc != HL_OK) return rc;
     t->counted = true;
   }
@@ -158,7 +164,7 @@ hl_status_t hl_snap_table(hl_snap_t *snap, hl_session_t *s, const hl_plan_scan_t
    * publishes waits for nothing of ours). */
   pthread_mutex_lock(&snap->mu);
   hl_snap_table_t *t = NULL;
-  hl_status_t rc = find_table(snap, c->db_name, c->name, &t, err);
+  hl_status_t rc = find_table(snap, hl_table_catalog(s, plan->table), c->db_name, c->name, &t, err);
   if (rc == HL_OK && !t->locked) rc = lock_table(t, s, err);
   if (rc == HL_OK) rc = check_parts(t, s, plan, err);
   pthread_mutex_unlock(&snap->mu);

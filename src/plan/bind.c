@@ -14,6 +14,7 @@
 #include "plan/projection.h"
 
 #include "vector/func_int.h"
+#include "session/catalogs.h"
 #include "session/loc_allow.h"
 #include "sql/parser.h"
 #include "util/mem.h"
@@ -1949,17 +1950,21 @@ static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
    * full records of the kept ones fetched after (a Hive Metastore sends
    * names cheaply; partitions with descriptors are large). */
   if (!scan->dataset && scan->n_part_preds == 0) /* parquet.`path`: bind_parquet_path's */
-    rc = hl_cat_partition_list(b->s->cat, t->cat->id, b->arena, &all, &n_all, b->err);
+    rc = hl_cat_partition_list(hl_table_catalog(b->s, t), t->cat->id, b->arena, &all, &n_all,
+                               b->err);
   const char **eq = NULL;
   if (!scan->dataset && scan->n_part_preds > 0) {
     eq = pinned_values(b, t, scan->part_preds, scan->n_part_preds);
-    rc = hl_cat_partition_names(b->s->cat, t->cat->id, eq, b->arena, &all, &n_all, b->err);
+    rc = hl_cat_partition_names(hl_table_catalog(b->s, t), t->cat->id, eq, b->arena, &all, &n_all,
+                                b->err);
   }
   if (rc != HL_OK) return rc;
   scan->n_parts_total = n_all;
   /* A pinned listing is not all of them: the total is for EXPLAIN and for
    * the snapshot's check that no write added partitions meanwhile. */
-  if (eq) rc = hl_cat_partition_count(b->s->cat, t->cat->id, &scan->n_parts_total, b->err);
+  if (eq)
+    rc =
+        hl_cat_partition_count(hl_table_catalog(b->s, t), t->cat->id, &scan->n_parts_total, b->err);
   if (rc != HL_OK) return rc;
   if (scan->n_part_preds == 0) {
     scan->parts = all;
@@ -2000,8 +2005,8 @@ static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
   hl_batch_destroy(batch);
   if (rc != HL_OK) return rc;
   if (!scan->dataset)
-    return hl_cat_partition_get_many(b->s->cat, t->cat->id, keep, n_keep, b->arena, &scan->parts,
-                                     &scan->n_parts, b->err);
+    return hl_cat_partition_get_many(hl_table_catalog(b->s, t), t->cat->id, keep, n_keep, b->arena,
+                                     &scan->parts, &scan->n_parts, b->err);
   scan->parts = keep;
   scan->n_parts = n_keep;
   return HL_OK;
@@ -2251,7 +2256,10 @@ static hl_rel_t *view_rel(binder_t *b, hl_table_t *t, const hl_ast_from_t *f) {
       hl_err_set(b->err, HL_CORRUPT, HL_SS(DATA_CORRUPTED), "the stored query is not a SELECT");
     } else {
       b->views++; /* the view's blocks inherit it */
+      /* its names are its own catalog's, whichever catalog is current */
+      hl_cat_t *outer = t->catalog ? hl_catalogs_resolve_in(b->s, t->catalog) : NULL;
       r = query_rel(b, st->select, b);
+      if (t->catalog) hl_catalogs_resolve_in(b->s, outer);
       b->views--;
     }
   }

@@ -4,6 +4,7 @@
  */
 #include "plan/table.h"
 
+#include "session/catalogs.h"
 #include "util/partpath.h"
 
 #include <ctype.h>
@@ -64,13 +65,23 @@ hl_status_t hl_table_load_or_view(hl_session_t *s, const hl_ast_qname_t *qname, 
                                   hl_table_t **out, hl_error_t *err) {
   char *db = hl_table_db_name(s, qname->db, arena);
   if (!db) return hl_err_nomem(err);
+  /* Unqualified names are the current catalog's, even while a command
+   * runs against the catalog of its target (command/cmd_dispatch.c). */
+  hl_cat_t *catalog;
+  hl_status_t rc = hl_catalogs_get(s, qname->catalog, qname->pos, &catalog, err);
   hl_cat_table_t *cat;
-  hl_status_t rc = hl_cat_table_get(s->cat, db, qname->name, arena, &cat, err);
+  if (rc == HL_OK) rc = hl_cat_table_get(catalog, db, qname->name, arena, &cat, err);
   if (rc != HL_OK) {
     hl_err_position(err, qname->pos);
     return rc;
   }
-  return hl_table_from_catalog(cat, arena, out, err);
+  rc = hl_table_from_catalog(cat, arena, out, err);
+  if (rc == HL_OK) (*out)->catalog = catalog;
+  return rc;
+}
+
+hl_cat_t *hl_table_catalog(const hl_session_t *s, const hl_table_t *t) {
+  return t->catalog ? t->catalog : s->cat;
 }
 
 int hl_table_column_index(const hl_table_t *t, const char *name) {

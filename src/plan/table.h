@@ -14,7 +14,11 @@
 #include "util/value.h"
 
 typedef struct hl_table {
-  hl_cat_table_t *cat;     /* the catalog record */
+  hl_cat_table_t *cat; /* the catalog record */
+  /* The catalog the table lives in (session/catalogs.h), borrowed from the
+   * session; NULL: the statement's s->cat (tables made from a record the
+   * command read itself).  Use hl_table_catalog. */
+  hl_cat_t *catalog;
   int n_data;              /* data columns: cat->cols */
   int n_part;              /* partition keys: cat->part_keys */
   int n_all;               /* n_data + n_part */
@@ -26,9 +30,13 @@ typedef struct hl_table {
  * lower-case name in ARENA. */
 char *hl_table_db_name(hl_session_t *s, const char *db, hl_arena_t *arena);
 
-/* Looks up table QNAME (unqualified names use the current database) and
- * parses its types.  Errors: 3F000 unknown database, 42P01 unknown table
- * (message `table "db.t" does not exist`), 42809 a view (see below), with
+/* The catalog T lives in (T->catalog, else S->cat). */
+hl_cat_t *hl_table_catalog(const hl_session_t *s, const hl_table_t *t);
+
+/* Looks up table QNAME in its catalog (QNAME->catalog, else the session's
+ * current one: unknown is 3D000) and
+ * parses its types (unqualified names use the current database).  Errors: 3F000 unknown database,
+ * 42P01 unknown table (message `table "db.t" does not exist`), 42809 a view (see below), with
  * err->position = QNAME->pos. */
 hl_status_t hl_table_load(hl_session_t *s, const hl_ast_qname_t *qname, hl_arena_t *arena,
                           hl_table_t **out, hl_error_t *err);

@@ -14,12 +14,16 @@
 #include "util/kv.h"
 
 typedef struct hl_session {
-  hl_cat_t *cat;     /* owned by the api layer */
-  hl_stor_t *fs;     /* the local file system backend */
-  char *warehouse;   /* absolute, normalised warehouse root (heap) */
-  char *metastore;   /* absolute, normalised metastore file (heap; NULL: unknown) */
-  char *current_db;  /* lower-case (heap) */
-  hl_kv_t *settings; /* SET key=value pairs (heap, keys/values heap) */
+  /* The current catalog (session/catalogs.h): `internal`, the embedded
+   * metastore owned by the api layer, unless SWITCH / USE c.db chose
+   * another; current_db is its current database. */
+  hl_cat_t *cat;
+  struct hl_catalogs *catalogs; /* the catalogs by name (catalogs.h; owned) */
+  hl_stor_t *fs;                /* the local file system backend */
+  char *warehouse;              /* absolute, normalised warehouse root (heap) */
+  char *metastore;              /* absolute, normalised metastore file (heap; NULL: unknown) */
+  char *current_db;             /* lower-case (heap) */
+  hl_kv_t *settings;            /* SET key=value pairs (heap, keys/values heap) */
   int n_settings;
   int cap_settings;
   struct hl_parquet_cache *parquet_cache; /* footers, keyed on path/size/mtime (owned) */

@@ -19,7 +19,8 @@
 /* ---------------------------------------------------------------- names */
 
 typedef struct hl_ast_qname {
-  char *db; /* NULL when unqualified */
+  char *catalog; /* catalog.db.name; NULL when not given */
+  char *db;      /* NULL when unqualified */
   char *name;
   long pos;
 } hl_ast_qname_t;
@@ -419,13 +420,21 @@ typedef enum hl_ast_stmt_kind {
   HL_STMT_LOAD_DATA,
   HL_STMT_SET,
   HL_STMT_RESET,
-  HL_STMT_INSERT,             /* inserts[0..n_inserts): INSERT, or FROM src INSERT ... INSERT ... */
-  HL_STMT_TRUNCATE,           /* table + part_spec */
-  HL_STMT_ANALYZE,            /* table + part_spec (items without value: every value), analyze_* */
-  HL_STMT_CREATE_VIEW,        /* create_view: CREATE VIEW and ALTER VIEW ... AS */
-  HL_STMT_DROP_VIEW,          /* table, if_exists */
-  HL_STMT_SHOW_TABLE_EXTENDED /* SHOW TABLE EXTENDED [IN db_name] LIKE like_pattern
-                                 [PARTITION part_spec] */
+  HL_STMT_INSERT,      /* inserts[0..n_inserts): INSERT, or FROM src INSERT ... INSERT ... */
+  HL_STMT_TRUNCATE,    /* table + part_spec */
+  HL_STMT_ANALYZE,     /* table + part_spec (items without value: every value), analyze_* */
+  HL_STMT_CREATE_VIEW, /* create_view: CREATE VIEW and ALTER VIEW ... AS */
+  HL_STMT_DROP_VIEW,   /* table, if_exists */
+  HL_STMT_SHOW_TABLE_EXTENDED, /* SHOW TABLE EXTENDED [IN db_name] LIKE like_pattern
+                                  [PARTITION part_spec] */
+  HL_STMT_CREATE_CATALOG,      /* catalog_name, if_not_exists, comment, props */
+  HL_STMT_DROP_CATALOG,        /* catalog_name, if_exists */
+  HL_STMT_SHOW_CATALOGS,       /* [LIKE like_pattern] */
+  HL_STMT_SHOW_CREATE_CATALOG, /* catalog_name */
+  HL_STMT_ALTER_CATALOG,       /* catalog_name, alter_catalog */
+  HL_STMT_SWITCH,              /* SWITCH catalog_name */
+  HL_STMT_REFRESH              /* REFRESH CATALOG catalog_name | DATABASE [catalog_name.]db_name
+                                  | TABLE table: refresh_what */
 } hl_ast_stmt_kind_t;
 
 /* CREATE VIEW [IF NOT EXISTS] v [(col [COMMENT 'c'], ...)] [COMMENT 'c']
@@ -442,6 +451,11 @@ typedef struct hl_ast_create_view {
   char *query_text; /* the query as written (Hive's view_original_text) */
   long query_pos;   /* byte offset of the query in the statement text */
 } hl_ast_create_view_t;
+
+/* ALTER CATALOG name SET PROPERTIES (props) | RENAME new | MODIFY COMMENT 'c' */
+enum { HL_ALTER_CATALOG_SET_PROPS, HL_ALTER_CATALOG_RENAME, HL_ALTER_CATALOG_COMMENT };
+/* REFRESH CATALOG | DATABASE | TABLE */
+enum { HL_REFRESH_CATALOG, HL_REFRESH_DATABASE, HL_REFRESH_TABLE };
 
 /* One INSERT INTO/OVERWRITE: the target and where its rows come from. */
 typedef struct hl_ast_insert {
@@ -477,6 +491,17 @@ typedef struct hl_ast_stmt {
   char *comment;
   char *location;
   hl_ast_kvlist_t props; /* DBPROPERTIES, SET TBLPROPERTIES ... */
+
+  /* Catalogs: the catalog a statement names (CREATE/DROP/ALTER/SHOW CREATE
+   * CATALOG, SWITCH, REFRESH CATALOG), or the catalog part of USE c.db,
+   * SHOW DATABASES FROM c, SHOW TABLES FROM c.db, REFRESH DATABASE c.db;
+   * NULL when none is given.  catalog_pos: its offset. */
+  char *catalog_name;
+  long catalog_pos;
+  long db_pos;            /* offset of db_name in USE c.db / REFRESH DATABASE c.db */
+  int alter_catalog;      /* HL_ALTER_CATALOG_*: what ALTER CATALOG does */
+  char *new_catalog_name; /* ALTER CATALOG a RENAME b */
+  int refresh_what;       /* HL_REFRESH_*: what REFRESH names */
 
   /* SHOW ... [IN db] [LIKE 'pattern'] */
   char *like_pattern;

@@ -222,16 +222,34 @@ static hl_status_t parse_ident(parser_t *p, char **out, long *pos) {
   return advance(p);
 }
 
-/* [db.]name */
+/* [[catalog.]db.]name */
 static hl_status_t parse_qname(parser_t *p, hl_ast_qname_t *q) {
-  q->db = NULL;
+  q->catalog = q->db = NULL;
   TRY(parse_ident(p, &q->name, &q->pos));
   if (at(p, HL_TK_DOT)) {
     TRY(advance(p));
     q->db = q->name;
     TRY(parse_ident(p, &q->name, NULL));
   }
+  if (at(p, HL_TK_DOT)) {
+    TRY(advance(p));
+    q->catalog = q->db;
+    q->db = q->name;
+    TRY(parse_ident(p, &q->name, NULL));
+  }
   return HL_OK;
+}
+
+/* [catalog.]db: USE, SHOW TABLES FROM, REFRESH DATABASE (Doris). */
+static hl_status_t parse_catalog_db(parser_t *p, hl_ast_stmt_t *st) {
+  long pos;
+  TRY(parse_ident(p, &st->db_name, &pos));
+  st->db_pos = pos;
+  if (!at(p, HL_TK_DOT)) return HL_OK;
+  TRY(advance(p));
+  st->catalog_name = st->db_name;
+  st->catalog_pos = pos;
+  return parse_ident(p, &st->db_name, &st->db_pos);
 }
 
 /* One or more adjacent string literals, unescaped and concatenated. */
@@ -1795,7 +1813,7 @@ static hl_status_t parse_create_database(parser_t *p, hl_ast_stmt_t *st) {
   st->kind = HL_STMT_CREATE_DATABASE;
   TRY(advance(p));
   TRY(parse_if_not_exists(p, &st->if_not_exists));
-  TRY(parse_ident(p, &st->db_name, NULL));
+  TRY(parse_catalog_db(p, st));
   if (at_kw(p, "COMMENT")) {
     TRY(advance(p));
     TRY(parse_string(p, &st->comment));
@@ -2063,6 +2081,23 @@ static hl_status_t parse_create_view(parser_t *p, hl_ast_stmt_t *st) {
   return parse_view_query(p, cv);
 }
 
+/* CREATE CATALOG [IF NOT EXISTS] name [COMMENT 'c'] [PROPERTIES (...)]
+ * (Doris); the executor checks the properties.  Current token: CATALOG. */
+static hl_status_t parse_create_catalog(parser_t *p, hl_ast_stmt_t *st) {
+  st->kind = HL_STMT_CREATE_CATALOG;
+  TRY(advance(p));
+  TRY(parse_if_not_exists(p, &st->if_not_exists));
+  TRY(parse_ident(p, &st->catalog_name, &st->catalog_pos));
+  if (at_kw(p, "WITH")) return unsupported(p, p->tok.pos, "CREATE CATALOG ... WITH RESOURCE");
+  if (at_kw(p, "COMMENT")) {
+    TRY(advance(p));
+    TRY(parse_string(p, &st->comment));
+  }
+  if (!at_kw(p, "PROPERTIES")) return HL_OK;
+  TRY(advance(p));
+  return parse_kvlist(p, &st->props);
+}
+
 static hl_status_t parse_create(parser_t *p, hl_ast_stmt_t *st) {
   static const char *const other[] = {"VIEW",     "MATERIALIZED",  "FUNCTION", "INDEX",
                                       "ROLE",     "MACRO",         "OR",       "SCHEDULED",
@@ -2071,6 +2106,7 @@ static hl_status_t parse_create(parser_t *p, hl_ast_stmt_t *st) {
   TRY(advance(p));
   if (at_kw(p, "DATABASE") || at_kw(p, "SCHEMA")) return parse_create_database(p, st);
   if (at_kw(p, "VIEW")) return parse_create_view(p, st);
+  if (at_kw(p, "CATALOG")) return parse_create_catalog(p, st);
   hl_ast_create_table_t *ct = zalloc(p, sizeof *ct);
   if (!ct) return nomem(p);
   if (at_kw(p, "TEMPORARY")) {
@@ -2097,7 +2133,7 @@ static hl_status_t parse_drop(parser_t *p, hl_ast_stmt_t *st) {
     st->kind = HL_STMT_DROP_DATABASE;
     TRY(advance(p));
     TRY(parse_if_exists(p, &st->if_exists));
-    TRY(parse_ident(p, &st->db_name, NULL));
+    TRY(parse_catalog_db(p, st));
     if (at_kw(p, "CASCADE")) {
       st->cascade = true;
       TRY(advance(p));
@@ -2105,6 +2141,12 @@ static hl_status_t parse_drop(parser_t *p, hl_ast_stmt_t *st) {
       TRY(advance(p));
     }
     return HL_OK;
+  }
+  if (at_kw(p, "CATALOG")) {
+    st->kind = HL_STMT_DROP_CATALOG;
+    TRY(advance(p));
+    TRY(parse_if_exists(p, &st->if_exists));
+    return parse_ident(p, &st->catalog_name, &st->catalog_pos);
   }
   if (at_kw(p, "VIEW")) {
     st->kind = HL_STMT_DROP_VIEW;
@@ -2291,8 +2333,36 @@ static hl_status_t parse_alter_partition(parser_t *p, hl_ast_alter_table_t *at_)
   return syntax_error(p);
 }
 
+/* ALTER CATALOG name SET PROPERTIES (...) | RENAME new | MODIFY COMMENT 'c'
+ * (Doris).  Current token: CATALOG. */
+static hl_status_t parse_alter_catalog(parser_t *p, hl_ast_stmt_t *st) {
+  st->kind = HL_STMT_ALTER_CATALOG;
+  TRY(advance(p));
+  TRY(parse_ident(p, &st->catalog_name, &st->catalog_pos));
+  if (at_kw(p, "SET")) {
+    st->alter_catalog = HL_ALTER_CATALOG_SET_PROPS;
+    TRY(advance(p));
+    TRY(expect_kw(p, "PROPERTIES"));
+    return parse_kvlist(p, &st->props);
+  }
+  if (at_kw(p, "RENAME")) {
+    st->alter_catalog = HL_ALTER_CATALOG_RENAME;
+    TRY(advance(p));
+    return parse_ident(p, &st->new_catalog_name, NULL);
+  }
+  if (at_kw(p, "MODIFY")) {
+    st->alter_catalog = HL_ALTER_CATALOG_COMMENT;
+    TRY(advance(p));
+    TRY(expect_kw(p, "COMMENT"));
+    return parse_string(p, &st->comment);
+  }
+  if (at_kw(p, "UNSET")) return unsupported(p, p->tok.pos, "ALTER CATALOG ... UNSET PROPERTIES");
+  return syntax_error(p);
+}
+
 static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
   TRY(advance(p));
+  if (at_kw(p, "CATALOG")) return parse_alter_catalog(p, st);
   if (at_kw(p, "VIEW")) {
     hl_ast_create_view_t *cv = zalloc(p, sizeof *cv);
     if (!cv) return nomem(p);
@@ -2480,6 +2550,15 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
   if (at_kw(p, "DATABASES") || at_kw(p, "SCHEMAS")) {
     st->kind = HL_STMT_SHOW_DATABASES;
     TRY(advance(p));
+    if (at_kw(p, "IN") || at_kw(p, "FROM")) { /* Doris: SHOW DATABASES FROM catalog */
+      TRY(advance(p));
+      TRY(parse_ident(p, &st->catalog_name, &st->catalog_pos));
+    }
+    return parse_show_pattern(p, &st->like_pattern, false);
+  }
+  if (at_kw(p, "CATALOGS")) {
+    st->kind = HL_STMT_SHOW_CATALOGS;
+    TRY(advance(p));
     return parse_show_pattern(p, &st->like_pattern, false);
   }
   if (at_kw(p, "TABLES")) {
@@ -2487,7 +2566,7 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
     TRY(advance(p));
     if (at_kw(p, "IN") || at_kw(p, "FROM")) {
       TRY(advance(p));
-      TRY(parse_ident(p, &st->db_name, NULL));
+      TRY(parse_catalog_db(p, st));
     }
     return parse_show_pattern(p, &st->like_pattern, true);
   }
@@ -2527,7 +2606,13 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
       st->kind = HL_STMT_SHOW_CREATE_DATABASE;
       TRY(advance(p));
       TRY(advance(p));
-      return parse_ident(p, &st->db_name, NULL);
+      return parse_catalog_db(p, st);
+    }
+    if (tok_is_kw(p, &nx, "CATALOG")) {
+      st->kind = HL_STMT_SHOW_CREATE_CATALOG;
+      TRY(advance(p));
+      TRY(advance(p));
+      return parse_ident(p, &st->catalog_name, &st->catalog_pos);
     }
     if (!tok_is_kw(p, &nx, "TABLE")) {
       TRY(advance(p));
@@ -2545,7 +2630,7 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
     TRY(advance(p));
     if (at_kw(p, "IN") || at_kw(p, "FROM")) {
       TRY(advance(p));
-      TRY(parse_ident(p, &st->db_name, NULL));
+      TRY(parse_catalog_db(p, st));
     }
     if (!at_kw(p, "LIKE")) return expected(p, "\"LIKE\"");
     TRY(parse_show_pattern(p, &st->like_pattern, false));
@@ -2559,10 +2644,11 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
     return parse_show_partitions_tail(p, st);
   }
   static const char *const other[] = {
-      "FUNCTIONS",      "VIEWS",      "MATERIALIZED", "GRANT",        "ROLES",       "ROLE",
-      "CURRENT",        "PRINCIPALS", "LOCKS",        "TRANSACTIONS", "COMPACTIONS", "CONF",
-      "INDEX",          "INDEXES",    "TABLE",        "EXTENDED",     "FORMATTED",   "CATALOGS",
-      "DATACONNECTORS", "RESOURCE",   "SCHEDULED",    "CONNECTORS",   NULL};
+      "FUNCTIONS",   "VIEWS",     "MATERIALIZED",   "GRANT",    "ROLES",
+      "ROLE",        "CURRENT",   "PRINCIPALS",     "LOCKS",    "TRANSACTIONS",
+      "COMPACTIONS", "CONF",      "INDEX",          "INDEXES",  "TABLE",
+      "EXTENDED",    "FORMATTED", "DATACONNECTORS", "RESOURCE", "SCHEDULED",
+      "CONNECTORS",  NULL};
   if (word_in(p, &p->tok, other)) return unsupported_word(p, st->pos, "SHOW");
   return syntax_error(p);
 }
@@ -2582,7 +2668,7 @@ static hl_status_t parse_describe(parser_t *p, hl_ast_stmt_t *st) {
       st->describe_mode = 1;
       TRY(advance(p));
     }
-    return parse_ident(p, &st->db_name, NULL);
+    return parse_catalog_db(p, st);
   }
   if (at_kw(p, "FUNCTION") && tok_is_ident(&nx))
     return unsupported(p, st->pos, "DESCRIBE FUNCTION");
@@ -2904,6 +2990,31 @@ static bool is_set_statement(parser_t *p) {
   return tok_is_kw(p, &k, "ROLE") || tok_is_kw(p, &k, "AUTOCOMMIT");
 }
 
+/* REFRESH CATALOG c | DATABASE [c.]db | TABLE [[c.]db.]t (Doris). */
+static hl_status_t parse_refresh(parser_t *p, hl_ast_stmt_t *st) {
+  st->kind = HL_STMT_REFRESH;
+  TRY(advance(p));
+  if (at_kw(p, "CATALOG")) {
+    st->refresh_what = HL_REFRESH_CATALOG;
+    TRY(advance(p));
+    TRY(parse_ident(p, &st->catalog_name, &st->catalog_pos));
+  } else if (at_kw(p, "DATABASE") || at_kw(p, "SCHEMA")) {
+    st->refresh_what = HL_REFRESH_DATABASE;
+    TRY(advance(p));
+    TRY(parse_catalog_db(p, st));
+  } else if (at_kw(p, "TABLE")) {
+    st->refresh_what = HL_REFRESH_TABLE;
+    TRY(advance(p));
+    TRY(parse_qname(p, &st->table));
+  } else if (at_kw(p, "MATERIALIZED") || at_kw(p, "LDAP") || at_kw(p, "DICTIONARY")) {
+    return unsupported_word(p, st->pos, "REFRESH");
+  } else {
+    return syntax_error(p);
+  }
+  if (at_kw(p, "PROPERTIES")) return unsupported(p, p->tok.pos, "REFRESH ... PROPERTIES");
+  return HL_OK;
+}
+
 static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
   long pos = p->tok.pos;
   hl_ast_stmt_t *st = new_stmt(p, HL_STMT_SELECT, pos);
@@ -2945,7 +3056,13 @@ static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
   else if (at_kw(p, "USE")) {
     st->kind = HL_STMT_USE;
     rc = advance(p);
-    if (rc == HL_OK) rc = parse_ident(p, &st->db_name, NULL);
+    if (rc == HL_OK) rc = parse_catalog_db(p, st);
+  } else if (at_kw(p, "SWITCH")) {
+    st->kind = HL_STMT_SWITCH;
+    rc = advance(p);
+    if (rc == HL_OK) rc = parse_ident(p, &st->catalog_name, &st->catalog_pos);
+  } else if (at_kw(p, "REFRESH")) {
+    rc = parse_refresh(p, st);
   } else if (word_in(p, &p->tok, unsupported_statements)) {
     return unsupported_word(p, pos, NULL);
   } else {

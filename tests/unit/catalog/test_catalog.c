@@ -1429,14 +1429,15 @@ TEST(migrate_v5) {
   CHECK_OK(&f, add_part(&f, id, "a", "1"));
   hl_cat_close(f.cat);
   f.cat = NULL;
-  CHECK_INT(sql_exec(f.path, "DROP TABLE part_serde_params; DROP TABLE part_columns; "
+  CHECK_INT(sql_exec(f.path, "DROP TABLE catalog_params; DROP TABLE catalogs; "
+                             "DROP TABLE part_serde_params; DROP TABLE part_columns; "
                              "DROP TABLE part_bucket_cols; DROP TABLE part_sort_cols; "
                              "DROP TABLE part_sds; PRAGMA user_version = 5;"),
             SQLITE_OK);
   CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 5);
   CHECK_OK(&f, fx_open(&f));
-  CHECK_INT(hl_cat_schema_version(f.cat), 6);
-  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 6);
+  CHECK_INT(hl_cat_schema_version(f.cat), 7);
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 7);
   CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 0);
   hl_cat_partition_t *parts = NULL;
   size_t n = 0;
@@ -1452,6 +1453,86 @@ TEST(migrate_v5) {
     CHECK_OK(&f, hl_cat_partition_update(f.cat, &p, &f.err));
     CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 1);
   }
+  fx_teardown(&f);
+}
+
+/* A schema v6 metastore (v7 is exactly its catalogs tables) is migrated
+ * at open: it has no named catalogs, and can then store some, with their
+ * properties in order; they go with DROP CATALOG. */
+TEST(migrate_v6) {
+  fx_t f;
+  fx_setup(&f);
+  CHECK_OK(&f, fx_open(&f));
+  CHECK_OK(&f, add_db(&f, "sales"));
+  hl_cat_close(f.cat);
+  f.cat = NULL;
+  CHECK_INT(sql_exec(f.path, "DROP TABLE catalog_params; DROP TABLE catalogs; "
+                             "PRAGMA user_version = 6;"),
+            SQLITE_OK);
+  CHECK_OK(&f, fx_open(&f));
+  CHECK_INT(hl_cat_schema_version(f.cat), 7);
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 7);
+  hl_cat_catalog_t *cats = NULL, *got = NULL;
+  size_t n = 9;
+  CHECK_OK(&f, hl_cat_catalog_list(f.cat, f.arena, &cats, &n, &f.err));
+  CHECK_INT(n, 0);
+  hl_kv_t props[3] = {{"type", "hms"},
+                      {"hive.metastore.uris", "thrift://a:1,thrift://b:2"},
+                      {"Hive.Metastore.Sasl.Enabled", "false"}};
+  hl_cat_catalog_t c = {.name = "Prod", .type = "hms", .props = props, .n_props = 3};
+  CHECK_OK(&f, hl_cat_catalog_create(f.cat, &c, &f.err));
+  CHECK_INT(hl_cat_catalog_create(f.cat, &c, &f.err), HL_CONSTRAINT);
+  CHECK_STR(f.err.sqlstate, "42710");
+  CHECK_STR(f.err.message, "catalog \"prod\" already exists");
+  hl_err_clear(&f.err);
+  CHECK_OK(&f, hl_cat_catalog_get(f.cat, "PROD", f.arena, &got, &f.err));
+  CHECK(got != NULL);
+  if (got) {
+    CHECK_STR(got->name, "prod");
+    CHECK(got->comment == NULL);
+    CHECK_INT(got->n_props, 3);
+    if (got->n_props == 3) {
+      CHECK_STR(got->props[1].value, "thrift://a:1,thrift://b:2");
+      CHECK_STR(got->props[2].key, "Hive.Metastore.Sasl.Enabled");
+    }
+    CHECK(got->create_time > 0 && got->update_time == got->create_time);
+  }
+  /* rename with fewer properties and a comment */
+  hl_cat_catalog_t r = {
+      .name = "staging", .type = "hms", .comment = "c", .props = props, .n_props = 2};
+  CHECK_OK(&f, hl_cat_catalog_update(f.cat, "prod", &r, &f.err));
+  CHECK_INT(hl_cat_catalog_get(f.cat, "prod", f.arena, &got, &f.err), HL_NOTFOUND);
+  CHECK_STR(f.err.sqlstate, "3D000");
+  CHECK_STR(f.err.message, "catalog \"prod\" does not exist");
+  hl_err_clear(&f.err);
+  CHECK_OK(&f, hl_cat_catalog_list(f.cat, f.arena, &cats, &n, &f.err));
+  CHECK_INT(n, 1);
+  if (n == 1) {
+    CHECK_STR(cats[0].name, "staging");
+    CHECK_STR(cats[0].comment, "c");
+    CHECK_INT(cats[0].n_props, 2);
+  }
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM catalog_params"), 2);
+  CHECK_OK(&f, hl_cat_catalog_drop(f.cat, "Staging", &f.err));
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM catalog_params"), 0);
+  CHECK_INT(hl_cat_catalog_drop(f.cat, "staging", &f.err), HL_NOTFOUND);
+  CHECK_STR(f.err.sqlstate, "3D000");
+  hl_err_clear(&f.err);
+  /* names are capped at 255 bytes, never truncated */
+  char long_name[300];
+  memset(long_name, 'x', sizeof long_name - 1);
+  long_name[sizeof long_name - 1] = '\0';
+  hl_cat_catalog_t l = {.name = long_name, .type = "hms", .props = props, .n_props = 2};
+  CHECK_INT(hl_cat_catalog_create(f.cat, &l, &f.err), HL_ERROR);
+  CHECK_STR(f.err.sqlstate, "42602");
+  CHECK_STR(f.err.message, "a catalog name is at most 255 bytes long");
+  hl_err_clear(&f.err);
+  CHECK_INT(hl_cat_catalog_get(f.cat, long_name, f.arena, &got, &f.err), HL_NOTFOUND);
+  hl_err_clear(&f.err);
+  long_name[255] = '\0';
+  l.name = long_name;
+  CHECK_OK(&f, hl_cat_catalog_create(f.cat, &l, &f.err));
+  CHECK_OK(&f, hl_cat_catalog_get(f.cat, long_name, f.arena, &got, &f.err));
   fx_teardown(&f);
 }
 
@@ -1474,5 +1555,6 @@ int main(void) {
   RUN(ten_thousand_partitions);
   RUN(partition_storage);
   RUN(migrate_v5);
+  RUN(migrate_v6);
   return test_report();
 }

@@ -1044,6 +1044,85 @@ TEST(views_lateral_sample) {
   CHECK_ERROR("SHOW TABLE EXTENDED t", "expected \"LIKE\" but found \"t\"", 20);
 }
 
+/* Doris's catalog statements and three-part names (cmd_catalog.c runs them). */
+TEST(catalog_statements) {
+  PARSE(c, "CREATE CATALOG IF NOT EXISTS Hive COMMENT 'c' PROPERTIES ('type'='hms', "
+           "'hive.metastore.uris'='thrift://h:1')");
+  CHECK_INT(c->kind, HL_STMT_CREATE_CATALOG);
+  CHECK(c->if_not_exists);
+  CHECK_STR(c->catalog_name, "hive");
+  CHECK_INT(c->catalog_pos, 29);
+  CHECK_STR(c->comment, "c");
+  CHECK_INT(c->props.n, 2);
+  CHECK_STR(c->props.items[1].value, "thrift://h:1");
+  PARSE(d, "DROP CATALOG IF EXISTS h");
+  CHECK_INT(d->kind, HL_STMT_DROP_CATALOG);
+  CHECK(d->if_exists);
+  PARSE(a, "ALTER CATALOG h RENAME `H2`");
+  CHECK_INT(a->kind, HL_STMT_ALTER_CATALOG);
+  CHECK_INT(a->alter_catalog, HL_ALTER_CATALOG_RENAME);
+  CHECK_STR(a->new_catalog_name, "h2");
+  PARSE(a2, "ALTER CATALOG h SET PROPERTIES ('k'='v')");
+  CHECK_INT(a2->alter_catalog, HL_ALTER_CATALOG_SET_PROPS);
+  CHECK_INT(a2->props.n, 1);
+  PARSE(a3, "ALTER CATALOG h MODIFY COMMENT 'x'");
+  CHECK_INT(a3->alter_catalog, HL_ALTER_CATALOG_COMMENT);
+  CHECK_STR(a3->comment, "x");
+  PARSE(sc, "SHOW CATALOGS LIKE 'h%'");
+  CHECK_INT(sc->kind, HL_STMT_SHOW_CATALOGS);
+  CHECK_STR(sc->like_pattern, "h%");
+  PARSE(scc, "SHOW CREATE CATALOG h");
+  CHECK_INT(scc->kind, HL_STMT_SHOW_CREATE_CATALOG);
+  CHECK_STR(scc->catalog_name, "h");
+  PARSE(sw, "SWITCH h");
+  CHECK_INT(sw->kind, HL_STMT_SWITCH);
+  CHECK_STR(sw->catalog_name, "h");
+  PARSE(u, "USE H.Sales");
+  CHECK_INT(u->kind, HL_STMT_USE);
+  CHECK_STR(u->catalog_name, "h");
+  CHECK_STR(u->db_name, "sales");
+  CHECK_INT(u->db_pos, 6);
+  PARSE(u2, "USE sales");
+  CHECK(u2->catalog_name == NULL);
+  PARSE(sd, "SHOW DATABASES FROM h");
+  CHECK_STR(sd->catalog_name, "h");
+  PARSE(st, "SHOW TABLES FROM h.s");
+  CHECK_STR(st->catalog_name, "h");
+  CHECK_STR(st->db_name, "s");
+  PARSE(r1, "REFRESH CATALOG h");
+  CHECK_INT(r1->kind, HL_STMT_REFRESH);
+  CHECK_INT(r1->refresh_what, HL_REFRESH_CATALOG);
+  PARSE(r2, "REFRESH DATABASE h.s");
+  CHECK_INT(r2->refresh_what, HL_REFRESH_DATABASE);
+  CHECK_STR(r2->catalog_name, "h");
+  PARSE(r3, "REFRESH TABLE h.s.t");
+  CHECK_INT(r3->refresh_what, HL_REFRESH_TABLE);
+  CHECK_STR(r3->table.catalog, "h");
+  CHECK_STR(r3->table.db, "s");
+  CHECK_STR(r3->table.name, "t");
+  PARSE(q, "SELECT x.a FROM Hive.s.t x JOIN s.u ON x.a = u.a");
+  const hl_ast_from_t *j = q->select->from_item;
+  CHECK(j && j->left && j->right);
+  if (j && j->left && j->right) {
+    CHECK_STR(j->left->table.catalog, "hive");
+    CHECK_STR(j->left->table.db, "s");
+    CHECK_STR(j->left->table.name, "t");
+    CHECK(j->right->table.catalog == NULL);
+    CHECK_STR(j->right->table.db, "s");
+  }
+  PARSE(i, "INSERT INTO c.d.t SELECT 1");
+  CHECK_STR(i->inserts[0].table.catalog, "c");
+  CHECK_ERROR("SELECT * FROM a.b.c.d", "syntax error at or near \".\"", 19);
+  CHECK_ERROR("SWITCH", "syntax error at end of input", 6);
+  CHECK_ERROR("REFRESH VIEW v", "syntax error at or near \"VIEW\"", 8);
+  CHECK_UNSUPPORTED("CREATE CATALOG c WITH RESOURCE r",
+                    "CREATE CATALOG ... WITH RESOURCE is not supported yet", 17);
+  CHECK_UNSUPPORTED("REFRESH TABLE t PROPERTIES ('a'='b')",
+                    "REFRESH ... PROPERTIES is not supported yet", 16);
+  CHECK_UNSUPPORTED("REFRESH MATERIALIZED VIEW v", "REFRESH MATERIALIZED VIEW is not supported yet",
+                    0);
+}
+
 TEST(unsupported_statements) {
   CHECK_UNSUPPORTED("UPDATE t SET a = 1", "UPDATE is not supported yet", 0);
   CHECK_UNSUPPORTED("  merge into t", "MERGE is not supported yet", 2);
@@ -1230,6 +1309,7 @@ int main(void) {
   RUN(syntax_errors);
   RUN(queries);
   RUN(views_lateral_sample);
+  RUN(catalog_statements);
   RUN(unsupported_statements);
   RUN(line_col_and_large_input);
   RUN(allocation_failures);

@@ -208,7 +208,8 @@ def java(phase):
     sys.stdout.write(r.stdout)
     if r.returncode != 0:
         failures.append("java phase %s (exit %d)" % (phase, r.returncode))
-    pending.extend(l for l in r.stdout.splitlines() if l.startswith("PENDING "))
+    pending.extend(l for l in r.stdout.splitlines()
+                   if l.startswith("PENDING method") and l not in pending)
     return r.stdout
 
 

@@ -21,9 +21,9 @@ final class Fixture {
   static final String GROUP = "hlpeers";
   static final String DB = "web";
 
-  final String wh; /* the warehouse directory (absolute) */
+  final String wh;              /* the warehouse directory (absolute) */
   final int setupFrom, setupTo; /* when hivelite made web.hits (epoch seconds) */
-  final int started = (int) (System.currentTimeMillis() / 1000);
+  final int started = (int)(System.currentTimeMillis() / 1000);
 
   Fixture(String wh, int setupFrom, int setupTo) {
     this.wh = wh;
@@ -59,8 +59,8 @@ final class Fixture {
    * when it lies in the set-up window (else -1: the comparison fails). */
   Table hits(Table got) {
     Table t = Want.table(DB, "hits", Want.textSd(hitCols(), uri("web.db/hits")), hitKeys(),
-        Want.plus(Want.map("k", "v"), Want.stats(2, 3, 15, 12)), "MANAGED_TABLE",
-        setupTime(got == null ? -1 : got.getCreateTime()));
+                         Want.plus(Want.map("k", "v"), Want.stats(2, 3, 15, 12)), "MANAGED_TABLE",
+                         setupTime(got == null ? -1 : got.getCreateTime()));
     t.setTemporary(false);
     t.setRewriteEnabled(false);
     return t;
@@ -69,11 +69,12 @@ final class Fixture {
   /* Partition I (0..2) of web.hits; its createTime as in hits(). */
   Partition hitPart(int i, Partition got) {
     String[][] vals = {{"2024-01-01", "1"}, {"2024-01-02", "2"}, {"2024-01-03", "3"}};
-    java.util.Map<String, String> params = i == 0 ? Want.stats(1, 2, 9, 7)
-        : i == 1 ? Want.stats(1, 1, 6, 5) : Want.map();
+    java.util.Map<String, String> params = i == 0   ? Want.stats(1, 2, 9, 7)
+                                           : i == 1 ? Want.stats(1, 1, 6, 5)
+                                                    : Want.map();
     return Want.partition(DB, "hits", Peer.list(vals[i]),
-        Want.textSd(hitCols(), uri("web.db/hits/" + HIT_NAMES.get(i))), params,
-        setupTime(got == null ? -1 : got.getCreateTime()));
+                          Want.textSd(hitCols(), uri("web.db/hits/" + HIT_NAMES.get(i))), params,
+                          setupTime(got == null ? -1 : got.getCreateTime()));
   }
 
   List<Partition> hitParts(List<Partition> got, int... idx) {
@@ -89,7 +90,7 @@ final class Fixture {
 
   /* T when it lies between the start of this run and now (else -1). */
   int runTime(int t) {
-    int now = (int) (System.currentTimeMillis() / 1000);
+    int now = (int)(System.currentTimeMillis() / 1000);
     return t >= started && t <= now ? t : -1;
   }
 
@@ -99,7 +100,8 @@ final class Fixture {
   long writeFile(String rel, String file, String... rows) {
     Path dir = Paths.get(wh, rel);
     StringBuilder sb = new StringBuilder();
-    for (String r : rows) sb.append(r).append('\n');
+    for (String r : rows)
+      sb.append(r).append('\n');
     byte[] b = sb.toString().getBytes(StandardCharsets.UTF_8);
     try {
       Files.createDirectories(dir);
@@ -113,7 +115,8 @@ final class Fixture {
   /* rawDataSize as Hive counts it for text: the row bytes without newlines. */
   static long raw(String... rows) {
     long n = 0;
-    for (String r : rows) n += r.getBytes(StandardCharsets.UTF_8).length;
+    for (String r : rows)
+      n += r.getBytes(StandardCharsets.UTF_8).length;
     return n;
   }
 }

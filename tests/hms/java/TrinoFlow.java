@@ -60,26 +60,33 @@ final class TrinoFlow {
   Table getTable(String db, String name) throws TException {
     GetTableRequest req = new GetTableRequest(db, name);
     if (Fixture.caps() != null) req.setCapabilities(Fixture.caps());
-    return alternative("get_table_req", () -> c().get_table_req(req).getTable(), "get_table",
-        () -> c().get_table(db, name));
+    return alternative(
+        "get_table_req",
+        () -> c().get_table_req(req).getTable(), "get_table", () -> c().get_table(db, name));
   }
 
   void list() {
     p.section("trino list", () -> {
       p.check("get_all_databases", p.call("get_all_databases", () -> c().get_all_databases()),
-          Peer.list("default", "web"));
+              Peer.list("default", "web"));
       Database want = new Database("web", "web logs", f.uri("web.db"), Want.map("team", "w"));
       p.check("get_database(web)", p.call("get_database", () -> c().get_database("web")), want);
       p.check("get_all_tables(web)", p.call("get_all_tables", () -> c().get_all_tables("web")),
-          Peer.list("hits"));
+              Peer.list("hits"));
+      return null;
+    });
+    p.section("trino list views", () -> {
       /* getAllViews */
       p.check("views of web",
-          alternative("get_tables_by_type",
-              () -> c().get_tables_by_type("web", ".*", "VIRTUAL_VIEW"),
-              "get_table_names_by_filter",
-              () -> c().get_table_names_by_filter("web",
-                  "hive_filter_field_params__presto_view = \"true\"", (short) -1)),
-          Peer.list());
+              alternative(
+                  "get_tables_by_type",
+                  ()
+                      -> c().get_tables_by_type("web", ".*", "VIRTUAL_VIEW"),
+                  "get_table_names_by_filter",
+                  ()
+                      -> c().get_table_names_by_filter(
+                          "web", "hive_filter_field_params__presto_view = \"true\"", (short)-1)),
+              Peer.list());
       return null;
     });
   }
@@ -88,40 +95,65 @@ final class TrinoFlow {
     p.section("trino plan", () -> {
       Table t = getTable("web", "hits");
       p.check("getTable(web, hits)", t, f.hits(t));
+      return null;
+    });
+    p.section("trino plan: fields", () -> {
       p.check("get_fields(web, hits)", p.call("get_fields", () -> c().get_fields("web", "hits")),
-          Fixture.hitCols());
+              Fixture.hitCols());
+      return null;
+    });
+    p.section("trino plan: schema", () -> {
       List<FieldSchema> schema = Fixture.hitCols();
       schema.addAll(Fixture.hitKeys());
       p.check("get_schema(web, hits)", p.call("get_schema", () -> c().get_schema("web", "hits")),
-          schema);
+              schema);
+      return null;
+    });
+    p.section("trino plan: names by values", () -> {
       /* a pin on ds only: "" for the key left free */
       p.check("get_partition_names_ps(web, hits, [2024-01-01, \"\"])",
-          p.call("get_partition_names_ps", () -> c().get_partition_names_ps("web", "hits",
-                                               Peer.list("2024-01-01", ""), (short) -1)),
-          Peer.list(Fixture.HIT_NAMES.get(0)));
-      p.check("get_partition_names_ps(web, hits, [\"\", 2])",
-          p.call("get_partition_names_ps", () -> c().get_partition_names_ps("web", "hits",
-                                               Peer.list("", "2"), (short) -1)),
+              p.call("get_partition_names_ps",
+                     ()
+                         -> c().get_partition_names_ps("web", "hits", Peer.list("2024-01-01", ""),
+                                                       (short)-1)),
+              Peer.list(Fixture.HIT_NAMES.get(0)));
+      p.check(
+          "get_partition_names_ps(web, hits, [\"\", 2])",
+          p.call("get_partition_names_ps",
+                 () -> c().get_partition_names_ps("web", "hits", Peer.list("", "2"), (short)-1)),
           Peer.list(Fixture.HIT_NAMES.get(1)));
-      p.check("get_partition_names(web, hits)",
-          p.call("get_partition_names", () -> c().get_partition_names("web", "hits", (short) -1)),
+      return null;
+    });
+    p.section("trino plan: names, partitions by names", () -> {
+      p.check(
+          "get_partition_names(web, hits)",
+          p.call("get_partition_names", () -> c().get_partition_names("web", "hits", (short)-1)),
           Fixture.HIT_NAMES);
-      List<Partition> got = p.call("get_partitions_by_names",
-          () -> c().get_partitions_by_names("web", "hits", Fixture.HIT_NAMES));
+      List<Partition> got =
+          p.call("get_partitions_by_names",
+                 () -> c().get_partitions_by_names("web", "hits", Fixture.HIT_NAMES));
       p.check("get_partitions_by_names(web, hits, all)", got, f.hitParts(got, 0, 1, 2));
+      return null;
+    });
+    p.section("trino plan: statistics", () -> {
       /* statistics for the planner: none were computed for columns */
       p.check("get_table_statistics_req(web, hits)",
-          p.call("get_table_statistics_req", () -> c().get_table_statistics_req(
-                                                 new TableStatsRequest("web", "hits",
-                                                     Peer.list("id", "url"))))
-              .getTableStats(),
-          Peer.list());
+              p.call("get_table_statistics_req",
+                     ()
+                         -> c().get_table_statistics_req(
+                             new TableStatsRequest("web", "hits", Peer.list("id", "url"))))
+                  .getTableStats(),
+              Peer.list());
+      return null;
+    });
+    p.section("trino plan: partition statistics", () -> {
       p.check("get_partitions_statistics_req(web, hits)",
-          p.call("get_partitions_statistics_req",
-              () -> c().get_partitions_statistics_req(new PartitionsStatsRequest("web", "hits",
-                  Peer.list("id", "url"), Fixture.HIT_NAMES)))
-              .getPartStats(),
-          new HashMap<String, List<ColumnStatisticsObj>>());
+              p.call("get_partitions_statistics_req",
+                     ()
+                         -> c().get_partitions_statistics_req(new PartitionsStatsRequest(
+                             "web", "hits", Peer.list("id", "url"), Fixture.HIT_NAMES)))
+                  .getPartStats(),
+              new HashMap<String, List<ColumnStatisticsObj>>());
       return null;
     });
   }
@@ -129,13 +161,13 @@ final class TrinoFlow {
   void negative() {
     p.section("trino errors", () -> {
       p.check("getTable(web, nosuch)", Peer.raised(() -> getTable("web", "nosuch")),
-          "NoSuchObjectException: table \"web.nosuch\" does not exist");
+              "NoSuchObjectException: table \"web.nosuch\" does not exist");
       p.check("get_table(nosuch, t)", Peer.raised(() -> c().get_table("nosuch", "t")),
-          "NoSuchObjectException: database \"nosuch\" does not exist");
+              "NoSuchObjectException: database \"nosuch\" does not exist");
       p.check("get_master_keys (not implemented)", Peer.raised(() -> c().get_master_keys()),
-          "TApplicationException 1: Invalid method name: 'get_master_keys'");
+              "TApplicationException 1: Invalid method name: 'get_master_keys'");
       p.check("get_all_tables(web) after UNKNOWN_METHOD",
-          p.call("get_all_tables", () -> c().get_all_tables("web")), Peer.list("hits"));
+              p.call("get_all_tables", () -> c().get_all_tables("web")), Peer.list("hits"));
       return null;
     });
   }
@@ -151,30 +183,31 @@ final class TrinoFlow {
 
   Table trinoTable(Map<String, String> params) {
     Table t = Want.table("web", T, Want.textSd(cols(), f.uri("web.db/" + T)),
-        Peer.list(Want.col("ds", "string")), params, "MANAGED_TABLE", f.started);
+                         Peer.list(Want.col("ds", "string")), params, "MANAGED_TABLE", f.started);
     t.setOwner(Fixture.USER);
     return t;
   }
 
   Partition trinoPart(String ds, Map<String, String> params) {
     return Want.partition("web", T, Peer.list(ds),
-        Want.textSd(cols(), f.uri("web.db/" + T + "/ds=" + ds)), params, f.started);
+                          Want.textSd(cols(), f.uri("web.db/" + T + "/ds=" + ds)), params,
+                          f.started);
   }
 
   /* The server's createTime must lie in this run; transient_lastDdlTime
    * (Hive adds it) too, then it is left out of the comparison. */
   <S> S readBack(String what, S got) {
     if (got instanceof Table) {
-      Table t = ((Table) got).deepCopy();
+      Table t = ((Table)got).deepCopy();
       t.setCreateTime(f.runTime(t.getCreateTime()) == -1 ? -1 : f.started);
       t.setParameters(ddl(what, t.getParameters()));
-      @SuppressWarnings("unchecked") S r = (S) t;
+      @SuppressWarnings("unchecked") S r = (S)t;
       return r;
     }
-    Partition q = ((Partition) got).deepCopy();
+    Partition q = ((Partition)got).deepCopy();
     q.setCreateTime(f.runTime(q.getCreateTime()) == -1 ? -1 : f.started);
     q.setParameters(ddl(what, q.getParameters()));
-    @SuppressWarnings("unchecked") S r = (S) q;
+    @SuppressWarnings("unchecked") S r = (S)q;
     return r;
   }
 
@@ -183,7 +216,7 @@ final class TrinoFlow {
     String v = m.remove("transient_lastDdlTime");
     if (v != null)
       p.check(what + ": transient_lastDdlTime in this run", f.runTime(Integer.parseInt(v)) != -1,
-          true);
+              true);
     return m;
   }
 
@@ -195,14 +228,17 @@ final class TrinoFlow {
       Database db = p.call("get_database", () -> c().get_database("web"));
       p.check("get_database(web).locationUri", db.getLocationUri(), f.uri("web.db"));
       p.check("getTable(web, tjt) before", Peer.raised(() -> getTable("web", T)),
-          "NoSuchObjectException: table \"web.tjt\" does not exist");
+              "NoSuchObjectException: table \"web.tjt\" does not exist");
       Table t = trinoTable(TRINO_PARAMS);
-      p.call("create_table", () -> { c().create_table(t); return null; });
+      p.call("create_table", () -> {
+        c().create_table(t);
+        return null;
+      });
       p.check("getTable(web, tjt) after create", readBack("tjt", getTable("web", T)), t);
-      p.check("create_table(tjt) again",
-          p.raisedBy("create_table", () -> { c().create_table(t); return null; })
-              .startsWith("AlreadyExistsException: "),
-          true);
+      p.check("create_table(tjt) again", p.raisedBy("create_table", () -> {
+                                            c().create_table(t);
+                                            return null;
+                                          }).startsWith("AlreadyExistsException: "), true);
       return null;
     });
   }
@@ -214,9 +250,9 @@ final class TrinoFlow {
     return new ColumnStatisticsObj(name, "bigint", ColumnStatisticsData.longStats(d));
   }
 
-  static ColumnStatisticsObj strCol(String name, long maxLen, double avgLen, long nulls,
-      long dvs) {
-    return new ColumnStatisticsObj(name, "string",
+  static ColumnStatisticsObj strCol(String name, long maxLen, double avgLen, long nulls, long dvs) {
+    return new ColumnStatisticsObj(
+        name, "string",
         ColumnStatisticsData.stringStats(new StringColumnStatsData(maxLen, avgLen, nulls, dvs)));
   }
 
@@ -234,25 +270,27 @@ final class TrinoFlow {
       Partition pa = trinoPart("a", stA);
       Partition pb = trinoPart("b", stB);
       p.check("add_partitions([a, b])",
-          p.call("add_partitions", () -> c().add_partitions(Peer.list(pa, pb))), 2);
-      List<ColumnStatisticsObj> csA = Peer.list(longCol("id", 10, 10, 0, 1), strCol("name", 1, 1.0, 0, 1));
+              p.call("add_partitions", () -> c().add_partitions(Peer.list(pa, pb))), 2);
+      List<ColumnStatisticsObj> csA =
+          Peer.list(longCol("id", 10, 10, 0, 1), strCol("name", 1, 1.0, 0, 1));
       List<ColumnStatisticsObj> csB =
           Peer.list(longCol("id", 20, 30, 0, 2), strCol("name", 2, 1.5, 0, 2));
       for (Object[] pc : new Object[][] {{"ds=a", csA}, {"ds=b", csB}}) {
         ColumnStatisticsDesc desc = new ColumnStatisticsDesc(false, "web", T);
-        desc.setPartName((String) pc[0]);
-        @SuppressWarnings("unchecked") List<ColumnStatisticsObj> objs =
-            (List<ColumnStatisticsObj>) pc[1];
-        p.check("update_partition_column_statistics(" + pc[0] + ")",
+        desc.setPartName((String)pc[0]);
+        @SuppressWarnings("unchecked")
+        List<ColumnStatisticsObj> objs = (List<ColumnStatisticsObj>)pc[1];
+        p.check(
+            "update_partition_column_statistics(" + pc[0] + ")",
             p.call("update_partition_column_statistics",
-                () -> c().update_partition_column_statistics(new ColumnStatistics(desc, objs))),
+                   () -> c().update_partition_column_statistics(new ColumnStatistics(desc, objs))),
             true);
       }
       /* updateTableStatistics: the table's basic statistics in its
        * parameters, the column statistics apart */
       Table t = getTable("web", T).deepCopy();
-      Map<String, String> tst = Want.plus(TRINO_PARAMS,
-          Want.stats(2, 3, sa + sb, Fixture.raw(ra) + Fixture.raw(rb)));
+      Map<String, String> tst =
+          Want.plus(TRINO_PARAMS, Want.stats(2, 3, sa + sb, Fixture.raw(ra) + Fixture.raw(rb)));
       t.setParameters(new HashMap<>(tst));
       EnvironmentContext ctx = new EnvironmentContext(Want.map("DO_NOT_UPDATE_STATS", "true"));
       p.call("alter_table_with_environment_context", () -> {
@@ -262,34 +300,38 @@ final class TrinoFlow {
       List<ColumnStatisticsObj> csT =
           Peer.list(longCol("id", 10, 30, 0, 3), strCol("name", 2, 4.0 / 3, 0, 3));
       p.check("update_table_column_statistics",
-          p.call("update_table_column_statistics",
-              () -> c().update_table_column_statistics(
-                  new ColumnStatistics(new ColumnStatisticsDesc(true, "web", T), csT))),
-          true);
+              p.call("update_table_column_statistics",
+                     ()
+                         -> c().update_table_column_statistics(
+                             new ColumnStatistics(new ColumnStatisticsDesc(true, "web", T), csT))),
+              true);
       p.check("getTable(web, tjt) with statistics", readBack("tjt stats", getTable("web", T)),
-          trinoTable(tst));
-      List<Partition> got = p.call("get_partitions_by_names",
-          () -> c().get_partitions_by_names("web", T, Peer.list("ds=a", "ds=b")));
+              trinoTable(tst));
+      List<Partition> got =
+          p.call("get_partitions_by_names",
+                 () -> c().get_partitions_by_names("web", T, Peer.list("ds=a", "ds=b")));
       p.check("get_partitions_by_names(tjt) count", got.size(), 2);
       if (got.size() == 2) {
         p.check("partition ds=a", readBack("a", got.get(0)), pa);
         p.check("partition ds=b", readBack("b", got.get(1)), pb);
       }
       p.check("get_table_statistics_req(tjt)",
-          p.call("get_table_statistics_req", () -> c().get_table_statistics_req(
-                                                 new TableStatsRequest("web", T,
-                                                     Peer.list("id", "name"))))
-              .getTableStats(),
-          csT);
+              p.call("get_table_statistics_req",
+                     ()
+                         -> c().get_table_statistics_req(
+                             new TableStatsRequest("web", T, Peer.list("id", "name"))))
+                  .getTableStats(),
+              csT);
       Map<String, List<ColumnStatisticsObj>> wantPs = new HashMap<>();
       wantPs.put("ds=a", csA);
       wantPs.put("ds=b", csB);
       p.check("get_partitions_statistics_req(tjt)",
-          p.call("get_partitions_statistics_req",
-              () -> c().get_partitions_statistics_req(new PartitionsStatsRequest("web", T,
-                  Peer.list("id", "name"), Peer.list("ds=a", "ds=b"))))
-              .getPartStats(),
-          wantPs);
+              p.call("get_partitions_statistics_req",
+                     ()
+                         -> c().get_partitions_statistics_req(new PartitionsStatsRequest(
+                             "web", T, Peer.list("id", "name"), Peer.list("ds=a", "ds=b"))))
+                  .getPartStats(),
+              wantPs);
 
       /* the second INSERT into ds=a: a new file, then the partition's
        * statistics through alter_partitions (Hive 2.3 has no
@@ -297,7 +339,7 @@ final class TrinoFlow {
       String[] ra2 = {"40,s"};
       long sa2 = f.writeFile("web.db/" + T + "/ds=a", "20240101_q2_0", ra2);
       List<Partition> cur = p.call("get_partitions_by_names",
-          () -> c().get_partitions_by_names("web", T, Peer.list("ds=a")));
+                                   () -> c().get_partitions_by_names("web", T, Peer.list("ds=a")));
       Partition na = cur.get(0).deepCopy();
       Map<String, String> stA2 = Want.stats(2, 2, sa + sa2, Fixture.raw(ra) + Fixture.raw(ra2));
       na.setParameters(new HashMap<>(stA2));
@@ -307,7 +349,7 @@ final class TrinoFlow {
       });
       Partition now = p.call("get_partition", () -> c().get_partition("web", T, Peer.list("a")));
       p.check("get_partition(tjt, [a]) after alter_partitions", readBack("a2", now),
-          trinoPart("a", stA2));
+              trinoPart("a", stA2));
       System.out.println("FILLED web.tjt");
       return null;
     });
@@ -317,19 +359,24 @@ final class TrinoFlow {
    * drop_partition (deleteData); DROP TABLE: the table, then drop_table. */
   void drop() {
     p.section("trino drop", () -> {
+      p.requires(!Peer.raised(() -> getTable("web", T)).startsWith("NoSuchObjectException"),
+                 "create_table");
       getTable("web", T);
       p.check("drop_partition(tjt, [b])",
-          p.call("drop_partition", () -> c().drop_partition("web", T, Peer.list("b"), true)),
-          true);
+              p.call("drop_partition", () -> c().drop_partition("web", T, Peer.list("b"), true)),
+              true);
       p.check("get_partition_names(tjt) after drop",
-          p.call("get_partition_names", () -> c().get_partition_names("web", T, (short) -1)),
-          Peer.list("ds=a"));
+              p.call("get_partition_names", () -> c().get_partition_names("web", T, (short)-1)),
+              Peer.list("ds=a"));
       getTable("web", T);
-      p.call("drop_table", () -> { c().drop_table("web", T, true); return null; });
+      p.call("drop_table", () -> {
+        c().drop_table("web", T, true);
+        return null;
+      });
       p.check("getTable(web, tjt) after drop", Peer.raised(() -> getTable("web", T)),
-          "NoSuchObjectException: table \"web.tjt\" does not exist");
+              "NoSuchObjectException: table \"web.tjt\" does not exist");
       p.check("get_all_tables(web) after the drops",
-          p.call("get_all_tables", () -> c().get_all_tables("web")), Peer.list("hits"));
+              p.call("get_all_tables", () -> c().get_all_tables("web")), Peer.list("hits"));
       System.out.println("DROPPED web.tjt");
       return null;
     });

@@ -24,7 +24,8 @@ final class Want {
 
   static Map<String, String> map(String... kv) {
     Map<String, String> m = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < kv.length; i += 2) m.put(kv[i], kv[i + 1]);
+    for (int i = 0; i + 1 < kv.length; i += 2)
+      m.put(kv[i], kv[i + 1]);
     return m;
   }
 
@@ -37,8 +38,8 @@ final class Want {
 
   /* The basic statistics as Hive writes them into parameters. */
   static Map<String, String> stats(long files, long rows, long size, long raw) {
-    return map("numFiles", "" + files, "numRows", "" + rows, "totalSize", "" + size,
-        "rawDataSize", "" + raw, "COLUMN_STATS_ACCURATE", ACCURATE);
+    return map("numFiles", "" + files, "numRows", "" + rows, "totalSize", "" + size, "rawDataSize",
+               "" + raw, "COLUMN_STATS_ACCURATE", ACCURATE);
   }
 
   static FieldSchema col(String name, String type) {
@@ -61,7 +62,8 @@ final class Want {
     sd.setOutputFormat(TEXT_OUT);
     sd.setCompressed(false);
     sd.setNumBuckets(-1);
-    sd.setSerdeInfo(new SerDeInfo(null, LAZY, map("field.delim", ",", "serialization.format", ",")));
+    sd.setSerdeInfo(
+        new SerDeInfo(null, LAZY, map("field.delim", ",", "serialization.format", ",")));
     sd.getSerdeInfo().unsetName();
     sd.setBucketCols(new ArrayList<>());
     sd.setSortCols(new ArrayList<Order>());
@@ -72,7 +74,7 @@ final class Want {
   }
 
   static Table table(String db, String name, StorageDescriptor sd, List<FieldSchema> keys,
-      Map<String, String> params, String type, int createTime) {
+                     Map<String, String> params, String type, int createTime) {
     Table t = new Table();
     t.setTableName(name);
     t.setDbName(db);
@@ -86,8 +88,8 @@ final class Want {
     return t;
   }
 
-  static Partition partition(String db, String table, List<String> values,
-      StorageDescriptor sd, Map<String, String> params, int createTime) {
+  static Partition partition(String db, String table, List<String> values, StorageDescriptor sd,
+                             Map<String, String> params, int createTime) {
     Partition p = new Partition();
     p.setValues(new ArrayList<>(values));
     p.setDbName(db);

@@ -61,8 +61,6 @@ final class Fixture {
     Table t = Want.table(DB, "hits", Want.textSd(hitCols(), uri("web.db/hits")), hitKeys(),
                          Want.plus(Want.map("k", "v"), Want.stats(2, 3, 15, 12)), "MANAGED_TABLE",
                          setupTime(got == null ? -1 : got.getCreateTime()));
-    t.setTemporary(false);
-    t.setRewriteEnabled(false);
     return t;
   }
 

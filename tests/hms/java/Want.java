@@ -85,6 +85,10 @@ final class Want {
     t.setPartitionKeys(new ArrayList<>(keys));
     t.setParameters(new HashMap<>(params));
     t.setTableType(type);
+    /* Hive 2.3's metastore answers both (temporary has an IDL default;
+     * rewriteEnabled is false for a table that is no materialized view) */
+    t.setTemporary(false);
+    t.setRewriteEnabled(false);
     return t;
   }
 

@@ -360,10 +360,11 @@ final class SparkFlow {
       p.check("get_partition_names after drop",
               p.call("get_partition_names", () -> c().get_partition_names("web", T, (short)-1)),
               Peer.list());
-      p.check("drop the partition again",
-              Peer.raised(
-                  () -> c().drop_partition_with_environment_context("web", T, VALS, true, null)),
-              "NoSuchObjectException: partition " + PART + " of web.sjt does not exist");
+      p.check(
+          "drop the partition again",
+          Peer.raised(
+              () -> c().drop_partition_with_environment_context("web", T, VALS, true, null)),
+          "NoSuchObjectException: partition ('2024-02-01', '1') of table \"web.sjt\" does not exist");
       getTable("web", T);
       p.call("drop_table_with_environment_context", () -> {
         c().drop_table_with_environment_context("web", T, true, null);

@@ -281,7 +281,7 @@ final class SparkFlow {
                                     ()
                                         -> c().get_partition_with_auth("web", T, VALS, Fixture.USER,
                                                                        Peer.list(Fixture.GROUP)))),
-          "NoSuchObjectException: partition " + PART + " of web.sjt does not exist");
+          "NoSuchObjectException: partition (2024-02-01, 1) of web.sjt does not exist");
       Partition np = sparkPart(Want.map("numFiles", "1", "totalSize", "" + s1));
       Partition added = p.call("add_partition", () -> c().add_partition(np));
       p.check("add_partition returns the partition", readBack("add_partition", added), np);

@@ -233,6 +233,12 @@ if "FILLED web.tjt" in out:
           (0, "ds=a\nds=b\n", ""))
     check("hivelite SELECT web.tjt WHERE ds = 'b'",
           sql("SELECT id FROM web.tjt WHERE ds = 'b' ORDER BY id"), (0, "20\n30\n", ""))
+    # the table's column statistics Trino sent (update_table_column_statistics)
+    rc, out, err = sql("DESCRIBE FORMATTED web.tjt id")
+    check("hivelite DESCRIBE FORMATTED web.tjt id: Trino's column statistics",
+          (rc, out.split("\n")[:6], err),
+          (0, ["col_name\tid", "data_type\tbigint", "min\t10", "max\t30", "num_nulls\t0",
+               "distinct_count\t3"], ""))
 else:
     pending.append("PENDING hivelite reads web.tjt: the Java client did not fill it")
 

@@ -18,8 +18,10 @@ PACKAGES="$PACKAGES thrift-compiler python3-thrift libthrift-java"
 # (libkrb5-dev; the library is libgssapi-krb5-2), and for the test
 # interop.hms_kerberos a KDC of its own (krb5-kdc, krb5-admin-server for
 # kadmin.local, krb5-user for kinit) and Apache Thrift's Python SASL client
-# stack (python3-pure-sasl with python3-kerberos); its Java client needs a
-# JDK and libthrift-java's logging API (libslf4j-java).
+# stack (python3-pure-sasl with python3-kerberos); its Java client, and the
+# Java peer of the metastore server (tests/hms/java_peer.py: javac, then
+# Thrift's jar with SLF4J's API and no-op binding), need a JDK and
+# libthrift-java's logging API (libslf4j-java).
 PACKAGES="$PACKAGES libkrb5-dev krb5-kdc krb5-admin-server krb5-user python3-pure-sasl python3-kerberos"
 PACKAGES="$PACKAGES openjdk-17-jdk-headless libslf4j-java"
 # chattr (e2fsprogs) makes directories immutable in the drop-safety tests.

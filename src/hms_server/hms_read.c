@@ -703,12 +703,20 @@ static void reply_string(call_t *c, const char *s) {
   hl_tw_stop(c->out);
 }
 
-static hl_status_t do_small(call_t *c, hl_hms_dec_t *d, const char *m) {
+static hl_status_t do_small(call_t *c, hl_hms_dec_t *d, const char *m, hl_error_t *err) {
   hl_hms_fields_t f;
   hl_status_t rc = hl_hms_read_fields(d, 0, &f);
   if (rc) return rc;
-  if (strcmp(m, "set_ugi") == 0) { /* the groups given, as Hive answers */
-    hl_hms_reply_strlist(c, f.l[2].items, f.l[2].n);
+  if (strcmp(m, "set_ugi") == 0) {
+    /* Hive's metastore answers the groups given followed by the user name
+     * (HMSHandler.set_ugi adds it to the list) */
+    size_t n = f.l[2].n;
+    char **names = hl_arena_alloc(c->arena, (n + 1) * sizeof *names);
+    if (!names) return oom(err);
+    for (size_t i = 0; i < n; i++)
+      names[i] = f.l[2].items[i];
+    names[n] = f.s[1] ? f.s[1] : "";
+    hl_hms_reply_strlist(c, names, n + 1);
   } else if (strcmp(m, "getMetaConf") == 0) {
     const char *v = meta_conf_get(f.s[1]);
     if (v) {
@@ -765,7 +773,7 @@ int hl_hms_read_dispatch(call_t *c, hl_hms_dec_t *d, hl_status_t *rc, hl_error_t
     }
   for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
     if (strcmp(m, small[i]) == 0) {
-      *rc = do_small(c, d, m);
+      *rc = do_small(c, d, m, err);
       return 1;
     }
   if (strcmp(m, "get_table_objects_by_name") == 0)

@@ -435,7 +435,7 @@ check("hive4 get_num_partitions_by_filter(IN of 50000)",
 
 # ---- the calls made on connecting and planning
 for c, ver in ((c4, "hive4"), (c2, "hive2")):
-    check("%s set_ugi" % ver, c.set_ugi("alice", ["g1", "g2"]), ["g1", "g2"])
+    check("%s set_ugi" % ver, c.set_ugi("alice", ["g1", "g2"]), ["g1", "g2", "alice"])
     check("%s getMetaConf(known)" % ver, c.getMetaConf("hive.metastore.batch.retrieve.max"),
           "300")
     check("%s getMetaConf(unknown)" % ver, raised(c.getMetaConf, "x.y"),

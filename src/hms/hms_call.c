@@ -150,7 +150,7 @@ static hl_status_t read_reply(hl_hms_dec_t *d, const char *method, int32_t seqid
   if (m.type != HL_TMSG_REPLY)
     return hl_tr_fail(&d->r, "message of type %d where a reply was expected", (int)m.type);
   if ((rc = read_struct(d, result_field, c))) return rc;
-  if (!c->have_success && !rep->exc_id)
+  if (c->success_type != HL_TT_STOP && !c->have_success && !rep->exc_id)
     return hl_tr_fail(&d->r, "\"%s\" reply has neither a result nor an exception", method);
   return HL_OK;
 }
@@ -223,6 +223,14 @@ hl_status_t hl_hms_read_get_partition_names_reply(hl_hms_dec_t *d, int32_t seqid
   result_ctx_t c = {HL_TT_LIST, read_strlist_v, success, 2, 0, rep};
   memset(success, 0, sizeof *success);
   return read_reply(d, "get_partition_names", seqid, &c);
+}
+
+hl_status_t hl_hms_read_reply(hl_hms_dec_t *d, const char *method, int32_t seqid,
+                              hl_ttype_t success_type,
+                              hl_status_t (*read_success)(hl_hms_dec_t *d, void *out),
+                              void *success, int16_t n_exc, hl_hms_reply_t *rep) {
+  result_ctx_t c = {success_type, read_success, success, n_exc, 0, rep};
+  return read_reply(d, method, seqid, &c);
 }
 
 void hl_hms_write_app_exception_reply(hl_buf_t *buf, const char *method, int32_t seqid,

@@ -73,6 +73,14 @@ void hl_hms_write_get_partition_names_reply(hl_buf_t *buf, int32_t seqid,
 hl_status_t hl_hms_read_get_partition_names_reply(hl_hms_dec_t *d, int32_t seqid,
                                                   hl_hms_strlist_t *success, hl_hms_reply_t *rep);
 
+/* Any method's reply: field 0 of SUCCESS_TYPE read by READ_SUCCESS into
+ * SUCCESS (SUCCESS_TYPE HL_TT_STOP: a void method, whose reply may hold
+ * nothing), the declared exceptions in fields 1..N_EXC. */
+hl_status_t hl_hms_read_reply(hl_hms_dec_t *d, const char *method, int32_t seqid,
+                              hl_ttype_t success_type,
+                              hl_status_t (*read_success)(hl_hms_dec_t *d, void *out),
+                              void *success, int16_t n_exc, hl_hms_reply_t *rep);
+
 /* GetTableRequest (Hive 2.3 and 4: get_table_req's argument 1): 1 dbName
  * and 2 tblName required, 4 catName optional; the other fields (3
  * capabilities, 6 validWriteIdList, 7 getColumnStats, 8-11) are skipped. */

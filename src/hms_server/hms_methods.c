@@ -10,7 +10,6 @@
  * so clients fall back to an older method and the connection stays usable.
  */
 #include "hms_server/hms_int.h"
-#include "hms_server/hms_map.h"
 #include "hms_server/hms_server.h"
 
 #include "hms/hms_call.h"

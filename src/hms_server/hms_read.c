@@ -14,7 +14,7 @@
  */
 #include "hms_server/hms_filter.h"
 #include "hms_server/hms_int.h"
-#include "hms_server/hms_map.h"
+#include "hms/hms_map.h"
 
 #include "hms/hms_call.h"
 #include "hms/hms_query.h"

@@ -1,7 +1,7 @@
 /*
  * hms_map.c -- catalog records to Hive Metastore structs (hms_map.h).
  */
-#include "hms_server/hms_map.h"
+#include "hms/hms_map.h"
 
 #include "util/partpath.h"
 

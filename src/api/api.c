@@ -9,6 +9,7 @@
  */
 #include "hivelite.h"
 
+#include "hms_client/hms_client.h"
 #include "hms_server/hms_server.h"
 #include "command/command.h"
 #include "session/catalogs.h"
@@ -117,11 +118,14 @@ const char *hl_status_str(hl_status_t s) {
 static hl_status_t open_catalog(void *ctx, const hl_cat_catalog_t *def, hl_cat_t *local,
                                 hl_cat_t **out, hl_error_t *err) {
   (void)ctx;
-  (void)local;
-  (void)out;
-  return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                    "catalog type '%s' needs the Hive Metastore client, which is not built in yet",
-                    def->type);
+  if (strcmp(def->type, "hms") != 0)
+    return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "catalog type '%s' is not supported", def->type);
+  const char *uris = hl_kv_get(def->props, def->n_props, "hive.metastore.uris");
+  if (!uris)
+    return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE),
+                      "catalog \"%s\" needs the property 'hive.metastore.uris'", def->name);
+  return hl_hmsc_open(uris, def->props, def->n_props, local, out, err);
 }
 
 /* `-m thrift://...`: the metastore at URIS attached for this session as

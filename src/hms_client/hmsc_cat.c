@@ -32,8 +32,12 @@
 #include <strings.h>
 #include <time.h>
 
+/* What partition calls need of a table, kept from its last table_get so
+ * that they do not fetch the table again. */
 typedef struct table_ref {
   char *db, *name;
+  hl_cat_column_t *keys; /* names only; NULL until a table_get */
+  int n_keys;
 } table_ref_t;
 
 typedef struct part_ref {
@@ -65,6 +69,7 @@ typedef struct hmsc {
   size_t n_parts, cap_parts;
   int batch_max;
   bool no_table_req; /* the server answered get_table_req UNKNOWN_METHOD */
+  bool no_names_ps;  /* ... and get_partition_names_ps */
   int64_t ttl_ms;
   cache_entry_t *cache;
   hl_buf_t out; /* the call being made */
@@ -103,7 +108,7 @@ static int64_t table_id(hmsc_t *h, const char *db, const char *name) {
     h->cap_tables = cap;
   }
   if (hl_map_upsert(h->table_ids, key, a + b + 1, h->n_tables + 1, &v, &ins)) return -1;
-  if (ins) h->tables[h->n_tables++] = (table_ref_t){ldb, ln};
+  if (ins) h->tables[h->n_tables++] = (table_ref_t){ldb, ln, NULL, 0};
   return (int64_t)v;
 }
 
@@ -299,6 +304,18 @@ static hl_status_t do_call(hmsc_t *h, const call_t *c, int32_t seqid, hl_arena_t
   return rc;
 }
 
+/* Replaces the metastore's message of an error RC with hivelite's own
+ * (the catalog's contract), keeping its code and SQLSTATE. */
+static hl_status_t reword(hl_status_t rc, hl_status_t when, hl_error_t *err, const char *fmt,
+                          const char *a, const char *b) {
+  if (rc != when) return rc;
+  char ss[6];
+  memcpy(ss, err->sqlstate, sizeof ss);
+  hl_err_clear(err);
+  if (b) return hl_err_set(err, rc, ss, fmt, a, b);
+  return hl_err_set(err, rc, ss, fmt, a);
+}
+
 /* ------------------------------------------------------------ handle */
 
 static bool hmsc_readonly(const hl_cat_t *cat) {
@@ -385,6 +402,7 @@ static hl_status_t hmsc_db_get(hl_cat_t *cat, const char *name, hl_arena_t *aren
   int32_t s = begin_call(h);
   hl_hms_write_strings_call(&h->out, c.method, s, name, NULL);
   hl_status_t rc = do_call(h, &c, s, arena, err);
+  rc = reword(rc, HL_NOTFOUND, err, "database \"%s\" does not exist", name, NULL);
   if (rc) return rc;
   if (!(*out = hmsc_db_from(&d, arena))) return hl_err_nomem(err);
   return HL_OK;
@@ -407,6 +425,7 @@ static hl_status_t hmsc_db_create(hl_cat_t *cat, const hl_cat_db_t *db, hl_error
     int32_t s = begin_call(h);
     hl_hms_write_create_database_call(&h->out, s, d);
     rc = do_call(h, &c, s, a, err);
+    rc = reword(rc, HL_CONSTRAINT, err, "database \"%s\" already exists", db->name, NULL);
   }
   hl_arena_destroy(a);
   return rc;
@@ -426,6 +445,7 @@ static hl_status_t hmsc_db_drop(hl_cat_t *cat, const char *name, bool cascade, h
   int32_t s = begin_call(h);
   hl_hms_write_drop_database_call(&h->out, s, name, false, cascade);
   hl_status_t rc = do_call(h, &c, s, a, err);
+  rc = reword(rc, HL_NOTFOUND, err, "database \"%s\" does not exist", name, NULL);
   hl_arena_destroy(a);
   return rc;
 }
@@ -508,6 +528,20 @@ static hl_status_t hmsc_table_get(hl_cat_t *cat, const char *db, const char *nam
   if (rc) return rc;
   int64_t id = table_id(h, t.db_name ? t.db_name : db, t.table_name ? t.table_name : name);
   if (id < 0 || !(*out = hmsc_table_from(&t, id, arena))) return hl_err_nomem(err);
+  table_ref_t *r = &h->tables[id - 1];
+  int nk = (*out)->n_part_keys;
+  bool same = r->keys && r->n_keys == nk;
+  for (int k = 0; same && k < nk; k++)
+    same = strcmp(r->keys[k].name, (*out)->part_keys[k].name) == 0;
+  if (!same) { /* first seen, or re-created with other keys */
+    hl_cat_column_t *keys = hl_arena_zalloc(h->names, sizeof *keys * (size_t)(nk ? nk : 1));
+    if (!keys) return hl_err_nomem(err);
+    for (int k = 0; k < nk; k++)
+      if (!(keys[k].name = hl_arena_strdup(h->names, (*out)->part_keys[k].name)))
+        return hl_err_nomem(err);
+    r->keys = keys;
+    r->n_keys = nk;
+  }
   return HL_OK;
 }
 
@@ -532,6 +566,9 @@ static hl_status_t hmsc_table_create(hl_cat_t *cat, const hl_cat_table_t *table,
     int32_t s = begin_call(h);
     hl_hms_write_create_table_call(&h->out, s, t);
     rc = do_call(h, &c, s, a, err);
+    rc = reword(rc, HL_CONSTRAINT, err, "table \"%s.%s\" already exists", table->db_name,
+                table->name);
+    rc = reword(rc, HL_NOTFOUND, err, "database \"%s\" does not exist", table->db_name, NULL);
   }
   hl_arena_destroy(a);
   return rc;
@@ -564,7 +601,8 @@ static hl_status_t hmsc_table_update(hl_cat_t *cat, const hl_cat_table_t *table,
       if (!db || !n) {
         rc = hl_err_nomem(err);
       } else {
-        h->tables[table->id - 1] = (table_ref_t){db, n};
+        h->tables[table->id - 1].db = db;
+        h->tables[table->id - 1].name = n;
         size_t la = strlen(db), lb = strlen(n);
         char *key = hl_arena_alloc(h->names, la + lb + 1);
         if (!key) {
@@ -603,9 +641,29 @@ static hl_status_t hmsc_table_drop(hl_cat_t *cat, int64_t id, hl_error_t *err) {
 
 /* ------------------------------------------------------------ partitions */
 
-/* The table with id ID (its keys are needed to read partitions). */
+/* The table with id ID as partition calls need it: names, id and keys
+ * (from the table_get that gave the id; a partition the metastore sends
+ * without a descriptor then has an empty one). */
 static hl_status_t id_table(hmsc_t *h, int64_t id, hl_arena_t *arena, hl_cat_table_t **t,
                             hl_error_t *err) {
+  const table_ref_t *r = table_ref(h, id, err);
+  if (!r) return HL_NOTFOUND;
+  if (!r->keys) return hmsc_table_get(&h->base, r->db, r->name, arena, t, err);
+  hl_cat_table_t *c = hl_arena_zalloc(arena, sizeof *c);
+  if (!c) return hl_err_nomem(err);
+  c->id = id;
+  c->db_name = r->db;
+  c->name = r->name;
+  c->part_keys = r->keys;
+  c->n_part_keys = r->n_keys;
+  c->num_buckets = -1;
+  *t = c;
+  return HL_OK;
+}
+
+/* The whole table with id ID (writes map partitions with its descriptor). */
+static hl_status_t id_table_full(hmsc_t *h, int64_t id, hl_arena_t *arena, hl_cat_table_t **t,
+                                 hl_error_t *err) {
   const table_ref_t *r = table_ref(h, id, err);
   if (!r) return HL_NOTFOUND;
   return hmsc_table_get(&h->base, r->db, r->name, arena, t, err);
@@ -622,43 +680,66 @@ static hl_status_t hmsc_partition_names(hl_cat_t *cat, int64_t id, const char *c
   for (int k = 0; eq && k < t->n_part_keys; k++)
     any_eq |= eq[k] != NULL;
   hl_hms_strlist_t l;
-  call_t c = {.method = any_eq ? "get_partition_names_ps" : "get_partition_names",
+  call_t c = {.method = "get_partition_names",
               .type = HL_TT_LIST,
               .read = hl_hms_read_strlist_v,
               .out = &l,
               .db = t->db_name,
               .tbl = t->name,
               .notfound = HL_SS(UNDEFINED_TABLE)};
-  int32_t s = begin_call(h);
-  if (any_eq) {
+  int32_t s;
+  rc = HL_UNSUPPORTED;
+  if (any_eq && !h->no_names_ps) { /* the metastore matches the pinned values */
     hl_hms_strlist_t vals = {(uint32_t)t->n_part_keys,
                              hl_arena_zalloc(arena, sizeof(char *) * (size_t)t->n_part_keys)};
     if (!vals.items) return hl_err_nomem(err);
     for (int k = 0; k < t->n_part_keys; k++)
       vals.items[k] = eq[k] ? (char *)eq[k] : "";
+    call_t ps = c;
+    ps.method = "get_partition_names_ps";
+    s = begin_call(h);
     hl_hms_write_get_partition_names_ps_call(&h->out, s, t->db_name, t->name, &vals, -1);
-  } else {
-    hl_hms_write_get_partition_names_call(&h->out, s, t->db_name, t->name, -1);
+    hl_error_t e;
+    hl_err_init(&e);
+    rc = do_call(h, &ps, s, arena, &e);
+    if (rc != HL_UNSUPPORTED) {
+      hl_err_move(err, &e);
+      if (rc) return rc;
+      any_eq = false; /* matched already */
+    } else {
+      hl_err_clear(&e);
+      h->no_names_ps = true;
+    }
   }
-  if ((rc = do_call(h, &c, s, arena, err))) return rc;
+  if (rc == HL_UNSUPPORTED) { /* all names; pinned values matched below */
+    s = begin_call(h);
+    hl_hms_write_get_partition_names_call(&h->out, s, t->db_name, t->name, -1);
+    if ((rc = do_call(h, &c, s, arena, err))) return rc;
+  }
   if (l.n) qsort(l.items, l.n, sizeof(char *), cmp_str);
   hl_cat_partition_t *p = hl_arena_zalloc(arena, sizeof *p * (l.n ? l.n : 1));
   if (!p) return hl_err_nomem(err);
+  size_t m = 0;
   for (uint32_t i = 0; i < l.n; i++) {
-    p[i].table_id = id;
-    p[i].n_values = t->n_part_keys;
-    p[i].values = hl_arena_zalloc(arena, sizeof(char *) * (size_t)(t->n_part_keys + 1));
-    if (!p[i].values) return hl_err_nomem(err);
-    if (hmsc_parse_name(l.items[i], t->n_part_keys, p[i].values, arena))
+    p[m].table_id = id;
+    p[m].n_values = t->n_part_keys;
+    p[m].values = hl_arena_zalloc(arena, sizeof(char *) * (size_t)(t->n_part_keys + 1));
+    if (!p[m].values) return hl_err_nomem(err);
+    if (hmsc_parse_name(l.items[i], t->n_part_keys, p[m].values, arena))
       return hl_err_set(err, HL_CORRUPT, HL_SS(PROTOCOL_VIOLATION),
                         "metastore %s: partition name \"%s\" of \"%s.%s\" does not have %d keys",
                         hmsc_conn_uri(&h->conn), l.items[i], t->db_name, t->name, t->n_part_keys);
     /* the name as hivelite spells it (keys lower-case, Hive's escaping) */
-    if (!(p[i].name = hmsc_partition_name(t, p[i].values, arena))) return hl_err_nomem(err);
-    if ((p[i].id = part_id(h, id, p[i].name)) < 0) return hl_err_nomem(err);
+    bool keep = true;
+    for (int k = 0; any_eq && k < t->n_part_keys; k++)
+      if (eq[k] && (!p[m].values[k] || strcmp(eq[k], p[m].values[k]) != 0)) keep = false;
+    if (!keep) continue;
+    if (!(p[m].name = hmsc_partition_name(t, p[m].values, arena))) return hl_err_nomem(err);
+    if ((p[m].id = part_id(h, id, p[m].name)) < 0) return hl_err_nomem(err);
+    m++;
   }
   *out = p;
-  *n = l.n;
+  *n = m;
   return HL_OK;
 }
 
@@ -792,7 +873,7 @@ static hl_status_t hmsc_partition_add_many(hl_cat_t *cat, const hl_cat_partition
   hl_arena_t *a = hl_arena_create(0);
   if (!a) return hl_err_nomem(err);
   hl_cat_table_t *t;
-  hl_status_t rc = id_table(h, parts[0].table_id, a, &t, err);
+  hl_status_t rc = id_table_full(h, parts[0].table_id, a, &t, err);
   if (rc == HL_OK) {
     hl_hms_partition_t *hp = to_hms_parts(t, parts, n, a);
     if (!hp) {
@@ -829,7 +910,7 @@ static hl_status_t pid_values(hmsc_t *h, int64_t pid, hl_cat_table_t **t, char *
     return hl_err_set(err, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT), "no partition with id %lld",
                       (long long)pid);
   const part_ref_t *r = &h->parts[pid - 1];
-  hl_status_t rc = id_table(h, r->table_id, a, t, err);
+  hl_status_t rc = id_table_full(h, r->table_id, a, t, err);
   if (rc) return rc;
   if (!(*values = hl_arena_zalloc(a, sizeof(char *) * (size_t)((*t)->n_part_keys + 1))))
     return hl_err_nomem(err);

@@ -1,0 +1,344 @@
+#!/usr/bin/python3
+"""client.py -- hivelite attached to a Hive Metastore (`-m thrift://...`,
+src/hms_client/) against fake_hms.py, an in-memory metastore made of the
+service code Debian's thrift compiler generates from the Hive 4 and the
+Hive 2.3 IDL, run by Apache Thrift's Python runtime.
+
+Checked with exact results: DDL, SHOW / DESCRIBE, partitions added and
+dropped, INSERT INTO / OVERWRITE with static and dynamic partitions
+(files land in the locations the metastore holds), a partition pin that
+calls only get_partition_names(_ps) and get_partitions_by_names for the
+kept name and reads only that partition's files, DROP; the fallback to
+get_table on a Hive 2.3 server; failover to the second URI; a read
+resent once after a dropped connection, a write never resent; a dead
+server (08006), garbage and a 2 GB length in a reply (08P01), a
+MetaException (XX000), no reachable URI (08001), SASL refused (0A000);
+and hivelite attached to `hivelite metastore` end to end.
+Skip rules: hms_gen.py.
+"""
+import argparse
+import json
+import os
+import pty
+import re
+import select
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+import hms_gen
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--hivelite", required=True)
+ap.add_argument("--fixtures", required=True)
+opts = ap.parse_args()
+hms_gen.require(opts.fixtures)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+base = os.environ.get("HIVELITE_TEST_TMP") or tempfile.gettempdir()
+os.makedirs(base, exist_ok=True)
+tmp = tempfile.mkdtemp(prefix="hms_client_", dir=base)
+failures = []
+servers = []
+
+
+def check(what, got, want):
+    if got != want:
+        failures.append(what)
+        print("FAIL %s\n  got:  %r\n  want: %r" % (what, got, want))
+    else:
+        print("ok   %s" % what)
+
+
+def wait_listening(p, pattern):
+    ready, _, _ = select.select([p.stdout], [], [], 60)
+    line = p.stdout.readline().decode() if ready else ""
+    m = re.search(pattern, line)
+    if not m:
+        print("FAIL: the server printed %r" % line)
+        sys.exit(1)
+    return int(m.group(1))
+
+
+class Fake:
+    """fake_hms.py on a free port, with its call log."""
+
+    def __init__(self, name, *args):
+        self.log = os.path.join(tmp, name + ".log")
+        self.p = subprocess.Popen(
+            ["/usr/bin/python3", os.path.join(HERE, "fake_hms.py"), "--fixtures", opts.fixtures,
+             "--log", self.log] + list(args), stdout=subprocess.PIPE)
+        servers.append(self.p)
+        self.port = wait_listening(self.p, r"listening on (\d+)")
+        self.uri = "thrift://127.0.0.1:%d" % self.port
+
+    def calls(self):
+        """The calls received since the last calls(), as [method, args]."""
+        if not os.path.exists(self.log):
+            return []
+        with open(self.log) as f:
+            out = [json.loads(line) for line in f]
+        os.truncate(self.log, 0)
+        return out
+
+    def arm(self):
+        """Faults count from here (fake_hms.py's fake_arm)."""
+        name = b"fake_arm"
+        msg = struct.pack(">Ii", 0x80010001, len(name)) + name + struct.pack(">i", 1) + b"\x00"
+        with socket.create_connection(("127.0.0.1", self.port), timeout=30) as c:
+            c.sendall(msg)
+            c.recv(4096)
+
+    def stop(self):
+        self.p.kill()
+        self.p.wait()
+
+
+def hl(uri, sql, wh=None, fmt="csv", timeout=120):
+    """Runs hivelite attached to URI: (exit code, stdout, stderr)."""
+    r = subprocess.run([opts.hivelite, "-w", wh or os.path.join(tmp, "wh"), "-m", uri,
+                        "--format", fmt, "--no-header", "-c", sql],
+                       capture_output=True, text=True, timeout=timeout)
+    return r.returncode, r.stdout, r.stderr
+
+
+def methods(calls, skip=("get_table_req", "get_table", "get_database")):
+    return [c for c in calls if c[0] not in skip]
+
+
+def error_code(stderr):
+    m = re.search(r"ERROR (\w{5}):", stderr)
+    return m.group(1) if m else stderr
+
+
+try:
+    # ---------------------------------------------------------------- Hive 4
+    f = Fake("hive4")
+    W = os.path.join(tmp, "wh")
+    CUSTOM = os.path.join(tmp, "custom_part")
+    rc, out, err = hl(f.uri, """CREATE DATABASE sales COMMENT 'the sales';
+CREATE TABLE sales.ev (id INT, name STRING) PARTITIONED BY (ds STRING, hr INT)
+  ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE;
+SHOW DATABASES; SHOW TABLES IN sales;""")
+    check("create database and table", (rc, out, err), (0, "default\nsales\nev\n", ""))
+    calls = f.calls()
+    check("create calls", [c[0] for c in calls if c[0].startswith("create")],
+          ["create_database", "create_table"])
+    rc, out, err = hl(f.uri, "DESCRIBE sales.ev;", fmt="tsv")
+    check("describe", (rc, out),
+          (0, "id\tint\t\nname\tstring\t\nds\tstring\t\nhr\tint\t\n\tNULL\tNULL\n"
+              "# Partition Information\tNULL\tNULL\n# col_name\tdata_type\tcomment\n"
+              "ds\tstring\t\nhr\tint\t\n"))
+    rc, out, err = hl(f.uri, """INSERT INTO sales.ev PARTITION (ds='2024-01-01', hr=1) VALUES (1, 'a'), (2, 'b');
+INSERT INTO sales.ev PARTITION (ds, hr) VALUES (3, 'c', '2024-01-02', 2), (4, 'd', '2024-01-03', 3),
+  (5, 'e', NULL, 4);
+ALTER TABLE sales.ev ADD PARTITION (ds='2024-01-04', hr=4) LOCATION '%s';
+INSERT INTO sales.ev PARTITION (ds='2024-01-04', hr=4) VALUES (6, 'f');
+SHOW PARTITIONS sales.ev;
+SELECT id, name, ds, hr FROM sales.ev ORDER BY id;""" % CUSTOM)
+    check("insert, add partition, show, select", (rc, out, err), (0, """\
+ds=2024-01-01/hr=1
+ds=2024-01-02/hr=2
+ds=2024-01-03/hr=3
+ds=2024-01-04/hr=4
+ds=__HIVE_DEFAULT_PARTITION__/hr=4
+1,a,2024-01-01,1
+2,b,2024-01-01,1
+3,c,2024-01-02,2
+4,d,2024-01-03,3
+5,e,,4
+6,f,2024-01-04,4
+""", ""))
+    check("files of the custom location", sorted(os.listdir(CUSTOM)) != [] and
+          all(n.endswith("") for n in os.listdir(CUSTOM)), True)
+    check("partition directories in the warehouse",
+          sorted(os.listdir(os.path.join(W, "sales.db", "ev"))),
+          ["ds=2024-01-01", "ds=2024-01-02", "ds=2024-01-03", "ds=__HIVE_DEFAULT_PARTITION__"])
+    adds = [c for c in f.calls() if c[0] == "add_partitions"]
+    check("add_partitions calls (one per new partition)", len(adds), 5)
+
+    # the pin: names (pinned ones, and all for the total), then the kept
+    # partition by name; no other partition fetched, one file read
+    rc, out, err = hl(f.uri, "SELECT id FROM sales.ev WHERE ds = '2024-01-02';")
+    check("pin result", (rc, out, err), (0, "3\n", ""))
+    check("pin calls", methods(f.calls()), [
+        ["get_partition_names_ps", {"db_name": "sales", "tbl_name": "ev",
+                                    "part_vals": ["2024-01-02", ""], "max_parts": -1}],
+        ["get_partition_names", {"db_name": "sales", "tbl_name": "ev", "max_parts": -1}],
+        ["get_partitions_by_names", {"db_name": "sales", "tbl_name": "ev",
+                                     "names": ["ds=2024-01-02/hr=2"]}],
+        ["get_partition_names", {"db_name": "sales", "tbl_name": "ev", "max_parts": -1}]])
+    rc, out, err = hl(f.uri, "EXPLAIN ANALYZE SELECT id FROM sales.ev WHERE hr >= 3;", fmt="tsv")
+    scan = [ln.strip() for ln in out.splitlines() if "partitions" in ln]
+    check("non-string pin: partitions and files read", scan[0], "partitions: 3/5")
+    check("non-string pin: actual", re.sub(r", rows.*", "", scan[-1]),
+          "actual: partitions read 3, files 3")
+    check("non-string pin calls", [c[0] for c in methods(f.calls())],
+          ["get_partition_names", "get_partitions_by_names", "get_partition_names"])
+
+    rc, out, err = hl(f.uri, """INSERT OVERWRITE TABLE sales.ev PARTITION (ds='2024-01-01', hr=1) VALUES (10, 'x');
+ALTER TABLE sales.ev DROP PARTITION (ds='2024-01-03', hr=3);
+SELECT id, ds FROM sales.ev ORDER BY id;""")
+    check("overwrite, drop partition", (rc, out, err),
+          (0, "3,2024-01-02\n5,\n6,2024-01-04\n10,2024-01-01\n", ""))
+    check("drop_partition call", [c for c in f.calls() if c[0] == "drop_partition"],
+          [["drop_partition", {"db_name": "sales", "tbl_name": "ev",
+                               "part_vals": ["2024-01-03", "3"], "deleteData": False}]])
+
+    # errors with the catalog's SQLSTATEs
+    rc, out, err = hl(f.uri, "SELECT * FROM nosuch.t;")
+    check("missing database", (rc, error_code(err)), (1, "3F000"))
+    rc, out, err = hl(f.uri, "SELECT * FROM sales.nosuch;")
+    check("missing table", (rc, error_code(err)), (1, "42P01"))
+    rc, out, err = hl(f.uri, "CREATE DATABASE sales;")
+    check("existing database", (rc, err.strip()),
+          (1, 'ERROR 42P04: database "sales" already exists (line 1, column 1)'))
+    rc, out, err = hl(f.uri, "CREATE EXTERNAL TABLE sales.h (x INT) LOCATION 'hdfs://nn:8020/x';"
+                      " SELECT * FROM sales.h;")
+    check("hdfs location kept, read refused", (rc, error_code(err)), (1, "0A000"))
+    rc, out, err = hl(f.uri, "DROP TABLE sales.h; DROP TABLE sales.ev; SHOW TABLES IN sales;")
+    check("drop tables", (rc, out, err), (0, "", ""))
+    f.stop()
+
+    # ----------------------------------------------------- Hive 2.3 fallback
+    f2 = Fake("hive2", "--version", "hive2")
+    rc, out, err = hl(f2.uri, "CREATE DATABASE d; CREATE TABLE d.t (a INT); "
+                      "INSERT INTO d.t VALUES (1); SELECT a FROM d.t;", wh=os.path.join(tmp, "wh2"))
+    check("hive2 server", (rc, out, err), (0, "1\n", ""))
+    tc = [c[0] if c[1] != "UNKNOWN_METHOD" else c[0] + ":UNKNOWN_METHOD"
+          for c in f2.calls() if c[0] in ("get_table_req", "get_table")]
+    check("get_table_req asked once, then get_table", (tc[0], set(tc[1:])),
+          ("get_table_req:UNKNOWN_METHOD", {"get_table"}))
+
+    # ------------------------------------------------------------- failover
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    dead = s.getsockname()[1]
+    s.close()  # nothing listens there
+    rc, out, err = hl("thrift://127.0.0.1:%d,%s" % (dead, f2.uri), "SELECT a FROM d.t;",
+                      wh=os.path.join(tmp, "wh2"))
+    check("failover to the second URI", (rc, out, err), (0, "1\n", ""))
+    rc, out, err = hl("thrift://127.0.0.1:%d" % dead, "SHOW DATABASES;")
+    check("no URI reachable", (rc, error_code(err), "127.0.0.1:%d" % dead in err),
+          (1, "08001", True))
+    rc, out, err = hl("thrift://127.0.0.1", "SHOW DATABASES;")
+    check("a URI without a port", (rc, err.strip()),
+          (1, 'ERROR 22023: metastore URI "thrift://127.0.0.1" needs a host and a port'))
+    f2.stop()
+
+    # ------------------------------------------------------ injected faults
+    def faulty(*fails):
+        fk = Fake("faults", *sum([["--fail", x] for x in fails], []))
+        hl(fk.uri, "CREATE DATABASE d; CREATE TABLE d.t (a INT) PARTITIONED BY (p STRING);"
+           " INSERT INTO d.t PARTITION (p) VALUES (1, 'x'), (2, 'y');",
+           wh=os.path.join(tmp, "wh3"))
+        fk.arm()
+        fk.calls()
+        return fk
+
+    fk = faulty("get_partitions_by_names:1:drop")
+    rc, out, err = hl(fk.uri, "SELECT a FROM d.t ORDER BY a;", wh=os.path.join(tmp, "wh3"))
+    check("a read resent after a dropped connection", (rc, out, err), (0, "1\n2\n", ""))
+    check("resent once", [c[0] for c in fk.calls()].count("get_partitions_by_names"), 2)
+    fk.stop()
+    fk = faulty("get_partitions_by_names:1:drop", "get_partitions_by_names:2:drop")
+    rc, out, err = hl(fk.uri, "SELECT a FROM d.t;", wh=os.path.join(tmp, "wh3"))
+    check("dropped twice: 08006", (rc, error_code(err)), (1, "08006"))
+    fk.stop()
+    fk = faulty("add_partitions:1:drop")
+    rc, out, err = hl(fk.uri, "INSERT INTO d.t PARTITION (p='z') VALUES (3);",
+                      wh=os.path.join(tmp, "wh3"))
+    check("a write is not resent", (rc, error_code(err),
+                                    [c[0] for c in fk.calls()].count("add_partitions")),
+          (1, "08006", 1))
+    fk.stop()
+    fk = faulty("get_partition_names:1:meta")
+    rc, out, err = hl(fk.uri, "SELECT a FROM d.t;", wh=os.path.join(tmp, "wh3"))
+    check("MetaException", (rc, err.strip()),
+          (1, "ERROR XX000: metastore: injected failure of get_partition_names"))
+    fk.stop()
+    for kind in ("garbage", "huge"):
+        fk = faulty("get_partition_names:1:" + kind)
+        t0 = time.time()
+        rc, out, err = hl(fk.uri, "SELECT a FROM d.t;", wh=os.path.join(tmp, "wh3"))
+        check("%s reply: 08P01 at once" % kind, (rc, error_code(err), time.time() - t0 < 20),
+              (1, "08P01", True))
+        fk.stop()
+
+    # a server that dies in the middle of a session: an interactive session
+    # (on a pty, so that each statement runs as it is entered)
+    fk = faulty()
+    mfd, sfd = pty.openpty()
+    p = subprocess.Popen([opts.hivelite, "-w", os.path.join(tmp, "wh3"), "-m", fk.uri,
+                          "--format", "csv", "--no-header"], stdin=sfd, stdout=sfd, stderr=sfd,
+                         close_fds=True)
+    os.close(sfd)
+
+    def until_prompt(limit=30):
+        got, end = b"", time.time() + limit
+        while time.time() < end and not got.endswith(b"hivelite> "):
+            r, _, _ = select.select([mfd], [], [], 0.5)
+            if r:
+                try:
+                    got += os.read(mfd, 4096)
+                except OSError:
+                    break
+        return got.decode(errors="replace").replace("\r", "")
+
+    until_prompt()
+    os.write(mfd, b"SELECT a FROM d.t WHERE p = 'x';\n")
+    first = until_prompt()
+    fk.stop()
+    t0 = time.time()
+    os.write(mfd, b"SELECT a FROM d.t;\n")
+    second = until_prompt()
+    took = time.time() - t0
+    os.write(mfd, b"\x04")
+    p.wait(timeout=30)
+    os.close(mfd)
+    check("dead server mid-session", ("\n1\n" in first, error_code(second), took < 20),
+          (True, "08006", True))
+
+    # SASL is refused until src/thrift/tsasl exists
+    cfgwh = os.path.join(tmp, "wh_sasl")
+    os.makedirs(os.path.join(cfgwh, ".hivelite"))
+    with open(os.path.join(cfgwh, ".hivelite", "config"), "w") as cf:
+        cf.write("hive.metastore.sasl.enabled = true\n")
+    rc, out, err = hl("thrift://127.0.0.1:%d" % dead, "SHOW DATABASES;", wh=cfgwh)
+    check("SASL refused", (rc, error_code(err), "hive.metastore.sasl.enabled" in err),
+          (1, "0A000", True))
+
+    # -------------------------------------- end to end: hivelite metastore
+    W1 = os.path.join(tmp, "w1")
+    subprocess.run([opts.hivelite, "-w", W1, "-c", "SELECT 1;"], check=True,
+                   stdout=subprocess.DEVNULL)
+    srv = subprocess.Popen([opts.hivelite, "metastore", "-w", W1, "--listen", "127.0.0.1:0"],
+                           stdout=subprocess.PIPE)
+    servers.append(srv)
+    port = wait_listening(srv, r"listening on 127\.0\.0\.1:(\d+)")
+    uri = "thrift://127.0.0.1:%d" % port
+    # the server serves reads: a table made in W1 is read through it
+    subprocess.run([opts.hivelite, "-w", W1, "-c",
+                    "CREATE TABLE e (v INT) PARTITIONED BY (k STRING);"
+                    " INSERT INTO e PARTITION (k) VALUES (1, 'a'), (2, 'b'), (3, 'b');"],
+                   check=True, stdout=subprocess.DEVNULL)
+    rc, out, err = hl(uri, "SHOW PARTITIONS e; SELECT v FROM e WHERE k = 'b' ORDER BY v;",
+                      wh=os.path.join(tmp, "w2"))
+    check("read through hivelite metastore", (rc, out, err), (0, "k=a\nk=b\n2\n3\n", ""))
+    srv.kill()
+    srv.wait()
+finally:
+    for p in servers:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+if failures:
+    print("%d failure(s): %s" % (len(failures), ", ".join(failures)))
+    sys.exit(1)
+shutil.rmtree(tmp, ignore_errors=True)
+print("all ok")

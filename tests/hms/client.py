@@ -71,7 +71,8 @@ class Fake:
         self.log = os.path.join(tmp, name + ".log")
         self.p = subprocess.Popen(
             ["/usr/bin/python3", os.path.join(HERE, "fake_hms.py"), "--fixtures", opts.fixtures,
-             "--log", self.log] + list(args), stdout=subprocess.PIPE)
+             "--log", self.log, "--default-location", os.path.join(tmp, name + "_default")]
+            + list(args), stdout=subprocess.PIPE)
         servers.append(self.p)
         self.port = wait_listening(self.p, r"listening on (\d+)")
         self.uri = "thrift://127.0.0.1:%d" % self.port
@@ -311,6 +312,43 @@ SELECT id, ds FROM sales.ev ORDER BY id;""")
     rc, out, err = hl("thrift://127.0.0.1:%d" % dead, "SHOW DATABASES;", wh=cfgwh)
     check("SASL refused", (rc, error_code(err), "hive.metastore.sasl.enabled" in err),
           (1, "0A000", True))
+
+    # ------------------------------- the reply cache; the framed transport
+    def config_wh(name, text):
+        d = os.path.join(tmp, name)
+        os.makedirs(os.path.join(d, ".hivelite"))
+        with open(os.path.join(d, ".hivelite", "config"), "w") as cf:
+            cf.write(text)
+        return d
+
+    fc = Fake("cache", "--framed")
+    wc = config_wh("wh_cache", "hive.metastore.thrift.framed.transport.enabled = true\n"
+                   "hive.metastore-cache-ttl = 600\n")
+    rc, out, err = hl(fc.uri, "CREATE TABLE t (a INT) PARTITIONED BY (p STRING);"
+                      " INSERT INTO t PARTITION (p) VALUES (1, 'x'), (2, 'y');", wh=wc)
+    check("framed transport", (rc, out, err), (0, "", ""))
+    fc.calls()
+    rc, out, err = hl(fc.uri, "SELECT a FROM t WHERE p = 'x'; SELECT a FROM t WHERE p = 'x';",
+                      wh=wc)
+    names = [c[0] for c in fc.calls()]
+    # the second SELECT is answered from the cache
+    check("cached session", (rc, out, err, names.count("get_table_req"),
+                             names.count("get_partitions_by_names")), (0, "1\n1\n", "", 1, 1))
+    rc, out, err = hl(fc.uri, "SELECT a FROM t WHERE p = 'x'; INSERT INTO t PARTITION (p='x')"
+                      " VALUES (3); SELECT a FROM t WHERE p = 'x' ORDER BY a;", wh=wc)
+    calls = [c[0] for c in fc.calls()]
+    after = calls[max(i for i, c in enumerate(calls) if c in ("add_partitions", "alter_partition",
+                                                            "alter_table")) + 1:]
+    # a write drops the cache: the SELECT after it asks again
+    check("a write drops the cache", (rc, out, err, "get_partitions_by_names" in after),
+          (0, "1\n1\n3\n", "", True))
+    wn = config_wh("wh_nocache", "hive.metastore.thrift.framed.transport.enabled = true\n")
+    rc, out, err = hl(fc.uri, "SELECT a FROM t WHERE p = 'x' ORDER BY a;"
+                      " SELECT a FROM t WHERE p = 'x' ORDER BY a;", wh=wn)
+    names = [c[0] for c in fc.calls()]
+    check("no cache by default", (out, names.count("get_partitions_by_names")),
+          ("1\n3\n1\n3\n", 2))
+    fc.stop()
 
     # -------------------------------------- end to end: hivelite metastore
     W1 = os.path.join(tmp, "w1")

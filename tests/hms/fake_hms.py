@@ -39,6 +39,7 @@ ap.add_argument("--port", type=int, default=0)
 ap.add_argument("--log", default=None)
 ap.add_argument("--framed", action="store_true")
 ap.add_argument("--fail", action="append", default=[])
+ap.add_argument("--default-location", required=True, help="the default database's directory")
 opts = ap.parse_args()
 
 hms_gen.require(opts.fixtures)
@@ -58,7 +59,8 @@ for f in opts.fail:
 log = open(opts.log, "a") if opts.log else None
 
 dbs = {"default": T.Database(name="default", description="Default Hive database",
-                             locationUri="file:/tmp/fake_hms_default", parameters={})}
+                             locationUri="file:" + os.path.abspath(opts.default_location),
+                             parameters={})}
 tables = {}   # (db, name) -> Table
 parts = {}    # (db, name) -> {partition name: Partition}
 

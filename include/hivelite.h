@@ -45,7 +45,10 @@ typedef struct hl_db hl_db_t;     /* one open warehouse + metastore + session */
 typedef struct hl_stmt hl_stmt_t; /* one prepared statement and its result */
 
 /* Opens the warehouse directory WAREHOUSE (created if missing) with the
- * metastore at METASTORE (NULL: WAREHOUSE/.hivelite/metastore.db).  *out is
+ * metastore at METASTORE (NULL: WAREHOUSE/.hivelite/metastore.db).  A
+ * METASTORE of the form "thrift://host:port[,thrift://host2:port]"
+ * attaches that Hive Metastore instead (the embedded one stays open for
+ * write intents and locks; docs/operations.md).  *out is
  * set even on failure (unless memory ran out, then it is NULL) so that the
  * error can be read; the caller always calls hl_close(*out). */
 hl_status_t hl_open(const char *warehouse, const char *metastore, hl_db_t **out);

@@ -190,6 +190,16 @@ SELECT id, ds FROM sales.ev ORDER BY id;""")
           [["drop_partition", {"db_name": "sales", "tbl_name": "ev",
                                "part_vals": ["2024-01-03", "3"], "deleteData": False}]])
 
+    rc, out, err = hl(f.uri, """CREATE TABLE sales.c AS SELECT id, ds FROM sales.ev WHERE hr = 2;
+ALTER TABLE sales.c RENAME TO sales.c2; ALTER TABLE sales.c2 SET TBLPROPERTIES ('k'='v');
+SHOW TABLES IN sales; SELECT * FROM sales.c2;
+TRUNCATE TABLE sales.ev PARTITION (ds='2024-01-02', hr=2); SELECT count(*) FROM sales.ev;""")
+    check("CTAS, rename, properties, truncate", (rc, out, err),
+          (0, "c2\nev\n3,2024-01-02\n3\n", ""))
+    check("alter_table calls of the rename and the properties",
+          [c[1]["tbl_name"] for c in f.calls() if c[0] == "alter_table" and c[1]["tbl_name"] != "ev"][-2:],
+          ["c", "c2"])
+
     # errors with the catalog's SQLSTATEs
     rc, out, err = hl(f.uri, "SELECT * FROM nosuch.t;")
     check("missing database", (rc, error_code(err)), (1, "3F000"))
@@ -201,7 +211,8 @@ SELECT id, ds FROM sales.ev ORDER BY id;""")
     rc, out, err = hl(f.uri, "CREATE EXTERNAL TABLE sales.h (x INT) LOCATION 'hdfs://nn:8020/x';"
                       " SELECT * FROM sales.h;")
     check("hdfs location kept, read refused", (rc, error_code(err)), (1, "0A000"))
-    rc, out, err = hl(f.uri, "DROP TABLE sales.h; DROP TABLE sales.ev; SHOW TABLES IN sales;")
+    rc, out, err = hl(f.uri, "DROP TABLE sales.h; DROP TABLE sales.ev; DROP TABLE sales.c2;"
+                      " SHOW TABLES IN sales;")
     check("drop tables", (rc, out, err), (0, "", ""))
     f.stop()
 

@@ -72,7 +72,8 @@ typedef struct hmsc {
   bool no_names_ps;  /* ... and get_partition_names_ps */
   int64_t ttl_ms;
   cache_entry_t *cache;
-  hl_buf_t out; /* the call being made */
+  size_t cache_bytes; /* requests and replies held */
+  hl_buf_t out;       /* the call being made */
 } hmsc_t;
 
 static hmsc_t *H(hl_cat_t *cat) {
@@ -156,6 +157,10 @@ static void entry_free(cache_entry_t *e) {
   hl_free(e);
 }
 
+/* What the cache may hold; past it, it starts again empty (a session that
+ * reads more than this within the TTL only asks again). */
+#define CACHE_MAX_BYTES (64u << 20)
+
 /* Drops the entries naming DB.TBL (TBL NULL: DB's; DB NULL: all). */
 static void cache_drop(hmsc_t *h, const char *db, const char *tbl) {
   cache_entry_t **pp = &h->cache;
@@ -165,6 +170,7 @@ static void cache_drop(hmsc_t *h, const char *db, const char *tbl) {
                (strcasecmp(e->db, db) == 0 && (!tbl || !e->tbl || strcasecmp(e->tbl, tbl) == 0));
     if (hit) {
       *pp = e->next;
+      h->cache_bytes -= e->key_len + e->reply_len;
       entry_free(e);
     } else {
       pp = &e->next;
@@ -185,6 +191,7 @@ static cache_entry_t *cache_find(hmsc_t *h, const uint8_t *msg, size_t len, size
     cache_entry_t *e = *pp;
     if (now - e->at_ms >= h->ttl_ms) { /* expired: gone */
       *pp = e->next;
+      h->cache_bytes -= e->key_len + e->reply_len;
       entry_free(e);
       continue;
     }
@@ -198,6 +205,8 @@ static cache_entry_t *cache_find(hmsc_t *h, const uint8_t *msg, size_t len, size
 
 static void cache_put(hmsc_t *h, const uint8_t *msg, size_t len, size_t off, int32_t seqid,
                       const char *db, const char *tbl, const uint8_t *reply, size_t rlen) {
+  if (len + rlen > CACHE_MAX_BYTES / 4) return; /* one huge reply is not kept */
+  if (h->cache_bytes + len + rlen > CACHE_MAX_BYTES) cache_drop(h, NULL, NULL);
   cache_entry_t *e = hl_calloc(1, sizeof *e);
   if (!e) return; /* a cache that cannot grow is only slower */
   e->key = hl_malloc(len);
@@ -217,6 +226,7 @@ static void cache_put(hmsc_t *h, const uint8_t *msg, size_t len, size_t off, int
   e->at_ms = now_ms();
   e->next = h->cache;
   h->cache = e;
+  h->cache_bytes += len + rlen;
 }
 
 /* ------------------------------------------------------------ calls */

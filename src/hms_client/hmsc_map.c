@@ -201,6 +201,7 @@ int hmsc_parse_name(const char *name, int n, char **values, hl_arena_t *arena) {
     k++;
     if (!end) break;
     p = end + 1;
+    if (k == n) rc = -1; /* more keys than the table has */
   }
   hl_buf_fini(&b);
   if (rc || k != n) return -1;

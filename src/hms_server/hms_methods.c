@@ -14,6 +14,7 @@
 
 #include "hms/hms_call.h"
 #include "hms_server/hms_write.h"
+#include "hms/hms_map.h"
 #include "util/like.h"
 
 #include <stdlib.h>

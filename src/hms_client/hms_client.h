@@ -13,8 +13,9 @@
  *   hive.metastore.thrift.framed.transport.enabled  'true': framed transport
  *                                                 (default buffered)
  *   hive.metastore.sasl.enabled                   'true': SASL (Kerberos);
- *                                                 refused (0A000) until
- *                                                 src/thrift/tsasl exists
+ *                                                 refused (0A000): the
+ *                                                 client does not use
+ *                                                 src/thrift/tsasl yet
  *   hive.metastore.batch.retrieve.max             partitions per
  *                                                 get_partitions_by_names
  *                                                 (Hive's default 300)

@@ -171,8 +171,8 @@ static int connect_one(const hmsc_uri_t *u, int timeout_ms, const char **why) {
   return fd;
 }
 
-/* The transport-level handshake after connecting.  SASL (Kerberos) is
- * where src/thrift/tsasl.* will plug in; until then it is refused. */
+/* The transport-level handshake after connecting: where SASL (Kerberos,
+ * src/thrift/tsasl.h's client) plugs in; until it is wired, refused. */
 static hl_status_t handshake(hmsc_conn_t *c, hl_error_t *err) {
   if (c->sasl)
     return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),

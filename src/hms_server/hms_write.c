@@ -22,7 +22,7 @@
  */
 #include "hms_server/hms_write.h"
 
-#include "hms_server/hms_map.h"
+#include "hms/hms_map.h"
 #include "hms_server/hms_unmap.h"
 #include "txn/txn.h"
 

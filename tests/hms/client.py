@@ -13,7 +13,8 @@ get_table on a Hive 2.3 server; failover to the second URI; a read
 resent once after a dropped connection, a write never resent; a dead
 server (08006), garbage and a 2 GB length in a reply (08P01), a
 MetaException (XX000), no reachable URI (08001), SASL refused (0A000);
-and hivelite attached to `hivelite metastore` end to end.
+and hivelite attached to `hivelite metastore` end to end (a table read
+through it, and one created, filled and read through it).
 Skip rules: hms_gen.py.
 """
 import argparse
@@ -370,7 +371,8 @@ TRUNCATE TABLE sales.ev PARTITION (ds='2024-01-02', hr=2); SELECT count(*) FROM 
     servers.append(srv)
     port = wait_listening(srv, r"listening on 127\.0\.0\.1:(\d+)")
     uri = "thrift://127.0.0.1:%d" % port
-    # the server serves reads: a table made in W1 is read through it
+    # a table made in W1 is read through the server; a partitioned table
+    # created and filled through it is W1's
     subprocess.run([opts.hivelite, "-w", W1, "-c",
                     "CREATE TABLE e (v INT) PARTITIONED BY (k STRING);"
                     " INSERT INTO e PARTITION (k) VALUES (1, 'a'), (2, 'b'), (3, 'b');"],
@@ -378,6 +380,15 @@ TRUNCATE TABLE sales.ev PARTITION (ds='2024-01-02', hr=2); SELECT count(*) FROM 
     rc, out, err = hl(uri, "SHOW PARTITIONS e; SELECT v FROM e WHERE k = 'b' ORDER BY v;",
                       wh=os.path.join(tmp, "w2"))
     check("read through hivelite metastore", (rc, out, err), (0, "k=a\nk=b\n2\n3\n", ""))
+    rc, out, err = hl(uri, "CREATE DATABASE x; CREATE TABLE x.t (v INT) PARTITIONED BY (k STRING);"
+                      " INSERT INTO x.t PARTITION (k) VALUES (1, 'a'), (2, 'b'), (3, 'b');"
+                      " SELECT v FROM x.t WHERE k = 'b' ORDER BY v;", wh=os.path.join(tmp, "w2"))
+    check("created and filled through hivelite metastore", (rc, out, err), (0, "2\n3\n", ""))
+    r = subprocess.run([opts.hivelite, "-w", W1, "--format", "csv", "--no-header", "-c",
+                        "SHOW PARTITIONS x.t; SELECT v, k FROM x.t ORDER BY v;"],
+                       capture_output=True, text=True)
+    check("... and is the served warehouse's", (r.returncode, r.stdout),
+          (0, "k=a\nk=b\n1,a\n2,b\n3,b\n"))
     srv.kill()
     srv.wait()
 finally:

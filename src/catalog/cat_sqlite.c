@@ -1999,9 +1999,12 @@ static int cmp_part_name(const void *key, const void *elem) {
   return strcmp(key, ((const hl_cat_partition_t *)elem)->name);
 }
 
-/* Up to this many keys are looked up one by one (a few statements each);
- * more are taken from one listing, which costs the same for any number. */
+/* Keys are looked up one by one (a few statements each) while they are at
+ * most GET_MANY_LOOKUPS or a small part of the table (1/GET_MANY_SHARE);
+ * more are taken from one listing, which costs the same for any number
+ * (a metastore client asks in batches of 300 of 100,000). */
 #define GET_MANY_LOOKUPS 64
+#define GET_MANY_SHARE   32
 
 hl_status_t hl_cat_sq_partition_get_many(hl_cat_t *cat, int64_t table_id,
                                          const hl_cat_partition_t *keys, size_t n_keys,
@@ -2025,7 +2028,11 @@ hl_status_t hl_cat_sq_partition_get_many(hl_cat_t *cat, int64_t table_id,
   }
   /* Each lookup is its own unit of work (they do not nest); a partition
    * dropped between two is left out, like one dropped before. */
-  if (n_keys <= GET_MANY_LOOKUPS) {
+  size_t total = 0;
+  if (n_keys > GET_MANY_LOOKUPS &&
+      (status = hl_cat_sq_partition_count(cat, table_id, &total, err)) != HL_OK)
+    return status;
+  if (n_keys <= GET_MANY_LOOKUPS || n_keys * GET_MANY_SHARE < total) {
     for (size_t i = 0; i < n_keys && status == HL_OK; i++) {
       hl_cat_partition_t *p;
       status =

@@ -591,9 +591,9 @@ hl_status_t hl_cmd_show_partitions(hl_session_t *s, const hl_ast_stmt_t *stmt, h
     if (rc != HL_OK) return rc;
   }
   if (stmt->show_filter) return show_filtered(s, stmt, t, &f, arena, result, err);
-  hl_cat_partition_t *parts;
+  hl_cat_partition_t *parts; /* names and values are all it shows */
   size_t n;
-  rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &parts, &n, err);
+  rc = hl_cat_partition_names(s->cat, t->cat->id, NULL, arena, &parts, &n, err);
   if (rc != HL_OK) return rc;
   char **names = hl_arena_alloc(arena, sizeof(char *) * (n + 1));
   if (!names) return hl_err_nomem(err);

@@ -48,9 +48,9 @@ hl_status_t hl_exec_query(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t
       if (rc != HL_OK) return rc;
       clock_gettime(CLOCK_MONOTONIC, &t1);
       double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-      rc = hl_plan_explain_analyze(plan, rows, ms, arena, &lines, &n, err);
+      rc = hl_plan_explain_analyze(s, plan, rows, ms, arena, &lines, &n, err);
     } else {
-      rc = hl_plan_explain(plan, arena, &lines, &n, err);
+      rc = hl_plan_explain(s, plan, arena, &lines, &n, err);
     }
     if (rc != HL_OK) return rc;
     const char *name = "Explain";

@@ -31,6 +31,7 @@ struct hl_snap_table {
   hl_stor_lock_t *lock; /* the shared reader lock, NULL: none */
   hl_stor_t *fs;        /* the lock's file system */
   bool counted;         /* n_parts read from the catalog under the lock */
+  const char **pin_ok;  /* the pinned listing checked already (a scan's pin_eq) */
   size_t n_parts;
   hl_map_t *dirs; /* directory -> listing_t * */
 };
@@ -142,13 +143,27 @@ static hl_status_t check_parts(hl_snap_table_t *t, hl_session_t *s, const hl_pla
                                hl_error_t *err) {
   const hl_cat_table_t *c = plan->table->cat;
   if (!s->warehouse || plan->table->n_part == 0 || plan->projected || !plan->actual) return HL_OK;
-  if (!t->counted) {
+  if (plan->pin_eq && t->pin_ok == plan->pin_eq) return HL_OK; /* every thread of the scan */
+  if (plan->pin_eq) { /* the pinned partitions as they are now: an index lookup */
+    hl_arena_t *a = hl_arena_create(0);
+    hl_cat_partition_t *now;
+    size_t n_now = 0;
+    hl_status_t rc = a ? hl_cat_partition_names(hl_table_catalog(s, plan->table), c->id,
+                                                plan->pin_eq, a, &now, &n_now, err)
+                       : hl_err_nomem(err);
+    hl_arena_destroy(a);
+    if (rc != HL_OK) return rc;
+    if (n_now == plan->n_pinned) {
+      t->pin_ok = plan->pin_eq;
+      return HL_OK;
+    }
+  } else if (!t->counted) {
     hl_status_t rc =
         hl_cat_partition_count(hl_table_catalog(s, plan->table), c->id, &t->n_parts, err);
     if (rc != HL_OK) return rc;
     t->counted = true;
   }
-  if (t->n_parts == plan->n_parts_total) return HL_OK;
+  if (!plan->pin_eq && t->n_parts == plan->n_parts_total) return HL_OK;
   return hl_err_set(err, HL_ERROR, HL_SS(SERIALIZATION_FAILURE),
                     "could not read table \"%s.%s\" as of one state: a write changed its "
                     "partitions while the query was planned; run the query again",

@@ -27,6 +27,7 @@ static const struct {
     {"get_partition_names_ps", {M, NS}},
     {"get_partitions_by_names", {M, NS, IO}},
     {"get_partition", {M, NS}},
+    {"get_num_partitions_by_filter", {M, NS}},
     {"create_database", {AE, IO, M}},
     {"drop_database", {NS, IP, M}},
     {"create_table", {AE, IO, M, NS}},
@@ -74,9 +75,15 @@ static void strlist_field(hl_buf_t *buf, int16_t id, const hl_hms_strlist_t *v) 
 
 void hl_hms_write_strings_call(hl_buf_t *buf, const char *method, int32_t seqid, const char *a,
                                const char *b) {
+  hl_hms_write_strings3_call(buf, method, seqid, a, b, NULL);
+}
+
+void hl_hms_write_strings3_call(hl_buf_t *buf, const char *method, int32_t seqid, const char *a,
+                                const char *b, const char *c) {
   hl_tw_message(buf, method, HL_TMSG_CALL, seqid);
   if (a) str_field(buf, 1, a);
   if (a && b) str_field(buf, 2, b);
+  if (a && b && c) str_field(buf, 3, c);
   hl_tw_stop(buf);
 }
 

@@ -60,6 +60,9 @@ int16_t hl_hms_client_n_exc(const char *method);
  * get_database, get_all_tables, get_table, get_partition_names. */
 void hl_hms_write_strings_call(hl_buf_t *buf, const char *method, int32_t seqid, const char *a,
                                const char *b);
+/* The same with a third string argument C (get_num_partitions_by_filter). */
+void hl_hms_write_strings3_call(hl_buf_t *buf, const char *method, int32_t seqid, const char *a,
+                                const char *b, const char *c);
 void hl_hms_write_get_table_req_call(hl_buf_t *buf, int32_t seqid, const char *db, const char *tbl);
 void hl_hms_write_get_partitions_by_names_call(hl_buf_t *buf, int32_t seqid, const char *db,
                                                const char *tbl, char *const *names, uint32_t n);

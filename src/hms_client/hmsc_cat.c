@@ -70,6 +70,7 @@ typedef struct hmsc {
   int batch_max;
   bool no_table_req; /* the server answered get_table_req UNKNOWN_METHOD */
   bool no_names_ps;  /* ... and get_partition_names_ps */
+  bool no_count;     /* ... and get_num_partitions_by_filter */
   int64_t ttl_ms;
   cache_entry_t *cache;
   size_t cache_bytes; /* requests and replies held */
@@ -753,11 +754,47 @@ static hl_status_t hmsc_partition_names(hl_cat_t *cat, int64_t id, const char *c
   return HL_OK;
 }
 
+/* get_num_partitions_by_filter with an empty filter counts them all in the
+ * metastore (the names of 100,000 partitions are 3 MB); a metastore without
+ * it is asked for the names once (no_count). */
 static hl_status_t hmsc_partition_count(hl_cat_t *cat, int64_t id, size_t *n, hl_error_t *err) {
+  hmsc_t *h = H(cat);
   hl_arena_t *a = hl_arena_create(0);
   if (!a) return hl_err_nomem(err);
-  hl_cat_partition_t *p;
-  hl_status_t rc = hmsc_partition_names(cat, id, NULL, a, &p, n, err);
+  hl_cat_table_t *t;
+  hl_status_t rc = id_table(h, id, a, &t, err);
+  if (rc == HL_OK && !h->no_count) {
+    int32_t count = 0;
+    call_t c = {.method = "get_num_partitions_by_filter",
+                .type = HL_TT_I32,
+                .read = hl_hms_read_i32_v,
+                .out = &count,
+                .db = t->db_name,
+                .tbl = t->name,
+                .notfound = HL_SS(UNDEFINED_TABLE)};
+    int32_t s = begin_call(h);
+    hl_hms_write_strings3_call(&h->out, "get_num_partitions_by_filter", s, t->db_name, t->name, "");
+    hl_error_t e;
+    hl_err_init(&e);
+    rc = do_call(h, &c, s, a, &e);
+    if (rc == HL_UNSUPPORTED) {
+      hl_err_clear(&e);
+      h->no_count = true;
+    } else {
+      hl_err_move(err, &e);
+      if (rc == HL_OK && count < 0)
+        rc = hl_err_set(err, HL_CORRUPT, HL_SS(PROTOCOL_VIOLATION),
+                        "metastore %s: a partition count of %d for \"%s.%s\"",
+                        hmsc_conn_uri(&h->conn), (int)count, t->db_name, t->name);
+      if (rc == HL_OK) *n = (size_t)count;
+      hl_arena_destroy(a);
+      return rc;
+    }
+  }
+  if (rc == HL_OK) {
+    hl_cat_partition_t *p;
+    rc = hmsc_partition_names(cat, id, NULL, a, &p, n, err);
+  }
   hl_arena_destroy(a);
   return rc;
 }

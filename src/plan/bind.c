@@ -1960,12 +1960,11 @@ static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
   }
   if (rc != HL_OK) return rc;
   scan->n_parts_total = n_all;
-  /* A pinned listing is not all of them: the total is for EXPLAIN and for
-   * the snapshot's check that no write added partitions meanwhile. */
-  if (eq)
-    rc =
-        hl_cat_partition_count(hl_table_catalog(b->s, t), t->cat->id, &scan->n_parts_total, b->err);
-  if (rc != HL_OK) return rc;
+  if (eq) { /* a pinned listing is not all of them (EXPLAIN counts those) */
+    scan->n_parts_total = HL_PLAN_TOTAL_UNKNOWN;
+    scan->pin_eq = eq;
+    scan->n_pinned = n_all;
+  }
   if (scan->n_part_preds == 0) {
     scan->parts = all;
     scan->n_parts = n_all;

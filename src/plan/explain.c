@@ -8,11 +8,13 @@
  * decoded.
  */
 #include "plan/plan.h"
+#include "plan/table.h"
 
 #include <stdio.h>
 #include <string.h>
 
 typedef struct lines {
+  hl_session_t *s; /* for the totals of pinned listings */
   hl_arena_t *arena;
   bool actual; /* EXPLAIN ANALYZE: print what each scan did */
   /* the scan that reads partitions in ORDER BY order, and how */
@@ -63,6 +65,25 @@ static void add_expr_list(lines_t *l, int depth, const char *label, hl_expr_t *c
   hl_buf_fini(&b);
 }
 
+/* "n/N": the partitions a scan reads of the table's.  A pinned listing
+ * left N to EXPLAIN (bind.c): counted here, "?" if that fails. */
+static const char *parts_shown(lines_t *l, const hl_plan_scan_t *scan) {
+  size_t total = scan->n_parts_total;
+  if (total == HL_PLAN_TOTAL_UNKNOWN) {
+    hl_error_t e;
+    hl_err_init(&e);
+    if (hl_cat_partition_count(hl_table_catalog(l->s, scan->table), scan->table->cat->id, &total,
+                               &e) != HL_OK)
+      total = HL_PLAN_TOTAL_UNKNOWN;
+    hl_err_clear(&e);
+  }
+  char *text = total == HL_PLAN_TOTAL_UNKNOWN
+                   ? hl_arena_sprintf(l->arena, "%zu/?", scan->n_parts)
+                   : hl_arena_sprintf(l->arena, "%zu/%zu", scan->n_parts, total);
+  if (!text) l->oom = true;
+  return text ? text : "";
+}
+
 static void explain_rel(lines_t *l, const hl_rel_t *r, const hl_expr_t *single_filter, int depth);
 
 static void explain_scan(lines_t *l, const hl_plan_scan_t *scan, const hl_expr_t *pushed,
@@ -77,7 +98,7 @@ static void explain_scan(lines_t *l, const hl_plan_scan_t *scan, const hl_expr_t
   else
     add_line(l, depth++, line);
   if (t->n_part > 0) {
-    snprintf(tmp, sizeof tmp, "partitions: %zu/%zu%s", scan->n_parts, scan->n_parts_total,
+    snprintf(tmp, sizeof tmp, "partitions: %s%s", parts_shown(l, scan),
              scan->projected ? " (partition projection)" : "");
     add_line(l, depth, tmp);
     if (scan->n_part_preds)
@@ -129,9 +150,9 @@ static void explain_scan(lines_t *l, const hl_plan_scan_t *scan, const hl_expr_t
 static void explain_catalog(lines_t *l, const hl_plan_scan_t *scan, int depth) {
   const hl_table_t *t = scan->table;
   char *line = hl_arena_sprintf(l->arena,
-                                "Catalog answer: partition keys of %s.%s (partitions: %zu/%zu; "
+                                "Catalog answer: partition keys of %s.%s (partitions: %s; "
                                 "a partition counts when statistics or a probe show a row)",
-                                t->cat->db_name, t->cat->name, scan->n_parts, scan->n_parts_total);
+                                t->cat->db_name, t->cat->name, parts_shown(l, scan));
   if (!line) {
     l->oom = true;
     return;
@@ -236,16 +257,16 @@ static void explain_block(lines_t *l, const hl_plan_t *plan, int depth) {
   if (plan->filter) add_expr_list(lp, depth++, "Filter: ", &plan->filter, 1, NULL);
   if (!plan->from && plan->stats_rows >= 0 && plan->scan) {
     const hl_plan_scan_t *sc = plan->scan;
-    char *line = sc->table->n_part
-                     ? hl_arena_sprintf(lp->arena,
-                                        "Values: 1 row: count(*) from catalog statistics of %s.%s "
-                                        "(partitions: %zu/%zu, no files read)",
-                                        sc->table->cat->db_name, sc->table->cat->name, sc->n_parts,
-                                        sc->n_parts_total)
-                     : hl_arena_sprintf(lp->arena,
-                                        "Values: 1 row: count(*) from catalog statistics of %s.%s "
-                                        "(no files read)",
-                                        sc->table->cat->db_name, sc->table->cat->name);
+    char *line =
+        sc->table->n_part
+            ? hl_arena_sprintf(lp->arena,
+                               "Values: 1 row: count(*) from catalog statistics of %s.%s "
+                               "(partitions: %s, no files read)",
+                               sc->table->cat->db_name, sc->table->cat->name, parts_shown(lp, sc))
+            : hl_arena_sprintf(lp->arena,
+                               "Values: 1 row: count(*) from catalog statistics of %s.%s "
+                               "(no files read)",
+                               sc->table->cat->db_name, sc->table->cat->name);
     if (!line)
       lp->oom = true;
     else
@@ -333,9 +354,9 @@ static void explain_rel(lines_t *l, const hl_rel_t *r, const hl_expr_t *single_f
   }
 }
 
-hl_status_t hl_plan_explain(const hl_plan_t *plan, hl_arena_t *arena, char ***out, int *n_out,
-                            hl_error_t *err) {
-  lines_t l = {.arena = arena};
+hl_status_t hl_plan_explain(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena, char ***out,
+                            int *n_out, hl_error_t *err) {
+  lines_t l = {.s = s, .arena = arena};
   explain_block(&l, plan, 0);
   if (l.oom) return hl_err_nomem(err);
   *out = l.items;
@@ -343,9 +364,10 @@ hl_status_t hl_plan_explain(const hl_plan_t *plan, hl_arena_t *arena, char ***ou
   return HL_OK;
 }
 
-hl_status_t hl_plan_explain_analyze(const hl_plan_t *plan, uint64_t rows, double ms,
-                                    hl_arena_t *arena, char ***out, int *n_out, hl_error_t *err) {
-  lines_t l = {.arena = arena, .actual = true};
+hl_status_t hl_plan_explain_analyze(hl_session_t *s, const hl_plan_t *plan, uint64_t rows,
+                                    double ms, hl_arena_t *arena, char ***out, int *n_out,
+                                    hl_error_t *err) {
+  lines_t l = {.s = s, .arena = arena, .actual = true};
   explain_block(&l, plan, 0);
   char *last = hl_arena_sprintf(arena, "Result: %llu row%s in %.1f ms", (unsigned long long)rows,
                                 rows == 1 ? "" : "s", ms);

@@ -87,6 +87,10 @@ typedef struct hl_window {
 } hl_window_t;
 
 /* What a scan did, filled by the scan operators (EXPLAIN ANALYZE). */
+/* hl_plan_scan_t.n_parts_total of a pinned listing (the table's total was
+ * not needed to plan it). */
+#define HL_PLAN_TOTAL_UNKNOWN ((size_t)-1)
+
 typedef struct hl_scan_actual {
   uint64_t partitions;       /* partitions (or the table directory) with files */
   uint64_t files;            /* files opened */
@@ -106,7 +110,13 @@ typedef struct hl_plan_scan {
   int n_part_preds;
   hl_cat_partition_t *parts; /* selected partitions (partitioned tables) */
   size_t n_parts;
-  size_t n_parts_total;
+  size_t n_parts_total; /* HL_PLAN_TOTAL_UNKNOWN when pinned: EXPLAIN counts */
+  /* Values the catalog listing was pinned to (bind.c pinned_values; NULL:
+   * every partition was listed) and how many partitions it gave: the
+   * snapshot lists them again under its lock to check that no write added
+   * one meanwhile (no count of the whole table on the way). */
+  const char **pin_eq;
+  size_t n_pinned;
   bool projected;        /* partitions computed by partition projection */
   hl_scan_pred_t *preds; /* "column op constant" conjuncts for the reader */
   int n_preds;
@@ -219,12 +229,12 @@ hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena
 /* EXPLAIN ANALYZE: the plan's lines with each scan's actual counters
  * (plan->scan->actual, filled by running it) and a last line with the
  * rows returned and the elapsed milliseconds. */
-hl_status_t hl_plan_explain_analyze(const hl_plan_t *plan, uint64_t rows, double ms,
-                                    hl_arena_t *arena, char ***lines, int *n_lines,
+hl_status_t hl_plan_explain_analyze(hl_session_t *s, const hl_plan_t *plan, uint64_t rows,
+                                    double ms, hl_arena_t *arena, char ***lines, int *n_lines,
                                     hl_error_t *err);
 
 /* EXPLAIN text, one line per element of *lines (in ARENA). */
-hl_status_t hl_plan_explain(const hl_plan_t *plan, hl_arena_t *arena, char ***lines, int *n_lines,
-                            hl_error_t *err);
+hl_status_t hl_plan_explain(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena,
+                            char ***lines, int *n_lines, hl_error_t *err);
 
 #endif

@@ -152,6 +152,21 @@ def main():
         r = run(hl, wh, "SELECT count(*), sum(k) FROM p")
         if r.stdout.strip() != "41,%d" % (int(expected(v).split(",")[1]) + 1):
             failures.append("after the added partition: %r" % r.stdout.strip())
+
+        # 4. a pinned scan (dt = '...': the catalog lists only that value)
+        # checks only its own partitions again, so a partition of another
+        # value added between binding and scanning does not fail it (the
+        # count of the whole table would: 40001)
+        reader = subprocess.Popen(cmd(hl, wh, "SELECT count(*) FROM p WHERE dt = 'd1'"),
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  env=dict(os.environ, HIVELITE_PAUSE_AT="scan:1500"))
+        time.sleep(0.5)  # bound, pausing before its scan
+        must(hl, wh, "INSERT INTO p PARTITION (dt='d7') VALUES (1, 1)")
+        out, errout = reader.communicate(timeout=120)
+        want = run(hl, wh, "SELECT count(*) FROM p WHERE dt = 'd1'").stdout.strip()
+        if reader.returncode != 0 or out.strip() != want:
+            failures.append("a scan pinned to d1 while d7 was added: rc=%d %r %s (want %r)"
+                            % (reader.returncode, out.strip(), errout.strip(), want))
     finally:
         shutil.rmtree(top, ignore_errors=True)
     for f in failures:

@@ -163,24 +163,25 @@ ds=__HIVE_DEFAULT_PARTITION__/hr=4
     adds = [c for c in f.calls() if c[0] == "add_partitions"]
     check("add_partitions calls (one per new partition)", len(adds), 5)
 
-    # the pin: names (pinned ones, and all for the total), then the kept
-    # partition by name; no other partition fetched, one file read
+    # the pin: the pinned names, the kept partition by name, and the pinned
+    # names once more under the snapshot's lock (that no write added one
+    # meanwhile); never all the names; one file read
     rc, out, err = hl(f.uri, "SELECT id FROM sales.ev WHERE ds = '2024-01-02';")
     check("pin result", (rc, out, err), (0, "3\n", ""))
     check("pin calls", methods(f.calls()), [
         ["get_partition_names_ps", {"db_name": "sales", "tbl_name": "ev",
                                     "part_vals": ["2024-01-02", ""], "max_parts": -1}],
-        ["get_partition_names", {"db_name": "sales", "tbl_name": "ev", "max_parts": -1}],
         ["get_partitions_by_names", {"db_name": "sales", "tbl_name": "ev",
                                      "names": ["ds=2024-01-02/hr=2"]}],
-        ["get_partition_names", {"db_name": "sales", "tbl_name": "ev", "max_parts": -1}]])
+        ["get_partition_names_ps", {"db_name": "sales", "tbl_name": "ev",
+                                    "part_vals": ["2024-01-02", ""], "max_parts": -1}]])
     rc, out, err = hl(f.uri, "EXPLAIN ANALYZE SELECT id FROM sales.ev WHERE hr >= 3;", fmt="tsv")
     scan = [ln.strip() for ln in out.splitlines() if "partitions" in ln]
     check("non-string pin: partitions and files read", scan[0], "partitions: 3/5")
     check("non-string pin: actual", re.sub(r", rows.*", "", scan[-1]),
           "actual: partitions read 3, files 3")
     check("non-string pin calls", [c[0] for c in methods(f.calls())],
-          ["get_partition_names", "get_partitions_by_names", "get_partition_names"])
+          ["get_partition_names", "get_partitions_by_names", "get_num_partitions_by_filter"])
 
     rc, out, err = hl(f.uri, """INSERT OVERWRITE TABLE sales.ev PARTITION (ds='2024-01-01', hr=1) VALUES (10, 'x');
 ALTER TABLE sales.ev DROP PARTITION (ds='2024-01-03', hr=3);

@@ -283,6 +283,15 @@ static const scenario_t scenarios[] = {
       "INSERT INTO t PARTITION (dt='b') VALUES (3)"},
      "TRUNCATE TABLE t",
      3},
+    /* before-images with tabs, newlines and backslashes, and the default
+     * partition (a NULL value) */
+    {"overwrite of awkward partitions",
+     {"CREATE TABLE t (k INT) PARTITIONED BY (dt STRING) "
+      "TBLPROPERTIES ('note'='a\\tb\\nc\\\\d\\\\N')",
+      "INSERT INTO t PARTITION (dt) VALUES (1, 'x\\ty'), (2, NULL), (3, 'b\\\\N')"},
+     "INSERT OVERWRITE TABLE t PARTITION (dt) VALUES (5, 'x\\ty'), (6, NULL), (7, 'b\\\\N'), "
+     "(8, 'new')",
+     5},
     {"insert into an unpartitioned table",
      {"CREATE TABLE u (k INT, v STRING)", "INSERT INTO u VALUES (1, 'x')"},
      "INSERT INTO u VALUES (2, 'y'), (3, 'z')",

@@ -105,10 +105,11 @@
  * write locks go with the intent to a holder that no longer runs (this
  * pid with an impossible start time), so the next writer of those tables
  * -- in this process too -- retries the repair before it writes, and
- * fails with 55P03 while it cannot.  Recovery at open has only the
- * embedded catalog: it leaves such writes (and every other intent of the
- * same dead process) untouched and counts them; a writer through the
- * catalog with that address repairs them when it takes the table's lock.
+ * fails with 55P03 while it cannot.  Recovery at open (api.c) has only
+ * the embedded catalog (attached metastores are opened later): it leaves
+ * writes through a remote one (and every other intent of the same dead
+ * process) untouched and counts them; a writer through the catalog with
+ * that address repairs them when it takes the table's lock.
  *
  * Fault injection: HIVELITE_CRASH_AT=<step> kills the process with SIGKILL
  * at that step (staged, locked, pending, trash, publish, synced,

@@ -90,6 +90,11 @@ typedef struct hl_cat_ops {
    * journal names tables, since ids are per connection. */
   hl_status_t (*table_name)(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena, char **db,
                             char **name, hl_error_t *err);
+  /* The table of partition PARTITION_ID (*table_id, OUT): the journal of a
+   * partition drop reads the partition's before-image through it.  NULL:
+   * partition drops are journaled as calls that cannot be undone. */
+  hl_status_t (*partition_table)(hl_cat_t *cat, int64_t partition_id, int64_t *table_id,
+                                 hl_error_t *err);
 } hl_cat_ops_t;
 
 struct hl_cat {

@@ -212,7 +212,7 @@ hl_status_t hl_cat_partition_set_columns_all(hl_cat_t *cat, int64_t table_id,
 hl_status_t hl_cat_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_t *err) {
   if (!cat->ops->partition_drop) return unsupported(cat, "partition drop", err);
   if (hl_cat_journaling(cat)) {
-    hl_status_t jrc = hl_cat_journal_irreversible(cat, "partition drop", err);
+    hl_status_t jrc = hl_cat_journal_part_drop(cat, partition_id, err);
     if (jrc != HL_OK) return jrc;
   }
   return cat->ops->partition_drop(cat, partition_id, err);

@@ -18,6 +18,7 @@
  *   table_update  db name <table>          before-image of the table
  *   part_add      db table n_keys n {values... location}
  *   part_update   db table <partition>     before-image of the partition
+ *   part_drop     db table <partition>     before-image of the partition
  *   table_drop    db name
  *   irreversible  what
  *
@@ -32,10 +33,12 @@
  * write made (same location; a table also the same create time), so an
  * object someone else made after a failed call is never dropped; an
  * update is reversed by writing the before-image back (a no-op when the
- * call never took effect).  A table drop cannot be undone (the partitions
- * are gone): its undo succeeds only when the table is still there; and
- * "irreversible" records (database, partition drop, column statistics,
- * CASCADE of columns) never undo: the write is then reported and left
+ * call never took effect); a dropped partition is added back from its
+ * before-image when it is missing.  A table drop cannot be undone (the
+ * partitions are gone): its undo succeeds only when the table is still
+ * there; and "irreversible" records (database calls, column statistics,
+ * CASCADE of columns, a partition drop through a backend without the
+ * partition_table operation) never undo: the write is then reported and left
  * for recovery instead of guessed at.  (The writes of cmd_insert.c make
  * only reversible calls.)
  */
@@ -415,6 +418,35 @@ hl_status_t hl_cat_journal_part_update(hl_cat_t *cat, const hl_cat_partition_t *
   return rc;
 }
 
+hl_status_t hl_cat_journal_part_drop(hl_cat_t *cat, int64_t partition_id, hl_error_t *err) {
+  if (!cat->ops->partition_table) return hl_cat_journal_irreversible(cat, "partition drop", err);
+  hl_arena_t *arena = hl_arena_create(0);
+  if (!arena) return hl_err_nomem(err);
+  int64_t table_id = 0;
+  char *db, *name;
+  hl_cat_partition_t *all, *before = NULL;
+  size_t n = 0;
+  hl_status_t rc = cat->ops->partition_table(cat, partition_id, &table_id, err);
+  if (rc == HL_OK) rc = table_names(cat, table_id, arena, &db, &name, err);
+  if (rc == HL_OK) rc = cat->ops->partition_list(cat, table_id, arena, &all, &n, err);
+  for (size_t i = 0; rc == HL_OK && i < n && !before; i++)
+    if (all[i].id == partition_id) before = &all[i];
+  if (rc == HL_OK && !before)
+    rc = hl_err_set(err, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
+                    "partition with id %lld does not exist", (long long)partition_id);
+  if (rc == HL_OK) {
+    hl_buf_t b;
+    hl_buf_init(&b);
+    put_s(&b, "part_drop");
+    put_s(&b, db);
+    put_s(&b, name);
+    put_part(&b, before);
+    rc = emit(cat, &b, err);
+  }
+  hl_arena_destroy(arena);
+  return rc;
+}
+
 hl_status_t hl_cat_journal_table_drop(hl_cat_t *cat, int64_t table_id, hl_error_t *err) {
   hl_arena_t *arena = hl_arena_create(0);
   if (!arena) return hl_err_nomem(err);
@@ -543,6 +575,17 @@ static hl_status_t undo_record(hl_cat_t *cat, reader_t *r, hl_error_t *err) {
     before.table_id = t->id;
     before.id = p->id;
     return cat->ops->partition_update(cat, &before, err);
+  }
+  if (strcmp(kind, "part_drop") == 0) {
+    hl_cat_partition_t before;
+    get_part(r, &before);
+    if (r->bad) goto bad;
+    if (!t) return cannot_undo("partition drop", db, name, err);
+    hl_cat_partition_t *p;
+    rc = part_now(cat, t->id, before.values, before.n_values, r->arena, &p, err);
+    if (rc != HL_OK || p) return rc; /* there: the drop did not happen */
+    before.table_id = t->id;
+    return cat->ops->partition_add(cat, &before, err);
   }
 bad:
   return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),

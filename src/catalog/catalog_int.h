@@ -177,6 +177,9 @@ hl_status_t hl_cat_journal_irreversible(hl_cat_t *cat, const char *what, hl_erro
 hl_status_t hl_cat_sq_intent_hand_over(hl_cat_t *cat, int64_t id, const hl_cat_owner_t *me,
                                        const hl_cat_owner_t *to, char *const *locks, size_t n_locks,
                                        hl_error_t *err);
+hl_status_t hl_cat_journal_part_drop(hl_cat_t *cat, int64_t partition_id, hl_error_t *err);
+hl_status_t hl_cat_sq_partition_table(hl_cat_t *cat, int64_t partition_id, int64_t *table_id,
+                                      hl_error_t *err);
 /* The SQLite backend's table_name operation. */
 hl_status_t hl_cat_sq_table_name(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena, char **db,
                                  char **name, hl_error_t *err);

@@ -230,6 +230,12 @@ static hl_status_t r_table_name(hl_cat_t *cat, int64_t table_id, hl_arena_t *are
   return store->ops->table_name(store, table_id, arena, db, name, err);
 }
 
+static hl_status_t r_partition_table(hl_cat_t *cat, int64_t partition_id, int64_t *table_id,
+                                     hl_error_t *err) {
+  hl_cat_t *store = RC(cat)->store;
+  return store->ops->partition_table(store, partition_id, table_id, err);
+}
+
 static const hl_cat_ops_t remote_ops = {
     .name = "test-remote",
     .readonly = r_readonly,
@@ -265,6 +271,7 @@ static const hl_cat_ops_t remote_ops = {
     .transactional = r_transactional,
     .address = r_address,
     .table_name = r_table_name,
+    .partition_table = r_partition_table,
 };
 
 hl_status_t remote_cat_create(hl_cat_t *store, hl_cat_t *local, const char *address, hl_cat_t **out,

@@ -6,7 +6,8 @@
  * own, intents live in a separate local catalog, and the Nth write call
  * fails or kills the process.  For each kind of write -- INSERT into a new
  * partition, INSERT OVERWRITE of an existing one, dynamic partitions
- * creating several and updating one, CTAS, TRUNCATE -- and for every N up
+ * creating several and updating one, CTAS, TRUNCATE, DROP PARTITION of
+ * two, before-images with tabs and backslashes -- and for every N up
  * to the number of write calls the statement makes:
  *   - a failure at call N (before it took effect, or after: a connection
  *     dropped once the server applied it) leaves the warehouse's files and
@@ -292,6 +293,11 @@ static const scenario_t scenarios[] = {
      "INSERT OVERWRITE TABLE t PARTITION (dt) VALUES (5, 'x\\ty'), (6, NULL), (7, 'b\\\\N'), "
      "(8, 'new')",
      5},
+    {"drop of two partitions",
+     {"CREATE TABLE t (k INT) PARTITIONED BY (dt STRING)",
+      "INSERT INTO t PARTITION (dt) VALUES (1, 'a'), (2, 'b'), (3, 'c')"},
+     "ALTER TABLE t DROP PARTITION (dt='a'), PARTITION (dt='c')",
+     2},
     {"insert into an unpartitioned table",
      {"CREATE TABLE u (k INT, v STRING)", "INSERT INTO u VALUES (1, 'x')"},
      "INSERT INTO u VALUES (2, 'y'), (3, 'z')",

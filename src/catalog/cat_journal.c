@@ -30,9 +30,10 @@
  * record is written before the call: a crash or a dropped connection can
  * leave a call applied or not, and the record cannot say which.  An added
  * partition or a created table is removed only while it is the one this
- * write made (same location; a table also the same create time), so an
- * object someone else made after a failed call is never dropped; an
- * update is reversed by writing the before-image back (a no-op when the
+ * write made (same location), so an
+ * object someone else made after a failed call is never dropped (a
+ * location is compared without its scheme and authority, which a
+ * metastore may add); an update is reversed by writing the before-image back (a no-op when the
  * call never took effect); a dropped partition is added back from its
  * before-image when it is missing.  A table drop cannot be undone (the
  * partitions are gone): its undo succeeds only when the table is still
@@ -478,6 +479,27 @@ static bool same(const char *a, const char *b) {
   return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
+/* PATH without a leading "scheme:" and "//authority" (a metastore may
+ * give back "/w/t" as "file:/w/t" or "hdfs://nn:8020/w/t"). */
+static const char *path_part(const char *path) {
+  const char *c = path;
+  while ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+         *c == '+' || *c == '-' || *c == '.')
+    c++;
+  if (c == path || *c != ':') return path;
+  c++;
+  if (c[0] == '/' && c[1] == '/') {
+    const char *slash = strchr(c + 2, '/');
+    return slash ? slash : "";
+  }
+  return c;
+}
+
+/* The same location, as a metastore may spell it. */
+static bool same_location(const char *a, const char *b) {
+  return same(a, b) || (a && b && strcmp(path_part(a), path_part(b)) == 0);
+}
+
 static hl_status_t cannot_undo(const char *what, const char *db, const char *name,
                                hl_error_t *err) {
   return hl_err_set(err, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -529,10 +551,10 @@ static hl_status_t undo_record(hl_cat_t *cat, reader_t *r, hl_error_t *err) {
   if (rc != HL_OK) return rc;
   if (strcmp(kind, "table_create") == 0) {
     char *location = get_s(r);
-    int64_t create_time = get_i(r);
+    get_i(r); /* create time: a metastore may set its own */
     if (r->bad) goto bad;
-    /* only the table this write created */
-    if (!t || !same(t->location, location) || t->create_time != create_time) return HL_OK;
+    /* only the table this write created (where it put it) */
+    if (!t || !same_location(t->location, location)) return HL_OK;
     return cat->ops->table_drop(cat, t->id, err);
   }
   if (strcmp(kind, "table_drop") == 0) return t ? HL_OK : cannot_undo("drop", db, name, err);
@@ -558,7 +580,7 @@ static hl_status_t undo_record(hl_cat_t *cat, reader_t *r, hl_error_t *err) {
       if (!t) continue; /* the table is gone, and its partitions with it */
       hl_cat_partition_t *p;
       rc = part_now(cat, t->id, values, (int)n_keys, r->arena, &p, err);
-      if (rc == HL_OK && p && same(p->location, location))
+      if (rc == HL_OK && p && same_location(p->location, location))
         rc = cat->ops->partition_drop(cat, p->id, err);
       if (rc != HL_OK) return rc;
     }

@@ -1156,6 +1156,7 @@ static hl_status_t undo_journal(hl_cat_t *cat, char *const *journal, size_t n, h
   for (size_t i = n; i-- > 0;) {
     hl_status_t rc = hl_cat_undo(cat, journal[i], err);
     if (rc != HL_OK) return rc;
+    if (i == n - 1) hl_txn_fault_point("undo"); /* half undone */
   }
   return HL_OK;
 }
@@ -1163,7 +1164,6 @@ static hl_status_t undo_journal(hl_cat_t *cat, char *const *journal, size_t n, h
 /* After a failed remote step: undoes the calls journaled so far.  When
  * that fails, ERR (the write's first error) is prefixed with why. */
 static hl_status_t undo_remote(hl_txn_t *txn, hl_error_t *err) {
-  hl_txn_fault_point("undo");
   hl_error_t e;
   hl_err_init(&e);
   hl_status_t rc = undo_journal(txn->cat, txn->journal, txn->n_journal, &e);

@@ -114,7 +114,8 @@
  * Fault injection: HIVELITE_CRASH_AT=<step> kills the process with SIGKILL
  * at that step (staged, locked, pending, trash, publish, synced,
  * before_commit, journaled (after the first undo record, before its
- * call), remote_done, undo, committed, cleanup); HIVELITE_PAUSE_AT=<step>:<ms> sleeps
+ * call), remote_done, undo (after the last remote call was undone, before
+ * the others), committed, cleanup); HIVELITE_PAUSE_AT=<step>:<ms> sleeps
  * there (for concurrency tests; "publish" pauses after the first file is
  * published, with the publish locks held; "scan" is a reader's step: a
  * statement passes it once per table it reads, after the query was bound,

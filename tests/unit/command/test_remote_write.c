@@ -16,7 +16,8 @@
  *     then runs again to the complete after state;
  *   - a SIGKILL at call N (before or after it took effect) followed by
  *     recovery with the remote catalog leaves exactly the before state;
- *     a SIGKILL after the intent is "committed" leaves the after state.
+ *     a SIGKILL after the intent is "committed" leaves the after state,
+ *     and one during the undo after a failure leaves the before state.
  * Also: recovery without the remote catalog leaves the crashed write
  * untouched and counts it, and the next writer through that catalog
  * repairs it before it writes; a failure whose undo fails too (the
@@ -330,13 +331,15 @@ static char *make_before(const scenario_t *sc) {
   return before;
 }
 
-/* Runs SC's write in a child process that dies by SIGKILL at write call N
- * (FAULT) or at txn step CRASH_AT (N 0); returns the wait status. */
+/* Runs SC's write in a child process with FAULT at write call N (none
+ * when N is 0) and a SIGKILL at txn step CRASH_AT (NULL: none); returns
+ * the wait status. */
 static int crash_child(const scenario_t *sc, int n, remote_fault_t fault, const char *crash_at) {
   fflush(NULL);
   pid_t pid = fork();
   if (pid == 0) {
     if (crash_at) setenv("HIVELITE_CRASH_AT", crash_at, 1);
+    /* N with CRASH_AT: the fault at call N, the kill at the step */
     env_t e;
     env_open(&e);
     run(&e, "SET hive.exec.dynamic.partition.mode=nonstrict");
@@ -479,6 +482,22 @@ TEST(crash_at_every_call_recovers_to_before) {
       bool done = i >= 3;
       char *got = snapshot(&e, done);
       check_same(steps[i], sc, (int)i, got, done ? after : before);
+      hl_free(got);
+      hl_free(before);
+      env_close(&e);
+    }
+    /* killed half-way through the undo after a failure of the last call
+     * (which took effect): recovery finishes the undo */
+    {
+      char *before = make_before(sc);
+      int status = crash_child(sc, calls, REMOTE_FAIL_AFTER, "undo");
+      CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+      env_t e;
+      env_open(&e);
+      CHECK_INT(recover(&e, true), 0);
+      CHECK_INT(intents(&e), 0);
+      char *got = snapshot(&e, false);
+      check_same("crash during the undo", sc, calls, got, before);
       hl_free(got);
       hl_free(before);
       env_close(&e);

@@ -101,6 +101,10 @@ hl_status_t hl_cat_db_list(hl_cat_t *cat, hl_arena_t *arena, char ***names, size
 
 hl_status_t hl_cat_db_update(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *err) {
   if (!cat->ops->db_update) return unsupported(cat, "db update", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_irreversible(cat, "database update", err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->db_update(cat, db, err);
 }
 
@@ -259,6 +263,10 @@ hl_status_t hl_cat_col_stats_delete(hl_cat_t *cat, int64_t table_id, int64_t par
                                     const char *col, bool *deleted, hl_error_t *err) {
   *deleted = false;
   if (!cat->ops->col_stats_delete) return unsupported(cat, "col stats delete", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_irreversible(cat, "column statistics delete", err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->col_stats_delete(cat, table_id, partition_id, col, deleted, err);
 }
 

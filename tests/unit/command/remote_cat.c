@@ -105,6 +105,10 @@ static hl_status_t r_db_list(hl_cat_t *cat, hl_arena_t *arena, char ***names, si
   return hl_cat_db_list(RC(cat)->store, arena, names, n, err);
 }
 
+static hl_status_t r_db_update(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *err) {
+  WRITE_CALL(cat, hl_cat_db_update(RC(cat)->store, db, err));
+}
+
 static hl_status_t r_db_drop(hl_cat_t *cat, const char *name, bool cascade, hl_error_t *err) {
   WRITE_CALL(cat, hl_cat_db_drop(RC(cat)->store, name, cascade, err));
 }
@@ -186,6 +190,12 @@ static hl_status_t r_col_stats_put(hl_cat_t *cat, int64_t table_id, int64_t part
   WRITE_CALL(cat, hl_cat_col_stats_put(RC(cat)->store, table_id, partition_id, stats, n, err));
 }
 
+static hl_status_t r_col_stats_delete(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                      const char *col, bool *deleted, hl_error_t *err) {
+  WRITE_CALL(cat,
+             hl_cat_col_stats_delete(RC(cat)->store, table_id, partition_id, col, deleted, err));
+}
+
 static hl_status_t r_col_stats_get(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
                                    const char *col, hl_arena_t *arena, hl_cat_col_stats_t **out,
                                    hl_error_t *err) {
@@ -246,6 +256,7 @@ static const hl_cat_ops_t remote_ops = {
     .db_create = r_db_create,
     .db_get = r_db_get,
     .db_list = r_db_list,
+    .db_update = r_db_update,
     .db_drop = r_db_drop,
     .table_create = r_table_create,
     .table_get = r_table_get,
@@ -263,6 +274,7 @@ static const hl_cat_ops_t remote_ops = {
     .locations_within = r_locations_within,
     .locations_at = r_locations_at,
     .col_stats_put = r_col_stats_put,
+    .col_stats_delete = r_col_stats_delete,
     .col_stats_get = r_col_stats_get,
     .col_stats_list_parts = r_col_stats_list_parts,
     .partition_names = r_partition_names,

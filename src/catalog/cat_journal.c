@@ -15,7 +15,8 @@
  * NULL string is the token \N), first the kind:
  *
  *   table_create  db name location create_time
- *   table_update  db name <table>          before-image of the table
+ *   table_update  db name <table>          the names after the call, the
+ *                                          before-image (a RENAME: old names)
  *   part_add      db table n_keys n {values... location}
  *   part_update   db table <partition>     before-image of the partition
  *   part_drop     db table <partition>     before-image of the partition
@@ -355,8 +356,13 @@ hl_status_t hl_cat_journal_table_create(hl_cat_t *cat, const hl_cat_table_t *t, 
 hl_status_t hl_cat_journal_table_update(hl_cat_t *cat, const hl_cat_table_t *t, hl_error_t *err) {
   hl_arena_t *arena = hl_arena_create(0);
   if (!arena) return hl_err_nomem(err);
+  /* by id where the backend can name it: a RENAME changes the names */
+  char *db = t->db_name, *name = t->name;
+  hl_status_t rc = cat->ops->table_name && t->id > 0
+                       ? cat->ops->table_name(cat, t->id, arena, &db, &name, err)
+                       : HL_OK;
   hl_cat_table_t *before;
-  hl_status_t rc = cat->ops->table_get(cat, t->db_name, t->name, arena, &before, err);
+  if (rc == HL_OK) rc = cat->ops->table_get(cat, db, name, arena, &before, err);
   if (rc == HL_OK) {
     hl_buf_t b;
     hl_buf_init(&b);
@@ -562,6 +568,10 @@ static hl_status_t undo_record(hl_cat_t *cat, reader_t *r, hl_error_t *err) {
     hl_cat_table_t before;
     get_table(r, &before);
     if (r->bad) goto bad;
+    /* under its new name, or its old one when a rename did not happen */
+    if (!t && before.db_name && before.name)
+      rc = table_now(cat, before.db_name, before.name, r->arena, &t, err);
+    if (rc != HL_OK) return rc;
     if (!t) return cannot_undo("update", db, name, err);
     before.id = t->id;
     return cat->ops->table_update(cat, &before, err);

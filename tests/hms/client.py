@@ -245,7 +245,7 @@ TRUNCATE TABLE sales.ev PARTITION (ds='2024-01-02', hr=2); SELECT count(*) FROM 
 
     # ------------------------------------------------------ injected faults
     def faulty(*fails):
-        fk = Fake("faults", *sum([["--fail", x] for x in fails], []))
+        fk = Fake("faults", "--after-arm", *sum([["--fail", x] for x in fails], []))
         hl(fk.uri, "CREATE DATABASE d; CREATE TABLE d.t (a INT) PARTITIONED BY (p STRING);"
            " INSERT INTO d.t PARTITION (p) VALUES (1, 'x'), (2, 'y');",
            wh=os.path.join(tmp, "wh3"))

@@ -200,7 +200,8 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
     rc = hl_txn_parse_lock_timeout(hl_session_get(s, "hivelite.lock.timeout"), &lock_timeout, err);
   if (rc == HL_OK) { /* writes cut short by a crash */
     const char *lock_dir = hl_txn_lock_dir(tmp, s->warehouse);
-    rc = lock_dir ? hl_txn_recover(s->cat, s->fs, lock_dir, lock_timeout, err) : hl_err_nomem(err);
+    rc = lock_dir ? hl_txn_recover(s->cat, s->fs, lock_dir, lock_timeout, NULL, NULL, NULL, err)
+                  : hl_err_nomem(err);
     if (rc != HL_OK && hl_cat_readonly(s->cat))
       hl_err_prefix(err, "a write cut short by a crash must be repaired first");
   }

@@ -78,10 +78,29 @@ typedef struct hl_cat_ops {
   /* The embedded SQLite catalog that holds intents, write locks and the
    * schema version; NULL: CAT is one. */
   hl_cat_t *(*local)(hl_cat_t *cat);
+  /* False for a backend whose write calls take effect at once and on
+   * their own (a remote metastore): begin/commit do not make them one
+   * unit, and every write call is journaled (cat_journal.c) while a
+   * journal hook is set.  NULL: transactional. */
+  bool (*transactional)(const hl_cat_t *cat);
+  /* What reopens this catalog in another process (a remote metastore's
+   * URIs), recorded in the intents of writes through it; NULL: nothing. */
+  const char *(*address)(const hl_cat_t *cat);
+  /* The database and table names of table TABLE_ID (in ARENA); the undo
+   * journal names tables, since ids are per connection. */
+  hl_status_t (*table_name)(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena, char **db,
+                            char **name, hl_error_t *err);
+  /* The table of partition PARTITION_ID (*table_id, OUT): the journal of a
+   * partition drop reads the partition's before-image through it.  NULL:
+   * partition drops are journaled as calls that cannot be undone. */
+  hl_status_t (*partition_table)(hl_cat_t *cat, int64_t partition_id, int64_t *table_id,
+                                 hl_error_t *err);
 } hl_cat_ops_t;
 
 struct hl_cat {
   const hl_cat_ops_t *ops;
+  hl_cat_journal_fn journal; /* hl_cat_journal_set; NULL: none */
+  void *journal_arg;
 };
 
 #endif

@@ -3,7 +3,9 @@
  *
  * Every call goes through the handle's operations (cat_backend.h); intents,
  * write locks and the schema version go to the embedded SQLite catalog
- * (hl_cat_local), whatever backend the handle is.
+ * (hl_cat_local), whatever backend the handle is.  While a journal hook
+ * is set on a non-transactional backend, each write call is first
+ * journaled (cat_journal.c) and made only when that succeeded.
  */
 #include "catalog/cat_backend.h"
 #include "catalog/catalog_int.h"
@@ -40,6 +42,20 @@ hl_status_t hl_cat_refresh(hl_cat_t *cat, const char *db, const char *table, hl_
   return cat->ops->refresh ? cat->ops->refresh(cat, db, table, err) : HL_OK;
 }
 
+bool hl_cat_transactional(const hl_cat_t *cat) {
+  return !cat->ops->transactional || cat->ops->transactional(cat);
+}
+
+const char *hl_cat_address(const hl_cat_t *cat) {
+  const char *a = cat->ops->address ? cat->ops->address(cat) : NULL;
+  return a ? a : "";
+}
+
+void hl_cat_journal_set(hl_cat_t *cat, hl_cat_journal_fn fn, void *arg) {
+  cat->journal = fn;
+  cat->journal_arg = fn ? arg : NULL;
+}
+
 bool hl_cat_readonly(const hl_cat_t *cat) {
   return cat && cat->ops->readonly(cat);
 }
@@ -64,6 +80,10 @@ void hl_cat_rollback(hl_cat_t *cat) {
 
 hl_status_t hl_cat_db_create(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *err) {
   if (!cat->ops->db_create) return unsupported(cat, "db create", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_irreversible(cat, "database create", err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->db_create(cat, db, err);
 }
 
@@ -81,16 +101,28 @@ hl_status_t hl_cat_db_list(hl_cat_t *cat, hl_arena_t *arena, char ***names, size
 
 hl_status_t hl_cat_db_update(hl_cat_t *cat, const hl_cat_db_t *db, hl_error_t *err) {
   if (!cat->ops->db_update) return unsupported(cat, "db update", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_irreversible(cat, "database update", err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->db_update(cat, db, err);
 }
 
 hl_status_t hl_cat_db_drop(hl_cat_t *cat, const char *name, bool cascade, hl_error_t *err) {
   if (!cat->ops->db_drop) return unsupported(cat, "db drop", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_irreversible(cat, "database drop", err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->db_drop(cat, name, cascade, err);
 }
 
 hl_status_t hl_cat_table_create(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err) {
   if (!cat->ops->table_create) return unsupported(cat, "table create", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_table_create(cat, table, err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->table_create(cat, table, err);
 }
 
@@ -108,22 +140,38 @@ hl_status_t hl_cat_table_list(hl_cat_t *cat, const char *db, hl_arena_t *arena, 
 
 hl_status_t hl_cat_table_update(hl_cat_t *cat, const hl_cat_table_t *table, hl_error_t *err) {
   if (!cat->ops->table_update) return unsupported(cat, "table update", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_table_update(cat, table, err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->table_update(cat, table, err);
 }
 
 hl_status_t hl_cat_table_drop(hl_cat_t *cat, int64_t table_id, hl_error_t *err) {
   if (!cat->ops->table_drop) return unsupported(cat, "table drop", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_table_drop(cat, table_id, err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->table_drop(cat, table_id, err);
 }
 
 hl_status_t hl_cat_partition_add(hl_cat_t *cat, const hl_cat_partition_t *part, hl_error_t *err) {
   if (!cat->ops->partition_add) return unsupported(cat, "partition add", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_part_add(cat, part, 1, err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->partition_add(cat, part, err);
 }
 
 hl_status_t hl_cat_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t *parts, size_t n,
                                       hl_error_t *err) {
   if (!cat->ops->partition_add_many) return unsupported(cat, "partition add many", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_part_add(cat, parts, n, err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->partition_add_many(cat, parts, n, err);
 }
 
@@ -147,6 +195,10 @@ hl_status_t hl_cat_partition_count(hl_cat_t *cat, int64_t table_id, size_t *n, h
 hl_status_t hl_cat_partition_update(hl_cat_t *cat, const hl_cat_partition_t *part,
                                     hl_error_t *err) {
   if (!cat->ops->partition_update) return unsupported(cat, "partition update", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_part_update(cat, part, err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->partition_update(cat, part, err);
 }
 
@@ -154,11 +206,19 @@ hl_status_t hl_cat_partition_set_columns_all(hl_cat_t *cat, int64_t table_id,
                                              const hl_cat_column_t *cols, int n, hl_error_t *err) {
   if (!cat->ops->partition_set_columns_all)
     return unsupported(cat, "partition set columns all", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_irreversible(cat, "change of every partition's columns", err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->partition_set_columns_all(cat, table_id, cols, n, err);
 }
 
 hl_status_t hl_cat_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_t *err) {
   if (!cat->ops->partition_drop) return unsupported(cat, "partition drop", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_part_drop(cat, partition_id, err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->partition_drop(cat, partition_id, err);
 }
 
@@ -178,6 +238,10 @@ hl_status_t hl_cat_locations_at(hl_cat_t *cat, const char *const *paths, size_t 
 hl_status_t hl_cat_col_stats_put(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
                                  const hl_cat_col_stats_t *stats, size_t n, hl_error_t *err) {
   if (!cat->ops->col_stats_put) return unsupported(cat, "col stats put", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_irreversible(cat, "column statistics update", err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->col_stats_put(cat, table_id, partition_id, stats, n, err);
 }
 
@@ -199,6 +263,10 @@ hl_status_t hl_cat_col_stats_delete(hl_cat_t *cat, int64_t table_id, int64_t par
                                     const char *col, bool *deleted, hl_error_t *err) {
   *deleted = false;
   if (!cat->ops->col_stats_delete) return unsupported(cat, "col stats delete", err);
+  if (hl_cat_journaling(cat)) {
+    hl_status_t jrc = hl_cat_journal_irreversible(cat, "column statistics delete", err);
+    if (jrc != HL_OK) return jrc;
+  }
   return cat->ops->col_stats_delete(cat, table_id, partition_id, col, deleted, err);
 }
 
@@ -231,6 +299,12 @@ hl_status_t hl_cat_intent_claim(hl_cat_t *cat, const hl_cat_owner_t *dead, const
                                 size_t *n_locks, hl_error_t *err) {
   return hl_cat_sq_intent_claim(hl_cat_local(cat), dead, me, arena, ids, n_ids, locks, n_locks,
                                 err);
+}
+
+hl_status_t hl_cat_intent_hand_over(hl_cat_t *cat, int64_t id, const hl_cat_owner_t *me,
+                                    const hl_cat_owner_t *to, char *const *locks, size_t n_locks,
+                                    hl_error_t *err) {
+  return hl_cat_sq_intent_hand_over(hl_cat_local(cat), id, me, to, locks, n_locks, err);
 }
 
 hl_status_t hl_cat_intent_delete(hl_cat_t *cat, int64_t id, hl_error_t *err) {

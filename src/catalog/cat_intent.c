@@ -328,3 +328,37 @@ hl_status_t hl_cat_sq_lock_release(hl_cat_t *cat, const char *name, const hl_cat
   sqlite3_finalize(st);
   return hl_cat_op_end(cat, status, err);
 }
+
+hl_status_t hl_cat_sq_intent_hand_over(hl_cat_t *cat, int64_t id, const hl_cat_owner_t *me,
+                                       const hl_cat_owner_t *to, char *const *locks, size_t n_locks,
+                                       hl_error_t *err) {
+  hl_status_t status = hl_cat_op_begin(cat, 1, err);
+  if (status != HL_OK) return status;
+  sqlite3_stmt *st = NULL;
+  status = prepare(cat,
+                   "UPDATE write_intents SET owner_host = ?4, owner_pid = ?5, owner_start = ?6 "
+                   "WHERE id = ?7 AND owner_host = ?1 AND owner_pid = ?2 AND owner_start = ?3",
+                   &st, err);
+  if (status == HL_OK) {
+    bind_owner(st, 1, me);
+    bind_owner(st, 4, to);
+    sqlite3_bind_int64(st, 7, id);
+    status = step_done(cat, st, err);
+  }
+  sqlite3_finalize(st);
+  st = NULL;
+  if (status == HL_OK)
+    status = prepare(cat,
+                     "UPDATE write_locks SET owner_host = ?4, owner_pid = ?5, owner_start = ?6 "
+                     "WHERE name = ?7 AND owner_host = ?1 AND owner_pid = ?2 AND owner_start = ?3",
+                     &st, err);
+  for (size_t i = 0; status == HL_OK && i < n_locks; i++) {
+    sqlite3_reset(st);
+    bind_owner(st, 1, me);
+    bind_owner(st, 4, to);
+    sqlite3_bind_text(st, 7, locks[i], -1, SQLITE_STATIC);
+    status = step_done(cat, st, err);
+  }
+  sqlite3_finalize(st);
+  return hl_cat_op_end(cat, status, err);
+}

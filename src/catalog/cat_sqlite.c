@@ -2196,6 +2196,59 @@ hl_status_t hl_cat_op_end(hl_cat_t *cat, hl_status_t status, hl_error_t *err) {
   return op_end(cat, status, err);
 }
 
+/* The table of partition PARTITION_ID (for the undo journal). */
+hl_status_t hl_cat_sq_partition_table(hl_cat_t *cat, int64_t partition_id, int64_t *table_id,
+                                      hl_error_t *err) {
+  static const char sql[] = "SELECT tbl_id FROM partitions WHERE id = ?1";
+  hl_status_t status = hl_cat_op_begin(cat, 0, err);
+  if (status != HL_OK) return status;
+  sqlite3_stmt *st;
+  status = hl_cat_cached_stmt(cat, sql, &st, err);
+  if (status == HL_OK) {
+    sqlite3_bind_int64(st, 1, partition_id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+      *table_id = sqlite3_column_int64(st, 0);
+    else if (rc == SQLITE_DONE)
+      status = hl_err_set(err, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
+                          "partition with id %lld does not exist", (long long)partition_id);
+    else
+      status = hl_cat_sqlite_error(SQ(cat)->db, rc, err);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+  }
+  return hl_cat_op_end(cat, status, err);
+}
+
+/* The names of table TABLE_ID (the undo journal names tables; the
+ * embedded catalog journals only when a test backend wraps it). */
+hl_status_t hl_cat_sq_table_name(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena, char **db,
+                                 char **name, hl_error_t *err) {
+  static const char sql[] = "SELECT d.name, t.name FROM tbls t JOIN dbs d ON d.id = t.db_id "
+                            "WHERE t.id = ?1";
+  hl_status_t status = hl_cat_op_begin(cat, 0, err);
+  if (status != HL_OK) return status;
+  sqlite3_stmt *st;
+  status = hl_cat_cached_stmt(cat, sql, &st, err);
+  if (status == HL_OK) {
+    sqlite3_bind_int64(st, 1, table_id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+      *db = hl_arena_strdup(arena, (const char *)sqlite3_column_text(st, 0));
+      *name = hl_arena_strdup(arena, (const char *)sqlite3_column_text(st, 1));
+      if (!*db || !*name) status = hl_err_nomem(err);
+    } else if (rc == SQLITE_DONE) {
+      status = hl_err_set(err, HL_NOTFOUND, HL_SS(UNDEFINED_TABLE),
+                          "table with id %lld does not exist", (long long)table_id);
+    } else {
+      status = hl_cat_sqlite_error(SQ(cat)->db, rc, err);
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+  }
+  return hl_cat_op_end(cat, status, err);
+}
+
 /* ------------------------------------------------------------------------
  * The operations table (cat_backend.h)
  * ------------------------------------------------------------------------ */
@@ -2233,4 +2286,6 @@ static const hl_cat_ops_t sq_ops = {
     .col_stats_delete = hl_cat_sq_col_stats_delete,
     .partition_names = hl_cat_sq_partition_names,
     .partition_get_many = hl_cat_sq_partition_get_many,
+    .table_name = hl_cat_sq_table_name,
+    .partition_table = hl_cat_sq_partition_table,
 };

@@ -151,6 +151,32 @@ const char *hl_cat_backend_name(const hl_cat_t *cat);
  * DB; DB NULL: everything); the embedded catalog caches nothing. */
 hl_status_t hl_cat_refresh(hl_cat_t *cat, const char *db, const char *table, hl_error_t *err);
 
+/* ------------------------------------------------ remote metastores
+ * A remote metastore applies each write call at once and on its own, so
+ * hl_cat_begin/commit cannot make several calls one unit there.  Writes
+ * that must be undoable (src/txn) set a journal hook: before each write
+ * call of such a backend (table create/update/drop, partition
+ * add/update/drop, and the calls that cannot be undone), the catalog reads
+ * what the call will destroy and hands the hook an undo record (text,
+ * cat_journal.c); the call is made only when the hook succeeded (the
+ * record is durable), else it fails with the hook's error.
+ * hl_cat_undo reverses one record, checking the remote state first (the
+ * call may or may not have taken effect), and is idempotent. */
+
+/* True when begin..commit make CAT's calls one unit (the embedded
+ * catalog); false for a remote metastore. */
+bool hl_cat_transactional(const hl_cat_t *cat);
+/* What reopens CAT elsewhere (a remote metastore's URIs); "" for the
+ * embedded catalog and for backends that cannot say.  Borrowed. */
+const char *hl_cat_address(const hl_cat_t *cat);
+/* The journal hook: makes RECORD durable before the call it undoes. */
+typedef hl_status_t (*hl_cat_journal_fn)(void *arg, const char *record, hl_error_t *err);
+/* Sets (FN NULL: clears) CAT's journal hook.  Only non-transactional
+ * backends call it. */
+void hl_cat_journal_set(hl_cat_t *cat, hl_cat_journal_fn fn, void *arg);
+/* Undoes the call RECORD describes (a record the hook was given). */
+hl_status_t hl_cat_undo(hl_cat_t *cat, const char *record, hl_error_t *err);
+
 /* Write transactions (nesting is an error). */
 hl_status_t hl_cat_begin(hl_cat_t *cat, hl_error_t *err);
 hl_status_t hl_cat_commit(hl_cat_t *cat, hl_error_t *err);
@@ -294,6 +320,13 @@ hl_status_t hl_cat_intent_get(hl_cat_t *cat, int64_t id, hl_arena_t *arena, hl_c
 hl_status_t hl_cat_intent_claim(hl_cat_t *cat, const hl_cat_owner_t *dead, const hl_cat_owner_t *me,
                                 hl_arena_t *arena, int64_t **ids, size_t *n_ids, char ***locks,
                                 size_t *n_locks, hl_error_t *err);
+/* Hands intent ID and the write locks LOCKS[0..n_locks) that ME holds to
+ * owner TO, in one transaction (a writer that must leave its intent to
+ * recovery names a holder that no longer runs, so that the next writer of
+ * those tables repairs it first). */
+hl_status_t hl_cat_intent_hand_over(hl_cat_t *cat, int64_t id, const hl_cat_owner_t *me,
+                                    const hl_cat_owner_t *to, char *const *locks, size_t n_locks,
+                                    hl_error_t *err);
 /* Forgets intent ID (missing is fine). */
 hl_status_t hl_cat_intent_delete(hl_cat_t *cat, int64_t id, hl_error_t *err);
 

@@ -161,4 +161,27 @@ hl_status_t hl_cat_sq_partition_get_many(hl_cat_t *cat, int64_t table_id,
                                          hl_arena_t *arena, hl_cat_partition_t **out, size_t *n,
                                          hl_error_t *err);
 
+/* The undo journal (cat_journal.c), called by cat_dispatch.c before each
+ * write call of a non-transactional backend while a hook is set
+ * (hl_cat_journaling): each builds the call's undo record, reading the
+ * before-image from the backend, and hands it to the hook. */
+bool hl_cat_journaling(const hl_cat_t *cat);
+hl_status_t hl_cat_journal_table_create(hl_cat_t *cat, const hl_cat_table_t *t, hl_error_t *err);
+hl_status_t hl_cat_journal_table_update(hl_cat_t *cat, const hl_cat_table_t *t, hl_error_t *err);
+hl_status_t hl_cat_journal_table_drop(hl_cat_t *cat, int64_t table_id, hl_error_t *err);
+hl_status_t hl_cat_journal_part_add(hl_cat_t *cat, const hl_cat_partition_t *parts, size_t n,
+                                    hl_error_t *err);
+hl_status_t hl_cat_journal_part_update(hl_cat_t *cat, const hl_cat_partition_t *p, hl_error_t *err);
+/* A call no record can undo (WHAT names it). */
+hl_status_t hl_cat_journal_irreversible(hl_cat_t *cat, const char *what, hl_error_t *err);
+hl_status_t hl_cat_sq_intent_hand_over(hl_cat_t *cat, int64_t id, const hl_cat_owner_t *me,
+                                       const hl_cat_owner_t *to, char *const *locks, size_t n_locks,
+                                       hl_error_t *err);
+hl_status_t hl_cat_journal_part_drop(hl_cat_t *cat, int64_t partition_id, hl_error_t *err);
+hl_status_t hl_cat_sq_partition_table(hl_cat_t *cat, int64_t partition_id, int64_t *table_id,
+                                      hl_error_t *err);
+/* The SQLite backend's table_name operation. */
+hl_status_t hl_cat_sq_table_name(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena, char **db,
+                                 char **name, hl_error_t *err);
+
 #endif

@@ -75,6 +75,7 @@ typedef struct hmsc {
   cache_entry_t *cache;
   size_t cache_bytes; /* requests and replies held */
   hl_buf_t out;       /* the call being made */
+  char *address;      /* the URI list as opened: how recovery reaches it (txn.h) */
 } hmsc_t;
 
 static hmsc_t *H(hl_cat_t *cat) {
@@ -344,7 +345,40 @@ static void hmsc_close(hl_cat_t *cat) {
   hl_free(h->parts);
   hl_arena_destroy(h->names);
   hl_buf_fini(&h->out);
+  hl_free(h->address);
   hl_free(h);
+}
+
+/* Every call takes effect on its own: src/txn journals the writes of a
+ * commit through this handle (catalog/cat_journal.c) so that a failure or
+ * a crash can undo them. */
+static bool hmsc_transactional(const hl_cat_t *cat) {
+  (void)cat;
+  return false;
+}
+
+static const char *hmsc_address(const hl_cat_t *cat) {
+  return ((const hmsc_t *)cat)->address;
+}
+
+/* The journal names tables (ids are this handle's own). */
+static hl_status_t hmsc_table_name(hl_cat_t *cat, int64_t id, hl_arena_t *arena, char **db,
+                                   char **name, hl_error_t *err) {
+  const table_ref_t *r = table_ref(H(cat), id, err);
+  if (!r) return err->code;
+  *db = hl_arena_strdup(arena, r->db);
+  *name = hl_arena_strdup(arena, r->name);
+  return *db && *name ? HL_OK : hl_err_nomem(err);
+}
+
+static hl_status_t hmsc_partition_table(hl_cat_t *cat, int64_t partition_id, int64_t *table_id,
+                                        hl_error_t *err) {
+  hmsc_t *h = H(cat);
+  if (partition_id < 1 || (size_t)partition_id > h->n_parts)
+    return hl_err_set(err, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT), "no partition with id %lld",
+                      (long long)partition_id);
+  *table_id = h->parts[partition_id - 1].table_id;
+  return HL_OK;
 }
 
 static hl_status_t hmsc_begin(hl_cat_t *cat, hl_error_t *err) {
@@ -1089,6 +1123,10 @@ static const hl_cat_ops_t HMSC_OPS = {
     .partition_get_many = hmsc_partition_get_many,
     .refresh = hmsc_refresh,
     .local = hmsc_local,
+    .transactional = hmsc_transactional,
+    .address = hmsc_address,
+    .table_name = hmsc_table_name,
+    .partition_table = hmsc_partition_table,
 };
 
 /* ------------------------------------------------------------ open */
@@ -1132,9 +1170,14 @@ hl_status_t hl_hmsc_open(const char *uris, const hl_kv_t *props, int n_props, hl
   h->local = local;
   h->batch_max = 300;
   hl_buf_init(&h->out);
+  if (!(h->address = hl_strdup(uris ? uris : ""))) {
+    hl_free(h);
+    return hl_err_nomem(err);
+  }
   hl_status_t rc = hmsc_conn_init(&h->conn, uris ? uris : "", err);
   if (rc) {
     hl_buf_fini(&h->out);
+    hl_free(h->address);
     hl_free(h);
     return rc;
   }

@@ -18,6 +18,12 @@
  *   M <from> <to> <created>              a directory renamed at publish
  *                                        (created: top-most new parent of
  *                                        to, may be empty)
+ *   K <address>                          the write goes through a remote
+ *                                        (non-transactional) catalog, which
+ *                                        reopens from address
+ *   J <record>                           the undo record of one remote
+ *                                        call (catalog/cat_journal.c), in
+ *                                        the order the calls were made
  *
  * Recovery needs nothing else: staged files live in <staging>/ (file names
  * are unique within a write, across targets),
@@ -69,6 +75,9 @@ struct hl_txn {
   bool perm_found; /* perm_dir exists: perm_mode/perm_gid are its */
   uint32_t perm_mode;
   int64_t perm_gid;
+  bool remote;    /* the catalog is not transactional: remote calls are journaled */
+  char **journal; /* undo records of the remote calls made or being made, in order */
+  size_t n_journal, cap_journal;
 };
 
 /* ------------------------------------------------------------ faults */
@@ -252,6 +261,16 @@ static char *plan_text(hl_txn_t *txn) {
     put_field(&b, txn->move_created && txn->move_created[i] ? txn->move_created[i] : "");
     hl_buf_putc(&b, '\n');
   }
+  if (txn->remote) {
+    hl_buf_puts(&b, "K");
+    put_field(&b, hl_cat_address(txn->cat));
+    hl_buf_putc(&b, '\n');
+  }
+  for (size_t i = 0; i < txn->n_journal; i++) {
+    hl_buf_puts(&b, "J");
+    put_field(&b, txn->journal[i]);
+    hl_buf_putc(&b, '\n');
+  }
   char *out = b.oom ? NULL : hl_arena_strndup(txn->arena, hl_buf_cstr(&b), b.len);
   hl_buf_fini(&b);
   return out;
@@ -291,6 +310,9 @@ typedef struct rtarget {
 typedef struct rplan {
   char *qid;
   char *root_created;
+  char *address;  /* K: the remote catalog, NULL: the embedded one */
+  char **journal; /* J: undo records, in call order */
+  size_t n_journal, cap_journal;
   rtarget_t *targets;
   int n_targets;
   char **move_from, **move_to, **move_created;
@@ -323,6 +345,10 @@ static hl_status_t parse_plan(const char *text, hl_arena_t *arena, rplan_t *p, h
       p->qid = f[1];
     } else if (strcmp(f[0], "C") == 0 && n >= 2) {
       p->root_created = f[1];
+    } else if (strcmp(f[0], "K") == 0 && n >= 2) {
+      p->address = f[1];
+    } else if (strcmp(f[0], "J") == 0 && n >= 2) {
+      if (!push_name(arena, &p->journal, &p->n_journal, &p->cap_journal, f[1])) return nomem(err);
     } else if (strcmp(f[0], "T") == 0 && n >= 5) {
       long idx = strtol(f[1], NULL, 10);
       if (idx != p->n_targets) goto bad;
@@ -488,6 +514,7 @@ hl_status_t hl_txn_begin(hl_cat_t *cat, hl_stor_t *fs, const char *kind, const c
   txn->arena = arena;
   txn->kind = kind;
   txn->lock_timeout = 60;
+  txn->remote = !hl_cat_transactional(cat);
   make_qid(txn->qid, arena);
   self_owner(&txn->me, arena);
   if (!txn->me.host) return nomem(err);
@@ -682,9 +709,18 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* How recovery reaches the remote catalog of an intent (hl_txn_recover's
+ * callback, or a writer's own catalog). */
+typedef struct opener {
+  hl_txn_cat_open_fn fn;
+  void *arg;
+  hl_cat_t *self; /* a writer's remote catalog, tried first; NULL: none */
+} opener_t;
+
 static hl_status_t recover_owner(hl_cat_t *cat, hl_stor_t *fs, const char *lock_dir, double timeout,
                                  const hl_cat_owner_t *dead, const hl_cat_owner_t *me,
-                                 hl_error_t *err);
+                                 const opener_t *open, size_t *left, char **left_address,
+                                 hl_arena_t *arena_out, hl_error_t *err);
 
 static hl_status_t take_locks(hl_txn_t *txn, hl_error_t *err) {
   if (txn->n_locks > 1) qsort(txn->locks, txn->n_locks, sizeof(char *), cmp_str);
@@ -700,8 +736,17 @@ static hl_status_t take_locks(hl_txn_t *txn, hl_error_t *err) {
     if (rc == HL_OK && !acquired && !owner_alive(&holder, txn->arena)) {
       /* A dead holder's write is repaired before anyone writes that table
        * again; its locks come free when that is done. */
-      rc = recover_owner(txn->cat, txn->fs, txn->lock_dir, txn->lock_timeout, &holder, &txn->me,
-                         err);
+      size_t left;
+      char *where;
+      opener_t o = {NULL, NULL, txn->remote ? txn->cat : NULL};
+      rc = recover_owner(txn->cat, txn->fs, txn->lock_dir, txn->lock_timeout, &holder, &txn->me, &o,
+                         &left, &where, txn->arena, err);
+      if (rc == HL_OK && left > 0)
+        return hl_err_set(err, HL_ERROR, HL_SS(LOCK_NOT_AVAILABLE),
+                          "could not lock table \"%s\" for writing: a write through the metastore "
+                          "\"%s\" that was cut short must be undone first, and that metastore "
+                          "is not reachable from here",
+                          name, where ? where : "");
       if (rc == HL_OK) continue;
     }
     if (rc != HL_OK) return rc;
@@ -1069,6 +1114,81 @@ static void rollback_files(hl_txn_t *txn) {
   hl_err_clear(&e);
 }
 
+/* ------------------------------------------------------------ remote */
+
+/* The journal hook (hl_cat_journal_set) of a write through a remote
+ * catalog: RECORD joins the intent's plan in the embedded catalog (its own
+ * commit: durable) before the remote call it undoes is made. */
+static hl_status_t journal_record(void *arg, const char *record, hl_error_t *err) {
+  hl_txn_t *txn = arg;
+  char *copy = hl_arena_strdup(txn->arena, record);
+  if (!copy || !push_name(txn->arena, &txn->journal, &txn->n_journal, &txn->cap_journal, copy))
+    return nomem(err);
+  char *plan = plan_text(txn);
+  hl_status_t rc =
+      plan ? hl_cat_intent_update(txn->cat, txn->intent_id, "pending", plan, err) : nomem(err);
+  if (rc != HL_OK) {
+    txn->n_journal--; /* not durable: the call is not made */
+    return rc;
+  }
+  hl_txn_fault_point("journaled");
+  return HL_OK;
+}
+
+/* The metadata step through a remote catalog: each call of APPLY is
+ * journaled, then made; "committed" is set (a local commit) once every
+ * call is done. */
+static hl_status_t apply_remote(hl_txn_t *txn, hl_txn_apply_fn apply, void *arg, hl_error_t *err) {
+  hl_cat_journal_set(txn->cat, journal_record, txn);
+  hl_status_t rc = apply ? apply(arg, txn, err) : HL_OK;
+  hl_cat_journal_set(txn->cat, NULL, NULL);
+  if (rc == HL_OK) {
+    hl_txn_fault_point("remote_done");
+    rc = hl_cat_intent_update(txn->cat, txn->intent_id, "committed", NULL, err);
+  }
+  return rc;
+}
+
+/* Undoes JOURNAL[0..N) on CAT, last call first.  Every record's undo
+ * checks the remote state and is idempotent, so a crash during it is
+ * repaired by running it again.  The first failure stops it. */
+static hl_status_t undo_journal(hl_cat_t *cat, char *const *journal, size_t n, hl_error_t *err) {
+  for (size_t i = n; i-- > 0;) {
+    hl_status_t rc = hl_cat_undo(cat, journal[i], err);
+    if (rc != HL_OK) return rc;
+    if (i == n - 1) hl_txn_fault_point("undo"); /* half undone */
+  }
+  return HL_OK;
+}
+
+/* After a failed remote step: undoes the calls journaled so far.  When
+ * that fails, ERR (the write's first error) is prefixed with why. */
+static hl_status_t undo_remote(hl_txn_t *txn, hl_error_t *err) {
+  hl_error_t e;
+  hl_err_init(&e);
+  hl_status_t rc = undo_journal(txn->cat, txn->journal, txn->n_journal, &e);
+  if (rc != HL_OK)
+    hl_err_prefix(err,
+                  "the write is left for crash recovery, which undoes it once this process has "
+                  "ended (undoing its metastore calls failed: %s)",
+                  e.message ? e.message : "unknown error");
+  hl_err_clear(&e);
+  return rc;
+}
+
+/* Hands the intent and the held write locks to this process with an
+ * impossible start time: a holder that owner_alive finds dead. */
+static void leave_to_recovery(hl_txn_t *txn) {
+  hl_cat_owner_t orphan = txn->me;
+  orphan.start = -1;
+  hl_error_t e;
+  hl_err_init(&e);
+  if (hl_cat_intent_hand_over(txn->cat, txn->intent_id, &txn->me, &orphan, txn->locks,
+                              txn->n_locked, &e) == HL_OK)
+    txn->n_locked = 0;
+  hl_err_clear(&e); /* else this process keeps them until it ends */
+}
+
 /* Why batched durability is safe.  A SIGKILL loses nothing the kernel
  * already has (page cache), so the crash matrix passes with or without any
  * sync; the syncs exist for power loss, where only what reached the disk
@@ -1113,17 +1233,33 @@ hl_status_t hl_txn_commit(hl_txn_t *txn, hl_txn_apply_fn apply, void *arg, hl_er
   if (rc == HL_OK) {
     hl_txn_fault_point("synced");
     hl_txn_fault_point("before_commit");
-    rc = hl_cat_begin(txn->cat, err);
-    if (rc == HL_OK) {
-      if (apply) rc = apply(arg, txn, err);
-      if (rc == HL_OK) rc = hl_cat_intent_update(txn->cat, txn->intent_id, "committed", NULL, err);
-      if (rc == HL_OK)
-        rc = hl_cat_commit(txn->cat, err);
-      else
-        hl_cat_rollback(txn->cat);
+    if (txn->remote) {
+      rc = apply_remote(txn, apply, arg, err);
+    } else {
+      rc = hl_cat_begin(txn->cat, err);
+      if (rc == HL_OK) {
+        if (apply) rc = apply(arg, txn, err);
+        if (rc == HL_OK)
+          rc = hl_cat_intent_update(txn->cat, txn->intent_id, "committed", NULL, err);
+        if (rc == HL_OK)
+          rc = hl_cat_commit(txn->cat, err);
+        else
+          hl_cat_rollback(txn->cat);
+      }
     }
   }
   txn->done = true;
+  if (rc != HL_OK && txn->n_journal > 0 && undo_remote(txn, err) != HL_OK) {
+    /* Remote calls took effect that cannot be undone now: the files stay
+     * as the remote metadata may already see them, and the intent (with
+     * its journal) and the write locks go to a holder that no longer
+     * runs, so that no writer of these tables -- this process's next one
+     * included -- builds on a half-made write: the next one recovers it
+     * first (and fails while the metastore still cannot be reached). */
+    leave_to_recovery(txn);
+    end_txn(txn);
+    return rc;
+  }
   if (rc != HL_OK) {
     rollback_files(txn); /* still under the publish locks: readers wait */
     if (txn->moved && txn->wfs) {
@@ -1190,16 +1326,63 @@ static void sync_rolled_back(hl_stor_t *fs, const rplan_t *p) {
   hl_err_clear(&e);
 }
 
-/* Repairs every write of the dead process DEAD (see hl_txn_recover). */
+static bool same_owner(const hl_cat_owner_t *a, const hl_cat_owner_t *b) {
+  return a->pid == b->pid && a->start == b->start && strcmp(a->host, b->host) == 0;
+}
+
+/* The remote catalog at ADDRESS, or NULL when none is at hand. */
+static hl_cat_t *open_remote(const opener_t *o, const char *address) {
+  if (o->self && strcmp(hl_cat_address(o->self), address) == 0) return o->self;
+  hl_cat_t *out = NULL;
+  hl_error_t e;
+  hl_err_init(&e);
+  if (o->fn && o->fn(o->arg, address, &out, &e) != HL_OK) out = NULL;
+  hl_err_clear(&e);
+  return out;
+}
+
+/* True when intent IN (state as its dead owner left it) made remote calls
+ * that recovery must undo: "pending" with a journal ("remote"). */
+static bool needs_remote(const hl_cat_intent_t *in, const rplan_t *p) {
+  return strcmp(in->state, "committed") != 0 && p->n_journal > 0;
+}
+
+/* Repairs every write of the dead process DEAD (see hl_txn_recover).
+ * When a write of DEAD needs a remote catalog that OPEN cannot give,
+ * nothing of DEAD is claimed (its intents and locks stay as they are, for
+ * a process that has the catalog) and *LEFT (OUT) is the number of such
+ * writes; *LEFT_ADDRESS (in ARENA_OUT) the catalog of one. */
 static hl_status_t recover_owner(hl_cat_t *cat, hl_stor_t *fs, const char *lock_dir, double timeout,
                                  const hl_cat_owner_t *dead, const hl_cat_owner_t *me,
-                                 hl_error_t *err) {
+                                 const opener_t *open, size_t *left, char **left_address,
+                                 hl_arena_t *arena_out, hl_error_t *err) {
+  *left = 0;
+  if (left_address) *left_address = NULL;
   hl_arena_t *arena = hl_arena_create(0);
   if (!arena) return nomem(err);
+  /* first, without claiming: can every remote write of DEAD be undone here? */
+  hl_cat_intent_t *all;
+  size_t n_all;
+  hl_status_t rc = hl_cat_intent_list(cat, arena, &all, &n_all, err);
+  for (size_t i = 0; rc == HL_OK && i < n_all; i++) {
+    if (!same_owner(&all[i].owner, dead)) continue;
+    rplan_t p;
+    rc = parse_plan(all[i].plan, arena, &p, err);
+    if (rc == HL_OK && needs_remote(&all[i], &p) &&
+        !open_remote(open, p.address ? p.address : "")) {
+      if (left_address && !*left_address)
+        *left_address = hl_arena_strdup(arena_out, p.address ? p.address : "");
+      (*left)++;
+    }
+  }
+  if (rc != HL_OK || *left > 0) {
+    hl_arena_destroy(arena);
+    return rc;
+  }
   int64_t *ids;
   char **locks;
   size_t n_ids, n_locks;
-  hl_status_t rc = hl_cat_intent_claim(cat, dead, me, arena, &ids, &n_ids, &locks, &n_locks, err);
+  rc = hl_cat_intent_claim(cat, dead, me, arena, &ids, &n_ids, &locks, &n_locks, err);
   hl_stor_lock_t **pub = NULL;
   if (rc == HL_OK && n_ids > 0 && n_locks > 0) {
     /* readers wait while the files move back; if scans keep a table busy
@@ -1213,6 +1396,7 @@ static hl_status_t recover_owner(hl_cat_t *cat, hl_stor_t *fs, const char *lock_
       lock_exclusive_all(fs, lock_dir, locks, n_locks, timeout, arena, pub, &e);
     hl_err_clear(&e);
   }
+  bool keep_locks = false; /* a write left unrepaired keeps its tables locked */
   for (size_t i = 0; rc == HL_OK && i < n_ids; i++) {
     hl_cat_intent_t in;
     bool found;
@@ -1226,6 +1410,24 @@ static hl_status_t recover_owner(hl_cat_t *cat, hl_stor_t *fs, const char *lock_
     if (strcmp(in.state, "committed") == 0) {
       finish_plan(fs, &p, staging, arena);
     } else {
+      if (needs_remote(&in, &p)) {
+        /* Remote calls first, then the files (their reverse order): the
+         * files are published and synced, so they can always be moved
+         * back; an undo that fails leaves both as they are, for the next
+         * recovery to try again. */
+        hl_cat_t *remote = open_remote(open, p.address ? p.address : "");
+        hl_error_t e;
+        hl_err_init(&e);
+        bool undone = remote && undo_journal(remote, p.journal, p.n_journal, &e) == HL_OK;
+        hl_err_clear(&e);
+        if (!undone) {
+          keep_locks = true;
+          (*left)++;
+          if (left_address && !*left_address)
+            *left_address = hl_arena_strdup(arena_out, p.address ? p.address : "");
+          continue;
+        }
+      }
       /* In "staging" the plan lists no targets yet: only the staging
        * directory (and the root, if begin created it) exist. */
       rollback_plan(fs, &p, staging, arena);
@@ -1234,22 +1436,30 @@ static hl_status_t recover_owner(hl_cat_t *cat, hl_stor_t *fs, const char *lock_
     rc = hl_cat_intent_delete(cat, in.id, err);
   }
   unlock_all(fs, pub, n_locks);
-  for (size_t i = 0; i < n_locks; i++) {
+  for (size_t i = 0; !keep_locks && i < n_locks; i++) {
     hl_error_t e;
     hl_err_init(&e);
     hl_cat_lock_release(cat, locks[i], me, &e);
     hl_err_clear(&e);
   }
+  if (keep_locks) { /* to a dead holder, so that the next writer retries */
+    hl_cat_owner_t orphan = *me;
+    orphan.start = -1;
+    for (size_t i = 0; i < n_ids; i++) {
+      hl_error_t e;
+      hl_err_init(&e);
+      hl_cat_intent_hand_over(cat, ids[i], me, &orphan, locks, i == 0 ? n_locks : 0, &e);
+      hl_err_clear(&e);
+    }
+  }
   hl_arena_destroy(arena);
   return rc;
 }
 
-static bool same_owner(const hl_cat_owner_t *a, const hl_cat_owner_t *b) {
-  return a->pid == b->pid && a->start == b->start && strcmp(a->host, b->host) == 0;
-}
-
 hl_status_t hl_txn_recover(hl_cat_t *cat, hl_stor_t *fs, const char *lock_dir, double timeout,
+                           hl_txn_cat_open_fn open, void *open_arg, size_t *n_left,
                            hl_error_t *err) {
+  if (n_left) *n_left = 0;
   hl_arena_t *arena = hl_arena_create(0);
   if (!arena) return nomem(err);
   hl_cat_owner_t me;
@@ -1258,13 +1468,16 @@ hl_status_t hl_txn_recover(hl_cat_t *cat, hl_stor_t *fs, const char *lock_dir, d
   size_t n;
   hl_status_t rc = me.host ? hl_cat_intent_list(cat, arena, &intents, &n, err) : nomem(err);
   if (rc == HL_OK && n > 0) hl_txn_fault_point("recover"); /* the list may be stale from here */
+  opener_t o = {open, open_arg, NULL};
   for (size_t i = 0; rc == HL_OK && i < n; i++) {
-    const hl_cat_owner_t *o = &intents[i].owner;
+    const hl_cat_owner_t *ow = &intents[i].owner;
     bool seen = false;
     for (size_t j = 0; j < i && !seen; j++)
-      seen = same_owner(&intents[j].owner, o);
-    if (seen || owner_alive(o, arena)) continue;
-    rc = recover_owner(cat, fs, lock_dir, timeout, o, &me, err);
+      seen = same_owner(&intents[j].owner, ow);
+    if (seen || owner_alive(ow, arena)) continue;
+    size_t left;
+    rc = recover_owner(cat, fs, lock_dir, timeout, ow, &me, &o, &left, NULL, arena, err);
+    if (n_left) *n_left += left;
   }
   hl_arena_destroy(arena);
   return rc;

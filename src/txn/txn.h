@@ -67,9 +67,55 @@
  * that a write does not replace are not touched (no chmod, no listing
  * except of overwritten targets).
  *
+ * Remote metastores.  Through a catalog that is not transactional
+ * (hl_cat_transactional false: an attached Hive Metastore, whose every
+ * call takes effect at once and on its own) the "commit" step cannot be
+ * one transaction.  There it is:
+ *
+ *   journal    for each remote write call the apply callback makes, the
+ *              catalog first hands txn an undo record (what the call does
+ *              and the before-image it destroys: "added" for a partition,
+ *              the old parameters and location for an update, the table
+ *              for a create; catalog/cat_journal.c); txn appends it to the
+ *              intent's plan (a "J" line) in its own local commit, then
+ *              the call is made.  The first record turns "pending" into
+ *              "remote" (stored as "pending" with a journal: the schema's
+ *              state column predates it, and no migration is needed)
+ *   committed  all calls done: state "committed" (a local commit)
+ *   cleanup    as above
+ *
+ *     staging -> pending -> remote (journal open) -> committed -> (gone)
+ *
+ * The intent also records the catalog's address ("K" line, from
+ * hl_cat_address), so that recovery in another process can reach it.
+ * A failed remote call (or any error after the first record) undoes the
+ * journaled calls, last first, then the files (the ordinary rollback).
+ * Recovery of a "remote" intent rolls back the same way.  Why back and not
+ * forward: the writer never reported success; undo needs only what the
+ * journal holds (before-images), while finishing would need the calls not
+ * yet made, which only the dead writer's apply callback knew.  Each undo
+ * checks the remote state first, since a crash can come after a call took
+ * effect and before anyone learned so (or before it took effect, after its
+ * record): an added partition or a created table is removed only while it
+ * is the one this write made (same location), an update is reversed by
+ * writing the before-image back.  Every step is idempotent, and the intent
+ * is forgotten only after the files are back, so a crash during recovery
+ * is repaired by the next one.  When the undo itself fails (the metastore
+ * is unreachable), nothing more is done: files and intent stay, and the
+ * write locks go with the intent to a holder that no longer runs (this
+ * pid with an impossible start time), so the next writer of those tables
+ * -- in this process too -- retries the repair before it writes, and
+ * fails with 55P03 while it cannot.  Recovery at open (api.c) has only
+ * the embedded catalog (attached metastores are opened later): it leaves
+ * writes through a remote one (and every other intent of the same dead
+ * process) untouched and counts them; a writer through the catalog with
+ * that address repairs them when it takes the table's lock.
+ *
  * Fault injection: HIVELITE_CRASH_AT=<step> kills the process with SIGKILL
  * at that step (staged, locked, pending, trash, publish, synced,
- * before_commit, committed, cleanup); HIVELITE_PAUSE_AT=<step>:<ms> sleeps
+ * before_commit, journaled (after the first undo record, before its
+ * call), remote_done, undo (after the last remote call was undone, before
+ * the others), committed, cleanup); HIVELITE_PAUSE_AT=<step>:<ms> sleeps
  * there (for concurrency tests; "publish" pauses after the first file is
  * published, with the publish locks held; "scan" is a reader's step: a
  * statement passes it once per table it reads, after the query was bound,
@@ -157,7 +203,9 @@ hl_status_t hl_txn_target_add_moved(hl_txn_t *txn, hl_txn_target_t *target, cons
                                     const char *origin, hl_error_t *err);
 
 /* The caller's metadata step, run inside the commit's catalog transaction
- * after every file is in place; an error rolls everything back. */
+ * after every file is in place; an error rolls everything back.  Through a
+ * remote catalog each of its write calls is journaled first (see "Remote
+ * metastores"): it must make its changes through TXN's catalog only. */
 typedef hl_status_t (*hl_txn_apply_fn)(void *arg, hl_txn_t *txn, hl_error_t *err);
 
 /* Commits (see the protocol above).  Whatever it returns, the transaction
@@ -201,6 +249,13 @@ hl_status_t hl_txn_read_begin(hl_stor_t *fs, const char *lock_dir, const char *n
 /* Releases a lock from hl_txn_read_begin (NULL is a no-op). */
 void hl_txn_read_end(hl_stor_t *fs, hl_stor_lock_t *lock);
 
+/* Opens the remote catalog recorded as ADDRESS (hl_cat_address) for
+ * recovery: *out (OUT) is borrowed (the callback's to close, after
+ * hl_txn_recover returned) and its hl_cat_local must be the catalog
+ * recovery runs on; *out NULL: not at hand. */
+typedef hl_status_t (*hl_txn_cat_open_fn)(void *arg, const char *address, hl_cat_t **out,
+                                          hl_error_t *err);
+
 /* Repairs the writes of processes that died mid-write (see above).  Writes
  * of live processes are left alone.  Per dead process, recovery first
  * claims its intents and write locks (hl_cat_intent_claim: one catalog
@@ -211,8 +266,16 @@ void hl_txn_read_end(hl_stor_t *fs, hl_stor_lock_t *lock);
  * writer locked while it repairs their files, waiting up to TIMEOUT
  * seconds for running scans (then it repairs without them).  A writer that
  * finds a table's write lock held by a dead process recovers that process
- * the same way before it takes the lock. */
+ * the same way before it takes the lock.
+ *
+ * CAT is the embedded catalog.  A write that made remote calls (see
+ * "Remote metastores") is undone through the catalog OPEN (NULL: none)
+ * gives for its address; a dead process with such a write that cannot be
+ * undone here (no catalog, or the metastore fails) is left exactly as it
+ * is -- intents, locks and files -- and counted in *N_LEFT (OUT, may be
+ * NULL), for a process that has the catalog. */
 hl_status_t hl_txn_recover(hl_cat_t *cat, hl_stor_t *fs, const char *lock_dir, double timeout,
+                           hl_txn_cat_open_fn open, void *open_arg, size_t *n_left,
                            hl_error_t *err);
 
 /* The fault-injection hook (HIVELITE_CRASH_AT / HIVELITE_PAUSE_AT), for

@@ -112,6 +112,17 @@ def methods(calls, skip=("get_table_req", "get_table", "get_database")):
     return [c for c in calls if c[0] not in skip]
 
 
+def check_no_new_partition(fk, what):
+    """After a failed INSERT of p='z' into d.t: no file or directory of it
+    anywhere under the test's directory, and the metastore's partitions as
+    before."""
+    made = [os.path.join(d, n) for d, dirs, files in os.walk(tmp) for n in dirs + files
+            if n == "p=z" or ".hivelite-staging-" in n or ".hivelite-trash-" in n]
+    check(what + ": no new files", made, [])
+    rc, out, err = hl(fk.uri, "SHOW PARTITIONS d.t;", wh=os.path.join(tmp, "wh3"))
+    check(what + ": partitions as before", (rc, out, err), (0, "p=x\np=y\n", ""))
+
+
 def error_code(stderr):
     m = re.search(r"ERROR (\w{5}):", stderr)
     return m.group(1) if m else stderr
@@ -246,7 +257,7 @@ TRUNCATE TABLE sales.ev PARTITION (ds='2024-01-02', hr=2); SELECT count(*) FROM 
 
     # ------------------------------------------------------ injected faults
     def faulty(*fails):
-        fk = Fake("faults", *sum([["--fail", x] for x in fails], []))
+        fk = Fake("faults", "--after-arm", *sum([["--fail", x] for x in fails], []))
         hl(fk.uri, "CREATE DATABASE d; CREATE TABLE d.t (a INT) PARTITIONED BY (p STRING);"
            " INSERT INTO d.t PARTITION (p) VALUES (1, 'x'), (2, 'y');",
            wh=os.path.join(tmp, "wh3"))
@@ -269,6 +280,27 @@ TRUNCATE TABLE sales.ev PARTITION (ds='2024-01-02', hr=2); SELECT count(*) FROM 
     check("a write is not resent", (rc, error_code(err),
                                     [c[0] for c in fk.calls()].count("add_partitions")),
           (1, "08006", 1))
+    check_no_new_partition(fk, "add_partitions dropped")
+    fk.stop()
+    # the commit protocol (src/txn/txn.h, "Remote metastores"): files first,
+    # metastore calls after; a failed call rolls the files back
+    fk = faulty("add_partitions:1:meta")
+    rc, out, err = hl(fk.uri, "INSERT INTO d.t PARTITION (p='z') VALUES (3);",
+                      wh=os.path.join(tmp, "wh3"))
+    check("an INSERT whose add_partitions fails", (rc, err.strip()),
+          (1, "ERROR XX000: metastore: injected failure of add_partitions (line 1, column 1)"))
+    check_no_new_partition(fk, "add_partitions failed")
+    fk.stop()
+    # a failure after add_partitions took effect (the table's statistics):
+    # the added partition is dropped again, then the files go
+    fk = faulty("alter_table:1:meta")
+    rc, out, err = hl(fk.uri, "INSERT INTO d.t PARTITION (p='z') VALUES (3);",
+                      wh=os.path.join(tmp, "wh3"))
+    calls = [c[0] for c in fk.calls()]
+    check("an INSERT whose table update fails", (rc, error_code(err), "add_partitions" in calls,
+                                                 "drop_partition" in calls),
+          (1, "XX000", True, True))
+    check_no_new_partition(fk, "alter_table failed")
     fk.stop()
     fk = faulty("get_partition_names:1:meta")
     rc, out, err = hl(fk.uri, "SELECT a FROM d.t;", wh=os.path.join(tmp, "wh3"))

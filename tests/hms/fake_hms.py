@@ -15,7 +15,9 @@ names), and injects faults at the Nth call of a named method:
   --fail METHOD:N:huge     answer a reply whose string claims 2 GB
 
 N counts from the start, or from the last call of the method "fake_arm"
-(which the test sends after its setup; answered UNKNOWN_METHOD).
+(which the test sends after its setup; answered UNKNOWN_METHOD).  With
+--after-arm no fault fires before the first fake_arm (a setup that fails
+is undone by hivelite, so it must not meet the faults meant for the test).
 
 --version hive2 serves the Hive 2.3 IDL without get_table_req (a
 pre-Hive-3 server: the client must fall back to get_table).  The port it
@@ -39,6 +41,7 @@ ap.add_argument("--port", type=int, default=0)
 ap.add_argument("--log", default=None)
 ap.add_argument("--framed", action="store_true")
 ap.add_argument("--fail", action="append", default=[])
+ap.add_argument("--after-arm", action="store_true", help="faults only after the first fake_arm")
 ap.add_argument("--default-location", required=True, help="the default database's directory")
 opts = ap.parse_args()
 
@@ -51,6 +54,7 @@ tmp = tempfile.mkdtemp(prefix="fake_hms_")
 T, S = hms_gen.load(opts.fixtures, opts.version, tmp)
 
 lock = threading.Lock()
+armed = [not opts.after_arm]
 counts = {}
 faults = {}
 for f in opts.fail:
@@ -247,9 +251,10 @@ class Processor(S.Processor):
         name, _type, seqid = iprot.readMessageBegin()
         with lock:
             n = counts[name] = counts.get(name, 0) + 1
-            fault = faults.get((name, n))
+            fault = faults.get((name, n)) if armed[0] else None
             if name == "fake_arm":  # the test's setup is done: count from here
                 counts.clear()
+                armed[0] = True
             if name not in self._processMap:
                 iprot.skip(TType.STRUCT)
                 iprot.readMessageEnd()

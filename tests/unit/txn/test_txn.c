@@ -202,7 +202,7 @@ TEST(recovery) {
   live.staging = "/nonexistent/staging";
   int64_t live_id;
   CHECK(hl_cat_intent_add(f.cat, &live, &live_id, &f.err) == HL_OK);
-  CHECK(hl_txn_recover(f.cat, f.fs, NULL, 60, &f.err) == HL_OK);
+  CHECK(hl_txn_recover(f.cat, f.fs, NULL, 60, NULL, NULL, NULL, &f.err) == HL_OK);
   CHECK_STR(listing(&f, f.dir), ".keep old1");
   hl_cat_intent_t *list;
   size_t n;
@@ -219,7 +219,7 @@ TEST(recovery) {
   in.state = "committed";
   in.owner.pid = dead_pid();
   CHECK(hl_cat_intent_add(f.cat, &in, &id, &f.err) == HL_OK);
-  CHECK(hl_txn_recover(f.cat, f.fs, NULL, 60, &f.err) == HL_OK);
+  CHECK(hl_txn_recover(f.cat, f.fs, NULL, 60, NULL, NULL, NULL, &f.err) == HL_OK);
   CHECK_STR(listing(&f, f.dir), ".keep old1");
   CHECK(hl_cat_intent_list(f.cat, f.arena, &list, &n, &f.err) == HL_OK);
   CHECK_INT(n, 0);
@@ -228,7 +228,7 @@ TEST(recovery) {
   in.state = "pending";
   in.plan = "X\tbogus\n";
   CHECK(hl_cat_intent_add(f.cat, &in, &id, &f.err) == HL_OK);
-  CHECK(hl_txn_recover(f.cat, f.fs, NULL, 60, &f.err) == HL_CORRUPT);
+  CHECK(hl_txn_recover(f.cat, f.fs, NULL, 60, NULL, NULL, NULL, &f.err) == HL_CORRUPT);
   CHECK_STR(f.err.message, "metastore is corrupt: malformed write intent plan");
   teardown(&f);
 }

@@ -12,9 +12,12 @@ versions is unchanged.
 
 The run: hivelite makes web.hits with SQL; the server is started on a free
 port; phase `read` (Spark's and Trino's connect, list and plan sequences,
-the error cases), phase `write` (both create a partitioned table and insert
-into it, writing the text files themselves), then hivelite SQL reads those
-tables (exact rows, SHOW PARTITIONS), phase `drop`, phase `framed` (Trino's
+the error cases); hivelite attached to the server (`-m thrift://`, its own
+warehouse) makes and fills web.att, phase `attached` reads it, and the
+attached hivelite drops it; phase `write` (both create a partitioned table
+and insert into it, writing the text files themselves), then hivelite SQL
+reads those tables (exact rows, SHOW PARTITIONS), and hivelite attached to
+the server reads them too (a pin reads one partition); phase `drop`, phase `framed` (Trino's
 reads over the framed transport), SIGTERM and exit 0.  The Java driver
 prints PENDING for steps whose server method has not landed (its list is
 Peer.PENDING_METHODS); the cross checks of a table that was not filled are
@@ -214,7 +217,43 @@ def java(phase):
 
 
 java("read")
+
+# ---- hivelite attached to the server (-m thrift://, its own warehouse for
+# intents and locks) makes and fills a table; the Java client reads it
+
+
+def att(text, fmt="tsv"):
+    r = subprocess.run([opts.hivelite, "-w", os.path.join(tmp, "w2"), "-m",
+                        "thrift://127.0.0.1:%s" % PORT, "--format", fmt, "--no-header", "-c", text],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+check("attached hivelite makes web.att", att("""CREATE TABLE web.att (id INT, v STRING)
+  PARTITIONED BY (ds STRING, h INT) STORED AS TEXTFILE;
+INSERT INTO web.att PARTITION (ds='x', h=1) VALUES (1, 'a'), (2, 'b');
+INSERT INTO web.att PARTITION (ds='y', h=2) VALUES (3, 'c');"""), (0, "", ""))
+java("attached")
+check("attached hivelite drops web.att", att("DROP TABLE web.att"), (0, "", ""))
+check("web.att: its managed directory is gone", os.path.exists(os.path.join(W, "web.db", "att")),
+      False)
+
 out = java("write")
+
+# ---- the Java client's tables read by hivelite attached to the server: a
+# pin opens only the selected partition
+if "FILLED web.tjt" in out:
+    check("attached hivelite SELECT web.tjt WHERE ds = 'b'",
+          att("SELECT id FROM web.tjt WHERE ds = 'b' ORDER BY id"), (0, "20\n30\n", ""))
+    rc, text, err = att("EXPLAIN ANALYZE SELECT id FROM web.tjt WHERE ds = 'b'")
+    scan = [ln.strip() for ln in text.splitlines() if "partitions" in ln]
+    check("attached hivelite EXPLAIN ANALYZE web.tjt pin",
+          (rc, scan[:1], [re.sub(r", rows.*", "", ln) for ln in scan[-1:]], err),
+          (0, ["partitions: 1/2"], ["actual: partitions read 1, files 1"], ""))
+if "FILLED web.sjt" in out:
+    check("attached hivelite SELECT web.sjt",
+          att("SELECT id, name, ds, h FROM web.sjt ORDER BY id"),
+          (0, "1\tx\t2024-02-01\t1\n2\tyy\t2024-02-01\t1\n3\tzzz\t2024-02-01\t1\n", ""))
 
 # ---- the tables the Java client made and filled, read by hivelite SQL
 if "FILLED web.sjt" in out:

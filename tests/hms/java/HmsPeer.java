@@ -10,6 +10,9 @@
  *       drop:   both drop a partition and their table
  *       framed: Trino's list and plan sequences over the framed transport
  *               (skipped, saying why, when the server closes the connection)
+ *       attached: web.att, which hivelite made and filled while attached to
+ *               the server (`hivelite -m thrift://...`), read as Trino
+ *               plans it: table, partition names, partitions by names
  * Exit 0 when every check that ran passed (PENDING lines name the steps
  * that did not run), 1 otherwise, 2 on bad usage. */
 import org.apache.thrift.transport.TTransportException;
@@ -17,7 +20,8 @@ import org.apache.thrift.transport.TTransportException;
 public final class HmsPeer {
   public static void main(String[] args) throws Exception {
     if (args.length != 6) {
-      System.err.println("usage: HmsPeer read|write|drop|framed HOST PORT WAREHOUSE FROM TO");
+      System.err.println(
+          "usage: HmsPeer read|write|drop|framed|attached HOST PORT WAREHOUSE FROM TO");
       System.exit(2);
     }
     String phase = args[0];
@@ -37,6 +41,9 @@ public final class HmsPeer {
       trino.list();
       trino.plan();
       trino.negative();
+      break;
+    case "attached":
+      attached(p, args[3]);
       break;
     case "write":
       spark.connect();
@@ -85,5 +92,33 @@ public final class HmsPeer {
     }
     p.close();
     System.exit(p.finish());
+  }
+
+  /* web.att as hivelite attached through the metastore API made it: text
+   * table, two partitions with their row counts, in the served warehouse. */
+  static void attached(Peer p, String warehouse) throws Exception {
+    org.apache.hadoop.hive.metastore.api.Table t = p.client.get_table("web", "att");
+    String loc = "file:" + warehouse + "/web.db/att";
+    p.check("attached: table type", t.getTableType(), "MANAGED_TABLE");
+    p.check("attached: location", t.getSd().getLocation(), loc);
+    java.util.List<String> cols = new java.util.ArrayList<>();
+    for (org.apache.hadoop.hive.metastore.api.FieldSchema c : t.getSd().getCols())
+      cols.add(c.getName() + " " + c.getType());
+    p.check("attached: columns", cols, java.util.Arrays.asList("id int", "v string"));
+    java.util.List<String> keys = new java.util.ArrayList<>();
+    for (org.apache.hadoop.hive.metastore.api.FieldSchema c : t.getPartitionKeys())
+      keys.add(c.getName() + " " + c.getType());
+    p.check("attached: partition keys", keys, java.util.Arrays.asList("ds string", "h int"));
+    p.check("attached: serde", t.getSd().getSerdeInfo().getSerializationLib(),
+            "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe");
+    java.util.List<String> names = p.client.get_partition_names("web", "att", (short)-1);
+    p.check("attached: partition names", names, java.util.Arrays.asList("ds=x/h=1", "ds=y/h=2"));
+    java.util.List<String> got = new java.util.ArrayList<>();
+    for (org.apache.hadoop.hive.metastore.api.Partition part :
+         p.client.get_partitions_by_names("web", "att", names))
+      got.add(String.join(",", part.getValues()) + " " + part.getSd().getLocation() + " " +
+              part.getParameters().get("numRows"));
+    p.check("attached: partitions", got,
+            java.util.Arrays.asList("x,1 " + loc + "/ds=x/h=1 2", "y,2 " + loc + "/ds=y/h=2 1"));
   }
 }

@@ -34,7 +34,22 @@
   " JOIN partitions p ON p.id = " alias ".part_id WHERE p.tbl_id = ?1 "                            \
   "AND (?2 = 0 OR p.id = ?2) "
 
+/* One partition's rows: by its key (the OR above keeps SQLite from using
+ * it, so a lookup would walk every partition of the table). */
+#define PART_ONE(alias)                                                                            \
+  " JOIN partitions p ON p.id = " alias ".part_id WHERE " alias ".part_id = ?2 AND p.tbl_id = ?1 "
+
 enum { Q_SD, Q_KV, Q_COL, Q_BUCKET, Q_SORT, Q_N };
+
+static const char *const part_one_sql[Q_N] = {
+    "SELECT s.part_id, s.input_format, s.output_format, s.serde_lib, s.num_buckets "
+    "FROM part_sds s" PART_ONE("s"),
+    "SELECT c.part_id, c.key, c.value FROM part_serde_params c" PART_ONE("c") "ORDER BY c.idx",
+    "SELECT c.part_id, c.name, c.type, c.comment FROM part_columns c" PART_ONE(
+        "c") "ORDER BY c.idx",
+    "SELECT c.part_id, c.name FROM part_bucket_cols c" PART_ONE("c") "ORDER BY c.idx",
+    "SELECT c.part_id, c.name, c.ascending FROM part_sort_cols c" PART_ONE("c") "ORDER BY c.idx",
+};
 
 static const char *const part_sql[Q_N] = {
     "SELECT s.part_id, s.input_format, s.output_format, s.serde_lib, s.num_buckets "
@@ -291,7 +306,7 @@ static void read_rows(hl_cat_t *cat, sd_set_t *s, int q, const char *sql, int64_
  * rows (PART_ID, 0 for all) into S. */
 static hl_status_t read_set(hl_cat_t *cat, sd_set_t *s, bool table, int64_t tbl_id,
                             int64_t part_id) {
-  const char *const *sql = table ? table_sql : part_sql;
+  const char *const *sql = table ? table_sql : part_id ? part_one_sql : part_sql;
   for (int q = 0; s->status == HL_OK && q < Q_N; q++) {
     if (q > Q_SD && s->n == 0) break;
     read_rows(cat, s, q, sql[q], tbl_id, part_id);

@@ -154,6 +154,17 @@ static hl_status_t attach_uris(hl_session_t *s, const char *uris, hl_error_t *er
   return rc;
 }
 
+/* Recovery's opener once `-m` attached CAT: the writes of dead processes
+ * recorded with CAT's address are undone through it (the first recovery,
+ * before the attach, left them). */
+static hl_status_t attached_opener(void *arg, const char *address, hl_cat_t **out,
+                                   hl_error_t *err) {
+  (void)err;
+  hl_cat_t *cat = arg;
+  *out = address && *address && strcmp(hl_cat_address(cat), address) == 0 ? cat : NULL;
+  return HL_OK;
+}
+
 /* METASTORE names a Hive Metastore to attach rather than a file. */
 static bool is_uri(const char *metastore) {
   return metastore && strncmp(metastore, "thrift://", 9) == 0;
@@ -227,6 +238,12 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
     hl_err_move(err, &gerr);
   }
   if (rc == HL_OK && uris) rc = attach_uris(s, uris, err);
+  if (rc == HL_OK && uris) { /* writes through that metastore cut short by a crash */
+    const char *lock_dir = hl_txn_lock_dir(tmp, s->warehouse);
+    rc = lock_dir ? hl_txn_recover(hl_cat_local(s->cat), s->fs, lock_dir, lock_timeout,
+                                   attached_opener, s->cat, NULL, err)
+                  : hl_err_nomem(err);
+  }
 done:
   hl_arena_destroy(tmp);
   return rc;

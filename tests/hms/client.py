@@ -302,6 +302,24 @@ TRUNCATE TABLE sales.ev PARTITION (ds='2024-01-02', hr=2); SELECT count(*) FROM 
           (1, "XX000", True, True))
     check_no_new_partition(fk, "alter_table failed")
     fk.stop()
+    # a crash once every metastore call took effect, before the local
+    # commit: the next `hivelite -m` of that metastore opens, finds the dead
+    # write and undoes it through the metastore (the partition is dropped
+    # again), then the files
+    fk = faulty()
+    r = subprocess.run([opts.hivelite, "-w", os.path.join(tmp, "wh3"), "-m", fk.uri, "-c",
+                        "INSERT INTO d.t PARTITION (p='z') VALUES (3);"],
+                       capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, HIVELITE_CRASH_AT="remote_done"))
+    check("a write killed after its metastore calls", (r.returncode,
+                                                       "add_partitions" in
+                                                       [c[0] for c in fk.calls()]),
+          (-9, True))
+    check("reopened", hl(fk.uri, "SELECT 1;", wh=os.path.join(tmp, "wh3")), (0, "1\n", ""))
+    check_no_new_partition(fk, "killed after its metastore calls, reopened")
+    check("the reopening undid the added partition",
+          "drop_partition" in [c[0] for c in fk.calls()], True)
+    fk.stop()
     fk = faulty("get_partition_names:1:meta")
     rc, out, err = hl(fk.uri, "SELECT a FROM d.t;", wh=os.path.join(tmp, "wh3"))
     check("MetaException", (rc, err.strip()),

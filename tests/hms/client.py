@@ -112,14 +112,14 @@ def methods(calls, skip=("get_table_req", "get_table", "get_database")):
     return [c for c in calls if c[0] not in skip]
 
 
-def check_no_new_partition(fk, what):
+def check_no_new_partition(fk, what, wh=None):
     """After a failed INSERT of p='z' into d.t: no file or directory of it
     anywhere under the test's directory, and the metastore's partitions as
     before."""
     made = [os.path.join(d, n) for d, dirs, files in os.walk(tmp) for n in dirs + files
             if n == "p=z" or ".hivelite-staging-" in n or ".hivelite-trash-" in n]
     check(what + ": no new files", made, [])
-    rc, out, err = hl(fk.uri, "SHOW PARTITIONS d.t;", wh=os.path.join(tmp, "wh3"))
+    rc, out, err = hl(fk.uri, "SHOW PARTITIONS d.t;", wh=wh or os.path.join(tmp, "wh3"))
     check(what + ": partitions as before", (rc, out, err), (0, "p=x\np=y\n", ""))
 
 
@@ -256,11 +256,11 @@ TRUNCATE TABLE sales.ev PARTITION (ds='2024-01-02', hr=2); SELECT count(*) FROM 
     f2.stop()
 
     # ------------------------------------------------------ injected faults
-    def faulty(*fails):
+    def faulty(*fails, wh=None):
         fk = Fake("faults", "--after-arm", *sum([["--fail", x] for x in fails], []))
         hl(fk.uri, "CREATE DATABASE d; CREATE TABLE d.t (a INT) PARTITIONED BY (p STRING);"
            " INSERT INTO d.t PARTITION (p) VALUES (1, 'x'), (2, 'y');",
-           wh=os.path.join(tmp, "wh3"))
+           wh=wh or os.path.join(tmp, "wh3"))
         fk.arm()
         fk.calls()
         return fk
@@ -302,6 +302,42 @@ TRUNCATE TABLE sales.ev PARTITION (ds='2024-01-02', hr=2); SELECT count(*) FROM 
           (1, "XX000", True, True))
     check_no_new_partition(fk, "alter_table failed")
     fk.stop()
+    # a failure injected at each metastore write call of a write, in turn:
+    # an INSERT into a new partition and an INSERT OVERWRITE of an existing
+    # one leave files and metastore exactly as before
+    # (each run in a warehouse of its own: the table's files live there)
+    WF = os.path.join(tmp, "whf")
+
+    def fresh_faulty(*fails):
+        shutil.rmtree(WF, ignore_errors=True)
+        return faulty(*fails, wh=WF)
+
+    def write_calls(sql):
+        fk = fresh_faulty()
+        rc, out, err = hl(fk.uri, sql, wh=WF)
+        names = [c[0] for c in fk.calls() if not c[0].startswith("get_")]
+        fk.stop()
+        if rc != 0:
+            failures.append("the write to inject failures into failed: %s" % err)
+        return ["%s:%d" % (m, names[:i + 1].count(m)) for i, m in enumerate(names)]
+
+    for sql, kind in (("INSERT INTO d.t PARTITION (p='z') VALUES (3);", "insert"),
+                      ("INSERT OVERWRITE TABLE d.t PARTITION (p='x') VALUES (9);", "overwrite")):
+        steps = write_calls(sql)
+        check("%s: its metastore write calls" % kind, steps,
+              ["add_partitions:1", "alter_table:1"] if kind == "insert"
+              else ["alter_partition:1", "alter_table:1"])
+        for step in steps:
+            what = "%s failing at %s" % (kind, step)
+            fk = fresh_faulty(step + ":meta")
+            rc, out, err = hl(fk.uri, sql, wh=WF)
+            check(what, (rc, error_code(err)), (1, "XX000"))
+            check_no_new_partition(fk, what, wh=WF)
+            check(what + ": data as before",
+                  hl(fk.uri, "SELECT a, p FROM d.t ORDER BY a;", wh=WF), (0, "1,x\n2,y\n", ""))
+            fk.stop()
+    shutil.rmtree(WF, ignore_errors=True)
+
     # a crash once every metastore call took effect, before the local
     # commit: the next `hivelite -m` of that metastore opens, finds the dead
     # write and undoes it through the metastore (the partition is dropped

@@ -148,11 +148,13 @@ static void free_cols(analyze_t *a) {
     hl_free(a->cols[i].hll);
 }
 
-/* Keeps a min/max value beyond the batch: strings are copied to ARENA. */
-static hl_status_t keep_value(hl_value_t *dst, const hl_value_t *src, hl_arena_t *arena,
-                              hl_error_t *err) {
+/* Keeps a min/max value of TYPE beyond the batch: string bytes are copied
+ * to ARENA (only for string and binary types: the union's other members
+ * share its bytes, so a decimal or a double is no pointer). */
+static hl_status_t keep_value(const hl_type_t *type, hl_value_t *dst, const hl_value_t *src,
+                              hl_arena_t *arena, hl_error_t *err) {
   *dst = *src;
-  if (dst->is_null) return HL_OK;
+  if (dst->is_null || !(is_string_type(type) || type->id == HL_T_BINARY)) return HL_OK;
   if (dst->u.s.ptr && src->u.s.len) {
     char *copy = hl_arena_strndup(arena, src->u.s.ptr, src->u.s.len);
     if (!copy) return hl_err_nomem(err);
@@ -194,13 +196,13 @@ static hl_status_t accumulate(analyze_t *a, const hl_batch_t *b, hl_arena_t *uni
       }
       hl_status_t rc = HL_OK;
       if (!c->has_minmax) {
-        rc = keep_value(&c->min, &val, unit_arena, err);
-        if (rc == HL_OK) rc = keep_value(&c->max, &val, unit_arena, err);
+        rc = keep_value(c->type, &c->min, &val, unit_arena, err);
+        if (rc == HL_OK) rc = keep_value(c->type, &c->max, &val, unit_arena, err);
         c->has_minmax = true;
       } else if (hl_value_compare(c->type, &val, &c->min) < 0) {
-        rc = keep_value(&c->min, &val, unit_arena, err);
+        rc = keep_value(c->type, &c->min, &val, unit_arena, err);
       } else if (hl_value_compare(c->type, &val, &c->max) > 0) {
-        rc = keep_value(&c->max, &val, unit_arena, err);
+        rc = keep_value(c->type, &c->max, &val, unit_arena, err);
       }
       if (rc != HL_OK) return rc;
     }
@@ -456,6 +458,8 @@ static hl_status_t merge_col_stats(analyze_t *a, const hl_cat_partition_t *parts
     }
     hl_hll_init(hll);
     double len_sum = 0, len_n = 0;
+    size_t merged = 0; /* partitions with registers */
+    int64_t max_dv = -1;
     hl_value_t lo = {.is_null = true}, hi = {.is_null = true};
     m.num_nulls = 0;
     if (m.num_trues >= 0) m.num_trues = m.num_falses = 0;
@@ -468,8 +472,11 @@ static hl_status_t merge_col_stats(analyze_t *a, const hl_cat_partition_t *parts
         m.num_trues += p->num_trues > 0 ? p->num_trues : 0;
         m.num_falses += p->num_falses > 0 ? p->num_falses : 0;
       }
-      if (p->bit_vector && p->bit_vector_len == sizeof hll->reg)
+      if (p->bit_vector && p->bit_vector_len == sizeof hll->reg) {
         hl_hll_merge(hll, (const hl_hll_t *)(const void *)p->bit_vector);
+        merged++;
+      }
+      if (p->num_distinct > max_dv) max_dv = p->num_distinct;
       if (m.max_col_len >= 0 && p->max_col_len > m.max_col_len) m.max_col_len = p->max_col_len;
       /* average length weighted by the partition's non-NULL values */
       if (p->avg_col_len >= 0) {
@@ -500,7 +507,13 @@ static hl_status_t merge_col_stats(analyze_t *a, const hl_cat_partition_t *parts
       }
     }
     if (m.avg_col_len >= 0) m.avg_col_len = len_n > 0 ? len_sum / len_n : 0;
-    if (m.num_distinct >= 0) {
+    if (m.num_distinct >= 0 && merged < n) {
+      /* some partitions without registers (an attached metastore keeps
+       * none): the largest count, a lower bound as Hive's aggregators give */
+      m.num_distinct = max_dv;
+      m.bit_vector = NULL;
+      m.bit_vector_len = 0;
+    } else if (m.num_distinct >= 0) {
       m.num_distinct = (int64_t)hl_hll_estimate(hll);
       m.bit_vector = hll->reg;
       m.bit_vector_len = sizeof hll->reg;

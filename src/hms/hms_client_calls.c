@@ -13,6 +13,7 @@
 #define AE HL_HMS_EXC_ALREADY_EXISTS
 #define IO HL_HMS_EXC_INVALID_OBJECT
 #define IP HL_HMS_EXC_INVALID_OPERATION
+#define II HL_HMS_EXC_INVALID_INPUT
 
 static const struct {
   const char *method;
@@ -36,6 +37,13 @@ static const struct {
     {"add_partitions", {IO, AE, M}},
     {"alter_partition", {IP, M}},
     {"drop_partition", {NS, M}},
+    {"update_table_column_statistics", {NS, IO, M, II}},
+    {"update_partition_column_statistics", {NS, IO, M, II}},
+    {"get_table_column_statistics", {NS, M, II, IO}},
+    {"get_partition_column_statistics", {NS, M, II, IO}},
+    {"get_partitions_statistics_req", {NS, M}},
+    {"delete_table_column_statistics", {NS, M, IO, II}},
+    {"delete_partition_column_statistics", {NS, M, IO, II}},
 };
 
 hl_hms_exc_kind_t hl_hms_client_exc_kind(const char *method, int16_t exc_id) {
@@ -198,6 +206,48 @@ void hl_hms_write_drop_partition_call(hl_buf_t *buf, int32_t seqid, const char *
   hl_tw_stop(buf);
 }
 
+/* The engine Hive 4 names statistics by; Hive 2.3 servers skip the field
+ * (Thrift ignores unknown field ids). */
+#define STATS_ENGINE "hive"
+
+void hl_hms_write_update_col_stats_call(hl_buf_t *buf, int32_t seqid,
+                                        const hl_hms_col_stats_t *cs) {
+  hl_tw_message(buf,
+                cs->desc.is_tbl_level ? "update_table_column_statistics"
+                                      : "update_partition_column_statistics",
+                HL_TMSG_CALL, seqid);
+  hl_tw_field(buf, HL_TT_STRUCT, 1);
+  hl_hms_write_col_stats(buf, cs);
+  hl_tw_stop(buf);
+}
+
+void hl_hms_write_col_stats_call(hl_buf_t *buf, const char *method, int32_t seqid, const char *db,
+                                 const char *tbl, const char *part, const char *col, bool engine) {
+  hl_tw_message(buf, method, HL_TMSG_CALL, seqid);
+  int16_t id = 1;
+  str_field(buf, id++, db);
+  str_field(buf, id++, tbl);
+  if (part) str_field(buf, id++, part);
+  if (col) str_field(buf, id, col);
+  id++;
+  if (engine) str_field(buf, id, STATS_ENGINE);
+  hl_tw_stop(buf);
+}
+
+void hl_hms_write_partitions_stats_call(hl_buf_t *buf, int32_t seqid, const char *db,
+                                        const char *tbl, const hl_hms_strlist_t *cols,
+                                        const hl_hms_strlist_t *parts) {
+  hl_hms_stats_request_t q = {.db_name = (char *)db,
+                              .tbl_name = (char *)tbl,
+                              .col_names = *cols,
+                              .part_names = *parts,
+                              .engine = STATS_ENGINE};
+  hl_tw_message(buf, "get_partitions_statistics_req", HL_TMSG_CALL, seqid);
+  hl_tw_field(buf, HL_TT_STRUCT, 1);
+  hl_hms_write_stats_request(buf, 1, &q);
+  hl_tw_stop(buf);
+}
+
 /* ---- reply values */
 
 hl_status_t hl_hms_read_strlist_v(hl_hms_dec_t *d, void *out) {
@@ -242,4 +292,11 @@ hl_status_t hl_hms_read_table_result_v(hl_hms_dec_t *d, void *out) {
   hl_tr_leave(&d->r);
   if (!rc && !have_table) return hl_tr_fail(&d->r, "GetTableResult without its required table");
   return rc;
+}
+
+hl_status_t hl_hms_read_col_stats_v(hl_hms_dec_t *d, void *out) {
+  return hl_hms_read_col_stats(d, out);
+}
+hl_status_t hl_hms_read_partitions_stats_result_v(hl_hms_dec_t *d, void *out) {
+  return hl_hms_read_partitions_stats_result(d, out);
 }

@@ -43,7 +43,8 @@ typedef enum hl_hms_exc_kind {
   HL_HMS_EXC_NO_SUCH_OBJECT, /* NoSuchObjectException */
   HL_HMS_EXC_ALREADY_EXISTS, /* AlreadyExistsException */
   HL_HMS_EXC_INVALID_OBJECT, /* InvalidObjectException */
-  HL_HMS_EXC_INVALID_OPERATION
+  HL_HMS_EXC_INVALID_OPERATION,
+  HL_HMS_EXC_INVALID_INPUT /* InvalidInputException */
 } hl_hms_exc_kind_t;
 
 /* The class of METHOD's declared exception field EXC_ID (Hive 4's IDL;
@@ -87,6 +88,29 @@ void hl_hms_write_alter_partition_call(hl_buf_t *buf, int32_t seqid, const char 
 void hl_hms_write_drop_partition_call(hl_buf_t *buf, int32_t seqid, const char *db, const char *tbl,
                                       const hl_hms_strlist_t *vals, bool delete_data);
 
+/* Column statistics (Hive 2.3 and 4):
+ *   bool update_table_column_statistics(1: ColumnStatistics stats_obj) and
+ *   bool update_partition_column_statistics(1: ColumnStatistics stats_obj)
+ *       throws (1 NoSuchObject, 2 InvalidObject, 3 Meta, 4 InvalidInput)
+ *   ColumnStatistics get_table_column_statistics(1 db, 2 tbl, 3 col),
+ *   ColumnStatistics get_partition_column_statistics(1 db, 2 tbl, 3 part, 4 col)
+ *       throws (1 NoSuchObject, 2 Meta, 3 InvalidInput, 4 InvalidObject)
+ *   PartitionsStatsResult get_partitions_statistics_req(1: PartitionsStatsRequest)
+ *       throws (1 NoSuchObject, 2 Meta)
+ *   bool delete_table_column_statistics(1 db, 2 tbl, 3 col[, 4 engine]),
+ *   bool delete_partition_column_statistics(1 db, 2 tbl, 3 part, 4 col[, 5 engine])
+ *       throws (1 NoSuchObject, 2 Meta, 3 InvalidObject, 4 InvalidInput)
+ * The update's method follows CS->desc.is_tbl_level. */
+void hl_hms_write_update_col_stats_call(hl_buf_t *buf, int32_t seqid, const hl_hms_col_stats_t *cs);
+/* METHOD(db, tbl[, part], col[, engine]): the get_ and delete_ forms; PART
+ * NULL for the table forms, COL NULL (delete: every column) leaves its
+ * field out, ENGINE adds Hive 4's engine "hive" after it. */
+void hl_hms_write_col_stats_call(hl_buf_t *buf, const char *method, int32_t seqid, const char *db,
+                                 const char *tbl, const char *part, const char *col, bool engine);
+void hl_hms_write_partitions_stats_call(hl_buf_t *buf, int32_t seqid, const char *db,
+                                        const char *tbl, const hl_hms_strlist_t *cols,
+                                        const hl_hms_strlist_t *parts);
+
 /* list<Partition>, as hl_hms_read_partition_list_v gives it. */
 typedef struct hl_hms_partition_list {
   uint32_t n;
@@ -103,5 +127,8 @@ hl_status_t hl_hms_read_partition_v(hl_hms_dec_t *d, void *out);      /* hl_hms_
 hl_status_t hl_hms_read_partition_list_v(hl_hms_dec_t *d, void *out); /* hl_hms_partition_list_t */
 hl_status_t hl_hms_read_i32_v(hl_hms_dec_t *d, void *out);            /* int32_t */
 hl_status_t hl_hms_read_bool_v(hl_hms_dec_t *d, void *out);           /* int */
+hl_status_t hl_hms_read_col_stats_v(hl_hms_dec_t *d, void *out);      /* hl_hms_col_stats_t */
+hl_status_t hl_hms_read_partitions_stats_result_v(hl_hms_dec_t *d,
+                                                  void *out); /* hl_hms_partitions_stats_result_t */
 
 #endif

@@ -20,6 +20,7 @@
 #include "hms/hms_call.h"
 #include "hms/hms_client_calls.h"
 #include "hms/hms_map.h"
+#include "hms/hms_stats_map.h"
 #include "hms_client/hms_client.h"
 #include "hms_client/hmsc_int.h"
 #include "util/hashmap.h"
@@ -286,6 +287,7 @@ static hl_status_t decode(hmsc_t *h, const call_t *c, int32_t seqid, const uint8
                       msg);
   case HL_HMS_EXC_INVALID_OBJECT:
   case HL_HMS_EXC_INVALID_OPERATION:
+  case HL_HMS_EXC_INVALID_INPUT:
     return hl_err_set(err, HL_ERROR, c->invalid ? c->invalid : HL_SS(INVALID_PARAMETER_VALUE), "%s",
                       msg);
   default:
@@ -1094,6 +1096,219 @@ static hl_status_t hmsc_locations_at(hl_cat_t *cat, const char *const *paths, si
   return HL_OK;
 }
 
+/* ------------------------------------------------------------ column statistics
+ *
+ * The records as ColumnStatisticsObj (src/hms/hms_stats_map.c, the same
+ * mapping the server uses): bitVectors are not sent, so an attached
+ * metastore keeps no HyperLogLog registers and a table's distinct counts
+ * over partitions are the largest partition's (cmd_analyze.c).  These
+ * writes are journaled as irreversible (cat_dispatch.c). */
+
+/* The names of TABLE_ID and of partition PID (0: none) for a call. */
+static hl_status_t stats_names(hmsc_t *h, int64_t table_id, int64_t pid, const table_ref_t **t,
+                               const char **part, hl_error_t *err) {
+  if (!(*t = table_ref(h, table_id, err))) return HL_NOTFOUND;
+  *part = NULL;
+  if (pid == 0) return HL_OK;
+  if (pid < 0 || (size_t)pid > h->n_parts || h->parts[pid - 1].table_id != table_id)
+    return hl_err_set(err, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT), "no partition with id %lld",
+                      (long long)pid);
+  *part = h->parts[pid - 1].name;
+  return HL_OK;
+}
+
+static hl_status_t hmsc_col_stats_put(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                      const hl_cat_col_stats_t *stats, size_t n, hl_error_t *err) {
+  hmsc_t *h = H(cat);
+  const table_ref_t *t;
+  const char *part;
+  hl_status_t rc = stats_names(h, table_id, partition_id, &t, &part, err);
+  if (rc) return rc;
+  hl_arena_t *a = hl_arena_create(0);
+  if (!a) return hl_err_nomem(err);
+  hl_hms_col_stats_t cs = {0};
+  cs.desc.is_tbl_level = part == NULL;
+  cs.desc.db_name = t->db;
+  cs.desc.table_name = t->name;
+  cs.desc.part_name = (char *)part;
+  cs.engine = "hive";
+  cs.objs = hl_arena_zalloc(a, sizeof *cs.objs * (n ? n : 1));
+  if (!cs.objs) rc = hl_err_nomem(err);
+  for (size_t i = 0; rc == HL_OK && i < n; i++) {
+    if (stats[i].last_analyzed > 0) {
+      cs.desc.has_last_analyzed = 1;
+      cs.desc.last_analyzed = stats[i].last_analyzed;
+    }
+    hl_error_t e;
+    hl_err_init(&e);
+    hl_status_t r = hl_hms_stats_to_obj(a, NULL, &stats[i], &cs.objs[cs.n_objs], &e);
+    if (r == HL_NOMEM) rc = hl_err_nomem(err);
+    if (r == HL_OK) cs.n_objs++; /* a type Hive keeps no statistics of is left out */
+    hl_err_clear(&e);
+  }
+  if (rc == HL_OK && cs.n_objs) {
+    int ok = 0;
+    call_t c = {.method =
+                    part ? "update_partition_column_statistics" : "update_table_column_statistics",
+                .type = HL_TT_BOOL,
+                .read = hl_hms_read_bool_v,
+                .out = &ok,
+                .write = true,
+                .db = t->db,
+                .tbl = t->name,
+                .notfound = part ? HL_SS(UNDEFINED_OBJECT) : HL_SS(UNDEFINED_TABLE),
+                .invalid = HL_SS(INVALID_PARAMETER_VALUE)};
+    int32_t s = begin_call(h);
+    hl_hms_write_update_col_stats_call(&h->out, s, &cs);
+    rc = do_call(h, &c, s, a, err);
+    if (rc == HL_OK && !ok)
+      rc = hl_err_set(err, HL_ERROR, HL_SS(INTERNAL_ERROR),
+                      "metastore %s: %s of \"%s.%s\" answered false", hmsc_conn_uri(&h->conn),
+                      c.method, t->db, t->name);
+  }
+  hl_arena_destroy(a);
+  return rc;
+}
+
+/* The record of object O (a reply's, in ARENA) of table T; analyzed at
+ * WHEN. */
+static hl_status_t stats_rec(hmsc_t *h, const table_ref_t *t, const hl_hms_stats_obj_t *o,
+                             int64_t when, hl_arena_t *arena, hl_cat_col_stats_t *out,
+                             hl_error_t *err) {
+  char *name = lower_dup(arena, o->col_name);
+  if (!name || !o->col_type) return name ? hl_err_nomem(err) : HL_OK;
+  hl_status_t rc = hl_hms_stats_from_obj(arena, name, o->col_type, o, when, out, err);
+  if (rc && rc != HL_NOMEM)
+    hl_err_prefix(err, "metastore %s: statistics of \"%s.%s\"", hmsc_conn_uri(&h->conn), t->db,
+                  t->name);
+  return rc;
+}
+
+static hl_status_t hmsc_col_stats_get(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                      const char *col, hl_arena_t *arena, hl_cat_col_stats_t **out,
+                                      hl_error_t *err) {
+  hmsc_t *h = H(cat);
+  *out = NULL;
+  const table_ref_t *t;
+  const char *part;
+  hl_status_t rc = stats_names(h, table_id, partition_id, &t, &part, err);
+  if (rc) return rc;
+  hl_hms_col_stats_t cs;
+  call_t c = {.method = part ? "get_partition_column_statistics" : "get_table_column_statistics",
+              .type = HL_TT_STRUCT,
+              .read = hl_hms_read_col_stats_v,
+              .out = &cs,
+              .db = t->db,
+              .tbl = t->name};
+  int32_t s = begin_call(h);
+  hl_hms_write_col_stats_call(&h->out, c.method, s, t->db, t->name, part, col, false);
+  rc = do_call(h, &c, s, arena, err);
+  if (rc == HL_NOTFOUND) { /* no statistics (or no such column) */
+    hl_err_clear(err);
+    return HL_OK;
+  }
+  if (rc) return rc;
+  for (uint32_t i = 0; i < cs.n_objs; i++) {
+    if (!cs.objs[i].col_name || strcasecmp(cs.objs[i].col_name, col) != 0) continue;
+    hl_cat_col_stats_t *r = hl_arena_zalloc(arena, sizeof *r);
+    if (!r) return hl_err_nomem(err);
+    rc = stats_rec(h, t, &cs.objs[i], cs.desc.has_last_analyzed ? cs.desc.last_analyzed : 0, arena,
+                   r, err);
+    if (rc) return rc;
+    r->partition_id = partition_id;
+    *out = r;
+    break;
+  }
+  return HL_OK;
+}
+
+/* Partition names in batches of hive.metastore.batch.retrieve.max. */
+static hl_status_t hmsc_col_stats_list_parts(hl_cat_t *cat, int64_t table_id, const char *col,
+                                             hl_arena_t *arena, hl_cat_col_stats_t **out, size_t *n,
+                                             hl_error_t *err) {
+  hmsc_t *h = H(cat);
+  *out = NULL;
+  *n = 0;
+  const table_ref_t *t;
+  const char *none;
+  hl_status_t rc = stats_names(h, table_id, 0, &t, &none, err);
+  if (rc) return rc;
+  hl_cat_partition_t *parts;
+  size_t n_parts;
+  if ((rc = hmsc_partition_names(cat, table_id, NULL, arena, &parts, &n_parts, err))) return rc;
+  hl_cat_col_stats_t *res = hl_arena_zalloc(arena, sizeof *res * (n_parts ? n_parts : 1));
+  char **names = hl_arena_zalloc(arena, sizeof(char *) * (size_t)(h->batch_max + 1));
+  if (!res || !names) return hl_err_nomem(err);
+  char *one = (char *)col;
+  hl_hms_strlist_t cols = {1, &one};
+  for (size_t start = 0; start < n_parts; start += (size_t)h->batch_max) {
+    size_t m = n_parts - start < (size_t)h->batch_max ? n_parts - start : (size_t)h->batch_max;
+    for (size_t i = 0; i < m; i++)
+      names[i] = parts[start + i].name;
+    hl_hms_strlist_t pl = {(uint32_t)m, names};
+    hl_hms_partitions_stats_result_t r;
+    call_t c = {.method = "get_partitions_statistics_req",
+                .type = HL_TT_STRUCT,
+                .read = hl_hms_read_partitions_stats_result_v,
+                .out = &r,
+                .db = t->db,
+                .tbl = t->name,
+                .notfound = HL_SS(UNDEFINED_TABLE)};
+    int32_t s = begin_call(h);
+    hl_hms_write_partitions_stats_call(&h->out, s, t->db, t->name, &cols, &pl);
+    if ((rc = do_call(h, &c, s, arena, err))) return rc;
+    /* in the partitions' order; names the metastore sends that were not
+     * asked for are ignored */
+    for (size_t i = 0; i < m; i++) {
+      for (uint32_t j = 0; j < r.n_parts; j++) {
+        const hl_hms_part_stats_t *ps = &r.parts[j];
+        if (!ps->part_name || strcmp(ps->part_name, names[i]) != 0) continue;
+        for (uint32_t k = 0; k < ps->n_objs; k++) {
+          if (!ps->objs[k].col_name || strcasecmp(ps->objs[k].col_name, col) != 0) continue;
+          if ((rc = stats_rec(h, t, &ps->objs[k], 0, arena, &res[*n], err))) return rc;
+          res[(*n)++].partition_id = parts[start + i].id;
+          break;
+        }
+        break;
+      }
+    }
+  }
+  *out = res;
+  return HL_OK;
+}
+
+static hl_status_t hmsc_col_stats_delete(hl_cat_t *cat, int64_t table_id, int64_t partition_id,
+                                         const char *col, bool *deleted, hl_error_t *err) {
+  hmsc_t *h = H(cat);
+  *deleted = false;
+  const table_ref_t *t;
+  const char *part;
+  hl_status_t rc = stats_names(h, table_id, partition_id, &t, &part, err);
+  if (rc) return rc;
+  hl_arena_t *a = hl_arena_create(0);
+  if (!a) return hl_err_nomem(err);
+  int ok = 0;
+  call_t c = {.method =
+                  part ? "delete_partition_column_statistics" : "delete_table_column_statistics",
+              .type = HL_TT_BOOL,
+              .read = hl_hms_read_bool_v,
+              .out = &ok,
+              .write = true,
+              .db = t->db,
+              .tbl = t->name};
+  int32_t s = begin_call(h);
+  hl_hms_write_col_stats_call(&h->out, c.method, s, t->db, t->name, part, col, true);
+  rc = do_call(h, &c, s, a, err);
+  if (rc == HL_NOTFOUND) { /* there were none */
+    hl_err_clear(err);
+    rc = HL_OK;
+  } else if (rc == HL_OK) {
+    *deleted = ok != 0;
+  }
+  hl_arena_destroy(a);
+  return rc;
+}
+
 static const hl_cat_ops_t HMSC_OPS = {
     .name = "hms",
     .readonly = hmsc_readonly,
@@ -1127,6 +1342,10 @@ static const hl_cat_ops_t HMSC_OPS = {
     .address = hmsc_address,
     .table_name = hmsc_table_name,
     .partition_table = hmsc_partition_table,
+    .col_stats_put = hmsc_col_stats_put,
+    .col_stats_get = hmsc_col_stats_get,
+    .col_stats_list_parts = hmsc_col_stats_list_parts,
+    .col_stats_delete = hmsc_col_stats_delete,
 };
 
 /* ------------------------------------------------------------ open */

@@ -123,6 +123,45 @@ def check_no_new_partition(fk, what, wh=None):
     check(what + ": partitions as before", (rc, out, err), (0, "p=x\np=y\n", ""))
 
 
+# ANALYZE of d.s's two partitions through the fake with a batch size of 1:
+# one update per partition with every column in its Thrift kind, then per
+# column the partitions' statistics (one batch per partition) and the
+# table-level update
+STATS_KINDS = [["id", "int", "longStats"], ["name", "string", "stringStats"],
+               ["ok", "boolean", "booleanStats"], ["d", "decimal(6,2)", "decimalStats"]]
+STATS_CALLS = [["update_partition_column_statistics",
+                {"stats_obj": {"tbl": False, "part": p, "engine": "hive", "cols": STATS_KINDS}}]
+               for p in ("dt=x", "dt=y")]
+for col in STATS_KINDS:
+    STATS_CALLS += [["get_partitions_statistics_req", {"request": ["default", "s", [col[0]], [p]]}]
+                    for p in ("dt=x", "dt=y")]
+    STATS_CALLS.append(["update_table_column_statistics",
+                        {"stats_obj": {"tbl": True, "part": None, "engine": "hive",
+                                       "cols": [col]}}])
+
+
+def describe_rows(col, typ, lo, hi, nulls, dv, avg, maxlen, trues, falses, bv, accurate):
+    rows = [("col_name", col), ("data_type", typ), ("min", lo), ("max", hi),
+            ("num_nulls", nulls), ("distinct_count", dv), ("avg_col_len", avg),
+            ("max_col_len", maxlen), ("num_trues", trues), ("num_falses", falses),
+            ("bitVector", bv), ("comment", '""'), ("COLUMN_STATS_ACCURATE", accurate)]
+    return "".join("%s,%s\n" % r for r in rows)
+
+
+def accurate(*cols):
+    return '"{""BASIC_STATS"":""true"",""COLUMN_STATS"":{%s}}"' % ",".join(
+        '""%s"":""true""' % c for c in cols)
+
+
+E = '""'
+S_ACC = accurate("id", "name", "ok", "d")
+# the table's distinct count of name is the larger partition's (2: the
+# metastore keeps no HyperLogLog registers to merge)
+STATS_DESCRIBE = (describe_rows("d", '"decimal(6,2)"', "-2.25", "-2.25", 0, 1, E, E, E, E, E, S_ACC)
+                  + describe_rows("name", "string", E, E, 0, 2, "2.0", 3, E, E, E, S_ACC)
+                  + describe_rows("ok", "boolean", E, E, 1, E, E, E, 1, 1, E, S_ACC))
+
+
 def error_code(stderr):
     m = re.search(r"ERROR (\w{5}):", stderr)
     return m.group(1) if m else stderr
@@ -448,6 +487,25 @@ TRUNCATE TABLE sales.ev PARTITION (ds='2024-01-02', hr=2); SELECT count(*) FROM 
     check("no cache by default", (out, names.count("get_partitions_by_names")),
           ("1\n3\n1\n3\n", 2))
     fc.stop()
+
+    # -------------------------------- column statistics (fake_hms.py stores them)
+    fs = Fake("stats")
+    ws = config_wh("wh_stats", "hive.metastore.batch.retrieve.max = 1\n")
+    rc, out, err = hl(fs.uri, "CREATE TABLE s (id INT, name STRING, ok BOOLEAN, d DECIMAL(6,2))"
+                      " PARTITIONED BY (dt STRING); INSERT INTO s PARTITION (dt) VALUES"
+                      " (1, 'a', true, 1.50, 'x'), (2, 'bb', false, NULL, 'x'),"
+                      " (3, 'ccc', NULL, -2.25, 'y');", wh=ws)
+    check("stats: setup", (rc, err), (0, ""))
+    fs.calls()
+    rc, out, err = hl(fs.uri, "ANALYZE TABLE s PARTITION (dt) COMPUTE STATISTICS FOR COLUMNS;",
+                      wh=ws)
+    stat_calls = [c for c in fs.calls() if "statistics" in c[0]]
+    check("stats: ANALYZE's statistics calls", (rc, err, stat_calls), (0, "", STATS_CALLS))
+    rc, out, err = hl(fs.uri, "DESCRIBE FORMATTED s PARTITION (dt='y') d;"
+                      " DESCRIBE FORMATTED s name; DESCRIBE FORMATTED s ok;", wh=ws)
+    check("stats: DESCRIBE FORMATTED through the metastore", (rc, out, err),
+          (0, STATS_DESCRIBE, ""))
+    fs.stop()
 
     # -------------------------------------- end to end: hivelite metastore
     W1 = os.path.join(tmp, "w1")

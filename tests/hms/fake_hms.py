@@ -5,7 +5,8 @@ compiler generates from ../shared/fixtures/hms (hive4 or hive2), served
 with Apache Thrift's Python runtime over the buffered (or --framed)
 transport, backed by dicts.
 
-It implements the methods the client calls, records every call it
+It implements the methods the client calls (column statistics stored as
+given, per table or partition and column), records every call it
 receives (one JSON line per call in --log: the method and its arguments'
 names), and injects faults at the Nth call of a named method:
 
@@ -67,6 +68,8 @@ dbs = {"default": T.Database(name="default", description="Default Hive database"
                              parameters={})}
 tables = {}   # (db, name) -> Table
 parts = {}    # (db, name) -> {partition name: Partition}
+stats = {}    # (db, name, partition name or None) -> {column: ColumnStatisticsObj}
+analyzed = {}  # the same key -> lastAnalyzed
 
 ESC = set('"#%\'*/:=?\\\x7f{[]^')
 
@@ -210,6 +213,76 @@ class Handler:
         return True
 
 
+    # column statistics: stored as given, replacing a column's earlier ones
+    def _put_stats(self, cs, part_level):
+        d = cs.statsDesc
+        t = table(d.dbName, d.tableName)
+        if bool(d.isTblLevel) == part_level:
+            raise T.InvalidInputException(message="isTblLevel does not fit the method")
+        k = (t.dbName.lower(), t.tableName.lower(), d.partName if part_level else None)
+        if part_level and d.partName not in parts[k[:2]]:
+            raise T.NoSuchObjectException(message="partition %s not found" % d.partName)
+        cols = {c.name.lower() for c in t.sd.cols}
+        for o in cs.statsObj:
+            if o.colName.lower() not in cols:
+                raise T.InvalidObjectException(message="no column %s" % o.colName)
+        mine = stats.setdefault(k, {})
+        for o in cs.statsObj:
+            mine[o.colName.lower()] = o
+        analyzed[k] = d.lastAnalyzed
+        return True
+
+    def update_table_column_statistics(self, stats_obj):
+        return self._put_stats(stats_obj, False)
+
+    def update_partition_column_statistics(self, stats_obj):
+        return self._put_stats(stats_obj, True)
+
+    def _get_stats(self, db_name, tbl_name, part_name, col_name):
+        t = table(db_name, tbl_name)
+        k = (t.dbName.lower(), t.tableName.lower(), part_name)
+        o = stats.get(k, {}).get(col_name.lower())
+        if o is None:
+            raise T.NoSuchObjectException(message="no statistics of %s" % col_name)
+        desc = T.ColumnStatisticsDesc(isTblLevel=part_name is None, dbName=t.dbName,
+                                      tableName=t.tableName, partName=part_name,
+                                      lastAnalyzed=analyzed.get(k))
+        return T.ColumnStatistics(statsDesc=desc, statsObj=[o])
+
+    def get_table_column_statistics(self, db_name, tbl_name, col_name):
+        return self._get_stats(db_name, tbl_name, None, col_name)
+
+    def get_partition_column_statistics(self, db_name, tbl_name, part_name, col_name):
+        return self._get_stats(db_name, tbl_name, part_name, col_name)
+
+    def get_partitions_statistics_req(self, request):
+        t = table(request.dbName, request.tblName)
+        out = {}
+        for n in request.partNames:
+            have = stats.get((t.dbName.lower(), t.tableName.lower(), n), {})
+            objs = [have[c.lower()] for c in request.colNames if c.lower() in have]
+            if objs:
+                out[n] = objs
+        return T.PartitionsStatsResult(partStats=out)
+
+    def _delete_stats(self, db_name, tbl_name, part_name, col_name):
+        t = table(db_name, tbl_name)
+        have = stats.get((t.dbName.lower(), t.tableName.lower(), part_name), {})
+        gone = list(have) if col_name is None else [c for c in have if c == col_name.lower()]
+        if not gone:
+            raise T.NoSuchObjectException(message="no statistics of %s" % col_name)
+        for c in gone:
+            del have[c]
+        return True
+
+    def delete_table_column_statistics(self, db_name, tbl_name, col_name, engine=None):
+        return self._delete_stats(db_name, tbl_name, None, col_name)
+
+    def delete_partition_column_statistics(self, db_name, tbl_name, part_name, col_name,
+                                           engine=None):
+        return self._delete_stats(db_name, tbl_name, part_name, col_name)
+
+
 class Drop(Exception):
     pass
 
@@ -231,6 +304,14 @@ def summary(args):
             out[spec[2]] = v
         elif isinstance(v, list) and all(isinstance(x, str) for x in v):
             out[spec[2]] = v
+        elif hasattr(v, "statsDesc"):  # ColumnStatistics: where, and each column's kind
+            d = v.statsDesc
+            out[spec[2]] = {"tbl": d.isTblLevel, "part": d.partName, "engine": getattr(v, "engine", None),
+                            "cols": [[o.colName, o.colType,
+                                      next(a for a in vars(o.statsData) if getattr(o.statsData, a)
+                                           is not None)] for o in v.statsObj]}
+        elif hasattr(v, "partNames"):  # PartitionsStatsRequest
+            out[spec[2]] = [v.dbName, v.tblName, v.colNames, v.partNames]
         elif hasattr(v, "tblName"):
             out[spec[2]] = [v.dbName, v.tblName]
         elif isinstance(v, list):

@@ -13,8 +13,11 @@ get_table on a Hive 2.3 server; failover to the second URI; a read
 resent once after a dropped connection, a write never resent; a dead
 server (08006), garbage and a 2 GB length in a reply (08P01), a
 MetaException (XX000), no reachable URI (08001), SASL refused (0A000);
-and hivelite attached to `hivelite metastore` end to end (a table read
-through it, and one created, filled and read through it).
+column statistics (ANALYZE's calls and batches, DESCRIBE FORMATTED, a
+Hive 2.3 server); and hivelite attached to `hivelite metastore` end to end
+(a table read through it, one created, filled and read through it, and
+ANALYZE ... FOR COLUMNS of a partitioned and an unpartitioned table whose
+statistics are the served warehouse's and match the embedded catalog's).
 Skip rules: hms_gen.py.
 """
 import argparse
@@ -506,6 +509,13 @@ TRUNCATE TABLE sales.ev PARTITION (ds='2024-01-02', hr=2); SELECT count(*) FROM 
     check("stats: DESCRIBE FORMATTED through the metastore", (rc, out, err),
           (0, STATS_DESCRIBE, ""))
     fs.stop()
+    f2 = Fake("stats2", "--version", "hive2")
+    rc, out, err = hl(f2.uri, "CREATE TABLE s (id INT); INSERT INTO s VALUES (4), (9), (NULL);"
+                      " ANALYZE TABLE s COMPUTE STATISTICS FOR COLUMNS; DESCRIBE FORMATTED s id;",
+                      wh=os.path.join(tmp, "wh_stats2"))
+    check("stats: a Hive 2.3 metastore", (rc, out, err),
+          (0, describe_rows("id", "int", 4, 9, 1, 2, E, E, E, E, E, accurate("id")), ""))
+    f2.stop()
 
     # -------------------------------------- end to end: hivelite metastore
     W1 = os.path.join(tmp, "w1")
@@ -534,6 +544,56 @@ TRUNCATE TABLE sales.ev PARTITION (ds='2024-01-02', hr=2); SELECT count(*) FROM 
                        capture_output=True, text=True)
     check("... and is the served warehouse's", (r.returncode, r.stdout),
           (0, "k=a\nk=b\n1,a\n2,b\n3,b\n"))
+    # column statistics written through the server are W1's, and read back
+    # as the embedded catalog shows the same data's (W3): the same rows but
+    # bitVector (no registers cross the metastore) and, for a partitioned
+    # table, its distinct counts (the larger partition's instead of merged
+    # registers)
+    setup = ("CREATE TABLE %s.u (id INT, name STRING, amt DOUBLE, ok BOOLEAN, d DECIMAL(10,2));"
+             " INSERT INTO %s.u VALUES (1, 'alice', 1.5, true, 1.25), (2, 'bob', NULL, false, -3.50),"
+             " (3, NULL, 7.25, true, NULL);"
+             " CREATE TABLE %s.p (id INT, name STRING) PARTITIONED BY (dt STRING);"
+             " INSERT INTO %s.p PARTITION (dt) VALUES (1, 'a', 'x'), (2, 'bb', 'x'), (3, 'ccc', 'y');"
+             " ANALYZE TABLE %s.u COMPUTE STATISTICS FOR COLUMNS;"
+             " ANALYZE TABLE %s.p PARTITION (dt) COMPUTE STATISTICS FOR COLUMNS;")
+    desc = ("DESCRIBE FORMATTED st.u id; DESCRIBE FORMATTED st.u name; DESCRIBE FORMATTED st.u amt;"
+            " DESCRIBE FORMATTED st.u ok; DESCRIBE FORMATTED st.u d; DESCRIBE FORMATTED st.p id;"
+            " DESCRIBE FORMATTED st.p name; DESCRIBE FORMATTED st.p PARTITION (dt='x') name;")
+    rc, out, err = hl(uri, "CREATE DATABASE st; " + setup % (("st",) * 6) + desc,
+                      wh=os.path.join(tmp, "w2"))
+    u_acc = accurate("id", "name", "amt", "ok", "d")
+    p_acc = accurate("id", "name")
+    want = (describe_rows("id", "int", 1, 3, 0, 3, E, E, E, E, E, u_acc)
+            + describe_rows("name", "string", E, E, 1, 2, "4.0", 5, E, E, E, u_acc)
+            + describe_rows("amt", "double", "1.5", "7.25", 1, 2, E, E, E, E, E, u_acc)
+            + describe_rows("ok", "boolean", E, E, 0, E, E, E, 2, 1, E, u_acc)
+            + describe_rows("d", '"decimal(10,2)"', "-3.50", "1.25", 1, 2, E, E, E, E, E, u_acc)
+            + describe_rows("id", "int", 1, 3, 0, 2, E, E, E, E, E, p_acc)
+            + describe_rows("name", "string", E, E, 0, 2, "2.0", 3, E, E, E, p_acc)
+            + describe_rows("name", "string", E, E, 0, 2, "1.5", 2, E, E, E, p_acc))
+    check("stats: ANALYZE through hivelite metastore, DESCRIBE FORMATTED", (rc, out, err),
+          (0, want, ""))
+    r = subprocess.run([opts.hivelite, "-w", W1, "--format", "csv", "--no-header", "-c", desc],
+                       capture_output=True, text=True)
+    check("stats: ... the served warehouse's own", (r.returncode, r.stdout, r.stderr),
+          (0, want, ""))
+    r = subprocess.run([opts.hivelite, "-w", os.path.join(tmp, "w3"), "--format", "csv",
+                        "--no-header", "-c", "CREATE DATABASE st; " + setup % (("st",) * 6) + desc],
+                       capture_output=True, text=True)
+    emb = r.stdout.replace("bitVector,HL\n", 'bitVector,""\n').split("\n")
+    got = want.split("\n")
+    dv_rows = [i for i, line in enumerate(got) if line.startswith("distinct_count,")][5:7]
+    check("stats: ... the embedded catalog's for the same data, but bitVector and the"
+          " partitioned table's distinct counts",
+          (r.returncode, [line for i, line in enumerate(emb) if i not in dv_rows],
+           [emb[i] for i in dv_rows]),
+          (0, [line for i, line in enumerate(got) if i not in dv_rows],
+           ["distinct_count,3", "distinct_count,3"]))
+    rc, out, err = hl(uri, "SELECT count(*) FROM st.u; EXPLAIN SELECT count(*) FROM st.u;",
+                      wh=os.path.join(tmp, "w2"))
+    check("stats: count(*) from the metastore's statistics", (rc, out, err),
+          (0, '3\nProject: 3 AS _c0\n"  Values: 1 row: count(*) from catalog statistics of'
+              ' st.u (no files read)"\n', ""))
     srv.kill()
     srv.wait()
 finally:

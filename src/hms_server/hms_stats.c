@@ -10,7 +10,8 @@
  * delete_partition_column_statistics.
  *
  * The catalog keeps min/max as text in the column's type (so hivelite's
- * planner reads them like its own); the Thrift kinds map to it by the
+ * planner reads them like its own); the Thrift kinds map to it
+ * (src/hms/hms_stats_map.c, shared with the metastore client) by the
  * column's type: boolean, the integers (LONG), float/double (DOUBLE),
  * decimal (Decimal: unscaled big-endian bytes and scale), date (days),
  * timestamp (Hive 4's TIMESTAMP kind, seconds), string/varchar/char

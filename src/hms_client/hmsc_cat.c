@@ -1175,8 +1175,12 @@ static hl_status_t hmsc_col_stats_put(hl_cat_t *cat, int64_t table_id, int64_t p
 static hl_status_t stats_rec(hmsc_t *h, const table_ref_t *t, const hl_hms_stats_obj_t *o,
                              int64_t when, hl_arena_t *arena, hl_cat_col_stats_t *out,
                              hl_error_t *err) {
+  if (!o->col_name || !o->col_type)
+    return hl_err_set(err, HL_CORRUPT, HL_SS(PROTOCOL_VIOLATION),
+                      "metastore %s: statistics of \"%s.%s\" without a column name or type",
+                      hmsc_conn_uri(&h->conn), t->db, t->name);
   char *name = lower_dup(arena, o->col_name);
-  if (!name || !o->col_type) return name ? hl_err_nomem(err) : HL_OK;
+  if (!name) return hl_err_nomem(err);
   hl_status_t rc = hl_hms_stats_from_obj(arena, name, o->col_type, o, when, out, err);
   if (rc && rc != HL_NOMEM)
     hl_err_prefix(err, "metastore %s: statistics of \"%s.%s\"", hmsc_conn_uri(&h->conn), t->db,

@@ -21,6 +21,7 @@
 #include "hms/hms_client_calls.h"
 #include "hms/hms_map.h"
 #include "hms/hms_stats_map.h"
+#include "hms/hms_unmap.h"
 #include "hms_client/hms_client.h"
 #include "hms_client/hmsc_int.h"
 #include "util/hashmap.h"
@@ -781,7 +782,7 @@ static hl_status_t hmsc_partition_names(hl_cat_t *cat, int64_t id, const char *c
     for (int k = 0; any_eq && k < t->n_part_keys; k++)
       if (eq[k] && (!p[m].values[k] || strcmp(eq[k], p[m].values[k]) != 0)) keep = false;
     if (!keep) continue;
-    if (!(p[m].name = hmsc_partition_name(t, p[m].values, arena))) return hl_err_nomem(err);
+    if (!(p[m].name = hl_hms_part_name(t, p[m].values, arena))) return hl_err_nomem(err);
     if ((p[m].id = part_id(h, id, p[m].name)) < 0) return hl_err_nomem(err);
     m++;
   }

@@ -52,20 +52,18 @@ const char *hmsc_conn_uri(const hmsc_conn_t *c);
 
 /* ------------------------------------------------------------- mapping */
 
-/* A metastore location as hivelite keeps it: "file:/p", "file:///p" become
- * "/p"; other URIs (hdfs://, s3://) stay as given. */
-char *hmsc_location(const char *uri, hl_arena_t *arena);
-/* Metastore records as catalog records, in ARENA (NULL on OOM).  Names
- * are lower-cased, the default partition's value becomes NULL. */
+/* Metastore records as catalog records, in ARENA (NULL on OOM), through
+ * src/hms/hms_unmap.h unchecked: names lower-cased, "file:/p" and
+ * "file:///p" become "/p" and other URIs (hdfs://, s3://) stay as given,
+ * the default partition's value becomes NULL. */
 hl_cat_db_t *hmsc_db_from(const hl_hms_database_t *d, hl_arena_t *arena);
 hl_cat_table_t *hmsc_table_from(const hl_hms_table_t *t, int64_t id, hl_arena_t *arena);
-/* P of TABLE (whose part keys name its values) with id ID. */
+/* P of TABLE (whose part keys name its values) with id ID; NULL also
+ * when P does not have a value for each key. */
 hl_cat_partition_t *hmsc_partition_from(const hl_cat_table_t *table, const hl_hms_partition_t *p,
                                         int64_t id, hl_arena_t *arena);
 /* A partition name "k1=v1/k2=v2" (escaped) as N values; the default
  * partition's name becomes NULL.  -1 when NAME does not have N keys. */
 int hmsc_parse_name(const char *name, int n, char **values, hl_arena_t *arena);
-/* The escaped name of VALUES under TABLE's keys. */
-char *hmsc_partition_name(const hl_cat_table_t *table, char *const *values, hl_arena_t *arena);
 
 #endif

@@ -23,7 +23,7 @@
 #include "hms_server/hms_write.h"
 
 #include "hms/hms_map.h"
-#include "hms_server/hms_unmap.h"
+#include "hms/hms_unmap.h"
 #include "txn/txn.h"
 
 #include <string.h>
@@ -361,7 +361,7 @@ static hl_status_t do_create_database(hl_hms_wcall_t *c, const wargs_t *a, outco
   hl_cat_db_t db;
   char *wh;
   if (!a->db) return failf(o, 2, HL_SS(INVALID_PARAMETER_VALUE), "no database given%s%s", 0, 0);
-  hl_status_t rc = hl_hms_unmap_database(a->db, c->arena, &db, &o->e);
+  hl_status_t rc = hl_hms_unmap_database(a->db, HL_HMS_UNMAP_CHECK, c->arena, &db, &o->e);
   if (rc) return rc == HL_NOMEM ? hl_err_move(err, &o->e), rc : fail(o, 2);
   if (!db.location) {
     if ((rc = warehouse(c, &wh, &o->e))) return fail(o, 3);
@@ -389,7 +389,7 @@ static hl_status_t do_alter_database(hl_hms_wcall_t *c, const wargs_t *a, outcom
   if (!a->db) return failf(o, 1, HL_SS(INVALID_PARAMETER_VALUE), "no database given%s%s", 0, 0);
   hl_hms_database_t copy = *a->db;
   copy.name = old->name; /* Hive cannot rename a database either */
-  if ((rc = hl_hms_unmap_database(&copy, c->arena, &nd, &o->e)))
+  if ((rc = hl_hms_unmap_database(&copy, HL_HMS_UNMAP_CHECK, c->arena, &nd, &o->e)))
     return rc == HL_NOMEM ? hl_err_move(err, &o->e), rc : fail(o, 1);
   if (!nd.location) nd.location = old->location;
   rc = in_txn(c, db_update_step, &nd, NULL, 0, &o->e);
@@ -570,7 +570,7 @@ static hl_status_t do_create_table(hl_hms_wcall_t *c, const wargs_t *a, outcome_
   if (!a->tbl) return failf(o, 2, HL_SS(INVALID_PARAMETER_VALUE), "no table given%s%s", 0, 0);
   hl_hms_table_t copy = *a->tbl;
   if (!(copy.db_name = (char *)db_name(c, a->tbl->db_name, o, 4))) return HL_ERROR;
-  hl_status_t rc = hl_hms_unmap_table(&copy, c->arena, &t, &o->e);
+  hl_status_t rc = hl_hms_unmap_table(&copy, HL_HMS_UNMAP_CHECK, c->arena, &t, &o->e);
   if (rc) return rc == HL_NOMEM ? hl_err_move(err, &o->e), rc : fail(o, 2);
   if ((rc = hl_cat_db_get(c->cat, t.db_name, c->arena, &db, &o->e)))
     return classify(o, rc, 4, 0, 0, 3);
@@ -663,7 +663,7 @@ static hl_status_t do_alter_table(hl_hms_wcall_t *c, const char *raw_db, const c
   hl_hms_table_t copy = *nt_h;
   if (!copy.db_name) copy.db_name = t->db_name;
   if (!(copy.db_name = (char *)db_name(c, copy.db_name, o, 1))) return HL_ERROR;
-  if ((rc = hl_hms_unmap_table(&copy, c->arena, &nt, &o->e)))
+  if ((rc = hl_hms_unmap_table(&copy, HL_HMS_UNMAP_CHECK, c->arena, &nt, &o->e)))
     return rc == HL_NOMEM ? hl_err_move(err, &o->e), rc : fail(o, 1);
   if (nt.view != t->view)
     return failf(o, 1, HL_SS(WRONG_OBJECT_TYPE),
@@ -850,7 +850,7 @@ static hl_status_t add_parts(hl_hms_wcall_t *c, const char *raw_db, const char *
                    "partition of table \"%s\" given in a call for table \"%s\"",
                    p->table_name ? p->table_name : "", t->name);
     hl_cat_partition_t *cp = &parts[k];
-    if ((rc = hl_hms_unmap_partition(t, p, c->arena, cp, &o->e)))
+    if ((rc = hl_hms_unmap_partition(t, p, HL_HMS_UNMAP_CHECK, c->arena, cp, &o->e)))
       return rc == HL_NOMEM ? hl_err_move(err, &o->e), rc : fail(o, 1);
     hl_cat_partition_t *old;
     rc = hl_cat_partition_get(c->cat, t->id, cp->values, cp->n_values, c->arena, &old, &o->e);
@@ -1068,7 +1068,8 @@ static hl_status_t do_alter_partitions(hl_hms_wcall_t *c, const char *raw_db, co
   for (uint32_t i = 0; i < n; i++) {
     hl_cat_partition_t *old = find_part(c, t, hp[i].values.items, hp[i].values.n, 1, 1, 2, o);
     if (!old) return HL_ERROR;
-    hl_status_t rc = hl_hms_unmap_partition(t, &hp[i], c->arena, &parts[i], &o->e);
+    hl_status_t rc =
+        hl_hms_unmap_partition(t, &hp[i], HL_HMS_UNMAP_CHECK, c->arena, &parts[i], &o->e);
     if (rc) return rc == HL_NOMEM ? hl_err_move(err, &o->e), rc : fail(o, 1);
     parts[i].id = old->id;
     parts[i].create_time = old->create_time;

@@ -53,7 +53,7 @@ const char *hmsc_conn_uri(const hmsc_conn_t *c);
 /* ------------------------------------------------------------- mapping */
 
 /* Metastore records as catalog records, in ARENA (NULL on OOM), through
- * src/hms/hms_unmap.h unchecked: names lower-cased, "file:/p" and
+ * src/hms/hms_map_from.h unchecked: names lower-cased, "file:/p" and
  * "file:///p" become "/p" and other URIs (hdfs://, s3://) stay as given,
  * the default partition's value becomes NULL. */
 hl_cat_db_t *hmsc_db_from(const hl_hms_database_t *d, hl_arena_t *arena);

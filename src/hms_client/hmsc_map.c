@@ -1,12 +1,12 @@
 /*
  * hmsc_map.c -- metastore replies as catalog records (hmsc_int.h): the
- * shared mapping of src/hms/hms_unmap.c, unchecked (a real metastore's
+ * shared mapping of src/hms/hms_map_from.c, unchecked (a real metastore's
  * records are taken as it holds them), and the parse of the partition
  * names it lists.  The other direction is src/hms/hms_map.c.
  */
 #include "hms_client/hmsc_int.h"
 
-#include "hms/hms_unmap.h"
+#include "hms/hms_map_from.h"
 #include "util/partpath.h"
 
 #include <string.h>

@@ -23,7 +23,7 @@
 #include "hms_server/hms_write.h"
 
 #include "hms/hms_map.h"
-#include "hms/hms_unmap.h"
+#include "hms/hms_map_from.h"
 #include "txn/txn.h"
 
 #include <string.h>

@@ -1,12 +1,12 @@
 /*
- * hms_unmap.c -- Hive Metastore structs to catalog records (hms_unmap.h),
+ * hms_map_from.c -- Hive Metastore structs to catalog records (hms_map_from.h),
  * for the server (HL_HMS_UNMAP_CHECK) and the client (0).  Checked, types
  * go through util/type.h's parser, partition values through util/value.h's
  * text conversion, names through the rule of hivelite's DDL, so a table
  * made through the metastore is one hivelite's SQL could have made;
  * unchecked, what a metastore holds is kept as it is.
  */
-#include "hms/hms_unmap.h"
+#include "hms/hms_map_from.h"
 
 #include "util/partpath.h"
 #include "util/strbuf.h"

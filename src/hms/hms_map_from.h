@@ -1,5 +1,5 @@
 /*
- * hms_unmap.h -- the reverse of hms_map.h: Hive Metastore structs as
+ * hms_map_from.h -- the reverse of hms_map.h: Hive Metastore structs as
  * hivelite catalog records, one mapping for both sides of the wire.
  *
  * The metastore server (src/hms_server/) reads structs sent by its
@@ -20,9 +20,12 @@
  * location that is not a local path.  Without it the only failures are
  * HL_NOMEM and, for a partition, a value count that is not the table's
  * (22023).
+ *
+ * Named hms_map_* like hms_map.c because, like it, it needs catalog/: the
+ * Thrift fuzzers (CMakeLists.txt, Makefile) build src/hms/hms_[!m]*.c.
  */
-#ifndef HL_HMS_UNMAP_H
-#define HL_HMS_UNMAP_H
+#ifndef HL_HMS_MAP_FROM_H
+#define HL_HMS_MAP_FROM_H
 
 #include "catalog/catalog.h"
 #include "hms/hms.h"

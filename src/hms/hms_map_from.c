@@ -267,18 +267,7 @@ hl_status_t hl_hms_unmap_table(const hl_hms_table_t *t, unsigned flags, hl_arena
   hl_cat_sd_t sd;
   if ((rc = hl_hms_unmap_sd(t->sd, flags, arena, &sd, out->view ? NULL : &out->location, err)))
     return rc;
-  out->input_format = sd.input_format;
-  out->output_format = sd.output_format;
-  out->serde_lib = sd.serde_lib;
-  out->serde_params = sd.serde_params;
-  out->n_serde_params = sd.n_serde_params;
-  out->cols = sd.cols;
-  out->n_cols = sd.n_cols;
-  out->num_buckets = sd.num_buckets;
-  out->bucket_cols = sd.bucket_cols;
-  out->n_bucket_cols = sd.n_bucket_cols;
-  out->sort_cols = sd.sort_cols;
-  out->n_sort_cols = sd.n_sort_cols;
+  *out = hl_cat_table_with_sd(out, &sd);
   if (check && out->view && t->n_partition_keys)
     return BAD(err, INVALID_TABLE_DEFINITION, "a view has no partition columns");
   rc = unmap_cols(t->partition_keys, t->n_partition_keys, out->cols, out->n_cols, 1, flags, arena,

@@ -237,8 +237,14 @@ hl_status_t hmsc_conn_connect(hmsc_conn_t *c, hl_error_t *err) {
       hl_err_prefix(err, "metastore %s", c->uris[i].text);
       return rc;
     }
-    auth |= strcmp(e.sqlstate, HL_SS(INVALID_AUTHORIZATION_SPECIFICATION)) == 0;
-    add_why(why, sizeof why, &wl, c->uris[i].text, e.message ? e.message : "SASL failed");
+    bool refused = strcmp(e.sqlstate, HL_SS(INVALID_AUTHORIZATION_SPECIFICATION)) == 0;
+    auth |= refused;
+    /* a plain metastore takes the SASL start for the beginning of a call
+     * and waits for the rest, or closes: say where it failed */
+    char text[512];
+    snprintf(text, sizeof text, "%s%s", e.message ? e.message : "SASL failed",
+             refused ? "" : " (in the SASL negotiation: is SASL enabled on the metastore?)");
+    add_why(why, sizeof why, &wl, c->uris[i].text, text);
     hl_err_clear(&e);
   }
   if (auth)

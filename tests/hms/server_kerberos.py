@@ -29,6 +29,15 @@ with hivelite.metastore.sasl.* in the warehouse's config file, then:
   the client, a "refused" line in the server's log), and the server
   serves the next good client;
 - the server logs each client's principal.
+Then hivelite attached to the server (src/hms_client) at auth and
+auth-conf: `-m thrift://localhost:PORT` with Kerberos in the warehouse's
+config (hive/_HOST@TEST.REALM, _HOST the URI's host) runs SHOW TABLES and
+a query on a pinned partition, from the ticket cache and from a client
+keytab (hadoop.kerberos.*) with a dead URI first (failover negotiates on
+the next); CREATE CATALOG with the same properties, then a query; refused:
+no ticket and a wrong service principal (28000 naming the URI), SASL off
+against the SASL server (08006 with a hint, at once), a bad level (22023),
+SASL on against a server without it (08001 within the connect timeout).
 Then hostile negotiation bytes (a 4 GB length, OK before START, another
 mechanism, truncation, a garbage token, a bad status byte: each
 connection closed, BAD sent where the protocol has a reason to give,

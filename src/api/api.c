@@ -137,6 +137,11 @@ static hl_status_t attach_uris(hl_session_t *s, const char *uris, hl_error_t *er
                                      "hive.metastore.client.connect.timeout",
                                      "hive.metastore.thrift.framed.transport.enabled",
                                      "hive.metastore.sasl.enabled",
+                                     "hive.metastore.kerberos.principal",
+                                     "hive.metastore.thrift.sasl.qop",
+                                     "hadoop.rpc.protection",
+                                     "hadoop.kerberos.keytab",
+                                     "hadoop.kerberos.principal",
                                      "hive.metastore.batch.retrieve.max",
                                      "hive.metastore-cache-ttl"};
   hl_kv_t props[2 + sizeof keys / sizeof keys[0]] = {{"type", "hms"},

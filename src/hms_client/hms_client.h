@@ -12,10 +12,19 @@
  *                                                 (default 20s)
  *   hive.metastore.thrift.framed.transport.enabled  'true': framed transport
  *                                                 (default buffered)
- *   hive.metastore.sasl.enabled                   'true': SASL (Kerberos);
- *                                                 refused (0A000): the
- *                                                 client does not use
- *                                                 src/thrift/tsasl yet
+ *   hive.metastore.sasl.enabled                   'true': SASL GSSAPI
+ *                                                 (Kerberos) on every
+ *                                                 connection (tsasl.h)
+ *   hive.metastore.kerberos.principal             the service principal,
+ *                                                 hive/_HOST@REALM (_HOST:
+ *                                                 each URI's host); unset:
+ *                                                 hive@HOST, realm from
+ *                                                 krb5.conf
+ *   hive.metastore.thrift.sasl.qop                auth (default), auth-int,
+ *     (else hadoop.rpc.protection)                auth-conf required
+ *   hadoop.kerberos.keytab, .principal            (Doris's names) a client
+ *                                                 keytab and principal;
+ *                                                 unset: KRB5CCNAME's ticket
  *   hive.metastore.batch.retrieve.max             partitions per
  *                                                 get_partitions_by_names
  *                                                 (Hive's default 300)
@@ -24,7 +33,8 @@
  *
  * LOCAL is the embedded catalog that keeps intents and write locks
  * (hl_cat_local); it stays the caller's to close, after *OUT.  The
- * connection opens here, so a metastore that no URI reaches is 08001 now.
+ * connection opens here, so a metastore that no URI reaches is 08001 now,
+ * and one that refuses the Kerberos credentials 28000.
  */
 #ifndef HL_HMS_CLIENT_H
 #define HL_HMS_CLIENT_H

@@ -1385,6 +1385,31 @@ static bool prop_true(const hl_kv_t *props, int n, const char *key) {
   return v && strcasecmp(v, "true") == 0;
 }
 
+/* The Kerberos settings of a SASL connection (hms_client.h): Hive's
+ * names for the service and the level, Doris's for the client keytab. */
+static hl_status_t sasl_settings(hmsc_conn_t *c, const hl_kv_t *props, int n, hl_error_t *err) {
+  const char *principal = hl_kv_get(props, n, "hive.metastore.kerberos.principal");
+  const char *keytab = hl_kv_get(props, n, "hadoop.kerberos.keytab");
+  const char *client = hl_kv_get(props, n, "hadoop.kerberos.principal");
+  const char *qop_key = "hive.metastore.thrift.sasl.qop";
+  const char *qop = hl_kv_get(props, n, qop_key);
+  if (!qop) qop = hl_kv_get(props, n, qop_key = "hadoop.rpc.protection");
+  c->sasl_qop = HL_TSASL_AUTH;
+  if (qop && hl_tsasl_qop_parse(qop, &c->sasl_qop, err)) {
+    hl_err_prefix(err, "%s", qop_key);
+    return err->code;
+  }
+  if (client && !keytab)
+    return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE),
+                      "'hadoop.kerberos.principal' needs 'hadoop.kerberos.keytab' (without "
+                      "both, the ticket cache is used)");
+  if ((principal && !(c->sasl_principal = hl_strdup(principal))) ||
+      (keytab && !(c->sasl_keytab = hl_strdup(keytab))) ||
+      (client && !(c->sasl_client = hl_strdup(client))))
+    return hl_err_nomem(err);
+  return HL_OK;
+}
+
 hl_status_t hl_hmsc_open(const char *uris, const hl_kv_t *props, int n_props, hl_cat_t *local,
                          hl_cat_t **out, hl_error_t *err) {
   *out = NULL;
@@ -1434,6 +1459,10 @@ hl_status_t hl_hmsc_open(const char *uris, const hl_kv_t *props, int n_props, hl
   h->ttl_ms = ttl;
   h->conn.framed = prop_true(props, n_props, "hive.metastore.thrift.framed.transport.enabled");
   h->conn.sasl = prop_true(props, n_props, "hive.metastore.sasl.enabled");
+  if (h->conn.sasl && (rc = sasl_settings(&h->conn, props, n_props, err))) {
+    hmsc_close(&h->base);
+    return rc;
+  }
   if ((rc = hmsc_conn_connect(&h->conn, err))) {
     hmsc_close(&h->base);
     return rc;

@@ -1,7 +1,8 @@
 /*
  * hmsc_conn.c -- the metastore client's connection: the URI list tried in
  * order, connect and socket timeouts, the buffered or framed transport,
- * and one reconnect-and-resend for reads (hmsc_int.h).
+ * SASL GSSAPI (Kerberos) negotiated on every new connection, and one
+ * reconnect-and-resend for reads (hmsc_int.h).
  *
  * Why resend only reads: after a write's bytes left, a broken connection
  * does not say whether the metastore applied it; sending it again could
@@ -119,6 +120,10 @@ void hmsc_conn_close(hmsc_conn_t *c) {
 void hmsc_conn_fini(hmsc_conn_t *c) {
   hmsc_conn_close(c);
   free_uris(c);
+  hl_free(c->sasl_principal);
+  hl_free(c->sasl_keytab);
+  hl_free(c->sasl_client);
+  c->sasl_principal = c->sasl_keytab = c->sasl_client = NULL;
 }
 
 const char *hmsc_conn_uri(const hmsc_conn_t *c) {
@@ -171,35 +176,80 @@ static int connect_one(const hmsc_uri_t *u, int timeout_ms, const char **why) {
   return fd;
 }
 
-/* The transport-level handshake after connecting: where SASL (Kerberos,
- * src/thrift/tsasl.h's client) plugs in; until it is wired, refused. */
-static hl_status_t handshake(hmsc_conn_t *c, hl_error_t *err) {
-  if (c->sasl)
-    return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                      "hive.metastore.sasl.enabled=true: SASL (Kerberos) connections to a "
-                      "metastore are not supported yet");
-  return HL_OK;
+/* SASL GSSAPI on the fresh connection to URI U, when configured: the
+ * service principal is hive.metastore.kerberos.principal with _HOST
+ * replaced by U's host (Hive's client rule), so each URI of the list is
+ * asked for its own ticket.  The negotiation's waits are bounded by the
+ * connect timeout, not the socket timeout: a server that does not speak
+ * SASL may sit on the START frame waiting for more bytes, and that
+ * should fail as fast as a connect that gets no answer. */
+static hl_status_t handshake(hmsc_conn_t *c, const hmsc_uri_t *u, hl_error_t *err) {
+  if (!c->sasl) return HL_OK;
+  char *principal = NULL;
+  if (c->sasl_principal) {
+    hl_status_t rc = hl_tsasl_resolve_principal(c->sasl_principal, u->host, &principal, err);
+    if (rc) return rc;
+  }
+  hl_tsasl_client_opts_t o = {c->sasl_keytab, c->sasl_client, principal};
+  int saved = c->tt.timeout_ms;
+  if (c->connect_timeout_ms > 0 && (saved <= 0 || c->connect_timeout_ms < saved))
+    c->tt.timeout_ms = c->connect_timeout_ms;
+  hl_status_t rc = hl_tsasl_client_start(&c->tt, "hive", u->host, c->sasl_qop, &o, err);
+  c->tt.timeout_ms = saved;
+  hl_free(principal);
+  return rc;
+}
+
+/* Appends "URI: TEXT" to the list WHY[0..*WL). */
+static void add_why(char *why, size_t cap, size_t *wl, const char *uri, const char *text) {
+  int k = snprintf(why + *wl, cap - *wl, "%s%s: %s", *wl ? "; " : "", uri, text);
+  if (k > 0) *wl = *wl + (size_t)k < cap ? *wl + (size_t)k : cap - 1;
 }
 
 hl_status_t hmsc_conn_connect(hmsc_conn_t *c, hl_error_t *err) {
   hmsc_conn_close(c);
-  hl_status_t rc = handshake(c, err); /* refused before any connection */
-  if (rc) return rc;
-  char why[512] = "";
+  char why[1024] = "";
   size_t wl = 0;
+  /* a Kerberos refusal (28000) outranks an unreachable URI in the
+   * SQLSTATE reported: it says what to fix */
+  bool auth = false;
   for (int i = 0; i < c->n_uris; i++) {
     const char *w;
     int fd = connect_one(&c->uris[i], c->connect_timeout_ms, &w);
-    if (fd >= 0) {
+    if (fd < 0) {
+      add_why(why, sizeof why, &wl, c->uris[i].text, w);
+      continue;
+    }
+    hl_tt_init(&c->tt, fd, c->framed);
+    c->tt.timeout_ms = c->socket_timeout_ms;
+    hl_error_t e;
+    hl_err_init(&e);
+    hl_status_t rc = handshake(c, &c->uris[i], &e);
+    if (rc == HL_OK) {
       c->fd = fd;
       c->cur = i;
-      hl_tt_init(&c->tt, fd, c->framed);
-      c->tt.timeout_ms = c->socket_timeout_ms;
       return HL_OK;
     }
-    int k = snprintf(why + wl, sizeof why - wl, "%s%s: %s", i ? "; " : "", c->uris[i].text, w);
-    if (k > 0) wl = wl + (size_t)k < sizeof why ? wl + (size_t)k : sizeof why - 1;
+    hl_tt_fini(&c->tt);
+    close(fd);
+    if (rc == HL_NOMEM || rc == HL_MISUSE) { /* the next URI would fail the same way */
+      hl_err_move(err, &e);
+      hl_err_prefix(err, "metastore %s", c->uris[i].text);
+      return rc;
+    }
+    bool refused = strcmp(e.sqlstate, HL_SS(INVALID_AUTHORIZATION_SPECIFICATION)) == 0;
+    auth |= refused;
+    /* a plain metastore takes the SASL start for the beginning of a call
+     * and waits for the rest, or closes: say where it failed */
+    char text[512];
+    snprintf(text, sizeof text, "%s%s", e.message ? e.message : "SASL failed",
+             refused ? "" : " (in the SASL negotiation: is SASL enabled on the metastore?)");
+    add_why(why, sizeof why, &wl, c->uris[i].text, text);
+    hl_err_clear(&e);
   }
+  if (auth)
+    return hl_err_set(err, HL_IOERR, HL_SS(INVALID_AUTHORIZATION_SPECIFICATION),
+                      "could not authenticate to the metastore with Kerberos (%s)", why);
   return hl_err_set(err, HL_IOERR, HL_SS(SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
                     "could not connect to the metastore (%s)", why);
 }
@@ -222,7 +272,16 @@ hl_status_t hmsc_conn_roundtrip(hmsc_conn_t *c, const void *msg, size_t len, boo
     hl_error_t e;
     hl_err_init(&e);
     hl_status_t rc = exchange(c, msg, len, reply, rlen, &e);
-    if (rc == HL_OK) return HL_OK;
+    if (rc == HL_OK) {
+      c->replied = true;
+      return HL_OK;
+    }
+    /* a metastore that requires Kerberos closes a connection whose first
+     * bytes are not SASL without a word: say what may be missing */
+    const char *hint = !c->sasl && !c->replied && rc != HL_CORRUPT
+                           ? " (if the metastore requires Kerberos, set "
+                             "'hive.metastore.sasl.enabled'='true')"
+                           : "";
     char *uri = hl_strdup(hmsc_conn_uri(c));
     hmsc_conn_close(c);
     if (rc == HL_CORRUPT) { /* the stream is out of step: never reused */
@@ -242,8 +301,9 @@ hl_status_t hmsc_conn_roundtrip(hmsc_conn_t *c, const void *msg, size_t len, boo
       }
       hl_err_clear(&ce);
     }
-    hl_err_set(err, HL_IOERR, HL_SS(CONNECTION_FAILURE), "connection to the metastore %s lost: %s",
-               uri ? uri : "", rc == HL_DONE ? "closed by the server" : e.message);
+    hl_err_set(err, HL_IOERR, HL_SS(CONNECTION_FAILURE),
+               "connection to the metastore %s lost: %s%s", uri ? uri : "",
+               rc == HL_DONE ? "closed by the server" : e.message, hint);
     hl_err_clear(&e);
     hl_free(uri);
     return HL_IOERR;

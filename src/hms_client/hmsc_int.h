@@ -8,6 +8,7 @@
 
 #include "catalog/catalog.h"
 #include "hms/hms.h"
+#include "thrift/tsasl.h"
 #include "thrift/ttransport.h"
 
 #include <stdbool.h>
@@ -23,11 +24,21 @@ typedef struct hmsc_uri {
 typedef struct hmsc_conn {
   hmsc_uri_t *uris; /* heap, parsed from the URI list */
   int n_uris;
-  int cur;                /* the URI connected to, -1 when not connected */
-  int fd;                 /* -1 when not connected */
-  hl_ttransport_t tt;     /* over fd */
-  bool framed;            /* hive.metastore.thrift.framed.transport.enabled */
-  bool sasl;              /* hive.metastore.sasl.enabled */
+  int cur;            /* the URI connected to, -1 when not connected */
+  int fd;             /* -1 when not connected */
+  hl_ttransport_t tt; /* over fd */
+  bool framed;        /* hive.metastore.thrift.framed.transport.enabled */
+  bool sasl;          /* hive.metastore.sasl.enabled */
+  /* SASL GSSAPI (Kerberos), when sasl is set: the service principal
+   * pattern (hive.metastore.kerberos.principal, _HOST replaced by each
+   * URI's host), the level required, and a client keytab + principal
+   * (hadoop.kerberos.keytab / .principal; NULL: KRB5CCNAME's ticket).
+   * Heap strings owned by the connection. */
+  char *sasl_principal;
+  char *sasl_keytab;
+  char *sasl_client;
+  hl_tsasl_qop_t sasl_qop;
+  bool replied;           /* some connection of this handle answered a call */
   int connect_timeout_ms; /* hive.metastore.client.connect.timeout */
   int socket_timeout_ms;  /* hive.metastore.client.socket.timeout */
   int32_t seqid;          /* of the last call */

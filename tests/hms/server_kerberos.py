@@ -29,6 +29,15 @@ with hivelite.metastore.sasl.* in the warehouse's config file, then:
   the client, a "refused" line in the server's log), and the server
   serves the next good client;
 - the server logs each client's principal.
+Then hivelite attached to the server (src/hms_client) at auth and
+auth-conf: `-m thrift://localhost:PORT` with Kerberos in the warehouse's
+config (hive/_HOST@TEST.REALM, _HOST the URI's host) runs SHOW TABLES and
+a query on a pinned partition, from the ticket cache and from a client
+keytab (hadoop.kerberos.*) with a dead URI first (failover negotiates on
+the next); CREATE CATALOG with the same properties, then a query; refused:
+no ticket and a wrong service principal (28000 naming the URI), SASL off
+against the SASL server (08006 with a hint, at once), a bad level (22023),
+SASL on against a server without it (08001 within the connect timeout).
 Then hostile negotiation bytes (a 4 GB length, OK before START, another
 mechanism, truncation, a garbage token, a bad status byte: each
 connection closed, BAD sent where the protocol has a reason to give,
@@ -216,7 +225,11 @@ try:
     wide = ", ".join("c%04d STRING COMMENT '%s'" % (i, "x" * 40) for i in range(3000))
     subprocess.run([opts.hivelite, "-w", W],
                    input=("CREATE DATABASE sales; CREATE TABLE sales.t (id INT) STORED AS TEXTFILE;"
-                          "CREATE TABLE sales.wide (%s) STORED AS TEXTFILE;" % wide).encode(),
+                          "CREATE TABLE sales.wide (%s) STORED AS TEXTFILE;"
+                          "CREATE TABLE sales.ev (id INT, name STRING) PARTITIONED BY (ds STRING);"
+                          "INSERT INTO sales.ev PARTITION (ds = 'a') VALUES (1, 'x'), (2, 'y');"
+                          "INSERT INTO sales.ev PARTITION (ds = 'b') VALUES (4, 'w'), (3, 'z');"
+                          % wide).encode(),
                    check=True, stdout=subprocess.DEVNULL)
     cfg = os.path.join(W, ".hivelite", "config")
 
@@ -360,6 +373,108 @@ try:
               "service principal)" % qop, len(refused), 7)
         srv.send_signal(signal.SIGTERM)
         check("%s: SIGTERM exits 0" % qop, srv.wait(30), 0)
+
+    # ---- hivelite attached to the SASL server (-m thrift://, src/hms_client)
+    # Kerberos from the warehouse config (W2) or a catalog's properties (W3).
+    W2 = os.path.join(tmp, "wh2")
+    W3 = os.path.join(tmp, "wh3")
+    os.makedirs(os.path.join(W2, ".hivelite"), exist_ok=True)
+    NOCC = "FILE:" + os.path.join(tmp, "cc.none-attach")
+    # a keytab login stores its ticket in the default cache (MIT's
+    # gss_acquire_cred_from with client_keytab): keytab runs get their own
+    KTCC = "FILE:" + os.path.join(tmp, "cc.keytab-attach")
+
+    def attach(uri, sql, config=None, wh=W2, cc=None, timeout=60):
+        """hivelite -w WH [-m URI] -c SQL with CONFIG as WH's config: [rc, out, err, secs]."""
+        if config is not None:
+            with open(os.path.join(wh, ".hivelite", "config"), "w") as f:
+                f.write("".join("%s=%s\n" % kv for kv in config))
+        t0 = time.time()
+        r = subprocess.run([opts.hivelite, "-w", wh] + (["-m", uri] if uri else []) +
+                           ["--format", "csv", "--no-header", "-c", sql],
+                           env=dict(env, KRB5CCNAME=cc or env["KRB5CCNAME"]),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+        return [r.returncode, r.stdout.decode(), r.stderr.decode(), time.time() - t0]
+
+    def sasl_config(qop, principal="hive/_HOST@TEST.REALM", keytab=False):
+        c = [("hive.metastore.sasl.enabled", "true"),
+             ("hive.metastore.kerberos.principal", principal),
+             ("hive.metastore.thrift.sasl.qop", qop), ("hive.metastore.client.connect.timeout", "5")]
+        if keytab:
+            c += [("hadoop.kerberos.keytab", KT_USER), ("hadoop.kerberos.principal", "user@TEST.REALM")]
+        return c
+
+    QUERY = "SHOW TABLES IN sales; SELECT id, name FROM sales.ev WHERE ds = 'b' ORDER BY id"
+    ANSWER = "ev\nt\nwide\n3,z\n4,w\n"
+    DEAD = free_port()
+    for qop in ("auth", "auth-conf"):
+        srv, port, log = start_server("hive/localhost@TEST.REALM", qop)
+        if port is None:
+            check("%s: server for the attached client listens" % qop, port is not None, True)
+            continue
+        uri = "thrift://localhost:%d" % port
+        check("-m %s: SHOW TABLES + a pinned partition, ticket cache" % qop,
+              attach(uri, QUERY, sasl_config(qop))[0:3], [0, ANSWER, ""])
+        # a keytab and no ticket; the first URI refuses connections (failover)
+        check("-m %s: client keytab (hadoop.kerberos.*), failover from a dead URI" % qop,
+              attach("thrift://127.0.0.1:%d,%s" % (DEAD, uri), QUERY,
+                     sasl_config(qop, keytab=True), cc=KTCC + qop)[0:3], [0, ANSWER, ""])
+        if qop == "auth-conf":
+            os.makedirs(W3, exist_ok=True)
+            props = ", ".join("'%s'='%s'" % kv for kv in
+                              [("type", "hms"), ("hive.metastore.uris", uri)] +
+                              sasl_config(qop, keytab=True))
+            check("CREATE CATALOG k with Kerberos properties, then a query",
+                  attach(None, "CREATE CATALOG k PROPERTIES (%s); "
+                         "SELECT id, name FROM k.sales.ev WHERE ds = 'a' ORDER BY id" % props,
+                         wh=W3, cc=KTCC + "-catalog")[0:3], [0, "1,x\n2,y\n", ""])
+            r = attach(uri, QUERY, sasl_config(qop), cc=NOCC)
+            check("-m: no ticket is 28000 naming the URI",
+                  r[0:3],
+                  [1, "", "ERROR 28000: could not authenticate to the metastore with Kerberos "
+                   "(%s: sasl: cannot authenticate to the server: No credentials were supplied, "
+                   "or the credentials were unavailable or inaccessible)\n" % uri])
+            r = attach(uri, QUERY, sasl_config(qop, principal="other/_HOST@TEST.REALM"))
+            check("-m: a wrong service principal is 28000 naming the URI",
+                  [r[0], r[1], r[2]],
+                  [1, "", "ERROR 28000: could not authenticate to the metastore with Kerberos "
+                   "(%s: sasl: the peer ended the negotiation (BAD): Kerberos authentication "
+                   "failed)\n" % uri])
+            r = attach(uri, QUERY, [("hive.metastore.client.connect.timeout", "5")])
+            # the server closes at once; our read sees the close or a reset
+            check("-m: SASL off against a SASL server: a clear error, at once",
+                  [r[0], r[1], re.sub(r"lost: thrift: read: Connection reset by peer",
+                                      "lost: closed by the server", r[2]), r[3] < 10],
+                  [1, "", "ERROR 08006: connection to the metastore %s lost: closed by the server "
+                   "(if the metastore requires Kerberos, set 'hive.metastore.sasl.enabled'="
+                   "'true') (line 1, column 1)\n" % uri, True])
+            r = attach(uri, QUERY, sasl_config("secret"))
+            check("-m: a bad protection level is 22023", r[0:3],
+                  [1, "", "ERROR 22023: hive.metastore.thrift.sasl.qop: SASL protection level "
+                   "must be auth, auth-int or auth-conf, not \"secret\"\n"])
+        srv.send_signal(signal.SIGTERM)
+        srv.wait(30)
+
+    # SASL on against a metastore without it: a clear error, no hang
+    with open(cfg, "w") as f:
+        f.write("")
+    plain = subprocess.Popen([opts.hivelite, "metastore", "-w", W, "--listen", "127.0.0.1:0"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    procs.append(plain)
+    select.select([plain.stdout], [], [], 60)
+    m = re.fullmatch(r"listening on 127\.0\.0\.1:(\d+)\n", plain.stdout.readline().decode())
+    if m:
+        uri = "thrift://localhost:%s" % m.group(1)
+        r = attach(uri, QUERY, sasl_config("auth"))
+        check("-m: SASL on against a server without it: a clear error, no hang",
+              [r[0], r[1], r[2], r[3] < 10],
+              [1, "", "ERROR 08001: could not connect to the metastore (%s: thrift: no data from "
+               "the peer for 5000 ms (in the SASL negotiation: is SASL enabled on the "
+               "metastore?))\n" % uri, True])
+        check("-m: the plain server serves a plain client",
+              attach(uri, QUERY, [])[0:3], [0, ANSWER, ""])
+    plain.send_signal(signal.SIGTERM)
+    plain.wait(30)
 
     # ---- hostile negotiation bytes: each connection closed, the server
     # goes on (every length checked before it is used) -----------------------

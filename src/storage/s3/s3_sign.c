@@ -367,11 +367,15 @@ static hl_status_t hmac_chain(const hl_s3_sign_in_t *in, hl_arena_t *arena, cons
   bool ok = HMAC(EVP_sha256(), k0, (int)(slen + 4), (const unsigned char *)msgs[0], strlen(msgs[0]),
                  key, &klen) != NULL;
   OPENSSL_cleanse(k0, slen + 4);
-  for (int i = 1; ok && i < 5; i++)
-    ok = HMAC(EVP_sha256(), key, (int)klen, (const unsigned char *)msgs[i], strlen(msgs[i]), key,
+  unsigned char next[EVP_MAX_MD_SIZE]; /* HMAC's output must not alias its key */
+  for (int i = 1; ok && i < 5; i++) {
+    ok = HMAC(EVP_sha256(), key, (int)klen, (const unsigned char *)msgs[i], strlen(msgs[i]), next,
               &klen) != NULL;
+    memcpy(key, next, sizeof key);
+  }
   if (ok) to_hex(key, klen, sig);
   OPENSSL_cleanse(key, sizeof key);
+  OPENSSL_cleanse(next, sizeof next);
   if (!ok)
     return hl_err_set(err, HL_ERROR, HL_SS(INTERNAL_ERROR), "S3 signing: HMAC-SHA256 failed");
   return HL_OK;
@@ -387,7 +391,7 @@ static hl_status_t sign(const hl_s3_sign_in_t *in, const qparam_t *x_amz, size_t
   qparam_t *params;
   size_t n;
   if (query_params(arena, in->query, n_x_amz, &params, &n) < 0) return hl_err_nomem(err);
-  memcpy(params + n, x_amz, n_x_amz * sizeof *x_amz);
+  if (n_x_amz) memcpy(params + n, x_amz, n_x_amz * sizeof *x_amz);
   n += n_x_amz;
 
   sbuf_t cr = {.arena = arena};

@@ -13,6 +13,7 @@
 #include "hms_server/hms_server.h"
 #include "command/command.h"
 #include "session/catalogs.h"
+#include "session/s3conf.h"
 #include "format/parquet/parquet.h"
 #include "storage/stor_cache.h"
 #include "sql/parser.h"
@@ -196,7 +197,11 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
     rc = hl_err_nomem(err);
     goto done;
   }
-  if (!(s->fs = hl_stor_local_create())) {
+  /* every location through one router: local paths, and s3:// ones with
+   * the session's S3 settings (session/s3conf.c) */
+  hl_stor_t *s3 = hl_stor_s3_create(hl_session_s3_config, s);
+  s->s3 = s3;
+  if (!s3 || !(s->fs = hl_stor_route_create(hl_stor_local_create(), s3))) {
     rc = hl_err_nomem(err);
     goto done;
   }

@@ -275,15 +275,6 @@ static void put_literal(hl_buf_t *b, const char *s) {
   hl_buf_putc(b, '\'');
 }
 
-/* Properties whose values SHOW CREATE CATALOG masks (Doris masks
- * passwords and secret keys the same way). */
-static bool is_secret(const char *key) {
-  static const char *const words[] = {"password", "secret", "keytab_content", "token", NULL};
-  for (const char *const *w = words; *w; w++)
-    if (strcasestr(key, *w)) return true;
-  return false;
-}
-
 hl_status_t hl_cmd_show_create_catalog(hl_session_t *s, const hl_ast_stmt_t *stmt,
                                        hl_arena_t *arena, hl_result_t *result, hl_error_t *err) {
   static const char *const names[] = {"Catalog", "CreateCatalog"};
@@ -323,7 +314,7 @@ hl_status_t hl_cmd_show_create_catalog(hl_session_t *s, const hl_ast_stmt_t *stm
     hl_buf_puts(&b, i ? ",\n  " : "\n  ");
     put_literal(&b, c->props[i].key);
     hl_buf_puts(&b, " = ");
-    put_literal(&b, is_secret(c->props[i].key) ? "*XXX" : c->props[i].value);
+    put_literal(&b, hl_kv_is_secret(c->props[i].key) ? HL_KV_MASK : c->props[i].value);
   }
   hl_buf_puts(&b, "\n)");
   char *text = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);

@@ -72,7 +72,9 @@ typedef struct wfile {
 typedef struct wpart {
   char **values;                /* canonical key values (NULL = default); NULL if unpartitioned */
   hl_cat_partition_t *existing; /* as read before the write, NULL if new */
-  char *dir;
+  char *dir;                    /* where the files go: the location the commit records */
+  char *dir_read;               /* the location as read before the write (differs from dir on an
+                                   object store's fresh prefix: txn.h, "Object stores") */
   hl_txn_target_t *target;
   wfile_t **outs; /* the files: one, or one per bucket that has rows */
   size_t n_outs, cap_outs;
@@ -283,6 +285,17 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   /* new files and partition directories take the table directory's mode */
   if (rc == HL_OK) rc = hl_txn_target_inherit(w->txn, p->target, t->cat->location, err);
   if (rc != HL_OK) return rc;
+  p->dir_read = p->dir;
+  /* on an object store an overwrite, a new partition and a CTAS go to a
+   * fresh prefix that the commit makes the location; appends to an
+   * existing location complete their uploads in place */
+  bool fresh = wt->overwrite || (t->n_part > 0 && !p->existing);
+  if (fresh && p->target->object && !wt->create) {
+    bool moved;
+    rc = hl_txn_target_fresh(w->txn, p->target, &moved, err);
+    if (rc != HL_OK) return rc;
+    p->dir = p->target->dir;
+  }
   p->target->user = p;
   /* an unbucketed target has one output; a bucketed one gets an output
    * per bucket on the bucket's first row (out_get) */
@@ -1161,6 +1174,10 @@ static hl_status_t apply_table(writer_t *w, wtable_t *wt, hl_error_t *err) {
   if (t->n_part == 0) {
     wpart_t *p = wt->n_parts ? wt->parts[0] : NULL;
     if (p) {
+      if (strcmp(c->location, p->dir_read) != 0)
+        return hl_err_set(err, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
+                          "the location of table \"%s.%s\" changed during the write", HL_TNAME(t));
+      c->location = p->dir; /* an object store's fresh prefix */
       rc = new_stats(w, p, wt->overwrite || wt->create, &c->params, &c->n_params, err);
       if (rc != HL_OK) return rc;
     }
@@ -1185,11 +1202,12 @@ static hl_status_t apply_table(writer_t *w, wtable_t *wt, hl_error_t *err) {
       rc = new_stats(w, p, true, &np.params, &np.n_params, err);
       if (rc == HL_OK) rc = hl_cat_partition_add(s->cat, &np, err);
     } else if (rc == HL_OK) {
-      if (strcmp(cur->location, p->dir) != 0)
+      if (strcmp(cur->location, p->dir_read) != 0)
         return hl_err_set(err, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
                           "the location of partition \"%s\" of table \"%s.%s\" changed during "
                           "the write",
                           cur->name, HL_TNAME(t));
+      cur->location = p->dir; /* an object store's fresh prefix */
       rc = new_stats(w, p, wt->overwrite, &cur->params, &cur->n_params, err);
       if (rc == HL_OK) rc = hl_cat_partition_update(s->cat, cur, err);
     } else {

@@ -37,6 +37,7 @@ hl_status_t hl_cmd_set(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *a
     const char *v = hl_session_get(s, stmt->set_key);
     lines = hl_arena_alloc(arena, sizeof(char *));
     if (!lines) return hl_err_nomem(err);
+    if (v && hl_kv_is_secret(stmt->set_key)) v = HL_KV_MASK;
     lines[0] = v ? hl_arena_sprintf(arena, "%s=%s", stmt->set_key, v)
                  : hl_arena_sprintf(arena, "%s is undefined", stmt->set_key);
     if (!lines[0]) return hl_err_nomem(err);
@@ -49,7 +50,9 @@ hl_status_t hl_cmd_set(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *a
         arena, sizeof(char *) * ((size_t)s->n_settings + (size_t)s->n_config + n_defaults + 1));
     if (!lines) return hl_err_nomem(err);
     for (int i = 0; i < s->n_settings; i++) {
-      lines[n] = hl_arena_sprintf(arena, "%s=%s", s->settings[i].key, s->settings[i].value);
+      const char *k = s->settings[i].key;
+      lines[n] = hl_arena_sprintf(arena, "%s=%s", k,
+                                  hl_kv_is_secret(k) ? HL_KV_MASK : s->settings[i].value);
       if (!lines[n++]) return hl_err_nomem(err);
     }
     for (size_t i = 0; i < n_defaults; i++) {
@@ -72,7 +75,8 @@ hl_status_t hl_cmd_set(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *a
       for (int j = 0; j < i && !shown; j++)
         shown = strcmp(s->config[j].key, key) == 0;
       if (shown) continue;
-      lines[n] = hl_arena_sprintf(arena, "%s=%s", key, hl_session_get(s, key));
+      lines[n] = hl_arena_sprintf(arena, "%s=%s", key,
+                                  hl_kv_is_secret(key) ? HL_KV_MASK : hl_session_get(s, key));
       if (!lines[n++]) return hl_err_nomem(err);
     }
     qsort(lines, n, sizeof(char *), cmp_setting);

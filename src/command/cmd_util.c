@@ -19,6 +19,29 @@
 
 /* ------------------------------------------------------------ locations */
 
+/* An S3 location: "s3://bucket/key", "s3a://" or "s3n://" (the scheme as
+ * written, lower case), with a bucket name S3 accepts, normalised like a
+ * path below the bucket. */
+static hl_status_t resolve_object(const char *location, long pos, hl_arena_t *arena, char **out,
+                                  hl_error_t *err) {
+  size_t root = hl_path_object_root(location);
+  const char *b = root ? strstr(location, "://") + 3 : NULL;
+  size_t blen = root ? (size_t)(location + root - b) : 0;
+  bool ok = root && blen >= 3 && blen <= 63 && isalnum((unsigned char)b[0]) &&
+            isalnum((unsigned char)b[blen - 1]);
+  for (size_t k = 0; ok && k < blen; k++)
+    ok = (b[k] >= 'a' && b[k] <= 'z') || isdigit((unsigned char)b[k]) || b[k] == '-' || b[k] == '.';
+  if (!ok)
+    return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                         "location \"%s\" is not a valid S3 location (s3://bucket/path, with a "
+                         "bucket name of 3 to 63 lower-case letters, digits, '.' and '-')",
+                         location);
+  char *norm = hl_path_normalize(arena, location, NULL);
+  if (!norm) return hl_err_nomem(err);
+  *out = norm;
+  return HL_OK;
+}
+
 hl_status_t hl_cmd_resolve_location(const char *location, const char *base, long pos,
                                     hl_arena_t *arena, char **out, hl_error_t *err) {
   const char *path = location;
@@ -46,6 +69,9 @@ hl_status_t hl_cmd_resolve_location(const char *location, const char *base, long
       if (path[0] != '/')
         return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
                              "location \"%s\" is not an absolute file URI", location);
+    } else if (hl_path_object_root(location) || (i >= 2 && i <= 3 && location[i + 1] == '/' &&
+                                                 strncasecmp(location, "s3", 2) == 0)) {
+      return resolve_object(location, pos, arena, out, err);
     } else {
       return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                            "file system \"%.*s\" is not supported yet", (int)i, location);

@@ -79,8 +79,10 @@ static void *conn_main(void *arg) {
     hl_free(who);
   }
   /* each connection its own file system object: the write methods create
-   * and remove directories through it */
-  hl_hms_env_t env = {hl_stor_local_create(), c->srv->locks};
+   * and remove directories through it (local ones: the server has no S3
+   * settings, so data on S3 is refused with 0A000, never taken as a
+   * relative local path) */
+  hl_hms_env_t env = {hl_stor_route_create(hl_stor_local_create(), NULL), c->srv->locks};
   if (ok && env.fs && hl_cat_open(o->metastore, &cat, &err) == HL_OK) {
     for (;;) {
       const uint8_t *msg;

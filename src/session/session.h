@@ -19,7 +19,8 @@ typedef struct hl_session {
    * another; current_db is its current database. */
   hl_cat_t *cat;
   struct hl_catalogs *catalogs; /* the catalogs by name (catalogs.h; owned) */
-  hl_stor_t *fs;                /* the local file system backend */
+  hl_stor_t *fs;                /* every location: local and S3 (stor_route.c; owned) */
+  hl_stor_t *s3;                /* the S3 backend inside fs (borrowed), for its statistics */
   char *warehouse;              /* absolute, normalised warehouse root (heap) */
   char *metastore;              /* absolute, normalised metastore file (heap; NULL: unknown) */
   char *current_db;             /* lower-case (heap) */

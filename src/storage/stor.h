@@ -3,8 +3,10 @@
  *
  * Format, catalog-repair and write code reach files only through an
  * hl_stor_t, a table of operations (Postgres smgr / SQLite VFS style) with
- * one backend per kind of storage: local POSIX now (stor_local.c), S3 next.
- * Paths are absolute strings in the backend's syntax ("/data/t/dt=1/f").
+ * one backend per kind of storage: local POSIX (stor_local.c) and S3
+ * (s3/stor_s3.c), behind a router by path (stor_route.c).  Paths are
+ * absolute strings in the backend's syntax ("/data/t/dt=1/f",
+ * "s3://bucket/t/dt=1/f").
  * Every operation fills ERR (SQLSTATE 58030 for I/O, 58P01 for a missing
  * path) on failure.
  */
@@ -106,6 +108,41 @@ typedef struct hl_stor_ops {
    * the backend has no links (object stores). */
   hl_status_t (*real_path)(hl_stor_t *fs, const char *path, hl_arena_t *arena, char **out,
                            hl_error_t *err);
+
+  /* ---- Object stores (issue 15: S3).  NULL in file systems; callers
+   * check.  An object store has no rename and no directories: a
+   * "directory" is a key prefix that exists while an object lies under
+   * it, mkdirs and rmdir do nothing, and a write becomes visible as a
+   * whole object at once. */
+
+  /* True when PATH lies on an object store (txn/ then writes pending
+   * objects instead of staging and renaming). */
+  bool (*object_store)(hl_stor_t *fs, const char *path);
+  /* Like create, but the object stays invisible to every reader (a
+   * pending multipart upload) until publish_pending; close uploads the
+   * rest of its bytes and keeps it pending.  The name is the final one. */
+  hl_status_t (*create_pending)(hl_stor_t *fs, const char *path, hl_stor_file_t **out,
+                                hl_error_t *err);
+  /* Makes the closed pending object PATH visible (completes the upload),
+   * refusing to replace an existing object where the store can tell. */
+  hl_status_t (*publish_pending)(hl_stor_t *fs, const char *path, hl_error_t *err);
+  /* Drops pending object PATH (closed or not, published or not: a
+   * published one is not removed here).  Best effort. */
+  void (*abort_pending)(hl_stor_t *fs, const char *path);
+  /* Aborts every pending object anywhere under DIR whose base name starts
+   * with NAME_PREFIX: recovery's sweep for the uploads of a dead writer
+   * (whose file names all start with its query id). */
+  hl_status_t (*abort_pending_under)(hl_stor_t *fs, const char *dir, const char *name_prefix,
+                                     hl_error_t *err);
+  /* Tells the backend which byte ranges of F the caller reads next
+   * (Parquet column chunks of a row group): it fetches them, coalesced
+   * and in parallel, so that the read_at calls that follow are served
+   * from memory.  Ranges past the end are clipped. */
+  hl_status_t (*prefetch)(hl_stor_file_t *f, const uint64_t *offsets, const uint64_t *lens,
+                          size_t n, hl_error_t *err);
+  /* Removes the N files PATHS (missing ones are fine) in as few requests
+   * as the store allows. */
+  hl_status_t (*remove_many)(hl_stor_t *fs, char *const *paths, size_t n, hl_error_t *err);
 } hl_stor_ops_t;
 
 struct hl_stor {
@@ -118,6 +155,17 @@ struct hl_stor_file {
 
 /* The local POSIX backend.  Caller destroys with fs->ops->destroy(fs). */
 hl_stor_t *hl_stor_local_create(void);
+
+/* Paths on object stores are URIs "s3://bucket/key/parts" (also s3a://
+ * and s3n://, as Hive and Spark write them; the scheme is kept as
+ * given).  The length of PATH's root ("s3a://bucket"), or 0 when PATH is
+ * not an object-store URI. */
+size_t hl_path_object_root(const char *path);
+
+/* A backend that sends every path to LOCAL or, for object-store URIs
+ * (hl_path_object_root), to OBJECTS (may be NULL: such paths fail with
+ * 0A000).  Takes ownership of both; destroy destroys them. */
+hl_stor_t *hl_stor_route_create(hl_stor_t *local, hl_stor_t *objects);
 
 /* A decorator over INNER (borrowed, must outlive it) for writers that batch
  * their durability: files created through it ignore sync (the writer

@@ -74,7 +74,11 @@ static hl_status_t b_create(hl_stor_t *fs, const char *path, hl_stor_file_t **ou
   batch_file_t *bf = hl_calloc(1, sizeof *bf);
   if (!bf) return hl_err_nomem(err);
   hl_stor_t *in = inner_of(fs);
-  hl_status_t rc = in->ops->create(in, path, &bf->inner, err);
+  /* on an object store a write's files stay pending until the commit
+   * publishes them (txn.h, "Object stores") */
+  hl_status_t rc = in->ops->object_store && in->ops->object_store(in, path)
+                       ? in->ops->create_pending(in, path, &bf->inner, err)
+                       : in->ops->create(in, path, &bf->inner, err);
   if (rc != HL_OK) {
     hl_free(bf);
     return rc;
@@ -163,6 +167,44 @@ static hl_status_t b_real_path(hl_stor_t *fs, const char *path, hl_arena_t *aren
   return in->ops->real_path(in, path, arena, out, err);
 }
 
+static bool b_object_store(hl_stor_t *fs, const char *path) {
+  hl_stor_t *in = inner_of(fs);
+  return in->ops->object_store(in, path);
+}
+
+static hl_status_t b_create_pending(hl_stor_t *fs, const char *path, hl_stor_file_t **out,
+                                    hl_error_t *err) {
+  hl_stor_t *in = inner_of(fs);
+  return in->ops->create_pending(in, path, out, err);
+}
+
+static hl_status_t b_publish_pending(hl_stor_t *fs, const char *path, hl_error_t *err) {
+  hl_stor_t *in = inner_of(fs);
+  return in->ops->publish_pending(in, path, err);
+}
+
+static void b_abort_pending(hl_stor_t *fs, const char *path) {
+  hl_stor_t *in = inner_of(fs);
+  in->ops->abort_pending(in, path);
+}
+
+static hl_status_t b_abort_pending_under(hl_stor_t *fs, const char *dir, const char *name_prefix,
+                                         hl_error_t *err) {
+  hl_stor_t *in = inner_of(fs);
+  return in->ops->abort_pending_under(in, dir, name_prefix, err);
+}
+
+static hl_status_t b_prefetch(hl_stor_file_t *f, const uint64_t *offsets, const uint64_t *lens,
+                              size_t n, hl_error_t *err) {
+  hl_stor_file_t *in = inner_file(f);
+  return in->fs->ops->prefetch ? in->fs->ops->prefetch(in, offsets, lens, n, err) : HL_OK;
+}
+
+static hl_status_t b_remove_many(hl_stor_t *fs, char *const *paths, size_t n, hl_error_t *err) {
+  hl_stor_t *in = inner_of(fs);
+  return in->ops->remove_many(in, paths, n, err);
+}
+
 static void b_destroy(hl_stor_t *fs) {
   hl_free(fs);
 }
@@ -190,6 +232,13 @@ static const hl_stor_ops_t batch_ops = {
     .lock_try = b_lock_try,
     .unlock = b_unlock,
     .real_path = b_real_path,
+    .object_store = b_object_store,
+    .create_pending = b_create_pending,
+    .publish_pending = b_publish_pending,
+    .abort_pending = b_abort_pending,
+    .abort_pending_under = b_abort_pending_under,
+    .prefetch = b_prefetch,
+    .remove_many = b_remove_many,
 };
 
 hl_stor_t *hl_stor_batch_create(hl_stor_t *inner) {
@@ -201,6 +250,15 @@ hl_stor_t *hl_stor_batch_create(hl_stor_t *inner) {
   if (!io->mode_group) b->ops.mode_group = NULL;
   if (!io->real_path) b->ops.real_path = NULL;
   if (!io->set_mode_group) b->ops.set_mode_group = NULL;
+  if (!io->object_store || !io->create_pending || !io->publish_pending || !io->abort_pending ||
+      !io->abort_pending_under) {
+    b->ops.object_store = NULL;
+    b->ops.create_pending = NULL;
+    b->ops.publish_pending = NULL;
+    b->ops.abort_pending = NULL;
+    b->ops.abort_pending_under = NULL;
+  }
+  if (!io->remove_many) b->ops.remove_many = NULL;
   if (!io->lock_try || !io->unlock) {
     b->ops.lock_try = NULL;
     b->ops.unlock = NULL;

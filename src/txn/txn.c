@@ -12,6 +12,8 @@
  *                                        overwrites, 2 drops the directory
  *                                        (stop: see hl_txn_target_add_drop);
  *                                        created may be empty
+ *   R <idx> <dir>                        object stores: the location target
+ *                                        idx replaces (its O files live there)
  *   N <idx> <name> [<origin>]            a new file of target idx (moved
  *                                        from origin instead of staging)
  *   O <idx> <name>                       an old entry of target idx
@@ -148,6 +150,11 @@ static bool hidden(const char *name) {
   return name[0] == '.' || name[0] == '_';
 }
 
+/* PATH lies on an object store (txn.h, "Object stores"). */
+static bool is_object(hl_stor_t *fs, const char *path) {
+  return path && fs->ops->object_store && fs->ops->object_store(fs, path);
+}
+
 static void quiet_remove_tree(hl_stor_t *fs, const char *path) {
   hl_error_t ignored;
   hl_err_init(&ignored);
@@ -158,7 +165,7 @@ static void quiet_remove_tree(hl_stor_t *fs, const char *path) {
 /* Removes DIR and its parents up to and including TOP while they are
  * empty (rmdir fails on a non-empty directory, which stops the walk). */
 static void rmdir_chain(hl_stor_t *fs, const char *dir, const char *top, hl_arena_t *arena) {
-  if (!top || !dir) return;
+  if (!top || !dir || is_object(fs, dir)) return;
   char *p = hl_arena_strdup(arena, dir);
   size_t top_len = strlen(top);
   while (p && strlen(p) >= top_len) {
@@ -240,6 +247,12 @@ static char *plan_text(hl_txn_t *txn) {
     put_field(&b, t->created ? t->created : "");
     if (t->stop) put_field(&b, t->stop);
     hl_buf_putc(&b, '\n');
+    if (t->replaces) {
+      hl_buf_puts(&b, "R");
+      put_field(&b, idx);
+      put_field(&b, t->replaces);
+      hl_buf_putc(&b, '\n');
+    }
     for (size_t f = 0; f < t->n_new; f++) {
       hl_buf_puts(&b, "N");
       put_field(&b, idx);
@@ -299,6 +312,7 @@ static int split_fields(char *line, char **fields, int max) {
 
 typedef struct rtarget {
   char *dir;
+  char *replaces; /* R: the location an object-store target replaces */
   char *created;
   bool drop;
   char *stop; /* drop: see hl_txn_target_add_drop */
@@ -366,9 +380,15 @@ static hl_status_t parse_plan(const char *text, hl_arena_t *arena, rplan_t *p, h
       t->created = f[4][0] ? f[4] : NULL;
       t->drop = strcmp(f[3], "2") == 0;
       t->stop = n >= 6 && f[5][0] ? f[5] : NULL;
-      if (t->dir[0] != '/') goto bad;
+      if (t->dir[0] != '/' && !hl_path_object_root(t->dir)) goto bad;
+    } else if (strcmp(f[0], "R") == 0 && n >= 3) {
+      long idx = strtol(f[1], NULL, 10);
+      if (idx < 0 || idx >= p->n_targets || !hl_path_object_root(f[2])) goto bad;
+      p->targets[idx].replaces = f[2];
     } else if (strcmp(f[0], "M") == 0 && n >= 4) {
-      if (f[1][0] != '/' || f[2][0] != '/') goto bad;
+      if ((f[1][0] != '/' && !hl_path_object_root(f[1])) ||
+          (f[2][0] != '/' && !hl_path_object_root(f[2])))
+        goto bad;
       size_t n_from = p->n_moves, n_to = p->n_moves;
       if (!push_name(arena, &p->move_from, &n_from, &p->cap_from, f[1]) ||
           !push_name(arena, &p->move_to, &n_to, &p->cap_to, f[2]) ||
@@ -421,9 +441,38 @@ static void finish_target(hl_stor_t *fs, const char *dir, const char *qid, bool 
   if (drop) remove_dropped_dir(fs, dir, stop, arena);
 }
 
+static bool under_dir(const char *path, const char *dir);
+static char *parent_dir(hl_arena_t *arena, const char *path);
+
+/* Rolls back object-store target T of the write QID (txn.h, "Object
+ * stores"): its new files carry the write's id, so every one that exists
+ * is this write's and goes; pending uploads are aborted, by name and --
+ * unless ROOT's sweep covers T -- by a sweep of T's prefix. */
+static void rollback_object_target(hl_stor_t *fs, const rtarget_t *t, const char *qid,
+                                   const char *root, hl_arena_t *arena) {
+  char **paths = t->n_new ? hl_arena_alloc(arena, sizeof(char *) * t->n_new) : NULL;
+  size_t n = 0;
+  for (size_t f = 0; paths && f < t->n_new; f++) {
+    if (t->origins[f]) continue; /* moved files cannot be on an object store */
+    char *path = hl_path_join(arena, t->dir, t->news[f]);
+    if (!path) continue;
+    fs->ops->abort_pending(fs, path);
+    paths[n++] = path;
+  }
+  hl_error_t e;
+  hl_err_init(&e);
+  if (n) fs->ops->remove_many(fs, paths, n, &e);
+  hl_err_clear(&e);
+  if (qid && !(root && under_dir(t->dir, root))) fs->ops->abort_pending_under(fs, t->dir, qid, &e);
+  hl_err_clear(&e);
+}
+
 /* Undoes the file moves of plan P (any prefix of them may have happened)
  * and removes what the write created. */
 static void rollback_plan(hl_stor_t *fs, const rplan_t *p, const char *staging, hl_arena_t *arena) {
+  /* an object store's uploads of this write anywhere under its root */
+  char *root = staging ? parent_dir(arena, staging) : NULL;
+  if (root && !is_object(fs, root)) root = NULL;
   for (size_t i = p->n_moves; i-- > 0;) {
     hl_error_t e;
     hl_err_init(&e);
@@ -440,6 +489,10 @@ static void rollback_plan(hl_stor_t *fs, const rplan_t *p, const char *staging, 
     const rtarget_t *t = &p->targets[i];
     hl_error_t e;
     hl_err_init(&e);
+    if (is_object(fs, t->dir)) {
+      rollback_object_target(fs, t, p->qid, root, arena);
+      continue;
+    }
     const char *stage = staging; /* one flat directory: names are unique per write */
     for (size_t f = 0; f < t->n_new; f++) {
       const char *origin = t->origins[f];
@@ -472,6 +525,13 @@ static void rollback_plan(hl_stor_t *fs, const rplan_t *p, const char *staging, 
     if (t->created) rmdir_chain(fs, t->dir, t->created, arena);
   }
   if (!staging) return;
+  if (root) {
+    hl_error_t e;
+    hl_err_init(&e);
+    if (p->qid) fs->ops->abort_pending_under(fs, root, p->qid, &e);
+    hl_err_clear(&e);
+    return; /* nothing was staged or created there */
+  }
   quiet_remove_tree(fs, staging);
   if (p->root_created) {
     /* the staging directory's parent chain */
@@ -481,12 +541,41 @@ static void rollback_plan(hl_stor_t *fs, const rplan_t *p, const char *staging, 
   }
 }
 
+/* Finishes a committed object-store target: the files it replaced (in
+ * REPLACES, or in DIR itself) are deleted, and a dropped directory's
+ * objects.  The write is committed: an error leaves old files behind,
+ * which a caller keeps the intent for (recovery finishes it). */
+static hl_status_t finish_object(hl_stor_t *fs, const char *dir, const char *replaces,
+                                 char *const *olds, size_t n_old, bool drop, hl_arena_t *arena,
+                                 hl_error_t *err) {
+  const char *from = replaces ? replaces : dir;
+  char **paths = n_old ? hl_arena_alloc(arena, sizeof(char *) * n_old) : NULL;
+  if (n_old && !paths) return nomem(err);
+  for (size_t f = 0; f < n_old; f++)
+    if (!(paths[f] = hl_path_join(arena, from, olds[f]))) return nomem(err);
+  hl_status_t rc = n_old ? fs->ops->remove_many(fs, paths, n_old, err) : HL_OK;
+  if (rc == HL_OK && drop) rc = fs->ops->remove_tree(fs, dir, err);
+  return rc;
+}
+
 /* Finishes a committed plan: the trash and staging directories go, and
  * dropped directories. */
-static void finish_plan(hl_stor_t *fs, const rplan_t *p, const char *staging, hl_arena_t *arena) {
-  for (int i = 0; i < p->n_targets; i++)
-    finish_target(fs, p->targets[i].dir, p->qid, p->targets[i].drop, p->targets[i].stop, arena);
-  quiet_remove_tree(fs, staging);
+static hl_status_t finish_plan(hl_stor_t *fs, const rplan_t *p, const char *staging,
+                               hl_arena_t *arena, hl_error_t *err) {
+  hl_status_t rc = HL_OK;
+  for (int i = 0; i < p->n_targets; i++) {
+    const rtarget_t *t = &p->targets[i];
+    if (is_object(fs, t->dir)) {
+      hl_status_t r2 =
+          finish_object(fs, t->dir, t->replaces, t->olds, t->n_old, t->drop, arena, err);
+      if (rc == HL_OK) rc = r2;
+    } else {
+      finish_target(fs, t->dir, p->qid, t->drop, t->stop, arena);
+    }
+  }
+  char *root = staging ? parent_dir(arena, staging) : NULL;
+  if (!is_object(fs, root)) quiet_remove_tree(fs, staging);
+  return rc;
 }
 
 /* ------------------------------------------------------------ begin */
@@ -523,7 +612,9 @@ hl_status_t hl_txn_begin(hl_cat_t *cat, hl_stor_t *fs, const char *kind, const c
     txn->root = hl_arena_strdup(arena, root);
     txn->staging = hl_arena_sprintf(arena, "%s/.hivelite-staging-%s", root, txn->qid);
     if (!txn->root || !txn->staging) return nomem(err);
-    rc = first_missing(fs, root, arena, &txn->root_created, err);
+    /* an object store has no directories to create (nor a staging one:
+     * files are pending uploads at their final names) */
+    rc = is_object(fs, root) ? HL_OK : first_missing(fs, root, arena, &txn->root_created, err);
     if (rc != HL_OK) return rc;
   }
   /* The intent is recorded before anything exists on disk, so that a crash
@@ -537,7 +628,7 @@ hl_status_t hl_txn_begin(hl_cat_t *cat, hl_stor_t *fs, const char *kind, const c
   if (!in.plan) return nomem(err);
   rc = hl_cat_intent_add(cat, &in, &txn->intent_id, err);
   if (rc != HL_OK) return rc;
-  if (txn->staging) rc = fs->ops->mkdirs(fs, txn->staging, err);
+  if (txn->staging && !is_object(fs, txn->root)) rc = fs->ops->mkdirs(fs, txn->staging, err);
   if (rc != HL_OK) {
     hl_txn_abort(txn);
     return rc;
@@ -626,6 +717,8 @@ hl_status_t hl_txn_target_add(hl_txn_t *txn, const char *dir, bool overwrite, hl
    * a directory per target would cost a mkdir and an rmdir per partition. */
   t->stage_dir = txn->staging;
   if (!t->dir) return nomem(err);
+  t->object = is_object(txn->fs, dir);
+  if (t->object) t->stage_dir = t->dir; /* pending uploads at the final names */
   txn->targets[txn->n_targets++] = t;
   *out = t;
   return HL_OK;
@@ -652,6 +745,28 @@ hl_status_t hl_txn_move_add(hl_txn_t *txn, const char *from, const char *to, hl_
   if (!g) return nomem(err);
   g[txn->n_moves - 1] = NULL;
   txn->move_created = g;
+  return HL_OK;
+}
+
+/* DIR without a trailing "/.hl-<qid>" (the prefix of an earlier write). */
+static char *base_location(hl_arena_t *arena, const char *dir) {
+  const char *slash = strrchr(dir, '/');
+  if (slash && strncmp(slash, "/.hl-", 5) == 0 && strlen(slash + 5) == 16 &&
+      strspn(slash + 5, "0123456789abcdef") == 16)
+    return hl_arena_strndup(arena, dir, (size_t)(slash - dir));
+  return hl_arena_strdup(arena, dir);
+}
+
+hl_status_t hl_txn_target_fresh(hl_txn_t *txn, hl_txn_target_t *target, bool *moved,
+                                hl_error_t *err) {
+  *moved = false;
+  if (!target->object || target->fresh) return HL_OK;
+  char *base = base_location(txn->arena, target->dir);
+  char *dir = base ? hl_arena_sprintf(txn->arena, "%s/.hl-%s", base, txn->qid) : NULL;
+  if (!dir) return nomem(err);
+  if (target->overwrite) target->replaces = target->dir;
+  target->dir = target->stage_dir = dir;
+  target->fresh = *moved = true;
   return HL_OK;
 }
 
@@ -796,6 +911,24 @@ static hl_status_t plan_targets(hl_txn_t *txn, hl_error_t *err) {
   }
   for (size_t i = 0; i < txn->n_targets; i++) {
     hl_txn_target_t *t = txn->targets[i];
+    if (t->object) { /* no directories; old files are listed, never moved */
+      t->created = NULL;
+      t->n_old = 0;
+      /* a drop deletes everything after the commit; a fresh prefix that
+       * replaces nothing is known empty */
+      if (!t->overwrite || t->drop || (t->fresh && !t->replaces)) continue;
+      const char *from = t->replaces ? t->replaces : t->dir;
+      hl_stor_entry_t *entries;
+      size_t n;
+      hl_status_t rc = fs->ops->list(fs, from, txn->arena, &entries, &n, err);
+      if (rc != HL_OK) return rc;
+      t->old_files = hl_arena_alloc(txn->arena, sizeof(char *) * (n + 1));
+      if (!t->old_files) return nomem(err);
+      for (size_t e = 0; e < n; e++)
+        if (!hidden(entries[e].name) && !entries[e].is_dir)
+          t->old_files[t->n_old++] = entries[e].name;
+      continue;
+    }
     hl_status_t rc = first_missing(fs, t->dir, txn->arena, &t->created, err);
     if (rc != HL_OK) return rc;
     t->n_old = 0;
@@ -851,6 +984,7 @@ static hl_status_t apply_files(hl_txn_t *txn, hl_error_t *err) {
   for (size_t i = 0; i < txn->n_targets; i++) {
     hl_txn_target_t *t = txn->targets[i];
     hl_status_t rc = HL_OK;
+    if (t->object) continue; /* nothing to create or trash */
     if (t->created) rc = fs->ops->mkdirs(fs, t->dir, err);
     if (rc == HL_OK) rc = inherit_dirs(txn, t, err);
     if (rc != HL_OK) return rc;
@@ -877,7 +1011,10 @@ static hl_status_t apply_files(hl_txn_t *txn, hl_error_t *err) {
                        ? t->moved_from[f]
                        : hl_path_join(txn->arena, t->stage_dir, t->new_files[f]);
       char *to = hl_path_join(txn->arena, t->dir, t->new_files[f]);
-      hl_status_t rc = from && to ? fs->ops->rename(fs, from, to, err) : nomem(err);
+      hl_status_t rc = !from || !to ? nomem(err)
+                       : t->object && !(t->moved_from && t->moved_from[f])
+                           ? fs->ops->publish_pending(fs, to, err) /* the upload completes */
+                           : fs->ops->rename(fs, from, to, err);
       if (rc != HL_OK) return rc;
       if (first_publish) {
         first_publish = false;
@@ -1275,14 +1412,26 @@ hl_status_t hl_txn_commit(hl_txn_t *txn, hl_txn_apply_fn apply, void *arg, hl_er
   }
   release_publish_locks(txn);
   hl_txn_fault_point("committed");
+  bool finished = true; /* an object store's old files are gone */
   for (size_t i = 0; i < txn->n_targets; i++) {
     hl_txn_target_t *t = txn->targets[i];
+    if (t->object) {
+      hl_error_t e;
+      hl_err_init(&e);
+      if (finish_object(txn->fs, t->dir, t->replaces, t->old_files, t->n_old, t->drop, txn->arena,
+                        &e) != HL_OK)
+        finished = false;
+      hl_err_clear(&e);
+      continue;
+    }
     finish_target(txn->fs, t->dir, t->n_old > 0 ? txn->qid : NULL, t->drop, t->stop, txn->arena);
   }
-  quiet_remove_tree(txn->fs, txn->staging);
+  if (!is_object(txn->fs, txn->root)) quiet_remove_tree(txn->fs, txn->staging);
   hl_txn_fault_point("cleanup");
   end_txn(txn);
-  forget_intent(txn);
+  /* a committed intent whose old objects could not be deleted stays, for
+   * recovery (after this process) to finish */
+  if (finished) forget_intent(txn);
   release_locks(txn);
   return HL_OK;
 }
@@ -1291,6 +1440,11 @@ void hl_txn_abort(hl_txn_t *txn) {
   if (!txn || txn->done) return;
   txn->done = true;
   for (size_t i = 0; i < txn->n_targets; i++) { /* nothing was moved yet */
+    hl_txn_target_t *t = txn->targets[i];
+    for (size_t f = 0; t->object && f < t->n_new; f++) { /* nor published */
+      char *path = hl_path_join(txn->arena, t->dir, t->new_files[f]);
+      if (path) txn->fs->ops->abort_pending(txn->fs, path);
+    }
     txn->targets[i]->n_new = 0;
     txn->targets[i]->n_old = 0;
     txn->targets[i]->created = NULL;
@@ -1310,6 +1464,7 @@ static void sync_rolled_back(hl_stor_t *fs, const rplan_t *p) {
   hl_err_init(&e);
   for (int i = 0; i < p->n_targets; i++) {
     hl_stor_stat_t st;
+    if (is_object(fs, p->targets[i].dir)) continue; /* nothing was moved there */
     if (p->targets[i].n_old > 0 && fs->ops->stat(fs, p->targets[i].dir, &st, &e) == HL_OK &&
         st.exists) {
       fs->ops->sync_fs(fs, p->targets[i].dir, &e);
@@ -1408,7 +1563,14 @@ static hl_status_t recover_owner(hl_cat_t *cat, hl_stor_t *fs, const char *lock_
     const char *staging = in.staging[0] ? in.staging : NULL;
     /* the state as the owner left it: it can no longer change */
     if (strcmp(in.state, "committed") == 0) {
-      finish_plan(fs, &p, staging, arena);
+      hl_error_t e;
+      hl_err_init(&e);
+      hl_status_t frc = finish_plan(fs, &p, staging, arena, &e);
+      hl_err_clear(&e);
+      if (frc != HL_OK) { /* an object store's old files: the next recovery deletes them */
+        (*left)++;
+        continue;
+      }
     } else {
       if (needs_remote(&in, &p)) {
         /* Remote calls first, then the files (their reverse order): the

@@ -111,6 +111,24 @@
  * process) untouched and counts them; a writer through the catalog with
  * that address repairs them when it takes the table's lock.
  *
+ * Object stores (S3: no rename, no directories, every object whole).
+ * A target whose directory is on one (target->object) is written
+ * without staging: its files are created as pending objects at their
+ * final names (stor.h create_pending: multipart uploads that no reader
+ * sees), "publish" completes them, and nothing is moved to a trash.  An
+ * overwrite (and a new partition) writes to a fresh prefix
+ * (hl_txn_target_fresh) that the caller's catalog commit makes the
+ * location, so readers of the catalog switch from the old files to the
+ * new ones at once; the replaced location's visible files (listed under
+ * the lock, "O" lines, with the location in an "R" line) are deleted
+ * only after the commit.  Rollback and recovery: published new files
+ * (named by the write's id) are deleted, and every pending upload under
+ * the write's root and targets whose name starts with the write's id is
+ * aborted (stor.h abort_pending_under) -- so the intent, recorded before
+ * anything is uploaded, is all recovery needs.  A drop deletes the
+ * directory's objects after the commit.  Directory moves (RENAME of a
+ * managed table) are not possible there; callers keep the location.
+ *
  * Fault injection: HIVELITE_CRASH_AT=<step> kills the process with SIGKILL
  * at that step (staged, locked, pending, trash, publish, synced,
  * before_commit, journaled (after the first undo record, before its
@@ -151,6 +169,9 @@ typedef struct hl_txn_target {
   int64_t gid;   /* the table directory's group */
   bool drop;     /* the write removes DIR (hl_txn_target_add_drop) */
   char *stop;    /* drop: empty parents of DIR strictly below this go too */
+  bool object;   /* DIR is on an object store (see "Object stores") */
+  char *replaces; /* hl_txn_target_fresh: the location DIR replaces, or NULL */
+  bool fresh;     /* hl_txn_target_fresh moved DIR to a new prefix */
 } hl_txn_target_t;
 
 /* Starts a write of kind KIND ("insert", "overwrite", "ctas", "truncate",
@@ -187,6 +208,15 @@ hl_status_t hl_txn_target_add_drop(hl_txn_t *txn, const char *dir, const char *s
  * rollback renames it back.  A FROM that does not exist at commit is
  * nothing to move. */
 hl_status_t hl_txn_move_add(hl_txn_t *txn, const char *from, const char *to, hl_error_t *err);
+/* Object stores: moves TARGET (just added, no file written yet) to a
+ * fresh prefix "<dir>/.hl-<qid>" below its directory (below the directory
+ * it names without such a suffix, so prefixes never nest), so that the
+ * catalog commit switches readers from the old location to the new one
+ * at once; an overwrite's old files stay where they are until the commit
+ * and are deleted after it.  TARGET->dir is then the location to record.
+ * Does nothing on a file system with rename (*MOVED false). */
+hl_status_t hl_txn_target_fresh(hl_txn_t *txn, hl_txn_target_t *target, bool *moved,
+                                hl_error_t *err);
 size_t hl_txn_target_count(const hl_txn_t *txn);
 hl_txn_target_t *hl_txn_target_at(hl_txn_t *txn, size_t i);
 /* A new unique file name "<qid>_<n><ext>" for TARGET (not yet recorded). */

@@ -12,4 +12,12 @@ typedef struct hl_kv {
 /* Value of KEY (exact match) among N pairs; NULL when absent. */
 const char *hl_kv_get(const hl_kv_t *kvs, int n, const char *key);
 
+/* True when KEY names a value that is never shown (SET, SHOW CREATE
+ * CATALOG, errors): passwords, secret keys, session tokens -- Hadoop's
+ * hadoop.security.sensitive-config-keys and Doris's rule, by words of the
+ * key, case-insensitively. */
+int hl_kv_is_secret(const char *key);
+/* What is shown instead of a secret value. */
+#define HL_KV_MASK "*XXX"
+
 #endif

@@ -589,8 +589,14 @@ static hl_status_t open_row_group(hl_parquet_reader_t *r, const hl_pq_row_group_
     spans[n++] = (pq_span_t){li, start, start + len};
   }
   qsort(spans, (size_t)n, sizeof(pq_span_t), span_cmp);
+  /* the spans grouped into reads: group g is spans [first[g], first[g+1])
+   * read as [gs[g], ge[g]) */
+  int *first = hl_arena_alloc(tmp, sizeof(int) * (size_t)(n + 1));
+  uint64_t *gs_of = hl_arena_alloc(tmp, sizeof(uint64_t) * 2 * (size_t)(n + 1));
+  if (!first || !gs_of) return hl_err_nomem(err);
+  uint64_t *glen = gs_of + n + 1;
+  int n_groups = 0;
   for (int i = 0; i < n;) {
-    /* group spans [i, j) into one read */
     uint64_t gs = spans[i].start, ge = spans[i].end;
     int j = i + 1;
     while (j < n && spans[j].start <= ge + COALESCE_GAP &&
@@ -598,6 +604,30 @@ static hl_status_t open_row_group(hl_parquet_reader_t *r, const hl_pq_row_group_
       if (spans[j].end > ge) ge = spans[j].end;
       j++;
     }
+    first[n_groups] = i;
+    gs_of[n_groups] = gs;
+    glen[n_groups++] = ge - gs;
+    i = j;
+  }
+  first[n_groups] = n;
+  /* an object store fetches the groups read whole at once, in parallel
+   * (stor.h prefetch); the reads below are then served from memory */
+  if (r->file->fs->ops->prefetch && n_groups > 1) {
+    uint64_t *offs = hl_arena_alloc(tmp, sizeof(uint64_t) * 2 * (size_t)n_groups);
+    if (!offs) return hl_err_nomem(err);
+    uint64_t *lens = offs + n_groups;
+    size_t m = 0;
+    for (int g = 0; g < n_groups; g++)
+      if (glen[g] <= COALESCE_MAX && glen[g] > 0) {
+        offs[m] = gs_of[g];
+        lens[m++] = glen[g];
+      }
+    hl_status_t st = m > 1 ? r->file->fs->ops->prefetch(r->file, offs, lens, m, err) : HL_OK;
+    if (st != HL_OK) return st;
+  }
+  for (int g = 0; g < n_groups; g++) {
+    int i = first[g], j = first[g + 1];
+    uint64_t gs = gs_of[g], ge = gs_of[g] + glen[g];
     const uint8_t *win = NULL;
     if (ge - gs <= COALESCE_MAX && ge > gs) {
       uint8_t *buf = hl_malloc((size_t)(ge - gs));
@@ -638,7 +668,6 @@ static hl_status_t open_row_group(hl_parquet_reader_t *r, const hl_pq_row_group_
           pq_col_create(&spec, win, gs, win ? (size_t)(ge - gs) : 0, &r->cols[li], err);
       if (st != HL_OK) return st;
     }
-    i = j;
   }
   return HL_OK;
 }

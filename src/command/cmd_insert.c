@@ -29,6 +29,7 @@
  * partition and of the table.
  */
 #include "command/cmd_int.h"
+#include "storage/stor_cache.h"
 #include "exec/snapshot.h"
 
 #include "util/bucket.h"
@@ -1239,6 +1240,18 @@ static hl_status_t apply(void *arg, hl_txn_t *txn, hl_error_t *err) {
 
 /* ------------------------------------------------------------ driver */
 
+/* After a commit (or its failure): the listings this process cached of
+ * the directories written are no longer current (object stores keep
+ * them for a time, not by mtime: stor_cache.h). */
+static void forget_listings(writer_t *w) {
+  for (int i = 0; w->tables && i < w->n_tables; i++)
+    for (size_t j = 0; j < w->tables[i].n_parts; j++) {
+      const wpart_t *p = w->tables[i].parts[j];
+      if (p->dir) hl_list_cache_forget(w->s->list_cache, p->dir);
+      if (p->dir_read) hl_list_cache_forget(w->s->list_cache, p->dir_read);
+    }
+}
+
 static void writer_fini(writer_t *w) {
   for (int i = 0; w->tables && i < w->n_tables; i++) {
     wtable_t *wt = &w->tables[i];
@@ -1359,6 +1372,7 @@ static hl_status_t run_writes(writer_t *w, const char *kind, hl_error_t *err) {
     writer_fini(w);
     rc = hl_txn_commit(w->txn, apply, w, err);
     w->txn = NULL;
+    forget_listings(w);
   }
   writer_fini(w);
   if (w->txn) hl_txn_abort(w->txn);
@@ -1597,6 +1611,7 @@ hl_status_t hl_cmd_truncate(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
     writer_fini(&w);
     rc = hl_txn_commit(w.txn, apply, &w, err);
     w.txn = NULL;
+    forget_listings(&w);
   }
   writer_fini(&w);
   if (w.txn) hl_txn_abort(w.txn);
@@ -1739,6 +1754,7 @@ hl_status_t hl_cmd_load(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     writer_fini(&w);
     rc = hl_txn_commit(w.txn, apply, &w, err);
     w.txn = NULL;
+    forget_listings(&w);
   }
   writer_fini(&w);
   if (w.txn) hl_txn_abort(w.txn);

@@ -558,7 +558,10 @@ static hl_status_t alter_rename(hl_session_t *s, const hl_ast_alter_table_t *alt
   /* A managed table at its default path moves with its name. */
   char *old_default = hl_path_join(arena, old_db->location, t->cat->name);
   if (!old_default) return hl_err_nomem(err);
-  bool move = !t->cat->external && strcmp(t->cat->location, old_default) == 0;
+  /* an object store cannot rename a directory: its table keeps its
+   * location under the new name (docs/operations.md, "S3") */
+  bool move = !t->cat->external && strcmp(t->cat->location, old_default) == 0 &&
+              !hl_path_object_root(t->cat->location);
   rename_arg_t r = {s, &nt, t->cat->location, NULL, 0, arena};
   if (move) {
     /* the new directory is derived from the new name, strictly inside the

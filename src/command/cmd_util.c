@@ -640,7 +640,8 @@ hl_status_t hl_cmd_part_move_target(hl_session_t *s, const hl_table_t *t,
                                     const char *dflt_old, const char *dflt_new, long pos,
                                     hl_arena_t *arena, char **to, hl_error_t *err) {
   *to = NULL;
-  if (t->cat->external) return HL_OK;
+  /* an object store cannot rename: its partitions keep their locations */
+  if (t->cat->external || hl_path_object_root(p->location)) return HL_OK;
   char *old_path = hl_table_part_path(t, p->values, dflt_old, arena);
   if (!old_path) return hl_err_nomem(err);
   if (strcmp(p->location, old_path) != 0) return HL_OK;

@@ -177,6 +177,12 @@ hl_status_t hl_snap_table(hl_snap_t *snap, hl_session_t *s, const hl_plan_scan_t
   /* Waiting for the lock with the mutex held keeps the statement's other
    * threads from listing meanwhile; the wait is bounded (a writer that
    * publishes waits for nothing of ours). */
+  /* object stores: how long a listing is reused (Trino's property name) */
+  int64_t ttl_ms = 0;
+  const char *ttl_key = "hive.file-status-cache-expire-time";
+  hl_status_t trc = hl_session_parse_millis(ttl_key, hl_session_get(s, ttl_key), &ttl_ms, err);
+  if (trc != HL_OK) return trc;
+  hl_list_cache_set_object_ttl(s->list_cache, ttl_ms * 1000000);
   pthread_mutex_lock(&snap->mu);
   hl_snap_table_t *t = NULL;
   hl_status_t rc = find_table(snap, hl_table_catalog(s, plan->table), c->db_name, c->name, &t, err);
@@ -187,25 +193,35 @@ hl_status_t hl_snap_table(hl_snap_t *snap, hl_session_t *s, const hl_plan_scan_t
   return rc;
 }
 
+/* The listing of DIR kept for T, or NULL (snap->mu held). */
+static const listing_t *listing_of(hl_snap_table_t *t, const char *dir) {
+  uint64_t v;
+  return hl_map_get(t->dirs, dir, strlen(dir), &v) ? (const listing_t *)(uintptr_t)v : NULL;
+}
+
 hl_status_t hl_snap_list(hl_snap_table_t *t, hl_session_t *s, const char *dir,
                          const hl_stor_entry_t **files, size_t *n, hl_error_t *err) {
   hl_snap_t *snap = t->snap;
-  size_t len = strlen(dir);
   pthread_mutex_lock(&snap->mu);
-  uint64_t v;
-  if (hl_map_get(t->dirs, dir, len, &v)) {
-    const listing_t *l = (const listing_t *)(uintptr_t)v;
+  const listing_t *l = listing_of(t, dir);
+  pthread_mutex_unlock(&snap->mu);
+  if (l) {
     *files = l->files;
     *n = l->n;
-    pthread_mutex_unlock(&snap->mu);
     return HL_OK;
   }
+  /* Listed without the mutex, so that the statement's threads list
+   * partitions at the same time (on an object store each listing is a
+   * request).  Two threads may list one directory at once: under the
+   * table's shared lock both see the same files, and the first to finish
+   * is the one kept. */
+  hl_arena_t *tmp = hl_arena_create(0);
+  if (!tmp) return hl_err_nomem(err);
   hl_stor_entry_t *entries = NULL;
   size_t count = 0;
   hl_error_t lerr;
   hl_err_init(&lerr);
-  hl_status_t rc =
-      hl_list_cache_list(s->list_cache, s->fs, dir, snap->arena, &entries, &count, &lerr);
+  hl_status_t rc = hl_list_cache_list(s->list_cache, s->fs, dir, tmp, &entries, &count, &lerr);
   if (rc == HL_NOTFOUND) { /* a partition whose directory is missing reads as empty */
     hl_err_clear(&lerr);
     entries = NULL;
@@ -213,19 +229,31 @@ hl_status_t hl_snap_list(hl_snap_table_t *t, hl_session_t *s, const char *dir,
     rc = HL_OK;
   }
   if (rc != HL_OK) hl_err_move(err, &lerr);
-  size_t kept = 0;
-  for (size_t i = 0; rc == HL_OK && i < count; i++)
-    if (!entries[i].is_dir && !is_hidden(entries[i].name)) entries[kept++] = entries[i];
-  listing_t *l = rc == HL_OK ? hl_arena_alloc(snap->arena, sizeof *l) : NULL;
-  if (rc == HL_OK && (!l || hl_map_set(t->dirs, dir, len, (uint64_t)(uintptr_t)l) < 0))
-    rc = hl_err_nomem(err);
+  pthread_mutex_lock(&snap->mu);
+  if (rc == HL_OK && !(l = listing_of(t, dir))) {
+    listing_t *nl = hl_arena_alloc(snap->arena, sizeof *nl);
+    hl_stor_entry_t *kept = nl ? hl_arena_alloc(snap->arena, sizeof *kept * (count ? count : 1))
+                               : NULL;
+    size_t k = 0;
+    for (size_t i = 0; kept && i < count; i++) {
+      if (entries[i].is_dir || is_hidden(entries[i].name)) continue;
+      kept[k] = entries[i];
+      if (!(kept[k++].name = hl_arena_strdup(snap->arena, entries[i].name))) kept = NULL;
+    }
+    if (!kept || hl_map_set(t->dirs, dir, strlen(dir), (uint64_t)(uintptr_t)nl) < 0) {
+      rc = hl_err_nomem(err);
+    } else {
+      nl->files = kept;
+      nl->n = k;
+      l = nl;
+    }
+  }
   if (rc == HL_OK) {
-    l->files = entries;
-    l->n = kept;
-    *files = entries;
-    *n = kept;
+    *files = l->files;
+    *n = l->n;
   }
   pthread_mutex_unlock(&snap->mu);
+  hl_arena_destroy(tmp);
   return rc;
 }
 

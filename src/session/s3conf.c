@@ -92,27 +92,6 @@ static bool truthy(const char *v) {
   return v && (strcasecmp(v, "true") == 0 || strcmp(v, "1") == 0);
 }
 
-/* A duration setting in milliseconds: a bare number, or with the unit
- * ms, s or m (Hadoop writes "60s", "200ms"). */
-static hl_status_t millis(const char *key, const char *v, int64_t *out, hl_error_t *err) {
-  if (!v) return HL_OK;
-  char *end;
-  double d = strtod(v, &end);
-  double unit = 1;
-  if (strcmp(end, "s") == 0)
-    unit = 1000;
-  else if (strcmp(end, "m") == 0)
-    unit = 60000;
-  else if (*end && strcmp(end, "ms") != 0)
-    d = -1;
-  if (end == v || !(d >= 0) || d * unit > 86400000.0)
-    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
-                      "invalid value \"%s\" for %s (expected a duration such as 5000, 200ms, 10s)",
-                      v, key);
-  *out = (int64_t)(d * unit);
-  return HL_OK;
-}
-
 hl_status_t hl_session_s3_config(void *arg, const char *bucket, hl_arena_t *arena,
                                  hl_s3_config_t *out, hl_error_t *err) {
   const hl_session_t *s = arg;
@@ -136,14 +115,14 @@ hl_status_t hl_session_s3_config(void *arg, const char *bucket, hl_arena_t *aren
                         attempts);
     out->max_attempts = (int)n;
   }
-  hl_status_t rc = millis("fs.s3a.retry.interval", opt(s, bucket, "retry.interval", arena),
+  hl_status_t rc = hl_session_parse_millis("fs.s3a.retry.interval", opt(s, bucket, "retry.interval", arena),
                           &out->retry_base_ms, err);
   if (rc == HL_OK)
-    rc = millis("fs.s3a.connection.establish.timeout",
+    rc = hl_session_parse_millis("fs.s3a.connection.establish.timeout",
                 opt(s, bucket, "connection.establish.timeout", arena), &out->connect_timeout_ms,
                 err);
   if (rc == HL_OK)
-    rc = millis("fs.s3a.connection.request.timeout",
+    rc = hl_session_parse_millis("fs.s3a.connection.request.timeout",
                 opt(s, bucket, "connection.request.timeout", arena), &out->request_timeout_ms, err);
   if (rc != HL_OK || anonymous) return rc;
   out->access_key = opt(s, bucket, "access.key", arena);

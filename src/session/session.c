@@ -217,3 +217,25 @@ hl_status_t hl_session_get_u64(hl_session_t *s, const char *key, uint64_t dflt, 
   *out = n;
   return HL_OK;
 }
+
+/* A duration setting in milliseconds: a bare number, or with the unit
+ * ms, s or m (Hadoop writes "60s", "200ms"). */
+hl_status_t hl_session_parse_millis(const char *key, const char *v, int64_t *out, hl_error_t *err) {
+  if (!v) return HL_OK;
+  char *end;
+  double d = strtod(v, &end);
+  double unit = 1;
+  if (strcmp(end, "s") == 0)
+    unit = 1000;
+  else if (strcmp(end, "m") == 0)
+    unit = 60000;
+  else if (*end && strcmp(end, "ms") != 0)
+    d = -1;
+  if (end == v || !(d >= 0) || d * unit > 86400000.0)
+    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                      "invalid value \"%s\" for %s (expected a duration such as 5000, 200ms, 10s)",
+                      v, key);
+  *out = (int64_t)(d * unit);
+  return HL_OK;
+}
+

@@ -47,6 +47,10 @@ const char *hl_session_get(const hl_session_t *s, const char *key);
  * else is 22023 naming the key. */
 hl_status_t hl_session_get_u64(hl_session_t *s, const char *key, uint64_t dflt, uint64_t *out,
                                hl_error_t *err);
+/* V, the value of setting KEY (for the message), as a duration in
+ * milliseconds: a bare number, or with the unit ms, s or m (Hadoop and
+ * Trino write "60s", "200ms").  NULL V leaves *OUT.  Else 22023. */
+hl_status_t hl_session_parse_millis(const char *key, const char *v, int64_t *out, hl_error_t *err);
 /* hive.exec.default.partition.name, or Hive's default when unset or empty. */
 const char *hl_session_default_part_name(const hl_session_t *s);
 /* Reads the warehouse configuration file WAREHOUSE/.hivelite/config (if

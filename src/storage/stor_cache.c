@@ -43,6 +43,7 @@ struct hl_list_cache {
   slot_t *slots;
   size_t cap, next;
   hl_list_cache_stats_t stats;
+  int64_t object_ttl_ns; /* object stores: how long a listing is reused (0: never) */
 };
 
 hl_list_cache_t *hl_list_cache_create(size_t max_dirs) {
@@ -143,10 +144,66 @@ static void store(hl_list_cache_t *c, const char *dir, int64_t mtime, bool racy,
   if (hl_map_set(c->index, dir, strlen(dir), idx) < 0) slot_clear(s); /* uncached, still right */
 }
 
+static int64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* An object store's prefix has no modification time: a listing is reused
+ * for the configured time after it was taken (slot mtime_ns: when), and
+ * listed again after that; our own writes forget what they change
+ * (hl_list_cache_forget). */
+static hl_status_t list_object(hl_list_cache_t *c, hl_stor_t *fs, const char *dir,
+                               hl_arena_t *arena, hl_stor_entry_t **out, size_t *n,
+                               hl_error_t *err) {
+  int64_t now = mono_ns();
+  pthread_mutex_lock(&c->mu);
+  int64_t ttl = c->object_ttl_ns;
+  uint64_t idx;
+  if (ttl > 0 && hl_map_get(c->index, dir, strlen(dir), &idx) && idx) {
+    slot_t *s = &c->slots[idx - 1];
+    if (s->path && strcmp(s->path, dir) == 0 && now - s->mtime_ns < ttl) {
+      c->stats.hits++;
+      hl_status_t rc = copy_out(s->entries, s->n, arena, out, err);
+      *n = s->n;
+      pthread_mutex_unlock(&c->mu);
+      return rc;
+    }
+  }
+  c->stats.misses++;
+  pthread_mutex_unlock(&c->mu);
+  hl_status_t rc = fs->ops->list(fs, dir, arena, out, n, err);
+  if (rc != HL_OK || ttl <= 0) return rc;
+  pthread_mutex_lock(&c->mu);
+  store(c, dir, now, false, *out, *n);
+  pthread_mutex_unlock(&c->mu);
+  return HL_OK;
+}
+
+void hl_list_cache_set_object_ttl(hl_list_cache_t *c, int64_t ttl_ns) {
+  if (!c) return;
+  pthread_mutex_lock(&c->mu);
+  c->object_ttl_ns = ttl_ns;
+  pthread_mutex_unlock(&c->mu);
+}
+
+void hl_list_cache_forget(hl_list_cache_t *c, const char *dir) {
+  if (!c) return;
+  pthread_mutex_lock(&c->mu);
+  uint64_t idx;
+  if (hl_map_get(c->index, dir, strlen(dir), &idx) && idx &&
+      strcmp(c->slots[idx - 1].path, dir) == 0)
+    c->slots[idx - 1].mtime_ns = INT64_MIN / 2; /* stale: listed again */
+  pthread_mutex_unlock(&c->mu);
+}
+
 hl_status_t hl_list_cache_list(hl_list_cache_t *c, hl_stor_t *fs, const char *dir,
                                hl_arena_t *arena, hl_stor_entry_t **out, size_t *n,
                                hl_error_t *err) {
   if (!c) return fs->ops->list(fs, dir, arena, out, n, err);
+  if (fs->ops->object_store && fs->ops->object_store(fs, dir))
+    return list_object(c, fs, dir, arena, out, n, err);
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now); /* before the stat: see "Racy listings" */
   hl_stor_stat_t st;

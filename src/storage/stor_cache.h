@@ -33,5 +33,10 @@ hl_status_t hl_list_cache_list(hl_list_cache_t *cache, hl_stor_t *fs, const char
                                hl_arena_t *arena, hl_stor_entry_t **out, size_t *n,
                                hl_error_t *err);
 hl_list_cache_stats_t hl_list_cache_stats(hl_list_cache_t *cache);
+/* Object stores have no directory mtime: their listings are reused for
+ * TTL_NS after they were taken (0, the default: never reused). */
+void hl_list_cache_set_object_ttl(hl_list_cache_t *cache, int64_t ttl_ns);
+/* Forgets the listing of DIR (a write of this process changed it). */
+void hl_list_cache_forget(hl_list_cache_t *cache, const char *dir);
 
 #endif

@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+"""faults.py -- hivelite on S3 when the network and the server misbehave, and
+when a write is killed at each step of its commit (interop.s3_faults).
+
+tests/s3/fault_proxy.py sits between hivelite and s3rver: it drops
+connections, truncates bodies, answers 500/503/429, replaces an object
+between two reads of it, redirects and sends malformed XML, per request
+kind.  Every fault is either retried (the statement gives the exact
+answer, and the proxy's counts show the retry) or reported with a clear
+error; a table is never changed by a failed write.  Then a write is
+SIGKILLed (HIVELITE_CRASH_AT) at every step of its commit, and the next
+open must leave exactly the old or the new table, with no object and no
+pending upload of the dead write left behind.  s3rver has neither
+AbortMultipartUpload nor ListMultipartUploads: the proxy answers them
+(its "abort" and "list_uploads" emulations, README.md), which is what
+recovery's sweep is checked against.
+"""
+import argparse
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import s3env  # noqa: E402
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--hivelite", required=True)
+opts = ap.parse_args()
+s3env.require()
+from fault_proxy import FaultProxy  # noqa: E402
+from hltest import Checks, keys, write_config  # noqa: E402
+
+T = Checks(opts.hivelite)
+check, run, rows = T.check, T.run, T.rows
+
+# fewer, faster retries than the defaults: a test of giving up must not wait
+RETRY = "fs.s3a.attempts.maximum = 4\nfs.s3a.retry.interval = 10ms\n"
+BEFORE = ["1,a,1", "2,b,1", "3,c,2"]
+
+tmp = tempfile.mkdtemp(prefix="hl-s3f-", dir=os.environ.get("HIVELITE_TEST_TMP"))
+try:
+    with s3env.S3Server(tmp) as srv, FaultProxy(srv.endpoint,
+                                                 emulate=("abort", "list_uploads")) as px:
+        s3 = srv.client()
+        srv.create_bucket("lake")
+        wh = os.path.join(tmp, "wh")
+        write_config(wh, px.endpoint, RETRY)
+        run(wh, "CREATE DATABASE d LOCATION 's3://lake/d.db'")
+        run(wh, "CREATE TABLE d.t (a INT, b STRING) PARTITIONED BY (p INT) STORED AS PARQUET")
+        run(wh, "INSERT INTO d.t PARTITION (p) VALUES (1, 'a', 1), (2, 'b', 1), (3, 'c', 2)")
+        q = "SELECT a, b, p FROM d.t ORDER BY a"
+        check(rows(wh, q) == BEFORE, "the table")
+
+        def objects():
+            return keys(s3, "lake", "d.db/t/")
+
+        def pending():
+            return [u for u in px.uploads.values() if not u.get("done")] \
+                if hasattr(px, "uploads") else []
+
+        # ---- reads: each fault once, retried
+        for kind, fault in (("get", {"fault": "status", "status": 503}),
+                            ("get", {"fault": "status", "status": 500}),
+                            ("get", {"fault": "status", "status": 429}),
+                            ("get", {"fault": "drop"}),
+                            ("get", {"fault": "truncate"}),
+                            ("list", {"fault": "drop"}),
+                            ("list", {"fault": "status", "status": 503})):
+            px.reset()
+            px.set_rules([dict(fault, kind=kind, nth=1)])
+            got = rows(wh, q)
+            c = px.counts()
+            check(got == BEFORE, "%s %r retried: %r" % (kind, fault, got))
+            check(px.fired() == 1 if not callable(px.fired) else px.fired() >= 1,
+                  "%s %r fired" % (kind, fault))
+        px.set_rules([])
+
+        # ---- an object replaced between two reads of it: an error, never mixed bytes
+        px.reset()
+        part1 = [k for k in objects() if "/p=1/" in k][0]
+        px.set_rules([{"kind": "get", "key": part1, "ranged": True, "nth": 2,
+                       "fault": "replace"}])
+        err = run(wh, "SELECT sum(a) FROM d.t WHERE p = 1", expect_error=True)
+        check("55000" in err and "changed" in err, "a replaced object: 55000: %r" % err)
+        px.set_rules([])
+        # put the partition back as it was (the proxy wrote other bytes)
+        run(wh, "INSERT OVERWRITE TABLE d.t PARTITION (p=1) VALUES (1, 'a'), (2, 'b')")
+        check(rows(wh, q) == BEFORE, "restored")
+
+        # ---- a redirect is refused (never followed to another host)
+        px.set_rules([{"kind": "list", "nth": 1, "fault": "redirect"}])
+        err = run(wh, q, expect_error=True)
+        check("301" in err or "redirect" in err.lower(), "a redirect: %r" % err)
+        # ---- a malformed listing
+        px.set_rules([{"kind": "list", "nth": 1, "fault": "malformed"}])
+        err = run(wh, q, expect_error=True)
+        check("08P01" in err, "malformed XML: 08P01: %r" % err)
+        px.set_rules([])
+
+        # ---- writes: a fault retried, then one that never ends
+        before_objects = objects()
+        px.set_rules([{"kind": "put_part", "nth": 1, "fault": "status", "status": 503}])
+        run(wh, "INSERT INTO d.t PARTITION (p=3) VALUES (9, 'z')")
+        check(rows(wh, "SELECT a FROM d.t WHERE p = 3") == ["9"], "a part retried after 503")
+        run(wh, "ALTER TABLE d.t DROP PARTITION (p=3)")
+        check(objects() == before_objects, "dropped again")
+        for kind in ("put_part", "complete", "create_mpu"):
+            px.set_rules([{"kind": kind, "every": True, "fault": "status", "status": 500}])
+            err = run(wh, "INSERT OVERWRITE TABLE d.t PARTITION (p=1) VALUES (5, 'e')",
+                      expect_error=True)
+            px.set_rules([])
+            check("58030" in err and "InternalError" in err and "s3://lake/d.db/t" in err,
+                  "%s failing: 58030 naming the key and S3's code: %r" % (kind, err))
+            check(rows(wh, q) == BEFORE, "%s failing: the table is unchanged" % kind)
+            check(objects() == before_objects, "%s failing: no object left" % kind)
+            left = [u for u in px.list_uploads_state() if u["key"].startswith("d.db/t/")] \
+                if hasattr(px, "list_uploads_state") else None
+            if left is not None:
+                check(left == [], "%s failing: no pending upload left: %r" % (kind, left))
+
+        # ---- SIGKILL at each step of an overwrite's commit, then recovery
+        steps = ["staged", "locked", "pending", "publish", "synced", "before_commit",
+                 "committed", "cleanup"]
+        n = 0
+        for step in steps:
+            n += 1
+            err = run(wh, "INSERT OVERWRITE TABLE d.t PARTITION (p=1) VALUES (%d, 'k')" % (10 + n),
+                      expect_error=True, env={"HIVELITE_CRASH_AT": step})
+            got = rows(wh, q)  # this open recovers the dead write
+            new = ["3,c,2", "%d,k,1" % (10 + n)]
+            committed = step in ("committed", "cleanup")
+            check(got == (new if committed else BEFORE if n == 1 else got),
+                  "killed at %s: %r" % (step, got))
+            check(got in (BEFORE, new) or (n > 1 and len(got) == 2 and got[0] == "3,c,2"),
+                  "killed at %s: old or new, never a mix: %r" % (step, got))
+            objs = objects()
+            p1 = [k for k in objs if "/p=1/" in k]
+            check(len({k.rsplit("/", 1)[0] for k in p1}) == 1,
+                  "killed at %s: one location's objects for p=1: %r" % (step, p1))
+            loc = [r for r in run(wh, "DESCRIBE FORMATTED d.t PARTITION (p=1)").splitlines()
+                   if r.startswith("Location")]
+            where = re.search(r"(s3://\S+)", loc[0]).group(1) if loc else ""
+            check(all(k.startswith(where[len("s3://lake/"):] + "/") for k in p1),
+                  "killed at %s: p=1's objects are those of its location %s: %r"
+                  % (step, where, p1))
+            left = [u for u in px.list_uploads_state() if u["key"].startswith("d.db/t/")] \
+                if hasattr(px, "list_uploads_state") else []
+            check(left == [], "killed at %s: no pending upload left: %r" % (step, left))
+            BEFORE = got  # the next step starts from what this one left
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+sys.exit(T.finish())

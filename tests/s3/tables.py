@@ -1,0 +1,171 @@
+#!/usr/bin/python3
+"""tables.py -- Hive tables on S3 through hivelite, against s3rver (npm) with
+boto3 (Debian python3-boto3) as the independent client that lays out data
+and checks what hivelite wrote (interop.s3_tables).
+
+Every statement kind on s3:// / s3a:// locations: CREATE (external and
+managed in a database located on S3), MSCK of a layout boto3 made, a pin,
+a full scan, INSERT, INSERT OVERWRITE (fresh prefix, old objects deleted
+after the commit), dynamic partitions, CTAS, a multipart upload of a large
+file, DROP of a managed table and of a partition, and the number of
+requests a pin makes (through tests/s3/fault_proxy.py, which counts).
+Secrets never appear in SET, SHOW CREATE TABLE or errors.
+"""
+import argparse
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import s3env  # noqa: E402
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--hivelite", required=True)
+opts = ap.parse_args()
+s3env.require()
+from fault_proxy import FaultProxy  # noqa: E402
+
+from hltest import Checks, keys, write_config  # noqa: E402
+
+T = Checks(opts.hivelite)
+check, run, rows = T.check, T.run, T.rows
+
+
+tmp = tempfile.mkdtemp(prefix="hl-s3-", dir=os.environ.get("HIVELITE_TEST_TMP"))
+try:
+    with s3env.S3Server(tmp) as srv, FaultProxy(srv.endpoint) as px:
+        s3 = srv.client()
+        srv.create_bucket("lake")
+        wh = os.path.join(tmp, "wh")
+        write_config(wh, px.endpoint)
+
+        # ---- a layout boto3 made: external table, MSCK, reads
+        for dt, lines in (("2024-01-01", "1,a\n2,b\n"), ("2024-01-02", "3,c\n"),
+                          ("2024-01-03", "4,d\n5,e\n6,f\n")):
+            s3.put_object(Bucket="lake", Key="ext/dt=%s/part-0.csv" % dt, Body=lines.encode())
+        s3.put_object(Bucket="lake", Key="ext/dt=2024-01-03/_SUCCESS", Body=b"")
+        run(wh, "CREATE EXTERNAL TABLE ext (a INT, b STRING) PARTITIONED BY (dt STRING) "
+                "ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' LOCATION 's3a://lake/ext'")
+        out = run(wh, "MSCK REPAIR TABLE ext")
+        check(rows(wh, "SHOW PARTITIONS ext") ==
+              ["dt=2024-01-01", "dt=2024-01-02", "dt=2024-01-03"], "MSCK found the partitions")
+        check(rows(wh, "SELECT a, b, dt FROM ext ORDER BY a") ==
+              ["1,a,2024-01-01", "2,b,2024-01-01", "3,c,2024-01-02", "4,d,2024-01-03",
+               "5,e,2024-01-03", "6,f,2024-01-03"], "full scan of the boto3 layout")
+        px.reset()
+        check(rows(wh, "SELECT count(*), sum(a) FROM ext WHERE dt = '2024-01-03'") == ["3,15"],
+              "pin")
+        c = px.counts()
+        # one LIST of the partition, one GET of its file (size and ETag came
+        # with the listing): no LIST of the table prefix, no HEAD
+        check(c.get("list", 0) == 1 and c.get("head", 0) == 0 and c.get("get", 0) == 1,
+              "a pin makes 1 LIST and 1 GET, no HEAD: %r" % c)
+        loc = [r for r in run(wh, "DESCRIBE FORMATTED ext PARTITION (dt='2024-01-02')")
+               .splitlines() if r.startswith("Location")]
+        check(loc and "s3a://lake/ext/dt=2024-01-02" in loc[0], "partition location %r" % loc)
+
+        # ---- a managed Parquet table in a database on S3
+        run(wh, "CREATE DATABASE db1 LOCATION 's3://lake/db1.db'")
+        run(wh, "CREATE TABLE db1.t (a INT, b STRING) PARTITIONED BY (p INT) STORED AS PARQUET")
+        run(wh, "INSERT INTO db1.t PARTITION (p=1) VALUES (1, 'x'), (2, 'y')")
+        run(wh, "INSERT INTO db1.t PARTITION (p) VALUES (3, 'z', 2), (4, 'w', 3)")
+        run(wh, "INSERT INTO db1.t PARTITION (p=1) VALUES (5, 'v')")
+        check(rows(wh, "SELECT a, b, p FROM db1.t ORDER BY a") ==
+              ["1,x,1", "2,y,1", "3,z,2", "4,w,3", "5,v,1"], "managed table after inserts")
+        objs = keys(s3, "lake", "db1.db/t/")
+        # a new partition is written to a fresh prefix; an append to an
+        # existing location completes its upload there
+        p1 = [k for k in objs if k.startswith("db1.db/t/p=1/.hl-")]
+        check(len(p1) == 2 and len({k.rsplit("/", 1)[0] for k in p1}) == 1,
+              "partition p=1: two files under one fresh prefix: %r" % objs)
+        check(all(re.search(r"/\.hl-[0-9a-f]{16}/[0-9a-f]{16}_\d+", k) for k in objs),
+              "every object under a fresh prefix, named by its write: %r" % objs)
+        # boto3 reads back every object hivelite wrote, byte for byte what
+        # hivelite reads from a local copy
+        local = os.path.join(tmp, "copy")
+        os.makedirs(local)
+        for k in p1:
+            s3.download_file("lake", k, os.path.join(local, k.rsplit("/", 1)[1]))
+        check(rows(wh, "SELECT a, b FROM parquet.`%s` ORDER BY a" % local) ==
+              ["1,x", "2,y", "5,v"], "boto3's copy of p=1 reads the same")
+        sizes = sum(s3.head_object(Bucket="lake", Key=k)["ContentLength"] for k in p1)
+        stats = run(wh, "DESCRIBE FORMATTED db1.t PARTITION (p=1)")
+        check(("totalSize           \t%d" % sizes) in stats or
+              re.search(r"totalSize\s*,?\s*%d\b" % sizes, stats) is not None,
+              "totalSize %d in %r" % (sizes, stats[-400:]))
+
+        # ---- INSERT OVERWRITE: a fresh prefix; the old objects go after the commit
+        old_p1 = set(p1)
+        run(wh, "INSERT OVERWRITE TABLE db1.t PARTITION (p=1) VALUES (7, 'o')")
+        check(rows(wh, "SELECT a, b, p FROM db1.t ORDER BY a") ==
+              ["3,z,2", "4,w,3", "7,o,1"], "after INSERT OVERWRITE")
+        objs = set(keys(s3, "lake", "db1.db/t/p=1/"))
+        check(not (objs & old_p1) and len(objs) == 1, "old objects deleted: %r" % objs)
+        loc = [r for r in run(wh, "DESCRIBE FORMATTED db1.t PARTITION (p=1)").splitlines()
+               if r.startswith("Location")]
+        check(loc and re.search(r"s3://lake/db1.db/t/p=1/\.hl-[0-9a-f]{16}", loc[0]),
+              "the location switched to the fresh prefix: %r" % loc)
+        # overwrite again: the next prefix is beside it, never nested
+        run(wh, "INSERT OVERWRITE TABLE db1.t PARTITION (p=1) VALUES (8, 'q')")
+        objs = keys(s3, "lake", "db1.db/t/p=1/")
+        check(len(objs) == 1 and objs[0].count("/.hl-") == 1, "no nesting: %r" % objs)
+        check(rows(wh, "SELECT a FROM db1.t WHERE p = 1") == ["8"], "second overwrite")
+
+        # ---- dynamic partitions, CTAS, an unpartitioned overwrite
+        run(wh, "CREATE TABLE db1.u (a INT, b STRING) STORED AS PARQUET")
+        run(wh, "INSERT INTO db1.u SELECT a, b FROM db1.t")
+        run(wh, "INSERT OVERWRITE TABLE db1.u SELECT a + 100, b FROM db1.t WHERE p = 2")
+        check(rows(wh, "SELECT a, b FROM db1.u") == ["103,z"], "unpartitioned overwrite")
+        check(len(keys(s3, "lake", "db1.db/u/")) == 1, "one object left in db1.u")
+        run(wh, "CREATE TABLE db1.c STORED AS PARQUET AS SELECT a, b FROM ext WHERE a > 3")
+        check(rows(wh, "SELECT count(*), sum(a) FROM db1.c") == ["3,15"], "CTAS")
+        run(wh, "CREATE TABLE db1.d (a INT) PARTITIONED BY (dt STRING) STORED AS PARQUET")
+        run(wh, "INSERT OVERWRITE TABLE db1.d PARTITION (dt) SELECT a, dt FROM ext")
+        check(rows(wh, "SELECT dt, count(*) FROM db1.d GROUP BY dt ORDER BY dt") ==
+              ["2024-01-01,2", "2024-01-02,1", "2024-01-03,3"], "dynamic partitions")
+
+        # ---- a large file: a multipart upload of several parts
+        run(wh, "CREATE TABLE db1.big (a BIGINT, s STRING) STORED AS TEXTFILE")
+        run(wh, "INSERT INTO db1.big SELECT id, repeat('x', 200) FROM range(100000) r(id)")
+        big = keys(s3, "lake", "db1.db/big/")
+        check(len(big) == 1, "one big object: %r" % big)
+        if big:
+            h = s3.head_object(Bucket="lake", Key=big[0])
+            check(h["ContentLength"] > 16 * 1024 * 1024 and re.search(r"-\d+\"?$", h["ETag"]),
+                  "a multipart object of %d bytes, ETag %s" % (h["ContentLength"], h["ETag"]))
+        check(rows(wh, "SELECT count(*), sum(a), max(length(s)) FROM db1.big") ==
+              ["100000,4999950000,200"], "the multipart object reads back")
+
+        # ---- drops
+        run(wh, "ALTER TABLE db1.t DROP PARTITION (p=3)")
+        check(keys(s3, "lake", "db1.db/t/p=3/") == [], "dropped partition's objects deleted")
+        run(wh, "DROP TABLE db1.big PURGE")
+        check(keys(s3, "lake", "db1.db/big/") == [], "DROP TABLE PURGE deletes its objects")
+        run(wh, "DROP TABLE ext")
+        check(len(keys(s3, "lake", "ext/")) == 4, "an external table's data stays")
+
+        # ---- secrets
+        out = run(wh, "SET fs.s3a.secret.key")
+        check(out.strip() == "fs.s3a.secret.key=*XXX", "SET masks the secret: %r" % out)
+        out = run(wh, "SET")
+        check("fs.s3a.secret.key=*XXX" in out.splitlines(), "SET lists the secret masked")
+        # s3rver's one account has the secret equal to its key: the secret
+        # that must not show is a wrong one
+        wh2 = os.path.join(tmp, "wh2")
+        write_config(wh2, px.endpoint)
+        with open(os.path.join(wh2, ".hivelite", "config"), "a") as f:
+            f.write("fs.s3a.secret.key = not-the-secret-x9\n")
+        run(wh2, "CREATE EXTERNAL TABLE e2 (a INT) LOCATION 's3://lake/ext'")
+        err = run(wh2, "SELECT count(*) FROM e2", expect_error=True)
+        check("28000" in err and "not-the-secret-x9" not in err and "SignatureDoesNotMatch" in err,
+              "a wrong secret: 28000 naming the S3 code, never the secret: %r" % err)
+        out = run(wh, "SHOW CREATE TABLE db1.t")
+        check("s3://lake/db1.db/t" in out and "secret" not in out.lower(),
+              "SHOW CREATE TABLE: the location, no secret")
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+sys.exit(T.finish())

@@ -6,8 +6,10 @@
  * ("ListBucketResult/Contents/Key"), and each reply type maps the few
  * paths it knows to struct fields, so a <Key> inside <Owner> or anywhere
  * else never becomes an object key.  Elements in the S3 namespace
- * (http://s3.amazonaws.com/doc/2006-03-01/) or in none match; an element
- * in another namespace never does.  Unknown elements are ignored.
+ * (http://s3.amazonaws.com/doc/2006-03-01/) or in none match, and so do
+ * those in http://doc.s3.amazonaws.com/2006-03-01/, which the s3rver test
+ * server (npm, 3.7) puts on its ListBucketResult; an element in any other
+ * namespace never does.  Unknown elements are ignored.
  *
  * The server is not trusted, so:
  *   - a DOCTYPE stops the parse ("DOCTYPE not allowed"): without one there
@@ -17,6 +19,8 @@
  *     HL_S3_XML_MAX_VALUE bytes, and a longer text is an error, never cut;
  *   - a reply holds at most HL_S3_XML_MAX_ENTRIES entries (objects, common
  *     prefixes, uploads or failed keys together);
+ *   - a field given twice (two <Key> in one <Contents>) is an error, so
+ *     the arena holds at most one copy of each value the body carries;
  *   - numbers are checked digit by digit (a <Size> above INT64_MAX is out
  *     of range: S3 objects are at most 5 TiB, and callers use the size as
  *     a signed file offset);
@@ -53,6 +57,7 @@
 #include <string.h>
 
 #define S3_NS     "http://s3.amazonaws.com/doc/2006-03-01/"
+#define S3RVER_NS "http://doc.s3.amazonaws.com/2006-03-01/" /* s3rver's misspelling */
 #define NS_SEP    '\x01' /* cannot occur in XML 1.0 text, so never in a URI */
 #define PATH_CAP  160    /* bytes of a path; deeper elements match nothing */
 #define NAME_SHOW 64     /* bytes of an element name quoted in a message */
@@ -117,6 +122,7 @@ static const char *local_name(const char *name) {
   if (!sep) return name;
   size_t ns_len = (size_t)(sep - name);
   if (ns_len == sizeof S3_NS - 1 && memcmp(name, S3_NS, ns_len) == 0) return sep + 1;
+  if (ns_len == sizeof S3RVER_NS - 1 && memcmp(name, S3RVER_NS, ns_len) == 0) return sep + 1;
   return NULL;
 }
 
@@ -301,6 +307,8 @@ static void px_init(px_t *px, const char *what, const char *const *roots, hl_are
 static int take_text(px_t *px, char **dst, const char *name, const char *text, size_t len,
                      bool leaf) {
   if (!leaf) return BAD(px, "<%s> holds elements", name);
+  /* a second copy would only cost arena space: S3 never sends one */
+  if (*dst) return BAD(px, "more than one <%s>", name);
   char *s = hl_arena_strndup(px->arena, text, len);
   if (!s) return px_nomem(px);
   *dst = s;

@@ -184,6 +184,13 @@ TEST(list_bad) {
            "<LastModified> is not an ISO 8601 UTC time");
   LIST_BAD(C("<Key>k</Key><Size>1</Size><LastModified>2009-10-12T17:50:30</LastModified>"),
            "<LastModified> is not an ISO 8601 UTC time");
+  LIST_BAD(C("<Key>k</Key><Size>1</Size><Key>j</Key>"), "more than one <Key>");
+  LIST_BAD("<ListBucketResult><CommonPrefixes><Prefix>a</Prefix><Prefix>b</Prefix>"
+           "</CommonPrefixes></ListBucketResult>",
+           "more than one <Prefix>");
+  LIST_BAD("<ListBucketResult><NextContinuationToken>a</NextContinuationToken>"
+           "<NextContinuationToken>b</NextContinuationToken></ListBucketResult>",
+           "more than one <NextContinuationToken>");
   LIST_BAD("<ListBucketResult><CommonPrefixes></CommonPrefixes></ListBucketResult>",
            "<CommonPrefixes> without <Prefix>");
   LIST_BAD("<ListBucketResult><IsTruncated>yes</IsTruncated></ListBucketResult>",
@@ -727,6 +734,72 @@ TEST(round_trip_list) {
   hl_arena_destroy(a);
 }
 
+/* Replies captured from the npm s3rver 3.7.1 (node --openssl-legacy-provider)
+ * through the AWS CLI: its own namespace on ListBucketResult, none
+ * elsewhere but DeleteResult, no RequestId in its errors. */
+TEST(s3rver_samples) {
+  hl_arena_t *a = hl_arena_create(0);
+  hl_error_t err;
+  hl_err_init(&err);
+  const char *body =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<ListBucketResult xmlns=\"http://doc.s3.amazonaws.com/2006-03-01/\"><Name>bkt</Name>"
+      "<Prefix>db/t/</Prefix><KeyCount>1</KeyCount><MaxKeys>1000</MaxKeys><Delimiter>/</Delimiter>"
+      "<IsTruncated>false</IsTruncated><Contents><Key>db/t/a&amp;b &lt;c&gt;.parquet</Key>"
+      "<LastModified>2026-12-02T14:15:18.000Z</LastModified>"
+      "<ETag>&quot;6520213d3695a344f306efffa2523807&quot;</ETag><Size>3</Size>"
+      "<StorageClass>STANDARD</StorageClass></Contents><CommonPrefixes><Prefix>db/t/year=2024/"
+      "</Prefix></CommonPrefixes></ListBucketResult>";
+  hl_s3_list_t l;
+  CHECK_INT(hl_s3_xml_parse_list(body, strlen(body), a, &l, &err), HL_OK);
+  CHECK_INT(l.n_objects, 1);
+  if (l.n_objects == 1) {
+    CHECK_STR(l.objects[0].key, "db/t/a&b <c>.parquet");
+    CHECK_INT(l.objects[0].size, 3);
+    CHECK_STR(l.objects[0].etag, "\"6520213d3695a344f306efffa2523807\"");
+    CHECK_INT(l.objects[0].mtime_ns, 1796220918LL * 1000000000);
+  }
+  CHECK_INT(l.n_prefixes, 1);
+  if (l.n_prefixes == 1) CHECK_STR(l.prefixes[0], "db/t/year=2024/");
+  CHECK(!l.truncated && l.next_token == NULL);
+  body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>NoSuchKey</Code>"
+         "<Message>The specified key does not exist.</Message><Key>nokey</Key></Error>";
+  hl_s3_error_t e;
+  bool is_err = false;
+  CHECK_INT(hl_s3_xml_parse_error(body, strlen(body), a, &e, &is_err, &err), HL_OK);
+  CHECK(is_err);
+  CHECK_STR(e.code, "NoSuchKey");
+  CHECK_STR(e.message, "The specified key does not exist.");
+  CHECK(e.request_id == NULL);
+  body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<InitiateMultipartUploadResult>"
+         "<Bucket>bkt</Bucket><Key>db/mp</Key><UploadId>ee8f1d5eafc3534d96929517c779bcd5</UploadId>"
+         "</InitiateMultipartUploadResult>";
+  char *id = NULL;
+  CHECK_INT(hl_s3_xml_parse_initiate(body, strlen(body), a, &id, &err), HL_OK);
+  CHECK_STR(id, "ee8f1d5eafc3534d96929517c779bcd5");
+  body =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<CompleteMultipartUploadResult>"
+      "<Location>http://127.0.0.1:45731/bkt/db/mp</Location><Bucket>bkt</Bucket><Key>db/mp</Key>"
+      "<ETag>&quot;6520213d3695a344f306efffa2523807&quot;</ETag></CompleteMultipartUploadResult>";
+  char *etag = NULL;
+  CHECK_INT(hl_s3_xml_parse_complete(body, strlen(body), a, &etag, &is_err, &e, &err), HL_OK);
+  CHECK(!is_err);
+  CHECK_STR(etag, "\"6520213d3695a344f306efffa2523807\"");
+  body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>InternalError</Code>"
+         "<Message>We encountered an internal error. Please try again.</Message></Error>";
+  CHECK_INT(hl_s3_xml_parse_complete(body, strlen(body), a, &etag, &is_err, &e, &err), HL_OK);
+  CHECK(is_err && etag == NULL);
+  CHECK_STR(e.code, "InternalError");
+  body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DeleteResult "
+         "xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Deleted><Key>db/t/year=2024/x</Key>"
+         "</Deleted><Deleted><Key>nope</Key></Deleted></DeleteResult>";
+  hl_s3_delete_error_t *errs = NULL;
+  size_t n = 9;
+  CHECK_INT(hl_s3_xml_parse_delete(body, strlen(body), a, &errs, &n, &err), HL_OK);
+  CHECK_INT(n, 0);
+  hl_arena_destroy(a);
+}
+
 int main(void) {
   RUN(list_full);
   RUN(list_plain);
@@ -740,5 +813,6 @@ int main(void) {
   RUN(build_delete);
   RUN(build_complete);
   RUN(round_trip_list);
+  RUN(s3rver_samples);
   return test_report();
 }

@@ -21,6 +21,8 @@
  *     prefixes, uploads or failed keys together);
  *   - a field given twice (two <Key> in one <Contents>) is an error, so
  *     the arena holds at most one copy of each value the body carries;
+ *   - an <EncodingType> (url) is refused: we never ask for encoded keys,
+ *     so keys are taken as text, and encoded ones would name other objects;
  *   - numbers are checked digit by digit (a <Size> above INT64_MAX is out
  *     of range: S3 objects are at most 5 TiB, and callers use the size as
  *     a signed file offset);
@@ -149,14 +151,15 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
         XML_StopParser(px->parser, XML_FALSE);
         return;
       }
-      BAD(px, "unexpected root element <%.*s> (expected <%s>)", NAME_SHOW, local ? local : name,
-          px->roots[0]);
+      const char *sep = strrchr(name, NS_SEP); /* the separator is no text for a message */
+      BAD(px, "unexpected root element <%.*s>%s (expected <%s>)", NAME_SHOW, sep ? sep + 1 : name,
+          local ? "" : " of another namespace", px->roots[0]);
       return;
     }
     px->root_len = strlen(local);
     memcpy(px->path, local, px->root_len + 1); /* root names are ours: short */
     px->path_len = px->root_len;
-    if (px->start && px->start(px, "") < 0) return;
+    if (px->start) px->start(px, "");
     return;
   }
   size_t n = local ? strlen(local) : 0;
@@ -407,6 +410,15 @@ static bool parse_time(const char *s, size_t n, int64_t *out) {
   return true;
 }
 
+/* <EncodingType>url: the keys would be percent-encoded.  The client never
+ * asks for it, and taking encoded keys as text would name other objects,
+ * so a server that sends it anyway is refused. */
+static int check_encoding(px_t *px, const char *text, size_t len) {
+  if (len == 0) return 0;
+  return BAD(px, "keys are encoded (<EncodingType> %s), which was not requested",
+             len == 3 && memcmp(text, "url", 3) == 0 ? "url" : "unknown");
+}
+
 /* Room for entry N+1 in *ARR of *CAP elements of SIZE bytes. */
 static int grow(px_t *px, void **arr, size_t *cap, size_t n, size_t size) {
   if (px->n_entries >= HL_S3_XML_MAX_ENTRIES)
@@ -514,6 +526,7 @@ static int list_end(px_t *px, const char *rel, const char *text, size_t len, boo
     return BAD(px, "<CommonPrefixes> without <Prefix>");
   if (strcmp(rel, "IsTruncated") == 0)
     return take_bool(px, &o->truncated, "IsTruncated", text, len, leaf);
+  if (strcmp(rel, "EncodingType") == 0) return check_encoding(px, text, len);
   if (strcmp(rel, "NextContinuationToken") == 0)
     return take_text(px, &o->next_token, "NextContinuationToken", text, len, leaf);
   return 0;
@@ -625,6 +638,7 @@ static int uploads_end(px_t *px, const char *rel, const char *text, size_t len, 
   }
   if (strcmp(rel, "IsTruncated") == 0)
     return take_bool(px, &o->truncated, "IsTruncated", text, len, leaf);
+  if (strcmp(rel, "EncodingType") == 0) return check_encoding(px, text, len);
   if (strcmp(rel, "NextKeyMarker") == 0)
     return take_text(px, &o->next_key_marker, "NextKeyMarker", text, len, leaf);
   if (strcmp(rel, "NextUploadIdMarker") == 0)

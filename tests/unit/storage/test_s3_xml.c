@@ -138,7 +138,7 @@ TEST(list_plain) {
   CHECK_INT(list_of(a,
                     "<ListBucketResult><Contents><Key>k</Key><Size>1</Size>"
                     "<LastModified>2009-10-12T19:50:30.000+02:00</LastModified></Contents>"
-                    "<NextContinuationToken/></ListBucketResult>",
+                    "<NextContinuationToken/><EncodingType/></ListBucketResult>",
                     &l, &err),
             HL_OK);
   CHECK_INT(l.objects[0].mtime_ns, 1255369830LL * 1000000000);
@@ -191,6 +191,12 @@ TEST(list_bad) {
   LIST_BAD("<ListBucketResult><NextContinuationToken>a</NextContinuationToken>"
            "<NextContinuationToken>b</NextContinuationToken></ListBucketResult>",
            "more than one <NextContinuationToken>");
+  LIST_BAD(
+      "<ListBucketResult><EncodingType>url</EncodingType><Contents><Key>a%20b</Key>"
+      "<Size>1</Size></Contents></ListBucketResult>",
+      "S3 ListObjectsV2 reply: keys are encoded (<EncodingType> url), which was not requested");
+  LIST_BAD("<ListBucketResult><EncodingType>base64</EncodingType></ListBucketResult>",
+           "keys are encoded (<EncodingType> unknown)");
   LIST_BAD("<ListBucketResult><CommonPrefixes></CommonPrefixes></ListBucketResult>",
            "<CommonPrefixes> without <Prefix>");
   LIST_BAD("<ListBucketResult><IsTruncated>yes</IsTruncated></ListBucketResult>",
@@ -199,7 +205,9 @@ TEST(list_bad) {
            "<IsTruncated> is neither true nor false");
   LIST_BAD("<ListAllMyBucketsResult" NS "/>",
            "unexpected root element <ListAllMyBucketsResult> (expected <ListBucketResult>)");
-  LIST_BAD("<x:ListBucketResult xmlns:x=\"urn:other\"/>", "unexpected root element");
+  LIST_BAD("<x:ListBucketResult xmlns:x=\"urn:other\"/>",
+           "unexpected root element <ListBucketResult> of another namespace (expected "
+           "<ListBucketResult>)");
   LIST_BAD("<Error><Code>NoSuchBucket</Code></Error>", "unexpected root element <Error>");
   LIST_BAD("<ListBucketResult><Contents><Key>k</Key><Size>1</Si",
            "S3 ListObjectsV2 reply: truncated document");
@@ -517,6 +525,9 @@ TEST(uploads) {
          "<Upload> without <Key>");
   UP_BAD("<ListMultipartUploadsResult><IsTruncated>1</IsTruncated></ListMultipartUploadsResult>",
          "<IsTruncated> is neither true nor false");
+  UP_BAD("<ListMultipartUploadsResult><EncodingType>url</EncodingType>"
+         "</ListMultipartUploadsResult>",
+         "S3 ListMultipartUploads reply: keys are encoded (<EncodingType> url)");
   UP_BAD("<ListBucketResult/>", "unexpected root element <ListBucketResult>");
   UP_BAD("<ListMultipartUploadsResult><Upload>", "truncated document");
 #undef UP_BAD

@@ -68,7 +68,8 @@ static void run_parser(int which, const char *body, size_t len, hl_arena_t *a, h
       check_value(l.objects[i].etag, 1);
       if (l.objects[i].size > (uint64_t)INT64_MAX) abort();
     }
-    for (size_t i = 0; i < l.n_prefixes; i++) check_value(l.prefixes[i], 0);
+    for (size_t i = 0; i < l.n_prefixes; i++)
+      check_value(l.prefixes[i], 0);
     check_value(l.next_token, 1);
     break;
   }

@@ -59,6 +59,11 @@ fuzz: deps
 	  src/thrift/[a-z]*.c src/util/[a-z]*.c -lm -lpthread $$(pkg-config --cflags --libs krb5-gssapi) \
 	  -o build-fuzz/fuzz_hms_read
 	./build-fuzz/fuzz_hms_read -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-hms_read tests/fuzz/corpus/hms_read
+# s3xml: the S3 XML reply parsers (tests/fuzz/fuzz_s3_xml.c)
+	@mkdir -p build-fuzz/corpus-s3_xml
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_s3_xml.c src/storage/s3/s3_xml.c src/util/[a-z]*.c \
+	  $$(pkg-config --cflags --libs expat) -lm -lpthread -o build-fuzz/fuzz_s3_xml
+	./build-fuzz/fuzz_s3_xml -max_total_time=$(FUZZ_SECONDS) -max_len=16384 build-fuzz/corpus-s3_xml tests/fuzz/corpus/s3_xml
 
 valgrind: deps
 	@cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug >/dev/null

@@ -174,9 +174,9 @@ hl_status_t hl_s3_list_page(hl_s3_client_t *c, const char *bucket, const char *p
 }
 
 /* One GET of [OFFSET, OFFSET+LEN) into BUF; *GOT bytes came. */
-static hl_status_t get_one(hl_s3_client_t *c, const char *bucket, const char *key,
-                           const char *etag, uint64_t offset, size_t len, void *buf, size_t *got,
-                           hl_arena_t *arena, hl_error_t *err) {
+static hl_status_t get_one(hl_s3_client_t *c, const char *bucket, const char *key, const char *etag,
+                           uint64_t offset, size_t len, void *buf, size_t *got, hl_arena_t *arena,
+                           hl_error_t *err) {
   *got = 0;
   if (len == 0) return HL_OK;
   uint64_t last = offset + len - 1;
@@ -219,8 +219,8 @@ typedef struct ranges_job {
   void *const *bufs;
   size_t n;
   pthread_mutex_t mu;
-  size_t next;     /* the next range to fetch */
-  hl_error_t err;  /* the first failure; the others stop taking ranges */
+  size_t next;    /* the next range to fetch */
+  hl_error_t err; /* the first failure; the others stop taking ranges */
 } ranges_job_t;
 
 static void *ranges_worker(void *arg) {
@@ -259,8 +259,14 @@ hl_status_t hl_s3_get_ranges(hl_s3_client_t *c, const char *bucket, const char *
                              const char *etag, const uint64_t *offsets, const size_t *lens,
                              void *const *bufs, size_t n, int max_parallel, hl_error_t *err) {
   if (n == 0) return HL_OK;
-  ranges_job_t j = {.c = c, .bucket = bucket, .key = key, .etag = etag, .offsets = offsets,
-                    .lens = lens, .bufs = bufs, .n = n};
+  ranges_job_t j = {.c = c,
+                    .bucket = bucket,
+                    .key = key,
+                    .etag = etag,
+                    .offsets = offsets,
+                    .lens = lens,
+                    .bufs = bufs,
+                    .n = n};
   pthread_mutex_init(&j.mu, NULL);
   hl_err_init(&j.err);
   size_t workers = max_parallel > 0 ? (size_t)max_parallel : DEFAULT_PARALLEL;
@@ -274,7 +280,8 @@ hl_status_t hl_s3_get_ranges(hl_s3_client_t *c, const char *bucket, const char *
     started++;
   }
   ranges_worker(&j);
-  for (size_t i = 0; i < started; i++) pthread_join(tids[i], NULL);
+  for (size_t i = 0; i < started; i++)
+    pthread_join(tids[i], NULL);
   hl_free(tids);
   pthread_mutex_destroy(&j.mu);
   hl_status_t st = j.err.code;
@@ -451,7 +458,8 @@ hl_status_t hl_s3_mpu_list(hl_s3_client_t *c, const char *bucket, const char *pr
       st = prefix_parse_error(&r, err);
     if (st == HL_OK && out->n_uploads + page.n_uploads > cap) {
       size_t ncap = cap ? cap : 64;
-      while (ncap < out->n_uploads + page.n_uploads) ncap *= 2;
+      while (ncap < out->n_uploads + page.n_uploads)
+        ncap *= 2;
       hl_s3_upload_t *u = hl_arena_realloc(arena, out->uploads, cap * sizeof *u, ncap * sizeof *u);
       if (!u) {
         st = hl_err_nomem(err);
@@ -483,8 +491,7 @@ hl_status_t hl_s3_mpu_list(hl_s3_client_t *c, const char *bucket, const char *pr
   return st;
 }
 
-hl_status_t hl_s3_delete(hl_s3_client_t *c, const char *bucket, const char *key,
-                         hl_error_t *err) {
+hl_status_t hl_s3_delete(hl_s3_client_t *c, const char *bucket, const char *key, hl_error_t *err) {
   hl_arena_t *a = hl_arena_create(0);
   if (!a) return hl_err_nomem(err);
   hl_s3_req_t r;
@@ -505,8 +512,8 @@ static bool content_md5(const void *data, size_t len, char out[25]) {
 }
 
 /* One DeleteObjects of KEYS[0..N) (N <= 1,000). */
-static hl_status_t delete_batch(hl_s3_client_t *c, const char *bucket, char *const *keys,
-                                size_t n, hl_arena_t *a, hl_error_t *err) {
+static hl_status_t delete_batch(hl_s3_client_t *c, const char *bucket, char *const *keys, size_t n,
+                                hl_arena_t *a, hl_error_t *err) {
   hl_buf_t body;
   hl_buf_init(&body);
   hl_s3_xml_build_delete(&body, keys, n);

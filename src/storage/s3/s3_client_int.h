@@ -108,9 +108,9 @@ typedef struct hl_s3_req {
   /* reply */
   long status;
   hl_s3_resp_headers_t hdr;
-  hl_buf_t xml;       /* an XML (or error) body, at most HL_S3_XML_MAX_BODY */
-  size_t got;         /* bytes written to BUF */
-  int attempts;       /* how many were sent */
+  hl_buf_t xml;        /* an XML (or error) body, at most HL_S3_XML_MAX_BODY */
+  size_t got;          /* bytes written to BUF */
+  int attempts;        /* how many were sent */
   hl_s3_error_t s3err; /* the last error body's fields (code NULL: none) */
 } hl_s3_req_t;
 

@@ -138,7 +138,8 @@ int64_t hl_s3_backoff_ms(uint64_t *state, int64_t base_ms, int attempt) {
   x ^= x << 17;
   *state = x;
   int64_t ceil = base_ms;
-  for (int i = 0; i < attempt && ceil < HL_S3_BACKOFF_CAP_MS; i++) ceil *= 2;
+  for (int i = 0; i < attempt && ceil < HL_S3_BACKOFF_CAP_MS; i++)
+    ceil *= 2;
   if (ceil > HL_S3_BACKOFF_CAP_MS) ceil = HL_S3_BACKOFF_CAP_MS;
   if (ceil <= 0) return 0;
   return (int64_t)(x % (uint64_t)ceil);
@@ -208,7 +209,8 @@ static void pool_give(hl_s3_client_t *c, CURL *h) {
 }
 
 void hl_s3_pool_fini(hl_s3_client_t *c) {
-  for (size_t i = 0; i < c->n_pool; i++) curl_easy_cleanup(c->pool[i]);
+  for (size_t i = 0; i < c->n_pool; i++)
+    curl_easy_cleanup(c->pool[i]);
   hl_free(c->pool);
   c->pool = NULL;
   c->n_pool = c->cap_pool = 0;
@@ -314,8 +316,10 @@ static hl_status_t build_headers(hl_s3_client_t *c, hl_s3_req_t *r, const hl_s3_
     if (!t) goto oom;                                                                              \
     list = t;                                                                                      \
   } while (0)
-  for (size_t i = 0; i < ns; i++) ADD(signed_h[i].name, signed_h[i].value);
-  for (size_t i = 0; i < r->n_extra; i++) ADD(r->extra[i].name, r->extra[i].value);
+  for (size_t i = 0; i < ns; i++)
+    ADD(signed_h[i].name, signed_h[i].value);
+  for (size_t i = 0; i < r->n_extra; i++)
+    ADD(r->extra[i].name, r->extra[i].value);
   if (c->access_key) {
     hl_s3_sign_in_t in = {
         .method = r->method,
@@ -401,7 +405,8 @@ static uint64_t jitter_seed(const hl_s3_req_t *r) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)(uintptr_t)r;
   const char *s = r->key ? r->key : r->bucket;
-  for (; *s; s++) x = (x ^ (unsigned char)*s) * 0x100000001b3ull;
+  for (; *s; s++)
+    x = (x ^ (unsigned char)*s) * 0x100000001b3ull;
   x ^= r->range_first * 0x9e3779b97f4a7c15ull;
   return x ? x : 1;
 }
@@ -449,7 +454,8 @@ static void judge(hl_s3_req_t *r, attempt_t *a, CURLcode rc, const char *errbuf,
     o->fail = HL_S3_FAIL_TRANSIENT;
     snprintf(o->why, sizeof o->why, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
     size_t n = strlen(o->why);
-    while (n > 0 && (o->why[n - 1] == '\n' || o->why[n - 1] == '.')) o->why[--n] = '\0';
+    while (n > 0 && (o->why[n - 1] == '\n' || o->why[n - 1] == '.'))
+      o->why[--n] = '\0';
     return;
   }
   o->curl_ok = true;
@@ -509,7 +515,8 @@ static void judge(hl_s3_req_t *r, attempt_t *a, CURLcode rc, const char *errbuf,
       o->sqlstate_override = HL_SS(PROTOCOL_VIOLATION);
       o->code_override = HL_CORRUPT;
       if (r->hdr.has_range)
-        snprintf(o->why, sizeof o->why, "the reply holds bytes %llu-%llu (%zu bytes), not the range asked for",
+        snprintf(o->why, sizeof o->why,
+                 "the reply holds bytes %llu-%llu (%zu bytes), not the range asked for",
                  (unsigned long long)r->hdr.range_first, (unsigned long long)r->hdr.range_last,
                  r->got);
       else
@@ -533,10 +540,9 @@ static hl_status_t fail_message(hl_s3_req_t *r, const outcome_t *o, hl_error_t *
   } else {
     hl_buf_printf(&m, "HTTP %ld", r->status);
     if (r->s3err.code) hl_buf_printf(&m, " %s", r->s3err.code);
-    if (r->s3err.message) hl_buf_printf(&m, " \"%s\"", r->s3err.message);
+    if (r->s3err.message && *r->s3err.message) hl_buf_printf(&m, " \"%s\"", r->s3err.message);
     if (r->status >= 300 && r->status < 400) {
-      if (r->hdr.region[0])
-        hl_buf_printf(&m, ": the bucket is in region \"%s\"", r->hdr.region);
+      if (r->hdr.region[0]) hl_buf_printf(&m, ": the bucket is in region \"%s\"", r->hdr.region);
       if (r->hdr.location[0]) hl_buf_printf(&m, " (Location \"%s\")", r->hdr.location);
       hl_buf_puts(&m, "; redirects are not followed");
     }

@@ -69,8 +69,7 @@ static hl_status_t copy_value(char *dst, size_t cap, const char *name, const cha
 /* "bytes FIRST-LAST/TOTAL" with FIRST <= LAST < TOTAL, or "bytes
  * * /TOTAL" (a 416's: no range, the size only).  An unknown total ("*")
  * is refused: the client needs it to know where the object ends. */
-static hl_status_t parse_range(hl_s3_resp_headers_t *h, const char *v, size_t n,
-                               hl_error_t *err) {
+static hl_status_t parse_range(hl_s3_resp_headers_t *h, const char *v, size_t n, hl_error_t *err) {
   if (n < 6 || memcmp(v, "bytes ", 6) != 0) return malformed(err, "Content-Range", v, n);
   const char *p = v + 6, *end = v + n;
   const char *slash = memchr(p, '/', (size_t)(end - p));
@@ -124,9 +123,8 @@ static bool parse_http_date(const char *v, size_t n, int64_t *ns) {
   int day, mon = -1, c1, c2, hh, mm, ss;
   for (int i = 0; i < 12; i++)
     if (memcmp(v + 8, months + 3 * i, 3) == 0) mon = i + 1;
-  if (mon < 0 || !two_digits(v + 5, &day) || !two_digits(v + 12, &c1) ||
-      !two_digits(v + 14, &c2) || !two_digits(v + 17, &hh) || !two_digits(v + 20, &mm) ||
-      !two_digits(v + 23, &ss))
+  if (mon < 0 || !two_digits(v + 5, &day) || !two_digits(v + 12, &c1) || !two_digits(v + 14, &c2) ||
+      !two_digits(v + 17, &hh) || !two_digits(v + 20, &mm) || !two_digits(v + 23, &ss))
     return false;
   if (day < 1 || day > 31 || hh > 23 || mm > 59 || ss > 60) return false;
   int64_t days = days_from_civil(c1 * 100 + c2, mon, day);
@@ -136,13 +134,16 @@ static bool parse_http_date(const char *v, size_t n, int64_t *ns) {
 
 hl_status_t hl_s3_parse_header_line(hl_s3_resp_headers_t *h, const char *line, size_t len,
                                     hl_error_t *err) {
-  while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) len--;
+  while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+    len--;
   const char *colon = memchr(line, ':', len);
   if (!colon) return HL_OK; /* the status line, the blank line ending the block */
   size_t nn = (size_t)(colon - line);
   const char *v = colon + 1, *end = line + len;
-  while (v < end && is_ows(*v)) v++;
-  while (end > v && is_ows(end[-1])) end--;
+  while (v < end && is_ows(*v))
+    v++;
+  while (end > v && is_ows(end[-1]))
+    end--;
   size_t vn = (size_t)(end - v);
 
   if (name_is(line, nn, "content-length")) {

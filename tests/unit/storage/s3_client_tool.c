@@ -62,12 +62,13 @@ static bool write_file(const char *path, const void *data, size_t len) {
 
 static void print_stats(hl_s3_client_t *c) {
   static const char *const names[HL_S3_N_KINDS] = {
-      "head", "get", "list", "put", "mpu_create", "mpu_part", "mpu_complete", "mpu_abort",
-      "mpu_list", "delete"};
+      "head",     "get",          "list",      "put",      "mpu_create",
+      "mpu_part", "mpu_complete", "mpu_abort", "mpu_list", "delete"};
   hl_s3_stats_t s;
   hl_s3_client_stats(c, &s);
   printf("stats");
-  for (int i = 0; i < HL_S3_N_KINDS; i++) printf(" %s=%" PRIu64, names[i], s.requests[i]);
+  for (int i = 0; i < HL_S3_N_KINDS; i++)
+    printf(" %s=%" PRIu64, names[i], s.requests[i]);
   printf(" retries=%" PRIu64 "\n", s.retries);
 }
 
@@ -78,16 +79,15 @@ static int run(hl_s3_client_t *c, int argc, char **argv, hl_arena_t *a, hl_error
     size_t len;
     char *data = read_file(argv[3], &len), *etag = NULL;
     if (!data) return usage();
-    st = hl_s3_put(c, argv[1], argv[2], data, len, argc > 4 && !strcmp(argv[4], "if-none-match"),
-                   a, &etag, err);
+    st = hl_s3_put(c, argv[1], argv[2], data, len, argc > 4 && !strcmp(argv[4], "if-none-match"), a,
+                   &etag, err);
     free(data);
     if (st == HL_OK) printf("etag %s\n", etag);
   } else if (strcmp(cmd, "get") == 0 && argc >= 6) {
     uint64_t off = strtoull(argv[3], NULL, 10);
     size_t len = strtoull(argv[4], NULL, 10), got = 0;
     char *buf = malloc(len ? len : 1);
-    st = hl_s3_get_range(c, argv[1], argv[2], argc > 6 ? argv[6] : NULL, off, len, buf, &got,
-                         err);
+    st = hl_s3_get_range(c, argv[1], argv[2], argc > 6 ? argv[6] : NULL, off, len, buf, &got, err);
     if (st == HL_OK) {
       if (!write_file(argv[5], buf, got)) st = HL_IOERR;
       printf("got %zu\n", got);
@@ -137,13 +137,14 @@ static int run(hl_s3_client_t *c, int argc, char **argv, hl_arena_t *a, hl_error
     size_t pages = 0, keys = 0;
     do {
       hl_s3_list_t l;
-      st = hl_s3_list_page(c, argv[1], argv[2], argc > 4 ? argv[4] : NULL, token,
-                           atoi(argv[3]), a, &l, err);
+      st = hl_s3_list_page(c, argv[1], argv[2], argc > 4 ? argv[4] : NULL, token, atoi(argv[3]), a,
+                           &l, err);
       if (st != HL_OK) break;
       pages++;
       for (size_t i = 0; i < l.n_objects; i++)
         printf("key %s size %" PRIu64 "\n", l.objects[i].key, l.objects[i].size);
-      for (size_t i = 0; i < l.n_prefixes; i++) printf("prefix %s\n", l.prefixes[i]);
+      for (size_t i = 0; i < l.n_prefixes; i++)
+        printf("prefix %s\n", l.prefixes[i]);
       keys += l.n_objects;
       token = l.truncated ? l.next_token : NULL;
       if (l.truncated && !token) {
@@ -218,16 +219,26 @@ int main(int argc, char **argv) {
     }
     if (!v) return usage();
     i++;
-    if (!strcmp(o, "--endpoint")) cfg.endpoint = v;
-    else if (!strcmp(o, "--region")) cfg.region = v;
-    else if (!strcmp(o, "--key")) cfg.access_key = v;
-    else if (!strcmp(o, "--secret")) cfg.secret_key = v;
-    else if (!strcmp(o, "--token")) cfg.session_token = v;
-    else if (!strcmp(o, "--attempts")) cfg.max_attempts = atoi(v);
-    else if (!strcmp(o, "--retry-base-ms")) cfg.retry_base_ms = atoll(v);
-    else if (!strcmp(o, "--connect-ms")) cfg.connect_timeout_ms = atoll(v);
-    else if (!strcmp(o, "--timeout-ms")) cfg.request_timeout_ms = atoll(v);
-    else return usage();
+    if (!strcmp(o, "--endpoint"))
+      cfg.endpoint = v;
+    else if (!strcmp(o, "--region"))
+      cfg.region = v;
+    else if (!strcmp(o, "--key"))
+      cfg.access_key = v;
+    else if (!strcmp(o, "--secret"))
+      cfg.secret_key = v;
+    else if (!strcmp(o, "--token"))
+      cfg.session_token = v;
+    else if (!strcmp(o, "--attempts"))
+      cfg.max_attempts = atoi(v);
+    else if (!strcmp(o, "--retry-base-ms"))
+      cfg.retry_base_ms = atoll(v);
+    else if (!strcmp(o, "--connect-ms"))
+      cfg.connect_timeout_ms = atoll(v);
+    else if (!strcmp(o, "--timeout-ms"))
+      cfg.request_timeout_ms = atoll(v);
+    else
+      return usage();
   }
   if (i >= argc) return usage();
   hl_error_t err;

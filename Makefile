@@ -59,6 +59,11 @@ fuzz: deps
 	  src/thrift/[a-z]*.c src/util/[a-z]*.c -lm -lpthread $$(pkg-config --cflags --libs krb5-gssapi) \
 	  -o build-fuzz/fuzz_hms_read
 	./build-fuzz/fuzz_hms_read -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-hms_read tests/fuzz/corpus/hms_read
+	@# the S3 client's reply header parser
+	@mkdir -p build-fuzz/corpus-s3_http
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_s3_http.c src/storage/s3/s3_http_hdr.c src/util/[a-z]*.c \
+	  -lm -lpthread -o build-fuzz/fuzz_s3_http
+	./build-fuzz/fuzz_s3_http -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-s3_http tests/fuzz/corpus/s3_http
 
 valgrind: deps
 	@cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug >/dev/null

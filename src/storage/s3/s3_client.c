@@ -355,13 +355,50 @@ hl_status_t hl_s3_mpu_part(hl_s3_client_t *c, const char *bucket, const char *ke
   return st;
 }
 
-/* Whether ETAG is a multipart one of N_PARTS parts: "<hex>-N", quoted or not. */
-static bool multipart_etag(const char *etag, size_t n_parts) {
-  char want[32];
+static int hexval(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The 16 bytes of an MD5 ETag ("\"<32 lower-case hex>\""), false when it
+ * is not one (SSE-KMS parts, other servers). */
+static bool etag_md5(const char *etag, unsigned char out[16]) {
+  size_t n = strlen(etag);
+  if (n == 34 && etag[0] == '"' && etag[33] == '"') etag++, n = 32;
+  if (n != 32) return false;
+  for (int i = 0; i < 16; i++) {
+    int hi = hexval(etag[2 * i]), lo = hexval(etag[2 * i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    out[i] = (unsigned char)(hi << 4 | lo);
+  }
+  return true;
+}
+
+/* Whether ETAG is the one S3 gives the object completed from parts with
+ * ETAGS[0..N_PARTS): "<hex>-N", the hex being the MD5 of the parts' MD5s
+ * when those are MD5s. */
+static bool multipart_etag(const char *etag, char *const *etags, size_t n_parts) {
+  char want[24];
   snprintf(want, sizeof want, "-%zu", n_parts);
   size_t n = strlen(etag), wn = strlen(want);
-  if (n >= 1 && etag[n - 1] == '"') n--;
-  return n > wn && memcmp(etag + n - wn, want, wn) == 0;
+  if (n >= 2 && etag[0] == '"' && etag[n - 1] == '"') etag++, n -= 2;
+  if (n <= wn || memcmp(etag + n - wn, want, wn) != 0) return false;
+  unsigned char *md5s = hl_malloc(16 * n_parts + 1);
+  if (!md5s) return false;
+  bool all_md5 = true;
+  for (size_t i = 0; i < n_parts && all_md5; i++)
+    all_md5 = etag_md5(etags[i], md5s + 16 * i);
+  bool ok = true;
+  if (all_md5) {
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int mdn = 0;
+    char hex[33];
+    ok = EVP_Digest(md5s, 16 * n_parts, md, &mdn, EVP_md5(), NULL) == 1 && mdn == 16;
+    for (int i = 0; ok && i < 16; i++)
+      snprintf(hex + 2 * i, 3, "%02x", md[i]);
+    ok = ok && n - wn == 32 && memcmp(etag, hex, 32) == 0;
+  }
+  hl_free(md5s);
+  return ok;
 }
 
 hl_status_t hl_s3_mpu_complete(hl_s3_client_t *c, const char *bucket, const char *key,
@@ -395,7 +432,7 @@ hl_status_t hl_s3_mpu_complete(hl_s3_client_t *c, const char *bucket, const char
     hl_error_t he;
     hl_err_init(&he);
     if (hl_s3_head(c, bucket, key, arena, &exists, &obj, &he) == HL_OK && exists &&
-        multipart_etag(obj.etag, n_parts)) {
+        multipart_etag(obj.etag, etags, n_parts)) {
       hl_err_clear(&e);
       st = HL_OK;
     }

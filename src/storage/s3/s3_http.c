@@ -260,6 +260,10 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *arg) {
   bool to_buf = r->buf && r->status >= 200 && r->status < 300;
   if (to_buf) {
     if (n > r->len - r->got) {
+      /* more than asked for: keep what fits (a whole-object 200 from
+       * offset 0 is then complete), stop the transfer */
+      memcpy((char *)r->buf + r->got, data, r->len - r->got);
+      r->got = r->len;
       a->overflow = true;
       return 0;
     }
@@ -482,14 +486,7 @@ static void judge(hl_s3_req_t *r, attempt_t *a, CURLcode rc, const char *errbuf,
     return;
   }
   if (o->fail != HL_S3_FAIL_NONE) return;
-  /* a 2xx: is the body the one asked for? */
-  if (r->hdr.content_length >= 0 && a->received < (uint64_t)r->hdr.content_length &&
-      strcmp(r->method, "HEAD") != 0) {
-    o->fail = HL_S3_FAIL_TRANSIENT;
-    snprintf(o->why, sizeof o->why, "the reply body ended after %llu of %lld bytes",
-             (unsigned long long)a->received, (long long)r->hdr.content_length);
-    return;
-  }
+  /* a 2xx: the object asked for? */
   if (r->if_match && r->hdr.etag[0] && !etag_eq(r->if_match, r->hdr.etag)) {
     o->fail = HL_S3_FAIL_FINAL;
     snprintf(o->why, sizeof o->why, "the object changed while it was read (ETag %s, expected %s)",
@@ -498,18 +495,30 @@ static void judge(hl_s3_req_t *r, attempt_t *a, CURLcode rc, const char *errbuf,
     o->code_override = HL_ERROR;
     return;
   }
-  if (r->buf) {
-    /* the range must be the one asked for: [first, first+len) or its part
-     * up to the end of the object */
-    bool ok;
-    if (r->status == 206) {
-      ok = r->hdr.has_range && r->hdr.range_first == r->range_first && !a->overflow &&
-           r->hdr.range_last - r->hdr.range_first + 1 == r->got &&
-           (r->got == r->len || r->hdr.range_last + 1 == r->hdr.range_total);
-    } else {
-      /* a 200 is the whole object: right only from offset 0 and when it fits */
-      ok = r->range_first == 0 && !a->overflow;
-    }
+  /* a reply that starts where asked and goes on further: a 200 to a
+   * ranged GET is the whole object (a server that ignored the Range), a
+   * 206 may hold more than asked (s3rver reads "bytes=0-0" as "bytes=0-");
+   * its first LEN bytes are the range, and the transfer was stopped there
+   * on purpose */
+  bool whole_from_0 = r->buf && r->status == 200 && r->range_first == 0;
+  bool longer = r->buf && r->status == 206 && r->hdr.has_range &&
+                r->hdr.range_first == r->range_first &&
+                r->hdr.range_last - r->hdr.range_first >= r->len;
+  if ((whole_from_0 || longer) && a->overflow && r->got == r->len) return;
+  /* all of the body? */
+  if (r->hdr.content_length >= 0 && a->received < (uint64_t)r->hdr.content_length &&
+      strcmp(r->method, "HEAD") != 0 && !a->overflow) {
+    o->fail = HL_S3_FAIL_TRANSIENT;
+    snprintf(o->why, sizeof o->why, "the reply body ended after %llu of %lld bytes",
+             (unsigned long long)a->received, (long long)r->hdr.content_length);
+    return;
+  }
+  if (r->buf && !whole_from_0) {
+    /* the range must be the one asked for: [first, first+len), or its
+     * part up to the end of the object */
+    bool ok = r->status == 206 && r->hdr.has_range && r->hdr.range_first == r->range_first &&
+              !a->overflow && r->hdr.range_last - r->hdr.range_first + 1 == r->got &&
+              (r->got == r->len || r->hdr.range_last + 1 == r->hdr.range_total);
     if (!ok) {
       o->fail = HL_S3_FAIL_TRANSIENT;
       o->sqlstate_override = HL_SS(PROTOCOL_VIOLATION);

@@ -654,6 +654,74 @@ TEST(complete_after_lost_reply) {
   srv_stop(&s);
 }
 
+TEST(complete_after_lost_reply_checks_the_s3_etag) {
+  /* parts with MD5 ETags: the object's ETag must be the MD5 of their MD5s */
+  const char *nsu = "HTTP/1.1 404 Not Found\r\nContent-Length: @\r\nConnection: close\r\n\r\n"
+                    "<Error><Code>NoSuchUpload</Code></Error>";
+  const canned_t replies[] = {
+      {NULL, 0},
+      {nsu, 0},
+      {"HTTP/1.1 200 OK\r\nContent-Length: 16\r\n"
+       "ETag: \"0732917abc3288784e318ac0aab1757a-2\"\r\nConnection: close\r\n\r\n",
+       0},
+      {NULL, 0},
+      {nsu, 0},
+      /* another object there (another writer's, or s3rver's whole-object MD5) */
+      {"HTTP/1.1 200 OK\r\nContent-Length: 16\r\n"
+       "ETag: \"1732917abc3288784e318ac0aab1757a-2\"\r\nConnection: close\r\n\r\n",
+       0}};
+  srv_t s;
+  srv_start(&s, replies, 6);
+  hl_s3_client_t *c = client_for(&s, false, 5);
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_arena_t *a = hl_arena_create(0);
+  char *etags[] = {"\"3303e12af474ca11d85ed2966a932992\"", "\"3ea4e15b91a17dc76052c56cfcdf67a2\""};
+  CHECK_INT(hl_s3_mpu_complete(c, "bkt", "k", "U1", etags, 2, false, a, &err), HL_OK);
+  CHECK_INT(nreq(&s), 3);
+  CHECK_INT(hl_s3_mpu_complete(c, "bkt", "k", "U1", etags, 2, false, a, &err), HL_NOTFOUND);
+  CHECK_STR(err.message, "could not complete the multipart upload of s3://bkt/k: HTTP 404 "
+                         "NoSuchUpload after 2 attempts");
+  CHECK_INT(nreq(&s), 6);
+  hl_err_clear(&err);
+  hl_arena_destroy(a);
+  hl_s3_client_destroy(c);
+  srv_stop(&s);
+}
+
+TEST(replies_longer_than_the_range) {
+  /* a server that ignores Range (200: the whole object) or answers more
+   * than asked from the right offset: the first LEN bytes are the range */
+  const canned_t replies[] = {
+      {"HTTP/1.1 200 OK\r\nContent-Length: @\r\nConnection: close\r\n\r\n0123456789abcdef", 0},
+      {"HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 4-15/16\r\n"
+       "Content-Length: @\r\nConnection: close\r\n\r\n456789abcdef",
+       0},
+      /* a whole object shorter than asked: all of it */
+      {"HTTP/1.1 200 OK\r\nContent-Length: @\r\nConnection: close\r\n\r\n0123", 0}};
+  srv_t s;
+  srv_start(&s, replies, 3);
+  hl_s3_client_t *c = client_for(&s, false, 5);
+  hl_error_t err;
+  hl_err_init(&err);
+  char buf[8];
+  size_t got = 0;
+  CHECK_INT(hl_s3_get_range(c, "bkt", "k", NULL, 0, 1, buf, &got, &err), HL_OK);
+  CHECK_INT(got, 1);
+  CHECK(buf[0] == '0');
+  CHECK_INT(hl_s3_get_range(c, "bkt", "k", NULL, 4, 3, buf, &got, &err), HL_OK);
+  CHECK_INT(got, 3);
+  CHECK(memcmp(buf, "456", 3) == 0);
+  CHECK_INT(hl_s3_get_range(c, "bkt", "k", NULL, 0, 8, buf, &got, &err), HL_OK);
+  CHECK_INT(got, 4);
+  CHECK(memcmp(buf, "0123", 4) == 0);
+  CHECK_INT(nreq(&s), 3);
+  if (err.code) fprintf(stderr, "%s\n", err.message);
+  hl_err_clear(&err);
+  hl_s3_client_destroy(c);
+  srv_stop(&s);
+}
+
 TEST(head_and_anonymous) {
   const canned_t replies[] = {
       {"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", 0},
@@ -874,6 +942,8 @@ int main(void) {
   RUN(etag_change_is_detected);
   RUN(complete_200_with_error);
   RUN(complete_after_lost_reply);
+  RUN(complete_after_lost_reply_checks_the_s3_etag);
+  RUN(replies_longer_than_the_range);
   RUN(head_and_anonymous);
   RUN(delete_many_batches);
   RUN(mpu_list_pages_and_malformed_replies);

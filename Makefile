@@ -64,6 +64,11 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_s3_xml.c src/storage/s3/s3_xml.c src/util/[a-z]*.c \
 	  $$(pkg-config --cflags --libs expat) -lm -lpthread -o build-fuzz/fuzz_s3_xml
 	./build-fuzz/fuzz_s3_xml -max_total_time=$(FUZZ_SECONDS) -max_len=16384 build-fuzz/corpus-s3_xml tests/fuzz/corpus/s3_xml
+	@# the S3 client's reply header parser
+	@mkdir -p build-fuzz/corpus-s3_http
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_s3_http.c src/storage/s3/s3_http_hdr.c src/util/[a-z]*.c \
+	  -lm -lpthread -o build-fuzz/fuzz_s3_http
+	./build-fuzz/fuzz_s3_http -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-s3_http tests/fuzz/corpus/s3_http
 
 valgrind: deps
 	@cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug >/dev/null

@@ -198,7 +198,10 @@ hl_status_t hl_cmd_check_target(hl_session_t *s, const char *path, const char *a
 bool hl_cmd_path_removable(hl_session_t *s, const char *path) {
   hl_error_t ignored;
   hl_err_init(&ignored);
-  bool ok = path && path[0] == '/' && strcmp(path, "/") != 0 &&
+  /* a local directory other than "/", or an object-store prefix below
+   * its bucket (never the whole bucket) */
+  size_t root = path ? hl_path_object_root(path) : 0;
+  bool ok = path && ((path[0] == '/' && strcmp(path, "/") != 0) || (root && path[root] == '/')) &&
             hl_cmd_check_target(s, path, "delete", &ignored) == HL_OK;
   hl_err_clear(&ignored);
   return ok;

@@ -20,6 +20,7 @@
 typedef struct listing {
   const hl_stor_entry_t *files;
   size_t n;
+  bool busy; /* a thread is listing it now: the others wait (snap->done) */
 } listing_t;
 
 struct hl_snap_table {
@@ -38,7 +39,8 @@ struct hl_snap_table {
 
 struct hl_snap {
   pthread_mutex_t mu;
-  hl_arena_t *arena; /* tables and listings, NULL until the first table */
+  pthread_cond_t done; /* a listing finished */
+  hl_arena_t *arena;   /* tables and listings, NULL until the first table */
   hl_snap_table_t **tables;
   size_t n_tables, cap_tables;
 };
@@ -69,14 +71,20 @@ static void snap_destroy(void *arg) {
   hl_snap_t *snap = arg;
   hl_snap_end(snap);
   pthread_mutex_destroy(&snap->mu);
+  pthread_cond_destroy(&snap->done);
 }
 
 hl_snap_t *hl_snap_create(hl_arena_t *arena, hl_error_t *err) {
   hl_snap_t *snap = hl_arena_zalloc(arena, sizeof *snap);
   if (!snap) return hl_err_nomem(err), NULL;
   if (pthread_mutex_init(&snap->mu, NULL) != 0) return hl_err_nomem(err), NULL;
+  if (pthread_cond_init(&snap->done, NULL) != 0) {
+    pthread_mutex_destroy(&snap->mu);
+    return hl_err_nomem(err), NULL;
+  }
   if (hl_arena_on_reset(arena, snap_destroy, snap) != 0) {
     pthread_mutex_destroy(&snap->mu);
+    pthread_cond_destroy(&snap->done);
     return hl_err_nomem(err), NULL;
   }
   return snap;
@@ -194,34 +202,44 @@ hl_status_t hl_snap_table(hl_snap_t *snap, hl_session_t *s, const hl_plan_scan_t
 }
 
 /* The listing of DIR kept for T, or NULL (snap->mu held). */
-static const listing_t *listing_of(hl_snap_table_t *t, const char *dir) {
+static listing_t *listing_of(hl_snap_table_t *t, const char *dir) {
   uint64_t v;
-  return hl_map_get(t->dirs, dir, strlen(dir), &v) ? (const listing_t *)(uintptr_t)v : NULL;
+  return hl_map_get(t->dirs, dir, strlen(dir), &v) ? (listing_t *)(uintptr_t)v : NULL;
 }
 
 hl_status_t hl_snap_list(hl_snap_table_t *t, hl_session_t *s, const char *dir,
                          const hl_stor_entry_t **files, size_t *n, hl_error_t *err) {
   hl_snap_t *snap = t->snap;
   pthread_mutex_lock(&snap->mu);
-  const listing_t *l = listing_of(t, dir);
-  pthread_mutex_unlock(&snap->mu);
-  if (l) {
+  listing_t *l = listing_of(t, dir);
+  while (l && l->busy)
+    pthread_cond_wait(&snap->done, &snap->mu);
+  if (l && l->files) {
     *files = l->files;
     *n = l->n;
+    pthread_mutex_unlock(&snap->mu);
     return HL_OK;
   }
   /* Listed without the mutex, so that the statement's threads list
-   * partitions at the same time (on an object store each listing is a
-   * request).  Two threads may list one directory at once: under the
-   * table's shared lock both see the same files, and the first to finish
-   * is the one kept. */
+   * different partitions at the same time (on an object store each
+   * listing is a request); a thread that wants a directory being listed
+   * waits for it.  A listing that failed is tried again by the next. */
+  if (!l) {
+    l = hl_arena_zalloc(snap->arena, sizeof *l);
+    if (!l || hl_map_set(t->dirs, dir, strlen(dir), (uint64_t)(uintptr_t)l) < 0) {
+      pthread_mutex_unlock(&snap->mu);
+      return hl_err_nomem(err);
+    }
+  }
+  l->busy = true;
+  pthread_mutex_unlock(&snap->mu);
   hl_arena_t *tmp = hl_arena_create(0);
-  if (!tmp) return hl_err_nomem(err);
   hl_stor_entry_t *entries = NULL;
   size_t count = 0;
   hl_error_t lerr;
   hl_err_init(&lerr);
-  hl_status_t rc = hl_list_cache_list(s->list_cache, s->fs, dir, tmp, &entries, &count, &lerr);
+  hl_status_t rc = tmp ? hl_list_cache_list(s->list_cache, s->fs, dir, tmp, &entries, &count, &lerr)
+                       : hl_err_nomem(&lerr);
   if (rc == HL_NOTFOUND) { /* a partition whose directory is missing reads as empty */
     hl_err_clear(&lerr);
     entries = NULL;
@@ -230,28 +248,23 @@ hl_status_t hl_snap_list(hl_snap_table_t *t, hl_session_t *s, const char *dir,
   }
   if (rc != HL_OK) hl_err_move(err, &lerr);
   pthread_mutex_lock(&snap->mu);
-  if (rc == HL_OK && !(l = listing_of(t, dir))) {
-    listing_t *nl = hl_arena_alloc(snap->arena, sizeof *nl);
-    hl_stor_entry_t *kept = nl ? hl_arena_alloc(snap->arena, sizeof *kept * (count ? count : 1))
-                               : NULL;
-    size_t k = 0;
-    for (size_t i = 0; kept && i < count; i++) {
-      if (entries[i].is_dir || is_hidden(entries[i].name)) continue;
-      kept[k] = entries[i];
-      if (!(kept[k++].name = hl_arena_strdup(snap->arena, entries[i].name))) kept = NULL;
-    }
-    if (!kept || hl_map_set(t->dirs, dir, strlen(dir), (uint64_t)(uintptr_t)nl) < 0) {
-      rc = hl_err_nomem(err);
-    } else {
-      nl->files = kept;
-      nl->n = k;
-      l = nl;
-    }
+  hl_stor_entry_t *kept = NULL;
+  size_t k = 0;
+  if (rc == HL_OK && !(kept = hl_arena_alloc(snap->arena, sizeof *kept * (count ? count : 1))))
+    rc = hl_err_nomem(err);
+  for (size_t i = 0; rc == HL_OK && i < count; i++) {
+    if (entries[i].is_dir || is_hidden(entries[i].name)) continue;
+    kept[k] = entries[i];
+    if (!(kept[k++].name = hl_arena_strdup(snap->arena, entries[i].name))) rc = hl_err_nomem(err);
   }
   if (rc == HL_OK) {
-    *files = l->files;
-    *n = l->n;
+    l->files = kept;
+    l->n = k;
+    *files = kept;
+    *n = k;
   }
+  l->busy = false;
+  pthread_cond_broadcast(&snap->done);
   pthread_mutex_unlock(&snap->mu);
   hl_arena_destroy(tmp);
   return rc;

@@ -238,4 +238,3 @@ hl_status_t hl_session_parse_millis(const char *key, const char *v, int64_t *out
   *out = (int64_t)(d * unit);
   return HL_OK;
 }
-

@@ -42,15 +42,15 @@ class Checks:
         return 1 if self.failures else 0
 
 
-def write_config(wh, endpoint, extra=""):
+def write_config(wh, endpoint, extra="", secret=None):
     """A warehouse whose S3 settings (.hivelite/config) name ENDPOINT with
-    s3rver's account, path-style."""
+    s3rver's account (or SECRET), path-style."""
     os.makedirs(os.path.join(wh, ".hivelite"), exist_ok=True)
     with open(os.path.join(wh, ".hivelite", "config"), "w") as f:
         f.write("fs.s3a.endpoint = %s\n" % endpoint)
         f.write("fs.s3a.path.style.access = true\n")
         f.write("fs.s3a.access.key = %s\n" % s3env.ACCESS_KEY)
-        f.write("fs.s3a.secret.key = %s\n" % s3env.SECRET_KEY)
+        f.write("fs.s3a.secret.key = %s\n" % (secret or s3env.SECRET_KEY))
         f.write(extra)
 
 

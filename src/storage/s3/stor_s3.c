@@ -69,6 +69,7 @@ typedef struct pending {
   char *upload_id; /* NULL: nothing uploaded yet (an empty object) */
   char **etags;    /* of parts 1..n_parts */
   size_t n_parts, cap_parts;
+  uint64_t size; /* bytes uploaded so far */
   bool closed, published;
   hl_arena_t *arena; /* upload id, etags */
   struct pending *next;
@@ -264,9 +265,24 @@ static void meta_forget(s3_fs_t *fs, const char *path) {
 
 /* ------------------------------------------------------------ stat, list */
 
+/* A closed pending object of this process is a file to it (its writer
+ * asks its size), though no other reader sees it yet. */
+static bool pending_stat(s3_fs_t *fs, const char *path, hl_stor_stat_t *st) {
+  bool found = false;
+  pthread_mutex_lock(&fs->mu);
+  for (pending_t *p = fs->pendings; p && !found; p = p->next)
+    if (p->closed && strcmp(p->path, path) == 0) {
+      found = st->exists = true;
+      st->size = p->size;
+    }
+  pthread_mutex_unlock(&fs->mu);
+  return found;
+}
+
 static hl_status_t s_stat(hl_stor_t *base, const char *path, hl_stor_stat_t *st, hl_error_t *err) {
   s3_fs_t *fs = (s3_fs_t *)base;
   memset(st, 0, sizeof *st);
+  if (pending_stat(fs, path, st)) return HL_OK;
   hl_arena_t *a = hl_arena_create(0);
   if (!a) return hl_err_nomem(err);
   char *bucket, *key;
@@ -692,7 +708,10 @@ static hl_status_t upload_part(s3_file_t *f, hl_error_t *err) {
   if (rc == HL_OK && !(p ? push_etag(a, &p->etags, &p->n_parts, &p->cap_parts, etag)
                          : push_etag(a, &f->etags, &f->n_parts, &f->cap_parts, etag)))
     rc = hl_err_nomem(err);
-  if (rc == HL_OK) f->buf_len = 0;
+  if (rc == HL_OK) {
+    if (p) p->size += f->buf_len;
+    f->buf_len = 0;
+  }
   return rc;
 }
 

@@ -13,6 +13,12 @@ requests by kind.  In one run, side by side:
   pin       SELECT count(*), sum(v) of one partition (best of RUNS)
   scan      SELECT count(*), sum(v) over every partition (best of RUNS)
 
+The reads run twice: on loopback as is, and with LATENCY ms (default 20)
+added before every request by the proxy, as a network round trip to S3
+would -- s3rver on loopback answers in about 2 ms on one core, so only
+with a latency does it show whether requests overlap: "in flight" is
+requests x latency / time, the average number of requests waiting at once.
+
 For each: the wall time of the whole hivelite process, its peak memory
 (max RSS), and the S3 requests it made by kind.  The targets of the
 issue: a pin makes a handful of requests (no LIST of the table prefix),
@@ -23,6 +29,7 @@ Usage: /usr/bin/python3 bench/s3.py [--hivelite build/hivelite]
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -40,6 +47,7 @@ ap.add_argument("--hivelite", default=os.path.join(here, "..", "build", "hivelit
 ap.add_argument("--rows", type=int, default=2000000)
 ap.add_argument("--parts", type=int, default=4096)
 ap.add_argument("--runs", type=int, default=3)
+ap.add_argument("--latency-ms", type=int, default=20)
 opts = ap.parse_args()
 HL = os.path.abspath(opts.hivelite)
 s3env.require()
@@ -94,25 +102,46 @@ try:
             results.append(("insert %d rows into %d partitions" % (opts.rows, opts.parts), name,
                             dt, rss, px.counts() if name == "S3" else {}))
         pin_p = opts.parts // 2
-        want = None
-        for what, where in (("pin", "WHERE p = %d" % pin_p), ("full scan", "")):
-            for name, table in (("local", "loc"), ("S3", "s3db.t")):
-                best = None
-                for _ in range(opts.runs):
-                    px.reset()
-                    dt, rss, out = timed(wh, "SELECT count(*), sum(v) FROM %s %s" % (table, where))
-                    counts = px.counts()
-                    if best is None or dt < best[0]:
-                        best = (dt, rss, counts, out)
-                if name == "local":
-                    want = best[3]
-                elif best[3] != want:
-                    sys.exit("%s differs: S3 %s, local %s" % (what, best[3], want))
-                results.append((what, name, best[0], best[1], best[2] if name == "S3" else {}))
+        kinds = ("head", "get", "list", "put", "create_mpu", "put_part", "complete",
+                 "delete", "delete_objects", "list_uploads", "abort")
+        for lat in (0, opts.latency_ms):
+            # a round trip of LAT ms before every request, as over a network
+            px.set_rules([{"kind": k, "every": True, "fault": "delay", "seconds": lat / 1000.0}
+                          for k in kinds] if lat else [])
+            for what, where in (("pin", "WHERE p = %d" % pin_p), ("full scan", "")):
+                cases = [("local", "loc", "")] if lat == 0 else []
+                cases += [("S3", "s3db.t", "")]
+                if lat and what == "full scan":
+                    cases.append(("S3, 1 thread", "s3db.t", "SET hivelite.threads=1; "))
+                want = None
+                for name, table, pre in cases:
+                    best = None
+                    for _ in range(opts.runs):
+                        px.reset()
+                        px.set_rules([{"kind": k, "every": True, "fault": "delay",
+                                       "seconds": lat / 1000.0} for k in kinds] if lat else [])
+                        dt, rss, out = timed(wh, pre + "SELECT count(*), sum(v) FROM %s %s"
+                                             % (table, where))
+                        counts = px.counts()
+                        if best is None or dt < best[0]:
+                            best = (dt, rss, counts, out)
+                    if want is None:
+                        want = best[3]
+                    elif best[3] != want:
+                        sys.exit("%s differs: %s %s, %s" % (what, name, best[3], want))
+                    label = what + (" (%d ms per request)" % lat if lat else " (loopback)")
+                    results.append((label, name, best[0], best[1],
+                                    best[2] if table != "loc" else {}))
+        px.set_rules([])
         print("| operation | storage | time | peak RSS | S3 requests |")
         print("|---|---|---|---|---|")
         for what, name, dt, rss, counts in results:
-            print("| %s | %s | %.3f s | %.0f MB | %s |" % (what, name, dt, rss,
-                                                        fmt_counts(counts) if counts else "-"))
+            n = sum(counts.values()) if counts else 0
+            inflight = ""
+            m = re.search(r"\((\d+) ms per request\)", what)
+            if m and n and dt > 0:
+                inflight = " (%.1f in flight)" % (n * int(m.group(1)) / 1000.0 / dt)
+            print("| %s | %s | %.3f s | %.0f MB | %s%s |" % (
+                what, name, dt, rss, fmt_counts(counts) if counts else "-", inflight))
 finally:
     shutil.rmtree(tmp, ignore_errors=True)

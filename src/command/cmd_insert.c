@@ -293,7 +293,7 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   bool fresh = wt->overwrite || (t->n_part > 0 && !p->existing);
   if (fresh && p->target->object && !wt->create) {
     bool moved;
-    rc = hl_txn_target_fresh(w->txn, p->target, &moved, err);
+    rc = hl_txn_target_fresh(w->txn, p->target, t->n_part == 0 || p->existing, &moved, err);
     if (rc != HL_OK) return rc;
     p->dir = p->target->dir;
   }

@@ -289,6 +289,18 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
                                              t->n_part > 0 ? sc->plan->parts[u].name : NULL, err);
   if (crc != HL_OK) return crc;
   if (sc->plan->dataset) return open_dataset_unit(sc, u, err);
+  /* on an object store every listing is a request: the partitions a
+   * whole scan reads are listed ahead, many at once (a scan under a
+   * LIMIT, with its gate, lists only what it needs) */
+  if (u == 0 && t->n_part > 0 && sc->n_units > 1 && !sc->gate &&
+      hl_path_object_root(sc->unit_dir)) {
+    const char **dirs = hl_arena_alloc(sc->unit_arena, sizeof(char *) * sc->n_units);
+    if (!dirs) return hl_err_nomem(err);
+    for (size_t i = 0; i < sc->n_units; i++)
+      dirs[i] = sc->plan->parts[i].location;
+    hl_status_t prc = hl_snap_prefetch(sc->snap_table, sc->s, dirs, sc->n_units, 16, err);
+    if (prc != HL_OK) return prc;
+  }
   hl_status_t rc = hl_snap_list(sc->snap_table, sc->s, sc->unit_dir, &sc->files, &sc->n_files, err);
   /* a data file that is a symbolic link is judged by its target */
   if (rc == HL_OK && sc->n_files) {

@@ -229,22 +229,42 @@ static hl_status_t materialize_plan(hl_session_t *s, const hl_plan_t *plan, hl_a
 
 /* ----------------------------------------------------------- operators */
 
-/* Scan threads: SET hivelite.threads=N (1..64), default the machine's
- * cores; 0 on a malformed value (error set). */
-static int scan_threads(hl_session_t *s, hl_error_t *err) {
-  const char *v = hl_session_get(s, "hivelite.threads");
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
+/* Setting KEY as a thread count 1..64, DFLT when unset; 0 on a malformed
+ * value (error set). */
+static int thread_setting(hl_session_t *s, const char *key, long dflt, hl_error_t *err) {
+  const char *v = hl_session_get(s, key);
+  long n = dflt;
   if (v) {
     char *end;
     errno = 0;
     n = strtol(v, &end, 10);
     if (end == v || *end || errno || n < 1 || n > 64) {
       hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
-                 "invalid hivelite.threads \"%s\": expected a whole number from 1 to 64", v);
+                 "invalid %s \"%s\": expected a whole number from 1 to 64", key, v);
       return 0;
     }
   }
   return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+/* Scan threads: SET hivelite.threads=N (1..64), default the machine's
+ * cores; 0 on a malformed value (error set). */
+static int scan_threads(hl_session_t *s, hl_error_t *err) {
+  return thread_setting(s, "hivelite.threads", sysconf(_SC_NPROCESSORS_ONLN), err);
+}
+
+/* Threads for a scan of the table at LOCATION (NULL: unknown): as
+ * scan_threads, but a table on an object store gets at least
+ * hivelite.s3.scan_threads (default 16) unless hivelite.threads is set --
+ * such a scan waits on requests rather than on the CPU, and more of them
+ * in flight make it faster. */
+static int scan_threads_at(hl_session_t *s, const char *location, hl_error_t *err) {
+  int n = scan_threads(s, err);
+  if (n == 0 || !location || !hl_path_object_root(location) ||
+      hl_session_get(s, "hivelite.threads"))
+    return n;
+  int io = thread_setting(s, "hivelite.s3.scan_threads", 16, err);
+  return io == 0 ? 0 : io > n ? io : n;
 }
 
 /* A scan with its filter; EXTRA is a filter over the same layout to run in
@@ -275,7 +295,7 @@ static hl_op_t *build_scan(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_
                            const hl_expr_t *extra, hl_arena_t *arena, hl_error_t *err) {
   const hl_expr_t *f;
   if (scan_filter(scan, extra, arena, &f, err) != HL_OK) return NULL;
-  int threads = scan_threads(s, err);
+  int threads = scan_threads_at(s, scan->table->cat->location, err);
   if (threads == 0) return NULL;
   if (threads > 1) return hl_op_parallel_scan_create(s, snap, scan, f, threads, arena, err);
   hl_op_t *op = hl_op_scan_create(s, snap, scan, arena, err);
@@ -478,9 +498,11 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
   bool aggregated = false;
   hl_op_t *ordered = NULL;
   int ordered_key = -1;
+  const char *scanned =
+      plan->from && plan->from->kind == HL_REL_SCAN ? plan->from->scan->table->cat->location : NULL;
   int threads = plan->aggregate && plan->from && hl_agg_parallel_ok(plan) &&
                         (!plan->filter || !hl_expr_is_stateful(plan->filter))
-                    ? scan_threads(s, err)
+                    ? scan_threads_at(s, scanned, err)
                     : 1;
   if (threads == 0) return err->code;
   if (plan->catalog_answer) {
@@ -504,7 +526,7 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
     /* scan -> project -> LIMIT: the threads open no file the rows before
      * it already make unneeded (a single thread stops by itself) */
     if (op && plan->has_limit && !plan->aggregate && !plan->n_windows && !plan->n_order &&
-        scan_threads(s, err) > 1)
+        scan_threads_at(s, scanned, err) > 1)
       hl_op_parallel_scan_set_limit(op, (uint64_t)plan->limit + (uint64_t)plan->offset);
   } else {
     op = plan->from ? build_rel(s, plan->from, from_used(plan, arena), arena, err)

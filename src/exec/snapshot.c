@@ -34,13 +34,29 @@ struct hl_snap_table {
   bool counted;         /* n_parts read from the catalog under the lock */
   const char **pin_ok;  /* the pinned listing checked already (a scan's pin_eq) */
   size_t n_parts;
-  hl_map_t *dirs; /* directory -> listing_t * */
+  hl_map_t *dirs;  /* directory -> listing_t * */
+  bool prefetched; /* hl_snap_prefetch ran for it */
 };
+
+#define PREFETCH_MAX 32 /* listing threads of one prefetch */
+
+/* A prefetch: threads that list DIRS[next..n) ahead of the scans. */
+typedef struct prefetch {
+  hl_snap_table_t *t;
+  hl_session_t *s;
+  char **dirs; /* in the snapshot's arena */
+  size_t n, next;
+  pthread_t threads[PREFETCH_MAX];
+  int n_threads;
+  struct prefetch *next_prefetch;
+} prefetch_t;
 
 struct hl_snap {
   pthread_mutex_t mu;
-  pthread_cond_t done; /* a listing finished */
-  hl_arena_t *arena;   /* tables and listings, NULL until the first table */
+  pthread_cond_t done;    /* a listing finished */
+  prefetch_t *prefetches; /* running or finished, joined by hl_snap_end */
+  bool stop;              /* hl_snap_end: prefetch threads stop */
+  hl_arena_t *arena;      /* tables and listings, NULL until the first table */
   hl_snap_table_t **tables;
   size_t n_tables, cap_tables;
 };
@@ -52,6 +68,15 @@ static bool is_hidden(const char *name) {
 void hl_snap_end(hl_snap_t *snap) {
   if (!snap) return;
   pthread_mutex_lock(&snap->mu);
+  snap->stop = true;
+  prefetch_t *pf = snap->prefetches;
+  snap->prefetches = NULL;
+  pthread_mutex_unlock(&snap->mu);
+  for (; pf; pf = pf->next_prefetch) /* the listings they are making end first */
+    for (int i = 0; i < pf->n_threads; i++)
+      pthread_join(pf->threads[i], NULL);
+  pthread_mutex_lock(&snap->mu);
+  snap->stop = false;
   for (size_t i = 0; i < snap->n_tables; i++) {
     hl_snap_table_t *t = snap->tables[i];
     if (t->lock) hl_txn_read_end(t->fs, t->lock);
@@ -268,6 +293,57 @@ hl_status_t hl_snap_list(hl_snap_table_t *t, hl_session_t *s, const char *dir,
   pthread_mutex_unlock(&snap->mu);
   hl_arena_destroy(tmp);
   return rc;
+}
+
+static void *prefetch_main(void *arg) {
+  prefetch_t *pf = arg;
+  hl_snap_t *snap = pf->t->snap;
+  for (;;) {
+    pthread_mutex_lock(&snap->mu);
+    size_t i = snap->stop ? pf->n : pf->next++;
+    pthread_mutex_unlock(&snap->mu);
+    if (i >= pf->n) return NULL;
+    const hl_stor_entry_t *files;
+    size_t n;
+    hl_error_t e;
+    hl_err_init(&e);
+    /* a failure is the scan's to report: it lists the directory again */
+    hl_snap_list(pf->t, pf->s, pf->dirs[i], &files, &n, &e);
+    hl_err_clear(&e);
+  }
+}
+
+hl_status_t hl_snap_prefetch(hl_snap_table_t *t, hl_session_t *s, const char *const *dirs, size_t n,
+                             int threads, hl_error_t *err) {
+  hl_snap_t *snap = t->snap;
+  pthread_mutex_lock(&snap->mu);
+  if (t->prefetched || n < 2 || threads < 2) {
+    pthread_mutex_unlock(&snap->mu);
+    return HL_OK;
+  }
+  t->prefetched = true;
+  prefetch_t *pf = hl_arena_zalloc(snap->arena, sizeof *pf);
+  char **copy = pf ? hl_arena_alloc(snap->arena, sizeof(char *) * n) : NULL;
+  for (size_t i = 0; copy && i < n; i++)
+    if (!(copy[i] = hl_arena_strdup(snap->arena, dirs[i]))) copy = NULL;
+  if (!copy) {
+    pthread_mutex_unlock(&snap->mu);
+    return hl_err_nomem(err);
+  }
+  pf->t = t;
+  pf->s = s;
+  pf->dirs = copy;
+  pf->n = n;
+  int want = threads > PREFETCH_MAX ? PREFETCH_MAX : threads;
+  if ((size_t)want > n) want = (int)n;
+  for (int i = 0; i < want; i++) {
+    if (pthread_create(&pf->threads[pf->n_threads], NULL, prefetch_main, pf) != 0) break;
+    pf->n_threads++;
+  }
+  pf->next_prefetch = snap->prefetches;
+  snap->prefetches = pf;
+  pthread_mutex_unlock(&snap->mu);
+  return HL_OK; /* no thread at all: the scans list by themselves */
 }
 
 /* ------------------------------------------------------ the root operator */

@@ -60,6 +60,13 @@ hl_status_t hl_snap_list(hl_snap_table_t *t, hl_session_t *s, const char *dir,
 /* An operator that returns CHILD's batches and, once CHILD is closed, ends
  * SNAP: the root of a query that owns its snapshot.  On OOM, CHILD is
  * closed, SNAP ended, NULL returned. */
+/* Lists DIRS[0..n) of T ahead of the scans that will need them, with up
+ * to THREADS threads (object stores: each listing is a request, and the
+ * scans' own threads would wait for each in turn); hl_snap_list then
+ * finds them done, or waits for the one being made.  Once per table of a
+ * snapshot; hl_snap_end stops and joins the threads. */
+hl_status_t hl_snap_prefetch(hl_snap_table_t *t, hl_session_t *s, const char *const *dirs, size_t n,
+                             int threads, hl_error_t *err);
 hl_op_t *hl_op_snapshot_create(hl_op_t *child, hl_snap_t *snap, hl_arena_t *arena, hl_error_t *err);
 
 #endif

@@ -757,14 +757,14 @@ static char *base_location(hl_arena_t *arena, const char *dir) {
   return hl_arena_strdup(arena, dir);
 }
 
-hl_status_t hl_txn_target_fresh(hl_txn_t *txn, hl_txn_target_t *target, bool *moved,
-                                hl_error_t *err) {
+hl_status_t hl_txn_target_fresh(hl_txn_t *txn, hl_txn_target_t *target, bool replaces_old,
+                                bool *moved, hl_error_t *err) {
   *moved = false;
   if (!target->object || target->fresh) return HL_OK;
   char *base = base_location(txn->arena, target->dir);
   char *dir = base ? hl_arena_sprintf(txn->arena, "%s/.hl-%s", base, txn->qid) : NULL;
   if (!dir) return nomem(err);
-  if (target->overwrite) target->replaces = target->dir;
+  if (target->overwrite && replaces_old) target->replaces = target->dir;
   target->dir = target->stage_dir = dir;
   target->fresh = *moved = true;
   return HL_OK;

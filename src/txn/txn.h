@@ -162,14 +162,14 @@ typedef struct hl_txn_target {
                         (LOAD DATA without LOCAL), or NULL: from stage_dir */
   char **old_files;  /* set by commit: entries of DIR replaced */
   size_t n_old;
-  char *created; /* set by commit: top-most directory created, or NULL */
-  void *user;    /* the caller's data */
-  bool inherit;  /* new files/dirs get mode/gid (hl_txn_target_inherit) */
-  uint32_t mode; /* the table directory's permission bits */
-  int64_t gid;   /* the table directory's group */
-  bool drop;     /* the write removes DIR (hl_txn_target_add_drop) */
-  char *stop;    /* drop: empty parents of DIR strictly below this go too */
-  bool object;   /* DIR is on an object store (see "Object stores") */
+  char *created;  /* set by commit: top-most directory created, or NULL */
+  void *user;     /* the caller's data */
+  bool inherit;   /* new files/dirs get mode/gid (hl_txn_target_inherit) */
+  uint32_t mode;  /* the table directory's permission bits */
+  int64_t gid;    /* the table directory's group */
+  bool drop;      /* the write removes DIR (hl_txn_target_add_drop) */
+  char *stop;     /* drop: empty parents of DIR strictly below this go too */
+  bool object;    /* DIR is on an object store (see "Object stores") */
   char *replaces; /* hl_txn_target_fresh: the location DIR replaces, or NULL */
   bool fresh;     /* hl_txn_target_fresh moved DIR to a new prefix */
 } hl_txn_target_t;
@@ -213,10 +213,12 @@ hl_status_t hl_txn_move_add(hl_txn_t *txn, const char *from, const char *to, hl_
  * it names without such a suffix, so prefixes never nest), so that the
  * catalog commit switches readers from the old location to the new one
  * at once; an overwrite's old files stay where they are until the commit
- * and are deleted after it.  TARGET->dir is then the location to record.
+ * and are deleted after it (REPLACES_OLD: an overwrite of a location that
+ * exists; false for a new partition).  TARGET->dir is then the location to
+ * record.
  * Does nothing on a file system with rename (*MOVED false). */
-hl_status_t hl_txn_target_fresh(hl_txn_t *txn, hl_txn_target_t *target, bool *moved,
-                                hl_error_t *err);
+hl_status_t hl_txn_target_fresh(hl_txn_t *txn, hl_txn_target_t *target, bool replaces_old,
+                                bool *moved, hl_error_t *err);
 size_t hl_txn_target_count(const hl_txn_t *txn);
 hl_txn_target_t *hl_txn_target_at(hl_txn_t *txn, size_t i);
 /* A new unique file name "<qid>_<n><ext>" for TARGET (not yet recorded). */

@@ -283,6 +283,13 @@ static hl_status_t s_stat(hl_stor_t *base, const char *path, hl_stor_stat_t *st,
   s3_fs_t *fs = (s3_fs_t *)base;
   memset(st, 0, sizeof *st);
   if (pending_stat(fs, path, st)) return HL_OK;
+  meta_t m;
+  if (meta_get(fs, path, &m)) { /* listed a moment ago */
+    st->exists = true;
+    st->size = m.size;
+    st->mtime_ns = m.mtime_ns;
+    return HL_OK;
+  }
   hl_arena_t *a = hl_arena_create(0);
   if (!a) return hl_err_nomem(err);
   char *bucket, *key;

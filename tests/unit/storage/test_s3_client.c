@@ -115,6 +115,11 @@ TEST(header_lines_bad) {
       "malformed \"Last-Modified\" header in the S3 reply: \"Wed, 21 Foo 2015 07:28:00 GMT\"");
   bad("Last-Modified: Wed, 21 Oct 2015 25:28:00 GMT",
       "malformed \"Last-Modified\" header in the S3 reply: \"Wed, 21 Oct 2015 25:28:00 GMT\"");
+  /* found by fuzz.s3_http: a year whose nanoseconds overflow */
+  bad("Last-Modified: Mon, 01 Jan 0001 00:00:00 GMT",
+      "malformed \"Last-Modified\" header in the S3 reply: \"Mon, 01 Jan 0001 00:00:00 GMT\"");
+  bad("Last-Modified: Mon, 01 Jan 2300 00:00:00 GMT",
+      "malformed \"Last-Modified\" header in the S3 reply: \"Mon, 01 Jan 2300 00:00:00 GMT\"");
   char line[700];
   snprintf(line, sizeof line, "ETag: %0128d", 7);
   bad(line, "\"ETag\" header of the S3 reply is too long (128 bytes, at most 127)");
@@ -294,6 +299,7 @@ static void *srv_main(void *arg) {
       if (k <= 0) break;
       have += (size_t)k;
     }
+    body[have] = '\0'; /* the checks search it as text */
     pthread_mutex_lock(&s->mu);
     int i = s->n_requests++;
     if (i < MAX_REQS) {

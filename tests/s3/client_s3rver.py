@@ -28,7 +28,13 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import s3env  # noqa: E402
+try:
+    import s3env  # noqa: E402  (tests/s3/s3env.py: the harness)
+except ImportError as e:
+    # the harness is its own branch; without it this test cannot run
+    print("%s: tests/s3/s3env.py is missing (%s)" % (
+        "FAIL" if os.environ.get("CI") == "true" else "SKIP", e), flush=True)
+    sys.exit(1 if os.environ.get("CI") == "true" else 77)
 
 failures = 0
 BUCKET = "bkt"

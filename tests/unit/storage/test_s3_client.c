@@ -932,6 +932,24 @@ TEST(create_checks_config) {
                          "https://");
   hl_err_clear(&err);
   hl_s3_client_destroy(NULL);
+  /* a range past 2^64 is refused before any request */
+  cfg = (hl_s3_config_t){.endpoint = "http://127.0.0.1:1", .max_attempts = 1};
+  hl_s3_client_t *c = hl_s3_client_create(&cfg, &err);
+  char b[2];
+  size_t got;
+  CHECK_INT(hl_s3_get_range(c, "b", "k", NULL, UINT64_MAX, 2, b, &got, &err), HL_MISUSE);
+  CHECK_STR(err.message, "could not GET s3://b/k: the range at 18446744073709551615 of 2 bytes "
+                         "passes 2^64");
+  hl_err_clear(&err);
+  /* nothing listens there: a transport error, retried to the last attempt */
+  CHECK_INT(hl_s3_get_range(c, "b", "k", NULL, UINT64_MAX, 1, b, &got, &err), HL_IOERR);
+  CHECK_STR(err.sqlstate, "58030");
+  CHECK(err.message && strncmp(err.message,
+                               "could not GET s3://b/k (bytes "
+                               "18446744073709551615-18446744073709551615): ",
+                               70) == 0);
+  hl_err_clear(&err);
+  hl_s3_client_destroy(c);
 }
 
 int main(void) {

@@ -941,6 +941,9 @@ TEST(create_checks_config) {
   CHECK_STR(err.message, "could not GET s3://b/k: the range at 18446744073709551615 of 2 bytes "
                          "passes 2^64");
   hl_err_clear(&err);
+  CHECK_INT(hl_s3_get_range(c, "b", "k", "\"e\"\r\nX-Evil: 1", 0, 2, b, &got, &err), HL_MISUSE);
+  CHECK_STR(err.message, "could not GET s3://b/k: a line break in the If-Match header");
+  hl_err_clear(&err);
   /* nothing listens there: a transport error, retried to the last attempt */
   CHECK_INT(hl_s3_get_range(c, "b", "k", NULL, UINT64_MAX, 1, b, &got, &err), HL_IOERR);
   CHECK_STR(err.sqlstate, "58030");

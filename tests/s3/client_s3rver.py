@@ -304,8 +304,9 @@ def faults(tool, s3, tmp, rng, px):
     # a server that honours If-Match (the proxy's emulation): 412, 55000
     px.set_emulate(BASE_EMULATION + ["if_match"])
     case([], ("get", BUCKET, "f/obj", "0", "10", dst, '"%s"' % hashlib.md5(data).hexdigest()), 1,
-         ['error 55000 could not GET s3://bkt/f/obj (bytes 0-9): HTTP 412 PreconditionFailed '
-          '"At least one of the pre-conditions you specified did not hold"'], {"get": 1},
+         ['error 55000 could not GET s3://bkt/f/obj (bytes 0-9): the object changed while it '
+          'was read (HTTP 412 PreconditionFailed, expected ETag "%s")'
+          % hashlib.md5(data).hexdigest()], {"get": 1},
          "If-Match refused with 412 is 55000")
     px.set_emulate(BASE_EMULATION)
     # multipart: a part retried; a complete whose reply is lost.  The

@@ -487,6 +487,16 @@ static void judge(hl_s3_req_t *r, attempt_t *a, CURLcode rc, const char *errbuf,
     o->fail = HL_S3_FAIL_NONE;
     return;
   }
+  if (r->if_match && r->status == 412) {
+    /* S3's answer to If-Match with another ETag: the same as seeing it */
+    o->fail = HL_S3_FAIL_FINAL;
+    snprintf(o->why, sizeof o->why,
+             "the object changed while it was read (HTTP 412%s%s, expected ETag %s)",
+             r->s3err.code ? " " : "", r->s3err.code ? r->s3err.code : "", r->if_match);
+    o->sqlstate_override = HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE);
+    o->code_override = HL_ERROR;
+    return;
+  }
   o->fail = hl_s3_classify(true, r->status, r->s3err.code);
   if (o->fail == HL_S3_FAIL_FINAL && r->not_found_ok && r->status == 404 &&
       !code_is(r->s3err.code, "NoSuchBucket")) {

@@ -579,7 +579,8 @@ TEST(etag_change_is_detected) {
   hl_err_clear(&err);
   CHECK_INT(hl_s3_get_range(c, "bkt", "t/f.parquet", "\"e1\"", 0, 10, buf, &got, &err), HL_ERROR);
   CHECK_STR(err.sqlstate, "55000");
-  CHECK_STR(err.message, "could not GET s3://bkt/t/f.parquet (bytes 0-9): HTTP 412");
+  CHECK_STR(err.message, "could not GET s3://bkt/t/f.parquet (bytes 0-9): the object changed while "
+                         "it was read (HTTP 412, expected ETag \"e1\")");
   CHECK_INT(nreq(&s), 2);
   hl_err_clear(&err);
   hl_s3_client_destroy(c);

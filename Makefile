@@ -66,7 +66,7 @@ fuzz: deps
 	./build-fuzz/fuzz_s3_xml -max_total_time=$(FUZZ_SECONDS) -max_len=16384 build-fuzz/corpus-s3_xml tests/fuzz/corpus/s3_xml
 	@# the S3 client's reply header parser
 	@mkdir -p build-fuzz/corpus-s3_http
-	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_s3_http.c src/storage/s3/s3_http_hdr.c src/util/[a-z]*.c \
+	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_s3_http.c src/storage/s3/s3_http_hdr.c src/util/[a-z]*.c \
 	  -lm -lpthread -o build-fuzz/fuzz_s3_http
 	./build-fuzz/fuzz_s3_http -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-s3_http tests/fuzz/corpus/s3_http
 

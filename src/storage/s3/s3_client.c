@@ -179,6 +179,10 @@ static hl_status_t get_one(hl_s3_client_t *c, const char *bucket, const char *ke
                            hl_error_t *err) {
   *got = 0;
   if (len == 0) return HL_OK;
+  if (len - 1 > UINT64_MAX - offset)
+    return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE),
+                      "could not GET s3://%s/%s: the range at %llu of %zu bytes passes 2^64",
+                      bucket, key, (unsigned long long)offset, len);
   uint64_t last = offset + len - 1;
   hl_s3_req_t r;
   hl_s3_req_init(&r, HL_S3_GET, "GET", "GET", bucket, key);

@@ -309,6 +309,13 @@ static hl_status_t build_headers(hl_s3_client_t *c, hl_s3_req_t *r, const hl_s3_
     signed_h[ns++] = (hl_s3_kv_t){"x-amz-date", date};
     if (c->session_token) signed_h[ns++] = (hl_s3_kv_t){"x-amz-security-token", c->session_token};
   }
+  /* a header value with a line break would smuggle headers in: refuse
+   * (an ETag comes from a server's reply) */
+  for (size_t i = 0; i < r->n_extra; i++)
+    if (strpbrk(r->extra[i].value, "\r\n"))
+      return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE),
+                        "could not %s s3://%s%s%s: a line break in the %s header", r->verb,
+                        r->bucket, r->key ? "/" : "", r->key ? r->key : "", r->extra[i].name);
   struct curl_slist *list = NULL, *t;
   hl_buf_t line;
   hl_buf_init(&line);
@@ -350,7 +357,8 @@ static hl_status_t build_headers(hl_s3_client_t *c, hl_s3_req_t *r, const hl_s3_
     }
     ADD("Authorization", so.authorization);
   }
-  /* no 100-continue round trip; no default Content-Type on POST bodies */
+  /* no "Expect: 100-continue" round trip before a large body (each
+   * request sets its own Content-Type where it sends a body) */
   t = curl_slist_append(list, "Expect:");
   if (!t) goto oom;
   list = t;
@@ -477,6 +485,16 @@ static void judge(hl_s3_req_t *r, attempt_t *a, CURLcode rc, const char *errbuf,
     /* the range starts at or after the end of the object: nothing to read */
     r->got = 0;
     o->fail = HL_S3_FAIL_NONE;
+    return;
+  }
+  if (r->if_match && r->status == 412) {
+    /* S3's answer to If-Match with another ETag: the same as seeing it */
+    o->fail = HL_S3_FAIL_FINAL;
+    snprintf(o->why, sizeof o->why,
+             "the object changed while it was read (HTTP 412%s%s, expected ETag %s)",
+             r->s3err.code ? " " : "", r->s3err.code ? r->s3err.code : "", r->if_match);
+    o->sqlstate_override = HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE);
+    o->code_override = HL_ERROR;
     return;
   }
   o->fail = hl_s3_classify(true, r->status, r->s3err.code);

@@ -126,8 +126,11 @@ static bool parse_http_date(const char *v, size_t n, int64_t *ns) {
   if (mon < 0 || !two_digits(v + 5, &day) || !two_digits(v + 12, &c1) || !two_digits(v + 14, &c2) ||
       !two_digits(v + 17, &hh) || !two_digits(v + 20, &mm) || !two_digits(v + 23, &ss))
     return false;
-  if (day < 1 || day > 31 || hh > 23 || mm > 59 || ss > 60) return false;
-  int64_t days = days_from_civil(c1 * 100 + c2, mon, day);
+  /* nanoseconds since 1970 in an int64_t reach into 2262 */
+  int year = c1 * 100 + c2;
+  if (year < 1970 || year > 2261 || day < 1 || day > 31 || hh > 23 || mm > 59 || ss > 60)
+    return false;
+  int64_t days = days_from_civil(year, mon, day);
   *ns = ((days * 86400) + hh * 3600 + mm * 60 + ss) * 1000000000LL;
   return true;
 }

@@ -115,6 +115,11 @@ TEST(header_lines_bad) {
       "malformed \"Last-Modified\" header in the S3 reply: \"Wed, 21 Foo 2015 07:28:00 GMT\"");
   bad("Last-Modified: Wed, 21 Oct 2015 25:28:00 GMT",
       "malformed \"Last-Modified\" header in the S3 reply: \"Wed, 21 Oct 2015 25:28:00 GMT\"");
+  /* found by fuzz.s3_http: a year whose nanoseconds overflow */
+  bad("Last-Modified: Mon, 01 Jan 0001 00:00:00 GMT",
+      "malformed \"Last-Modified\" header in the S3 reply: \"Mon, 01 Jan 0001 00:00:00 GMT\"");
+  bad("Last-Modified: Mon, 01 Jan 2300 00:00:00 GMT",
+      "malformed \"Last-Modified\" header in the S3 reply: \"Mon, 01 Jan 2300 00:00:00 GMT\"");
   char line[700];
   snprintf(line, sizeof line, "ETag: %0128d", 7);
   bad(line, "\"ETag\" header of the S3 reply is too long (128 bytes, at most 127)");
@@ -294,6 +299,7 @@ static void *srv_main(void *arg) {
       if (k <= 0) break;
       have += (size_t)k;
     }
+    body[have] = '\0'; /* the checks search it as text */
     pthread_mutex_lock(&s->mu);
     int i = s->n_requests++;
     if (i < MAX_REQS) {
@@ -573,7 +579,8 @@ TEST(etag_change_is_detected) {
   hl_err_clear(&err);
   CHECK_INT(hl_s3_get_range(c, "bkt", "t/f.parquet", "\"e1\"", 0, 10, buf, &got, &err), HL_ERROR);
   CHECK_STR(err.sqlstate, "55000");
-  CHECK_STR(err.message, "could not GET s3://bkt/t/f.parquet (bytes 0-9): HTTP 412");
+  CHECK_STR(err.message, "could not GET s3://bkt/t/f.parquet (bytes 0-9): the object changed while "
+                         "it was read (HTTP 412, expected ETag \"e1\")");
   CHECK_INT(nreq(&s), 2);
   hl_err_clear(&err);
   hl_s3_client_destroy(c);
@@ -926,6 +933,27 @@ TEST(create_checks_config) {
                          "https://");
   hl_err_clear(&err);
   hl_s3_client_destroy(NULL);
+  /* a range past 2^64 is refused before any request */
+  cfg = (hl_s3_config_t){.endpoint = "http://127.0.0.1:1", .max_attempts = 1};
+  hl_s3_client_t *c = hl_s3_client_create(&cfg, &err);
+  char b[2];
+  size_t got;
+  CHECK_INT(hl_s3_get_range(c, "b", "k", NULL, UINT64_MAX, 2, b, &got, &err), HL_MISUSE);
+  CHECK_STR(err.message, "could not GET s3://b/k: the range at 18446744073709551615 of 2 bytes "
+                         "passes 2^64");
+  hl_err_clear(&err);
+  CHECK_INT(hl_s3_get_range(c, "b", "k", "\"e\"\r\nX-Evil: 1", 0, 2, b, &got, &err), HL_MISUSE);
+  CHECK_STR(err.message, "could not GET s3://b/k: a line break in the If-Match header");
+  hl_err_clear(&err);
+  /* nothing listens there: a transport error, retried to the last attempt */
+  CHECK_INT(hl_s3_get_range(c, "b", "k", NULL, UINT64_MAX, 1, b, &got, &err), HL_IOERR);
+  CHECK_STR(err.sqlstate, "58030");
+  CHECK(err.message && strncmp(err.message,
+                               "could not GET s3://b/k (bytes "
+                               "18446744073709551615-18446744073709551615): ",
+                               70) == 0);
+  hl_err_clear(&err);
+  hl_s3_client_destroy(c);
 }
 
 int main(void) {

@@ -287,11 +287,11 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   if (rc == HL_OK) rc = hl_txn_target_inherit(w->txn, p->target, t->cat->location, err);
   if (rc != HL_OK) return rc;
   p->dir_read = p->dir;
-  /* on an object store an overwrite, a new partition and a CTAS go to a
-   * fresh prefix that the commit makes the location; appends to an
-   * existing location complete their uploads in place */
-  bool fresh = wt->overwrite || (t->n_part > 0 && !p->existing);
-  if (fresh && p->target->object && !wt->create) {
+  /* on an object store an overwrite goes to a fresh prefix that the
+   * commit makes the location; an append (to a new partition too)
+   * completes its uploads in place, so that two appends creating one
+   * partition both land */
+  if (wt->overwrite && p->target->object && !wt->create) {
     bool moved;
     rc = hl_txn_target_fresh(w->txn, p->target, t->n_part == 0 || p->existing, &moved, err);
     if (rc != HL_OK) return rc;
@@ -1227,6 +1227,52 @@ static hl_status_t apply_table(writer_t *w, wtable_t *wt, hl_error_t *err) {
   return hl_cat_table_update(s->cat, c, err);
 }
 
+/* The plan hook (hl_txn_set_plan_hook): under the write locks, the
+ * location each object-store overwrite replaces is the one the catalog
+ * has now -- a concurrent overwrite may have switched it since the write
+ * began.  A location that is no longer the same partition's (up to a
+ * fresh prefix) is not deleted: the write fails. */
+static hl_status_t plan_replaced(void *arg, hl_txn_t *txn, hl_error_t *err) {
+  writer_t *w = arg;
+  for (int i = 0; i < w->n_tables; i++) {
+    wtable_t *wt = &w->tables[i];
+    if (wt->skip || wt->create) continue;
+    hl_table_t *t = wt->t;
+    for (size_t j = 0; j < wt->n_parts; j++) {
+      wpart_t *p = wt->parts[j];
+      if (!p->target || !p->target->fresh) continue;
+      const char *now = NULL;
+      hl_status_t rc;
+      hl_error_t e;
+      hl_err_init(&e);
+      if (t->n_part > 0) {
+        hl_cat_partition_t *cur;
+        rc = hl_cat_partition_get(w->s->cat, t->cat->id, p->values, t->n_part, w->arena, &cur, &e);
+        if (rc == HL_OK) now = cur->location;
+      } else {
+        hl_cat_table_t *c;
+        rc = hl_cat_table_get(w->s->cat, t->cat->db_name, t->cat->name, w->arena, &c, &e);
+        if (rc == HL_OK) now = c->location;
+      }
+      if (rc == HL_NOTFOUND && t->n_part > 0) { /* dropped meanwhile, or still new */
+        hl_err_clear(&e);
+        rc = HL_OK;
+      } else if (rc != HL_OK) {
+        hl_err_move(err, &e);
+        return rc;
+      }
+      if (now && !hl_txn_same_base(now, p->dir_read))
+        return hl_err_set(err, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
+                          "the location of %s \"%s.%s\" changed during the write (to \"%s\")",
+                          t->n_part ? "a partition of table" : "table", HL_TNAME(t), now);
+      rc = hl_txn_target_set_replaces(txn, p->target, now, err);
+      if (rc != HL_OK) return rc;
+      if (now) p->dir_read = (char *)now; /* what the commit replaces */
+    }
+  }
+  return HL_OK;
+}
+
 static hl_status_t apply(void *arg, hl_txn_t *txn, hl_error_t *err) {
   (void)txn;
   writer_t *w = arg;
@@ -1370,6 +1416,7 @@ static hl_status_t run_writes(writer_t *w, const char *kind, hl_error_t *err) {
   if (rc == HL_OK) rc = hl_budget_check_cancel(&w->s->budget, err);
   if (rc == HL_OK) {
     writer_fini(w);
+    hl_txn_set_plan_hook(w->txn, plan_replaced, w);
     rc = hl_txn_commit(w->txn, apply, w, err);
     w->txn = NULL;
     forget_listings(w);
@@ -1609,6 +1656,7 @@ hl_status_t hl_cmd_truncate(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
   }
   if (rc == HL_OK) {
     writer_fini(&w);
+    hl_txn_set_plan_hook(w.txn, plan_replaced, &w);
     rc = hl_txn_commit(w.txn, apply, &w, err);
     w.txn = NULL;
     forget_listings(&w);
@@ -1752,6 +1800,7 @@ hl_status_t hl_cmd_load(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
   }
   if (rc == HL_OK) {
     writer_fini(&w);
+    hl_txn_set_plan_hook(w.txn, plan_replaced, &w);
     rc = hl_txn_commit(w.txn, apply, &w, err);
     w.txn = NULL;
     forget_listings(&w);

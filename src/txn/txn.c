@@ -80,6 +80,8 @@ struct hl_txn {
   bool remote;    /* the catalog is not transactional: remote calls are journaled */
   char **journal; /* undo records of the remote calls made or being made, in order */
   size_t n_journal, cap_journal;
+  hl_txn_apply_fn plan_hook; /* hl_txn_set_plan_hook */
+  void *plan_arg;
 };
 
 /* ------------------------------------------------------------ faults */
@@ -757,6 +759,14 @@ static char *base_location(hl_arena_t *arena, const char *dir) {
   return hl_arena_strdup(arena, dir);
 }
 
+bool hl_txn_same_base(const char *a, const char *b) {
+  hl_arena_t *tmp = hl_arena_create(0);
+  char *x = tmp ? base_location(tmp, a) : NULL, *y = tmp ? base_location(tmp, b) : NULL;
+  bool same = x && y && strcmp(x, y) == 0;
+  hl_arena_destroy(tmp);
+  return same;
+}
+
 hl_status_t hl_txn_target_fresh(hl_txn_t *txn, hl_txn_target_t *target, bool replaces_old,
                                 bool *moved, hl_error_t *err) {
   *moved = false;
@@ -768,6 +778,17 @@ hl_status_t hl_txn_target_fresh(hl_txn_t *txn, hl_txn_target_t *target, bool rep
   target->dir = target->stage_dir = dir;
   target->fresh = *moved = true;
   return HL_OK;
+}
+
+void hl_txn_set_plan_hook(hl_txn_t *txn, hl_txn_apply_fn fn, void *arg) {
+  txn->plan_hook = fn;
+  txn->plan_arg = arg;
+}
+
+hl_status_t hl_txn_target_set_replaces(hl_txn_t *txn, hl_txn_target_t *target, const char *location,
+                                       hl_error_t *err) {
+  target->replaces = location ? hl_arena_strdup(txn->arena, location) : NULL;
+  return !location || target->replaces ? HL_OK : nomem(err);
 }
 
 size_t hl_txn_target_count(const hl_txn_t *txn) {
@@ -1356,7 +1377,8 @@ hl_status_t hl_txn_commit(hl_txn_t *txn, hl_txn_apply_fn apply, void *arg, hl_er
   hl_status_t rc = take_locks(txn, err);
   if (rc == HL_OK) {
     hl_txn_fault_point("locked");
-    rc = plan_targets(txn, err);
+    if (txn->plan_hook) rc = txn->plan_hook(txn->plan_arg, txn, err);
+    if (rc == HL_OK) rc = plan_targets(txn, err);
   }
   char *plan = rc == HL_OK ? plan_text(txn) : NULL;
   if (rc == HL_OK && !plan) rc = nomem(err);

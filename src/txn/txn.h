@@ -243,6 +243,18 @@ typedef hl_status_t (*hl_txn_apply_fn)(void *arg, hl_txn_t *txn, hl_error_t *err
 /* Commits (see the protocol above).  Whatever it returns, the transaction
  * is over: on error everything was rolled back. */
 hl_status_t hl_txn_commit(hl_txn_t *txn, hl_txn_apply_fn apply, void *arg, hl_error_t *err);
+/* FN(ARG, TXN) runs in hl_txn_commit once the write locks are held, before
+ * the plan is made: the caller re-reads what may have changed since it
+ * chose its targets (an object store's overwrite: the location it
+ * replaces now, hl_txn_target_set_replaces). */
+void hl_txn_set_plan_hook(hl_txn_t *txn, hl_txn_apply_fn fn, void *arg);
+/* True when locations A and B are one up to an object store's fresh-prefix
+ * suffix ("/.hl-<id>"): the same partition's or table's data. */
+bool hl_txn_same_base(const char *a, const char *b);
+/* The location fresh TARGET replaces (NULL: none), as read under the
+ * lock; copied. */
+hl_status_t hl_txn_target_set_replaces(hl_txn_t *txn, hl_txn_target_t *target, const char *location,
+                                       hl_error_t *err);
 /* Rolls back a transaction that was not committed. */
 void hl_txn_abort(hl_txn_t *txn);
 

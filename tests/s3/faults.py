@@ -102,11 +102,11 @@ try:
         run(wh, "DROP TABLE d.r")
 
         # ---- a redirect is refused (never followed to another host)
-        px.set_rules([{"kind": "list", "nth": 1, "fault": "redirect"}])
+        px.set_rules([{"kind": "list", "every": True, "fault": "redirect"}])
         err = run(wh, q, expect_error=True)
         check("301" in err, "a redirect: %r" % err)
         # ---- a malformed listing
-        px.set_rules([{"kind": "list", "nth": 1, "fault": "malformed"}])
+        px.set_rules([{"kind": "list", "every": True, "fault": "malformed"}])
         err = run(wh, q, expect_error=True)
         check("08P01" in err, "malformed XML: 08P01: %r" % err)
         px.set_rules([])

@@ -15,6 +15,7 @@ import argparse
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -79,13 +80,12 @@ try:
         check(rows(wh, "SELECT a, b, p FROM db1.t ORDER BY a") ==
               ["1,x,1", "2,y,1", "3,z,2", "4,w,3", "5,v,1"], "managed table after inserts")
         objs = keys(s3, "lake", "db1.db/t/")
-        # a new partition is written to a fresh prefix; an append to an
-        # existing location completes its upload there
-        p1 = [k for k in objs if k.startswith("db1.db/t/p=1/.hl-")]
-        check(len(p1) == 2 and len({k.rsplit("/", 1)[0] for k in p1}) == 1,
-              "partition p=1: two files under one fresh prefix: %r" % objs)
-        check(all(re.search(r"/\.hl-[0-9a-f]{16}/[0-9a-f]{16}_\d+", k) for k in objs),
-              "every object under a fresh prefix, named by its write: %r" % objs)
+        # appends (to new partitions too) complete their uploads in place,
+        # each file named by its write's id
+        p1 = [k for k in objs if k.startswith("db1.db/t/p=1/")]
+        check(len(p1) == 2 and all(re.fullmatch(r"db1\.db/t/p=1/[0-9a-f]{16}_\d{6}\.parquet", k)
+                                   for k in p1), "partition p=1: two files: %r" % objs)
+        check(len(objs) == 4, "four objects in all: %r" % objs)
         # boto3 reads back every object hivelite wrote, byte for byte what
         # hivelite reads from a local copy
         local = os.path.join(tmp, "copy")
@@ -160,6 +160,62 @@ try:
                   (1, 3, 1, None), "%s: one multipart upload of 3 parts: %r" % (t, c))
             check(rows(wh, "SELECT count(*), sum(a), max(length(s)) FROM db1.%s" % t) ==
                   ["100000,4999950000,200"], "%s reads back" % t)
+
+        # ---- TRUNCATE, ANALYZE, renames; what an object store cannot do
+        run(wh, "CREATE TABLE db1.tr (a INT) PARTITIONED BY (p INT) STORED AS PARQUET")
+        run(wh, "INSERT INTO db1.tr PARTITION (p) VALUES (1, 1), (2, 2)")
+        run(wh, "TRUNCATE TABLE db1.tr PARTITION (p=1)")
+        check(rows(wh, "SELECT a, p FROM db1.tr") == ["2,2"], "TRUNCATE of a partition")
+        check([k for k in keys(s3, "lake", "db1.db/tr/") if "/p=1/" in k] == [],
+              "the truncated partition's objects are deleted")
+        run(wh, "ANALYZE TABLE db1.tr PARTITION (p=2) COMPUTE STATISTICS")
+        check(re.search(r"numRows,1\b", run(wh, "DESCRIBE FORMATTED db1.tr PARTITION (p=2)"))
+              is not None, "ANALYZE counted the rows on S3")
+        run(wh, "ALTER TABLE db1.tr RENAME TO db1.tr2")
+        check(rows(wh, "SELECT a, p FROM db1.tr2") == ["2,2"], "a renamed table reads")
+        check(len(keys(s3, "lake", "db1.db/tr/")) == 1 and keys(s3, "lake", "db1.db/tr2/") == [],
+              "RENAME keeps an S3 table's data where it is")
+        run(wh, "ALTER TABLE db1.tr2 PARTITION (p=2) RENAME TO PARTITION (p=3)")
+        check(rows(wh, "SELECT a, p FROM db1.tr2") == ["2,3"], "RENAME PARTITION on S3")
+        err = run(wh, "LOAD DATA INPATH 's3://lake/ext/dt=2024-01-01/part-0.csv' "
+                      "INTO TABLE db1.big", expect_error=True)
+        check("0A000" in err and "rename" in err, "LOAD DATA from S3 (a move): 0A000: %r" % err)
+        check(len(keys(s3, "lake", "ext/dt=2024-01-01/")) == 1, "the LOAD source stays")
+        run(wh, "CREATE TABLE db1.ex LIKE db1.tr2")
+        err = run(wh, "ALTER TABLE db1.ex EXCHANGE PARTITION (p=3) WITH TABLE db1.tr2",
+                  expect_error=True)
+        check("0A000" in err, "EXCHANGE PARTITION on S3: 0A000: %r" % err)
+        check(rows(wh, "SELECT a, p FROM db1.tr2") == ["2,3"], "EXCHANGE changed nothing")
+
+        # ---- concurrent writers: both appends land, overwrites are serialised
+        procs = [subprocess.Popen([opts.hivelite, "-w", wh, "-c",
+                                   "INSERT INTO db1.t PARTITION (p=5) VALUES (%d, 'c')" % i],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                 for i in (50, 51)]
+        outs = [p.communicate(timeout=120) + (p.returncode,) for p in procs]
+        check(all(o[2] == 0 for o in outs), "two concurrent appends: %r" % outs)
+        check(rows(wh, "SELECT a FROM db1.t WHERE p = 5 ORDER BY a") == ["50", "51"],
+              "both appends landed")
+        procs = [subprocess.Popen([opts.hivelite, "-w", wh, "-c",
+                                   "INSERT OVERWRITE TABLE db1.t PARTITION (p=5) VALUES (%d, 'o')"
+                                   % i], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                 for i in (60, 61)]
+        outs = [p.communicate(timeout=120) + (p.returncode,) for p in procs]
+        check(all(o[2] == 0 for o in outs), "two concurrent overwrites: %r" % outs)
+        got = rows(wh, "SELECT a FROM db1.t WHERE p = 5")
+        check(got in (["60"], ["61"]), "one overwrite won whole: %r" % got)
+        check(len(keys(s3, "lake", "db1.db/t/p=5/")) == 1, "one object left in p=5")
+
+        # ---- anonymous requests (s3rver serves unsigned ones, as a public bucket)
+        wh3 = os.path.join(tmp, "wh3")
+        os.makedirs(os.path.join(wh3, ".hivelite"))
+        with open(os.path.join(wh3, ".hivelite", "config"), "w") as f:
+            f.write("fs.s3a.endpoint = %s\nfs.s3a.path.style.access = true\n"
+                    "fs.s3a.aws.credentials.provider = "
+                    "org.apache.hadoop.fs.s3a.AnonymousAWSCredentialsProvider\n" % srv.endpoint)
+        run(wh3, "CREATE EXTERNAL TABLE pub (a INT, b STRING) ROW FORMAT DELIMITED "
+                 "FIELDS TERMINATED BY ',' LOCATION 's3://lake/ext/dt=2024-01-02'")
+        check(rows(wh3, "SELECT a, b FROM pub") == ["3,c"], "anonymous read")
 
         # ---- drops
         run(wh, "ALTER TABLE db1.t DROP PARTITION (p=3)")

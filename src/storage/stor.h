@@ -126,6 +126,10 @@ typedef struct hl_stor_ops {
   /* Makes the closed pending object PATH visible (completes the upload),
    * refusing to replace an existing object where the store can tell. */
   hl_status_t (*publish_pending)(hl_stor_t *fs, const char *path, hl_error_t *err);
+  /* publish_pending of N objects, as many at once as the store allows; on
+   * an error some may be published and others not (a rollback sorts
+   * them out: it deletes the write's published files). */
+  hl_status_t (*publish_pending_many)(hl_stor_t *fs, char *const *paths, size_t n, hl_error_t *err);
   /* Drops pending object PATH (closed or not, published or not: a
    * published one is not removed here).  Best effort. */
   void (*abort_pending)(hl_stor_t *fs, const char *path);

@@ -183,6 +183,12 @@ static hl_status_t b_publish_pending(hl_stor_t *fs, const char *path, hl_error_t
   return in->ops->publish_pending(in, path, err);
 }
 
+static hl_status_t b_publish_pending_many(hl_stor_t *fs, char *const *paths, size_t n,
+                                          hl_error_t *err) {
+  hl_stor_t *in = inner_of(fs);
+  return in->ops->publish_pending_many(in, paths, n, err);
+}
+
 static void b_abort_pending(hl_stor_t *fs, const char *path) {
   hl_stor_t *in = inner_of(fs);
   in->ops->abort_pending(in, path);
@@ -235,6 +241,7 @@ static const hl_stor_ops_t batch_ops = {
     .object_store = b_object_store,
     .create_pending = b_create_pending,
     .publish_pending = b_publish_pending,
+    .publish_pending_many = b_publish_pending_many,
     .abort_pending = b_abort_pending,
     .abort_pending_under = b_abort_pending_under,
     .prefetch = b_prefetch,
@@ -259,6 +266,7 @@ hl_stor_t *hl_stor_batch_create(hl_stor_t *inner) {
     b->ops.abort_pending_under = NULL;
   }
   if (!io->remove_many) b->ops.remove_many = NULL;
+  if (!io->publish_pending_many) b->ops.publish_pending_many = NULL;
   if (!io->lock_try || !io->unlock) {
     b->ops.lock_try = NULL;
     b->ops.unlock = NULL;

@@ -211,6 +211,22 @@ static hl_status_t r_publish_pending(hl_stor_t *fs, const char *path, hl_error_t
   return be->ops->publish_pending(be, path, err);
 }
 
+static hl_status_t r_publish_pending_many(hl_stor_t *fs, char *const *paths, size_t n,
+                                          hl_error_t *err) {
+  if (n == 0) return HL_OK;
+  PICK(fs, paths[0]);
+  size_t root = hl_path_object_root(paths[0]);
+  bool one = be->ops->publish_pending_many != NULL; /* one backend, one bucket? */
+  for (size_t i = 1; one && i < n; i++)
+    one = hl_path_object_root(paths[i]) == root && strncmp(paths[i], paths[0], root) == 0;
+  if (one) return be->ops->publish_pending_many(be, paths, n, err);
+  for (size_t i = 0; i < n; i++) {
+    hl_status_t rc = r_publish_pending(fs, paths[i], err);
+    if (rc != HL_OK) return rc;
+  }
+  return HL_OK;
+}
+
 static void r_abort_pending(hl_stor_t *fs, const char *path) {
   hl_error_t e;
   hl_err_init(&e);
@@ -280,6 +296,7 @@ static const hl_stor_ops_t route_ops = {
     .object_store = r_object_store,
     .create_pending = r_create_pending,
     .publish_pending = r_publish_pending,
+    .publish_pending_many = r_publish_pending_many,
     .abort_pending = r_abort_pending,
     .abort_pending_under = r_abort_pending_under,
     .prefetch = r_prefetch,

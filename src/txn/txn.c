@@ -1025,23 +1025,42 @@ static hl_status_t apply_files(hl_txn_t *txn, hl_error_t *err) {
       if (rc != HL_OK) return rc;
     }
   }
+  /* an object store's files: the first one alone (the "publish" fault
+   * point comes after it), the others completed together */
+  size_t n_objects = 0;
+  for (size_t i = 0; i < txn->n_targets; i++)
+    if (txn->targets[i]->object) n_objects += txn->targets[i]->n_new;
+  char **objects = n_objects ? hl_arena_alloc(txn->arena, sizeof(char *) * n_objects) : NULL;
+  if (n_objects && !objects) return nomem(err);
+  n_objects = 0;
   for (size_t i = 0; i < txn->n_targets; i++) {
     hl_txn_target_t *t = txn->targets[i];
     for (size_t f = 0; f < t->n_new; f++) {
-      char *from = t->moved_from && t->moved_from[f]
-                       ? t->moved_from[f]
-                       : hl_path_join(txn->arena, t->stage_dir, t->new_files[f]);
+      bool moved = t->moved_from && t->moved_from[f];
+      char *from =
+          moved ? t->moved_from[f] : hl_path_join(txn->arena, t->stage_dir, t->new_files[f]);
       char *to = hl_path_join(txn->arena, t->dir, t->new_files[f]);
-      hl_status_t rc = !from || !to ? nomem(err)
-                       : t->object && !(t->moved_from && t->moved_from[f])
-                           ? fs->ops->publish_pending(fs, to, err) /* the upload completes */
-                           : fs->ops->rename(fs, from, to, err);
+      if (!from || !to) return nomem(err);
+      if (t->object && !moved && !first_publish) {
+        objects[n_objects++] = to;
+        continue;
+      }
+      hl_status_t rc = t->object && !moved ? fs->ops->publish_pending(fs, to, err)
+                                           : fs->ops->rename(fs, from, to, err);
       if (rc != HL_OK) return rc;
       if (first_publish) {
         first_publish = false;
         hl_txn_fault_point("publish");
       }
     }
+  }
+  if (n_objects) {
+    hl_status_t rc = HL_OK;
+    if (fs->ops->publish_pending_many)
+      rc = fs->ops->publish_pending_many(fs, objects, n_objects, err);
+    for (size_t i = 0; !fs->ops->publish_pending_many && rc == HL_OK && i < n_objects; i++)
+      rc = fs->ops->publish_pending(fs, objects[i], err);
+    if (rc != HL_OK) return rc;
   }
   for (size_t i = 0; i < txn->n_moves; i++) {
     hl_stor_stat_t st;

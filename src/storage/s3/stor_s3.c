@@ -40,13 +40,16 @@
 #include <string.h>
 #include <time.h>
 
-#define META_TTL_NS  (30LL * 1000000000LL) /* a listed file's size and ETag */
-#define META_MAX     65536                 /* listed files remembered */
-#define READ_AHEAD   (1u << 20)
-#define MERGE_GAP    (1u << 20)
-#define MERGE_MAX    (16u << 20)
-#define DEFAULT_PART (8u << 20)
-#define MIN_PART     (5u << 20)
+#define META_TTL_NS     (30LL * 1000000000LL) /* a listed file's size and ETag */
+#define META_MAX        65536                 /* listed files remembered */
+#define READ_AHEAD      (1u << 20)
+#define MERGE_GAP       (1u << 20)
+#define MERGE_MAX       (16u << 20)
+#define DEFAULT_PART    (8u << 20)
+#define MIN_PART        (5u << 20)
+#define UPLOAD_THREADS  8           /* background part uploads of pending objects */
+#define UPLOAD_QUEUED   (64u << 20) /* bytes of parts waiting for an upload thread */
+#define PUBLISH_THREADS 16          /* CompleteMultipartUpload calls at once */
 
 typedef struct s3_client_slot {
   char *bucket;
@@ -69,11 +72,23 @@ typedef struct pending {
   char *upload_id; /* NULL: nothing uploaded yet (an empty object) */
   char **etags;    /* of parts 1..n_parts */
   size_t n_parts, cap_parts;
-  uint64_t size; /* bytes uploaded so far */
+  uint64_t size; /* bytes handed to the upload so far */
   bool closed, published;
+  int outstanding; /* parts queued or being uploaded (fs->mu) */
+  bool failed;     /* a part failed: PERR says why (fs->mu) */
+  hl_error_t perr;
   hl_arena_t *arena; /* upload id, etags */
   struct pending *next;
 } pending_t;
+
+/* A part of a pending object waiting for an upload thread. */
+typedef struct job {
+  struct pending *p;
+  int part;
+  char *buf; /* heap, the job's */
+  size_t len;
+  struct job *next;
+} job_t;
 
 typedef struct s3_fs {
   hl_stor_t base;
@@ -86,6 +101,14 @@ typedef struct s3_fs {
   meta_t *metas;
   size_t n_metas;
   pending_t *pendings;
+  /* the upload threads (started on the first part): a writer hands a
+   * part over and goes on writing; publish waits for its object's parts */
+  pthread_t uploaders[UPLOAD_THREADS];
+  int n_uploaders;
+  job_t *jobs, *jobs_tail;
+  size_t queued; /* bytes in jobs */
+  pthread_cond_t work, progress;
+  bool stopping;
 } s3_fs_t;
 
 /* A range held in memory for an open file. */
@@ -652,6 +675,7 @@ static hl_status_t create_file(s3_fs_t *fs, const char *path, bool pending, s3_f
       rc = hl_err_nomem(err);
     } else {
       p->client = c;
+      hl_err_init(&p->perr);
       pthread_mutex_lock(&fs->mu);
       p->next = fs->pendings;
       fs->pendings = p;
@@ -722,6 +746,118 @@ static hl_status_t upload_part(s3_file_t *f, hl_error_t *err) {
   return rc;
 }
 
+static void *uploader_main(void *arg) {
+  s3_fs_t *fs = arg;
+  pthread_mutex_lock(&fs->mu);
+  for (;;) {
+    while (!fs->jobs && !fs->stopping)
+      pthread_cond_wait(&fs->work, &fs->mu);
+    job_t *j = fs->jobs;
+    if (!j) break; /* stopping, and nothing left */
+    fs->jobs = j->next;
+    if (!fs->jobs) fs->jobs_tail = NULL;
+    pending_t *p = j->p;
+    pthread_mutex_unlock(&fs->mu);
+    hl_error_t e;
+    hl_err_init(&e);
+    hl_arena_t *a = hl_arena_create(0);
+    char *etag = NULL;
+    hl_status_t rc = a ? hl_s3_mpu_part(p->client, p->bucket, p->key, p->upload_id, j->part, j->buf,
+                                        j->len, a, &etag, &e)
+                       : hl_err_nomem(&e);
+    pthread_mutex_lock(&fs->mu);
+    if (rc == HL_OK && !(p->etags[j->part - 1] = hl_arena_strdup(p->arena, etag)))
+      rc = hl_err_nomem(&e);
+    if (rc != HL_OK && !p->failed) {
+      p->failed = true;
+      hl_err_move(&p->perr, &e);
+    }
+    hl_err_clear(&e);
+    p->outstanding--;
+    fs->queued -= j->len;
+    pthread_cond_broadcast(&fs->progress);
+    hl_arena_destroy(a);
+    hl_free(j->buf);
+    hl_free(j);
+  }
+  pthread_mutex_unlock(&fs->mu);
+  return NULL;
+}
+
+/* Hands F's buffer to the upload threads as the next part of its pending
+ * object (starting the multipart upload first); F gets a new buffer.
+ * Waits while too many bytes are queued. */
+static hl_status_t enqueue_part(s3_file_t *f, hl_error_t *err) {
+  s3_fs_t *fs = f->fs;
+  pending_t *p = f->pending;
+  if (!p->upload_id) { /* no part is queued yet: nobody else uses p->arena */
+    hl_status_t rc = hl_s3_mpu_create(f->client, f->bucket, f->key, p->arena, &p->upload_id, err);
+    if (rc != HL_OK) return rc;
+  }
+  job_t *j = hl_calloc(1, sizeof *j);
+  if (!j) return hl_err_nomem(err);
+  pthread_mutex_lock(&fs->mu);
+  /* one more thread per part queued, up to UPLOAD_THREADS */
+  if (fs->n_uploaders < UPLOAD_THREADS && fs->jobs &&
+      pthread_create(&fs->uploaders[fs->n_uploaders], NULL, uploader_main, fs) == 0)
+    fs->n_uploaders++;
+  if (fs->n_uploaders == 0 &&
+      pthread_create(&fs->uploaders[fs->n_uploaders], NULL, uploader_main, fs) == 0)
+    fs->n_uploaders++;
+  if (fs->n_uploaders == 0) { /* no thread at all: upload it here */
+    pthread_mutex_unlock(&fs->mu);
+    hl_free(j);
+    return upload_part(f, err);
+  }
+  while (fs->queued > 0 && fs->queued + f->buf_len > UPLOAD_QUEUED)
+    pthread_cond_wait(&fs->progress, &fs->mu);
+  if (p->n_parts == p->cap_parts) {
+    size_t ncap = p->cap_parts ? p->cap_parts * 2 : 8;
+    char **g =
+        hl_arena_realloc(p->arena, p->etags, p->cap_parts * sizeof(char *), ncap * sizeof(char *));
+    if (!g) {
+      pthread_mutex_unlock(&fs->mu);
+      hl_free(j);
+      return hl_err_nomem(err);
+    }
+    p->etags = g;
+    p->cap_parts = ncap;
+  }
+  p->etags[p->n_parts] = NULL;
+  j->part = (int)++p->n_parts;
+  j->p = p;
+  j->buf = f->buf;
+  j->len = f->buf_len;
+  p->outstanding++;
+  p->size += f->buf_len;
+  fs->queued += f->buf_len;
+  if (fs->jobs_tail)
+    fs->jobs_tail->next = j;
+  else
+    fs->jobs = j;
+  fs->jobs_tail = j;
+  pthread_cond_signal(&fs->work);
+  pthread_mutex_unlock(&fs->mu);
+  f->buf = NULL; /* the job's now */
+  f->buf_len = f->buf_cap = 0;
+  return HL_OK;
+}
+
+/* Waits until no part of P is queued or uploading; HL_OK unless one failed
+ * (then ERR says why). */
+static hl_status_t wait_parts(s3_fs_t *fs, pending_t *p, hl_error_t *err) {
+  pthread_mutex_lock(&fs->mu);
+  while (p->outstanding > 0)
+    pthread_cond_wait(&fs->progress, &fs->mu);
+  hl_status_t rc = HL_OK;
+  if (p->failed)
+    rc = hl_err_set(err, p->perr.code ? p->perr.code : HL_IOERR,
+                    p->perr.sqlstate[0] ? p->perr.sqlstate : HL_SS(IO_ERROR), "%s",
+                    p->perr.message ? p->perr.message : "a part upload failed");
+  pthread_mutex_unlock(&fs->mu);
+  return rc;
+}
+
 static hl_status_t s_append(hl_stor_file_t *base, const void *data, size_t len, hl_error_t *err) {
   s3_file_t *f = (s3_file_t *)base;
   const char *p = data;
@@ -741,7 +877,7 @@ static hl_status_t s_append(hl_stor_file_t *base, const void *data, size_t len, 
     /* a full part goes now (never the last one: it waits for close, so
      * that every part but the last has the full size) */
     if (f->buf_len == part && len > 0) {
-      hl_status_t rc = upload_part(f, err);
+      hl_status_t rc = f->pending ? enqueue_part(f, err) : upload_part(f, err);
       if (rc != HL_OK) {
         f->failed = true;
         return rc;
@@ -758,6 +894,7 @@ static hl_status_t s_sync(hl_stor_file_t *f, hl_error_t *err) {
 }
 
 static void pending_free(pending_t *p) {
+  hl_err_clear(&p->perr);
   hl_free(p->path);
   hl_arena_destroy(p->arena);
   hl_free(p);
@@ -775,7 +912,11 @@ static pending_t *pending_take(s3_fs_t *fs, const char *path) {
   return p;
 }
 
-static void abort_record(pending_t *p) {
+static void abort_record(s3_fs_t *fs, pending_t *p) {
+  hl_error_t e;
+  hl_err_init(&e);
+  wait_parts(fs, p, &e); /* no part may land after the abort */
+  hl_err_clear(&e);
   if (p->upload_id) {
     hl_error_t e;
     hl_err_init(&e);
@@ -790,13 +931,13 @@ static hl_status_t s_close(hl_stor_file_t *base, hl_error_t *err) {
   hl_status_t rc = HL_OK;
   if (f->writing && f->pending) {
     /* the last part goes now; publish completes the upload */
-    if (!f->failed && (f->buf_len > 0 || f->pending->upload_id)) rc = upload_part(f, err);
+    if (!f->failed && (f->buf_len > 0 || f->pending->upload_id)) rc = enqueue_part(f, err);
     if (rc == HL_OK && !f->failed) {
       f->pending->closed = true;
     } else {
       pending_t *p = pending_take(f->fs, f->path);
       if (p) {
-        abort_record(p);
+        abort_record(f->fs, p);
         pending_free(p);
       }
       if (rc == HL_OK)
@@ -834,14 +975,16 @@ static hl_status_t s_publish_pending(hl_stor_t *base, const char *path, hl_error
   pending_t *p = pending_take(fs, path);
   if (!p || !p->closed) {
     if (p) {
-      abort_record(p);
+      abort_record(fs, p);
       pending_free(p);
     }
     return hl_err_set(err, HL_ERROR, HL_SS(INTERNAL_ERROR),
                       "could not publish \"%s\": it is not a closed pending object", path);
   }
-  hl_status_t rc;
-  if (!p->upload_id) /* nothing was written: an empty object */
+  hl_status_t rc = wait_parts(fs, p, err);
+  if (rc != HL_OK) {
+    /* a part failed: the caller rolls back, which aborts the upload */
+  } else if (!p->upload_id) /* nothing was written: an empty object */
     rc = hl_s3_put(p->client, p->bucket, p->key, "", 0, true, p->arena, NULL, err);
   else
     rc = hl_s3_mpu_complete(p->client, p->bucket, p->key, p->upload_id, p->etags, p->n_parts, true,
@@ -859,10 +1002,61 @@ static hl_status_t s_publish_pending(hl_stor_t *base, const char *path, hl_error
   return rc;
 }
 
+typedef struct publish_run {
+  s3_fs_t *fs;
+  char *const *paths;
+  size_t n, next;
+  hl_status_t rc;
+  hl_error_t err; /* the first failure */
+  pthread_mutex_t mu;
+} publish_run_t;
+
+static void *publish_main(void *arg) {
+  publish_run_t *r = arg;
+  for (;;) {
+    pthread_mutex_lock(&r->mu);
+    size_t i = r->rc == HL_OK ? r->next++ : r->n; /* the first error stops the rest */
+    pthread_mutex_unlock(&r->mu);
+    if (i >= r->n) return NULL;
+    hl_error_t e;
+    hl_err_init(&e);
+    hl_status_t rc = s_publish_pending(&r->fs->base, r->paths[i], &e);
+    pthread_mutex_lock(&r->mu);
+    if (rc != HL_OK && r->rc == HL_OK) {
+      r->rc = rc;
+      hl_err_move(&r->err, &e);
+    }
+    pthread_mutex_unlock(&r->mu);
+    hl_err_clear(&e);
+  }
+}
+
+/* Completes N uploads with up to PUBLISH_THREADS at once: a commit of a
+ * write into thousands of partitions waits for the slowest few requests,
+ * not for the sum of all. */
+static hl_status_t s_publish_pending_many(hl_stor_t *base, char *const *paths, size_t n,
+                                          hl_error_t *err) {
+  publish_run_t r = {(s3_fs_t *)base, paths, n, 0, HL_OK, {0}, PTHREAD_MUTEX_INITIALIZER};
+  hl_err_init(&r.err);
+  pthread_t th[PUBLISH_THREADS];
+  int k = 0;
+  while (k < PUBLISH_THREADS && (size_t)k + 1 < n &&
+         pthread_create(&th[k], NULL, publish_main, &r) == 0)
+    k++;
+  publish_main(&r); /* this thread too */
+  for (int i = 0; i < k; i++)
+    pthread_join(th[i], NULL);
+  pthread_mutex_destroy(&r.mu);
+  if (r.rc != HL_OK) hl_err_move(err, &r.err);
+  hl_err_clear(&r.err);
+  return r.rc;
+}
+
 static void s_abort_pending(hl_stor_t *base, const char *path) {
-  pending_t *p = pending_take((s3_fs_t *)base, path);
+  s3_fs_t *fs = (s3_fs_t *)base;
+  pending_t *p = pending_take(fs, path);
   if (!p) return;
-  abort_record(p);
+  abort_record(fs, p);
   pending_free(p);
 }
 
@@ -1004,9 +1198,17 @@ static void s_destroy(hl_stor_t *base) {
   while (fs->pendings) { /* never published: nothing may be left behind */
     pending_t *p = fs->pendings;
     fs->pendings = p->next;
-    abort_record(p);
+    abort_record(fs, p);
     pending_free(p);
   }
+  pthread_mutex_lock(&fs->mu); /* the upload threads end once their queue is empty */
+  fs->stopping = true;
+  pthread_cond_broadcast(&fs->work);
+  pthread_mutex_unlock(&fs->mu);
+  for (int i = 0; i < fs->n_uploaders; i++)
+    pthread_join(fs->uploaders[i], NULL);
+  pthread_cond_destroy(&fs->work);
+  pthread_cond_destroy(&fs->progress);
   while (fs->clients) {
     client_slot_t *c = fs->clients;
     fs->clients = c->next;
@@ -1040,6 +1242,7 @@ static const hl_stor_ops_t s3_ops = {
     .object_store = s_object_store,
     .create_pending = s_create_pending,
     .publish_pending = s_publish_pending,
+    .publish_pending_many = s_publish_pending_many,
     .abort_pending = s_abort_pending,
     .abort_pending_under = s_abort_pending_under,
     .prefetch = s_prefetch,
@@ -1050,6 +1253,11 @@ hl_stor_t *hl_stor_s3_create(hl_s3_config_fn fn, void *arg) {
   s3_fs_t *fs = hl_calloc(1, sizeof *fs);
   if (!fs) return NULL;
   if (pthread_mutex_init(&fs->mu, NULL) != 0) {
+    hl_free(fs);
+    return NULL;
+  }
+  if (pthread_cond_init(&fs->work, NULL) != 0 || pthread_cond_init(&fs->progress, NULL) != 0) {
+    pthread_mutex_destroy(&fs->mu);
     hl_free(fs);
     return NULL;
   }

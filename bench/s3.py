@@ -95,19 +95,27 @@ try:
         cfg = ("SET hive.exec.max.dynamic.partitions=100000; "
                "SET hive.exec.max.dynamic.partitions.pernode=100000; ")
         results = []
-        for name, table in (("local", "loc"), ("S3", "s3db.t")):
-            px.reset()
-            dt, rss, _ = timed(wh, cfg + "INSERT OVERWRITE TABLE %s PARTITION (p) "
-                                         "SELECT v, s, p FROM src" % table)
-            results.append(("insert %d rows into %d partitions" % (opts.rows, opts.parts), name,
-                            dt, rss, px.counts() if name == "S3" else {}))
-        pin_p = opts.parts // 2
         kinds = ("head", "get", "list", "put", "create_mpu", "put_part", "complete",
                  "delete", "delete_objects", "list_uploads", "abort")
+
+        def latency(ms):
+            # a round trip of MS ms before every request, as over a network
+            px.set_rules([{"kind": k, "every": True, "fault": "delay", "seconds": ms / 1000.0}
+                          for k in kinds] if ms else [])
+
+        timed(wh, "CREATE TABLE s3db.t2 LIKE s3db.t")
+        for name, table, ms in (("local", "loc", 0), ("S3", "s3db.t", 0),
+                                ("S3", "s3db.t2", opts.latency_ms)):
+            px.reset()
+            latency(ms)
+            dt, rss, _ = timed(wh, cfg + "INSERT OVERWRITE TABLE %s PARTITION (p) "
+                                         "SELECT v, s, p FROM src" % table)
+            label = "insert %d rows into %d partitions" % (opts.rows, opts.parts)
+            label += " (%d ms per request)" % ms if ms else " (loopback)"
+            results.append((label, name, dt, rss, px.counts() if name == "S3" else {}))
+        latency(0)
+        pin_p = opts.parts // 2
         for lat in (0, opts.latency_ms):
-            # a round trip of LAT ms before every request, as over a network
-            px.set_rules([{"kind": k, "every": True, "fault": "delay", "seconds": lat / 1000.0}
-                          for k in kinds] if lat else [])
             for what, where in (("pin", "WHERE p = %d" % pin_p), ("full scan", "")):
                 cases = [("local", "loc", "")] if lat == 0 else []
                 cases += [("S3", "s3db.t", "")]
@@ -118,8 +126,7 @@ try:
                     best = None
                     for _ in range(opts.runs):
                         px.reset()
-                        px.set_rules([{"kind": k, "every": True, "fault": "delay",
-                                       "seconds": lat / 1000.0} for k in kinds] if lat else [])
+                        latency(lat)
                         dt, rss, out = timed(wh, pre + "SELECT count(*), sum(v) FROM %s %s"
                                              % (table, where))
                         counts = px.counts()

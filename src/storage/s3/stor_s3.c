@@ -85,7 +85,8 @@ typedef struct pending {
 typedef struct job {
   struct pending *p;
   int part;
-  char *buf; /* heap, the job's */
+  bool create; /* the object's first part: start the multipart upload first */
+  char *buf;   /* heap, the job's */
   size_t len;
   struct job *next;
 } job_t;
@@ -757,19 +758,33 @@ static void *uploader_main(void *arg) {
     fs->jobs = j->next;
     if (!fs->jobs) fs->jobs_tail = NULL;
     pending_t *p = j->p;
+    /* a later part waits for the upload its first part starts (the jobs
+     * are taken in order, so that one is already being run) */
+    while (!j->create && !p->upload_id && !p->failed)
+      pthread_cond_wait(&fs->progress, &fs->mu);
+    bool go = !p->failed;
     pthread_mutex_unlock(&fs->mu);
     hl_error_t e;
     hl_err_init(&e);
     hl_arena_t *a = hl_arena_create(0);
-    char *etag = NULL;
-    hl_status_t rc = a ? hl_s3_mpu_part(p->client, p->bucket, p->key, p->upload_id, j->part, j->buf,
-                                        j->len, a, &etag, &e)
-                       : hl_err_nomem(&e);
+    char *etag = NULL, *id = NULL;
+    hl_status_t rc = !go ? HL_ERROR : a ? HL_OK : hl_err_nomem(&e);
+    if (rc == HL_OK && j->create) {
+      rc = hl_s3_mpu_create(p->client, p->bucket, p->key, a, &id, &e);
+      pthread_mutex_lock(&fs->mu);
+      if (rc == HL_OK && !(p->upload_id = hl_arena_strdup(p->arena, id))) rc = hl_err_nomem(&e);
+      pthread_cond_broadcast(&fs->progress);
+      pthread_mutex_unlock(&fs->mu);
+    }
+    if (rc == HL_OK)
+      rc = hl_s3_mpu_part(p->client, p->bucket, p->key, p->upload_id, j->part, j->buf, j->len, a,
+                          &etag, &e);
     pthread_mutex_lock(&fs->mu);
     if (rc == HL_OK && !(p->etags[j->part - 1] = hl_arena_strdup(p->arena, etag)))
       rc = hl_err_nomem(&e);
     if (rc != HL_OK && !p->failed) {
       p->failed = true;
+      if (e.code == HL_OK) hl_err_set(&e, HL_IOERR, HL_SS(IO_ERROR), "a part upload failed");
       hl_err_move(&p->perr, &e);
     }
     hl_err_clear(&e);
@@ -790,10 +805,6 @@ static void *uploader_main(void *arg) {
 static hl_status_t enqueue_part(s3_file_t *f, hl_error_t *err) {
   s3_fs_t *fs = f->fs;
   pending_t *p = f->pending;
-  if (!p->upload_id) { /* no part is queued yet: nobody else uses p->arena */
-    hl_status_t rc = hl_s3_mpu_create(f->client, f->bucket, f->key, p->arena, &p->upload_id, err);
-    if (rc != HL_OK) return rc;
-  }
   job_t *j = hl_calloc(1, sizeof *j);
   if (!j) return hl_err_nomem(err);
   pthread_mutex_lock(&fs->mu);
@@ -824,6 +835,7 @@ static hl_status_t enqueue_part(s3_file_t *f, hl_error_t *err) {
     p->cap_parts = ncap;
   }
   p->etags[p->n_parts] = NULL;
+  j->create = p->n_parts == 0;
   j->part = (int)++p->n_parts;
   j->p = p;
   j->buf = f->buf;
@@ -931,7 +943,7 @@ static hl_status_t s_close(hl_stor_file_t *base, hl_error_t *err) {
   hl_status_t rc = HL_OK;
   if (f->writing && f->pending) {
     /* the last part goes now; publish completes the upload */
-    if (!f->failed && (f->buf_len > 0 || f->pending->upload_id)) rc = enqueue_part(f, err);
+    if (!f->failed && (f->buf_len > 0 || f->pending->n_parts > 0)) rc = enqueue_part(f, err);
     if (rc == HL_OK && !f->failed) {
       f->pending->closed = true;
     } else {
@@ -984,7 +996,7 @@ static hl_status_t s_publish_pending(hl_stor_t *base, const char *path, hl_error
   hl_status_t rc = wait_parts(fs, p, err);
   if (rc != HL_OK) {
     /* a part failed: the caller rolls back, which aborts the upload */
-  } else if (!p->upload_id) /* nothing was written: an empty object */
+  } else if (p->n_parts == 0) /* nothing was written: an empty object */
     rc = hl_s3_put(p->client, p->bucket, p->key, "", 0, true, p->arena, NULL, err);
   else
     rc = hl_s3_mpu_complete(p->client, p->bucket, p->key, p->upload_id, p->etags, p->n_parts, true,

@@ -151,6 +151,40 @@ try:
                   % (step, where, p1))
             check(pending() == [], "killed at %s: no pending upload left: %r" % (step, pending()))
             cur = got
+
+        # ---- SIGKILL at each step of an append (a new partition and an
+        # existing one) and of a DROP PARTITION
+        for step in ["staged", "pending", "publish", "before_commit", "committed"]:
+            before = objects()
+            run(wh, "INSERT INTO d.t PARTITION (p) VALUES (100, 'n', 7), (101, 'm', 2)",
+                expect_error=True, env={"HIVELITE_CRASH_AT": step})
+            got = rows(wh, "SELECT a, p FROM d.t WHERE a >= 100 ORDER BY a")
+            done = step == "committed"
+            check(got == (["100,7", "101,2"] if done else []),
+                  "append killed at %s: %r" % (step, got))
+            check(pending() == [], "append killed at %s: no pending upload: %r"
+                  % (step, pending()))
+            if not done:
+                check(objects() == before, "append killed at %s: no object left: %r"
+                      % (step, sorted(set(objects()) - set(before))))
+            else:
+                run(wh, "ALTER TABLE d.t DROP PARTITION (p=7)")
+                run(wh, "INSERT OVERWRITE TABLE d.t PARTITION (p=2) VALUES (3, 'c')")
+        for step in ["locked", "pending", "before_commit", "committed"]:
+            run(wh, "INSERT INTO d.t PARTITION (p=8) VALUES (80, 'd')")
+            p8 = [k for k in objects() if "/p=8/" in k]
+            run(wh, "ALTER TABLE d.t DROP PARTITION (p=8)", expect_error=True,
+                env={"HIVELITE_CRASH_AT": step})
+            got = rows(wh, "SELECT a FROM d.t WHERE p = 8")
+            left = [k for k in objects() if "/p=8/" in k]
+            if step == "committed":
+                check(got == [] and left == [], "drop killed at %s: dropped, objects gone: %r"
+                      % (step, left))
+            else:
+                check(got == ["80"] and left == p8, "drop killed at %s: still there: %r %r"
+                      % (step, got, left))
+                run(wh, "ALTER TABLE d.t DROP PARTITION (p=8)")
+                check([k for k in objects() if "/p=8/" in k] == [], "dropped after all")
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

@@ -37,7 +37,7 @@ from xml.sax.saxutils import escape
 CONTROL = "/__fault__"
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "te", "trailer",
               "transfer-encoding", "upgrade", "expect", "content-length"}
-EMULATIONS = ("abort", "list_uploads", "if_none_match", "complete_check")
+EMULATIONS = ("abort", "list_uploads", "if_none_match", "complete_check", "suffix_range")
 MIN_PART = 5 * 1024 * 1024
 DEFAULT_ERR = {500: ("InternalError", "We encountered an internal error. Please try again."),
                503: ("SlowDown", "Please reduce your request rate."),
@@ -214,6 +214,7 @@ class FaultProxy:
         self.rules = []
         self._counts = {}
         self._log = []
+        self._connections = 0
         self.emulate = set()
         self.set_emulate(emulate)
         # (access key, secret key) to check every request's Signature V4
@@ -259,6 +260,11 @@ class FaultProxy:
         with self.lock:
             return dict(self._counts)
 
+    def connections(self):
+        """Client connections accepted (keep-alive: fewer than requests)."""
+        with self.lock:
+            return self._connections
+
     def log(self):
         """[(kind, method, path, status or fault), ...] in arrival order."""
         with self.lock:
@@ -273,6 +279,7 @@ class FaultProxy:
             self.rules = []
             self._counts = {}
             self._log = []
+            self._connections = 0
 
     def start(self):
         self.thread = threading.Thread(target=self.server.serve_forever,
@@ -312,6 +319,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, fmt, *args):
         pass
+
+    def setup(self):
+        super().setup()
+        with self.proxy.lock:
+            self.proxy._connections += 1
 
     def finish(self):
         super().finish()
@@ -480,6 +492,16 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     # ---- the emulated calls (README.md: "What the proxy emulates")
     def emulated(self, kind, bucket, key, query, headers, body, emulate):
         p = self.proxy
+        rng = headers.get("range", "")
+        if kind == "get" and "suffix_range" in emulate and rng.startswith("bytes=-"):
+            # s3rver reads bytes=-N as bytes=0-N; S3 (RFC 9110) means the
+            # last N bytes: ask for those explicitly, the size from a HEAD
+            st, hh, _ = p.upstream_request("HEAD", "/%s/%s" % (bucket, urllib.parse.quote(key)))
+            size = next((int(v) for k, v in hh if k.lower() == "content-length"), None)
+            n = int(rng[len("bytes=-"):] or 0)
+            if st == 200 and size is not None and n > 0:
+                del self.headers["Range"]
+                self.headers["Range"] = "bytes=%d-" % max(0, size - n)
         uid = query.get("uploadId")
         if kind in ("put_part", "complete", "abort") and ("abort" in emulate or "list_uploads" in emulate):
             with p.lock:
@@ -633,6 +655,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 out = p.log()
             elif self.command == "GET" and sub == "/fired":
                 out = p.fired()
+            elif self.command == "GET" and sub == "/connections":
+                out = p.connections()
             elif self.command == "PUT" and sub == "/rules":
                 p.set_rules(json.loads(body or b"[]"))
                 out = {"ok": True}

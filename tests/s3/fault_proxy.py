@@ -37,7 +37,8 @@ from xml.sax.saxutils import escape
 CONTROL = "/__fault__"
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "te", "trailer",
               "transfer-encoding", "upgrade", "expect", "content-length"}
-EMULATIONS = ("abort", "list_uploads", "if_none_match", "complete_check", "suffix_range")
+EMULATIONS = ("abort", "list_uploads", "if_none_match", "complete_check", "suffix_range",
+              "if_match")
 MIN_PART = 5 * 1024 * 1024
 DEFAULT_ERR = {500: ("InternalError", "We encountered an internal error. Please try again."),
                503: ("SlowDown", "Please reduce your request rate."),
@@ -51,7 +52,7 @@ def classify(method, path, query, headers):
     parts = path.lstrip("/").split("/", 1)
     has_key = len(parts) == 2 and parts[1] != ""
     if method == "HEAD":
-        return "head"
+        return "head" if has_key else "head_bucket"
     if method == "GET":
         if has_key:
             return "get"
@@ -492,6 +493,17 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     # ---- the emulated calls (README.md: "What the proxy emulates")
     def emulated(self, kind, bucket, key, query, headers, body, emulate):
         p = self.proxy
+        if kind in ("get", "head") and "if_match" in emulate and "if-match" in headers:
+            # S3: If-Match that does not hold -> 412 PreconditionFailed;
+            # ETags compared without their quotes, * matches any object
+            st, hh, _ = p.upstream_request("HEAD", "/%s/%s" % (bucket, urllib.parse.quote(key)))
+            have = next((v for k, v in hh if k.lower() == "etag"), None) if st == 200 else None
+            want = [t.strip().strip('"') for t in headers["if-match"].split(",")]
+            if have is not None and "*" not in want and have.strip('"') not in want:
+                self.reply_error(412, "PreconditionFailed",
+                                 "At least one of the pre-conditions you specified did not hold",
+                                 Condition="If-Match")
+                return 412
         rng = headers.get("range", "")
         if kind == "get" and "suffix_range" in emulate and rng.startswith("bytes=-"):
             # s3rver reads bytes=-N as bytes=0-N; S3 (RFC 9110) means the

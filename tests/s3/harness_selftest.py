@@ -130,6 +130,7 @@ try:
     check("range: open-ended", rng("bytes=1020-"), (206, "bytes 1020-1023/1024", BODY[1020:]))
     check("range: suffix bytes=-10 is read as 0-10 (s3rver bug)", rng("bytes=-10"),
           (206, "bytes 0-10/1024", BODY[:11]))
+    check("range: bytes=10-5", outcome(lambda: rng("bytes=10-5")), ("err", 416, "InvalidRange"))
     check("range: start at the size", outcome(lambda: rng("bytes=1024-1030")),
           ("err", 416, "InvalidRange"))
     check("range: start past the size", outcome(lambda: rng("bytes=5000-")),
@@ -141,6 +142,13 @@ try:
           ("err", 404, "404"))
     check("get: missing key", outcome(lambda: s3.get_object(Bucket="bkt", Key="nope")),
           ("err", 404, "NoSuchKey"))
+    c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+    c.request("GET", "/bkt/c")
+    rr = c.getresponse()
+    rr.read()
+    c.close()
+    check("keep-alive: s3rver closes idle connections after 5 s",
+          (rr.getheader("Connection"), rr.getheader("Keep-Alive")), ("keep-alive", "timeout=5"))
     st, b = raw(srv.port, "GET", "/bkt/nope")
     check("get: missing key error XML", (st, b.decode()),
           (404, '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code>'
@@ -148,6 +156,9 @@ try:
     check("get: If-Match with another ETag is ignored (s3rver)",
           outcome(lambda: s3.get_object(Bucket="bkt", Key="r", IfMatch='"0"')["ETag"]),
           ("ok", etag))
+    check("get: If-Match with another ETag and a Range is ignored (s3rver)",
+          outcome(lambda: s3.get_object(Bucket="bkt", Key="r", IfMatch='"0"',
+                                        Range="bytes=0-1")["Body"].read()), ("ok", BODY[:2]))
     check("head: If-Match with another ETag is ignored (s3rver)",
           outcome(lambda: s3.head_object(Bucket="bkt", Key="r", IfMatch='"0"')["ETag"]),
           ("ok", etag))
@@ -343,6 +354,11 @@ try:
         check("fault redirect: 301 PermanentRedirect",
               outcome(lambda: ps.get_object(Bucket="bkt", Key="t/d")),
               ("err", 301, "PermanentRedirect"))
+        # botocore's region redirector asks HeadBucket for the region, then
+        # gives up: the GET itself is not repeated
+        check("fault redirect: not followed; one HeadBucket",
+              [(k, m, pth.split("?")[0]) for k, m, pth, _ in px.log()],
+              [("get", "GET", "/bkt/t/d"), ("head_bucket", "HEAD", "/bkt")])
         fault({"kind": "get", "nth": 1, "fault": "redirect",
                "location": "http://elsewhere.example:9/bkt/t/d"})
         st, b = raw(px.port, "GET", "/bkt/t/d")
@@ -404,6 +420,10 @@ try:
                   Bucket="bkt", Key="t/u1", UploadId=u1, MultipartUpload={"Parts": [
                       {"PartNumber": 2, "ETag": eb}, {"PartNumber": 3, "ETag": eb}]})),
               ("err", 400, "InvalidPart"))
+        check("emulated MalformedXML (no parts)",
+              outcome(lambda: ps.complete_multipart_upload(
+                  Bucket="bkt", Key="t/u1", UploadId=u1, MultipartUpload={"Parts": []})),
+              ("err", 400, "MalformedXML"))
         check("emulated InvalidPartOrder",
               outcome(lambda: ps.complete_multipart_upload(
                   Bucket="bkt", Key="t/u1", UploadId=u1, MultipartUpload={"Parts": [
@@ -448,6 +468,22 @@ try:
         o = ps.get_object(Bucket="bkt", Key="t/s", Range="bytes=-10")
         check("emulated suffix range bytes=-10: the last 10 bytes",
               (o["ContentRange"], o["Body"].read()), ("bytes 1014-1023/1024", BODY[-10:]))
+        check("emulated If-Match on GET: matching ETag",
+              ps.get_object(Bucket="bkt", Key="t/s", IfMatch=etag, Range="bytes=0-1")
+              ["Body"].read(), BODY[:2])
+        check("emulated If-Match on GET: another ETag -> 412",
+              outcome(lambda: ps.get_object(Bucket="bkt", Key="t/s", IfMatch='"0"')),
+              ("err", 412, "PreconditionFailed"))
+        check("emulated If-Match on HEAD: another ETag -> 412",
+              outcome(lambda: ps.head_object(Bucket="bkt", Key="t/s", IfMatch='"0"')),
+              ("err", 412, "412"))
+        px.add_rule({"kind": "get", "key": "t/s", "ranged": True, "nth": 2, "fault": "replace"})
+        ps.get_object(Bucket="bkt", Key="t/s", IfMatch=etag, Range="bytes=0-1")
+        check("emulated If-Match + replace fault: the second ranged read -> 412",
+              outcome(lambda: ps.get_object(Bucket="bkt", Key="t/s", IfMatch=etag,
+                                            Range="bytes=2-3")),
+              ("err", 412, "PreconditionFailed"))
+        ps.put_object(Bucket="bkt", Key="t/s", Body=BODY)
         check("emulated ListMultipartUploads: none left",
               ps.list_multipart_uploads(Bucket="bkt").get("Uploads"), None)
 

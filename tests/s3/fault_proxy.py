@@ -37,6 +37,8 @@ from xml.sax.saxutils import escape
 CONTROL = "/__fault__"
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "te", "trailer",
               "transfer-encoding", "upgrade", "expect", "content-length"}
+# the proxy's own response headers (send_response writes them)
+OWN = {"date", "server"}
 EMULATIONS = ("abort", "list_uploads", "if_none_match", "complete_check", "suffix_range",
               "if_match")
 MIN_PART = 5 * 1024 * 1024
@@ -164,7 +166,9 @@ class Rule:
     """One fault rule.  Matches requests of `kind` (and, when given, whose key
     equals `key`, and, when `ranged`, that carry a Range header); fires on the
     `nth` matching request (1-based), on `every` one, or with probability `p`
-    (random.Random(seed)); at most `times` times when given."""
+    (random.Random(seed)); at most `times` times when given.  Every rule
+    sees every request; of those that fire on it, the first listed is
+    applied (and counted in `fired`)."""
 
     def __init__(self, spec):
         self.spec = dict(spec)
@@ -198,8 +202,6 @@ class Rule:
             hit = True
         else:
             hit = self.rng.random() < self.p
-        if hit:
-            self.fired += 1
         return hit
 
 
@@ -269,7 +271,7 @@ class FaultProxy:
     def log(self):
         """[(kind, method, path, status or fault), ...] in arrival order."""
         with self.lock:
-            return list(self._log)
+            return [tuple(e) for e in self._log]
 
     def fired(self):
         with self.lock:
@@ -352,13 +354,17 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         return self.rfile.read(n) if n else b""
 
     def reply(self, status, body=b"", headers=(), content_length=None, head=False):
+        entry = getattr(self, "entry", None)
+        if entry is not None and entry[3] is None:
+            with self.proxy.lock:
+                entry[3] = status
         if head and content_length is None:
             # a HEAD reply keeps the upstream's Content-Length: the object's
             content_length = next((int(v) for k, v in headers
                                    if k.lower() == "content-length"), len(body))
         self.send_response(status)
         for k, v in headers:
-            if k.lower() not in HOP_BY_HOP:
+            if k.lower() not in HOP_BY_HOP and k.lower() not in OWN:
                 self.send_header(k, v)
         cl = len(body) if content_length is None else content_length
         if status != 304 and not (status == 204 and not body):
@@ -398,6 +404,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def handle_one(self):
         p = self.proxy
+        self.entry = None
         body = self.read_body()
         url = urllib.parse.urlsplit(self.path)
         if url.path.startswith(CONTROL):
@@ -410,23 +417,24 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         key = parts[1] if len(parts) == 2 else None
         with p.lock:
             p._counts[kind] = p._counts.get(kind, 0) + 1
-            rule = next((r for r in p.rules if r.match(kind, key, headers)), None)
+            hits = [r for r in p.rules if r.match(kind, key, headers)]
+            rule = hits[0] if hits else None
+            if rule:
+                rule.fired += 1
             emulate = set(p.emulate)
-        outcome = "error"
+            # logged on arrival, its outcome filled in before the reply
+            # leaves: a client that has its answer finds its request logged
+            self.entry = [kind, self.command, self.path, rule.fault if rule else None]
+            p._log.append(self.entry)
         try:
-            outcome = self.serve(kind, bucket, key, query, headers, body, rule, emulate)
+            self.serve(kind, bucket, key, query, headers, body, rule, emulate)
         except OSError as e:
             # the upstream is gone (s3rver died): say so as a gateway would
-            outcome = 502
             self.close_connection = True
             try:
                 self.reply_error(502, "BadGateway", "fault_proxy: upstream: %s" % e)
             except OSError:
                 pass
-        finally:
-            with p.lock:
-                p._log.append((kind, self.command, self.path,
-                               rule.fault if rule else outcome))
 
     def serve(self, kind, bucket, key, query, headers, body, rule, emulate):
         p = self.proxy

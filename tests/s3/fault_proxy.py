@@ -166,9 +166,10 @@ class Rule:
     """One fault rule.  Matches requests of `kind` (and, when given, whose key
     equals `key`, and, when `ranged`, that carry a Range header); fires on the
     `nth` matching request (1-based), on `every` one, or with probability `p`
-    (random.Random(seed)); at most `times` times when given.  Every rule
-    sees every request; of those that fire on it, the first listed is
-    applied (and counted in `fired`)."""
+    (random.Random(seed)); at most `times` times when given.  Rules are
+    tried in order and the first that fires is applied: the rules after it
+    do not see that request (a rule counts the requests that reach it), so
+    [{nth 1: A}, {nth 1: B}] is A on the first request, B on the second."""
 
     def __init__(self, spec):
         self.spec = dict(spec)
@@ -202,6 +203,8 @@ class Rule:
             hit = True
         else:
             hit = self.rng.random() < self.p
+        if hit:
+            self.fired += 1
         return hit
 
 
@@ -417,10 +420,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         key = parts[1] if len(parts) == 2 else None
         with p.lock:
             p._counts[kind] = p._counts.get(kind, 0) + 1
-            hits = [r for r in p.rules if r.match(kind, key, headers)]
-            rule = hits[0] if hits else None
-            if rule:
-                rule.fired += 1
+            rule = next((r for r in p.rules if r.match(kind, key, headers)), None)
             emulate = set(p.emulate)
             # logged on arrival, its outcome filled in before the reply
             # leaves: a client that has its answer finds its request logged

@@ -28,6 +28,7 @@ import http.server
 import json
 import random
 import socket
+import sys
 import threading
 import time
 import urllib.parse
@@ -166,10 +167,11 @@ class Rule:
     """One fault rule.  Matches requests of `kind` (and, when given, whose key
     equals `key`, and, when `ranged`, that carry a Range header); fires on the
     `nth` matching request (1-based), on `every` one, or with probability `p`
-    (random.Random(seed)); at most `times` times when given.  Rules are
-    tried in order and the first that fires is applied: the rules after it
-    do not see that request (a rule counts the requests that reach it), so
-    [{nth 1: A}, {nth 1: B}] is A on the first request, B on the second."""
+    (random.Random(seed)); at most `times` times when given.  Every rule
+    sees every request, so `nth` is the Nth request of its kind (and
+    filters); of the rules that fire on one request the first listed is
+    applied and counted in `fired`: [{nth 1: A}, {nth 2: B}] is A on the
+    first request, B on the second."""
 
     def __init__(self, spec):
         self.spec = dict(spec)
@@ -203,8 +205,6 @@ class Rule:
             hit = True
         else:
             hit = self.rng.random() < self.p
-        if hit:
-            self.fired += 1
         return hit
 
 
@@ -233,7 +233,7 @@ class FaultProxy:
         class Handler(_Handler):
             pass
         Handler.proxy = proxy
-        self.server = http.server.ThreadingHTTPServer((host, port), Handler)
+        self.server = _Server((host, port), Handler)
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]
         self.host = host
@@ -316,6 +316,15 @@ class FaultProxy:
             return r.status, r.getheaders(), r.read()
         finally:
             c.close()
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # a client that resets its connection (a test's dropped request,
+        # a killed hivelite) is no error of the proxy's
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
@@ -420,7 +429,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         key = parts[1] if len(parts) == 2 else None
         with p.lock:
             p._counts[kind] = p._counts.get(kind, 0) + 1
-            rule = next((r for r in p.rules if r.match(kind, key, headers)), None)
+            hits = [r for r in p.rules if r.match(kind, key, headers)]
+            rule = hits[0] if hits else None
+            if rule:
+                rule.fired += 1
             emulate = set(p.emulate)
             # logged on arrival, its outcome filled in before the reply
             # leaves: a client that has its answer finds its request logged

@@ -328,6 +328,9 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
+    # headers and body go out in separate writes: with Nagle's algorithm
+    # the second waits for the client's delayed ACK, 40 ms per request
+    disable_nagle_algorithm = True
     protocol_version = "HTTP/1.1"
     proxy = None  # set per FaultProxy
     up = None
@@ -403,6 +406,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         for attempt in (0, 1):
             if self.up is None:
                 self.up = http.client.HTTPConnection(p.up_host, p.up_port, timeout=60)
+                self.up.connect()  # the same for the proxy's own requests upstream
+                self.up.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             try:
                 self.up.request(self.command, self.path, body=body or None, headers=hdrs)
                 r = self.up.getresponse()

@@ -28,6 +28,9 @@ class Checks:
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
                            env=e)
         out, err = p.stdout.decode(), p.stderr.decode()
+        # under ASan+UBSan a report is a failure even where an error is expected
+        self.check(not any(w in err for w in ("Sanitizer", "runtime error:")),
+                   "a sanitizer report: %s -> %s" % (sql, err[-2000:]))
         if expect_error:
             self.check(p.returncode != 0, "expected an error: %s" % sql)
             return err

@@ -15,7 +15,6 @@ AbortMultipartUpload nor ListMultipartUploads: the proxy answers them
 (its "abort" and "list_uploads" emulations, README.md), which is what
 recovery's sweep is checked against.
 """
-import argparse
 import os
 import re
 import shutil
@@ -26,14 +25,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import s3env  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--hivelite", required=True)
-opts = ap.parse_args()
-s3env.require()
 from fault_proxy import FaultProxy  # noqa: E402
-from hltest import Checks, keys, write_config  # noqa: E402
+from hltest import keys, setup, write_config  # noqa: E402
 
-T = Checks(opts.hivelite)
+T = setup()
 check, run, rows = T.check, T.run, T.rows
 
 # fewer, faster retries than the defaults: a test of giving up must not wait

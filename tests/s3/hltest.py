@@ -1,10 +1,21 @@
 """hltest.py -- what the S3 tests of hivelite share: running the hivelite
 command against a warehouse, counting checks, a warehouse configured for
 an S3 endpoint, and listing a prefix with boto3."""
+import argparse
 import os
 import subprocess
 
 import s3env
+
+
+def setup():
+    """The S3 tests' command line (--hivelite), with the peers required
+    (s3env.require: skip or, under CI=true, fail): a Checks for it."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hivelite", required=True)
+    opts = ap.parse_args()
+    s3env.require()
+    return Checks(opts.hivelite)
 
 
 class Checks:

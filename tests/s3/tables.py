@@ -11,7 +11,6 @@ file, DROP of a managed table and of a partition, and the number of
 requests a pin makes (through tests/s3/fault_proxy.py, which counts).
 Secrets never appear in SET, SHOW CREATE TABLE or errors.
 """
-import argparse
 import os
 import re
 import shutil
@@ -23,15 +22,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import s3env  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--hivelite", required=True)
-opts = ap.parse_args()
-s3env.require()
 from fault_proxy import FaultProxy  # noqa: E402
+from hltest import keys, setup, write_config  # noqa: E402
 
-from hltest import Checks, keys, write_config  # noqa: E402
-
-T = Checks(opts.hivelite)
+T = setup()
 check, run, rows = T.check, T.run, T.rows
 
 
@@ -188,7 +182,7 @@ try:
         check(rows(wh, "SELECT a, p FROM db1.tr2") == ["2,3"], "EXCHANGE changed nothing")
 
         # ---- concurrent writers: both appends land, overwrites are serialised
-        procs = [subprocess.Popen([opts.hivelite, "-w", wh, "-c",
+        procs = [subprocess.Popen([T.hivelite, "-w", wh, "-c",
                                    "INSERT INTO db1.t PARTITION (p=5) VALUES (%d, 'c')" % i],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                  for i in (50, 51)]
@@ -196,7 +190,7 @@ try:
         check(all(o[2] == 0 for o in outs), "two concurrent appends: %r" % outs)
         check(rows(wh, "SELECT a FROM db1.t WHERE p = 5 ORDER BY a") == ["50", "51"],
               "both appends landed")
-        procs = [subprocess.Popen([opts.hivelite, "-w", wh, "-c",
+        procs = [subprocess.Popen([T.hivelite, "-w", wh, "-c",
                                    "INSERT OVERWRITE TABLE db1.t PARTITION (p=5) VALUES (%d, 'o')"
                                    % i], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                  for i in (60, 61)]

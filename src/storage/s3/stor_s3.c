@@ -234,6 +234,15 @@ static hl_status_t resolve(s3_fs_t *fs, const char *path, hl_arena_t *arena, cha
   return rc == HL_OK ? client_for(fs, *bucket, client, err) : rc;
 }
 
+/* resolve, and the prefix of the directory's entries (dir_prefix). */
+static hl_status_t resolve_dir(s3_fs_t *fs, const char *path, hl_arena_t *arena, char **bucket,
+                               char **key, char **prefix, hl_s3_client_t **client,
+                               hl_error_t *err) {
+  hl_status_t rc = resolve(fs, path, arena, bucket, key, client, err);
+  if (rc == HL_OK && !(*prefix = dir_prefix(arena, *key))) rc = hl_err_nomem(err);
+  return rc;
+}
+
 /* ------------------------------------------------------------ listed files */
 
 static void meta_put(s3_fs_t *fs, const char *path, const hl_s3_object_t *o, int64_t now) {
@@ -363,11 +372,9 @@ static hl_status_t s_list(hl_stor_t *base, const char *path, hl_arena_t *arena,
   *n_out = 0;
   hl_arena_t *a = hl_arena_create(0);
   if (!a) return hl_err_nomem(err);
-  char *bucket, *key;
+  char *bucket, *key, *prefix = NULL;
   hl_s3_client_t *c;
-  hl_status_t rc = resolve(fs, path, a, &bucket, &key, &c, err);
-  char *prefix = rc == HL_OK ? dir_prefix(a, key) : NULL;
-  if (rc == HL_OK && !prefix) rc = hl_err_nomem(err);
+  hl_status_t rc = resolve_dir(fs, path, a, &bucket, &key, &prefix, &c, err);
   hl_stor_entry_t *entries = NULL;
   size_t n = 0, cap = 0;
   char *token = NULL;
@@ -1083,11 +1090,9 @@ static hl_status_t s_abort_pending_under(hl_stor_t *base, const char *dir, const
   s3_fs_t *fs = (s3_fs_t *)base;
   hl_arena_t *a = hl_arena_create(0);
   if (!a) return hl_err_nomem(err);
-  char *bucket, *key;
+  char *bucket, *key, *prefix = NULL;
   hl_s3_client_t *c;
-  hl_status_t rc = resolve(fs, dir, a, &bucket, &key, &c, err);
-  char *prefix = rc == HL_OK ? dir_prefix(a, key) : NULL;
-  if (rc == HL_OK && !prefix) rc = hl_err_nomem(err);
+  hl_status_t rc = resolve_dir(fs, dir, a, &bucket, &key, &prefix, &c, err);
   hl_s3_uploads_t u = {0};
   if (rc == HL_OK) rc = hl_s3_mpu_list(c, bucket, prefix, a, &u, err);
   for (size_t i = 0; rc == HL_OK && i < u.n_uploads; i++)
@@ -1153,15 +1158,13 @@ static hl_status_t s_remove_tree(hl_stor_t *base, const char *path, hl_error_t *
   s3_fs_t *fs = (s3_fs_t *)base;
   hl_arena_t *a = hl_arena_create(0);
   if (!a) return hl_err_nomem(err);
-  char *bucket, *key;
+  char *bucket, *key, *prefix = NULL;
   hl_s3_client_t *c;
-  hl_status_t rc = resolve(fs, path, a, &bucket, &key, &c, err);
+  hl_status_t rc = resolve_dir(fs, path, a, &bucket, &key, &prefix, &c, err);
   if (rc == HL_OK && !*key)
     rc = hl_err_set(err, HL_ERROR, HL_SS(INSUFFICIENT_PRIVILEGE),
                     "refusing to remove \"%s\": it is a whole bucket", path);
   if (rc == HL_OK) rc = hl_s3_delete(c, bucket, key, err); /* a file of that name */
-  char *prefix = rc == HL_OK ? dir_prefix(a, key) : NULL;
-  if (rc == HL_OK && !prefix) rc = hl_err_nomem(err);
   /* page by page: list 1,000 keys below, delete them, list again */
   while (rc == HL_OK) {
     hl_s3_list_t l;

@@ -297,8 +297,9 @@ bool hl_cmd_part_filter_match(const hl_table_t *t, const hl_cmd_part_filter_t *f
 
 /* Sorts N strings in place (byte order). */
 void hl_cmd_sort_strings(char **v, size_t n);
-/* Key/value pairs sorted by key: a copy in ARENA, NULL on OOM (N = 0 gives
- * a non-NULL pointer). */
+/* Key/value pairs sorted by key, for display: a copy in ARENA with the
+ * values of secret keys (hl_kv_is_secret) masked, NULL on OOM (N = 0
+ * gives a non-NULL pointer). */
 hl_kv_t *hl_cmd_sorted_kvs(const hl_kv_t *kvs, int n, hl_arena_t *arena);
 /* The file-name extension (*EXT: ".gz", ".zst" or "") that makes the text
  * writer compress with the table property text.compression (Doris's name)

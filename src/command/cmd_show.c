@@ -61,6 +61,7 @@ hl_status_t hl_cmd_show_tblproperties(hl_session_t *s, const hl_ast_stmt_t *stmt
   const hl_cat_table_t *c = t->cat;
   if (stmt->prop_key) {
     const char *v = hl_kv_get(c->params, c->n_params, stmt->prop_key);
+    if (v && hl_kv_is_secret(stmt->prop_key)) v = HL_KV_MASK;
     char *line = v ? hl_arena_strdup(arena, v)
                    : hl_arena_sprintf(arena, "Table %s.%s does not have property: %s", c->db_name,
                                       c->name, stmt->prop_key);

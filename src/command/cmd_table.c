@@ -400,6 +400,10 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
   }
   rc = hl_loc_allow_check_table(s, t.location, t.db_name, t.name, NULL, err);
   if (rc != HL_OK) return hl_err_position(err, pos), rc;
+  /* a table on S3 may carry its own fs.s3a.* settings: they apply already
+   * to the location's checks and the CTAS's writes */
+  rc = hl_table_s3_scope(s, s->cat, &t, arena, err);
+  if (rc != HL_OK) return rc;
   if (ct->as_select) return hl_cmd_ctas(s, stmt, &t, arena, err); /* cmd_insert.c */
   char *created = NULL;
   rc = hl_cat_begin(s->cat, err);

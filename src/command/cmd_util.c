@@ -524,6 +524,8 @@ hl_kv_t *hl_cmd_sorted_kvs(const hl_kv_t *kvs, int n, hl_arena_t *arena) {
     memcpy(out, kvs, sizeof(hl_kv_t) * (size_t)n);
     qsort(out, (size_t)n, sizeof(hl_kv_t), cmp_kv);
   }
+  for (int i = 0; i < n; i++) /* shown, never a secret (fs.s3a.secret.key, ...) */
+    if (hl_kv_is_secret(out[i].key)) out[i].value = (char *)HL_KV_MASK;
   return out;
 }
 

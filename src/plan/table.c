@@ -4,6 +4,8 @@
  */
 #include "plan/table.h"
 
+#include "session/s3conf.h"
+
 #include "session/catalogs.h"
 #include "util/partpath.h"
 
@@ -77,7 +79,25 @@ hl_status_t hl_table_load_or_view(hl_session_t *s, const hl_ast_qname_t *qname, 
   }
   rc = hl_table_from_catalog(cat, arena, out, err);
   if (rc == HL_OK) (*out)->catalog = catalog;
+  if (rc == HL_OK) rc = hl_table_s3_scope(s, catalog, cat, arena, err);
   return rc;
+}
+
+hl_status_t hl_table_s3_scope(hl_session_t *s, hl_cat_t *catalog, const hl_cat_table_t *t,
+                              hl_arena_t *arena, hl_error_t *err) {
+  if (!t->location || !hl_path_object_root(t->location)) return HL_OK;
+  /* an attached catalog's own properties (CREATE CATALOG ... PROPERTIES) */
+  hl_cat_catalog_t *def = NULL;
+  const char *name =
+      catalog && catalog != hl_catalogs_internal(s) ? hl_catalogs_name_of(s, catalog) : NULL;
+  if (name && !hl_catalogs_is_internal(name)) {
+    hl_error_t e;
+    hl_err_init(&e);
+    if (hl_cat_catalog_get(hl_catalogs_internal(s), name, arena, &def, &e) != HL_OK) def = NULL;
+    hl_err_clear(&e); /* -m's catalog is not stored: it has no properties */
+  }
+  return hl_session_s3_scope(s, t->location, def ? def->props : NULL, def ? def->n_props : 0,
+                             t->params, t->n_params, err);
 }
 
 hl_cat_t *hl_table_catalog(const hl_session_t *s, const hl_table_t *t) {

@@ -31,6 +31,11 @@ typedef struct hl_table {
 char *hl_table_db_name(hl_session_t *s, const char *db, hl_arena_t *arena);
 
 /* The catalog T lives in (T->catalog, else S->cat). */
+/* Registers the S3 settings of table T of CATALOG (its fs.s3a.* TBLPROPERTIES
+ * and its catalog's properties) for its location (session/s3conf.h); does
+ * nothing for a table not on S3. */
+hl_status_t hl_table_s3_scope(hl_session_t *s, hl_cat_t *catalog, const hl_cat_table_t *t,
+                              hl_arena_t *arena, hl_error_t *err);
 hl_cat_t *hl_table_catalog(const hl_session_t *s, const hl_table_t *t);
 
 /* Looks up table QNAME in its catalog (QNAME->catalog, else the session's

@@ -8,6 +8,7 @@
  * configuration keys are.
  */
 #include "session/session.h"
+#include "session/s3conf.h"
 #include "util/partpath.h"
 
 #include "util/mem.h"
@@ -184,6 +185,7 @@ void hl_session_reset_settings(hl_session_t *s) {
 
 void hl_session_fini(hl_session_t *s) {
   if (!s) return;
+  hl_session_s3_scopes_free(s);
   hl_session_reset_settings(s);
   free_config(s);
   hl_free(s->settings);

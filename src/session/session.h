@@ -21,6 +21,7 @@ typedef struct hl_session {
   struct hl_catalogs *catalogs; /* the catalogs by name (catalogs.h; owned) */
   hl_stor_t *fs;                /* every location: local and S3 (stor_route.c; owned) */
   hl_stor_t *s3;                /* the S3 backend inside fs (borrowed), for its statistics */
+  struct hl_s3_scopes *s3_scopes; /* S3 settings of tables and catalogs (s3conf.h; owned) */
   char *warehouse;              /* absolute, normalised warehouse root (heap) */
   char *metastore;              /* absolute, normalised metastore file (heap; NULL: unknown) */
   char *current_db;             /* lower-case (heap) */

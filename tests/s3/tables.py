@@ -211,6 +211,53 @@ try:
                  "FIELDS TERMINATED BY ',' LOCATION 's3://lake/ext/dt=2024-01-02'")
         check(rows(wh3, "SELECT a, b FROM pub") == ["3,c"], "anonymous read")
 
+        # ---- settings from a table's properties (no S3 settings in the
+        # warehouse at all): they apply at CREATE already, and to every read
+        # and write of the table; SHOW masks the secret
+        wh4 = os.path.join(tmp, "wh4")
+        props = ("TBLPROPERTIES ('fs.s3a.endpoint'='%s', 'fs.s3a.path.style.access'='true', "
+                 "'fs.s3a.access.key'='%s', 'fs.s3a.secret.key'='%s')"
+                 % (px.endpoint, s3env.ACCESS_KEY, s3env.SECRET_KEY))
+        run(wh4, "CREATE TABLE tp (a INT) STORED AS PARQUET LOCATION 's3://lake/tp' " + props)
+        run(wh4, "INSERT INTO tp VALUES (41), (42)")
+        check(rows(wh4, "SELECT sum(a) FROM tp") == ["83"], "a table's own S3 settings")
+        check(len(keys(s3, "lake", "tp/")) == 1, "written with them")
+        out = run(wh4, "SHOW TBLPROPERTIES tp")
+        check("fs.s3a.secret.key,*XXX" in out.splitlines() and "fs.s3a.endpoint,%s" % px.endpoint
+              in out.splitlines(), "SHOW TBLPROPERTIES masks the secret: %r" % out)
+        out = run(wh4, "SHOW CREATE TABLE tp")
+        check("'fs.s3a.secret.key'='*XXX'" in out, "SHOW CREATE TABLE masks it: %r" % out)
+        err = run(wh4, "CREATE TABLE tq (a INT) LOCATION 's3://lake/tq'", expect_error=True)
+        check("could not" in err and "s3://lake/tq" in err,
+              "another table has no settings: AWS is asked, and it fails here: %r" % err)
+
+        # ---- settings from a catalog's properties, with Doris's names: a
+        # warehouse served as a Hive Metastore holds a table on S3 (made
+        # with the settings in its config), attached by a warehouse with
+        # no S3 settings of its own
+        wh5, wh6 = os.path.join(tmp, "wh5"), os.path.join(tmp, "wh6")
+        write_config(wh5, px.endpoint)
+        run(wh5, "CREATE TABLE ct (a INT) STORED AS PARQUET LOCATION 's3://lake/ct'")
+        run(wh5, "INSERT INTO ct VALUES (7), (8)")
+        ms = subprocess.Popen([T.hivelite, "metastore", "-w", wh5, "--listen", "127.0.0.1:0"],
+                              stdout=subprocess.PIPE)
+        try:
+            m = re.fullmatch(r"listening on 127\.0\.0\.1:(\d+)\n",
+                             ms.stdout.readline().decode())
+            check(m is not None, "the metastore listens")
+            uri = "thrift://127.0.0.1:%s" % (m.group(1) if m else "0")
+            run(wh6, "CREATE CATALOG lake PROPERTIES ('type'='hms', 'hive.metastore.uris'='%s', "
+                     "'s3.endpoint'='%s', 'use_path_style'='true', 's3.access_key'='%s', "
+                     "'s3.secret_key'='%s')" % (uri, px.endpoint, s3env.ACCESS_KEY,
+                                                s3env.SECRET_KEY))
+            check(rows(wh6, "SELECT sum(a) FROM lake.default.ct") == ["15"],
+                  "a catalog's S3 properties (Doris's names)")
+            out = run(wh6, "SHOW CREATE CATALOG lake")
+            check("'s3.secret_key' = '*XXX'" in out, "SHOW CREATE CATALOG masks it: %r" % out)
+        finally:
+            ms.terminate()
+            ms.wait(timeout=30)
+
         # ---- drops
         run(wh, "ALTER TABLE db1.t DROP PARTITION (p=3)")
         check(keys(s3, "lake", "db1.db/t/p=3/") == [], "dropped partition's objects deleted")

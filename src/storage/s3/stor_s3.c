@@ -187,13 +187,13 @@ static char *fingerprint(hl_arena_t *arena, const hl_s3_config_t *c) {
 }
 
 /* The client for BUCKET under its current configuration. */
-static hl_status_t client_for(s3_fs_t *fs, const char *bucket, hl_s3_client_t **out,
-                              hl_error_t *err) {
+static hl_status_t client_for(s3_fs_t *fs, const char *path, const char *bucket,
+                              hl_s3_client_t **out, hl_error_t *err) {
   *out = NULL;
   hl_arena_t *tmp = hl_arena_create(0);
   if (!tmp) return hl_err_nomem(err);
   hl_s3_config_t cfg = {0};
-  hl_status_t rc = fs->config(fs->config_arg, bucket, tmp, &cfg, err);
+  hl_status_t rc = fs->config(fs->config_arg, path, bucket, tmp, &cfg, err);
   char *fp = rc == HL_OK ? fingerprint(tmp, &cfg) : NULL;
   if (rc == HL_OK && !fp) rc = hl_err_nomem(err);
   if (rc != HL_OK) {
@@ -231,7 +231,7 @@ static hl_status_t client_for(s3_fs_t *fs, const char *bucket, hl_s3_client_t **
 static hl_status_t resolve(s3_fs_t *fs, const char *path, hl_arena_t *arena, char **bucket,
                            char **key, hl_s3_client_t **client, hl_error_t *err) {
   hl_status_t rc = split(path, arena, bucket, key, err);
-  return rc == HL_OK ? client_for(fs, *bucket, client, err) : rc;
+  return rc == HL_OK ? client_for(fs, path, *bucket, client, err) : rc;
 }
 
 /* resolve, and the prefix of the directory's entries (dir_prefix). */

@@ -17,10 +17,11 @@
 #include "storage/s3/s3_client.h"
 #include "storage/stor.h"
 
-/* Fills OUT for BUCKET (strings in ARENA, which lives until the request
- * ends).  An error is returned to the operation that needed it. */
-typedef hl_status_t (*hl_s3_config_fn)(void *arg, const char *bucket, hl_arena_t *arena,
-                                       hl_s3_config_t *out, hl_error_t *err);
+/* Fills OUT for a request on PATH in BUCKET (strings in ARENA, which
+ * lives until the request ends).  An error is returned to the operation
+ * that needed it. */
+typedef hl_status_t (*hl_s3_config_fn)(void *arg, const char *path, const char *bucket,
+                                       hl_arena_t *arena, hl_s3_config_t *out, hl_error_t *err);
 
 /* The backend; FN(ARG) is called from any thread.  NULL on OOM.  Destroy
  * with fs->ops->destroy(fs): pending uploads not yet published are

@@ -16,23 +16,16 @@
  *                column chunks coalesced (gaps up to 1 MiB merged, merged
  *                ranges up to 16 MiB) and in parallel; other reads get a
  *                1 MiB read-ahead window
- *   create       buffered; a small file is one PUT with If-None-Match: *,
- *                a large one a multipart upload completed at close
- *   pending      create_pending: a multipart upload that close leaves
- *                open; publish_pending completes it (conditionally),
- *                abort_pending aborts it; abort_pending_under sweeps a dead
- *                writer's uploads by name
+ *   writes       stor_s3_write.c
  *   remove       DELETE; remove_many and remove_tree: DeleteObjects in
  *                batches of 1,000 (remove_tree lists "key/" recursively)
  *
  * Locks: the clients, the listed-file cache and the pending uploads are
  * each behind the backend's mutex; an open file belongs to one thread.
  */
-#include "storage/s3/stor_s3.h"
+#include "storage/s3/stor_s3_int.h"
 
-#include "util/hashmap.h"
 #include "util/mem.h"
-#include "util/strbuf.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -40,109 +33,7 @@
 #include <string.h>
 #include <time.h>
 
-#define META_TTL_NS     (30LL * 1000000000LL) /* a listed file's size and ETag */
-#define META_MAX        65536                 /* listed files remembered */
-#define READ_AHEAD      (1u << 20)
-#define MERGE_GAP       (1u << 20)
-#define MERGE_MAX       (16u << 20)
-#define DEFAULT_PART    (8u << 20)
-#define MIN_PART        (5u << 20)
-#define UPLOAD_THREADS  8           /* background part uploads of pending objects */
-#define UPLOAD_QUEUED   (64u << 20) /* bytes of parts waiting for an upload thread */
-#define PUBLISH_THREADS 16          /* CompleteMultipartUpload calls at once */
-
-typedef struct s3_client_slot {
-  char *bucket;
-  char *fingerprint; /* the config it was made from */
-  hl_s3_client_t *client;
-  struct s3_client_slot *next;
-} client_slot_t;
-
-typedef struct meta {
-  uint64_t size;
-  char etag[128];
-  int64_t mtime_ns;
-  int64_t seen_ns; /* when it was listed */
-} meta_t;
-
-typedef struct pending {
-  char *path; /* heap */
-  char *bucket, *key;
-  hl_s3_client_t *client;
-  char *upload_id; /* NULL: nothing uploaded yet (an empty object) */
-  char **etags;    /* of parts 1..n_parts */
-  size_t n_parts, cap_parts;
-  uint64_t size; /* bytes handed to the upload so far */
-  bool closed, published;
-  int outstanding; /* parts queued or being uploaded (fs->mu) */
-  bool failed;     /* a part failed: PERR says why (fs->mu) */
-  hl_error_t perr;
-  hl_arena_t *arena; /* upload id, etags */
-  struct pending *next;
-} pending_t;
-
-/* A part of a pending object waiting for an upload thread. */
-typedef struct job {
-  struct pending *p;
-  int part;
-  bool create; /* the object's first part: start the multipart upload first */
-  char *buf;   /* heap, the job's */
-  size_t len;
-  struct job *next;
-} job_t;
-
-typedef struct s3_fs {
-  hl_stor_t base;
-  hl_s3_config_fn config;
-  void *config_arg;
-  size_t part_size;
-  pthread_mutex_t mu;
-  client_slot_t *clients;
-  hl_map_t *meta_index; /* path -> index into metas */
-  meta_t *metas;
-  size_t n_metas;
-  pending_t *pendings;
-  /* the upload threads (started on the first part): a writer hands a
-   * part over and goes on writing; publish waits for its object's parts */
-  pthread_t uploaders[UPLOAD_THREADS];
-  int n_uploaders;
-  job_t *jobs, *jobs_tail;
-  size_t queued; /* bytes in jobs */
-  pthread_cond_t work, progress;
-  bool stopping;
-} s3_fs_t;
-
-/* A range held in memory for an open file. */
-typedef struct span {
-  uint64_t off;
-  size_t len;
-  char *data;
-} span_t;
-
-typedef struct s3_file {
-  hl_stor_file_t base;
-  s3_fs_t *fs;
-  hl_s3_client_t *client;
-  char *path, *bucket, *key; /* heap */
-  bool writing;
-  /* reading */
-  uint64_t size;
-  char etag[128];
-  span_t *spans; /* prefetched ranges and the read-ahead window (last) */
-  size_t n_spans;
-  span_t window;
-  /* writing */
-  pending_t *pending; /* create_pending: the record publish finds */
-  char *buf;
-  size_t buf_len, buf_cap;
-  char *upload_id; /* create: a multipart upload once the first part went */
-  char **etags;
-  size_t n_parts, cap_parts;
-  hl_arena_t *arena;
-  bool failed;
-} s3_file_t;
-
-static int64_t now_ns(void) {
+int64_t hl_s3fs_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
@@ -228,17 +119,17 @@ static hl_status_t client_for(s3_fs_t *fs, const char *path, const char *bucket,
 }
 
 /* Bucket, key and client of PATH. */
-static hl_status_t resolve(s3_fs_t *fs, const char *path, hl_arena_t *arena, char **bucket,
-                           char **key, hl_s3_client_t **client, hl_error_t *err) {
+hl_status_t hl_s3fs_resolve(s3_fs_t *fs, const char *path, hl_arena_t *arena, char **bucket,
+                            char **key, hl_s3_client_t **client, hl_error_t *err) {
   hl_status_t rc = split(path, arena, bucket, key, err);
   return rc == HL_OK ? client_for(fs, path, *bucket, client, err) : rc;
 }
 
 /* resolve, and the prefix of the directory's entries (dir_prefix). */
-static hl_status_t resolve_dir(s3_fs_t *fs, const char *path, hl_arena_t *arena, char **bucket,
-                               char **key, char **prefix, hl_s3_client_t **client,
-                               hl_error_t *err) {
-  hl_status_t rc = resolve(fs, path, arena, bucket, key, client, err);
+hl_status_t hl_s3fs_resolve_dir(s3_fs_t *fs, const char *path, hl_arena_t *arena, char **bucket,
+                                char **key, char **prefix, hl_s3_client_t **client,
+                                hl_error_t *err) {
+  hl_status_t rc = hl_s3fs_resolve(fs, path, arena, bucket, key, client, err);
   if (rc == HL_OK && !(*prefix = dir_prefix(arena, *key))) rc = hl_err_nomem(err);
   return rc;
 }
@@ -281,14 +172,14 @@ static bool meta_get(s3_fs_t *fs, const char *path, meta_t *out) {
   uint64_t slot;
   if (fs->meta_index && hl_map_get(fs->meta_index, path, strlen(path), &slot)) {
     *out = fs->metas[slot];
-    found = now_ns() - out->seen_ns < META_TTL_NS;
+    found = hl_s3fs_now_ns() - out->seen_ns < META_TTL_NS;
   }
   pthread_mutex_unlock(&fs->mu);
   return found;
 }
 
 /* Forgets PATH (it was written or removed here, or found changed). */
-static void meta_forget(s3_fs_t *fs, const char *path) {
+void hl_s3fs_meta_forget(s3_fs_t *fs, const char *path) {
   pthread_mutex_lock(&fs->mu);
   uint64_t slot;
   if (fs->meta_index && hl_map_get(fs->meta_index, path, strlen(path), &slot))
@@ -298,24 +189,10 @@ static void meta_forget(s3_fs_t *fs, const char *path) {
 
 /* ------------------------------------------------------------ stat, list */
 
-/* A closed pending object of this process is a file to it (its writer
- * asks its size), though no other reader sees it yet. */
-static bool pending_stat(s3_fs_t *fs, const char *path, hl_stor_stat_t *st) {
-  bool found = false;
-  pthread_mutex_lock(&fs->mu);
-  for (pending_t *p = fs->pendings; p && !found; p = p->next)
-    if (p->closed && strcmp(p->path, path) == 0) {
-      found = st->exists = true;
-      st->size = p->size;
-    }
-  pthread_mutex_unlock(&fs->mu);
-  return found;
-}
-
 static hl_status_t s_stat(hl_stor_t *base, const char *path, hl_stor_stat_t *st, hl_error_t *err) {
   s3_fs_t *fs = (s3_fs_t *)base;
   memset(st, 0, sizeof *st);
-  if (pending_stat(fs, path, st)) return HL_OK;
+  if (hl_s3fs_pending_stat(fs, path, st)) return HL_OK;
   meta_t m;
   if (meta_get(fs, path, &m)) { /* listed a moment ago */
     st->exists = true;
@@ -327,7 +204,7 @@ static hl_status_t s_stat(hl_stor_t *base, const char *path, hl_stor_stat_t *st,
   if (!a) return hl_err_nomem(err);
   char *bucket, *key;
   hl_s3_client_t *c;
-  hl_status_t rc = resolve(fs, path, a, &bucket, &key, &c, err);
+  hl_status_t rc = hl_s3fs_resolve(fs, path, a, &bucket, &key, &c, err);
   if (rc == HL_OK && *key) {
     hl_s3_object_t o;
     bool exists;
@@ -374,11 +251,11 @@ static hl_status_t s_list(hl_stor_t *base, const char *path, hl_arena_t *arena,
   if (!a) return hl_err_nomem(err);
   char *bucket, *key, *prefix = NULL;
   hl_s3_client_t *c;
-  hl_status_t rc = resolve_dir(fs, path, a, &bucket, &key, &prefix, &c, err);
+  hl_status_t rc = hl_s3fs_resolve_dir(fs, path, a, &bucket, &key, &prefix, &c, err);
   hl_stor_entry_t *entries = NULL;
   size_t n = 0, cap = 0;
   char *token = NULL;
-  int64_t now = now_ns();
+  int64_t now = hl_s3fs_now_ns();
   size_t plen = prefix ? strlen(prefix) : 0;
   while (rc == HL_OK) {
     hl_s3_list_t l;
@@ -458,7 +335,7 @@ static hl_status_t s_list(hl_stor_t *base, const char *path, hl_arena_t *arena,
 
 /* ------------------------------------------------------------ reading */
 
-static void file_free(s3_file_t *f) {
+void hl_s3fs_file_free(s3_file_t *f) {
   for (size_t i = 0; i < f->n_spans; i++)
     hl_free(f->spans[i].data);
   hl_free(f->spans);
@@ -471,8 +348,8 @@ static void file_free(s3_file_t *f) {
   hl_free(f);
 }
 
-static s3_file_t *file_new(s3_fs_t *fs, const char *path, const char *bucket, const char *key,
-                           hl_s3_client_t *c) {
+s3_file_t *hl_s3fs_file_new(s3_fs_t *fs, const char *path, const char *bucket, const char *key,
+                            hl_s3_client_t *c) {
   s3_file_t *f = hl_calloc(1, sizeof *f);
   if (!f) return NULL;
   f->base.fs = &fs->base;
@@ -483,7 +360,7 @@ static s3_file_t *file_new(s3_fs_t *fs, const char *path, const char *bucket, co
   f->key = hl_strdup(key);
   f->arena = hl_arena_create(0);
   if (!f->path || !f->bucket || !f->key || !f->arena) {
-    file_free(f);
+    hl_s3fs_file_free(f);
     return NULL;
   }
   return f;
@@ -497,7 +374,7 @@ static hl_status_t s_open_read(hl_stor_t *base, const char *path, hl_stor_file_t
   if (!a) return hl_err_nomem(err);
   char *bucket, *key;
   hl_s3_client_t *c;
-  hl_status_t rc = resolve(fs, path, a, &bucket, &key, &c, err);
+  hl_status_t rc = hl_s3fs_resolve(fs, path, a, &bucket, &key, &c, err);
   meta_t m;
   if (rc == HL_OK && !meta_get(fs, path, &m)) {
     hl_s3_object_t o;
@@ -512,7 +389,7 @@ static hl_status_t s_open_read(hl_stor_t *base, const char *path, hl_stor_file_t
     }
   }
   s3_file_t *f = NULL;
-  if (rc == HL_OK && !(f = file_new(fs, path, bucket, key, c))) rc = hl_err_nomem(err);
+  if (rc == HL_OK && !(f = hl_s3fs_file_new(fs, path, bucket, key, c))) rc = hl_err_nomem(err);
   if (rc == HL_OK) {
     f->size = m.size;
     memcpy(f->etag, m.etag, sizeof f->etag);
@@ -538,7 +415,7 @@ static hl_status_t fetch(s3_file_t *f, uint64_t off, size_t len, char *buf, hl_e
                     "it was opened (%llu bytes)",
                     f->path, (unsigned long long)got, (unsigned long long)off,
                     (unsigned long long)f->size);
-  if (rc != HL_OK) meta_forget(f->fs, f->path);
+  if (rc != HL_OK) hl_s3fs_meta_forget(f->fs, f->path);
   return rc;
 }
 
@@ -646,459 +523,12 @@ static hl_status_t s_prefetch(hl_stor_file_t *base, const uint64_t *offsets, con
     for (size_t i = 0; spans && i < k; i++)
       hl_free(spans[i].data);
     hl_free(spans);
-    meta_forget(f->fs, f->path);
+    hl_s3fs_meta_forget(f->fs, f->path);
   }
   hl_free(offs);
   hl_free(sizes);
   hl_free(bufs);
   hl_free(r);
-  return rc;
-}
-
-/* ------------------------------------------------------------ writing */
-
-static hl_status_t create_file(s3_fs_t *fs, const char *path, bool pending, s3_file_t **out,
-                               hl_error_t *err) {
-  *out = NULL;
-  hl_arena_t *a = hl_arena_create(0);
-  if (!a) return hl_err_nomem(err);
-  char *bucket, *key;
-  hl_s3_client_t *c;
-  hl_status_t rc = resolve(fs, path, a, &bucket, &key, &c, err);
-  if (rc == HL_OK && !*key)
-    rc = hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
-                    "could not create \"%s\": it is a bucket, not an object", path);
-  s3_file_t *f = NULL;
-  if (rc == HL_OK && !(f = file_new(fs, path, bucket, key, c))) rc = hl_err_nomem(err);
-  if (rc == HL_OK && pending) {
-    pending_t *p = hl_calloc(1, sizeof *p);
-    if (!p || !(p->path = hl_strdup(path)) || !(p->arena = hl_arena_create(0)) ||
-        !(p->bucket = hl_arena_strdup(p->arena, bucket)) ||
-        !(p->key = hl_arena_strdup(p->arena, key))) {
-      if (p) {
-        hl_free(p->path);
-        hl_arena_destroy(p->arena);
-        hl_free(p);
-      }
-      rc = hl_err_nomem(err);
-    } else {
-      p->client = c;
-      hl_err_init(&p->perr);
-      pthread_mutex_lock(&fs->mu);
-      p->next = fs->pendings;
-      fs->pendings = p;
-      pthread_mutex_unlock(&fs->mu);
-      f->pending = p;
-    }
-  }
-  if (rc == HL_OK) {
-    f->writing = true;
-    meta_forget(fs, path);
-    *out = f;
-  } else if (f) {
-    file_free(f);
-  }
-  hl_arena_destroy(a);
-  return rc;
-}
-
-static hl_status_t s_create(hl_stor_t *base, const char *path, hl_stor_file_t **out,
-                            hl_error_t *err) {
-  s3_file_t *f;
-  hl_status_t rc = create_file((s3_fs_t *)base, path, false, &f, err);
-  *out = rc == HL_OK ? &f->base : NULL;
-  return rc;
-}
-
-static hl_status_t s_create_pending(hl_stor_t *base, const char *path, hl_stor_file_t **out,
-                                    hl_error_t *err) {
-  s3_file_t *f;
-  hl_status_t rc = create_file((s3_fs_t *)base, path, true, &f, err);
-  *out = rc == HL_OK ? &f->base : NULL;
-  return rc;
-}
-
-static bool push_etag(hl_arena_t *a, char ***etags, size_t *n, size_t *cap, const char *etag) {
-  if (*n == *cap) {
-    size_t ncap = *cap ? *cap * 2 : 8;
-    char **g = hl_arena_realloc(a, *etags, *cap * sizeof(char *), ncap * sizeof(char *));
-    if (!g) return false;
-    *etags = g;
-    *cap = ncap;
-  }
-  char *copy = hl_arena_strdup(a, etag);
-  if (!copy) return false;
-  (*etags)[(*n)++] = copy;
-  return true;
-}
-
-/* Uploads the buffer as the next part (starting the upload first). */
-static hl_status_t upload_part(s3_file_t *f, hl_error_t *err) {
-  pending_t *p = f->pending;
-  hl_arena_t *a = p ? p->arena : f->arena;
-  char **upload_id = p ? &p->upload_id : &f->upload_id;
-  hl_status_t rc = HL_OK;
-  if (!*upload_id) rc = hl_s3_mpu_create(f->client, f->bucket, f->key, a, upload_id, err);
-  char *etag = NULL;
-  size_t *n = p ? &p->n_parts : &f->n_parts;
-  if (rc == HL_OK)
-    rc = hl_s3_mpu_part(f->client, f->bucket, f->key, *upload_id, (int)*n + 1, f->buf, f->buf_len,
-                        f->arena, &etag, err);
-  if (rc == HL_OK && !(p ? push_etag(a, &p->etags, &p->n_parts, &p->cap_parts, etag)
-                         : push_etag(a, &f->etags, &f->n_parts, &f->cap_parts, etag)))
-    rc = hl_err_nomem(err);
-  if (rc == HL_OK) {
-    if (p) p->size += f->buf_len;
-    f->buf_len = 0;
-  }
-  return rc;
-}
-
-static void *uploader_main(void *arg) {
-  s3_fs_t *fs = arg;
-  pthread_mutex_lock(&fs->mu);
-  for (;;) {
-    while (!fs->jobs && !fs->stopping)
-      pthread_cond_wait(&fs->work, &fs->mu);
-    job_t *j = fs->jobs;
-    if (!j) break; /* stopping, and nothing left */
-    fs->jobs = j->next;
-    if (!fs->jobs) fs->jobs_tail = NULL;
-    pending_t *p = j->p;
-    /* a later part waits for the upload its first part starts (the jobs
-     * are taken in order, so that one is already being run) */
-    while (!j->create && !p->upload_id && !p->failed)
-      pthread_cond_wait(&fs->progress, &fs->mu);
-    bool go = !p->failed;
-    pthread_mutex_unlock(&fs->mu);
-    hl_error_t e;
-    hl_err_init(&e);
-    hl_arena_t *a = hl_arena_create(0);
-    char *etag = NULL, *id = NULL;
-    hl_status_t rc = !go ? HL_ERROR : a ? HL_OK : hl_err_nomem(&e);
-    if (rc == HL_OK && j->create) {
-      rc = hl_s3_mpu_create(p->client, p->bucket, p->key, a, &id, &e);
-      pthread_mutex_lock(&fs->mu);
-      if (rc == HL_OK && !(p->upload_id = hl_arena_strdup(p->arena, id))) rc = hl_err_nomem(&e);
-      pthread_cond_broadcast(&fs->progress);
-      pthread_mutex_unlock(&fs->mu);
-    }
-    if (rc == HL_OK)
-      rc = hl_s3_mpu_part(p->client, p->bucket, p->key, p->upload_id, j->part, j->buf, j->len, a,
-                          &etag, &e);
-    pthread_mutex_lock(&fs->mu);
-    if (rc == HL_OK && !(p->etags[j->part - 1] = hl_arena_strdup(p->arena, etag)))
-      rc = hl_err_nomem(&e);
-    if (rc != HL_OK && !p->failed) {
-      p->failed = true;
-      if (e.code == HL_OK) hl_err_set(&e, HL_IOERR, HL_SS(IO_ERROR), "a part upload failed");
-      hl_err_move(&p->perr, &e);
-    }
-    hl_err_clear(&e);
-    p->outstanding--;
-    fs->queued -= j->len;
-    pthread_cond_broadcast(&fs->progress);
-    hl_arena_destroy(a);
-    hl_free(j->buf);
-    hl_free(j);
-  }
-  pthread_mutex_unlock(&fs->mu);
-  return NULL;
-}
-
-/* Hands F's buffer to the upload threads as the next part of its pending
- * object (starting the multipart upload first); F gets a new buffer.
- * Waits while too many bytes are queued. */
-static hl_status_t enqueue_part(s3_file_t *f, hl_error_t *err) {
-  s3_fs_t *fs = f->fs;
-  pending_t *p = f->pending;
-  job_t *j = hl_calloc(1, sizeof *j);
-  if (!j) return hl_err_nomem(err);
-  pthread_mutex_lock(&fs->mu);
-  /* one more thread per part queued, up to UPLOAD_THREADS */
-  if (fs->n_uploaders < UPLOAD_THREADS && fs->jobs &&
-      pthread_create(&fs->uploaders[fs->n_uploaders], NULL, uploader_main, fs) == 0)
-    fs->n_uploaders++;
-  if (fs->n_uploaders == 0 &&
-      pthread_create(&fs->uploaders[fs->n_uploaders], NULL, uploader_main, fs) == 0)
-    fs->n_uploaders++;
-  if (fs->n_uploaders == 0) { /* no thread at all: upload it here */
-    pthread_mutex_unlock(&fs->mu);
-    hl_free(j);
-    return upload_part(f, err);
-  }
-  while (fs->queued > 0 && fs->queued + f->buf_len > UPLOAD_QUEUED)
-    pthread_cond_wait(&fs->progress, &fs->mu);
-  if (p->n_parts == p->cap_parts) {
-    size_t ncap = p->cap_parts ? p->cap_parts * 2 : 8;
-    char **g =
-        hl_arena_realloc(p->arena, p->etags, p->cap_parts * sizeof(char *), ncap * sizeof(char *));
-    if (!g) {
-      pthread_mutex_unlock(&fs->mu);
-      hl_free(j);
-      return hl_err_nomem(err);
-    }
-    p->etags = g;
-    p->cap_parts = ncap;
-  }
-  p->etags[p->n_parts] = NULL;
-  j->create = p->n_parts == 0;
-  j->part = (int)++p->n_parts;
-  j->p = p;
-  j->buf = f->buf;
-  j->len = f->buf_len;
-  p->outstanding++;
-  p->size += f->buf_len;
-  fs->queued += f->buf_len;
-  if (fs->jobs_tail)
-    fs->jobs_tail->next = j;
-  else
-    fs->jobs = j;
-  fs->jobs_tail = j;
-  pthread_cond_signal(&fs->work);
-  pthread_mutex_unlock(&fs->mu);
-  f->buf = NULL; /* the job's now */
-  f->buf_len = f->buf_cap = 0;
-  return HL_OK;
-}
-
-/* Waits until no part of P is queued or uploading; HL_OK unless one failed
- * (then ERR says why). */
-static hl_status_t wait_parts(s3_fs_t *fs, pending_t *p, hl_error_t *err) {
-  pthread_mutex_lock(&fs->mu);
-  while (p->outstanding > 0)
-    pthread_cond_wait(&fs->progress, &fs->mu);
-  hl_status_t rc = HL_OK;
-  if (p->failed)
-    rc = hl_err_set(err, p->perr.code ? p->perr.code : HL_IOERR,
-                    p->perr.sqlstate[0] ? p->perr.sqlstate : HL_SS(IO_ERROR), "%s",
-                    p->perr.message ? p->perr.message : "a part upload failed");
-  pthread_mutex_unlock(&fs->mu);
-  return rc;
-}
-
-static hl_status_t s_append(hl_stor_file_t *base, const void *data, size_t len, hl_error_t *err) {
-  s3_file_t *f = (s3_file_t *)base;
-  const char *p = data;
-  size_t part = f->fs->part_size;
-  while (len > 0) {
-    if (f->buf_cap < part) {
-      char *g = hl_realloc(f->buf, part);
-      if (!g) return hl_err_nomem(err);
-      f->buf = g;
-      f->buf_cap = part;
-    }
-    size_t take = part - f->buf_len < len ? part - f->buf_len : len;
-    memcpy(f->buf + f->buf_len, p, take);
-    f->buf_len += take;
-    p += take;
-    len -= take;
-    /* a full part goes now (never the last one: it waits for close, so
-     * that every part but the last has the full size) */
-    if (f->buf_len == part && len > 0) {
-      hl_status_t rc = f->pending ? enqueue_part(f, err) : upload_part(f, err);
-      if (rc != HL_OK) {
-        f->failed = true;
-        return rc;
-      }
-    }
-  }
-  return HL_OK;
-}
-
-static hl_status_t s_sync(hl_stor_file_t *f, hl_error_t *err) {
-  (void)f;
-  (void)err;
-  return HL_OK; /* an object is durable once its upload returns */
-}
-
-static void pending_free(pending_t *p) {
-  hl_err_clear(&p->perr);
-  hl_free(p->path);
-  hl_arena_destroy(p->arena);
-  hl_free(p);
-}
-
-/* Unlinks and returns the pending record of PATH, or NULL. */
-static pending_t *pending_take(s3_fs_t *fs, const char *path) {
-  pthread_mutex_lock(&fs->mu);
-  pending_t **pp = &fs->pendings;
-  while (*pp && strcmp((*pp)->path, path) != 0)
-    pp = &(*pp)->next;
-  pending_t *p = *pp;
-  if (p) *pp = p->next;
-  pthread_mutex_unlock(&fs->mu);
-  return p;
-}
-
-static void abort_record(s3_fs_t *fs, pending_t *p) {
-  hl_error_t e;
-  hl_err_init(&e);
-  wait_parts(fs, p, &e); /* no part may land after the abort */
-  hl_err_clear(&e);
-  if (p->upload_id) {
-    hl_error_t e;
-    hl_err_init(&e);
-    hl_s3_mpu_abort(p->client, p->bucket, p->key, p->upload_id, &e);
-    hl_err_clear(&e);
-  }
-}
-
-static hl_status_t s_close(hl_stor_file_t *base, hl_error_t *err) {
-  if (!base) return HL_OK;
-  s3_file_t *f = (s3_file_t *)base;
-  hl_status_t rc = HL_OK;
-  if (f->writing && f->pending) {
-    /* the last part goes now; publish completes the upload */
-    if (!f->failed && (f->buf_len > 0 || f->pending->n_parts > 0)) rc = enqueue_part(f, err);
-    if (rc == HL_OK && !f->failed) {
-      f->pending->closed = true;
-    } else {
-      pending_t *p = pending_take(f->fs, f->path);
-      if (p) {
-        abort_record(f->fs, p);
-        pending_free(p);
-      }
-      if (rc == HL_OK)
-        rc = hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR),
-                        "could not write \"%s\": an earlier part failed", f->path);
-    }
-  } else if (f->writing) {
-    if (f->failed) {
-      rc = hl_err_set(err, HL_IOERR, HL_SS(IO_ERROR),
-                      "could not write \"%s\": an earlier part "
-                      "failed",
-                      f->path);
-    } else if (!f->upload_id) { /* small: one conditional PUT */
-      rc = hl_s3_put(f->client, f->bucket, f->key, f->buf, f->buf_len, true, f->arena, NULL, err);
-    } else {
-      rc = upload_part(f, err);
-      if (rc == HL_OK)
-        rc = hl_s3_mpu_complete(f->client, f->bucket, f->key, f->upload_id, f->etags, f->n_parts,
-                                true, f->arena, err);
-    }
-    if (rc != HL_OK && f->upload_id) {
-      hl_error_t e;
-      hl_err_init(&e);
-      hl_s3_mpu_abort(f->client, f->bucket, f->key, f->upload_id, &e);
-      hl_err_clear(&e);
-    }
-    meta_forget(f->fs, f->path);
-  }
-  file_free(f);
-  return rc;
-}
-
-static hl_status_t s_publish_pending(hl_stor_t *base, const char *path, hl_error_t *err) {
-  s3_fs_t *fs = (s3_fs_t *)base;
-  pending_t *p = pending_take(fs, path);
-  if (!p || !p->closed) {
-    if (p) {
-      abort_record(fs, p);
-      pending_free(p);
-    }
-    return hl_err_set(err, HL_ERROR, HL_SS(INTERNAL_ERROR),
-                      "could not publish \"%s\": it is not a closed pending object", path);
-  }
-  hl_status_t rc = wait_parts(fs, p, err);
-  if (rc != HL_OK) {
-    /* a part failed: the caller rolls back, which aborts the upload */
-  } else if (p->n_parts == 0) /* nothing was written: an empty object */
-    rc = hl_s3_put(p->client, p->bucket, p->key, "", 0, true, p->arena, NULL, err);
-  else
-    rc = hl_s3_mpu_complete(p->client, p->bucket, p->key, p->upload_id, p->etags, p->n_parts, true,
-                            p->arena, err);
-  if (rc == HL_OK) {
-    p->published = true;
-    pending_free(p);
-  } else { /* back in the table: a rollback aborts it */
-    pthread_mutex_lock(&fs->mu);
-    p->next = fs->pendings;
-    fs->pendings = p;
-    pthread_mutex_unlock(&fs->mu);
-  }
-  meta_forget(fs, path);
-  return rc;
-}
-
-typedef struct publish_run {
-  s3_fs_t *fs;
-  char *const *paths;
-  size_t n, next;
-  hl_status_t rc;
-  hl_error_t err; /* the first failure */
-  pthread_mutex_t mu;
-} publish_run_t;
-
-static void *publish_main(void *arg) {
-  publish_run_t *r = arg;
-  for (;;) {
-    pthread_mutex_lock(&r->mu);
-    size_t i = r->rc == HL_OK ? r->next++ : r->n; /* the first error stops the rest */
-    pthread_mutex_unlock(&r->mu);
-    if (i >= r->n) return NULL;
-    hl_error_t e;
-    hl_err_init(&e);
-    hl_status_t rc = s_publish_pending(&r->fs->base, r->paths[i], &e);
-    pthread_mutex_lock(&r->mu);
-    if (rc != HL_OK && r->rc == HL_OK) {
-      r->rc = rc;
-      hl_err_move(&r->err, &e);
-    }
-    pthread_mutex_unlock(&r->mu);
-    hl_err_clear(&e);
-  }
-}
-
-/* Completes N uploads with up to PUBLISH_THREADS at once: a commit of a
- * write into thousands of partitions waits for the slowest few requests,
- * not for the sum of all. */
-static hl_status_t s_publish_pending_many(hl_stor_t *base, char *const *paths, size_t n,
-                                          hl_error_t *err) {
-  publish_run_t r = {(s3_fs_t *)base, paths, n, 0, HL_OK, {0}, PTHREAD_MUTEX_INITIALIZER};
-  hl_err_init(&r.err);
-  pthread_t th[PUBLISH_THREADS];
-  int k = 0;
-  while (k < PUBLISH_THREADS && (size_t)k + 1 < n &&
-         pthread_create(&th[k], NULL, publish_main, &r) == 0)
-    k++;
-  publish_main(&r); /* this thread too */
-  for (int i = 0; i < k; i++)
-    pthread_join(th[i], NULL);
-  pthread_mutex_destroy(&r.mu);
-  if (r.rc != HL_OK) hl_err_move(err, &r.err);
-  hl_err_clear(&r.err);
-  return r.rc;
-}
-
-static void s_abort_pending(hl_stor_t *base, const char *path) {
-  s3_fs_t *fs = (s3_fs_t *)base;
-  pending_t *p = pending_take(fs, path);
-  if (!p) return;
-  abort_record(fs, p);
-  pending_free(p);
-}
-
-static bool base_starts_with(const char *key, const char *prefix) {
-  const char *slash = strrchr(key, '/');
-  const char *name = slash ? slash + 1 : key;
-  return strncmp(name, prefix, strlen(prefix)) == 0;
-}
-
-static hl_status_t s_abort_pending_under(hl_stor_t *base, const char *dir, const char *name_prefix,
-                                         hl_error_t *err) {
-  s3_fs_t *fs = (s3_fs_t *)base;
-  hl_arena_t *a = hl_arena_create(0);
-  if (!a) return hl_err_nomem(err);
-  char *bucket, *key, *prefix = NULL;
-  hl_s3_client_t *c;
-  hl_status_t rc = resolve_dir(fs, dir, a, &bucket, &key, &prefix, &c, err);
-  hl_s3_uploads_t u = {0};
-  if (rc == HL_OK) rc = hl_s3_mpu_list(c, bucket, prefix, a, &u, err);
-  for (size_t i = 0; rc == HL_OK && i < u.n_uploads; i++)
-    if (base_starts_with(u.uploads[i].key, name_prefix))
-      rc = hl_s3_mpu_abort(c, bucket, u.uploads[i].key, u.uploads[i].upload_id, err);
-  hl_arena_destroy(a);
   return rc;
 }
 
@@ -1116,9 +546,9 @@ static hl_status_t s_remove(hl_stor_t *base, const char *path, hl_error_t *err) 
   if (!a) return hl_err_nomem(err);
   char *bucket, *key;
   hl_s3_client_t *c;
-  hl_status_t rc = resolve(fs, path, a, &bucket, &key, &c, err);
+  hl_status_t rc = hl_s3fs_resolve(fs, path, a, &bucket, &key, &c, err);
   if (rc == HL_OK && *key) rc = hl_s3_delete(c, bucket, key, err);
-  meta_forget(fs, path);
+  hl_s3fs_meta_forget(fs, path);
   hl_arena_destroy(a);
   return rc;
 }
@@ -1135,17 +565,17 @@ static hl_status_t s_remove_many(hl_stor_t *base, char *const *paths, size_t n, 
   while (rc == HL_OK && i < n) {
     char *bucket, *key;
     hl_s3_client_t *c;
-    rc = resolve(fs, paths[i], a, &bucket, &key, &c, err);
+    rc = hl_s3fs_resolve(fs, paths[i], a, &bucket, &key, &c, err);
     size_t k = 0;
     if (rc == HL_OK && *key) keys[k++] = key;
-    meta_forget(fs, paths[i]);
+    hl_s3fs_meta_forget(fs, paths[i]);
     size_t j = i + 1;
     for (; rc == HL_OK && j < n; j++) { /* the run of paths in the same bucket */
       char *b2, *k2;
       rc = split(paths[j], a, &b2, &k2, err);
       if (rc != HL_OK || strcmp(b2, bucket) != 0) break;
       if (*k2) keys[k++] = k2;
-      meta_forget(fs, paths[j]);
+      hl_s3fs_meta_forget(fs, paths[j]);
     }
     if (rc == HL_OK && k) rc = hl_s3_delete_many(c, bucket, keys, k, err);
     i = j;
@@ -1160,7 +590,7 @@ static hl_status_t s_remove_tree(hl_stor_t *base, const char *path, hl_error_t *
   if (!a) return hl_err_nomem(err);
   char *bucket, *key, *prefix = NULL;
   hl_s3_client_t *c;
-  hl_status_t rc = resolve_dir(fs, path, a, &bucket, &key, &prefix, &c, err);
+  hl_status_t rc = hl_s3fs_resolve_dir(fs, path, a, &bucket, &key, &prefix, &c, err);
   if (rc == HL_OK && !*key)
     rc = hl_err_set(err, HL_ERROR, HL_SS(INSUFFICIENT_PRIVILEGE),
                     "refusing to remove \"%s\": it is a whole bucket", path);
@@ -1210,20 +640,7 @@ static bool s_object_store(hl_stor_t *base, const char *path) {
 
 static void s_destroy(hl_stor_t *base) {
   s3_fs_t *fs = (s3_fs_t *)base;
-  while (fs->pendings) { /* never published: nothing may be left behind */
-    pending_t *p = fs->pendings;
-    fs->pendings = p->next;
-    abort_record(fs, p);
-    pending_free(p);
-  }
-  pthread_mutex_lock(&fs->mu); /* the upload threads end once their queue is empty */
-  fs->stopping = true;
-  pthread_cond_broadcast(&fs->work);
-  pthread_mutex_unlock(&fs->mu);
-  for (int i = 0; i < fs->n_uploaders; i++)
-    pthread_join(fs->uploaders[i], NULL);
-  pthread_cond_destroy(&fs->work);
-  pthread_cond_destroy(&fs->progress);
+  hl_s3fs_writes_end(fs);
   while (fs->clients) {
     client_slot_t *c = fs->clients;
     fs->clients = c->next;
@@ -1244,10 +661,10 @@ static const hl_stor_ops_t s3_ops = {
     .open_read = s_open_read,
     .read_at = s_read_at,
     .file_size = s_file_size,
-    .create = s_create,
-    .append = s_append,
-    .sync = s_sync,
-    .close = s_close,
+    .create = hl_s3fs_create,
+    .append = hl_s3fs_append,
+    .sync = hl_s3fs_sync,
+    .close = hl_s3fs_close,
     .rename = s_rename,
     .remove = s_remove,
     .mkdirs = s_mkdirs,
@@ -1255,11 +672,11 @@ static const hl_stor_ops_t s3_ops = {
     .remove_tree = s_remove_tree,
     .destroy = s_destroy,
     .object_store = s_object_store,
-    .create_pending = s_create_pending,
-    .publish_pending = s_publish_pending,
-    .publish_pending_many = s_publish_pending_many,
-    .abort_pending = s_abort_pending,
-    .abort_pending_under = s_abort_pending_under,
+    .create_pending = hl_s3fs_create_pending,
+    .publish_pending = hl_s3fs_publish_pending,
+    .publish_pending_many = hl_s3fs_publish_pending_many,
+    .abort_pending = hl_s3fs_abort_pending,
+    .abort_pending_under = hl_s3fs_abort_pending_under,
     .prefetch = s_prefetch,
     .remove_many = s_remove_many,
 };

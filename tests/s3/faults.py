@@ -96,6 +96,12 @@ try:
         px.set_rules([])
         run(wh, "DROP TABLE d.r")
 
+        # ---- a reply with another ETag than the object had when listed
+        px.set_rules([{"kind": "get", "every": True, "fault": "bad_etag"}])
+        err = run(wh, "SELECT a FROM d.t WHERE p = 2", expect_error=True)
+        check("55000" in err and "changed" in err, "a wrong ETag: 55000: %r" % err)
+        px.set_rules([])
+
         # ---- a redirect is refused (never followed to another host)
         px.set_rules([{"kind": "list", "every": True, "fault": "redirect"}])
         err = run(wh, q, expect_error=True)
@@ -114,6 +120,16 @@ try:
         check(rows(wh, "SELECT a FROM d.t WHERE p = 3") == ["9"], "a part retried after 503")
         run(wh, "ALTER TABLE d.t DROP PARTITION (p=3)")
         check(objects() == before_objects, "dropped again")
+        # the cleanup after an overwrite's commit: a DeleteObjects fault retried
+        px.reset()
+        px.set_rules([{"kind": "delete_objects", "nth": 1, "fault": "status", "status": 503}])
+        run(wh, "INSERT OVERWRITE TABLE d.t PARTITION (p=1) VALUES (1, 'a'), (2, 'b')")
+        check(px.fired() == [1] and px.counts().get("delete_objects") == 2,
+              "DeleteObjects retried after 503: %r" % px.counts())
+        check(rows(wh, q) == BEFORE, "the overwrite")
+        check(len([k for k in objects() if "/p=1/" in k]) == 1, "its old object deleted")
+        px.set_rules([])
+        before_objects = objects()
         for kind in ("put_part", "complete", "create_mpu"):
             px.set_rules([{"kind": kind, "every": True, "fault": "status", "status": 500}])
             err = run(wh, "INSERT OVERWRITE TABLE d.t PARTITION (p=1) VALUES (5, 'e')",

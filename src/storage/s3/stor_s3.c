@@ -136,6 +136,17 @@ hl_status_t hl_s3fs_resolve_dir(s3_fs_t *fs, const char *path, hl_arena_t *arena
 
 /* ------------------------------------------------------------ listed files */
 
+/* The time a file of object O is said to have: its LastModified second,
+ * with the sub-second digits taken from a hash of its ETag.  Caches keyed
+ * on a file's path, size and time (the Parquet footer cache) then see an
+ * object replaced in place as changed even within one second and at the
+ * same size -- S3's own answer to "is it the same object" is the ETag. */
+static int64_t object_mtime(const hl_s3_object_t *o) {
+  int64_t sec = o->mtime_ns - o->mtime_ns % 1000000000LL;
+  const char *e = o->etag ? o->etag : "";
+  return sec + (int64_t)(hl_hash_bytes(e, strlen(e)) % 1000000000ULL);
+}
+
 static void meta_put(s3_fs_t *fs, const char *path, const hl_s3_object_t *o, int64_t now) {
   pthread_mutex_lock(&fs->mu);
   if (!fs->meta_index || fs->n_metas >= META_MAX) { /* full: start over */
@@ -159,7 +170,7 @@ static void meta_put(s3_fs_t *fs, const char *path, const hl_s3_object_t *o, int
       meta_t *m = &fs->metas[slot];
       m->size = o->size;
       snprintf(m->etag, sizeof m->etag, "%s", o->etag ? o->etag : "");
-      m->mtime_ns = o->mtime_ns;
+      m->mtime_ns = object_mtime(o);
       m->seen_ns = now;
     }
   }
@@ -212,7 +223,7 @@ static hl_status_t s_stat(hl_stor_t *base, const char *path, hl_stor_stat_t *st,
     if (rc == HL_OK && exists) {
       st->exists = true;
       st->size = o.size;
-      st->mtime_ns = o.mtime_ns;
+      st->mtime_ns = object_mtime(&o);
     }
   }
   if (rc == HL_OK && !st->exists) {
@@ -282,7 +293,7 @@ static hl_status_t s_list(hl_stor_t *base, const char *path, hl_arena_t *arena,
       memset(e, 0, sizeof *e);
       e->name = hl_arena_strdup(arena, name);
       e->size = o->size;
-      e->mtime_ns = o->mtime_ns;
+      e->mtime_ns = object_mtime(o);
       char *full = hl_path_join(a, path, name);
       if (!e->name || !full) {
         rc = hl_err_nomem(err);

@@ -350,7 +350,8 @@ hl_status_t hl_metastore_serve(hl_db_t *db, const char *host, int port, int idle
                             .lock_timeout_s = (int)lock_timeout,
                             .on_listen = fn,
                             .ctx = ctx,
-                            .max_reply = (size_t)max_reply};
+                            .max_reply = (size_t)max_reply,
+                            .fs = db->session.fs};
   char *principal = NULL;
   hl_status_t rc = metastore_sasl_settings(&db->session, &o, &principal, &err);
   if (rc == HL_OK) rc = hl_hms_serve(&o, &err);

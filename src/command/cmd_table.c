@@ -565,7 +565,7 @@ static hl_status_t alter_rename(hl_session_t *s, const hl_ast_alter_table_t *alt
   /* an object store cannot rename a directory: its table keeps its
    * location under the new name (docs/operations.md, "S3") */
   bool move = !t->cat->external && strcmp(t->cat->location, old_default) == 0 &&
-              !hl_path_object_root(t->cat->location);
+              !hl_uri_object_root(t->cat->location);
   rename_arg_t r = {s, &nt, t->cat->location, NULL, 0, arena};
   if (move) {
     /* the new directory is derived from the new name, strictly inside the

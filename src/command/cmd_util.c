@@ -24,7 +24,7 @@
  * path below the bucket. */
 static hl_status_t resolve_object(const char *location, long pos, hl_arena_t *arena, char **out,
                                   hl_error_t *err) {
-  size_t root = hl_path_object_root(location);
+  size_t root = hl_uri_object_root(location);
   const char *b = root ? strstr(location, "://") + 3 : NULL;
   size_t blen = root ? (size_t)(location + root - b) : 0;
   bool ok = root && blen >= 3 && blen <= 63 && isalnum((unsigned char)b[0]) &&
@@ -69,7 +69,7 @@ hl_status_t hl_cmd_resolve_location(const char *location, const char *base, long
       if (path[0] != '/')
         return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
                              "location \"%s\" is not an absolute file URI", location);
-    } else if (hl_path_object_root(location) || (i >= 2 && i <= 3 && location[i + 1] == '/' &&
+    } else if (hl_uri_object_root(location) || (i >= 2 && i <= 3 && location[i + 1] == '/' &&
                                                  strncasecmp(location, "s3", 2) == 0)) {
       return resolve_object(location, pos, arena, out, err);
     } else {
@@ -200,7 +200,7 @@ bool hl_cmd_path_removable(hl_session_t *s, const char *path) {
   hl_err_init(&ignored);
   /* a local directory other than "/", or an object-store prefix below
    * its bucket (never the whole bucket) */
-  size_t root = path ? hl_path_object_root(path) : 0;
+  size_t root = path ? hl_uri_object_root(path) : 0;
   bool ok = path && ((path[0] == '/' && strcmp(path, "/") != 0) || (root && path[root] == '/')) &&
             hl_cmd_check_target(s, path, "delete", &ignored) == HL_OK;
   hl_err_clear(&ignored);
@@ -646,7 +646,7 @@ hl_status_t hl_cmd_part_move_target(hl_session_t *s, const hl_table_t *t,
                                     hl_arena_t *arena, char **to, hl_error_t *err) {
   *to = NULL;
   /* an object store cannot rename: its partitions keep their locations */
-  if (t->cat->external || hl_path_object_root(p->location)) return HL_OK;
+  if (t->cat->external || hl_uri_object_root(p->location)) return HL_OK;
   char *old_path = hl_table_part_path(t, p->values, dflt_old, arena);
   if (!old_path) return hl_err_nomem(err);
   if (strcmp(p->location, old_path) != 0) return HL_OK;

@@ -293,7 +293,7 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
    * whole scan reads are listed ahead, many at once (a scan under a
    * LIMIT, with its gate, lists only what it needs) */
   if (u == 0 && t->n_part > 0 && sc->n_units > 1 && !sc->gate &&
-      hl_path_object_root(sc->unit_dir)) {
+      hl_uri_object_root(sc->unit_dir)) {
     const char **dirs = hl_arena_alloc(sc->unit_arena, sizeof(char *) * sc->n_units);
     if (!dirs) return hl_err_nomem(err);
     for (size_t i = 0; i < sc->n_units; i++)

@@ -260,7 +260,7 @@ static int scan_threads(hl_session_t *s, hl_error_t *err) {
  * in flight make it faster. */
 static int scan_threads_at(hl_session_t *s, const char *location, hl_error_t *err) {
   int n = scan_threads(s, err);
-  if (n == 0 || !location || !hl_path_object_root(location) ||
+  if (n == 0 || !location || !hl_uri_object_root(location) ||
       hl_session_get(s, "hivelite.threads"))
     return n;
   int io = thread_setting(s, "hivelite.s3.scan_threads", 16, err);

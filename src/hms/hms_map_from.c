@@ -9,6 +9,7 @@
 #include "hms/hms_map_from.h"
 
 #include "util/partpath.h"
+#include "util/uri.h"
 #include "util/strbuf.h"
 #include "util/type.h"
 #include "util/value.h"
@@ -56,7 +57,13 @@ hl_status_t hl_hms_unmap_location(const char *uri, unsigned flags, hl_arena_t *a
   if (!uri || !*uri) return HL_OK;
   if (!CHECK(flags)) return (*out = keep_location(uri, arena)) ? HL_OK : hl_err_nomem(err);
   const char *p = uri;
-  if (strncasecmp(p, "file:", 5) == 0) {
+  /* an object store's URI: its root ("s3a://bucket") as written, the rest
+   * normalised below like a path */
+  size_t root = hl_uri_object_root(uri);
+  if (root) p = uri + root;
+  if (root && *p == '\0') return (*out = hl_arena_strdup(arena, uri)) ? HL_OK : hl_err_nomem(err);
+  if (root) {
+  } else if (strncasecmp(p, "file:", 5) == 0) {
     p += 5;
     if (strncmp(p, "//", 2) == 0) { /* file://authority/path */
       p += 2;
@@ -68,7 +75,7 @@ hl_status_t hl_hms_unmap_location(const char *uri, unsigned flags, hl_arena_t *a
   } else if (*p != '/') {
     return BAD(err, FEATURE_NOT_SUPPORTED,
                "location \"%s\": hivelite stores only local paths (file: URIs or absolute "
-               "paths) so far",
+               "paths) and S3 locations (s3://, s3a://, s3n://) so far",
                uri);
   }
   if (*p != '/') return BAD(err, FEATURE_NOT_SUPPORTED, "location \"%s\" is not absolute", uri);
@@ -89,8 +96,10 @@ hl_status_t hl_hms_unmap_location(const char *uri, unsigned flags, hl_arena_t *a
     hl_buf_append(&b, p, n);
     p += n;
   }
-  if (b.len == 0) hl_buf_append(&b, "/", 1);
-  *out = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
+  if (b.len == 0 && !root) hl_buf_append(&b, "/", 1);
+  *out = b.oom  ? NULL
+         : root ? hl_arena_sprintf(arena, "%.*s%s", (int)root, uri, hl_buf_cstr(&b))
+                : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
   hl_buf_fini(&b);
   return *out ? HL_OK : hl_err_nomem(err);
 }

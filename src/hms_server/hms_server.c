@@ -78,11 +78,11 @@ static void *conn_main(void *arg) {
     }
     hl_free(who);
   }
-  /* each connection its own file system object: the write methods create
-   * and remove directories through it (local ones: the server has no S3
-   * settings, so data on S3 is refused with 0A000, never taken as a
-   * relative local path) */
-  hl_hms_env_t env = {hl_stor_route_create(hl_stor_local_create(), NULL), c->srv->locks};
+  /* the write methods create and remove directories through the
+   * server's file system, or each connection's own (local only: data on
+   * S3 is refused with 0A000, never taken as a relative local path) */
+  hl_stor_t *own = o->fs ? NULL : hl_stor_route_create(hl_stor_local_create(), NULL);
+  hl_hms_env_t env = {o->fs ? o->fs : own, c->srv->locks};
   if (ok && env.fs && hl_cat_open(o->metastore, &cat, &err) == HL_OK) {
     for (;;) {
       const uint8_t *msg;
@@ -95,7 +95,7 @@ static void *conn_main(void *arg) {
     }
   }
   hl_cat_close(cat);
-  if (env.fs) env.fs->ops->destroy(env.fs);
+  if (own) own->ops->destroy(own);
   hl_buf_fini(&out);
   hl_tt_fini(&t);
   hl_arena_destroy(arena);

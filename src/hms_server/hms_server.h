@@ -46,6 +46,10 @@ typedef struct hl_hms_server_opts {
   void *ctx;
   size_t max_reply; /* largest reply built (a partition list over it is a
                        MetaException); 0: HL_HMS_DEFAULT_MAX_REPLY */
+  /* the file system the write methods create and remove data through,
+   * shared by every connection (thread-safe: the session's router, with
+   * the warehouse's S3 settings); NULL: each connection its own local one */
+  hl_stor_t *fs;
 } hl_hms_server_opts_t;
 
 hl_status_t hl_hms_serve(const hl_hms_server_opts_t *opts, hl_error_t *err);

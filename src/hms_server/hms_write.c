@@ -281,7 +281,7 @@ static hl_status_t mkdirs_tracked(hl_hms_wcall_t *c, const char *path, char **cr
   hl_stor_stat_t st;
   hl_error_t e;
   *created = NULL;
-  if (hl_path_object_root(path)) return HL_OK; /* an object store has no directories */
+  if (hl_uri_object_root(path)) return HL_OK; /* an object store has no directories */
   char *top = NULL;
   for (char *p = hl_arena_strdup(c->arena, path); p && p[1];) {
     hl_err_init(&e);

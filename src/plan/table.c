@@ -85,7 +85,7 @@ hl_status_t hl_table_load_or_view(hl_session_t *s, const hl_ast_qname_t *qname, 
 
 hl_status_t hl_table_s3_scope(hl_session_t *s, hl_cat_t *catalog, const hl_cat_table_t *t,
                               hl_arena_t *arena, hl_error_t *err) {
-  if (!t->location || !hl_path_object_root(t->location)) return HL_OK;
+  if (!t->location || !hl_uri_object_root(t->location)) return HL_OK;
   /* an attached catalog's own properties (CREATE CATALOG ... PROPERTIES) */
   hl_cat_catalog_t *def = NULL;
   const char *name =

@@ -105,7 +105,7 @@ static bool put_kv(scope_t *sc, int *cap, const char *key, const char *value) {
 
 hl_status_t hl_session_s3_scope(hl_session_t *s, const char *location, const hl_kv_t *catalog,
                                 int n_catalog, const hl_kv_t *table, int n_table, hl_error_t *err) {
-  if (!location || !hl_path_object_root(location)) return HL_OK;
+  if (!location || !hl_uri_object_root(location)) return HL_OK;
   scope_t *sc = hl_calloc(1, sizeof *sc);
   int cap = 0;
   bool ok = sc && (sc->location = hl_strdup(location));

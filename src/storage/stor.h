@@ -15,6 +15,7 @@
 
 #include "util/arena.h"
 #include "util/error.h"
+#include "util/uri.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -162,12 +163,10 @@ hl_stor_t *hl_stor_local_create(void);
 
 /* Paths on object stores are URIs "s3://bucket/key/parts" (also s3a://
  * and s3n://, as Hive and Spark write them; the scheme is kept as
- * given).  The length of PATH's root ("s3a://bucket"), or 0 when PATH is
- * not an object-store URI. */
-size_t hl_path_object_root(const char *path);
+ * given): util/uri.h hl_uri_object_root tells them. */
 
 /* A backend that sends every path to LOCAL or, for object-store URIs
- * (hl_path_object_root), to OBJECTS (may be NULL: such paths fail with
+ * (hl_uri_object_root), to OBJECTS (may be NULL: such paths fail with
  * 0A000).  Takes ownership of both; destroy destroys them. */
 hl_stor_t *hl_stor_route_create(hl_stor_t *local, hl_stor_t *objects);
 

@@ -29,7 +29,7 @@ static hl_status_t no_store(const char *path, hl_error_t *err) {
 /* The backend for PATH, or NULL (then *ERR says why). */
 static hl_stor_t *pick(hl_stor_t *fs, const char *path, hl_error_t *err) {
   route_fs_t *r = (route_fs_t *)fs;
-  if (!hl_path_object_root(path)) return r->local;
+  if (!hl_uri_object_root(path)) return r->local;
   if (!r->objects) no_store(path, err);
   return r->objects;
 }
@@ -95,7 +95,7 @@ static hl_status_t two_paths(hl_stor_t *fs, const char *from, const char *to, hl
   if (!*be) return HL_UNSUPPORTED;
   hl_stor_t *other = pick(fs, to, err);
   if (!other) return HL_UNSUPPORTED;
-  size_t a = hl_path_object_root(from), b = hl_path_object_root(to);
+  size_t a = hl_uri_object_root(from), b = hl_uri_object_root(to);
   if (*be != other || a != b || strncmp(from, to, a) != 0)
     return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                       "cannot move \"%s\" to \"%s\": they are on different file systems", from, to);
@@ -215,10 +215,10 @@ static hl_status_t r_publish_pending_many(hl_stor_t *fs, char *const *paths, siz
                                           hl_error_t *err) {
   if (n == 0) return HL_OK;
   PICK(fs, paths[0]);
-  size_t root = hl_path_object_root(paths[0]);
+  size_t root = hl_uri_object_root(paths[0]);
   bool one = be->ops->publish_pending_many != NULL; /* one backend, one bucket? */
   for (size_t i = 1; one && i < n; i++)
-    one = hl_path_object_root(paths[i]) == root && strncmp(paths[i], paths[0], root) == 0;
+    one = hl_uri_object_root(paths[i]) == root && strncmp(paths[i], paths[0], root) == 0;
   if (one) return be->ops->publish_pending_many(be, paths, n, err);
   for (size_t i = 0; i < n; i++) {
     hl_status_t rc = r_publish_pending(fs, paths[i], err);
@@ -254,8 +254,8 @@ static hl_status_t r_remove_many(hl_stor_t *fs, char *const *paths, size_t n, hl
   while (i < n) {
     PICK(fs, paths[i]);
     size_t j = i + 1;
-    size_t root = hl_path_object_root(paths[i]);
-    while (j < n && hl_path_object_root(paths[j]) == root && strncmp(paths[j], paths[i], root) == 0)
+    size_t root = hl_uri_object_root(paths[i]);
+    while (j < n && hl_uri_object_root(paths[j]) == root && strncmp(paths[j], paths[i], root) == 0)
       j++;
     hl_status_t rc = HL_OK;
     if (be->ops->remove_many) {

@@ -133,18 +133,6 @@ static size_t append_segments(char *out, size_t out_len, const char *src) {
   return out_len;
 }
 
-size_t hl_path_object_root(const char *path) {
-  size_t n;
-  if (strncmp(path, "s3://", 5) == 0)
-    n = 5;
-  else if (strncmp(path, "s3a://", 6) == 0 || strncmp(path, "s3n://", 6) == 0)
-    n = 6;
-  else
-    return 0;
-  size_t b = strcspn(path + n, "/");
-  return b == 0 ? 0 : n + b; /* no bucket: not a usable URI */
-}
-
 /* An object-store URI normalised like a path below its root: "//", "."
  * and ".." segments go (".." stops at the bucket), no trailing slash. */
 static char *normalize_object(hl_arena_t *arena, const char *path, size_t root) {
@@ -161,7 +149,7 @@ static char *normalize_object(hl_arena_t *arena, const char *path, size_t root) 
 }
 
 char *hl_path_normalize(hl_arena_t *arena, const char *path, const char *cwd) {
-  size_t root = hl_path_object_root(path);
+  size_t root = hl_uri_object_root(path);
   if (root) return normalize_object(arena, path, root);
   char cwd_buf[PATH_MAX];
   if (path[0] != '/' && !cwd) {
@@ -181,7 +169,7 @@ char *hl_path_normalize(hl_arena_t *arena, const char *path, const char *cwd) {
 
 bool hl_path_is_normal(const char *path) {
   if (!path) return false;
-  size_t root = hl_path_object_root(path);
+  size_t root = hl_uri_object_root(path);
   if (root)
     return path[root] == '\0' ||
            (path[root] == '/' && path[root + 1] != '\0' && hl_path_is_normal(path + root));

@@ -382,14 +382,14 @@ static hl_status_t parse_plan(const char *text, hl_arena_t *arena, rplan_t *p, h
       t->created = f[4][0] ? f[4] : NULL;
       t->drop = strcmp(f[3], "2") == 0;
       t->stop = n >= 6 && f[5][0] ? f[5] : NULL;
-      if (t->dir[0] != '/' && !hl_path_object_root(t->dir)) goto bad;
+      if (t->dir[0] != '/' && !hl_uri_object_root(t->dir)) goto bad;
     } else if (strcmp(f[0], "R") == 0 && n >= 3) {
       long idx = strtol(f[1], NULL, 10);
-      if (idx < 0 || idx >= p->n_targets || !hl_path_object_root(f[2])) goto bad;
+      if (idx < 0 || idx >= p->n_targets || !hl_uri_object_root(f[2])) goto bad;
       p->targets[idx].replaces = f[2];
     } else if (strcmp(f[0], "M") == 0 && n >= 4) {
-      if ((f[1][0] != '/' && !hl_path_object_root(f[1])) ||
-          (f[2][0] != '/' && !hl_path_object_root(f[2])))
+      if ((f[1][0] != '/' && !hl_uri_object_root(f[1])) ||
+          (f[2][0] != '/' && !hl_uri_object_root(f[2])))
         goto bad;
       size_t n_from = p->n_moves, n_to = p->n_moves;
       if (!push_name(arena, &p->move_from, &n_from, &p->cap_from, f[1]) ||

@@ -182,10 +182,12 @@ check("create_database duplicate", raised(c4.create_database, T4.Database(name="
 check("create_database bad name", raised(c4.create_database, T4.Database(name="a.b")),
       ["InvalidObjectException",
        "database name \"a.b\" holds '.' (not allowed in a database name)"])
+# an S3 location is kept as written (normalised below the bucket); a
+# database on S3 has no directory to make
 check("create_database s3 location",
-      raised(c4.create_database, T4.Database(name="s3db", locationUri="s3a://bucket/x")),
-      ["InvalidObjectException", 'location "s3a://bucket/x": hivelite stores only local paths '
-       '(file: URIs or absolute paths) so far'])
+      c4.create_database(T4.Database(name="s3db", locationUri="s3a://bucket/x//y/")), None)
+check("s3 location stored", c4.get_database("s3db").locationUri, "s3a://bucket/x/y")
+check("drop_database s3db", c4.drop_database("s3db", False, False), None)
 check("databases after failures", c4.get_all_databases(), ["db1", "default", "pre"])
 DB2 = os.path.join(tmp, "elsewhere", "db2")
 check("create_database db2 at a location (hive2 client)", c2.create_database(
@@ -241,7 +243,7 @@ check("create_table materialized view",
 check("create_table hdfs location",
       raised(c4.create_table, mk_table(T4, "db1", "h", [("x", "int")], location="hdfs://nn/x")),
       ["InvalidObjectException", 'location "hdfs://nn/x": hivelite stores only local paths '
-       '(file: URIs or absolute paths) so far'])
+       '(file: URIs or absolute paths) and S3 locations (s3://, s3a://, s3n://) so far'])
 check("create_table shared location",
       raised(c4.create_table, mk_table(T4, "db1", "e2", [("x", "int")], location="file:" + T1,
                                        ttype="EXTERNAL_TABLE")),

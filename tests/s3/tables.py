@@ -254,6 +254,11 @@ try:
                   "a catalog's S3 properties (Doris's names)")
             out = run(wh6, "SHOW CREATE CATALOG lake")
             check("'s3.secret_key' = '*XXX'" in out, "SHOW CREATE CATALOG masks it: %r" % out)
+            run(wh6, "INSERT INTO lake.default.ct VALUES (9)")
+            check(rows(wh5, "SELECT sum(a) FROM ct") == ["24"],
+                  "a write through the catalog, read where the table lives")
+            run(wh6, "DROP TABLE lake.default.ct PURGE")
+            check(keys(s3, "lake", "ct/") == [], "DROP through the catalog deletes the objects")
         finally:
             ms.terminate()
             ms.wait(timeout=30)

@@ -45,7 +45,7 @@ int64_t hl_s3fs_now_ns(void) {
  * the bucket itself), in ARENA. */
 static hl_status_t split(const char *path, hl_arena_t *arena, char **bucket, char **key,
                          hl_error_t *err) {
-  size_t root = hl_path_object_root(path);
+  size_t root = hl_uri_object_root(path);
   if (!root)
     return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
                       "\"%s\" is not an object-store path (s3://bucket/key)", path);
@@ -646,7 +646,7 @@ static hl_status_t s_rmdir(hl_stor_t *base, const char *path, hl_error_t *err) {
 
 static bool s_object_store(hl_stor_t *base, const char *path) {
   (void)base;
-  return hl_path_object_root(path) != 0;
+  return hl_uri_object_root(path) != 0;
 }
 
 static void s_destroy(hl_stor_t *base) {

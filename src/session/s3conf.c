@@ -259,6 +259,11 @@ hl_status_t hl_session_s3_config(void *arg, const char *path, const char *bucket
   if (!out->region) out->region = env("AWS_REGION");
   if (!out->region) out->region = env("AWS_DEFAULT_REGION");
   out->path_style = truthy(opt(s, path, bucket, "path.style.access", arena));
+  /* hivelite's own option (S3A takes the JVM's trust store): the
+   * authorities an https endpoint must chain to, else AWS_CA_BUNDLE (the
+   * AWS CLI's), else the system's */
+  out->ca_file = opt(s, path, bucket, "ca.bundle", arena);
+  if (!out->ca_file) out->ca_file = env("AWS_CA_BUNDLE");
   const char *provider = opt(s, path, bucket, "aws.credentials.provider", arena);
   bool anonymous = provider && strstr(provider, "AnonymousAWSCredentialsProvider");
   const char *attempts = opt(s, path, bucket, "attempts.maximum", arena);

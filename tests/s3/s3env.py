@@ -133,8 +133,9 @@ class S3Server:
     its Signature V2 check; vhost=False passes --no-vhost-buckets."""
 
     def __init__(self, tmpdir, name="s3rver", strict=True, vhost=True,
-                 start_timeout=30.0):
+                 start_timeout=30.0, tls=None):
         self.datadir = os.path.join(tmpdir, name)
+        self.tls = tls  # (key file, certificate file): https
         self.logpath = os.path.join(tmpdir, name + ".log")
         self.strict = strict
         self.vhost = vhost
@@ -148,7 +149,7 @@ class S3Server:
 
     @property
     def endpoint(self):
-        return "http://%s:%d" % (self.host, self.port)
+        return "%s://%s:%d" % ("https" if self.tls else "http", self.host, self.port)
 
     def argv(self):
         # Node >= 17 links OpenSSL 3, where DES (s3rver's cipher for
@@ -162,6 +163,8 @@ class S3Server:
             argv.append("--allow-mismatched-signatures")
         if not self.vhost:
             argv.append("--no-vhost-buckets")
+        if self.tls:
+            argv += ["--key", self.tls[0], "--cert", self.tls[1]]
         return argv
 
     def start(self):
@@ -220,9 +223,13 @@ class S3Server:
     def _wait_ready(self, deadline):
         # the socket is bound before the line is printed; one anonymous GET /
         # (403 AccessDenied for an unsigned request) proves it answers HTTP
+        ctx = None
+        if self.tls:
+            import ssl
+            ctx = ssl.create_default_context(cafile=self.tls[1])
         while True:
             try:
-                urllib.request.urlopen(self.endpoint + "/", timeout=2).close()
+                urllib.request.urlopen(self.endpoint + "/", timeout=2, context=ctx).close()
                 return
             except urllib.error.HTTPError:
                 return
@@ -285,6 +292,7 @@ class S3Server:
             "s3", endpoint_url=endpoint or self.endpoint, region_name=self.region,
             aws_access_key_id=access_key or self.access_key,
             aws_secret_access_key=secret_key or self.secret_key,
+            verify=self.tls[1] if self.tls and not endpoint else None,
             config=Config(**cfg))
 
     def create_bucket(self, name):

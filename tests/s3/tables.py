@@ -293,6 +293,33 @@ try:
         out = run(wh, "SHOW CREATE TABLE db1.t")
         check("s3://lake/db1.db/t" in out and "secret" not in out.lower(),
               "SHOW CREATE TABLE: the location, no secret")
+
+    # ---- https: s3rver with a certificate of its own; hivelite checks it
+    # against the authorities it is given (AWS_CA_BUNDLE, fs.s3a.ca.bundle)
+    # and sends UNSIGNED-PAYLOAD over TLS
+    key, cert = os.path.join(tmp, "tls.key"), os.path.join(tmp, "tls.crt")
+    r = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                        "-keyout", key, "-out", cert], capture_output=True)
+    check(r.returncode == 0, "openssl made a certificate: %r" % r.stderr[-300:])
+    with s3env.S3Server(tmp, name="s3rver-tls", tls=(key, cert)) as tsrv:
+        check(tsrv.endpoint.startswith("https://"), "s3rver over https")
+        tsrv.client().create_bucket(Bucket="sec")
+        tsrv.client().put_object(Bucket="sec", Key="t/a.csv", Body=b"5,e\n")
+        wh7 = os.path.join(tmp, "wh7")
+        write_config(wh7, tsrv.endpoint)
+        run(wh7, "CREATE EXTERNAL TABLE t (a INT, b STRING) ROW FORMAT DELIMITED "
+                 "FIELDS TERMINATED BY ',' LOCATION 's3://sec/t'", env={"AWS_CA_BUNDLE": cert})
+        out = T.run(wh7, "SELECT a, b FROM t", env={"AWS_CA_BUNDLE": cert})
+        check(out.splitlines() == ["5,e"], "read over https: %r" % out)
+        run(wh7, "INSERT INTO TABLE t VALUES (6, 'f')", env={"AWS_CA_BUNDLE": cert})
+        got = sorted(o["Key"] for o in tsrv.client()
+                     .list_objects_v2(Bucket="sec")["Contents"])
+        check(len(got) == 2, "written over https: %r" % got)
+        err = run(wh7, "SELECT a FROM t", expect_error=True)
+        check(err.startswith("ERROR 08001: could not list s3://sec/t/: SSL certificate problem")
+              and "attempts" not in err,
+              "a certificate no authority vouches for is refused, not retried: %r" % err)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

@@ -57,6 +57,7 @@ hl_s3_client_t *hl_s3_client_create(const hl_s3_config_t *cfg, hl_error_t *err) 
   c->access_key = dup_opt(a, cfg->access_key, &oom);
   c->secret_key = cfg->access_key ? dup_opt(a, cfg->secret_key, &oom) : NULL;
   c->session_token = cfg->access_key ? dup_opt(a, cfg->session_token, &oom) : NULL;
+  c->ca_file = dup_opt(a, cfg->ca_file, &oom);
   c->max_attempts = cfg->max_attempts ? cfg->max_attempts : DEFAULT_MAX_ATTEMPTS;
   c->retry_base_ms = cfg->retry_base_ms ? cfg->retry_base_ms : DEFAULT_RETRY_BASE_MS;
   c->connect_timeout_ms = cfg->connect_timeout_ms ? cfg->connect_timeout_ms : DEFAULT_CONNECT_MS;
@@ -165,6 +166,8 @@ hl_status_t hl_s3_list_page(hl_s3_client_t *c, const char *bucket, const char *p
   if (prefix && *prefix) q_add(&q, arena, "prefix", prefix);
   hl_s3_req_t r;
   hl_s3_req_init(&r, HL_S3_LIST, "GET", "list", bucket, NULL);
+  /* messages name the listed prefix: "could not list s3://b/t/: ..." */
+  if (prefix && *prefix) r.detail = hl_arena_sprintf(arena, "/%s", prefix);
   hl_status_t st = q_done(&q, arena, &r.query, err);
   if (st == HL_OK) st = hl_s3_request(c, &r, arena, err);
   if (st == HL_OK && hl_s3_xml_parse_list(r.xml.data, r.xml.len, arena, out, err) != HL_OK)

@@ -38,11 +38,14 @@ typedef struct hl_s3_config {
   /* NULL access_key: anonymous (unsigned) requests, for public buckets */
   const char *access_key;
   const char *secret_key;
-  const char *session_token; /* NULL: none */
-  int max_attempts;          /* tries per request (>= 1); 0: 5 */
-  int64_t retry_base_ms;     /* first backoff; 0: 100 */
+  const char *session_token;  /* NULL: none */
+  int max_attempts;           /* tries per request (>= 1); 0: 5 */
+  int64_t retry_base_ms;      /* first backoff; 0: 100 */
   int64_t connect_timeout_ms; /* 0: 10,000 */
   int64_t request_timeout_ms; /* a whole request, incl. body; 0: 300,000 */
+  /* PEM file of the certificate authorities an https endpoint's
+   * certificate must chain to; NULL: the system's */
+  const char *ca_file;
 } hl_s3_config_t;
 
 typedef struct hl_s3_client hl_s3_client_t;
@@ -130,8 +133,7 @@ hl_status_t hl_s3_mpu_list(hl_s3_client_t *c, const char *bucket, const char *pr
                            hl_arena_t *arena, hl_s3_uploads_t *out, hl_error_t *err);
 
 /* DELETE of one object (missing is success). */
-hl_status_t hl_s3_delete(hl_s3_client_t *c, const char *bucket, const char *key,
-                         hl_error_t *err);
+hl_status_t hl_s3_delete(hl_s3_client_t *c, const char *bucket, const char *key, hl_error_t *err);
 /* DeleteObjects in batches of 1,000 (quiet mode); any key that fails is
  * an error naming it and its code. */
 hl_status_t hl_s3_delete_many(hl_s3_client_t *c, const char *bucket, char *const *keys, size_t n,

@@ -75,6 +75,7 @@ struct hl_s3_client {
   char *access_key, *secret_key, *session_token; /* access_key NULL: anonymous */
   int max_attempts;
   int64_t retry_base_ms, connect_timeout_ms, request_timeout_ms;
+  char *ca_file; /* NULL: the system's authorities */
   /* idle easy handles: each keeps its connections alive between requests */
   pthread_mutex_t pool_mu;
   void **pool; /* CURL * */

@@ -382,6 +382,8 @@ static void setup_handle(hl_s3_client_t *c, CURL *h, hl_s3_req_t *r, const hl_s3
   curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
   curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+  /* the handles are this client's own, so its authorities stay theirs */
+  if (c->ca_file) curl_easy_setopt(h, CURLOPT_CAINFO, c->ca_file);
   curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)c->connect_timeout_ms);
   curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)c->request_timeout_ms);
   /* a body that stops flowing for as long as a connect may take is a
@@ -463,7 +465,17 @@ static void judge(hl_s3_req_t *r, attempt_t *a, CURLcode rc, const char *errbuf,
     return;
   }
   if (rc != CURLE_OK && !a->overflow) {
-    o->fail = HL_S3_FAIL_TRANSIENT;
+    /* a certificate nobody vouches for, or a URL curl refuses, stays so:
+     * no retry, and 08001 (no connection could be made) */
+    bool final = rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE ||
+                 rc == CURLE_SSL_CERTPROBLEM || rc == CURLE_SSL_ISSUER_ERROR ||
+                 rc == CURLE_SSL_PINNEDPUBKEYNOTMATCH || rc == CURLE_UNSUPPORTED_PROTOCOL ||
+                 rc == CURLE_URL_MALFORMAT;
+    o->fail = final ? HL_S3_FAIL_FINAL : HL_S3_FAIL_TRANSIENT;
+    if (final) {
+      o->sqlstate_override = HL_SS(SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION);
+      o->code_override = HL_IOERR;
+    }
     snprintf(o->why, sizeof o->why, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
     size_t n = strlen(o->why);
     while (n > 0 && (o->why[n - 1] == '\n' || o->why[n - 1] == '.'))

@@ -20,9 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HL_S3_XML_MAX_BODY (64u << 20) /* no reply body is longer */
-#define HL_S3_XML_MAX_ENTRIES 100000   /* per reply (S3 sends at most 1,000) */
-#define HL_S3_XML_MAX_VALUE 4096       /* bytes of one element's text (keys <= 1,024) */
+#define HL_S3_XML_MAX_BODY    (64u << 20) /* no reply body is longer */
+#define HL_S3_XML_MAX_ENTRIES 100000      /* per reply (S3 sends at most 1,000) */
+#define HL_S3_XML_MAX_VALUE   4096        /* bytes of one element's text (keys <= 1,024) */
 
 typedef struct hl_s3_object {
   char *key;        /* decoded text of <Key> */

@@ -70,11 +70,12 @@ static char *dir_prefix(hl_arena_t *arena, const char *key) {
 
 static char *fingerprint(hl_arena_t *arena, const hl_s3_config_t *c) {
   return hl_arena_sprintf(
-      arena, "%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s\x1f%d\x1f%lld\x1f%lld\x1f%lld",
+      arena, "%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s\x1f%d\x1f%lld\x1f%lld\x1f%lld\x1f%s",
       c->endpoint ? c->endpoint : "", c->region ? c->region : "", (int)c->path_style,
       c->access_key ? c->access_key : "\x01", c->secret_key ? c->secret_key : "",
       c->session_token ? c->session_token : "", c->max_attempts, (long long)c->retry_base_ms,
-      (long long)c->connect_timeout_ms, (long long)c->request_timeout_ms);
+      (long long)c->connect_timeout_ms, (long long)c->request_timeout_ms,
+      c->ca_file ? c->ca_file : "");
 }
 
 /* The client for BUCKET under its current configuration. */

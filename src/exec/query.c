@@ -7,6 +7,7 @@
  * whose root the api layer pulls batches from.
  */
 #include "exec/query.h"
+#include "storage/s3/stor_s3.h"
 #include "exec/ops.h"
 #include "plan/plan.h"
 #include "util/hashmap.h"
@@ -16,6 +17,48 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+/* EXPLAIN ANALYZE's last line on object stores: the requests the query
+ * made, by kind ("S3 requests: 1 LIST, 2 GET"), when it made any. */
+static hl_status_t add_s3_line(const hl_s3_stats_t *a, const hl_s3_stats_t *b, hl_arena_t *arena,
+                               char ***lines, int *n, hl_error_t *err) {
+  static const char *const names[HL_S3_N_KINDS] = {
+      [HL_S3_HEAD] = "HEAD",
+      [HL_S3_GET] = "GET",
+      [HL_S3_LIST] = "LIST",
+      [HL_S3_PUT] = "PUT",
+      [HL_S3_MPU_CREATE] = "CreateMultipartUpload",
+      [HL_S3_MPU_PART] = "UploadPart",
+      [HL_S3_MPU_COMPLETE] = "CompleteMultipartUpload",
+      [HL_S3_MPU_ABORT] = "AbortMultipartUpload",
+      [HL_S3_MPU_LIST] = "ListMultipartUploads",
+      [HL_S3_DELETE] = "DELETE",
+  };
+  hl_buf_t m;
+  hl_buf_init(&m);
+  for (int k = 0; k < HL_S3_N_KINDS; k++) {
+    uint64_t d = b->requests[k] - a->requests[k];
+    if (d)
+      hl_buf_printf(&m, "%s%llu %s", m.len ? ", " : "S3 requests: ", (unsigned long long)d,
+                    names[k]);
+  }
+  if (m.len && b->retries > a->retries)
+    hl_buf_printf(&m, " (%llu retried)", (unsigned long long)(b->retries - a->retries));
+  hl_status_t rc = HL_OK;
+  if (m.len) {
+    char **g = hl_arena_alloc(arena, sizeof(char *) * (size_t)(*n + 1));
+    char *line = hl_arena_strdup(arena, hl_buf_cstr(&m));
+    if (!g || !line || m.oom) {
+      rc = hl_err_nomem(err);
+    } else {
+      memcpy(g, *lines, sizeof(char *) * (size_t)*n);
+      g[(*n)++] = line;
+      *lines = g;
+    }
+  }
+  hl_buf_fini(&m);
+  return rc;
+}
 
 hl_status_t hl_exec_query(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                           hl_result_t *result, hl_error_t *err) {
@@ -33,6 +76,8 @@ hl_status_t hl_exec_query(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t
     if (stmt->explain_analyze) {
       /* run the query to the end, then describe what it did */
       struct timespec t0, t1;
+      hl_s3_stats_t s3_before, s3_after;
+      if (s->s3) hl_stor_s3_stats(s->s3, &s3_before);
       clock_gettime(CLOCK_MONOTONIC, &t0);
       hl_result_t run;
       memset(&run, 0, sizeof run);
@@ -49,6 +94,10 @@ hl_status_t hl_exec_query(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t
       clock_gettime(CLOCK_MONOTONIC, &t1);
       double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
       rc = hl_plan_explain_analyze(s, plan, rows, ms, arena, &lines, &n, err);
+      if (rc == HL_OK && s->s3) {
+        hl_stor_s3_stats(s->s3, &s3_after);
+        rc = add_s3_line(&s3_before, &s3_after, arena, &lines, &n, err);
+      }
     } else {
       rc = hl_plan_explain(s, plan, arena, &lines, &n, err);
     }
@@ -260,8 +309,7 @@ static int scan_threads(hl_session_t *s, hl_error_t *err) {
  * in flight make it faster. */
 static int scan_threads_at(hl_session_t *s, const char *location, hl_error_t *err) {
   int n = scan_threads(s, err);
-  if (n == 0 || !location || !hl_uri_object_root(location) ||
-      hl_session_get(s, "hivelite.threads"))
+  if (n == 0 || !location || !hl_uri_object_root(location) || hl_session_get(s, "hivelite.threads"))
     return n;
   int io = thread_setting(s, "hivelite.s3.scan_threads", 16, err);
   return io == 0 ? 0 : io > n ? io : n;

@@ -61,6 +61,9 @@ try:
         # with the listing): no LIST of the table prefix, no HEAD
         check(c.get("list", 0) == 1 and c.get("head", 0) == 0 and c.get("get", 0) == 1,
               "a pin makes 1 LIST and 1 GET, no HEAD: %r" % c)
+        out = run(wh, "EXPLAIN ANALYZE SELECT count(*), sum(a) FROM ext WHERE dt = '2024-01-03'")
+        check(out.splitlines()[-1] == "\"S3 requests: 1 GET, 1 LIST\"" and
+              "partitions: 1/3" in out, "EXPLAIN ANALYZE shows the requests: %r" % out)
         loc = [r for r in run(wh, "DESCRIBE FORMATTED ext PARTITION (dt='2024-01-02')")
                .splitlines() if r.startswith("Location")]
         check(loc and "s3a://lake/ext/dt=2024-01-02" in loc[0], "partition location %r" % loc)

@@ -287,11 +287,13 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   if (rc == HL_OK) rc = hl_txn_target_inherit(w->txn, p->target, t->cat->location, err);
   if (rc != HL_OK) return rc;
   p->dir_read = p->dir;
-  /* on an object store an overwrite goes to a fresh prefix that the
-   * commit makes the location; an append (to a new partition too)
+  /* on an object store an overwrite of a managed table goes to a fresh
+   * prefix that the commit makes the location; an external table's data
+   * stays where its location says (other tools read it by that path: the
+   * old files go after the commit); an append (to a new partition too)
    * completes its uploads in place, so that two appends creating one
    * partition both land */
-  if (wt->overwrite && p->target->object && !wt->create) {
+  if (wt->overwrite && p->target->object && !wt->create && !t->cat->external) {
     bool moved;
     rc = hl_txn_target_fresh(w->txn, p->target, t->n_part == 0 || p->existing, &moved, err);
     if (rc != HL_OK) return rc;

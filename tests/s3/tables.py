@@ -158,6 +158,18 @@ try:
             check(rows(wh, "SELECT count(*), sum(a), max(length(s)) FROM db1.%s" % t) ==
                   ["100000,4999950000,200"], "%s reads back" % t)
 
+        # ---- an external table's overwrite stays in its location (tools
+        # read it by path): the new files land there, the old ones go
+        run(wh, "CREATE EXTERNAL TABLE db1.xo (a INT) PARTITIONED BY (p INT) STORED AS PARQUET "
+                "LOCATION 's3://lake/xo'")
+        run(wh, "INSERT INTO db1.xo PARTITION (p=1) VALUES (1)")
+        old = keys(s3, "lake", "xo/")
+        run(wh, "INSERT OVERWRITE TABLE db1.xo PARTITION (p=1) VALUES (2)")
+        new = keys(s3, "lake", "xo/")
+        check(len(new) == 1 and new[0].startswith("xo/p=1/") and "/.hl-" not in new[0] and
+              new != old, "an external overwrite in place: %r -> %r" % (old, new))
+        check(rows(wh, "SELECT a FROM db1.xo") == ["2"], "the external overwrite reads")
+
         # ---- TRUNCATE, ANALYZE, renames; what an object store cannot do
         run(wh, "CREATE TABLE db1.tr (a INT) PARTITIONED BY (p INT) STORED AS PARQUET")
         run(wh, "INSERT INTO db1.tr PARTITION (p) VALUES (1, 1), (2, 2)")

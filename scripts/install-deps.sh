@@ -6,8 +6,9 @@ set -eu
 PACKAGES="build-essential cmake pkg-config python3 libsqlite3-dev zlib1g-dev libzstd-dev \
 libjansson-dev libedit-dev libsnappy-dev liblz4-dev libbrotli-dev libssl-dev libprotobuf-c-dev protobuf-c-compiler liblzo2-dev tzdata clang valgrind"
 # S3 (src/storage/s3/): HTTP by libcurl (OpenSSL build), XML replies by expat;
-# the S3 tests check against botocore/boto3 and the AWS CLI (tests/s3/)
-PACKAGES="$PACKAGES libcurl4-openssl-dev libexpat1-dev python3-boto3 python3-botocore awscli"
+# the S3 tests check against botocore/boto3 and the AWS CLI, and make a TLS
+# certificate with openssl (tests/s3/)
+PACKAGES="$PACKAGES libcurl4-openssl-dev libexpat1-dev python3-boto3 python3-botocore awscli openssl"
 
 # Node.js runs the DuckDB oracle of the tests (@duckdb/node-api from npm):
 # Debian's own when the machine has no node at all.

@@ -149,21 +149,24 @@ static int64_t object_mtime(const hl_s3_object_t *o) {
 }
 
 static void meta_put(s3_fs_t *fs, const char *path, const hl_s3_object_t *o, int64_t now) {
+  if (o->etag && strlen(o->etag) >= sizeof(((meta_t *)0)->etag)) return; /* HEAD instead */
   pthread_mutex_lock(&fs->mu);
   if (!fs->meta_index || fs->n_metas >= META_MAX) { /* full: start over */
     hl_map_destroy(fs->meta_index);
     hl_free(fs->metas);
-    fs->n_metas = 0;
+    fs->n_metas = fs->cap_metas = 0;
+    fs->metas = NULL;
     fs->meta_index = hl_map_create();
-    fs->metas = hl_malloc(sizeof(meta_t) * META_MAX);
-    if (!fs->meta_index || !fs->metas) {
-      hl_map_destroy(fs->meta_index);
-      hl_free(fs->metas);
-      fs->meta_index = NULL;
-      fs->metas = NULL;
+  }
+  if (fs->meta_index && fs->n_metas == fs->cap_metas) {
+    size_t cap = fs->cap_metas ? fs->cap_metas * 2 : 256;
+    meta_t *g = hl_realloc(fs->metas, sizeof(meta_t) * cap);
+    if (g) {
+      fs->metas = g;
+      fs->cap_metas = cap;
     }
   }
-  if (fs->meta_index) {
+  if (fs->meta_index && fs->n_metas < fs->cap_metas) {
     uint64_t slot;
     bool inserted;
     if (hl_map_upsert(fs->meta_index, path, strlen(path), fs->n_metas, &slot, &inserted) == 0) {
@@ -225,6 +228,7 @@ static hl_status_t s_stat(hl_stor_t *base, const char *path, hl_stor_stat_t *st,
       st->exists = true;
       st->size = o.size;
       st->mtime_ns = object_mtime(&o);
+      meta_put(fs, path, &o, hl_s3fs_now_ns()); /* the open that follows needs no HEAD */
     }
   }
   if (rc == HL_OK && !st->exists) {
@@ -388,7 +392,12 @@ static hl_status_t s_open_read(hl_stor_t *base, const char *path, hl_stor_file_t
   hl_s3_client_t *c;
   hl_status_t rc = hl_s3fs_resolve(fs, path, a, &bucket, &key, &c, err);
   meta_t m;
-  if (rc == HL_OK && !meta_get(fs, path, &m)) {
+  uint64_t size = 0;
+  const char *etag = "";
+  if (rc == HL_OK && meta_get(fs, path, &m)) {
+    size = m.size;
+    etag = m.etag;
+  } else if (rc == HL_OK) {
     hl_s3_object_t o;
     bool exists = false;
     rc = *key ? hl_s3_head(c, bucket, key, a, &exists, &o, err) : HL_OK;
@@ -396,15 +405,16 @@ static hl_status_t s_open_read(hl_stor_t *base, const char *path, hl_stor_file_t
       rc = hl_err_set(err, HL_NOTFOUND, HL_SS(UNDEFINED_FILE),
                       "could not open file \"%s\": No such object", path);
     if (rc == HL_OK) {
-      m.size = o.size;
-      snprintf(m.etag, sizeof m.etag, "%s", o.etag ? o.etag : "");
+      size = o.size;
+      etag = o.etag ? o.etag : "";
+      meta_put(fs, path, &o, hl_s3fs_now_ns());
     }
   }
   s3_file_t *f = NULL;
   if (rc == HL_OK && !(f = hl_s3fs_file_new(fs, path, bucket, key, c))) rc = hl_err_nomem(err);
   if (rc == HL_OK) {
-    f->size = m.size;
-    memcpy(f->etag, m.etag, sizeof f->etag);
+    f->size = size;
+    snprintf(f->etag, sizeof f->etag, "%s", etag);
     *out = &f->base;
   }
   hl_arena_destroy(a);

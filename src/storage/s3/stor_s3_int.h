@@ -13,8 +13,13 @@
 #include <pthread.h>
 #include <stdbool.h>
 
-#define META_TTL_NS     (30LL * 1000000000LL) /* a listed file's size and ETag */
-#define META_MAX        65536                 /* listed files remembered */
+/* How long a listed (or HEADed) file's size and ETag stand for it.  A
+ * scan lists its partitions first and opens their files later, minutes
+ * later on a big table; what is wrong after a change by another writer
+ * is caught by the ETag check of every read (an error, never mixed
+ * bytes), and forgotten then. */
+#define META_TTL_NS     (15LL * 60 * 1000000000LL)
+#define META_MAX        (1u << 20) /* files remembered (the table grows to it) */
 #define READ_AHEAD      (1u << 20)
 #define MERGE_GAP       (1u << 20)
 #define MERGE_MAX       (16u << 20)
@@ -33,7 +38,7 @@ typedef struct s3_client_slot {
 
 typedef struct meta {
   uint64_t size;
-  char etag[128];
+  char etag[72]; /* S3's are 34 ("md5") or up to 40 ("md5-N") with quotes */
   int64_t mtime_ns;
   int64_t seen_ns; /* when it was listed */
 } meta_t;
@@ -73,7 +78,7 @@ typedef struct s3_fs {
   client_slot_t *clients;
   hl_map_t *meta_index; /* path -> index into metas */
   meta_t *metas;
-  size_t n_metas;
+  size_t n_metas, cap_metas;
   pending_t *pendings;
   /* the upload threads (started on the first part): a writer hands a
    * part over and goes on writing; publish waits for its object's parts */

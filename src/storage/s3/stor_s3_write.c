@@ -260,13 +260,17 @@ hl_status_t hl_s3fs_append(hl_stor_file_t *base, const void *data, size_t len, h
   const char *p = data;
   size_t part = f->fs->part_size;
   while (len > 0) {
-    if (f->buf_cap < part) {
-      char *g = hl_realloc(f->buf, part);
+    if (f->buf_len == f->buf_cap) { /* grows to a part: a write into
+                                        thousands of partitions keeps
+                                        small files small */
+      size_t cap = f->buf_cap ? f->buf_cap * 2 : 64 * 1024;
+      if (cap > part) cap = part;
+      char *g = hl_realloc(f->buf, cap);
       if (!g) return hl_err_nomem(err);
       f->buf = g;
-      f->buf_cap = part;
+      f->buf_cap = cap;
     }
-    size_t take = part - f->buf_len < len ? part - f->buf_len : len;
+    size_t take = f->buf_cap - f->buf_len < len ? f->buf_cap - f->buf_len : len;
     memcpy(f->buf + f->buf_len, p, take);
     f->buf_len += take;
     p += take;

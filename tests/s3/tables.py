@@ -226,6 +226,40 @@ try:
                  "FIELDS TERMINATED BY ',' LOCATION 's3://lake/ext/dt=2024-01-02'")
         check(rows(wh3, "SELECT a, b FROM pub") == ["3,c"], "anonymous read")
 
+        # ---- where settings come from: the AWS environment, a profile of the
+        # shared credentials file, a bucket's own settings (the proxy checks
+        # every signature, so wrong credentials fail)
+        wh8 = os.path.join(tmp, "wh8")
+        base_env = {k: "" for k in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_PROFILE",
+                                    "AWS_ENDPOINT_URL", "AWS_SHARED_CREDENTIALS_FILE")}
+        q8 = "SELECT a, b FROM e8"
+        os.makedirs(os.path.join(wh8, ".hivelite"))
+        with open(os.path.join(wh8, ".hivelite", "config"), "w") as f:
+            f.write("fs.s3a.path.style.access = true\n")
+        env = dict(base_env, AWS_ENDPOINT_URL=px.endpoint, AWS_ACCESS_KEY_ID=s3env.ACCESS_KEY,
+                   AWS_SECRET_ACCESS_KEY=s3env.SECRET_KEY)
+        run(wh8, "CREATE EXTERNAL TABLE e8 (a INT, b STRING) ROW FORMAT DELIMITED "
+                 "FIELDS TERMINATED BY ',' LOCATION 's3://lake/ext/dt=2024-01-02'", env=env)
+        check(T.run(wh8, q8, env=env).splitlines() == ["3,c"], "credentials from the environment")
+        cred = os.path.join(tmp, "credentials")
+        with open(cred, "w") as f:
+            f.write("[default]\naws_access_key_id = nobody\naws_secret_access_key = wrong\n\n"
+                    "[lake]\naws_access_key_id = %s\naws_secret_access_key = %s\n"
+                    % (s3env.ACCESS_KEY, s3env.SECRET_KEY))
+        env = dict(base_env, AWS_ENDPOINT_URL=px.endpoint, AWS_SHARED_CREDENTIALS_FILE=cred,
+                   AWS_PROFILE="lake")
+        check(T.run(wh8, q8, env=env).splitlines() == ["3,c"], "a profile of the credentials file")
+        env["AWS_PROFILE"] = "default"
+        err = T.run(wh8, q8, expect_error=True, env=env)
+        check("28000" in err, "the default profile's wrong key is refused: %r" % err)
+        with open(os.path.join(wh8, ".hivelite", "config"), "w") as f:
+            f.write("fs.s3a.endpoint = http://127.0.0.1:9\n"  # nothing listens there
+                    "fs.s3a.bucket.lake.endpoint = %s\nfs.s3a.path.style.access = true\n"
+                    "fs.s3a.access.key = %s\nfs.s3a.secret.key = %s\n"
+                    % (px.endpoint, s3env.ACCESS_KEY, s3env.SECRET_KEY))
+        check(T.run(wh8, q8, env=base_env).splitlines() == ["3,c"],
+              "a bucket's own endpoint (fs.s3a.bucket.lake.endpoint) wins")
+
         # ---- settings from a table's properties (no S3 settings in the
         # warehouse at all): they apply at CREATE already, and to every read
         # and write of the table; SHOW masks the secret

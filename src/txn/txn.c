@@ -722,6 +722,18 @@ hl_status_t hl_txn_target_add(hl_txn_t *txn, const char *dir, bool overwrite, hl
   t->object = is_object(txn->fs, dir);
   if (t->object) t->stage_dir = t->dir; /* pending uploads at the final names */
   txn->targets[txn->n_targets++] = t;
+  /* recovery sweeps an object store's pending uploads under the root and
+   * the planned targets: one outside the root is recorded now, before its
+   * first upload, so that a crash before the plan still finds them */
+  if (t->object && !(txn->root && under_dir(dir, txn->root))) {
+    char *plan = plan_text(txn);
+    hl_status_t rc =
+        plan ? hl_cat_intent_update(txn->cat, txn->intent_id, "staging", plan, err) : nomem(err);
+    if (rc != HL_OK) {
+      txn->n_targets--;
+      return rc;
+    }
+  }
   *out = t;
   return HL_OK;
 }
@@ -1392,6 +1404,17 @@ hl_status_t hl_txn_commit(hl_txn_t *txn, hl_txn_apply_fn apply, void *arg, hl_er
   if (txn->done)
     return hl_err_set(err, HL_MISUSE, HL_SS(INVALID_TRANSACTION_STATE),
                       "write transaction already ended");
+  /* an object store's uploads still in flight land first: "staged" means
+   * every byte is in the store (pending); a failed part is the publish's
+   * to report */
+  for (size_t i = 0; i < txn->n_targets; i++)
+    if (txn->targets[i]->object) {
+      hl_error_t e;
+      hl_err_init(&e);
+      txn->fs->ops->sync_fs(txn->fs, txn->targets[i]->dir, &e);
+      hl_err_clear(&e);
+      break; /* one wait covers every upload */
+    }
   hl_txn_fault_point("staged");
   hl_status_t rc = take_locks(txn, err);
   if (rc == HL_OK) {

@@ -181,6 +181,20 @@ try:
             else:
                 run(wh, "ALTER TABLE d.t DROP PARTITION (p=7)")
                 run(wh, "INSERT OVERWRITE TABLE d.t PARTITION (p=2) VALUES (3, 'c')")
+        # a partition whose location lies outside the table's prefix: its
+        # uploads are swept too when the write dies before its plan
+        run(wh, "ALTER TABLE d.t ADD PARTITION (p=9) LOCATION 's3://lake/elsewhere/p9'")
+        for step in ["staged", "pending"]:
+            run(wh, "INSERT INTO d.t PARTITION (p=9) VALUES (90, 'x')", expect_error=True,
+                env={"HIVELITE_CRASH_AT": step})
+            check(rows(wh, "SELECT a FROM d.t WHERE p = 9") == [], "killed at %s: nothing" % step)
+            with px.lock:
+                left = [u["key"] for u in px.uploads.values()
+                        if u["key"].startswith("elsewhere/")]
+            check(left == [], "killed at %s: the outside partition's upload aborted: %r"
+                  % (step, left))
+            check(keys(s3, "lake", "elsewhere/") == [], "killed at %s: no object" % step)
+        run(wh, "ALTER TABLE d.t DROP PARTITION (p=9)")
         for step in ["locked", "pending", "before_commit", "committed"]:
             run(wh, "INSERT INTO d.t PARTITION (p=8) VALUES (80, 'd')")
             p8 = [k for k in objects() if "/p=8/" in k]

@@ -692,6 +692,7 @@ static const hl_stor_ops_t s3_ops = {
     .mkdirs = s_mkdirs,
     .rmdir = s_rmdir,
     .remove_tree = s_remove_tree,
+    .sync_fs = hl_s3fs_sync_fs,
     .destroy = s_destroy,
     .object_store = s_object_store,
     .create_pending = hl_s3fs_create_pending,

@@ -85,7 +85,8 @@ typedef struct s3_fs {
   pthread_t uploaders[UPLOAD_THREADS];
   int n_uploaders;
   job_t *jobs, *jobs_tail;
-  size_t queued; /* bytes in jobs */
+  size_t queued;   /* bytes in jobs */
+  int outstanding; /* parts queued or being uploaded, of every object */
   pthread_cond_t work, progress;
   bool stopping;
 } s3_fs_t;
@@ -151,6 +152,8 @@ hl_status_t hl_s3fs_abort_pending_under(hl_stor_t *base, const char *dir, const 
                                         hl_error_t *err);
 /* A closed pending object of this process: exists, with its size. */
 bool hl_s3fs_pending_stat(s3_fs_t *fs, const char *path, hl_stor_stat_t *st);
+/* sync_fs: waits until every part queued for upload is uploaded. */
+hl_status_t hl_s3fs_sync_fs(hl_stor_t *base, const char *path, hl_error_t *err);
 /* Destroy's part: aborts every upload never published, stops the upload
  * threads. */
 void hl_s3fs_writes_end(s3_fs_t *fs);

@@ -174,6 +174,7 @@ static void *uploader_main(void *arg) {
     }
     hl_err_clear(&e);
     p->outstanding--;
+    fs->outstanding--;
     fs->queued -= j->len;
     pthread_cond_broadcast(&fs->progress);
     hl_arena_destroy(a);
@@ -226,6 +227,7 @@ static hl_status_t enqueue_part(s3_file_t *f, hl_error_t *err) {
   j->buf = f->buf;
   j->len = f->buf_len;
   p->outstanding++;
+  fs->outstanding++;
   p->size += f->buf_len;
   fs->queued += f->buf_len;
   if (fs->jobs_tail)
@@ -482,6 +484,19 @@ hl_status_t hl_s3fs_abort_pending_under(hl_stor_t *base, const char *dir, const 
       rc = hl_s3_mpu_abort(c, bucket, u.uploads[i].key, u.uploads[i].upload_id, err);
   hl_arena_destroy(a);
   return rc;
+}
+
+hl_status_t hl_s3fs_sync_fs(hl_stor_t *base, const char *path, hl_error_t *err) {
+  (void)path;
+  (void)err;
+  s3_fs_t *fs = (s3_fs_t *)base;
+  /* every part handed to the upload threads is uploaded (or failed: its
+   * publish says so); then all a write has written is in S3, pending */
+  pthread_mutex_lock(&fs->mu);
+  while (fs->outstanding > 0)
+    pthread_cond_wait(&fs->progress, &fs->mu);
+  pthread_mutex_unlock(&fs->mu);
+  return HL_OK;
 }
 
 void hl_s3fs_writes_end(s3_fs_t *fs) {

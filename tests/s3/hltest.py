@@ -43,7 +43,9 @@ class Checks:
         # under ASan+UBSan (or valgrind: make valgrind's wrapper) a report is
         # a failure even where an error is expected
         self.check(not any(w in err for w in ("Sanitizer", "runtime error:")) and
-                   not re.search(r"^==\d+== ", err, re.M),
+                   not re.search(r"^==\d+== (Invalid|Conditional jump|Use of uninitialised|"
+                                 r"Syscall param|Mismatched|Source and destination|"
+                                 r".*(definitely|indirectly) lost in)", err, re.M),
                    "a sanitizer or valgrind report: %s -> %s" % (sql, err[-2000:]))
         if expect_error:
             self.check(p.returncode != 0, "expected an error: %s" % sql)

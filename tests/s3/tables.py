@@ -158,6 +158,23 @@ try:
             check(rows(wh, "SELECT count(*), sum(a), max(length(s)) FROM db1.%s" % t) ==
                   ["100000,4999950000,200"], "%s reads back" % t)
 
+        # ---- a local table with one partition on S3 (and the reverse, which
+        # no write can serve: different file systems)
+        run(wh, "CREATE TABLE mixed (a INT) PARTITIONED BY (p INT) STORED AS PARQUET")
+        run(wh, "ALTER TABLE mixed ADD PARTITION (p=2) LOCATION 's3://lake/mixed/p2'")
+        run(wh, "INSERT INTO mixed PARTITION (p) VALUES (1, 1), (2, 2)")
+        run(wh, "INSERT OVERWRITE TABLE mixed PARTITION (p=2) VALUES (3)")
+        check(rows(wh, "SELECT a, p FROM mixed ORDER BY p") == ["1,1", "3,2"],
+              "a local table with a partition on S3")
+        check(len(keys(s3, "lake", "mixed/p2/")) == 1, "its S3 partition holds one object")
+        run(wh, "ALTER TABLE db1.t ADD PARTITION (p=70) LOCATION '%s'"
+                % os.path.join(tmp, "local_p70"))
+        err = run(wh, "INSERT INTO db1.t PARTITION (p=70) VALUES (70, 'l')", expect_error=True)
+        check("0A000" in err and "different file systems" in err,
+              "a table on S3 with a local partition: 0A000: %r" % err)
+        check(rows(wh, "SELECT a FROM db1.t WHERE p = 70") == [], "nothing written")
+        run(wh, "ALTER TABLE db1.t DROP PARTITION (p=70)")
+
         # ---- an external table's overwrite stays in its location (tools
         # read it by path): the new files land there, the old ones go
         run(wh, "CREATE EXTERNAL TABLE db1.xo (a INT) PARTITIONED BY (p INT) STORED AS PARQUET "

@@ -207,6 +207,12 @@ try:
                       "INTO TABLE db1.big", expect_error=True)
         check("0A000" in err and "rename" in err, "LOAD DATA from S3 (a move): 0A000: %r" % err)
         check(len(keys(s3, "lake", "ext/dt=2024-01-01/")) == 1, "the LOAD source stays")
+        moved = os.path.join(tmp, "tomove.txt")
+        with open(moved, "w") as f:
+            f.write("1\tz\n")
+        err = run(wh, "LOAD DATA INPATH '%s' INTO TABLE db1.big" % moved, expect_error=True)
+        check("0A000" in err and os.path.exists(moved),
+              "LOAD DATA to S3 (a move): 0A000, the file stays: %r" % err)
         run(wh, "CREATE TABLE db1.ex LIKE db1.tr2")
         err = run(wh, "ALTER TABLE db1.ex EXCHANGE PARTITION (p=3) WITH TABLE db1.tr2",
                   expect_error=True)

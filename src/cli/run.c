@@ -73,6 +73,9 @@ int hl_cli_run_script(hl_cli_t *cli, const char *script, int stop_on_error) {
     rc = hl_step(stmt);
     hl_cli_progress_live(cli, 0);
     if (rc == HL_ROW || rc == HL_DONE) rc = hl_cli_print_result(cli, stmt, rc);
+    /* each statement's result leaves when it is done: a script's reader
+     * (a pipe, a log) sees the results as they come, not at the end */
+    fflush(cli->out);
     if (rc == HL_NOMEM && hl_errcode(cli->db) != HL_NOMEM) {
       /* The CLI's own buffers ran out, not the library. */
       hl_cli_print_error(cli, "53200", "out of memory", 0, 0);

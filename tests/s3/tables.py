@@ -64,6 +64,23 @@ try:
         out = run(wh, "EXPLAIN ANALYZE SELECT count(*), sum(a) FROM ext WHERE dt = '2024-01-03'")
         check(out.splitlines()[-1] == "\"S3 requests: 1 GET, 1 LIST\"" and
               "partitions: 1/3" in out, "EXPLAIN ANALYZE shows the requests: %r" % out)
+        # a listing reused for hive.file-status-cache-expire-time: statement 2
+        # (paused before its scan) does not see a file put after statement 1
+        # listed, unless the time is 0 (the default)
+        for ttl, want in (("60s", "1"), ("0", "2")):
+            key = "ext/dt=2024-01-02/late-%s.csv" % ttl
+            p = subprocess.Popen([T.hivelite, "-w", wh, "--format", "csv", "--no-header", "-c",
+                                  "SET hive.file-status-cache-expire-time=%s; "
+                                  "SELECT count(*) FROM ext WHERE dt = '2024-01-02' AND a > 0; "
+                                  "SELECT count(*) FROM ext WHERE dt = '2024-01-02' AND a > 0"
+                                  % ttl], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 env=dict(os.environ, HIVELITE_PAUSE_AT="scan:1500"))
+            first = p.stdout.readline().decode().strip()
+            s3.put_object(Bucket="lake", Key=key, Body=b"9,z\n")
+            second = p.stdout.readline().decode().strip()
+            p.communicate(timeout=60)
+            check((first, second) == ("1", want), "listing reuse %s: %r" % (ttl, (first, second)))
+            s3.delete_object(Bucket="lake", Key=key)
         loc = [r for r in run(wh, "DESCRIBE FORMATTED ext PARTITION (dt='2024-01-02')")
                .splitlines() if r.startswith("Location")]
         check(loc and "s3a://lake/ext/dt=2024-01-02" in loc[0], "partition location %r" % loc)

@@ -207,15 +207,15 @@ hl_status_t hl_snap_table(hl_snap_t *snap, hl_session_t *s, const hl_plan_scan_t
                           hl_snap_table_t **out, hl_error_t *err) {
   *out = NULL;
   const hl_cat_table_t *c = plan->table->cat;
-  /* Waiting for the lock with the mutex held keeps the statement's other
-   * threads from listing meanwhile; the wait is bounded (a writer that
-   * publishes waits for nothing of ours). */
   /* object stores: how long a listing is reused (Trino's property name) */
   int64_t ttl_ms = 0;
   const char *ttl_key = "hive.file-status-cache-expire-time";
   hl_status_t trc = hl_session_parse_millis(ttl_key, hl_session_get(s, ttl_key), &ttl_ms, err);
   if (trc != HL_OK) return trc;
   hl_list_cache_set_object_ttl(s->list_cache, ttl_ms * 1000000);
+  /* Waiting for the lock with the mutex held keeps the statement's other
+   * threads from listing meanwhile; the wait is bounded (a writer that
+   * publishes waits for nothing of ours). */
   pthread_mutex_lock(&snap->mu);
   hl_snap_table_t *t = NULL;
   hl_status_t rc = find_table(snap, hl_table_catalog(s, plan->table), c->db_name, c->name, &t, err);

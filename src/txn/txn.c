@@ -762,29 +762,27 @@ hl_status_t hl_txn_move_add(hl_txn_t *txn, const char *from, const char *to, hl_
   return HL_OK;
 }
 
-/* DIR without a trailing "/.hl-<qid>" (the prefix of an earlier write). */
-static char *base_location(hl_arena_t *arena, const char *dir) {
+/* The length of DIR without a trailing "/.hl-<qid>" (the prefix of an
+ * earlier write). */
+static size_t base_len(const char *dir) {
   const char *slash = strrchr(dir, '/');
   if (slash && strncmp(slash, "/.hl-", 5) == 0 && strlen(slash + 5) == 16 &&
       strspn(slash + 5, "0123456789abcdef") == 16)
-    return hl_arena_strndup(arena, dir, (size_t)(slash - dir));
-  return hl_arena_strdup(arena, dir);
+    return (size_t)(slash - dir);
+  return strlen(dir);
 }
 
 bool hl_txn_same_base(const char *a, const char *b) {
-  hl_arena_t *tmp = hl_arena_create(0);
-  char *x = tmp ? base_location(tmp, a) : NULL, *y = tmp ? base_location(tmp, b) : NULL;
-  bool same = x && y && strcmp(x, y) == 0;
-  hl_arena_destroy(tmp);
-  return same;
+  size_t n = base_len(a);
+  return n == base_len(b) && strncmp(a, b, n) == 0;
 }
 
 hl_status_t hl_txn_target_fresh(hl_txn_t *txn, hl_txn_target_t *target, bool replaces_old,
                                 bool *moved, hl_error_t *err) {
   *moved = false;
   if (!target->object || target->fresh) return HL_OK;
-  char *base = base_location(txn->arena, target->dir);
-  char *dir = base ? hl_arena_sprintf(txn->arena, "%s/.hl-%s", base, txn->qid) : NULL;
+  char *dir = hl_arena_sprintf(txn->arena, "%.*s/.hl-%s", (int)base_len(target->dir), target->dir,
+                               txn->qid);
   if (!dir) return nomem(err);
   if (target->overwrite && replaces_old) target->replaces = target->dir;
   target->dir = target->stage_dir = dir;

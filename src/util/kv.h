@@ -17,7 +17,8 @@ const char *hl_kv_get(const hl_kv_t *kvs, int n, const char *key);
  * hadoop.security.sensitive-config-keys and Doris's rule, by words of the
  * key, case-insensitively. */
 int hl_kv_is_secret(const char *key);
-/* What is shown instead of a secret value. */
+/* What is shown instead of a secret value: Doris's mask, which its users'
+ * tools already recognise (SHOW CREATE CATALOG showed it before). */
 #define HL_KV_MASK "*XXX"
 
 #endif

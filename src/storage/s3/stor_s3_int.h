@@ -56,7 +56,7 @@ typedef struct pending {
   bool failed;     /* a part failed: PERR says why (fs->mu) */
   hl_error_t perr;
   hl_arena_t *arena; /* upload id, etags */
-  struct pending *next;
+  struct pending *next, *prev;
 } pending_t;
 
 /* A part of a pending object waiting for an upload thread. */
@@ -79,7 +79,8 @@ typedef struct s3_fs {
   hl_map_t *meta_index; /* path -> index into metas */
   meta_t *metas;
   size_t n_metas, cap_metas;
-  pending_t *pendings;
+  pending_t *pendings;     /* every pending object not yet published or aborted */
+  hl_map_t *pending_index; /* path -> pending_t * (0: gone); NULL while none */
   /* the upload threads (started on the first part): a writer hands a
    * part over and goes on writing; publish waits for its object's parts */
   pthread_t uploaders[UPLOAD_THREADS];

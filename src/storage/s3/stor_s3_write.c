@@ -21,16 +21,52 @@
 #include <pthread.h>
 #include <string.h>
 
+/* The pending records, by path (fs->mu held): a write into thousands of
+ * partitions finds each one at its stat and its publish without walking
+ * all of them.  The index goes when the last record does, so it does not
+ * grow with every file a session ever wrote. */
+static pending_t *pending_find(s3_fs_t *fs, const char *path) {
+  uint64_t v;
+  return fs->pending_index && hl_map_get(fs->pending_index, path, strlen(path), &v)
+             ? (pending_t *)(uintptr_t)v
+             : NULL;
+}
+
+static bool pending_link(s3_fs_t *fs, pending_t *p) {
+  if (!fs->pending_index && !(fs->pending_index = hl_map_create())) return false;
+  if (hl_map_set(fs->pending_index, p->path, strlen(p->path), (uint64_t)(uintptr_t)p) < 0)
+    return false;
+  p->prev = NULL;
+  p->next = fs->pendings;
+  if (p->next) p->next->prev = p;
+  fs->pendings = p;
+  return true;
+}
+
+static void pending_unlink(s3_fs_t *fs, pending_t *p) {
+  if (p->prev)
+    p->prev->next = p->next;
+  else
+    fs->pendings = p->next;
+  if (p->next) p->next->prev = p->prev;
+  p->next = p->prev = NULL;
+  hl_map_set(fs->pending_index, p->path, strlen(p->path), 0); /* an existing key: no allocation */
+  if (!fs->pendings) {
+    hl_map_destroy(fs->pending_index);
+    fs->pending_index = NULL;
+  }
+}
+
 /* A closed pending object of this process is a file to it (its writer
  * asks its size), though no other reader sees it yet. */
 bool hl_s3fs_pending_stat(s3_fs_t *fs, const char *path, hl_stor_stat_t *st) {
-  bool found = false;
   pthread_mutex_lock(&fs->mu);
-  for (pending_t *p = fs->pendings; p && !found; p = p->next)
-    if (p->closed && strcmp(p->path, path) == 0) {
-      found = st->exists = true;
-      st->size = p->size;
-    }
+  pending_t *p = pending_find(fs, path);
+  bool found = p && p->closed;
+  if (found) {
+    st->exists = true;
+    st->size = p->size;
+  }
   pthread_mutex_unlock(&fs->mu);
   return found;
 }
@@ -63,10 +99,16 @@ static hl_status_t create_file(s3_fs_t *fs, const char *path, bool pending, s3_f
       p->client = c;
       hl_err_init(&p->perr);
       pthread_mutex_lock(&fs->mu);
-      p->next = fs->pendings;
-      fs->pendings = p;
+      bool linked = pending_link(fs, p);
       pthread_mutex_unlock(&fs->mu);
-      f->pending = p;
+      if (linked) {
+        f->pending = p;
+      } else {
+        hl_free(p->path);
+        hl_arena_destroy(p->arena);
+        hl_free(p);
+        rc = hl_err_nomem(err);
+      }
     }
   }
   if (rc == HL_OK) {
@@ -306,11 +348,8 @@ static void pending_free(pending_t *p) {
 /* Unlinks and returns the pending record of PATH, or NULL. */
 static pending_t *pending_take(s3_fs_t *fs, const char *path) {
   pthread_mutex_lock(&fs->mu);
-  pending_t **pp = &fs->pendings;
-  while (*pp && strcmp((*pp)->path, path) != 0)
-    pp = &(*pp)->next;
-  pending_t *p = *pp;
-  if (p) *pp = p->next;
+  pending_t *p = pending_find(fs, path);
+  if (p) pending_unlink(fs, p);
   pthread_mutex_unlock(&fs->mu);
   return p;
 }
@@ -397,9 +436,12 @@ hl_status_t hl_s3fs_publish_pending(hl_stor_t *base, const char *path, hl_error_
     pending_free(p);
   } else { /* back in the table: a rollback aborts it */
     pthread_mutex_lock(&fs->mu);
-    p->next = fs->pendings;
-    fs->pendings = p;
+    bool linked = pending_link(fs, p);
     pthread_mutex_unlock(&fs->mu);
+    if (!linked) { /* out of memory: abort it now, as a rollback would */
+      abort_record(fs, p);
+      pending_free(p);
+    }
   }
   hl_s3fs_meta_forget(fs, path);
   return rc;
@@ -502,7 +544,7 @@ hl_status_t hl_s3fs_sync_fs(hl_stor_t *base, const char *path, hl_error_t *err) 
 void hl_s3fs_writes_end(s3_fs_t *fs) {
   while (fs->pendings) { /* never published: nothing may be left behind */
     pending_t *p = fs->pendings;
-    fs->pendings = p->next;
+    pending_unlink(fs, p);
     abort_record(fs, p);
     pending_free(p);
   }

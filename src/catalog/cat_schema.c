@@ -21,6 +21,9 @@
  * Schema v4 adds the view columns of tbls (see schema_v4).
  * Schema v5 indexes tbls.location and partitions.location (schema_v5).
  * Schema v6 gives partitions their own storage descriptor (schema_v6).
+ * Schema v7 adds the named catalogs (schema_v7).
+ * Schema v8 adds profile states and checkpoints, keyed by names, with the
+ * triggers that keep them following the tables (schema_v8).
  * Children reference parents with ON DELETE CASCADE, so dropping a database
  * or table is one DELETE.  Every foreign key is the leading column of a
  * primary key or index, so cascades and per-table scans never scan a
@@ -264,9 +267,159 @@ static const char schema_v7[] =
     "  PRIMARY KEY (cat_id, idx)\n"
     ") WITHOUT ROWID;\n";
 
+/* v8: what PROFILE keeps between runs (cat_scan_state.c).  prof_states
+ * holds one mergeable profile state per column of a partition ('' for an
+ * unpartitioned table), with the fingerprint of the partition's files it
+ * was computed from; checkpoints holds the named positions of incremental
+ * scans and checkpoint_parts the partitions each one scanned, with their
+ * fingerprints then, so that a later scan finds rows that arrived late.
+ *
+ * Rows are keyed by names -- the session's catalog name, database, table
+ * (and partition) -- not by ids: a table of an attached Hive Metastore has
+ * no id that lasts, and these rows always live in the embedded catalog.
+ * The triggers keep the rows of the embedded catalog's own tables
+ * (catalog 'internal') in step with them whoever changes them (DDL, MSCK,
+ * the metastore server): a dropped database, table or partition takes its
+ * rows along (a dropped partition only its profile states: a checkpoint
+ * remembers what it scanned), a renamed table keeps them under its new
+ * name, a renamed partition loses its profile states (its key values
+ * changed).  A dropped or renamed named catalog does the same for its
+ * rows.  A table of an attached metastore changed by hivelite's own
+ * statements is handled by the statement (hl_cat_scan_state_forget /
+ * _move); changes made there by others are not seen. */
+#define V8_OWNED_BY(tbl, catalog, db, table)                                                       \
+  "  DELETE FROM " tbl " WHERE catalog = " catalog " AND db = " db " AND tbl = " table ";\n"
+#define V8_MOVE(tbl, db, table, new_db, new_table)                                                 \
+  "  DELETE FROM " tbl " WHERE catalog = 'internal' AND db = " new_db " AND tbl = " new_table      \
+  ";\n"                                                                                            \
+  "  UPDATE " tbl " SET db = " new_db ", tbl = " new_table                                         \
+  " WHERE catalog = 'internal' AND db = " db " AND tbl = " table ";\n"
+#define V8_DB_OF(tbl_id)                                                                           \
+  "(SELECT d.name FROM tbls t JOIN dbs d ON d.id = t.db_id WHERE t.id = " tbl_id ")"
+static const char schema_v8[] =
+    "CREATE TABLE prof_states (\n"
+    "  id          INTEGER PRIMARY KEY,\n"
+    "  catalog     TEXT NOT NULL,\n"
+    "  db          TEXT NOT NULL,\n"
+    "  tbl         TEXT NOT NULL,\n"
+    "  part        TEXT NOT NULL,\n"
+    "  col         TEXT NOT NULL,\n"
+    "  col_type    TEXT NOT NULL,\n"
+    "  fingerprint TEXT NOT NULL,\n"
+    "  state       BLOB NOT NULL,\n"
+    "  num_rows    INTEGER NOT NULL,\n"
+    "  update_time INTEGER NOT NULL\n"
+    ");\n"
+    "CREATE UNIQUE INDEX prof_states_by_key ON prof_states (catalog, db, tbl, part, col);\n"
+    "CREATE TABLE checkpoints (\n"
+    "  id          INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+    "  catalog     TEXT NOT NULL,\n"
+    "  db          TEXT NOT NULL,\n"
+    "  tbl         TEXT NOT NULL,\n"
+    "  name        TEXT NOT NULL,\n"
+    "  field       TEXT NOT NULL,\n"
+    "  kind        TEXT NOT NULL CHECK (kind IN ('date', 'batch', 'value')),\n"
+    "  value       TEXT,\n"
+    "  version     INTEGER NOT NULL,\n"
+    "  update_time INTEGER NOT NULL,\n"
+    "  UNIQUE (catalog, db, tbl, name)\n"
+    ");\n"
+    "CREATE TABLE checkpoint_parts (\n"
+    "  cp_id       INTEGER NOT NULL REFERENCES checkpoints (id) ON DELETE CASCADE,\n"
+    "  part        TEXT NOT NULL,\n"
+    "  fingerprint TEXT NOT NULL,\n"
+    "  PRIMARY KEY (cp_id, part)\n"
+    ") WITHOUT ROWID;\n"
+    /* a database's rows go before its tables do (the cascade below it
+     * finds no database name any more) */
+    "CREATE TRIGGER dbs_drop_scan_state BEFORE DELETE ON dbs BEGIN\n"
+    "  DELETE FROM prof_states WHERE catalog = 'internal' AND db = OLD.name;\n"
+    "  DELETE FROM checkpoints WHERE catalog = 'internal' AND db = OLD.name;\n"
+    "END;\n"
+    "CREATE TRIGGER tbls_drop_scan_state BEFORE DELETE ON tbls BEGIN\n" V8_OWNED_BY(
+        "prof_states", "'internal'", V8_DB_OF("OLD.id"), "OLD.name")
+        V8_OWNED_BY(
+            "checkpoints", "'internal'", V8_DB_OF("OLD.id"),
+            "OLD.name") "END;\n"
+                        "CREATE TRIGGER tbls_rename_scan_state AFTER UPDATE OF db_id, name ON "
+                        "tbls\n"
+                        "  WHEN OLD.db_id <> NEW.db_id OR OLD.name <> NEW.name BEGIN\n" V8_MOVE(
+                            "prof_states", "(SELECT name FROM dbs WHERE id = OLD.db_id)",
+                            "OLD.name", "(SELECT name FROM dbs WHERE id = NEW.db_id)", "NEW.name")
+                            V8_MOVE(
+                                "checkpoints", "(SELECT name FROM dbs WHERE id = OLD.db_id)",
+                                "OLD.name", "(SELECT name FROM dbs WHERE id = NEW.db_id)",
+                                "NEW.name") "END;\n"
+                                            "CREATE TRIGGER partitions_drop_scan_state AFTER "
+                                            "DELETE ON partitions BEGIN\n"
+                                            "  DELETE FROM prof_states WHERE catalog = 'internal' "
+                                            "AND db = " V8_DB_OF(
+                                                "OLD.tbl_id") "\n"
+                                                              "    AND tbl = (SELECT name FROM "
+                                                              "tbls WHERE id = OLD.tbl_id) AND "
+                                                              "part = OLD.name;\n"
+                                                              "END;\n"
+                                                              "CREATE TRIGGER "
+                                                              "partitions_rename_scan_state AFTER "
+                                                              "UPDATE OF name ON partitions\n"
+                                                              "  WHEN OLD.name <> NEW.name BEGIN\n"
+                                                              "  DELETE FROM prof_states WHERE "
+                                                              "catalog = 'internal' AND db "
+                                                              "= " V8_DB_OF(
+                                                                  "OLD.tbl_id") "\n"
+                                                                                "    AND tbl = "
+                                                                                "(SELECT name FROM "
+                                                                                "tbls WHERE id = "
+                                                                                "OLD.tbl_id) AND "
+                                                                                "part = OLD.name;\n"
+                                                                                "END;\n"
+                                                                                "CREATE TRIGGER "
+                                                                                "catalogs_drop_"
+                                                                                "scan_state AFTER "
+                                                                                "DELETE ON "
+                                                                                "catalogs BEGIN\n"
+                                                                                "  DELETE FROM "
+                                                                                "prof_states WHERE "
+                                                                                "catalog = "
+                                                                                "OLD.name;\n"
+                                                                                "  DELETE FROM "
+                                                                                "checkpoints WHERE "
+                                                                                "catalog = "
+                                                                                "OLD.name;\n"
+                                                                                "END;\n"
+                                                                                "CREATE TRIGGER "
+                                                                                "catalogs_rename_"
+                                                                                "scan_state AFTER "
+                                                                                "UPDATE OF name ON "
+                                                                                "catalogs\n"
+                                                                                "  WHEN OLD.name "
+                                                                                "<> NEW.name "
+                                                                                "BEGIN\n"
+                                                                                "  DELETE FROM "
+                                                                                "prof_states WHERE "
+                                                                                "catalog = "
+                                                                                "NEW.name;\n"
+                                                                                "  DELETE FROM "
+                                                                                "checkpoints WHERE "
+                                                                                "catalog = "
+                                                                                "NEW.name;\n"
+                                                                                "  UPDATE "
+                                                                                "prof_states SET "
+                                                                                "catalog = "
+                                                                                "NEW.name WHERE "
+                                                                                "catalog = "
+                                                                                "OLD.name;\n"
+                                                                                "  UPDATE "
+                                                                                "checkpoints SET "
+                                                                                "catalog = "
+                                                                                "NEW.name WHERE "
+                                                                                "catalog = "
+                                                                                "OLD.name;\n"
+                                                                                "END;\n";
+
 static const migration_t migrations[] = {
     {1, schema_v1}, {2, schema_v2}, {3, schema_v3}, {4, schema_v4},
-    {5, schema_v5}, {6, schema_v6}, {7, schema_v7},
+    {5, schema_v5}, {6, schema_v6}, {7, schema_v7}, {8, schema_v8},
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

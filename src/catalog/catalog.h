@@ -415,4 +415,105 @@ hl_status_t hl_cat_catalog_update(hl_cat_t *cat, const char *name, const hl_cat_
                                   hl_error_t *err);
 hl_status_t hl_cat_catalog_drop(hl_cat_t *cat, const char *name, hl_error_t *err);
 
+/* ------------------------------------------------ profile states, checkpoints
+ * (schema v8; PROFILE TABLE ... and its INCREMENTAL scans, cat_scan_state.c).
+ * Kept in the embedded catalog whatever backend CAT is (they act on
+ * hl_cat_local(CAT)), keyed by names: CATALOG is the session's name of the
+ * table's catalog ("internal" for the embedded one, HL_CAT_INTERNAL), then
+ * the database and table names; catalog, database, table and column names
+ * are lower-cased, partition and checkpoint names kept as given.  Nothing
+ * checks that the table exists: callers do.  The embedded catalog's own
+ * tables keep their rows in step by themselves (triggers, cat_schema.c
+ * v8): dropping a database, table or partition removes its rows (a
+ * partition only its profile states), renaming a table moves them,
+ * renaming a partition removes its profile states; DROP / ALTER CATALOG
+ * does the same for a named catalog's rows.  For a table of another
+ * catalog, the statement that drops or renames it calls
+ * hl_cat_scan_state_forget / _move. */
+
+#define HL_CAT_INTERNAL "internal" /* the session's name of the embedded catalog */
+
+/* The stored profile state of one column of one partition. */
+typedef struct hl_cat_prof_state {
+  const char *part;        /* partition name "k=v/...", "" for an unpartitioned table */
+  const char *column;      /* lower-cased when stored */
+  const char *col_type;    /* the column's type text when profiled (a change invalidates) */
+  const char *fingerprint; /* of the partition's files, as the caller computes it */
+  const void *state;       /* the caller's encoding of the state; may be empty */
+  size_t state_len;
+  int64_t rows;    /* rows the state covers */
+  int64_t updated; /* reads: seconds since the epoch when put; put ignores it */
+} hl_cat_prof_state_t;
+
+/* Every stored state of table CATALOG.DB.TABLE (every partition), ordered
+ * by partition name, then column name (byte order), in ARENA. */
+hl_status_t hl_cat_prof_list(hl_cat_t *cat, const char *catalog, const char *db, const char *table,
+                             hl_arena_t *arena, hl_cat_prof_state_t **out, size_t *n,
+                             hl_error_t *err);
+/* Replaces the states of every partition named in STATES[0..n) with the
+ * states given for it (a partition's columns not given are gone), in one
+ * transaction; other partitions keep theirs.  Two states of one column of
+ * one partition are 42710. */
+hl_status_t hl_cat_prof_put(hl_cat_t *cat, const char *catalog, const char *db, const char *table,
+                            const hl_cat_prof_state_t *states, size_t n, hl_error_t *err);
+/* Removes the states of partition PART (NULL: of every partition) of the
+ * table; none there is fine. */
+hl_status_t hl_cat_prof_drop(hl_cat_t *cat, const char *catalog, const char *db, const char *table,
+                             const char *part, hl_error_t *err);
+
+/* A named checkpoint of incremental scans of one table. */
+typedef struct hl_cat_checkpoint {
+  const char *catalog, *db, *table; /* the table, as above */
+  const char *name;                 /* as given; names of one table never interfere */
+  const char *field;                /* the incremental column */
+  const char *kind;                 /* "date", "batch" (partition values) or "value" */
+  const char *value; /* newest partition value scanned, or highest value; NULL: none */
+  int64_t version;   /* 1 when created, +1 per advance (compare-and-set) */
+  int64_t updated;   /* seconds since the epoch of the last put (set by put) */
+} hl_cat_checkpoint_t;
+
+/* Checkpoint NAME of the table into *OUT (strings in ARENA).  Missing:
+ * HL_NOTFOUND 42704 `checkpoint "n" of table "db.t" does not exist` (the
+ * table named "catalog.db.t" outside the embedded catalog). */
+hl_status_t hl_cat_checkpoint_get(hl_cat_t *cat, const char *catalog, const char *db,
+                                  const char *table, const char *name, hl_arena_t *arena,
+                                  hl_cat_checkpoint_t *out, hl_error_t *err);
+/* Creates (EXPECT_VERSION 0) or advances (EXPECT_VERSION: the version read)
+ * checkpoint CP (its field, kind and value; version and updated are
+ * ignored), whose version becomes EXPECT_VERSION + 1, and records the
+ * SCANNED_PARTS[i] / SCANNED_FPS[i] pairs (partition name, fingerprint;
+ * upserted: partitions recorded before are kept).  When the stored
+ * version is not EXPECT_VERSION (another scan of the same name committed
+ * meanwhile, or dropped it) nothing changes and it fails with
+ * HL_CONSTRAINT 40001 naming the checkpoint.  One transaction. */
+hl_status_t hl_cat_checkpoint_put(hl_cat_t *cat, const hl_cat_checkpoint_t *cp,
+                                  int64_t expect_version, const char *const *scanned_parts,
+                                  const char *const *scanned_fps, size_t n_scanned,
+                                  hl_error_t *err);
+/* The checkpoints of table CATALOG.DB.TABLE; each of CATALOG, DB, TABLE
+ * may be NULL for any.  Ordered by catalog, database, table, name. */
+hl_status_t hl_cat_checkpoint_list(hl_cat_t *cat, const char *catalog, const char *db,
+                                   const char *table, hl_arena_t *arena, hl_cat_checkpoint_t **out,
+                                   size_t *n, hl_error_t *err);
+/* The partitions checkpoint CP (catalog, db, table, name) recorded as
+ * scanned and their fingerprints, by partition name (ARENA).  A missing
+ * checkpoint is 42704. */
+hl_status_t hl_cat_checkpoint_scanned(hl_cat_t *cat, const hl_cat_checkpoint_t *cp,
+                                      hl_arena_t *arena, char ***parts, char ***fps, size_t *n,
+                                      hl_error_t *err);
+/* Drops checkpoint NAME of the table and its partitions; missing: 42704. */
+hl_status_t hl_cat_checkpoint_drop(hl_cat_t *cat, const char *catalog, const char *db,
+                                   const char *table, const char *name, hl_error_t *err);
+
+/* Removes every profile state and checkpoint of table CATALOG.DB.TABLE
+ * (TABLE NULL: of every table of DB): DROP TABLE / DATABASE of a table
+ * outside the embedded catalog. */
+hl_status_t hl_cat_scan_state_forget(hl_cat_t *cat, const char *catalog, const char *db,
+                                     const char *table, hl_error_t *err);
+/* Moves them to NEW_DB.NEW_TABLE of the same catalog (what was stored
+ * under the new name goes): RENAME outside the embedded catalog. */
+hl_status_t hl_cat_scan_state_move(hl_cat_t *cat, const char *catalog, const char *db,
+                                   const char *table, const char *new_db, const char *new_table,
+                                   hl_error_t *err);
+
 #endif

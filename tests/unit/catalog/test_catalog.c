@@ -1416,7 +1416,7 @@ out:
   fx_teardown(&f);
 }
 
-/* A schema v5 metastore (made by removing what v6 added, which is exactly
+/* A schema v5 metastore (made by removing what v6 to v8 added, which is exactly
  * the v5 file) is migrated at open: its partitions read with their
  * table's descriptor, as v5 read them, and can then get their own. */
 TEST(migrate_v5) {
@@ -1429,15 +1429,22 @@ TEST(migrate_v5) {
   CHECK_OK(&f, add_part(&f, id, "a", "1"));
   hl_cat_close(f.cat);
   f.cat = NULL;
-  CHECK_INT(sql_exec(f.path, "DROP TABLE catalog_params; DROP TABLE catalogs; "
-                             "DROP TABLE part_serde_params; DROP TABLE part_columns; "
-                             "DROP TABLE part_bucket_cols; DROP TABLE part_sort_cols; "
-                             "DROP TABLE part_sds; PRAGMA user_version = 5;"),
-            SQLITE_OK);
+  CHECK_INT(
+      sql_exec(f.path,
+               "DROP TRIGGER dbs_drop_scan_state; DROP TRIGGER tbls_drop_scan_state; "
+               "DROP TRIGGER tbls_rename_scan_state; DROP TRIGGER partitions_drop_scan_state; "
+               "DROP TRIGGER partitions_rename_scan_state; DROP TRIGGER catalogs_drop_scan_state; "
+               "DROP TRIGGER catalogs_rename_scan_state; "
+               "DROP TABLE prof_states; DROP TABLE checkpoint_parts; DROP TABLE checkpoints; "
+               "DROP TABLE catalog_params; DROP TABLE catalogs; "
+               "DROP TABLE part_serde_params; DROP TABLE part_columns; "
+               "DROP TABLE part_bucket_cols; DROP TABLE part_sort_cols; "
+               "DROP TABLE part_sds; PRAGMA user_version = 5;"),
+      SQLITE_OK);
   CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 5);
   CHECK_OK(&f, fx_open(&f));
-  CHECK_INT(hl_cat_schema_version(f.cat), 7);
-  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 7);
+  CHECK_INT(hl_cat_schema_version(f.cat), 8);
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 8);
   CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 0);
   hl_cat_partition_t *parts = NULL;
   size_t n = 0;
@@ -1456,7 +1463,7 @@ TEST(migrate_v5) {
   fx_teardown(&f);
 }
 
-/* A schema v6 metastore (v7 is exactly its catalogs tables) is migrated
+/* A schema v6 metastore (v7 and v8 are exactly their tables and triggers) is migrated
  * at open: it has no named catalogs, and can then store some, with their
  * properties in order; they go with DROP CATALOG. */
 TEST(migrate_v6) {
@@ -1466,12 +1473,19 @@ TEST(migrate_v6) {
   CHECK_OK(&f, add_db(&f, "sales"));
   hl_cat_close(f.cat);
   f.cat = NULL;
-  CHECK_INT(sql_exec(f.path, "DROP TABLE catalog_params; DROP TABLE catalogs; "
-                             "PRAGMA user_version = 6;"),
-            SQLITE_OK);
+  CHECK_INT(
+      sql_exec(f.path,
+               "DROP TRIGGER dbs_drop_scan_state; DROP TRIGGER tbls_drop_scan_state; "
+               "DROP TRIGGER tbls_rename_scan_state; DROP TRIGGER partitions_drop_scan_state; "
+               "DROP TRIGGER partitions_rename_scan_state; DROP TRIGGER catalogs_drop_scan_state; "
+               "DROP TRIGGER catalogs_rename_scan_state; "
+               "DROP TABLE prof_states; DROP TABLE checkpoint_parts; DROP TABLE checkpoints; "
+               "DROP TABLE catalog_params; DROP TABLE catalogs; "
+               "PRAGMA user_version = 6;"),
+      SQLITE_OK);
   CHECK_OK(&f, fx_open(&f));
-  CHECK_INT(hl_cat_schema_version(f.cat), 7);
-  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 7);
+  CHECK_INT(hl_cat_schema_version(f.cat), 8);
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 8);
   hl_cat_catalog_t *cats = NULL, *got = NULL;
   size_t n = 9;
   CHECK_OK(&f, hl_cat_catalog_list(f.cat, f.arena, &cats, &n, &f.err));

@@ -287,15 +287,6 @@ static const char schema_v7[] =
  * rows.  A table of an attached metastore changed by hivelite's own
  * statements is handled by the statement (hl_cat_scan_state_forget /
  * _move); changes made there by others are not seen. */
-#define V8_OWNED_BY(tbl, catalog, db, table)                                                       \
-  "  DELETE FROM " tbl " WHERE catalog = " catalog " AND db = " db " AND tbl = " table ";\n"
-#define V8_MOVE(tbl, db, table, new_db, new_table)                                                 \
-  "  DELETE FROM " tbl " WHERE catalog = 'internal' AND db = " new_db " AND tbl = " new_table      \
-  ";\n"                                                                                            \
-  "  UPDATE " tbl " SET db = " new_db ", tbl = " new_table                                         \
-  " WHERE catalog = 'internal' AND db = " db " AND tbl = " table ";\n"
-#define V8_DB_OF(tbl_id)                                                                           \
-  "(SELECT d.name FROM tbls t JOIN dbs d ON d.id = t.db_id WHERE t.id = " tbl_id ")"
 static const char schema_v8[] =
     "CREATE TABLE prof_states (\n"
     "  id          INTEGER PRIMARY KEY,\n"
@@ -330,92 +321,57 @@ static const char schema_v8[] =
     "  fingerprint TEXT NOT NULL,\n"
     "  PRIMARY KEY (cp_id, part)\n"
     ") WITHOUT ROWID;\n"
-    /* a database's rows go before its tables do (the cascade below it
-     * finds no database name any more) */
+    /* a database's rows go before its tables do (below the cascade the
+     * database's name can no longer be looked up) */
     "CREATE TRIGGER dbs_drop_scan_state BEFORE DELETE ON dbs BEGIN\n"
     "  DELETE FROM prof_states WHERE catalog = 'internal' AND db = OLD.name;\n"
     "  DELETE FROM checkpoints WHERE catalog = 'internal' AND db = OLD.name;\n"
     "END;\n"
-    "CREATE TRIGGER tbls_drop_scan_state BEFORE DELETE ON tbls BEGIN\n" V8_OWNED_BY(
-        "prof_states", "'internal'", V8_DB_OF("OLD.id"), "OLD.name")
-        V8_OWNED_BY(
-            "checkpoints", "'internal'", V8_DB_OF("OLD.id"),
-            "OLD.name") "END;\n"
-                        "CREATE TRIGGER tbls_rename_scan_state AFTER UPDATE OF db_id, name ON "
-                        "tbls\n"
-                        "  WHEN OLD.db_id <> NEW.db_id OR OLD.name <> NEW.name BEGIN\n" V8_MOVE(
-                            "prof_states", "(SELECT name FROM dbs WHERE id = OLD.db_id)",
-                            "OLD.name", "(SELECT name FROM dbs WHERE id = NEW.db_id)", "NEW.name")
-                            V8_MOVE(
-                                "checkpoints", "(SELECT name FROM dbs WHERE id = OLD.db_id)",
-                                "OLD.name", "(SELECT name FROM dbs WHERE id = NEW.db_id)",
-                                "NEW.name") "END;\n"
-                                            "CREATE TRIGGER partitions_drop_scan_state AFTER "
-                                            "DELETE ON partitions BEGIN\n"
-                                            "  DELETE FROM prof_states WHERE catalog = 'internal' "
-                                            "AND db = " V8_DB_OF(
-                                                "OLD.tbl_id") "\n"
-                                                              "    AND tbl = (SELECT name FROM "
-                                                              "tbls WHERE id = OLD.tbl_id) AND "
-                                                              "part = OLD.name;\n"
-                                                              "END;\n"
-                                                              "CREATE TRIGGER "
-                                                              "partitions_rename_scan_state AFTER "
-                                                              "UPDATE OF name ON partitions\n"
-                                                              "  WHEN OLD.name <> NEW.name BEGIN\n"
-                                                              "  DELETE FROM prof_states WHERE "
-                                                              "catalog = 'internal' AND db "
-                                                              "= " V8_DB_OF(
-                                                                  "OLD.tbl_id") "\n"
-                                                                                "    AND tbl = "
-                                                                                "(SELECT name FROM "
-                                                                                "tbls WHERE id = "
-                                                                                "OLD.tbl_id) AND "
-                                                                                "part = OLD.name;\n"
-                                                                                "END;\n"
-                                                                                "CREATE TRIGGER "
-                                                                                "catalogs_drop_"
-                                                                                "scan_state AFTER "
-                                                                                "DELETE ON "
-                                                                                "catalogs BEGIN\n"
-                                                                                "  DELETE FROM "
-                                                                                "prof_states WHERE "
-                                                                                "catalog = "
-                                                                                "OLD.name;\n"
-                                                                                "  DELETE FROM "
-                                                                                "checkpoints WHERE "
-                                                                                "catalog = "
-                                                                                "OLD.name;\n"
-                                                                                "END;\n"
-                                                                                "CREATE TRIGGER "
-                                                                                "catalogs_rename_"
-                                                                                "scan_state AFTER "
-                                                                                "UPDATE OF name ON "
-                                                                                "catalogs\n"
-                                                                                "  WHEN OLD.name "
-                                                                                "<> NEW.name "
-                                                                                "BEGIN\n"
-                                                                                "  DELETE FROM "
-                                                                                "prof_states WHERE "
-                                                                                "catalog = "
-                                                                                "NEW.name;\n"
-                                                                                "  DELETE FROM "
-                                                                                "checkpoints WHERE "
-                                                                                "catalog = "
-                                                                                "NEW.name;\n"
-                                                                                "  UPDATE "
-                                                                                "prof_states SET "
-                                                                                "catalog = "
-                                                                                "NEW.name WHERE "
-                                                                                "catalog = "
-                                                                                "OLD.name;\n"
-                                                                                "  UPDATE "
-                                                                                "checkpoints SET "
-                                                                                "catalog = "
-                                                                                "NEW.name WHERE "
-                                                                                "catalog = "
-                                                                                "OLD.name;\n"
-                                                                                "END;\n";
+    "CREATE TRIGGER tbls_drop_scan_state BEFORE DELETE ON tbls BEGIN\n"
+    "  DELETE FROM prof_states WHERE catalog = 'internal'\n"
+    "    AND db = (SELECT name FROM dbs WHERE id = OLD.db_id) AND tbl = OLD.name;\n"
+    "  DELETE FROM checkpoints WHERE catalog = 'internal'\n"
+    "    AND db = (SELECT name FROM dbs WHERE id = OLD.db_id) AND tbl = OLD.name;\n"
+    "END;\n"
+    /* rows left under the new name belonged to no existing table: gone */
+    "CREATE TRIGGER tbls_rename_scan_state AFTER UPDATE OF db_id, name ON tbls\n"
+    "  WHEN OLD.db_id <> NEW.db_id OR OLD.name <> NEW.name BEGIN\n"
+    "  DELETE FROM prof_states WHERE catalog = 'internal'\n"
+    "    AND db = (SELECT name FROM dbs WHERE id = NEW.db_id) AND tbl = NEW.name;\n"
+    "  DELETE FROM checkpoints WHERE catalog = 'internal'\n"
+    "    AND db = (SELECT name FROM dbs WHERE id = NEW.db_id) AND tbl = NEW.name;\n"
+    "  UPDATE prof_states SET db = (SELECT name FROM dbs WHERE id = NEW.db_id), tbl = NEW.name\n"
+    "    WHERE catalog = 'internal'\n"
+    "    AND db = (SELECT name FROM dbs WHERE id = OLD.db_id) AND tbl = OLD.name;\n"
+    "  UPDATE checkpoints SET db = (SELECT name FROM dbs WHERE id = NEW.db_id), tbl = NEW.name\n"
+    "    WHERE catalog = 'internal'\n"
+    "    AND db = (SELECT name FROM dbs WHERE id = OLD.db_id) AND tbl = OLD.name;\n"
+    "END;\n"
+    /* under a table's drop the table row is gone already: nothing matches */
+    "CREATE TRIGGER partitions_drop_scan_state AFTER DELETE ON partitions BEGIN\n"
+    "  DELETE FROM prof_states WHERE catalog = 'internal'\n"
+    "    AND db = (SELECT d.name FROM tbls t JOIN dbs d ON d.id = t.db_id\n"
+    "              WHERE t.id = OLD.tbl_id)\n"
+    "    AND tbl = (SELECT name FROM tbls WHERE id = OLD.tbl_id) AND part = OLD.name;\n"
+    "END;\n"
+    "CREATE TRIGGER partitions_rename_scan_state AFTER UPDATE OF name ON partitions\n"
+    "  WHEN OLD.name <> NEW.name BEGIN\n"
+    "  DELETE FROM prof_states WHERE catalog = 'internal'\n"
+    "    AND db = (SELECT d.name FROM tbls t JOIN dbs d ON d.id = t.db_id\n"
+    "              WHERE t.id = OLD.tbl_id)\n"
+    "    AND tbl = (SELECT name FROM tbls WHERE id = OLD.tbl_id) AND part = OLD.name;\n"
+    "END;\n"
+    "CREATE TRIGGER catalogs_drop_scan_state AFTER DELETE ON catalogs BEGIN\n"
+    "  DELETE FROM prof_states WHERE catalog = OLD.name;\n"
+    "  DELETE FROM checkpoints WHERE catalog = OLD.name;\n"
+    "END;\n"
+    "CREATE TRIGGER catalogs_rename_scan_state AFTER UPDATE OF name ON catalogs\n"
+    "  WHEN OLD.name <> NEW.name BEGIN\n"
+    "  DELETE FROM prof_states WHERE catalog = NEW.name;\n"
+    "  DELETE FROM checkpoints WHERE catalog = NEW.name;\n"
+    "  UPDATE prof_states SET catalog = NEW.name WHERE catalog = OLD.name;\n"
+    "  UPDATE checkpoints SET catalog = NEW.name WHERE catalog = OLD.name;\n"
+    "END;\n";
 
 static const migration_t migrations[] = {
     {1, schema_v1}, {2, schema_v2}, {3, schema_v3}, {4, schema_v4},

@@ -1,7 +1,7 @@
 /*
  * cmd_dispatch.c -- hl_cmd_dispatch: routes a non-query statement to its
  * handler (cmd_database.c, cmd_table.c, cmd_partition.c, cmd_show.c,
- * cmd_msck.c, cmd_set.c).
+ * cmd_msck.c, cmd_set.c, cmd_checkpoint.c, ...).
  *
  * Handlers own their catalog transaction; the dispatcher only guarantees
  * that no transaction is left open whatever a handler returns (a rollback
@@ -72,6 +72,8 @@ static hl_status_t target_catalog(const hl_ast_stmt_t *stmt, const char **out, l
   case HL_STMT_TRUNCATE:
   case HL_STMT_ANALYZE:
   case HL_STMT_DROP_VIEW:
+  case HL_STMT_SHOW_CHECKPOINTS: /* FOR t; without it, table.catalog is NULL */
+  case HL_STMT_DROP_CHECKPOINT:
     q = &stmt->table;
     break;
   default:
@@ -111,6 +113,12 @@ hl_status_t hl_cmd_dispatch(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
     break;
   case HL_STMT_SHOW_CATALOGS:
     fn = hl_cmd_show_catalogs;
+    break;
+  case HL_STMT_SHOW_CHECKPOINTS:
+    fn = hl_cmd_show_checkpoints; /* cmd_checkpoint.c */
+    break;
+  case HL_STMT_DROP_CHECKPOINT:
+    fn = hl_cmd_drop_checkpoint;
     break;
   case HL_STMT_SHOW_CREATE_CATALOG:
     fn = hl_cmd_show_create_catalog;

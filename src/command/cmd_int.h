@@ -51,6 +51,11 @@ hl_status_t hl_cmd_use_catalog(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
                                hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_refresh(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                            hl_result_t *result, hl_error_t *err);
+/* SHOW CHECKPOINTS, DROP CHECKPOINT (cmd_checkpoint.c). */
+hl_status_t hl_cmd_show_checkpoints(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                    hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_drop_checkpoint(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                   hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_show_databases(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                   hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_describe_database(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,

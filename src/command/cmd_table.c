@@ -10,6 +10,7 @@
  * never re-permissioned (storage's mkdirs guarantees that).
  */
 #include "command/cmd_int.h"
+#include "session/catalogs.h"
 #include "session/loc_allow.h"
 #include "txn/txn.h"
 #include "format/orc/orc.h"
@@ -444,12 +445,25 @@ typedef struct drop_arg {
   const char *db; /* DROP DATABASE: the database, dropped with CASCADE */
 } drop_arg_t;
 
+/* The profile states and checkpoints of the dropped tables go too: the
+ * embedded catalog's own tables take theirs along (catalog.h), another
+ * catalog's are removed here. */
 static hl_status_t drop_apply(void *arg, hl_txn_t *txn, hl_error_t *err) {
   drop_arg_t *d = arg;
-  if (d->db) return hl_cat_db_drop(d->s->cat, d->db, true, err);
+  const char *catalog = hl_catalogs_name_of(d->s, d->s->cat);
+  bool other = !hl_catalogs_is_internal(catalog);
+  if (d->db) {
+    hl_status_t rc = hl_cat_db_drop(d->s->cat, d->db, true, err);
+    if (rc == HL_OK && other) rc = hl_cat_scan_state_forget(d->s->cat, catalog, d->db, NULL, err);
+    return rc;
+  }
   hl_status_t rc = HL_OK;
-  for (int i = 0; rc == HL_OK && i < d->n; i++)
+  for (int i = 0; rc == HL_OK && i < d->n; i++) {
     rc = hl_cat_table_drop(d->s->cat, d->tables[i]->id, err);
+    if (rc == HL_OK && other)
+      rc = hl_cat_scan_state_forget(d->s->cat, catalog, d->tables[i]->db_name, d->tables[i]->name,
+                                    err);
+  }
   return rc;
 }
 
@@ -522,11 +536,18 @@ typedef struct rename_arg {
   hl_cat_partition_t *parts; /* set when the directory moves */
   size_t n_parts;
   hl_arena_t *arena;
+  const char *old_db, *old_name; /* the table's names before */
 } rename_arg_t;
 
 static hl_status_t rename_apply(void *arg, hl_txn_t *txn, hl_error_t *err) {
   rename_arg_t *r = arg;
   hl_status_t rc = hl_cat_table_update(r->s->cat, r->nt, err);
+  /* profile states and checkpoints follow (the embedded catalog's own
+   * tables move theirs by themselves, catalog.h) */
+  const char *catalog = hl_catalogs_name_of(r->s, r->s->cat);
+  if (rc == HL_OK && !hl_catalogs_is_internal(catalog))
+    rc = hl_cat_scan_state_move(r->s->cat, catalog, r->old_db, r->old_name, r->nt->db_name,
+                                r->nt->name, err);
   size_t old_len = strlen(r->old_location);
   for (size_t i = 0; rc == HL_OK && i < r->n_parts; i++) {
     hl_cat_partition_t *p = &r->parts[i];
@@ -566,7 +587,7 @@ static hl_status_t alter_rename(hl_session_t *s, const hl_ast_alter_table_t *alt
    * location under the new name (docs/operations.md, "S3") */
   bool move = !t->cat->external && strcmp(t->cat->location, old_default) == 0 &&
               !hl_uri_object_root(t->cat->location);
-  rename_arg_t r = {s, &nt, t->cat->location, NULL, 0, arena};
+  rename_arg_t r = {s, &nt, t->cat->location, NULL, 0, arena, t->cat->db_name, t->cat->name};
   if (move) {
     /* the new directory is derived from the new name, strictly inside the
      * new database's directory; neither directory may be the warehouse,

@@ -430,6 +430,8 @@ typedef enum hl_ast_stmt_kind {
   HL_STMT_CREATE_CATALOG,      /* catalog_name, if_not_exists, comment, props */
   HL_STMT_DROP_CATALOG,        /* catalog_name, if_exists */
   HL_STMT_SHOW_CATALOGS,       /* [LIKE like_pattern] */
+  HL_STMT_SHOW_CHECKPOINTS,    /* SHOW CHECKPOINTS [FOR table] (table.name NULL: none) */
+  HL_STMT_DROP_CHECKPOINT,     /* DROP CHECKPOINT [IF EXISTS] 'checkpoint_name' [FOR table] */
   HL_STMT_SHOW_CREATE_CATALOG, /* catalog_name */
   HL_STMT_ALTER_CATALOG,       /* catalog_name, alter_catalog */
   HL_STMT_SWITCH,              /* SWITCH catalog_name */
@@ -505,6 +507,11 @@ typedef struct hl_ast_stmt {
 
   /* SHOW ... [IN db] [LIKE 'pattern'] */
   char *like_pattern;
+
+  /* DROP CHECKPOINT 'name' (the table of SHOW CHECKPOINTS FOR t and DROP
+   * CHECKPOINT ... FOR t is `table`) */
+  char *checkpoint_name;
+  long checkpoint_pos;
 
   /* statements on one table: DROP TABLE, SHOW COLUMNS/TBLPROPERTIES/CREATE/
    * PARTITIONS, DESCRIBE, MSCK, LOAD */

@@ -2124,6 +2124,26 @@ static hl_status_t parse_create(parser_t *p, hl_ast_stmt_t *st) {
   return syntax_error(p);
 }
 
+/* The checkpoints of incremental scans (PROFILE ... INCREMENTAL), after
+ * SHOW or DROP (the current token is CHECKPOINTS or CHECKPOINT; both are
+ * plain words, not reserved):
+ *   SHOW CHECKPOINTS [FOR [[c.]db.]t]
+ *   DROP CHECKPOINT [IF EXISTS] 'name' [FOR [[c.]db.]t] */
+static hl_status_t parse_checkpoint_stmt(parser_t *p, hl_ast_stmt_t *st) {
+  bool show = at_kw(p, "CHECKPOINTS");
+  st->kind = show ? HL_STMT_SHOW_CHECKPOINTS : HL_STMT_DROP_CHECKPOINT;
+  TRY(advance(p));
+  if (!show) {
+    TRY(parse_if_exists(p, &st->if_exists));
+    if (!at(p, HL_TK_STRING)) return expected(p, "a checkpoint name in quotes");
+    st->checkpoint_pos = p->tok.pos;
+    TRY(parse_string(p, &st->checkpoint_name));
+  }
+  if (!at_kw(p, "FOR")) return HL_OK;
+  TRY(advance(p));
+  return parse_qname(p, &st->table);
+}
+
 static hl_status_t parse_drop(parser_t *p, hl_ast_stmt_t *st) {
   static const char *const other[] = {"VIEW",     "MATERIALIZED",  "FUNCTION",  "INDEX",
                                       "ROLE",     "MACRO",         "TEMPORARY", "SCHEDULED",
@@ -2142,6 +2162,7 @@ static hl_status_t parse_drop(parser_t *p, hl_ast_stmt_t *st) {
     }
     return HL_OK;
   }
+  if (at_kw(p, "CHECKPOINT")) return parse_checkpoint_stmt(p, st);
   if (at_kw(p, "CATALOG")) {
     st->kind = HL_STMT_DROP_CATALOG;
     TRY(advance(p));
@@ -2556,6 +2577,7 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
     }
     return parse_show_pattern(p, &st->like_pattern, false);
   }
+  if (at_kw(p, "CHECKPOINTS")) return parse_checkpoint_stmt(p, st);
   if (at_kw(p, "CATALOGS")) {
     st->kind = HL_STMT_SHOW_CATALOGS;
     TRY(advance(p));

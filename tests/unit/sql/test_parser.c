@@ -1123,6 +1123,31 @@ TEST(catalog_statements) {
                     0);
 }
 
+TEST(checkpoint_statements) {
+  PARSE(a, "SHOW CHECKPOINTS");
+  CHECK_INT(a->kind, HL_STMT_SHOW_CHECKPOINTS);
+  CHECK(a->table.name == NULL);
+  PARSE(b, "show checkpoints for c.d.T");
+  CHECK_INT(b->kind, HL_STMT_SHOW_CHECKPOINTS);
+  CHECK_STR(b->table.catalog, "c");
+  CHECK_STR(b->table.db, "d");
+  CHECK_STR(b->table.name, "t");
+  PARSE(c, "DROP CHECKPOINT IF EXISTS 'Daily' FOR t");
+  CHECK_INT(c->kind, HL_STMT_DROP_CHECKPOINT);
+  CHECK(c->if_exists);
+  CHECK_STR(c->checkpoint_name, "Daily"); /* case kept */
+  CHECK_INT(c->checkpoint_pos, 26);
+  CHECK_STR(c->table.name, "t");
+  PARSE(d, "DROP CHECKPOINT 'x'");
+  CHECK(!d->if_exists);
+  CHECK(d->table.name == NULL);
+  CHECK_STR(d->checkpoint_name, "x");
+  check_error_at(__LINE__, "DROP CHECKPOINT x FOR t", HL_ERROR, "42601",
+                 "expected a checkpoint name in quotes but found \"x\"", 16);
+  check_error_at(__LINE__, "SHOW CHECKPOINTS FOR", HL_ERROR, "42601",
+                 "syntax error at end of input", 20);
+}
+
 TEST(unsupported_statements) {
   CHECK_UNSUPPORTED("UPDATE t SET a = 1", "UPDATE is not supported yet", 0);
   CHECK_UNSUPPORTED("  merge into t", "MERGE is not supported yet", 2);
@@ -1310,6 +1335,7 @@ int main(void) {
   RUN(queries);
   RUN(views_lateral_sample);
   RUN(catalog_statements);
+  RUN(checkpoint_statements);
   RUN(unsupported_statements);
   RUN(line_col_and_large_input);
   RUN(allocation_failures);

@@ -61,10 +61,10 @@
 #define KLL_MINCAP 8
 #define KLL_MAXL   64
 #define KLL_LEVEL_LIMIT                                                                            \
-  (2 * KLL_L0 + 8) /* no level ever holds more (decoder's bound)                                   \
-                    */
-#define MG_CAP      (2 * HL_PROF_TOP_K)
-#define HLL_Q       (64 - HL_HLL_P) /* rank bits: register values 0..HLL_Q+1 */
+  (2 * KLL_L0 + 8)                      /* no level ever holds more (decoder's bound)              \
+                                         */
+#define MG_CAP      (4 * HL_PROF_TOP_K) /* pruned to HL_PROF_TOP_K when full */
+#define HLL_Q       (64 - HL_HLL_P)     /* rank bits: register values 0..HLL_Q+1 */
 #define FMT_VERSION 1
 #define CHUNK       HL_BATCH_CAP
 
@@ -88,8 +88,10 @@ typedef struct ctab {
 } ctab_t;
 
 typedef struct kll {
-  uint64_t n; /* total weight */
-  int H;      /* levels in use (>= 1) */
+  uint64_t n;    /* total weight */
+  int H;         /* levels in use (>= 1) */
+  int base;      /* the intake level: rows are pair-sampled up to it (below) */
+  uint64_t samp; /* pair-sampling coins drawn so far */
   uint64_t *items[KLL_MAXL];
   uint32_t size[KLL_MAXL], alloc[KLL_MAXL];
   uint32_t ncomp[KLL_MAXL]; /* compactions so far (the coin's seed) */
@@ -305,9 +307,35 @@ static void ctab_reindex(ctab_t *t) {
   }
 }
 
-static int cmp_i64_desc(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return x < y ? 1 : x > y ? -1 : 0;
+/* The K-th largest (0-based) of A[0..n), K < n; A is reordered
+ * (Hoare's selection). */
+static int64_t kth_largest(int64_t *a, uint32_t n, uint32_t k) {
+  uint32_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    int64_t pivot = a[lo + (hi - lo) / 2];
+    uint32_t i = lo, j = hi;
+    while (i <= j) {
+      while (a[i] > pivot)
+        i++;
+      while (a[j] < pivot)
+        j--;
+      if (i <= j) {
+        int64_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        if (j == 0) break;
+        j--;
+      }
+    }
+    if (k <= j)
+      hi = j;
+    else if (k >= i)
+      lo = i;
+    else
+      return a[k];
+  }
+  return a[k];
 }
 
 /* Misra-Gries prune (Agarwal et al., "Mergeable summaries", 2012):
@@ -318,8 +346,7 @@ static void mg_prune(ctab_t *t) {
   int64_t counts[MG_CAP];
   for (uint32_t k = 0; k < t->n; k++)
     counts[k] = t->ents[k].count;
-  qsort(counts, t->n, sizeof counts[0], cmp_i64_desc);
-  int64_t cut = counts[HL_PROF_TOP_K];
+  int64_t cut = kth_largest(counts, t->n, HL_PROF_TOP_K);
   uint32_t out = 0;
   size_t pool = 0;
   for (uint32_t k = 0; k < t->n; k++) {
@@ -399,10 +426,10 @@ static void sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp) {
  * Quantile sketch
  * ------------------------------------------------------------------------ */
 
-static uint32_t kll_cap(int h, int H) {
-  if (h == 0) return KLL_L0;
+static uint32_t kll_cap(const kll_t *k, int h) {
+  if (h == 0 || h == k->base) return KLL_L0;
   double c = KLL_K;
-  for (int i = h; i < H - 1; i++)
+  for (int i = h; i < k->H - 1; i++)
     c = c * 2.0 / 3.0;
   uint32_t u = (uint32_t)c;
   return u < KLL_MINCAP ? KLL_MINCAP : u;
@@ -461,7 +488,7 @@ static int kll_compact(hl_prof_col_t *c, int h) {
   kll_t *k = &c->kll;
   uint32_t s = k->size[h];
   uint64_t *a = k->items[h];
-  if (h == 0) {
+  if (h == 0 || h == k->base) { /* the unsorted levels */
     if (tmp_reserve(c, s)) return -1;
     sort_u64(a, s, c->tmp);
   }
@@ -483,7 +510,7 @@ static int kll_compact(hl_prof_col_t *c, int h) {
 static int kll_compress(hl_prof_col_t *c) {
   kll_t *k = &c->kll;
   for (int h = 0; h < k->H; h++) {
-    if (k->size[h] <= kll_cap(h, k->H)) continue;
+    if (k->size[h] <= kll_cap(k, h)) continue;
     if (h + 1 == k->H) {
       if (k->H == KLL_MAXL) return -1; /* 2^63 rows: unreachable */
       k->H++;
@@ -493,19 +520,67 @@ static int kll_compress(hl_prof_col_t *c) {
   return 0;
 }
 
-/* Appends keys of weight 1. */
-static int kll_add(hl_prof_col_t *c, const uint64_t *keys, uint32_t n) {
+/* Inserts KEY into sorted level H. */
+static int kll_put_sorted(kll_t *k, int h, uint64_t key) {
+  if (kll_reserve(k, h, k->size[h] + 1)) return -1;
+  uint64_t *a = k->items[h];
+  uint32_t i = k->size[h]++;
+  while (i && a[i - 1] > key) {
+    a[i] = a[i - 1];
+    i--;
+  }
+  a[i] = key;
+  return 0;
+}
+
+/* Adds KEYS[0..n) of weight 1 (KEYS is scratch).  Past 2^21 rows, rows
+ * are first pair-sampled up to the intake level BASE: each round keeps one
+ * of every two adjacent keys (a coin) at twice the weight, an odd key out
+ * stays at its level.  Weights stay exact; the error a round adds to a
+ * rank has standard deviation about sqrt(n 2^h) / 2, so with 2^base <=
+ * n / 2^20 sampling adds at most about 0.05 % of n, and the sorting
+ * compactors see 2^base times fewer keys. */
+static int kll_add(hl_prof_col_t *c, uint64_t *keys, uint32_t n) {
   kll_t *k = &c->kll;
-  while (n) {
-    uint32_t room = KLL_L0 + 1 - k->size[0];
-    uint32_t take = n < room ? n : room;
-    if (kll_reserve(k, 0, k->size[0] + take)) return -1;
-    memcpy(k->items[0] + k->size[0], keys, sizeof *keys * take);
-    k->size[0] += take;
-    k->n += take;
+  k->n += n;
+  uint32_t m = n;
+  for (int h = 0; h < k->base; h++) {
+    if (m & 1) {
+      m--;
+      if (h == 0) {
+        if (kll_reserve(k, 0, k->size[0] + 1)) return -1;
+        k->items[0][k->size[0]++] = keys[m];
+      } else if (kll_put_sorted(k, h, keys[m])) {
+        return -1;
+      }
+    }
+    uint64_t bits = 0;
+    for (uint32_t i = 0; i < m / 2; i++) {
+      if (!(i & 63)) bits = mix64(k->samp++ ^ 0xa0761d6478bd642fULL);
+      keys[i] = keys[2 * i + (bits & 1)];
+      bits >>= 1;
+    }
+    m /= 2;
+  }
+  int b = k->base;
+  while (m) {
+    uint32_t room = KLL_L0 + 1 - k->size[b];
+    uint32_t take = m < room ? m : room;
+    if (kll_reserve(k, b, k->size[b] + take)) return -1;
+    memcpy(k->items[b] + k->size[b], keys, sizeof *keys * take);
+    k->size[b] += take;
     keys += take;
-    n -= take;
-    if (k->size[0] > KLL_L0 && kll_compress(c)) return -1;
+    m -= take;
+    if (k->size[b] > KLL_L0 && kll_compress(c)) return -1;
+  }
+  if (kll_compress(c)) return -1;
+  while (b + 2 < KLL_MAXL && (k->n >> (21 + b)) != 0) { /* 2^(b+1) <= n / 2^20 */
+    if (b > 0) { /* the old intake level is a sorted level from now on */
+      if (tmp_reserve(c, k->size[b])) return -1;
+      sort_u64(k->items[b], k->size[b], c->tmp);
+    }
+    k->base = ++b;
+    if (k->H < b + 1) k->H = b + 1;
   }
   return 0;
 }
@@ -524,7 +599,8 @@ static int kll_add_weighted(hl_prof_col_t *c, uint64_t key, int64_t w) {
   return 0;
 }
 
-/* Sorts the levels above 0 and compresses (after weighted adds). */
+/* Sorts the levels above 0 and compresses (after weighted adds and
+ * merges, which append). */
 static int kll_settle(hl_prof_col_t *c) {
   kll_t *k = &c->kll;
   for (int h = 1; h < k->H; h++) {
@@ -535,7 +611,7 @@ static int kll_settle(hl_prof_col_t *c) {
   for (int round = 0; round < KLL_MAXL * 2; round++) {
     bool over = false;
     for (int h = 0; h < k->H; h++)
-      over = over || k->size[h] > kll_cap(h, k->H);
+      over = over || k->size[h] > kll_cap(k, h);
     if (!over) break;
     if (kll_compress(c)) return -1;
   }
@@ -545,19 +621,17 @@ static int kll_settle(hl_prof_col_t *c) {
 static int kll_merge(hl_prof_col_t *c, const kll_t *s) {
   kll_t *k = &c->kll;
   if (s->H > k->H) k->H = s->H;
+  if (s->base > k->base) k->base = s->base;
   for (int h = 0; h < s->H; h++) {
-    if (!s->size[h]) continue;
-    if (h == 0) {
-      if (kll_reserve(k, 0, k->size[0] + s->size[0])) return -1;
-      memcpy(k->items[0] + k->size[0], s->items[0], sizeof(uint64_t) * s->size[0]);
-      k->size[0] += s->size[0];
-    } else if (kll_merge_sorted(c, h, s->items[h], s->size[h])) {
-      return -1;
-    }
     k->ncomp[h] += s->ncomp[h];
+    if (!s->size[h]) continue;
+    if (kll_reserve(k, h, k->size[h] + s->size[h])) return -1;
+    memcpy(k->items[h] + k->size[h], s->items[h], sizeof(uint64_t) * s->size[h]);
+    k->size[h] += s->size[h];
   }
   k->n += s->n;
-  return kll_settle(c);
+  k->samp += s->samp;
+  return kll_settle(c); /* sorts the levels, then compacts */
 }
 
 typedef struct wkey {
@@ -1610,17 +1684,20 @@ static void put_hll(hl_buf_t *b, const hl_hll_t *h) {
 static hl_status_t put_kll(hl_buf_t *b, const hl_prof_col_t *c, hl_error_t *err) {
   const kll_t *k = &c->kll;
   put_u8(b, (unsigned)k->H);
+  put_u8(b, (unsigned)k->base);
   put_u64(b, k->n);
+  put_u64(b, k->samp);
   uint64_t *sorted = NULL;
   for (int h = 0; h < k->H; h++) {
     put_u32(b, k->ncomp[h]);
     put_var(b, k->size[h]);
     const uint64_t *a = k->items[h];
-    if (h == 0 && k->size[0]) { /* level 0's order means nothing: sorted for one encoding */
-      sorted = hl_malloc(sizeof *sorted * k->size[0] * 2);
+    if ((h == 0 || h == k->base) && k->size[h]) {
+      /* the order of the unsorted levels means nothing: sorted for one encoding */
+      sorted = hl_malloc(sizeof *sorted * k->size[h] * 2);
       if (!sorted) return hl_err_nomem(err);
-      memcpy(sorted, a, sizeof *a * k->size[0]);
-      sort_u64(sorted, k->size[0], sorted + k->size[0]);
+      memcpy(sorted, a, sizeof *a * k->size[h]);
+      sort_u64(sorted, k->size[h], sorted + k->size[h]);
       a = sorted;
     }
     uint64_t prev = 0;
@@ -1628,10 +1705,8 @@ static hl_status_t put_kll(hl_buf_t *b, const hl_prof_col_t *c, hl_error_t *err)
       put_var(b, a[i] - prev);
       prev = a[i];
     }
-    if (h == 0) {
-      hl_free(sorted);
-      sorted = NULL;
-    }
+    hl_free(sorted);
+    sorted = NULL;
   }
   return HL_OK;
 }
@@ -1853,9 +1928,12 @@ static bool get_hll(rd_t *r, hl_hll_t *h) {
 static bool get_kll(rd_t *r, hl_prof_col_t *c, bool *nomem) {
   kll_t *k = &c->kll;
   unsigned H = get_u8(r);
+  unsigned base = get_u8(r);
   uint64_t n = get_u64(r);
-  if (r->bad || H < 1 || H > KLL_MAXL) return false;
+  k->samp = get_u64(r);
+  if (r->bad || H < 1 || H > KLL_MAXL || base >= H || base + 2 > KLL_MAXL) return false;
   k->H = (int)H;
+  k->base = (int)base;
   uint64_t weight = 0;
   for (unsigned h = 0; h < H; h++) {
     k->ncomp[h] = get_u32(r);

@@ -42,7 +42,7 @@
  * Encoded size: exact states hold their distinct values (at most 1024;
  * about 17 KiB for BIGINT, at most 32 KiB of string bytes); sketch states a
  * HyperLogLog (sparse while few registers are set, at most 12 KiB packed),
- * the summary (64-128 values) and, for ordered types, the quantile sketch
+ * the summary (64-256 values) and, for ordered types, the quantile sketch
  * (at most about 3,000 items, delta-encoded: 4-20 KiB); string states also
  * hold their min and max values in full.  Without long min/max strings a
  * state stays under 48 KiB.

@@ -820,7 +820,7 @@ static void chan(hl_prof_col_t *c, int64_t nb, double mb, double m2b) {
 static void sum_add(hl_prof_col_t *c, __int128 v) {
   unsigned __int128 old = c->sum_lo;
   c->sum_lo += (unsigned __int128)v;
-  c->sum_hi += (c->sum_lo < old) + (v < 0 ? -1 : 0);
+  c->sum_hi = (int64_t)((uint64_t)c->sum_hi + (c->sum_lo < old) - (v < 0 ? 1u : 0u));
 }
 
 static double sum_double(const hl_prof_col_t *c) {
@@ -1194,6 +1194,9 @@ hl_status_t hl_prof_col_merge(hl_prof_col_t *dst, const hl_prof_col_t *src, hl_e
   if (dst->kind != src->kind || !hl_type_equal(dst->type, src->type))
     return hl_err_set(err, HL_ERROR, HL_SS(INTERNAL_ERROR),
                       "profile states of different types cannot be merged");
+  if (src->count > HL_PROF_MAX_ROWS - dst->count)
+    return hl_err_set(err, HL_ERROR, HL_SS(NUMERIC_VALUE_OUT_OF_RANGE),
+                      "a column profile cannot count more than 2^56 rows");
   dst->count += src->count;
   dst->nulls += src->nulls;
   if (dst->kind == K_COMPLEX) return HL_OK;
@@ -1228,7 +1231,8 @@ hl_status_t hl_prof_col_merge(hl_prof_col_t *dst, const hl_prof_col_t *src, hl_e
   }
   unsigned __int128 old = dst->sum_lo;
   dst->sum_lo += src->sum_lo;
-  dst->sum_hi += src->sum_hi + (dst->sum_lo < old);
+  /* unsigned: wraps instead of overflowing on states decoded from crafted bytes */
+  dst->sum_hi = (int64_t)((uint64_t)dst->sum_hi + (uint64_t)src->sum_hi + (dst->sum_lo < old));
   chan(dst, src->nmean, src->mean, src->m2);
   dst->zeros += src->zeros;
   dst->negatives += src->negatives;
@@ -1992,7 +1996,7 @@ hl_prof_col_t *hl_prof_col_decode(const hl_type_t *type, const void *data, size_
   bool nomem = false;
   c->count = (int64_t)get_u64(&r);
   c->nulls = (int64_t)get_u64(&r);
-  if (r.bad || c->count < 0 || c->nulls < 0 || c->nulls > c->count)
+  if (r.bad || c->count < 0 || c->count > HL_PROF_MAX_ROWS || c->nulls < 0 || c->nulls > c->count)
     return corrupt(c, err, "bad counts");
   int64_t values = c->count - c->nulls;
   c->has_minmax = flags & 1;

@@ -66,7 +66,8 @@
 #define HL_PROF_TOP_K             64          /* Misra-Gries counters */
 #define HL_PROF_TOP_MAX_LEN       256         /* longest string the summary tracks */
 #define HL_PROF_DISTINCT_REL_ERR  (1.04 / 128.0)
-#define HL_PROF_QUANTILE_RANK_ERR 0.01 /* stated bound on |rank - q| / count */
+#define HL_PROF_QUANTILE_RANK_ERR 0.01               /* stated bound on |rank - q| / count */
+#define HL_PROF_MAX_ROWS          ((int64_t)1 << 56) /* rows one state counts at most */
 
 typedef struct hl_prof_col hl_prof_col_t; /* one column's mergeable profile state (heap-owned) */
 
@@ -83,7 +84,7 @@ hl_status_t hl_prof_col_add(hl_prof_col_t *c, const hl_vec_t *v, const uint32_t 
 /* DST += SRC (same type).  Associative; the merged result equals the result
  * of adding all rows to one state, exactly for the exact metrics above and
  * within the stated bounds for the sketches.  HL_NOMEM (DST then holds some
- * of SRC: discard it). */
+ * of SRC: discard it); 22003 past HL_PROF_MAX_ROWS rows (DST unchanged). */
 hl_status_t hl_prof_col_merge(hl_prof_col_t *dst, const hl_prof_col_t *src, hl_error_t *err);
 
 /* Appends the state to OUT: "HLPF", format version, the type, the total

@@ -728,8 +728,10 @@ static void torture(const hl_type_t *t, const hl_prof_col_t *st, int flips) {
       hl_prof_result_t r;
       CHECK_INT(hl_prof_col_result(d, a, &r, &err), HL_OK);
       hl_prof_col_t *m = hl_prof_col_new(t, &err);
-      CHECK_INT(hl_prof_col_merge(m, d, &err), HL_OK);
-      CHECK_INT(hl_prof_col_merge(m, st, &err), HL_OK);
+      hl_status_t mrc = hl_prof_col_merge(m, d, &err);
+      if (mrc == HL_OK) mrc = hl_prof_col_merge(m, st, &err);
+      CHECK(mrc == HL_OK || strcmp(err.sqlstate, "22003") == 0); /* past 2^56 rows */
+      hl_err_clear(&err);
       hl_buf_t b2 = enc(m);
       hl_buf_fini(&b2);
       hl_prof_col_free(m);

@@ -3312,6 +3312,8 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
   }
   try_count_from_stats(b, plan);
   if (plan->stats_rows < 0) try_catalog_answer(b, plan);
+  /* a LIMIT without ORDER BY reads the newest partitions (newest.c) */
+  if ((rc = hl_plan_newest_apply(plan, err)) != HL_OK) return rc;
   *out = plan;
   return HL_OK;
 }

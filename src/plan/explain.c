@@ -7,6 +7,7 @@
  * predicates that did the selecting, the residual filter and the columns
  * decoded.
  */
+#include "plan/incr.h"
 #include "plan/plan.h"
 #include "plan/table.h"
 
@@ -86,6 +87,31 @@ static const char *parts_shown(lines_t *l, const hl_plan_scan_t *scan) {
 
 static void explain_rel(lines_t *l, const hl_rel_t *r, const hl_expr_t *single_filter, int depth);
 
+/* "partition order: newest first by dt as text dates (yyyy-MM-dd), hr,
+ * until the LIMIT is settled" (plan/newest.c). */
+static void newest_note(lines_t *l, const hl_plan_scan_t *scan, int depth) {
+  const hl_table_t *t = scan->table;
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_buf_puts(&b, "partition order: newest first by ");
+  for (int k = 0; k < t->n_part; k++) {
+    if (k) hl_buf_puts(&b, ", ");
+    hl_buf_puts(&b, t->names[t->n_data + k]);
+    if (k == 0 && scan->newest_kind == HL_INCR_BATCH) hl_buf_puts(&b, " as batch numbers");
+    if (k == 0 && scan->newest_kind == HL_INCR_DATE) {
+      hl_buf_puts(&b, " as text dates");
+      if (scan->newest_fmt != HL_TDATE_NONE)
+        hl_buf_printf(&b, " (%s)", hl_tdate_format_name(scan->newest_fmt));
+    }
+  }
+  hl_buf_puts(&b, ", until the LIMIT is settled");
+  if (b.oom)
+    l->oom = true;
+  else
+    add_line(l, depth, hl_buf_cstr(&b));
+  hl_buf_fini(&b);
+}
+
 static void explain_scan(lines_t *l, const hl_plan_scan_t *scan, const hl_expr_t *pushed,
                          int depth) {
   hl_arena_t *arena = l->arena;
@@ -104,6 +130,7 @@ static void explain_scan(lines_t *l, const hl_plan_scan_t *scan, const hl_expr_t
     if (scan->n_part_preds)
       add_expr_list(l, depth, "partition predicates: ", scan->part_preds, scan->n_part_preds, NULL);
     if (scan == l->ordered_scan && l->ordered_note) add_line(l, depth, l->ordered_note);
+    if (scan->newest_first) newest_note(l, scan, depth);
   }
   if (pushed) add_expr_list(l, depth, "pushed predicates: ", (hl_expr_t *const *)&pushed, 1, NULL);
   if (scan->filter)
@@ -127,8 +154,10 @@ static void explain_scan(lines_t *l, const hl_plan_scan_t *scan, const hl_expr_t
     const hl_scan_actual_t *a = scan->actual;
     hl_buf_t x;
     hl_buf_init(&x);
-    hl_buf_printf(&x, "actual: partitions read %llu, files %llu, rows %llu",
-                  (unsigned long long)a->partitions, (unsigned long long)a->files,
+    /* newest first: how far back the LIMIT had to go */
+    hl_buf_printf(&x, "actual: partitions read %llu", (unsigned long long)a->partitions);
+    if (scan->newest_first) hl_buf_printf(&x, " of %zu", scan->n_parts);
+    hl_buf_printf(&x, ", files %llu, rows %llu", (unsigned long long)a->files,
                   (unsigned long long)a->rows);
     if (a->row_groups_total)
       hl_buf_printf(

@@ -22,6 +22,7 @@
 #include "session/session.h"
 #include "plan/table.h"
 #include "sql/ast.h"
+#include "util/partorder.h"
 
 typedef enum hl_agg_kind {
   HL_AGG_COUNT_STAR,
@@ -129,6 +130,13 @@ typedef struct hl_plan_scan {
    * instead of listing directories; the table and its partitions are
    * synthetic (no catalog id).  NULL for catalog tables. */
   const hl_parquet_dataset_t *dataset;
+  /* A LIMIT without ORDER BY (newest.c): parts are sorted newest first and
+   * read in that order; newest_kind says how the first key compared
+   * (HL_INCR_DATE, HL_INCR_BATCH, else as its type: plan/incr.h) and
+   * newest_fmt the text-date format recognised (HL_TDATE_NONE: none). */
+  bool newest_first;
+  int newest_kind;
+  hl_tdate_fmt_t newest_fmt;
 } hl_plan_scan_t;
 
 struct hl_plan;
@@ -216,6 +224,26 @@ typedef struct hl_plan {
  * query over one partitioned table reads its partitions, stopping once the
  * LIMIT is settled (exec/op_ordered.c); -1 when the query is not such. */
 int hl_plan_ordered_key(const hl_plan_t *plan);
+
+/* Newest partitions first (newest.c).  Sorts PARTS[0..n) of table T in
+ * place, newest first: key by key as each key's declared type; a STRING
+ * first key as batch numbers or text dates (hl_plan_newest_mode); values
+ * that are none of these (junk, the default partition) last; ties in
+ * their given order.  Scratch memory from SCRATCH; errors: out of memory. */
+hl_status_t hl_plan_sort_newest(const hl_table_t *t, hl_cat_partition_t *parts, size_t n,
+                                hl_arena_t *scratch, hl_error_t *err);
+/* How hl_plan_sort_newest compares T's first key over PARTS[0..n):
+ * HL_INCR_BATCH (the incremental field says so), HL_INCR_DATE (it says
+ * so, or the values are recognised as text dates: *FMT their format),
+ * else HL_INCR_NONE (as the key's type). */
+int hl_plan_newest_mode(const hl_table_t *t, const hl_cat_partition_t *parts, size_t n,
+                        hl_arena_t *scratch, hl_tdate_fmt_t *fmt);
+/* Whether PLAN's block reads its one partitioned table newest first: a
+ * LIMIT, no ORDER BY, aggregate or window, not sampled, not a dataset. */
+bool hl_plan_newest_qualifies(const hl_plan_t *plan);
+/* At the end of binding a block: when it qualifies, sorts its scan's
+ * partitions newest first and marks the scan (newest_first). */
+hl_status_t hl_plan_newest_apply(hl_plan_t *plan, hl_error_t *err);
 
 /* numRows of PARAMS (a table's or a partition's) when Hive's
  * COLUMN_STATS_ACCURATE marks the basic statistics accurate; -1 otherwise. */

@@ -29,6 +29,7 @@
  * partition and of the table.
  */
 #include "command/cmd_int.h"
+#include "plan/incr.h"
 #include "storage/stor_cache.h"
 #include "exec/snapshot.h"
 
@@ -1225,6 +1226,9 @@ static hl_status_t apply_table(writer_t *w, wtable_t *wt, hl_error_t *err) {
     if (count > w->max_parts) return hl_cmd_too_many_partitions(t, w->max_parts, err);
   }
   rc = table_sum_stats(w, c, err);
+  /* a new table of text-date partitions: its incremental field (cmd_incr.c) */
+  bool incr_set;
+  if (rc == HL_OK && wt->create) rc = hl_cmd_incr_auto_fill(s, c, w->arena, &incr_set, err);
   if (rc != HL_OK) return rc;
   return hl_cat_table_update(s->cat, c, err);
 }
@@ -1519,6 +1523,9 @@ hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table
   wt->create = table;
   wt->res = res; /* from here on closed by run_writes or writer_fini */
   rc = hl_table_from_catalog(table, arena, &wt->t, err);
+  /* now that the columns are known (plan/incr.h) */
+  if (rc == HL_OK) rc = hl_incr_props_check(wt->t, table->params, table->n_params, err);
+  if (rc != HL_OK) hl_err_position(err, stmt->pos);
   if (rc == HL_OK) rc = plan_table(&w, wt, NULL, err);
   if (rc == HL_OK && src)
     for (int i = 0; i < wt->t->n_all; i++)

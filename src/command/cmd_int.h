@@ -325,4 +325,22 @@ hl_status_t hl_cmd_lines_result(hl_arena_t *arena, const char *name, char **line
 hl_status_t hl_cmd_apply_buckets(const hl_ast_create_table_t *ct, long pos, hl_arena_t *arena,
                                  hl_cat_table_t *t, hl_error_t *err);
 
+/* ------------------------------------------- incremental field (cmd_incr.c) */
+
+/* Inside the open catalog transaction of a statement that added partitions
+ * to table T (MSCK, ADD PARTITION): when the table names no incremental
+ * field and its partitions' first values -- all of them, as the
+ * transaction sees them -- are text dates (plan/incr.h
+ * hl_incr_auto_field), sets hivelite.incremental.field to the first
+ * partition column and hivelite.incremental.kind to date, on the table
+ * record as it is now.  Never replaces a field already set. */
+hl_status_t hl_cmd_incr_auto(hl_session_t *s, const hl_table_t *t, hl_arena_t *arena,
+                             hl_error_t *err);
+/* The same on the record C that the caller stores itself (CTAS): sets
+ * the two properties in C (in ARENA) and *CHANGED when it applies. */
+hl_status_t hl_cmd_incr_auto_fill(hl_session_t *s, hl_cat_table_t *c, hl_arena_t *arena,
+                                  bool *changed, hl_error_t *err);
+/* True when KEY is one of the incremental field's properties. */
+bool hl_cmd_incr_key(const char *key);
+
 #endif

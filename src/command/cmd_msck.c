@@ -515,6 +515,8 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     if (rc == HL_OK) rc = hl_cat_partition_add_many(s->cat, adds, n_missing, err);
     for (size_t i = 0; rc == HL_OK && i < n_gone; i++)
       rc = hl_cat_partition_drop(s->cat, gone[i]->id, err);
+    /* text dates in the first key: the table's incremental field */
+    if (rc == HL_OK && n_missing) rc = hl_cmd_incr_auto(s, t, arena, err);
     if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
     if (rc != HL_OK) {
       hl_cat_rollback(s->cat);

@@ -154,6 +154,8 @@ static hl_status_t add_partitions(hl_session_t *s, const hl_ast_alter_table_t *a
   rc = hl_cat_begin(s->cat, err);
   if (rc != HL_OK) return rc;
   rc = hl_cat_partition_add_many(s->cat, parts, (size_t)n_new, err);
+  /* text dates in the first key: the table's incremental field */
+  if (rc == HL_OK) rc = hl_cmd_incr_auto(s, t, arena, err);
   for (int i = 0; rc == HL_OK && i < n_new; i++)
     rc = hl_cmd_mkdirs_tracked(s, parts[i].location, arena, &created[i], err);
   if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);

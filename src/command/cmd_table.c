@@ -10,6 +10,7 @@
  * never re-permissioned (storage's mkdirs guarantees that).
  */
 #include "command/cmd_int.h"
+#include "plan/incr.h"
 #include "session/catalogs.h"
 #include "session/loc_allow.h"
 #include "txn/txn.h"
@@ -406,6 +407,12 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
   rc = hl_table_s3_scope(s, s->cat, &t, arena, err);
   if (rc != HL_OK) return rc;
   if (ct->as_select) return hl_cmd_ctas(s, stmt, &t, arena, err); /* cmd_insert.c */
+  {
+    hl_table_t *tt; /* the incremental field's properties (plan/incr.h) */
+    rc = hl_table_from_catalog(&t, arena, &tt, err);
+    if (rc == HL_OK) rc = hl_incr_props_check(tt, t.params, t.n_params, err);
+    if (rc != HL_OK) return hl_err_position(err, pos), rc;
+  }
   char *created = NULL;
   rc = hl_cat_begin(s->cat, err);
   if (rc != HL_OK) return rc;
@@ -906,5 +913,14 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
     return hl_err_set_at(err, pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown ALTER TABLE form");
   }
   if (rc != HL_OK) return rc;
+  if (alt->kind == HL_ALTER_SET_TBLPROPS || alt->kind == HL_ALTER_UNSET_TBLPROPS) {
+    bool incr = false; /* the incremental field's properties (plan/incr.h) */
+    for (int i = 0; i < alt->props.n; i++)
+      incr = incr || hl_cmd_incr_key(alt->props.items[i].key);
+    for (int k = 0; alt->kind == HL_ALTER_UNSET_TBLPROPS && k < alt->n_keys; k++)
+      incr = incr || hl_cmd_incr_key(alt->keys[k]);
+    if (incr && (rc = hl_incr_props_check(t, nt.params, nt.n_params, err)) != HL_OK)
+      return hl_err_position(err, pos), rc;
+  }
   return store_altered(s, alt, part, &nt, arena, err);
 }

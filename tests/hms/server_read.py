@@ -216,6 +216,9 @@ def stats(files, rows, size, raw):
                 rawDataSize=str(raw))
 
 
+INCR_DS = {"hivelite.incremental.field": "ds", "hivelite.incremental.kind": "date"}
+
+
 def tbl(name, sd_, keys, params, ttype, tid, **extra):
     d = {"tableName": name, "dbName": "sales", "createTime": "T", "lastAccessTime": 0,
          "retention": 0, "sd": sd_, "partitionKeys": keys, "parameters": params,
@@ -232,7 +235,9 @@ want = {
                [], stats(1, 2, 8, 6), "MANAGED_TABLE", 1),
     "pq": tbl("pq", sd(PQ_COLS, "file:%s/sales.db/pq" % W, PQ_IN, PQ_OUT, PQ_SERDE,
                        {"serialization.format": "1"}),
-              [col("ds", "string"), col("h", "int")], dict(stats(2, 2, 1022, 4), k="v"),
+              [col("ds", "string"), col("h", "int")],
+              # ADD PARTITION of text dates made ds the incremental field
+              dict(stats(2, 2, 1022, 4), k="v", **INCR_DS),
               "MANAGED_TABLE", 2),
     "ext": tbl("ext", sd([col("x", "string")], "file:%s" % EXT, ORC_IN, ORC_OUT, ORC_SERDE,
                          {"serialization.format": "1"}),

@@ -59,7 +59,10 @@ final class Fixture {
    * when it lies in the set-up window (else -1: the comparison fails). */
   Table hits(Table got) {
     Table t = Want.table(DB, "hits", Want.textSd(hitCols(), uri("web.db/hits")), hitKeys(),
-                         Want.plus(Want.map("k", "v"), Want.stats(2, 3, 15, 12)), "MANAGED_TABLE",
+                         Want.plus(Want.map("k", "v", "hivelite.incremental.field", "ds",
+                                            "hivelite.incremental.kind", "date"),
+                                   Want.stats(2, 3, 15, 12)),
+                         "MANAGED_TABLE",
                          setupTime(got == null ? -1 : got.getCreateTime()));
     return t;
   }

@@ -69,6 +69,11 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_s3_http.c src/storage/s3/s3_http_hdr.c src/util/[a-z]*.c \
 	  -lm -lpthread -o build-fuzz/fuzz_s3_http
 	./build-fuzz/fuzz_s3_http -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-s3_http tests/fuzz/corpus/s3_http
+	@# the stored column profile decoder
+	@mkdir -p build-fuzz/corpus-prof_state
+	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_prof_state.c src/vector/profile.c \
+	  src/util/[a-z]*.c -lm -lpthread -o build-fuzz/fuzz_prof_state
+	./build-fuzz/fuzz_prof_state -max_total_time=$(FUZZ_SECONDS) -max_len=32768 build-fuzz/corpus-prof_state tests/fuzz/corpus/prof_state
 
 valgrind: deps
 	@cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug >/dev/null

@@ -35,6 +35,7 @@
 #include "session/catalogs.h"
 #include "session/notify.h"
 #include "sql/parser.h"
+#include "txn/txn.h"
 #include "util/mem.h"
 
 #include <pthread.h>
@@ -771,6 +772,9 @@ hl_status_t hl_cmd_profile(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_
   if (stmt->profile_incremental && (rc = hl_prof_incr_begin(&r, err)) != HL_OK) goto done;
   if ((rc = bind_rows(&r, err)) != HL_OK || (rc = apply_spec(&r, err)) != HL_OK) goto done;
   r.n_parts_total = r.t->n_part > 0 ? r.scan->n_parts_total : 1;
+  if (r.n_parts_total == HL_PLAN_TOTAL_UNKNOWN && /* pinned by the WHERE: an index count */
+      (rc = hl_cat_partition_count(r.cat, r.t->cat->id, &r.n_parts_total, err)) != HL_OK)
+    goto done;
   if (stmt->profile_incremental && r.t->n_part > 0 && r.field.is_part &&
       r.field.kind != HL_INCR_VALUE &&
       (rc = hl_prof_incr_select(&r, r.scan->parts, &r.scan->n_parts, &late, &n_late, err)) != HL_OK)
@@ -793,7 +797,10 @@ hl_status_t hl_cmd_profile(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_
   rc = read_units(&r, &stored, err);
   hl_snap_end(r.snap);
   if (rc == HL_OK) rc = store_states(&r, err);
-  if (rc == HL_OK && stmt->profile_incremental) rc = hl_prof_incr_commit(&r, &checkpoint, err);
+  if (rc == HL_OK && stmt->profile_incremental) {
+    hl_txn_fault_point("profile_commit"); /* tests race two scans of one checkpoint here */
+    rc = hl_prof_incr_commit(&r, &checkpoint, err);
+  }
   if (rc == HL_OK) rc = profile_rows(&r, result, err);
   if (rc == HL_OK) {
     hl_result_t *next = hl_arena_zalloc(arena, sizeof *next);

@@ -66,6 +66,14 @@ hl_status_t hl_prepare(hl_db_t *db, const char *sql, hl_stmt_t **out, const char
 /* Runs the statement until the next row: HL_ROW, HL_DONE, or an error code. */
 hl_status_t hl_step(hl_stmt_t *stmt);
 
+/* Moves to the statement's next result, for statements that return more
+ * than one (PROFILE TABLE: the column profiles, then a one-row summary).
+ * HL_OK: the columns now describe the next result and hl_step returns its
+ * rows (rows of the current result not yet stepped are dropped); HL_DONE:
+ * there is none.  Call it after hl_step has run the statement (its first
+ * call); before that it is HL_MISUSE. */
+hl_status_t hl_next_result(hl_stmt_t *stmt);
+
 /* Frees the statement.  NULL is a no-op. */
 void hl_finalize(hl_stmt_t *stmt);
 

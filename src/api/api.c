@@ -509,9 +509,47 @@ hl_status_t hl_step(hl_stmt_t *st) {
   }
 }
 
+/* The results after the current one were made by the statement, like it:
+ * their operators are closed with the statement. */
+static void close_next(hl_stmt_t *st) {
+  for (hl_result_t *r = st->result.next; r; r = r->next)
+    if (r->root) {
+      r->root->close(r->root);
+      r->root = NULL;
+    }
+}
+
+hl_status_t hl_next_result(hl_stmt_t *st) {
+  if (!st) return HL_MISUSE;
+  hl_db_t *db = st->db;
+  clear_error(db);
+  if (!st->executed) return HL_MISUSE;
+  hl_result_t *next = st->result.next;
+  if (!next) return HL_DONE;
+  close_root(st);
+  if (st->texts)
+    for (int c = 0; c < st->result.n_cols; c++)
+      hl_buf_fini(&st->texts[c]);
+  st->texts = NULL;
+  st->result = *next;
+  st->batch = NULL;
+  st->live_idx = 0;
+  st->finished = false;
+  hl_error_t err;
+  hl_err_init(&err);
+  if (prepare_columns(st, &err) != HL_OK) {
+    close_root(st);
+    close_next(st);
+    st->finished = true;
+    return take_error(db, &err, st->text);
+  }
+  return HL_OK;
+}
+
 void hl_finalize(hl_stmt_t *st) {
   if (!st) return;
   close_root(st);
+  close_next(st);
   if (st->texts)
     for (int c = 0; c < st->result.n_cols; c++)
       hl_buf_fini(&st->texts[c]);

@@ -6,6 +6,12 @@
  *            [--format table|csv|tsv|json] [--no-header] [-h|--help] [--version]
  *   hivelite metastore [-w WAREHOUSE] [-m METASTORE] [--listen HOST:PORT]
  *            [--idle-timeout SECONDS]
+ *   hivelite profile [-w WAREHOUSE] [-m METASTORE] [db.]table [--where EXPR]
+ *            [--limit N] [--incremental NAME [--with-late]] [--format FMT]
+ *
+ * `profile` is PROFILE TABLE written as a command: it builds the statement
+ * and prints its two results (the column profiles, then the summary) like
+ * any statement's.
  *
  * -c and -f run in the order given; each may hold several statements, walked
  * with hl_prepare's tail.  Without them, stdin is an interactive shell on a
@@ -44,7 +50,9 @@ static const char usage_line[] =
     "usage: hivelite [-w WAREHOUSE] [-m METASTORE] [-c SQL]... [-f FILE]\n"
     "                [--format table|csv|tsv|json] [--no-header] [-h|--help] [--version]\n"
     "       hivelite metastore [-w WAREHOUSE] [-m METASTORE] [--listen HOST:PORT]\n"
-    "                [--idle-timeout SECONDS]\n";
+    "                [--idle-timeout SECONDS]\n"
+    "       hivelite profile [-w WAREHOUSE] [-m METASTORE] [db.]table [--where EXPR]\n"
+    "                [--limit N] [--incremental NAME [--with-late]] [--format FMT]\n";
 
 static void print_help(void) {
   fputs(usage_line, stdout);
@@ -69,7 +77,10 @@ static void print_help(void) {
         "hivelite metastore serves the warehouse's catalog to Hive Metastore\n"
         "clients (Thrift) on --listen HOST:PORT (default 127.0.0.1:9083; port 0\n"
         "picks a free one) until SIGTERM or SIGINT; --idle-timeout closes a silent\n"
-        "connection (default 600 seconds).\n",
+        "connection (default 600 seconds).\n"
+        "\n"
+        "hivelite profile runs PROFILE TABLE on the table: one row per column,\n"
+        "then a summary (rows and partitions read, warnings, the checkpoint).\n",
         stdout);
 }
 
@@ -299,6 +310,115 @@ static int run_metastore(int argc, char **argv) {
   return status;
 }
 
+/* Appends TEXT to the malloc'ed string *S (NULL: empty); -1 on OOM. */
+static int append(char **s, size_t *len, const char *text, size_t n) {
+  char *grown = realloc(*s, *len + n + 1);
+  if (!grown) return -1;
+  memcpy(grown + *len, text, n);
+  *len += n;
+  grown[*len] = '\0';
+  *s = grown;
+  return 0;
+}
+
+/* Appends NAME (db.table) with each part in backquotes. */
+static int append_table(char **s, size_t *len, const char *name) {
+  int rc = append(s, len, "`", 1);
+  for (const char *p = name; *p && rc == 0; p++) {
+    if (*p == '.')
+      rc = append(s, len, "`.`", 3);
+    else if (*p == '`')
+      rc = append(s, len, "``", 2);
+    else
+      rc = append(s, len, p, 1);
+  }
+  return rc == 0 ? append(s, len, "`", 1) : rc;
+}
+
+/* hivelite profile ...: PROFILE TABLE built from the arguments. */
+static int run_profile(int argc, char **argv) {
+  const char *env_wh = getenv("HIVELITE_WAREHOUSE");
+  const char *warehouse = env_wh && *env_wh ? env_wh : "./warehouse", *metastore = NULL;
+  const char *table = NULL, *where = NULL, *name = NULL;
+  long limit = -1;
+  int with_late = 0;
+  hl_cli_format_t format = HL_CLI_FORMAT_TABLE;
+  for (int i = 2; i < argc; i++) {
+    const char *arg = argv[i], *value = NULL;
+    if (match_valued(argv, argc, &i, "-w", "--warehouse", &value)) {
+      if (!value) return usage_error("option \"%s\" requires an argument", arg);
+      warehouse = value;
+    } else if (match_valued(argv, argc, &i, "-m", "--metastore", &value)) {
+      if (!value) return usage_error("option \"%s\" requires an argument", arg);
+      metastore = value;
+    } else if (match_valued(argv, argc, &i, NULL, "--where", &value)) {
+      if (!value) return usage_error("option \"%s\" requires an expression", arg);
+      where = value;
+    } else if (match_valued(argv, argc, &i, NULL, "--limit", &value)) {
+      if (!value || (limit = parse_number(value, 0, 2147483647L)) < 0)
+        return usage_error("option \"%s\" requires a number of rows", arg);
+    } else if (match_valued(argv, argc, &i, NULL, "--incremental", &value)) {
+      if (!value || !*value) return usage_error("option \"%s\" requires a checkpoint name", arg);
+      name = value;
+    } else if (strcmp(arg, "--with-late") == 0) {
+      with_late = 1;
+    } else if (match_valued(argv, argc, &i, NULL, "--format", &value)) {
+      if (value && strcmp(value, "table") == 0)
+        format = HL_CLI_FORMAT_TABLE;
+      else if (value && strcmp(value, "csv") == 0)
+        format = HL_CLI_FORMAT_CSV;
+      else if (value && strcmp(value, "tsv") == 0)
+        format = HL_CLI_FORMAT_TSV;
+      else if (value && strcmp(value, "json") == 0)
+        format = HL_CLI_FORMAT_JSON;
+      else
+        return usage_error("option \"%s\" requires table, csv, tsv or json", arg);
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      return usage_error("unknown profile argument \"%s\"", arg);
+    } else if (table) {
+      return usage_error("unexpected argument \"%s\"", arg);
+    } else {
+      table = arg;
+    }
+  }
+  if (!table) return usage_error("%s", "hivelite profile needs a table");
+  if (with_late && !name) return usage_error("%s", "--with-late needs --incremental NAME");
+  char *sql = NULL;
+  size_t len = 0;
+  char num[32];
+  int rc = append(&sql, &len, "PROFILE TABLE ", 14);
+  if (rc == 0) rc = append_table(&sql, &len, table);
+  if (rc == 0 && where) rc = append(&sql, &len, " WHERE ", 7);
+  if (rc == 0 && where) rc = append(&sql, &len, where, strlen(where));
+  if (rc == 0 && limit >= 0) {
+    snprintf(num, sizeof num, " LIMIT %ld", limit);
+    rc = append(&sql, &len, num, strlen(num));
+  }
+  if (rc == 0 && name) rc = append(&sql, &len, " INCREMENTAL AS '", 17);
+  for (const char *p = name; rc == 0 && p && *p; p++) { /* a HiveQL string literal */
+    if (*p == '\'' || *p == '\\') rc = append(&sql, &len, "\\", 1);
+    if (rc == 0) rc = append(&sql, &len, p, 1);
+  }
+  if (rc == 0 && name) rc = append(&sql, &len, "'", 1);
+  if (rc == 0 && with_late) rc = append(&sql, &len, " WITH LATE", 10);
+  if (rc != 0) {
+    free(sql);
+    return usage_error("%s", "out of memory");
+  }
+  hl_cli_t cli = {.format = format, .header = 1, .out = stdout, .err = stderr};
+  int status = HL_CLI_SQLERR;
+  if (hl_open(warehouse, metastore, &cli.db) != HL_OK) {
+    hl_cli_print_error(&cli, cli.db ? hl_sqlstate(cli.db) : "53200",
+                       cli.db ? hl_errmsg(cli.db) : "out of memory", 0, 0);
+  } else {
+    hl_cli_notify_init(&cli);
+    status = hl_cli_run_script(&cli, sql, 1);
+  }
+  hl_close(cli.db);
+  free(sql);
+  return status;
+}
+
 int main(int argc, char **argv) {
   /* Scans allocate and free megabyte-sized page and chunk buffers per row
    * group; with glibc's defaults each one is a fresh mmap whose pages fault
@@ -308,6 +428,7 @@ int main(int argc, char **argv) {
   mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
   mallopt(M_TRIM_THRESHOLD, 128 * 1024 * 1024);
   if (argc > 1 && strcmp(argv[1], "metastore") == 0) return run_metastore(argc, argv);
+  if (argc > 1 && strcmp(argv[1], "profile") == 0) return run_profile(argc, argv);
   options_t opt = {0};
   opt.format = HL_CLI_FORMAT_TABLE;
   opt.header = 1;

@@ -73,6 +73,11 @@ int hl_cli_run_script(hl_cli_t *cli, const char *script, int stop_on_error) {
     rc = hl_step(stmt);
     hl_cli_progress_live(cli, 0);
     if (rc == HL_ROW || rc == HL_DONE) rc = hl_cli_print_result(cli, stmt, rc);
+    /* further results (PROFILE's summary) follow in the same format */
+    while (rc == HL_DONE && hl_next_result(stmt) == HL_OK) {
+      rc = hl_step(stmt);
+      if (rc == HL_ROW || rc == HL_DONE) rc = hl_cli_print_result(cli, stmt, rc);
+    }
     /* each statement's result leaves when it is done: a script's reader
      * (a pipe, a log) sees the results as they come, not at the end */
     fflush(cli->out);

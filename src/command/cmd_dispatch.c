@@ -71,6 +71,7 @@ static hl_status_t target_catalog(const hl_ast_stmt_t *stmt, const char **out, l
   case HL_STMT_LOAD_DATA:
   case HL_STMT_TRUNCATE:
   case HL_STMT_ANALYZE:
+  case HL_STMT_PROFILE:
   case HL_STMT_DROP_VIEW:
   case HL_STMT_SHOW_CHECKPOINTS: /* FOR t; without it, table.catalog is NULL */
   case HL_STMT_DROP_CHECKPOINT:
@@ -185,6 +186,9 @@ hl_status_t hl_cmd_dispatch(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
     break;
   case HL_STMT_ANALYZE:
     fn = hl_cmd_analyze; /* cmd_analyze.c */
+    break;
+  case HL_STMT_PROFILE:
+    fn = hl_cmd_profile; /* cmd_profile.c, cmd_profile_incr.c */
     break;
   case HL_STMT_CREATE_VIEW:
     fn = hl_cmd_create_view; /* cmd_view.c */

@@ -115,6 +115,9 @@ hl_status_t hl_cmd_reset(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t 
 /* ANALYZE TABLE ... COMPUTE STATISTICS (cmd_analyze.c). */
 hl_status_t hl_cmd_analyze(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                            hl_result_t *result, hl_error_t *err);
+/* PROFILE TABLE ... (cmd_profile.c): column profiles, then a summary. */
+hl_status_t hl_cmd_profile(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                           hl_result_t *result, hl_error_t *err);
 /* DESCRIBE FORMATTED t [PARTITION (spec)] col: the column's statistics in
  * Hive's layout (column_property, value); P is NULL for the table. */
 hl_status_t hl_cmd_describe_col_stats(hl_session_t *s, hl_table_t *t, hl_cat_partition_t *p,

@@ -315,11 +315,14 @@ static int scan_threads_at(hl_session_t *s, const char *location, hl_error_t *er
   return io == 0 ? 0 : io > n ? io : n;
 }
 
+int hl_exec_scan_threads(hl_session_t *s, const char *location, hl_error_t *err) {
+  return scan_threads_at(s, location, err);
+}
+
 /* A scan with its filter; EXTRA is a filter over the same layout to run in
  * the scan's threads too (the block filter of a single-table query). */
-/* The scan's own filter AND EXTRA (either may be NULL) in *OUT. */
-static hl_status_t scan_filter(const hl_plan_scan_t *scan, const hl_expr_t *extra,
-                               hl_arena_t *arena, const hl_expr_t **out, hl_error_t *err) {
+hl_status_t hl_exec_scan_filter(const hl_plan_scan_t *scan, const hl_expr_t *extra,
+                                hl_arena_t *arena, const hl_expr_t **out, hl_error_t *err) {
   const hl_expr_t *f = scan->filter;
   if (extra && f) {
     hl_expr_t *both = hl_arena_zalloc(arena, sizeof(*both));
@@ -342,7 +345,7 @@ static hl_status_t scan_filter(const hl_plan_scan_t *scan, const hl_expr_t *extr
 static hl_op_t *build_scan(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *scan,
                            const hl_expr_t *extra, hl_arena_t *arena, hl_error_t *err) {
   const hl_expr_t *f;
-  if (scan_filter(scan, extra, arena, &f, err) != HL_OK) return NULL;
+  if (hl_exec_scan_filter(scan, extra, arena, &f, err) != HL_OK) return NULL;
   int threads = scan_threads_at(s, scan->table->cat->location, err);
   if (threads == 0) return NULL;
   if (threads > 1) return hl_op_parallel_scan_create(s, snap, scan, f, threads, arena, err);
@@ -495,7 +498,8 @@ static hl_op_t *build_parallel_agg(hl_session_t *s, const hl_plan_t *plan, int t
   if (!children || !scans || (join && !out_used)) return hl_err_nomem(err), NULL;
   /* a single table's block filter runs in its scan; over a join, after it */
   const hl_expr_t *scan_f = NULL;
-  if (scan_filter(probe_rel->scan, join ? NULL : plan->filter, arena, &scan_f, err) != HL_OK)
+  if (hl_exec_scan_filter(probe_rel->scan, join ? NULL : plan->filter, arena, &scan_f, err) !=
+      HL_OK)
     return NULL;
   hl_op_t *owner = NULL; /* the first thread's join, whose table all probe */
   int made = 0;

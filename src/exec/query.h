@@ -28,4 +28,15 @@ struct hl_plan;
 hl_status_t hl_exec_plan(hl_session_t *s, const struct hl_plan *plan, hl_arena_t *arena,
                          hl_result_t *result, hl_error_t *err);
 
+/* How many threads a scan of LOCATION uses (hivelite.threads; object
+ * stores: at least hivelite.s3.scan_threads); 0 with ERR set on a bad
+ * setting.  For commands that read partitions themselves (PROFILE). */
+int hl_exec_scan_threads(hl_session_t *s, const char *location, hl_error_t *err);
+struct hl_plan_scan;
+struct hl_expr;
+/* SCAN's own filter AND EXTRA (a filter over the same layout; either may
+ * be NULL) in *OUT (ARENA). */
+hl_status_t hl_exec_scan_filter(const struct hl_plan_scan *scan, const struct hl_expr *extra,
+                                hl_arena_t *arena, const struct hl_expr **out, hl_error_t *err);
+
 #endif

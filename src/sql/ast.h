@@ -435,8 +435,9 @@ typedef enum hl_ast_stmt_kind {
   HL_STMT_SHOW_CREATE_CATALOG, /* catalog_name */
   HL_STMT_ALTER_CATALOG,       /* catalog_name, alter_catalog */
   HL_STMT_SWITCH,              /* SWITCH catalog_name */
-  HL_STMT_REFRESH              /* REFRESH CATALOG catalog_name | DATABASE [catalog_name.]db_name
+  HL_STMT_REFRESH,             /* REFRESH CATALOG catalog_name | DATABASE [catalog_name.]db_name
                                   | TABLE table: refresh_what */
+  HL_STMT_PROFILE              /* PROFILE TABLE table [PARTITION part_spec] ...: profile_* */
 } hl_ast_stmt_kind_t;
 
 /* CREATE VIEW [IF NOT EXISTS] v [(col [COMMENT 'c'], ...)] [COMMENT 'c']
@@ -548,6 +549,16 @@ typedef struct hl_ast_stmt {
   char **analyze_cols;    /* FOR COLUMNS c, ...: NULL (n 0) means every column */
   long *analyze_cols_pos; /* offset of each name in analyze_cols */
   int n_analyze_cols;
+
+  /* PROFILE TABLE t [PARTITION (spec)] [WHERE expr] [LIMIT n]
+   * [FULL | INCREMENTAL [AS 'name'] [WITH LATE]] */
+  hl_ast_expr_t *profile_where; /* NULL when none */
+  bool profile_has_limit;
+  int64_t profile_limit;
+  bool profile_incremental;
+  char *profile_checkpoint; /* INCREMENTAL AS 'name'; NULL: the name "default" */
+  long profile_checkpoint_pos;
+  bool profile_with_late; /* INCREMENTAL ... WITH LATE */
 } hl_ast_stmt_t;
 
 #endif

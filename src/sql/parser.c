@@ -2996,6 +2996,40 @@ static hl_status_t parse_analyze(parser_t *p, hl_ast_stmt_t *st) {
   }
 }
 
+/* PROFILE TABLE t [PARTITION (spec)] [WHERE expr] [LIMIT n]
+ *   [FULL | INCREMENTAL [AS 'name'] [WITH LATE]]  (hivelite's own statement) */
+static hl_status_t parse_profile(parser_t *p, hl_ast_stmt_t *st) {
+  st->kind = HL_STMT_PROFILE;
+  TRY(advance(p));
+  TRY(expect_kw(p, "TABLE"));
+  TRY(parse_qname(p, &st->table));
+  TRY(parse_opt_partition(p, &st->part_spec));
+  if (at_kw(p, "WHERE")) {
+    TRY(advance(p));
+    TRY(parse_expr(p, &st->profile_where));
+  }
+  if (at_kw(p, "LIMIT")) {
+    TRY(advance(p));
+    TRY(parse_count(p, "LIMIT", INT64_MAX, &st->profile_limit));
+    st->profile_has_limit = true;
+  }
+  if (at_kw(p, "FULL")) return advance(p);
+  if (!at_kw(p, "INCREMENTAL")) return HL_OK;
+  TRY(advance(p));
+  st->profile_incremental = true;
+  if (at_kw(p, "AS")) {
+    TRY(advance(p));
+    st->profile_checkpoint_pos = p->tok.pos;
+    TRY(parse_string(p, &st->profile_checkpoint));
+  }
+  if (at_kw(p, "WITH")) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "LATE"));
+    st->profile_with_late = true;
+  }
+  return HL_OK;
+}
+
 /* Statements that are valid HiveQL but not implemented. */
 static const char *const unsupported_statements[] = {
     "UPDATE",  "DELETE",      "MERGE", "GRANT",  "REVOKE", "ANALYZE", "EXPORT",
@@ -3069,6 +3103,8 @@ static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
     rc = parse_truncate(p, st);
   else if (at_kw(p, "ANALYZE"))
     rc = parse_analyze(p, st);
+  else if (at_kw(p, "PROFILE"))
+    rc = parse_profile(p, st);
   else if (at_kw(p, "SET") && is_set_statement(p))
     return unsupported_word(p, pos, NULL);
   else if (at_kw(p, "SET"))

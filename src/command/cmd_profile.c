@@ -1,0 +1,814 @@
+/*
+ * cmd_profile.c -- PROFILE TABLE t [PARTITION (spec)] [WHERE expr]
+ * [LIMIT n] [FULL | INCREMENTAL [AS 'name'] [WITH LATE]].
+ *
+ * One pass over the selected rows profiles every data column at once
+ * (vector/profile.h: counts, distinct, min/max, moments, quantiles, string
+ * lengths, frequent values).  The rows are those of `SELECT * FROM t WHERE
+ * expr`, bound by the planner (plan/bind.c: partition pruning, pushed
+ * predicates), read unit by unit -- a partition, or the unpartitioned
+ * table -- by the same scan operator a query uses, under one snapshot
+ * (exec/snapshot.h: one reader lock and one listing for the statement).
+ *
+ * Without LIMIT the units are read by worker threads (hivelite.threads),
+ * each into its own states, and merged into the totals in unit order as
+ * they finish: the result does not depend on the threads.  The state of
+ * every unit read whole and without a row filter is stored in the catalog
+ * under the fingerprint of its files (names, sizes, mtimes, from the
+ * listing); the next profile merges a stored state whose fingerprint still
+ * matches instead of reading the unit, so re-profiling a table after one
+ * partition changed reads that one partition.
+ *
+ * With LIMIT n the units are read newest first (plan/incr.h), one after
+ * the other, and the last one is cut short: exactly min(n, rows selected)
+ * rows are profiled, counted as they are read (never from statistics).
+ *
+ * INCREMENTAL is cmd_profile_incr.c.  The statement returns the column
+ * profiles, then (api hl_next_result) a one-row summary.
+ */
+#include "command/cmd_profile.h"
+
+#include "exec/ops.h"
+#include "exec/query.h"
+#include "plan/projection.h"
+#include "session/budget.h"
+#include "session/catalogs.h"
+#include "session/notify.h"
+#include "sql/parser.h"
+#include "txn/txn.h"
+#include "util/mem.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------
+ * Warnings and JSON text
+ * ------------------------------------------------------------------------ */
+
+void hl_prof_json_string(hl_buf_t *b, const char *s) {
+  hl_buf_putc(b, '"');
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\') {
+      hl_buf_putc(b, '\\');
+      hl_buf_putc(b, (char)*p);
+    } else if (*p < 0x20) {
+      hl_buf_printf(b, "\\u%04x", *p);
+    } else {
+      hl_buf_putc(b, (char)*p);
+    }
+  }
+  hl_buf_putc(b, '"');
+}
+
+hl_status_t hl_prof_warn(hl_prof_run_t *r, const char *code, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (r->n_warnings++) hl_buf_putc(&r->warnings, ',');
+  hl_buf_puts(&r->warnings, "{\"code\":");
+  hl_prof_json_string(&r->warnings, code);
+  hl_buf_puts(&r->warnings, ",\"message\":");
+  hl_prof_json_string(&r->warnings, msg);
+  hl_buf_putc(&r->warnings, '}');
+  hl_notify_warn(&r->s->notify, "%s: %s", code, msg);
+  return HL_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * The rows: SELECT * FROM t WHERE ...
+ * ------------------------------------------------------------------------ */
+
+static void quote_ident(hl_buf_t *b, const char *name) {
+  hl_buf_putc(b, '`');
+  for (const char *p = name; *p; p++) {
+    if (*p == '`') hl_buf_putc(b, '`');
+    hl_buf_putc(b, *p);
+  }
+  hl_buf_putc(b, '`');
+}
+
+static hl_ast_expr_t *and_expr(hl_arena_t *arena, hl_ast_expr_t *a, hl_ast_expr_t *b) {
+  if (!a || !b) return a ? a : b;
+  hl_ast_expr_t *e = hl_arena_zalloc(arena, sizeof *e);
+  hl_ast_expr_t **args = hl_arena_alloc(arena, sizeof *args * 2);
+  if (!e || !args) return NULL;
+  e->kind = HL_AST_BINARY;
+  e->op = HL_OP_AND;
+  e->pos = a->pos;
+  args[0] = a;
+  args[1] = b;
+  e->args = args;
+  e->n_args = 2;
+  return e;
+}
+
+/* Binds SELECT * FROM <the table> WHERE <the statement's WHERE> [AND the
+ * incremental value filter]: the planner prunes partitions and pushes
+ * predicates exactly as for a query. */
+static hl_status_t bind_rows(hl_prof_run_t *r, hl_error_t *err) {
+  const hl_ast_qname_t *q = &r->stmt->table;
+  hl_buf_t sql;
+  hl_buf_init(&sql);
+  hl_buf_puts(&sql, "SELECT * FROM ");
+  quote_ident(&sql, r->catalog);
+  hl_buf_putc(&sql, '.');
+  quote_ident(&sql, r->t->cat->db_name);
+  hl_buf_putc(&sql, '.');
+  quote_ident(&sql, r->t->cat->name);
+  if (r->value_filter) {
+    hl_buf_puts(&sql, " WHERE ");
+    hl_buf_puts(&sql, r->value_filter);
+  }
+  if (sql.oom) {
+    hl_buf_fini(&sql);
+    return hl_err_nomem(err);
+  }
+  hl_ast_stmt_t *st = NULL;
+  size_t used;
+  hl_status_t rc = hl_sql_parse(r->arena, sql.data, sql.len, &st, &used, err);
+  hl_buf_fini(&sql);
+  if (rc != HL_OK) return rc;
+  if (!st || st->kind != HL_STMT_SELECT || !st->select)
+    return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "PROFILE: bad row query");
+  hl_ast_select_t *sel = st->select;
+  sel->from->pos = sel->from_item->pos = q->pos;
+  if (r->stmt->profile_where) {
+    sel->where = and_expr(r->arena, r->stmt->profile_where, sel->where);
+    if (!sel->where) return hl_err_nomem(err);
+  }
+  r->has_where = sel->where != NULL;
+  rc = hl_plan_select(r->s, sel, r->arena, &r->plan, err);
+  if (rc != HL_OK) return rc;
+  if (!r->plan->from || r->plan->from->kind != HL_REL_SCAN)
+    return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "PROFILE: the rows are no scan");
+  r->scan = r->plan->from->scan;
+  return hl_exec_scan_filter(r->scan, r->plan->filter, r->arena, &r->filter, err);
+}
+
+/* Keeps of the plan's partitions those PARTITION (spec) names. */
+static hl_status_t apply_spec(hl_prof_run_t *r, hl_error_t *err) {
+  const hl_ast_part_spec_t *spec = r->stmt->part_spec;
+  hl_table_t *t = r->t;
+  if (!spec) return HL_OK;
+  hl_ast_part_spec_t fixed = {0};
+  fixed.items = hl_arena_alloc(r->arena, sizeof *fixed.items * (size_t)(spec->n + 1));
+  if (!fixed.items) return hl_err_nomem(err);
+  fixed.pos = spec->pos;
+  for (int i = 0; i < spec->n; i++) {
+    const hl_ast_part_item_t *item = &spec->items[i];
+    int k = hl_table_column_index(t, item->key);
+    if (k < t->n_data)
+      return hl_err_set_at(err, item->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                           "\"%s\" is not a partition column of table \"%s.%s\"", item->key,
+                           HL_TNAME(t));
+    if (item->value) fixed.items[fixed.n++] = *item;
+  }
+  hl_cmd_part_filter_t f;
+  hl_status_t rc = hl_cmd_part_filter_compile(r->s, t, &fixed, r->arena, &f, err);
+  if (rc != HL_OK) return rc;
+  size_t kept = 0;
+  for (size_t i = 0; i < r->scan->n_parts; i++)
+    if (hl_cmd_part_filter_match(t, &f, &r->scan->parts[i], r->arena))
+      r->scan->parts[kept++] = r->scan->parts[i];
+  r->scan->n_parts = kept;
+  return HL_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Units: listing, stored states, reading
+ * ------------------------------------------------------------------------ */
+
+/* Fingerprint of a unit's files (the listing is in name order): count,
+ * bytes, and a hash of every name, size and mtime. */
+static char *listing_fp(const hl_stor_entry_t *files, size_t n) {
+  uint64_t h = 1469598103934665603ull, bytes = 0;
+  for (size_t i = 0; i < n; i++) {
+    char num[48];
+    int len = snprintf(num, sizeof num, "/%llu/%lld/", (unsigned long long)files[i].size,
+                       (long long)files[i].mtime_ns);
+    for (const char *p = files[i].name; *p; p++)
+      h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    for (int k = 0; k < len; k++)
+      h = (h ^ (unsigned char)num[k]) * 1099511628211ull;
+    bytes += files[i].size;
+  }
+  char buf[80];
+  snprintf(buf, sizeof buf, "%zu:%llu:%016llx", n, (unsigned long long)bytes,
+           (unsigned long long)h);
+  return hl_strdup(buf);
+}
+
+static void free_states(hl_prof_col_t **cols, int n) {
+  if (!cols) return;
+  for (int c = 0; c < n; c++)
+    hl_prof_col_free(cols[c]);
+  hl_free(cols);
+}
+
+static hl_prof_col_t **new_states(hl_prof_run_t *r, hl_error_t *err) {
+  hl_prof_col_t **cols = hl_calloc((size_t)r->n_cols + 1, sizeof *cols);
+  if (!cols) return hl_err_nomem(err), NULL;
+  for (int c = 0; c < r->n_cols; c++)
+    if (!(cols[c] = hl_prof_col_new(r->t->types[c], err))) {
+      free_states(cols, r->n_cols);
+      return NULL;
+    }
+  return cols;
+}
+
+/* The stored states of the table, by partition then column. */
+typedef struct stored {
+  hl_cat_prof_state_t *states;
+  size_t n;
+  hl_map_t *by_part; /* partition name -> index of its first state */
+} stored_t;
+
+/* The stored state of column C of unit U when it was made from the files
+ * the unit has now (same fingerprint, same column type), else NULL. */
+static const hl_cat_prof_state_t *stored_state(const hl_prof_run_t *r, const stored_t *st,
+                                               const hl_prof_unit_t *u, int c, hl_arena_t *tmp) {
+  uint64_t first;
+  if (!st->by_part || !u->fp || !hl_map_get(st->by_part, u->name, strlen(u->name), &first))
+    return NULL;
+  char *type = hl_type_to_string(tmp, r->t->types[c]);
+  for (size_t i = (size_t)first; i < st->n && strcmp(st->states[i].part, u->name) == 0; i++) {
+    const hl_cat_prof_state_t *s = &st->states[i];
+    if (strcmp(s->column, r->t->names[c]) == 0)
+      return type && strcmp(s->col_type, type) == 0 && strcmp(s->fingerprint, u->fp) == 0 ? s
+                                                                                          : NULL;
+  }
+  return NULL;
+}
+
+typedef struct reader {
+  hl_prof_run_t *r;
+  const stored_t *stored;
+  uint64_t limit; /* rows still wanted; UINT64_MAX: all */
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  size_t next; /* first unit no worker has taken */
+  bool failed;
+  hl_error_t err; /* the first failure */
+} reader_t;
+
+/* Adds rows [0, take) of the live rows of B to STATES. */
+static hl_status_t add_batch(hl_prof_run_t *r, hl_prof_col_t **states, const hl_batch_t *b,
+                             uint32_t take, hl_error_t *err) {
+  for (int c = 0; c < r->n_cols; c++) {
+    hl_status_t rc = hl_prof_col_add(states[c], &b->cols[c], b->sel, take, err);
+    if (rc != HL_OK) return rc;
+  }
+  return HL_OK;
+}
+
+/* Reads unit U into its states: from the stored states when they match,
+ * else through a scan of the unit alone.  Takes at most *LIMIT rows and
+ * lowers it by what it took. */
+static hl_status_t read_unit(reader_t *rd, hl_prof_unit_t *u, uint64_t *limit, hl_error_t *err) {
+  hl_prof_run_t *r = rd->r;
+  hl_session_t *s = r->s;
+  const char *dir = u->part ? u->part->location : r->t->cat->location;
+  const hl_stor_entry_t *files;
+  size_t n_files;
+  hl_status_t rc = hl_snap_list(r->snap_table, s, dir, &files, &n_files, err);
+  if (rc != HL_OK) return rc;
+  if (!(u->fp = listing_fp(files, n_files))) return hl_err_nomem(err);
+  if (!(u->cols = new_states(r, err))) return err->code;
+  hl_arena_t *ua = hl_arena_create_charged(0, hl_arena_account(r->arena));
+  if (!ua) return hl_err_nomem(err);
+  /* stored states: only for whole units without a row filter, and under
+   * a LIMIT only when the whole unit fits */
+  if (!r->has_where && !u->late) {
+    bool all = true;
+    int64_t rows = -1;
+    const hl_cat_prof_state_t **found =
+        hl_arena_zalloc(ua, sizeof *found * (size_t)(r->n_cols + 1));
+    if (!found) rc = hl_err_nomem(err);
+    for (int c = 0; rc == HL_OK && all && c < r->n_cols; c++) {
+      found[c] = stored_state(r, rd->stored, u, c, ua);
+      all = found[c] && (rows < 0 || found[c]->rows == rows);
+      if (found[c]) rows = found[c]->rows;
+    }
+    if (rc == HL_OK && all && r->n_cols > 0 && (uint64_t)rows <= *limit) {
+      for (int c = 0; rc == HL_OK && c < r->n_cols; c++) {
+        hl_prof_col_t *d =
+            hl_prof_col_decode(r->t->types[c], found[c]->state, found[c]->state_len, err);
+        if (!d) {
+          rc = err->code;
+          break;
+        }
+        hl_prof_col_free(u->cols[c]);
+        u->cols[c] = d;
+      }
+      if (rc == HL_OK) {
+        u->reuse = u->whole = true;
+        u->rows = (uint64_t)rows;
+        *limit -= (uint64_t)rows;
+      }
+      hl_arena_destroy(ua);
+      return rc;
+    }
+  }
+  hl_plan_scan_t *plan = hl_arena_alloc(ua, sizeof *plan);
+  if (rc == HL_OK && !plan) rc = hl_err_nomem(err);
+  hl_op_t *op = NULL;
+  if (rc == HL_OK) {
+    *plan = *r->scan;
+    plan->actual = NULL; /* the statement's plan was checked against the catalog */
+    plan->pin_eq = NULL;
+    plan->parts = u->part;
+    plan->n_parts = plan->n_parts_total = u->part ? 1 : 0;
+    op = hl_op_scan_create(s, r->snap, plan, ua, err);
+    if (!op) rc = err->code;
+  }
+  if (rc == HL_OK && r->filter) rc = hl_op_scan_set_filter(op, r->filter, err);
+  bool cut = false;
+  while (rc == HL_OK) {
+    hl_batch_t *b;
+    if ((rc = hl_budget_check_cancel(&s->budget, err)) != HL_OK) break;
+    pthread_mutex_lock(&rd->mu);
+    bool stop = rd->failed;
+    pthread_mutex_unlock(&rd->mu);
+    if (stop) break;
+    if ((rc = op->next(op, &b, err)) != HL_OK || !b) break;
+    uint32_t live = hl_batch_live(b);
+    if (live == 0) continue;
+    if (*limit == 0) {
+      cut = true;
+      break;
+    }
+    uint32_t take = (uint64_t)live > *limit ? (uint32_t)*limit : live;
+    if (take < live) cut = true;
+    if ((rc = add_batch(r, u->cols, b, take, err)) != HL_OK) break;
+    u->rows += take;
+    *limit -= take;
+    if (cut) break;
+  }
+  if (op) op->close(op);
+  hl_arena_destroy(ua);
+  if (rc != HL_OK) return rc;
+  u->whole = !cut && !r->has_where;
+  if (cut) r->cut = true;
+  if (u->whole) { /* to store: encoded now, while the worker has the state */
+    u->enc = hl_calloc((size_t)r->n_cols + 1, sizeof *u->enc);
+    if (!u->enc) return hl_err_nomem(err);
+    for (int c = 0; rc == HL_OK && c < r->n_cols; c++) {
+      hl_buf_init(&u->enc[c]);
+      rc = hl_prof_col_encode(u->cols[c], &u->enc[c], err);
+    }
+  }
+  return rc;
+}
+
+static void fail(reader_t *rd, hl_error_t *err) {
+  pthread_mutex_lock(&rd->mu);
+  if (!rd->failed) {
+    rd->failed = true;
+    hl_err_move(&rd->err, err);
+  }
+  pthread_cond_broadcast(&rd->cv);
+  pthread_mutex_unlock(&rd->mu);
+}
+
+static void *worker(void *arg) {
+  reader_t *rd = arg;
+  hl_prof_run_t *r = rd->r;
+  hl_error_t err;
+  hl_err_init(&err);
+  for (;;) {
+    pthread_mutex_lock(&rd->mu);
+    if (rd->failed || rd->next >= r->n_units) {
+      pthread_mutex_unlock(&rd->mu);
+      break;
+    }
+    hl_prof_unit_t *u = &r->units[rd->next++];
+    u->state = 1;
+    pthread_mutex_unlock(&rd->mu);
+    uint64_t all = UINT64_MAX;
+    if (read_unit(rd, u, &all, &err) != HL_OK) {
+      fail(rd, &err);
+      break;
+    }
+    pthread_mutex_lock(&rd->mu);
+    u->state = 2;
+    pthread_cond_broadcast(&rd->cv);
+    pthread_mutex_unlock(&rd->mu);
+  }
+  hl_err_clear(&err);
+  return NULL;
+}
+
+/* Merges unit U into the totals and frees its states. */
+static hl_status_t merge_unit(hl_prof_run_t *r, hl_prof_unit_t *u, hl_error_t *err) {
+  hl_status_t rc = HL_OK;
+  for (int c = 0; rc == HL_OK && c < r->n_cols; c++)
+    rc = hl_prof_col_merge(r->total[c], u->cols[c], err);
+  free_states(u->cols, r->n_cols);
+  u->cols = NULL;
+  r->rows += u->rows;
+  if (u->reuse)
+    r->n_reused++;
+  else
+    r->n_read++;
+  return rc;
+}
+
+/* Reads every unit: in parallel without LIMIT, else newest first, one
+ * after the other, until the LIMIT is reached. */
+static hl_status_t read_units(hl_prof_run_t *r, const stored_t *stored, hl_error_t *err) {
+  reader_t rd = {.r = r, .stored = stored};
+  hl_err_init(&rd.err);
+  if (!r->stmt->profile_has_limit || r->stmt->profile_limit < 0) {
+    int threads = hl_exec_scan_threads(r->s, r->t->cat->location, err);
+    if (threads == 0) return err->code;
+    if (r->filter && hl_expr_is_stateful(r->filter)) threads = 1;
+    if ((size_t)threads > r->n_units) threads = (int)r->n_units;
+    if (threads < 1) return HL_OK;
+    pthread_mutex_init(&rd.mu, NULL);
+    pthread_cond_init(&rd.cv, NULL);
+    pthread_t *tids = hl_calloc((size_t)threads, sizeof *tids);
+    int started = 0;
+    hl_status_t rc = tids ? HL_OK : hl_err_nomem(err);
+    for (; rc == HL_OK && started < threads; started++)
+      if (pthread_create(&tids[started], NULL, worker, &rd) != 0) {
+        rc = hl_err_set(err, HL_NOMEM, HL_SS(OUT_OF_MEMORY), "could not start a thread");
+        break;
+      }
+    if (rc != HL_OK) {
+      pthread_mutex_lock(&rd.mu);
+      rd.failed = true;
+      pthread_mutex_unlock(&rd.mu);
+    }
+    /* merged in unit order as the workers finish them */
+    for (size_t i = 0; rc == HL_OK && i < r->n_units; i++) {
+      pthread_mutex_lock(&rd.mu);
+      while (r->units[i].state != 2 && !rd.failed)
+        pthread_cond_wait(&rd.cv, &rd.mu);
+      bool failed = rd.failed;
+      pthread_mutex_unlock(&rd.mu);
+      if (failed) break;
+      if ((rc = merge_unit(r, &r->units[i], err)) != HL_OK) fail(&rd, err);
+    }
+    for (int i = 0; i < started; i++)
+      pthread_join(tids[i], NULL);
+    hl_free(tids);
+    pthread_mutex_destroy(&rd.mu);
+    pthread_cond_destroy(&rd.cv);
+    if (rd.failed && rc == HL_OK) {
+      hl_err_move(err, &rd.err);
+      return err->code;
+    }
+    hl_err_clear(&rd.err);
+    return rc;
+  }
+  uint64_t limit = (uint64_t)r->stmt->profile_limit;
+  pthread_mutex_init(&rd.mu, NULL);
+  pthread_cond_init(&rd.cv, NULL);
+  hl_status_t rc = HL_OK;
+  for (size_t i = 0; rc == HL_OK && i < r->n_units && limit > 0; i++) {
+    rc = read_unit(&rd, &r->units[i], &limit, err);
+    if (rc == HL_OK) rc = merge_unit(r, &r->units[i], err);
+  }
+  pthread_mutex_destroy(&rd.mu);
+  pthread_cond_destroy(&rd.cv);
+  return rc;
+}
+
+/* Stores the states of the units read whole (one catalog transaction). */
+static hl_status_t store_states(hl_prof_run_t *r, hl_error_t *err) {
+  size_t n = 0;
+  for (size_t i = 0; i < r->n_units; i++)
+    if (r->units[i].enc) n += (size_t)r->n_cols;
+  if (n == 0) return HL_OK;
+  hl_cat_prof_state_t *states = hl_arena_zalloc(r->arena, sizeof *states * n);
+  if (!states) return hl_err_nomem(err);
+  size_t k = 0;
+  for (size_t i = 0; i < r->n_units; i++) {
+    const hl_prof_unit_t *u = &r->units[i];
+    if (!u->enc) continue;
+    for (int c = 0; c < r->n_cols; c++) {
+      hl_cat_prof_state_t *s = &states[k++];
+      s->part = u->name;
+      s->column = r->t->names[c];
+      s->col_type = hl_type_to_string(r->arena, r->t->types[c]);
+      s->fingerprint = u->fp;
+      s->state = u->enc[c].data;
+      s->state_len = u->enc[c].len;
+      s->rows = (int64_t)u->rows;
+      if (!s->col_type || u->enc[c].oom) return hl_err_nomem(err);
+    }
+  }
+  return hl_cat_prof_put(r->cat, r->catalog, r->t->cat->db_name, r->t->cat->name, states, n, err);
+}
+
+/* ------------------------------------------------------------------------
+ * Results
+ * ------------------------------------------------------------------------ */
+
+static const char *const profile_cols[] = {"column",
+                                           "type",
+                                           "count",
+                                           "nulls",
+                                           "distinct",
+                                           "distinct_exact",
+                                           "distinct_error",
+                                           "min",
+                                           "max",
+                                           "mean",
+                                           "stddev",
+                                           "q25",
+                                           "q50",
+                                           "q75",
+                                           "zeros",
+                                           "negatives",
+                                           "min_length",
+                                           "max_length",
+                                           "mean_length",
+                                           "empty",
+                                           "top"};
+enum { N_PROFILE_COLS = sizeof profile_cols / sizeof profile_cols[0] };
+
+static const char *const summary_cols[] = {
+    "rows_read",  "partitions_read",   "partitions_reused", "partitions_total",
+    "total_rows", "total_rows_source", "warnings",          "checkpoint"};
+enum { N_SUMMARY_COLS = sizeof summary_cols / sizeof summary_cols[0] };
+
+static char *value_text(hl_arena_t *arena, const hl_type_t *type, const hl_value_t *v) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_value_format(&b, type, v);
+  char *s = b.oom ? NULL : hl_arena_strndup(arena, b.data ? b.data : "", b.len);
+  hl_buf_fini(&b);
+  return s;
+}
+
+static hl_status_t profile_rows(hl_prof_run_t *r, hl_result_t *result, hl_error_t *err) {
+  const hl_type_t *types[N_PROFILE_COLS];
+  const hl_type_t *str = hl_type_prim(HL_T_STRING), *big = hl_type_prim(HL_T_BIGINT),
+                  *dbl = hl_type_prim(HL_T_DOUBLE), *boo = hl_type_prim(HL_T_BOOLEAN);
+  for (int i = 0; i < N_PROFILE_COLS; i++)
+    types[i] = str;
+  types[2] = types[3] = types[4] = big;
+  types[5] = boo;
+  types[6] = types[9] = types[10] = dbl;
+  types[14] = types[15] = types[16] = types[17] = big;
+  types[18] = dbl;
+  types[19] = big;
+  hl_rowset_t *rs = hl_rowset_create(r->arena, N_PROFILE_COLS, profile_cols, types);
+  if (!rs) return hl_err_nomem(err);
+  for (int c = 0; c < r->n_cols; c++) {
+    hl_prof_result_t pr;
+    hl_status_t rc = hl_prof_col_result(r->total[c], r->arena, &pr, err);
+    if (rc != HL_OK) return rc;
+    const hl_type_t *ct = r->t->types[c];
+    hl_value_t v[N_PROFILE_COLS];
+    memset(v, 0, sizeof v);
+    for (int i = 0; i < N_PROFILE_COLS; i++)
+      v[i].is_null = true;
+#define SET_STR(i, text)                                                                           \
+  do {                                                                                             \
+    const char *s_ = (text);                                                                       \
+    if (!s_) return hl_err_nomem(err);                                                             \
+    v[i].is_null = false;                                                                          \
+    v[i].u.s.ptr = s_;                                                                             \
+    v[i].u.s.len = strlen(s_);                                                                     \
+  } while (0)
+#define SET_I64(k, x) (v[k].is_null = false, v[k].u.i = (x))
+#define SET_DBL(k, x) (v[k].is_null = false, v[k].u.d = (x))
+    SET_STR(0, r->t->names[c]);
+    SET_STR(1, hl_type_to_string(r->arena, ct));
+    SET_I64(2, pr.count);
+    SET_I64(3, pr.nulls);
+    SET_I64(4, pr.distinct);
+    v[5].is_null = false;
+    v[5].u.b = pr.distinct_exact;
+    SET_DBL(6, pr.distinct_rel_err);
+    if (pr.has_minmax) {
+      SET_STR(7, value_text(r->arena, ct, &pr.min));
+      SET_STR(8, value_text(r->arena, ct, &pr.max));
+    }
+    if (pr.has_mean) SET_DBL(9, pr.mean);
+    if (pr.has_stddev) SET_DBL(10, pr.stddev);
+    if (pr.has_quantiles) {
+      SET_STR(11, value_text(r->arena, ct, &pr.q25));
+      SET_STR(12, value_text(r->arena, ct, &pr.q50));
+      SET_STR(13, value_text(r->arena, ct, &pr.q75));
+    }
+    if (pr.has_signs) {
+      SET_I64(14, pr.zeros);
+      SET_I64(15, pr.negatives);
+    }
+    if (pr.has_lengths) {
+      SET_I64(16, pr.min_len);
+      SET_I64(17, pr.max_len);
+      SET_DBL(18, pr.mean_len);
+      SET_I64(19, pr.empties);
+    }
+    if (pr.n_top > 0) { /* [{"value":..,"count":n},...] most frequent first */
+      hl_buf_t b;
+      hl_buf_init(&b);
+      hl_buf_putc(&b, '[');
+      for (int i = 0; i < pr.n_top; i++) {
+        char *t = value_text(r->arena, ct, &pr.top[i]);
+        if (!t) {
+          hl_buf_fini(&b);
+          return hl_err_nomem(err);
+        }
+        hl_buf_puts(&b, i ? ",{\"value\":" : "{\"value\":");
+        hl_prof_json_string(&b, t);
+        hl_buf_printf(&b, ",\"count\":%lld}", (long long)pr.top_count[i]);
+      }
+      hl_buf_putc(&b, ']');
+      char *s = b.oom ? NULL : hl_arena_strndup(r->arena, b.data, b.len);
+      hl_buf_fini(&b);
+      SET_STR(20, s);
+    }
+    if ((rc = hl_rowset_add(rs, v, err)) != HL_OK) return rc;
+  }
+  return hl_rowset_result(rs, result, err);
+}
+
+static hl_status_t summary_row(hl_prof_run_t *r, const char *checkpoint, hl_result_t *result,
+                               hl_error_t *err) {
+  const hl_type_t *big = hl_type_prim(HL_T_BIGINT), *str = hl_type_prim(HL_T_STRING);
+  const hl_type_t *types[N_SUMMARY_COLS] = {big, big, big, big, big, str, str, str};
+  hl_rowset_t *rs = hl_rowset_create(r->arena, N_SUMMARY_COLS, summary_cols, types);
+  if (!rs) return hl_err_nomem(err);
+  hl_value_t v[N_SUMMARY_COLS];
+  memset(v, 0, sizeof v);
+  v[0].u.i = (int64_t)r->rows;
+  v[1].u.i = (int64_t)r->n_read;
+  v[2].u.i = (int64_t)r->n_reused;
+  v[3].u.i = (int64_t)r->n_parts_total;
+  /* the table's row count: exact when every row was read, else from
+   * accurate statistics (Hive's COLUMN_STATS_ACCURATE numRows), else none */
+  bool all = !r->has_where && !r->cut && !r->stmt->part_spec && !r->stmt->profile_incremental &&
+             r->n_read + r->n_reused == r->n_units &&
+             (r->t->n_part == 0 || r->n_units == r->n_parts_total);
+  int64_t stats = hl_plan_accurate_rows(r->t->cat->params, r->t->cat->n_params);
+  const char *source = NULL;
+  if (all) {
+    v[4].u.i = (int64_t)r->rows;
+    source = "exact";
+  } else if (stats >= 0) {
+    v[4].u.i = stats;
+    source = "statistics";
+  } else {
+    v[4].is_null = true;
+  }
+  v[5].is_null = !source;
+  if (source) {
+    v[5].u.s.ptr = source;
+    v[5].u.s.len = strlen(source);
+  }
+  char *w = hl_arena_sprintf(r->arena, "[%.*s]", (int)r->warnings.len,
+                             r->warnings.data ? r->warnings.data : "");
+  if (!w || r->warnings.oom) return hl_err_nomem(err);
+  v[6].u.s.ptr = w;
+  v[6].u.s.len = strlen(w);
+  v[7].is_null = !checkpoint;
+  if (checkpoint) {
+    v[7].u.s.ptr = checkpoint;
+    v[7].u.s.len = strlen(checkpoint);
+  }
+  hl_status_t rc = hl_rowset_add(rs, v, err);
+  return rc == HL_OK ? hl_rowset_result(rs, result, err) : rc;
+}
+
+/* ------------------------------------------------------------------------
+ * The statement
+ * ------------------------------------------------------------------------ */
+
+static hl_status_t check_table(hl_prof_run_t *r, hl_error_t *err) {
+  hl_table_t *t = r->t;
+  if (t->n_part > 0 && hl_plan_projection_enabled(t))
+    return hl_err_set_at(err, r->stmt->table.pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                         "PROFILE is not supported on table \"%s.%s\": its partitions come from "
+                         "partition projection, not the metastore",
+                         HL_TNAME(t));
+  if (r->stmt->part_spec && t->n_part == 0)
+    return hl_err_set_at(err, r->stmt->part_spec->pos, HL_ERROR, HL_SS(WRONG_OBJECT_TYPE),
+                         "table \"%s.%s\" is not partitioned", HL_TNAME(t));
+  return HL_OK;
+}
+
+static hl_status_t load_stored(hl_prof_run_t *r, stored_t *st, hl_error_t *err) {
+  memset(st, 0, sizeof *st);
+  if (r->has_where) return HL_OK; /* a row filter never reuses a unit's state */
+  hl_status_t rc = hl_cat_prof_list(r->cat, r->catalog, r->t->cat->db_name, r->t->cat->name,
+                                    r->arena, &st->states, &st->n, err);
+  if (rc != HL_OK || st->n == 0) return rc;
+  if (!(st->by_part = hl_map_create())) return hl_err_nomem(err);
+  for (size_t i = 0; i < st->n; i++) {
+    const char *p = st->states[i].part;
+    uint64_t seen;
+    if (hl_map_get(st->by_part, p, strlen(p), &seen)) continue;
+    if (hl_map_set(st->by_part, p, strlen(p), (uint64_t)i) < 0) return hl_err_nomem(err);
+  }
+  return HL_OK;
+}
+
+static hl_status_t make_units(hl_prof_run_t *r, hl_cat_partition_t *late, size_t n_late,
+                              hl_error_t *err) {
+  hl_table_t *t = r->t;
+  size_t n = t->n_part > 0 ? r->scan->n_parts + n_late : 1;
+  r->units = hl_arena_zalloc(r->arena, sizeof *r->units * (n + 1));
+  if (!r->units) return hl_err_nomem(err);
+  r->n_units = n;
+  if (t->n_part == 0) {
+    r->units[0].name = "";
+    return HL_OK;
+  }
+  for (size_t i = 0; i < r->scan->n_parts; i++) {
+    r->units[i].part = &r->scan->parts[i];
+    r->units[i].name = r->scan->parts[i].name;
+  }
+  for (size_t i = 0; i < n_late; i++) {
+    hl_prof_unit_t *u = &r->units[r->scan->n_parts + i];
+    u->part = &late[i];
+    u->name = late[i].name;
+    u->late = true;
+  }
+  return HL_OK;
+}
+
+static void free_run(hl_prof_run_t *r) {
+  for (size_t i = 0; i < r->n_units; i++) {
+    hl_prof_unit_t *u = &r->units[i];
+    free_states(u->cols, r->n_cols);
+    if (u->enc) {
+      for (int c = 0; c < r->n_cols; c++)
+        hl_buf_fini(&u->enc[c]);
+      hl_free(u->enc);
+    }
+    hl_free(u->fp);
+  }
+  if (r->total) free_states(r->total, r->n_cols);
+  hl_buf_fini(&r->warnings);
+}
+
+hl_status_t hl_cmd_profile(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                           hl_result_t *result, hl_error_t *err) {
+  hl_prof_run_t r = {0};
+  r.s = s;
+  r.stmt = stmt;
+  r.arena = arena;
+  hl_buf_init(&r.warnings);
+  stored_t stored = {0};
+  hl_cat_partition_t *late = NULL;
+  size_t n_late = 0;
+  const char *checkpoint = NULL;
+  hl_status_t rc = hl_table_load(s, &stmt->table, arena, &r.t, err);
+  if (rc == HL_OK) rc = check_table(&r, err);
+  if (rc != HL_OK) goto done;
+  r.cat = hl_table_catalog(s, r.t);
+  r.catalog = hl_catalogs_name_of(s, r.cat);
+  r.n_cols = r.t->n_data;
+  if (stmt->profile_incremental && (rc = hl_prof_incr_begin(&r, err)) != HL_OK) goto done;
+  if ((rc = bind_rows(&r, err)) != HL_OK || (rc = apply_spec(&r, err)) != HL_OK) goto done;
+  r.n_parts_total = r.t->n_part > 0 ? r.scan->n_parts_total : 1;
+  if (r.n_parts_total == HL_PLAN_TOTAL_UNKNOWN && /* pinned by the WHERE: an index count */
+      (rc = hl_cat_partition_count(r.cat, r.t->cat->id, &r.n_parts_total, err)) != HL_OK)
+    goto done;
+  if (stmt->profile_incremental && r.t->n_part > 0 && r.field.is_part &&
+      r.field.kind != HL_INCR_VALUE &&
+      (rc = hl_prof_incr_select(&r, r.scan->parts, &r.scan->n_parts, &late, &n_late, err)) != HL_OK)
+    goto done;
+  if (stmt->profile_has_limit && r.t->n_part > 0 &&
+      (rc = hl_plan_sort_newest(r.t, r.scan->parts, r.scan->n_parts, arena, err)) != HL_OK)
+    goto done;
+  if ((rc = make_units(&r, late, n_late, err)) != HL_OK) goto done;
+  if (!(r.total = new_states(&r, err))) {
+    rc = err->code;
+    goto done;
+  }
+  if ((rc = load_stored(&r, &stored, err)) != HL_OK) goto done;
+  /* one reader lock and one listing for the whole statement */
+  if (!(r.snap = hl_snap_create(arena, err))) {
+    rc = err->code;
+    goto done;
+  }
+  if ((rc = hl_snap_table(r.snap, s, r.scan, &r.snap_table, err)) != HL_OK) goto done;
+  rc = read_units(&r, &stored, err);
+  hl_snap_end(r.snap);
+  if (rc == HL_OK) rc = store_states(&r, err);
+  if (rc == HL_OK && stmt->profile_incremental) {
+    hl_txn_fault_point("profile_commit"); /* tests race two scans of one checkpoint here */
+    rc = hl_prof_incr_commit(&r, &checkpoint, err);
+  }
+  if (rc == HL_OK) rc = profile_rows(&r, result, err);
+  if (rc == HL_OK) {
+    hl_result_t *next = hl_arena_zalloc(arena, sizeof *next);
+    rc = next ? summary_row(&r, checkpoint, next, err) : hl_err_nomem(err);
+    if (rc == HL_OK) result->next = next;
+  }
+done:
+  if (stored.by_part) hl_map_destroy(stored.by_part);
+  free_run(&r);
+  return rc;
+}

@@ -116,9 +116,10 @@ static bool key_ok(const char *catalog, const char *db, const char *table) {
 
 #define KEY_WHERE "catalog = hl_lower(?1) AND db = hl_lower(?2) AND tbl = hl_lower(?3)"
 
-hl_status_t hl_cat_prof_list(hl_cat_t *cat, const char *catalog, const char *db, const char *table,
-                             hl_arena_t *arena, hl_cat_prof_state_t **out, size_t *n,
-                             hl_error_t *err) {
+/* The states of the table, of partition PART only unless it is NULL. */
+static hl_status_t prof_select(hl_cat_t *cat, const char *catalog, const char *db,
+                               const char *table, const char *part, hl_arena_t *arena,
+                               hl_cat_prof_state_t **out, size_t *n, hl_error_t *err) {
   *out = NULL;
   *n = 0;
   if (!key_ok(catalog, db, table)) return misuse(err, "profile states need catalog, db and table");
@@ -127,10 +128,14 @@ hl_status_t hl_cat_prof_list(hl_cat_t *cat, const char *catalog, const char *db,
   if (status != HL_OK) return status;
   sqlite3_stmt *st = NULL;
   status = prepare(cat,
-                   "SELECT part, col, col_type, fingerprint, state, num_rows, update_time "
-                   "FROM prof_states WHERE " KEY_WHERE " ORDER BY part, col",
+                   part ? "SELECT part, col, col_type, fingerprint, state, num_rows, update_time "
+                          "FROM prof_states WHERE " KEY_WHERE " AND part = ?4 ORDER BY col"
+                        : "SELECT part, col, col_type, fingerprint, state, num_rows, update_time "
+                          "FROM prof_states WHERE " KEY_WHERE " ORDER BY part, col",
                    &st, err);
   if (status == HL_OK && !bind_table(cat, st, catalog, db, table, err)) status = err->code;
+  if (status == HL_OK && part && sqlite3_bind_text(st, 4, part, -1, SQLITE_TRANSIENT) != SQLITE_OK)
+    status = hl_err_nomem(err);
   size_t cap = 0;
   int rc = SQLITE_DONE;
   while (status == HL_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -167,6 +172,19 @@ hl_status_t hl_cat_prof_list(hl_cat_t *cat, const char *catalog, const char *db,
   if (status == HL_OK && rc != SQLITE_DONE) status = sqerr(cat, rc, err);
   sqlite3_finalize(st);
   return hl_cat_op_end(cat, status, err);
+}
+
+hl_status_t hl_cat_prof_list(hl_cat_t *cat, const char *catalog, const char *db, const char *table,
+                             hl_arena_t *arena, hl_cat_prof_state_t **out, size_t *n,
+                             hl_error_t *err) {
+  return prof_select(cat, catalog, db, table, NULL, arena, out, n, err);
+}
+
+hl_status_t hl_cat_prof_get(hl_cat_t *cat, const char *catalog, const char *db, const char *table,
+                            const char *part, hl_arena_t *arena, hl_cat_prof_state_t **out,
+                            size_t *n, hl_error_t *err) {
+  if (!part) return misuse(err, "a partition's profile states need its name");
+  return prof_select(cat, catalog, db, table, part, arena, out, n, err);
 }
 
 hl_status_t hl_cat_prof_put(hl_cat_t *cat, const char *catalog, const char *db, const char *table,

@@ -450,6 +450,12 @@ typedef struct hl_cat_prof_state {
 hl_status_t hl_cat_prof_list(hl_cat_t *cat, const char *catalog, const char *db, const char *table,
                              hl_arena_t *arena, hl_cat_prof_state_t **out, size_t *n,
                              hl_error_t *err);
+/* The stored states of partition PART ("" for an unpartitioned table) of
+ * the table, ordered by column name, in ARENA (an index lookup: what a
+ * profile that reads few partitions of a huge table asks). */
+hl_status_t hl_cat_prof_get(hl_cat_t *cat, const char *catalog, const char *db, const char *table,
+                            const char *part, hl_arena_t *arena, hl_cat_prof_state_t **out,
+                            size_t *n, hl_error_t *err);
 /* Replaces the states of every partition named in STATES[0..n) with the
  * states given for it (a partition's columns not given are gone), in one
  * transaction; other partitions keep theirs.  Two states of one column of

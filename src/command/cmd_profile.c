@@ -221,37 +221,29 @@ static hl_prof_col_t **new_states(hl_prof_run_t *r, hl_error_t *err) {
   return cols;
 }
 
-/* The stored states of the table, by partition then column. */
-typedef struct stored {
-  hl_cat_prof_state_t *states;
-  size_t n;
-  hl_map_t *by_part; /* partition name -> index of its first state */
-} stored_t;
-
-/* The stored state of column C of unit U when it was made from the files
- * the unit has now (same fingerprint, same column type), else NULL. */
-static const hl_cat_prof_state_t *stored_state(const hl_prof_run_t *r, const stored_t *st,
+/* The stored state of column C among the unit's STATES[0..n) (ordered by
+ * column) when it was made from the files the unit has now (same
+ * fingerprint, same column type), else NULL. */
+static const hl_cat_prof_state_t *stored_state(const hl_prof_run_t *r,
+                                               const hl_cat_prof_state_t *states, size_t n,
                                                const hl_prof_unit_t *u, int c, hl_arena_t *tmp) {
-  uint64_t first;
-  if (!st->by_part || !u->fp || !hl_map_get(st->by_part, u->name, strlen(u->name), &first))
-    return NULL;
   char *type = hl_type_to_string(tmp, r->t->types[c]);
-  for (size_t i = (size_t)first; i < st->n && strcmp(st->states[i].part, u->name) == 0; i++) {
-    const hl_cat_prof_state_t *s = &st->states[i];
-    if (strcmp(s->column, r->t->names[c]) == 0)
-      return type && strcmp(s->col_type, type) == 0 && strcmp(s->fingerprint, u->fp) == 0 ? s
-                                                                                          : NULL;
-  }
+  for (size_t i = 0; type && i < n; i++)
+    if (strcmp(states[i].column, r->t->names[c]) == 0)
+      return strcmp(states[i].col_type, type) == 0 && strcmp(states[i].fingerprint, u->fp) == 0
+                 ? &states[i]
+                 : NULL;
   return NULL;
 }
 
 typedef struct reader {
   hl_prof_run_t *r;
-  const stored_t *stored;
-  uint64_t limit; /* rows still wanted; UINT64_MAX: all */
   pthread_mutex_t mu;
+  pthread_mutex_t cat_mu; /* the catalog: one connection for the workers and the merger */
   pthread_cond_t cv;
-  size_t next; /* first unit no worker has taken */
+  size_t next;    /* first unit no worker has taken */
+  size_t stored;  /* first merged unit whose states are not stored yet */
+  size_t pending; /* bytes of encoded states merged but not stored */
   bool failed;
   hl_error_t err; /* the first failure */
 } reader_t;
@@ -286,11 +278,19 @@ static hl_status_t read_unit(reader_t *rd, hl_prof_unit_t *u, uint64_t *limit, h
   if (!r->has_where && !u->late) {
     bool all = true;
     int64_t rows = -1;
+    hl_cat_prof_state_t *states = NULL;
+    size_t n_states = 0;
     const hl_cat_prof_state_t **found =
         hl_arena_zalloc(ua, sizeof *found * (size_t)(r->n_cols + 1));
     if (!found) rc = hl_err_nomem(err);
+    if (rc == HL_OK) {
+      pthread_mutex_lock(&rd->cat_mu);
+      rc = hl_cat_prof_get(r->cat, r->catalog, r->t->cat->db_name, r->t->cat->name, u->name, ua,
+                           &states, &n_states, err);
+      pthread_mutex_unlock(&rd->cat_mu);
+    }
     for (int c = 0; rc == HL_OK && all && c < r->n_cols; c++) {
-      found[c] = stored_state(r, rd->stored, u, c, ua);
+      found[c] = stored_state(r, states, n_states, u, c, ua);
       all = found[c] && (rows < 0 || found[c]->rows == rows);
       if (found[c]) rows = found[c]->rows;
     }
@@ -365,6 +365,9 @@ static hl_status_t read_unit(reader_t *rd, hl_prof_unit_t *u, uint64_t *limit, h
   return rc;
 }
 
+/* Encoded states are stored in batches of about this many bytes. */
+#define HL_PROF_STORE_BATCH ((size_t)8 << 20)
+
 static void fail(reader_t *rd, hl_error_t *err) {
   pthread_mutex_lock(&rd->mu);
   if (!rd->failed) {
@@ -418,92 +421,129 @@ static hl_status_t merge_unit(hl_prof_run_t *r, hl_prof_unit_t *u, hl_error_t *e
   return rc;
 }
 
-/* Reads every unit: in parallel without LIMIT, else newest first, one
- * after the other, until the LIMIT is reached. */
-static hl_status_t read_units(hl_prof_run_t *r, const stored_t *stored, hl_error_t *err) {
-  reader_t rd = {.r = r, .stored = stored};
-  hl_err_init(&rd.err);
-  if (!r->stmt->profile_has_limit || r->stmt->profile_limit < 0) {
-    int threads = hl_exec_scan_threads(r->s, r->t->cat->location, err);
-    if (threads == 0) return err->code;
-    if (r->filter && hl_expr_is_stateful(r->filter)) threads = 1;
-    if ((size_t)threads > r->n_units) threads = (int)r->n_units;
-    if (threads < 1) return HL_OK;
-    pthread_mutex_init(&rd.mu, NULL);
-    pthread_cond_init(&rd.cv, NULL);
-    pthread_t *tids = hl_calloc((size_t)threads, sizeof *tids);
-    int started = 0;
-    hl_status_t rc = tids ? HL_OK : hl_err_nomem(err);
-    for (; rc == HL_OK && started < threads; started++)
-      if (pthread_create(&tids[started], NULL, worker, &rd) != 0) {
-        rc = hl_err_set(err, HL_NOMEM, HL_SS(OUT_OF_MEMORY), "could not start a thread");
-        break;
-      }
-    if (rc != HL_OK) {
-      pthread_mutex_lock(&rd.mu);
-      rd.failed = true;
-      pthread_mutex_unlock(&rd.mu);
-    }
-    /* merged in unit order as the workers finish them */
-    for (size_t i = 0; rc == HL_OK && i < r->n_units; i++) {
-      pthread_mutex_lock(&rd.mu);
-      while (r->units[i].state != 2 && !rd.failed)
-        pthread_cond_wait(&rd.cv, &rd.mu);
-      bool failed = rd.failed;
-      pthread_mutex_unlock(&rd.mu);
-      if (failed) break;
-      if ((rc = merge_unit(r, &r->units[i], err)) != HL_OK) fail(&rd, err);
-    }
-    for (int i = 0; i < started; i++)
-      pthread_join(tids[i], NULL);
-    hl_free(tids);
-    pthread_mutex_destroy(&rd.mu);
-    pthread_cond_destroy(&rd.cv);
-    if (rd.failed && rc == HL_OK) {
-      hl_err_move(err, &rd.err);
-      return err->code;
-    }
-    hl_err_clear(&rd.err);
-    return rc;
-  }
-  uint64_t limit = (uint64_t)r->stmt->profile_limit;
-  pthread_mutex_init(&rd.mu, NULL);
-  pthread_cond_init(&rd.cv, NULL);
+static void free_enc(const hl_prof_run_t *r, hl_prof_unit_t *u) {
+  if (!u->enc) return;
+  for (int c = 0; c < r->n_cols; c++)
+    hl_buf_fini(&u->enc[c]);
+  hl_free(u->enc);
+  u->enc = NULL;
+}
+
+/* Stores the encoded states of the merged units [rd->stored, UPTO) (one
+ * catalog transaction) and frees them: states go to the catalog in
+ * batches as the units are merged, so that memory holds a batch, not the
+ * table's. */
+static hl_status_t store_states(reader_t *rd, size_t upto, hl_error_t *err) {
+  hl_prof_run_t *r = rd->r;
+  size_t n = 0;
+  for (size_t i = rd->stored; i < upto; i++)
+    if (r->units[i].enc) n += (size_t)r->n_cols;
   hl_status_t rc = HL_OK;
-  for (size_t i = 0; rc == HL_OK && i < r->n_units && limit > 0; i++) {
-    rc = read_unit(&rd, &r->units[i], &limit, err);
-    if (rc == HL_OK) rc = merge_unit(r, &r->units[i], err);
+  hl_arena_t *a = n ? hl_arena_create_charged(0, hl_arena_account(r->arena)) : NULL;
+  hl_cat_prof_state_t *states = a ? hl_arena_zalloc(a, sizeof *states * n) : NULL;
+  if (n && !states) rc = hl_err_nomem(err);
+  size_t k = 0;
+  for (size_t i = rd->stored; rc == HL_OK && i < upto; i++) {
+    const hl_prof_unit_t *u = &r->units[i];
+    for (int c = 0; u->enc && c < r->n_cols; c++) {
+      hl_cat_prof_state_t *st = &states[k++];
+      st->part = u->name;
+      st->column = r->t->names[c];
+      st->col_type = hl_type_to_string(a, r->t->types[c]);
+      st->fingerprint = u->fp;
+      st->state = u->enc[c].data;
+      st->state_len = u->enc[c].len;
+      st->rows = (int64_t)u->rows;
+      if (!st->col_type || u->enc[c].oom) rc = hl_err_nomem(err);
+    }
   }
-  pthread_mutex_destroy(&rd.mu);
-  pthread_cond_destroy(&rd.cv);
+  if (rc == HL_OK && n) {
+    pthread_mutex_lock(&rd->cat_mu);
+    rc = hl_cat_prof_put(r->cat, r->catalog, r->t->cat->db_name, r->t->cat->name, states, n, err);
+    pthread_mutex_unlock(&rd->cat_mu);
+  }
+  hl_arena_destroy(a);
+  for (size_t i = rd->stored; i < upto; i++)
+    free_enc(r, &r->units[i]);
+  rd->stored = upto;
+  rd->pending = 0;
   return rc;
 }
 
-/* Stores the states of the units read whole (one catalog transaction). */
-static hl_status_t store_states(hl_prof_run_t *r, hl_error_t *err) {
-  size_t n = 0;
-  for (size_t i = 0; i < r->n_units; i++)
-    if (r->units[i].enc) n += (size_t)r->n_cols;
-  if (n == 0) return HL_OK;
-  hl_cat_prof_state_t *states = hl_arena_zalloc(r->arena, sizeof *states * n);
-  if (!states) return hl_err_nomem(err);
-  size_t k = 0;
-  for (size_t i = 0; i < r->n_units; i++) {
-    const hl_prof_unit_t *u = &r->units[i];
-    if (!u->enc) continue;
-    for (int c = 0; c < r->n_cols; c++) {
-      hl_cat_prof_state_t *s = &states[k++];
-      s->part = u->name;
-      s->column = r->t->names[c];
-      s->col_type = hl_type_to_string(r->arena, r->t->types[c]);
-      s->fingerprint = u->fp;
-      s->state = u->enc[c].data;
-      s->state_len = u->enc[c].len;
-      s->rows = (int64_t)u->rows;
-      if (!s->col_type || u->enc[c].oom) return hl_err_nomem(err);
+/* Unit I is done: merged into the totals, its states stored with the
+ * batch once the batch is big enough (or at LAST). */
+static hl_status_t unit_done(reader_t *rd, size_t i, bool last, hl_error_t *err) {
+  hl_prof_run_t *r = rd->r;
+  hl_prof_unit_t *u = &r->units[i];
+  hl_status_t rc = merge_unit(r, u, err);
+  for (int c = 0; u->enc && c < r->n_cols; c++)
+    rd->pending += u->enc[c].len;
+  if (rc == HL_OK && (last || rd->pending >= HL_PROF_STORE_BATCH))
+    rc = store_states(rd, i + 1, err);
+  return rc;
+}
+
+/* Reads every unit: in parallel without LIMIT, else newest first, one
+ * after the other, until the LIMIT is reached. */
+static hl_status_t read_units(hl_prof_run_t *r, hl_error_t *err) {
+  reader_t rd = {.r = r};
+  hl_err_init(&rd.err);
+  pthread_mutex_init(&rd.mu, NULL);
+  pthread_mutex_init(&rd.cat_mu, NULL);
+  pthread_cond_init(&rd.cv, NULL);
+  hl_status_t rc = HL_OK;
+  if (r->stmt->profile_has_limit) {
+    uint64_t limit = (uint64_t)r->stmt->profile_limit;
+    size_t i = 0;
+    for (; rc == HL_OK && i < r->n_units && limit > 0; i++) {
+      rc = read_unit(&rd, &r->units[i], &limit, err);
+      if (rc == HL_OK) rc = unit_done(&rd, i, limit == 0 || i + 1 == r->n_units, err);
     }
+    goto done;
   }
-  return hl_cat_prof_put(r->cat, r->catalog, r->t->cat->db_name, r->t->cat->name, states, n, err);
+  int threads = hl_exec_scan_threads(r->s, r->t->cat->location, err);
+  if (threads == 0) {
+    rc = err->code;
+    goto done;
+  }
+  if (r->filter && hl_expr_is_stateful(r->filter)) threads = 1;
+  if ((size_t)threads > r->n_units) threads = (int)r->n_units;
+  pthread_t *tids = threads > 0 ? hl_calloc((size_t)threads, sizeof *tids) : NULL;
+  int started = 0;
+  if (threads > 0 && !tids) rc = hl_err_nomem(err);
+  for (; rc == HL_OK && started < threads; started++)
+    if (pthread_create(&tids[started], NULL, worker, &rd) != 0) {
+      rc = hl_err_set(err, HL_NOMEM, HL_SS(OUT_OF_MEMORY), "could not start a thread");
+      break;
+    }
+  if (rc != HL_OK) {
+    pthread_mutex_lock(&rd.mu);
+    rd.failed = true;
+    pthread_mutex_unlock(&rd.mu);
+  }
+  /* merged in unit order as the workers finish them */
+  for (size_t i = 0; rc == HL_OK && i < r->n_units; i++) {
+    pthread_mutex_lock(&rd.mu);
+    while (r->units[i].state != 2 && !rd.failed)
+      pthread_cond_wait(&rd.cv, &rd.mu);
+    bool failed = rd.failed;
+    pthread_mutex_unlock(&rd.mu);
+    if (failed) break;
+    if ((rc = unit_done(&rd, i, i + 1 == r->n_units, err)) != HL_OK) fail(&rd, err);
+  }
+  for (int i = 0; i < started; i++)
+    pthread_join(tids[i], NULL);
+  hl_free(tids);
+  if (rd.failed && rc == HL_OK) {
+    hl_err_move(err, &rd.err);
+    rc = err->code;
+  }
+done:
+  hl_err_clear(&rd.err);
+  pthread_mutex_destroy(&rd.mu);
+  pthread_mutex_destroy(&rd.cat_mu);
+  pthread_cond_destroy(&rd.cv);
+  return rc;
 }
 
 /* ------------------------------------------------------------------------
@@ -697,22 +737,6 @@ static hl_status_t check_table(hl_prof_run_t *r, hl_error_t *err) {
   return HL_OK;
 }
 
-static hl_status_t load_stored(hl_prof_run_t *r, stored_t *st, hl_error_t *err) {
-  memset(st, 0, sizeof *st);
-  if (r->has_where) return HL_OK; /* a row filter never reuses a unit's state */
-  hl_status_t rc = hl_cat_prof_list(r->cat, r->catalog, r->t->cat->db_name, r->t->cat->name,
-                                    r->arena, &st->states, &st->n, err);
-  if (rc != HL_OK || st->n == 0) return rc;
-  if (!(st->by_part = hl_map_create())) return hl_err_nomem(err);
-  for (size_t i = 0; i < st->n; i++) {
-    const char *p = st->states[i].part;
-    uint64_t seen;
-    if (hl_map_get(st->by_part, p, strlen(p), &seen)) continue;
-    if (hl_map_set(st->by_part, p, strlen(p), (uint64_t)i) < 0) return hl_err_nomem(err);
-  }
-  return HL_OK;
-}
-
 static hl_status_t make_units(hl_prof_run_t *r, hl_cat_partition_t *late, size_t n_late,
                               hl_error_t *err) {
   hl_table_t *t = r->t;
@@ -741,11 +765,7 @@ static void free_run(hl_prof_run_t *r) {
   for (size_t i = 0; i < r->n_units; i++) {
     hl_prof_unit_t *u = &r->units[i];
     free_states(u->cols, r->n_cols);
-    if (u->enc) {
-      for (int c = 0; c < r->n_cols; c++)
-        hl_buf_fini(&u->enc[c]);
-      hl_free(u->enc);
-    }
+    free_enc(r, u);
     hl_free(u->fp);
   }
   if (r->total) free_states(r->total, r->n_cols);
@@ -759,7 +779,6 @@ hl_status_t hl_cmd_profile(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_
   r.stmt = stmt;
   r.arena = arena;
   hl_buf_init(&r.warnings);
-  stored_t stored = {0};
   hl_cat_partition_t *late = NULL;
   size_t n_late = 0;
   const char *checkpoint = NULL;
@@ -787,16 +806,14 @@ hl_status_t hl_cmd_profile(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_
     rc = err->code;
     goto done;
   }
-  if ((rc = load_stored(&r, &stored, err)) != HL_OK) goto done;
   /* one reader lock and one listing for the whole statement */
   if (!(r.snap = hl_snap_create(arena, err))) {
     rc = err->code;
     goto done;
   }
   if ((rc = hl_snap_table(r.snap, s, r.scan, &r.snap_table, err)) != HL_OK) goto done;
-  rc = read_units(&r, &stored, err);
+  rc = read_units(&r, err);
   hl_snap_end(r.snap);
-  if (rc == HL_OK) rc = store_states(&r, err);
   if (rc == HL_OK && stmt->profile_incremental) {
     hl_txn_fault_point("profile_commit"); /* tests race two scans of one checkpoint here */
     rc = hl_prof_incr_commit(&r, &checkpoint, err);
@@ -808,7 +825,6 @@ hl_status_t hl_cmd_profile(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_
     if (rc == HL_OK) result->next = next;
   }
 done:
-  if (stored.by_part) hl_map_destroy(stored.by_part);
   free_run(&r);
   return rc;
 }

@@ -313,6 +313,15 @@ async function compareProfile(what, p, rel, expectSummary) {
   check(`${what} (${n} rows)`, bad);
 }
 
+// why DuckDB's quantile_disc is not the oracle: position ceil(q * n) - 1
+{
+  const got = (await dq(`SELECT n, quantile_disc(v, 0.25)::INT AS a, quantile_disc(v, 0.5)::INT AS b, quantile_disc(v, 0.75)::INT AS c
+      FROM (SELECT n, unnest(range(n)) AS v FROM range(1, 12) t(n)) GROUP BY n ORDER BY n`))
+    .map((r) => [r.a, r.b, r.c].join(',')).join(' ');
+  const ceil = [...Array(11).keys()].map((i) => [0.25, 0.5, 0.75].map((q) => Math.ceil(q * (i + 1)) - 1).join(',')).join(' ');
+  check("DuckDB's quantile_disc(q) takes position ceil(q * n) - 1, not floor(q * (n - 1))", got === ceil ? [] : [got]);
+}
+
 const [{ n: stageRows }] = await dq(`SELECT count(*)::BIGINT AS n FROM ${stageSource}`);
 check('DuckDB reads the staging file as hivelite loaded it', Number(stageRows) === N_EXACT ? [] : [`${stageRows} rows`]);
 

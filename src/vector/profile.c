@@ -824,8 +824,18 @@ static void sum_add(hl_prof_col_t *c, __int128 v) {
 }
 
 static double sum_double(const hl_prof_col_t *c) {
-  /* the 192-bit two's complement value hi * 2^128 + lo */
-  return (double)c->sum_hi * 0x1p128 + (double)c->sum_lo;
+  /* the 192-bit two's complement value hi * 2^128 + lo, converted by its
+   * magnitude: for a negative sum hi is -1 and lo near 2^128, and
+   * -2^128 + (double)lo cancels to 0 (or a multiple of 2^76) */
+  unsigned __int128 lo = c->sum_lo;
+  uint64_t hi = (uint64_t)c->sum_hi;
+  bool neg = c->sum_hi < 0;
+  if (neg) { /* two's complement negation of the 192 bits */
+    lo = ~lo + 1;
+    hi = ~hi + (lo == 0);
+  }
+  double m = (double)hi * 0x1p128 + (double)lo;
+  return neg ? -m : m;
 }
 
 /* ---- per kind: V's live non-NULL values gathered into c->keys ---- */

@@ -299,6 +299,29 @@ TEST(small_every_type) {
                       "top=1267650600228229401496703205376:2,-1267650600228229401496703205376:1");
     col_free(&c);
   }
+  { /* negative sums: the 192-bit sum converted by its magnitude (it
+       once cancelled to a mean of 0) */
+    col_t c = col_new(ty(a, "bigint"), 4);
+    const int64_t nv[4] = {-286, INT64_MIN, INT64_MIN, 7};
+    for (int i = 0; i < 4; i++)
+      c.i[i] = nv[i];
+    check_profile(&c, "count=4 nulls=0 distinct=3 min=-9223372036854775808 max=7 "
+                      "mean=-4.61169e+18 std=5.32512e+18 q=-9223372036854775808,"
+                      "-9223372036854775808,-286 zeros=0 neg=3 "
+                      "top=-9223372036854775808:2,-286:1,7:1");
+    col_free(&c);
+    col_t d = col_new(ty(a, "int"), 1);
+    d.i[0] = -286;
+    check_profile(&d, "count=1 nulls=0 distinct=1 min=-286 max=-286 mean=-286 q=-286,-286,-286 "
+                      "zeros=0 neg=1 top=-286:1");
+    col_free(&d);
+    col_t x = col_new(ty(a, "decimal(12,2)"), 2);
+    x.x[0] = -150;
+    x.x[1] = 25;
+    check_profile(&x, "count=2 nulls=0 distinct=2 min=-1.50 max=0.25 mean=-0.625 std=1.23744 "
+                      "q=-1.50,-1.50,-1.50 zeros=0 neg=1 top=-1.50:1,0.25:1");
+    col_free(&x);
+  }
   { /* strings: lengths in characters, empties, bytewise order */
     const char *names[] = {"string", "varchar(10)", "char(6)", "binary"};
     for (int k = 0; k < 4; k++) {

@@ -648,6 +648,9 @@ static hl_status_t profile_rows(hl_prof_run_t *r, hl_result_t *result, hl_error_
       SET_I64(17, pr.max_len);
       SET_DBL(18, pr.mean_len);
       SET_I64(19, pr.empties);
+    } else if (ct->id == HL_T_STRING || ct->id == HL_T_VARCHAR || ct->id == HL_T_CHAR ||
+               ct->id == HL_T_BINARY) {
+      SET_I64(19, 0); /* no value: none empty, as zeros and negatives count 0 */
     }
     if (pr.n_top > 0) { /* [{"value":..,"count":n},...] most frequent first */
       hl_buf_t b;

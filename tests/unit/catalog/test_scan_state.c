@@ -163,6 +163,19 @@ TEST(prof_roundtrip) {
     CHECK_STR(got[0].col_type, "bigint");
     CHECK(got[0].updated >= (int64_t)time(NULL) - 5 && got[0].updated <= (int64_t)time(NULL));
   }
+  /* one partition's states: ordered by column; none for another name */
+  CHECK_OK(&f, hl_cat_prof_get(f.cat, "internal", "SALES", "t", "ds=2", f.arena, &got, &n, &f.err));
+  CHECK_INT(n, 2);
+  if (n == 2) {
+    CHECK_STR(got[0].column, "a");
+    CHECK_STR(got[1].column, "b");
+    CHECK_STR(got[1].fingerprint, "f2");
+    CHECK_INT(got[1].rows, 5);
+  }
+  CHECK_OK(&f, hl_cat_prof_get(f.cat, "internal", "sales", "t", "DS=2", f.arena, &got, &n, &f.err));
+  CHECK_INT(n, 0); /* partition names are kept as given */
+  CHECK_OK(&f, hl_cat_prof_get(f.cat, "internal", "sales", "u", "ds=2", f.arena, &got, &n, &f.err));
+  CHECK_INT(n, 0);
   /* a put replaces every column of the partitions it names, nothing else;
    * a binary state with NUL bytes and an empty one survive */
   hl_cat_prof_state_t b[] = {st("ds=2", "a", "f2b", "", 7)};

@@ -587,23 +587,8 @@ static hl_status_t select_parts(analyze_t *a, hl_cat_partition_t **out, size_t *
                                 hl_error_t *err) {
   hl_table_t *t = a->t;
   const hl_ast_part_spec_t *spec = a->stmt->part_spec;
-  hl_ast_part_spec_t fixed = {0};
-  if (spec) {
-    fixed.items = hl_arena_alloc(a->arena, sizeof *fixed.items * (size_t)(spec->n + 1));
-    if (!fixed.items) return hl_err_nomem(err);
-    fixed.pos = spec->pos;
-    for (int i = 0; i < spec->n; i++) {
-      const hl_ast_part_item_t *item = &spec->items[i];
-      int k = hl_table_column_index(t, item->key);
-      if (k < t->n_data)
-        return hl_err_set_at(err, item->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
-                             "\"%s\" is not a partition column of table \"%s.%s\"", item->key,
-                             HL_TNAME(t));
-      if (item->value) fixed.items[fixed.n++] = *item;
-    }
-  }
-  hl_cmd_part_filter_t f;
-  hl_status_t rc = hl_cmd_part_filter_compile(a->s, t, &fixed, a->arena, &f, err);
+  hl_cmd_part_filter_t f = {0};
+  hl_status_t rc = spec ? hl_cmd_read_spec_compile(a->s, t, spec, a->arena, &f, err) : HL_OK;
   hl_cat_partition_t *parts;
   size_t n;
   if (rc == HL_OK) rc = hl_cat_partition_list(a->s->cat, t->cat->id, a->arena, &parts, &n, err);
@@ -611,7 +596,7 @@ static hl_status_t select_parts(analyze_t *a, hl_cat_partition_t **out, size_t *
   size_t kept = 0;
   for (size_t i = 0; i < n; i++)
     if (hl_cmd_part_filter_match(t, &f, &parts[i], a->arena)) parts[kept++] = parts[i];
-  if (spec && kept == 0 && fixed.n == t->n_part)
+  if (spec && kept == 0 && f.n == t->n_part)
     return hl_err_set_at(err, spec->pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
                          "partition not found in table \"%s.%s\"", HL_TNAME(t));
   *out = parts;

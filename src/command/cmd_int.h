@@ -298,6 +298,13 @@ hl_status_t hl_cmd_part_filter_compile(hl_session_t *s, const hl_table_t *t,
 bool hl_cmd_part_filter_match(const hl_table_t *t, const hl_cmd_part_filter_t *f,
                               const hl_cat_partition_t *p, hl_arena_t *arena);
 
+/* The filter of a statement's PARTITION (spec) that selects partitions to
+ * read (ANALYZE, PROFILE): every key must be a partition column (42703);
+ * a key without a value (PARTITION (ds, hr)) takes every value. */
+hl_status_t hl_cmd_read_spec_compile(hl_session_t *s, const hl_table_t *t,
+                                     const hl_ast_part_spec_t *spec, hl_arena_t *arena,
+                                     hl_cmd_part_filter_t *out, hl_error_t *err);
+
 /* "db.t" for messages. */
 #define HL_TNAME(t) (t)->cat->db_name, (t)->cat->name
 

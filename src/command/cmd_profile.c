@@ -155,21 +155,8 @@ static hl_status_t apply_spec(hl_prof_run_t *r, hl_error_t *err) {
   const hl_ast_part_spec_t *spec = r->stmt->part_spec;
   hl_table_t *t = r->t;
   if (!spec) return HL_OK;
-  hl_ast_part_spec_t fixed = {0};
-  fixed.items = hl_arena_alloc(r->arena, sizeof *fixed.items * (size_t)(spec->n + 1));
-  if (!fixed.items) return hl_err_nomem(err);
-  fixed.pos = spec->pos;
-  for (int i = 0; i < spec->n; i++) {
-    const hl_ast_part_item_t *item = &spec->items[i];
-    int k = hl_table_column_index(t, item->key);
-    if (k < t->n_data)
-      return hl_err_set_at(err, item->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
-                           "\"%s\" is not a partition column of table \"%s.%s\"", item->key,
-                           HL_TNAME(t));
-    if (item->value) fixed.items[fixed.n++] = *item;
-  }
   hl_cmd_part_filter_t f;
-  hl_status_t rc = hl_cmd_part_filter_compile(r->s, t, &fixed, r->arena, &f, err);
+  hl_status_t rc = hl_cmd_read_spec_compile(r->s, t, spec, r->arena, &f, err);
   if (rc != HL_OK) return rc;
   size_t kept = 0;
   for (size_t i = 0; i < r->scan->n_parts; i++)

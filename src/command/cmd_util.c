@@ -70,7 +70,7 @@ hl_status_t hl_cmd_resolve_location(const char *location, const char *base, long
         return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
                              "location \"%s\" is not an absolute file URI", location);
     } else if (hl_uri_object_root(location) || (i >= 2 && i <= 3 && location[i + 1] == '/' &&
-                                                 strncasecmp(location, "s3", 2) == 0)) {
+                                                strncasecmp(location, "s3", 2) == 0)) {
       return resolve_object(location, pos, arena, out, err);
     } else {
       return hl_err_set_at(err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
@@ -676,4 +676,23 @@ hl_status_t hl_cmd_cat_update(hl_session_t *s, const hl_cat_table_t *t,
   if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
   if (rc != HL_OK) hl_cat_rollback(s->cat);
   return rc;
+}
+
+hl_status_t hl_cmd_read_spec_compile(hl_session_t *s, const hl_table_t *t,
+                                     const hl_ast_part_spec_t *spec, hl_arena_t *arena,
+                                     hl_cmd_part_filter_t *out, hl_error_t *err) {
+  hl_ast_part_spec_t fixed = {0};
+  fixed.items = hl_arena_alloc(arena, sizeof *fixed.items * (size_t)(spec->n + 1));
+  if (!fixed.items) return hl_err_nomem(err);
+  fixed.pos = spec->pos;
+  for (int i = 0; i < spec->n; i++) {
+    const hl_ast_part_item_t *item = &spec->items[i];
+    int k = hl_table_column_index(t, item->key);
+    if (k < t->n_data)
+      return hl_err_set_at(err, item->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                           "\"%s\" is not a partition column of table \"%s.%s\"", item->key,
+                           HL_TNAME(t));
+    if (item->value) fixed.items[fixed.n++] = *item;
+  }
+  return hl_cmd_part_filter_compile(s, t, &fixed, arena, out, err);
 }

@@ -197,6 +197,23 @@ static int match_valued(char **argv, int argc, int *i, const char *short_name,
   return 1;
 }
 
+/* --format's VALUE into *OUT; -1 when it names no format. */
+static int parse_format(const char *value, hl_cli_format_t *out) {
+  static const struct {
+    const char *name;
+    hl_cli_format_t format;
+  } formats[] = {{"table", HL_CLI_FORMAT_TABLE},
+                 {"csv", HL_CLI_FORMAT_CSV},
+                 {"tsv", HL_CLI_FORMAT_TSV},
+                 {"json", HL_CLI_FORMAT_JSON}};
+  for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+    if (strcmp(value, formats[i].name) == 0) {
+      *out = formats[i].format;
+      return 0;
+    }
+  return -1;
+}
+
 static int parse_args(int argc, char **argv, options_t *opt, int *exit_now) {
   *exit_now = 0;
   for (int i = 1; i < argc; i++) {
@@ -235,15 +252,7 @@ static int parse_args(int argc, char **argv, options_t *opt, int *exit_now) {
       if (add_script(opt, text, text) < 0) return usage_error("%s", "out of memory");
     } else if (match_valued(argv, argc, &i, NULL, "--format", &value)) {
       if (!value) return usage_error("option \"%s\" requires an argument", arg);
-      if (strcmp(value, "table") == 0)
-        opt->format = HL_CLI_FORMAT_TABLE;
-      else if (strcmp(value, "csv") == 0)
-        opt->format = HL_CLI_FORMAT_CSV;
-      else if (strcmp(value, "tsv") == 0)
-        opt->format = HL_CLI_FORMAT_TSV;
-      else if (strcmp(value, "json") == 0)
-        opt->format = HL_CLI_FORMAT_JSON;
-      else
+      if (parse_format(value, &opt->format) != 0)
         return usage_error("unknown format \"%s\" (expected table, csv, tsv or json)", value);
     } else if (arg[0] == '-' && arg[1] != '\0') {
       return usage_error("unknown option \"%s\"", arg);
@@ -363,15 +372,7 @@ static int run_profile(int argc, char **argv) {
     } else if (strcmp(arg, "--with-late") == 0) {
       with_late = 1;
     } else if (match_valued(argv, argc, &i, NULL, "--format", &value)) {
-      if (value && strcmp(value, "table") == 0)
-        format = HL_CLI_FORMAT_TABLE;
-      else if (value && strcmp(value, "csv") == 0)
-        format = HL_CLI_FORMAT_CSV;
-      else if (value && strcmp(value, "tsv") == 0)
-        format = HL_CLI_FORMAT_TSV;
-      else if (value && strcmp(value, "json") == 0)
-        format = HL_CLI_FORMAT_JSON;
-      else
+      if (!value || parse_format(value, &format) != 0)
         return usage_error("option \"%s\" requires table, csv, tsv or json", arg);
     } else if (arg[0] == '-' && arg[1] != '\0') {
       return usage_error("unknown profile argument \"%s\"", arg);

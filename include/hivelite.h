@@ -93,6 +93,9 @@ const char *hl_column_text(hl_stmt_t *stmt, int col, size_t *len);
 int hl_column_is_numeric(hl_stmt_t *stmt, int col);
 /* 1 when the column is BOOLEAN (printed as true/false in JSON). */
 int hl_column_is_boolean(hl_stmt_t *stmt, int col);
+/* 1 when the column's STRING values are JSON documents (PROFILE's `top`,
+ * `warnings`, `checkpoint`): a JSON printer embeds them as they are. */
+int hl_column_is_json(hl_stmt_t *stmt, int col);
 
 /* The last error of DB (set by hl_open, hl_prepare or hl_step).  Strings are
  * owned by DB and valid until the next call on it.  Line and column are

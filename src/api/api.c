@@ -620,3 +620,7 @@ int hl_column_is_numeric(hl_stmt_t *st, int col) {
 int hl_column_is_boolean(hl_stmt_t *st, int col) {
   return valid_col(st, col) && st->result.types[col]->id == HL_T_BOOLEAN;
 }
+
+int hl_column_is_json(hl_stmt_t *st, int col) {
+  return valid_col(st, col) && st->result.json && st->result.json[col];
+}

@@ -400,9 +400,12 @@ static int is_json_number(const char *s, size_t len) {
   return i == len;
 }
 
-static void print_json_value(FILE *out, const char *s, size_t len, int numeric, int boolean) {
+static void print_json_value(FILE *out, const char *s, size_t len, int numeric, int boolean,
+                             int json) {
   if (!s) {
     fputs("null", out);
+  } else if (json && len > 0) { /* a JSON document from the library: embedded as it is */
+    fwrite(s, 1, len, out);
   } else if (numeric && is_json_number(s, len)) {
     fwrite(s, 1, len, out);
   } else if (boolean && ((len == 4 && strncmp(s, "true", 4) == 0) || (len == 1 && s[0] == '1'))) {
@@ -426,7 +429,7 @@ static hl_status_t print_json(hl_cli_t *cli, hl_stmt_t *stmt, hl_status_t rc) {
       print_json_string(cli->out, name, strlen(name));
       fputc(':', cli->out);
       print_json_value(cli->out, text, len, hl_column_is_numeric(stmt, col),
-                       hl_column_is_boolean(stmt, col));
+                       hl_column_is_boolean(stmt, col), hl_column_is_json(stmt, col));
     }
     fputs("}\n", cli->out);
   }

@@ -660,7 +660,12 @@ static hl_status_t profile_rows(hl_prof_run_t *r, hl_result_t *result, hl_error_
     }
     if ((rc = hl_rowset_add(rs, v, err)) != HL_OK) return rc;
   }
-  return hl_rowset_result(rs, result, err);
+  bool *json = hl_arena_zalloc(r->arena, sizeof *json * N_PROFILE_COLS);
+  if (!json) return hl_err_nomem(err);
+  json[20] = true; /* top */
+  hl_status_t rc = hl_rowset_result(rs, result, err);
+  result->json = json;
+  return rc;
 }
 
 static hl_status_t summary_row(hl_prof_run_t *r, const char *checkpoint, hl_result_t *result,
@@ -707,7 +712,10 @@ static hl_status_t summary_row(hl_prof_run_t *r, const char *checkpoint, hl_resu
     v[7].u.s.len = strlen(checkpoint);
   }
   hl_status_t rc = hl_rowset_add(rs, v, err);
-  return rc == HL_OK ? hl_rowset_result(rs, result, err) : rc;
+  if (rc == HL_OK) rc = hl_rowset_result(rs, result, err);
+  static const bool json[N_SUMMARY_COLS] = {[6] = true, [7] = true}; /* warnings, checkpoint */
+  result->json = json;
+  return rc;
 }
 
 /* ------------------------------------------------------------------------

@@ -29,6 +29,7 @@ typedef struct hl_result {
   char **names;            /* column names (statement arena) */
   const hl_type_t **types; /* column types (statement arena) */
   hl_op_t *root;           /* NULL: statement returns nothing */
+  const bool *json;        /* per column: its strings are JSON text; NULL: none */
   /* The statement's next result (PROFILE's summary), in the statement
    * arena; NULL: none.  hl_next_result moves to it. */
   struct hl_result *next;

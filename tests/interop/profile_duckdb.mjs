@@ -287,7 +287,7 @@ function compareColumn(kind, row, d) {
   // (as DuckDB's count FILTER says)
   for (const f of ['min_length', 'max_length', 'empty']) eq(f, row[f], str ? jnum(d[f]) : null);
   if (['str', 'bool'].includes(kind)) for (const f of ['q25', 'q50', 'q75']) eq(f, row[f], null);
-  const top = row.top === null ? [] : JSON.parse(row.top);
+  const top = row.top === null ? [] : row.top; // embedded JSON (hl_column_is_json)
   const topOk = top.length === d.top.length &&
     top.every((t, i) => sameValue(kind, t.value, d.top[i].value) && t.count === jnum(d.top[i].count));
   if (!topOk) bad.push(`${row.column}.top: got ${showv(top)} want ${showv(d.top)}`);
@@ -365,7 +365,7 @@ function sameProfiles(a, b, approxQuantiles) {
     if (!o) { bad.push(`${n} missing`); continue; }
     for (const f of ['count', 'nulls', 'distinct', 'distinct_exact', 'distinct_error', 'min', 'max', 'zeros',
       'negatives', 'min_length', 'max_length', 'empty', ...(approxQuantiles ? [] : ['q25', 'q50', 'q75', 'top'])])
-      if (row[f] !== o[f]) bad.push(`${n}.${f}: merged ${showv(row[f])} fresh ${showv(o[f])}`);
+      if (JSON.stringify(row[f]) !== JSON.stringify(o[f])) bad.push(`${n}.${f}: merged ${showv(row[f])} fresh ${showv(o[f])}`);
     for (const f of ['mean', 'stddev', 'mean_length'])
       if ((row[f] === null) !== (o[f] === null) || (row[f] !== null && !relClose(row[f], o[f], 1e-9)))
         bad.push(`${n}.${f}: merged ${row[f]} fresh ${o[f]}`);
@@ -463,7 +463,7 @@ for (let seed = 1; seed <= N_SEEDS; seed++) {
       }
     }
     // frequent values: reported counts are lower bounds of the true counts
-    const top = JSON.parse(row.top);
+    const top = row.top;
     if (top.length !== 5) bad.push(`${n}: ${top.length} frequent values`);
     const truth = await dq(`SELECT ${ty === 'DOUBLE' ? c : `${c}::VARCHAR`} AS v, count(*)::BIGINT AS n FROM ${rel}
         WHERE ${c} IN (${top.map((tv) => (ty === 'STRING' ? `'${tv.value.replaceAll("'", "''")}'` : lit(tv.value))).join(', ')}) GROUP BY ${c}`);

@@ -248,7 +248,9 @@ static const hl_cat_prof_state_t *stored_state(const hl_prof_run_t *r, const sto
 typedef struct reader {
   hl_prof_run_t *r;
   const stored_t *stored;
-  uint64_t limit; /* rows still wanted; UINT64_MAX: all */
+  uint64_t limit;  /* rows still wanted; UINT64_MAX: all */
+  bool concurrent; /* units read by several threads at once (each scan keeps off the
+                      session's Parquet footer cache, which is for one thread) */
   pthread_mutex_t mu;
   pthread_cond_t cv;
   size_t next; /* first unit no worker has taken */
@@ -326,6 +328,7 @@ static hl_status_t read_unit(reader_t *rd, hl_prof_unit_t *u, uint64_t *limit, h
     op = hl_op_scan_create(s, r->snap, plan, ua, err);
     if (!op) rc = err->code;
   }
+  if (rc == HL_OK && rd->concurrent) hl_op_scan_set_concurrent(op);
   if (rc == HL_OK && r->filter) rc = hl_op_scan_set_filter(op, r->filter, err);
   bool cut = false;
   while (rc == HL_OK) {
@@ -429,6 +432,7 @@ static hl_status_t read_units(hl_prof_run_t *r, const stored_t *stored, hl_error
     if (r->filter && hl_expr_is_stateful(r->filter)) threads = 1;
     if ((size_t)threads > r->n_units) threads = (int)r->n_units;
     if (threads < 1) return HL_OK;
+    rd.concurrent = threads > 1;
     pthread_mutex_init(&rd.mu, NULL);
     pthread_cond_init(&rd.cv, NULL);
     pthread_t *tids = hl_calloc((size_t)threads, sizeof *tids);

@@ -40,7 +40,12 @@ e. PROFILE ... LIMIT n counts exactly n rows, those of the newest
 f. `hivelite profile ... --format json` prints exactly what the SQL
    statement prints (stdout and stderr), for a full profile, --limit,
    --where and --incremental NAME --with-late (the latter on a copy of
-   the warehouse, since an incremental scan moves its checkpoint).
+   the warehouse, since an incremental scan moves its checkpoint);
+g. a Parquet table of 2,000 partitions profiled by two threads, five
+   times: each worker's scan once shared the session's Parquet footer
+   cache, which is for one thread (a use-after-free or double free that
+   the ASan build of make check catches most runs; the answer is checked
+   too).
 Standard library only.
 """
 import argparse
@@ -658,6 +663,29 @@ def test_dates(h, data, rng, hl_exe, tmp):
     check('"value\\":\\"%s\\"' % extra in want_out[0], "(f) the checkpoint is the new day")
 
 
+# ---- (g): Parquet partitions read by PROFILE's worker threads ---------------------
+def test_parquet_threads(h, data):
+    # one Parquet file written by hivelite, copied into 2,000 partitions
+    h.raw("CREATE TABLE pq1 (x INT, y STRING) STORED AS PARQUET",
+          "INSERT INTO pq1 VALUES (1, 'a'), (2, 'b'), (3, NULL), (-4, '')")
+    src = os.path.join(h.wh, "pq1")
+    files = [f for f in os.listdir(src) if not f.startswith((".", "_"))]
+    eq(len(files), 1, "(g) one Parquet file")
+    root = os.path.join(data, "pq")
+    for p in range(2000):
+        os.makedirs(os.path.join(root, "p=%d" % p))
+        shutil.copyfile(os.path.join(src, files[0]), os.path.join(root, "p=%d" % p, "f.parquet"))
+    h.raw("CREATE EXTERNAL TABLE pq (x INT, y STRING) PARTITIONED BY (p INT) STORED AS PARQUET"
+          " LOCATION '%s'" % root, "MSCK REPAIR TABLE pq")
+    want_x = model_col([1, 2, 3, -4] * 2000, "int")
+    want_y = model_col(["a", "b", None, ""] * 2000, "str")
+    for i in range(5):  # WHERE true: every partition read, none stored
+        cols, s, _, _, _ = h.profile("PROFILE TABLE pq WHERE true", "SET hivelite.threads=2")
+        eq((s["partitions_read"], s["rows_read"]), (2000, 8000), "(g) run %d: read" % i)
+        check_col(cols["x"], want_x, "(g) run %d: x" % i)
+        check_col(cols["y"], want_y, "(g) run %d: y" % i)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hivelite", required=True)
@@ -672,6 +700,7 @@ def main():
         rng = random.Random(16)
         test_batches(h, data, rng)
         test_dates(h, data, rng, exe, tmp)
+        test_parquet_threads(h, data)
     except Failure as e:
         print("FAIL: %s" % e)
         if a.keep:

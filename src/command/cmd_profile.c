@@ -225,6 +225,8 @@ static const hl_cat_prof_state_t *stored_state(const hl_prof_run_t *r,
 
 typedef struct reader {
   hl_prof_run_t *r;
+  bool concurrent; /* units read by several threads at once (each scan keeps off the
+                      session's Parquet footer cache, which is for one thread) */
   pthread_mutex_t mu;
   pthread_mutex_t cat_mu; /* the catalog: one connection for the workers and the merger */
   pthread_cond_t cv;
@@ -313,6 +315,7 @@ static hl_status_t read_unit(reader_t *rd, hl_prof_unit_t *u, uint64_t *limit, h
     op = hl_op_scan_create(s, r->snap, plan, ua, err);
     if (!op) rc = err->code;
   }
+  if (rc == HL_OK && rd->concurrent) hl_op_scan_set_concurrent(op);
   if (rc == HL_OK && r->filter) rc = hl_op_scan_set_filter(op, r->filter, err);
   bool cut = false;
   while (rc == HL_OK) {
@@ -495,6 +498,7 @@ static hl_status_t read_units(hl_prof_run_t *r, hl_error_t *err) {
   }
   if (r->filter && hl_expr_is_stateful(r->filter)) threads = 1;
   if ((size_t)threads > r->n_units) threads = (int)r->n_units;
+  rd.concurrent = threads > 1;
   pthread_t *tids = threads > 0 ? hl_calloc((size_t)threads, sizeof *tids) : NULL;
   int started = 0;
   if (threads > 0 && !tids) rc = hl_err_nomem(err);

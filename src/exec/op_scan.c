@@ -77,7 +77,8 @@ typedef struct scan {
   hl_scan_stats_t stats;
   /* parallel scans: this scan reads file ordinals == worker (mod n_workers) */
   int worker, n_workers;
-  size_t file_ordinal;                        /* ordinal of the next file over all units */
+  bool concurrent;     /* hl_op_scan_set_concurrent: other scans of the session on other threads */
+  size_t file_ordinal; /* ordinal of the next file over all units */
   void (*on_file)(void *ctx, size_t ordinal); /* hl_op_scan_on_file */
   void *on_file_ctx;
   size_t current_file; /* ordinal of the file being read */
@@ -391,7 +392,7 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
         sc->s->fs, path, sc->n_read, sc->read_types ? sc->read_types : t->types, sc->read_names,
         sc->read_needed, sc->plan->sampled ? NULL : sc->preds, sc->plan->sampled ? 0 : sc->n_preds,
         /* the footer cache is for one thread at a time */
-        sc->n_workers > 1 ? NULL : sc->s->parquet_cache, &sc->pq, err);
+        sc->n_workers > 1 || sc->concurrent ? NULL : sc->s->parquet_cache, &sc->pq, err);
     if (rc == HL_OK && sc->late && !sc->raw) hl_parquet_reader_set_late(sc->pq, sc->late);
     if (rc == HL_OK && split) {
       int n_rg = hl_parquet_reader_row_groups(sc->pq);
@@ -579,6 +580,10 @@ void hl_op_scan_set_worker(hl_op_t *op, int worker, int n_workers) {
   scan_t *sc = (scan_t *)op;
   sc->worker = worker;
   sc->n_workers = n_workers;
+}
+
+void hl_op_scan_set_concurrent(hl_op_t *op) {
+  ((scan_t *)op)->concurrent = true;
 }
 
 hl_status_t hl_op_scan_set_filter(hl_op_t *op, const hl_expr_t *pred, hl_error_t *err) {

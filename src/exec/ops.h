@@ -34,6 +34,12 @@ const hl_scan_stats_t *hl_op_scan_stats(const hl_op_t *scan);
 /* Makes SCAN read only the files whose ordinal (over all its partitions,
  * in listing order) is WORKER modulo N_WORKERS (set before the first next). */
 void hl_op_scan_set_worker(hl_op_t *scan, int worker, int n_workers);
+/* Tells SCAN that other scans of its session run at the same time on other
+ * threads (PROFILE's workers, each with a scan of its own): it then keeps
+ * off the session's Parquet footer cache, which is for one thread at a
+ * time, as the workers of one parallel scan do (set before the first
+ * next). */
+void hl_op_scan_set_concurrent(hl_op_t *scan);
 /* Ordinal of the file the last batch came from. */
 size_t hl_op_scan_current_file(const hl_op_t *scan);
 /* Calls FN(CTX, ordinal) as SCAN moves to each file (its own or another

@@ -1119,7 +1119,7 @@ static hl_status_t new_stats(writer_t *w, const wpart_t *p, bool overwrite, hl_k
    * such as a bucketed table's bucketing_version) count as no statistics */
   bool none =
       !*kvs || (!kv_get(*kvs, *n, "numFiles") && !kv_get(*kvs, *n, "COLUMN_STATS_ACCURATE"));
-  if (!p->rows_unknown && (overwrite || none || stats_accurate(*kvs, *n))) {
+  if (!p->rows_unknown && (overwrite || stats_accurate(*kvs, *n))) {
     bool keep = !overwrite && !none;
     uint64_t files = p->files + (keep ? kv_u64(*kvs, *n, "numFiles") : 0);
     uint64_t rows = p->rows + (keep ? kv_u64(*kvs, *n, "numRows") : 0);
@@ -1137,6 +1137,13 @@ static hl_status_t new_stats(writer_t *w, const wpart_t *p, bool overwrite, hl_k
     files++;
     size += entries[i].size;
   }
+  /* no statistics before (an empty new table, or files nobody counted: a
+   * partition MSCK registered, an external table over existing files):
+   * the new files' counts are the whole only when the listing holds no
+   * other file, else numRows is unknown -- never the new rows alone */
+  if (!p->rows_unknown && none && files == p->files)
+    return put_stats(kvs, n, p->files, p->rows, p->total_bytes, p->raw_bytes, true, w->arena,
+                     err);
   return put_stats(kvs, n, files, 0, size, 0, false, w->arena, err);
 }
 

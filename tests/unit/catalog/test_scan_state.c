@@ -604,10 +604,7 @@ TEST(three_thousand_partitions) {
   }
   printf("  3000 partitions x 10 columns: put %.1f ms, put again %.1f ms, list %.1f ms\n", t1 - t0,
          t2 - t1, t3 - t2);
-  /* generous bounds for sanitizer builds; release builds are ~10x faster */
-  CHECK(t1 - t0 < 1000);
-  CHECK(t2 - t1 < 1000);
-  CHECK(t3 - t2 < 1000);
+  /* timings are reported, not asserted: a loaded CI machine is no benchmark */
   fx_teardown(&f);
 }
 

@@ -848,6 +848,67 @@ TEST(allocation_failures_are_clean) {
   hl_arena_destroy(a);
 }
 
+/* Encoded size of one state of ROWS rows: DISTINCT values at most (0:
+ * all different); WIDE: BIGINT values over all 63 bits, else below 2^32. */
+static size_t state_size(const hl_type_t *t, int rows, int64_t distinct, bool wide) {
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_prof_col_t *st = hl_prof_col_new(t, &err);
+  static int64_t ints[HL_BATCH_CAP];
+  static double dbls[HL_BATCH_CAP];
+  static hl_str_t strs[HL_BATCH_CAP];
+  static char pool[HL_BATCH_CAP * 24];
+  bool is_str = t->id == HL_T_STRING;
+  for (int at = 0; at < rows; at += HL_BATCH_CAP) {
+    int k = rows - at < HL_BATCH_CAP ? rows - at : HL_BATCH_CAP;
+    for (int i = 0; i < k; i++) {
+      uint64_t r = rnd();
+      int64_t v = distinct ? (int64_t)(r % (uint64_t)distinct) : (int64_t)(r >> (wide ? 1 : 32));
+      if (!distinct && !wide) v = (int64_t)((uint64_t)(at + i) * 2654435761u); /* all distinct */
+      ints[i] = v;
+      dbls[i] = (double)v * 0.01;
+      if (is_str)
+        strs[i] =
+            (hl_str_t){pool + i * 24, (uint32_t)snprintf(pool + i * 24, 24, "c%lld", (long long)v)};
+    }
+    hl_vec_t v = {.type = t,
+                  .data = is_str                 ? (void *)strs
+                          : t->id == HL_T_DOUBLE ? (void *)dbls
+                                                 : (void *)ints};
+    CHECK_INT(hl_prof_col_add(st, &v, NULL, (uint32_t)k, &err), HL_OK);
+  }
+  hl_buf_t b = enc(st);
+  size_t n = b.len;
+  hl_buf_fini(&b);
+  hl_prof_col_free(st);
+  return n;
+}
+
+/* The encoded sizes of states by rows, distinct values and type (printed:
+ * the table in src/vector/README.md); HL_PROF_BENCH=1 adds 1M rows. */
+TEST(state_size_table) {
+  hl_arena_t *a = hl_arena_create(0);
+  const hl_type_t *tb = ty(a, "bigint"), *td = ty(a, "double"), *ts = ty(a, "string");
+  const int rows[] = {8000, 100000, 1000000};
+  int n_rows = getenv("HL_PROF_BENCH") ? 3 : 2;
+  printf("  %8s %9s %12s %12s %8s %8s\n", "rows", "distinct", "bigint<2^32", "bigint<2^63",
+         "double", "string");
+  for (int ri = 0; ri < n_rows; ri++) {
+    const int64_t ds[] = {20, 1000, 5000, 0};
+    for (int di = 0; di < 4; di++) {
+      rng_state = 11 + (uint64_t)di;
+      size_t s1 = state_size(tb, rows[ri], ds[di], false);
+      size_t s2 = state_size(tb, rows[ri], ds[di], true);
+      size_t s3 = state_size(td, rows[ri], ds[di], false);
+      size_t s4 = state_size(ts, rows[ri], ds[di], false);
+      char dtext[16];
+      snprintf(dtext, sizeof dtext, "%lld", (long long)(ds[di] ? ds[di] : rows[ri]));
+      printf("  %8d %9s %12zu %12zu %8zu %8zu\n", rows[ri], dtext, s1, s2, s3, s4);
+    }
+  }
+  hl_arena_destroy(a);
+}
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -901,6 +962,36 @@ TEST(bench) {
            (double)rows / dt / 1e6, (long long)r.distinct);
     hl_prof_col_free(st);
   }
+  /* PROFILE's shape: one state per 8,000-row partition, encoded */
+  for (int kind = 0; kind < 2; kind++) {
+    const hl_type_t *t = ty(a, kind ? "double" : "bigint");
+    rng_state = 2;
+    size_t bytes = 0;
+    double t0 = now_s();
+    for (int64_t at = 0; at < rows; at += 8000) {
+      hl_prof_col_t *st = hl_prof_col_new(t, &err);
+      for (int part = 0; part < 8000; part += HL_BATCH_CAP) {
+        uint32_t k = 8000 - part < HL_BATCH_CAP ? (uint32_t)(8000 - part) : HL_BATCH_CAP;
+        for (uint32_t i = 0; i < k; i++) {
+          int64_t x = (int64_t)(rnd() >> 1);
+          if (kind)
+            memcpy(&vals[i], &(double){(double)x * 0.01}, 8);
+          else
+            vals[i] = x;
+        }
+        hl_vec_t v = {.type = t, .data = vals};
+        CHECK_INT(hl_prof_col_add(st, &v, NULL, k, &err), HL_OK);
+      }
+      hl_buf_t b = enc(st);
+      bytes += b.len;
+      hl_buf_fini(&b);
+      hl_prof_col_free(st);
+    }
+    double dt = now_s() - t0;
+    printf("  bench %s, 8,000-row states encoded: %.1f M rows/s, %.0f bytes a state\n",
+           kind ? "double" : "bigint", (double)rows / dt / 1e6,
+           (double)bytes / (double)(rows / 8000));
+  }
   hl_arena_destroy(a);
 }
 
@@ -913,6 +1004,7 @@ int main(void) {
   RUN(frequent_values_lower_bounds);
   RUN(decode_rejects_damage);
   RUN(encoded_sizes);
+  RUN(state_size_table);
   RUN(allocation_failures_are_clean);
   RUN(bench);
   return test_report();

@@ -8,7 +8,9 @@
  * counts as lower bounds within their error; dictionary views equal to
  * plain strings; encode -> decode -> encode byte-equal; every truncation
  * and random byte flips rejected (and, behind a fixed checksum, decoded or
- * rejected cleanly).  HL_PROF_BENCH=1 prints throughput.
+ * rejected cleanly); encoded sizes within their bounds (a sketch state of
+ * 8,000 distinct BIGINTs at most 3 KiB).  HL_PROF_BENCH=1 prints
+ * throughput.
  */
 #include "test.h"
 
@@ -543,7 +545,7 @@ TEST(distinct_estimate_within_stated_error) {
       hl_prof_result_t r;
       result_of(st, a, &r);
       CHECK(!r.distinct_exact);
-      CHECK(r.distinct_rel_err == 1.04 / 128.0);
+      CHECK(r.distinct_rel_err == HL_PROF_DISTINCT_REL_ERR);
       double e = ((double)r.distinct - (double)sizes[si]) / (double)sizes[si];
       sum_sq += e * e;
       if (fabs(e) > worst) worst = fabs(e);
@@ -552,7 +554,7 @@ TEST(distinct_estimate_within_stated_error) {
       hl_prof_col_free(half);
     }
     printf("  distinct %lld: max rel err %.4f, rms %.4f (stated %.4f)\n", (long long)sizes[si],
-           worst, sqrt(sum_sq / seeds), 1.04 / 128.0);
+           worst, sqrt(sum_sq / seeds), HL_PROF_DISTINCT_REL_ERR);
   }
   hl_arena_destroy(a);
 }
@@ -591,9 +593,22 @@ static double rank_err(const int64_t *s, int64_t n, double q, int64_t v) {
   return d / (double)n;
 }
 
-/* SEEDS runs of N rows in four shapes, split into up to five merged parts;
- * returns the largest rank error seen. */
-static double quantile_runs(int n, int seeds, int seed0) {
+/* ST through its encoding, as PROFILE stores and reads it back. */
+static hl_prof_col_t *round_trip(const hl_type_t *t, hl_prof_col_t *st) {
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_buf_t b = enc(st);
+  hl_prof_col_t *d = hl_prof_col_decode(t, b.data, b.len, &err);
+  CHECK(d != NULL);
+  hl_buf_fini(&b);
+  hl_prof_col_free(st);
+  return d;
+}
+
+/* SEEDS runs of N rows in four shapes, split into up to five merged parts
+ * (PART_ROWS > 0: into parts of that many rows), each stored (encoded and
+ * decoded) before the merge; returns the largest rank error seen. */
+static double quantile_runs(int n, int seeds, int seed0, int part_rows) {
   hl_arena_t *a = hl_arena_create(0);
   const hl_type_t *t = ty(a, "bigint");
   hl_error_t err;
@@ -613,14 +628,30 @@ static double quantile_runs(int n, int seeds, int seed0) {
     hl_prof_col_t *parts[5];
     for (int p = 0; p < n_parts; p++)
       parts[p] = hl_prof_col_new(t, &err);
-    for (int at = 0; at < n; at += 2048) {
-      int k = n - at < 2048 ? n - at : 2048;
-      hl_vec_t v = {.type = t, .data = vals + at};
-      CHECK_INT(hl_prof_col_add(parts[(at / 2048) * n_parts / (n / 2048 + 1)], &v, NULL,
-                                (uint32_t)k, &err),
-                HL_OK);
+    if (part_rows) { /* many small stored parts merged into one */
+      for (int at = 0; at < n; at += part_rows) {
+        hl_prof_col_t *st = hl_prof_col_new(t, &err);
+        for (int i = at; i < at + part_rows && i < n; i += 1024) {
+          int k = at + part_rows - i < 1024 ? at + part_rows - i : 1024;
+          k = n - i < k ? n - i : k;
+          hl_vec_t v = {.type = t, .data = vals + i};
+          CHECK_INT(hl_prof_col_add(st, &v, NULL, (uint32_t)k, &err), HL_OK);
+        }
+        st = round_trip(t, st);
+        CHECK_INT(hl_prof_col_merge(parts[0], st, &err), HL_OK);
+        hl_prof_col_free(st);
+      }
+    } else {
+      for (int at = 0; at < n; at += 2048) {
+        int k = n - at < 2048 ? n - at : 2048;
+        hl_vec_t v = {.type = t, .data = vals + at};
+        CHECK_INT(hl_prof_col_add(parts[(at / 2048) * n_parts / (n / 2048 + 1)], &v, NULL,
+                                  (uint32_t)k, &err),
+                  HL_OK);
+      }
     }
     for (int p = 1; p < n_parts; p++) {
+      parts[p] = round_trip(t, parts[p]);
       CHECK_INT(hl_prof_col_merge(parts[0], parts[p], &err), HL_OK);
       hl_prof_col_free(parts[p]);
     }
@@ -657,11 +688,18 @@ static double quantile_runs(int n, int seeds, int seed0) {
 }
 
 TEST(quantile_rank_error_within_bound) {
-  double w1 = quantile_runs(300000, 40, 0);
+  double w0 = quantile_runs(8000, 200, 1000, 0);
+  printf("  quantiles, 8k rows x 200: max rank error %.5f (stated %.3f)\n", w0,
+         HL_PROF_QUANTILE_RANK_ERR);
+  double w1 = quantile_runs(300000, 40, 0, 0);
   printf("  quantiles, 300k rows x 40: max rank error %.5f (stated %.3f)\n", w1,
          HL_PROF_QUANTILE_RANK_ERR);
+  /* PROFILE's shape: 8,000-row partitions, stored, merged */
+  double w3 = quantile_runs(4000000, 8, 200, 8000);
+  printf("  quantiles, 500 stored parts of 8k rows x 8: max rank error %.5f (stated %.3f)\n", w3,
+         HL_PROF_QUANTILE_RANK_ERR);
   /* past 2^21 rows the intake is pair-sampled */
-  double w2 = quantile_runs(6000000, 4, 100);
+  double w2 = quantile_runs(6000000, 4, 100, 0);
   printf("  quantiles, 6M rows x 4: max rank error %.5f (stated %.3f)\n", w2,
          HL_PROF_QUANTILE_RANK_ERR);
 }
@@ -864,7 +902,8 @@ static size_t state_size(const hl_type_t *t, int rows, int64_t distinct, bool wi
     for (int i = 0; i < k; i++) {
       uint64_t r = rnd();
       int64_t v = distinct ? (int64_t)(r % (uint64_t)distinct) : (int64_t)(r >> (wide ? 1 : 32));
-      if (!distinct && !wide) v = (int64_t)((uint64_t)(at + i) * 2654435761u); /* all distinct */
+      if (!distinct && !wide) /* all distinct: odd multiples are a bijection mod 2^32 */
+        v = (int64_t)(uint32_t)((uint32_t)(at + i) * 2654435761u);
       ints[i] = v;
       dbls[i] = (double)v * 0.01;
       if (is_str)
@@ -885,7 +924,8 @@ static size_t state_size(const hl_type_t *t, int rows, int64_t distinct, bool wi
 }
 
 /* The encoded sizes of states by rows, distinct values and type (printed:
- * the table in src/vector/README.md); HL_PROF_BENCH=1 adds 1M rows. */
+ * the table in src/vector/README.md), held to bounds; HL_PROF_BENCH=1
+ * adds 1M rows. */
 TEST(state_size_table) {
   hl_arena_t *a = hl_arena_create(0);
   const hl_type_t *tb = ty(a, "bigint"), *td = ty(a, "double"), *ts = ty(a, "string");
@@ -904,6 +944,14 @@ TEST(state_size_table) {
       char dtext[16];
       snprintf(dtext, sizeof dtext, "%lld", (long long)(ds[di] ? ds[di] : rows[ri]));
       printf("  %8d %9s %12zu %12zu %8zu %8zu\n", rows[ri], dtext, s1, s2, s3, s4);
+      if (ds[di] == 1000) { /* exact: what the values take */
+        CHECK(s1 <= 2048 && s2 <= 2048 && s3 <= 9 * 1024 && s4 <= 5 * 1024);
+      } else if (ds[di] != 20) { /* sketches: bounded whatever the rows */
+        CHECK(s1 <= 2560 && s2 <= 3584 && s3 <= 3584 && s4 <= 2048);
+        if (rows[ri] == 8000) CHECK(s2 <= 3072); /* an 8k-row partition: <= 3 KiB */
+      } else {
+        CHECK(s1 <= 160 && s2 <= 160 && s3 <= 320 && s4 <= 160);
+      }
     }
   }
   hl_arena_destroy(a);

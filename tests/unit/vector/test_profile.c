@@ -957,6 +957,52 @@ TEST(state_size_table) {
   hl_arena_destroy(a);
 }
 
+/* HL_PROF_CORPUS=DIR: writes the fuzz target's seeds (tests/fuzz/corpus/
+ * prof_state): per type of fuzz_prof_state.c's list, an exact state
+ * (seed_TT_0) and, past 1024 values, a sketch (seed_TT_1), each as the
+ * type's index byte and the encoding. */
+TEST(write_fuzz_corpus) {
+  const char *dir = getenv("HL_PROF_CORPUS");
+  if (!dir) return;
+  static const char *const types[] = {
+      "bigint",  "int",    "double",  "float", "decimal(10,2)", "decimal(38,3)", "string",
+      "char(4)", "binary", "boolean", "date",  "timestamp",     "array<int>",    "varchar(8)",
+  };
+  hl_arena_t *a = hl_arena_create(0);
+  char *pool = malloc((size_t)3000 * 24);
+  for (int tk = 0; tk < 14; tk++) {
+    const hl_type_t *t = ty(a, types[tk]);
+    for (int mode = 0; mode < 2; mode++) {
+      rng_state = (uint64_t)tk * 31 + (uint64_t)mode;
+      col_t c = random_col(t, mode ? 3000 : 60, mode ? 0 : 12, pool);
+      if (hl_type_is_integer(t) && t->id != HL_T_BIGINT) /* in range of the type */
+        for (int i = 0; i < c.n; i++)
+          c.i[i] = t->id == HL_T_BOOLEAN ? c.i[i] & 1 : c.i[i] % 100000;
+      hl_prof_col_t *st = state_of(&c, 0);
+      hl_buf_t b = enc(st);
+      hl_prof_result_t r;
+      result_of(st, a, &r);
+      if (mode == 0 || !r.distinct_exact) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/seed_%02d_%d", dir, tk, mode);
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL);
+        if (f) {
+          uint8_t tb = (uint8_t)tk;
+          fwrite(&tb, 1, 1, f);
+          fwrite(b.data, 1, b.len, f);
+          fclose(f);
+        }
+      }
+      hl_buf_fini(&b);
+      hl_prof_col_free(st);
+      col_free(&c);
+    }
+  }
+  free(pool);
+  hl_arena_destroy(a);
+}
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -1054,6 +1100,7 @@ int main(void) {
   RUN(encoded_sizes);
   RUN(state_size_table);
   RUN(allocation_failures_are_clean);
+  RUN(write_fuzz_corpus);
   RUN(bench);
   return test_report();
 }

@@ -275,7 +275,7 @@ static void ctab_fini(ctab_t *t) {
 }
 
 static inline const char *ent_str(const ctab_t *t, const ent_t *e) {
-  return t->pool + e->lo;
+  return t->pool ? t->pool + e->lo : ""; /* no pool yet: only empty strings */
 }
 
 /* Finds the entry of a key; returns its index or -1, and the free slot

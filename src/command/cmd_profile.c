@@ -299,8 +299,16 @@ static hl_status_t read_unit(reader_t *rd, hl_prof_unit_t *u, uint64_t *limit, h
         u->rows = (uint64_t)rows;
         *limit -= (uint64_t)rows;
       }
-      hl_arena_destroy(ua);
-      return rc;
+      if (rc != HL_CORRUPT) {
+        hl_arena_destroy(ua);
+        return rc;
+      }
+      /* a state that does not decode (XX001: an older format, or damage)
+       * is not a failure: the unit is read again, from empty states */
+      hl_err_clear(err);
+      rc = HL_OK;
+      free_states(u->cols, r->n_cols);
+      if (!(u->cols = new_states(r, err))) rc = err->code;
     }
   }
   hl_plan_scan_t *plan = hl_arena_alloc(ua, sizeof *plan);

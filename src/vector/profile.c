@@ -5,7 +5,8 @@
  * non-NULL value with its count (at most HL_PROF_EXACT_MAX; strings at most
  * HL_PROF_EXACT_BYTES of bytes); distinct, the most frequent values and the
  * quantiles are read from it exactly.  SKETCH: once a value would not fit,
- * the table is poured into a HyperLogLog (util/hll.h registers, estimated
+ * the table is poured into a HyperLogLog (util/hll.h's registers at 2^12
+ * rather than ANALYZE's 2^14, estimated
  * with Ertl's improved raw estimator, which has no bias over the whole
  * range, unlike the switch from linear counting), a Misra-Gries summary
  * and, for ordered types, a quantile sketch -- each table entry with its
@@ -32,31 +33,42 @@
  * level and its compaction count: deterministic, but not in step with
  * periodic data) moves up one level, an odd item out stays.  Capacities are
  * KLL's: the top level KLL_K, each one below 2/3 of the one above, at least
- * KLL_MINCAP, except level 0, which keeps KLL_L0 (1024) so that the sketch
- * is exact up to 1024 values and sorts in chunks worth the setup.  A
+ * KLL_MINCAP, except level 0, which keeps KLL_L0 (1024) in memory so that
+ * the sketch is exact up to 1024 values and sorts in chunks worth the
+ * setup; the encoder compacts a copy until level 0 too is within KLL's
+ * capacity, so a stored sketch holds at most about 3 KLL_K items.  A
  * compaction of a level moves its whole contents, so the error it adds to
  * any rank is at most one weight unit, of random sign.  Items are the
  * values as order-preserving uint64 keys: int64 with the sign bit flipped,
  * doubles by their IEEE bits (sign-folded).
  *
- * Encoding (version 1, little-endian): "HLPF", version, kind, type id,
- * precision, scale, flags, the total length (u32), the fields of the kind,
- * the mode's data, and an FNV-1a-32 checksum of everything before it.  The
- * decoder checks every count and length against the input left before it
- * allocates, and the invariants the code relies on: counts of the table
- * sum to the non-NULL count, keys distinct and canonical, sketch weights
- * summing to the count, levels sorted, registers in range.
+ * Encoding (version 2, little-endian): "HLPF", version, kind, type id,
+ * precision, scale, flags, the total length (u32), the fields of the kind
+ * (counts as varints), the mode's data, and an FNV-1a-32 checksum of
+ * everything before it.  Sizes are what the catalog pays per partition and
+ * column, so the data is coded for size: table keys in value order as
+ * Rice-coded gaps (strings front-coded), counts Rice-coded; the
+ * HyperLogLog's registers rANS-coded with their own histogram as the
+ * model (about 2.7 bits a register instead of 6); the quantile sketch's
+ * sorted levels as Rice-coded gaps; the summary pruned to HL_PROF_TOP_K
+ * counters.  Version 1 states are rejected (XX001): PROFILE then reads
+ * their partitions again.  The decoder checks every count and length
+ * against the input left before it allocates, and the invariants the code
+ * relies on: counts of the table sum to the non-NULL count, keys strictly
+ * increasing and canonical, sketch weights summing to the count, levels
+ * sorted and within the stored capacities, registers in range and matching
+ * their histogram, padding bits zero.
  */
 #include "vector/profile.h"
 
-#include "util/hll.h"
 #include "util/mem.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define KLL_K      512
+#define KLL_K      128         /* the top level's capacity */
+#define KLL_C      (2.0 / 3.0) /* each level below holds this much of the one above */
 #define KLL_L0     1024
 #define KLL_MINCAP 8
 #define KLL_MAXL   64
@@ -64,8 +76,10 @@
   (2 * KLL_L0 + 8)                      /* no level ever holds more (decoder's bound)              \
                                          */
 #define MG_CAP      (4 * HL_PROF_TOP_K) /* pruned to HL_PROF_TOP_K when full */
-#define HLL_Q       (64 - HL_HLL_P)     /* rank bits: register values 0..HLL_Q+1 */
-#define FMT_VERSION 1
+#define HLL_P       12                  /* 2^12 registers: 1.04 / 64 relative error */
+#define HLL_M       (1u << HLL_P)
+#define HLL_Q       (64 - HLL_P) /* rank bits: register values 0..HLL_Q+1 */
+#define FMT_VERSION 2
 #define CHUNK       HL_BATCH_CAP
 
 enum kind { K_COMPLEX, K_BOOL, K_INT, K_F64, K_DEC, K_STR };
@@ -86,6 +100,18 @@ typedef struct ctab {
   char *pool;      /* string bytes */
   size_t pool_len, pool_cap, pool_max;
 } ctab_t;
+
+/* HyperLogLog registers (util/hll.h's layout at a precision of its own:
+ * ANALYZE keeps 2^14). */
+typedef struct hll {
+  uint8_t reg[HLL_M]; /* max rank seen per bucket, 0 = empty */
+} hll_t;
+
+/* A growable sort / merge buffer. */
+typedef struct scr {
+  uint64_t *p;
+  uint32_t cap;
+} scr_t;
 
 typedef struct kll {
   uint64_t n;    /* total weight */
@@ -120,14 +146,13 @@ struct hl_prof_col {
   int64_t min_len, max_len, empties;
   uint64_t total_len;
   bool exact;
-  ctab_t set;    /* EXACT */
-  hl_hll_t *hll; /* SKETCH */
+  ctab_t set; /* EXACT */
+  hll_t *hll; /* SKETCH */
   ctab_t mg;
   kll_t kll;
   /* scratch */
-  uint64_t *keys; /* CHUNK ordered keys, then CHUNK int128 gathered decimals */
-  uint64_t *tmp;  /* sort / merge buffer */
-  uint32_t tmp_cap;
+  uint64_t *keys;             /* CHUNK ordered keys, then CHUNK int128 gathered decimals */
+  scr_t scr;                  /* sort / merge buffer */
   uint32_t *dcount, *touched; /* per dictionary entry */
   uint32_t dcount_cap;
 };
@@ -166,6 +191,20 @@ static uint64_t hash_bytes(const char *p, uint32_t len) {
     h = ((h << 29) | (h >> 35)) * 0xbf58476d1ce4e5b9ULL;
   }
   return mix64(h);
+}
+
+/* The first HLL_P bits of the hash pick a register, which keeps the
+ * largest rank (position of the first 1 bit, from 1) of the other bits. */
+static inline void hll_add(hll_t *h, uint64_t hash) {
+  uint32_t idx = (uint32_t)(hash >> (64 - HLL_P));
+  uint64_t rest = hash << HLL_P;
+  uint8_t rank = rest ? (uint8_t)(__builtin_clzll(rest) + 1) : (uint8_t)(HLL_Q + 1);
+  if (rank > h->reg[idx]) h->reg[idx] = rank;
+}
+
+static void hll_merge(hll_t *dst, const hll_t *src) {
+  for (uint32_t i = 0; i < HLL_M; i++)
+    if (src->reg[i] > dst->reg[i]) dst->reg[i] = src->reg[i];
 }
 
 /* ------------------------------------------------------------------------
@@ -236,7 +275,7 @@ static void ctab_fini(ctab_t *t) {
 }
 
 static inline const char *ent_str(const ctab_t *t, const ent_t *e) {
-  return t->pool + e->lo;
+  return t->pool ? t->pool + e->lo : ""; /* no pool yet: only empty strings */
 }
 
 /* Finds the entry of a key; returns its index or -1, and the free slot
@@ -426,11 +465,15 @@ static void sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp) {
  * Quantile sketch
  * ------------------------------------------------------------------------ */
 
-static uint32_t kll_cap(const kll_t *k, int h) {
-  if (h == 0 || h == k->base) return KLL_L0;
+/* The capacity of level H.  In memory the intake levels (0, and BASE
+ * once rows are pair-sampled) keep KLL_L0 items, so that rows are sorted
+ * in chunks worth the setup; a STORED state (hl_prof_col_encode) holds
+ * every level to KLL's capacity, which is what bounds its size. */
+static uint32_t kll_cap(const kll_t *k, int h, bool stored) {
+  if (!stored && (h == 0 || h == k->base)) return KLL_L0;
   double c = KLL_K;
   for (int i = h; i < k->H - 1; i++)
-    c = c * 2.0 / 3.0;
+    c = c * KLL_C;
   uint32_t u = (uint32_t)c;
   return u < KLL_MINCAP ? KLL_MINCAP : u;
 }
@@ -453,24 +496,23 @@ static void kll_fini(kll_t *k) {
   memset(k, 0, sizeof *k);
 }
 
-static int tmp_reserve(hl_prof_col_t *c, uint32_t need) {
-  if (need <= c->tmp_cap) return 0;
-  uint32_t na = c->tmp_cap ? c->tmp_cap : 2048;
+static int tmp_reserve(scr_t *s, uint32_t need) {
+  if (need <= s->cap) return 0;
+  uint32_t na = s->cap ? s->cap : 2048;
   while (na < need)
     na *= 2;
-  uint64_t *p = hl_realloc(c->tmp, sizeof *p * na);
+  uint64_t *p = hl_realloc(s->p, sizeof *p * na);
   if (!p) return -1;
-  c->tmp = p;
-  c->tmp_cap = na;
+  s->p = p;
+  s->cap = na;
   return 0;
 }
 
 /* Merges sorted SRC[0..n) into sorted level H. */
-static int kll_merge_sorted(hl_prof_col_t *c, int h, const uint64_t *src, uint32_t n) {
-  kll_t *k = &c->kll;
+static int kll_merge_sorted(kll_t *k, scr_t *t, int h, const uint64_t *src, uint32_t n) {
   uint32_t m = k->size[h];
-  if (kll_reserve(k, h, m + n) || tmp_reserve(c, m + n)) return -1;
-  uint64_t *a = k->items[h], *out = c->tmp;
+  if (kll_reserve(k, h, m + n) || tmp_reserve(t, m + n)) return -1;
+  uint64_t *a = k->items[h], *out = t->p;
   uint32_t i = 0, j = 0, o = 0;
   while (i < m && j < n)
     out[o++] = a[i] <= src[j] ? a[i++] : src[j++];
@@ -484,13 +526,12 @@ static int kll_merge_sorted(hl_prof_col_t *c, int h, const uint64_t *src, uint32
 }
 
 /* Compacts level H into H + 1 (which must exist). */
-static int kll_compact(hl_prof_col_t *c, int h) {
-  kll_t *k = &c->kll;
+static int kll_compact(kll_t *k, scr_t *t, int h) {
   uint32_t s = k->size[h];
   uint64_t *a = k->items[h];
   if (h == 0 || h == k->base) { /* the unsorted levels */
-    if (tmp_reserve(c, s)) return -1;
-    sort_u64(a, s, c->tmp);
+    if (tmp_reserve(t, s)) return -1;
+    sort_u64(a, s, t->p);
   }
   uint32_t pairs = s / 2;
   uint32_t off = (uint32_t)(mix64(((uint64_t)h << 32) ^ k->ncomp[h] ^ 0x5bd1e995ULL) & 1);
@@ -501,21 +542,21 @@ static int kll_compact(hl_prof_col_t *c, int h) {
     a[o++] = a[2 * i + off];
   uint64_t left = s & 1 ? a[s - 1] : 0;
   /* a[0..pairs) is sorted: merge it into the level above */
-  if (kll_merge_sorted(c, h + 1, a, pairs)) return -1;
+  if (kll_merge_sorted(k, t, h + 1, a, pairs)) return -1;
   k->size[h] = 0;
   if (s & 1) a[k->size[h]++] = left;
   return 0;
 }
 
-static int kll_compress(hl_prof_col_t *c) {
-  kll_t *k = &c->kll;
+/* One pass up the levels, compacting each one over its capacity. */
+static int kll_compress(kll_t *k, scr_t *t, bool stored) {
   for (int h = 0; h < k->H; h++) {
-    if (k->size[h] <= kll_cap(k, h)) continue;
+    if (k->size[h] <= kll_cap(k, h, stored)) continue;
     if (h + 1 == k->H) {
       if (k->H == KLL_MAXL) return -1; /* 2^63 rows: unreachable */
       k->H++;
     }
-    if (kll_compact(c, h)) return -1;
+    if (kll_compact(k, t, h)) return -1;
   }
   return 0;
 }
@@ -571,13 +612,13 @@ static int kll_add(hl_prof_col_t *c, uint64_t *keys, uint32_t n) {
     k->size[b] += take;
     keys += take;
     m -= take;
-    if (k->size[b] > KLL_L0 && kll_compress(c)) return -1;
+    if (k->size[b] > KLL_L0 && kll_compress(k, &c->scr, false)) return -1;
   }
-  if (kll_compress(c)) return -1;
+  if (kll_compress(k, &c->scr, false)) return -1;
   while (b + 2 < KLL_MAXL && (k->n >> (21 + b)) != 0) { /* 2^(b+1) <= n / 2^20 */
     if (b > 0) { /* the old intake level is a sorted level from now on */
-      if (tmp_reserve(c, k->size[b])) return -1;
-      sort_u64(k->items[b], k->size[b], c->tmp);
+      if (tmp_reserve(&c->scr, k->size[b])) return -1;
+      sort_u64(k->items[b], k->size[b], c->scr.p);
     }
     k->base = ++b;
     if (k->H < b + 1) k->H = b + 1;
@@ -599,23 +640,28 @@ static int kll_add_weighted(hl_prof_col_t *c, uint64_t key, int64_t w) {
   return 0;
 }
 
+/* Compresses until every level is within its capacity (the levels above
+ * 0 and BASE sorted). */
+static int kll_fit(kll_t *k, scr_t *t, bool stored) {
+  for (int round = 0; round < KLL_MAXL * 2; round++) {
+    bool over = false;
+    for (int h = 0; h < k->H; h++)
+      over = over || k->size[h] > kll_cap(k, h, stored);
+    if (!over) break;
+    if (kll_compress(k, t, stored)) return -1;
+  }
+  return 0;
+}
+
 /* Sorts the levels above 0 and compresses (after weighted adds and
  * merges, which append). */
 static int kll_settle(hl_prof_col_t *c) {
   kll_t *k = &c->kll;
   for (int h = 1; h < k->H; h++) {
-    if (tmp_reserve(c, k->size[h])) return -1;
-    sort_u64(k->items[h], k->size[h], c->tmp);
+    if (tmp_reserve(&c->scr, k->size[h])) return -1;
+    sort_u64(k->items[h], k->size[h], c->scr.p);
   }
-  /* compress until every level is within its capacity */
-  for (int round = 0; round < KLL_MAXL * 2; round++) {
-    bool over = false;
-    for (int h = 0; h < k->H; h++)
-      over = over || k->size[h] > kll_cap(k, h);
-    if (!over) break;
-    if (kll_compress(c)) return -1;
-  }
-  return 0;
+  return kll_fit(k, &c->scr, false);
 }
 
 static int kll_merge(hl_prof_col_t *c, const kll_t *s) {
@@ -632,6 +678,22 @@ static int kll_merge(hl_prof_col_t *c, const kll_t *s) {
   k->n += s->n;
   k->samp += s->samp;
   return kll_settle(c); /* sorts the levels, then compacts */
+}
+
+/* DST = a copy of SRC (DST empty).  -1: out of memory (DST then holds
+ * what it took: kll_fini it). */
+static int kll_copy(kll_t *dst, const kll_t *src) {
+  *dst = *src;
+  for (int h = 0; h < KLL_MAXL; h++) {
+    dst->items[h] = NULL;
+    dst->alloc[h] = 0;
+  }
+  for (int h = 0; h < src->H; h++) {
+    if (!src->size[h]) continue;
+    if (kll_reserve(dst, h, src->size[h])) return -1;
+    memcpy(dst->items[h], src->items[h], sizeof(uint64_t) * src->size[h]);
+  }
+  return 0;
 }
 
 typedef struct wkey {
@@ -739,7 +801,7 @@ void hl_prof_col_free(hl_prof_col_t *c) {
   hl_free(c->smin);
   hl_free(c->smax);
   hl_free(c->keys);
-  hl_free(c->tmp);
+  hl_free(c->scr.p);
   hl_free(c->dcount);
   hl_free(c->touched);
   hl_free(c);
@@ -762,7 +824,7 @@ static uint64_t qkey(const hl_prof_col_t *c, uint64_t lo, uint64_t hi) {
 /* Adds one value (as a table key) of weight W to the sketches. */
 static int sketch_add_key(hl_prof_col_t *c, uint64_t h, uint64_t lo, uint64_t hi, const char *s,
                           int64_t w) {
-  hl_hll_add_hash(c->hll, h);
+  hll_add(c->hll, h);
   return mg_add(&c->mg, c->kind == K_STR, h, lo, hi, s, w);
 }
 
@@ -770,7 +832,7 @@ static int sketch_add_key(hl_prof_col_t *c, uint64_t h, uint64_t lo, uint64_t hi
 static int to_sketch(hl_prof_col_t *c) {
   c->hll = hl_malloc(sizeof *c->hll);
   if (!c->hll) return -1;
-  hl_hll_init(c->hll);
+  memset(c->hll, 0, sizeof *c->hll);
   if (ctab_init(&c->mg, MG_CAP, c->kind == K_STR ? MG_CAP * HL_PROF_TOP_MAX_LEN : 0)) return -1;
   const ctab_t *t = &c->set;
   for (uint32_t i = 0; i < t->n; i++) {
@@ -886,7 +948,7 @@ static int add_ints(hl_prof_col_t *c, const int64_t *x, uint32_t m) {
   for (uint32_t i = 0; i < m; i++) {
     uint64_t v = (uint64_t)x[i];
     uint64_t h = hash_fixed(v, 0);
-    hl_hll_add_hash(c->hll, h);
+    hll_add(c->hll, h);
     if (mg_add(&c->mg, false, h, v, 0, NULL, 1)) return -1;
     c->keys[i] = ord_i64((int64_t)v);
   }
@@ -949,7 +1011,7 @@ static int add_doubles(hl_prof_col_t *c, const double *x, uint32_t m) {
   for (; i < m; i++) {
     uint64_t k = dbl_key(x[i]);
     uint64_t h = hash_fixed(k, 0);
-    hl_hll_add_hash(c->hll, h);
+    hll_add(c->hll, h);
     if (mg_add(&c->mg, false, h, k, 0, NULL, 1)) return -1;
     if (x[i] == x[i]) c->keys[nk++] = ord_dbl(x[i]);
   }
@@ -995,7 +1057,7 @@ static int add_decimals(hl_prof_col_t *c, const __int128 *x, uint32_t m) {
   for (; i < m; i++) {
     uint64_t l = (uint64_t)x[i], u = (uint64_t)((unsigned __int128)x[i] >> 64);
     uint64_t h = hash_fixed(l, u);
-    hl_hll_add_hash(c->hll, h);
+    hll_add(c->hll, h);
     if (mg_add(&c->mg, false, h, l, u, NULL, 1)) return -1;
     c->keys[nk++] = qkey(c, l, u);
   }
@@ -1269,7 +1331,7 @@ hl_status_t hl_prof_col_merge(hl_prof_col_t *dst, const hl_prof_col_t *src, hl_e
     return HL_OK;
   }
   if (dst->exact && to_sketch(dst)) return hl_err_nomem(err);
-  hl_hll_merge(dst->hll, src->hll);
+  hll_merge(dst->hll, src->hll);
   const ctab_t *t = &src->mg;
   for (uint32_t i = 0; i < t->n; i++) {
     const ent_t *e = &t->ents[i];
@@ -1311,12 +1373,12 @@ static double ertl_tau(double x) {
   return z / 3.0;
 }
 
-static int64_t hll_estimate(const hl_hll_t *h) {
-  const double m = (double)HL_HLL_REGISTERS;
+static int64_t hll_estimate(const hll_t *h) {
+  const double m = (double)HLL_M;
   uint32_t hist[HLL_Q + 2] = {0};
-  for (uint32_t i = 0; i < HL_HLL_REGISTERS; i++)
+  for (uint32_t i = 0; i < HLL_M; i++)
     hist[h->reg[i] <= HLL_Q + 1 ? h->reg[i] : HLL_Q + 1]++;
-  if (hist[0] == HL_HLL_REGISTERS) return 0;
+  if (hist[0] == HLL_M) return 0;
   double z = m * ertl_tau(1.0 - (double)hist[HLL_Q + 1] / m);
   for (int k = HLL_Q; k >= 1; k--)
     z = 0.5 * (z + (double)hist[k]);
@@ -1623,106 +1685,268 @@ static void put_var(hl_buf_t *b, uint64_t v) {
   hl_buf_append(b, x, (size_t)n);
 }
 
+static uint64_t zigzag(int64_t v) {
+  return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static int64_t unzigzag(uint64_t u) {
+  return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
 static void put_i128(hl_buf_t *b, __int128 v) {
   put_u64(b, (uint64_t)v);
   put_u64(b, (uint64_t)((unsigned __int128)v >> 64));
 }
 
-static void put_key(hl_buf_t *b, const hl_prof_col_t *c, const ctab_t *t, const ent_t *e) {
-  switch (c->kind) {
-  case K_BOOL:
-    put_u8(b, (unsigned)e->lo);
-    break;
-  case K_INT:
-  case K_F64:
-    put_u64(b, e->lo);
-    break;
-  case K_DEC:
-    put_u64(b, e->lo);
-    put_u64(b, e->hi);
-    break;
-  case K_STR:
-    put_var(b, e->hi);
-    hl_buf_append(b, ent_str(t, e), e->hi);
-    break;
+/* Bits into a buffer, least significant first; a flush pads the last
+ * byte with zeros. */
+typedef struct bw {
+  hl_buf_t *b;
+  uint64_t acc;
+  int n;
+} bw_t;
+
+static void bw_put(bw_t *w, uint64_t v, int bits) {
+  while (bits > 0) {
+    int take = bits < 32 ? bits : 32;
+    w->acc |= (v & ((UINT64_C(1) << take) - 1)) << w->n;
+    w->n += take;
+    v >>= take;
+    bits -= take;
+    while (w->n >= 8) {
+      put_u8(w->b, (unsigned)(w->acc & 0xff));
+      w->acc >>= 8;
+      w->n -= 8;
+    }
   }
 }
 
-/* A table's entries in value order, so that a state has one encoding. */
-static hl_status_t put_table(hl_buf_t *b, const hl_prof_col_t *c, const ctab_t *t,
+static void bw_flush(bw_t *w) {
+  if (w->n) put_u8(w->b, (unsigned)w->acc);
+  w->acc = 0;
+  w->n = 0;
+}
+
+/* V[0..n) as a Rice code with the parameter k that makes it shortest
+ * (the bit count is convex in k): k in 6 bits, then per value V >> k in
+ * unary (ones, then a zero) and its k low bits.  For the gaps of sorted
+ * values this is within about two bits a value of what any code can do
+ * when the gaps are near geometric, and never much worse than the values'
+ * bit width. */
+static void put_rice(bw_t *w, const uint64_t *v, uint32_t n) {
+  int best = 0;
+  unsigned __int128 best_bits = 0;
+  for (int k = 0; k < 64; k++) {
+    unsigned __int128 bits = (unsigned __int128)n * (unsigned)(k + 1);
+    for (uint32_t i = 0; i < n; i++)
+      bits += v[i] >> k;
+    if (k && bits >= best_bits) break;
+    best = k;
+    best_bits = bits;
+  }
+  bw_put(w, (uint64_t)best, 6);
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t q = v[i] >> best;
+    for (; q >= 32; q -= 32)
+      bw_put(w, 0xffffffffu, 32);
+    bw_put(w, (UINT64_C(1) << q) - 1, (int)q + 1);
+    if (best) bw_put(w, v[i], best);
+  }
+}
+
+/* rANS (Duda's asymmetric numeral systems, the byte-wise form) with the
+ * registers' own histogram as the model: HLL_M = 2^HLL_P registers, so the
+ * counts are the frequencies at scale 2^HLL_P as they are, and the code
+ * is within a few bytes of the registers' empirical entropy (about 2.7
+ * bits a register once most are set, against 6 packed).  The state stays
+ * in [RANS_L, 2^8 RANS_L). */
+#define RANS_L (UINT32_C(1) << 23)
+
+static hl_status_t put_hll(hl_buf_t *b, const hll_t *h, hl_error_t *err) {
+  uint32_t freq[HLL_Q + 2] = {0}, cum[HLL_Q + 3];
+  for (uint32_t i = 0; i < HLL_M; i++)
+    freq[h->reg[i]]++;
+  unsigned nsym = 0;
+  for (int s = 0; s < HLL_Q + 2; s++)
+    nsym += freq[s] != 0;
+  put_u8(b, nsym);
+  cum[0] = 0;
+  for (int s = 0; s < HLL_Q + 2; s++) {
+    cum[s + 1] = cum[s] + freq[s];
+    if (!freq[s]) continue;
+    put_u8(b, (unsigned)s);
+    put_var(b, freq[s]);
+  }
+  if (nsym == 1) return HL_OK; /* every register the same: nothing else to say */
+  /* a symbol emits at most two bytes (x < 2^31, emitted down to below 2^19 f) */
+  size_t cap = (size_t)HLL_M * 2 + 4;
+  uint8_t *out = hl_malloc(cap), *p = out + cap;
+  if (!out) return hl_err_nomem(err);
+  uint32_t x = RANS_L;
+  for (uint32_t i = HLL_M; i-- > 0;) { /* backwards: the decoder reads forwards */
+    uint32_t s = h->reg[i], f = freq[s];
+    uint32_t x_max = ((RANS_L >> HLL_P) << 8) * f;
+    while (x >= x_max) {
+      *--p = (uint8_t)x;
+      x >>= 8;
+    }
+    x = ((x / f) << HLL_P) + x % f + cum[s];
+  }
+  p -= 4;
+  for (int i = 0; i < 4; i++)
+    p[i] = (uint8_t)(x >> (8 * i));
+  size_t len = (size_t)(out + cap - p);
+  put_var(b, len);
+  hl_buf_append(b, p, len);
+  hl_free(out);
+  return HL_OK;
+}
+
+/* A table's entries in value order, so that a state has one encoding:
+ * their number, the keys (integers and doubles as the gaps between their
+ * order-preserving keys, Rice-coded; strings front-coded: the length shared
+ * with the one before, the rest), then the counts less one, Rice-coded.
+ * PRUNE (the Misra-Gries summary): pruned to HL_PROF_TOP_K counters first,
+ * which keeps its bounds (mg_prune), so that a stored summary holds at
+ * most HL_PROF_TOP_K values. */
+static hl_status_t put_table(hl_buf_t *b, const hl_prof_col_t *c, const ctab_t *t, bool prune,
                              hl_error_t *err) {
-  uint32_t *ord = hl_malloc(sizeof *ord * (t->n ? t->n : 1));
-  if (!ord) return hl_err_nomem(err);
-  for (uint32_t i = 0; i < t->n; i++) { /* insertion sort: at most 1024 */
-    uint32_t j = i;
+  uint32_t n = t->n;
+  uint32_t *ord = hl_malloc(sizeof *ord * (n ? n : 1));
+  uint64_t *v = hl_malloc(sizeof *v * (n ? n : 1));
+  if (!ord || !v) {
+    hl_free(ord);
+    hl_free(v);
+    return hl_err_nomem(err);
+  }
+  int64_t cut = 0;
+  if (prune && n > HL_PROF_TOP_K) {
+    for (uint32_t i = 0; i < n; i++)
+      ((int64_t *)v)[i] = t->ents[i].count;
+    cut = kth_largest((int64_t *)v, n, HL_PROF_TOP_K);
+  }
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++) { /* insertion sort: at most 1024 */
+    if (t->ents[i].count <= cut) continue;
+    uint32_t j = m++;
     while (j && cmp_ent_value(c, t, &t->ents[ord[j - 1]], &t->ents[i]) > 0) {
       ord[j] = ord[j - 1];
       j--;
     }
     ord[j] = i;
   }
-  put_var(b, t->n);
-  for (uint32_t i = 0; i < t->n; i++) {
-    put_key(b, c, t, &t->ents[ord[i]]);
-    put_var(b, (uint64_t)t->ents[ord[i]].count);
+  put_var(b, m);
+  bw_t w = {b, 0, 0};
+  bool narrow = c->kind != K_DEC;
+  if (c->kind == K_DEC) { /* values of 64 bits: coded as integers */
+    narrow = true;
+    for (uint32_t i = 0; i < m && narrow; i++) {
+      const ent_t *e = &t->ents[ord[i]];
+      narrow = e->hi == ((int64_t)e->lo < 0 ? UINT64_MAX : 0);
+    }
+    put_u8(b, narrow);
+  }
+  if (m) switch (c->kind) {
+    case K_BOOL:
+      for (uint32_t i = 0; i < m; i++)
+        put_u8(b, (unsigned)t->ents[ord[i]].lo);
+      break;
+    case K_STR: {
+      const ent_t *prev = NULL;
+      for (uint32_t i = 0; i < m; i++) {
+        const ent_t *e = &t->ents[ord[i]];
+        uint32_t shared = 0;
+        if (prev) {
+          const char *x = ent_str(t, prev), *y = ent_str(t, e);
+          while (shared < prev->hi && shared < e->hi && x[shared] == y[shared])
+            shared++;
+        }
+        put_var(b, shared);
+        put_var(b, e->hi - shared);
+        hl_buf_append(b, ent_str(t, e) + shared, e->hi - shared);
+        prev = e;
+      }
+      break;
+    }
+    default:
+      if (!narrow) {
+        for (uint32_t i = 0; i < m; i++) {
+          put_u64(b, t->ents[ord[i]].lo);
+          put_u64(b, t->ents[ord[i]].hi);
+        }
+        break;
+      }
+      for (uint32_t i = 0; i < m; i++) {
+        uint64_t lo = t->ents[ord[i]].lo;
+        v[i] = c->kind == K_F64 ? ord_dbl(key_dbl(lo)) : ord_i64((int64_t)lo);
+      }
+      put_u64(b, v[0]);
+      if (m < 2) break;
+      for (uint32_t i = m - 1; i > 0; i--) /* strictly increasing: gaps less one */
+        v[i] = v[i] - v[i - 1] - 1;
+      put_rice(&w, v + 1, m - 1);
+      bw_flush(&w);
+      break;
+    }
+  if (m) {
+    for (uint32_t i = 0; i < m; i++)
+      v[i] = (uint64_t)(t->ents[ord[i]].count - cut - 1);
+    put_rice(&w, v, m);
+    bw_flush(&w);
   }
   hl_free(ord);
+  hl_free(v);
   return HL_OK;
 }
 
-static void put_hll(hl_buf_t *b, const hl_hll_t *h) {
-  uint32_t set = 0;
-  for (uint32_t i = 0; i < HL_HLL_REGISTERS; i++)
-    set += h->reg[i] != 0;
-  if (set * 3 < HL_HLL_REGISTERS * 6 / 8) { /* sparse: (index u16, value u8) */
-    put_u8(b, 0);
-    put_u32(b, set);
-    for (uint32_t i = 0; i < HL_HLL_REGISTERS; i++)
-      if (h->reg[i]) {
-        put_u8(b, i & 0xff);
-        put_u8(b, i >> 8);
-        put_u8(b, h->reg[i]);
-      }
-    return;
-  }
-  put_u8(b, 1); /* dense: 6 bits per register, 4 registers in 3 bytes */
-  for (uint32_t i = 0; i < HL_HLL_REGISTERS; i += 4) {
-    uint32_t w = (uint32_t)h->reg[i] | (uint32_t)h->reg[i + 1] << 6 |
-                 (uint32_t)h->reg[i + 2] << 12 | (uint32_t)h->reg[i + 3] << 18;
-    put_u8(b, w & 0xff);
-    put_u8(b, (w >> 8) & 0xff);
-    put_u8(b, (w >> 16) & 0xff);
-  }
-}
-
+/* The quantile sketch, on a copy held to the stored capacities (kll_cap):
+ * levels and base, the weight and coin counts, each level's compaction
+ * count and size, the smallest item, then each level's sorted items as
+ * gaps from the one before (the first from the smallest), Rice-coded. */
 static hl_status_t put_kll(hl_buf_t *b, const hl_prof_col_t *c, hl_error_t *err) {
-  const kll_t *k = &c->kll;
-  put_u8(b, (unsigned)k->H);
-  put_u8(b, (unsigned)k->base);
-  put_u64(b, k->n);
-  put_u64(b, k->samp);
-  uint64_t *sorted = NULL;
-  for (int h = 0; h < k->H; h++) {
-    put_u32(b, k->ncomp[h]);
-    put_var(b, k->size[h]);
-    const uint64_t *a = k->items[h];
-    if ((h == 0 || h == k->base) && k->size[h]) {
-      /* the order of the unsorted levels means nothing: sorted for one encoding */
-      sorted = hl_malloc(sizeof *sorted * k->size[h] * 2);
-      if (!sorted) return hl_err_nomem(err);
-      memcpy(sorted, a, sizeof *a * k->size[h]);
-      sort_u64(sorted, k->size[h], sorted + k->size[h]);
-      a = sorted;
+  kll_t k;
+  scr_t t = {NULL, 0};
+  uint64_t *d = NULL;
+  if (kll_copy(&k, &c->kll) || kll_fit(&k, &t, true)) goto nomem;
+  uint32_t most = 0;
+  for (int h = 0; h < k.H; h++) {
+    most = k.size[h] > most ? k.size[h] : most;
+    if ((h == 0 || h == k.base) && k.size[h]) { /* the order of the intake levels means nothing */
+      if (tmp_reserve(&t, k.size[h])) goto nomem;
+      sort_u64(k.items[h], k.size[h], t.p);
     }
-    uint64_t prev = 0;
-    for (uint32_t i = 0; i < k->size[h]; i++) {
-      put_var(b, a[i] - prev);
-      prev = a[i];
-    }
-    hl_free(sorted);
-    sorted = NULL;
   }
+  if (!(d = hl_malloc(sizeof *d * (most ? most : 1)))) goto nomem;
+  put_u8(b, (unsigned)k.H);
+  put_u8(b, (unsigned)k.base);
+  put_var(b, k.n);
+  put_var(b, k.samp);
+  uint64_t low = UINT64_MAX;
+  for (int h = 0; h < k.H; h++) {
+    put_var(b, k.ncomp[h]);
+    put_var(b, k.size[h]);
+    if (k.size[h] && k.items[h][0] < low) low = k.items[h][0];
+  }
+  if (most) put_u64(b, low);
+  bw_t w = {b, 0, 0};
+  for (int h = 0; h < k.H; h++) {
+    if (!k.size[h]) continue;
+    uint64_t prev = low;
+    for (uint32_t i = 0; i < k.size[h]; i++) {
+      d[i] = k.items[h][i] - prev;
+      prev = k.items[h][i];
+    }
+    put_rice(&w, d, k.size[h]);
+  }
+  bw_flush(&w);
+  kll_fini(&k);
+  hl_free(t.p);
+  hl_free(d);
   return HL_OK;
+nomem:
+  kll_fini(&k);
+  hl_free(t.p);
+  hl_free(d);
+  return hl_err_nomem(err);
 }
 
 hl_status_t hl_prof_col_encode(const hl_prof_col_t *c, hl_buf_t *b, hl_error_t *err) {
@@ -1735,14 +1959,14 @@ hl_status_t hl_prof_col_encode(const hl_prof_col_t *c, hl_buf_t *b, hl_error_t *
   put_u8(b, c->kind == K_DEC ? (unsigned)c->type->scale : 0);
   put_u8(b, (c->has_minmax ? 1u : 0u) | (c->exact ? 2u : 0u));
   put_u32(b, 0); /* total length, filled below */
-  put_u64(b, (uint64_t)c->count);
-  put_u64(b, (uint64_t)c->nulls);
+  put_var(b, (uint64_t)c->count);
+  put_var(b, (uint64_t)c->nulls);
   if (c->kind != K_COMPLEX) {
     switch (c->kind) {
     case K_BOOL:
     case K_INT:
-      put_u64(b, (uint64_t)c->imin);
-      put_u64(b, (uint64_t)c->imax);
+      put_var(b, zigzag(c->imin));
+      put_var(b, zigzag(c->imax));
       break;
     case K_F64:
       put_f64(b, c->dmin);
@@ -1757,29 +1981,29 @@ hl_status_t hl_prof_col_encode(const hl_prof_col_t *c, hl_buf_t *b, hl_error_t *
       if (c->smin_len) hl_buf_append(b, c->smin, c->smin_len);
       put_var(b, c->smax_len);
       if (c->smax_len) hl_buf_append(b, c->smax, c->smax_len);
-      put_u64(b, (uint64_t)c->min_len);
-      put_u64(b, (uint64_t)c->max_len);
-      put_u64(b, c->total_len);
-      put_u64(b, (uint64_t)c->empties);
+      put_var(b, (uint64_t)c->min_len);
+      put_var(b, (uint64_t)c->max_len);
+      put_var(b, c->total_len);
+      put_var(b, (uint64_t)c->empties);
       break;
     }
     if (c->numeric) {
       put_u64(b, (uint64_t)c->sum_lo);
       put_u64(b, (uint64_t)(c->sum_lo >> 64));
       put_u64(b, (uint64_t)c->sum_hi);
-      put_u64(b, (uint64_t)c->nmean);
+      put_var(b, (uint64_t)c->nmean);
       put_f64(b, c->mean);
       put_f64(b, c->m2);
-      put_u64(b, (uint64_t)c->zeros);
-      put_u64(b, (uint64_t)c->negatives);
-      put_u64(b, (uint64_t)c->nans);
-      put_u64(b, (uint64_t)c->infs);
+      put_var(b, (uint64_t)c->zeros);
+      put_var(b, (uint64_t)c->negatives);
+      put_var(b, (uint64_t)c->nans);
+      put_var(b, (uint64_t)c->infs);
     }
     if (c->exact) {
-      if (put_table(b, c, &c->set, err)) return err->code;
+      if (put_table(b, c, &c->set, false, err)) return err->code;
     } else {
-      put_hll(b, c->hll);
-      if (put_table(b, c, &c->mg, err)) return err->code;
+      if (put_hll(b, c->hll, err)) return err->code;
+      if (put_table(b, c, &c->mg, true, err)) return err->code;
       if (c->ordered && put_kll(b, c, err)) return err->code;
     }
   }
@@ -1818,15 +2042,6 @@ static uint8_t get_u8(rd_t *r) {
   return need(r, 1) ? *r->p++ : 0;
 }
 
-static uint32_t get_u32(rd_t *r) {
-  if (!need(r, 4)) return 0;
-  uint32_t v = 0;
-  for (int i = 0; i < 4; i++)
-    v |= (uint32_t)r->p[i] << (8 * i);
-  r->p += 4;
-  return v;
-}
-
 static uint64_t get_u64(rd_t *r) {
   if (!need(r, 8)) return 0;
   uint64_t v = 0;
@@ -1854,126 +2069,245 @@ static uint64_t get_var(rd_t *r) {
   return 0;
 }
 
+/* A count: a varint of at most HL_PROF_MAX_ROWS. */
+static int64_t get_count(rd_t *r) {
+  uint64_t v = get_var(r);
+  if (v > (uint64_t)HL_PROF_MAX_ROWS) r->bad = true;
+  return r->bad ? 0 : (int64_t)v;
+}
+
 static __int128 get_i128(rd_t *r) {
   uint64_t lo = get_u64(r), hi = get_u64(r);
   return dec_of(lo, hi);
 }
 
-/* Reads a table of at most CAP entries into T (initialised); entries are
- * checked for canonical, distinct keys and positive counts; *SUM is their
- * total. */
+/* Bits, least significant first (bw_t's); the padding of the last byte
+ * must be zeros. */
+typedef struct br {
+  rd_t *r;
+  uint32_t acc;
+  int n;
+} br_t;
+
+static uint64_t br_get(br_t *b, int bits) {
+  uint64_t v = 0;
+  for (int got = 0; got < bits;) {
+    if (!b->n) {
+      b->acc = get_u8(b->r);
+      b->n = 8;
+      if (b->r->bad) return 0;
+    }
+    int take = bits - got < b->n ? bits - got : b->n;
+    v |= (uint64_t)(b->acc & ((1u << take) - 1)) << got;
+    b->acc >>= take;
+    b->n -= take;
+    got += take;
+  }
+  return v;
+}
+
+static bool br_end(br_t *b) {
+  bool ok = !b->r->bad && b->acc == 0;
+  b->acc = 0;
+  b->n = 0;
+  return ok;
+}
+
+/* put_rice's N values into V. */
+static bool get_rice(br_t *b, uint64_t *v, uint32_t n) {
+  int k = (int)br_get(b, 6);
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t q = 0;
+    while (br_get(b, 1)) /* each one is a bit of input: bounded by it */
+      q++;
+    if (b->r->bad || (k && q >> (64 - k))) return false;
+    v[i] = q << k | br_get(b, k);
+  }
+  return !b->r->bad;
+}
+
+static bool get_hll(rd_t *r, hll_t *h) {
+  uint32_t freq[HLL_Q + 2] = {0}, cum[HLL_Q + 2], seen[HLL_Q + 2] = {0};
+  unsigned nsym = get_u8(r);
+  if (r->bad || nsym < 1 || nsym > HLL_Q + 2) return false;
+  int last = -1;
+  uint64_t total = 0;
+  for (unsigned j = 0; j < nsym; j++) {
+    int s = get_u8(r);
+    uint64_t f = get_var(r);
+    if (r->bad || s <= last || s > HLL_Q + 1 || f == 0 || f > HLL_M) return false;
+    freq[s] = (uint32_t)f;
+    total += f;
+    last = s;
+  }
+  if (total != HLL_M) return false;
+  if (nsym == 1) {
+    memset(h->reg, last, sizeof h->reg);
+    return true;
+  }
+  uint64_t len = get_var(r);
+  if (r->bad || len < 4 || !need(r, len)) return false;
+  uint8_t sym[HLL_M];
+  uint32_t at = 0;
+  for (int s = 0; s < HLL_Q + 2; s++) {
+    cum[s] = at;
+    for (uint32_t j = 0; j < freq[s]; j++)
+      sym[at++] = (uint8_t)s;
+  }
+  const uint8_t *p = r->p, *end = r->p + len;
+  r->p = end;
+  uint32_t x = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+  p += 4;
+  if (x < RANS_L || x >= RANS_L << 8) return false;
+  for (uint32_t i = 0; i < HLL_M; i++) {
+    uint32_t slot = x & (HLL_M - 1), s = sym[slot];
+    h->reg[i] = (uint8_t)s;
+    seen[s]++;
+    x = freq[s] * (x >> HLL_P) + slot - cum[s]; /* < 2^31 */
+    while (x < RANS_L) {
+      if (p == end) return false;
+      x = x << 8 | *p++;
+    }
+  }
+  if (x != RANS_L || p != end) return false;
+  return memcmp(seen, freq, sizeof seen) == 0;
+}
+
+/* Reads put_table's entries, at most CAP, into T (initialised): keys
+ * strictly increasing (so distinct) and canonical, counts positive; *SUM
+ * is their total. */
 static bool get_table(rd_t *r, hl_prof_col_t *c, ctab_t *t, uint32_t cap, size_t max_len,
                       int64_t *sum, bool *nomem) {
   uint64_t n = get_var(r);
-  if (r->bad || n > cap) return false;
   *sum = 0;
+  if (r->bad || n > cap) return false;
+  bool narrow = c->kind != K_DEC;
+  if (c->kind == K_DEC) {
+    uint8_t f = get_u8(r);
+    if (r->bad || f > 1) return false;
+    narrow = f;
+  }
+  if (!n) return true;
   bool str = c->kind == K_STR;
+  uint64_t *v = hl_malloc(sizeof *v * n);
+  char *sb = str ? hl_malloc(max_len ? max_len : 1) : NULL;
+  bool ok = false;
+  br_t b = {r, 0, 0};
+  if (!v || (str && !sb)) {
+    *nomem = true;
+    goto out;
+  }
+  uint64_t prev = 0;
   for (uint64_t i = 0; i < n; i++) {
     uint64_t lo = 0, hi = 0;
     const char *s = NULL;
     switch (c->kind) {
     case K_BOOL:
       lo = get_u8(r);
-      if (lo > 1) return false;
+      if (r->bad || lo > 1 || (i && lo <= prev)) goto out;
+      prev = lo;
       break;
-    case K_INT:
-      lo = get_u64(r);
-      break;
-    case K_F64:
-      lo = get_u64(r);
-      if (lo != dbl_key(key_dbl(lo))) return false;
-      break;
-    case K_DEC:
-      lo = get_u64(r);
-      hi = get_u64(r);
-      break;
-    case K_STR:
-      hi = get_var(r);
-      if (r->bad || hi > max_len || !need(r, hi)) return false;
-      s = (const char *)r->p;
-      r->p += hi;
+    case K_STR: {
+      uint64_t shared = get_var(r), rest = get_var(r);
+      const ent_t *pe = i ? &t->ents[i - 1] : NULL;
+      if (r->bad || shared > (pe ? pe->hi : 0) || rest > max_len - shared || !need(r, rest))
+        goto out;
+      if (shared) memcpy(sb, ent_str(t, pe), shared);
+      if (rest) memcpy(sb + shared, r->p, rest);
+      r->p += rest;
+      hi = shared + rest;
+      s = sb;
+      if (pe && cmp_bytes(sb, (uint32_t)hi, ent_str(t, pe), (uint32_t)pe->hi) <= 0) goto out;
       break;
     }
-    uint64_t cnt = get_var(r);
-    if (r->bad || cnt == 0 || cnt > INT64_MAX || *sum > INT64_MAX - (int64_t)cnt) return false;
+    default:
+      if (!narrow) {
+        lo = get_u64(r);
+        hi = get_u64(r);
+        if (r->bad || (i && dec_of(lo, hi) <= dec_of(t->ents[i - 1].lo, t->ents[i - 1].hi)))
+          goto out;
+        break;
+      }
+      if (i == 0) {
+        v[0] = get_u64(r);
+        if (r->bad || (n > 1 && !get_rice(&b, v + 1, (uint32_t)n - 1)) || !br_end(&b)) goto out;
+      } else {
+        if (v[i] > UINT64_MAX - v[i - 1] - 1 || v[i - 1] == UINT64_MAX) goto out;
+        v[i] += v[i - 1] + 1;
+      }
+      if (c->kind == K_F64) {
+        uint64_t u = (v[i] & 0x8000000000000000ULL) ? v[i] & ~0x8000000000000000ULL : ~v[i];
+        if (u != dbl_key(key_dbl(u))) goto out;
+        lo = u;
+      } else {
+        lo = (uint64_t)unord_i64(v[i]);
+        hi = c->kind == K_DEC && (int64_t)lo < 0 ? UINT64_MAX : 0;
+      }
+      break;
+    }
     uint64_t h = str ? hash_bytes(s, (uint32_t)hi) : hash_fixed(lo, hi);
-    uint32_t slot;
-    if (ctab_find(t, str, h, lo, hi, s, &slot) >= 0) return false; /* duplicate */
-    int rc = ctab_add(t, str, h, lo, hi, s, (int64_t)cnt);
+    int rc = ctab_add(t, str, h, lo, hi, s, 0); /* distinct: in increasing order */
     if (rc < 0) *nomem = true;
-    if (rc) return false;
-    *sum += (int64_t)cnt;
+    if (rc) goto out;
   }
-  return true;
-}
-
-static bool get_hll(rd_t *r, hl_hll_t *h) {
-  hl_hll_init(h);
-  uint8_t enc = get_u8(r);
-  if (r->bad) return false;
-  if (enc == 0) {
-    uint32_t n = get_u32(r);
-    if (r->bad || n > HL_HLL_REGISTERS || !need(r, (size_t)n * 3)) return false;
-    int64_t prev = -1;
-    for (uint32_t i = 0; i < n; i++) {
-      uint32_t idx = get_u8(r);
-      idx |= (uint32_t)get_u8(r) << 8;
-      uint8_t v = get_u8(r);
-      if ((int64_t)idx <= prev || idx >= HL_HLL_REGISTERS || v == 0 || v > HLL_Q + 1) return false;
-      h->reg[idx] = v;
-      prev = idx;
-    }
-    return true;
+  if (!get_rice(&b, v, (uint32_t)n) || !br_end(&b)) goto out;
+  for (uint64_t i = 0; i < n; i++) {
+    if (v[i] >= (uint64_t)INT64_MAX || *sum > INT64_MAX - (int64_t)v[i] - 1) goto out;
+    t->ents[i].count = (int64_t)v[i] + 1;
+    *sum += t->ents[i].count;
   }
-  if (enc != 1 || !need(r, HL_HLL_REGISTERS / 4 * 3)) return false;
-  for (uint32_t i = 0; i < HL_HLL_REGISTERS; i += 4) {
-    uint32_t w = get_u8(r);
-    w |= (uint32_t)get_u8(r) << 8;
-    w |= (uint32_t)get_u8(r) << 16;
-    for (int k = 0; k < 4; k++) {
-      uint8_t v = (w >> (6 * k)) & 0x3f;
-      if (v > HLL_Q + 1) return false;
-      h->reg[i + k] = v;
-    }
-  }
-  return true;
+  ok = true;
+out:
+  hl_free(v);
+  hl_free(sb);
+  return ok;
 }
 
 static bool get_kll(rd_t *r, hl_prof_col_t *c, bool *nomem) {
   kll_t *k = &c->kll;
   unsigned H = get_u8(r);
   unsigned base = get_u8(r);
-  uint64_t n = get_u64(r);
-  k->samp = get_u64(r);
+  uint64_t n = get_var(r);
+  k->samp = get_var(r);
   if (r->bad || H < 1 || H > KLL_MAXL || base >= H || base + 2 > KLL_MAXL) return false;
   k->H = (int)H;
   k->base = (int)base;
-  uint64_t weight = 0;
+  uint64_t weight = 0, items = 0;
   for (unsigned h = 0; h < H; h++) {
-    k->ncomp[h] = get_u32(r);
-    uint64_t size = get_var(r);
-    /* every item takes at least one byte */
-    if (r->bad || size > KLL_LEVEL_LIMIT || size > (uint64_t)(r->end - r->p)) return false;
-    if (size && kll_reserve(k, (int)h, (uint32_t)size)) {
-      *nomem = true;
-      return false;
-    }
-    uint64_t prev = 0;
-    for (uint64_t i = 0; i < size; i++) {
-      uint64_t d = get_var(r);
-      if (r->bad || d > UINT64_MAX - prev) return false; /* sorted, no wrap */
-      prev += d;
-      k->items[h][i] = prev;
-    }
+    uint64_t nc = get_var(r), size = get_var(r);
+    /* the stored capacities bound what is allocated */
+    if (r->bad || nc > UINT32_MAX || size > kll_cap(k, (int)h, true)) return false;
+    k->ncomp[h] = (uint32_t)nc;
     k->size[h] = (uint32_t)size;
     if (size && h >= 63) return false;
     uint64_t w = size << h;
     if (size && (w >> h) != size) return false;
     if (weight > UINT64_MAX - w) return false;
     weight += w;
+    items += size;
   }
   k->n = n;
-  return weight == n && n == (uint64_t)(c->count - c->nulls - c->nans);
+  if (weight != n || n != (uint64_t)(c->count - c->nulls - c->nans)) return false;
+  if (!items) return true;
+  uint64_t low = get_u64(r), least = UINT64_MAX;
+  br_t b = {r, 0, 0};
+  for (unsigned h = 0; h < H; h++) {
+    uint32_t size = k->size[h];
+    if (!size) continue;
+    if (kll_reserve(k, (int)h, size)) {
+      *nomem = true;
+      return false;
+    }
+    uint64_t *a = k->items[h];
+    if (!get_rice(&b, a, size)) return false;
+    uint64_t prev = low;
+    for (uint32_t i = 0; i < size; i++) { /* sorted, no wrap */
+      if (a[i] > UINT64_MAX - prev) return false;
+      prev = a[i] += prev;
+    }
+    least = a[0] < least ? a[0] : least;
+  }
+  return br_end(&b) && least == low;
 }
 
 static hl_prof_col_t *corrupt(hl_prof_col_t *c, hl_error_t *err, const char *what) {
@@ -1985,7 +2319,7 @@ static hl_prof_col_t *corrupt(hl_prof_col_t *c, hl_error_t *err, const char *wha
 hl_prof_col_t *hl_prof_col_decode(const hl_type_t *type, const void *data, size_t len,
                                   hl_error_t *err) {
   const uint8_t *p = data;
-  if (len < 26 || memcmp(p, "HLPF", 4) != 0) return corrupt(NULL, err, "bad header");
+  if (len < 18 || memcmp(p, "HLPF", 4) != 0) return corrupt(NULL, err, "bad header");
   if (p[4] != FMT_VERSION) return corrupt(NULL, err, "unknown format version");
   uint32_t total =
       (uint32_t)p[10] | (uint32_t)p[11] << 8 | (uint32_t)p[12] << 16 | (uint32_t)p[13] << 24;
@@ -2004,10 +2338,9 @@ hl_prof_col_t *hl_prof_col_decode(const hl_type_t *type, const void *data, size_
   if (flags & ~3u) return corrupt(c, err, "unknown flags");
   rd_t r = {p + 14, p + len - 4, false};
   bool nomem = false;
-  c->count = (int64_t)get_u64(&r);
-  c->nulls = (int64_t)get_u64(&r);
-  if (r.bad || c->count < 0 || c->count > HL_PROF_MAX_ROWS || c->nulls < 0 || c->nulls > c->count)
-    return corrupt(c, err, "bad counts");
+  c->count = get_count(&r);
+  c->nulls = get_count(&r);
+  if (r.bad || c->nulls > c->count) return corrupt(c, err, "bad counts");
   int64_t values = c->count - c->nulls;
   c->has_minmax = flags & 1;
   c->exact = (flags & 2) != 0;
@@ -2017,8 +2350,8 @@ hl_prof_col_t *hl_prof_col_decode(const hl_type_t *type, const void *data, size_
     switch (c->kind) {
     case K_BOOL:
     case K_INT:
-      c->imin = (int64_t)get_u64(&r);
-      c->imax = (int64_t)get_u64(&r);
+      c->imin = unzigzag(get_var(&r));
+      c->imax = unzigzag(get_var(&r));
       if (c->has_minmax && c->imin > c->imax) return corrupt(c, err, "min above max");
       if (c->kind == K_BOOL && (c->imin < 0 || c->imax > 1)) return corrupt(c, err, "bad boolean");
       break;
@@ -2043,10 +2376,10 @@ hl_prof_col_t *hl_prof_col_decode(const hl_type_t *type, const void *data, size_
       if (keep_str(&c->smax, &c->smax_len, &c->smax_cap, (const char *)r.p, (uint32_t)l))
         goto nomem;
       r.p += l;
-      c->min_len = (int64_t)get_u64(&r);
-      c->max_len = (int64_t)get_u64(&r);
-      c->total_len = get_u64(&r);
-      c->empties = (int64_t)get_u64(&r);
+      c->min_len = (int64_t)get_var(&r);
+      c->max_len = (int64_t)get_var(&r);
+      c->total_len = get_var(&r);
+      c->empties = (int64_t)get_var(&r);
       if (r.bad || c->min_len < 0 || c->max_len < c->min_len || c->empties < 0 ||
           c->empties > values)
         return corrupt(c, err, "bad lengths");
@@ -2061,15 +2394,14 @@ hl_prof_col_t *hl_prof_col_decode(const hl_type_t *type, const void *data, size_
       uint64_t lo = get_u64(&r), hi = get_u64(&r);
       c->sum_lo = (unsigned __int128)hi << 64 | lo;
       c->sum_hi = (int64_t)get_u64(&r);
-      c->nmean = (int64_t)get_u64(&r);
+      c->nmean = get_count(&r);
       c->mean = get_f64(&r);
       c->m2 = get_f64(&r);
-      c->zeros = (int64_t)get_u64(&r);
-      c->negatives = (int64_t)get_u64(&r);
-      c->nans = (int64_t)get_u64(&r);
-      c->infs = (int64_t)get_u64(&r);
-      if (r.bad || c->nmean < 0 || c->nmean > values || c->zeros < 0 || c->negatives < 0 ||
-          c->nans < 0 || c->infs < 0 || c->zeros > values - c->negatives ||
+      c->zeros = get_count(&r);
+      c->negatives = get_count(&r);
+      c->nans = get_count(&r);
+      c->infs = get_count(&r);
+      if (r.bad || c->nmean > values || c->zeros > values - c->negatives ||
           c->nans > values - c->infs || !isfinite(c->mean) || !(c->m2 >= 0) || isinf(c->m2) ||
           (c->kind != K_F64 && (c->nans || c->infs || c->nmean != values)) ||
           (c->kind == K_F64 && c->nmean != values - c->nans - c->infs))
@@ -2090,7 +2422,7 @@ hl_prof_col_t *hl_prof_col_decode(const hl_type_t *type, const void *data, size_
       if (!c->hll || ctab_init(&c->mg, MG_CAP, c->kind == K_STR ? MG_CAP * HL_PROF_TOP_MAX_LEN : 0))
         goto nomem;
       if (!get_hll(&r, c->hll)) return corrupt(c, err, "bad HyperLogLog");
-      if (!get_table(&r, c, &c->mg, MG_CAP, HL_PROF_TOP_MAX_LEN, &tsum, &nomem)) {
+      if (!get_table(&r, c, &c->mg, HL_PROF_TOP_K, HL_PROF_TOP_MAX_LEN, &tsum, &nomem)) {
         if (nomem) goto nomem;
         return corrupt(c, err, "bad frequent values");
       }

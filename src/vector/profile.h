@@ -18,8 +18,8 @@
  *  - distinct and the most frequent values: exact while the column has at
  *    most HL_PROF_EXACT_MAX distinct values (strings: also at most
  *    HL_PROF_EXACT_BYTES bytes of them), merges included; beyond, a
- *    HyperLogLog of 2^14 registers (relative standard error 1.04/128 =
- *    0.81 %) and a Misra-Gries summary of HL_PROF_TOP_K counters, whose
+ *    HyperLogLog of 2^12 registers (relative standard error 1.04/64 =
+ *    1.625 %) and a Misra-Gries summary of HL_PROF_TOP_K counters, whose
  *    counts are lower bounds: the true count is in [top_count, top_count +
  *    top_count_err].  Strings longer than HL_PROF_TOP_MAX_LEN bytes are then
  *    left out of the summary (never reported as frequent).
@@ -39,13 +39,18 @@
  *    STRING/VARCHAR/CHAR and in bytes for BINARY.
  *  - ARRAY/MAP/STRUCT: count and nulls only.
  *
- * Encoded size: exact states hold their distinct values (at most 1024;
- * about 17 KiB for BIGINT, at most 32 KiB of string bytes); sketch states a
- * HyperLogLog (sparse while few registers are set, at most 12 KiB packed),
- * the summary (64-256 values) and, for ordered types, the quantile sketch
- * (at most about 3,000 items, delta-encoded: 4-20 KiB); string states also
- * hold their min and max values in full.  Without long min/max strings a
- * state stays under 48 KiB.
+ * Encoded size (format version 2; sizes measured by test_profile's
+ * state_size_table): exact states hold their distinct values (at most
+ * 1024), integers and doubles as Rice-coded gaps, strings front-coded
+ * (at most 32 KiB of string bytes): ~0.75 KB for 1000 BIGINTs below 2^32,
+ * ~7.5 KB for 1000 arbitrary doubles.  Sketch states hold a HyperLogLog
+ * (rANS-coded: ~1.4-1.5 KB), the summary pruned to HL_PROF_TOP_K values and,
+ * for ordered types, the quantile sketch held to KLL's capacities (at most
+ * about 400 items, Rice-coded gaps): 8,000 to 1,000,000 rows of distinct
+ * BIGINTs take ~2.2-2.4 KB below 2^32 and ~3.0-3.3 KB over all 63 bits,
+ * DOUBLEs ~2.8-3.0 KB, short strings ~1.5-1.9 KB; string states also hold
+ * their min and max values in full.  Without long min/max strings a state
+ * stays under 48 KiB.
  */
 #ifndef HL_PROFILE_H
 #define HL_PROFILE_H
@@ -63,10 +68,10 @@
 
 #define HL_PROF_EXACT_MAX         1024        /* distinct values kept exactly */
 #define HL_PROF_EXACT_BYTES       (32 * 1024) /* string bytes kept exactly */
-#define HL_PROF_TOP_K             64          /* Misra-Gries counters */
+#define HL_PROF_TOP_K             32          /* Misra-Gries counters */
 #define HL_PROF_TOP_MAX_LEN       256         /* longest string the summary tracks */
-#define HL_PROF_DISTINCT_REL_ERR  (1.04 / 128.0)
-#define HL_PROF_QUANTILE_RANK_ERR 0.01               /* stated bound on |rank - q| / count */
+#define HL_PROF_DISTINCT_REL_ERR  (1.04 / 64.0)
+#define HL_PROF_QUANTILE_RANK_ERR 0.02               /* stated bound on |rank - q| / count */
 #define HL_PROF_MAX_ROWS          ((int64_t)1 << 56) /* rows one state counts at most */
 
 typedef struct hl_prof_col hl_prof_col_t; /* one column's mergeable profile state (heap-owned) */

@@ -8,7 +8,9 @@
  * counts as lower bounds within their error; dictionary views equal to
  * plain strings; encode -> decode -> encode byte-equal; every truncation
  * and random byte flips rejected (and, behind a fixed checksum, decoded or
- * rejected cleanly).  HL_PROF_BENCH=1 prints throughput.
+ * rejected cleanly); encoded sizes within their bounds (a sketch state of
+ * 8,000 distinct BIGINTs at most 3 KiB).  HL_PROF_BENCH=1 prints
+ * throughput.
  */
 #include "test.h"
 
@@ -543,7 +545,7 @@ TEST(distinct_estimate_within_stated_error) {
       hl_prof_result_t r;
       result_of(st, a, &r);
       CHECK(!r.distinct_exact);
-      CHECK(r.distinct_rel_err == 1.04 / 128.0);
+      CHECK(r.distinct_rel_err == HL_PROF_DISTINCT_REL_ERR);
       double e = ((double)r.distinct - (double)sizes[si]) / (double)sizes[si];
       sum_sq += e * e;
       if (fabs(e) > worst) worst = fabs(e);
@@ -552,7 +554,7 @@ TEST(distinct_estimate_within_stated_error) {
       hl_prof_col_free(half);
     }
     printf("  distinct %lld: max rel err %.4f, rms %.4f (stated %.4f)\n", (long long)sizes[si],
-           worst, sqrt(sum_sq / seeds), 1.04 / 128.0);
+           worst, sqrt(sum_sq / seeds), HL_PROF_DISTINCT_REL_ERR);
   }
   hl_arena_destroy(a);
 }
@@ -591,9 +593,22 @@ static double rank_err(const int64_t *s, int64_t n, double q, int64_t v) {
   return d / (double)n;
 }
 
-/* SEEDS runs of N rows in four shapes, split into up to five merged parts;
- * returns the largest rank error seen. */
-static double quantile_runs(int n, int seeds, int seed0) {
+/* ST through its encoding, as PROFILE stores and reads it back. */
+static hl_prof_col_t *round_trip(const hl_type_t *t, hl_prof_col_t *st) {
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_buf_t b = enc(st);
+  hl_prof_col_t *d = hl_prof_col_decode(t, b.data, b.len, &err);
+  CHECK(d != NULL);
+  hl_buf_fini(&b);
+  hl_prof_col_free(st);
+  return d;
+}
+
+/* SEEDS runs of N rows in four shapes, split into up to five merged parts
+ * (PART_ROWS > 0: into parts of that many rows), each stored (encoded and
+ * decoded) before the merge; returns the largest rank error seen. */
+static double quantile_runs(int n, int seeds, int seed0, int part_rows) {
   hl_arena_t *a = hl_arena_create(0);
   const hl_type_t *t = ty(a, "bigint");
   hl_error_t err;
@@ -613,14 +628,30 @@ static double quantile_runs(int n, int seeds, int seed0) {
     hl_prof_col_t *parts[5];
     for (int p = 0; p < n_parts; p++)
       parts[p] = hl_prof_col_new(t, &err);
-    for (int at = 0; at < n; at += 2048) {
-      int k = n - at < 2048 ? n - at : 2048;
-      hl_vec_t v = {.type = t, .data = vals + at};
-      CHECK_INT(hl_prof_col_add(parts[(at / 2048) * n_parts / (n / 2048 + 1)], &v, NULL,
-                                (uint32_t)k, &err),
-                HL_OK);
+    if (part_rows) { /* many small stored parts merged into one */
+      for (int at = 0; at < n; at += part_rows) {
+        hl_prof_col_t *st = hl_prof_col_new(t, &err);
+        for (int i = at; i < at + part_rows && i < n; i += 1024) {
+          int k = at + part_rows - i < 1024 ? at + part_rows - i : 1024;
+          k = n - i < k ? n - i : k;
+          hl_vec_t v = {.type = t, .data = vals + i};
+          CHECK_INT(hl_prof_col_add(st, &v, NULL, (uint32_t)k, &err), HL_OK);
+        }
+        st = round_trip(t, st);
+        CHECK_INT(hl_prof_col_merge(parts[0], st, &err), HL_OK);
+        hl_prof_col_free(st);
+      }
+    } else {
+      for (int at = 0; at < n; at += 2048) {
+        int k = n - at < 2048 ? n - at : 2048;
+        hl_vec_t v = {.type = t, .data = vals + at};
+        CHECK_INT(hl_prof_col_add(parts[(at / 2048) * n_parts / (n / 2048 + 1)], &v, NULL,
+                                  (uint32_t)k, &err),
+                  HL_OK);
+      }
     }
     for (int p = 1; p < n_parts; p++) {
+      parts[p] = round_trip(t, parts[p]);
       CHECK_INT(hl_prof_col_merge(parts[0], parts[p], &err), HL_OK);
       hl_prof_col_free(parts[p]);
     }
@@ -657,11 +688,18 @@ static double quantile_runs(int n, int seeds, int seed0) {
 }
 
 TEST(quantile_rank_error_within_bound) {
-  double w1 = quantile_runs(300000, 40, 0);
+  double w0 = quantile_runs(8000, 200, 1000, 0);
+  printf("  quantiles, 8k rows x 200: max rank error %.5f (stated %.3f)\n", w0,
+         HL_PROF_QUANTILE_RANK_ERR);
+  double w1 = quantile_runs(300000, 40, 0, 0);
   printf("  quantiles, 300k rows x 40: max rank error %.5f (stated %.3f)\n", w1,
          HL_PROF_QUANTILE_RANK_ERR);
+  /* PROFILE's shape: 8,000-row partitions, stored, merged */
+  double w3 = quantile_runs(4000000, 8, 200, 8000);
+  printf("  quantiles, 500 stored parts of 8k rows x 8: max rank error %.5f (stated %.3f)\n", w3,
+         HL_PROF_QUANTILE_RANK_ERR);
   /* past 2^21 rows the intake is pair-sampled */
-  double w2 = quantile_runs(6000000, 4, 100);
+  double w2 = quantile_runs(6000000, 4, 100, 0);
   printf("  quantiles, 6M rows x 4: max rank error %.5f (stated %.3f)\n", w2,
          HL_PROF_QUANTILE_RANK_ERR);
 }
@@ -848,6 +886,123 @@ TEST(allocation_failures_are_clean) {
   hl_arena_destroy(a);
 }
 
+/* Encoded size of one state of ROWS rows: DISTINCT values at most (0:
+ * all different); WIDE: BIGINT values over all 63 bits, else below 2^32. */
+static size_t state_size(const hl_type_t *t, int rows, int64_t distinct, bool wide) {
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_prof_col_t *st = hl_prof_col_new(t, &err);
+  static int64_t ints[HL_BATCH_CAP];
+  static double dbls[HL_BATCH_CAP];
+  static hl_str_t strs[HL_BATCH_CAP];
+  static char pool[HL_BATCH_CAP * 24];
+  bool is_str = t->id == HL_T_STRING;
+  for (int at = 0; at < rows; at += HL_BATCH_CAP) {
+    int k = rows - at < HL_BATCH_CAP ? rows - at : HL_BATCH_CAP;
+    for (int i = 0; i < k; i++) {
+      uint64_t r = rnd();
+      int64_t v = distinct ? (int64_t)(r % (uint64_t)distinct) : (int64_t)(r >> (wide ? 1 : 32));
+      if (!distinct && !wide) /* all distinct: odd multiples are a bijection mod 2^32 */
+        v = (int64_t)(uint32_t)((uint32_t)(at + i) * 2654435761u);
+      ints[i] = v;
+      dbls[i] = (double)v * 0.01;
+      if (is_str)
+        strs[i] =
+            (hl_str_t){pool + i * 24, (uint32_t)snprintf(pool + i * 24, 24, "c%lld", (long long)v)};
+    }
+    hl_vec_t v = {.type = t,
+                  .data = is_str                 ? (void *)strs
+                          : t->id == HL_T_DOUBLE ? (void *)dbls
+                                                 : (void *)ints};
+    CHECK_INT(hl_prof_col_add(st, &v, NULL, (uint32_t)k, &err), HL_OK);
+  }
+  hl_buf_t b = enc(st);
+  size_t n = b.len;
+  hl_buf_fini(&b);
+  hl_prof_col_free(st);
+  return n;
+}
+
+/* The encoded sizes of states by rows, distinct values and type (printed:
+ * the table in src/vector/README.md), held to bounds; HL_PROF_BENCH=1
+ * adds 1M rows. */
+TEST(state_size_table) {
+  hl_arena_t *a = hl_arena_create(0);
+  const hl_type_t *tb = ty(a, "bigint"), *td = ty(a, "double"), *ts = ty(a, "string");
+  const int rows[] = {8000, 100000, 1000000};
+  int n_rows = getenv("HL_PROF_BENCH") ? 3 : 2;
+  printf("  %8s %9s %12s %12s %8s %8s\n", "rows", "distinct", "bigint<2^32", "bigint<2^63",
+         "double", "string");
+  for (int ri = 0; ri < n_rows; ri++) {
+    const int64_t ds[] = {20, 1000, 5000, 0};
+    for (int di = 0; di < 4; di++) {
+      rng_state = 11 + (uint64_t)di;
+      size_t s1 = state_size(tb, rows[ri], ds[di], false);
+      size_t s2 = state_size(tb, rows[ri], ds[di], true);
+      size_t s3 = state_size(td, rows[ri], ds[di], false);
+      size_t s4 = state_size(ts, rows[ri], ds[di], false);
+      char dtext[16];
+      snprintf(dtext, sizeof dtext, "%lld", (long long)(ds[di] ? ds[di] : rows[ri]));
+      printf("  %8d %9s %12zu %12zu %8zu %8zu\n", rows[ri], dtext, s1, s2, s3, s4);
+      if (ds[di] == 1000) { /* exact: what the values take */
+        CHECK(s1 <= 2048 && s2 <= 2048 && s3 <= 9 * 1024 && s4 <= 5 * 1024);
+      } else if (ds[di] != 20) { /* sketches: bounded whatever the rows */
+        CHECK(s1 <= 2560 && s2 <= 3584 && s3 <= 3584 && s4 <= 2048);
+        if (rows[ri] == 8000) CHECK(s2 <= 3072); /* an 8k-row partition: <= 3 KiB */
+      } else {
+        CHECK(s1 <= 160 && s2 <= 160 && s3 <= 320 && s4 <= 160);
+      }
+    }
+  }
+  hl_arena_destroy(a);
+}
+
+/* HL_PROF_CORPUS=DIR: writes the fuzz target's seeds (tests/fuzz/corpus/
+ * prof_state): per type of fuzz_prof_state.c's list, an exact state
+ * (seed_TT_0) and, past 1024 values, a sketch (seed_TT_1), each as the
+ * type's index byte and the encoding. */
+TEST(write_fuzz_corpus) {
+  const char *dir = getenv("HL_PROF_CORPUS");
+  if (!dir) return;
+  static const char *const types[] = {
+      "bigint",  "int",    "double",  "float", "decimal(10,2)", "decimal(38,3)", "string",
+      "char(4)", "binary", "boolean", "date",  "timestamp",     "array<int>",    "varchar(8)",
+  };
+  hl_arena_t *a = hl_arena_create(0);
+  char *pool = malloc((size_t)3000 * 24);
+  for (int tk = 0; tk < 14; tk++) {
+    const hl_type_t *t = ty(a, types[tk]);
+    for (int mode = 0; mode < 2; mode++) {
+      rng_state = (uint64_t)tk * 31 + (uint64_t)mode;
+      col_t c = random_col(t, mode ? 3000 : 60, mode ? 0 : 12, pool);
+      if (hl_type_is_integer(t) && t->id != HL_T_BIGINT) /* in range of the type */
+        for (int i = 0; i < c.n; i++)
+          c.i[i] = t->id == HL_T_BOOLEAN ? c.i[i] & 1 : c.i[i] % 100000;
+      hl_prof_col_t *st = state_of(&c, 0);
+      hl_buf_t b = enc(st);
+      hl_prof_result_t r;
+      result_of(st, a, &r);
+      if (mode == 0 || !r.distinct_exact) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/seed_%02d_%d", dir, tk, mode);
+        FILE *f = fopen(path, "wb");
+        CHECK(f != NULL);
+        if (f) {
+          uint8_t tb = (uint8_t)tk;
+          fwrite(&tb, 1, 1, f);
+          fwrite(b.data, 1, b.len, f);
+          fclose(f);
+        }
+      }
+      hl_buf_fini(&b);
+      hl_prof_col_free(st);
+      col_free(&c);
+    }
+  }
+  free(pool);
+  hl_arena_destroy(a);
+}
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -901,6 +1056,36 @@ TEST(bench) {
            (double)rows / dt / 1e6, (long long)r.distinct);
     hl_prof_col_free(st);
   }
+  /* PROFILE's shape: one state per 8,000-row partition, encoded */
+  for (int kind = 0; kind < 2; kind++) {
+    const hl_type_t *t = ty(a, kind ? "double" : "bigint");
+    rng_state = 2;
+    size_t bytes = 0;
+    double t0 = now_s();
+    for (int64_t at = 0; at < rows; at += 8000) {
+      hl_prof_col_t *st = hl_prof_col_new(t, &err);
+      for (int part = 0; part < 8000; part += HL_BATCH_CAP) {
+        uint32_t k = 8000 - part < HL_BATCH_CAP ? (uint32_t)(8000 - part) : HL_BATCH_CAP;
+        for (uint32_t i = 0; i < k; i++) {
+          int64_t x = (int64_t)(rnd() >> 1);
+          if (kind)
+            memcpy(&vals[i], &(double){(double)x * 0.01}, 8);
+          else
+            vals[i] = x;
+        }
+        hl_vec_t v = {.type = t, .data = vals};
+        CHECK_INT(hl_prof_col_add(st, &v, NULL, k, &err), HL_OK);
+      }
+      hl_buf_t b = enc(st);
+      bytes += b.len;
+      hl_buf_fini(&b);
+      hl_prof_col_free(st);
+    }
+    double dt = now_s() - t0;
+    printf("  bench %s, 8,000-row states encoded: %.1f M rows/s, %.0f bytes a state\n",
+           kind ? "double" : "bigint", (double)rows / dt / 1e6,
+           (double)bytes / (double)(rows / 8000));
+  }
   hl_arena_destroy(a);
 }
 
@@ -913,7 +1098,9 @@ int main(void) {
   RUN(frequent_values_lower_bounds);
   RUN(decode_rejects_damage);
   RUN(encoded_sizes);
+  RUN(state_size_table);
   RUN(allocation_failures_are_clean);
+  RUN(write_fuzz_corpus);
   RUN(bench);
   return test_report();
 }

@@ -14,11 +14,11 @@
 //   2. estimates over many seeds (5,000..200,000 distinct BIGINT, STRING
 //      and DOUBLE values in 4 partitions, so sketches are merged): distinct
 //      within 3 stated errors (distinct_error), quantile ranks within the
-//      stated rank error (profile.h: HL_PROF_QUANTILE_RANK_ERR = 0.01 of n,
+//      stated rank error (profile.h: HL_PROF_QUANTILE_RANK_ERR = 0.02 of n,
 //      the distance of the reported value's rank interval from the position
 //      q * (n - 1)), frequent-value counts never above the truth nor more
-//      than n / 65 below it (Misra-Gries, 64 counters), and a value more
-//      frequent than the fifth reported count + n / 65 reported;
+//      than n / 33 below it (Misra-Gries, 32 counters), and a value more
+//      frequent than the fifth reported count + n / 33 reported;
 //   3. a re-profile after one partition changed reads that partition only
 //      and equals a fresh read (PROFILE ... WHERE true).
 // Prints ok/FAIL lines and the largest errors measured; exit 1 on a FAIL.
@@ -54,9 +54,9 @@ const t0 = Date.now();
 let failures = 0;
 
 // the bounds vector/profile.h states
-const DISTINCT_REL_ERR = 1.04 / 128;
-const QUANTILE_RANK_ERR = 0.01;
-const TOP_K = 64;
+const DISTINCT_REL_ERR = 1.04 / 64; // profile.h HL_PROF_DISTINCT_REL_ERR (2^12 registers)
+const QUANTILE_RANK_ERR = 0.02; // profile.h HL_PROF_QUANTILE_RANK_ERR
+const TOP_K = 32; // profile.h HL_PROF_TOP_K
 
 function run(sql, format) {
   const r = spawnSync(hl, ['-w', wh, '--format', format, '-c', sql],
@@ -464,7 +464,9 @@ for (let seed = 1; seed <= N_SEEDS; seed++) {
     }
     // frequent values: reported counts are lower bounds of the true counts
     const top = row.top;
-    if (top.length !== 5) bad.push(`${n}: ${top.length} frequent values`);
+    // at most five; fewer when the summary's counters cannot tell more values
+    // apart (near-uniform data: the heavy-hitter check below still binds)
+    if (top.length > 5) bad.push(`${n}: ${top.length} frequent values`);
     const truth = await dq(`SELECT ${ty === 'DOUBLE' ? c : `${c}::VARCHAR`} AS v, count(*)::BIGINT AS n FROM ${rel}
         WHERE ${c} IN (${top.map((tv) => (ty === 'STRING' ? `'${tv.value.replaceAll("'", "''")}'` : lit(tv.value))).join(', ')}) GROUP BY ${c}`);
     for (const tv of top) {

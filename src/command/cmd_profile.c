@@ -83,7 +83,7 @@ hl_status_t hl_prof_warn(hl_prof_run_t *r, const char *code, const char *fmt, ..
  * The rows: SELECT * FROM t WHERE ...
  * ------------------------------------------------------------------------ */
 
-static void quote_ident(hl_buf_t *b, const char *name) {
+void hl_prof_quote_ident(hl_buf_t *b, const char *name) {
   hl_buf_putc(b, '`');
   for (const char *p = name; *p; p++) {
     if (*p == '`') hl_buf_putc(b, '`');
@@ -115,11 +115,11 @@ static hl_status_t bind_rows(hl_prof_run_t *r, hl_error_t *err) {
   hl_buf_t sql;
   hl_buf_init(&sql);
   hl_buf_puts(&sql, "SELECT * FROM ");
-  quote_ident(&sql, r->catalog);
+  hl_prof_quote_ident(&sql, r->catalog);
   hl_buf_putc(&sql, '.');
-  quote_ident(&sql, r->t->cat->db_name);
+  hl_prof_quote_ident(&sql, r->t->cat->db_name);
   hl_buf_putc(&sql, '.');
-  quote_ident(&sql, r->t->cat->name);
+  hl_prof_quote_ident(&sql, r->t->cat->name);
   if (r->value_filter) {
     hl_buf_puts(&sql, " WHERE ");
     hl_buf_puts(&sql, r->value_filter);
@@ -171,23 +171,23 @@ static hl_status_t apply_spec(hl_prof_run_t *r, hl_error_t *err) {
  * ------------------------------------------------------------------------ */
 
 /* Fingerprint of a unit's files (the listing is in name order): count,
- * bytes, and a hash of every name, size and mtime. */
+ * bytes, and a hash (util/hashmap.h's, stable across runs) of every name,
+ * size and mtime. */
 static char *listing_fp(const hl_stor_entry_t *files, size_t n) {
-  uint64_t h = 1469598103934665603ull, bytes = 0;
+  hl_buf_t b;
+  hl_buf_init(&b);
+  uint64_t bytes = 0;
   for (size_t i = 0; i < n; i++) {
-    char num[48];
-    int len = snprintf(num, sizeof num, "/%llu/%lld/", (unsigned long long)files[i].size,
-                       (long long)files[i].mtime_ns);
-    for (const char *p = files[i].name; *p; p++)
-      h = (h ^ (unsigned char)*p) * 1099511628211ull;
-    for (int k = 0; k < len; k++)
-      h = (h ^ (unsigned char)num[k]) * 1099511628211ull;
+    hl_buf_printf(&b, "%s/%llu/%lld/", files[i].name, (unsigned long long)files[i].size,
+                  (long long)files[i].mtime_ns);
     bytes += files[i].size;
   }
   char buf[80];
   snprintf(buf, sizeof buf, "%zu:%llu:%016llx", n, (unsigned long long)bytes,
-           (unsigned long long)h);
-  return hl_strdup(buf);
+           (unsigned long long)hl_hash_bytes(b.data ? b.data : "", b.len));
+  bool oom = b.oom;
+  hl_buf_fini(&b);
+  return oom ? NULL : hl_strdup(buf);
 }
 
 static void free_states(hl_prof_col_t **cols, int n) {

@@ -68,6 +68,8 @@ typedef struct hl_prof_run {
   int n_warnings;
 } hl_prof_run_t;
 
+/* Appends NAME as a HiveQL identifier in backquotes. */
+void hl_prof_quote_ident(hl_buf_t *b, const char *name);
 /* Appends S as a JSON string (quoted, escaped). */
 void hl_prof_json_string(hl_buf_t *b, const char *s);
 /* Adds a warning {"code": CODE, "message": ...} to the summary and tells

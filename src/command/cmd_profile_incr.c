@@ -105,12 +105,8 @@ hl_status_t hl_prof_incr_begin(hl_prof_run_t *r, hl_error_t *err) {
   /* field > CAST('<checkpoint>' AS <type>) */
   hl_buf_t b;
   hl_buf_init(&b);
-  hl_buf_putc(&b, '`');
-  for (const char *p = field; *p; p++) {
-    if (*p == '`') hl_buf_putc(&b, '`');
-    hl_buf_putc(&b, *p);
-  }
-  hl_buf_puts(&b, "` > CAST(");
+  hl_prof_quote_ident(&b, field);
+  hl_buf_puts(&b, " > CAST(");
   sql_string(&b, r->cp.value);
   char *type = hl_type_to_string(r->arena, t->types[r->field.col]);
   if (!type) {
@@ -152,11 +148,6 @@ hl_status_t hl_prof_incr_select(hl_prof_run_t *r, hl_cat_partition_t *parts, siz
   const char *field = t->names[r->field.col];
   *late = NULL;
   *n_late = 0;
-  if (r->field.part_idx != 0)
-    return hl_err_set_at(err, r->stmt->table.pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
-                         "the incremental field \"%s\" of table \"%s.%s\" is a %s field, which "
-                         "must be the table's first partition column \"%s\"",
-                         field, HL_TNAME(t), kind_name(r->field.kind), t->names[t->n_data]);
   int64_t cp_key = 0;
   if (r->have_cp && r->cp.value && !axis_key(r, r->cp.value, &cp_key))
     return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),

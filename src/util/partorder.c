@@ -26,15 +26,6 @@ static const char *const patterns[HL_TDATE_N_FMTS] = {
     [HL_TDATE_Y_M_D_HMS] = "yyyy-MM-dd HH:mm:ss",
 };
 
-static bool leap(int64_t y) {
-  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-static int month_days(int64_t y, int m) {
-  static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return m == 2 && leap(y) ? 29 : days[m - 1];
-}
-
 /* S[0..len) against the pattern of FMT: the epoch seconds, or false. */
 static bool match(const char *s, size_t len, hl_tdate_fmt_t fmt, int64_t *epoch) {
   const char *p = patterns[fmt];
@@ -69,7 +60,7 @@ static bool match(const char *s, size_t len, hl_tdate_fmt_t fmt, int64_t *epoch)
     *field = *field * 10 + (s[i] - '0');
   }
   if (year < 1900 || year > 2200 || month < 1 || month > 12 || day < 1 ||
-      day > month_days(year, (int)month) || hour > 23 || minute > 59 || second > 59)
+      day > hl_days_in_month(year, (unsigned)month) || hour > 23 || minute > 59 || second > 59)
     return false;
   *epoch = hl_days_from_civil(year, (unsigned)month, (unsigned)day) * 86400 + hour * 3600 +
            minute * 60 + second;

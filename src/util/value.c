@@ -43,7 +43,7 @@ void hl_civil_from_days(int64_t z, int64_t *year, unsigned *month, unsigned *day
   *day = d;
 }
 
-static int days_in_month(int64_t y, unsigned m) {
+int hl_days_in_month(int64_t y, unsigned m) {
   static const int dim[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0)) return 29;
   return dim[m - 1];
@@ -79,7 +79,7 @@ static int parse_date_part(const char *s, size_t len, size_t *i, int64_t *days) 
   if (m < 1 || m > 12 || *i >= len || s[*i] != '-') return -1;
   (*i)++;
   long d = read_digits(s, len, i, 2);
-  if (d < 1 || d > days_in_month(y, (unsigned)m)) return -1;
+  if (d < 1 || d > hl_days_in_month(y, (unsigned)m)) return -1;
   if (y < 1) return -1;
   *days = hl_days_from_civil(y, (unsigned)m, (unsigned)d);
   return 0;

@@ -92,6 +92,8 @@ void hl_value_key_append(hl_buf_t *buf, const hl_type_t *type, const hl_value_t 
 /* Calendar helpers (proleptic Gregorian, as Hive 3+). */
 int64_t hl_days_from_civil(int64_t year, unsigned month, unsigned day);
 void hl_civil_from_days(int64_t days, int64_t *year, unsigned *month, unsigned *day);
+/* Days in MONTH (1..12) of YEAR. */
+int hl_days_in_month(int64_t year, unsigned month);
 /* Parses YYYY-MM-DD (1..4 digit year allowed as Hive does).  Returns 0 ok. */
 int hl_parse_date(const char *s, size_t len, int64_t *days);
 /* Parses YYYY-MM-DD[( |T)HH:MM[:SS[.fffffffff]]], fractional digits beyond

@@ -167,12 +167,6 @@ HL_FN(hl_fn_date_sub) {
   return HL_OK;
 }
 
-static int month_days(int64_t y, unsigned m) {
-  static const int dim[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0)) return 29;
-  return dim[m - 1];
-}
-
 /* Hive: the day is kept, clamped to the month's end; a start on the last
  * day of its month ends on the last day of the target month. */
 HL_FN(hl_fn_add_months) {
@@ -181,7 +175,7 @@ HL_FN(hl_fn_add_months) {
   int64_t y;
   unsigned m, d;
   civil(micros_of(call, a, 0), &y, &m, &d);
-  bool last = (int)d == month_days(y, m);
+  bool last = (int)d == hl_days_in_month(y, m);
   int64_t total = y * 12 + (m - 1) + a[1].u.i;
   int64_t ny = floor_div(total, 12);
   unsigned nm = (unsigned)(total - ny * 12) + 1;
@@ -189,7 +183,7 @@ HL_FN(hl_fn_add_months) {
     out->is_null = true;
     return HL_OK;
   }
-  unsigned nd = last || (int)d > month_days(ny, nm) ? (unsigned)month_days(ny, nm) : d;
+  unsigned nd = last || (int)d > hl_days_in_month(ny, nm) ? (unsigned)hl_days_in_month(ny, nm) : d;
   out->u.i = hl_days_from_civil(ny, nm, nd);
   return HL_OK;
 }
@@ -365,7 +359,7 @@ static int parse_micros(const char *t, size_t tl, const char *f, size_t fl, int6
   if (ti != tl) return -1;
   if (has_ampm && pm && hh < 12) hh += 12;
   if (has_ampm && !pm && hh == 12) hh = 0;
-  if (y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > month_days(y, (unsigned)mo) ||
+  if (y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > hl_days_in_month(y, (unsigned)mo) ||
       hh > 23 || mi > 59 || ss > 59)
     return -1;
   *out = (hl_days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + hh * 3600 + mi * 60 + ss) *
@@ -470,5 +464,5 @@ HL_FN(hl_fn_last_day) {
   int64_t y;
   unsigned m, d;
   civil(micros_of(call, a, 0), &y, &m, &d);
-  return date_string(out, arena, err, hl_days_from_civil(y, m, (unsigned)month_days(y, m)));
+  return date_string(out, arena, err, hl_days_from_civil(y, m, (unsigned)hl_days_in_month(y, m)));
 }

@@ -74,12 +74,12 @@ int hl_plan_newest_mode(const hl_table_t *t, const hl_cat_partition_t *parts, si
   return *fmt != HL_TDATE_NONE ? HL_INCR_DATE : kind;
 }
 
-hl_status_t hl_plan_sort_newest(const hl_table_t *t, hl_cat_partition_t *parts, size_t n,
-                                hl_arena_t *scratch, hl_error_t *err) {
+/* Sorts PARTS newest first with the first key compared as FIRST_KIND says
+ * (hl_plan_newest_mode's answer). */
+static hl_status_t sort_newest(const hl_table_t *t, hl_cat_partition_t *parts, size_t n,
+                               int first_kind, hl_arena_t *scratch, hl_error_t *err) {
   if (n < 2 || t->n_part == 0) return HL_OK;
-  hl_tdate_fmt_t fmt;
-  nctx_t c = {.t = t, .n_part = t->n_part};
-  c.first_kind = hl_plan_newest_mode(t, parts, n, scratch, &fmt);
+  nctx_t c = {.t = t, .n_part = t->n_part, .first_kind = first_kind};
   nkey_t *keys = hl_arena_zalloc(scratch, sizeof(nkey_t) * n * (size_t)t->n_part);
   size_t *idx = hl_arena_alloc(scratch, sizeof(size_t) * n);
   size_t *tmp = hl_arena_alloc(scratch, sizeof(size_t) * n);
@@ -115,6 +115,13 @@ hl_status_t hl_plan_sort_newest(const hl_table_t *t, hl_cat_partition_t *parts, 
   return HL_OK;
 }
 
+hl_status_t hl_plan_sort_newest(const hl_table_t *t, hl_cat_partition_t *parts, size_t n,
+                                hl_arena_t *scratch, hl_error_t *err) {
+  if (n < 2 || t->n_part == 0) return HL_OK;
+  hl_tdate_fmt_t fmt;
+  return sort_newest(t, parts, n, hl_plan_newest_mode(t, parts, n, scratch, &fmt), scratch, err);
+}
+
 bool hl_plan_newest_qualifies(const hl_plan_t *plan) {
   if (!plan->from || plan->from->kind != HL_REL_SCAN) return false;
   const hl_plan_scan_t *sc = plan->from->scan;
@@ -131,7 +138,7 @@ hl_status_t hl_plan_newest_apply(hl_plan_t *plan, hl_error_t *err) {
   sc->newest_first = true;
   sc->newest_kind =
       hl_plan_newest_mode(sc->table, sc->parts, sc->n_parts, scratch, &sc->newest_fmt);
-  hl_status_t rc = hl_plan_sort_newest(sc->table, sc->parts, sc->n_parts, scratch, err);
+  hl_status_t rc = sort_newest(sc->table, sc->parts, sc->n_parts, sc->newest_kind, scratch, err);
   hl_arena_destroy(scratch);
   return rc;
 }

@@ -1258,6 +1258,111 @@ hl_status_t hl_prof_col_add(hl_prof_col_t *c, const hl_vec_t *v, const uint32_t 
   return HL_OK;
 }
 
+/* SUM += V * W exactly (W < 2^56, so |V * W| < 2^183 fits the 192 bits):
+ * the magnitude's two 64-bit halves times W, carried. */
+static void sum_add_times(hl_prof_col_t *c, __int128 v, int64_t w) {
+  bool neg = v < 0;
+  unsigned __int128 a = neg ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
+  unsigned __int128 lo = (unsigned __int128)(uint64_t)a * (uint64_t)w;
+  unsigned __int128 mid = (unsigned __int128)(uint64_t)(a >> 64) * (uint64_t)w + (lo >> 64);
+  unsigned __int128 p_lo = (lo & UINT64_MAX) | (mid << 64);
+  uint64_t p_hi = (uint64_t)(mid >> 64);
+  if (neg) { /* two's complement negation of the 192-bit product */
+    p_lo = ~p_lo + 1;
+    p_hi = ~p_hi + (p_lo == 0);
+  }
+  unsigned __int128 old = c->sum_lo;
+  c->sum_lo += p_lo;
+  c->sum_hi = (int64_t)((uint64_t)c->sum_hi + p_hi + (c->sum_lo < old));
+}
+
+hl_status_t hl_prof_col_add_repeat(hl_prof_col_t *c, const hl_value_t *v, int64_t n_values,
+                                   int64_t n_nulls, hl_error_t *err) {
+  if (n_values < 0 || n_nulls < 0 || n_values > HL_PROF_MAX_ROWS - n_nulls ||
+      n_values + n_nulls > HL_PROF_MAX_ROWS - c->count)
+    return hl_err_set(err, HL_ERROR, HL_SS(NUMERIC_VALUE_OUT_OF_RANGE),
+                      "a column profile cannot count more than 2^56 rows");
+  c->count += n_values + n_nulls;
+  c->nulls += n_nulls;
+  if (!n_values || c->kind == K_COMPLEX) return HL_OK;
+  int64_t w = n_values;
+  bool was_exact = c->exact;
+  int rc = 0;
+  uint64_t lo = 0, hi = 0;
+  bool ordered = false; /* a key for the quantile sketch */
+  switch (c->kind) {
+  case K_BOOL: {
+    int64_t b = v->u.b ? 1 : 0;
+    if (!c->has_minmax || b < c->imin) c->imin = b;
+    if (!c->has_minmax || b > c->imax) c->imax = b;
+    c->has_minmax = true;
+    rc = value_add(c, hash_fixed((uint64_t)b, 0), (uint64_t)b, 0, NULL, w);
+    break;
+  }
+  case K_INT: {
+    int64_t x = v->u.i;
+    if (!c->has_minmax || x < c->imin) c->imin = x;
+    if (!c->has_minmax || x > c->imax) c->imax = x;
+    c->has_minmax = true;
+    if (c->numeric) {
+      chan(c, w, (double)x, 0);
+      sum_add_times(c, x, w);
+      c->zeros += x == 0 ? w : 0;
+      c->negatives += x < 0 ? w : 0;
+    }
+    lo = (uint64_t)x;
+    ordered = true;
+    rc = value_add(c, hash_fixed(lo, 0), lo, 0, NULL, w);
+    break;
+  }
+  case K_F64: {
+    double x = v->u.d;
+    uint64_t k = dbl_key(x);
+    if (x != x) {
+      c->nans += w;
+    } else {
+      if (!c->has_minmax || x < c->dmin) c->dmin = x;
+      if (!c->has_minmax || x > c->dmax) c->dmax = x;
+      if (c->dmin == 0) c->dmin = 0.0; /* -0.0 is 0 */
+      if (c->dmax == 0) c->dmax = 0.0;
+      c->has_minmax = true;
+      c->zeros += x == 0 ? w : 0;
+      c->negatives += x < 0 ? w : 0;
+      if (isinf(x))
+        c->infs += w;
+      else
+        chan(c, w, x, 0);
+      ordered = true;
+    }
+    lo = k;
+    rc = value_add(c, hash_fixed(k, 0), k, 0, NULL, w);
+    break;
+  }
+  case K_DEC: {
+    __int128 x = v->u.dec;
+    if (!c->has_minmax || x < c->xmin) c->xmin = x;
+    if (!c->has_minmax || x > c->xmax) c->xmax = x;
+    c->has_minmax = true;
+    sum_add_times(c, x, w);
+    chan(c, w, (double)x, 0);
+    c->zeros += x == 0 ? w : 0;
+    c->negatives += x < 0 ? w : 0;
+    lo = (uint64_t)x;
+    hi = (uint64_t)((unsigned __int128)x >> 64);
+    ordered = true;
+    rc = value_add(c, hash_fixed(lo, hi), lo, hi, NULL, w);
+    break;
+  }
+  case K_STR:
+    rc = str_add(c, v->u.s.ptr, char_len(c, v->u.s.ptr, v->u.s.len), w);
+    break;
+  }
+  /* value_add feeds the quantile sketch only while switching to it */
+  if (!rc && !was_exact && ordered && c->ordered)
+    rc = kll_add_weighted(c, qkey(c, lo, hi), w) || kll_settle(c) ? -1 : 0;
+  return rc ? hl_err_nomem(err) : HL_OK;
+}
+
 /* ------------------------------------------------------------------------
  * Merge
  * ------------------------------------------------------------------------ */

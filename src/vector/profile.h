@@ -86,6 +86,16 @@ void hl_prof_col_free(hl_prof_col_t *c); /* NULL is a no-op */
 hl_status_t hl_prof_col_add(hl_prof_col_t *c, const hl_vec_t *v, const uint32_t *sel, uint32_t n,
                             hl_error_t *err);
 
+/* Adds N_VALUES rows that all hold V (of the state's type, not NULL) and
+ * N_NULLS NULL rows, in time independent of the counts: what a file's
+ * statistics say of a column chunk whose values are all one value, or all
+ * NULL (then V is unused), and a partition key over a partition's rows.
+ * Equals adding the rows one by one: exactly for the exact metrics, within
+ * the stated bounds for the sketches.  HL_NOMEM; 22003
+ * past HL_PROF_MAX_ROWS rows (the state unchanged). */
+hl_status_t hl_prof_col_add_repeat(hl_prof_col_t *c, const hl_value_t *v, int64_t n_values,
+                                   int64_t n_nulls, hl_error_t *err);
+
 /* DST += SRC (same type).  Associative; the merged result equals the result
  * of adding all rows to one state, exactly for the exact metrics above and
  * within the stated bounds for the sketches.  HL_NOMEM (DST then holds some

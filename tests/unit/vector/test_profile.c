@@ -486,6 +486,112 @@ TEST(merge_of_splits_equals_one_state) {
   hl_arena_destroy(a);
 }
 
+/* Row I of C as a value of its type. */
+static hl_value_t value_at(const col_t *c, int i) {
+  hl_value_t v;
+  memset(&v, 0, sizeof v);
+  switch (hl_type_phys(c->t)) {
+  case HL_P_BOOL:
+    v.u.b = (uint8_t)c->i[i] != 0;
+    break;
+  case HL_P_I64:
+    v.u.i = c->i[i];
+    break;
+  case HL_P_F64:
+    v.u.d = c->d[i];
+    break;
+  case HL_P_I128:
+    v.u.dec = c->x[i];
+    break;
+  default:
+    v.u.s = c->s[i];
+    break;
+  }
+  return v;
+}
+
+/* Runs of one value (what file statistics answer) added by
+ * hl_prof_col_add_repeat equal the same rows added as vectors. */
+TEST(repeat_equals_rows) {
+  hl_arena_t *a = hl_arena_create(0);
+  const char *types[] = {"bigint", "double", "decimal(38,3)", "string",
+                         "int",    "date",   "boolean",       "char(6)"};
+  char *pool = malloc((size_t)30000 * 24);
+  for (int tk = 0; tk < 8; tk++) {
+    const hl_type_t *t = ty(a, types[tk]);
+    bool str = tk == 3 || tk == 7;
+    for (int seed = 0; seed < 9; seed++) {
+      rng_state = (uint64_t)seed * 104729 + (uint64_t)tk;
+      int64_t distinct = seed % 3 == 0 ? 0 : seed % 3 == 1 ? 300 : 3000;
+      col_t c = random_col(t, 30000, distinct, str ? pool : NULL);
+      /* runs [cut[2k], cut[2k+1]) hold row cut[2k]'s value (or NULL) */
+      int cuts[8];
+      for (int k = 0; k < 8; k++)
+        cuts[k] = (int)(rnd() % (uint64_t)c.n);
+      for (int p = 1; p < 8; p++)
+        for (int q = p; q > 0 && cuts[q - 1] > cuts[q]; q--) {
+          int tmp = cuts[q];
+          cuts[q] = cuts[q - 1];
+          cuts[q - 1] = tmp;
+        }
+      if (seed == 4) cuts[0] = 0, cuts[1] = c.n; /* one run: the whole column */
+      int runs = seed == 4 ? 1 : 4;
+      for (int k = 0; k < runs; k++)
+        for (int i = cuts[2 * k] + 1; i < cuts[2 * k + 1]; i++) {
+          bool null_run = (k == 1);
+          c.null[i] = null_run ? 1 : (rnd() % 5 == 0); /* NULLs among the run's rows */
+          c.i[i] = c.i[cuts[2 * k]];
+          c.d[i] = c.d[cuts[2 * k]];
+          c.x[i] = c.x[cuts[2 * k]];
+          c.s[i] = c.s[cuts[2 * k]];
+        }
+      hl_prof_col_t *one = state_of(&c, 0);
+      hl_error_t err;
+      hl_err_init(&err);
+      hl_prof_col_t *rep = hl_prof_col_new(t, &err);
+      int at = 0;
+      for (int k = 0; k < runs; k++) {
+        int from = cuts[2 * k], to = cuts[2 * k + 1];
+        if (from > at) feed(rep, &c, at, from, (unsigned)(rnd() & 1));
+        if (to > from) feed(rep, &c, from, from + 1, 0); /* the run's first row as it is */
+        int64_t vals = 0, nulls = 0;
+        for (int i = from + 1; i < to; i++)
+          c.null[i] ? nulls++ : vals++;
+        hl_value_t v = value_at(&c, from);
+        CHECK_INT(hl_prof_col_add_repeat(rep, &v, vals, nulls, &err), HL_OK);
+        at = to > from ? to : from;
+      }
+      if (at < c.n) feed(rep, &c, at, c.n, 0);
+      hl_prof_result_t r1, r2;
+      result_of(one, a, &r1);
+      result_of(rep, a, &r2);
+      CHECK_STR(exact_part(a, t, &r2), exact_part(a, t, &r1));
+      if (r1.has_stddev) CHECK(fabs(r1.stddev - r2.stddev) <= 1e-9 * fabs(r1.stddev));
+      if (r1.has_mean) CHECK(fabs(r1.mean - r2.mean) <= 1e-9 * (fabs(r1.mean) + 1e-300));
+      hl_prof_col_free(rep);
+      hl_prof_col_free(one);
+      col_free(&c);
+    }
+  }
+  /* the row bound holds */
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_prof_col_t *st = hl_prof_col_new(ty(a, "bigint"), &err);
+  hl_value_t v = {.u.i = -7};
+  CHECK_INT(hl_prof_col_add_repeat(st, &v, HL_PROF_MAX_ROWS - 1, 0, &err), HL_OK);
+  CHECK_INT(hl_prof_col_add_repeat(st, &v, 1, 1, &err), HL_ERROR);
+  CHECK_STR(err.sqlstate, "22003");
+  hl_err_clear(&err);
+  hl_prof_result_t r;
+  result_of(st, a, &r);
+  CHECK_STR(describe(a, ty(a, "bigint"), &r, true),
+            "count=72057594037927935 nulls=0 distinct=1 min=-7 max=-7 mean=-7 std=0 q=-7,-7,-7 "
+            "zeros=0 neg=72057594037927935 top=-7:72057594037927935");
+  hl_prof_col_free(st);
+  free(pool);
+  hl_arena_destroy(a);
+}
+
 TEST(dictionary_equals_plain) {
   hl_arena_t *a = hl_arena_create(0);
   const hl_type_t *t = ty(a, "string");
@@ -1092,6 +1198,7 @@ TEST(bench) {
 int main(void) {
   RUN(small_every_type);
   RUN(merge_of_splits_equals_one_state);
+  RUN(repeat_equals_rows);
   RUN(dictionary_equals_plain);
   RUN(distinct_estimate_within_stated_error);
   RUN(quantile_rank_error_within_bound);

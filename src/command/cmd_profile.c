@@ -2,7 +2,7 @@
  * cmd_profile.c -- PROFILE TABLE t [PARTITION (spec)] [WHERE expr]
  * [LIMIT n] [FULL | INCREMENTAL [AS 'name'] [WITH LATE]].
  *
- * One pass over the selected rows profiles every data column at once
+ * One pass over the selected rows profiles every column at once
  * (vector/profile.h: counts, distinct, min/max, moments, quantiles, string
  * lengths, frequent values).  The rows are those of `SELECT * FROM t WHERE
  * expr`, bound by the planner (plan/bind.c: partition pruning, pushed
@@ -22,6 +22,11 @@
  * With LIMIT n the units are read newest first (plan/incr.h), one after
  * the other, and the last one is cut short: exactly min(n, rows selected)
  * rows are profiled, counted as they are read (never from statistics).
+ *
+ * Partition keys are profiled too, after the data columns: a key holds
+ * one value on every row of its partition, added once per unit with its
+ * row count (hl_prof_col_add_repeat), so they cost nothing to read and
+ * need no stored state.
  *
  * INCREMENTAL is cmd_profile_incr.c.  The statement returns the column
  * profiles, then (api hl_next_result) a one-row summary.
@@ -203,6 +208,19 @@ static hl_prof_col_t **new_states(hl_prof_run_t *r, hl_error_t *err) {
   for (int c = 0; c < r->n_cols; c++)
     if (!(cols[c] = hl_prof_col_new(r->t->types[c], err))) {
       free_states(cols, r->n_cols);
+      return NULL;
+    }
+  return cols;
+}
+
+/* States for the partition keys (columns n_data.. of the table). */
+static hl_prof_col_t **key_states(hl_prof_run_t *r, hl_error_t *err) {
+  int n = r->t->n_part;
+  hl_prof_col_t **cols = hl_calloc((size_t)n + 1, sizeof *cols);
+  if (!cols) return hl_err_nomem(err), NULL;
+  for (int k = 0; k < n; k++)
+    if (!(cols[k] = hl_prof_col_new(r->t->types[r->n_cols + k], err))) {
+      free_states(cols, n);
       return NULL;
     }
   return cols;
@@ -409,6 +427,14 @@ static hl_status_t merge_unit(hl_prof_run_t *r, hl_prof_unit_t *u, hl_error_t *e
   hl_status_t rc = HL_OK;
   for (int c = 0; rc == HL_OK && c < r->n_cols; c++)
     rc = hl_prof_col_merge(r->total[c], u->cols[c], err);
+  /* a partition key holds one value on every row of its partition */
+  for (int k = 0; rc == HL_OK && u->part && u->rows > 0 && k < r->t->n_part; k++) {
+    hl_value_t v;
+    rc = hl_table_part_value(r->t, k, u->part->values[k], r->arena, &v, err);
+    if (rc == HL_OK)
+      rc = hl_prof_col_add_repeat(r->keys[k], &v, v.is_null ? 0 : (int64_t)u->rows,
+                                  v.is_null ? (int64_t)u->rows : 0, err);
+  }
   free_states(u->cols, r->n_cols);
   u->cols = NULL;
   r->rows += u->rows;
@@ -600,9 +626,10 @@ static hl_status_t profile_rows(hl_prof_run_t *r, hl_result_t *result, hl_error_
   types[19] = big;
   hl_rowset_t *rs = hl_rowset_create(r->arena, N_PROFILE_COLS, profile_cols, types);
   if (!rs) return hl_err_nomem(err);
-  for (int c = 0; c < r->n_cols; c++) {
+  for (int c = 0; c < r->n_cols + r->t->n_part; c++) {
     hl_prof_result_t pr;
-    hl_status_t rc = hl_prof_col_result(r->total[c], r->arena, &pr, err);
+    const hl_prof_col_t *st = c < r->n_cols ? r->total[c] : r->keys[c - r->n_cols];
+    hl_status_t rc = hl_prof_col_result(st, r->arena, &pr, err);
     if (rc != HL_OK) return rc;
     const hl_type_t *ct = r->t->types[c];
     hl_value_t v[N_PROFILE_COLS];
@@ -779,6 +806,7 @@ static void free_run(hl_prof_run_t *r) {
     hl_free(u->fp);
   }
   if (r->total) free_states(r->total, r->n_cols);
+  if (r->keys) free_states(r->keys, r->t->n_part);
   hl_buf_fini(&r->warnings);
 }
 
@@ -812,7 +840,7 @@ hl_status_t hl_cmd_profile(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_
       (rc = hl_plan_sort_newest(r.t, r.scan->parts, r.scan->n_parts, arena, err)) != HL_OK)
     goto done;
   if ((rc = make_units(&r, late, n_late, err)) != HL_OK) goto done;
-  if (!(r.total = new_states(&r, err))) {
+  if (!(r.total = new_states(&r, err)) || !(r.keys = key_states(&r, err))) {
     rc = err->code;
     goto done;
   }

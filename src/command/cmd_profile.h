@@ -48,8 +48,9 @@ typedef struct hl_prof_run {
   hl_snap_t *snap;
   hl_snap_table_t *snap_table;
 
-  int n_cols; /* profiled columns: the data columns */
+  int n_cols; /* profiled columns read from files: the data columns */
   hl_prof_col_t **total;
+  hl_prof_col_t **keys; /* the partition keys' states (t->n_part) */
   hl_prof_unit_t *units;
   size_t n_units;
   size_t n_parts_total; /* the table's partitions */

@@ -297,9 +297,11 @@ function compareColumn(kind, row, d) {
 async function compareProfile(what, p, rel, expectSummary) {
   const bad = [];
   const names = Object.keys(p.cols);
-  if (names.join(',') !== COLS.map(([n]) => n).join(','))
+  // the data columns, then the partition key (profiled from the partitions)
+  const cols = [...COLS, ['k', 'INT', 'int']];
+  if (names.join(',') !== cols.map(([n]) => n).join(','))
     bad.push(`columns ${names.join(',')}`);
-  for (const [n, t, kind] of COLS) {
+  for (const [n, t, kind] of cols) {
     const row = p.cols[n];
     if (!row) continue;
     if (row.type !== t.toLowerCase()) bad.push(`${n}.type ${row.type}`);

@@ -255,13 +255,40 @@ typedef struct reader {
   hl_error_t err; /* the first failure */
 } reader_t;
 
-/* Adds rows [0, take) of the live rows of B to STATES. */
+/* Adds rows [0, take) of the live rows of B to STATES, but for the
+ * columns SKIP names (answered from the file's statistics). */
 static hl_status_t add_batch(hl_prof_run_t *r, hl_prof_col_t **states, const hl_batch_t *b,
-                             uint32_t take, hl_error_t *err) {
+                             uint32_t take, const bool *skip, hl_error_t *err) {
   for (int c = 0; c < r->n_cols; c++) {
+    if (skip && skip[c]) continue;
     hl_status_t rc = hl_prof_col_add(states[c], &b->cols[c], b->sel, take, err);
     if (rc != HL_OK) return rc;
   }
+  return HL_OK;
+}
+
+typedef struct meta_ctx {
+  hl_prof_run_t *r;
+  hl_prof_unit_t *u;
+} meta_ctx_t;
+
+/* hl_scan_meta_fn: a file's statistics answer data column COL. */
+static hl_status_t meta_add(void *ctx, int col, const hl_chunk_meta_t *chunks, size_t n,
+                            hl_error_t *err) {
+  meta_ctx_t *m = ctx;
+  hl_prof_unit_t *u = m->u;
+  if (!u->meta_files) {
+    u->meta_files = hl_calloc((size_t)m->r->n_cols + 1, sizeof *u->meta_files);
+    u->meta_chunks = hl_calloc((size_t)m->r->n_cols + 1, sizeof *u->meta_chunks);
+    if (!u->meta_files || !u->meta_chunks) return hl_err_nomem(err);
+  }
+  for (size_t i = 0; i < n; i++) {
+    hl_status_t rc = hl_prof_col_add_repeat(u->cols[col], &chunks[i].value, chunks[i].values,
+                                            chunks[i].nulls, err);
+    if (rc != HL_OK) return rc;
+  }
+  u->meta_files[col]++;
+  u->meta_chunks[col] += n;
   return HL_OK;
 }
 
@@ -343,6 +370,11 @@ static hl_status_t read_unit(reader_t *rd, hl_prof_unit_t *u, uint64_t *limit, h
   }
   if (rc == HL_OK && rd->concurrent) hl_op_scan_set_concurrent(op);
   if (rc == HL_OK && r->filter) rc = hl_op_scan_set_filter(op, r->filter, err);
+  /* whole files without a row filter or limit: what their statistics
+   * answer is not decoded */
+  meta_ctx_t mc = {r, u};
+  if (rc == HL_OK && r->meta_want && !r->has_where && *limit == UINT64_MAX)
+    hl_op_scan_set_meta(op, r->meta_want, meta_add, &mc);
   bool cut = false;
   while (rc == HL_OK) {
     hl_batch_t *b;
@@ -360,7 +392,7 @@ static hl_status_t read_unit(reader_t *rd, hl_prof_unit_t *u, uint64_t *limit, h
     }
     uint32_t take = (uint64_t)live > *limit ? (uint32_t)*limit : live;
     if (take < live) cut = true;
-    if ((rc = add_batch(r, u->cols, b, take, err)) != HL_OK) break;
+    if ((rc = add_batch(r, u->cols, b, take, hl_op_scan_meta_cols(op), err)) != HL_OK) break;
     u->rows += take;
     *limit -= take;
     if (cut) break;
@@ -437,6 +469,14 @@ static hl_status_t merge_unit(hl_prof_run_t *r, hl_prof_unit_t *u, hl_error_t *e
   }
   free_states(u->cols, r->n_cols);
   u->cols = NULL;
+  for (int c = 0; u->meta_files && c < r->n_cols; c++) {
+    r->meta_files[c] += u->meta_files[c];
+    r->meta_chunks[c] += u->meta_chunks[c];
+  }
+  hl_free(u->meta_files);
+  hl_free(u->meta_chunks);
+  u->meta_files = NULL;
+  u->meta_chunks = NULL;
   r->rows += u->rows;
   if (u->reuse)
     r->n_reused++;
@@ -599,8 +639,8 @@ static const char *const profile_cols[] = {"column",
 enum { N_PROFILE_COLS = sizeof profile_cols / sizeof profile_cols[0] };
 
 static const char *const summary_cols[] = {
-    "rows_read",  "partitions_read",   "partitions_reused", "partitions_total",
-    "total_rows", "total_rows_source", "warnings",          "checkpoint"};
+    "rows_read",         "partitions_read", "partitions_reused", "partitions_total", "total_rows",
+    "total_rows_source", "warnings",        "checkpoint",        "from_metadata"};
 enum { N_SUMMARY_COLS = sizeof summary_cols / sizeof summary_cols[0] };
 
 static char *value_text(hl_arena_t *arena, const hl_type_t *type, const hl_value_t *v) {
@@ -710,7 +750,7 @@ static hl_status_t profile_rows(hl_prof_run_t *r, hl_result_t *result, hl_error_
 static hl_status_t summary_row(hl_prof_run_t *r, const char *checkpoint, hl_result_t *result,
                                hl_error_t *err) {
   const hl_type_t *big = hl_type_prim(HL_T_BIGINT), *str = hl_type_prim(HL_T_STRING);
-  const hl_type_t *types[N_SUMMARY_COLS] = {big, big, big, big, big, str, str, str};
+  const hl_type_t *types[N_SUMMARY_COLS] = {big, big, big, big, big, str, str, str, str};
   hl_rowset_t *rs = hl_rowset_create(r->arena, N_SUMMARY_COLS, summary_cols, types);
   if (!rs) return hl_err_nomem(err);
   hl_value_t v[N_SUMMARY_COLS];
@@ -750,9 +790,29 @@ static hl_status_t summary_row(hl_prof_run_t *r, const char *checkpoint, hl_resu
     v[7].u.s.ptr = checkpoint;
     v[7].u.s.len = strlen(checkpoint);
   }
+  /* the columns file statistics answered, without decoding them:
+   * [{"column","metrics","files","chunks"}] */
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_buf_putc(&b, '[');
+  for (int c = 0, k = 0; r->meta_files && c < r->n_cols; c++) {
+    if (!r->meta_files[c]) continue;
+    hl_buf_puts(&b, k++ ? ",{\"column\":" : "{\"column\":");
+    hl_prof_json_string(&b, r->t->names[c]);
+    hl_buf_printf(&b, ",\"metrics\":\"%s\",\"files\":%u,\"chunks\":%llu}",
+                  r->meta_want[c] == 2 ? "all" : "count,nulls", r->meta_files[c],
+                  (unsigned long long)r->meta_chunks[c]);
+  }
+  hl_buf_putc(&b, ']');
+  char *meta = b.oom ? NULL : hl_arena_strndup(r->arena, b.data, b.len);
+  hl_buf_fini(&b);
+  if (!meta) return hl_err_nomem(err);
+  v[8].u.s.ptr = meta;
+  v[8].u.s.len = strlen(meta);
   hl_status_t rc = hl_rowset_add(rs, v, err);
   if (rc == HL_OK) rc = hl_rowset_result(rs, result, err);
-  static const bool json[N_SUMMARY_COLS] = {[6] = true, [7] = true}; /* warnings, checkpoint */
+  /* warnings, checkpoint, from_metadata */
+  static const bool json[N_SUMMARY_COLS] = {[6] = true, [7] = true, [8] = true};
   result->json = json;
   return rc;
 }
@@ -798,12 +858,29 @@ static hl_status_t make_units(hl_prof_run_t *r, hl_cat_partition_t *late, size_t
   return HL_OK;
 }
 
+/* What file statistics may answer, per data column: the values of a
+ * column whose metrics all follow from them (every row NULL, or one
+ * value), the NULL counts of a complex one (its profile is count and
+ * NULLs).  Off with SET hivelite.profile.metadata=false. */
+static hl_status_t meta_setup(hl_prof_run_t *r, hl_error_t *err) {
+  if (!hl_cmd_setting_true(r->s, "hivelite.profile.metadata")) return HL_OK;
+  r->meta_want = hl_arena_zalloc(r->arena, (size_t)r->n_cols + 1);
+  r->meta_files = hl_arena_zalloc(r->arena, sizeof *r->meta_files * ((size_t)r->n_cols + 1));
+  r->meta_chunks = hl_arena_zalloc(r->arena, sizeof *r->meta_chunks * ((size_t)r->n_cols + 1));
+  if (!r->meta_want || !r->meta_files || !r->meta_chunks) return hl_err_nomem(err);
+  for (int c = 0; c < r->n_cols; c++)
+    r->meta_want[c] = hl_type_is_complex(r->t->types[c]) ? 1 : 2;
+  return HL_OK;
+}
+
 static void free_run(hl_prof_run_t *r) {
   for (size_t i = 0; i < r->n_units; i++) {
     hl_prof_unit_t *u = &r->units[i];
     free_states(u->cols, r->n_cols);
     free_enc(r, u);
     hl_free(u->fp);
+    hl_free(u->meta_files);
+    hl_free(u->meta_chunks);
   }
   if (r->total) free_states(r->total, r->n_cols);
   if (r->keys) free_states(r->keys, r->t->n_part);
@@ -826,6 +903,7 @@ hl_status_t hl_cmd_profile(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_
   r.cat = hl_table_catalog(s, r.t);
   r.catalog = hl_catalogs_name_of(s, r.cat);
   r.n_cols = r.t->n_data;
+  if ((rc = meta_setup(&r, err)) != HL_OK) goto done;
   if (stmt->profile_incremental && (rc = hl_prof_incr_begin(&r, err)) != HL_OK) goto done;
   if ((rc = bind_rows(&r, err)) != HL_OK || (rc = apply_spec(&r, err)) != HL_OK) goto done;
   r.n_parts_total = r.t->n_part > 0 ? r.scan->n_parts_total : 1;

@@ -31,6 +31,8 @@ typedef struct hl_prof_unit {
   hl_prof_col_t **cols;     /* per profiled column (heap), NULL once merged */
   hl_buf_t *enc;            /* encoded states to store (heap), NULL: none */
   uint64_t rows;            /* rows that went into its states */
+  uint32_t *meta_files;     /* per data column: files whose statistics answered it (heap) */
+  uint64_t *meta_chunks;    /* ... and their row groups / stripes */
   int state;                /* 0 waiting, 1 taken by a worker, 2 done */
 } hl_prof_unit_t;
 
@@ -51,6 +53,11 @@ typedef struct hl_prof_run {
   int n_cols; /* profiled columns read from files: the data columns */
   hl_prof_col_t **total;
   hl_prof_col_t **keys; /* the partition keys' states (t->n_part) */
+  /* per data column, what file statistics may answer (hl_op_scan_set_meta:
+   * 1 the NULL counts, 2 the values); NULL: off (hivelite.profile.metadata) */
+  uint8_t *meta_want;
+  uint32_t *meta_files; /* per data column, totals of the units read */
+  uint64_t *meta_chunks;
   hl_prof_unit_t *units;
   size_t n_units;
   size_t n_parts_total; /* the table's partitions */

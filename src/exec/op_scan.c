@@ -108,10 +108,18 @@ typedef struct scan {
    * are read by all threads of a parallel scan, each taking every n-th row
    * group: a table of a few large files then keeps every core busy */
   uint64_t split_bytes;
+  /* hl_op_scan_set_meta; meta_cols[c]: column c of the open file was
+   * answered from its statistics (meta_any: some column) */
+  const uint8_t *meta_want;
+  hl_scan_meta_fn meta_fn;
+  void *meta_ctx;
+  bool *meta_cols;
+  bool meta_any;
 } scan_t;
 
 static void note_parquet(scan_t *sc);
 static void note_orc(scan_t *sc);
+static hl_status_t apply_meta(scan_t *sc, hl_error_t *err);
 
 /* SELECT FROM parquet.`path`: unit U's files were listed at bind time
  * (absolute paths; open_next_file does not join them to unit_dir). */
@@ -293,8 +301,7 @@ static hl_status_t open_unit(scan_t *sc, hl_error_t *err) {
   /* on an object store every listing is a request: the partitions a
    * whole scan reads are listed ahead, many at once (a scan under a
    * LIMIT, with its gate, lists only what it needs) */
-  if (u == 0 && t->n_part > 0 && sc->n_units > 1 && !sc->gate &&
-      hl_uri_object_root(sc->unit_dir)) {
+  if (u == 0 && t->n_part > 0 && sc->n_units > 1 && !sc->gate && hl_uri_object_root(sc->unit_dir)) {
     const char **dirs = hl_arena_alloc(sc->unit_arena, sizeof(char *) * sc->n_units);
     if (!dirs) return hl_err_nomem(err);
     for (size_t i = 0; i < sc->n_units; i++)
@@ -360,6 +367,7 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   bool split =
       sc->n_workers > 1 && sc->parquet && !sc->plan->sampled && entry->size >= sc->split_bytes;
   sc->split = false;
+  sc->meta_any = false; /* set again by apply_meta for this file */
   /* another worker's file: leave the reader closed and move on */
   if (!split && sc->n_workers > 1 && ordinal % (size_t)sc->n_workers != (size_t)sc->worker)
     return HL_OK;
@@ -401,7 +409,7 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
       sc->split = true;
       sc->split_base = ordinal;
     }
-    return rc;
+    return rc == HL_OK ? apply_meta(sc, err) : rc;
   }
   if (sc->seqfile)
     return hl_seqfile_reader_open(sc->s->fs, path, &sc->fmt, sc->n_read, t->types, sc->read_names,
@@ -409,13 +417,44 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   if (sc->rcfile)
     return hl_rcfile_reader_open(sc->s->fs, path, &sc->rc_fmt, sc->n_read, t->types, sc->read_names,
                                  sc->read_needed, &sc->rc, err);
-  if (sc->orc)
-    return hl_orc_reader_open(sc->s->fs, path, sc->n_read,
-                              sc->read_types ? sc->read_types : t->types, sc->read_names,
-                              sc->read_needed, sc->plan->sampled ? NULL : sc->preds,
-                              sc->plan->sampled ? 0 : sc->n_preds, &sc->orc_r, err);
+  if (sc->orc) {
+    hl_status_t rc =
+        hl_orc_reader_open(sc->s->fs, path, sc->n_read, sc->read_types ? sc->read_types : t->types,
+                           sc->read_names, sc->read_needed, sc->plan->sampled ? NULL : sc->preds,
+                           sc->plan->sampled ? 0 : sc->n_preds, &sc->orc_r, err);
+    return rc == HL_OK ? apply_meta(sc, err) : rc;
+  }
   return hl_text_reader_open(sc->s->fs, path, &sc->fmt, sc->n_read, t->types, sc->read_names,
                              sc->read_needed, &sc->reader, err);
+}
+
+/* The open Parquet or ORC file's statistics answer the columns asked for
+ * (hl_op_scan_set_meta); the answered ones are not decoded. */
+static hl_status_t apply_meta(scan_t *sc, hl_error_t *err) {
+  sc->meta_any = false;
+  if (!sc->meta_fn || sc->read_types || sc->n_preds || sc->pred || sc->plan->sampled || sc->split ||
+      sc->n_workers > 1)
+    return HL_OK;
+  size_t n =
+      sc->pq ? (size_t)hl_parquet_reader_row_groups(sc->pq) : hl_orc_reader_n_stripes(sc->orc_r);
+  hl_chunk_meta_t *chunks = hl_arena_alloc(sc->unit_arena, sizeof *chunks * (n + 1));
+  if (!chunks) return hl_err_nomem(err);
+  for (int c = 0; c < sc->n_read; c++) {
+    sc->meta_cols[c] = false;
+    if (!sc->meta_want[c] || !sc->read_needed[c]) continue;
+    bool values = sc->meta_want[c] == 2;
+    bool ok = sc->pq ? hl_parquet_reader_meta(sc->pq, c, values, chunks)
+                     : hl_orc_reader_meta(sc->orc_r, c, values, chunks);
+    if (!ok) continue;
+    hl_status_t rc = sc->meta_fn(sc->meta_ctx, c, chunks, n, err);
+    if (rc != HL_OK) return rc;
+    if (sc->pq)
+      hl_parquet_reader_skip(sc->pq, c);
+    else
+      hl_orc_reader_skip(sc->orc_r, c);
+    sc->meta_cols[c] = sc->meta_any = true;
+  }
+  return HL_OK;
 }
 
 /* Fills the key columns, and the needed data columns the partition's
@@ -580,6 +619,20 @@ void hl_op_scan_set_worker(hl_op_t *op, int worker, int n_workers) {
   scan_t *sc = (scan_t *)op;
   sc->worker = worker;
   sc->n_workers = n_workers;
+}
+
+void hl_op_scan_set_meta(hl_op_t *op, const uint8_t *want, hl_scan_meta_fn fn, void *ctx) {
+  scan_t *sc = (scan_t *)op;
+  sc->meta_cols = hl_arena_zalloc(sc->arena, sizeof(bool) * (size_t)(sc->table->n_all + 1));
+  if (!sc->meta_cols) return; /* out of memory: nothing is answered, all is read */
+  sc->meta_want = want;
+  sc->meta_fn = fn;
+  sc->meta_ctx = ctx;
+}
+
+const bool *hl_op_scan_meta_cols(const hl_op_t *op) {
+  const scan_t *sc = (const scan_t *)op;
+  return sc->meta_any ? sc->meta_cols : NULL;
 }
 
 void hl_op_scan_set_concurrent(hl_op_t *op) {

@@ -13,6 +13,7 @@
 
 #include "vector/expr.h"
 #include "exec/result.h"
+#include "format/chunk_meta.h"
 #include "exec/snapshot.h"
 #include "session/session.h"
 #include "plan/plan.h"
@@ -40,6 +41,21 @@ void hl_op_scan_set_worker(hl_op_t *scan, int worker, int n_workers);
  * time, as the workers of one parallel scan do (set before the first
  * next). */
 void hl_op_scan_set_concurrent(hl_op_t *scan);
+/* Column answers from file statistics (format/chunk_meta.h), for PROFILE:
+ * as each Parquet or ORC file opens, every data column c with WANT[c] (1:
+ * the NULL counts will do, 2: the values too; borrowed, n_data entries)
+ * that the file's statistics answer in every row group or stripe is
+ * handed to FN(CTX, c, chunks, n) and then not decoded: it reads NULL in
+ * that file's batches, and hl_op_scan_meta_cols says which.  Only for a
+ * scan that reads whole files in the table's own types: no pushed
+ * predicates or filter, no sample, one thread; otherwise nothing is
+ * answered.  Set before the first next. */
+typedef hl_status_t (*hl_scan_meta_fn)(void *ctx, int col, const hl_chunk_meta_t *chunks, size_t n,
+                                       hl_error_t *err);
+void hl_op_scan_set_meta(hl_op_t *scan, const uint8_t *want, hl_scan_meta_fn fn, void *ctx);
+/* The data columns answered from statistics for the file of the last batch
+ * ([n_data]), NULL when none. */
+const bool *hl_op_scan_meta_cols(const hl_op_t *scan);
 /* Ordinal of the file the last batch came from. */
 size_t hl_op_scan_current_file(const hl_op_t *scan);
 /* Calls FN(CTX, ordinal) as SCAN moves to each file (its own or another

@@ -39,6 +39,8 @@ const char *const hl_session_defaults[] = {
     "60",
     "hivelite.max_partitions_per_table",
     "1000000",
+    "hivelite.profile.metadata", /* PROFILE takes what file statistics answer */
+    "true",
     "hivelite.scan.split.size",
     "67108864",
     "hivelite.storage.allowed_locations",

@@ -22,6 +22,7 @@
 #define HL_ORC_H
 
 #include "vector/vector.h"
+#include "format/chunk_meta.h"
 #include "format/scan_pred.h"
 #include "storage/stor.h"
 #include "util/kv.h"
@@ -113,6 +114,14 @@ hl_status_t hl_orc_reader_open(hl_stor_t *fs, const char *path, int n_cols,
  * reader only reports HL_MISUSE. */
 hl_status_t hl_orc_reader_next(hl_orc_reader_t *r, hl_batch_t *batch, hl_error_t *err);
 void hl_orc_reader_close(hl_orc_reader_t *r); /* NULL is a no-op */
+/* Stripe statistics answers (format/chunk_meta.h) for data column COL in
+ * every stripe: OUT[0..hl_orc_reader_n_stripes) when true.  VALUES false:
+ * only the NULL counts are asked for (any column kind).  Before the first
+ * next. */
+bool hl_orc_reader_meta(hl_orc_reader_t *r, int col, bool values, hl_chunk_meta_t *out);
+/* Column COL is not read: it reads NULL.  Before the first next. */
+void hl_orc_reader_skip(hl_orc_reader_t *r, int col);
+size_t hl_orc_reader_n_stripes(const hl_orc_reader_t *r);
 
 /* Stripes in the file and stripes actually decoded so far (EXPLAIN
  * ANALYZE).  */

@@ -409,6 +409,81 @@ static bool stripe_excluded(const hl_orc_reader_t *r, size_t idx) {
   return false;
 }
 
+/* ------------------------------------------------------ chunk metadata */
+
+/* Stripe IDX's answer for column I (chunk_meta.h); false: none. */
+static bool stripe_meta(const hl_orc_reader_t *r, size_t idx, int i, bool values,
+                        hl_chunk_meta_t *out) {
+  const Orcpb__Metadata *m = r->tail.metadata;
+  uint64_t rows = r->tail.footer->stripes[idx]->number_of_rows;
+  memset(out, 0, sizeof *out);
+  if (rows > INT64_MAX) return false;
+  const hl_orc_col_t *c = r->cols[i];
+  if (!c) { /* the file lacks the column: NULL */
+    out->nulls = (int64_t)rows;
+    return true;
+  }
+  if (!m || m->n_stripe_stats != r->tail.footer->n_stripes) return false;
+  const Orcpb__StripeStatistics *ss = m->stripe_stats[idx];
+  if (c->id >= ss->n_col_stats) return false;
+  const Orcpb__ColumnStats *st = ss->col_stats[c->id];
+  /* ORC counts the non-NULL values */
+  if (!st->has_number_of_values || st->number_of_values > rows) return false;
+  out->values = (int64_t)st->number_of_values;
+  out->nulls = (int64_t)(rows - st->number_of_values);
+  if (!out->values || !values) return true;
+  hl_value_t mn, mx;
+  if (c->trunc_chars || c->pad_chars || !stat_bounds(r, c, st, &mn, &mx)) return false;
+  switch (hl_type_phys(c->type)) {
+  case HL_P_I64:
+    if (mn.u.i != mx.u.i) return false;
+    break;
+  case HL_P_STR:
+    if (mn.u.s.len != mx.u.s.len || memcmp(mn.u.s.ptr, mx.u.s.ptr, mn.u.s.len) != 0) return false;
+    break;
+  default:
+    return false;
+  }
+  out->value = mn;
+  out->value.is_null = false;
+  return true;
+}
+
+bool hl_orc_reader_meta(hl_orc_reader_t *r, int col, bool values, hl_chunk_meta_t *out) {
+  if (col < 0 || col >= r->n_cols) return false;
+  if (r->empty) return true; /* no stripes */
+  if (!r->tail.metadata) {   /* read only when predicates were pushed */
+    hl_error_t merr;
+    hl_err_init(&merr);
+    if (hl_orc_metadata_read(r->fs, r->file, r->arena, &r->tail, &merr) != HL_OK)
+      r->tail.metadata = NULL;
+    hl_err_clear(&merr);
+  }
+  for (size_t k = 0; k < r->tail.footer->n_stripes; k++)
+    if (!stripe_meta(r, k, col, values, &out[k])) return false;
+  return true;
+}
+
+static void unbind(hl_orc_reader_t *r, const hl_orc_col_t *c) {
+  if (!c) return;
+  r->by_id[c->id] = NULL;
+  for (int k = 0; k < c->n_kids; k++)
+    unbind(r, c->kids[k]);
+}
+
+void hl_orc_reader_skip(hl_orc_reader_t *r, int col) {
+  if (col < 0 || col >= r->n_cols || !r->cols[col]) return;
+  unbind(r, r->cols[col]);
+  r->cols[col] = NULL;
+  r->any_bound = false;
+  for (int i = 0; i < r->n_cols; i++)
+    r->any_bound = r->any_bound || r->cols[i];
+}
+
+size_t hl_orc_reader_n_stripes(const hl_orc_reader_t *r) {
+  return r->empty || !r->tail.footer ? 0 : r->tail.footer->n_stripes;
+}
+
 /* --------------------------------------------------------------- API */
 
 static hl_status_t open_tail(hl_stor_t *fs, const char *path, hl_orc_reader_t *r, hl_error_t *err) {

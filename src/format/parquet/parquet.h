@@ -25,6 +25,7 @@
 #define HL_PARQUET_H
 
 #include "vector/vector.h"
+#include "format/chunk_meta.h"
 #include "format/scan_pred.h"
 #include "storage/stor.h"
 #include "util/kv.h"
@@ -72,6 +73,14 @@ int hl_parquet_reader_current_row_group(const hl_parquet_reader_t *r);
 void hl_parquet_reader_set_late(hl_parquet_reader_t *r, const bool *late);
 hl_status_t hl_parquet_reader_finish(hl_parquet_reader_t *r, hl_batch_t *batch, bool keep,
                                      hl_error_t *err);
+/* Footer answers (format/chunk_meta.h) for data column COL in every row
+ * group: OUT[0..hl_parquet_reader_row_groups) when true.  VALUES false:
+ * only the NULL counts are asked for.  Before the first next. */
+bool hl_parquet_reader_meta(const hl_parquet_reader_t *r, int col, bool values,
+                            hl_chunk_meta_t *out);
+/* Column COL is not read: it reads NULL (its answer came from the footer).
+ * Before the first next. */
+void hl_parquet_reader_skip(hl_parquet_reader_t *r, int col);
 const hl_parquet_scan_stats_t *hl_parquet_reader_stats(const hl_parquet_reader_t *r);
 void hl_parquet_reader_close(hl_parquet_reader_t *r); /* NULL is a no-op */
 

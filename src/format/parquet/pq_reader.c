@@ -457,6 +457,69 @@ static bool rg_excluded(hl_parquet_reader_t *r, const hl_pq_row_group_t *rg) {
   return false;
 }
 
+/* ============================================================ chunk metadata */
+
+static bool same_value(const hl_type_t *t, const hl_value_t *a, const hl_value_t *b) {
+  switch (hl_type_phys(t)) {
+  case HL_P_BOOL:
+    return a->u.b == b->u.b;
+  case HL_P_I64:
+    return a->u.i == b->u.i;
+  case HL_P_F64:
+    return a->u.d == b->u.d && signbit(a->u.d) == signbit(b->u.d);
+  case HL_P_I128:
+    return a->u.dec == b->u.dec;
+  case HL_P_STR:
+    return a->u.s.len == b->u.s.len && (!a->u.s.len || !memcmp(a->u.s.ptr, b->u.s.ptr, a->u.s.len));
+  default:
+    return false;
+  }
+}
+
+/* Row group RG's answer for column I (chunk_meta.h); false: none. */
+static bool rg_meta(const hl_parquet_reader_t *r, const hl_pq_row_group_t *rg, int i, bool values,
+                    hl_chunk_meta_t *out) {
+  const pq_colbind_t *cb = &r->cb[i];
+  memset(out, 0, sizeof *out);
+  if (rg->num_rows < 0) return false;
+  if (cb->field < 0) { /* the file lacks the column: NULL */
+    out->nulls = rg->num_rows;
+    return true;
+  }
+  if (!cb->flat) return false; /* a nested leaf's null count is not the column's */
+  int li = cb->node->leaf_index;
+  if (li < 0 || li >= rg->n_columns || r->leaf_trunc[li] || r->leaf_pad[li]) return false;
+  const hl_pq_column_meta_t *cm = rg->columns[li].meta_data;
+  if (!cm || !cm->statistics || cm->num_values != rg->num_rows) return false;
+  const hl_pq_stats_t *st = cm->statistics;
+  if (!st->has_null_count || st->null_count < 0 || st->null_count > rg->num_rows) return false;
+  out->nulls = st->null_count;
+  out->values = rg->num_rows - st->null_count;
+  if (!out->values || !values) return true;
+  hl_value_t mn, mx;
+  if (!chunk_bounds(r, li, st, &mn, &mx)) return false;
+  if (is_float_conv(cb->node->conv) && !(st->has_nan_count && st->nan_count == 0)) return false;
+  if (!same_value(cb->bind.type, &mn, &mx)) return false;
+  out->value = mn;
+  out->value.is_null = false;
+  return true;
+}
+
+bool hl_parquet_reader_meta(const hl_parquet_reader_t *r, int col, bool values,
+                            hl_chunk_meta_t *out) {
+  if (col < 0 || col >= r->n_cols || (r->cb[col].field < 0 && r->cb[col].node)) return false;
+  const hl_pq_file_meta_t *m = r->ft->meta;
+  for (int g = 0; g < m->n_row_groups; g++)
+    if (!rg_meta(r, &m->row_groups[g], col, values, &out[g])) return false;
+  return true;
+}
+
+void hl_parquet_reader_skip(hl_parquet_reader_t *r, int col) {
+  pq_colbind_t *cb = &r->cb[col];
+  if (cb->field >= 0 && cb->flat) r->leaf_used[cb->node->leaf_index] = false;
+  cb->field = -1;
+}
+
 /* ================================================================= page index */
 
 static hl_status_t read_span(hl_parquet_reader_t *r, int64_t off, int64_t len, hl_arena_t *a,

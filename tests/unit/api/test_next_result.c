@@ -61,21 +61,24 @@ TEST(profile_two_results) {
   CHECK_INT(hl_prepare(db, "PROFILE TABLE t", &st, NULL), HL_OK);
   CHECK_INT(hl_next_result(st), HL_MISUSE); /* not run yet */
   CHECK_INT(take(st, 0, buf, sizeof buf), HL_DONE);
-  CHECK_STR(buf, "column|type|count|nulls|distinct|distinct_exact|distinct_error|min|max|mean|"
-                 "stddev|q25|q50|q75|zeros|negatives|min_length|max_length|mean_length|empty|top:"
-                 "a|int|3|1|2|true|0.0|1|5|3.0|2.8284271247461903|1|1|1|0|0|NULL|NULL|NULL|NULL|"
-                 "[{\"value\":\"1\",\"count\":1},{\"value\":\"5\",\"count\":1}];"
-                 "s|string|3|0|3|true|0.0||yz|NULL|NULL|NULL|NULL|NULL|NULL|NULL|0|2|1.0|1|"
-                 "[{\"value\":\"\",\"count\":1},{\"value\":\"x\",\"count\":1},"
-                 "{\"value\":\"yz\",\"count\":1}];");
+  CHECK_STR(buf,
+            "column|type|count|nulls|distinct|distinct_exact|distinct_error|min|max|mean|"
+            "stddev|q25|q50|q75|zeros|negatives|min_length|max_length|mean_length|empty|top:"
+            "a|int|3|1|2|true|0.0|1|5|3.0|2.8284271247461903|1|1|1|0|0|NULL|NULL|NULL|NULL|"
+            "[{\"value\":\"1\",\"count\":1},{\"value\":\"5\",\"count\":1}];"
+            "s|string|3|0|3|true|0.0||yz|NULL|NULL|NULL|NULL|NULL|NULL|NULL|0|2|1.0|1|"
+            "[{\"value\":\"\",\"count\":1},{\"value\":\"x\",\"count\":1},"
+            "{\"value\":\"yz\",\"count\":1}];"
+            "hr|int|3|0|2|true|0.0|1|2|1.3333333333333333|0.5773502691896257|1|1|1|0|0|"
+            "NULL|NULL|NULL|NULL|[{\"value\":\"1\",\"count\":2},{\"value\":\"2\",\"count\":1}];");
   CHECK_INT(hl_next_result(st), HL_OK);
-  CHECK_INT(hl_column_count(st), 8);
+  CHECK_INT(hl_column_count(st), 9);
   CHECK_INT(take(st, 0, buf, sizeof buf), HL_DONE);
   CHECK_STR(buf, "rows_read|partitions_read|partitions_reused|partitions_total|total_rows|"
-                 "total_rows_source|warnings|checkpoint:3|2|0|2|3|exact|[]|NULL;");
+                 "total_rows_source|warnings|checkpoint|from_metadata:3|2|0|2|3|exact|[]|NULL|[];");
   CHECK_STR(hl_column_type(st, 0), "bigint");
   CHECK_INT(hl_next_result(st), HL_DONE);
-  CHECK_INT(hl_column_count(st), 8); /* the last result stays */
+  CHECK_INT(hl_column_count(st), 9); /* the last result stays */
   hl_finalize(st);
 
   /* moving on before the first result's rows are all taken drops them;
@@ -86,7 +89,7 @@ TEST(profile_two_results) {
   CHECK_INT(hl_next_result(st), HL_OK);
   CHECK_INT(take(st, 0, buf, sizeof buf), HL_DONE);
   CHECK_STR(buf, "rows_read|partitions_read|partitions_reused|partitions_total|total_rows|"
-                 "total_rows_source|warnings|checkpoint:3|0|2|2|3|exact|[]|NULL;");
+                 "total_rows_source|warnings|checkpoint|from_metadata:3|0|2|2|3|exact|[]|NULL|[];");
   hl_finalize(st);
   st = NULL;
   CHECK_INT(hl_prepare(db, "PROFILE TABLE t", &st, NULL), HL_OK);

@@ -5,6 +5,11 @@ set -eu
 
 PACKAGES="build-essential cmake pkg-config python3 libsqlite3-dev zlib1g-dev libzstd-dev \
 libjansson-dev libedit-dev libsnappy-dev liblz4-dev libbrotli-dev libssl-dev libprotobuf-c-dev protobuf-c-compiler liblzo2-dev tzdata clang valgrind"
+# Avro tables (src/format/avro/): xz and bzip2 block codecs (liblzma-dev,
+# libbz2-dev); the interop tests check against Debian's Avro implementations,
+# python3-avro (with python3-snappy and python3-zstandard for its codecs) and
+# avro-bin (Avro C's avrocat / avropipe)
+PACKAGES="$PACKAGES liblzma-dev libbz2-dev python3-avro python3-snappy python3-zstandard avro-bin"
 # S3 (src/storage/s3/): HTTP by libcurl (OpenSSL build), XML replies by expat;
 # the S3 tests check against botocore/boto3 and the AWS CLI, and make a TLS
 # certificate with openssl (tests/s3/)

@@ -36,6 +36,7 @@
 #include "util/bucket.h"
 #include "vector/expr.h"
 #include "session/loc_allow.h"
+#include "format/avro/avro.h"
 #include "format/orc/orc.h"
 #include "format/parquet/parquet.h"
 #include "format/rcfile/rcfile.h"
@@ -62,6 +63,7 @@ typedef struct wfile {
   hl_seqfile_writer_t *sw; /* the open SequenceFile, NULL between files */
   hl_rcfile_writer_t *rw;  /* the open RCFile, NULL between files */
   hl_orc_writer_t *ow;     /* the open ORC file, NULL between files */
+  hl_avro_writer_t *aw;    /* the open Avro file, NULL between files */
   char *file_name;
   uint64_t file_rows;
   int bucket;        /* bucket number, -1 when the table is not bucketed */
@@ -100,6 +102,9 @@ typedef struct wtable {
   bool seqfile; /* SequenceFile output (rows in fmt) */
   bool rcfile;  /* RCFile output (rc_fmt) */
   bool orc;     /* ORC output (orc_opts) */
+  bool avro;    /* Avro output (av_schema, av_codec) */
+  hl_avro_schema_t *av_schema;
+  hl_avro_codec_t av_codec;
   /* text: ".gz"/".zst" compresses (text.compression); NULL or "" not */
   const char *text_ext;
   hl_orc_write_options_t orc_opts;
@@ -362,7 +367,7 @@ static char *file_name(writer_t *w, const wtable_t *wt, const wfile_t *f) {
 }
 
 static bool file_open_p(const wfile_t *f) {
-  return f->w || f->pw || f->sw || f->rw || f->ow;
+  return f->w || f->pw || f->sw || f->rw || f->ow || f->aw;
 }
 
 static hl_status_t file_open(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_error_t *err) {
@@ -385,6 +390,9 @@ static hl_status_t file_open(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, 
                                 err);
   else if (wt->orc)
     rc = hl_orc_writer_open(fs, path, &wt->orc_opts, t->n_data, t->types, t->names, &f->ow, err);
+  else if (wt->avro)
+    rc = hl_avro_writer_open(fs, path, wt->av_schema, wt->av_codec, 0, NULL, t->n_data, t->types,
+                             (const char *const *)t->names, &f->aw, err);
   else if (wt->rcfile)
     rc = hl_rcfile_writer_open(fs, path, &wt->rc_fmt, t->n_data, t->types, t->names, NULL, 0,
                                &f->rw, err);
@@ -399,6 +407,7 @@ static hl_status_t file_write(wpart_t *p, wfile_t *f, hl_batch_t *batch, hl_erro
                    : f->sw ? hl_seqfile_writer_write(f->sw, batch, err)
                    : f->rw ? hl_rcfile_writer_write(f->rw, batch, err)
                    : f->ow ? hl_orc_writer_write(f->ow, batch, err)
+                   : f->aw ? hl_avro_writer_write(f->aw, batch, err)
                            : hl_text_writer_write(f->w, batch, err);
   if (rc != HL_OK) return rc;
   p->rows += batch->n_rows;
@@ -496,6 +505,10 @@ static hl_status_t file_close(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f,
     raw = hl_rcfile_writer_raw_bytes(f->rw);
     rc = hl_rcfile_writer_close(f->rw, err);
     f->rw = NULL;
+  } else if (f->aw) { /* counted like text: record bytes plus one per row */
+    raw = hl_avro_writer_raw_bytes(f->aw);
+    rc = hl_avro_writer_close(f->aw, err);
+    f->aw = NULL;
   } else if (f->ow) { /* what Hive's ORC writer reports, plus one per row (taken off below) */
     raw = hl_orc_writer_raw_bytes(f->ow) + f->file_rows;
     rc = hl_orc_writer_close(f->ow, err);
@@ -559,6 +572,7 @@ static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_e
   uint64_t written = f->w    ? hl_text_writer_raw_bytes(f->w)
                      : f->sw ? hl_seqfile_writer_raw_bytes(f->sw)
                      : f->rw ? hl_rcfile_writer_raw_bytes(f->rw)
+                     : f->aw ? hl_avro_writer_file_bytes(f->aw)
                              : f->file_rows * 64;
   if (written >= w->file_size) return file_close(w, wt, p, f, err);
   return HL_OK;
@@ -795,6 +809,26 @@ static int find_col(const hl_table_t *t, const char *name) {
 /* CLUSTERED BY (cols) [SORTED BY (...)] INTO n BUCKETS: the bucket and
  * sort columns and the hash version.  hive.enforce.bucketing is always on
  * since Hive 2: every write into a bucketed table is bucketed. */
+/* An Avro target's schema (the table's: hl_avro_table_schema) and codec:
+ * the table's avro.output.codec, else -- as Hive's AvroContainerOutputFormat
+ * -- with hive.exec.compress.output=true the session's avro.output.codec,
+ * deflate by default; else none. */
+static hl_status_t avro_output(writer_t *w, wtable_t *wt, hl_arena_t *arena, hl_error_t *err) {
+  const hl_cat_table_t *c = wt->store;
+  hl_table_t *t = wt->t;
+  hl_status_t rc = hl_avro_table_schema(w->s->fs, arena, c->serde_params, c->n_serde_params,
+                                        c->params, c->n_params, t->n_data, t->types,
+                                        (const char *const *)t->names, &wt->av_schema, err);
+  if (rc != HL_OK) return rc;
+  const char *codec = hl_kv_get(c->params, c->n_params, "avro.output.codec");
+  if (!codec && hl_cmd_setting_true(w->s, "hive.exec.compress.output")) {
+    codec = hl_session_get(w->s, "avro.output.codec");
+    if (!codec) codec = "deflate";
+  }
+  wt->av_codec = HL_AVRO_NULL;
+  return codec ? hl_avro_codec_from_name(codec, &wt->av_codec, err) : HL_OK;
+}
+
 static hl_status_t plan_buckets(writer_t *w, wtable_t *wt, long pos, hl_error_t *err) {
   hl_table_t *t = wt->t;
   const hl_cat_table_t *c = wt->store ? wt->store : t->cat;
@@ -992,20 +1026,24 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
     wt->orc = true;
     hl_status_t rc = hl_orc_write_options_init(&wt->orc_opts, c->params, c->n_params, err);
     if (rc != HL_OK) return rc;
+  } else if (strstr(in, "AvroContainerInputFormat")) {
+    wt->avro = true;
+    hl_status_t rc = avro_output(w, wt, arena, err);
+    if (rc != HL_OK) return hl_err_position(err, ins ? ins->pos : 0), rc;
   } else if (!strstr(in, "TextInputFormat")) {
-    const char *what = strstr(in, "Avro") ? "AVRO" : in;
+    const char *what = in;
     return hl_err_set_at(err, ins ? ins->pos : 0, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                          "writing %s tables is not supported yet (table \"%s.%s\")", what,
                          HL_TNAME(t));
   }
-  if (!wt->parquet && !wt->rcfile && !wt->orc) {
+  if (!wt->parquet && !wt->rcfile && !wt->orc && !wt->avro) {
     hl_status_t rc = hl_text_format_init(&wt->fmt, arena, c->serde_lib, c->serde_params,
                                          c->n_serde_params, c->params, c->n_params, err);
     if (rc != HL_OK) return rc;
   }
   /* text files are compressed by their name's extension (text_io.c) */
   const char *codec = hl_kv_get(c->params, c->n_params, "text.compression");
-  if (!wt->parquet && !wt->rcfile && !wt->orc && !wt->seqfile && codec) {
+  if (!wt->parquet && !wt->rcfile && !wt->orc && !wt->seqfile && !wt->avro && codec) {
     hl_status_t rc = hl_cmd_text_codec_ext(codec, &wt->text_ext, err);
     if (rc != HL_OK) return hl_err_position(err, ins ? ins->pos : 0), rc;
   }
@@ -1014,7 +1052,7 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
     hl_text_guard_init(&wt->guard, &wt->rc_fmt.text, HL_TEXT_ROWS_CELLS);
   else if (wt->seqfile)
     hl_text_guard_init(&wt->guard, &wt->fmt, HL_TEXT_ROWS_RECORDS);
-  else if (!wt->parquet && !wt->rcfile && !wt->orc)
+  else if (!wt->parquet && !wt->rcfile && !wt->orc && !wt->avro)
     hl_text_guard_init(&wt->guard, &wt->fmt, HL_TEXT_ROWS_LINES);
   if (w->unescaped) wt->guard.active = false;
   wt->map = hl_map_create();
@@ -1142,8 +1180,7 @@ static hl_status_t new_stats(writer_t *w, const wpart_t *p, bool overwrite, hl_k
    * the new files' counts are the whole only when the listing holds no
    * other file, else numRows is unknown -- never the new rows alone */
   if (!p->rows_unknown && none && files == p->files)
-    return put_stats(kvs, n, p->files, p->rows, p->total_bytes, p->raw_bytes, true, w->arena,
-                     err);
+    return put_stats(kvs, n, p->files, p->rows, p->total_bytes, p->raw_bytes, true, w->arena, err);
   return put_stats(kvs, n, files, 0, size, 0, false, w->arena, err);
 }
 
@@ -1333,6 +1370,8 @@ static void writer_fini(writer_t *w) {
         f->rw = NULL;
         hl_orc_writer_abort(f->ow);
         f->ow = NULL;
+        hl_avro_writer_abort(f->aw);
+        f->aw = NULL;
         hl_batch_destroy(f->buf);
         f->buf = NULL;
         for (size_t i = 0; i < f->n_held; i++)

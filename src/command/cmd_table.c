@@ -14,6 +14,7 @@
 #include "session/catalogs.h"
 #include "session/loc_allow.h"
 #include "txn/txn.h"
+#include "format/avro/avro.h"
 #include "format/orc/orc.h"
 #include "format/parquet/parquet.h"
 
@@ -271,6 +272,67 @@ static hl_status_t like_parquet(hl_session_t *s, const hl_ast_create_table_t *ct
   return HL_OK;
 }
 
+/* The AST's properties as catalog pairs, in ARENA. */
+static hl_kv_t *kv_of(const hl_ast_kvlist_t *l, hl_arena_t *arena) {
+  hl_kv_t *kv = hl_arena_zalloc(arena, sizeof(hl_kv_t) * (size_t)(l->n + 1));
+  for (int i = 0; kv && i < l->n; i++) {
+    kv[i].key = l->items[i].key;
+    kv[i].value = l->items[i].value;
+  }
+  return kv;
+}
+
+/* An Avro table whose properties name a schema (avro.schema.literal or
+ * avro.schema.url) takes its columns from it, as Hive's AvroSerDe does:
+ * *OUT is CT with the schema's columns (declared ones are replaced; their
+ * comments say "from deserializer" in Hive, here they have none).  A local
+ * avro.schema.url must be allowed by the location allowlist.  *OUT is CT
+ * unchanged otherwise. */
+static hl_status_t avro_columns(hl_session_t *s, const hl_ast_create_table_t *ct, long pos,
+                                hl_arena_t *arena, hl_ast_create_table_t *out, hl_error_t *err) {
+  *out = *ct;
+  const char *in = ct->input_format ? ct->input_format : "";
+  bool avro = (ct->stored_as && strcasecmp(ct->stored_as, "AVRO") == 0) || strstr(in, "Avro") ||
+              (ct->row_format.is_serde && ct->row_format.serde_class &&
+               strstr(ct->row_format.serde_class, "AvroSerDe"));
+  if (!avro || ct->as_select || ct->like) return HL_OK;
+  hl_kv_t *sp = kv_of(&ct->row_format.serde_props, arena), *tp = kv_of(&ct->tblprops, arena);
+  if (!sp || !tp) return hl_err_nomem(err);
+  int nsp = ct->row_format.serde_props.n, ntp = ct->tblprops.n;
+  if (!hl_avro_has_schema_param(sp, nsp, tp, ntp)) return HL_OK;
+  const char *url = hl_kv_get(sp, nsp, "avro.schema.url");
+  if (!url) url = hl_kv_get(tp, ntp, "avro.schema.url");
+  if (url && !hl_kv_get(sp, nsp, "avro.schema.literal") &&
+      !hl_kv_get(tp, ntp, "avro.schema.literal")) {
+    const char *path = strncmp(url, "file://", 7) == 0 ? url + 7
+                       : strncmp(url, "file:", 5) == 0 ? url + 5
+                                                       : url;
+    if (path[0] == '/') {
+      char *abs = hl_path_normalize(arena, path, NULL);
+      if (!abs) return hl_err_nomem(err);
+      hl_status_t rc = hl_loc_allow_check(s, abs, "the Avro schema file", err);
+      if (rc != HL_OK) return hl_err_position(err, pos), rc;
+    }
+  }
+  hl_avro_schema_t *schema;
+  int n = 0;
+  char **names;
+  hl_type_t **types;
+  hl_status_t rc =
+      hl_avro_table_schema(s->fs, arena, sp, nsp, tp, ntp, 0, NULL, NULL, &schema, err);
+  if (rc == HL_OK) rc = hl_avro_schema_columns(schema, arena, &n, &names, &types, err);
+  if (rc != HL_OK) return hl_err_position(err, pos), rc;
+  out->cols = hl_arena_zalloc(arena, sizeof(hl_ast_column_def_t) * (size_t)(n + 1));
+  if (!out->cols) return hl_err_nomem(err);
+  for (int i = 0; i < n; i++) {
+    out->cols[i].name = names[i];
+    out->cols[i].type = types[i];
+    out->cols[i].pos = pos;
+  }
+  out->n_cols = n;
+  return HL_OK;
+}
+
 hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                 hl_result_t *result, hl_error_t *err) {
   const hl_ast_create_table_t *ct = stmt->create_table;
@@ -297,6 +359,10 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
     if (lrc != HL_OK) return lrc;
     ct = &from_file;
   }
+  hl_ast_create_table_t from_schema;
+  hl_status_t arc = avro_columns(s, ct, pos, arena, &from_schema, err);
+  if (arc != HL_OK) return arc;
+  ct = &from_schema;
   char *db_name = hl_table_db_name(s, ct->name.db, arena);
   if (!db_name) return hl_err_nomem(err);
   hl_cat_db_t *db;

@@ -26,6 +26,7 @@
 
 #include "session/loc_allow.h"
 
+#include "format/avro/avro.h"
 #include "format/orc/orc.h"
 #include "format/parquet/parquet.h"
 #include "format/rcfile/rcfile.h"
@@ -46,6 +47,7 @@ typedef struct scan {
   const char *table_format;
   hl_text_format_t table_fmt;
   hl_rcfile_format_t table_rc_fmt;
+  hl_avro_schema_t *table_av_schema; /* AVRO: the table's reader schema */
   int n_read;
   const char **read_names;
   const bool *read_needed;
@@ -70,6 +72,9 @@ typedef struct scan {
   bool parquet;
   bool seqfile, rcfile; /* SEQUENCEFILE (fmt) / RCFILE (rc_fmt) tables */
   bool orc;             /* ORC tables */
+  bool avro;            /* AVRO tables (av_schema) */
+  hl_avro_schema_t *av_schema;
+  hl_avro_reader_t *av;
   hl_orc_reader_t *orc_r;
   hl_seqfile_reader_t *seq;
   hl_rcfile_reader_t *rc;
@@ -160,6 +165,7 @@ static void set_format(scan_t *sc, const char *name) {
   sc->seqfile = strcmp(name, "sequencefile") == 0;
   sc->rcfile = strcmp(name, "rcfile") == 0;
   sc->orc = strcmp(name, "orc") == 0;
+  sc->avro = strcmp(name, "avro") == 0;
 }
 
 /* Partition P (Parquet or ORC) declares its first N columns in types of
@@ -233,6 +239,7 @@ static hl_status_t unit_storage(scan_t *sc, const hl_cat_partition_t *p, hl_erro
   set_format(sc, sc->table_format);
   sc->fmt = sc->table_fmt;
   sc->rc_fmt = sc->table_rc_fmt;
+  sc->av_schema = sc->table_av_schema;
   sc->n_read = t->n_data;
   sc->read_names = t->names;
   sc->read_needed = sc->plan->needed;
@@ -254,6 +261,10 @@ static hl_status_t unit_storage(scan_t *sc, const hl_cat_partition_t *p, hl_erro
   if (sc->rcfile)
     rc = hl_rcfile_format_init(&sc->rc_fmt, sc->unit_arena, view.serde_lib, view.serde_params,
                                view.n_serde_params, c->params, c->n_params, err);
+  else if (sc->avro)
+    rc = hl_avro_table_schema(sc->s->fs, sc->unit_arena, view.serde_params, view.n_serde_params,
+                              c->params, c->n_params, t->n_data, t->types,
+                              (const char *const *)t->names, &sc->av_schema, err);
   else if (!sc->parquet && !sc->orc)
     rc = hl_text_format_init(&sc->fmt, sc->unit_arena, view.serde_lib, view.serde_params,
                              view.n_serde_params, c->params, c->n_params, err);
@@ -417,6 +428,9 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   if (sc->rcfile)
     return hl_rcfile_reader_open(sc->s->fs, path, &sc->rc_fmt, sc->n_read, t->types, sc->read_names,
                                  sc->read_needed, &sc->rc, err);
+  if (sc->avro)
+    return hl_avro_reader_open(sc->s->fs, path, sc->av_schema, sc->n_read, t->types, sc->read_names,
+                               sc->read_needed, &sc->av, err);
   if (sc->orc) {
     hl_status_t rc =
         hl_orc_reader_open(sc->s->fs, path, sc->n_read, sc->read_types ? sc->read_types : t->types,
@@ -483,13 +497,14 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
     /* between batches and files (also those a pushed filter drops whole) */
     hl_status_t crc = hl_budget_check_cancel(&sc->s->budget, err);
     if (crc != HL_OK) return crc;
-    if (sc->reader || sc->pq || sc->seq || sc->rc || sc->orc_r) {
+    if (sc->reader || sc->pq || sc->seq || sc->rc || sc->orc_r || sc->av) {
       if (hl_batch_reset(sc->batch) != HL_OK) return hl_err_nomem(err);
       hl_batch_t *into = sc->raw ? sc->raw : sc->batch;
       if (sc->raw && hl_batch_reset(sc->raw) != HL_OK) return hl_err_nomem(err);
       hl_status_t rc = sc->pq      ? hl_parquet_reader_next(sc->pq, into, err)
                        : sc->seq   ? hl_seqfile_reader_next(sc->seq, sc->batch, err)
                        : sc->rc    ? hl_rcfile_reader_next(sc->rc, sc->batch, err)
+                       : sc->av    ? hl_avro_reader_next(sc->av, sc->batch, err)
                        : sc->orc_r ? hl_orc_reader_next(sc->orc_r, into, err)
                                    : hl_text_reader_next(sc->reader, sc->batch, err);
       if (rc == HL_OK && sc->raw) rc = convert_raw(sc, err);
@@ -526,6 +541,8 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
       sc->seq = NULL;
       hl_rcfile_reader_close(sc->rc);
       sc->rc = NULL;
+      hl_avro_reader_close(sc->av);
+      sc->av = NULL;
       note_orc(sc);
       hl_orc_reader_close(sc->orc_r);
       sc->orc_r = NULL;
@@ -585,6 +602,8 @@ static void scan_close(hl_op_t *op) {
   sc->seq = NULL;
   hl_rcfile_reader_close(sc->rc);
   sc->rc = NULL;
+  hl_avro_reader_close(sc->av);
+  sc->av = NULL;
   note_orc(sc);
   hl_orc_reader_close(sc->orc_r);
   sc->orc_r = NULL;
@@ -689,12 +708,17 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_
   if (sc->rcfile && hl_rcfile_format_init(&sc->rc_fmt, arena, c->serde_lib, c->serde_params,
                                           c->n_serde_params, c->params, c->n_params, err) != HL_OK)
     return NULL;
-  if (!sc->parquet && !sc->rcfile && !sc->orc &&
+  if (sc->avro && hl_avro_table_schema(s->fs, arena, c->serde_params, c->n_serde_params, c->params,
+                                       c->n_params, t->n_data, t->types,
+                                       (const char *const *)t->names, &sc->av_schema, err) != HL_OK)
+    return NULL;
+  if (!sc->parquet && !sc->rcfile && !sc->orc && !sc->avro &&
       hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params, c->n_serde_params,
                           c->params, c->n_params, err) != HL_OK)
     return NULL;
   sc->table_fmt = sc->fmt;
   sc->table_rc_fmt = sc->rc_fmt;
+  sc->table_av_schema = sc->av_schema;
   if (hl_session_get_u64(s, "hivelite.scan.split.size", (uint64_t)64 << 20, &sc->split_bytes,
                          err) != HL_OK)
     return NULL;

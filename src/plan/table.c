@@ -164,5 +164,6 @@ const char *hl_table_format_name(const hl_cat_table_t *t) {
   if (strstr(in, "SequenceFile")) return "sequencefile";
   if (strstr(in, "RCFile")) return "rcfile";
   if (strstr(in, "OrcInputFormat")) return "orc";
+  if (strstr(in, "AvroContainerInputFormat")) return "avro";
   return NULL;
 }

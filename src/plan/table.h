@@ -56,7 +56,8 @@ hl_status_t hl_table_from_catalog(hl_cat_table_t *cat, hl_arena_t *arena, hl_tab
                                   hl_error_t *err);
 
 /* The reader a table needs: "text", "csv", "json", "parquet",
- * "sequencefile" or "rcfile"; NULL when hivelite cannot read its format. */
+ * "sequencefile", "rcfile", "orc" or "avro"; NULL when hivelite cannot read
+ * its format. */
 const char *hl_table_format_name(const hl_cat_table_t *cat);
 
 /* Index of column NAME (case-insensitive) in the combined layout, -1 if

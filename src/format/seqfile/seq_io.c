@@ -65,6 +65,20 @@ bool hl_seqio_in_eof(const hl_seqio_in_t *in) {
   return in->buf_off + in->pos >= in->size;
 }
 
+uint64_t hl_seqio_in_tell(const hl_seqio_in_t *in) {
+  return in->buf_off + in->pos;
+}
+
+void hl_seqio_in_seek(hl_seqio_in_t *in, uint64_t off) {
+  if (off > in->size) off = in->size;
+  if (off >= in->buf_off && off <= in->buf_off + in->len) {
+    in->pos = (size_t)(off - in->buf_off);
+    return;
+  }
+  in->buf_off = off;
+  in->pos = in->len = 0;
+}
+
 /* Refills the buffer from the current position. */
 static hl_status_t refill(hl_seqio_in_t *in, hl_error_t *err) {
   in->buf_off += in->pos;

@@ -45,6 +45,11 @@ void hl_seqio_in_close(hl_seqio_in_t *in); /* zeroed or closed: no-op */
 uint64_t hl_seqio_in_left(const hl_seqio_in_t *in);
 /* True when every byte of the file has been consumed. */
 bool hl_seqio_in_eof(const hl_seqio_in_t *in);
+/* The file offset of the next unread byte. */
+uint64_t hl_seqio_in_tell(const hl_seqio_in_t *in);
+/* Moves to file offset OFF (at most the file size); the next read refills
+ * the buffer there unless OFF lies inside it. */
+void hl_seqio_in_seek(hl_seqio_in_t *in, uint64_t off);
 /* Reads exactly N bytes into DST (NULL: skips them).  Fewer bytes left is
  * HL_CORRUPT naming the file. */
 hl_status_t hl_seqio_in_read(hl_seqio_in_t *in, void *dst, size_t n, hl_error_t *err);

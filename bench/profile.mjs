@@ -318,8 +318,8 @@ L.push(diffs.length
     'the profile merged from stored states equals the fresh one field for field ' +
     '(floating-point fields to 1e-9), except the quantiles and frequent values of the ' +
     `columns past the exact-distinct threshold (${sketched.join(', ')}), sketches whose ` +
-    'merge differs from one pass within their bounds. SUMMARIZE also lists the partition ' +
-    'column `l_shipdate`, which PROFILE (data columns) does not.');
+    'merge differs from one pass within their bounds. Both list the partition column ' +
+    '`l_shipdate` (PROFILE from the partitions\' row counts, reading nothing for it).');
 L.push('', `Measured in ${totalS.toFixed(0)} s.`);
 L.push('<!-- profile.sh: end -->', '');
 const section = L.join('\n');

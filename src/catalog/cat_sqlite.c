@@ -708,7 +708,10 @@ hl_status_t hl_cat_open(const char *path, hl_cat_t **out, hl_error_t *err) {
     }
   }
   sqlite3_extended_result_codes(SQ(cat)->db, 1);
-  sqlite3_busy_timeout(SQ(cat)->db, 5000);
+  /* a writer waits for another's metastore transaction as long as for a
+   * table lock (hivelite.lock.timeout's default): 5 s was too short on a
+   * loaded machine, where many writers queue behind one another */
+  sqlite3_busy_timeout(SQ(cat)->db, 60000);
   rc = sqlite3_create_function_v2(SQ(cat)->db, "hl_lower", 1,
                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
                                   sql_lower, NULL, NULL, NULL);

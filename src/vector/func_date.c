@@ -10,6 +10,8 @@
  */
 #include "vector/func_int.h"
 
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -465,4 +467,72 @@ HL_FN(hl_fn_last_day) {
   unsigned m, d;
   civil(micros_of(call, a, 0), &y, &m, &d);
   return date_string(out, arena, err, hl_days_from_civil(y, m, (unsigned)hl_days_in_month(y, m)));
+}
+
+/* months_between(d1, d2[, round]): whole months when both days of month are
+ * equal or both are their month's last day; otherwise the month
+ * difference plus the difference of day and time of day over 31-day
+ * months, rounded HALF_UP to 8 decimals unless round is false. */
+HL_FN(hl_fn_months_between) {
+  NULL_ARG(0);
+  NULL_ARG(1);
+  int64_t t1 = micros_of(call, a, 0), t2 = micros_of(call, a, 1);
+  int64_t y1, y2;
+  unsigned m1, m2, d1, d2;
+  civil(t1, &y1, &m1, &d1);
+  civil(t2, &y2, &m2, &d2);
+  double months = (double)((y1 - y2) * 12 + ((int64_t)m1 - (int64_t)m2));
+  bool last1 = (int)d1 == hl_days_in_month(y1, m1), last2 = (int)d2 == hl_days_in_month(y2, m2);
+  if (d1 != d2 && !(last1 && last2)) {
+    int64_t s1 = floor_div(time_of_day(t1), US_PER_SEC),
+            s2 = floor_div(time_of_day(t2), US_PER_SEC);
+    double secs = (double)(((int64_t)d1 - (int64_t)d2) * 86400 + s1 - s2);
+    months += secs / (31.0 * 86400);
+  }
+  bool round_off = call->n_args < 3 || a[2].is_null || a[2].u.b;
+  if (round_off) {
+    /* HALF_UP to 8 decimals (Hive: BigDecimal.setScale) */
+    double r = months * 1e8;
+    r = r < 0 ? -floor(-r + 0.5) : floor(r + 0.5);
+    months = r / 1e8;
+  }
+  out->u.d = months;
+  return HL_OK;
+}
+
+/* next_day(date, dow): the first date after DATE that falls on DOW (two
+ * or three letters or the full English name, any case); NULL otherwise. */
+HL_FN(hl_fn_next_day) {
+  NULL_ARG(0);
+  NULL_ARG(1);
+  static const char *const names[] = {"SU", "MO", "TU", "WE", "TH", "FR", "SA"};
+  char w[16] = {0};
+  size_t n = a[1].u.s.len;
+  if (n < 2 || n >= sizeof w) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  for (size_t i = 0; i < n; i++)
+    w[i] = (char)toupper((unsigned char)a[1].u.s.ptr[i]);
+  int dow = -1;
+  for (int k = 0; k < 7; k++) {
+    if (memcmp(w, names[k], 2) != 0) continue;
+    char full[16];
+    snprintf(full, sizeof full, "%s", day_names[k]);
+    for (char *c = full; *c; c++)
+      *c = (char)toupper((unsigned char)*c);
+    if (n == 2 || (n == 3 && memcmp(w, full, 3) == 0) || strcmp(w, full) == 0) dow = k + 1;
+  }
+  if (dow < 0) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  int64_t days = floor_div(micros_of(call, a, 0), US_PER_DAY);
+  int delta = (dow - weekday(days) + 7) % 7;
+  days += delta ? delta : 7;
+  if (!days_valid(days)) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  return date_string(out, arena, err, days);
 }

@@ -72,34 +72,35 @@ static const char *find_bytes(const char *h, size_t hn, const char *n, size_t nn
   return NULL;
 }
 
+/* concat_ws(sep, s|array<string>, ...): NULL pieces and NULL elements of
+ * arrays are skipped. */
+static void concat_piece(hl_buf_t *b, const hl_value_t *sep, const hl_value_t *v, bool *first) {
+  if (v->is_null) return;
+  if (!*first) hl_buf_append(b, sep->u.s.ptr, sep->u.s.len);
+  *first = false;
+  hl_buf_append(b, v->u.s.ptr, v->u.s.len);
+}
+
 HL_FN(hl_fn_concat_ws) {
   if (a[0].is_null) {
     out->is_null = true;
     return HL_OK;
   }
-  size_t total = 0;
-  int parts = 0;
-  for (int i = 1; i < call->n_args; i++)
-    if (!a[i].is_null) {
-      total += a[i].u.s.len;
-      parts++;
-    }
-  if (parts > 1) total += (size_t)(parts - 1) * a[0].u.s.len;
-  char *p = hl_fn_alloc_str(out, arena, total);
-  if (!p) return hl_err_nomem(err);
-  size_t off = 0;
+  hl_buf_t b;
+  hl_buf_init(&b);
   bool first = true;
   for (int i = 1; i < call->n_args; i++) {
-    if (a[i].is_null) continue; /* concat_ws skips NULLs */
-    if (!first) {
-      memcpy(p + off, a[0].u.s.ptr, a[0].u.s.len);
-      off += a[0].u.s.len;
+    if (call->args[i]->type->id != HL_T_ARRAY) {
+      concat_piece(&b, &a[0], &a[i], &first);
+    } else if (!a[i].is_null) {
+      for (uint32_t k = 0; k < a[i].u.list.n; k++)
+        concat_piece(&b, &a[0], &a[i].u.list.items[k], &first);
     }
-    first = false;
-    memcpy(p + off, a[i].u.s.ptr, a[i].u.s.len);
-    off += a[i].u.s.len;
   }
-  return HL_OK;
+  char *p = b.oom ? NULL : hl_fn_alloc_str(out, arena, b.len);
+  if (p && b.len) memcpy(p, b.data, b.len);
+  hl_buf_fini(&b);
+  return p ? HL_OK : hl_err_nomem(err);
 }
 
 hl_status_t hl_regex_compile(regex_t *re, const char *pat, size_t len, bool nosub,
@@ -498,8 +499,8 @@ HL_FN(hl_fn_ascii) {
   return HL_OK;
 }
 
-static hl_status_t digest_hex(const EVP_MD *md, const hl_value_t *in, hl_value_t *out,
-                              hl_arena_t *arena, hl_error_t *err) {
+hl_status_t hl_fn_digest_hex(const EVP_MD *md, const hl_value_t *in, hl_value_t *out,
+                             hl_arena_t *arena, hl_error_t *err) {
   unsigned char d[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
   if (!EVP_Digest(in->u.s.ptr, in->u.s.len, d, &n, md, NULL))
@@ -516,7 +517,15 @@ static hl_status_t digest_hex(const EVP_MD *md, const hl_value_t *in, hl_value_t
 
 HL_FN(hl_fn_md5) {
   NULL_IF_ANY_NULL();
-  return digest_hex(EVP_md5(), &a[0], out, arena, err);
+  return hl_fn_digest_hex(EVP_md5(), &a[0], out, arena, err);
+}
+
+HL_FN(hl_fn_sha1) {
+  if (a[0].is_null) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  return hl_fn_digest_hex(EVP_sha1(), &a[0], out, arena, err);
 }
 
 HL_FN(hl_fn_sha2) {
@@ -540,7 +549,7 @@ HL_FN(hl_fn_sha2) {
     out->is_null = true;
     return HL_OK; /* Hive: unsupported length is NULL */
   }
-  return digest_hex(md, &a[0], out, arena, err);
+  return hl_fn_digest_hex(md, &a[0], out, arena, err);
 }
 
 /* Hive's hash(): Java hashCode of the value; for several arguments

@@ -15,6 +15,7 @@
 #include "plan/decorrelate.h"
 #include "plan/projection.h"
 
+#include "vector/func_doc.h"
 #include "vector/func_int.h"
 #include "session/catalogs.h"
 #include "session/loc_allow.h"
@@ -1704,8 +1705,17 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
 
   const hl_func_def_t *fn = hl_func_lookup(a->name);
   if (!fn) {
-    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION), "function %s does not exist",
-                  a->name);
+    const hl_func_doc_t *d = hl_func_doc_lookup(a->name);
+    if (d && d->kind == HL_FK_TABLE)
+      hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "%s in the select list is not supported yet (LATERAL VIEW %s is)", a->name,
+                    a->name);
+    else if (hl_func_hive_not_yet(a->name))
+      hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "function %s is not supported yet", a->name);
+    else
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                    "function %s does not exist", a->name);
     return NULL;
   }
   if (a->n_args < fn->min_args || (fn->max_args >= 0 && a->n_args > fn->max_args)) {

@@ -8,6 +8,7 @@
  * conditional and string basics; the analytic engine issue extends it.
  */
 #include "vector/func_int.h"
+#include "vector/func_doc.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -410,4 +411,8 @@ static int cmp_name(const void *key, const void *elem) {
 const hl_func_def_t *hl_func_lookup(const char *name) {
   return bsearch(name, functions, sizeof functions / sizeof functions[0], sizeof functions[0],
                  cmp_name);
+}
+
+const char *hl_func_name_at(size_t i) {
+  return i < sizeof functions / sizeof functions[0] ? functions[i].name : NULL;
 }

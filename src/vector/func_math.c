@@ -291,8 +291,17 @@ HL_FN(hl_fn_atan) {
   return unary_double(a, out, atan, false, false);
 }
 
+/* glibc's cbrt may be one ulp off (cbrt(27) = 3.0000000000000004); a
+ * Newton step gives Java's exact cubes back */
+static double cube_root(double x) {
+  double r = cbrt(x);
+  if (r == 0 || !isfinite(r)) return r;
+  double n = r - (r * r * r - x) / (3 * r * r);
+  return fabs(n * n * n - x) < fabs(r * r * r - x) ? n : r;
+}
+
 HL_FN(hl_fn_cbrt) {
-  return unary_double(a, out, cbrt, false, false);
+  return unary_double(a, out, cube_root, false, false);
 }
 
 /* asin/acos outside [-1, 1] are NaN in Java, which Hive returns as NULL */
@@ -526,16 +535,18 @@ HL_FN(hl_fn_conv) {
 
 /* width_bucket(x, min, max, n): the bucket 1..n of x among n equal-width
  * buckets over [min, max) (or (max, min] when min > max); 0 below, n + 1
- * above.  n <= 0 or min = max is an error in Hive; here NULL. */
+ * above.  n <= 0 or min = max fails the statement, as in Hive. */
 HL_FN(hl_fn_width_bucket) {
   for (int i = 0; i < 4; i++)
     NULL_ARG(i);
   double x = a[0].u.d, lo = a[1].u.d, hi = a[2].u.d;
   int64_t n = a[3].u.i;
-  if (n <= 0 || lo == hi || n > INT32_MAX - 1) {
-    out->is_null = true;
-    return HL_OK;
-  }
+  if (n <= 0 || n > INT32_MAX - 1)
+    return hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                         "width_bucket: the number of buckets must be a positive INT");
+  if (lo == hi)
+    return hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                         "width_bucket: the lower and upper bounds must differ");
   int64_t b;
   if (lo < hi)
     b = x < lo ? 0 : x >= hi ? n + 1 : (int64_t)floor((x - lo) / (hi - lo) * (double)n) + 1;

@@ -532,7 +532,8 @@ typedef struct mask_chars {
 static void mask_arg(const hl_expr_t *call, const hl_value_t *a, int i, int *slot) {
   if (i >= call->n_args || a[i].is_null) return;
   if (hl_type_is_string(call->args[i]->type)) {
-    if (a[i].u.s.len) *slot = (unsigned char)a[i].u.s.ptr[0];
+    size_t at = 0;
+    if (a[i].u.s.len) *slot = (int)utf8_decode(a[i].u.s.ptr, a[i].u.s.len, &at);
   } else if (hl_type_is_integer(call->args[i]->type)) {
     *slot = (int)a[i].u.i;
   }
@@ -554,23 +555,34 @@ static void mask_init(const hl_expr_t *call, const hl_value_t *a, int first, mas
     m->number = '0' + (int)a[first + 4].u.i;
 }
 
-static char mask_one(char c, const mask_chars_t *m, bool number) {
-  int r;
-  if (number) return c >= '0' && c <= '9' ? (char)m->number : c;
-  if (c >= 'A' && c <= 'Z')
-    r = m->upper;
-  else if (c >= 'a' && c <= 'z')
-    r = m->lower;
-  else if (c >= '0' && c <= '9')
-    r = m->digit;
-  else
-    r = m->other;
-  return r < 0 ? c : (char)r;
+/* The class of code point C as Java's Character sees it, for ASCII and
+ * Latin-1: 'U' upper-case letter, 'L' lower-case, 'D' digit, 'O' other. */
+static char char_class(uint32_t c) {
+  if ((c >= 'A' && c <= 'Z') || (c >= 0xC0 && c <= 0xDE && c != 0xD7)) return 'U';
+  if ((c >= 'a' && c <= 'z') || (c >= 0xDF && c <= 0xFF && c != 0xF7)) return 'L';
+  if (c >= '0' && c <= '9') return 'D';
+  return 'O';
 }
 
-/* Masks characters [lo, hi) of A[0]: strings character by character
- * (only ASCII letters and digits are classes; other bytes are "other"),
- * integers digit by digit with the number digit, keeping the sign. */
+/* The masked form of C (-1: C itself). */
+static int mask_one(uint32_t c, const mask_chars_t *m, bool number) {
+  if (number) return c >= '0' && c <= '9' ? m->number : -1;
+  switch (char_class(c)) {
+  case 'U':
+    return m->upper;
+  case 'L':
+    return m->lower;
+  case 'D':
+    return m->digit;
+  default:
+    return m->other;
+  }
+}
+
+/* Masks characters [lo, hi) of A[0] (mode 0: all; 1: the first n; 2: the
+ * last n; 3: all but the first n; 4: all but the last n): strings
+ * character by character, integers digit by digit with the number digit,
+ * keeping the sign. */
 static hl_status_t mask_range(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
                               hl_arena_t *arena, hl_error_t *err, int first, int64_t n, int mode) {
   NULL_ARG(0);
@@ -585,22 +597,29 @@ static hl_status_t mask_range(const hl_expr_t *call, const hl_value_t *a, hl_val
     s.ptr = numbuf;
     s.len = (uint32_t)k;
   }
-  if (n < 0) n = 0;
-  size_t len = s.len;
-  size_t lo = 0,
-         hi = len; /* mode 0: all; 1 first n; 2 last n; 3 all but first n; 4 all but last n */
-  size_t nn = (size_t)n > len ? len : (size_t)n;
-  if (mode == 1) hi = nn;
-  if (mode == 2) lo = len - nn;
-  if (mode == 3) lo = nn;
-  if (mode == 4) hi = len - nn;
-  char *p = hl_arena_alloc(arena, len ? len : 1);
+  size_t len = 0;
+  for (uint32_t i = 0; i < s.len; i++)
+    len += ((unsigned char)s.ptr[i] & 0xC0) != 0x80;
+  size_t nn = n < 0 ? 0 : (uint64_t)n > len ? len : (size_t)n;
+  size_t lo = mode == 2 ? len - nn : mode == 3 ? nn : 0;
+  size_t hi = mode == 1 ? nn : mode == 4 ? len - nn : len;
+  char *p = hl_arena_alloc(arena, (size_t)s.len * 4 + 1);
   if (!p) return hl_err_nomem(err);
-  for (size_t i = 0; i < len; i++)
-    p[i] = i >= lo && i < hi ? mask_one(s.ptr[i], &m, number) : s.ptr[i];
+  size_t k = 0, ch = 0;
+  for (size_t i = 0; i < s.len; ch++) {
+    size_t start = i;
+    uint32_t c = utf8_decode(s.ptr, s.len, &i);
+    int r = ch >= lo && ch < hi ? mask_one(c, &m, number) : -1;
+    if (r < 0) {
+      memcpy(p + k, s.ptr + start, i - start);
+      k += i - start;
+    } else {
+      k += utf8_encode((uint32_t)r, p + k);
+    }
+  }
   if (number) {
     int64_t v = 0;
-    for (size_t i = 0; i < len; i++)
+    for (size_t i = 0; i < k; i++)
       v = v * 10 + (p[i] - '0');
     out->is_null = false;
     out->u.i = a[0].u.i < 0 ? -v : v;
@@ -608,7 +627,7 @@ static hl_status_t mask_range(const hl_expr_t *call, const hl_value_t *a, hl_val
   }
   out->is_null = false;
   out->u.s.ptr = p;
-  out->u.s.len = (uint32_t)len;
+  out->u.s.len = (uint32_t)k;
   return HL_OK;
 }
 

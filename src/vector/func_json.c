@@ -15,6 +15,7 @@
  */
 #include "vector/func_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,8 +358,10 @@ static void unescape(hl_buf_t *b, const char *p, const char *e) {
   }
 }
 
-/* Appends a number as Jackson prints what it parsed. */
-static void number_text(hl_buf_t *b, const char *p, const char *e) {
+/* Appends a number as Jackson prints what it parsed; one that overflows a
+ * double is Infinity, quoted inside an object or array (Jackson's
+ * QUOTE_NON_NUMERIC_NUMBERS), bare at the top (Java's toString). */
+static void number_text(hl_buf_t *b, const char *p, const char *e, bool nested) {
   bool is_int;
   const char *q = skip_number(p, e, &is_int);
   if (is_int) {
@@ -372,7 +375,10 @@ static void number_text(hl_buf_t *b, const char *p, const char *e) {
   size_t n = (size_t)(q - p) < sizeof tmp - 1 ? (size_t)(q - p) : sizeof tmp - 1;
   memcpy(tmp, p, n);
   tmp[n] = 0;
-  hl_format_double(b, strtod(tmp, NULL), false);
+  double d = strtod(tmp, NULL);
+  if (nested && !isfinite(d)) hl_buf_putc(b, '"');
+  hl_format_double(b, d, false);
+  if (nested && !isfinite(d)) hl_buf_putc(b, '"');
 }
 
 static void write_string(hl_buf_t *b, const char *p, const char *e) {
@@ -406,13 +412,14 @@ static void write_string(hl_buf_t *b, const char *p, const char *e) {
   hl_buf_putc(b, '"');
 }
 
-/* Compact JSON of the value (Jackson's writeValueAsString). */
-static void write_value(jctx_t *c, hl_buf_t *b, const jv_t *v) {
+/* Compact JSON of the value (Jackson's writeValueAsString); NESTED: inside
+ * an object or array. */
+static void write_value(jctx_t *c, hl_buf_t *b, const jv_t *v, bool nested) {
   if (v->list) {
     hl_buf_putc(b, '[');
     for (size_t i = 0; i < v->list->n; i++) {
       if (i) hl_buf_putc(b, ',');
-      write_value(c, b, &v->list->v[i]);
+      write_value(c, b, &v->list->v[i], true);
     }
     hl_buf_putc(b, ']');
     return;
@@ -438,7 +445,7 @@ static void write_value(jctx_t *c, hl_buf_t *b, const jv_t *v) {
         p = ws(ws(skip_string(p, e), e) + 1, e);
       }
       jv_t x = {p, NULL};
-      write_value(c, b, &x);
+      write_value(c, b, &x, true);
       p = ws(skip_value(p, e, 0), e);
       if (*p == ',') p = ws(p + 1, e);
     }
@@ -455,7 +462,7 @@ static void write_value(jctx_t *c, hl_buf_t *b, const jv_t *v) {
     hl_buf_append(b, "null", 4);
     return;
   default:
-    number_text(b, p, e);
+    number_text(b, p, e, nested);
   }
 }
 
@@ -509,7 +516,7 @@ hl_status_t hl_json_extract(const char *json, size_t jn, const char *path, size_
   if (!v.list && *v.p == '"')
     unescape(out, v.p, c.end);
   else
-    write_value(&c, out, &v);
+    write_value(&c, out, &v, false);
   return out->oom ? HL_NOMEM : HL_OK;
 }
 

@@ -110,8 +110,41 @@ hl_status_t hl_regex_compile(regex_t *re, const char *pat, size_t len, bool nosu
   if (!z) return hl_err_nomem(err);
   size_t o = 0;
   bool in_bracket = false;
+  int run = 0; /* quantifiers in a row so far ('}' of a {n,m} counts) */
+  long repeat_total = 0;
   for (size_t i = 0; i < len; i++) {
     char c = pat[i];
+    /* Java reads X*? and X++ as lazy and possessive forms of one
+     * quantifier and refuses a third; POSIX would stack them, and stacked
+     * quantifiers (and huge {n,m} counts) make regcomp's automaton blow
+     * up, so the second one is dropped, a third refused, and the
+     * repetition counts of a pattern are capped. */
+    bool quant = !in_bracket && (c == '*' || c == '+' || c == '?');
+    if (quant && run >= 2)
+      return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_REGULAR_EXPRESSION),
+                           "invalid regular expression \"%.*s\": dangling quantifier", (int)len,
+                           pat);
+    if (quant && run == 1) {
+      run = 2;
+      continue;
+    }
+    if (!in_bracket && c == '{') {
+      long v = 0;
+      for (size_t k = i + 1; k < len && pat[k] != '}'; k++)
+        if (pat[k] >= '0' && pat[k] <= '9') {
+          v = v * 10 + (pat[k] - '0');
+          if (v > 1000) break;
+        } else {
+          repeat_total += v;
+          v = 0;
+        }
+      repeat_total += v;
+      if (repeat_total > 1000)
+        return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_REGULAR_EXPRESSION),
+                             "invalid regular expression \"%.*s\": repetition counts above 1000",
+                             (int)len, pat);
+    }
+    run = quant || (!in_bracket && c == '}') ? 1 : 0;
     if (c == '\\' && i + 1 < len && (pat[i + 1] == 'd' || pat[i + 1] == 'D')) {
       bool neg = pat[i + 1] == 'D';
       const char *rep = in_bracket ? (neg ? "" : "0-9") : (neg ? "[^0-9]" : "[0-9]");

@@ -1133,7 +1133,9 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
       c->value.u.i = micros;
     return c;
   }
-  if (e->fn->min_args == 0 && e->fn->max_args == 0 && e->type->id == HL_T_STRING) {
+  if (strcmp(n, "current_user") == 0 || strcmp(n, "current_database") == 0 ||
+      strcmp(n, "current_schema") == 0 || strcmp(n, "logged_in_user") == 0 ||
+      strcmp(n, "version") == 0) {
     /* session values: one constant for the statement */
     const char *text = session_value(b, n);
     if (!text) return NULL;
@@ -1143,6 +1145,7 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
     c->value.u.s.len = (uint32_t)strlen(text);
     return c;
   }
+  if (strcmp(n, "add_months") == 0 && e->n_args == 3) e->type = hl_type_prim(HL_T_STRING);
   if (strcmp(n, "unix_timestamp") == 0 || strcmp(n, "to_unix_timestamp") == 0) {
     const hl_type_t *t = e->args[0]->type;
     if (!hl_type_is_string(t) && t->id != HL_T_DATE && t->id != HL_T_TIMESTAMP &&

@@ -169,6 +169,8 @@ HL_FN(hl_fn_date_sub) {
   return HL_OK;
 }
 
+static void format_micros(hl_buf_t *b, int64_t micros, const char *f, size_t fl);
+
 /* Hive: the day is kept, clamped to the month's end; a start on the last
  * day of its month ends on the last day of the target month. */
 HL_FN(hl_fn_add_months) {
@@ -186,8 +188,21 @@ HL_FN(hl_fn_add_months) {
     return HL_OK;
   }
   unsigned nd = last || (int)d > hl_days_in_month(ny, nm) ? (unsigned)hl_days_in_month(ny, nm) : d;
-  out->u.i = hl_days_from_civil(ny, nm, nd);
-  return HL_OK;
+  int64_t days = hl_days_from_civil(ny, nm, nd);
+  if (call->n_args < 3) {
+    out->u.i = days;
+    return HL_OK;
+  }
+  /* add_months(t, n, fmt) (Hive 3+): a STRING in fmt, the time of day kept */
+  NULL_ARG(2);
+  hl_buf_t b;
+  hl_buf_init(&b);
+  format_micros(&b, days * US_PER_DAY + time_of_day(micros_of(call, a, 0)), a[2].u.s.ptr,
+                a[2].u.s.len);
+  char *p = b.oom ? NULL : hl_fn_alloc_str(out, arena, b.len);
+  if (p && b.len) memcpy(p, b.data, b.len);
+  hl_buf_fini(&b);
+  return p ? HL_OK : hl_err_nomem(err);
 }
 
 HL_FN(hl_fn_datediff) {
@@ -535,4 +550,11 @@ HL_FN(hl_fn_next_day) {
     return HL_OK;
   }
   return date_string(out, arena, err, days);
+}
+
+/* to_epoch_milli(timestamp): milliseconds since 1970-01-01 00:00:00 UTC. */
+HL_FN(hl_fn_to_epoch_milli) {
+  NULL_ARG(0);
+  out->u.i = floor_div(micros_of(call, a, 0), 1000);
+  return HL_OK;
 }

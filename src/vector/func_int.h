@@ -110,6 +110,9 @@ HL_FN(hl_fn_isfalse);
 HL_FN(hl_fn_isnottrue);
 HL_FN(hl_fn_isnotfalse);
 HL_FN(hl_fn_assert_true);
+HL_FN(hl_fn_encode);
+HL_FN(hl_fn_decode);
+HL_FN(hl_fn_uuid);
 
 /* func_date.c */
 HL_FN(hl_fn_current_date);
@@ -135,6 +138,7 @@ HL_FN(hl_fn_trunc);
 HL_FN(hl_fn_last_day);
 HL_FN(hl_fn_months_between);
 HL_FN(hl_fn_next_day);
+HL_FN(hl_fn_to_epoch_milli);
 
 /* rand([seed]): a counter advanced atomically (scan workers may share the
  * expression) and a seed; the n-th value is a hash of (seed, n). */
@@ -165,6 +169,9 @@ HL_FN(hl_fn_asin);
 HL_FN(hl_fn_acos);
 HL_FN(hl_fn_atan);
 HL_FN(hl_fn_cbrt);
+HL_FN(hl_fn_sinh);
+HL_FN(hl_fn_cosh);
+HL_FN(hl_fn_tanh);
 HL_FN(hl_fn_degrees);
 HL_FN(hl_fn_radians);
 HL_FN(hl_fn_pi);

@@ -300,6 +300,18 @@ static double cube_root(double x) {
   return fabs(n * n * n - x) < fabs(r * r * r - x) ? n : r;
 }
 
+HL_FN(hl_fn_sinh) {
+  return unary_double(a, out, sinh, false, false);
+}
+
+HL_FN(hl_fn_cosh) {
+  return unary_double(a, out, cosh, false, false);
+}
+
+HL_FN(hl_fn_tanh) {
+  return unary_double(a, out, tanh, false, false);
+}
+
 HL_FN(hl_fn_cbrt) {
   return unary_double(a, out, cube_root, false, false);
 }

@@ -1146,6 +1146,13 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
     return c;
   }
   if (strcmp(n, "add_months") == 0 && e->n_args == 3) e->type = hl_type_prim(HL_T_STRING);
+  if (strcmp(n, "murmur_hash") == 0)
+    for (int k = 0; k < e->n_args; k++)
+      if (!hl_fn_murmur_supported(e->args[k]->type)) {
+        hl_err_set_at(b->err, a->args[k]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "murmur_hash of %s is not supported yet", type_name(b, e->args[k]->type));
+        return NULL;
+      }
   if (strcmp(n, "unix_timestamp") == 0 || strcmp(n, "to_unix_timestamp") == 0) {
     const hl_type_t *t = e->args[0]->type;
     if (!hl_type_is_string(t) && t->id != HL_T_DATE && t->id != HL_T_TIMESTAMP &&

@@ -343,6 +343,7 @@ static const hl_func_def_t functions[] = {
     {"minute", 1, 1, hl_fn_minute, "it"},
     {"month", 1, 1, hl_fn_month, "it"},
     {"months_between", 2, 3, hl_fn_months_between, "dttb"},
+    {"murmur_hash", 1, -1, hl_fn_murmur_hash, "i*"},
     {"named_struct", 2, -1, hl_fn_struct, NULL},
     {"negative", 1, 1, hl_fn_negative, "nn"},
     {"next_day", 2, 2, hl_fn_next_day, "sts"},

@@ -228,7 +228,7 @@ static const hl_func_doc_t docs[] = {
     {"greatest", S, "_FUNC_(v1, v2, ...) - the greatest value (NULL when one is NULL)",
      "> SELECT _FUNC_(2, 3, 1);\n3", G("GenericUDFGreatest")},
     {"hash", S, "_FUNC_(a1[, a2...]) - Hive's hash code of the arguments",
-     "> SELECT _FUNC_('abc');\n126145\n> SELECT _FUNC_(1, 2);\n33", G("GenericUDFHash")},
+     "> SELECT _FUNC_('abc');\n96354\n> SELECT _FUNC_(1, 2);\n33", G("GenericUDFHash")},
     {"hex", S,
      "_FUNC_(n, bin or str) - the hexadecimal digits of a BIGINT, or two per byte of a string or "
      "binary",
@@ -347,6 +347,10 @@ static const hl_func_doc_t docs[] = {
      "roundOff is false",
      "> SELECT _FUNC_('1997-02-28 10:30:00', '1996-10-30');\n3.94959677",
      G("GenericUDFMonthsBetween")},
+    {"murmur_hash", S,
+     "_FUNC_(a1[, a2...]) - Hive's Murmur3 hash of the arguments, as bucketing version 2 hashes "
+     "them",
+     "> SELECT _FUNC_('abc');\n-885266671", G("GenericUDFMurmurHash")},
     {"named_struct", S, "_FUNC_(name1, val1, name2, val2, ...) - a struct of the named fields",
      "> SELECT _FUNC_('a', 1, 'b', 'x');\n{\"a\":1,\"b\":\"x\"}", G("GenericUDFNamedStruct")},
     {"negative", S, "_FUNC_(a) - -a", "> SELECT _FUNC_(5);\n-5", G("GenericUDFOPNegative")},
@@ -640,7 +644,6 @@ static const char *const not_yet[] = {
     "likeany",
     "matchpath",
     "mod",
-    "murmur_hash",
     "ndv_compute_bit_vector",
     "ngrams",
     "noop",

@@ -55,6 +55,9 @@ HL_FN(hl_fn_ascii);
 HL_FN(hl_fn_md5);
 HL_FN(hl_fn_sha2);
 HL_FN(hl_fn_hash);
+HL_FN(hl_fn_murmur_hash);
+/* murmur_hash of TYPE is Hive's (not DECIMAL, TIMESTAMP inside) */
+bool hl_fn_murmur_supported(const hl_type_t *type);
 HL_FN(hl_fn_nvl2);
 HL_FN(hl_fn_greatest);
 HL_FN(hl_fn_least);

@@ -5,6 +5,8 @@
  */
 #include "vector/func_int.h"
 
+#include "util/bucket.h"
+
 #include <ctype.h>
 #include <openssl/evp.h>
 #include <string.h>
@@ -585,53 +587,72 @@ HL_FN(hl_fn_sha2) {
   return hl_fn_digest_hex(md, &a[0], out, arena, err);
 }
 
-/* Hive's hash(): Java hashCode of the value; for several arguments
- * 31 * h + hash(arg) (ObjectInspectorUtils.hashCode, restated). */
-static int32_t hive_hash1(const hl_type_t *t, const hl_value_t *v) {
+/* Hive's hash() is ObjectInspectorUtils.hashCode, murmur_hash() its
+ * getBucketHashCode (hashCodeMurmur): the primitive field hashes are those
+ * of bucketing versions 1 and 2 (util/bucket.c; a STRING hashes its bytes
+ * from 0, unlike Text.hashCode); BINARY, TIMESTAMP and the complex types
+ * are added here as Hive spells them.  VERSION 1 or 2. */
+static int32_t hive_hash(int version, const hl_type_t *t, const hl_value_t *v) {
   if (v->is_null) return 0;
+  uint32_t r = 0;
   switch (t->id) {
-  case HL_T_BOOLEAN:
-    return v->u.b ? 1 : 0;
-  case HL_T_TINYINT:
-  case HL_T_SMALLINT:
-  case HL_T_INT:
-    return (int32_t)v->u.i;
-  case HL_T_BIGINT:
-    return (int32_t)((uint64_t)v->u.i ^ ((uint64_t)v->u.i >> 32));
-  case HL_T_DATE:
-    return (int32_t)v->u.i;
-  case HL_T_FLOAT: {
-    float f = (float)v->u.d;
-    int32_t bits;
-    memcpy(&bits, &f, 4);
-    return bits;
-  }
-  case HL_T_DOUBLE: {
-    int64_t bits;
-    memcpy(&bits, &v->u.d, 8);
-    return (int32_t)((uint64_t)bits ^ ((uint64_t)bits >> 32));
-  }
-  case HL_T_STRING:
-  case HL_T_VARCHAR:
-  case HL_T_CHAR:
-  case HL_T_BINARY: {
-    /* Text.hashCode: WritableComparator.hashBytes over the UTF-8 bytes */
-    uint32_t h = 1;
+  case HL_T_BINARY:
+    if (version == 2) return hl_bucket_murmur3_32((const uint8_t *)v->u.s.ptr, v->u.s.len);
+    /* BytesWritable.hashCode: WritableComparator.hashBytes, from 1 */
+    r = 1;
     for (uint32_t i = 0; i < v->u.s.len; i++)
-      h = 31 * h + (uint32_t)(int32_t)(signed char)v->u.s.ptr[i];
-    return (int32_t)h;
+      r = 31 * r + (uint32_t)(int32_t)(signed char)v->u.s.ptr[i];
+    return (int32_t)r;
+  case HL_T_TIMESTAMP: {
+    /* TimestampWritableV2.hashCode: seconds << 30 | nanos, folded */
+    int64_t secs = v->u.i >= 0 ? v->u.i / 1000000 : -((-v->u.i + 999999) / 1000000);
+    uint64_t x = (uint64_t)secs << 30 | (uint64_t)((v->u.i - secs * 1000000) * 1000);
+    return (int32_t)(uint32_t)(x >> 32 ^ x);
   }
+  case HL_T_ARRAY:
+    for (uint32_t i = 0; i < v->u.list.n; i++)
+      r = 31 * r + (uint32_t)hive_hash(version, t->children[0], &v->u.list.items[i]);
+    return (int32_t)r;
+  case HL_T_MAP:
+    /* hashCodeMurmur hashes the values with hashCode (Hive's own mix) */
+    for (uint32_t i = 0; i < v->u.list.n; i++)
+      r += (uint32_t)hive_hash(version, t->children[0], &v->u.list.items[2 * i]) ^
+           (uint32_t)hive_hash(1, t->children[1], &v->u.list.items[2 * i + 1]);
+    return (int32_t)r;
+  case HL_T_STRUCT:
+    for (uint32_t i = 0; i < v->u.list.n; i++)
+      r = 31 * r + (uint32_t)hive_hash(version, t->children[i], &v->u.list.items[i]);
+    return (int32_t)r;
   default:
-    return 0;
+    return hl_bucket_hash_value(version, t, v);
   }
 }
 
-HL_FN(hl_fn_hash) {
+/* True when murmur_hash can hash TYPE as Hive does: its version 2 hashes
+ * of DECIMAL and TIMESTAMP read Hive's internal byte layouts. */
+bool hl_fn_murmur_supported(const hl_type_t *t) {
+  if (t->id == HL_T_DECIMAL || t->id == HL_T_TIMESTAMP) return false;
+  for (int i = 0; i < t->n_children; i++)
+    if (!hl_fn_murmur_supported(t->children[i]) && !(t->id == HL_T_MAP && i == 1)) return false;
+  return true;
+}
+
+static hl_status_t fold_hash(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                             int version) {
   uint32_t h = 0;
   for (int i = 0; i < call->n_args; i++)
-    h = (call->n_args == 1 ? 0 : 31 * h) + (uint32_t)hive_hash1(call->args[i]->type, &a[i]);
+    h = 31 * h + (uint32_t)hive_hash(version, call->args[i]->type, &a[i]);
+  out->is_null = false;
   out->u.i = (int32_t)h;
   return HL_OK;
+}
+
+HL_FN(hl_fn_hash) {
+  return fold_hash(call, a, out, 1);
+}
+
+HL_FN(hl_fn_murmur_hash) {
+  return fold_hash(call, a, out, 2);
 }
 
 HL_FN(hl_fn_nvl2) {

@@ -1713,6 +1713,18 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   if (a->window) return bind_window(b, a);
   if (is_aggregate_name(a->name)) return bind_aggregate(b, a);
 
+  if (strcmp(a->name, "mod") == 0) {
+    if (a->n_args != 2) {
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                    "function mod does not take %d arguments", a->n_args);
+      return NULL;
+    }
+    /* mod(a, b) is a % b (Hive registers both with GenericUDFOPMod) */
+    hl_ast_expr_t op = *a;
+    op.kind = HL_AST_BINARY;
+    op.op = HL_OP_MOD;
+    return bind_binary(b, &op);
+  }
   const hl_func_def_t *fn = hl_func_lookup(a->name);
   if (!fn) {
     const hl_func_doc_t *d = hl_func_doc_lookup(a->name);

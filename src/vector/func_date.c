@@ -558,3 +558,72 @@ HL_FN(hl_fn_to_epoch_milli) {
   out->u.i = floor_div(micros_of(call, a, 0), 1000);
   return HL_OK;
 }
+
+/* floor_year ... floor_second(t): t truncated to the start of its unit
+ * (floor_week: the Monday of its ISO week), a TIMESTAMP. */
+static hl_status_t date_floor(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                              char unit) {
+  NULL_ARG(0);
+  int64_t t = micros_of(call, a, 0), days = floor_div(t, US_PER_DAY), y;
+  unsigned m, d;
+  hl_civil_from_days(days, &y, &m, &d);
+  switch (unit) {
+  case 'y':
+    t = hl_days_from_civil(y, 1, 1) * US_PER_DAY;
+    break;
+  case 'q':
+    t = hl_days_from_civil(y, (m - 1) / 3 * 3 + 1, 1) * US_PER_DAY;
+    break;
+  case 'M':
+    t = hl_days_from_civil(y, m, 1) * US_PER_DAY;
+    break;
+  case 'w':
+    t = (days - (weekday(days) + 5) % 7) * US_PER_DAY;
+    break;
+  case 'd':
+    t = days * US_PER_DAY;
+    break;
+  case 'h':
+    t = floor_div(t, 3600 * US_PER_SEC) * 3600 * US_PER_SEC;
+    break;
+  case 'm':
+    t = floor_div(t, 60 * US_PER_SEC) * 60 * US_PER_SEC;
+    break;
+  default:
+    t = floor_div(t, US_PER_SEC) * US_PER_SEC;
+  }
+  out->u.i = t;
+  return HL_OK;
+}
+
+HL_FN(hl_fn_floor_year) {
+  return date_floor(call, a, out, 'y');
+}
+
+HL_FN(hl_fn_floor_quarter) {
+  return date_floor(call, a, out, 'q');
+}
+
+HL_FN(hl_fn_floor_month) {
+  return date_floor(call, a, out, 'M');
+}
+
+HL_FN(hl_fn_floor_week) {
+  return date_floor(call, a, out, 'w');
+}
+
+HL_FN(hl_fn_floor_day) {
+  return date_floor(call, a, out, 'd');
+}
+
+HL_FN(hl_fn_floor_hour) {
+  return date_floor(call, a, out, 'h');
+}
+
+HL_FN(hl_fn_floor_minute) {
+  return date_floor(call, a, out, 'm');
+}
+
+HL_FN(hl_fn_floor_second) {
+  return date_floor(call, a, out, 's');
+}

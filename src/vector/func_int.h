@@ -142,6 +142,14 @@ HL_FN(hl_fn_last_day);
 HL_FN(hl_fn_months_between);
 HL_FN(hl_fn_next_day);
 HL_FN(hl_fn_to_epoch_milli);
+HL_FN(hl_fn_floor_year);
+HL_FN(hl_fn_floor_quarter);
+HL_FN(hl_fn_floor_month);
+HL_FN(hl_fn_floor_week);
+HL_FN(hl_fn_floor_day);
+HL_FN(hl_fn_floor_hour);
+HL_FN(hl_fn_floor_minute);
+HL_FN(hl_fn_floor_second);
 
 /* rand([seed]): a counter advanced atomically (scan workers may share the
  * expression) and a seed; the n-th value is a hash of (seed, n). */

@@ -115,6 +115,12 @@ hl_status_t hl_cmd_dispatch(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
   case HL_STMT_SHOW_CATALOGS:
     fn = hl_cmd_show_catalogs;
     break;
+  case HL_STMT_SHOW_FUNCTIONS:
+    fn = hl_cmd_show_functions; /* cmd_show_func.c */
+    break;
+  case HL_STMT_DESCRIBE_FUNCTION:
+    fn = hl_cmd_describe_function;
+    break;
   case HL_STMT_SHOW_CHECKPOINTS:
     fn = hl_cmd_show_checkpoints; /* cmd_checkpoint.c */
     break;

@@ -42,6 +42,11 @@ hl_status_t hl_cmd_alter_catalog(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_
                                  hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_show_catalogs(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                  hl_result_t *result, hl_error_t *err);
+/* SHOW FUNCTIONS and DESCRIBE FUNCTION (cmd_show_func.c) */
+hl_status_t hl_cmd_show_functions(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                  hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_describe_function(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                                     hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_show_create_catalog(hl_session_t *s, const hl_ast_stmt_t *stmt,
                                        hl_arena_t *arena, hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_switch(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,

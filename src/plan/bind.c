@@ -10,9 +10,12 @@
  */
 #include "plan/plan.h"
 
+#include "hivelite.h"
+
 #include "plan/decorrelate.h"
 #include "plan/projection.h"
 
+#include "vector/func_doc.h"
 #include "vector/func_int.h"
 #include "session/catalogs.h"
 #include "session/loc_allow.h"
@@ -21,9 +24,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* One leaf of the FROM clause as names see it. */
 typedef struct scope_entry {
@@ -952,6 +958,31 @@ static void free_regex_cb(void *p) {
   regfree((regex_t *)p);
 }
 
+/* The text of a session-valued function (current_user, current_database,
+ * current_schema, logged_in_user, version), in the binder's arena. */
+static const char *session_value(binder_t *b, const char *name) {
+  const char *v;
+  char user[256];
+  if (strcmp(name, "version") == 0) {
+    v = HIVELITE_VERSION;
+  } else if (strcmp(name, "current_database") == 0 || strcmp(name, "current_schema") == 0) {
+    v = b->s->current_db ? b->s->current_db : "default";
+  } else {
+    /* the operating-system user: hivelite has no authenticated one */
+    struct passwd pw, *res = NULL;
+    char buf[1024];
+    const char *env = getenv("USER");
+    if (getpwuid_r(geteuid(), &pw, buf, sizeof buf, &res) == 0 && res)
+      snprintf(user, sizeof user, "%s", res->pw_name);
+    else
+      snprintf(user, sizeof user, "%s", env ? env : "");
+    v = user;
+  }
+  char *copy = hl_arena_strdup(b->arena, v);
+  if (!copy) hl_err_nomem(b->err);
+  return copy;
+}
+
 /* Types a call from its function's signature string (exec/func_int.h). */
 static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
   const char *sig = e->fn->sig, *codes = sig + 1;
@@ -1002,6 +1033,28 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
     case 'c':
       to = common;
       break;
+    case 'B':
+      if (hl_type_is_complex(t)) return arg_error(b, a, k, "a string or a binary value");
+      to = hl_type_prim(HL_T_BINARY);
+      break;
+    case 'w':
+      if (!hl_type_is_integer(t) && !is_null) return arg_error(b, a, k, "an integer");
+      to = hl_type_prim(t->id == HL_T_BIGINT ? HL_T_BIGINT : HL_T_INT);
+      break;
+    case 'S':
+      if (t->id == HL_T_ARRAY) {
+        if (!hl_type_is_string(t->children[0]) && t->children[0]->id != HL_T_NULL)
+          return arg_error(b, a, k, "a string or an array of strings");
+        continue;
+      }
+      if (hl_type_is_complex(t)) return arg_error(b, a, k, "a string or an array of strings");
+      to = hl_type_prim(HL_T_STRING);
+      break;
+    case 'I':
+      if (hl_type_is_integer(t)) continue;
+      if (hl_type_is_complex(t)) return arg_error(b, a, k, "a primitive value");
+      to = hl_type_prim(HL_T_STRING);
+      break;
     default:
       continue; /* '*': as is */
     }
@@ -1033,8 +1086,24 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
     e->type = common->id == HL_T_NULL ? hl_type_prim(HL_T_STRING) : common;
     break;
   case 'n':
+  case 'w':
+  case 'I':
     e->type = e->n_args ? e->args[0]->type : hl_type_prim(HL_T_DOUBLE);
     break;
+  case 'B':
+    e->type = hl_type_prim(HL_T_BINARY);
+    break;
+  case 'M': {
+    hl_type_t *map = hl_arena_zalloc(b->arena, sizeof(*map));
+    hl_type_t **kids = map ? hl_arena_alloc(b->arena, 2 * sizeof(hl_type_t *)) : NULL;
+    if (!kids) return hl_err_nomem(b->err), NULL;
+    map->id = HL_T_MAP;
+    map->n_children = 2;
+    map->children = kids;
+    kids[0] = kids[1] = (hl_type_t *)hl_type_prim(HL_T_STRING);
+    e->type = map;
+    break;
+  }
   case 'A': {
     hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof(*arr));
     hl_type_t **kids = arr ? hl_arena_alloc(b->arena, sizeof(hl_type_t *)) : NULL;
@@ -1064,7 +1133,27 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
       c->value.u.i = micros;
     return c;
   }
-  if (strcmp(n, "unix_timestamp") == 0) {
+  if (strcmp(n, "current_user") == 0 || strcmp(n, "current_database") == 0 ||
+      strcmp(n, "current_schema") == 0 || strcmp(n, "logged_in_user") == 0 ||
+      strcmp(n, "version") == 0) {
+    /* session values: one constant for the statement */
+    const char *text = session_value(b, n);
+    if (!text) return NULL;
+    hl_expr_t *c = new_expr(b, HL_EX_CONST, e->type, e->pos);
+    if (!c) return NULL;
+    c->value.u.s.ptr = text;
+    c->value.u.s.len = (uint32_t)strlen(text);
+    return c;
+  }
+  if (strcmp(n, "add_months") == 0 && e->n_args == 3) e->type = hl_type_prim(HL_T_STRING);
+  if (strcmp(n, "murmur_hash") == 0)
+    for (int k = 0; k < e->n_args; k++)
+      if (!hl_fn_murmur_supported(e->args[k]->type)) {
+        hl_err_set_at(b->err, a->args[k]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "murmur_hash of %s is not supported yet", type_name(b, e->args[k]->type));
+        return NULL;
+      }
+  if (strcmp(n, "unix_timestamp") == 0 || strcmp(n, "to_unix_timestamp") == 0) {
     const hl_type_t *t = e->args[0]->type;
     if (!hl_type_is_string(t) && t->id != HL_T_DATE && t->id != HL_T_TIMESTAMP &&
         t->id != HL_T_NULL)
@@ -1624,10 +1713,31 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   if (a->window) return bind_window(b, a);
   if (is_aggregate_name(a->name)) return bind_aggregate(b, a);
 
+  if (strcmp(a->name, "mod") == 0) {
+    if (a->n_args != 2) {
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                    "function mod does not take %d arguments", a->n_args);
+      return NULL;
+    }
+    /* mod(a, b) is a % b (Hive registers both with GenericUDFOPMod) */
+    hl_ast_expr_t op = *a;
+    op.kind = HL_AST_BINARY;
+    op.op = HL_OP_MOD;
+    return bind_binary(b, &op);
+  }
   const hl_func_def_t *fn = hl_func_lookup(a->name);
   if (!fn) {
-    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION), "function %s does not exist",
-                  a->name);
+    const hl_func_doc_t *d = hl_func_doc_lookup(a->name);
+    if (d && d->kind == HL_FK_TABLE)
+      hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "%s in the select list is not supported yet (LATERAL VIEW %s is)", a->name,
+                    a->name);
+    else if (hl_func_hive_not_yet(a->name))
+      hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "function %s is not supported yet", a->name);
+    else
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                    "function %s does not exist", a->name);
     return NULL;
   }
   if (a->n_args < fn->min_args || (fn->max_args >= 0 && a->n_args > fn->max_args)) {
@@ -1693,7 +1803,7 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   } else if (strcmp(n, "length") == 0) {
     e->type = hl_type_prim(HL_T_INT);
     if (!(e->args[0] = cast_to(b, e->args[0], str))) return NULL;
-  } else if (strcmp(n, "substr") == 0 || strcmp(n, "substring") == 0) {
+  } else if (strcmp(n, "substr") == 0 || strcmp(n, "substring") == 0 || strcmp(n, "mid") == 0) {
     if (!(e->args[0] = cast_to(b, e->args[0], str))) return NULL;
     for (int k = 1; k < e->n_args; k++) {
       if (!hl_type_is_integer(e->args[k]->type) && e->args[k]->type->id != HL_T_NULL) {

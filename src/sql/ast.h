@@ -437,7 +437,10 @@ typedef enum hl_ast_stmt_kind {
   HL_STMT_SWITCH,              /* SWITCH catalog_name */
   HL_STMT_REFRESH,             /* REFRESH CATALOG catalog_name | DATABASE [catalog_name.]db_name
                                   | TABLE table: refresh_what */
-  HL_STMT_PROFILE              /* PROFILE TABLE table [PARTITION part_spec] ...: profile_* */
+  HL_STMT_PROFILE,             /* PROFILE TABLE table [PARTITION part_spec] ...: profile_* */
+  HL_STMT_SHOW_FUNCTIONS,      /* SHOW FUNCTIONS [[LIKE] like_pattern] */
+  HL_STMT_DESCRIBE_FUNCTION    /* DESCRIBE FUNCTION [EXTENDED] name: like_pattern holds the
+                                  name as written, describe_mode 1 for EXTENDED */
 } hl_ast_stmt_kind_t;
 
 /* CREATE VIEW [IF NOT EXISTS] v [(col [COMMENT 'c'], ...)] [COMMENT 'c']

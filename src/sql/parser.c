@@ -2658,6 +2658,11 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
     TRY(parse_show_pattern(p, &st->like_pattern, false));
     return parse_opt_partition(p, &st->part_spec);
   }
+  if (at_kw(p, "FUNCTIONS")) {
+    st->kind = HL_STMT_SHOW_FUNCTIONS;
+    TRY(advance(p));
+    return parse_show_pattern(p, &st->like_pattern, true);
+  }
   if (at_kw(p, "PARTITIONS")) {
     st->kind = HL_STMT_SHOW_PARTITIONS;
     TRY(advance(p));
@@ -2666,17 +2671,39 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
     return parse_show_partitions_tail(p, st);
   }
   static const char *const other[] = {
-      "FUNCTIONS",   "VIEWS",     "MATERIALIZED",   "GRANT",    "ROLES",
-      "ROLE",        "CURRENT",   "PRINCIPALS",     "LOCKS",    "TRANSACTIONS",
-      "COMPACTIONS", "CONF",      "INDEX",          "INDEXES",  "TABLE",
-      "EXTENDED",    "FORMATTED", "DATACONNECTORS", "RESOURCE", "SCHEDULED",
-      "CONNECTORS",  NULL};
+      "VIEWS",     "MATERIALIZED",   "GRANT",    "ROLES",        "ROLE",
+      "CURRENT",   "PRINCIPALS",     "LOCKS",    "TRANSACTIONS", "COMPACTIONS",
+      "CONF",      "INDEX",          "INDEXES",  "TABLE",        "EXTENDED",
+      "FORMATTED", "DATACONNECTORS", "RESOURCE", "SCHEDULED",    "CONNECTORS",
+      NULL};
   if (word_in(p, &p->tok, other)) return unsupported_word(p, st->pos, "SHOW");
   return syntax_error(p);
 }
 
 static bool ends_statement(const hl_sql_token_t *t) {
   return t->kind == HL_TK_EOF || t->kind == HL_TK_SEMI;
+}
+
+/* DESCRIBE FUNCTION [EXTENDED] name: the name is an identifier, a string
+ * or an operator (+, <=>, ...), kept as written (without quotes). */
+static hl_status_t parse_describe_function(parser_t *p, hl_ast_stmt_t *st) {
+  st->kind = HL_STMT_DESCRIBE_FUNCTION;
+  TRY(advance(p));
+  hl_sql_token_t nx = peek(p, 1);
+  if (at_kw(p, "EXTENDED") && !ends_statement(&nx)) {
+    st->describe_mode = 1;
+    TRY(advance(p));
+  }
+  if (at(p, HL_TK_STRING)) return parse_string(p, &st->like_pattern);
+  if (tok_is_ident(&p->tok)) return parse_ident(p, &st->like_pattern, NULL);
+  long start = p->tok.pos, end = start;
+  while (!ends_statement(&p->tok)) {
+    end = p->tok.pos + (long)p->tok.len;
+    TRY(advance(p));
+  }
+  if (!(st->like_pattern = hl_arena_strndup(p->arena, p->src + start, (size_t)(end - start))))
+    return nomem(p);
+  return HL_OK;
 }
 
 static hl_status_t parse_describe(parser_t *p, hl_ast_stmt_t *st) {
@@ -2692,8 +2719,8 @@ static hl_status_t parse_describe(parser_t *p, hl_ast_stmt_t *st) {
     }
     return parse_catalog_db(p, st);
   }
-  if (at_kw(p, "FUNCTION") && tok_is_ident(&nx))
-    return unsupported(p, st->pos, "DESCRIBE FUNCTION");
+  if (at_kw(p, "FUNCTION") && !ends_statement(&nx) && nx.kind != HL_TK_DOT)
+    return parse_describe_function(p, st);
   st->kind = HL_STMT_DESCRIBE;
   /* EXTENDED/FORMATTED unless it is itself the table name */
   if ((at_kw(p, "EXTENDED") || at_kw(p, "FORMATTED")) && !ends_statement(&nx) &&

@@ -14,5 +14,9 @@ bool hl_like_match(const char *pattern, const char *name);
  * which, for names, only '.' (any one character) and ".*" occur, so
  * Trino's ".*" matches every name; NULL or "" matches every name too. */
 bool hl_like_match_metastore(const char *pattern, const char *name);
+/* SHOW FUNCTIONS LIKE (Hive 4): '|' separates alternatives (only the whole
+ * pattern is trimmed), each an SQL LIKE pattern ('%' any sequence, '_' one
+ * character, '\' escapes), case-insensitive. */
+bool hl_like_match_sql(const char *pattern, const char *name);
 
 #endif

@@ -218,6 +218,33 @@ void hl_format_decimal(hl_buf_t *buf, __int128 v, int scale) {
 
 /* -------------------------------------------------------------- double */
 
+/* Shortest digits that read back to the same value; when one digit is
+ * enough, Java picks the closest two-digit decimal instead (it prints at
+ * least one fractional digit anyway): 4.9E-324, not 5.0E-324. */
+bool hl_double_digits(double d, bool is_float, char digits[24], int *n_digits, int *exp10) {
+  char tmp[40];
+  int max_prec = is_float ? 9 : 17;
+  for (int prec = 1; prec <= max_prec; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*e", prec == 1 ? 1 : prec - 1, d);
+    if (is_float ? strtof(tmp, NULL) == (float)d : strtod(tmp, NULL) == d) break;
+  }
+  /* tmp = [-]D.DDDDe[+-]XX: split into digits and exponent */
+  int nd = 0;
+  const char *p = tmp;
+  bool neg = false;
+  if (*p == '-') {
+    neg = true;
+    p++;
+  }
+  for (; *p && *p != 'e'; p++)
+    if (isdigit((unsigned char)*p)) digits[nd++] = *p;
+  while (nd > 1 && digits[nd - 1] == '0')
+    nd--;
+  *n_digits = nd;
+  *exp10 = atoi(p + 1);
+  return neg;
+}
+
 void hl_format_double(hl_buf_t *buf, double d, bool is_float) {
   if (isnan(d)) {
     hl_buf_puts(buf, "NaN");
@@ -231,29 +258,9 @@ void hl_format_double(hl_buf_t *buf, double d, bool is_float) {
     hl_buf_puts(buf, signbit(d) ? "-0.0" : "0.0");
     return;
   }
-  /* shortest digits that read back to the same value; when one digit is
-   * enough, Java picks the closest two-digit decimal instead (it prints at
-   * least one fractional digit anyway): 4.9E-324, not 5.0E-324 */
-  char tmp[40];
-  int max_prec = is_float ? 9 : 17;
-  for (int prec = 1; prec <= max_prec; prec++) {
-    snprintf(tmp, sizeof tmp, "%.*e", prec == 1 ? 1 : prec - 1, d);
-    if (is_float ? strtof(tmp, NULL) == (float)d : strtod(tmp, NULL) == d) break;
-  }
-  /* tmp = [-]D.DDDDe[+-]XX: split into digits and exponent */
   char digits[24];
-  int nd = 0;
-  const char *p = tmp;
-  bool neg = false;
-  if (*p == '-') {
-    neg = true;
-    p++;
-  }
-  for (; *p && *p != 'e'; p++)
-    if (isdigit((unsigned char)*p)) digits[nd++] = *p;
-  while (nd > 1 && digits[nd - 1] == '0')
-    nd--;
-  int exp10 = atoi(p + 1);
+  int nd, exp10;
+  bool neg = hl_double_digits(d, is_float, digits, &nd, &exp10);
   if (neg) hl_buf_putc(buf, '-');
   double mag = fabs(d);
   if (mag >= 1e-3 && mag < 1e7) {

@@ -105,6 +105,10 @@ int hl_parse_timestamp(const char *s, size_t len, int64_t *micros);
 int hl_parse_decimal(const char *s, size_t len, int precision, int scale, __int128 *out);
 void hl_format_decimal(hl_buf_t *buf, __int128 v, int scale);
 void hl_format_double(hl_buf_t *buf, double d, bool is_float);
+/* The shortest decimal digits of finite, non-zero D (as a FLOAT when
+ * IS_FLOAT) that read back to it, Java's choice: DIGITS[0..*N_DIGITS) with
+ * the value D.DDD x 10^*EXP10.  Returns true for a negative D. */
+bool hl_double_digits(double d, bool is_float, char digits[24], int *n_digits, int *exp10);
 void hl_format_date(hl_buf_t *buf, int64_t days);
 void hl_format_timestamp(hl_buf_t *buf, int64_t micros);
 

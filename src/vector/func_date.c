@@ -10,6 +10,8 @@
  */
 #include "vector/func_int.h"
 
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -167,6 +169,8 @@ HL_FN(hl_fn_date_sub) {
   return HL_OK;
 }
 
+static void format_micros(hl_buf_t *b, int64_t micros, const char *f, size_t fl);
+
 /* Hive: the day is kept, clamped to the month's end; a start on the last
  * day of its month ends on the last day of the target month. */
 HL_FN(hl_fn_add_months) {
@@ -184,8 +188,21 @@ HL_FN(hl_fn_add_months) {
     return HL_OK;
   }
   unsigned nd = last || (int)d > hl_days_in_month(ny, nm) ? (unsigned)hl_days_in_month(ny, nm) : d;
-  out->u.i = hl_days_from_civil(ny, nm, nd);
-  return HL_OK;
+  int64_t days = hl_days_from_civil(ny, nm, nd);
+  if (call->n_args < 3) {
+    out->u.i = days;
+    return HL_OK;
+  }
+  /* add_months(t, n, fmt) (Hive 3+): a STRING in fmt, the time of day kept */
+  NULL_ARG(2);
+  hl_buf_t b;
+  hl_buf_init(&b);
+  format_micros(&b, days * US_PER_DAY + time_of_day(micros_of(call, a, 0)), a[2].u.s.ptr,
+                a[2].u.s.len);
+  char *p = b.oom ? NULL : hl_fn_alloc_str(out, arena, b.len);
+  if (p && b.len) memcpy(p, b.data, b.len);
+  hl_buf_fini(&b);
+  return p ? HL_OK : hl_err_nomem(err);
 }
 
 HL_FN(hl_fn_datediff) {
@@ -465,4 +482,148 @@ HL_FN(hl_fn_last_day) {
   unsigned m, d;
   civil(micros_of(call, a, 0), &y, &m, &d);
   return date_string(out, arena, err, hl_days_from_civil(y, m, (unsigned)hl_days_in_month(y, m)));
+}
+
+/* months_between(d1, d2[, round]): whole months when both days of month are
+ * equal or both are their month's last day; otherwise the month
+ * difference plus the difference of day and time of day over 31-day
+ * months, rounded HALF_UP to 8 decimals unless round is false. */
+HL_FN(hl_fn_months_between) {
+  NULL_ARG(0);
+  NULL_ARG(1);
+  int64_t t1 = micros_of(call, a, 0), t2 = micros_of(call, a, 1);
+  int64_t y1, y2;
+  unsigned m1, m2, d1, d2;
+  civil(t1, &y1, &m1, &d1);
+  civil(t2, &y2, &m2, &d2);
+  double months = (double)((y1 - y2) * 12 + ((int64_t)m1 - (int64_t)m2));
+  bool last1 = (int)d1 == hl_days_in_month(y1, m1), last2 = (int)d2 == hl_days_in_month(y2, m2);
+  if (d1 != d2 && !(last1 && last2)) {
+    int64_t s1 = floor_div(time_of_day(t1), US_PER_SEC),
+            s2 = floor_div(time_of_day(t2), US_PER_SEC);
+    double secs = (double)(((int64_t)d1 - (int64_t)d2) * 86400 + s1 - s2);
+    months += secs / (31.0 * 86400);
+  }
+  bool round_off = call->n_args < 3 || a[2].is_null || a[2].u.b;
+  if (round_off) {
+    /* HALF_UP to 8 decimals (Hive: BigDecimal.setScale) */
+    double r = months * 1e8;
+    r = r < 0 ? -floor(-r + 0.5) : floor(r + 0.5);
+    months = r / 1e8;
+  }
+  out->u.d = months;
+  return HL_OK;
+}
+
+/* next_day(date, dow): the first date after DATE that falls on DOW (two
+ * or three letters or the full English name, any case); NULL otherwise. */
+HL_FN(hl_fn_next_day) {
+  NULL_ARG(0);
+  NULL_ARG(1);
+  static const char *const names[] = {"SU", "MO", "TU", "WE", "TH", "FR", "SA"};
+  char w[16] = {0};
+  size_t n = a[1].u.s.len;
+  if (n < 2 || n >= sizeof w) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  for (size_t i = 0; i < n; i++)
+    w[i] = (char)toupper((unsigned char)a[1].u.s.ptr[i]);
+  int dow = -1;
+  for (int k = 0; k < 7; k++) {
+    if (memcmp(w, names[k], 2) != 0) continue;
+    char full[16];
+    snprintf(full, sizeof full, "%s", day_names[k]);
+    for (char *c = full; *c; c++)
+      *c = (char)toupper((unsigned char)*c);
+    if (n == 2 || (n == 3 && memcmp(w, full, 3) == 0) || strcmp(w, full) == 0) dow = k + 1;
+  }
+  if (dow < 0) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  int64_t days = floor_div(micros_of(call, a, 0), US_PER_DAY);
+  int delta = (dow - weekday(days) + 7) % 7;
+  days += delta ? delta : 7;
+  if (!days_valid(days)) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  return date_string(out, arena, err, days);
+}
+
+/* to_epoch_milli(timestamp): milliseconds since 1970-01-01 00:00:00 UTC. */
+HL_FN(hl_fn_to_epoch_milli) {
+  NULL_ARG(0);
+  out->u.i = floor_div(micros_of(call, a, 0), 1000);
+  return HL_OK;
+}
+
+/* floor_year ... floor_second(t): t truncated to the start of its unit
+ * (floor_week: the Monday of its ISO week), a TIMESTAMP. */
+static hl_status_t date_floor(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                              char unit) {
+  NULL_ARG(0);
+  int64_t t = micros_of(call, a, 0), days = floor_div(t, US_PER_DAY), y;
+  unsigned m, d;
+  hl_civil_from_days(days, &y, &m, &d);
+  switch (unit) {
+  case 'y':
+    t = hl_days_from_civil(y, 1, 1) * US_PER_DAY;
+    break;
+  case 'q':
+    t = hl_days_from_civil(y, (m - 1) / 3 * 3 + 1, 1) * US_PER_DAY;
+    break;
+  case 'M':
+    t = hl_days_from_civil(y, m, 1) * US_PER_DAY;
+    break;
+  case 'w':
+    t = (days - (weekday(days) + 5) % 7) * US_PER_DAY;
+    break;
+  case 'd':
+    t = days * US_PER_DAY;
+    break;
+  case 'h':
+    t = floor_div(t, 3600 * US_PER_SEC) * 3600 * US_PER_SEC;
+    break;
+  case 'm':
+    t = floor_div(t, 60 * US_PER_SEC) * 60 * US_PER_SEC;
+    break;
+  default:
+    t = floor_div(t, US_PER_SEC) * US_PER_SEC;
+  }
+  out->u.i = t;
+  return HL_OK;
+}
+
+HL_FN(hl_fn_floor_year) {
+  return date_floor(call, a, out, 'y');
+}
+
+HL_FN(hl_fn_floor_quarter) {
+  return date_floor(call, a, out, 'q');
+}
+
+HL_FN(hl_fn_floor_month) {
+  return date_floor(call, a, out, 'M');
+}
+
+HL_FN(hl_fn_floor_week) {
+  return date_floor(call, a, out, 'w');
+}
+
+HL_FN(hl_fn_floor_day) {
+  return date_floor(call, a, out, 'd');
+}
+
+HL_FN(hl_fn_floor_hour) {
+  return date_floor(call, a, out, 'h');
+}
+
+HL_FN(hl_fn_floor_minute) {
+  return date_floor(call, a, out, 'm');
+}
+
+HL_FN(hl_fn_floor_second) {
+  return date_floor(call, a, out, 's');
 }

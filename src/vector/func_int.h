@@ -9,12 +9,19 @@
  *   c the common type of every `c` argument (as a result: that type)
  *   n a number (strings become DOUBLE); as a result: the first argument's type
  *   t a point in time: DATE and TIMESTAMP kept, strings cast to TIMESTAMP
+ *   B BINARY (strings cast to it)   M (result only) MAP<STRING,STRING>
+ *   w an INT, or a BIGINT when the argument is one; as a result: the type
+ *     of the first argument so converted
+ *   S a string, or ARRAY<STRING> kept as is (concat_ws)
+ *   I an integer kept as is (TINYINT..BIGINT), anything else cast to
+ *     STRING; as a result: the first argument's type so converted (mask)
  */
 #ifndef HL_FUNC_INT_H
 #define HL_FUNC_INT_H
 
 #include "vector/expr.h"
 
+#include <openssl/evp.h>
 #include <stdatomic.h>
 
 #define HL_FN(name)                                                                                \
@@ -48,9 +55,67 @@ HL_FN(hl_fn_ascii);
 HL_FN(hl_fn_md5);
 HL_FN(hl_fn_sha2);
 HL_FN(hl_fn_hash);
+HL_FN(hl_fn_murmur_hash);
+/* murmur_hash of TYPE is Hive's (not DECIMAL, TIMESTAMP inside) */
+bool hl_fn_murmur_supported(const hl_type_t *type);
 HL_FN(hl_fn_nvl2);
 HL_FN(hl_fn_greatest);
 HL_FN(hl_fn_least);
+
+hl_status_t hl_fn_digest_hex(const EVP_MD *md, const hl_value_t *in, hl_value_t *out,
+                             hl_arena_t *arena, hl_error_t *err);
+HL_FN(hl_fn_sha1);
+
+/* func_text.c */
+HL_FN(hl_fn_substring_index);
+HL_FN(hl_fn_find_in_set);
+HL_FN(hl_fn_elt);
+HL_FN(hl_fn_field);
+HL_FN(hl_fn_translate);
+HL_FN(hl_fn_levenshtein);
+HL_FN(hl_fn_soundex);
+HL_FN(hl_fn_chr);
+HL_FN(hl_fn_octet_length);
+HL_FN(hl_fn_char_length);
+HL_FN(hl_fn_quote);
+HL_FN(hl_fn_str_to_map);
+HL_FN(hl_fn_parse_url);
+HL_FN(hl_fn_mask);
+HL_FN(hl_fn_mask_first_n);
+HL_FN(hl_fn_mask_last_n);
+HL_FN(hl_fn_mask_show_first_n);
+HL_FN(hl_fn_mask_show_last_n);
+HL_FN(hl_fn_mask_hash);
+
+/* func_json.c: the value at PATH of the JSON text, appended to OUT
+ * (*FOUND false: NULL).  HL_OK or HL_NOMEM.  Exposed for the fuzz target. */
+hl_status_t hl_json_extract(const char *json, size_t jn, const char *path, size_t pn,
+                            hl_arena_t *arena, hl_buf_t *out, bool *found);
+HL_FN(hl_fn_get_json_object);
+
+/* func_format.c: Java's Formatter over A[1..] of CALL (for printf and its
+ * fuzz target). */
+hl_status_t hl_printf_format(const hl_expr_t *call, const hl_value_t *a, const char *f, size_t fl,
+                             hl_buf_t *b, hl_error_t *err);
+HL_FN(hl_fn_printf);
+HL_FN(hl_fn_format_number);
+
+/* func_misc.c */
+HL_FN(hl_fn_crc32);
+HL_FN(hl_fn_base64);
+HL_FN(hl_fn_unbase64);
+HL_FN(hl_fn_aes_encrypt);
+HL_FN(hl_fn_aes_decrypt);
+HL_FN(hl_fn_isnull);
+HL_FN(hl_fn_isnotnull);
+HL_FN(hl_fn_istrue);
+HL_FN(hl_fn_isfalse);
+HL_FN(hl_fn_isnottrue);
+HL_FN(hl_fn_isnotfalse);
+HL_FN(hl_fn_assert_true);
+HL_FN(hl_fn_encode);
+HL_FN(hl_fn_decode);
+HL_FN(hl_fn_uuid);
 
 /* func_date.c */
 HL_FN(hl_fn_current_date);
@@ -74,6 +139,17 @@ HL_FN(hl_fn_unix_timestamp);
 HL_FN(hl_fn_from_unixtime);
 HL_FN(hl_fn_trunc);
 HL_FN(hl_fn_last_day);
+HL_FN(hl_fn_months_between);
+HL_FN(hl_fn_next_day);
+HL_FN(hl_fn_to_epoch_milli);
+HL_FN(hl_fn_floor_year);
+HL_FN(hl_fn_floor_quarter);
+HL_FN(hl_fn_floor_month);
+HL_FN(hl_fn_floor_week);
+HL_FN(hl_fn_floor_day);
+HL_FN(hl_fn_floor_hour);
+HL_FN(hl_fn_floor_minute);
+HL_FN(hl_fn_floor_second);
 
 /* rand([seed]): a counter advanced atomically (scan workers may share the
  * expression) and a seed; the n-th value is a hash of (seed, n). */
@@ -97,6 +173,31 @@ HL_FN(hl_fn_log10);
 HL_FN(hl_fn_log2);
 HL_FN(hl_fn_pmod);
 HL_FN(hl_fn_sign);
+HL_FN(hl_fn_sin);
+HL_FN(hl_fn_cos);
+HL_FN(hl_fn_tan);
+HL_FN(hl_fn_asin);
+HL_FN(hl_fn_acos);
+HL_FN(hl_fn_atan);
+HL_FN(hl_fn_cbrt);
+HL_FN(hl_fn_sinh);
+HL_FN(hl_fn_cosh);
+HL_FN(hl_fn_tanh);
+HL_FN(hl_fn_degrees);
+HL_FN(hl_fn_radians);
+HL_FN(hl_fn_pi);
+HL_FN(hl_fn_e);
+HL_FN(hl_fn_positive);
+HL_FN(hl_fn_negative);
+HL_FN(hl_fn_factorial);
+HL_FN(hl_fn_bin);
+HL_FN(hl_fn_hex);
+HL_FN(hl_fn_unhex);
+HL_FN(hl_fn_conv);
+HL_FN(hl_fn_width_bucket);
+HL_FN(hl_fn_shiftleft);
+HL_FN(hl_fn_shiftright);
+HL_FN(hl_fn_shiftrightunsigned);
 
 /* func_complex.c */
 HL_FN(hl_fn_size);

@@ -272,3 +272,332 @@ HL_FN(hl_fn_rand) {
   out->u.d = (double)(mix64(st->seed * 0x100000001B3ULL + n) >> 11) / 9007199254740992.0;
   return HL_OK;
 }
+
+/* ------------------------------------------------------ trigonometry etc. */
+
+HL_FN(hl_fn_sin) {
+  return unary_double(a, out, sin, false, false);
+}
+
+HL_FN(hl_fn_cos) {
+  return unary_double(a, out, cos, false, false);
+}
+
+HL_FN(hl_fn_tan) {
+  return unary_double(a, out, tan, false, false);
+}
+
+HL_FN(hl_fn_atan) {
+  return unary_double(a, out, atan, false, false);
+}
+
+/* glibc's cbrt may be one ulp off (cbrt(27) = 3.0000000000000004); a
+ * Newton step gives Java's exact cubes back */
+static double cube_root(double x) {
+  double r = cbrt(x);
+  if (r == 0 || !isfinite(r)) return r;
+  double n = r - (r * r * r - x) / (3 * r * r);
+  return fabs(n * n * n - x) < fabs(r * r * r - x) ? n : r;
+}
+
+HL_FN(hl_fn_sinh) {
+  return unary_double(a, out, sinh, false, false);
+}
+
+HL_FN(hl_fn_cosh) {
+  return unary_double(a, out, cosh, false, false);
+}
+
+HL_FN(hl_fn_tanh) {
+  return unary_double(a, out, tanh, false, false);
+}
+
+HL_FN(hl_fn_cbrt) {
+  return unary_double(a, out, cube_root, false, false);
+}
+
+/* asin/acos outside [-1, 1] are NaN in Java, which Hive returns as NULL */
+static hl_status_t unit_domain(const hl_value_t *a, hl_value_t *out, double (*f)(double)) {
+  NULL_ARG(0);
+  double x = a[0].u.d;
+  if (!(x >= -1 && x <= 1))
+    out->is_null = true;
+  else
+    out->u.d = f(x);
+  return HL_OK;
+}
+
+HL_FN(hl_fn_asin) {
+  return unit_domain(a, out, asin);
+}
+
+HL_FN(hl_fn_acos) {
+  return unit_domain(a, out, acos);
+}
+
+static double to_degrees(double x) {
+  return x * (180.0 / M_PI);
+}
+
+static double to_radians(double x) {
+  return x / 180.0 * M_PI;
+}
+
+HL_FN(hl_fn_degrees) {
+  return unary_double(a, out, to_degrees, false, false);
+}
+
+HL_FN(hl_fn_radians) {
+  return unary_double(a, out, to_radians, false, false);
+}
+
+HL_FN(hl_fn_pi) {
+  out->u.d = M_PI;
+  return HL_OK;
+}
+
+HL_FN(hl_fn_e) {
+  out->u.d = M_E;
+  return HL_OK;
+}
+
+/* positive(x) is x; negative(x) is -x of x's own type (integers wrap) */
+HL_FN(hl_fn_positive) {
+  *out = a[0];
+  return HL_OK;
+}
+
+HL_FN(hl_fn_negative) {
+  *out = a[0];
+  if (a[0].is_null) return HL_OK;
+  switch (hl_type_phys(call->type)) {
+  case HL_P_I64: {
+    uint64_t v = 0 - (uint64_t)a[0].u.i;
+    switch (call->type->id) { /* wrap within the type, as Java does */
+    case HL_T_TINYINT:
+      out->u.i = (int8_t)v;
+      break;
+    case HL_T_SMALLINT:
+      out->u.i = (int16_t)v;
+      break;
+    case HL_T_INT:
+      out->u.i = (int32_t)v;
+      break;
+    default:
+      out->u.i = (int64_t)v;
+    }
+    break;
+  }
+  case HL_P_F64:
+    out->u.d = -a[0].u.d;
+    break;
+  case HL_P_I128:
+    out->u.dec = -a[0].u.dec;
+    break;
+  default:
+    break;
+  }
+  return HL_OK;
+}
+
+/* factorial(0..20) as BIGINT; outside that range NULL (Hive). */
+HL_FN(hl_fn_factorial) {
+  NULL_ARG(0);
+  int64_t n = a[0].u.i;
+  if (n < 0 || n > 20) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  int64_t f = 1;
+  for (int64_t k = 2; k <= n; k++)
+    f *= k;
+  out->u.i = f;
+  return HL_OK;
+}
+
+/* Unsigned digits of V in BASE (2..36, upper case) into BUF, from the end;
+ * returns the first digit's index. */
+static int unsigned_digits(uint64_t v, unsigned base, char buf[65]) {
+  int i = 64;
+  buf[64] = 0;
+  do {
+    unsigned d = (unsigned)(v % base);
+    buf[--i] = (char)(d < 10 ? '0' + d : 'A' + d - 10);
+    v /= base;
+  } while (v);
+  return i;
+}
+
+static hl_status_t put_text(hl_value_t *out, hl_arena_t *arena, hl_error_t *err, const char *s,
+                            size_t n) {
+  char *p = hl_fn_alloc_str(out, arena, n);
+  if (!p) return hl_err_nomem(err);
+  if (n) memcpy(p, s, n);
+  return HL_OK;
+}
+
+/* bin(BIGINT): Java's Long.toBinaryString, two's complement for negatives */
+HL_FN(hl_fn_bin) {
+  NULL_ARG(0);
+  char buf[65];
+  int i = unsigned_digits((uint64_t)a[0].u.i, 2, buf);
+  return put_text(out, arena, err, buf + i, (size_t)(64 - i));
+}
+
+/* hex(BIGINT) is the two's complement in upper-case hex; hex(STRING or
+ * BINARY) two hex digits per byte; other types go through their text. */
+HL_FN(hl_fn_hex) {
+  NULL_ARG(0);
+  const hl_type_t *t = call->args[0]->type;
+  if (hl_type_is_integer(t)) {
+    char buf[65];
+    int i = unsigned_digits((uint64_t)a[0].u.i, 16, buf);
+    return put_text(out, arena, err, buf + i, (size_t)(64 - i));
+  }
+  hl_buf_t text;
+  hl_buf_init(&text);
+  const char *s;
+  size_t n;
+  if (hl_type_phys(t) == HL_P_STR) {
+    s = a[0].u.s.ptr;
+    n = a[0].u.s.len;
+  } else {
+    hl_value_format(&text, t, &a[0]);
+    s = text.data;
+    n = text.len;
+  }
+  char *p = text.oom ? NULL : hl_fn_alloc_str(out, arena, 2 * n);
+  static const char digits[] = "0123456789ABCDEF";
+  for (size_t i = 0; p && i < n; i++) {
+    p[2 * i] = digits[(unsigned char)s[i] >> 4];
+    p[2 * i + 1] = digits[(unsigned char)s[i] & 15];
+  }
+  hl_buf_fini(&text);
+  return p ? HL_OK : hl_err_nomem(err);
+}
+
+static int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* unhex(STRING) -> BINARY; an odd length reads as if a '0' led it; any
+ * character that is not a hex digit makes it NULL. */
+HL_FN(hl_fn_unhex) {
+  NULL_ARG(0);
+  const char *s = a[0].u.s.ptr;
+  size_t n = a[0].u.s.len, odd = n & 1, m = (n + 1) / 2;
+  char *p = hl_fn_alloc_str(out, arena, m);
+  if (!p) return hl_err_nomem(err);
+  for (size_t i = 0; i < m; i++) {
+    int hi = (i == 0 && odd) ? 0 : hex_digit(s[2 * i - odd]);
+    int lo = hex_digit(s[2 * i + 1 - odd]);
+    if (hi < 0 || lo < 0) {
+      out->is_null = true;
+      return HL_OK;
+    }
+    p[i] = (char)(hi << 4 | lo);
+  }
+  return HL_OK;
+}
+
+/* conv(num, from_base, to_base), as Hive's UDFConv: the digits are read up
+ * to the first one that is not valid in from_base, as an unsigned 64-bit
+ * value (overflow saturates to all ones); a leading '-' negates it; a
+ * negative to_base prints the value signed.  Bases outside 2..36 and an
+ * empty number give NULL. */
+HL_FN(hl_fn_conv) {
+  NULL_ARG(0);
+  NULL_ARG(1);
+  NULL_ARG(2);
+  int64_t from = a[1].u.i, to = a[2].u.i;
+  const char *s = a[0].u.s.ptr;
+  size_t n = a[0].u.s.len;
+  if (from < 2 || from > 36 || to == INT64_MIN || llabs(to) < 2 || llabs(to) > 36 || n == 0) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  bool negative = s[0] == '-';
+  uint64_t v = 0;
+  for (size_t i = negative; i < n; i++) {
+    int d = hex_digit(s[i]);
+    if (d < 0 && ((s[i] >= 'g' && s[i] <= 'z') || (s[i] >= 'G' && s[i] <= 'Z')))
+      d = (s[i] | 0x20) - 'a' + 10;
+    if (d < 0 || d >= from) break;
+    if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)from) {
+      v = UINT64_MAX;
+      break;
+    }
+    v = v * (uint64_t)from + (uint64_t)d;
+  }
+  bool sign = negative;
+  if (negative && to > 0) v = (int64_t)v < 0 ? UINT64_MAX : 0 - v;
+  if (to < 0 && (int64_t)v < 0) {
+    v = 0 - v;
+    sign = true;
+  }
+  sign = sign && to < 0;
+  char buf[66];
+  int i = unsigned_digits(v, (unsigned)llabs(to), buf + 1) + 1;
+  if (sign) buf[--i] = '-';
+  return put_text(out, arena, err, buf + i, (size_t)(65 - i));
+}
+
+/* width_bucket(x, min, max, n): the bucket 1..n of x among n equal-width
+ * buckets over [min, max) (or (max, min] when min > max); 0 below, n + 1
+ * above.  n <= 0 or min = max fails the statement, as in Hive. */
+HL_FN(hl_fn_width_bucket) {
+  for (int i = 0; i < 4; i++)
+    NULL_ARG(i);
+  double x = a[0].u.d, lo = a[1].u.d, hi = a[2].u.d;
+  int64_t n = a[3].u.i;
+  if (n <= 0 || n > INT32_MAX - 1)
+    return hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                         "width_bucket: the number of buckets must be a positive INT");
+  if (lo == hi)
+    return hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                         "width_bucket: the lower and upper bounds must differ");
+  int64_t b;
+  if (lo < hi)
+    b = x < lo ? 0 : x >= hi ? n + 1 : (int64_t)floor((x - lo) / (hi - lo) * (double)n) + 1;
+  else
+    b = x > lo ? 0 : x <= hi ? n + 1 : (int64_t)floor((lo - x) / (lo - hi) * (double)n) + 1;
+  out->u.i = b;
+  return HL_OK;
+}
+
+/* shiftleft/shiftright/shiftrightunsigned(a, b): Java's <<, >>, >>> on an
+ * INT (shift taken mod 32) or a BIGINT (mod 64), the type of a. */
+static hl_status_t shift(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out, int kind) {
+  NULL_ARG(0);
+  NULL_ARG(1);
+  bool wide = call->type->id == HL_T_BIGINT;
+  unsigned s = (unsigned)a[1].u.i & (wide ? 63u : 31u);
+  if (wide) {
+    uint64_t v = (uint64_t)a[0].u.i;
+    out->u.i = kind == 0   ? (int64_t)(v << s)
+               : kind == 1 ? (a[0].u.i < 0 ? ~(int64_t)(~v >> s) : (int64_t)(v >> s))
+                           : (int64_t)(v >> s);
+  } else {
+    uint32_t v = (uint32_t)(int32_t)a[0].u.i;
+    int32_t sv = (int32_t)v;
+    out->u.i = kind == 0   ? (int32_t)(v << s)
+               : kind == 1 ? (sv < 0 ? ~(int32_t)(~v >> s) : (int32_t)(v >> s))
+                           : (int32_t)(v >> s);
+  }
+  return HL_OK;
+}
+
+HL_FN(hl_fn_shiftleft) {
+  return shift(call, a, out, 0);
+}
+
+HL_FN(hl_fn_shiftright) {
+  return shift(call, a, out, 1);
+}
+
+HL_FN(hl_fn_shiftrightunsigned) {
+  return shift(call, a, out, 2);
+}

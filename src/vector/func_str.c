@@ -5,6 +5,8 @@
  */
 #include "vector/func_int.h"
 
+#include "util/bucket.h"
+
 #include <ctype.h>
 #include <openssl/evp.h>
 #include <string.h>
@@ -72,34 +74,35 @@ static const char *find_bytes(const char *h, size_t hn, const char *n, size_t nn
   return NULL;
 }
 
+/* concat_ws(sep, s|array<string>, ...): NULL pieces and NULL elements of
+ * arrays are skipped. */
+static void concat_piece(hl_buf_t *b, const hl_value_t *sep, const hl_value_t *v, bool *first) {
+  if (v->is_null) return;
+  if (!*first) hl_buf_append(b, sep->u.s.ptr, sep->u.s.len);
+  *first = false;
+  hl_buf_append(b, v->u.s.ptr, v->u.s.len);
+}
+
 HL_FN(hl_fn_concat_ws) {
   if (a[0].is_null) {
     out->is_null = true;
     return HL_OK;
   }
-  size_t total = 0;
-  int parts = 0;
-  for (int i = 1; i < call->n_args; i++)
-    if (!a[i].is_null) {
-      total += a[i].u.s.len;
-      parts++;
-    }
-  if (parts > 1) total += (size_t)(parts - 1) * a[0].u.s.len;
-  char *p = hl_fn_alloc_str(out, arena, total);
-  if (!p) return hl_err_nomem(err);
-  size_t off = 0;
+  hl_buf_t b;
+  hl_buf_init(&b);
   bool first = true;
   for (int i = 1; i < call->n_args; i++) {
-    if (a[i].is_null) continue; /* concat_ws skips NULLs */
-    if (!first) {
-      memcpy(p + off, a[0].u.s.ptr, a[0].u.s.len);
-      off += a[0].u.s.len;
+    if (call->args[i]->type->id != HL_T_ARRAY) {
+      concat_piece(&b, &a[0], &a[i], &first);
+    } else if (!a[i].is_null) {
+      for (uint32_t k = 0; k < a[i].u.list.n; k++)
+        concat_piece(&b, &a[0], &a[i].u.list.items[k], &first);
     }
-    first = false;
-    memcpy(p + off, a[i].u.s.ptr, a[i].u.s.len);
-    off += a[i].u.s.len;
   }
-  return HL_OK;
+  char *p = b.oom ? NULL : hl_fn_alloc_str(out, arena, b.len);
+  if (p && b.len) memcpy(p, b.data, b.len);
+  hl_buf_fini(&b);
+  return p ? HL_OK : hl_err_nomem(err);
 }
 
 hl_status_t hl_regex_compile(regex_t *re, const char *pat, size_t len, bool nosub,
@@ -109,8 +112,41 @@ hl_status_t hl_regex_compile(regex_t *re, const char *pat, size_t len, bool nosu
   if (!z) return hl_err_nomem(err);
   size_t o = 0;
   bool in_bracket = false;
+  int run = 0; /* quantifiers in a row so far ('}' of a {n,m} counts) */
+  long repeat_total = 0;
   for (size_t i = 0; i < len; i++) {
     char c = pat[i];
+    /* Java reads X*? and X++ as lazy and possessive forms of one
+     * quantifier and refuses a third; POSIX would stack them, and stacked
+     * quantifiers (and huge {n,m} counts) make regcomp's automaton blow
+     * up, so the second one is dropped, a third refused, and the
+     * repetition counts of a pattern are capped. */
+    bool quant = !in_bracket && (c == '*' || c == '+' || c == '?');
+    if (quant && run >= 2)
+      return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_REGULAR_EXPRESSION),
+                           "invalid regular expression \"%.*s\": dangling quantifier", (int)len,
+                           pat);
+    if (quant && run == 1) {
+      run = 2;
+      continue;
+    }
+    if (!in_bracket && c == '{') {
+      long v = 0;
+      for (size_t k = i + 1; k < len && pat[k] != '}'; k++)
+        if (pat[k] >= '0' && pat[k] <= '9') {
+          v = v * 10 + (pat[k] - '0');
+          if (v > 1000) break;
+        } else {
+          repeat_total += v;
+          v = 0;
+        }
+      repeat_total += v;
+      if (repeat_total > 1000)
+        return hl_err_set_at(err, pos, HL_ERROR, HL_SS(INVALID_REGULAR_EXPRESSION),
+                             "invalid regular expression \"%.*s\": repetition counts above 1000",
+                             (int)len, pat);
+    }
+    run = quant || (!in_bracket && c == '}') ? 1 : 0;
     if (c == '\\' && i + 1 < len && (pat[i + 1] == 'd' || pat[i + 1] == 'D')) {
       bool neg = pat[i + 1] == 'D';
       const char *rep = in_bracket ? (neg ? "" : "0-9") : (neg ? "[^0-9]" : "[0-9]");
@@ -498,8 +534,8 @@ HL_FN(hl_fn_ascii) {
   return HL_OK;
 }
 
-static hl_status_t digest_hex(const EVP_MD *md, const hl_value_t *in, hl_value_t *out,
-                              hl_arena_t *arena, hl_error_t *err) {
+hl_status_t hl_fn_digest_hex(const EVP_MD *md, const hl_value_t *in, hl_value_t *out,
+                             hl_arena_t *arena, hl_error_t *err) {
   unsigned char d[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
   if (!EVP_Digest(in->u.s.ptr, in->u.s.len, d, &n, md, NULL))
@@ -516,7 +552,15 @@ static hl_status_t digest_hex(const EVP_MD *md, const hl_value_t *in, hl_value_t
 
 HL_FN(hl_fn_md5) {
   NULL_IF_ANY_NULL();
-  return digest_hex(EVP_md5(), &a[0], out, arena, err);
+  return hl_fn_digest_hex(EVP_md5(), &a[0], out, arena, err);
+}
+
+HL_FN(hl_fn_sha1) {
+  if (a[0].is_null) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  return hl_fn_digest_hex(EVP_sha1(), &a[0], out, arena, err);
 }
 
 HL_FN(hl_fn_sha2) {
@@ -540,56 +584,75 @@ HL_FN(hl_fn_sha2) {
     out->is_null = true;
     return HL_OK; /* Hive: unsupported length is NULL */
   }
-  return digest_hex(md, &a[0], out, arena, err);
+  return hl_fn_digest_hex(md, &a[0], out, arena, err);
 }
 
-/* Hive's hash(): Java hashCode of the value; for several arguments
- * 31 * h + hash(arg) (ObjectInspectorUtils.hashCode, restated). */
-static int32_t hive_hash1(const hl_type_t *t, const hl_value_t *v) {
+/* Hive's hash() is ObjectInspectorUtils.hashCode, murmur_hash() its
+ * getBucketHashCode (hashCodeMurmur): the primitive field hashes are those
+ * of bucketing versions 1 and 2 (util/bucket.c; a STRING hashes its bytes
+ * from 0, unlike Text.hashCode); BINARY, TIMESTAMP and the complex types
+ * are added here as Hive spells them.  VERSION 1 or 2. */
+static int32_t hive_hash(int version, const hl_type_t *t, const hl_value_t *v) {
   if (v->is_null) return 0;
+  uint32_t r = 0;
   switch (t->id) {
-  case HL_T_BOOLEAN:
-    return v->u.b ? 1 : 0;
-  case HL_T_TINYINT:
-  case HL_T_SMALLINT:
-  case HL_T_INT:
-    return (int32_t)v->u.i;
-  case HL_T_BIGINT:
-    return (int32_t)((uint64_t)v->u.i ^ ((uint64_t)v->u.i >> 32));
-  case HL_T_DATE:
-    return (int32_t)v->u.i;
-  case HL_T_FLOAT: {
-    float f = (float)v->u.d;
-    int32_t bits;
-    memcpy(&bits, &f, 4);
-    return bits;
-  }
-  case HL_T_DOUBLE: {
-    int64_t bits;
-    memcpy(&bits, &v->u.d, 8);
-    return (int32_t)((uint64_t)bits ^ ((uint64_t)bits >> 32));
-  }
-  case HL_T_STRING:
-  case HL_T_VARCHAR:
-  case HL_T_CHAR:
-  case HL_T_BINARY: {
-    /* Text.hashCode: WritableComparator.hashBytes over the UTF-8 bytes */
-    uint32_t h = 1;
+  case HL_T_BINARY:
+    if (version == 2) return hl_bucket_murmur3_32((const uint8_t *)v->u.s.ptr, v->u.s.len);
+    /* BytesWritable.hashCode: WritableComparator.hashBytes, from 1 */
+    r = 1;
     for (uint32_t i = 0; i < v->u.s.len; i++)
-      h = 31 * h + (uint32_t)(int32_t)(signed char)v->u.s.ptr[i];
-    return (int32_t)h;
+      r = 31 * r + (uint32_t)(int32_t)(signed char)v->u.s.ptr[i];
+    return (int32_t)r;
+  case HL_T_TIMESTAMP: {
+    /* TimestampWritableV2.hashCode: seconds << 30 | nanos, folded */
+    int64_t secs = v->u.i >= 0 ? v->u.i / 1000000 : -((-v->u.i + 999999) / 1000000);
+    uint64_t x = (uint64_t)secs << 30 | (uint64_t)((v->u.i - secs * 1000000) * 1000);
+    return (int32_t)(uint32_t)(x >> 32 ^ x);
   }
+  case HL_T_ARRAY:
+    for (uint32_t i = 0; i < v->u.list.n; i++)
+      r = 31 * r + (uint32_t)hive_hash(version, t->children[0], &v->u.list.items[i]);
+    return (int32_t)r;
+  case HL_T_MAP:
+    /* hashCodeMurmur hashes the values with hashCode (Hive's own mix) */
+    for (uint32_t i = 0; i < v->u.list.n; i++)
+      r += (uint32_t)hive_hash(version, t->children[0], &v->u.list.items[2 * i]) ^
+           (uint32_t)hive_hash(1, t->children[1], &v->u.list.items[2 * i + 1]);
+    return (int32_t)r;
+  case HL_T_STRUCT:
+    for (uint32_t i = 0; i < v->u.list.n; i++)
+      r = 31 * r + (uint32_t)hive_hash(version, t->children[i], &v->u.list.items[i]);
+    return (int32_t)r;
   default:
-    return 0;
+    return hl_bucket_hash_value(version, t, v);
   }
+}
+
+/* True when murmur_hash can hash TYPE as Hive does: its version 2 hashes
+ * of DECIMAL and TIMESTAMP read Hive's internal byte layouts. */
+bool hl_fn_murmur_supported(const hl_type_t *t) {
+  if (t->id == HL_T_DECIMAL || t->id == HL_T_TIMESTAMP) return false;
+  for (int i = 0; i < t->n_children; i++)
+    if (!hl_fn_murmur_supported(t->children[i]) && !(t->id == HL_T_MAP && i == 1)) return false;
+  return true;
+}
+
+static hl_status_t fold_hash(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
+                             int version) {
+  uint32_t h = 0;
+  for (int i = 0; i < call->n_args; i++)
+    h = 31 * h + (uint32_t)hive_hash(version, call->args[i]->type, &a[i]);
+  out->is_null = false;
+  out->u.i = (int32_t)h;
+  return HL_OK;
 }
 
 HL_FN(hl_fn_hash) {
-  uint32_t h = 0;
-  for (int i = 0; i < call->n_args; i++)
-    h = (call->n_args == 1 ? 0 : 31 * h) + (uint32_t)hive_hash1(call->args[i]->type, &a[i]);
-  out->u.i = (int32_t)h;
-  return HL_OK;
+  return fold_hash(call, a, out, 1);
+}
+
+HL_FN(hl_fn_murmur_hash) {
+  return fold_hash(call, a, out, 2);
 }
 
 HL_FN(hl_fn_nvl2) {

@@ -1549,3 +1549,45 @@ SELECT id, row_number() OVER (PARTITION BY dt, hr ORDER BY score NULLS FIRST, id
 SELECT id, dense_rank() OVER (PARTITION BY dt ORDER BY tag NULLS LAST) AS r FROM part ORDER BY id;
 
 SELECT dt, id, r FROM (SELECT dt, id, rank() OVER (PARTITION BY dt ORDER BY amount DESC NULLS LAST, id) AS r FROM part) x WHERE r <= 3 ORDER BY dt, r;
+
+-- section: hive_funcs
+# issue 20's functions where DuckDB has the same one with the same semantics
+SELECT id, hex(big), bin(big), hex(num) FROM t_all WHERE id <= 3000;
+-- duckdb: SELECT id, hex(big), bin(big), hex(CAST(num AS BIGINT)) FROM t_all WHERE id <= 3000
+
+SELECT id, translate(name, 'ae%', 'xy'), translate(cat, 'abc', 'ABC') FROM t_all;
+
+SELECT id, octet_length(name), char_length(name), character_length(cat) FROM t_all;
+-- duckdb: SELECT id, strlen(name), length(name), length(cat) FROM t_all
+
+# DuckDB counts bytes, Hive characters: ASCII names only
+SELECT id, levenshtein(cat, 'abc'), levenshtein(cat, name) FROM t_all WHERE id <= 4000 AND octet_length(name) = char_length(name);
+-- duckdb: SELECT id, levenshtein(cat, 'abc'), levenshtein(cat, name) FROM t_all WHERE id <= 4000 AND strlen(name) = length(name)
+
+SELECT id, sha1(name), base64(CAST(name AS BINARY)) FROM t_all WHERE id <= 3000;
+-- duckdb: SELECT id, sha1(name), to_base64(encode(name)) FROM t_all WHERE id <= 3000
+
+SELECT id, sin(dbl), cos(dbl), tan(dbl), atan(dbl), cbrt(dbl), degrees(dbl), radians(dbl) FROM t_all;
+-- abs_tol: 1e-9
+
+SELECT id, asin(dbl / 1e13), acos(dbl / 1e13), pi() * num FROM t_all;
+-- abs_tol: 1e-9
+-- duckdb: SELECT id, asin(dbl / 1e13), acos(dbl / 1e13), pi() * num FROM t_all
+
+# DuckDB refuses to shift a negative number left
+SELECT id, shiftleft(CAST(abs(small) AS INT), 3), shiftright(num, 2), shiftright(big, 5) FROM t_all;
+-- duckdb: SELECT id, CAST(abs(small) AS INT) << 3, num >> 2, big >> 5 FROM t_all
+
+SELECT id, factorial(CAST(id % 21 AS INT)) FROM t_all WHERE id <= 1000;
+-- duckdb: SELECT id, CAST(factorial(CAST(id % 21 AS INT)) AS BIGINT) FROM t_all WHERE id <= 1000
+
+SELECT id, chr(65 + id % 26), isnull(name), isnotnull(cat) FROM t_all;
+-- duckdb: SELECT id, chr(CAST(65 + id % 26 AS INT)), name IS NULL, cat IS NOT NULL FROM t_all
+
+SELECT id, printf('%d|%5d|%-6s|%s', num, small, cat, name) FROM t_all WHERE num IS NOT NULL AND small IS NOT NULL AND cat IS NOT NULL AND name IS NOT NULL;
+
+SELECT id, get_json_object(concat('{"n":', id, ',"a":[', num, ',', big, ']}'), '$.a[1]') FROM t_all WHERE num IS NOT NULL AND big IS NOT NULL;
+-- duckdb: SELECT id, json_extract_string(concat('{"n":', id, ',"a":[', num, ',', big, ']}'), '$.a[1]') FROM t_all WHERE num IS NOT NULL AND big IS NOT NULL
+
+SELECT cat, concat_ws('-', sort_array(collect_set(CAST(tiny AS STRING)))) FROM t_all WHERE tiny BETWEEN 0 AND 9 GROUP BY cat;
+-- duckdb: SELECT cat, array_to_string(list_sort(list_distinct(list(CAST(tiny AS VARCHAR)))), '-') FROM t_all WHERE tiny BETWEEN 0 AND 9 GROUP BY cat

@@ -1164,7 +1164,7 @@ TEST(unsupported_statements) {
   CHECK_UNSUPPORTED("SET ROLE admin", "SET ROLE is not supported yet", 0);
   CHECK_UNSUPPORTED("CREATE TABLE t (a int NOT NULL)", "a column constraint is not supported yet",
                     22);
-  CHECK_UNSUPPORTED("SHOW FUNCTIONS", "SHOW FUNCTIONS is not supported yet", 0);
+  CHECK_UNSUPPORTED("SHOW ROLES", "SHOW ROLES is not supported yet", 0);
   CHECK_UNSUPPORTED("SELECT rank() OVER w FROM t", "a named window is not supported yet", 19);
   CHECK_UNSUPPORTED("EXPLAIN EXTENDED SELECT 1", "EXPLAIN EXTENDED is not supported yet", 0);
   CHECK_UNSUPPORTED("EXPLAIN DROP TABLE t", "EXPLAIN is supported only for SELECT", 8);

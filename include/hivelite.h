@@ -97,6 +97,69 @@ int hl_column_is_boolean(hl_stmt_t *stmt, int col);
  * `warnings`, `checkpoint`): a JSON printer embeds them as they are. */
 int hl_column_is_json(hl_stmt_t *stmt, int col);
 
+/* The Hive type of a column as an enumeration (hl_column_type is its
+ * text).  The numbering is part of the ABI. */
+typedef enum hl_kind {
+  HL_KIND_VOID = 0, /* the type of an untyped NULL ("void") */
+  HL_KIND_BOOLEAN,
+  HL_KIND_TINYINT,
+  HL_KIND_SMALLINT,
+  HL_KIND_INT,
+  HL_KIND_BIGINT,
+  HL_KIND_FLOAT,
+  HL_KIND_DOUBLE,
+  HL_KIND_DECIMAL,
+  HL_KIND_STRING,
+  HL_KIND_VARCHAR,
+  HL_KIND_CHAR,
+  HL_KIND_DATE,
+  HL_KIND_TIMESTAMP,
+  HL_KIND_BINARY,
+  HL_KIND_ARRAY,
+  HL_KIND_MAP,
+  HL_KIND_STRUCT
+} hl_kind_t;
+
+typedef struct hl_column_info {
+  hl_kind_t kind;
+  int precision, scale; /* DECIMAL(precision, scale); else 0 */
+  int length;           /* VARCHAR/CHAR maximum length in characters; else 0 */
+} hl_column_info_t;
+
+/* The type of column COL into *OUT; valid when hl_column_type is.  HL_OK,
+ * or HL_MISUSE (no such column, or the statement has not described its
+ * result yet). */
+hl_status_t hl_column_info(hl_stmt_t *stmt, int col, hl_column_info_t *out);
+
+/* Typed values of the current row (after hl_step returned HL_ROW).  A NULL
+ * value, no current row or a column out of range gives 0 (NULL for
+ * pointers); use hl_column_is_null to tell a NULL from a zero.  No getter
+ * converts text: a STRING column's hl_column_int64 is 0. */
+/* BOOLEAN (0/1) and TINYINT..BIGINT exactly; DATE: days since 1970-01-01;
+ * TIMESTAMP: microseconds since 1970-01-01 00:00:00; others 0. */
+int64_t hl_column_int64(hl_stmt_t *stmt, int col);
+/* FLOAT and DOUBLE (a FLOAT widened exactly); integers, DATE, TIMESTAMP as
+ * hl_column_int64 converted; DECIMAL rounded to the nearest double; others
+ * 0. */
+double hl_column_double(hl_stmt_t *stmt, int col);
+/* BOOLEAN as 0/1; numbers: 1 when not zero; others 0. */
+int hl_column_bool(hl_stmt_t *stmt, int col);
+/* DECIMAL: the unscaled value as a two's-complement 128-bit integer (*HI
+ * the upper 64 bits, signed; *LO the lower 64) and the column's scale, so
+ * the value is (HI * 2^64 + LO) / 10^SCALE; integer columns give their
+ * value with scale 0; others 0.  The decimal as text is hl_column_text. */
+void hl_column_decimal(hl_stmt_t *stmt, int col, int64_t *hi, uint64_t *lo, int *scale);
+/* DATE: days since 1970-01-01 (negative before); TIMESTAMP: the day of its
+ * date; others 0. */
+int32_t hl_column_date(hl_stmt_t *stmt, int col);
+/* TIMESTAMP: microseconds since 1970-01-01 00:00:00 (no time zone: the
+ * wall-clock value as stored); DATE: its midnight; others 0. */
+int64_t hl_column_timestamp(hl_stmt_t *stmt, int col);
+/* BINARY bytes, or the UTF-8 bytes of a STRING/VARCHAR/CHAR value (not
+ * NUL-terminated; *LEN their count); NULL (and *LEN 0) for NULL and other
+ * types.  Valid until the next hl_step or hl_finalize. */
+const void *hl_column_blob(hl_stmt_t *stmt, int col, size_t *len);
+
 /* The last error of DB (set by hl_open, hl_prepare or hl_step).  Strings are
  * owned by DB and valid until the next call on it.  Line and column are
  * 1-based positions in the statement text, 0 when not applicable. */

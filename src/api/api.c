@@ -21,6 +21,7 @@
 #include "util/mem.h"
 #include "util/strbuf.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -623,4 +624,145 @@ int hl_column_is_boolean(hl_stmt_t *st, int col) {
 
 int hl_column_is_json(hl_stmt_t *st, int col) {
   return valid_col(st, col) && st->result.json && st->result.json[col];
+}
+
+/* --------------------------------------------------------- typed values */
+
+/* hl_kind_t is numbered as hl_type_id_t (include/hivelite.h fixes the
+ * public numbering; these keep the two in step). */
+_Static_assert((int)HL_KIND_VOID == (int)HL_T_NULL && (int)HL_KIND_DECIMAL == (int)HL_T_DECIMAL &&
+                   (int)HL_KIND_STRUCT == (int)HL_T_STRUCT,
+               "hl_kind_t follows hl_type_id_t");
+
+hl_status_t hl_column_info(hl_stmt_t *st, int col, hl_column_info_t *out) {
+  if (!out || !valid_col(st, col)) return HL_MISUSE;
+  const hl_type_t *t = st->result.types[col];
+  *out = (hl_column_info_t){.kind = (hl_kind_t)t->id};
+  if (t->id == HL_T_DECIMAL) {
+    out->precision = t->precision;
+    out->scale = t->scale;
+  } else if (t->id == HL_T_VARCHAR || t->id == HL_T_CHAR) {
+    out->length = t->length;
+  }
+  return HL_OK;
+}
+
+/* The current row's value of COL (false: NULL, or no row / no column). */
+static bool column_value(hl_stmt_t *st, int col, const hl_type_t **type, hl_value_t *v) {
+  uint32_t row;
+  if (!current_row(st, col, &row)) return false;
+  const hl_vec_t *vec = &st->batch->cols[col];
+  if (hl_vec_is_null(vec, row)) return false;
+  hl_vec_get_value(vec, row, v);
+  *type = vec->type;
+  return !v->is_null;
+}
+
+int64_t hl_column_int64(hl_stmt_t *st, int col) {
+  const hl_type_t *t;
+  hl_value_t v;
+  if (!column_value(st, col, &t, &v)) return 0;
+  switch (hl_type_phys(t)) {
+  case HL_P_BOOL:
+    return v.u.b ? 1 : 0;
+  case HL_P_I64:
+    return v.u.i;
+  default:
+    return 0;
+  }
+}
+
+double hl_column_double(hl_stmt_t *st, int col) {
+  const hl_type_t *t;
+  hl_value_t v;
+  if (!column_value(st, col, &t, &v)) return 0;
+  switch (hl_type_phys(t)) {
+  case HL_P_F64:
+    return v.u.d;
+  case HL_P_I64:
+    return (double)v.u.i;
+  case HL_P_I128: {
+    /* the text form parsed back rounds correctly, which a division by a
+     * power of ten in binary floating point does not always */
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_format_decimal(&b, v.u.dec, t->scale);
+    double d = b.oom ? 0 : strtod(hl_buf_cstr(&b), NULL);
+    hl_buf_fini(&b);
+    return d;
+  }
+  default:
+    return 0;
+  }
+}
+
+int hl_column_bool(hl_stmt_t *st, int col) {
+  const hl_type_t *t;
+  hl_value_t v;
+  if (!column_value(st, col, &t, &v)) return 0;
+  switch (hl_type_phys(t)) {
+  case HL_P_BOOL:
+    return v.u.b ? 1 : 0;
+  case HL_P_I64:
+    return t->id != HL_T_DATE && t->id != HL_T_TIMESTAMP && v.u.i != 0;
+  case HL_P_F64:
+    return v.u.d != 0;
+  case HL_P_I128:
+    return v.u.dec != 0;
+  default:
+    return 0;
+  }
+}
+
+void hl_column_decimal(hl_stmt_t *st, int col, int64_t *hi, uint64_t *lo, int *scale) {
+  const hl_type_t *t;
+  hl_value_t v;
+  __int128 x = 0;
+  int sc = 0;
+  if (column_value(st, col, &t, &v)) {
+    if (t->id == HL_T_DECIMAL) {
+      x = v.u.dec;
+      sc = t->scale;
+    } else if (hl_type_is_integer(t)) {
+      x = v.u.i;
+    }
+  }
+  if (hi) *hi = (int64_t)(x >> 64);
+  if (lo) *lo = (uint64_t)x;
+  if (scale) *scale = sc;
+}
+
+/* Days of the date of MICROS (floor division: before 1970 too). */
+static int64_t micros_to_days(int64_t micros) {
+  int64_t d = micros / 86400000000LL;
+  if (micros % 86400000000LL < 0) d--;
+  return d;
+}
+
+int32_t hl_column_date(hl_stmt_t *st, int col) {
+  const hl_type_t *t;
+  hl_value_t v;
+  if (!column_value(st, col, &t, &v)) return 0;
+  if (t->id == HL_T_DATE) return (int32_t)v.u.i;
+  if (t->id == HL_T_TIMESTAMP) return (int32_t)micros_to_days(v.u.i);
+  return 0;
+}
+
+int64_t hl_column_timestamp(hl_stmt_t *st, int col) {
+  const hl_type_t *t;
+  hl_value_t v;
+  if (!column_value(st, col, &t, &v)) return 0;
+  if (t->id == HL_T_TIMESTAMP) return v.u.i;
+  if (t->id == HL_T_DATE) return v.u.i * 86400000000LL;
+  return 0;
+}
+
+const void *hl_column_blob(hl_stmt_t *st, int col, size_t *len) {
+  const hl_type_t *t;
+  hl_value_t v;
+  if (len) *len = 0;
+  if (!column_value(st, col, &t, &v) || hl_type_phys(t) != HL_P_STR) return NULL;
+  if (len) *len = v.u.s.len;
+  /* an empty value is not NULL: a pointer into the statement */
+  return v.u.s.ptr ? (const void *)v.u.s.ptr : (const void *)"";
 }

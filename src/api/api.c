@@ -504,6 +504,12 @@ hl_status_t hl_step(hl_stmt_t *st) {
       rc =
           hl_session_get_u64(&db->session, "hivelite.progress.delay_ms", delay_ms, &delay_ms, &err);
     hl_notify_start(&db->session.notify, delay_ms);
+    int64_t timeout_ms = 0; /* from the start of the statement's execution */
+    if (rc == HL_OK)
+      rc = hl_session_parse_millis("hivelite.statement_timeout",
+                                   hl_session_get(&db->session, "hivelite.statement_timeout"),
+                                   &timeout_ms, &err);
+    if (rc == HL_OK) hl_budget_set_deadline(budget, timeout_ms);
     if (rc == HL_OK) rc = hl_budget_check_cancel(budget, &err);
     /* the statement's arena (syntax tree so far, then plan and operators)
      * counts against the limit from here on */

@@ -239,7 +239,15 @@ int hl_error_column(hl_db_t *db);
  * normally.  The request is forgotten when the next statement is prepared
  * (hl_prepare), so a call while no statement runs has no effect on the
  * next one, and a call between hl_prepare and the statement's first
- * hl_step cancels it.  DB must stay open for the duration of the call. */
+ * hl_step cancels it (hl_reset forgets one too).  DB must stay open for
+ * the duration of the call.
+ *
+ * SET hivelite.statement_timeout=N (milliseconds, or with a unit: 500ms,
+ * 30s, 5m; at most 24 hours; 0 or unset: none) cancels a statement the
+ * same way once N has passed since its first hl_step (the time a caller
+ * holds the rows between hl_step calls counts too): HL_INTERRUPT, 57014
+ * "canceling statement due to statement timeout".  After hl_reset the
+ * clock starts again at the next hl_step. */
 void hl_interrupt(hl_db_t *db);
 
 /* Warnings: things a statement that succeeds wants the user to see (MSCK's

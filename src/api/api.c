@@ -799,7 +799,12 @@ static void describe(hl_stmt_t *st) {
   hl_result_t res = {0};
   st->params.describe = true;
   db->session.params = &st->params;
+  /* the deadline of a statement still open is not this planning's */
+  hl_budget_t *budget = &db->session.budget;
+  int64_t deadline = atomic_load(&budget->deadline_ns);
+  atomic_store(&budget->deadline_ns, 0);
   hl_status_t rc = hl_cmd_run(&db->session, &plain, tmp, &res, &err);
+  atomic_store(&budget->deadline_ns, deadline);
   db->session.params = NULL;
   st->params.describe = false;
   int n = rc == HL_OK ? res.n_cols : 0;

@@ -910,7 +910,8 @@ TEST(parameters) {
   CHECK_ERROR("SELECT $1 + ?", "a statement cannot use both ? and $n parameters", 12);
   check_error_at(__LINE__, "SELECT $0", HL_ERROR, "42P02", "there is no parameter $0", 7);
   check_error_at(__LINE__, "SELECT $65536", HL_ERROR, "42P02", "there is no parameter $65536", 7);
-  check_error_at(__LINE__, "SELECT $99999999999999999999", HL_ERROR, "42P02", "there is no parameter $99999999999999999999", 7);
+  check_error_at(__LINE__, "SELECT $99999999999999999999", HL_ERROR, "42P02",
+                 "there is no parameter $99999999999999999999", 7);
   CHECK_ERROR("SELECT $", "syntax error at or near \"$\"", 7);
   CHECK_ERROR("SELECT $x", "syntax error at or near \"$\"", 7);
 }

@@ -63,8 +63,66 @@ void hl_close(hl_db_t *db);
  * executed lazily by the first hl_step.  Caller finalizes *out. */
 hl_status_t hl_prepare(hl_db_t *db, const char *sql, hl_stmt_t **out, const char **tail);
 
-/* Runs the statement until the next row: HL_ROW, HL_DONE, or an error code. */
+/* Runs the statement until the next row: HL_ROW, HL_DONE, or an error code.
+ * A statement with a parameter not bound fails with HL_ERROR, SQLSTATE
+ * 07002 "parameter $n is not bound", before anything runs (bind it and
+ * step again). */
 hl_status_t hl_step(hl_stmt_t *stmt);
+
+/* Parameters.  A SELECT, EXPLAIN or INSERT may hold placeholders for
+ * values: `?` (numbered 1, 2, ... left to right) or `$1`, `$2`, ...
+ * (PostgreSQL's spelling, in any order and repeatable), not both kinds in
+ * one statement (42601); other statements refuse them (0A000).  A
+ * parameter stands where a literal could: each execution plans the
+ * statement with the bound values as literals, so `WHERE dt = ?` on a
+ * partition key reads only the matching partitions, as `dt = '...'`
+ * would.  Its type comes from its context where the context fixes one
+ * (the other side of a comparison, BETWEEN or IN; an operand of
+ * arithmetic; the target column of INSERT ... VALUES; LIMIT and OFFSET,
+ * bigint): a bound text or NULL becomes a value of that type the way
+ * Hive casts a string literal (a bound integer that fits a narrower
+ * integer context takes its type too); any other bound value keeps its
+ * own type (hl_bind_int64: bigint, _double: double, _decimal:
+ * decimal(p,s), ...) and the usual coercions apply.  Parameter indexes are
+ * 1-based; an index out of range is HL_ERROR with SQLSTATE 42P02 (the
+ * handle's error).  Values are copied: the caller's buffers may go when
+ * the call returns.  Bindings last until rebound or hl_clear_bindings and
+ * take effect at the statement's next execution (the first hl_step, or
+ * the first after hl_reset). */
+int hl_bind_parameter_count(hl_stmt_t *stmt); /* the highest parameter number */
+/* The Hive type ("int", "string", "decimal(10,2)", ...) the statement
+ * needs for parameter IDX, or NULL when its context does not fix one (any
+ * binding is then taken as the value it is) or IDX is out of range.  For
+ * a query known before it runs (it is planned once to learn it, like
+ * hl_column_count); for INSERT ... VALUES only after its first execution.
+ * Owned by the statement. */
+const char *hl_bind_parameter_type(hl_stmt_t *stmt, int idx);
+hl_status_t hl_bind_null(hl_stmt_t *stmt, int idx);
+hl_status_t hl_bind_int64(hl_stmt_t *stmt, int idx, int64_t v);
+hl_status_t hl_bind_double(hl_stmt_t *stmt, int idx, double v);
+hl_status_t hl_bind_bool(hl_stmt_t *stmt, int idx, int v);
+/* The decimal (HI * 2^64 + LO) / 10^SCALE (HI:LO two's complement, as
+ * hl_column_decimal gives it) of type DECIMAL(PRECISION, SCALE):
+ * 1 <= PRECISION <= 38, 0 <= SCALE <= PRECISION (else 22023); a value
+ * with more than PRECISION digits is 22003. */
+hl_status_t hl_bind_decimal(hl_stmt_t *stmt, int idx, int64_t hi, uint64_t lo, int precision,
+                            int scale);
+hl_status_t hl_bind_date(hl_stmt_t *stmt, int idx, int32_t days);        /* since 1970-01-01 */
+hl_status_t hl_bind_timestamp(hl_stmt_t *stmt, int idx, int64_t micros); /* since the epoch */
+/* A STRING value of LEN bytes (copied; may hold NUL), converted where the
+ * context needs another type as Hive converts a string literal. */
+hl_status_t hl_bind_text(hl_stmt_t *stmt, int idx, const char *text, size_t len);
+/* A BINARY value of LEN bytes (copied). */
+hl_status_t hl_bind_blob(hl_stmt_t *stmt, int idx, const void *data, size_t len);
+/* Rewinds STMT to run again from the start with its current bindings: the
+ * running execution ends (result rows not yet stepped are dropped, its
+ * operators closed) and the next hl_step plans and runs the statement
+ * again -- a write writes again.  A cancel request (hl_interrupt) made
+ * before the call is forgotten, as hl_prepare forgets one.  HL_OK. */
+hl_status_t hl_reset(hl_stmt_t *stmt);
+/* Unbinds every parameter (the next execution then fails with 07002 until
+ * they are bound again).  HL_OK. */
+hl_status_t hl_clear_bindings(hl_stmt_t *stmt);
 
 /* Moves to the statement's next result, for statements that return more
  * than one (PROFILE TABLE: the column profiles, then a one-row summary).
@@ -77,8 +135,11 @@ hl_status_t hl_next_result(hl_stmt_t *stmt);
 /* Frees the statement.  NULL is a no-op. */
 void hl_finalize(hl_stmt_t *stmt);
 
-/* Result shape; valid after hl_prepare for queries, after the first hl_step
- * for other statements.  Strings are owned by the statement. */
+/* Result shape; valid after hl_prepare for queries (SELECT, EXPLAIN: the
+ * first call plans the statement once to learn it, unbound parameters
+ * taken as NULLs of their contexts' types), after the first hl_step for
+ * other statements (0 columns before).  Strings are owned by the
+ * statement. */
 int hl_column_count(hl_stmt_t *stmt);
 const char *hl_column_name(hl_stmt_t *stmt, int col);
 const char *hl_column_type(hl_stmt_t *stmt, int col); /* Hive spelling */
@@ -96,6 +157,69 @@ int hl_column_is_boolean(hl_stmt_t *stmt, int col);
 /* 1 when the column's STRING values are JSON documents (PROFILE's `top`,
  * `warnings`, `checkpoint`): a JSON printer embeds them as they are. */
 int hl_column_is_json(hl_stmt_t *stmt, int col);
+
+/* The Hive type of a column as an enumeration (hl_column_type is its
+ * text).  The numbering is part of the ABI. */
+typedef enum hl_kind {
+  HL_KIND_VOID = 0, /* the type of an untyped NULL ("void") */
+  HL_KIND_BOOLEAN,
+  HL_KIND_TINYINT,
+  HL_KIND_SMALLINT,
+  HL_KIND_INT,
+  HL_KIND_BIGINT,
+  HL_KIND_FLOAT,
+  HL_KIND_DOUBLE,
+  HL_KIND_DECIMAL,
+  HL_KIND_STRING,
+  HL_KIND_VARCHAR,
+  HL_KIND_CHAR,
+  HL_KIND_DATE,
+  HL_KIND_TIMESTAMP,
+  HL_KIND_BINARY,
+  HL_KIND_ARRAY,
+  HL_KIND_MAP,
+  HL_KIND_STRUCT
+} hl_kind_t;
+
+typedef struct hl_column_info {
+  hl_kind_t kind;
+  int precision, scale; /* DECIMAL(precision, scale); else 0 */
+  int length;           /* VARCHAR/CHAR maximum length in characters; else 0 */
+} hl_column_info_t;
+
+/* The type of column COL into *OUT; valid when hl_column_type is.  HL_OK,
+ * or HL_MISUSE (no such column, or the statement has not described its
+ * result yet). */
+hl_status_t hl_column_info(hl_stmt_t *stmt, int col, hl_column_info_t *out);
+
+/* Typed values of the current row (after hl_step returned HL_ROW).  A NULL
+ * value, no current row or a column out of range gives 0 (NULL for
+ * pointers); use hl_column_is_null to tell a NULL from a zero.  No getter
+ * converts text: a STRING column's hl_column_int64 is 0. */
+/* BOOLEAN (0/1) and TINYINT..BIGINT exactly; DATE: days since 1970-01-01;
+ * TIMESTAMP: microseconds since 1970-01-01 00:00:00; others 0. */
+int64_t hl_column_int64(hl_stmt_t *stmt, int col);
+/* FLOAT and DOUBLE (a FLOAT widened exactly); integers, DATE, TIMESTAMP as
+ * hl_column_int64 converted; DECIMAL rounded to the nearest double; others
+ * 0. */
+double hl_column_double(hl_stmt_t *stmt, int col);
+/* BOOLEAN as 0/1; numbers: 1 when not zero; others 0. */
+int hl_column_bool(hl_stmt_t *stmt, int col);
+/* DECIMAL: the unscaled value as a two's-complement 128-bit integer (*HI
+ * the upper 64 bits, signed; *LO the lower 64) and the column's scale, so
+ * the value is (HI * 2^64 + LO) / 10^SCALE; integer columns give their
+ * value with scale 0; others 0.  The decimal as text is hl_column_text. */
+void hl_column_decimal(hl_stmt_t *stmt, int col, int64_t *hi, uint64_t *lo, int *scale);
+/* DATE: days since 1970-01-01 (negative before); TIMESTAMP: the day of its
+ * date; others 0. */
+int32_t hl_column_date(hl_stmt_t *stmt, int col);
+/* TIMESTAMP: microseconds since 1970-01-01 00:00:00 (no time zone: the
+ * wall-clock value as stored); DATE: its midnight; others 0. */
+int64_t hl_column_timestamp(hl_stmt_t *stmt, int col);
+/* BINARY bytes, or the UTF-8 bytes of a STRING/VARCHAR/CHAR value (not
+ * NUL-terminated; *LEN their count); NULL (and *LEN 0) for NULL and other
+ * types.  Valid until the next hl_step or hl_finalize. */
+const void *hl_column_blob(hl_stmt_t *stmt, int col, size_t *len);
 
 /* The last error of DB (set by hl_open, hl_prepare or hl_step).  Strings are
  * owned by DB and valid until the next call on it.  Line and column are
@@ -115,7 +239,15 @@ int hl_error_column(hl_db_t *db);
  * normally.  The request is forgotten when the next statement is prepared
  * (hl_prepare), so a call while no statement runs has no effect on the
  * next one, and a call between hl_prepare and the statement's first
- * hl_step cancels it.  DB must stay open for the duration of the call. */
+ * hl_step cancels it (hl_reset forgets one too).  DB must stay open for
+ * the duration of the call.
+ *
+ * SET hivelite.statement_timeout=N (milliseconds, or with a unit: 500ms,
+ * 30s, 5m; at most 24 hours; 0 or unset: none) cancels a statement the
+ * same way once N has passed since its first hl_step (the time a caller
+ * holds the rows between hl_step calls counts too): HL_INTERRUPT, 57014
+ * "canceling statement due to statement timeout".  After hl_reset the
+ * clock starts again at the next hl_step. */
 void hl_interrupt(hl_db_t *db);
 
 /* Warnings: things a statement that succeeds wants the user to see (MSCK's

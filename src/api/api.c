@@ -13,6 +13,7 @@
 #include "hms_server/hms_server.h"
 #include "command/command.h"
 #include "session/catalogs.h"
+#include "session/params.h"
 #include "session/s3conf.h"
 #include "format/parquet/parquet.h"
 #include "storage/stor_cache.h"
@@ -21,6 +22,7 @@
 #include "util/mem.h"
 #include "util/strbuf.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -33,7 +35,8 @@ struct hl_db {
 
 struct hl_stmt {
   hl_db_t *db;
-  hl_arena_t *arena;
+  hl_arena_t *arena; /* the statement's: syntax tree, text, parameters */
+  hl_arena_t *run;   /* the execution's: plan, operators, rows; new per execution */
   hl_ast_stmt_t *ast;
   char *text; /* the SQL up to the end of this statement (for positions) */
   bool executed;
@@ -43,6 +46,14 @@ struct hl_stmt {
   uint32_t live_idx; /* index of the current row among the batch's live rows */
   hl_buf_t *texts;   /* per column, formatted value of the current row */
   char **type_names;
+  hl_params_t params; /* `?` / `$n` values bound (session/params.h) */
+  /* The result shape learnt before the first execution (describe): what
+   * hl_column_* report until the statement runs. */
+  bool described;
+  int desc_n;
+  char **desc_names;
+  const hl_type_t **desc_types;
+  char **desc_type_names;
 };
 
 /* ----------------------------------------------------------------- errors */
@@ -425,6 +436,25 @@ hl_status_t hl_prepare(hl_db_t *db, const char *sql, hl_stmt_t **out, const char
   st->arena = arena;
   st->ast = ast;
   st->text = text;
+  st->params.arena = arena;
+  if (ast->n_params > 0) {
+    /* parameters stand for values of queries and writes; a view or a DDL
+     * statement would keep the placeholder itself */
+    if (ast->kind != HL_STMT_SELECT && ast->kind != HL_STMT_EXPLAIN &&
+        ast->kind != HL_STMT_INSERT) {
+      hl_err_set_at(&err, ast->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "parameters are supported in SELECT, EXPLAIN and INSERT statements only");
+      hl_status_t code = take_error(db, &err, text);
+      hl_arena_destroy(arena);
+      return code;
+    }
+    st->params.n = ast->n_params;
+    st->params.items = hl_arena_zalloc(arena, sizeof(hl_param_t) * (size_t)ast->n_params);
+    if (!st->params.items) {
+      hl_arena_destroy(arena);
+      return take_error(db, (hl_err_nomem(&err), &err), NULL);
+    }
+  }
   db->n_open_stmts++;
   *out = st;
   return HL_OK;
@@ -439,12 +469,12 @@ static void close_root(hl_stmt_t *st) {
 
 static hl_status_t prepare_columns(hl_stmt_t *st, hl_error_t *err) {
   int n = st->result.n_cols;
-  st->texts = hl_arena_zalloc(st->arena, sizeof(hl_buf_t) * (size_t)(n ? n : 1));
-  st->type_names = hl_arena_zalloc(st->arena, sizeof(char *) * (size_t)(n ? n : 1));
+  st->texts = hl_arena_zalloc(st->run, sizeof(hl_buf_t) * (size_t)(n ? n : 1));
+  st->type_names = hl_arena_zalloc(st->run, sizeof(char *) * (size_t)(n ? n : 1));
   if (!st->texts || !st->type_names) return hl_err_nomem(err);
   for (int c = 0; c < n; c++) {
     hl_buf_init(&st->texts[c]);
-    st->type_names[c] = hl_type_to_string(st->arena, st->result.types[c]);
+    st->type_names[c] = hl_type_to_string(st->run, st->result.types[c]);
     if (!st->type_names[c]) return hl_err_nomem(err);
   }
   return HL_OK;
@@ -458,6 +488,13 @@ hl_status_t hl_step(hl_stmt_t *st) {
   hl_error_t err;
   hl_err_init(&err);
   if (!st->executed) {
+    for (int i = 0; i < st->params.n; i++)
+      if (!st->params.items[i].type) {
+        /* nothing ran: bind it and step again */
+        hl_err_set_at(&err, -1, HL_ERROR, HL_SS(PARAMETER_NOT_BOUND), "parameter $%d is not bound",
+                      i + 1);
+        return take_error(db, &err, NULL);
+      }
     st->executed = true;
     hl_budget_t *budget = &db->session.budget;
     hl_status_t rc =
@@ -467,12 +504,24 @@ hl_status_t hl_step(hl_stmt_t *st) {
       rc =
           hl_session_get_u64(&db->session, "hivelite.progress.delay_ms", delay_ms, &delay_ms, &err);
     hl_notify_start(&db->session.notify, delay_ms);
+    int64_t timeout_ms = 0; /* from the start of the statement's execution */
+    if (rc == HL_OK)
+      rc = hl_session_parse_millis("hivelite.statement_timeout",
+                                   hl_session_get(&db->session, "hivelite.statement_timeout"),
+                                   &timeout_ms, &err);
+    if (rc == HL_OK) hl_budget_set_deadline(budget, timeout_ms);
     if (rc == HL_OK) rc = hl_budget_check_cancel(budget, &err);
     /* the statement's arena (syntax tree so far, then plan and operators)
      * counts against the limit from here on */
-    if (rc == HL_OK && hl_arena_set_account(st->arena, hl_budget_account(budget)) != 0)
+    if (rc == HL_OK && !(st->run = hl_arena_create(0))) rc = hl_err_nomem(&err);
+    if (rc == HL_OK && hl_arena_set_account(st->run, hl_budget_account(budget)) != 0)
       rc = hl_err_nomem(&err);
-    if (rc == HL_OK) rc = hl_cmd_run(&db->session, st->ast, st->arena, &st->result, &err);
+    if (rc == HL_OK) {
+      st->params.describe = false;
+      db->session.params = &st->params;
+      rc = hl_cmd_run(&db->session, st->ast, st->run, &st->result, &err);
+      db->session.params = NULL;
+    }
     if (rc == HL_OK) rc = prepare_columns(st, &err);
     if (rc != HL_OK) {
       close_root(st);
@@ -546,37 +595,274 @@ hl_status_t hl_next_result(hl_stmt_t *st) {
   return HL_OK;
 }
 
-void hl_finalize(hl_stmt_t *st) {
-  if (!st) return;
+/* Ends the current execution: operators closed, its memory freed. */
+static void end_run(hl_stmt_t *st) {
   close_root(st);
   close_next(st);
   if (st->texts)
     for (int c = 0; c < st->result.n_cols; c++)
       hl_buf_fini(&st->texts[c]);
+  st->texts = NULL;
+  st->type_names = NULL;
+  hl_arena_destroy(st->run);
+  st->run = NULL;
+  memset(&st->result, 0, sizeof st->result);
+  st->batch = NULL;
+  st->live_idx = 0;
+}
+
+static void clear_param(hl_param_t *p) {
+  hl_free(p->bytes);
+  p->bytes = NULL;
+  p->type = NULL;
+  memset(&p->value, 0, sizeof p->value);
+}
+
+void hl_finalize(hl_stmt_t *st) {
+  if (!st) return;
+  end_run(st);
+  for (int i = 0; i < st->params.n; i++)
+    clear_param(&st->params.items[i]);
   st->db->n_open_stmts--;
   hl_arena_destroy(st->arena);
 }
 
+hl_status_t hl_reset(hl_stmt_t *st) {
+  if (!st) return HL_MISUSE;
+  clear_error(st->db);
+  end_run(st);
+  st->executed = false;
+  st->finished = false;
+  /* a cancel meant for the run that ended is not for the next one */
+  hl_budget_clear_cancel(&st->db->session.budget);
+  return HL_OK;
+}
+
+/* ---------------------------------------------------------- parameters */
+
+int hl_bind_parameter_count(hl_stmt_t *st) {
+  return st ? st->params.n : 0;
+}
+
+/* Parameter IDX of ST, or NULL with 42P02 as the handle's error. */
+static hl_param_t *param_slot(hl_stmt_t *st, int idx) {
+  if (!st) return NULL;
+  clear_error(st->db);
+  if (idx >= 1 && idx <= st->params.n) return &st->params.items[idx - 1];
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_err_set(&err, HL_ERROR, HL_SS(UNDEFINED_PARAMETER), "there is no parameter $%d", idx);
+  take_error(st->db, &err, NULL);
+  return NULL;
+}
+
+static hl_status_t bind_value(hl_stmt_t *st, int idx, hl_type_id_t id, const hl_value_t *v) {
+  hl_param_t *p = param_slot(st, idx);
+  if (!p) return st ? HL_ERROR : HL_MISUSE;
+  clear_param(p);
+  p->type = hl_type_prim(id);
+  p->value = *v;
+  return HL_OK;
+}
+
+hl_status_t hl_bind_null(hl_stmt_t *st, int idx) {
+  hl_value_t v = {.is_null = true};
+  return bind_value(st, idx, HL_T_NULL, &v);
+}
+
+hl_status_t hl_bind_int64(hl_stmt_t *st, int idx, int64_t x) {
+  hl_value_t v = {.u.i = x};
+  return bind_value(st, idx, HL_T_BIGINT, &v);
+}
+
+hl_status_t hl_bind_double(hl_stmt_t *st, int idx, double x) {
+  hl_value_t v = {.u.d = x};
+  return bind_value(st, idx, HL_T_DOUBLE, &v);
+}
+
+hl_status_t hl_bind_bool(hl_stmt_t *st, int idx, int x) {
+  hl_value_t v = {.u.b = x != 0};
+  return bind_value(st, idx, HL_T_BOOLEAN, &v);
+}
+
+hl_status_t hl_bind_date(hl_stmt_t *st, int idx, int32_t days) {
+  hl_value_t v = {.u.i = days};
+  return bind_value(st, idx, HL_T_DATE, &v);
+}
+
+hl_status_t hl_bind_timestamp(hl_stmt_t *st, int idx, int64_t micros) {
+  hl_value_t v = {.u.i = micros};
+  return bind_value(st, idx, HL_T_TIMESTAMP, &v);
+}
+
+hl_status_t hl_bind_decimal(hl_stmt_t *st, int idx, int64_t hi, uint64_t lo, int precision,
+                            int scale) {
+  hl_param_t *p = param_slot(st, idx);
+  if (!p) return st ? HL_ERROR : HL_MISUSE;
+  __int128 x = (__int128)(((unsigned __int128)(uint64_t)hi << 64) | lo);
+  __int128 bound = 1;
+  for (int i = 0; i < precision && i < 38; i++)
+    bound *= 10;
+  hl_error_t err;
+  hl_err_init(&err);
+  if (precision < 1 || precision > 38 || scale < 0 || scale > precision) {
+    hl_err_set(&err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+               "parameter $%d: DECIMAL(%d,%d) is not a valid type", idx, precision, scale);
+    return take_error(st->db, &err, NULL);
+  }
+  if (x >= bound || x <= -bound) {
+    hl_err_set(&err, HL_ERROR, HL_SS(NUMERIC_VALUE_OUT_OF_RANGE),
+               "parameter $%d: the value needs more than %d digits", idx, precision);
+    return take_error(st->db, &err, NULL);
+  }
+  clear_param(p);
+  p->own_type = (hl_type_t){.id = HL_T_DECIMAL, .precision = precision, .scale = scale};
+  p->type = &p->own_type;
+  p->value.u.dec = x;
+  return HL_OK;
+}
+
+static hl_status_t bind_bytes(hl_stmt_t *st, int idx, hl_type_id_t id, const void *data,
+                              size_t len) {
+  hl_param_t *p = param_slot(st, idx);
+  if (!p) return st ? HL_ERROR : HL_MISUSE;
+  if (len > UINT32_MAX || (!data && len)) {
+    hl_error_t err;
+    hl_err_init(&err);
+    hl_err_set(&err, HL_MISUSE, HL_SS(INVALID_PARAMETER_VALUE), "parameter $%d: %s", idx,
+               data ? "the value is larger than 4 GB" : "no data");
+    return take_error(st->db, &err, NULL);
+  }
+  char *copy = hl_malloc(len + 1);
+  if (!copy) {
+    hl_error_t err;
+    hl_err_init(&err);
+    return take_error(st->db, (hl_err_nomem(&err), &err), NULL);
+  }
+  if (len) memcpy(copy, data, len);
+  copy[len] = '\0';
+  clear_param(p);
+  p->bytes = copy;
+  p->type = hl_type_prim(id);
+  p->value.u.s.ptr = copy;
+  p->value.u.s.len = (uint32_t)len;
+  return HL_OK;
+}
+
+hl_status_t hl_bind_text(hl_stmt_t *st, int idx, const char *text, size_t len) {
+  return bind_bytes(st, idx, HL_T_STRING, text, len);
+}
+
+hl_status_t hl_bind_blob(hl_stmt_t *st, int idx, const void *data, size_t len) {
+  return bind_bytes(st, idx, HL_T_BINARY, data, len);
+}
+
+hl_status_t hl_clear_bindings(hl_stmt_t *st) {
+  if (!st) return HL_MISUSE;
+  for (int i = 0; i < st->params.n; i++)
+    clear_param(&st->params.items[i]);
+  return HL_OK;
+}
+
+static void describe(hl_stmt_t *st);
+
+const char *hl_bind_parameter_type(hl_stmt_t *st, int idx) {
+  if (!st || idx < 1 || idx > st->params.n) return NULL;
+  describe(st);
+  hl_param_t *p = &st->params.items[idx - 1];
+  if (!p->want) return NULL;
+  /* spelled once, in the statement's arena (the type is there too) */
+  if (!p->want_name) p->want_name = hl_type_to_string(st->arena, p->want);
+  return p->want_name;
+}
+
 /* --------------------------------------------------------------- rows */
 
-int hl_column_count(hl_stmt_t *st) {
-  return st && st->executed ? st->result.n_cols : 0;
+/* Learns the result columns of a query that has not run yet, and the
+ * types its parameters' contexts fix (hl_bind_parameter_type), by planning
+ * it once with each unbound parameter a NULL of its context's type
+ * (params.h, describe mode) and closing the operators unread.  Statements
+ * other than queries describe nothing before they run (a write would have
+ * to run to be planned).  An error here is left for the execution to
+ * report. */
+static void describe(hl_stmt_t *st) {
+  if (st->executed || st->described) return;
+  st->described = true;
+  if (st->ast->kind != HL_STMT_SELECT && st->ast->kind != HL_STMT_EXPLAIN) return;
+  hl_db_t *db = st->db;
+  hl_arena_t *tmp = hl_arena_create(0);
+  if (!tmp) return;
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_ast_stmt_t plain = *st->ast;
+  plain.explain_analyze = false; /* EXPLAIN ANALYZE would run the query */
+  hl_result_t res = {0};
+  st->params.describe = true;
+  db->session.params = &st->params;
+  /* the deadline of a statement still open is not this planning's */
+  hl_budget_t *budget = &db->session.budget;
+  int64_t deadline = atomic_load(&budget->deadline_ns);
+  atomic_store(&budget->deadline_ns, 0);
+  hl_status_t rc = hl_cmd_run(&db->session, &plain, tmp, &res, &err);
+  atomic_store(&budget->deadline_ns, deadline);
+  db->session.params = NULL;
+  st->params.describe = false;
+  int n = rc == HL_OK ? res.n_cols : 0;
+  if (n > 0) {
+    char **names = hl_arena_zalloc(st->arena, sizeof(char *) * (size_t)n);
+    const hl_type_t **types = hl_arena_zalloc(st->arena, sizeof(hl_type_t *) * (size_t)n);
+    char **tnames = hl_arena_zalloc(st->arena, sizeof(char *) * (size_t)n);
+    bool ok = names && types && tnames;
+    for (int c = 0; ok && c < n; c++)
+      ok = (names[c] = hl_arena_strdup(st->arena, res.names[c])) &&
+           (types[c] = hl_type_copy(st->arena, res.types[c])) &&
+           (tnames[c] = hl_type_to_string(st->arena, res.types[c]));
+    if (ok) {
+      st->desc_n = n;
+      st->desc_names = names;
+      st->desc_types = types;
+      st->desc_type_names = tnames;
+    }
+  }
+  for (hl_result_t *r = &res; r; r = r->next)
+    if (r->root) r->root->close(r->root);
+  hl_err_clear(&err);
+  hl_arena_destroy(tmp);
+}
+
+/* Columns of the result the statement describes now (executed: its
+ * current result; before: the described one). */
+static int shape_n(hl_stmt_t *st) {
+  if (!st) return 0;
+  if (st->executed) return st->result.n_cols;
+  describe(st);
+  return st->desc_n;
 }
 
 static bool valid_col(hl_stmt_t *st, int col) {
-  return st && st->executed && col >= 0 && col < st->result.n_cols;
+  return col >= 0 && col < shape_n(st);
+}
+
+static const hl_type_t *col_type(hl_stmt_t *st, int col) {
+  return st->executed ? st->result.types[col] : st->desc_types[col];
+}
+
+int hl_column_count(hl_stmt_t *st) {
+  return shape_n(st);
 }
 
 const char *hl_column_name(hl_stmt_t *st, int col) {
-  return valid_col(st, col) ? st->result.names[col] : NULL;
+  if (!valid_col(st, col)) return NULL;
+  return st->executed ? st->result.names[col] : st->desc_names[col];
 }
 
 const char *hl_column_type(hl_stmt_t *st, int col) {
-  return valid_col(st, col) && st->type_names ? st->type_names[col] : NULL;
+  if (!valid_col(st, col)) return NULL;
+  return st->executed ? (st->type_names ? st->type_names[col] : NULL) : st->desc_type_names[col];
 }
 
 static bool current_row(hl_stmt_t *st, int col, uint32_t *row) {
-  if (!valid_col(st, col) || st->finished || !st->batch) return false;
+  if (!st || !st->executed || !valid_col(st, col) || st->finished || !st->batch) return false;
   *row = hl_batch_row(st->batch, st->live_idx);
   return true;
 }
@@ -614,13 +900,154 @@ const char *hl_column_text(hl_stmt_t *st, int col, size_t *len) {
 }
 
 int hl_column_is_numeric(hl_stmt_t *st, int col) {
-  return valid_col(st, col) && hl_type_is_numeric(st->result.types[col]);
+  return valid_col(st, col) && hl_type_is_numeric(col_type(st, col));
 }
 
 int hl_column_is_boolean(hl_stmt_t *st, int col) {
-  return valid_col(st, col) && st->result.types[col]->id == HL_T_BOOLEAN;
+  return valid_col(st, col) && col_type(st, col)->id == HL_T_BOOLEAN;
 }
 
 int hl_column_is_json(hl_stmt_t *st, int col) {
-  return valid_col(st, col) && st->result.json && st->result.json[col];
+  return valid_col(st, col) && st->executed && st->result.json && st->result.json[col];
+}
+
+/* --------------------------------------------------------- typed values */
+
+/* hl_kind_t is numbered as hl_type_id_t (include/hivelite.h fixes the
+ * public numbering; these keep the two in step). */
+_Static_assert((int)HL_KIND_VOID == (int)HL_T_NULL && (int)HL_KIND_DECIMAL == (int)HL_T_DECIMAL &&
+                   (int)HL_KIND_STRUCT == (int)HL_T_STRUCT,
+               "hl_kind_t follows hl_type_id_t");
+
+hl_status_t hl_column_info(hl_stmt_t *st, int col, hl_column_info_t *out) {
+  if (!out || !valid_col(st, col)) return HL_MISUSE;
+  const hl_type_t *t = col_type(st, col);
+  *out = (hl_column_info_t){.kind = (hl_kind_t)t->id};
+  if (t->id == HL_T_DECIMAL) {
+    out->precision = t->precision;
+    out->scale = t->scale;
+  } else if (t->id == HL_T_VARCHAR || t->id == HL_T_CHAR) {
+    out->length = t->length;
+  }
+  return HL_OK;
+}
+
+/* The current row's value of COL (false: NULL, or no row / no column). */
+static bool column_value(hl_stmt_t *st, int col, const hl_type_t **type, hl_value_t *v) {
+  uint32_t row;
+  if (!current_row(st, col, &row)) return false;
+  const hl_vec_t *vec = &st->batch->cols[col];
+  if (hl_vec_is_null(vec, row)) return false;
+  hl_vec_get_value(vec, row, v);
+  *type = vec->type;
+  return !v->is_null;
+}
+
+int64_t hl_column_int64(hl_stmt_t *st, int col) {
+  const hl_type_t *t;
+  hl_value_t v;
+  if (!column_value(st, col, &t, &v)) return 0;
+  switch (hl_type_phys(t)) {
+  case HL_P_BOOL:
+    return v.u.b ? 1 : 0;
+  case HL_P_I64:
+    return v.u.i;
+  default:
+    return 0;
+  }
+}
+
+double hl_column_double(hl_stmt_t *st, int col) {
+  const hl_type_t *t;
+  hl_value_t v;
+  if (!column_value(st, col, &t, &v)) return 0;
+  switch (hl_type_phys(t)) {
+  case HL_P_F64:
+    return v.u.d;
+  case HL_P_I64:
+    return (double)v.u.i;
+  case HL_P_I128: {
+    /* the text form parsed back rounds correctly, which a division by a
+     * power of ten in binary floating point does not always */
+    hl_buf_t b;
+    hl_buf_init(&b);
+    hl_format_decimal(&b, v.u.dec, t->scale);
+    double d = b.oom ? 0 : strtod(hl_buf_cstr(&b), NULL);
+    hl_buf_fini(&b);
+    return d;
+  }
+  default:
+    return 0;
+  }
+}
+
+int hl_column_bool(hl_stmt_t *st, int col) {
+  const hl_type_t *t;
+  hl_value_t v;
+  if (!column_value(st, col, &t, &v)) return 0;
+  switch (hl_type_phys(t)) {
+  case HL_P_BOOL:
+    return v.u.b ? 1 : 0;
+  case HL_P_I64:
+    return t->id != HL_T_DATE && t->id != HL_T_TIMESTAMP && v.u.i != 0;
+  case HL_P_F64:
+    return v.u.d != 0;
+  case HL_P_I128:
+    return v.u.dec != 0;
+  default:
+    return 0;
+  }
+}
+
+void hl_column_decimal(hl_stmt_t *st, int col, int64_t *hi, uint64_t *lo, int *scale) {
+  const hl_type_t *t;
+  hl_value_t v;
+  __int128 x = 0;
+  int sc = 0;
+  if (column_value(st, col, &t, &v)) {
+    if (t->id == HL_T_DECIMAL) {
+      x = v.u.dec;
+      sc = t->scale;
+    } else if (hl_type_is_integer(t)) {
+      x = v.u.i;
+    }
+  }
+  if (hi) *hi = (int64_t)(x >> 64);
+  if (lo) *lo = (uint64_t)x;
+  if (scale) *scale = sc;
+}
+
+/* Days of the date of MICROS (floor division: before 1970 too). */
+static int64_t micros_to_days(int64_t micros) {
+  int64_t d = micros / 86400000000LL;
+  if (micros % 86400000000LL < 0) d--;
+  return d;
+}
+
+int32_t hl_column_date(hl_stmt_t *st, int col) {
+  const hl_type_t *t;
+  hl_value_t v;
+  if (!column_value(st, col, &t, &v)) return 0;
+  if (t->id == HL_T_DATE) return (int32_t)v.u.i;
+  if (t->id == HL_T_TIMESTAMP) return (int32_t)micros_to_days(v.u.i);
+  return 0;
+}
+
+int64_t hl_column_timestamp(hl_stmt_t *st, int col) {
+  const hl_type_t *t;
+  hl_value_t v;
+  if (!column_value(st, col, &t, &v)) return 0;
+  if (t->id == HL_T_TIMESTAMP) return v.u.i;
+  if (t->id == HL_T_DATE) return v.u.i * 86400000000LL;
+  return 0;
+}
+
+const void *hl_column_blob(hl_stmt_t *st, int col, size_t *len) {
+  const hl_type_t *t;
+  hl_value_t v;
+  if (len) *len = 0;
+  if (!column_value(st, col, &t, &v) || hl_type_phys(t) != HL_P_STR) return NULL;
+  if (len) *len = v.u.s.len;
+  /* an empty value is not NULL: a pointer into the statement */
+  return v.u.s.ptr ? (const void *)v.u.s.ptr : (const void *)"";
 }

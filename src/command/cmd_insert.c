@@ -36,6 +36,7 @@
 #include "util/bucket.h"
 #include "vector/expr.h"
 #include "session/loc_allow.h"
+#include "session/params.h"
 #include "format/avro/avro.h"
 #include "format/orc/orc.h"
 #include "format/parquet/parquet.h"
@@ -1081,6 +1082,15 @@ static hl_status_t feed(writer_t *w, wtable_t *wt, const hl_ast_insert_t *ins, h
       return rc;
     }
     return write_result(w, wt, &res, err);
+  }
+  /* a parameter in VALUES is typed by its target column (hl_bind_parameter_type);
+   * its value reaches the column through the usual cast */
+  for (int c = 0; c < wt->t->n_all; c++) {
+    int src = wt->slot_src[c];
+    for (int r = 0; src >= 0 && src < ins->n_values_cols && r < ins->n_rows; r++) {
+      const hl_ast_expr_t *e = ins->values[(size_t)r * (size_t)ins->n_values_cols + (size_t)src];
+      if (e->kind == HL_AST_PARAM) hl_params_note_type(w->s->params, e->param, wt->t->types[c]);
+    }
   }
   for (int r = 0; r < ins->n_rows; r++) {
     hl_ast_select_t sel = {0};

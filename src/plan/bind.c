@@ -19,6 +19,7 @@
 #include "vector/func_int.h"
 #include "session/catalogs.h"
 #include "session/loc_allow.h"
+#include "session/params.h"
 #include "sql/parser.h"
 #include "util/mem.h"
 
@@ -447,6 +448,122 @@ static hl_expr_t *to_bool(binder_t *b, hl_expr_t *e) {
   return NULL;
 }
 
+/* ----------------------------------------------------------- parameters */
+
+/* Parameter A (`?`, `$n`) as the constant of its bound value (session/params.h),
+ * so that it plans like the literal it stands for: folded casts, partition
+ * pruning, reader predicates.  WANT is the type its context needs (the
+ * other side of a comparison, ...; NULL: none): noted for
+ * hl_bind_parameter_type, and a bound text or NULL takes that type the way
+ * a string literal or NULL would be cast to it; any other bound value keeps
+ * its own type and the context's usual coercion applies. */
+static hl_expr_t *bind_param(binder_t *b, const hl_ast_expr_t *a, const hl_type_t *want) {
+  hl_params_t *ps = b->s->params;
+  if (!ps || a->param < 1 || a->param > ps->n) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_PARAMETER), "there is no parameter $%d",
+                  a->param);
+    return NULL;
+  }
+  if (want && (want->id == HL_T_NULL || hl_type_is_complex(want))) want = NULL;
+  hl_params_note_type(ps, a->param, want);
+  const hl_param_t *p = &ps->items[a->param - 1];
+  hl_expr_t *e = new_expr(b, HL_EX_CONST, hl_type_prim(HL_T_NULL), a->pos);
+  if (!e) return NULL;
+  if (!p->type) {
+    if (!ps->describe) {
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(PARAMETER_NOT_BOUND),
+                    "parameter $%d is not bound", a->param);
+      return NULL;
+    }
+    e->value.is_null = true;
+    if (want) e->type = want;
+    return e;
+  }
+  e->type = p->type;
+  e->value = p->value;
+  if (p->type->id == HL_T_NULL) {
+    if (want) e->type = want;
+    return e;
+  }
+  if (want && hl_type_is_integer(p->type) && hl_type_is_integer(want) && want->id < p->type->id) {
+    /* a bound BIGINT that fits an INT key is that key's literal: pinned
+     * partition listings see `key = value` */
+    static const int64_t max[] = {
+        [HL_T_TINYINT] = INT8_MAX, [HL_T_SMALLINT] = INT16_MAX, [HL_T_INT] = INT32_MAX};
+    int64_t v = p->value.u.i;
+    if (v <= max[want->id] && v >= -max[want->id] - 1) return cast_to(b, e, want);
+    return e;
+  }
+  if (hl_type_phys(p->type) == HL_P_STR) {
+    /* the plan outlives a rebinding of the statement: its own copy */
+    char *copy = hl_arena_alloc(b->arena, p->value.u.s.len + 1);
+    if (!copy) return hl_err_nomem(b->err), NULL;
+    if (p->value.u.s.len) memcpy(copy, p->value.u.s.ptr, p->value.u.s.len);
+    copy[p->value.u.s.len] = '\0';
+    e->value.u.s.ptr = copy;
+    if (p->type->id == HL_T_STRING && want && !hl_type_is_string(want)) return cast_to(b, e, want);
+  }
+  return e;
+}
+
+/* A, bound where a value of type WANT is needed: a parameter takes the
+ * type (bind_param), anything else binds as usual. */
+static hl_expr_t *bind_in_context(binder_t *b, const hl_ast_expr_t *a, const hl_type_t *want) {
+  if (a->kind == HL_AST_PARAM) return bind_param(b, a, want);
+  return bind_expr(b, a);
+}
+
+/* The operands of a binary operator; a parameter on one side is in the
+ * context of the other side's type. */
+static bool bind_operands(binder_t *b, const hl_ast_expr_t *l, const hl_ast_expr_t *r,
+                          hl_expr_t **x, hl_expr_t **y) {
+  if (l->kind == HL_AST_PARAM && r->kind != HL_AST_PARAM) {
+    *y = bind_expr(b, r);
+    *x = *y ? bind_param(b, l, (*y)->type) : NULL;
+  } else {
+    *x = bind_expr(b, l);
+    *y = *x ? bind_in_context(b, r, (*x)->type) : NULL;
+  }
+  return *x && *y;
+}
+
+/* LIMIT / OFFSET of SEL into PLAN: counts, or parameters (BIGINT) whose
+ * values are the counts.  A NULL count is no limit (PostgreSQL's LIMIT
+ * NULL); a negative one is 2201W. */
+static hl_status_t bind_limit(binder_t *b, const hl_ast_select_t *sel, hl_plan_t *plan) {
+  int64_t v[2] = {sel->limit, sel->offset};
+  int params[2] = {sel->limit_param, sel->offset_param};
+  bool unlimited = false;
+  for (int k = 0; k < 2; k++) {
+    if (!params[k]) continue;
+    hl_ast_expr_t pa = {.kind = HL_AST_PARAM, .pos = sel->pos, .param = params[k]};
+    hl_expr_t *e = bind_param(b, &pa, hl_type_prim(HL_T_BIGINT));
+    if (e && !hl_type_equal(e->type, hl_type_prim(HL_T_BIGINT))) {
+      if (!hl_type_is_integer(e->type) && !hl_type_is_string(e->type) && e->type->id != HL_T_NULL) {
+        hl_err_set_at(b->err, sel->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                      "argument of %s must be an integer, not %s", k ? "OFFSET" : "LIMIT",
+                      type_name(b, e->type));
+        return HL_ERROR;
+      }
+      e = cast_to(b, e, hl_type_prim(HL_T_BIGINT));
+    }
+    if (!e) return b->err->code;
+    if (e->value.is_null) {
+      v[k] = 0;
+      if (k == 0) unlimited = true;
+    } else {
+      v[k] = e->value.u.i;
+    }
+  }
+  if (v[0] < 0 || v[1] < 0)
+    return hl_err_set_at(b->err, sel->pos, HL_ERROR, HL_SS(INVALID_ROW_COUNT_IN_LIMIT_CLAUSE),
+                         "LIMIT must not be negative");
+  plan->has_limit = !unlimited || v[1] > 0;
+  plan->limit = unlimited ? INT64_MAX : v[0];
+  plan->offset = v[1];
+  return HL_OK;
+}
+
 static hl_expr_t *make_cmp(binder_t *b, hl_expr_op_t op, hl_expr_t *x, hl_expr_t *y, long pos) {
   if (!x || !y) return NULL;
   if (hl_type_is_complex(x->type) || hl_type_is_complex(y->type)) {
@@ -573,8 +690,13 @@ static hl_expr_t *bind_logic_chain(binder_t *b, const hl_ast_expr_t *a) {
 
 static hl_expr_t *bind_binary(binder_t *b, const hl_ast_expr_t *a) {
   if (a->op == HL_OP_AND || a->op == HL_OP_OR) return bind_logic_chain(b, a);
-  hl_expr_t *x = bind_expr(b, a->args[0]);
-  hl_expr_t *y = x ? bind_expr(b, a->args[1]) : NULL;
+  hl_expr_t *x, *y;
+  if (a->op == HL_OP_CONCAT) {
+    x = bind_in_context(b, a->args[0], hl_type_prim(HL_T_STRING));
+    y = x ? bind_in_context(b, a->args[1], hl_type_prim(HL_T_STRING)) : NULL;
+  } else if (!bind_operands(b, a->args[0], a->args[1], &x, &y)) {
+    return NULL;
+  }
   if (!y) return NULL;
   switch (a->op) {
   case HL_OP_AND:
@@ -709,7 +831,8 @@ static hl_expr_t *bind_in(binder_t *b, const hl_ast_expr_t *a) {
   e->negated = a->negated;
   const hl_type_t *t = hl_type_prim(HL_T_NULL);
   for (int k = 0; k < a->n_args; k++) {
-    e->args[k] = bind_expr(b, a->args[k]);
+    /* the list's parameters take the probe's type */
+    e->args[k] = k ? bind_in_context(b, a->args[k], e->args[0]->type) : bind_expr(b, a->args[k]);
     if (!e->args[k]) return NULL;
     t = common_type(b, t, e->args[k]->type, a->args[k]->pos);
     if (!t) return NULL;
@@ -725,7 +848,7 @@ static void free_regex(void *p) {
 
 static hl_expr_t *bind_like(binder_t *b, const hl_ast_expr_t *a) {
   hl_expr_t *x = bind_expr(b, a->args[0]);
-  hl_expr_t *p = x ? bind_expr(b, a->args[1]) : NULL;
+  hl_expr_t *p = x ? bind_in_context(b, a->args[1], hl_type_prim(HL_T_STRING)) : NULL;
   if (!p) return NULL;
   hl_expr_t *e = new_expr(b, HL_EX_LIKE, hl_type_prim(HL_T_BOOLEAN), a->pos);
   if (!e || !set_args(b, e, 2)) return NULL;
@@ -1872,8 +1995,8 @@ static hl_expr_t *bind_expr_node(binder_t *b, const hl_ast_expr_t *a) {
     return bind_in(b, a);
   case HL_AST_BETWEEN: {
     hl_expr_t *x = bind_expr(b, a->args[0]);
-    hl_expr_t *lo = x ? bind_expr(b, a->args[1]) : NULL;
-    hl_expr_t *hi = lo ? bind_expr(b, a->args[2]) : NULL;
+    hl_expr_t *lo = x ? bind_in_context(b, a->args[1], x->type) : NULL;
+    hl_expr_t *hi = lo ? bind_in_context(b, a->args[2], x->type) : NULL;
     if (!hi) return NULL;
     hl_expr_t *e = make_logic(b, HL_EX_AND, make_cmp(b, HL_XOP_GE, x, lo, a->pos),
                               make_cmp(b, HL_XOP_LE, x, hi, a->pos), a->pos);
@@ -1907,6 +2030,8 @@ static hl_expr_t *bind_expr_node(binder_t *b, const hl_ast_expr_t *a) {
     return bind_subscript(b, a);
   case HL_AST_FIELD:
     return bind_field(b, bind_expr(b, a->args[0]), a->name, a->pos);
+  case HL_AST_PARAM:
+    return bind_param(b, a, NULL);
   }
   hl_err_set_at(b->err, a->pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown expression");
   return NULL;
@@ -3176,9 +3301,8 @@ static hl_status_t bind_setop(hl_session_t *s, binder_t *parent, const hl_ast_se
     plan->n_order = sel->n_order_by;
   }
   if (sel->has_limit) {
-    plan->has_limit = true;
-    plan->limit = sel->limit;
-    plan->offset = sel->offset;
+    hl_status_t rc = bind_limit(b, sel, plan);
+    if (rc != HL_OK) return rc;
   }
   *out = plan;
   return HL_OK;
@@ -3382,12 +3506,8 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
   }
 
   if (sel->has_limit) {
-    if (sel->limit < 0 || sel->offset < 0)
-      return hl_err_set_at(err, sel->pos, HL_ERROR, HL_SS(INVALID_ROW_COUNT_IN_LIMIT_CLAUSE),
-                           "LIMIT must not be negative");
-    plan->has_limit = true;
-    plan->limit = sel->limit;
-    plan->offset = sel->offset;
+    hl_status_t rc = bind_limit(b, sel, plan);
+    if (rc != HL_OK) return rc;
   }
 
   /* WHERE conjuncts to the scans, partition pruning, decoded columns */

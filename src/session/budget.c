@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 int hl_budget_parse_size(const char *text, uint64_t *bytes) {
@@ -88,6 +89,7 @@ hl_status_t hl_budget_start(hl_budget_t *b, const char *setting, hl_error_t *err
   atomic_store(&b->kept, 0);
   atomic_store(&b->kept_what, NULL);
   atomic_store(&b->refused_what, NULL);
+  atomic_store(&b->deadline_ns, 0);
   b->limit = hl_budget_default_limit();
   if (setting && hl_budget_parse_size(setting, &b->limit) != 0)
     return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
@@ -98,6 +100,37 @@ hl_status_t hl_budget_start(hl_budget_t *b, const char *setting, hl_error_t *err
 hl_status_t hl_budget_cancelled(hl_error_t *err) {
   return hl_err_set(err, HL_INTERRUPT, HL_SS(QUERY_CANCELED),
                     "canceling statement due to user request");
+}
+
+static int64_t monotonic_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void hl_budget_set_deadline(hl_budget_t *b, int64_t millis) {
+  int64_t at = 0;
+  if (millis > 0) {
+    /* beyond ~292 years is no deadline at all */
+    at = millis < INT64_MAX / 2000000 ? monotonic_ns() + millis * 1000000 : 0;
+  }
+  atomic_store_explicit(&b->deadline_ns, at, memory_order_relaxed);
+}
+
+hl_status_t hl_budget_check_slow(hl_budget_t *b, int reason, hl_error_t *err) {
+  if (!reason) {
+    int64_t at = atomic_load_explicit(&b->deadline_ns, memory_order_relaxed);
+    if (!at || monotonic_ns() < at) return HL_OK;
+    /* every thread of the statement stops for the same reason; a user's
+     * cancel that came first keeps its own */
+    int none = HL_CANCEL_NONE;
+    atomic_compare_exchange_strong(&b->cancel, &none, HL_CANCEL_TIMEOUT);
+    reason = atomic_load(&b->cancel);
+  }
+  if (reason == HL_CANCEL_TIMEOUT)
+    return hl_err_set(err, HL_INTERRUPT, HL_SS(QUERY_CANCELED),
+                      "canceling statement due to statement timeout");
+  return hl_budget_cancelled(err);
 }
 
 hl_status_t hl_budget_charge(hl_budget_t *b, uint64_t bytes, const char *what, hl_error_t *err) {

@@ -23,6 +23,14 @@
  * The api clears it when a statement is prepared (hl_budget_clear_cancel),
  * not when it starts: a request made between the two cancels the
  * statement.
+ *
+ * hivelite.statement_timeout is a deadline on the same path: the api sets
+ * it when a statement starts (hl_budget_set_deadline), and the same polls
+ * compare the monotonic clock with it; the first to find it passed turns
+ * the flag to "timed out" so that every thread of the statement stops with
+ * 57014 "canceling statement due to statement timeout".  A read of the
+ * clock per poll (a vDSO call, tens of nanoseconds per batch) costs
+ * nothing next to a batch, and needs no timer thread or signal.
  */
 #ifndef HL_BUDGET_H
 #define HL_BUDGET_H
@@ -44,8 +52,11 @@ typedef struct hl_budget {
   _Atomic(const char *) kept_what;    /* the operator that charged last, for messages */
   _Atomic(const char *) refused_what; /* at the first refused block: kept_what when
                                           kept was at least half the limit, else NULL */
-  atomic_int cancel;                  /* 1: hl_interrupt asked the statement to stop */
+  atomic_int cancel;                  /* HL_CANCEL_*: why the statement must stop */
+  _Atomic int64_t deadline_ns;        /* CLOCK_MONOTONIC end of the statement; 0: none */
 } hl_budget_t;
+
+enum { HL_CANCEL_NONE = 0, HL_CANCEL_USER = 1, HL_CANCEL_TIMEOUT = 2 };
 
 /* A signal handler may set the flag: the store must not take a lock. */
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic int must be lock-free");
@@ -83,11 +94,19 @@ static inline void hl_budget_clear_cancel(hl_budget_t *b) {
 /* Sets ERR to 57014 "canceling statement due to user request"; returns
  * HL_INTERRUPT. */
 hl_status_t hl_budget_cancelled(hl_error_t *err);
-/* HL_OK, or the cancel error when the statement was asked to stop.  A NULL
- * budget is never cancelled. */
+/* The statement must end within MILLIS milliseconds from now (0: no
+ * deadline). */
+void hl_budget_set_deadline(hl_budget_t *b, int64_t millis);
+/* The slow half of hl_budget_check_cancel: the flag is set (REASON) or a
+ * deadline is set; the error when the statement must stop, else HL_OK. */
+hl_status_t hl_budget_check_slow(hl_budget_t *b, int reason, hl_error_t *err);
+/* HL_OK, or the cancel error (57014) when the statement was asked to stop
+ * or passed its deadline.  A NULL budget is never cancelled. */
 static inline hl_status_t hl_budget_check_cancel(hl_budget_t *b, hl_error_t *err) {
-  if (!b || !atomic_load_explicit(&b->cancel, memory_order_relaxed)) return HL_OK;
-  return hl_budget_cancelled(err);
+  if (!b) return HL_OK;
+  int reason = atomic_load_explicit(&b->cancel, memory_order_relaxed);
+  if (!reason && !atomic_load_explicit(&b->deadline_ns, memory_order_relaxed)) return HL_OK;
+  return hl_budget_check_slow(b, reason, err);
 }
 
 /* Raises an operator's charge *CHARGED to NOW bytes (no-op when NOW is not

@@ -18,14 +18,14 @@ typedef struct hl_session {
    * metastore owned by the api layer, unless SWITCH / USE c.db chose
    * another; current_db is its current database. */
   hl_cat_t *cat;
-  struct hl_catalogs *catalogs; /* the catalogs by name (catalogs.h; owned) */
-  hl_stor_t *fs;                /* every location: local and S3 (stor_route.c; owned) */
-  hl_stor_t *s3;                /* the S3 backend inside fs (borrowed), for its statistics */
+  struct hl_catalogs *catalogs;   /* the catalogs by name (catalogs.h; owned) */
+  hl_stor_t *fs;                  /* every location: local and S3 (stor_route.c; owned) */
+  hl_stor_t *s3;                  /* the S3 backend inside fs (borrowed), for its statistics */
   struct hl_s3_scopes *s3_scopes; /* S3 settings of tables and catalogs (s3conf.h; owned) */
-  char *warehouse;              /* absolute, normalised warehouse root (heap) */
-  char *metastore;              /* absolute, normalised metastore file (heap; NULL: unknown) */
-  char *current_db;             /* lower-case (heap) */
-  hl_kv_t *settings;            /* SET key=value pairs (heap, keys/values heap) */
+  char *warehouse;                /* absolute, normalised warehouse root (heap) */
+  char *metastore;                /* absolute, normalised metastore file (heap; NULL: unknown) */
+  char *current_db;               /* lower-case (heap) */
+  hl_kv_t *settings;              /* SET key=value pairs (heap, keys/values heap) */
   int n_settings;
   int cap_settings;
   struct hl_parquet_cache *parquet_cache; /* footers, keyed on path/size/mtime (owned) */
@@ -36,6 +36,9 @@ typedef struct hl_session {
    * set while a query's operators are built (hl_exec_plan) or while a
    * write runs its SELECTs; NULL otherwise.  Borrowed. */
   struct hl_snap *snap;
+  /* The running statement's parameters (params.h): lent by the api while
+   * it is planned; NULL otherwise.  Borrowed. */
+  struct hl_params *params;
   hl_kv_t *config; /* WAREHOUSE/.hivelite/config key=value lines (heap) */
   int n_config;
 } hl_session_t;

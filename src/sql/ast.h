@@ -55,7 +55,8 @@ typedef enum hl_ast_expr_kind {
   HL_AST_SUBQUERY, /* (SELECT ...) as a scalar value: subquery */
   HL_AST_EXISTS,   /* [NOT] EXISTS (SELECT ...): subquery, negated */
   HL_AST_INDEX,    /* args[0][args[1]]: array element or map value */
-  HL_AST_FIELD     /* args[0].name: struct field (pos: the field name) */
+  HL_AST_FIELD,    /* args[0].name: struct field (pos: the field name) */
+  HL_AST_PARAM     /* ? or $n: statement parameter number `param` (1-based) */
 } hl_ast_expr_kind_t;
 
 typedef enum hl_ast_op {
@@ -129,6 +130,7 @@ typedef struct hl_ast_expr {
   struct hl_ast_select *subquery;
   /* HL_AST_FUNC with OVER (...): a window function */
   struct hl_ast_window *window;
+  int param; /* HL_AST_PARAM: its number, 1-based */
 } hl_ast_expr_t;
 
 /* Frame bound of a window: UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW,
@@ -257,7 +259,9 @@ typedef struct hl_ast_select {
   int n_order_by;
   bool has_limit;
   int64_t limit;
-  int64_t offset; /* 0 when none */
+  int64_t offset;   /* 0 when none */
+  int limit_param;  /* LIMIT ?: the parameter number giving limit (0: none) */
+  int offset_param; /* OFFSET ? / LIMIT ?, n: the one giving offset (0: none) */
   long pos;
 } hl_ast_select_t;
 
@@ -483,6 +487,7 @@ typedef struct hl_ast_stmt {
   hl_ast_stmt_kind_t kind;
   long pos;
   long end_pos; /* offset just past the statement (before ';') */
+  int n_params; /* parameters (? or $n) in the statement: their highest number */
 
   /* SELECT; also EXPLAIN's inner select via `inner` */
   hl_ast_select_t *select;

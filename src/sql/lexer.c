@@ -32,6 +32,7 @@ enum {
   CC_PIP, /* | || */
   CC_DOT, /* . or .5 */
   CC_ONE, /* a one-byte operator */
+  CC_PRM, /* ? or $n: a statement parameter */
   CC_HI   /* a byte >= 0x80 (UTF-8 outside quotes) */
 };
 
@@ -40,10 +41,10 @@ static const unsigned char char_class[128] = {
     CC_ILL, CC_SPC, CC_SPC, CC_SPC, CC_SPC, CC_SPC, CC_ILL, CC_ILL, /* 08 */
     CC_ILL, CC_ILL, CC_ILL, CC_ILL, CC_ILL, CC_ILL, CC_ILL, CC_ILL, /* 10 */
     CC_ILL, CC_ILL, CC_ILL, CC_ILL, CC_ILL, CC_ILL, CC_ILL, CC_ILL, /* 18 */
-    CC_SPC, CC_BNG, CC_QUO, CC_ILL, CC_ILL, CC_ONE, CC_ONE, CC_QUO, /* 20 */
+    CC_SPC, CC_BNG, CC_QUO, CC_ILL, CC_PRM, CC_ONE, CC_ONE, CC_QUO, /* 20 */
     CC_ONE, CC_ONE, CC_ONE, CC_ONE, CC_ONE, CC_MIN, CC_DOT, CC_SLA, /* 28 */
     CC_DIG, CC_DIG, CC_DIG, CC_DIG, CC_DIG, CC_DIG, CC_DIG, CC_DIG, /* 30 */
-    CC_DIG, CC_DIG, CC_ONE, CC_ONE, CC_LT,  CC_EQ,  CC_GT,  CC_ILL, /* 38 */
+    CC_DIG, CC_DIG, CC_ONE, CC_ONE, CC_LT,  CC_EQ,  CC_GT,  CC_PRM, /* 38 */
     CC_ILL, CC_ALP, CC_ALP, CC_ALP, CC_ALP, CC_ALP, CC_ALP, CC_ALP, /* 40 */
     CC_ALP, CC_ALP, CC_ALP, CC_ALP, CC_ALP, CC_ALP, CC_ALP, CC_ALP, /* 48 */
     CC_ALP, CC_ALP, CC_ALP, CC_ALP, CC_ALP, CC_ALP, CC_ALP, CC_ALP, /* 50 */
@@ -357,6 +358,17 @@ hl_status_t hl_sql_lex(hl_sql_lexer_t *lx, hl_sql_token_t *tok, hl_error_t *err)
     default:
       tok->kind = HL_TK_TILDE;
       break;
+    }
+    break;
+  case CC_PRM:
+    /* `?`, or `$` and its number (PostgreSQL's spelling); a `$` without
+     * digits is no token */
+    if (c == '$') {
+      while (end < n && is_digit(s[end]))
+        end++;
+      tok->kind = end > i + 1 ? HL_TK_PARAM : HL_TK_ILLEGAL;
+    } else {
+      tok->kind = HL_TK_PARAM;
     }
     break;
   case CC_HI:

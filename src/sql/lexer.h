@@ -54,7 +54,8 @@ typedef enum hl_sql_tk {
   HL_TK_CARET,     /* ^ */
   HL_TK_TILDE,     /* ~ */
   HL_TK_CONCAT,    /* || */
-  HL_TK_BANG       /* ! (Hive's synonym for NOT) */
+  HL_TK_BANG,      /* ! (Hive's synonym for NOT) */
+  HL_TK_PARAM      /* ? or $1, $2, ...: a statement parameter (hivelite.h hl_bind_*) */
 } hl_sql_tk_t;
 
 typedef struct hl_sql_token {

@@ -40,6 +40,8 @@ typedef struct parser {
   long prev_end;      /* offset just past the previous token */
   hl_error_t *err;
   int depth;
+  int n_params;    /* highest parameter number so far */
+  char param_kind; /* '?' or '$' once a parameter was read, else 0 */
 } parser_t;
 
 #define TRY(x)                                                                                     \
@@ -608,6 +610,34 @@ static hl_status_t parse_name_expr(parser_t *p, hl_ast_expr_t **out) {
 static hl_status_t parse_query_expr(parser_t *p, hl_ast_select_t **out);
 static bool at_query_paren(parser_t *p);
 
+/* Most parameters of one statement: PostgreSQL's wire protocol counts them
+ * in 16 bits. */
+#define MAX_PARAMS 65535
+
+/* The parameter at the current token (? or $n) as its number in *NUM:
+ * `?` are numbered left to right, `$n` is n; one statement uses one kind. */
+static hl_status_t parse_param(parser_t *p, int *num) {
+  long pos = p->tok.pos;
+  char kind = p->src[pos];
+  if (p->param_kind && p->param_kind != kind)
+    return hl_err_set_at(p->err, pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                         "a statement cannot use both ? and $n parameters");
+  p->param_kind = kind;
+  long n = 0;
+  if (kind == '?') {
+    n = p->n_params + 1;
+  } else {
+    for (size_t i = 1; i < p->tok.len && n <= MAX_PARAMS; i++)
+      n = n * 10 + (p->src[pos + (long)i] - '0');
+  }
+  if (n < 1 || n > MAX_PARAMS)
+    return hl_err_set_at(p->err, pos, HL_ERROR, HL_SS(UNDEFINED_PARAMETER),
+                         "there is no parameter %.*s", (int)p->tok.len, p->src + pos);
+  if (n > p->n_params) p->n_params = (int)n;
+  *num = (int)n;
+  return advance(p);
+}
+
 static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
   long pos = p->tok.pos;
   switch (p->tok.kind) {
@@ -632,6 +662,12 @@ static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
     return expect(p, HL_TK_RPAREN, "\")\"");
   case HL_TK_QIDENT:
     return parse_name_expr(p, out);
+  case HL_TK_PARAM: {
+    hl_ast_expr_t *e = new_expr(p, HL_AST_PARAM, pos);
+    if (!e) return nomem(p);
+    *out = e;
+    return parse_param(p, &e->param);
+  }
   case HL_TK_WORD:
     break;
   default:
@@ -1430,6 +1466,17 @@ static hl_status_t parse_select(parser_t *p, hl_ast_select_t **out) {
 }
 
 /* ORDER BY / SORT BY / CLUSTER BY / DISTRIBUTE BY and LIMIT of a query. */
+/* A LIMIT or OFFSET count, or a parameter giving it at execution (*PARAM
+ * its number, *OUT 0; else *PARAM 0). */
+static hl_status_t parse_count_or_param(parser_t *p, const char *what, int64_t *out, int *param) {
+  *param = 0;
+  if (at(p, HL_TK_PARAM)) {
+    *out = 0;
+    return parse_param(p, param);
+  }
+  return parse_count(p, what, INT64_MAX, out);
+}
+
 static hl_status_t parse_order_limit(parser_t *p, hl_ast_select_t *s) {
   if (at_kw(p, "ORDER") || at_kw(p, "SORT")) {
     /* one process is one reducer: SORT BY orders the whole result */
@@ -1457,18 +1504,22 @@ static hl_status_t parse_order_limit(parser_t *p, hl_ast_select_t *s) {
   }
   if (at_kw(p, "LIMIT")) {
     int64_t a, b;
+    int pa, pb;
     TRY(advance(p));
-    TRY(parse_count(p, "LIMIT", INT64_MAX, &a));
+    TRY(parse_count_or_param(p, "LIMIT", &a, &pa));
     s->has_limit = true;
     s->limit = a;
+    s->limit_param = pa;
     if (at(p, HL_TK_COMMA)) { /* LIMIT offset, count */
       TRY(advance(p));
-      TRY(parse_count(p, "LIMIT", INT64_MAX, &b));
+      TRY(parse_count_or_param(p, "LIMIT", &b, &pb));
       s->offset = a;
+      s->offset_param = pa;
       s->limit = b;
+      s->limit_param = pb;
     } else if (at_kw(p, "OFFSET")) {
       TRY(advance(p));
-      TRY(parse_count(p, "OFFSET", INT64_MAX, &s->offset));
+      TRY(parse_count_or_param(p, "OFFSET", &s->offset, &s->offset_param));
     }
   }
   return HL_OK;
@@ -3191,6 +3242,7 @@ hl_status_t hl_sql_parse(hl_arena_t *arena, const char *sql, size_t len, hl_ast_
     }
   }
   if (rc == HL_OK) {
+    st->n_params = p.n_params;
     *out = st;
     return HL_OK;
   }

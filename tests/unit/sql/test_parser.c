@@ -201,6 +201,9 @@ static void print_expr(hl_buf_t *b, const hl_ast_expr_t *e) {
   case HL_AST_EXISTS:
     hl_buf_puts(b, e->negated ? "(NOT_EXISTS (query))" : "(EXISTS (query))");
     break;
+  case HL_AST_PARAM:
+    hl_buf_printf(b, "$%d", e->param);
+    break;
   case HL_AST_BETWEEN:
     hl_buf_puts(b, e->negated ? "(NOT_BETWEEN" : "(BETWEEN");
     print_args(b, e, 0);
@@ -883,6 +886,36 @@ TEST(multiple_statements) {
 
 /* ------------------------------------------------------------- errors */
 
+TEST(parameters) {
+  CHECK_STR(expr_str("? + ? * ?"), "(+ $1 (* $2 $3))");
+  CHECK_STR(expr_str("$2 = a AND $1 IN ($2, $10)"), "(AND (= $2 a) (IN $1 $2 $10))");
+  hl_ast_stmt_t *st = parse_sql("SELECT a FROM t WHERE dt = ? AND b BETWEEN ? AND ? LIMIT ?", NULL);
+  CHECK(st != NULL);
+  if (st) {
+    CHECK_INT(st->n_params, 4);
+    CHECK(st->select->has_limit);
+    CHECK_INT(st->select->limit_param, 4);
+    CHECK_INT(st->select->offset_param, 0);
+  }
+  st = parse_sql("SELECT a FROM t LIMIT $2 OFFSET $1", NULL);
+  CHECK(st && st->n_params == 2 && st->select->limit_param == 2 && st->select->offset_param == 1);
+  st = parse_sql("SELECT a FROM t LIMIT ?, 5", NULL);
+  CHECK(st && st->select->offset_param == 1 && st->select->limit_param == 0 &&
+        st->select->limit == 5);
+  st = parse_sql("INSERT INTO t VALUES ($3, 'x', $1)", NULL);
+  CHECK(st && st->n_params == 3);
+  st = parse_sql("SELECT 1", NULL);
+  CHECK(st && st->n_params == 0);
+  CHECK_ERROR("SELECT ? + $1", "a statement cannot use both ? and $n parameters", 11);
+  CHECK_ERROR("SELECT $1 + ?", "a statement cannot use both ? and $n parameters", 12);
+  check_error_at(__LINE__, "SELECT $0", HL_ERROR, "42P02", "there is no parameter $0", 7);
+  check_error_at(__LINE__, "SELECT $65536", HL_ERROR, "42P02", "there is no parameter $65536", 7);
+  check_error_at(__LINE__, "SELECT $99999999999999999999", HL_ERROR, "42P02",
+                 "there is no parameter $99999999999999999999", 7);
+  CHECK_ERROR("SELECT $", "syntax error at or near \"$\"", 7);
+  CHECK_ERROR("SELECT $x", "syntax error at or near \"$\"", 7);
+}
+
 TEST(syntax_errors) {
   CHECK_ERROR("SELECT 'abc", "unterminated quoted string", 7);
   CHECK_ERROR("SELECT \"a\\\"", "unterminated quoted string", 7);
@@ -1338,6 +1371,7 @@ int main(void) {
   RUN(checkpoint_statements);
   RUN(unsupported_statements);
   RUN(line_col_and_large_input);
+  RUN(parameters);
   RUN(allocation_failures);
   RUN(random_inputs_do_not_crash);
   hl_arena_destroy(arena);

@@ -33,6 +33,11 @@ PACKAGES="$PACKAGES thrift-compiler python3-thrift libthrift-java"
 # libthrift-java's logging API (libslf4j-java).
 PACKAGES="$PACKAGES libkrb5-dev krb5-kdc krb5-admin-server krb5-user python3-pure-sasl python3-kerberos"
 PACKAGES="$PACKAGES openjdk-17-jdk-headless libslf4j-java"
+# `hivelite serve` (src/server) is tested with real PostgreSQL clients
+# (tests/server/): psql (postgresql-client), psycopg2 and psycopg 3 for
+# /usr/bin/python3, and pgJDBC (libpostgresql-jdbc-java, with the JDK
+# above); npm's pg comes through tests/server/package.json.
+PACKAGES="$PACKAGES postgresql-client python3-psycopg2 python3-psycopg libpostgresql-jdbc-java"
 # chattr (e2fsprogs) makes directories immutable in the drop-safety tests.
 PACKAGES="$PACKAGES e2fsprogs"
 

@@ -77,6 +77,10 @@ void hl_cli_progress_live(hl_cli_t *cli, int on);
  * blanks and comments may follow it), i.e. the shell may run it. */
 int hl_cli_stmt_complete(const char *text);
 
+/* `hivelite serve` and `hivelite passwd` (serve.c): exit statuses. */
+int hl_cli_serve(int argc, char **argv);
+int hl_cli_passwd(int argc, char **argv);
+
 /* The interactive shell on a terminal (libedit).  Returns HL_CLI_OK. */
 int hl_cli_shell(hl_cli_t *cli);
 

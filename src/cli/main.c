@@ -8,6 +8,7 @@
  *            [--idle-timeout SECONDS]
  *   hivelite profile [-w WAREHOUSE] [-m METASTORE] [db.]table [--where EXPR]
  *            [--limit N] [--incremental NAME [--with-late]] [--format FMT]
+ *   hivelite serve ... / hivelite passwd FILE USER   (serve.c)
  *
  * `profile` is PROFILE TABLE written as a command: it builds the statement
  * and prints its two results (the column profiles, then the summary) like
@@ -52,7 +53,9 @@ static const char usage_line[] =
     "       hivelite metastore [-w WAREHOUSE] [-m METASTORE] [--listen HOST:PORT]\n"
     "                [--idle-timeout SECONDS]\n"
     "       hivelite profile [-w WAREHOUSE] [-m METASTORE] [db.]table [--where EXPR]\n"
-    "                [--limit N] [--incremental NAME [--with-late]] [--format FMT]\n";
+    "                [--limit N] [--incremental NAME [--with-late]] [--format FMT]\n"
+    "       hivelite serve -w WAREHOUSE --auth FILE|trust [--listen HOST:PORT] ...\n"
+    "       hivelite passwd FILE USER\n";
 
 static void print_help(void) {
   fputs(usage_line, stdout);
@@ -430,6 +433,8 @@ int main(int argc, char **argv) {
   mallopt(M_TRIM_THRESHOLD, 128 * 1024 * 1024);
   if (argc > 1 && strcmp(argv[1], "metastore") == 0) return run_metastore(argc, argv);
   if (argc > 1 && strcmp(argv[1], "profile") == 0) return run_profile(argc, argv);
+  if (argc > 1 && strcmp(argv[1], "serve") == 0) return hl_cli_serve(argc, argv);
+  if (argc > 1 && strcmp(argv[1], "passwd") == 0) return hl_cli_passwd(argc, argv);
   options_t opt = {0};
   opt.format = HL_CLI_FORMAT_TABLE;
   opt.header = 1;

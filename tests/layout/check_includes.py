@@ -8,8 +8,13 @@ naming the file and line, when:
 
   - a file of stage S includes a header of stage T, T != S, and T is not in
     S's DEPS (a direct declaration: a stage says what it uses);
-  - a file in src/cli/ includes anything but include/hivelite.h and its own
-    folder's headers (the CLI is a client of the public API only);
+  - a file in src/cli/ includes anything but include/hivelite.h, its own
+    folder's headers and the server's entry point server/pg_server.h (the
+    CLI is a client of the public API only);
+  - a file of a public-API client stage (PUBLIC_CLIENTS: src/server/, the
+    PostgreSQL server) includes anything but include/hivelite.h and its own
+    folder's headers, whatever its DEPS say (it links hl_api, and must see
+    only the public header);
   - a unit test in tests/unit/<stage>/ includes a stage that <stage> does not
     reach through its DEPS (it links hl_<stage> alone);
   - an include resolves to no file, or a folder of src/ is no declared stage;
@@ -28,6 +33,10 @@ INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 # Headers generated into the build tree, by the stage that generates them.
 GENERATED = {"orc.pb-c.h": "format"}
 KEYWORDS = {"SOURCES", "DEPS", "EXTERNAL"}
+# Stages that are clients of include/hivelite.h only, like the CLI.
+PUBLIC_CLIENTS = {"server"}
+# What the CLI may include besides hivelite.h: the entry points of those clients.
+CLI_ALLOWED = {"server/pg_server.h"}
 
 
 def parse_modules(cmake_text):
@@ -141,9 +150,17 @@ def check(root):
                 if err:
                     errors.append("%s: %s" % (where, err))
                 elif stage == "cli":
+                    if inc in CLI_ALLOWED:
+                        continue
                     if target not in ("", "public") or (target == "public" and inc != "hivelite.h"):
                         errors.append('%s: the CLI includes "%s"; it may include only '
-                                      "include/hivelite.h and its own headers" % (where, inc))
+                                      "include/hivelite.h, its own headers and %s"
+                                      % (where, inc, ", ".join(sorted(CLI_ALLOWED))))
+                elif stage in PUBLIC_CLIENTS:
+                    if target not in ("", "public") or (target == "public" and inc != "hivelite.h"):
+                        errors.append('%s: stage %s is a client of the public API; it includes '
+                                      '"%s" but may include only include/hivelite.h and its own '
+                                      "headers" % (where, stage, inc))
                 elif target not in ("", "public", stage) and target not in modules[stage]:
                     deps = " ".join("hl_" + d for d in modules[stage]) or "none"
                     errors.append('%s: stage %s includes "%s" of stage %s, which is not among '
@@ -187,22 +204,28 @@ def self_test():
               "function(hl_module name)\nendfunction()\n"
               "# hl_module(ignored SOURCES x DEPS hl_b)\n"
               "hl_module(low SOURCES ${X} EXTERNAL m)\n"
-              "hl_module(high SOURCES ${Y}\n          DEPS hl_low)\n")
+              "hl_module(high SOURCES ${Y}\n          DEPS hl_low)\n"
+              "hl_module(server SOURCES ${Z} DEPS hl_low)\n")
         write(root, "include/hivelite.h", "")
         write(root, "src/low/low.h", "")
         write(root, "src/low/low.c", '#include "low/low.h"\n#include "high/high.h"\n')
         write(root, "src/high/high.h", '#include "low/low.h"\n')
         write(root, "src/high/high.c", '#include "high.h"\n#include "hivelite.h"\n#include "low/nope.h"\n')
-        write(root, "src/cli/main.c", '#include "hivelite.h"\n#include "low/low.h"\n')
+        write(root, "src/cli/main.c", '#include "hivelite.h"\n#include "low/low.h"\n'
+              '#include "server/pg_server.h"\n')
+        write(root, "src/server/pg_server.h", '#include "hivelite.h"\n')
+        write(root, "src/server/pg.c", '#include "pg_server.h"\n#include "low/low.h"\n')
         write(root, "src/stray/x.c", "")
         write(root, "tests/unit/low/test_low.c", '#include "test.h"\n  # include "high/high.h"\n')
         write(root, "tests/unit/test.h", "")
         want = [
             'src/cli/main.c:2: the CLI includes "low/low.h"; it may include only '
-            "include/hivelite.h and its own headers",
+            "include/hivelite.h, its own headers and server/pg_server.h",
             'src/high/high.c:3: includes "low/nope.h", which does not exist under src/',
             'src/low/low.c:2: stage low includes "high/high.h" of stage high, which is not '
             "among its declared DEPS (none) in CMakeLists.txt",
+            'src/server/pg.c:2: stage server is a client of the public API; it includes '
+            '"low/low.h" but may include only include/hivelite.h and its own headers',
             "src/stray/: a folder that CMakeLists.txt declares no hl_module for",
             'tests/unit/low/test_low.c:2: a test of stage low includes "high/high.h" of '
             "stage high, which hl_low does not depend on",
@@ -212,9 +235,11 @@ def self_test():
             failures.append("wrong-include tree:\n  got  %r\n  want %r" % (got, want))
         write(root, "CMakeLists.txt",
               "hl_module(low SOURCES x DEPS hl_high)\nhl_module(high SOURCES y DEPS hl_low)\n")
-        for rel in ("src/low/low.c", "src/high/high.c", "src/cli/main.c",
+        for rel in ("src/low/low.c", "src/high/high.c", "src/cli/main.c", "src/server/pg.c",
+                    "src/server/pg_server.h",
                     "tests/unit/low/test_low.c", "src/stray/x.c"):
             os.remove(os.path.join(root, rel))
+        os.rmdir(os.path.join(root, "src", "server"))
         got = check(root)
         want = ["CMakeLists.txt: the declared DEPS form a cycle: high -> low -> high",
                 "src/stray/: a folder that CMakeLists.txt declares no hl_module for"]

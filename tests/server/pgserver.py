@@ -1,0 +1,169 @@
+"""pgserver.py -- shared by the tests of `hivelite serve` (tests/server/*.py):
+starting the server on a free loopback port, a raw protocol client for the
+byte-level checks, and the skip rule for missing peers.
+
+Every server started here listens on 127.0.0.1 with port 0 (the kernel picks
+a free one; the server prints "listening on HOST:PORT") and is stopped with
+SIGTERM at the end of the test, or killed if the test dies first.
+"""
+import atexit
+import os
+import select
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+_started = []
+
+
+def unavailable(why, packages):
+    if os.environ.get("CI") == "true":
+        print("FAIL: %s (CI=true: the peer must run; scripts/install-deps.sh installs %s)"
+              % (why, packages))
+        sys.exit(1)
+    print("SKIP: %s" % why)
+    sys.exit(77)
+
+
+def tmpdir(tag):
+    base = os.environ.get("HIVELITE_TEST_TMP") or tempfile.gettempdir()
+    os.makedirs(base, exist_ok=True)
+    return tempfile.mkdtemp(prefix="server-%s-" % tag, dir=base)
+
+
+class Server:
+    """`hivelite serve -w WAREHOUSE ARGS...` on 127.0.0.1:<free port>."""
+
+    def __init__(self, hivelite, warehouse, *args):
+        self.cmd = [hivelite, "serve", "-w", warehouse, "--listen", "127.0.0.1:0"] + list(args)
+        self.proc = subprocess.Popen(self.cmd, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        _started.append(self.proc)
+        self.log = b""
+        deadline = time.time() + 30
+        while b"listening on " not in self.log:
+            if time.time() > deadline or self.proc.poll() is not None:
+                raise RuntimeError("server did not start: %r" % (self.log + self.proc.stderr.read()
+                                                                 if self.proc.poll() is not None
+                                                                 else self.log))
+            r, _, _ = select.select([self.proc.stderr], [], [], 0.5)
+            if r:
+                self.log += os.read(self.proc.stderr.fileno(), 4096)
+        line = self.log.split(b"listening on ", 1)[1].split(b"\n", 1)[0].decode()
+        self.host, port = line.rsplit(":", 1)
+        self.port = int(port)
+
+    def terminate(self):
+        """SIGTERM without waiting (stop() then only waits)."""
+        self.signalled = True
+        self.proc.send_signal(signal.SIGTERM)
+
+    def stop(self, timeout=60):
+        """SIGTERM; returns (exit status, everything the server logged)."""
+        if not getattr(self, "signalled", False):
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            rest = self.proc.stderr.read()
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            rest = b""
+        _started.remove(self.proc)
+        self.log += rest
+        return self.proc.returncode, self.log.decode(errors="replace")
+
+
+def _cleanup():
+    for p in _started:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+atexit.register(_cleanup)
+
+
+def run_cli(hivelite, warehouse, sql):
+    """Runs SQL with the hivelite CLI (setup of tables)."""
+    subprocess.run([hivelite, "-w", warehouse, "-c", sql], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+class Raw:
+    """A protocol-3.0 client at the byte level: messages as (type, body)."""
+
+    def __init__(self, port, host="127.0.0.1"):
+        self.s = socket.create_connection((host, port), timeout=30)
+        self.buf = b""
+
+    def send(self, data):
+        self.s.sendall(data)
+
+    def msg(self, t, body=b""):
+        self.send(t + struct.pack("!I", len(body) + 4) + body)
+
+    def startup(self, user="tester", database="db", extra=()):
+        body = struct.pack("!I", 196608)
+        for k, v in (("user", user), ("database", database)) + tuple(extra):
+            body += k.encode() + b"\0" + v.encode() + b"\0"
+        body += b"\0"
+        self.send(struct.pack("!I", len(body) + 4) + body)
+
+    def _fill(self, n):
+        while len(self.buf) < n:
+            chunk = self.s.recv(65536)
+            if not chunk:
+                raise EOFError("connection closed")
+            self.buf += chunk
+
+    def byte(self):
+        self._fill(1)
+        b, self.buf = self.buf[:1], self.buf[1:]
+        return b
+
+    def read(self):
+        self._fill(5)
+        t = self.buf[:1]
+        n = struct.unpack("!I", self.buf[1:5])[0]
+        self._fill(1 + n)
+        body, self.buf = self.buf[5:1 + n], self.buf[1 + n:]
+        return t, body
+
+    def until_ready(self):
+        """Messages up to and including ReadyForQuery."""
+        out = []
+        while True:
+            t, body = self.read()
+            out.append((t, body))
+            if t == b"Z":
+                return out
+
+    def closed(self):
+        """True when the server closed the connection (after any messages)."""
+        try:
+            while True:
+                self.read()
+        except (EOFError, ConnectionResetError):
+            return True
+
+    def close(self):
+        self.s.close()
+
+
+def fields(body):
+    """ErrorResponse / NoticeResponse fields as {code: text}."""
+    out = {}
+    while body and body[:1] != b"\0":
+        code = body[:1].decode()
+        end = body.index(b"\0", 1)
+        out[code] = body[1:end].decode()
+        body = body[end + 1:]
+    return out
+
+
+def query_message(sql):
+    return b"Q" + struct.pack("!I", len(sql.encode()) + 5) + sql.encode() + b"\0"

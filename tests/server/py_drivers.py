@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""py_drivers.py -- `hivelite serve` with Debian's psycopg2 and psycopg 3 (the
+drivers of /usr/bin/python3): every Hive type as the Python value each
+driver makes of it (text results, and psycopg 3's binary results, which
+exercise the binary encoders), cursor.description type codes, errors as the
+driver's exception classes with SQLSTATE and position, MSCK's warnings in
+connection.notices, commit/rollback with autocommit off, psycopg2's client-
+side parameters, psycopg 3's server-side parameters refused with 0A000
+until the library binds them, and connection.cancel() of a long query
+(57014).  Exit 77 when a driver is missing (1 under CI=true).
+"""
+import argparse
+import datetime
+import os
+import sys
+import threading
+import time
+from decimal import Decimal
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgserver import Server, run_cli, tmpdir, unavailable  # noqa: E402
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--hivelite", required=True)
+ap.add_argument("--build-dir")
+opts = ap.parse_args()
+try:
+    import psycopg2
+    import psycopg2.errors
+    import psycopg
+except ImportError as e:
+    unavailable("psycopg2 or psycopg is not installed (%s)" % e, "python3-psycopg2 python3-psycopg")
+
+failures = []
+
+
+def check(what, got, want):
+    if got != want:
+        failures.append("%s:\n  got  %r\n  want %r" % (what, got, want))
+
+
+wh = os.path.join(tmpdir("psycopg"), "wh")
+run_cli(opts.hivelite, wh,
+        "CREATE DATABASE web; CREATE TABLE web.t (id INT, small SMALLINT, name STRING, "
+        "score DOUBLE, ratio FLOAT, amount DECIMAL(12,3), day DATE, ts TIMESTAMP, ok BOOLEAN, "
+        "big BIGINT, code VARCHAR(8), raw BINARY); "
+        "INSERT INTO web.t VALUES (1, 7, 'ann', 1.5, 0.5, 12345.678, '2024-01-02', "
+        "'2024-01-02 03:04:05.123456', true, 9000000000, 'x1', cast('hi' AS BINARY)), "
+        "(2, -7, NULL, -0.1, -2.25, -0.001, '1999-12-31', '1970-01-01 00:00:00', false, "
+        "-9000000000, NULL, NULL); "
+        "CREATE TABLE web.p (x INT) PARTITIONED BY (k STRING); "
+        "CREATE TABLE n (x INT); INSERT INTO n SELECT pos FROM (SELECT 1) d "
+        "LATERAL VIEW posexplode(split(space(999), ' ')) t AS pos, v;")
+os.makedirs(os.path.join(wh, "web.db", "p", "junk"))
+srv = Server(opts.hivelite, wh, "--auth", "trust")
+dsn = "host=127.0.0.1 port=%d user=py dbname=warehouse connect_timeout=10" % srv.port
+QUERY = "SELECT * FROM web.t ORDER BY id"
+ROWS = [
+    (1, 7, "ann", 1.5, 0.5, Decimal("12345.678"), datetime.date(2024, 1, 2),
+     datetime.datetime(2024, 1, 2, 3, 4, 5, 123456), True, 9000000000, "x1", b"hi"),
+    (2, -7, None, -0.1, -2.25, Decimal("-0.001"), datetime.date(1999, 12, 31),
+     datetime.datetime(1970, 1, 1), False, -9000000000, None, None),
+]
+OIDS = [23, 21, 25, 701, 700, 1700, 1082, 1114, 16, 20, 1043, 17]
+
+
+def plain(rows):
+    return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in r) for r in rows]
+
+
+# ---- psycopg2 ----
+c = psycopg2.connect(dsn)
+cur = c.cursor()
+cur.execute(QUERY)
+check("psycopg2 rows", plain(cur.fetchall()), ROWS)
+check("psycopg2 type codes", [d.type_code for d in cur.description], OIDS)
+check("psycopg2 column names", [d.name for d in cur.description][:3], ["id", "small", "name"])
+c.rollback()
+try:
+    cur.execute("SELECT * FROM web.nosuch")
+    failures.append("psycopg2: no error")
+except psycopg2.errors.UndefinedTable as e:
+    check("psycopg2 error", (e.pgcode, e.diag.statement_position, e.diag.message_primary),
+          ("42P01", "15", 'table "web.nosuch" does not exist'))
+c.rollback()
+cur.execute("SELECT id FROM web.t WHERE name = %s", ("ann",))
+check("psycopg2 client-side parameter", cur.fetchall(), [(1,)])
+c.commit()
+cur.execute("MSCK REPAIR TABLE web.p")
+check("psycopg2 notices", c.notices, ["WARNING:  Skipped junk: not a key=value directory name\n"])
+c.commit()
+c.autocommit = True
+cur.execute("SHOW transaction_isolation")
+check("psycopg2 SHOW", cur.fetchall(), [("read committed",)])
+threading.Timer(0.5, c.cancel).start()
+t0 = time.time()
+try:
+    cur.execute("SELECT count(*) FROM n a CROSS JOIN n b CROSS JOIN n c")
+    failures.append("psycopg2: the long query was not cancelled")
+except psycopg2.errors.QueryCanceled as e:
+    check("psycopg2 cancel", (e.pgcode, str(e).strip(), time.time() - t0 < 20),
+          ("57014", "canceling statement due to user request", True))
+cur.execute("SELECT 1")
+check("psycopg2 after cancel", cur.fetchall(), [(1,)])
+c.close()
+
+# ---- psycopg 3 ----
+with psycopg.connect(dsn) as c:
+    check("psycopg text rows", plain(c.execute(QUERY).fetchall()), ROWS)
+    cur = c.cursor(binary=True)
+    cur.execute(QUERY)
+    check("psycopg binary rows", plain(cur.fetchall()), ROWS)
+    check("psycopg type codes", [d.type_code for d in cur.description], OIDS)
+    c.rollback()
+    try:
+        c.execute("SELECT id FROM web.t WHERE id = %s", (1,))
+        failures.append("psycopg: parameters were accepted")
+    except psycopg.errors.FeatureNotSupported as e:
+        check("psycopg server-side parameter", (e.sqlstate, str(e)),
+              ("0A000", "statement parameters ($1, ?) are not supported yet"))
+    c.rollback()
+    try:
+        c.execute("SELECT nope FROM web.t")
+        failures.append("psycopg: no error")
+    except psycopg.errors.UndefinedColumn as e:
+        check("psycopg error", (e.sqlstate, e.diag.statement_position), ("42703", "8"))
+    c.rollback()
+    check("psycopg after errors", c.execute("SELECT count(*) FROM web.t").fetchone(), (2,))
+
+rc, _ = srv.stop()
+check("exit status", rc, 0)
+for f in failures:
+    print("FAIL " + f)
+print("py_drivers: %d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)

@@ -331,7 +331,11 @@ static int scram(pg_conn_t *c) {
   int sf_len = snprintf(server_first, sizeof server_first, "r=%.*s%s,s=%s,i=%d", (int)cnonce_len,
                         cnonce, snonce, salt64, k->iterations);
   send_auth(c, 11, server_first, (size_t)sf_len);
-  /* client-final: c=<gs2 header b64>,r=<nonce>[,...],p=<proof> */
+  /* client-final: c=<gs2 header b64>,r=<nonce>[,...],p=<proof>; what it is
+   * checked against is copied now, as the next read reuses the buffer */
+  char gs2_b64[400];
+  if (gs2_len > 280) return -1;
+  b64_encode((const unsigned char *)d, gs2_len, gs2_b64);
   char bare_copy[512];
   memcpy(bare_copy, bare, bare_len);
   bare_copy[bare_len] = '\0';
@@ -345,9 +349,6 @@ static int scram(pg_conn_t *c) {
       proof = fin + i + 3;
       proof_len = fin_len - i - 3;
     }
-  char gs2_b64[400];
-  if (gs2_len > 280) return -1;
-  b64_encode((const unsigned char *)d, gs2_len, gs2_b64);
   size_t without_len = proof ? (size_t)(proof - 3 - fin) : 0;
   int ok = proof && !memchr(fin, 0, fin_len) && attr(fin, without_len, 'c', &cb, &cb_len) == 0 &&
            cb_len == strlen(gs2_b64) && memcmp(cb, gs2_b64, cb_len) == 0 &&

@@ -5,7 +5,7 @@
 // position, MSCK's warning as a 'notice' event, and parameters refused with
 // 0A000 until the library binds them.  Exact values compared.
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import assert from "node:assert/strict";
@@ -15,7 +15,8 @@ process.env.TZ = "UTC"; // pg makes Date objects of dates and timestamps in loca
 const hivelite = process.argv[2];
 const base = process.env.HIVELITE_TEST_TMP || tmpdir();
 mkdirSync(base, { recursive: true });
-const wh = path.join(mkdtempSync(path.join(base, "server-node-")), "wh");
+const dir = mkdtempSync(path.join(base, "server-node-"));
+const wh = path.join(dir, "wh");
 execFileSync(hivelite, ["-w", wh, "-c",
   "CREATE DATABASE web; CREATE TABLE web.t (id INT, name STRING, score DOUBLE, " +
   "amount DECIMAL(10,2), day DATE, ts TIMESTAMP, ok BOOLEAN, big BIGINT, raw BINARY); " +
@@ -90,6 +91,7 @@ await client.end();
 server.kill("SIGTERM");
 const code = await new Promise((resolve) => server.on("exit", (c) => resolve(c)));
 if (code !== 0) failures.push("exit status " + code);
+rmSync(dir, { recursive: true, force: true });
 for (const f of failures) console.log("FAIL " + f);
 console.log(`node_pg: ${failures.length} failure(s)`);
 process.exit(failures.length ? 1 : 0);

@@ -9,6 +9,7 @@ SIGTERM at the end of the test, or killed if the test dies first.
 import atexit
 import os
 import select
+import shutil
 import signal
 import socket
 import struct
@@ -32,7 +33,9 @@ def unavailable(why, packages):
 def tmpdir(tag):
     base = os.environ.get("HIVELITE_TEST_TMP") or tempfile.gettempdir()
     os.makedirs(base, exist_ok=True)
-    return tempfile.mkdtemp(prefix="server-%s-" % tag, dir=base)
+    d = tempfile.mkdtemp(prefix="server-%s-" % tag, dir=base)
+    atexit.register(shutil.rmtree, d, True)
+    return d
 
 
 class Server:

@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""jdbc.py -- `hivelite serve` driven by pgJDBC (Debian's
+libpostgresql-jdbc-java) through tests/server/java/PgPeer.java: a plain
+query with every type, a PreparedStatement executed seven times (past
+pgJDBC's prepareThreshold of 5 it uses a named server statement and binary
+results), a fetch size inside a transaction (Execute with a row limit and
+PortalSuspended), an error's SQLSTATE, a parameter refused with 0A000 until
+the library binds them, an update count.  The output is compared whole.
+Classes are compiled into --build-dir once per source and JDK version.
+Exit 77 without javac/java or the jar (1 under CI=true).
+"""
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgserver import Server, run_cli, tmpdir, unavailable  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+JAR = "/usr/share/java/postgresql.jar"
+ap = argparse.ArgumentParser()
+ap.add_argument("--hivelite", required=True)
+ap.add_argument("--build-dir", required=True)
+opts = ap.parse_args()
+if not shutil.which("javac") or not shutil.which("java") or not os.path.isfile(JAR):
+    unavailable("javac, java or %s is missing" % JAR,
+                "openjdk-17-jdk-headless libpostgresql-jdbc-java")
+
+src = os.path.join(HERE, "java", "PgPeer.java")
+classes = os.path.join(opts.build_dir, "jdbc-classes")
+stamp = hashlib.sha256(open(src, "rb").read() + subprocess.run(
+    ["javac", "-version"], capture_output=True).stderr + subprocess.run(
+    ["javac", "-version"], capture_output=True).stdout).hexdigest()
+stamp_file = os.path.join(classes, "stamp")
+if not (os.path.isfile(stamp_file) and open(stamp_file).read() == stamp):
+    os.makedirs(classes, exist_ok=True)
+    subprocess.run(["nice", "javac", "-J-Xmx512m", "-J-XX:TieredStopAtLevel=1", "-cp", JAR,
+                    "-d", classes, src], check=True)
+    with open(stamp_file, "w") as fh:
+        fh.write(stamp)
+
+wh = os.path.join(tmpdir("jdbc"), "wh")
+run_cli(opts.hivelite, wh,
+        "CREATE DATABASE web; CREATE TABLE web.t (id INT, small SMALLINT, name STRING, "
+        "score DOUBLE, amount DECIMAL(12,3), day DATE, ts TIMESTAMP, ok BOOLEAN, big BIGINT, "
+        "raw BINARY); INSERT INTO web.t VALUES (1, 7, 'ann', 1.5, 12345.678, '2024-01-02', "
+        "'2024-01-02 03:04:05.123456', true, 9000000000, cast('hi' AS BINARY)), "
+        "(2, -7, NULL, -0.1, -0.001, '1999-12-31', '1970-01-01 00:00:00', false, -9000000000, "
+        "NULL); CREATE TABLE web.many (x INT); INSERT INTO web.many VALUES (1), (2), (3), (4), "
+        "(5)")
+srv = Server(opts.hivelite, wh, "--auth", "trust")
+p = subprocess.run(["java", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Duser.timezone=UTC",
+                    "-cp", classes + os.pathsep + JAR, "PgPeer", str(srv.port)],
+                   capture_output=True, text=True, timeout=240)
+rows = ("1|ann|1.5|12345.678|2024-01-02|2024-01-02 03:04:05.123456|true|9000000000|hi|7\n"
+        "2|null|-0.1|-0.001|1999-12-31|1970-01-01 00:00:00.0|false|-9000000000|null|-7\n")
+want = ("server PostgreSQL 14\n"
+        "types id:int4 small:int2 name:text score:float8 amount:numeric day:date ts:timestamp "
+        "ok:bool big:int8 raw:bytea\n" + rows +
+        "".join("execution %d\n%s" % (i, rows) for i in range(1, 8)) +
+        "fetched 5 rows, sum 15\n"
+        'error 42P01 ERROR: table "web.nosuch" does not exist\n'
+        "parameter 0A000 ERROR: statement parameters ($1, ?) are not supported yet\n"
+        "update count 0\n"
+        "count 6\n")
+failures = []
+if (p.returncode, p.stdout) != (0, want):
+    failures.append("PgPeer output:\n--- got (exit %d)\n%s%s--- want\n%s"
+                    % (p.returncode, p.stdout, p.stderr, want))
+rc, _ = srv.stop()
+if rc != 0:
+    failures.append("exit status %d" % rc)
+for f in failures:
+    print("FAIL " + f)
+print("jdbc: %d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)

@@ -69,6 +69,10 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_s3_http.c src/storage/s3/s3_http_hdr.c src/util/[a-z]*.c \
 	  -lm -lpthread -o build-fuzz/fuzz_s3_http
 	./build-fuzz/fuzz_s3_http -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-s3_http tests/fuzz/corpus/s3_http
+	@mkdir -p build-fuzz/corpus-pg_wire
+	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_pg_wire.c src/server/pg_wire.c \
+	  -o build-fuzz/fuzz_pg_wire
+	./build-fuzz/fuzz_pg_wire -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-pg_wire tests/fuzz/corpus/pg_wire
 	@# the stored column profile decoder
 	@mkdir -p build-fuzz/corpus-prof_state
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_prof_state.c src/vector/profile.c \

@@ -13,8 +13,8 @@
  * outside a transaction block drops the portals (PostgreSQL's implicit
  * transaction ends there).
  *
- * Parameters: until the library binds them (pg_api_has_parameters), a
- * statement with placeholders or a Bind with values is refused with 0A000.
+ * Parameters ($1 or ?): counted and typed at Parse (pg_api.h), bound at
+ * Bind (pg_params.c) into the portal's own statement handle.
  */
 #include "pg_int.h"
 
@@ -41,6 +41,7 @@ struct pg_portal {
   int done;         /* CommandComplete sent */
   int n_formats;    /* Bind's result format codes */
   int16_t *formats; /* per column after start: 0 text, 1 binary */
+  int has_params;   /* values were bound */
 };
 
 /* ---- lookup and freeing ---- */
@@ -127,24 +128,6 @@ static void simple_msg(pg_conn_t *c, char type) {
   pg_msg_end(&c->io.out);
 }
 
-/* 1 when SQL holds a $n or ? placeholder outside strings and comments. */
-static int has_placeholder(const char *sql) {
-  for (const char *p = sql; *p; p++) {
-    if (*p == '\'' || *p == '"' || *p == '`') {
-      char q = *p;
-      for (p++; *p && *p != q; p++)
-        if (*p == '\\' && q != '`' && p[1]) p++;
-      if (!*p) break;
-    } else if (p[0] == '-' && p[1] == '-') {
-      while (p[1] && p[1] != '\n')
-        p++;
-    } else if (*p == '?' || (*p == '$' && isdigit((unsigned char)p[1]))) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
 /* ---- the messages ---- */
 
 static int on_parse(pg_conn_t *c, const pg_frame_t *f) {
@@ -173,11 +156,6 @@ static int on_parse(pg_conn_t *c, const pg_frame_t *f) {
   }
   s->kind = pg_classify(c, s->sql);
   if (s->kind == PG_K_HIVE) {
-    if (has_placeholder(s->sql) && !pg_api_has_parameters()) {
-      pstmt_free(s);
-      fail(c, "0A000", "statement parameters ($1, ?) are not supported yet%s", "");
-      return 0;
-    }
     if (hl_prepare(c->db, s->sql, &s->tmpl, NULL) != HL_OK) {
       pg_send_db_error(c, s->sql, 0);
       c->ext_failed = 1;
@@ -186,17 +164,27 @@ static int on_parse(pg_conn_t *c, const pg_frame_t *f) {
     }
     if (!s->tmpl) s->kind = PG_K_EMPTY;
   }
-  if (m.n_types > 0) {
-    s->types = calloc((size_t)m.n_types, sizeof *s->types);
+  /* the parameters: as many as the client declared or the statement has;
+   * a type the client left open (0) is the one the statement needs, else
+   * text (what ParameterDescription says and Bind decodes by) */
+  int n_params = s->tmpl ? pg_api_parameter_count(s->tmpl) : 0;
+  if (m.n_types > n_params) n_params = m.n_types;
+  if (n_params > 0) {
+    s->types = calloc((size_t)n_params, sizeof *s->types);
     if (!s->types) {
       pstmt_free(s);
       fail(c, "53200", "out of memory%s", "");
       return 0;
     }
-    s->n_types = m.n_types;
-    for (int i = 0; i < m.n_types; i++) {
-      const unsigned char *t = m.types + 4 * i;
-      s->types[i] = (uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 | (uint32_t)t[2] << 8 | t[3];
+    s->n_types = n_params;
+    for (int i = 0; i < n_params; i++) {
+      uint32_t declared = 0;
+      if (i < m.n_types) {
+        const unsigned char *t = m.types + 4 * i;
+        declared = (uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 | (uint32_t)t[2] << 8 | t[3];
+      }
+      const char *needed = s->tmpl ? pg_api_parameter_type(s->tmpl, i + 1) : NULL;
+      s->types[i] = declared ? declared : needed ? pg_type_of(needed).oid : 25;
     }
   }
   if (!*m.name) drop_pstmt(c, "");
@@ -217,9 +205,13 @@ static int on_bind(pg_conn_t *c, const pg_frame_t *f) {
     fail(c, "26000", "prepared statement \"%s\" does not exist", m.stmt);
     return 0;
   }
-  if (m.n_params > 0 && !pg_api_has_parameters()) {
-    fail(c, "0A000", "statement parameters are not supported yet (Bind with %s values)",
-         m.n_params == 1 ? "1" : "several");
+  if (m.n_params != s->n_types) {
+    char msg[200];
+    snprintf(msg, sizeof msg,
+             "bind message supplies %d parameters, but prepared statement \"%.60s\" requires %d",
+             m.n_params, m.stmt, s->n_types);
+    pg_send_error(c, "ERROR", "08P01", msg, 0);
+    c->ext_failed = 1;
     return 0;
   }
   if (*m.portal && *find_portal(c, m.portal)) {
@@ -250,6 +242,12 @@ static int on_bind(pg_conn_t *c, const pg_frame_t *f) {
       return 0;
     }
     pg_result_tag(&p->res, s->sql);
+    p->has_params = m.n_params > 0;
+    if (pg_bind_params(c, p->res.stmt, &m, s->types, s->n_types) != 0) {
+      c->ext_failed = 1;
+      portal_free(p);
+      return 0;
+    }
   }
   p->next = c->portals;
   c->portals = p;
@@ -293,8 +291,9 @@ static int portal_start(pg_conn_t *c, pg_portal_t *p) {
     return 0;
   }
   /* a query's columns are known after hl_prepare; other statements'
-   * only once they ran */
-  if (hl_column_count(p->res.stmt) == 0 && pg_result_start(&p->res) != 0) {
+   * only once they ran, and a query's with parameters once it ran with
+   * their values (`SELECT $1` is an int when an int is bound) */
+  if ((hl_column_count(p->res.stmt) == 0 || p->has_params) && pg_result_start(&p->res) != 0) {
     pg_send_db_error(c, p->sql, 0);
     c->ext_failed = 1;
     p->done = 1;

@@ -220,6 +220,13 @@ void pg_simple_query(pg_conn_t *c, const char *query);
 int pg_extended(pg_conn_t *c, const pg_frame_t *f);
 void pg_extended_free(pg_conn_t *c);
 
+/* ---- parameters (pg_params.c) ---- */
+
+/* Binds M's values into ST, parameter I sent as type TYPES[I]: 0, or -1
+ * with the ErrorResponse sent. */
+int pg_bind_params(pg_conn_t *c, hl_stmt_t *st, const pg_bind_msg_t *m, const uint32_t *types,
+                   int n_types);
+
 /* ---- types (pg_types.c) ---- */
 
 typedef struct pg_type {
@@ -234,6 +241,13 @@ pg_type_t pg_type_of(const char *hive_type);
  * binary) as a DataRow field (length word, bytes); -1 when its binary form
  * is unsupported (then 0A000). */
 int pg_put_value(pg_buf_t *b, hl_stmt_t *stmt, int col, uint32_t oid, int format);
+
+/* "YYYY-MM-DD": days since 2000-01-01 (PostgreSQL's epoch), *END after
+ * it; 0 or -1. */
+int pg_parse_date(const char *s, int64_t *days, const char **end);
+/* "YYYY-MM-DD[ HH:MM:SS[.f]]": microseconds since 2000-01-01 (digits past
+ * the sixth truncated), *END after it; 0 or -1. */
+int pg_parse_timestamp(const char *s, int64_t *micros, const char **end);
 
 /* ---- catalog (pg_catalog.c) ---- */
 

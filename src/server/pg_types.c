@@ -10,13 +10,12 @@
  * timestamp(1114); binary bytea(17); arrays, maps, structs and the NULL
  * type text(25) in Hive's printed form.
  *
- * Values come from hl_column_text and are re-encoded here: booleans as
- * t/f and bytea as \x hex in text; the binary forms (big-endian integers
- * and IEEE floats, numeric's base-10000 digits, days and microseconds
- * since 2000-01-01) parsed from the same text, which for doubles is the
- * shortest round-trip form and so exact.  Timestamps with more than six
- * fractional digits are truncated to microseconds in binary (PostgreSQL's
- * resolution).
+ * Text results come from hl_column_text, re-encoded where PostgreSQL's
+ * text form differs (booleans t/f, bytea \x hex).  Binary results come from
+ * the typed accessors (hl_column_int64, _double, _date, _timestamp, _blob):
+ * big-endian integers and IEEE floats, days and microseconds since
+ * 2000-01-01; numeric's base-10000 digits from the decimal's text.  The
+ * date and timestamp parsers serve text parameters (pg_params.c).
  */
 #include "pg_int.h"
 
@@ -80,8 +79,7 @@ static int64_t days_from_civil(int64_t y, int m, int d) {
 
 #define PG_EPOCH_DAYS 10957 /* 2000-01-01 in days since 1970-01-01 */
 
-/* "YYYY-MM-DD" at S: days since 2000-01-01, the rest after it in *end. */
-static int parse_date(const char *s, int64_t *days, const char **end) {
+int pg_parse_date(const char *s, int64_t *days, const char **end) {
   char *e;
   long y = strtol(s, &e, 10);
   if (*e != '-') return -1;
@@ -94,10 +92,10 @@ static int parse_date(const char *s, int64_t *days, const char **end) {
   return 0;
 }
 
-static int parse_timestamp(const char *s, int64_t *micros) {
+int pg_parse_timestamp(const char *s, int64_t *micros, const char **end) {
   int64_t days;
   const char *e;
-  if (parse_date(s, &days, &e) != 0) return -1;
+  if (pg_parse_date(s, &days, &e) != 0) return -1;
   int hh = 0, mi = 0, ss = 0, n = 0;
   int64_t frac = 0;
   if (*e == ' ' || *e == 'T') {
@@ -115,6 +113,7 @@ static int parse_timestamp(const char *s, int64_t *micros) {
     }
   }
   *micros = ((days * 24 + hh) * 60 + mi) * 60 * 1000000 + (int64_t)ss * 1000000 + frac;
+  *end = e;
   return 0;
 }
 
@@ -169,53 +168,27 @@ static int put_numeric(pg_buf_t *b, const char *s, size_t len) {
   return 0;
 }
 
-int pg_put_value(pg_buf_t *b, hl_stmt_t *stmt, int col, uint32_t oid, int format) {
-  if (hl_column_is_null(stmt, col)) {
-    pg_put_i32(b, -1);
-    return 0;
-  }
-  size_t len = 0;
-  const char *v = hl_column_text(stmt, col, &len);
-  if (!v) {
-    b->oom = 1;
-    return 0;
-  }
-  if (format == 0) {
-    if (oid == OID_BOOL) {
-      put_field(b, v[0] == 't' ? "t" : "f", 1);
-    } else if (oid == OID_BYTEA) {
-      static const char hex[] = "0123456789abcdef";
-      pg_put_i32(b, (int32_t)(2 + 2 * len));
-      pg_put_bytes(b, "\\x", 2);
-      for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)v[i];
-        char two[2] = {hex[c >> 4], hex[c & 15]};
-        pg_put_bytes(b, two, 2);
-      }
-    } else {
-      put_field(b, v, len);
-    }
-    return 0;
-  }
+/* The binary form from the typed accessors (no text in between). */
+static int put_binary(pg_buf_t *b, hl_stmt_t *stmt, int col, uint32_t oid) {
   switch (oid) {
   case OID_BOOL:
     pg_put_i32(b, 1);
-    pg_put_u8(b, v[0] == 't');
+    pg_put_u8(b, hl_column_bool(stmt, col) != 0);
     return 0;
   case OID_INT2:
     pg_put_i32(b, 2);
-    pg_put_i16(b, (int)strtol(v, NULL, 10));
+    pg_put_i16(b, (int)hl_column_int64(stmt, col));
     return 0;
   case OID_INT4:
     pg_put_i32(b, 4);
-    pg_put_i32(b, (int32_t)strtol(v, NULL, 10));
+    pg_put_i32(b, (int32_t)hl_column_int64(stmt, col));
     return 0;
   case OID_INT8:
     pg_put_i32(b, 8);
-    pg_put_i64(b, strtoll(v, NULL, 10));
+    pg_put_i64(b, hl_column_int64(stmt, col));
     return 0;
   case OID_FLOAT4: {
-    float f = strtof(v, NULL);
+    float f = (float)hl_column_double(stmt, col);
     uint32_t u;
     memcpy(&u, &f, 4);
     pg_put_i32(b, 4);
@@ -223,37 +196,74 @@ int pg_put_value(pg_buf_t *b, hl_stmt_t *stmt, int col, uint32_t oid, int format
     return 0;
   }
   case OID_FLOAT8: {
-    double d = strtod(v, NULL);
+    double d = hl_column_double(stmt, col);
     int64_t u;
     memcpy(&u, &d, 8);
     pg_put_i32(b, 8);
     pg_put_i64(b, u);
     return 0;
   }
-  case OID_DATE: {
-    int64_t days;
-    const char *e;
-    if (parse_date(v, &days, &e) != 0) return -1;
+  case OID_DATE:
     pg_put_i32(b, 4);
-    pg_put_i32(b, (int32_t)days);
+    pg_put_i32(b, hl_column_date(stmt, col) - PG_EPOCH_DAYS);
     return 0;
-  }
-  case OID_TIMESTAMP: {
-    int64_t us;
-    if (parse_timestamp(v, &us) != 0) return -1;
+  case OID_TIMESTAMP:
     pg_put_i32(b, 8);
-    pg_put_i64(b, us);
+    pg_put_i64(b, hl_column_timestamp(stmt, col) - (int64_t)PG_EPOCH_DAYS * 86400 * 1000000);
     return 0;
-  }
-  case OID_NUMERIC:
+  case OID_NUMERIC: {
+    size_t len = 0;
+    const char *v = hl_column_text(stmt, col, &len); /* decimal digits as they print */
+    if (!v) {
+      b->oom = 1;
+      return 0;
+    }
     return put_numeric(b, v, len);
+  }
   case OID_BYTEA:
   case OID_TEXT:
   case OID_VARCHAR:
-  case OID_BPCHAR:
-    put_field(b, v, len);
+  case OID_BPCHAR: {
+    size_t len = 0;
+    const void *p = oid == OID_BYTEA ? hl_column_blob(stmt, col, &len)
+                                     : (const void *)hl_column_text(stmt, col, &len);
+    if (!p && len) {
+      b->oom = 1;
+      return 0;
+    }
+    put_field(b, p, len);
     return 0;
+  }
   default:
     return -1;
   }
+}
+
+int pg_put_value(pg_buf_t *b, hl_stmt_t *stmt, int col, uint32_t oid, int format) {
+  if (hl_column_is_null(stmt, col)) {
+    pg_put_i32(b, -1);
+    return 0;
+  }
+  if (format == 1) return put_binary(b, stmt, col, oid);
+  size_t len = 0;
+  const char *v = hl_column_text(stmt, col, &len);
+  if (!v) {
+    b->oom = 1;
+    return 0;
+  }
+  if (oid == OID_BOOL) {
+    put_field(b, v[0] == 't' ? "t" : "f", 1);
+  } else if (oid == OID_BYTEA) {
+    static const char hex[] = "0123456789abcdef";
+    pg_put_i32(b, (int32_t)(2 + 2 * len));
+    pg_put_bytes(b, "\\x", 2);
+    for (size_t i = 0; i < len; i++) {
+      unsigned char ch = (unsigned char)v[i];
+      char two[2] = {hex[ch >> 4], hex[ch & 15]};
+      pg_put_bytes(b, two, 2);
+    }
+  } else {
+    put_field(b, v, len);
+  }
+  return 0;
 }

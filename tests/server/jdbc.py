@@ -4,8 +4,9 @@ libpostgresql-jdbc-java) through tests/server/java/PgPeer.java: a plain
 query with every type, a PreparedStatement executed seven times (past
 pgJDBC's prepareThreshold of 5 it uses a named server statement and binary
 results), a fetch size inside a transaction (Execute with a row limit and
-PortalSuspended), an error's SQLSTATE, a parameter refused with 0A000 until
-the library binds them, an update count.  The output is compared whole.
+PortalSuspended), an error's SQLSTATE, parameters of every type (setInt
+... setBytes, setNull; pgJDBC sends several in binary), past the threshold
+too, an INSERT with a parameter, update counts.  The output is compared whole.
 Classes are compiled into --build-dir once per source and JDK version.
 Exit 77 without javac/java or the jar (1 under CI=true).
 """
@@ -63,9 +64,11 @@ want = ("server PostgreSQL 14\n"
         "".join("execution %d\n%s" % (i, rows) for i in range(1, 8)) +
         "fetched 5 rows, sum 15\n"
         'error 42P01 ERROR: table "web.nosuch" does not exist\n'
-        "parameter 0A000 ERROR: statement parameters ($1, ?) are not supported yet\n"
+        + "".join("parameters %d: 1/ann\n" % i for i in range(1, 8)) +
+        "select it's 42 null\n"
+        "insert with a parameter 0\n"
         "update count 0\n"
-        "count 6\n")
+        "count 7\n")
 failures = []
 if (p.returncode, p.stdout) != (0, want):
     failures.append("PgPeer output:\n--- got (exit %d)\n%s%s--- want\n%s"

@@ -2,8 +2,8 @@
 // tests/server/package.json, run by tests/npm_peer.sh): simple queries with
 // pg's type parsers on every Hive type, named prepared statements over the
 // extended protocol (Parse once, Bind/Execute twice), an error's code and
-// position, MSCK's warning as a 'notice' event, and parameters refused with
-// 0A000 until the library binds them.  Exact values compared.
+// position, MSCK's warning as a 'notice' event, and parameters ($1, text
+// format, as pg sends them).  Exact values compared.
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -73,9 +73,12 @@ await check("error code and position", async () => {
   await assert.rejects(client.query("SELECT id FROM web.t WHERE nope = 1"),
     (e) => e.code === "42703" && e.position === "28" && e.severity === "ERROR");
 });
-await check("parameters refused", async () => {
-  await assert.rejects(client.query("SELECT id FROM web.t WHERE id = $1", [1]),
-    (e) => e.code === "0A000" && e.message === "statement parameters ($1, ?) are not supported yet");
+await check("parameters", async () => {
+  const r = await client.query("SELECT id, name FROM web.t WHERE id = $1 AND ok = $2 AND day = $3",
+    [1, true, "2024-01-02"]);
+  assert.deepEqual(r.rows, [{ id: 1, name: "ann" }]);
+  const v = await client.query("SELECT $1 + 1 AS n, $2 AS s, $3 AS z", [41, "it's", null]);
+  assert.deepEqual(v.rows, [{ n: 42, s: "it's", z: null }]);
 });
 await check("notice", async () => {
   const notices = [];

@@ -5,8 +5,9 @@ driver makes of it (text results, and psycopg 3's binary results, which
 exercise the binary encoders), cursor.description type codes, errors as the
 driver's exception classes with SQLSTATE and position, MSCK's warnings in
 connection.notices, commit/rollback with autocommit off, psycopg2's client-
-side parameters, psycopg 3's server-side parameters refused with 0A000
-until the library binds them, and connection.cancel() of a long query
+side parameters, psycopg 3's server-side parameters of every type in text
+and binary (WHERE, SELECT list, INSERT; a bad integer is 22P02), and
+connection.cancel() of a long query
 (57014).  Exit 77 when a driver is missing (1 under CI=true).
 """
 import argparse
@@ -112,12 +113,32 @@ with psycopg.connect(dsn) as c:
     check("psycopg binary rows", plain(cur.fetchall()), ROWS)
     check("psycopg type codes", [d.type_code for d in cur.description], OIDS)
     c.rollback()
+    # server-side parameters, text and binary, every type
+    args = (1, 7, "ann", 1.5, Decimal("12345.678"), datetime.date(2024, 1, 2),
+            datetime.datetime(2024, 1, 2, 3, 4, 5, 123456), True, 9000000000, b"hi")
+    where = ("SELECT id FROM web.t WHERE id = %s AND small = %s AND name = %s AND score = %s "
+             "AND amount = %s AND day = %s AND ts = %s AND ok = %s AND big = %s AND raw = %s")
+    check("psycopg text parameters", c.execute(where, args).fetchall(), [(1,)])
+    check("psycopg binary parameters",
+          c.cursor(binary=True).execute(where.replace("%s", "%b"), args).fetchall(), [(1,)])
+    check("psycopg parameters as values",
+          plain(c.execute("SELECT %s, %s, %s, %s, %s", (41, "it's", 2.5, False, None)).fetchall()),
+          [(41, "it's", 2.5, False, None)])
+    check("psycopg binary parameters as values",
+          plain(c.cursor(binary=True).execute(
+              "SELECT %b, %b, %b, %b", (Decimal("-12.5"), b"xy", datetime.date(2020, 2, 3),
+                                         datetime.datetime(2020, 1, 1, 1, 2, 3, 456))).fetchall()),
+          [(Decimal("-12.5"), b"xy", datetime.date(2020, 2, 3),
+            datetime.datetime(2020, 1, 1, 1, 2, 3, 456))])
+    c.execute("INSERT INTO web.t (id, name) VALUES (%s, %s)", (3, "o'neil"))
+    check("psycopg INSERT with parameters",
+          c.execute("SELECT name FROM web.t WHERE id = %s", (3,)).fetchall(), [("o'neil",)])
     try:
-        c.execute("SELECT id FROM web.t WHERE id = %s", (1,))
-        failures.append("psycopg: parameters were accepted")
-    except psycopg.errors.FeatureNotSupported as e:
-        check("psycopg server-side parameter", (e.sqlstate, str(e)),
-              ("0A000", "statement parameters ($1, ?) are not supported yet"))
+        c.execute("SELECT id FROM web.t WHERE id = %s", ("x1",))
+        failures.append("psycopg: no error for a bad parameter")
+    except psycopg.Error as e:
+        check("psycopg bad integer parameter", (e.sqlstate, str(e)),
+              ("22P02", "invalid input syntax for an integer in bind parameter 1"))
     c.rollback()
     try:
         c.execute("SELECT nope FROM web.t")
@@ -125,7 +146,7 @@ with psycopg.connect(dsn) as c:
     except psycopg.errors.UndefinedColumn as e:
         check("psycopg error", (e.sqlstate, e.diag.statement_position), ("42703", "8"))
     c.rollback()
-    check("psycopg after errors", c.execute("SELECT count(*) FROM web.t").fetchone(), (2,))
+    check("psycopg after errors", c.execute("SELECT count(*) FROM web.t").fetchone(), (3,))
 
 rc, _ = srv.stop()
 check("exit status", rc, 0)

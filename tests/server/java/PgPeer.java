@@ -62,14 +62,43 @@ public class PgPeer {
       } catch (SQLException e) {
         System.out.println("error " + e.getSQLState() + " " + e.getMessage().split("\n")[0]);
       }
-      try (PreparedStatement ps = c.prepareStatement("SELECT id FROM web.t WHERE id = ?")) {
-        ps.setInt(1, 1);
-        ps.executeQuery();
-      } catch (SQLException e) {
-        System.out.println("parameter " + e.getSQLState() + " " + e.getMessage());
+      // parameters of every type, past the prepare threshold too
+      try (PreparedStatement ps = c.prepareStatement(
+               "SELECT id, name FROM web.t WHERE id = ? AND big = ? AND score = ? AND amount = ? "
+               + "AND day = ? AND ts = ? AND ok = ? AND raw = ? AND small = ? AND name = ?")) {
+        for (int i = 1; i <= 7; i++) {
+          ps.setInt(1, 1);
+          ps.setLong(2, 9000000000L);
+          ps.setDouble(3, 1.5);
+          ps.setBigDecimal(4, new java.math.BigDecimal("12345.678"));
+          ps.setDate(5, java.sql.Date.valueOf("2024-01-02"));
+          ps.setTimestamp(6, java.sql.Timestamp.valueOf("2024-01-02 03:04:05.123456"));
+          ps.setBoolean(7, true);
+          ps.setBytes(8, "hi".getBytes());
+          ps.setShort(9, (short) 7);
+          ps.setString(10, "ann");
+          try (ResultSet rs = ps.executeQuery()) {
+            StringBuilder b = new StringBuilder("parameters " + i + ":");
+            while (rs.next()) b.append(' ').append(rs.getInt(1)).append('/').append(rs.getString(2));
+            System.out.println(b);
+          }
+        }
+      }
+      try (PreparedStatement ps = c.prepareStatement("SELECT ?, ? + 1, ?")) {
+        ps.setString(1, "it's");
+        ps.setInt(2, 41);
+        ps.setNull(3, Types.INTEGER);
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          System.out.println("select " + rs.getString(1) + " " + rs.getInt(2) + " " + rs.getObject(3));
+        }
+      }
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO web.many VALUES (?)")) {
+        ps.setInt(1, 100);
+        System.out.println("insert with a parameter " + ps.executeUpdate());
       }
       try (Statement st = c.createStatement()) {
-        System.out.println("update count " + st.executeUpdate("INSERT INTO web.many VALUES (100)"));
+        System.out.println("update count " + st.executeUpdate("INSERT INTO web.many VALUES (10)"));
         try (ResultSet rs = st.executeQuery("SELECT count(*) FROM web.many")) {
           rs.next();
           System.out.println("count " + rs.getLong(1));

@@ -407,6 +407,7 @@ static int on_execute(pg_conn_t *c, const pg_frame_t *f) {
     simple_msg(c, 's');
   } else if (rc == 0) {
     p->done = 1;
+    pg_after_statement(c, &p->res, p->sql);
   } else if (rc == -1) {
     p->done = 1;
     c->ext_failed = 1;

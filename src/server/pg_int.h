@@ -132,6 +132,14 @@ typedef struct pg_setting {
   char *name, *value;
 } pg_setting_t;
 
+#define PG_MAX_RELS 256
+
+/* A table psql may ask about by OID (pg_catalog.c). */
+typedef struct pg_rel {
+  uint32_t oid;
+  char db[128], table[128];
+} pg_rel_t;
+
 typedef struct pg_pstmt pg_pstmt_t;
 typedef struct pg_portal pg_portal_t;
 
@@ -148,6 +156,8 @@ struct pg_conn {
   int n_settings;
   pg_pstmt_t *pstmts; /* named and unnamed ("") prepared statements */
   pg_portal_t *portals;
+  pg_rel_t rels[PG_MAX_RELS]; /* tables listed so far, by made-up OID */
+  int n_rels;
 };
 
 /* Sends ErrorResponse (SEVERITY "ERROR" or "FATAL"; POSITION 0: none). */
@@ -210,6 +220,10 @@ void pg_send_row_description(pg_conn_t *c, pg_result_t *r, const int16_t *format
  * 0 when done (CommandComplete sent), -1 on error (ErrorResponse sent). */
 int pg_send_rows(pg_conn_t *c, pg_result_t *r, const int16_t *formats, uint64_t max,
                  const char *query, size_t stmt_off);
+
+/* What a statement that succeeded changes in the session (USE: the
+ * current schema). */
+void pg_after_statement(pg_conn_t *c, const pg_result_t *r, const char *stmt);
 
 /* Simple query (Q). */
 void pg_simple_query(pg_conn_t *c, const char *query);

@@ -530,6 +530,22 @@ done:
   return rc;
 }
 
+void pg_after_statement(pg_conn_t *c, const pg_result_t *r, const char *stmt) {
+  if (strcmp(r->tag, "USE") != 0) return;
+  /* USE db: the current schema of current_schema() and psql's \dt */
+  char w[16], name[128];
+  const char *p = word(stmt, w, sizeof w);
+  p = skip_space(p);
+  size_t n = 0;
+  while (*p && *p != ';' && !isspace((unsigned char)*p) && n + 1 < sizeof name)
+    if (*p == '`')
+      p++;
+    else
+      name[n++] = (char)tolower((unsigned char)*p++);
+  name[n] = '\0';
+  if (n && !strchr(name, '.')) pg_setting_put(c, "search_path", name);
+}
+
 /* ---- simple query ---- */
 
 /* Runs one statement's result to the end (every result of a statement
@@ -603,6 +619,7 @@ void pg_simple_query(pg_conn_t *c, const char *query) {
     }
     free(piece);
     rc = send_all(c, &r, query, off);
+    if (rc == 0) pg_after_statement(c, &r, query + off);
     pg_result_free(&r);
     if (rc != 0) break;
     off = next;

@@ -3,7 +3,8 @@
 every Hive type in psql's aligned output, an error with psql's LINE/caret
 from the position field, MSCK's warnings as WARNING lines (NoticeResponse),
 a script with BEGIN/COMMIT and SET/SHOW under ON_ERROR_STOP, several
-statements in one -c, and psql's \\l, \\dn, \\dt and \\d of a table.  Every
+statements in one -c, and psql's \\l, \\dn, \\dt [PATTERN] (before and
+after USE) and \\d of a table (answered by src/server/pg_catalog.c).  Every
 output is compared whole.  Exit 77 without psql (1 under CI=true).
 """
 import argparse
@@ -105,6 +106,70 @@ LINE 1: SELECT * FROM nosuch;
 """))
 check("two statements in -c", psql("-A", "-t", "-c", "USE web; SELECT max(id) FROM t"),
       (0, "USE\n3\n", ""))
+check("\\l", psql("-c", "\\l"), (0, """\
+                                          List of databases
+   Name    |  Owner   | Encoding | Collate | Ctype | ICU Locale | Locale Provider | Access privileges 
+-----------+----------+----------+---------+-------+------------+-----------------+-------------------
+ warehouse | hivelite | UTF8     | C       | C     |            | libc            | 
+(1 row)
+
+""", ""))
+check("\\dn", psql("-c", "\\dn"), (0, """\
+  List of schemas
+  Name   |  Owner   
+---------+----------
+ default | hivelite
+ web     | hivelite
+(2 rows)
+
+""", ""))
+listing = """\
+        List of relations
+ Schema | Name | Type  |  Owner   
+--------+------+-------+----------
+ web    | p    | table | hivelite
+ web    | t    | table | hivelite
+(2 rows)
+
+"""
+check("\\dt web.*", psql("-c", "\\dt web.*"), (0, listing, ""))
+check("\\dt in the current schema", psql("-c", "\\dt"), (0, "", "Did not find any relations.\n"))
+check("USE then \\dt", psql("-c", "USE web", "-c", "\\dt", "-c", "SELECT current_schema()"),
+      (0, "USE\n" + listing + """\
+ current_schema 
+----------------
+ web
+(1 row)
+
+""", ""))
+check("\\dt of a pattern", psql("-c", "\\dt web.t*"), (0, """\
+        List of relations
+ Schema | Name | Type  |  Owner   
+--------+------+-------+----------
+ web    | t    | table | hivelite
+(1 row)
+
+""", ""))
+check("\\d web.t", psql("-c", "\\d web.t"), (0, """\
+                             Table "web.t"
+ Column |            Type             | Collation | Nullable | Default 
+--------+-----------------------------+-----------+----------+---------
+ id     | integer                     |           |          | 
+ name   | text                        |           |          | 
+ score  | double precision            |           |          | 
+ amount | numeric(10,2)               |           |          | 
+ day    | date                        |           |          | 
+ ts     | timestamp without time zone |           |          | 
+ ok     | boolean                     |           |          | 
+ big    | bigint                      |           |          | 
+ tags   | text                        |           |          | 
+ raw    | bytea                       |           |          | 
+
+""", ""))
+check("\\d of a partitioned table", psql("-c", "\\d web.p")[1].splitlines()[3:5], [
+    " x      | integer |           |          | ", " k      | text    |           |          | "])
+check("\\d of nothing", psql("-c", "\\d web.nosuch"),
+      (1, "", "Did not find any relation named \"web.nosuch\".\n"))
 
 rc, log = srv.stop()
 check("exit status", rc, 0)

@@ -186,6 +186,80 @@ static int select_list_count(const char *n) {
   return count;
 }
 
+/* The name of select-list item ITEM[0..LEN): its alias ("x as name"), else
+ * its last identifier ("result.table_cat"), else "?column?". */
+static void item_name(const char *item, size_t len, char *out, size_t cap) {
+  while (len > 0 && item[len - 1] == ' ')
+    len--;
+  size_t start = len;
+  while (start > 0 && (isalnum((unsigned char)item[start - 1]) || item[start - 1] == '_'))
+    start--;
+  if (start == len || len - start >= cap) {
+    snprintf(out, cap, "?column?");
+    return;
+  }
+  memcpy(out, item + start, len - start);
+  out[len - start] = '\0';
+}
+
+/* The names of the select list's columns into NAMES (up to MAX): the count. */
+static int select_list_names(const char *n, char names[][64], int max) {
+  const char *p = n + 7, *item = p;
+  int depth = 0, count = 0;
+  for (;; p++) {
+    if (*p == '\'' || *p == '"') {
+      char q = *p;
+      for (p++; *p && *p != q; p++) {
+      }
+      if (!*p) break;
+      continue;
+    }
+    if (*p == '(') depth++;
+    if (*p == ')') depth--;
+    int end = !*p || (depth == 0 && (*p == ',' || strncmp(p, " from ", 6) == 0));
+    if (end) {
+      if (count < max) item_name(item, (size_t)(p - item), names[count], 64);
+      count++;
+      if (*p != ',') break;
+      item = p + 1;
+    }
+  }
+  return count < max ? count : max;
+}
+
+/* A LIKE pattern after KEY ("n.nspname like ") as a regular expression. */
+static int like_after(const char *n, const char *key, regex_t *re, int *bad) {
+  const char *p = strstr(n, key);
+  if (!p) return 0;
+  p += strlen(key);
+  if (*p != '\'') return 0;
+  char pat[1024];
+  size_t k = 0;
+  pat[k++] = '^';
+  for (p++; *p && *p != '\'' && k + 4 < sizeof pat; p++) {
+    if (*p == '\\' && p[1] && p[1] != '\'') {
+      p++;
+      if (!isalnum((unsigned char)*p)) pat[k++] = '\\';
+      pat[k++] = *p;
+    } else if (*p == '%') {
+      pat[k++] = '.';
+      pat[k++] = '*';
+    } else if (*p == '_') {
+      pat[k++] = '.';
+    } else {
+      if (strchr(".[]()*+?{}|^$\\", *p)) pat[k++] = '\\';
+      pat[k++] = *p;
+    }
+  }
+  pat[k++] = '$';
+  pat[k] = '\0';
+  if (regcomp(re, pat, REG_EXTENDED | REG_NOSUB) != 0) {
+    *bad = 1;
+    return 0;
+  }
+  return 1;
+}
+
 /* The current Hive database (SET search_path or USE keep it). */
 static const char *current_db(pg_conn_t *c) {
   const char *v = pg_setting_get(c, "search_path");
@@ -398,7 +472,116 @@ static int answer_attributes(pg_conn_t *c, const char *n, pg_result_t *r) {
 
 /* any other catalog SELECT: no rows, as many columns as it asks */
 static int answer_empty(pg_conn_t *c, const char *n, pg_result_t *r) {
-  return new_rows(c, r, select_list_count(n), NULL) ? 0 : -1;
+  char local[64][64];
+  int k = select_list_names(n, local, 64);
+  const char *ptrs[64];
+  for (int i = 0; i < k; i++)
+    ptrs[i] = local[i];
+  return new_rows(c, r, k, ptrs) ? 0 : -1;
+}
+
+/* pgJDBC's DatabaseMetaData.getSchemas */
+static int answer_jdbc_schemas(pg_conn_t *c, const char *n, pg_result_t *r) {
+  static const char *const cols[] = {"table_schem", "table_catalog"};
+  pg_rows_t *dbs = hive_rows(c, "SHOW DATABASES", 1);
+  if (!dbs) return -1;
+  pg_rows_t *rows = new_rows(c, r, 2, cols);
+  for (size_t i = 0; rows && i < dbs->n_rows; i++) {
+    const char *row[2] = {dbs->cells[i], NULL};
+    pg_rows_add(rows, row);
+  }
+  pg_rows_free(dbs);
+  return rows ? 0 : -1;
+}
+
+static int add_jdbc_table(pg_conn_t *c, pg_rows_t *out, const char *db, const char *t) {
+  const char *row[10] = {NULL, db, t, "TABLE", NULL, "", "", "", "", ""};
+  pg_rows_add(out, row);
+  return remember(c, db, t);
+}
+
+/* pgJDBC's DatabaseMetaData.getTables (every Hive table is a TABLE) */
+static int answer_jdbc_tables(pg_conn_t *c, const char *n, pg_result_t *r) {
+  static const char *const cols[] = {"table_cat",     "table_schem", "table_name",
+                                     "table_type",    "remarks",     "type_cat",
+                                     "type_schem",    "type_name",   "self_referencing_col_name",
+                                     "ref_generation"};
+  regex_t db_re, tab_re;
+  int bad = 0, rc = -1;
+  int has_db = like_after(n, "n.nspname like ", &db_re, &bad);
+  int has_tab = like_after(n, "c.relname like ", &tab_re, &bad);
+  pg_rows_t *rows = bad ? NULL : new_rows(c, r, 10, cols);
+  if (rows)
+    rc = each_table(c, has_db ? &db_re : NULL, has_tab ? &tab_re : NULL, 0, rows, add_jdbc_table);
+  else if (bad)
+    pg_send_error(c, "ERROR", "22025", "invalid LIKE pattern", 0);
+  if (has_db) regfree(&db_re);
+  if (has_tab) regfree(&tab_re);
+  return rc;
+}
+
+/* one table's columns as pgJDBC's getColumns query yields them */
+static int add_jdbc_columns(pg_conn_t *c, pg_rows_t *out, const char *db, const char *t) {
+  char sql[600];
+  snprintf(sql, sizeof sql, "DESCRIBE `%s`.`%s`", db, t);
+  pg_rows_t *d = hive_rows(c, sql, 3);
+  if (!d) return -1;
+  regex_t *col_re = c->catalog_col_re;
+  for (size_t i = 0, attnum = 1; i < d->n_rows; i++) {
+    const char *name = d->cells[3 * i], *type = d->cells[3 * i + 1], *comment = d->cells[3 * i + 2];
+    if (!name || !*name || name[0] == '#') break;
+    if (col_re && regexec(col_re, name, 0, NULL, 0) != 0) continue;
+    pg_type_t pt = pg_type_of(type);
+    char oid[16], mod[16], len[16], num[16];
+    snprintf(oid, sizeof oid, "%u", pt.oid);
+    snprintf(mod, sizeof mod, "%d", (int)pt.typmod);
+    snprintf(len, sizeof len, "%d", (int)pt.typlen);
+    snprintf(num, sizeof num, "%zu", attnum++);
+    const char *row[15] = {db,
+                           t,
+                           name,
+                           oid,
+                           "f",
+                           mod,
+                           len,
+                           "-1",
+                           num,
+                           NULL,
+                           NULL,
+                           NULL,
+                           comment && *comment ? comment : NULL,
+                           "0",
+                           "b"};
+    pg_rows_add(out, row);
+  }
+  pg_rows_free(d);
+  return remember(c, db, t);
+}
+
+/* pgJDBC's DatabaseMetaData.getColumns: the attribute rows it computes
+ * JDBC types and sizes from (atttypid, atttypmod) */
+static int answer_jdbc_columns(pg_conn_t *c, const char *n, pg_result_t *r) {
+  static const char *const cols[] = {"nspname",     "relname",     "attname",      "atttypid",
+                                     "attnotnull",  "atttypmod",   "attlen",       "typtypmod",
+                                     "attnum",      "attidentity", "attgenerated", "adsrc",
+                                     "description", "typbasetype", "typtype"};
+  regex_t db_re, tab_re, col_re;
+  int bad = 0, rc = -1;
+  int has_db = like_after(n, "n.nspname like ", &db_re, &bad);
+  int has_tab = like_after(n, "c.relname like ", &tab_re, &bad);
+  int has_col = like_after(n, "attname like ", &col_re, &bad);
+  pg_rows_t *rows = bad ? NULL : new_rows(c, r, 15, cols);
+  if (rows) {
+    c->catalog_col_re = has_col ? &col_re : NULL;
+    rc = each_table(c, has_db ? &db_re : NULL, has_tab ? &tab_re : NULL, 0, rows, add_jdbc_columns);
+    c->catalog_col_re = NULL;
+  } else if (bad) {
+    pg_send_error(c, "ERROR", "22025", "invalid LIKE pattern", 0);
+  }
+  if (has_db) regfree(&db_re);
+  if (has_tab) regfree(&tab_re);
+  if (has_col) regfree(&col_re);
+  return rc;
 }
 
 static int answer_list(pg_conn_t *c, const char *n, pg_result_t *r) {
@@ -427,6 +610,12 @@ static const pattern_t patterns[] = {
     {"select c.oid, n.nspname, c.relname from pg_catalog.pg_class c", 0, answer_lookup},
     {"select c.relchecks, c.relkind|from pg_catalog.pg_class c|where c.oid = ", 0, answer_relation},
     {"select a.attname|from pg_catalog.pg_attribute a|a.attrelid = ", 0, answer_attributes},
+    {"select nspname as table_schem, null as table_catalog from pg_catalog.pg_namespace", 0,
+     answer_jdbc_schemas},
+    {"select null as table_cat, n.nspname as table_schem, c.relname as table_name|"
+     "from pg_catalog.pg_namespace n, pg_catalog.pg_class c",
+     0, answer_jdbc_tables},
+    {"select * from (select n.nspname,c.relname,a.attname,a.atttypid", 0, answer_jdbc_columns},
 };
 
 /* The answer for normalized N, or NULL. */

@@ -157,6 +157,7 @@ struct pg_conn {
   pg_pstmt_t *pstmts; /* named and unnamed ("") prepared statements */
   pg_portal_t *portals;
   pg_rel_t rels[PG_MAX_RELS]; /* tables listed so far, by made-up OID */
+  void *catalog_col_re;       /* pg_catalog.c: the column pattern while listing */
   int n_rels;
 };
 

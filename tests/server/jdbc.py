@@ -6,7 +6,9 @@ pgJDBC's prepareThreshold of 5 it uses a named server statement and binary
 results), a fetch size inside a transaction (Execute with a row limit and
 PortalSuspended), an error's SQLSTATE, parameters of every type (setInt
 ... setBytes, setNull; pgJDBC sends several in binary), past the threshold
-too, an INSERT with a parameter, update counts.  The output is compared whole.
+too, an INSERT with a parameter, update counts; and DatabaseMetaData's
+getSchemas, getTables, getColumns (types and sizes pgJDBC derives from the
+attribute rows) and getPrimaryKeys (none: Hive tables have no keys).  The output is compared whole.
 Classes are compiled into --build-dir once per source and JDK version.
 Exit 77 without javac/java or the jar (1 under CI=true).
 """
@@ -72,6 +74,22 @@ want = ("server PostgreSQL 14\n"
 failures = []
 if (p.returncode, p.stdout) != (0, want):
     failures.append("PgPeer output:\n--- got (exit %d)\n%s%s--- want\n%s"
+                    % (p.returncode, p.stdout, p.stderr, want))
+p = subprocess.run(["java", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Duser.timezone=UTC",
+                    "-cp", classes + os.pathsep + JAR, "PgPeer", str(srv.port), "metadata"],
+                   capture_output=True, text=True, timeout=240)
+col = "column COLUMN_NAME=%s DATA_TYPE=%s TYPE_NAME=%s COLUMN_SIZE=%s DECIMAL_DIGITS=%s " \
+      "NULLABLE=1 ORDINAL_POSITION=%d\n"
+cols = [("id", 4, "int4", 10, 0), ("small", 5, "int2", 5, 0), ("name", 12, "text", 2147483647, 0),
+        ("score", 8, "float8", 17, 17), ("amount", 2, "numeric", 12, 3), ("day", 91, "date", 13, 0),
+        ("ts", 93, "timestamp", 29, 6), ("ok", -7, "bool", 1, 0), ("big", -5, "int8", 19, 0),
+        ("raw", -2, "bytea", 2147483647, 0)]
+want = ("schema TABLE_SCHEM=default\nschema TABLE_SCHEM=web\n"
+        "table TABLE_SCHEM=web TABLE_NAME=many TABLE_TYPE=TABLE\n"
+        "table TABLE_SCHEM=web TABLE_NAME=t TABLE_TYPE=TABLE\n" +
+        "".join(col % (c + (i + 1,)) for i, c in enumerate(cols)) + "metadata done\n")
+if (p.returncode, p.stdout) != (0, want):
+    failures.append("PgPeer metadata output:\n--- got (exit %d)\n%s%s--- want\n%s"
                     % (p.returncode, p.stdout, p.stderr, want))
 rc, _ = srv.stop()
 if rc != 0:

@@ -15,8 +15,35 @@ public class PgPeer {
     System.out.println(b);
   }
 
+  static void dump(String what, ResultSet rs, String... cols) throws SQLException {
+    while (rs.next()) {
+      StringBuilder b = new StringBuilder(what);
+      for (String col : cols) b.append(' ').append(col).append('=').append(rs.getString(col));
+      System.out.println(b);
+    }
+    rs.close();
+  }
+
+  // DatabaseMetaData, answered by the server's catalog layer
+  static void metadata(String url) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url)) {
+      DatabaseMetaData md = c.getMetaData();
+      dump("schema", md.getSchemas(), "TABLE_SCHEM");
+      dump("table", md.getTables(null, "web", "%", new String[] {"TABLE"}), "TABLE_SCHEM",
+          "TABLE_NAME", "TABLE_TYPE");
+      dump("column", md.getColumns(null, "web", "t", "%"), "COLUMN_NAME", "DATA_TYPE",
+          "TYPE_NAME", "COLUMN_SIZE", "DECIMAL_DIGITS", "NULLABLE", "ORDINAL_POSITION");
+      dump("key", md.getPrimaryKeys(null, "web", "t"), "COLUMN_NAME");
+      System.out.println("metadata done");
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     String url = "jdbc:postgresql://127.0.0.1:" + args[0] + "/warehouse?user=jdbc";
+    if (args.length > 1 && args[1].equals("metadata")) {
+      metadata(url);
+      return;
+    }
     try (Connection c = DriverManager.getConnection(url)) {
       DatabaseMetaData md = c.getMetaData();
       System.out.println("server " + md.getDatabaseProductName() + " "

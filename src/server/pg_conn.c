@@ -244,6 +244,7 @@ static void session(pg_conn_t *c) {
     pg_setting_put(c, reported[i][0], reported[i][1]);
   pg_setting_put(c, "search_path", "default");
   pg_setting_put(c, "extra_float_digits", "1");
+  pg_setting_put(c, "statement_timeout", "0");
   for (int i = 0; i < st.n_params; i++)
     if (strcmp(st.names[i], "application_name") == 0)
       pg_setting_put(c, "application_name", st.values[i]);

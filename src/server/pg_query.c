@@ -148,7 +148,6 @@ static const char *const show_extra[][2] = {
     {"max_identifier_length", "128"},
     {"lc_collate", "C"},
     {"lc_ctype", "C"},
-    {"statement_timeout", "0"},
     {"lock_timeout", "0"},
 };
 
@@ -299,6 +298,19 @@ static int run_set(pg_conn_t *c, const char *stmt, pg_result_t *r) {
         pg_send_error(c, "ERROR", hl_sqlstate(c->db), hl_errmsg(c->db), 0);
         return -1;
       }
+    }
+  }
+  if (strcasecmp(name, "statement_timeout") == 0) {
+    /* PostgreSQL's setting is hivelite's (same units: ms, or with s/m) */
+    char set[600];
+    snprintf(set, sizeof set, "SET hivelite.statement_timeout=%s", value);
+    hl_stmt_t *s = NULL;
+    hl_status_t st = hl_prepare(c->db, set, &s, NULL);
+    if (st == HL_OK && s) st = hl_step(s);
+    hl_finalize(s);
+    if (st != HL_DONE && st != HL_OK) {
+      pg_send_error(c, "ERROR", hl_sqlstate(c->db), hl_errmsg(c->db), 0);
+      return -1;
     }
   }
   const char *canon = canonical(c, name);

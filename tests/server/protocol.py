@@ -120,6 +120,15 @@ check("SET of a client and a hivelite setting", [m for m in msgs if m[0] in (b"C
     (b"C", b"SET\0"), (b"D", struct.pack("!HI", 1, 1) + b"3"), (b"C", b"SHOW\0"),
     (b"C", b"SET\0")])
 
+# ---- statement_timeout is hivelite.statement_timeout ----
+c.send(query_message("SET statement_timeout = '200ms'; "
+                     "SELECT count(*) FROM n a CROSS JOIN n b CROSS JOIN n c"))
+msgs = c.until_ready()
+check("statement_timeout", (types(msgs), fields(msgs[1][1])["C"], fields(msgs[1][1])["M"]),
+      ("CEZ", "57014", "canceling statement due to statement timeout"))
+c.send(query_message("SET statement_timeout TO 0"))
+c.until_ready()
+
 # ---- cancel ----
 long_query = "SELECT count(*) FROM n a CROSS JOIN n b CROSS JOIN n c"
 c.send(query_message(long_query))

@@ -20,6 +20,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/rand.h>
 #include <poll.h>
@@ -44,6 +45,8 @@ static void *conn_thread(void *p) {
   conn_arg_t a = *(conn_arg_t *)p;
   free(p);
   pg_conn_main(a.srv, a.fd);
+  /* OpenSSL's per-thread state (the random generator's) goes with the thread */
+  OPENSSL_thread_stop();
   pthread_mutex_lock(&a.srv->mu);
   a.srv->n_threads--;
   pthread_cond_signal(&a.srv->gone);

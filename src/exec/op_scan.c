@@ -106,13 +106,17 @@ typedef struct scan {
   hl_arena_t *pred_scratch;
   hl_arena_t *arena; /* the query's, for the late mask */
   bool *late;        /* [n_data], NULL: none */
-  /* the open file is shared by the threads by row group (open_next_file) */
+  /* the open file is shared by the threads by row group or Avro piece
+   * (open_next_file) */
   bool split;
   size_t split_base;
-  /* Parquet files at least this large (hivelite.scan.split.size, 64 MiB)
-   * are read by all threads of a parallel scan, each taking every n-th row
-   * group: a table of a few large files then keeps every core busy */
+  /* Parquet and Avro files at least this large (hivelite.scan.split.size,
+   * 64 MiB) are read by all threads of a parallel scan, each taking every
+   * n-th row group (Parquet) or piece of the file (Avro: a quarter of the
+   * split size, at least AVRO_PIECE_MIN, cut at sync markers): a table of a
+   * few large files then keeps every core busy */
   uint64_t split_bytes;
+  uint64_t blocks; /* Avro blocks read (EXPLAIN ANALYZE) */
   /* hl_op_scan_set_meta; meta_cols[c]: column c of the open file was
    * answered from its statistics (meta_any: some column) */
   const uint8_t *meta_want;
@@ -122,8 +126,13 @@ typedef struct scan {
   bool meta_any;
 } scan_t;
 
+/* The smallest piece of a shared Avro file: about one block of Hive's
+ * (avro.mapred.sync.interval, 64 KiB), so that few pieces hold no block. */
+#define AVRO_PIECE_MIN ((uint64_t)64 << 10)
+
 static void note_parquet(scan_t *sc);
 static void note_orc(scan_t *sc);
+static void note_avro(scan_t *sc);
 static hl_status_t apply_meta(scan_t *sc, hl_error_t *err);
 
 /* SELECT FROM parquet.`path`: unit U's files were listed at bind time
@@ -372,11 +381,12 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   const hl_stor_entry_t *entry = &sc->files[sc->next_file++];
   if (sc->on_file) sc->on_file(sc->on_file_ctx, ordinal);
   const char *name = entry->name;
-  /* A large Parquet file is shared by the threads: its row groups are
-   * units of work numbered on from its ordinal (so every thread opens it
-   * and reads its share); any other file is one unit, read by one thread. */
-  bool split =
-      sc->n_workers > 1 && sc->parquet && !sc->plan->sampled && entry->size >= sc->split_bytes;
+  /* A large Parquet or Avro file is shared by the threads: its row groups
+   * (Avro: pieces) are units of work numbered on from its ordinal (so every
+   * thread opens it and reads its share); any other file is one unit, read
+   * by one thread. */
+  bool split = sc->n_workers > 1 && (sc->parquet || sc->avro) && !sc->plan->sampled &&
+               entry->size >= sc->split_bytes;
   sc->split = false;
   sc->meta_any = false; /* set again by apply_meta for this file */
   /* another worker's file: leave the reader closed and move on */
@@ -428,9 +438,18 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
   if (sc->rcfile)
     return hl_rcfile_reader_open(sc->s->fs, path, &sc->rc_fmt, sc->n_read, t->types, sc->read_names,
                                  sc->read_needed, &sc->rc, err);
-  if (sc->avro)
-    return hl_avro_reader_open(sc->s->fs, path, sc->av_schema, sc->n_read, t->types, sc->read_names,
-                               sc->read_needed, &sc->av, err);
+  if (sc->avro) {
+    hl_status_t rc = hl_avro_reader_open(sc->s->fs, path, sc->av_schema, sc->n_read, t->types,
+                                         sc->read_names, sc->read_needed, &sc->av, err);
+    if (rc == HL_OK && split) {
+      uint64_t piece = sc->split_bytes / 4 > AVRO_PIECE_MIN ? sc->split_bytes / 4 : AVRO_PIECE_MIN;
+      size_t n = hl_avro_reader_share(sc->av, piece, ordinal, sc->n_workers, sc->worker);
+      sc->file_ordinal = ordinal + (n > 0 ? n : 1);
+      sc->split = true;
+      sc->split_base = ordinal;
+    }
+    return rc;
+  }
   if (sc->orc) {
     hl_status_t rc =
         hl_orc_reader_open(sc->s->fs, path, sc->n_read, sc->read_types ? sc->read_types : t->types,
@@ -518,8 +537,10 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
         sc->file_rows += sc->batch->n_rows;
       }
       if (sc->batch->n_rows > 0) {
-        if (sc->split) /* the unit: the row group's number after the file's */
-          sc->current_file = sc->split_base + (size_t)hl_parquet_reader_current_row_group(sc->pq);
+        if (sc->split) /* the unit: the row group's (piece's) number after the file's */
+          sc->current_file =
+              sc->split_base + (sc->pq ? (size_t)hl_parquet_reader_current_row_group(sc->pq)
+                                       : hl_avro_reader_current_piece(sc->av));
         sc->stats.rows_read += sc->batch->n_rows;
         rc = fill_keys(sc, err);
         if (rc != HL_OK) return rc;
@@ -541,6 +562,7 @@ static hl_status_t scan_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
       sc->seq = NULL;
       hl_rcfile_reader_close(sc->rc);
       sc->rc = NULL;
+      note_avro(sc);
       hl_avro_reader_close(sc->av);
       sc->av = NULL;
       note_orc(sc);
@@ -581,6 +603,11 @@ static void note_orc(scan_t *sc) {
   sc->row_groups_read += read;
 }
 
+/* Adds a closing Avro reader's blocks to the scan's. */
+static void note_avro(scan_t *sc) {
+  if (sc->av) sc->blocks += hl_avro_reader_blocks(sc->av);
+}
+
 /* Publishes the counters to the plan (workers of a parallel scan add up). */
 static void publish_actual(scan_t *sc) {
   hl_scan_actual_t *a = sc->plan->actual;
@@ -592,6 +619,7 @@ static void publish_actual(scan_t *sc) {
   __atomic_fetch_add(&a->row_groups_total, sc->row_groups_total, __ATOMIC_RELAXED);
   __atomic_fetch_add(&a->row_groups_read, sc->row_groups_read, __ATOMIC_RELAXED);
   __atomic_fetch_add(&a->pages_skipped, sc->pages_skipped, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&a->blocks, sc->blocks, __ATOMIC_RELAXED);
 }
 
 static void scan_close(hl_op_t *op) {
@@ -602,6 +630,7 @@ static void scan_close(hl_op_t *op) {
   sc->seq = NULL;
   hl_rcfile_reader_close(sc->rc);
   sc->rc = NULL;
+  note_avro(sc);
   hl_avro_reader_close(sc->av);
   sc->av = NULL;
   note_orc(sc);

@@ -165,6 +165,7 @@ static void explain_scan(lines_t *l, const hl_plan_scan_t *scan, const hl_expr_t
           (unsigned long long)a->row_groups_read, (unsigned long long)a->row_groups_total);
     if (a->pages_skipped)
       hl_buf_printf(&x, ", pages skipped %llu", (unsigned long long)a->pages_skipped);
+    if (a->blocks) hl_buf_printf(&x, ", blocks %llu", (unsigned long long)a->blocks);
     if (x.oom)
       l->oom = true;
     else

@@ -99,6 +99,7 @@ typedef struct hl_scan_actual {
   uint64_t row_groups_total; /* Parquet row groups in the files opened */
   uint64_t row_groups_read;  /* ... not skipped by statistics */
   uint64_t pages_skipped;    /* Parquet pages skipped by the column index */
+  uint64_t blocks;           /* Avro blocks read */
 } hl_scan_actual_t;
 
 typedef struct hl_plan_scan {

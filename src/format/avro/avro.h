@@ -100,6 +100,18 @@ hl_status_t hl_avro_reader_next(hl_avro_reader_t *r, hl_batch_t *batch, hl_error
  * BEGIN, as Hadoop's AvroRecordReader does).  Call before the first next. */
 hl_status_t hl_avro_reader_set_range(hl_avro_reader_t *r, uint64_t begin, uint64_t end,
                                      hl_error_t *err);
+/* Shares the file with the other threads of a parallel scan: it is cut
+ * into pieces of PIECE_BYTES (the last one shorter), piece i the byte range
+ * [i * PIECE_BYTES, (i + 1) * PIECE_BYTES) read as hl_avro_reader_set_range
+ * reads a split, and this reader reads piece i only when (BASE + i) % N ==
+ * W.  A batch then holds the rows of one piece
+ * (hl_avro_reader_current_piece).  Call before the first next, instead of
+ * set_range.  Returns the number of pieces. */
+size_t hl_avro_reader_share(hl_avro_reader_t *r, uint64_t piece_bytes, size_t base, int n, int w);
+/* The piece the rows of the last batch came from (shared readers). */
+size_t hl_avro_reader_current_piece(const hl_avro_reader_t *r);
+/* Blocks whose header this reader has read. */
+uint64_t hl_avro_reader_blocks(const hl_avro_reader_t *r);
 void hl_avro_reader_close(hl_avro_reader_t *r); /* NULL is a no-op */
 
 /* ---------------------------------------------------------------- writer */

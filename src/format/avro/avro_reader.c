@@ -16,7 +16,11 @@
  * count claims more records than its bytes could hold compressed).
  * A split (hl_avro_reader_set_range) starts after the first sync marker at
  * or after its start and reads the blocks that start before its end, so
- * the splits of a file read every block exactly once.
+ * the splits of a file read every block exactly once.  A shared file
+ * (hl_avro_reader_share, the threads of a parallel scan) is cut into
+ * pieces of equal size, each read as a split; a thread reads every n-th
+ * piece, and a batch never holds rows of two pieces, so that the scan can
+ * put the threads' batches back in file order.
  *
  * Invariant: every count and length from the file is checked against the
  * bytes present before memory is taken for it; a damaged block is XX001
@@ -55,7 +59,15 @@ struct hl_avro_reader {
   size_t data_len, data_pos;
   uint64_t block_off; /* file offset of the current block, for messages */
   int64_t rows_left;  /* records of the current block not yet decoded */
-  bool done;
+  bool done;          /* the range (or the file) has no more blocks */
+  /* hl_avro_reader_share: piece i, the bytes [i * piece_bytes, (i + 1) *
+   * piece_bytes), is this reader's when (share_base + i) % share_n ==
+   * share_w; piece is the one being read (piece_open) */
+  uint64_t piece_bytes; /* 0: not shared, or every piece read */
+  size_t share_base, n_pieces, piece;
+  int share_n, share_w;
+  bool piece_open;
+  uint64_t n_blocks; /* blocks read (EXPLAIN ANALYZE) */
 };
 
 static hl_status_t corrupt_at(hl_avro_reader_t *r, uint64_t off, const char *why, hl_error_t *err) {
@@ -210,12 +222,16 @@ hl_status_t hl_avro_reader_open(hl_stor_t *fs, const char *path, const hl_avro_s
   return HL_OK;
 }
 
-/* Moves to just after the first sync marker that ends at or after BEGIN. */
-hl_status_t hl_avro_reader_set_range(hl_avro_reader_t *r, uint64_t begin, uint64_t end,
-                                     hl_error_t *err) {
-  if (r->done) return HL_OK;
-  r->range_end = end;
-  if (begin <= r->data_start) return HL_OK;
+/* Moves to just after the first sync marker that ends at or after BEGIN
+ * and before END (a block starts there); *found false when there is none. */
+static hl_status_t seek_sync(hl_avro_reader_t *r, uint64_t begin, uint64_t end, bool *found,
+                             hl_error_t *err) {
+  *found = true;
+  if (begin <= r->data_start) {
+    hl_seqio_in_seek(&r->in, r->data_start);
+    *found = r->data_start < end;
+    return HL_OK;
+  }
   uint64_t from = begin - 16 < r->data_start ? r->data_start : begin - 16;
   hl_seqio_in_seek(&r->in, from);
   uint8_t win[16];
@@ -232,9 +248,63 @@ hl_status_t hl_avro_reader_set_range(hl_avro_reader_t *r, uint64_t begin, uint64
       memmove(win, win + 1, 15);
       win[15] = b;
     }
-    if (have == 16 && memcmp(win, r->sync, 16) == 0) return HL_OK; /* a block starts here */
+    if (have == 16 && memcmp(win, r->sync, 16) == 0) return HL_OK;
   }
-  r->done = true; /* no block starts in the range */
+  *found = false;
+  return HL_OK;
+}
+
+hl_status_t hl_avro_reader_set_range(hl_avro_reader_t *r, uint64_t begin, uint64_t end,
+                                     hl_error_t *err) {
+  if (r->done) return HL_OK;
+  r->range_end = end;
+  bool found;
+  hl_status_t st = seek_sync(r, begin, end, &found, err);
+  if (st == HL_OK && !found) r->done = true; /* no block starts in the range */
+  return st;
+}
+
+size_t hl_avro_reader_share(hl_avro_reader_t *r, uint64_t piece_bytes, size_t base, int n, int w) {
+  if (piece_bytes == 0) piece_bytes = 1;
+  r->n_pieces = (size_t)((r->in.size + piece_bytes - 1) / piece_bytes);
+  if (n < 1) n = 1;
+  r->piece_bytes = piece_bytes;
+  r->share_base = base;
+  r->share_n = n;
+  r->share_w = w;
+  r->piece_open = false;
+  r->done = true; /* the first next opens the first piece */
+  return r->n_pieces;
+}
+
+size_t hl_avro_reader_current_piece(const hl_avro_reader_t *r) {
+  return r->piece;
+}
+
+uint64_t hl_avro_reader_blocks(const hl_avro_reader_t *r) {
+  return r->n_blocks;
+}
+
+/* The current range is done: moves to the next piece of the share that
+ * holds the start of a block; none left: r->done stays set and sharing
+ * ends. */
+static hl_status_t next_piece(hl_avro_reader_t *r, hl_error_t *err) {
+  size_t n = (size_t)r->share_n;
+  size_t p = r->piece_open ? r->piece + n : ((size_t)r->share_w + n - r->share_base % n) % n;
+  for (; p < r->n_pieces; p += n) {
+    uint64_t begin = (uint64_t)p * r->piece_bytes;
+    uint64_t end = p + 1 == r->n_pieces ? r->in.size : begin + r->piece_bytes;
+    bool found;
+    hl_status_t st = seek_sync(r, begin, end, &found, err);
+    if (st != HL_OK) return st;
+    r->piece = p;
+    r->piece_open = true;
+    if (!found) continue;
+    r->range_end = end;
+    r->done = false;
+    return HL_OK;
+  }
+  r->piece_bytes = 0;
   return HL_OK;
 }
 
@@ -257,6 +327,7 @@ static hl_status_t next_block(hl_avro_reader_t *r, hl_error_t *err) {
   st = in_long(r, &size, NULL, err);
   if (st != HL_OK) return hl_err_clear(err), corrupt_at(r, off, "truncated block header", err);
   if (count < 0 || size < 0) return corrupt_at(r, off, "negative block count or size", err);
+  r->n_blocks++;
   if ((uint64_t)size > MAX_BLOCK) return corrupt_at(r, off, "block larger than 256 MiB", err);
   if ((uint64_t)size + 16 > hl_seqio_in_left(&r->in))
     return corrupt_at(r, off, "block runs past the end of the file", err);
@@ -307,8 +378,8 @@ static hl_status_t next_block(hl_avro_reader_t *r, hl_error_t *err) {
   return HL_OK;
 }
 
-hl_status_t hl_avro_reader_next(hl_avro_reader_t *r, hl_batch_t *batch, hl_error_t *err) {
-  batch->n_rows = 0;
+/* Decodes up to a batch of rows of the current range into BATCH. */
+static hl_status_t fill(hl_avro_reader_t *r, hl_batch_t *batch, hl_error_t *err) {
   while (batch->n_rows < HL_BATCH_CAP) {
     if (r->rows_left == 0) {
       if (r->data && r->data_pos != r->data_len)
@@ -342,6 +413,18 @@ hl_status_t hl_avro_reader_next(hl_avro_reader_t *r, hl_batch_t *batch, hl_error
     if (hl_arena_used(batch->arena) >= BATCH_BYTES) break;
   }
   return HL_OK;
+}
+
+hl_status_t hl_avro_reader_next(hl_avro_reader_t *r, hl_batch_t *batch, hl_error_t *err) {
+  batch->n_rows = 0;
+  /* a shared file: a batch holds the rows of one piece; a piece whose
+   * blocks hold no records gives none */
+  while (r->piece_bytes && r->done && r->rows_left == 0) {
+    hl_status_t st = next_piece(r, err);
+    if (st == HL_OK) st = fill(r, batch, err);
+    if (st != HL_OK || batch->n_rows) return st;
+  }
+  return fill(r, batch, err);
 }
 
 void hl_avro_reader_close(hl_avro_reader_t *r) {

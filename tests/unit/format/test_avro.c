@@ -188,6 +188,93 @@ TEST(splits) {
   }
 }
 
+/* Shared readers (the threads of a parallel scan): for any number of
+ * threads and piece size, the threads together read every row and every
+ * block exactly once, each batch from one of the thread's own pieces, in
+ * increasing piece order; the rows of piece i all come before those of
+ * piece i + 1. */
+TEST(shares) {
+  const char *p = write_rows("share.avro", HL_AVRO_SNAPPY, 30000);
+  hl_error_t err;
+  hl_err_init(&err);
+  bool none[N_COLS] = {false};
+  hl_batch_t *b = hl_batch_create(N_COLS, TYPES);
+  uint64_t whole_blocks = 0;
+  {
+    hl_avro_reader_t *r = NULL;
+    CHECK_INT(hl_avro_reader_open(T.fs, p, schema(), N_COLS, TYPES, NAMES, NULL, &r, &err), HL_OK);
+    do {
+      hl_batch_reset(b);
+      CHECK_INT(hl_avro_reader_next(r, b, &err), HL_OK);
+    } while (b->n_rows);
+    whole_blocks = hl_avro_reader_blocks(r);
+    hl_avro_reader_close(r);
+  }
+  CHECK(whole_blocks > 3);
+  const uint64_t pieces[] = {1, 1000, 65536, 100000, (uint64_t)1 << 30};
+  for (int count_only = 0; count_only < 2; count_only++)
+    for (size_t pi = 0; pi < sizeof pieces / sizeof pieces[0]; pi++)
+      for (int n = 1; n <= 3; n++) {
+        uint64_t rows = 0, sum = 0, blocks = 0;
+        size_t n_pieces = 0;
+        int64_t *lo = NULL, *hi = NULL; /* k of each piece's first and last row */
+        for (int w = 0; w < n; w++) {
+          hl_avro_reader_t *r = NULL;
+          CHECK_INT(hl_avro_reader_open(T.fs, p, schema(), N_COLS, TYPES, NAMES,
+                                        count_only ? none : NULL, &r, &err),
+                    HL_OK);
+          n_pieces = hl_avro_reader_share(r, pieces[pi], 5, n, w);
+          CHECK(n_pieces >= 1);
+          if (!lo) {
+            lo = calloc(n_pieces, sizeof *lo);
+            hi = calloc(n_pieces, sizeof *hi);
+            for (size_t i = 0; i < n_pieces; i++)
+              lo[i] = hi[i] = -1;
+          }
+          size_t prev = 0;
+          bool first = true;
+          for (;;) {
+            hl_batch_reset(b);
+            CHECK_INT(hl_avro_reader_next(r, b, &err), HL_OK);
+            if (b->n_rows == 0) break;
+            size_t piece = hl_avro_reader_current_piece(r);
+            CHECK(piece < n_pieces);
+            CHECK_INT((5 + piece) % (size_t)n, (size_t)w);
+            CHECK(first || piece >= prev);
+            first = false;
+            prev = piece;
+            rows += b->n_rows;
+            for (uint32_t i = 0; !count_only && i < b->n_rows; i++) {
+              hl_value_t k;
+              hl_vec_get_value(&b->cols[0], i, &k);
+              sum += (uint64_t)k.u.i;
+              /* rows of a piece are consecutive */
+              CHECK(hi[piece] < 0 || k.u.i == hi[piece] + 1);
+              if (lo[piece] < 0) lo[piece] = k.u.i;
+              hi[piece] = k.u.i;
+            }
+          }
+          blocks += hl_avro_reader_blocks(r);
+          hl_avro_reader_close(r);
+        }
+        /* in piece order the rows follow one another: 0, 1, ..., 29999 */
+        int64_t next_k = 0;
+        for (size_t i = 0; !count_only && i < n_pieces; i++)
+          if (lo[i] >= 0) {
+            CHECK_INT(lo[i], next_k);
+            next_k = hi[i] + 1;
+          }
+        if (!count_only) CHECK_INT(next_k, 30000);
+        free(lo);
+        free(hi);
+        CHECK_INT(rows, 30000);
+        if (!count_only) CHECK_INT(sum, 449985000);
+        CHECK_INT(blocks, whole_blocks);
+      }
+  hl_batch_destroy(b);
+  hl_err_clear(&err);
+}
+
 static bool is_error_state(const result_t *r) {
   return strcmp(r->sqlstate, "XX001") == 0 || strcmp(r->sqlstate, "42804") == 0 ||
          strcmp(r->sqlstate, "0A000") == 0 || strcmp(r->sqlstate, "42P16") == 0;
@@ -402,6 +489,7 @@ int main(void) {
   }
   RUN(round_trip_codecs);
   RUN(splits);
+  RUN(shares);
   RUN(truncations);
   RUN(flipped_bytes);
   RUN(wrong_sync);

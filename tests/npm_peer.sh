@@ -1,7 +1,8 @@
 #!/bin/sh
 # npm_peer.sh DIR SCRIPT.mjs [ARGS...] -- runs a comparison against a peer
 # from npm (DuckDB's @duckdb/node-api for tests/interop/*.mjs and
-# tests/diff/run_diff.mjs, hyparquet for lz4_hyparquet.mjs) with node, after
+# tests/diff/run_diff.mjs, hyparquet for lz4_hyparquet.mjs, avsc for
+# avro_avsc.mjs) with node, after
 # installing DIR/package.json into DIR/node_modules when that is missing or
 # older than package.json.  When node, npm or the packages cannot be had the
 # test is skipped (exit 77, CTest's SKIP_RETURN_CODE) -- except under

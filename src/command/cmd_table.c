@@ -282,24 +282,13 @@ static hl_kv_t *kv_of(const hl_ast_kvlist_t *l, hl_arena_t *arena) {
   return kv;
 }
 
-/* An Avro table whose properties name a schema (avro.schema.literal or
- * avro.schema.url) takes its columns from it, as Hive's AvroSerDe does:
- * *OUT is CT with the schema's columns (declared ones are replaced; their
- * comments say "from deserializer" in Hive, here they have none).  A local
- * avro.schema.url must be allowed by the location allowlist.  *OUT is CT
- * unchanged otherwise. */
-static hl_status_t avro_columns(hl_session_t *s, const hl_ast_create_table_t *ct, long pos,
-                                hl_arena_t *arena, hl_ast_create_table_t *out, hl_error_t *err) {
-  *out = *ct;
-  const char *in = ct->input_format ? ct->input_format : "";
-  bool avro = (ct->stored_as && strcasecmp(ct->stored_as, "AVRO") == 0) || strstr(in, "Avro") ||
-              (ct->row_format.is_serde && ct->row_format.serde_class &&
-               strstr(ct->row_format.serde_class, "AvroSerDe"));
-  if (!avro || ct->as_select || ct->like) return HL_OK;
-  hl_kv_t *sp = kv_of(&ct->row_format.serde_props, arena), *tp = kv_of(&ct->tblprops, arena);
-  if (!sp || !tp) return hl_err_nomem(err);
-  int nsp = ct->row_format.serde_props.n, ntp = ct->tblprops.n;
-  if (!hl_avro_has_schema_param(sp, nsp, tp, ntp)) return HL_OK;
+/* The columns of the schema that the serde properties SP and table
+ * properties TP name (avro.schema.literal, else avro.schema.url; a local
+ * avro.schema.url must be allowed by the location allowlist), as Hive's
+ * AvroSerDe maps them; errors carry POS. */
+static hl_status_t avro_schema_columns(hl_session_t *s, const hl_kv_t *sp, int nsp,
+                                       const hl_kv_t *tp, int ntp, long pos, hl_arena_t *arena,
+                                       int *n, char ***names, hl_type_t ***types, hl_error_t *err) {
   const char *url = hl_kv_get(sp, nsp, "avro.schema.url");
   if (!url) url = hl_kv_get(tp, ntp, "avro.schema.url");
   if (url && !hl_kv_get(sp, nsp, "avro.schema.literal") &&
@@ -315,13 +304,35 @@ static hl_status_t avro_columns(hl_session_t *s, const hl_ast_create_table_t *ct
     }
   }
   hl_avro_schema_t *schema;
+  hl_status_t rc =
+      hl_avro_table_schema(s->fs, arena, sp, nsp, tp, ntp, 0, NULL, NULL, &schema, err);
+  if (rc == HL_OK) rc = hl_avro_schema_columns(schema, arena, n, names, types, err);
+  if (rc != HL_OK) return hl_err_position(err, pos), rc;
+  return HL_OK;
+}
+
+/* An Avro table whose properties name a schema (avro.schema.literal or
+ * avro.schema.url) takes its columns from it, as Hive's AvroSerDe does:
+ * *OUT is CT with the schema's columns (declared ones are replaced; their
+ * comments say "from deserializer" in Hive, here they have none).  *OUT is
+ * CT unchanged otherwise. */
+static hl_status_t avro_columns(hl_session_t *s, const hl_ast_create_table_t *ct, long pos,
+                                hl_arena_t *arena, hl_ast_create_table_t *out, hl_error_t *err) {
+  *out = *ct;
+  const char *in = ct->input_format ? ct->input_format : "";
+  bool avro = (ct->stored_as && strcasecmp(ct->stored_as, "AVRO") == 0) || strstr(in, "Avro") ||
+              (ct->row_format.is_serde && ct->row_format.serde_class &&
+               strstr(ct->row_format.serde_class, "AvroSerDe"));
+  if (!avro || ct->as_select || ct->like) return HL_OK;
+  hl_kv_t *sp = kv_of(&ct->row_format.serde_props, arena), *tp = kv_of(&ct->tblprops, arena);
+  if (!sp || !tp) return hl_err_nomem(err);
+  int nsp = ct->row_format.serde_props.n, ntp = ct->tblprops.n;
+  if (!hl_avro_has_schema_param(sp, nsp, tp, ntp)) return HL_OK;
   int n = 0;
   char **names;
   hl_type_t **types;
-  hl_status_t rc =
-      hl_avro_table_schema(s->fs, arena, sp, nsp, tp, ntp, 0, NULL, NULL, &schema, err);
-  if (rc == HL_OK) rc = hl_avro_schema_columns(schema, arena, &n, &names, &types, err);
-  if (rc != HL_OK) return hl_err_position(err, pos), rc;
+  hl_status_t rc = avro_schema_columns(s, sp, nsp, tp, ntp, pos, arena, &n, &names, &types, err);
+  if (rc != HL_OK) return rc;
   out->cols = hl_arena_zalloc(arena, sizeof(hl_ast_column_def_t) * (size_t)(n + 1));
   if (!out->cols) return hl_err_nomem(err);
   for (int i = 0; i < n; i++) {
@@ -330,6 +341,44 @@ static hl_status_t avro_columns(hl_session_t *s, const hl_ast_create_table_t *ct
     out->cols[i].pos = pos;
   }
   out->n_cols = n;
+  return HL_OK;
+}
+
+/* ALTER TABLE SET TBLPROPERTIES (or SERDEPROPERTIES) naming
+ * avro.schema.literal or avro.schema.url on an Avro table NT: Hive's
+ * AvroSerDe derives the table's columns from the schema in force (the
+ * table's property over the serde's), so they are replaced by its columns
+ * (DESCRIBE shows them; partitions read by the table's schema too,
+ * op_scan.c) and *CHANGED is set.  Other tables and properties: NT
+ * unchanged. */
+static hl_status_t avro_alter_columns(hl_session_t *s, const hl_ast_alter_table_t *alt, long pos,
+                                      hl_arena_t *arena, hl_cat_table_t *nt, bool *changed,
+                                      hl_error_t *err) {
+  const char *fmt = hl_table_format_name(nt);
+  if (!fmt || strcmp(fmt, "avro") != 0) return HL_OK;
+  bool named = false;
+  for (int i = 0; i < alt->props.n; i++)
+    named |= strcmp(alt->props.items[i].key, "avro.schema.literal") == 0 ||
+             strcmp(alt->props.items[i].key, "avro.schema.url") == 0;
+  if (!named) return HL_OK;
+  int n = 0;
+  char **names;
+  hl_type_t **types;
+  hl_status_t rc = avro_schema_columns(s, nt->serde_params, nt->n_serde_params, nt->params,
+                                       nt->n_params, pos, arena, &n, &names, &types, err);
+  if (rc != HL_OK) return rc;
+  hl_cat_column_t *cols = hl_arena_zalloc(arena, sizeof(hl_cat_column_t) * (size_t)(n + 1));
+  if (!cols) return hl_err_nomem(err);
+  for (int i = 0; i < n; i++) {
+    hl_ast_column_def_t def = {.name = names[i], .type = types[i], .pos = pos};
+    rc = column_from_def(&def, false, arena, &cols[i], err);
+    if (rc == HL_OK) rc = check_unique(cols, i, -1, cols[i].name, pos, err);
+    if (rc == HL_OK) rc = check_unique(nt->part_keys, nt->n_part_keys, -1, cols[i].name, pos, err);
+    if (rc != HL_OK) return rc;
+  }
+  nt->cols = cols;
+  nt->n_cols = n;
+  *changed = true;
   return HL_OK;
 }
 
@@ -848,9 +897,8 @@ static bool alters_sd(hl_ast_alter_kind_t kind) {
 /* Stores the descriptor of NT (a table record or a partition's view) in
  * PART, or in the table (with every partition's columns too for CASCADE),
  * in one transaction. */
-static hl_status_t store_altered(hl_session_t *s, const hl_ast_alter_table_t *alt,
-                                 hl_cat_partition_t *part, hl_cat_table_t *nt, hl_arena_t *arena,
-                                 hl_error_t *err) {
+static hl_status_t store_altered(hl_session_t *s, bool cascade, hl_cat_partition_t *part,
+                                 hl_cat_table_t *nt, hl_arena_t *arena, hl_error_t *err) {
   hl_cat_sd_t *sd = NULL;
   if (part) {
     if (!(sd = hl_arena_alloc(arena, sizeof *sd))) return hl_err_nomem(err);
@@ -860,7 +908,7 @@ static hl_status_t store_altered(hl_session_t *s, const hl_ast_alter_table_t *al
   hl_status_t rc = hl_cat_begin(s->cat, err);
   if (rc != HL_OK) return rc;
   rc = part ? hl_cat_partition_update(s->cat, part, err) : hl_cat_table_update(s->cat, nt, err);
-  if (rc == HL_OK && !part && alt->cascade && nt->n_part_keys > 0)
+  if (rc == HL_OK && !part && cascade && nt->n_part_keys > 0)
     rc = hl_cat_partition_set_columns_all(s->cat, nt->id, nt->cols, nt->n_cols, err);
   if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
   if (rc != HL_OK) hl_cat_rollback(s->cat);
@@ -913,6 +961,7 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
     break;
   }
   hl_cat_table_t nt = *t->cat;
+  bool avro_cols = false; /* avro_alter_columns replaced the columns */
   switch (alt->kind) {
   case HL_ALTER_ADD_COLUMNS:
   case HL_ALTER_REPLACE_COLUMNS:
@@ -923,6 +972,7 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
     for (int i = 0; rc == HL_OK && i < alt->props.n; i++)
       rc = hl_cmd_kv_put(&nt.params, &nt.n_params, alt->props.items[i].key,
                          alt->props.items[i].value, arena, err);
+    if (rc == HL_OK) rc = avro_alter_columns(s, alt, pos, arena, &nt, &avro_cols, err);
     break;
   case HL_ALTER_UNSET_TBLPROPS: {
     hl_kv_t *kept = hl_arena_alloc(arena, sizeof(hl_kv_t) * (size_t)(nt.n_params + 1));
@@ -954,6 +1004,7 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
     for (int i = 0; rc == HL_OK && i < alt->props.n; i++)
       rc = hl_cmd_kv_put(&nt.serde_params, &nt.n_serde_params, alt->props.items[i].key,
                          alt->props.items[i].value, arena, err);
+    if (rc == HL_OK) rc = avro_alter_columns(s, alt, pos, arena, &nt, &avro_cols, err);
     break;
   case HL_ALTER_SET_FILEFORMAT: {
     const hl_storage_format_t *fmt = hl_storage_format_find(alt->stored_as);
@@ -988,5 +1039,9 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
     if (incr && (rc = hl_incr_props_check(t, nt.params, nt.n_params, err)) != HL_OK)
       return hl_err_position(err, pos), rc;
   }
-  return store_altered(s, alt, part, &nt, arena, err);
+  /* an Avro table's new columns from a table property are its partitions'
+   * too (they read by that schema, op_scan.c): kept in step, as CASCADE
+   * does, so that INSERT into an old partition writes by the new schema */
+  bool cascade = alt->cascade || (avro_cols && alt->kind == HL_ALTER_SET_TBLPROPS);
+  return store_altered(s, cascade, part, &nt, arena, err);
 }

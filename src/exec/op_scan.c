@@ -278,6 +278,12 @@ static hl_status_t unit_storage(scan_t *sc, const hl_cat_partition_t *p, hl_erro
     rc = hl_text_format_init(&sc->fmt, sc->unit_arena, view.serde_lib, view.serde_params,
                              view.n_serde_params, c->params, c->n_params, err);
   if (rc != HL_OK) return rc;
+  /* an Avro partition read by the schema of the table's properties (which
+   * win over the partition's serde properties): Hive derives the
+   * partition's columns from that schema too, so the table's columns, not
+   * the partition's own list (older after ALTER TABLE SET TBLPROPERTIES),
+   * are what it holds */
+  if (sc->avro && hl_avro_has_schema_param(NULL, 0, c->params, c->n_params)) return HL_OK;
   int n = p->sd->n_cols < t->n_data ? p->sd->n_cols : t->n_data;
   const char **names = hl_arena_alloc(sc->unit_arena, sizeof(char *) * (size_t)(t->n_all + 1));
   bool *needed = hl_arena_zalloc(sc->unit_arena, sizeof(bool) * (size_t)(t->n_all + 1));

@@ -54,8 +54,9 @@ const char *hl_avro_codec_name(hl_avro_codec_t codec); /* the name files carry *
 hl_status_t hl_avro_schema_parse(hl_arena_t *arena, const char *text, size_t len, const char *what,
                                  hl_avro_schema_t **out, hl_error_t *err);
 
-/* The table's reader schema, as Hive finds it: avro.schema.literal in
- * SERDE then TBL parameters, else avro.schema.url (a local path or
+/* The table's reader schema, as Hive finds it: avro.schema.literal of the
+ * TBL parameters, else of the SERDE parameters (Hive lays the table's over
+ * the serde's), else avro.schema.url (in the same order) (a local path or
  * file: URL read through FS; another scheme is 0A000), else derived from
  * the columns (N_COLS, TYPES, NAMES; record name RECORD_NAME or
  * "baseRecord").  *out is NULL-free on HL_OK.  Strings in ARENA. */

@@ -10,7 +10,10 @@
  *   - records by field name (the reader's aliases too; exact first, then
  *     ignoring case, since Hive's column names are lower case); writer
  *     fields the reader lacks are skipped, reader fields the writer lacks
- *     take their default (or NULL: every Hive column is nullable);
+ *     take their default, and one without a default is an error, nullable
+ *     or not, as in Avro's resolving decoder, which Hive uses (the schema
+ *     derived from the table's columns gives every field a null default);
+ *     a column the reader schema lacks reads NULL;
  *   - enums by symbol: a writer symbol the reader lacks takes the reader's
  *     default symbol, else the row is an error; an enum read as a string
  *     (a table whose columns say STRING) is its symbol;
@@ -311,6 +314,14 @@ static hl_status_t compile_record(rctx_t *c, const av_node_t *w, int n_out,
     if (k >= 0 && s->target[k] >= 0) k = -1; /* two reader fields for one writer field */
     hl_status_t rc = HL_OK;
     if (k < 0) {
+      /* as Avro's resolving decoder, under Hive too: a reader field the
+       * writer lacks needs a default, nullable or not (the schema Hive
+       * derives from the columns gives every field "default": null) */
+      if (rf && !rf->default_json)
+        return hl_err_set(c->err, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                          "cannot read \"%s\": field \"%s\" of the table's schema is not in the "
+                          "file's schema and has no default",
+                          c->file, rf->name);
       s->defaults[i].is_null = true;
       if (rf && !(skip_out && skip_out[i]))
         rc = default_value(c, rf->default_json, rf->type, types[i], &s->defaults[i]);

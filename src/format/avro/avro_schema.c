@@ -593,9 +593,13 @@ char *hl_avro_schema_json(const hl_avro_schema_t *schema, hl_arena_t *arena) {
 
 /* ------------------------------------------------------- a table's schema */
 
+/* KEY of the properties Hive hands the serde: the serde's, overwritten by
+ * the table's (MetaStoreUtils.getSchema puts the table parameters last), so
+ * an ALTER TABLE SET TBLPROPERTIES takes effect over a SERDEPROPERTIES
+ * schema. */
 static const char *param(const hl_kv_t *sp, int nsp, const hl_kv_t *tp, int ntp, const char *key) {
-  const char *v = hl_kv_get(sp, nsp, key);
-  if (!v || !*v) v = hl_kv_get(tp, ntp, key);
+  const char *v = hl_kv_get(tp, ntp, key);
+  if (!v) v = hl_kv_get(sp, nsp, key);
   /* Hive's placeholder for "no schema here" */
   if (v && (!*v || strcmp(v, "none") == 0)) v = NULL;
   return v;

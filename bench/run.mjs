@@ -334,10 +334,13 @@ lines.push('');
 lines.push('## Queries', '');
 for (const q of queries) lines.push(`- \`${q.name}\`: ${q.what}`);
 lines.push('', `Measured in ${totalS.toFixed(0)} s.`, '');
-// bench/profile.sh's section (between its markers) is kept
+// the sections other scripts write (bench/profile.sh, bench/avro.sh:
+// between their markers) are kept
 const prev = fs.existsSync(path.resolve(args.out)) ? fs.readFileSync(path.resolve(args.out), 'utf8') : '';
-const kept = prev.match(/<!-- profile\.sh: begin[\s\S]*?<!-- profile\.sh: end -->\n?/);
-if (kept) lines.push(kept[0]);
+for (const name of ['profile', 'avro']) {
+  const kept = prev.match(new RegExp(`<!-- ${name}\\.sh: begin[\\s\\S]*?<!-- ${name}\\.sh: end -->\\n?`));
+  if (kept) lines.push(kept[0].endsWith('\n') ? kept[0] : `${kept[0]}\n`);
+}
 fs.writeFileSync(path.resolve(args.out), lines.join('\n'));
 console.log('\n' + md(table1) + '\n\n' + md(table2) + '\n');
 console.log(mismatches.length ? `MISMATCHES:\n${mismatches.join('\n')}` : 'all answers match');

@@ -232,23 +232,31 @@ static hl_status_t seek_sync(hl_avro_reader_t *r, uint64_t begin, uint64_t end, 
     *found = r->data_start < end;
     return HL_OK;
   }
+  /* the marker lies in [from, end): read in chunks, each starting with the
+   * last 15 bytes of the one before, so that no marker is cut */
   uint64_t from = begin - 16 < r->data_start ? r->data_start : begin - 16;
-  hl_seqio_in_seek(&r->in, from);
-  uint8_t win[16];
+  uint8_t chunk[16384];
   size_t have = 0;
-  uint64_t at = from;
-  while (at < end && !hl_seqio_in_eof(&r->in)) {
-    uint8_t b;
-    hl_status_t st = hl_seqio_in_u8(&r->in, &b, err);
+  uint64_t at = from; /* file offset of chunk[0] */
+  hl_seqio_in_seek(&r->in, from);
+  for (;;) {
+    uint64_t want = end - (at + have), left = hl_seqio_in_left(&r->in);
+    if (want > sizeof chunk - have) want = sizeof chunk - have;
+    if (want > left) want = left;
+    if (want == 0) break;
+    hl_status_t st = hl_seqio_in_read(&r->in, chunk + have, (size_t)want, err);
     if (st != HL_OK) return st;
-    at++;
-    if (have < 16)
-      win[have++] = b;
-    else {
-      memmove(win, win + 1, 15);
-      win[15] = b;
+    have += (size_t)want;
+    const uint8_t *hit = memmem(chunk, have, r->sync, 16);
+    if (hit) { /* a block starts right after it */
+      hl_seqio_in_seek(&r->in, at + (uint64_t)(hit - chunk) + 16);
+      return HL_OK;
     }
-    if (have == 16 && memcmp(win, r->sync, 16) == 0) return HL_OK;
+    if (have > 15) {
+      memmove(chunk, chunk + have - 15, 15);
+      at += have - 15;
+      have = 15;
+    }
   }
   *found = false;
   return HL_OK;

@@ -4,7 +4,7 @@
 # hivelite and against Debian's python3-avro reading the same file (issue
 # 19); writes its section of bench/results.md.  A measurement, not a test
 # (see bench/avro_decode.py).  Use an optimized build (RelWithDebInfo or
-# Release).  Environment: BENCH_RUNS (default 3), BENCH_OUT (default
+# Release).  Environment: BENCH_RUNS (default 5), BENCH_OUT (default
 # bench/results.md).
 set -e
 HL=${1:-build/hivelite}
@@ -14,4 +14,4 @@ HERE=$(cd "$(dirname "$0")" && pwd)
   exit 1
 }
 exec /usr/bin/python3 "$HERE/avro_decode.py" --hivelite "$HL" --rows "${2:-2000000}" \
-  --runs "${BENCH_RUNS:-3}" --out "${BENCH_OUT:-$HERE/results.md}"
+  --runs "${BENCH_RUNS:-5}" --out "${BENCH_OUT:-$HERE/results.md}"

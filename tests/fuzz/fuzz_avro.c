@@ -4,7 +4,9 @@
  * table with columns of every Hive type (reader schema derived from them):
  * header, writer schema parse and resolution, blocks, sync markers, every
  * codec, decoding; once with every column projected, once with only the
- * first, once with none (the count-only path).  The same bytes are also
+ * first, once with none (the count-only path), and by two readers that
+ * share the file in small pieces (a parallel scan's split by sync
+ * markers).  The same bytes are also
  * parsed as a schema literal (the JSON schema parser and Hive type
  * mapping).  Any crash, sanitizer report, leak or hang is a bug; errors are
  * fine.  Seeds: tests/fuzz/corpus/avro (hivelite-written files, one per
@@ -58,6 +60,22 @@ static void read_file(hl_stor_t *fs, const char *path, bool first_only) {
       hl_avro_reader_t *r = NULL;
       if (hl_avro_reader_open(fs, path, schema, N_COLS, types, names, projected, &r, &err) ==
           HL_OK) {
+        hl_batch_t *b = hl_batch_create(N_COLS, types);
+        for (int k = 0; b && k < 1000; k++)
+          if (hl_batch_reset(b) != HL_OK || hl_avro_reader_next(r, b, &err) != HL_OK ||
+              b->n_rows == 0)
+            break;
+        hl_batch_destroy(b);
+      }
+      hl_avro_reader_close(r);
+      hl_err_clear(&err);
+    }
+    /* two readers sharing the file in pieces of 97 bytes (the threads of a
+     * parallel scan): the search for each piece's first sync marker */
+    for (int w = 0; !first_only && w < 2; w++) {
+      hl_avro_reader_t *r = NULL;
+      if (hl_avro_reader_open(fs, path, schema, N_COLS, types, names, NULL, &r, &err) == HL_OK) {
+        hl_avro_reader_share(r, 97, 1, 2, w);
         hl_batch_t *b = hl_batch_create(N_COLS, types);
         for (int k = 0; b && k < 1000; k++)
           if (hl_batch_reset(b) != HL_OK || hl_avro_reader_next(r, b, &err) != HL_OK ||

@@ -188,9 +188,10 @@ hl_status_t hl_cmd_apply_buckets(const hl_ast_create_table_t *ct, long pos, hl_a
 
 /* Doris's 'compression' property, as Doris's Hive catalog records it:
  * parquet.compression for Parquet, orc.compress for ORC, text.compression
- * for text (which the text writer honours: hl_cmd_text_codec_ext).  No
- * other format of hivelite has a table-level codec, so there it is
- * refused rather than stored and ignored. */
+ * for text (which the text writer honours: hl_cmd_text_codec_ext), and
+ * for Avro the avro.output.codec its writer reads.  SequenceFile and
+ * RCFile have no table-level codec, so there it is refused rather than
+ * stored and ignored. */
 static hl_status_t doris_compression(const hl_ast_create_table_t *ct, hl_cat_table_t *t,
                                      hl_arena_t *arena, hl_error_t *err) {
   const char *in = t->input_format ? t->input_format : "";
@@ -201,6 +202,8 @@ static hl_status_t doris_compression(const hl_ast_create_table_t *ct, hl_cat_tab
     key = "orc.compress";
   else if (strstr(in, "TextInputFormat"))
     key = "text.compression";
+  else if (strstr(in, "AvroContainerInputFormat"))
+    key = "avro.output.codec";
   if (!key) {
     const hl_storage_format_t *f = hl_storage_format_by_classes(t->input_format, t->output_format);
     return hl_err_set_at(err, ct->compression_pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
@@ -210,7 +213,9 @@ static hl_status_t doris_compression(const hl_ast_create_table_t *ct, hl_cat_tab
   /* Doris's 'plain' is no compression; each format's writer names it */
   const char *codec = ct->compression;
   if (strcasecmp(codec, "plain") == 0 && strcmp(key, "text.compression") != 0)
-    codec = strcmp(key, "orc.compress") == 0 ? "NONE" : "UNCOMPRESSED";
+    codec = strcmp(key, "orc.compress") == 0        ? "NONE"
+            : strcmp(key, "avro.output.codec") == 0 ? "null"
+                                                    : "UNCOMPRESSED";
   /* checked now by the writer's own rules: a codec the writer refuses
    * would otherwise make every later INSERT fail */
   hl_kv_t kv = {(char *)key, (char *)codec};
@@ -221,6 +226,10 @@ static hl_status_t doris_compression(const hl_ast_create_table_t *ct, hl_cat_tab
   } else if (strcmp(key, "orc.compress") == 0) {
     hl_orc_write_options_t o;
     rc = hl_orc_write_options_init(&o, &kv, 1, err);
+  } else if (strcmp(key, "avro.output.codec") == 0) {
+    hl_avro_codec_t c;
+    rc = hl_avro_codec_from_name(codec, &c, err);
+    if (rc == HL_OK) codec = hl_avro_codec_name(c); /* "zstd" is recorded as "zstandard" */
   } else {
     hl_parquet_write_options_t o;
     rc = hl_parquet_write_options_init(&o, &kv, 1, err);

@@ -221,6 +221,97 @@ int64_t hl_column_timestamp(hl_stmt_t *stmt, int col);
  * types.  Valid until the next hl_step or hl_finalize. */
 const void *hl_column_blob(hl_stmt_t *stmt, int col, size_t *len);
 
+/* Columnar results: the Arrow C Data Interface.
+ *
+ * The two structs below are the ABI the Apache Arrow specification fixes
+ * ("The Arrow C data interface"); a program that already has them (from
+ * Arrow, nanoarrow, DuckDB, ...) defines ARROW_C_DATA_INTERFACE first and
+ * this header leaves them out.  Type names are "format strings": "b"
+ * boolean (bit-packed), "c" "s" "i" "l" 8..64-bit signed integers, "f" "g"
+ * float and double, "d:P,S" decimal128, "u" UTF-8 string, "z" binary,
+ * "tdD" date32 (days), "tsu:" timestamp in microseconds without a time
+ * zone, "n" null, "+l" list, "+m" map, "+s" struct. */
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE           2
+#define ARROW_FLAG_MAP_KEYS_SORTED    4
+
+struct ArrowSchema {
+  /* the type */
+  const char *format;
+  const char *name;
+  const char *metadata;
+  int64_t flags;
+  int64_t n_children;
+  struct ArrowSchema **children;
+  struct ArrowSchema *dictionary;
+  /* frees what the producer allocated; NULL once released */
+  void (*release)(struct ArrowSchema *);
+  void *private_data; /* the producer's */
+};
+
+struct ArrowArray {
+  /* the data */
+  int64_t length;
+  int64_t null_count;
+  int64_t offset;
+  int64_t n_buffers;
+  int64_t n_children;
+  const void **buffers;
+  struct ArrowArray **children;
+  struct ArrowArray *dictionary;
+  /* frees what the producer allocated; NULL once released */
+  void (*release)(struct ArrowArray *);
+  void *private_data; /* the producer's */
+};
+
+#endif /* ARROW_C_DATA_INTERFACE */
+
+/* The result's columns as an Arrow schema into *OUT: a struct ("+s", no
+ * name) with one child per column, named as hl_column_name and typed by
+ * the column's Hive type: BOOLEAN "b", TINYINT "c", SMALLINT "s", INT "i",
+ * BIGINT "l", FLOAT "f", DOUBLE "g", DECIMAL(p,s) "d:p,s", STRING, VARCHAR
+ * and CHAR "u", BINARY "z", DATE "tdD", TIMESTAMP "tsu:" (wall-clock
+ * microseconds, no zone, as hl_column_timestamp), the type of an untyped
+ * NULL "n", ARRAY "+l" (child "item"), MAP "+m" (child "entries", a
+ * struct of "key" and "value"; keys and entries not nullable, keys not
+ * sorted) and STRUCT "+s" (children named as the fields).  Every field is
+ * nullable (ARROW_FLAG_NULLABLE) but those two.  Valid when hl_column_info
+ * is: before a query's first hl_step, after the first hl_step of any
+ * statement; a statement with no columns (yet) gives a struct with no
+ * children.  The caller owns *OUT and calls out->release(out).  HL_OK,
+ * HL_MISUSE (a NULL argument), HL_NOMEM (out->release then NULL). */
+hl_status_t hl_stmt_arrow_schema(hl_stmt_t *stmt, struct ArrowSchema *out);
+
+/* The next rows of the current result as one Arrow struct array into
+ * *OUT, laid out as hl_stmt_arrow_schema describes (one child per column,
+ * no top-level NULLs, offset 0 everywhere).  Runs the statement first when
+ * no hl_step has.  The rows start at the current one when hl_step has just
+ * returned HL_ROW (that row included) and go on to the end of whole
+ * engine batches until there are at least hivelite.arrow.batch_rows of
+ * them (SET hivelite.arrow.batch_rows=N, default 65536) or the result
+ * ends; afterwards there is no current row (the hl_column_* getters give
+ * nothing) and hl_step or this function go on from the row after the
+ * last one returned.  At the end of the result out->release is NULL and
+ * the return is HL_OK (again at every later call).  Errors as hl_step:
+ * HL_ERROR, HL_INTERRUPT, ... with the error on the handle and
+ * out->release NULL; also HL_ERROR with SQLSTATE 22004 for a MAP value
+ * holding a NULL key (Arrow's map keys cannot be NULL) and 54000 for more
+ * than 2 GB of string bytes in one column of one batch.
+ *
+ * The array owns its memory: it stays valid after later calls, after
+ * hl_finalize and hl_close, until the caller calls out->release(out).
+ * As the specification allows, a consumer may move a child out (copy the
+ * struct, set the original's release to NULL) and release it alone,
+ * before or after its parent.  Buffers follow the Arrow columnar format:
+ * a validity bitmap (NULL when the array has no NULLs), 32-bit offsets
+ * for strings, binaries, lists and maps, 16-byte little-endian two's
+ * complement decimals; FLOAT values are 4-byte floats, DATE 4-byte days,
+ * TIMESTAMP 8-byte microseconds; data buffers are never NULL, even empty. */
+hl_status_t hl_stmt_arrow_next(hl_stmt_t *stmt, struct ArrowArray *out);
+
 /* The last error of DB (set by hl_open, hl_prepare or hl_step).  Strings are
  * owned by DB and valid until the next call on it.  Line and column are
  * 1-based positions in the statement text, 0 when not applicable. */

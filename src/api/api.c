@@ -7,7 +7,7 @@
  * batches its root operator yields; hl_column_text formats values on demand
  * into per-column buffers owned by the statement.
  */
-#include "hivelite.h"
+#include "api_int.h"
 
 #include "hms_client/hms_client.h"
 #include "hms_server/hms_server.h"
@@ -26,41 +26,15 @@
 #include <string.h>
 #include <strings.h>
 
-struct hl_db {
-  hl_session_t session;
-  hl_error_t err;
-  int err_line, err_col;
-  int n_open_stmts;
-};
-
-struct hl_stmt {
-  hl_db_t *db;
-  hl_arena_t *arena; /* the statement's: syntax tree, text, parameters */
-  hl_arena_t *run;   /* the execution's: plan, operators, rows; new per execution */
-  hl_ast_stmt_t *ast;
-  char *text; /* the SQL up to the end of this statement (for positions) */
-  bool executed;
-  bool finished;
-  hl_result_t result;
-  hl_batch_t *batch;
-  uint32_t live_idx; /* index of the current row among the batch's live rows */
-  hl_buf_t *texts;   /* per column, formatted value of the current row */
-  char **type_names;
-  hl_params_t params; /* `?` / `$n` values bound (session/params.h) */
-  /* The result shape learnt before the first execution (describe): what
-   * hl_column_* report until the statement runs. */
-  bool described;
-  int desc_n;
-  char **desc_names;
-  const hl_type_t **desc_types;
-  char **desc_type_names;
-};
-
 /* ----------------------------------------------------------------- errors */
 
 static void clear_error(hl_db_t *db) {
   hl_err_clear(&db->err);
   db->err_line = db->err_col = 0;
+}
+
+void hl_api_clear_error(hl_db_t *db) {
+  clear_error(db);
 }
 
 /* Records ERR as the handle's error; positions are offsets into TEXT. */
@@ -73,6 +47,10 @@ static hl_status_t take_error(hl_db_t *db, hl_error_t *err, const char *text) {
   if (text && db->err.position >= 0 && (size_t)db->err.position <= strlen(text))
     hl_sql_line_col(text, db->err.position, &db->err_line, &db->err_col);
   return code;
+}
+
+hl_status_t hl_api_take_error(hl_db_t *db, hl_stmt_t *stmt, hl_error_t *err) {
+  return take_error(db, err, stmt ? stmt->text : NULL);
 }
 
 hl_status_t hl_errcode(hl_db_t *db) {
@@ -480,81 +458,102 @@ static hl_status_t prepare_columns(hl_stmt_t *st, hl_error_t *err) {
   return HL_OK;
 }
 
-hl_status_t hl_step(hl_stmt_t *st) {
-  if (!st) return HL_MISUSE;
+hl_status_t hl_api_execute(hl_stmt_t *st) {
   hl_db_t *db = st->db;
-  clear_error(db);
-  if (st->finished) return HL_DONE;
   hl_error_t err;
   hl_err_init(&err);
+  for (int i = 0; i < st->params.n; i++)
+    if (!st->params.items[i].type) {
+      /* nothing ran: bind it and step again */
+      hl_err_set_at(&err, -1, HL_ERROR, HL_SS(PARAMETER_NOT_BOUND), "parameter $%d is not bound",
+                    i + 1);
+      return take_error(db, &err, NULL);
+    }
+  st->executed = true;
+  hl_budget_t *budget = &db->session.budget;
+  hl_status_t rc =
+      hl_budget_start(budget, hl_session_get(&db->session, "hivelite.memory_limit"), &err);
+  uint64_t delay_ms = 500; /* a quicker statement shows no progress */
+  if (rc == HL_OK)
+    rc = hl_session_get_u64(&db->session, "hivelite.progress.delay_ms", delay_ms, &delay_ms, &err);
+  hl_notify_start(&db->session.notify, delay_ms);
+  int64_t timeout_ms = 0; /* from the start of the statement's execution */
+  if (rc == HL_OK)
+    rc = hl_session_parse_millis("hivelite.statement_timeout",
+                                 hl_session_get(&db->session, "hivelite.statement_timeout"),
+                                 &timeout_ms, &err);
+  if (rc == HL_OK) hl_budget_set_deadline(budget, timeout_ms);
+  if (rc == HL_OK) rc = hl_budget_check_cancel(budget, &err);
+  /* the statement's arena (syntax tree so far, then plan and operators)
+   * counts against the limit from here on */
+  if (rc == HL_OK && !(st->run = hl_arena_create(0))) rc = hl_err_nomem(&err);
+  if (rc == HL_OK && hl_arena_set_account(st->run, hl_budget_account(budget)) != 0)
+    rc = hl_err_nomem(&err);
+  if (rc == HL_OK) {
+    st->params.describe = false;
+    db->session.params = &st->params;
+    rc = hl_cmd_run(&db->session, st->ast, st->run, &st->result, &err);
+    db->session.params = NULL;
+  }
+  if (rc == HL_OK) rc = prepare_columns(st, &err);
+  if (rc != HL_OK) {
+    close_root(st);
+    st->finished = true;
+    hl_budget_explain_nomem(budget, &err);
+    return take_error(db, &err, st->text);
+  }
+  return HL_OK;
+}
+
+hl_status_t hl_api_fetch(hl_stmt_t *st) {
+  hl_db_t *db = st->db;
+  st->batch = NULL;
+  st->live_idx = 0;
+  if (!st->result.root) {
+    st->finished = true;
+    return HL_OK;
+  }
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_batch_t *b = NULL;
+  /* a cancel also stops a caller that pulls the rows slowly */
+  hl_status_t rc = hl_budget_check_cancel(&db->session.budget, &err);
+  if (rc == HL_OK) rc = st->result.root->next(st->result.root, &b, &err);
+  if (rc != HL_OK) {
+    close_root(st);
+    st->finished = true;
+    hl_budget_explain_nomem(&db->session.budget, &err);
+    return take_error(db, &err, st->text);
+  }
+  st->batch = b;
+  if (!b) {
+    close_root(st);
+    st->finished = true;
+  }
+  return HL_OK;
+}
+
+void hl_api_abort(hl_stmt_t *st) {
+  close_root(st);
+  st->batch = NULL;
+  st->live_idx = 0;
+  st->finished = true;
+}
+
+hl_status_t hl_step(hl_stmt_t *st) {
+  if (!st) return HL_MISUSE;
+  clear_error(st->db);
+  if (st->finished) return HL_DONE;
   if (!st->executed) {
-    for (int i = 0; i < st->params.n; i++)
-      if (!st->params.items[i].type) {
-        /* nothing ran: bind it and step again */
-        hl_err_set_at(&err, -1, HL_ERROR, HL_SS(PARAMETER_NOT_BOUND), "parameter $%d is not bound",
-                      i + 1);
-        return take_error(db, &err, NULL);
-      }
-    st->executed = true;
-    hl_budget_t *budget = &db->session.budget;
-    hl_status_t rc =
-        hl_budget_start(budget, hl_session_get(&db->session, "hivelite.memory_limit"), &err);
-    uint64_t delay_ms = 500; /* a quicker statement shows no progress */
-    if (rc == HL_OK)
-      rc =
-          hl_session_get_u64(&db->session, "hivelite.progress.delay_ms", delay_ms, &delay_ms, &err);
-    hl_notify_start(&db->session.notify, delay_ms);
-    int64_t timeout_ms = 0; /* from the start of the statement's execution */
-    if (rc == HL_OK)
-      rc = hl_session_parse_millis("hivelite.statement_timeout",
-                                   hl_session_get(&db->session, "hivelite.statement_timeout"),
-                                   &timeout_ms, &err);
-    if (rc == HL_OK) hl_budget_set_deadline(budget, timeout_ms);
-    if (rc == HL_OK) rc = hl_budget_check_cancel(budget, &err);
-    /* the statement's arena (syntax tree so far, then plan and operators)
-     * counts against the limit from here on */
-    if (rc == HL_OK && !(st->run = hl_arena_create(0))) rc = hl_err_nomem(&err);
-    if (rc == HL_OK && hl_arena_set_account(st->run, hl_budget_account(budget)) != 0)
-      rc = hl_err_nomem(&err);
-    if (rc == HL_OK) {
-      st->params.describe = false;
-      db->session.params = &st->params;
-      rc = hl_cmd_run(&db->session, st->ast, st->run, &st->result, &err);
-      db->session.params = NULL;
-    }
-    if (rc == HL_OK) rc = prepare_columns(st, &err);
-    if (rc != HL_OK) {
-      close_root(st);
-      st->finished = true;
-      hl_budget_explain_nomem(budget, &err);
-      return take_error(db, &err, st->text);
-    }
+    hl_status_t rc = hl_api_execute(st);
+    if (rc != HL_OK) return rc;
   }
   if (st->batch) st->live_idx++;
   for (;;) {
     if (st->batch && st->live_idx < hl_batch_live(st->batch)) return HL_ROW;
-    if (!st->result.root) {
-      st->finished = true;
-      return HL_DONE;
-    }
-    hl_batch_t *b = NULL;
-    /* a cancel also stops a caller that pulls the rows slowly */
-    hl_status_t rc = hl_budget_check_cancel(&db->session.budget, &err);
-    if (rc == HL_OK) rc = st->result.root->next(st->result.root, &b, &err);
-    if (rc != HL_OK) {
-      close_root(st);
-      st->batch = NULL;
-      st->finished = true;
-      hl_budget_explain_nomem(&db->session.budget, &err);
-      return take_error(db, &err, st->text);
-    }
-    st->batch = b;
-    st->live_idx = 0;
-    if (!b) {
-      close_root(st);
-      st->finished = true;
-      return HL_DONE;
-    }
+    hl_status_t rc = hl_api_fetch(st);
+    if (rc != HL_OK) return rc;
+    if (!st->batch) return HL_DONE;
   }
 }
 

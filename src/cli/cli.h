@@ -21,7 +21,8 @@ typedef enum hl_cli_format {
   HL_CLI_FORMAT_TABLE, /* a box with a "(N rows)" footer */
   HL_CLI_FORMAT_CSV,   /* RFC 4180 */
   HL_CLI_FORMAT_TSV,   /* tab-separated with backslash escapes */
-  HL_CLI_FORMAT_JSON   /* one object per line */
+  HL_CLI_FORMAT_JSON,  /* one object per line */
+  HL_CLI_FORMAT_ARROW  /* an Arrow IPC stream per result (arrow_ipc.c) */
 } hl_cli_format_t;
 
 typedef struct hl_cli {
@@ -66,6 +67,11 @@ void hl_cli_print_error(hl_cli_t *cli, const char *sqlstate, const char *message
  * the failing hl_step status (error left in the handle) otherwise, or
  * HL_NOMEM when the CLI itself ran out of memory. */
 hl_status_t hl_cli_print_result(hl_cli_t *cli, hl_stmt_t *stmt, hl_status_t first);
+
+/* Writes the result of STMT (first hl_step returned FIRST) as an Arrow
+ * IPC stream on cli->out: schema, record batches, end-of-stream marker.
+ * Returns as hl_cli_print_result. */
+hl_status_t hl_cli_print_arrow(hl_cli_t *cli, hl_stmt_t *stmt, hl_status_t first);
 
 /* Registers the warning handler (every mode: "WARNING: message" lines on
  * cli->err) and, when cli->err is a terminal, the progress handler. */

@@ -3,7 +3,7 @@
  * and running the -c / -f / stdin scripts (see DESIGN.md "The CLI").
  *
  *   hivelite [-w WAREHOUSE] [-m METASTORE] [-c SQL]... [-f FILE]...
- *            [--format table|csv|tsv|json] [--no-header] [-h|--help] [--version]
+ *            [--format table|csv|tsv|json|arrow] [--no-header] [-h|--help] [--version]
  *   hivelite metastore [-w WAREHOUSE] [-m METASTORE] [--listen HOST:PORT]
  *            [--idle-timeout SECONDS]
  *   hivelite profile [-w WAREHOUSE] [-m METASTORE] [db.]table [--where EXPR]
@@ -49,7 +49,7 @@ typedef struct options {
 
 static const char usage_line[] =
     "usage: hivelite [-w WAREHOUSE] [-m METASTORE] [-c SQL]... [-f FILE]\n"
-    "                [--format table|csv|tsv|json] [--no-header] [-h|--help] [--version]\n"
+    "                [--format table|csv|tsv|json|arrow] [--no-header] [-h|--help] [--version]\n"
     "       hivelite metastore [-w WAREHOUSE] [-m METASTORE] [--listen HOST:PORT]\n"
     "                [--idle-timeout SECONDS]\n"
     "       hivelite profile [-w WAREHOUSE] [-m METASTORE] [db.]table [--where EXPR]\n"
@@ -68,7 +68,8 @@ static void print_help(void) {
         "                        thrift://HOST:PORT[,...] to attach a Hive Metastore\n"
         "  -c, --command SQL     run SQL (may repeat; several statements separated by ';')\n"
         "  -f, --file FILE       run the statements in FILE ('-' for stdin)\n"
-        "      --format FMT      result format: table (default), csv, tsv or json\n"
+        "      --format FMT      result format: table (default), csv, tsv, json, or\n"
+        "                        arrow (an Arrow IPC stream per result)\n"
         "      --no-header       do not print column names\n"
         "  -h, --help            show this help and exit\n"
         "      --version         show the version and exit\n"
@@ -208,7 +209,8 @@ static int parse_format(const char *value, hl_cli_format_t *out) {
   } formats[] = {{"table", HL_CLI_FORMAT_TABLE},
                  {"csv", HL_CLI_FORMAT_CSV},
                  {"tsv", HL_CLI_FORMAT_TSV},
-                 {"json", HL_CLI_FORMAT_JSON}};
+                 {"json", HL_CLI_FORMAT_JSON},
+                 {"arrow", HL_CLI_FORMAT_ARROW}};
   for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
     if (strcmp(value, formats[i].name) == 0) {
       *out = formats[i].format;
@@ -256,7 +258,8 @@ static int parse_args(int argc, char **argv, options_t *opt, int *exit_now) {
     } else if (match_valued(argv, argc, &i, NULL, "--format", &value)) {
       if (!value) return usage_error("option \"%s\" requires an argument", arg);
       if (parse_format(value, &opt->format) != 0)
-        return usage_error("unknown format \"%s\" (expected table, csv, tsv or json)", value);
+        return usage_error("unknown format \"%s\" (expected table, csv, tsv, json or arrow)",
+                           value);
     } else if (arg[0] == '-' && arg[1] != '\0') {
       return usage_error("unknown option \"%s\"", arg);
     } else {
@@ -376,7 +379,7 @@ static int run_profile(int argc, char **argv) {
       with_late = 1;
     } else if (match_valued(argv, argc, &i, NULL, "--format", &value)) {
       if (!value || parse_format(value, &format) != 0)
-        return usage_error("option \"%s\" requires table, csv, tsv or json", arg);
+        return usage_error("option \"%s\" requires table, csv, tsv, json or arrow", arg);
     } else if (arg[0] == '-' && arg[1] != '\0') {
       return usage_error("unknown profile argument \"%s\"", arg);
     } else if (table) {

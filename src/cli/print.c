@@ -14,6 +14,7 @@
  *   csv    RFC 4180; NULL is an empty field, the empty string is "".
  *   tsv    tab-separated; NULL is NULL; \t \n \r \\ escaped.
  *   json   one object per line; numbers and booleans bare, NULL as null.
+ *   arrow  an Arrow IPC stream (arrow_ipc.c).
  *
  * csv, tsv and json stream row by row.  The table needs column widths, so
  * it buffers rows -- at most TABLE_CHUNK_ROWS at a time: a longer result is
@@ -452,6 +453,8 @@ hl_status_t hl_cli_print_result(hl_cli_t *cli, hl_stmt_t *stmt, hl_status_t firs
     return print_delimited(cli, stmt, rc);
   case HL_CLI_FORMAT_JSON:
     return print_json(cli, stmt, rc);
+  case HL_CLI_FORMAT_ARROW:
+    return hl_cli_print_arrow(cli, stmt, rc);
   }
   return rc;
 }

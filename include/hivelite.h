@@ -290,16 +290,17 @@ hl_status_t hl_stmt_arrow_schema(hl_stmt_t *stmt, struct ArrowSchema *out);
  * no top-level NULLs, offset 0 everywhere).  Runs the statement first when
  * no hl_step has.  The rows start at the current one when hl_step has just
  * returned HL_ROW (that row included) and go on to the end of whole
- * engine batches until there are at least hivelite.arrow.batch_rows of
- * them (SET hivelite.arrow.batch_rows=N, default 65536) or the result
- * ends; afterwards there is no current row (the hl_column_* getters give
+ * engine batches (of up to 2048 rows) until there are at least
+ * hivelite.arrow.batch_rows of them (SET hivelite.arrow.batch_rows=N,
+ * default 65536), the buffers hold 256 MB, or the result ends.
+ * Afterwards there is no current row (the hl_column_* getters give
  * nothing) and hl_step or this function go on from the row after the
  * last one returned.  At the end of the result out->release is NULL and
  * the return is HL_OK (again at every later call).  Errors as hl_step:
  * HL_ERROR, HL_INTERRUPT, ... with the error on the handle and
  * out->release NULL; also HL_ERROR with SQLSTATE 22004 for a MAP value
  * holding a NULL key (Arrow's map keys cannot be NULL) and 54000 for more
- * than 2 GB of string bytes in one column of one batch.
+ * than 2^31-1 bytes or elements in one column of one batch.
  *
  * The array owns its memory: it stays valid after later calls, after
  * hl_finalize and hl_close, until the caller calls out->release(out).
@@ -307,9 +308,10 @@ hl_status_t hl_stmt_arrow_schema(hl_stmt_t *stmt, struct ArrowSchema *out);
  * struct, set the original's release to NULL) and release it alone,
  * before or after its parent.  Buffers follow the Arrow columnar format:
  * a validity bitmap (NULL when the array has no NULLs), 32-bit offsets
- * for strings, binaries, lists and maps, 16-byte little-endian two's
- * complement decimals; FLOAT values are 4-byte floats, DATE 4-byte days,
- * TIMESTAMP 8-byte microseconds; data buffers are never NULL, even empty. */
+ * for strings, binaries, lists and maps, 16-byte two's complement
+ * decimals in the host's byte order (little-endian on x86-64, arm64);
+ * FLOAT values are 4-byte floats, DATE 4-byte days, TIMESTAMP 8-byte
+ * microseconds; the other buffers are never NULL, even when empty. */
 hl_status_t hl_stmt_arrow_next(hl_stmt_t *stmt, struct ArrowArray *out);
 
 /* The last error of DB (set by hl_open, hl_prepare or hl_step).  Strings are

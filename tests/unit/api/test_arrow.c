@@ -11,7 +11,9 @@
 #include "test.h"
 
 #include "hivelite.h"
+#include "util/mem.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -552,6 +554,58 @@ TEST(release_order) {
   CHECK(b.release == NULL);
 }
 
+/* Every allocation of an export failing in turn: an error (never a crash
+ * or a leak: ASan), then at last the whole batch. */
+TEST(out_of_memory) {
+  hl_db_t *db = open_db("arrow_oom");
+  if (!db) {
+    CHECK(0);
+    return;
+  }
+  const char *sql = "SELECT 'abc' AS s, array(named_struct('x', 'deep', 'y', 1)) AS a, "
+                    "map('k', 2) AS m, CAST(NULL AS STRING) AS z, 2.5D AS d";
+  bool done = false;
+  int failed = 0;
+  for (long n = 1; n < 500 && !done; n++) {
+    hl_stmt_t *st = prepare(db, sql);
+    if (!st || hl_step(st) != HL_ROW) {
+      CHECK(0);
+      hl_finalize(st);
+      break;
+    }
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    hl_mem_fail_after(n);
+    hl_status_t rs = hl_stmt_arrow_schema(st, &s);
+    hl_status_t ra = hl_stmt_arrow_next(st, &a);
+    hl_mem_fail_after(0);
+    if (rs == HL_OK) {
+      check_field(&s, "+s", "", 0, 5);
+      s.release(&s);
+    } else {
+      CHECK(s.release == NULL);
+    }
+    if (ra == HL_OK && a.release) {
+      check_array(&a, 1, 0, 1, 5);
+      if (a.n_children == 5) {
+        check_offsets(a.children[0], (const int32_t[]){0, 3}, 2);
+        check_array(a.children[3], 1, 1, 3, 0);
+        CHECK(((const double *)a.children[4]->buffers[1])[0] == 2.5);
+      }
+      a.release(&a);
+      done = rs == HL_OK;
+    } else {
+      CHECK(ra != HL_OK);
+      CHECK(a.release == NULL);
+      failed++;
+    }
+    hl_finalize(st);
+  }
+  CHECK(done);
+  CHECK(failed > 5);
+  hl_close(db);
+}
+
 int main(void) {
   RUN(schema_every_type);
   RUN(values_every_type);
@@ -559,5 +613,6 @@ int main(void) {
   RUN(empty_results);
   RUN(errors);
   RUN(release_order);
+  RUN(out_of_memory);
   return test_report();
 }

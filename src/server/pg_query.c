@@ -85,9 +85,13 @@ size_t pg_stmt_end(const char *sql) {
   while (*p) {
     char ch = *p;
     if (ch == '\'' || ch == '"') {
-      /* HiveQL strings: backslash escapes the next character */
+      /* the session's strings are standard (pg_conn.c): a backslash escapes
+       * the next byte only in E'...'; a doubled quote reads as a string
+       * closed and reopened, which ends in the same place */
+      int esc = ch == '\'' && p > sql && (p[-1] == 'E' || p[-1] == 'e') &&
+                (p - 1 == sql || !(isalnum((unsigned char)p[-2]) || p[-2] == '_'));
       for (p++; *p && *p != ch; p++)
-        if (*p == '\\' && p[1]) p++;
+        if (esc && *p == '\\' && p[1]) p++;
       if (*p) p++;
     } else if (ch == '`') {
       for (p++; *p && *p != '`'; p++) {

@@ -5,7 +5,8 @@ driver makes of it (text results, and psycopg 3's binary results, which
 exercise the binary encoders), cursor.description type codes, errors as the
 driver's exception classes with SQLSTATE and position, MSCK's warnings in
 connection.notices, commit/rollback with autocommit off, psycopg2's client-
-side parameters, psycopg 3's server-side parameters of every type in text
+side parameters (strings with quotes and backslashes inserted and read back
+exactly: the server's strings are standard), psycopg 3's server-side parameters of every type in text
 and binary (WHERE, SELECT list, INSERT; a bad integer is 22P02), and
 connection.cancel() of a long query
 (57014).  Exit 77 when a driver is missing (1 under CI=true).
@@ -86,6 +87,22 @@ except psycopg2.errors.UndefinedTable as e:
 c.rollback()
 cur.execute("SELECT id FROM web.t WHERE name = %s", ("ann",))
 check("psycopg2 client-side parameter", cur.fetchall(), [(1,)])
+c.commit()
+# psycopg2 quotes parameters itself, for standard_conforming_strings=on:
+# 'it''s', backslashes as they are; every string reads back byte for byte
+STRINGS = ["it's", "a\\b", "c\\", "'", "''", "\\'", "x\\ny", "tab\there", "line\nfeed",
+           "semi\\'; SELECT 1", '"q"', "\u00fc\u20ac", "", "--x", "/*y*/", "E'z'"]
+cur.execute("CREATE TABLE web.s (id INT, v STRING) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' "
+            "ESCAPED BY '\\'")  # one backslash: standard strings
+for i, v in enumerate(STRINGS):
+    cur.execute("INSERT INTO web.s VALUES (%s, %s)", (i, v))
+c.commit()
+cur.execute("SELECT v FROM web.s WHERE id >= %s ORDER BY id", (0,))
+check("psycopg2 quoted strings read back", [r[0] for r in cur.fetchall()], STRINGS)
+cur.execute("SELECT id FROM web.s WHERE v = %s", ("semi\\'; SELECT 1",))
+check("psycopg2 quoted string in WHERE", cur.fetchall(), [(9,)])
+cur.execute("SELECT E'a\\tb\\\\', 'a\\tb', E'it\\'s', 'x''y'")
+check("psycopg2 E'' and standard literals", cur.fetchall(), [("a\tb\\", "a\\tb", "it's", "x'y")])
 c.commit()
 cur.execute("MSCK REPAIR TABLE web.p")
 check("psycopg2 notices", c.notices, ["WARNING:  Skipped junk: not a key=value directory name\n"])

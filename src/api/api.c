@@ -665,6 +665,13 @@ hl_status_t hl_reset(hl_stmt_t *st) {
   return HL_OK;
 }
 
+int64_t hl_changes(hl_stmt_t *st) {
+  if (!st || !st->executed || !st->finished || !st->result.wrote ||
+      st->result.n_written > INT64_MAX)
+    return -1;
+  return (int64_t)st->result.n_written;
+}
+
 /* ---------------------------------------------------------- parameters */
 
 int hl_bind_parameter_count(hl_stmt_t *st) {

@@ -7,9 +7,10 @@
 #   make valgrind  run the SQL logic tests with hivelite under valgrind
 #   make bench   hivelite vs DuckDB benchmark (bench/README.md; not part of check)
 #   make stress  10 minutes of concurrent writers and readers, and 400 random kills
+#   make load    the PostgreSQL server under 64 clients for LOAD_SECONDS (make check: 30 s)
 JOBS ?= 2
 
-.PHONY: all deps build build-asan demo check check-asan format conformance fuzz valgrind bench stress clean
+.PHONY: all deps build build-asan demo check check-asan format conformance fuzz valgrind bench stress load clean
 
 all: build
 
@@ -102,6 +103,13 @@ STRESS_KILLS ?= 400
 stress: build
 	python3 tests/crash/stress.py --hivelite build/hivelite --seconds $(STRESS_SECONDS)
 	python3 tests/crash/crash_matrix.py --hivelite build/hivelite --random $(STRESS_KILLS)
+
+# tests/server/load.py (psycopg2 clients of `hivelite serve`) for longer
+LOAD_SECONDS ?= 600
+LOAD_CLIENTS ?= 64
+load: build
+	/usr/bin/python3 tests/server/load.py --hivelite build/hivelite --seconds $(LOAD_SECONDS) \
+	  --clients $(LOAD_CLIENTS)
 
 format:
 	@clang-format -i $$(find src include tests -name '*.[ch]')

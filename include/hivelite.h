@@ -132,6 +132,12 @@ hl_status_t hl_clear_bindings(hl_stmt_t *stmt);
  * call); before that it is HL_MISUSE. */
 hl_status_t hl_next_result(hl_stmt_t *stmt);
 
+/* The rows a write wrote, once hl_step returned HL_DONE: INSERT (all
+ * tables of a multi-insert), INSERT OVERWRITE, CREATE TABLE AS SELECT.
+ * -1 for other statements, a LOAD DATA (its files are moved unread), and
+ * a statement not run to its end or whose write failed. */
+int64_t hl_changes(hl_stmt_t *stmt);
+
 /* Frees the statement.  NULL is a no-op. */
 void hl_finalize(hl_stmt_t *stmt);
 

@@ -382,6 +382,22 @@ void hl_set_progress_handler(hl_db_t *db, hl_progress_fn fn, void *ctx) {
 
 /* ---------------------------------------------------------- statements */
 
+/* hivelite.sql.string_literals: hive (the default) or standard. */
+static hl_status_t string_literals(hl_session_t *s, hl_sql_strings_t *out, hl_error_t *err) {
+  const char *v = hl_session_get(s, "hivelite.sql.string_literals");
+  if (!v || strcasecmp(v, "hive") == 0) {
+    *out = HL_SQL_STRINGS_HIVE;
+  } else if (strcasecmp(v, "standard") == 0) {
+    *out = HL_SQL_STRINGS_STANDARD;
+  } else {
+    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                      "invalid value \"%s\" for hivelite.sql.string_literals (expected hive or "
+                      "standard)",
+                      v);
+  }
+  return HL_OK;
+}
+
 hl_status_t hl_prepare(hl_db_t *db, const char *sql, hl_stmt_t **out, const char **tail) {
   *out = NULL;
   if (tail) *tail = sql;
@@ -394,7 +410,18 @@ hl_status_t hl_prepare(hl_db_t *db, const char *sql, hl_stmt_t **out, const char
   if (!arena) return take_error(db, (hl_err_nomem(&err), &err), NULL);
   hl_ast_stmt_t *ast = NULL;
   size_t len = strlen(sql), consumed = 0;
-  hl_status_t rc = hl_sql_parse(arena, sql, len, &ast, &consumed, &err);
+  hl_sql_strings_t strings = HL_SQL_STRINGS_HIVE;
+  /* a bad value fails every statement but a SET (that may fix it) */
+  hl_error_t bad;
+  hl_err_init(&bad);
+  hl_status_t bad_rc = string_literals(&db->session, &strings, &bad);
+  hl_status_t rc = hl_sql_parse_strings(arena, sql, len, strings, &ast, &consumed, &err);
+  if (rc == HL_OK && bad_rc != HL_OK && ast && ast->kind != HL_STMT_SET &&
+      ast->kind != HL_STMT_RESET) {
+    hl_err_move(&err, &bad);
+    rc = bad_rc;
+  }
+  hl_err_clear(&bad);
   if (rc != HL_OK) {
     hl_arena_destroy(arena);
     return take_error(db, &err, sql);
@@ -635,6 +662,13 @@ hl_status_t hl_reset(hl_stmt_t *st) {
   /* a cancel meant for the run that ended is not for the next one */
   hl_budget_clear_cancel(&st->db->session.budget);
   return HL_OK;
+}
+
+int64_t hl_changes(hl_stmt_t *st) {
+  if (!st || !st->executed || !st->finished || !st->result.wrote ||
+      st->result.n_written > INT64_MAX)
+    return -1;
+  return (int64_t)st->result.n_written;
 }
 
 /* ---------------------------------------------------------- parameters */

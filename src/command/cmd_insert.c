@@ -148,6 +148,7 @@ typedef struct writer {
   uint64_t n_files;
   uint64_t held_bytes; /* SORTED BY rows held, charged to the budget */
   uint64_t row_no;     /* 1-based row number in the current insert, for errors */
+  uint64_t written;    /* rows written to every partition of every table */
   hl_arena_t *scratch; /* per-row conversions */
 } writer_t;
 
@@ -1469,6 +1470,8 @@ static hl_status_t run_writes(writer_t *w, const char *kind, hl_error_t *err) {
     }
     for (size_t j = 0; rc == HL_OK && j < wt->n_parts; j++)
       rc = part_close(w, wt, wt->parts[j], err);
+    for (size_t j = 0; rc == HL_OK && j < wt->n_parts; j++)
+      w->written += wt->parts[j]->rows;
   }
   if (snap) {
     w->s->snap = NULL;
@@ -1504,7 +1507,7 @@ static hl_status_t column_from_result(const hl_result_t *res, int i, hl_arena_t 
 }
 
 hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table_t *table,
-                        hl_arena_t *arena, hl_error_t *err) {
+                        hl_arena_t *arena, hl_result_t *result, hl_error_t *err) {
   const hl_ast_create_table_t *ct = stmt->create_table;
   writer_t w;
   memset(&w, 0, sizeof w);
@@ -1588,6 +1591,10 @@ hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table
       wt->slot_src[i] = src[i];
   if (rc == HL_OK) rc = check_width(wt, res->n_cols, stmt->pos, err);
   if (rc == HL_OK) rc = run_writes(&w, "ctas", err);
+  if (rc == HL_OK) {
+    result->wrote = true;
+    result->n_written = w.written;
+  }
   writer_fini(&w);
   return rc;
 }
@@ -1596,7 +1603,6 @@ hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table
 
 hl_status_t hl_cmd_insert(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                           hl_result_t *result, hl_error_t *err) {
-  (void)result;
   writer_t w;
   hl_status_t rc = writer_init(&w, s, arena, stmt->n_inserts, err);
   bool all_skipped = true;
@@ -1642,6 +1648,10 @@ hl_status_t hl_cmd_insert(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t
     for (int i = 0; i < w.n_tables; i++)
       any_overwrite = any_overwrite || w.tables[i].overwrite;
     rc = run_writes(&w, any_overwrite ? "overwrite" : "insert", err);
+  }
+  if (rc == HL_OK) { /* IF NOT EXISTS of a partition that exists writes nothing */
+    result->wrote = true;
+    result->n_written = w.written;
   }
   writer_fini(&w);
   return rc;

@@ -114,7 +114,7 @@ hl_status_t hl_cmd_truncate(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
 hl_status_t hl_cmd_load(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                         hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_ctas(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_cat_table_t *table,
-                        hl_arena_t *arena, hl_error_t *err);
+                        hl_arena_t *arena, hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_reset(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                          hl_result_t *result, hl_error_t *err);
 /* ANALYZE TABLE ... COMPUTE STATISTICS (cmd_analyze.c). */

@@ -530,7 +530,7 @@ hl_status_t hl_cmd_create_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
    * to the location's checks and the CTAS's writes */
   rc = hl_table_s3_scope(s, s->cat, &t, arena, err);
   if (rc != HL_OK) return rc;
-  if (ct->as_select) return hl_cmd_ctas(s, stmt, &t, arena, err); /* cmd_insert.c */
+  if (ct->as_select) return hl_cmd_ctas(s, stmt, &t, arena, result, err); /* cmd_insert.c */
   {
     hl_table_t *tt; /* the incremental field's properties (plan/incr.h) */
     rc = hl_table_from_catalog(&t, arena, &tt, err);

@@ -13,6 +13,11 @@
  * of one input batch only: values of complex type point into the input
  * batch and the evaluated collections, which stay valid until the child's
  * next call, which happens only after the output batch was consumed.
+ *
+ * The operator polls the statement's cancel flag and deadline before each
+ * output batch: one input row may yield billions of rows that an
+ * aggregation above consumes without returning to the api, so no other
+ * poll would run (hl_interrupt, statement_timeout).
  */
 #include "exec/ops.h"
 
@@ -22,13 +27,14 @@ typedef struct lateral {
   hl_op_t op;
   hl_op_t *child;
   const hl_rel_t *rel;
-  int n_left;       /* child columns */
-  hl_batch_t *out;  /* rel->n_cols columns */
-  hl_arena_t *coll; /* the evaluated collections of the current input */
-  hl_vec_t arg;     /* rel->gen_arg over the current input batch */
-  hl_batch_t *in;   /* current input batch, NULL when one must be pulled */
-  uint32_t in_i;    /* next live row of IN */
-  uint32_t item;    /* next element of that row's collection */
+  hl_budget_t *budget; /* the statement's cancel flag and deadline */
+  int n_left;          /* child columns */
+  hl_batch_t *out;     /* rel->n_cols columns */
+  hl_arena_t *coll;    /* the evaluated collections of the current input */
+  hl_vec_t arg;        /* rel->gen_arg over the current input batch */
+  hl_batch_t *in;      /* current input batch, NULL when one must be pulled */
+  uint32_t in_i;       /* next live row of IN */
+  uint32_t item;       /* next element of that row's collection */
 } lateral_t;
 
 /* Appends input row ROW with generated values GEN[0..n_gen) (NULL: all
@@ -58,6 +64,8 @@ static hl_status_t lateral_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) 
   const hl_rel_t *rel = l->rel;
   bool is_map = rel->gen_arg->type->id == HL_T_MAP;
   *out = NULL;
+  hl_status_t crc = hl_budget_check_cancel(l->budget, err);
+  if (crc != HL_OK) return crc;
   if (hl_batch_reset(l->out) != HL_OK) return hl_err_nomem(err);
   for (;;) {
     if (!l->in || l->in_i >= hl_batch_live(l->in)) {
@@ -120,8 +128,8 @@ static void lateral_close(hl_op_t *op) {
   l->coll = NULL;
 }
 
-hl_op_t *hl_op_lateral_create(hl_op_t *child, const hl_rel_t *rel, hl_arena_t *arena,
-                              hl_error_t *err) {
+hl_op_t *hl_op_lateral_create(hl_op_t *child, const hl_rel_t *rel, hl_budget_t *budget,
+                              hl_arena_t *arena, hl_error_t *err) {
   lateral_t *l = hl_arena_zalloc(arena, sizeof(*l));
   if (!l) {
     child->close(child);
@@ -132,6 +140,7 @@ hl_op_t *hl_op_lateral_create(hl_op_t *child, const hl_rel_t *rel, hl_arena_t *a
   l->op.close = lateral_close;
   l->child = child;
   l->rel = rel;
+  l->budget = budget;
   l->n_left = rel->left->n_cols;
   l->out = hl_batch_create_charged(rel->n_cols, rel->types, hl_arena_account(arena));
   l->coll = hl_arena_create_charged(64 * 1024, hl_arena_account(arena));

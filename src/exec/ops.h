@@ -171,9 +171,10 @@ hl_status_t hl_op_join_build(hl_op_t *join, hl_error_t *err);
 bool hl_join_builds_left(const hl_rel_t *rel);
 /* LATERAL VIEW explode/posexplode (op_lateral.c): each row of CHILD (REL's
  * left layout) once per element or entry of REL->gen_arg, with the
- * generated columns appended (REL's layout). */
-hl_op_t *hl_op_lateral_create(hl_op_t *child, const hl_rel_t *rel, hl_arena_t *arena,
-                              hl_error_t *err);
+ * generated columns appended (REL's layout); polls BUDGET's cancel flag
+ * before each output batch. */
+hl_op_t *hl_op_lateral_create(hl_op_t *child, const hl_rel_t *rel, hl_budget_t *budget,
+                              hl_arena_t *arena, hl_error_t *err);
 /* Makes the operators of operand K of a set operation (NULL with ERR set on
  * failure). */
 typedef hl_op_t *(*hl_op_term_fn)(void *ctx, int k, hl_error_t *err);

@@ -425,7 +425,7 @@ static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, const bool *used, 
   }
   case HL_REL_LATERAL: { /* op_lateral.c */
     hl_op_t *l = build_rel(s, r->left, NULL, arena, err);
-    return l ? hl_op_lateral_create(l, r, arena, err) : NULL;
+    return l ? hl_op_lateral_create(l, r, &s->budget, arena, err) : NULL;
   }
   case HL_REL_SETOP: {
     setop_ctx_t *c = hl_arena_alloc(arena, sizeof(*c));

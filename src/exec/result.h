@@ -33,6 +33,11 @@ typedef struct hl_result {
   /* The statement's next result (PROFILE's summary), in the statement
    * arena; NULL: none.  hl_next_result moves to it. */
   struct hl_result *next;
+  /* A write that committed (INSERT, INSERT OVERWRITE, CTAS): it wrote
+   * n_written rows (hl_changes).  False: not a write, or a count unknown
+   * (LOAD moves files unread). */
+  bool wrote;
+  uint64_t n_written;
 } hl_result_t;
 
 /* ---------------------------------------------------------------- rowset */

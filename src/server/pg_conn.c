@@ -260,6 +260,16 @@ static void session(pg_conn_t *c) {
     return;
   }
   hl_set_warning_handler(c->db, on_warning, c);
+  /* string literals as PostgreSQL clients quote them: the server reports
+   * standard_conforming_strings=on */
+  hl_stmt_t *set = NULL;
+  rc = hl_prepare(c->db, "SET hivelite.sql.string_literals=standard", &set, NULL);
+  if (rc == HL_OK && set) rc = hl_step(set);
+  hl_finalize(set);
+  if (rc != HL_DONE) {
+    fatal(c, hl_sqlstate(c->db), hl_errmsg(c->db));
+    return;
+  }
   pg_server_slot_set_db(c->srv, c->slot, c->db);
   for (size_t i = 0; i < sizeof reported / sizeof reported[0]; i++)
     pg_send_parameter_status(c, reported[i][0], pg_setting_get(c, reported[i][0]));

@@ -85,9 +85,13 @@ size_t pg_stmt_end(const char *sql) {
   while (*p) {
     char ch = *p;
     if (ch == '\'' || ch == '"') {
-      /* HiveQL strings: backslash escapes the next character */
+      /* the session's strings are standard (pg_conn.c): a backslash escapes
+       * the next byte only in E'...'; a doubled quote reads as a string
+       * closed and reopened, which ends in the same place */
+      int esc = ch == '\'' && p > sql && (p[-1] == 'E' || p[-1] == 'e') &&
+                (p - 1 == sql || !(isalnum((unsigned char)p[-2]) || p[-2] == '_'));
       for (p++; *p && *p != ch; p++)
-        if (*p == '\\' && p[1]) p++;
+        if (esc && *p == '\\' && p[1]) p++;
       if (*p) p++;
     } else if (ch == '`') {
       for (p++; *p && *p != '`'; p++) {
@@ -390,7 +394,7 @@ void pg_result_tag(pg_result_t *r, const char *stmt) {
   for (char *q = w; *q; q++)
     *q = (char)toupper((unsigned char)*q);
   if (strcmp(w, "INSERT") == 0) {
-    /* hivelite does not report written row counts through the API */
+    /* the row count is hl_changes's, known once it ran (command_complete) */
     snprintf(r->tag, sizeof r->tag, "INSERT 0 0");
     return;
   }
@@ -449,9 +453,16 @@ void pg_send_row_description(pg_conn_t *c, pg_result_t *r, const int16_t *format
 
 static void command_complete(pg_conn_t *c, pg_result_t *r) {
   char tag[96];
+  /* a write's row count (hl_changes): INSERT 0 n for INSERT, INSERT
+   * OVERWRITE and a multi-insert, SELECT n for CREATE TABLE AS, as
+   * PostgreSQL tags them (drivers take their update counts from it) */
+  int64_t changes = r->stmt && r->last == HL_DONE ? hl_changes(r->stmt) : -1;
   if (r->counted || (r->rows && r->rows->n_cols > 0 && strcmp(r->tag, "SHOW") != 0) ||
       (r->stmt && hl_column_count(r->stmt) > 0))
     snprintf(tag, sizeof tag, "SELECT %llu", (unsigned long long)r->sent);
+  else if (changes >= 0)
+    snprintf(tag, sizeof tag, "%s %lld", strncmp(r->tag, "CREATE", 6) == 0 ? "SELECT" : "INSERT 0",
+             (long long)changes);
   else
     snprintf(tag, sizeof tag, "%s", r->tag);
   pg_msg_begin(&c->io.out, 'C');

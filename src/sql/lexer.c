@@ -6,7 +6,10 @@
  * byte spans; values (identifiers, unescaped strings) are decoded on demand
  * by hl_sql_ident_value and hl_sql_string_value.  Escapes follow Hive's
  * BaseSemanticAnalyzer.unescapeSQLString so that a literal means the same
- * bytes here as in Hive.
+ * bytes here as in Hive.  With lx->standard (hivelite.sql.string_literals
+ * = standard, which the PostgreSQL server sets for its sessions) literals
+ * are read the way PostgreSQL clients quote them: 'it''s' with backslash
+ * an ordinary byte, and E'...' with C-style escapes.
  * Invariant: every read is bounded by lx->len; the text need not be
  * NUL-terminated.
  */
@@ -113,6 +116,29 @@ void hl_sql_lexer_init(hl_sql_lexer_t *lx, const char *src, size_t len) {
   lx->src = src;
   lx->len = len;
   lx->off = 0;
+  lx->standard = false;
+}
+
+/* The end of a string whose body starts at S[i] and is closed by Q (the
+ * byte after the closing quote), or N when unterminated.  BACKSLASH: a
+ * backslash escapes the next byte; DOUBLED: QQ stands for one Q. */
+static size_t string_end(const unsigned char *s, size_t n, size_t i, unsigned char q,
+                         bool backslash, bool doubled) {
+  while (i < n) {
+    if (backslash && s[i] == '\\') {
+      i += 2; /* the escaped byte cannot close the string */
+      continue;
+    }
+    if (s[i] == q) {
+      if (doubled && i + 1 < n && s[i + 1] == q) {
+        i += 2;
+        continue;
+      }
+      return i + 1;
+    }
+    i++;
+  }
+  return n + 1;
 }
 
 /* Skips blanks and comments from lx->off.  An unterminated / * comment is an
@@ -221,6 +247,19 @@ hl_status_t hl_sql_lex(hl_sql_lexer_t *lx, hl_sql_token_t *tok, hl_error_t *err)
   size_t end = i + 1;
   switch (class_of(c)) {
   case CC_ALP:
+    if (lx->standard && (c == 'E' || c == 'e') && c1 == '\'') {
+      end = string_end(s, n, i + 2, '\'', true, true);
+      if (end > n) {
+        lx->off = n;
+        tok->kind = HL_TK_EOF;
+        tok->pos = (long)n;
+        return hl_err_set_at(err, (long)i, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                             "unterminated quoted string");
+      }
+      tok->kind = HL_TK_STRING;
+      tok->str_style = HL_STR_ESCAPE;
+      break;
+    }
     while (end < n && is_word_char(s[end]))
       end++;
     tok->kind = HL_TK_WORD;
@@ -237,19 +276,16 @@ hl_status_t hl_sql_lex(hl_sql_lexer_t *lx, hl_sql_token_t *tok, hl_error_t *err)
     }
     break;
   case CC_QUO:
-    while (end < n && s[end] != c) {
-      if (s[end] == '\\') end++; /* the escaped byte cannot close the string */
-      end++;
-    }
-    if (end >= n) {
+    end = string_end(s, n, i + 1, c, !lx->standard, lx->standard);
+    if (end > n) {
       lx->off = n;
       tok->kind = HL_TK_EOF;
       tok->pos = (long)n;
       return hl_err_set_at(err, (long)i, HL_ERROR, HL_SS(SYNTAX_ERROR),
                            "unterminated quoted string");
     }
-    end++;
     tok->kind = HL_TK_STRING;
+    tok->str_style = lx->standard ? HL_STR_STANDARD : HL_STR_HIVE;
     break;
   case CC_BQU:
     for (;;) {
@@ -453,12 +489,113 @@ static size_t put_utf8(char *out, unsigned long cp) {
   return 4;
 }
 
+/* A \uXXXX code unit CP (a high surrogate: joined with the \uXXXX low
+ * one that follows at S[*i], when there is one) as a code point; a lone
+ * surrogate has no UTF-8 form and becomes U+FFFD. */
+static unsigned long join_surrogate(const unsigned char *s, size_t n, size_t *i, unsigned long cp) {
+  if (cp >= 0xD800 && cp <= 0xDBFF) {
+    long lo = read_u16(s, n, *i);
+    if (lo >= 0xDC00 && lo <= 0xDFFF) {
+      *i += 6;
+      return 0x10000 + ((cp - 0xD800) << 10) + ((unsigned long)lo - 0xDC00);
+    }
+    return 0xFFFD;
+  }
+  return cp >= 0xDC00 && cp <= 0xDFFF ? 0xFFFD : cp;
+}
+
+/* The body S[0..n) of a standard string closed by Q: QQ is one Q. */
+static size_t standard_value(const unsigned char *s, size_t n, unsigned char q, char *out) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    out[k++] = (char)s[i];
+    if (s[i] == q && i + 1 < n && s[i + 1] == q) i++;
+  }
+  return k;
+}
+
+/* The body S[0..n) of an E'' string (PostgreSQL's escapes, lexer.h). */
+static size_t escape_value(const unsigned char *s, size_t n, char *out) {
+  size_t k = 0;
+  for (size_t i = 0; i < n;) {
+    if (s[i] == '\'' && i + 1 < n && s[i + 1] == '\'') {
+      out[k++] = '\'';
+      i += 2;
+      continue;
+    }
+    if (s[i] != '\\' || i + 1 >= n) {
+      out[k++] = (char)s[i++];
+      continue;
+    }
+    unsigned char e = s[i + 1];
+    if (e >= '0' && e <= '7') { /* up to three octal digits, one byte */
+      unsigned v = 0;
+      size_t j = i + 1;
+      for (; j < n && j < i + 4 && s[j] >= '0' && s[j] <= '7'; j++)
+        v = v * 8 + (unsigned)(s[j] - '0');
+      out[k++] = (char)(v & 0xFF);
+      i = j;
+      continue;
+    }
+    if (e == 'x' && i + 2 < n && hex_value(s[i + 2]) >= 0) { /* one or two hex digits */
+      unsigned v = (unsigned)hex_value(s[i + 2]);
+      i += 3;
+      if (i < n && hex_value(s[i]) >= 0) v = v * 16 + (unsigned)hex_value(s[i++]);
+      out[k++] = (char)v;
+      continue;
+    }
+    long u = read_u16(s, n, i);
+    if (u >= 0) {
+      i += 6;
+      k += put_utf8(out + k, join_surrogate(s, n, &i, (unsigned long)u));
+      continue;
+    }
+    if (e == 'U' && i + 10 <= n) {
+      unsigned long cp = 0;
+      size_t j = i + 2;
+      for (; j < i + 10 && hex_value(s[j]) >= 0; j++)
+        cp = cp * 16 + (unsigned long)hex_value(s[j]);
+      if (j == i + 10) {
+        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;
+        k += put_utf8(out + k, cp);
+        i += 10;
+        continue;
+      }
+    }
+    i += 2;
+    switch (e) {
+    case 'b':
+      out[k++] = '\b';
+      break;
+    case 'f':
+      out[k++] = '\f';
+      break;
+    case 'n':
+      out[k++] = '\n';
+      break;
+    case 'r':
+      out[k++] = '\r';
+      break;
+    case 't':
+      out[k++] = '\t';
+      break;
+    default:
+      out[k++] = (char)e;
+      break;
+    }
+  }
+  return k;
+}
+
 size_t hl_sql_string_value(const char *src, const hl_sql_token_t *tok, char *out) {
-  /* the body, without the quotes; every escape shrinks or keeps the length,
-   * so OUT of tok->len bytes suffices (\uXXXX: 6 bytes -> at most 3,
-   * a surrogate pair: 12 -> 4) */
-  const unsigned char *s = (const unsigned char *)src + tok->pos + 1;
-  size_t n = tok->len >= 2 ? tok->len - 2 : 0;
+  /* the body, without the quotes (and E); every escape shrinks or keeps the
+   * length, so OUT of tok->len bytes suffices (\uXXXX: 6 bytes -> at most 3,
+   * a surrogate pair: 12 -> 4, \UXXXXXXXX: 10 -> 4) */
+  size_t skip = tok->str_style == HL_STR_ESCAPE ? 2 : 1;
+  const unsigned char *s = (const unsigned char *)src + tok->pos + skip;
+  size_t n = tok->len >= skip + 1 ? tok->len - skip - 1 : 0;
+  if (tok->str_style == HL_STR_STANDARD) return standard_value(s, n, s[-1], out);
+  if (tok->str_style == HL_STR_ESCAPE) return escape_value(s, n, out);
   size_t k = 0;
   for (size_t i = 0; i < n;) {
     if (s[i] != '\\' || i + 1 >= n) {
@@ -475,20 +612,8 @@ size_t hl_sql_string_value(const char *src, const hl_sql_token_t *tok, char *out
     }
     long u = read_u16(s, n, i);
     if (u >= 0) {
-      unsigned long cp = (unsigned long)u;
       i += 6;
-      if (cp >= 0xD800 && cp <= 0xDBFF) {
-        long lo = read_u16(s, n, i);
-        if (lo >= 0xDC00 && lo <= 0xDFFF) {
-          cp = 0x10000 + ((cp - 0xD800) << 10) + ((unsigned long)lo - 0xDC00);
-          i += 6;
-        } else {
-          cp = 0xFFFD; /* a lone surrogate has no UTF-8 form */
-        }
-      } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-        cp = 0xFFFD;
-      }
-      k += put_utf8(out + k, cp);
+      k += put_utf8(out + k, join_surrogate(s, n, &i, (unsigned long)u));
       continue;
     }
     i += 2;

@@ -24,7 +24,7 @@ typedef enum hl_sql_tk {
   HL_TK_ILLEGAL,   /* a byte sequence that is no token (parser reports it) */
   HL_TK_WORD,      /* identifier or keyword: [A-Za-z_][A-Za-z0-9_]* */
   HL_TK_QIDENT,    /* `back quoted` identifier */
-  HL_TK_STRING,    /* 'x' or "x" with backslash escapes */
+  HL_TK_STRING,    /* 'x' or "x" (escapes: hl_sql_string_value), E'x' in standard mode */
   HL_TK_INTEGER,   /* 123 */
   HL_TK_DECIMAL,   /* 1.5, .5, 1. */
   HL_TK_DOUBLE,    /* 1e3, 1.5e-3, or any number with suffix D */
@@ -60,19 +60,30 @@ typedef enum hl_sql_tk {
 
 typedef struct hl_sql_token {
   hl_sql_tk_t kind;
-  long pos;       /* byte offset of the first byte in the source */
-  size_t len;     /* bytes of source text, quotes and suffix included */
-  size_t num_len; /* numbers: bytes before the suffix */
-  bool reserved;  /* HL_TK_WORD that cannot be used as an identifier */
-  char suffix[3]; /* numbers: "Y" "S" "L" "BD" "D" or "" (upper-case) */
+  long pos;                /* byte offset of the first byte in the source */
+  size_t len;              /* bytes of source text, quotes and suffix included */
+  size_t num_len;          /* numbers: bytes before the suffix */
+  bool reserved;           /* HL_TK_WORD that cannot be used as an identifier */
+  char suffix[3];          /* numbers: "Y" "S" "L" "BD" "D" or "" (upper-case) */
+  unsigned char str_style; /* HL_TK_STRING: HL_STR_* (how its body is unescaped) */
 } hl_sql_token_t;
+
+/* How a string token's body is read (hl_sql_string_value). */
+enum {
+  HL_STR_HIVE = 0, /* Hive: backslash escapes, the quote cannot appear doubled */
+  HL_STR_STANDARD, /* SQL standard: a doubled quote is one, backslash is ordinary */
+  HL_STR_ESCAPE    /* E'...': a doubled quote is one, C-style backslash escapes */
+};
 
 typedef struct hl_sql_lexer {
   const char *src; /* borrowed; the statement text */
   size_t len;      /* bytes in src */
   size_t off;      /* where the next token starts (before blanks) */
+  bool standard;   /* hivelite.sql.string_literals=standard: strings as PostgreSQL's
+                      with standard_conforming_strings=on, and E'...' */
 } hl_sql_lexer_t;
 
+/* A lexer of Hive's string literals (set lx->standard after for standard). */
 void hl_sql_lexer_init(hl_sql_lexer_t *lx, const char *src, size_t len);
 
 /* Skips blanks and comments and reads the next token into *TOK (EOF at the
@@ -92,10 +103,14 @@ bool hl_sql_tok_is(const char *src, const hl_sql_token_t *tok, const char *kw);
  * backquotes removed and `` unescaped.  Owned by ARENA; NULL on OOM. */
 char *hl_sql_ident_value(hl_arena_t *arena, const char *src, const hl_sql_token_t *tok);
 
-/* Unescapes the body of a HL_TK_STRING token (Hive's unescapeSQLString:
- * \n \t \r \b \0 \Z \' \" \\, \[01]oo octal bytes, \uXXXX as UTF-8, \% and \_
- * kept with their backslash, any other \c as c) into OUT, which must hold
- * tok->len bytes.  Returns the number of bytes written (no NUL added). */
+/* Unescapes the body of a HL_TK_STRING token into OUT, which must hold
+ * tok->len bytes.  Returns the number of bytes written (no NUL added).
+ * HL_STR_HIVE: Hive's unescapeSQLString (\n \t \r \b \0 \Z \' \" \\,
+ * \[01]oo octal bytes, \uXXXX as UTF-8, \% and \_ kept with their
+ * backslash, any other \c as c).  HL_STR_STANDARD: the body as written, a
+ * doubled quote as one.  HL_STR_ESCAPE: PostgreSQL's E'' escapes (\b \f
+ * \n \r \t, \o \oo \ooo octal, \xh \xhh hex, \uXXXX and \UXXXXXXXX as UTF-8,
+ * any other \c as c) and a doubled quote as one. */
 size_t hl_sql_string_value(const char *src, const hl_sql_token_t *tok, char *out);
 
 #endif

@@ -3213,6 +3213,12 @@ static hl_status_t parse_statement(parser_t *p, hl_ast_stmt_t **out) {
 
 hl_status_t hl_sql_parse(hl_arena_t *arena, const char *sql, size_t len, hl_ast_stmt_t **out,
                          size_t *consumed, hl_error_t *err) {
+  return hl_sql_parse_strings(arena, sql, len, HL_SQL_STRINGS_HIVE, out, consumed, err);
+}
+
+hl_status_t hl_sql_parse_strings(hl_arena_t *arena, const char *sql, size_t len,
+                                 hl_sql_strings_t strings, hl_ast_stmt_t **out, size_t *consumed,
+                                 hl_error_t *err) {
   parser_t p;
   memset(&p, 0, sizeof p);
   p.arena = arena;
@@ -3220,6 +3226,7 @@ hl_status_t hl_sql_parse(hl_arena_t *arena, const char *sql, size_t len, hl_ast_
   p.len = len;
   p.err = err;
   hl_sql_lexer_init(&p.lx, sql, len);
+  p.lx.standard = strings == HL_SQL_STRINGS_STANDARD;
   *out = NULL;
   *consumed = 0;
 

@@ -24,6 +24,18 @@
 hl_status_t hl_sql_parse(hl_arena_t *arena, const char *sql, size_t len, hl_ast_stmt_t **out,
                          size_t *consumed, hl_error_t *err);
 
+/* How string literals are read (hivelite.sql.string_literals). */
+typedef enum hl_sql_strings {
+  HL_SQL_STRINGS_HIVE = 0, /* Hive's: backslash escapes (the default) */
+  HL_SQL_STRINGS_STANDARD  /* PostgreSQL's with standard_conforming_strings=on:
+                              'it''s', backslash ordinary, E'\n' escapes */
+} hl_sql_strings_t;
+
+/* hl_sql_parse with string literals read as STRINGS says. */
+hl_status_t hl_sql_parse_strings(hl_arena_t *arena, const char *sql, size_t len,
+                                 hl_sql_strings_t strings, hl_ast_stmt_t **out, size_t *consumed,
+                                 hl_error_t *err);
+
 /* 1-based line and column of byte offset POS in SQL (columns count bytes). */
 void hl_sql_line_col(const char *sql, long pos, int *line, int *col);
 

@@ -9,6 +9,8 @@
  * Parses every statement of the input as a script would (advancing by
  * `consumed`) and traps if an error position falls outside the text, a
  * statement span is inconsistent, or the parser stops making progress.
+ * Each input is parsed twice: with Hive's string literals and with
+ * hivelite.sql.string_literals=standard (doubled quotes, E'...').
  */
 // clang-format on
 #include "sql/parser.h"
@@ -20,17 +22,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  hl_arena_t *arena = hl_arena_create(0);
-  if (!arena) return 0;
-  const char *sql = (const char *)data;
+static void parse_all(hl_arena_t *arena, const char *sql, size_t size, hl_sql_strings_t strings) {
   size_t off = 0;
   while (off < size) {
     hl_error_t err;
     hl_err_init(&err);
     hl_ast_stmt_t *st = NULL;
     size_t used = 0;
-    hl_status_t rc = hl_sql_parse(arena, sql + off, size - off, &st, &used, &err);
+    hl_status_t rc = hl_sql_parse_strings(arena, sql + off, size - off, strings, &st, &used, &err);
     if (rc != HL_OK && rc != HL_NOMEM &&
         (err.position < 0 || err.position > (long)(size - off) || !err.message))
       abort();
@@ -46,6 +45,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     off += used;
     hl_arena_reset(arena);
   }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  hl_arena_t *arena = hl_arena_create(0);
+  if (!arena) return 0;
+  parse_all(arena, (const char *)data, size, HL_SQL_STRINGS_HIVE);
+  hl_arena_reset(arena);
+  parse_all(arena, (const char *)data, size, HL_SQL_STRINGS_STANDARD);
   hl_arena_destroy(arena);
   return 0;
 }

@@ -6,7 +6,7 @@ pgJDBC's prepareThreshold of 5 it uses a named server statement and binary
 results), a fetch size inside a transaction (Execute with a row limit and
 PortalSuspended), an error's SQLSTATE, parameters of every type (setInt
 ... setBytes, setNull; pgJDBC sends several in binary), past the threshold
-too, an INSERT with a parameter, update counts; and DatabaseMetaData's
+too, an INSERT with a parameter, update counts (1, 1, 2 rows); and DatabaseMetaData's
 getSchemas, getTables, getColumns (types and sizes pgJDBC derives from the
 attribute rows) and getPrimaryKeys (none: Hive tables have no keys).  The output is compared whole.
 Classes are compiled into --build-dir once per source and JDK version.
@@ -68,9 +68,10 @@ want = ("server PostgreSQL 14\n"
         'error 42P01 ERROR: table "web.nosuch" does not exist\n'
         + "".join("parameters %d: 1/ann\n" % i for i in range(1, 8)) +
         "select it's 42 null\n"
-        "insert with a parameter 0\n"
-        "update count 0\n"
-        "count 7\n")
+        "insert with a parameter 1\n"
+        "update count 1\n"
+        "update count of two rows 2\n"
+        "count 9\n")
 failures = []
 if (p.returncode, p.stdout) != (0, want):
     failures.append("PgPeer output:\n--- got (exit %d)\n%s%s--- want\n%s"

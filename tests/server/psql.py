@@ -92,7 +92,7 @@ SET
  etl
 (1 row)
 
-INSERT 0 0
+INSERT 0 1
 COMMIT
  n 
 ---

@@ -5,7 +5,9 @@ driver makes of it (text results, and psycopg 3's binary results, which
 exercise the binary encoders), cursor.description type codes, errors as the
 driver's exception classes with SQLSTATE and position, MSCK's warnings in
 connection.notices, commit/rollback with autocommit off, psycopg2's client-
-side parameters, psycopg 3's server-side parameters of every type in text
+side parameters (strings with quotes and backslashes inserted and read back
+exactly: the server's strings are standard; cursor.rowcount of INSERT,
+INSERT OVERWRITE and CREATE TABLE AS), psycopg 3's server-side parameters of every type in text
 and binary (WHERE, SELECT list, INSERT; a bad integer is 22P02), and
 connection.cancel() of a long query
 (57014).  Exit 77 when a driver is missing (1 under CI=true).
@@ -87,6 +89,31 @@ c.rollback()
 cur.execute("SELECT id FROM web.t WHERE name = %s", ("ann",))
 check("psycopg2 client-side parameter", cur.fetchall(), [(1,)])
 c.commit()
+# psycopg2 quotes parameters itself, for standard_conforming_strings=on:
+# 'it''s', backslashes as they are; every string reads back byte for byte
+STRINGS = ["it's", "a\\b", "c\\", "'", "''", "\\'", "x\\ny", "tab\there", "line\nfeed",
+           "semi\\'; SELECT 1", '"q"', "\u00fc\u20ac", "", "--x", "/*y*/", "E'z'"]
+cur.execute("CREATE TABLE web.s (id INT, v STRING) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' "
+            "ESCAPED BY '\\'")  # one backslash: standard strings
+for i, v in enumerate(STRINGS):
+    cur.execute("INSERT INTO web.s VALUES (%s, %s)", (i, v))
+    check("psycopg2 rowcount of INSERT %d" % i, cur.rowcount, 1)
+cur.execute("INSERT INTO web.s SELECT id + 100, v FROM web.s WHERE id < 3")
+check("psycopg2 rowcount of INSERT SELECT", cur.rowcount, 3)
+cur.execute("INSERT OVERWRITE TABLE web.s SELECT id, v FROM web.s WHERE id < 100")
+check("psycopg2 rowcount of INSERT OVERWRITE", cur.rowcount, len(STRINGS))
+cur.execute("CREATE TABLE web.s2 STORED AS PARQUET AS SELECT * FROM web.s")
+check("psycopg2 rowcount of CREATE TABLE AS", cur.rowcount, len(STRINGS))
+cur.execute("DROP TABLE web.s2")
+check("psycopg2 rowcount of DROP TABLE", cur.rowcount, -1)
+c.commit()
+cur.execute("SELECT v FROM web.s WHERE id >= %s ORDER BY id", (0,))
+check("psycopg2 quoted strings read back", [r[0] for r in cur.fetchall()], STRINGS)
+cur.execute("SELECT id FROM web.s WHERE v = %s", ("semi\\'; SELECT 1",))
+check("psycopg2 quoted string in WHERE", cur.fetchall(), [(9,)])
+cur.execute("SELECT E'a\\tb\\\\', 'a\\tb', E'it\\'s', 'x''y'")
+check("psycopg2 E'' and standard literals", cur.fetchall(), [("a\tb\\", "a\\tb", "it's", "x'y")])
+c.commit()
 cur.execute("MSCK REPAIR TABLE web.p")
 check("psycopg2 notices", c.notices, ["WARNING:  Skipped junk: not a key=value directory name\n"])
 c.commit()
@@ -130,7 +157,8 @@ with psycopg.connect(dsn) as c:
                                          datetime.datetime(2020, 1, 1, 1, 2, 3, 456))).fetchall()),
           [(Decimal("-12.5"), b"xy", datetime.date(2020, 2, 3),
             datetime.datetime(2020, 1, 1, 1, 2, 3, 456))])
-    c.execute("INSERT INTO web.t (id, name) VALUES (%s, %s)", (3, "o'neil"))
+    check("psycopg rowcount of INSERT with parameters (extended protocol)",
+          c.execute("INSERT INTO web.t (id, name) VALUES (%s, %s)", (3, "o'neil")).rowcount, 1)
     check("psycopg INSERT with parameters",
           c.execute("SELECT name FROM web.t WHERE id = %s", (3,)).fetchall(), [("o'neil",)])
     try:

@@ -126,6 +126,8 @@ public class PgPeer {
       }
       try (Statement st = c.createStatement()) {
         System.out.println("update count " + st.executeUpdate("INSERT INTO web.many VALUES (10)"));
+        System.out.println(
+            "update count of two rows " + st.executeUpdate("INSERT INTO web.many VALUES (11), (12)"));
         try (ResultSet rs = st.executeQuery("SELECT count(*) FROM web.many")) {
           rs.next();
           System.out.println("count " + rs.getLong(1));

@@ -353,6 +353,86 @@ TEST(string_escapes) {
   CHECK_STR(st3->select->items[0].expr->text, "A277"); /* \2 is no octal escape in Hive */
 }
 
+/* hivelite.sql.string_literals=standard: the statement parsed with
+ * standard strings; NULL on a parse error (ERR set). */
+static hl_ast_stmt_t *parse_standard(const char *sql, hl_error_t *err) {
+  size_t used = 0;
+  hl_ast_stmt_t *st = NULL;
+  if (hl_sql_parse_strings(arena, sql, strlen(sql), HL_SQL_STRINGS_STANDARD, &st, &used, err) !=
+      HL_OK)
+    return NULL;
+  return st;
+}
+
+TEST(standard_strings) {
+  hl_sql_token_t t[8];
+  hl_sql_lexer_t lx;
+  hl_error_t err;
+  hl_err_init(&err);
+  const char *toks = "'a''b' E'c\\'' e \"d\"\"\"";
+  hl_sql_lexer_init(&lx, toks, strlen(toks));
+  lx.standard = true;
+  int n = 0;
+  while (n < 8 && hl_sql_lex(&lx, &t[n], &err) == HL_OK && t[n++].kind != HL_TK_EOF) {
+  }
+  CHECK_INT(n, 5);
+  CHECK_INT(t[0].kind, HL_TK_STRING);
+  CHECK_INT(t[0].len, 6);
+  CHECK_INT(t[0].str_style, HL_STR_STANDARD);
+  CHECK_INT(t[1].kind, HL_TK_STRING);
+  CHECK_INT(t[1].len, 6);
+  CHECK_INT(t[1].str_style, HL_STR_ESCAPE);
+  CHECK_INT(t[2].kind, HL_TK_WORD); /* E alone is a name */
+  CHECK_INT(t[3].kind, HL_TK_STRING);
+  CHECK_INT(t[3].len, 5);
+  char out[16];
+  CHECK_INT(hl_sql_string_value(toks, &t[0], out), 3);
+  CHECK(memcmp(out, "a'b", 3) == 0);
+  CHECK_INT(hl_sql_string_value(toks, &t[1], out), 2);
+  CHECK(memcmp(out, "c'", 2) == 0);
+  CHECK_INT(hl_sql_string_value(toks, &t[3], out), 2);
+  CHECK(memcmp(out, "d\"", 2) == 0);
+
+  hl_ast_stmt_t *st = parse_standard("SELECT 'it''s', 'a\\b', 'c\\\\', 'x\\', "
+                                     "E'x\\ny\\\\z\\'w''v\\t', "
+                                     "e'\\101\\x41\\x4a2\\u00e9\\U0001F600\\q\\7\\b\\f\\r', "
+                                     "'a' 'b''', ''''",
+                                     &err);
+  CHECK(st != NULL);
+  if (!st) return;
+  CHECK_INT(st->select->n_items, 8);
+  CHECK_STR(st->select->items[0].expr->text, "it's");
+  CHECK_STR(st->select->items[1].expr->text, "a\\b"); /* a backslash is a byte */
+  CHECK_STR(st->select->items[2].expr->text, "c\\\\");
+  CHECK_STR(st->select->items[3].expr->text, "x\\"); /* and cannot escape the quote */
+  CHECK_STR(st->select->items[4].expr->text, "x\ny\\z'w'v\t");
+  CHECK_STR(st->select->items[5].expr->text,
+            "AAJ2\xc3\xa9\xf0\x9f\x98\x80q\007\b\f\r"); /* octal, hex, \u, \U, any other */
+  CHECK_STR(st->select->items[6].expr->text, "ab'");
+  CHECK_STR(st->select->items[7].expr->text, "'");
+  /* an E that is not followed by a quote is an identifier */
+  st = parse_standard("SELECT e, E FROM t", &err);
+  CHECK(st != NULL && st->select->n_items == 2);
+  /* unterminated: the backslash in E'' escapes the closing quote */
+  size_t used = 0;
+  CHECK_INT(
+      hl_sql_parse_strings(arena, "SELECT E'ab\\'", 13, HL_SQL_STRINGS_STANDARD, &st, &used, &err),
+      HL_ERROR);
+  CHECK_STR(err.sqlstate, "42601");
+  CHECK_STR(err.message, "unterminated quoted string");
+  CHECK_INT(err.position, 7);
+  hl_err_clear(&err);
+  CHECK_INT(
+      hl_sql_parse_strings(arena, "SELECT 'ab''", 12, HL_SQL_STRINGS_STANDARD, &st, &used, &err),
+      HL_ERROR);
+  CHECK_STR(err.message, "unterminated quoted string");
+  hl_err_clear(&err);
+  /* the same texts in Hive's mode keep Hive's meaning */
+  PARSE(h, "SELECT 'a\\\\b', 'x\\'y'");
+  CHECK_STR(h->select->items[0].expr->text, "a\\b");
+  CHECK_STR(h->select->items[1].expr->text, "x'y");
+}
+
 /* -------------------------------------------------------- expressions */
 
 TEST(expression_precedence) {
@@ -1354,6 +1434,7 @@ int main(void) {
   arena = hl_arena_create(0);
   RUN(lexer_tokens);
   RUN(string_escapes);
+  RUN(standard_strings);
   RUN(expression_precedence);
   RUN(expression_primaries);
   RUN(select_full);

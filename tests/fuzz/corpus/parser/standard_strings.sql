@@ -1,0 +1,1 @@
+SELECT E'a\n''b\x41\U0001F600', 'c''d\', e'\'' FROM t WHERE s = 'x''y';

@@ -922,6 +922,20 @@ static const struct {
     {"percentile", HL_AGG_PERCENTILE},
     {"percentile_approx", HL_AGG_PERCENTILE},
     {"approx_count_distinct", HL_AGG_APPROX_DISTINCT},
+    {"corr", HL_AGG_CORR},
+    {"covar_pop", HL_AGG_COVAR_POP},
+    {"covar_samp", HL_AGG_COVAR_SAMP},
+    {"regr_sxx", HL_AGG_REGR_SXX},
+    {"regr_syy", HL_AGG_REGR_SYY},
+    {"regr_sxy", HL_AGG_REGR_SXY},
+    {"regr_slope", HL_AGG_REGR_SLOPE},
+    {"regr_intercept", HL_AGG_REGR_INTERCEPT},
+    {"regr_r2", HL_AGG_REGR_R2},
+    /* count and avg of one argument over the rows where the other is not
+     * NULL (see hl_agg_t.arg2) */
+    {"regr_count", HL_AGG_COUNT},
+    {"regr_avgx", HL_AGG_AVG},
+    {"regr_avgy", HL_AGG_AVG},
 };
 
 static int stat_agg(const char *name) {
@@ -937,6 +951,107 @@ static bool is_aggregate_name(const char *name) {
 
 static hl_expr_t *arg_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what);
 
+/* One percentile: a numeric constant in [0, 1]. */
+static bool percentile_const(binder_t *b, const hl_ast_expr_t *pa, double *out) {
+  hl_expr_t *p = bind_expr(b, pa);
+  if (!p) return false;
+  if (p->kind != HL_EX_CONST || p->value.is_null || !hl_type_is_numeric(p->type)) {
+    hl_err_set_at(b->err, pa->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "a percentile must be a numeric constant");
+    return false;
+  }
+  hl_value_t d;
+  if (hl_value_cast(p->type, &p->value, hl_type_prim(HL_T_DOUBLE), &d, b->arena, b->err) != HL_OK)
+    return false;
+  if (d.is_null || d.u.d < 0 || d.u.d > 1) {
+    hl_err_set_at(b->err, pa->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "the percentile must be between 0 and 1");
+    return false;
+  }
+  *out = d.u.d;
+  return true;
+}
+
+/* percentile(x, p) and percentile(x, array(p, ...)): the second form
+ * answers ARRAY<DOUBLE>, one element per percentile, as Hive's does. */
+static bool bind_percentiles(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  const hl_ast_expr_t *pa = a->args[1];
+  if (pa->kind != HL_AST_FUNC || strcmp(pa->name, "array") != 0 || pa->window)
+    return percentile_const(b, pa, &agg->param);
+  if (pa->n_args == 0) {
+    hl_err_set_at(b->err, pa->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "the array of percentiles must not be empty");
+    return false;
+  }
+  double *ps = hl_arena_alloc(b->arena, sizeof(double) * (size_t)pa->n_args);
+  if (!ps) return hl_err_nomem(b->err), false;
+  for (int i = 0; i < pa->n_args; i++)
+    if (!percentile_const(b, pa->args[i], &ps[i])) return false;
+  hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof(*arr));
+  hl_type_t **kids = arr ? hl_arena_alloc(b->arena, sizeof(hl_type_t *)) : NULL;
+  if (!kids) return hl_err_nomem(b->err), false;
+  arr->id = HL_T_ARRAY;
+  arr->n_children = 1;
+  arr->children = kids;
+  kids[0] = (hl_type_t *)hl_type_prim(HL_T_DOUBLE);
+  agg->type = arr;
+  agg->params = ps;
+  agg->n_params = pa->n_args;
+  return true;
+}
+
+static bool stats_aggs_pair(hl_agg_kind_t k) {
+  return k >= HL_AGG_CORR;
+}
+
+/* corr, covar_*, regr_*: two numeric arguments, read as doubles, except
+ * that regr_avgx and regr_avgy average their argument as avg does (a
+ * DECIMAL average stays DECIMAL, as in Hive). */
+static bool bind_pair_aggregate(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  agg->kind = stat_aggs[stat_agg(a->name)].kind;
+  if (a->n_args != 2) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "function %s takes exactly two arguments", a->name);
+    return false;
+  }
+  if (a->distinct) {
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "DISTINCT with %s is not supported yet", a->name);
+    return false;
+  }
+  agg->distinct = false;
+  b->agg_allowed = false;
+  hl_expr_t *x = bind_expr(b, a->args[0]);
+  hl_expr_t *y = x ? bind_expr(b, a->args[1]) : NULL;
+  b->agg_allowed = true;
+  if (!y) return false;
+  for (int k = 0; k < 2; k++) {
+    const hl_type_t *t = (k ? y : x)->type;
+    if (!hl_type_is_numeric(t) && t->id != HL_T_NULL) {
+      arg_error(b, a, k, "numeric");
+      return false;
+    }
+  }
+  /* regr_avgx(y, x) is the average of x over the pairs */
+  bool swap = strcmp(a->name, "regr_avgx") == 0;
+  agg->arg = swap ? y : x;
+  agg->arg2 = swap ? x : y;
+  if (agg->kind == HL_AGG_COUNT) {
+    agg->type = hl_type_prim(HL_T_BIGINT);
+    return true;
+  }
+  const hl_type_t *dbl = hl_type_prim(HL_T_DOUBLE);
+  if (agg->kind == HL_AGG_AVG && agg->arg->type->id == HL_T_DECIMAL) {
+    const hl_type_t *nt = agg->arg->type;
+    agg->type = decimal_result(b, nt->precision + 4 > 38 ? 38 : nt->precision + 4,
+                               nt->scale + 4 > 38 ? 38 : nt->scale + 4);
+    return agg->type != NULL;
+  }
+  agg->type = dbl;
+  if (!(agg->arg = cast_to(b, agg->arg, dbl))) return false;
+  return agg->kind == HL_AGG_AVG || (agg->arg2 = cast_to(b, agg->arg2, dbl)) != NULL;
+}
+
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (!b->agg_allowed) {
     hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(GROUPING_ERROR),
@@ -951,6 +1066,9 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "count") == 0 && a->n_args == 1 && a->args[0]->kind == HL_AST_STAR) {
     agg.kind = HL_AGG_COUNT_STAR;
     agg.type = hl_type_prim(HL_T_BIGINT);
+  } else if (stat_agg(a->name) >= 0 && (stats_aggs_pair(stat_aggs[stat_agg(a->name)].kind) ||
+                                        strncmp(a->name, "regr_", 5) == 0)) {
+    if (!bind_pair_aggregate(b, a, &agg)) return NULL;
   } else if (stat_agg(a->name) >= 0) {
     agg.kind = stat_aggs[stat_agg(a->name)].kind;
     int want = agg.kind == HL_AGG_PERCENTILE ? 2 : 1;
@@ -967,9 +1085,8 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     agg.distinct = false;
     b->agg_allowed = false;
     agg.arg = bind_expr(b, a->args[0]);
-    hl_expr_t *p = agg.arg && want == 2 ? bind_expr(b, a->args[1]) : NULL;
     b->agg_allowed = true;
-    if (!agg.arg || (want == 2 && !p)) return NULL;
+    if (!agg.arg) return NULL;
     const hl_type_t *t = agg.arg->type;
     switch (agg.kind) {
     case HL_AGG_COLLECT_LIST:
@@ -993,18 +1110,10 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
       if (!nt || !(agg.arg = cast_to(b, agg.arg, hl_type_prim(HL_T_DOUBLE)))) return NULL;
       agg.type = hl_type_prim(HL_T_DOUBLE);
       if (agg.kind == HL_AGG_PERCENTILE) {
-        if (p->kind != HL_EX_CONST || p->value.is_null || !hl_type_is_numeric(p->type))
-          return arg_error(b, a, 1, "a numeric constant");
-        hl_value_t d;
-        if (hl_value_cast(p->type, &p->value, hl_type_prim(HL_T_DOUBLE), &d, b->arena, b->err) !=
-            HL_OK)
-          return NULL;
-        if (d.is_null || d.u.d < 0 || d.u.d > 1) {
-          hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
-                        "the percentile must be between 0 and 1");
-          return NULL;
-        }
-        agg.param = d.u.d;
+        b->agg_allowed = false; /* percentile(x, sum(y)) is not a constant */
+        bool ok = bind_percentiles(b, a, &agg);
+        b->agg_allowed = true;
+        if (!ok) return NULL;
       }
       break;
     }
@@ -1394,7 +1503,7 @@ static hl_expr_t *bind_window(binder_t *b, const hl_ast_expr_t *a) {
     b->agg_allowed = saved_agg;
     if (!ref) goto done;
     hl_agg_t *ag = &b->plan->aggs[n_before];
-    if (ag->kind > HL_AGG_AVG) {
+    if (ag->kind > HL_AGG_AVG || ag->arg2) {
       hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                     "%s as a window function is not supported yet", a->name);
       b->plan->n_aggs = n_before;
@@ -3523,8 +3632,10 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
     if (plan->filter) mark_needed_block(b, plan->filter);
     for (int g = 0; g < plan->n_group; g++)
       mark_needed_block(b, plan->group_exprs[g]);
-    for (int a = 0; a < plan->n_aggs; a++)
+    for (int a = 0; a < plan->n_aggs; a++) {
       if (plan->aggs[a].arg) mark_needed_block(b, plan->aggs[a].arg);
+      if (plan->aggs[a].arg2) mark_needed_block(b, plan->aggs[a].arg2);
+    }
     if (!plan->aggregate) {
       for (int i = 0; i < plan->n_out; i++)
         mark_needed_block(b, plan->out_exprs[i]);

@@ -272,6 +272,10 @@ static void explain_block(lines_t *l, const hl_plan_t *plan, int depth) {
         hl_expr_print(&b, a->arg);
       else
         hl_buf_putc(&b, '*');
+      if (a->arg2) {
+        hl_buf_puts(&b, ", ");
+        hl_expr_print(&b, a->arg2);
+      }
       hl_buf_putc(&b, ')');
     }
     if (plan->having) {

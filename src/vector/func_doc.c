@@ -22,6 +22,10 @@
 
 /* a three-row table for aggregate and window examples */
 #define ROWS3 "(SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 2) t"
+/* pairs (y, x) for the two-argument statistics, one with a NULL */
+#define PAIRS                                                                                      \
+  "(SELECT 1 AS y, 1 AS x UNION ALL SELECT 2, 2 UNION ALL SELECT 4, 3 UNION ALL SELECT NULL, 4) "  \
+  "t"
 
 static const hl_func_doc_t docs[] = {
     {"!", O, "! a - logical not, as NOT a", "> SELECT !TRUE;\nfalse", G("GenericUDFOPNot")},
@@ -131,12 +135,21 @@ static const hl_func_doc_t docs[] = {
      "_FUNC_(num, from_base, to_base) - num written in base from_base, rewritten in base to_base "
      "(a negative to_base prints a signed result)",
      "> SELECT _FUNC_('100', 2, 10);\n4\n> SELECT _FUNC_(-10, 16, -10);\n-16", U("UDFConv")},
+    {"corr", A,
+     "_FUNC_(y, x) - the Pearson correlation coefficient of the pairs where neither is NULL (NULL "
+     "when either variance is 0)",
+     "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n0.9819805060619657", G("GenericUDAFCorrelation")},
     {"cos", S, "_FUNC_(x) - the cosine of x (radians)", "> SELECT _FUNC_(0);\n1.0", U("UDFCos")},
     {"cosh", S, "_FUNC_(x) - the hyperbolic cosine of x", "> SELECT _FUNC_(0);\n1.0", U("UDFCosh")},
     {"count", A,
      "_FUNC_(*) - the number of rows; _FUNC_([DISTINCT] expr) - the number of (distinct) rows "
      "where expr is not NULL",
      "> SELECT _FUNC_(*), _FUNC_(DISTINCT x) FROM " ROWS3 ";\n3\t2", G("GenericUDAFCount")},
+    {"covar_pop", A, "_FUNC_(y, x) - the population covariance of the pairs where neither is NULL",
+     "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n1.0", G("GenericUDAFCovariance")},
+    {"covar_samp", A,
+     "_FUNC_(y, x) - the sample covariance of the pairs where neither is NULL (0 for one pair)",
+     "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n1.5", G("GenericUDAFCovarianceSample")},
     {"crc32", S, "_FUNC_(str or bin) - the cyclic redundancy check value of the bytes, a BIGINT",
      "> SELECT _FUNC_('ABC');\n2743272264", U("UDFCrc32")},
     {"cume_dist", W,
@@ -455,6 +468,37 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_('100-200', '(\\\\d+)-(\\\\d+)', 1);\n100", U("UDFRegExpExtract")},
     {"regexp_replace", S, "_FUNC_(str, regexp, rep) - str with every match of regexp replaced",
      "> SELECT _FUNC_('100-200', '(\\\\d+)', 'num');\nnum-num", U("UDFRegExpReplace")},
+    {"regr_avgx", A, "_FUNC_(y, x) - the average of x over the pairs where neither is NULL",
+     "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n2.0", G("GenericUDAFBinarySetFunctions$RegrAvgX")},
+    {"regr_avgy", A, "_FUNC_(y, x) - the average of y over the pairs where neither is NULL",
+     "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n2.3333333333333335",
+     G("GenericUDAFBinarySetFunctions$RegrAvgY")},
+    {"regr_count", A, "_FUNC_(y, x) - the number of pairs where neither is NULL",
+     "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n3", G("GenericUDAFBinarySetFunctions$RegrCount")},
+    {"regr_intercept", A,
+     "_FUNC_(y, x) - the y-intercept of the least-squares line through the pairs (NULL when x is "
+     "constant)",
+     "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n-0.6666666666666665",
+     G("GenericUDAFBinarySetFunctions$RegrIntercept")},
+    {"regr_r2", A,
+     "_FUNC_(y, x) - the coefficient of determination of the regression line (NULL when x is "
+     "constant, 1 when y is)",
+     "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n0.9642857142857144",
+     G("GenericUDAFBinarySetFunctions$RegrR2")},
+    {"regr_slope", A,
+     "_FUNC_(y, x) - the slope of the least-squares line through the pairs (NULL when x is "
+     "constant)",
+     "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n1.5", G("GenericUDAFBinarySetFunctions$RegrSlope")},
+    {"regr_sxx", A,
+     "_FUNC_(y, x) - SUM(x*x) - SUM(x)*SUM(x)/N over the pairs where neither is NULL",
+     "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n2.0", G("GenericUDAFBinarySetFunctions$RegrSXX")},
+    {"regr_sxy", A,
+     "_FUNC_(y, x) - SUM(x*y) - SUM(x)*SUM(y)/N over the pairs where neither is NULL",
+     "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n3.0", G("GenericUDAFBinarySetFunctions$RegrSXY")},
+    {"regr_syy", A,
+     "_FUNC_(y, x) - SUM(y*y) - SUM(y)*SUM(y)/N over the pairs where neither is NULL",
+     "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n4.666666666666666",
+     G("GenericUDAFBinarySetFunctions$RegrSYY")},
     {"repeat", S, "_FUNC_(str, n) - str n times", "> SELECT _FUNC_('123', 2);\n123123",
      U("UDFRepeat")},
     {"replace", S, "_FUNC_(str, search, rep) - str with every search replaced by rep",
@@ -630,9 +674,6 @@ static const char *const not_yet[] = {
     "compute_bit_vector_hll",
     "compute_stats",
     "context_ngrams",
-    "corr",
-    "covar_pop",
-    "covar_samp",
     "create_union",
     "current_authorizer",
     "current_catalog",
@@ -672,15 +713,6 @@ static const char *const not_yet[] = {
     "percentile_disc",
     "reflect",
     "reflect2",
-    "regr_avgx",
-    "regr_avgy",
-    "regr_count",
-    "regr_intercept",
-    "regr_r2",
-    "regr_slope",
-    "regr_sxx",
-    "regr_sxy",
-    "regr_syy",
     "replicate_rows",
     "restrict_information_schema",
     "sentences",

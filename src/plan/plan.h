@@ -198,8 +198,11 @@ typedef struct hl_rel {
   bool build_left;     /* JOIN: hash the left side (smaller by statistics) */
   hl_expr_t *gen_arg;  /* LATERAL: the array or map, over left's layout */
   bool gen_pos;        /* LATERAL: posexplode (an INT position column first) */
-  bool gen_outer;      /* LATERAL OUTER: an empty or NULL collection gives one
-                          row of NULLs instead of none */
+  /* LATERAL: gen_arg is an array of structs, each element one row of its
+   * fields (inline; stack, json_tuple and parse_url_tuple bind to it) */
+  bool gen_inline;
+  bool gen_outer; /* LATERAL OUTER: an empty or NULL collection gives one
+                     row of NULLs instead of none */
 } hl_rel_t;
 
 typedef struct hl_plan {

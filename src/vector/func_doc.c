@@ -206,9 +206,10 @@ static const hl_func_doc_t docs[] = {
      "> SELECT hex(_FUNC_('é', 'ISO-8859-1'));\nE9", G("GenericUDFEncode")},
     {"exp", S, "_FUNC_(x) - e to the power x", "> SELECT _FUNC_(0);\n1.0", U("UDFExp")},
     {"explode", T,
-     "_FUNC_(a) - one row per element of the array a, or per key and value of the map a "
-     "(hivelite: in LATERAL VIEW)",
-     "> SELECT v FROM (SELECT array(10, 20) AS a) t LATERAL VIEW _FUNC_(a) x AS v;\n10\n20",
+     "_FUNC_(a) - one row per element of the array a, or per key and value of the map a (in "
+     "LATERAL VIEW, or alone in the select list)",
+     "> SELECT v FROM (SELECT array(10, 20) AS a) t LATERAL VIEW _FUNC_(a) x AS v;\n10\n20\n"
+     "> SELECT _FUNC_(map('k', 1));\nk\t1",
      G("GenericUDTFExplode")},
     {"factorial", S, "_FUNC_(n) - n! for 0 <= n <= 20, else NULL", "> SELECT _FUNC_(5);\n120",
      G("GenericUDFFactorial")},
@@ -278,6 +279,10 @@ static const hl_func_doc_t docs[] = {
      "> SELECT 2 IN (1, 2);\ntrue", G("GenericUDFIn")},
     {"initcap", S, "_FUNC_(str) - str with the first letter of each word in upper case",
      "> SELECT _FUNC_('tHe soap');\nThe Soap", G("GenericUDFInitCap")},
+    {"inline", T,
+     "_FUNC_(a) - one row per struct of the array a, one column per field (in LATERAL VIEW, or "
+     "alone in the select list)",
+     "> SELECT _FUNC_(array(struct(1, 'a'), struct(2, 'b')));\n1\ta\n2\tb", G("GenericUDTFInline")},
     {"instr", S, "_FUNC_(str, substr) - the position of the first substr in str (0 when absent)",
      "> SELECT _FUNC_('Facebook', 'boo');\n5", G("GenericUDFInstr")},
     {"isfalse", S, "_FUNC_(a) - TRUE when a is FALSE, FALSE otherwise (also for NULL)",
@@ -292,6 +297,11 @@ static const hl_func_doc_t docs[] = {
      G("GenericUDFOPNull")},
     {"istrue", S, "_FUNC_(a) - TRUE when a is TRUE, FALSE otherwise (also for NULL)",
      "> SELECT _FUNC_(NULL);\nfalse", G("GenericUDFOPTrue")},
+    {"json_tuple", T,
+     "_FUNC_(json, k1, k2, ...) - one row of the values of the top-level keys k1, k2, ... of the "
+     "JSON object json, as strings (NULL when missing or not JSON)",
+     "> SELECT _FUNC_('{\"a\":1,\"b\":[2]}', 'a', 'b', 'c');\n1\t[2]\tNULL",
+     G("GenericUDTFJSONTuple")},
     {"lag", W, "_FUNC_(x[, offset[, default]]) - the value of x offset rows before this one",
      "> SELECT x, _FUNC_(x) OVER (ORDER BY x) FROM " ROWS3 " ORDER BY x;\n1\tNULL\n2\t1\n2\t2",
      G("GenericUDFLag")},
@@ -417,6 +427,11 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_('http://facebook.com/path/p1.php?query=1', 'HOST');\nfacebook.com\n> "
      "SELECT _FUNC_('http://facebook.com/path/p1.php?query=1', 'QUERY', 'query');\n1",
      U("UDFParseUrl")},
+    {"parse_url_tuple", T,
+     "_FUNC_(url, p1, p2, ...) - one row of the parts p1, p2, ... of url, as parse_url gives them; "
+     "QUERY:key is the value of a query parameter",
+     "> SELECT _FUNC_('http://x.org/p?k=v#r', 'HOST', 'PATH', 'QUERY:k', 'REF');\nx.org\t/p\tv\tr",
+     G("GenericUDTFParseUrlTuple")},
     {"percent_rank", W, "_FUNC_() - (rank - 1) / (rows in the partition - 1)",
      "> SELECT x, _FUNC_() OVER (ORDER BY x) FROM " ROWS3 " ORDER BY x;\n1\t0.0\n2\t0.5\n2\t0.5",
      G("GenericUDAFPercentRank")},
@@ -431,8 +446,8 @@ static const hl_func_doc_t docs[] = {
     {"pmod", S, "_FUNC_(a, b) - the positive remainder of a divided by b",
      "> SELECT _FUNC_(-7, 3);\n2", G("GenericUDFPosMod")},
     {"posexplode", T,
-     "_FUNC_(a) - one row per element of the array a, with its position from 0 (hivelite: in "
-     "LATERAL VIEW)",
+     "_FUNC_(a) - one row per element of the array a, with its position from 0 (in LATERAL "
+     "VIEW, or alone in the select list)",
      "> SELECT p, v FROM (SELECT array('a', 'b') AS a) t LATERAL VIEW _FUNC_(a) x AS p, v;\n0\ta\n"
      "1\tb",
      G("GenericUDTFPosExplode")},
@@ -552,6 +567,10 @@ static const hl_func_doc_t docs[] = {
      G("GenericUDFSplit")},
     {"sqrt", S, "_FUNC_(x) - the square root of x (NULL when x < 0)", "> SELECT _FUNC_(4);\n2.0",
      U("UDFSqrt")},
+    {"stack", T,
+     "_FUNC_(n, v1, v2, ..., vk) - n rows of k/n columns (rounded up, the last row padded with "
+     "NULLs) out of the values",
+     "> SELECT _FUNC_(2, 1, 'a', 2, 'b');\n1\ta\n2\tb", G("GenericUDTFStack")},
     {"std", A, "_FUNC_(x) - the population standard deviation of x",
      "> SELECT round(_FUNC_(x), 6) FROM " ROWS3 ";\n0.471405", G("GenericUDAFStd")},
     {"stddev", A, "_FUNC_(x) - the population standard deviation of x",
@@ -693,12 +712,10 @@ static const char *const not_yet[] = {
     "in_bloom_filter",
     "in_file",
     "index",
-    "inline",
     "internal_interval",
     "is_not_distinct_from",
     "java_method",
     "json_read",
-    "json_tuple",
     "likeall",
     "likeany",
     "matchpath",
@@ -708,7 +725,6 @@ static const char *const not_yet[] = {
     "noopstreaming",
     "noopwithmap",
     "noopwithmapstreaming",
-    "parse_url_tuple",
     "percentile_cont",
     "percentile_disc",
     "reflect",
@@ -719,7 +735,6 @@ static const char *const not_yet[] = {
     "sort_array_by",
     "split_map_privs",
     "sq_count_check",
-    "stack",
     "surrogate_key",
     "to_utc_timestamp",
     "tumbling_window",

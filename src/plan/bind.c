@@ -1945,6 +1945,22 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   if (a->window) return bind_window(b, a);
   if (is_aggregate_name(a->name)) return bind_aggregate(b, a);
 
+  if (strcmp(a->name, "typeof") == 0) {
+    /* typeof(x): the name of x's type, a constant string as in Hive */
+    if (a->n_args != 1 || a->args[0]->kind == HL_AST_STAR) {
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                    "function typeof takes exactly one argument");
+      return NULL;
+    }
+    hl_expr_t *x = bind_expr(b, a->args[0]);
+    if (!x) return NULL;
+    const char *tn = x->type->id == HL_T_NULL ? "void" : type_name(b, x->type);
+    hl_expr_t *e = tn ? new_expr(b, HL_EX_CONST, hl_type_prim(HL_T_STRING), a->pos) : NULL;
+    if (!e) return NULL;
+    e->value.u.s.ptr = tn;
+    e->value.u.s.len = strlen(tn);
+    return e;
+  }
   if (strcmp(a->name, "mod") == 0) {
     if (a->n_args != 2) {
       hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),

@@ -617,6 +617,10 @@ static const hl_func_doc_t docs[] = {
     {"trunc", S,
      "_FUNC_(date, fmt) - date truncated to the unit fmt: YEAR/YYYY/YY, QUARTER/Q or MONTH/MON/MM",
      "> SELECT _FUNC_('2009-02-12', 'MM');\n2009-02-01", G("GenericUDFTrunc")},
+    {"typeof", S, "_FUNC_(x) - the name of the type of x",
+     "> SELECT _FUNC_(1), _FUNC_(1.5), _FUNC_(array('a')), "
+     "_FUNC_(NULL);\nint\tdecimal(2,1)\tarray<string>\tvoid",
+     G("GenericUDFTypeOf")},
     {"ucase", S, "_FUNC_(str) - str in upper case", "> SELECT _FUNC_('Facebook');\nFACEBOOK",
      G("GenericUDFUpper")},
     {"unbase64", S, "_FUNC_(str) - the binary value of the base 64 string str",
@@ -738,7 +742,6 @@ static const char *const not_yet[] = {
     "surrogate_key",
     "to_utc_timestamp",
     "tumbling_window",
-    "typeof",
     "validate_acid_sort_order",
     "windowingtablefunction",
     "xpath",

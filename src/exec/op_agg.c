@@ -38,6 +38,10 @@ typedef struct agg_state {
       } sum;
       double m2; /* variance: sum of squared deviations (Welford); mean in sum.d */
     };
+    struct { /* corr, covar_*, regr_*: means, and n times the variances
+              * and the covariance (Welford's updates for pairs) */
+      double mx, my, vx, vy, cxy;
+    } pair;
     hl_value_t best; /* min/max (strings copied into the operator arena) */
     struct {         /* collect_list/collect_set/percentile values */
       hl_value_t *items;
@@ -295,16 +299,34 @@ static hl_status_t sketch_add(agg_t *a, agg_state_t *st, const hl_type_t *type, 
   return HL_OK;
 }
 
-static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg, uint32_t r,
-                          size_t group, hl_error_t *err) {
+/* One pair (x = Hive's second argument, y its first) into a pair
+ * statistic's state. */
+static void pair_update(agg_state_t *st, double y, double x) {
+  double dx = x - st->pair.mx, dy = y - st->pair.my;
+  st->count++;
+  st->pair.mx += dx / (double)st->count;
+  st->pair.my += dy / (double)st->count;
+  st->pair.cxy += dx * (y - st->pair.my);
+  st->pair.vx += dx * (x - st->pair.mx);
+  st->pair.vy += dy * (y - st->pair.my);
+}
+
+static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
+                          const hl_vec_t *arg2, uint32_t r, size_t group, hl_error_t *err) {
   const hl_agg_t *ag = &a->plan->aggs[k];
   if (ag->kind == HL_AGG_COUNT_STAR) {
     st->count++;
     return HL_OK;
   }
-  if (hl_vec_is_null(arg, r)) return HL_OK;
+  if (hl_vec_is_null(arg, r) || (ag->arg2 && hl_vec_is_null(arg2, r))) return HL_OK;
   hl_value_t v;
   hl_vec_get_value(arg, r, &v);
+  if (ag->kind >= HL_AGG_CORR) {
+    hl_value_t w;
+    hl_vec_get_value(arg2, r, &w);
+    pair_update(st, v.u.d, w.u.d);
+    return HL_OK;
+  }
   if (ag->kind == HL_AGG_APPROX_DISTINCT) return sketch_add(a, st, arg->type, &v, err);
   if (ag->distinct || ag->kind == HL_AGG_COLLECT_SET) {
     hl_buf_reset(&a->key);
@@ -389,7 +411,7 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
  * strings). */
 static bool fast_supported(const hl_agg_t *ag, const hl_vec_t *arg) {
   if (ag->kind == HL_AGG_COUNT_STAR) return true;
-  if (ag->distinct || !ag->arg) return false;
+  if (ag->distinct || !ag->arg || ag->arg2) return false;
   hl_phys_t p = hl_type_phys(arg->type);
   switch (ag->kind) {
   case HL_AGG_COUNT:
@@ -635,7 +657,7 @@ static hl_status_t fast_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, co
  * DISTINCT. */
 static bool fast_grouped_supported(const hl_agg_t *ag, const hl_vec_t *arg) {
   if (ag->kind == HL_AGG_COUNT_STAR) return true;
-  if (ag->distinct || !ag->arg) return false;
+  if (ag->distinct || !ag->arg || ag->arg2) return false;
   hl_phys_t p = hl_type_phys(arg->type);
   switch (ag->kind) {
   case HL_AGG_COUNT:
@@ -860,8 +882,9 @@ static hl_status_t consume_input(agg_t *a, hl_error_t *err) {
   int ng = plan->n_group, na = plan->n_aggs;
   hl_vec_t *gvecs = hl_arena_alloc(a->arena, sizeof(hl_vec_t) * (size_t)(ng + 1));
   hl_vec_t *avecs = hl_arena_alloc(a->arena, sizeof(hl_vec_t) * (size_t)(na + 1));
+  hl_vec_t *avecs2 = hl_arena_alloc(a->arena, sizeof(hl_vec_t) * (size_t)(na + 1));
   hl_value_t *vals = hl_arena_alloc(a->arena, sizeof(hl_value_t) * (size_t)(ng + 1));
-  if (!gvecs || !avecs || !vals) return hl_err_nomem(err);
+  if (!gvecs || !avecs || !avecs2 || !vals) return hl_err_nomem(err);
   for (;;) {
     hl_arena_reset(a->scratch);
     hl_batch_t *b;
@@ -881,6 +904,10 @@ static hl_status_t consume_input(agg_t *a, hl_error_t *err) {
     for (int k = 0; k < na; k++)
       if (plan->aggs[k].arg &&
           (rc = hl_expr_eval(plan->aggs[k].arg, b, &avecs[k], a->scratch, err)) != HL_OK)
+        return rc;
+    for (int k = 0; k < na; k++)
+      if (plan->aggs[k].arg2 &&
+          (rc = hl_expr_eval(plan->aggs[k].arg2, b, &avecs2[k], a->scratch, err)) != HL_OK)
         return rc;
     rc = hl_budget_track(a->budget, &a->charged, held_bytes(a, ng, na), "the aggregation", err);
     if (rc != HL_OK) return rc;
@@ -944,7 +971,8 @@ static hl_status_t consume_input(agg_t *a, hl_error_t *err) {
         return rc;
       }
       for (int k = 0; k < na; k++) {
-        rc = update(a, k, &a->states[group * (size_t)na + (size_t)k], &avecs[k], r, group, err);
+        rc = update(a, k, &a->states[group * (size_t)na + (size_t)k], &avecs[k], &avecs2[k], r,
+                    group, err);
         if (rc != HL_OK) return rc;
       }
     }
@@ -1045,12 +1073,71 @@ static int cmp_double(const void *x, const void *y) {
   return a < b ? -1 : a > b;
 }
 
-static void final_value(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out) {
+/* The pair statistics' results, NULL where Hive's are: over no pairs,
+ * and where a variance the formula divides by is 0. */
+static void pair_final(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out) {
+  int64_t n = st->count;
+  double vx = st->pair.vx, vy = st->pair.vy, c = st->pair.cxy;
+  out->is_null = n == 0;
+  switch (ag->kind) {
+  case HL_AGG_CORR:
+    if (vx == 0 || vy == 0) out->is_null = true;
+    out->u.d = c / sqrt(vy) / sqrt(vx);
+    break;
+  case HL_AGG_COVAR_POP:
+    out->u.d = c / (double)n;
+    break;
+  case HL_AGG_COVAR_SAMP: /* Hive: the covariance of one pair is 0 */
+    out->u.d = n > 1 ? c / (double)(n - 1) : 0;
+    break;
+  case HL_AGG_REGR_SXX:
+    out->u.d = vx;
+    break;
+  case HL_AGG_REGR_SYY:
+    out->u.d = vy;
+    break;
+  case HL_AGG_REGR_SXY:
+    out->u.d = c;
+    break;
+  case HL_AGG_REGR_SLOPE:
+    if (n < 2 || vx == 0) out->is_null = true;
+    out->u.d = c / vx;
+    break;
+  case HL_AGG_REGR_INTERCEPT:
+    if (vx == 0) out->is_null = true;
+    out->u.d = st->pair.my - c / vx * st->pair.mx;
+    break;
+  case HL_AGG_REGR_R2:
+    if (n < 2 || vx == 0) out->is_null = true;
+    out->u.d = vy == 0 ? 1 : c * c / vx / vy;
+    break;
+  default:
+    break;
+  }
+  if (out->is_null) out->u.d = 0;
+}
+
+/* The percentile P of the N sorted values, interpolating between the two
+ * neighbours of position P * (N - 1). */
+static double percentile_of(const hl_value_t *sorted, uint32_t n, double p) {
+  double pos = p * (double)(n - 1);
+  uint32_t lo = (uint32_t)floor(pos), hi = (uint32_t)ceil(pos);
+  double x = sorted[lo].u.d, y = sorted[hi].u.d;
+  return lo == hi ? x : x + (pos - (double)lo) * (y - x);
+}
+
+/* ARENA holds what a result points to (the array of several percentiles). */
+static hl_status_t final_value(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out,
+                               hl_arena_t *arena) {
   memset(out, 0, sizeof(*out));
+  if (ag->kind >= HL_AGG_CORR) {
+    pair_final(ag, st, out);
+    return HL_OK;
+  }
   switch (ag->kind) {
   case HL_AGG_APPROX_DISTINCT:
     out->u.i = st->hll ? (int64_t)hl_hll_estimate(st->hll) : st->count;
-    return;
+    return HL_OK;
   case HL_AGG_VAR_POP:
   case HL_AGG_STDDEV_POP:
   case HL_AGG_VAR_SAMP:
@@ -1058,38 +1145,43 @@ static void final_value(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out) {
     bool samp = ag->kind == HL_AGG_VAR_SAMP || ag->kind == HL_AGG_STDDEV_SAMP;
     if (st->count == 0 || (samp && st->count < 2)) {
       out->is_null = true;
-      return;
+      return HL_OK;
     }
     double var = st->m2 / (double)(samp ? st->count - 1 : st->count);
     out->u.d = ag->kind == HL_AGG_STDDEV_POP || ag->kind == HL_AGG_STDDEV_SAMP ? sqrt(var) : var;
-    return;
+    return HL_OK;
   }
   case HL_AGG_COLLECT_LIST:
   case HL_AGG_COLLECT_SET:
     out->u.list.n = st->n_items;
     out->u.list.items = st->items;
-    return;
+    return HL_OK;
   case HL_AGG_PERCENTILE: {
     if (st->n_items == 0) {
       out->is_null = true;
-      return;
+      return HL_OK;
     }
-    /* exact percentile with linear interpolation between neighbours */
     qsort(st->items, st->n_items, sizeof(hl_value_t), cmp_double);
-    double pos = ag->param * (double)(st->n_items - 1);
-    uint32_t lo = (uint32_t)floor(pos), hi = (uint32_t)ceil(pos);
-    double x = st->items[lo].u.d, y = st->items[hi].u.d;
-    out->u.d = lo == hi ? x : x + (pos - (double)lo) * (y - x);
-    return;
+    if (!ag->n_params) {
+      out->u.d = percentile_of(st->items, st->n_items, ag->param);
+      return HL_OK;
+    }
+    hl_value_t *ps = hl_arena_zalloc(arena, sizeof(hl_value_t) * (size_t)ag->n_params);
+    if (!ps) return HL_ERROR;
+    for (int i = 0; i < ag->n_params; i++)
+      ps[i].u.d = percentile_of(st->items, st->n_items, ag->params[i]);
+    out->u.list.n = (uint32_t)ag->n_params;
+    out->u.list.items = ps;
+    return HL_OK;
   }
   case HL_AGG_COUNT_STAR:
   case HL_AGG_COUNT:
     out->u.i = st->count;
-    return;
+    return HL_OK;
   case HL_AGG_SUM:
     if (!st->has) {
       out->is_null = true;
-      return;
+      return HL_OK;
     }
     switch (hl_type_phys(ag->type)) {
     case HL_P_I64:
@@ -1101,11 +1193,11 @@ static void final_value(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out) {
     default:
       if (!dec_total(st, ag->type->precision, &out->u.dec)) out->is_null = true;
     }
-    return;
+    return HL_OK;
   case HL_AGG_AVG:
     if (!st->has || st->count == 0) {
       out->is_null = true;
-      return;
+      return HL_OK;
     }
     if (ag->type->id == HL_T_DECIMAL) {
       /* sum is at the argument's scale; the result has more digits */
@@ -1115,14 +1207,16 @@ static void final_value(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out) {
       double sum = hl_type_phys(ag->arg->type) == HL_P_I64 ? (double)st->sum.i : st->sum.d;
       out->u.d = sum / (double)st->count;
     }
-    return;
+    return HL_OK;
   case HL_AGG_MIN:
   case HL_AGG_MAX:
     if (!st->has)
       out->is_null = true;
     else
       *out = st->best;
-    return;
+    return HL_OK;
+  default: /* the pair statistics, above */
+    return HL_OK;
   }
 }
 
@@ -1320,7 +1414,9 @@ static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
           return hl_err_nomem(err);
       for (int k = 0; k < plan->n_aggs; k++) {
         hl_value_t v;
-        final_value(&plan->aggs[k], &a->states[g * (size_t)plan->n_aggs + (size_t)k], &v);
+        if (final_value(&plan->aggs[k], &a->states[g * (size_t)plan->n_aggs + (size_t)k], &v,
+                        a->out->arena) != HL_OK)
+          return hl_err_nomem(err);
         if (hl_vec_put_value(&a->out->cols[plan->n_group + k], a->out->arena, (uint32_t)i, &v) !=
             HL_OK)
           return hl_err_nomem(err);
@@ -1429,7 +1525,9 @@ bool hl_agg_parallel_ok(const hl_plan_t *plan) {
     if (hl_expr_is_stateful(plan->group_exprs[g])) return false;
   for (int k = 0; k < plan->n_aggs; k++) {
     const hl_agg_t *ag = &plan->aggs[k];
-    if (ag->distinct || (ag->arg && hl_expr_is_stateful(ag->arg))) return false;
+    if (ag->distinct || (ag->arg && hl_expr_is_stateful(ag->arg)) ||
+        (ag->arg2 && hl_expr_is_stateful(ag->arg2)))
+      return false;
     switch (ag->kind) {
     case HL_AGG_COUNT_STAR:
     case HL_AGG_COUNT:

@@ -1,10 +1,12 @@
 /*
- * op_lateral.c -- LATERAL VIEW [OUTER] explode / posexplode.
+ * op_lateral.c -- LATERAL VIEW [OUTER] explode / posexplode / inline (which
+ * stack, json_tuple and parse_url_tuple are bound to, see bind_lateral).
  *
  * For every live row of the child the collection expression (rel->gen_arg,
  * over the child's layout) is evaluated once per input batch; the row is
  * emitted once per array element or map entry, its columns followed by the
- * generated ones ([position,] element | key, value).  With OUTER a NULL or
+ * generated ones ([position,] element | key, value | the fields of a struct
+ * element, NULLs for a NULL element).  With OUTER a NULL or
  * empty collection yields the row once with NULL generated columns, else
  * no row (Hive).
  *
@@ -35,6 +37,7 @@ typedef struct lateral {
   hl_batch_t *in;      /* current input batch, NULL when one must be pulled */
   uint32_t in_i;       /* next live row of IN */
   uint32_t item;       /* next element of that row's collection */
+  hl_value_t *gen;     /* the generated values of one output row */
 } lateral_t;
 
 /* Appends input row ROW with generated values GEN[0..n_gen) (NULL: all
@@ -95,11 +98,18 @@ static hl_status_t lateral_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) 
       continue;
     }
     while (l->item < n && l->out->n_rows < HL_BATCH_CAP) {
-      hl_value_t gen[3];
-      int g = 0;
-      memset(gen, 0, sizeof gen);
+      hl_value_t *gen = l->gen;
+      int g = 0, n_gen = rel->n_cols - l->n_left;
+      memset(gen, 0, sizeof(hl_value_t) * (size_t)n_gen);
       if (rel->gen_pos) gen[g++].u.i = l->item;
-      if (is_map) {
+      if (rel->gen_inline) {
+        const hl_value_t *e = &c.u.list.items[l->item];
+        for (int k = 0; k < n_gen; k++)
+          if (e->is_null || (uint32_t)k >= e->u.list.n)
+            gen[k].is_null = true;
+          else
+            gen[k] = e->u.list.items[k];
+      } else if (is_map) {
         gen[g++] = c.u.list.items[2 * l->item];
         gen[g++] = c.u.list.items[2 * l->item + 1];
       } else {
@@ -144,7 +154,8 @@ hl_op_t *hl_op_lateral_create(hl_op_t *child, const hl_rel_t *rel, hl_budget_t *
   l->n_left = rel->left->n_cols;
   l->out = hl_batch_create_charged(rel->n_cols, rel->types, hl_arena_account(arena));
   l->coll = hl_arena_create_charged(64 * 1024, hl_arena_account(arena));
-  if (!l->out || !l->coll) {
+  l->gen = hl_arena_zalloc(arena, sizeof(hl_value_t) * (size_t)(rel->n_cols - l->n_left + 1));
+  if (!l->out || !l->coll || !l->gen) {
     lateral_close(&l->op);
     hl_err_nomem(err);
     return NULL;

@@ -269,7 +269,8 @@ static hl_status_t materialize_plan(hl_session_t *s, const hl_plan_t *plan, hl_a
   for (int g = 0; g < plan->n_group && rc == HL_OK; g++)
     rc = materialize_all(s, plan->group_exprs[g], arena, err);
   for (int k = 0; k < plan->n_aggs && rc == HL_OK; k++)
-    rc = materialize_all(s, plan->aggs[k].arg, arena, err);
+    if ((rc = materialize_all(s, plan->aggs[k].arg, arena, err)) == HL_OK)
+      rc = materialize_all(s, plan->aggs[k].arg2, arena, err);
   if (rc == HL_OK) rc = materialize_all(s, plan->having, arena, err);
   for (int i = 0; i < plan->n_out && rc == HL_OK; i++)
     rc = materialize_all(s, plan->out_exprs[i], arena, err);
@@ -453,8 +454,10 @@ static const bool *from_used(const hl_plan_t *plan, hl_arena_t *arena) {
   if (plan->aggregate) {
     for (int g = 0; g < plan->n_group; g++)
       hl_expr_mark_cols(plan->group_exprs[g], u, n);
-    for (int k = 0; k < plan->n_aggs; k++)
+    for (int k = 0; k < plan->n_aggs; k++) {
       if (plan->aggs[k].arg) hl_expr_mark_cols(plan->aggs[k].arg, u, n);
+      if (plan->aggs[k].arg2) hl_expr_mark_cols(plan->aggs[k].arg2, u, n);
+    }
     return u;
   }
   for (int k = 0; k < plan->n_windows; k++) {

@@ -922,6 +922,20 @@ static const struct {
     {"percentile", HL_AGG_PERCENTILE},
     {"percentile_approx", HL_AGG_PERCENTILE},
     {"approx_count_distinct", HL_AGG_APPROX_DISTINCT},
+    {"corr", HL_AGG_CORR},
+    {"covar_pop", HL_AGG_COVAR_POP},
+    {"covar_samp", HL_AGG_COVAR_SAMP},
+    {"regr_sxx", HL_AGG_REGR_SXX},
+    {"regr_syy", HL_AGG_REGR_SYY},
+    {"regr_sxy", HL_AGG_REGR_SXY},
+    {"regr_slope", HL_AGG_REGR_SLOPE},
+    {"regr_intercept", HL_AGG_REGR_INTERCEPT},
+    {"regr_r2", HL_AGG_REGR_R2},
+    /* count and avg of one argument over the rows where the other is not
+     * NULL (see hl_agg_t.arg2) */
+    {"regr_count", HL_AGG_COUNT},
+    {"regr_avgx", HL_AGG_AVG},
+    {"regr_avgy", HL_AGG_AVG},
 };
 
 static int stat_agg(const char *name) {
@@ -937,6 +951,107 @@ static bool is_aggregate_name(const char *name) {
 
 static hl_expr_t *arg_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what);
 
+/* One percentile: a numeric constant in [0, 1]. */
+static bool percentile_const(binder_t *b, const hl_ast_expr_t *pa, double *out) {
+  hl_expr_t *p = bind_expr(b, pa);
+  if (!p) return false;
+  if (p->kind != HL_EX_CONST || p->value.is_null || !hl_type_is_numeric(p->type)) {
+    hl_err_set_at(b->err, pa->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "a percentile must be a numeric constant");
+    return false;
+  }
+  hl_value_t d;
+  if (hl_value_cast(p->type, &p->value, hl_type_prim(HL_T_DOUBLE), &d, b->arena, b->err) != HL_OK)
+    return false;
+  if (d.is_null || d.u.d < 0 || d.u.d > 1) {
+    hl_err_set_at(b->err, pa->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "the percentile must be between 0 and 1");
+    return false;
+  }
+  *out = d.u.d;
+  return true;
+}
+
+/* percentile(x, p) and percentile(x, array(p, ...)): the second form
+ * answers ARRAY<DOUBLE>, one element per percentile, as Hive's does. */
+static bool bind_percentiles(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  const hl_ast_expr_t *pa = a->args[1];
+  if (pa->kind != HL_AST_FUNC || strcmp(pa->name, "array") != 0 || pa->window)
+    return percentile_const(b, pa, &agg->param);
+  if (pa->n_args == 0) {
+    hl_err_set_at(b->err, pa->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "the array of percentiles must not be empty");
+    return false;
+  }
+  double *ps = hl_arena_alloc(b->arena, sizeof(double) * (size_t)pa->n_args);
+  if (!ps) return hl_err_nomem(b->err), false;
+  for (int i = 0; i < pa->n_args; i++)
+    if (!percentile_const(b, pa->args[i], &ps[i])) return false;
+  hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof(*arr));
+  hl_type_t **kids = arr ? hl_arena_alloc(b->arena, sizeof(hl_type_t *)) : NULL;
+  if (!kids) return hl_err_nomem(b->err), false;
+  arr->id = HL_T_ARRAY;
+  arr->n_children = 1;
+  arr->children = kids;
+  kids[0] = (hl_type_t *)hl_type_prim(HL_T_DOUBLE);
+  agg->type = arr;
+  agg->params = ps;
+  agg->n_params = pa->n_args;
+  return true;
+}
+
+static bool stats_aggs_pair(hl_agg_kind_t k) {
+  return k >= HL_AGG_CORR;
+}
+
+/* corr, covar_*, regr_*: two numeric arguments, read as doubles, except
+ * that regr_avgx and regr_avgy average their argument as avg does (a
+ * DECIMAL average stays DECIMAL, as in Hive). */
+static bool bind_pair_aggregate(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  agg->kind = stat_aggs[stat_agg(a->name)].kind;
+  if (a->n_args != 2) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "function %s takes exactly two arguments", a->name);
+    return false;
+  }
+  if (a->distinct) {
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "DISTINCT with %s is not supported yet", a->name);
+    return false;
+  }
+  agg->distinct = false;
+  b->agg_allowed = false;
+  hl_expr_t *x = bind_expr(b, a->args[0]);
+  hl_expr_t *y = x ? bind_expr(b, a->args[1]) : NULL;
+  b->agg_allowed = true;
+  if (!y) return false;
+  for (int k = 0; k < 2; k++) {
+    const hl_type_t *t = (k ? y : x)->type;
+    if (!hl_type_is_numeric(t) && t->id != HL_T_NULL) {
+      arg_error(b, a, k, "numeric");
+      return false;
+    }
+  }
+  /* regr_avgx(y, x) is the average of x over the pairs */
+  bool swap = strcmp(a->name, "regr_avgx") == 0;
+  agg->arg = swap ? y : x;
+  agg->arg2 = swap ? x : y;
+  if (agg->kind == HL_AGG_COUNT) {
+    agg->type = hl_type_prim(HL_T_BIGINT);
+    return true;
+  }
+  const hl_type_t *dbl = hl_type_prim(HL_T_DOUBLE);
+  if (agg->kind == HL_AGG_AVG && agg->arg->type->id == HL_T_DECIMAL) {
+    const hl_type_t *nt = agg->arg->type;
+    agg->type = decimal_result(b, nt->precision + 4 > 38 ? 38 : nt->precision + 4,
+                               nt->scale + 4 > 38 ? 38 : nt->scale + 4);
+    return agg->type != NULL;
+  }
+  agg->type = dbl;
+  if (!(agg->arg = cast_to(b, agg->arg, dbl))) return false;
+  return agg->kind == HL_AGG_AVG || (agg->arg2 = cast_to(b, agg->arg2, dbl)) != NULL;
+}
+
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (!b->agg_allowed) {
     hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(GROUPING_ERROR),
@@ -951,6 +1066,9 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "count") == 0 && a->n_args == 1 && a->args[0]->kind == HL_AST_STAR) {
     agg.kind = HL_AGG_COUNT_STAR;
     agg.type = hl_type_prim(HL_T_BIGINT);
+  } else if (stat_agg(a->name) >= 0 && (stats_aggs_pair(stat_aggs[stat_agg(a->name)].kind) ||
+                                        strncmp(a->name, "regr_", 5) == 0)) {
+    if (!bind_pair_aggregate(b, a, &agg)) return NULL;
   } else if (stat_agg(a->name) >= 0) {
     agg.kind = stat_aggs[stat_agg(a->name)].kind;
     int want = agg.kind == HL_AGG_PERCENTILE ? 2 : 1;
@@ -967,9 +1085,8 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     agg.distinct = false;
     b->agg_allowed = false;
     agg.arg = bind_expr(b, a->args[0]);
-    hl_expr_t *p = agg.arg && want == 2 ? bind_expr(b, a->args[1]) : NULL;
     b->agg_allowed = true;
-    if (!agg.arg || (want == 2 && !p)) return NULL;
+    if (!agg.arg) return NULL;
     const hl_type_t *t = agg.arg->type;
     switch (agg.kind) {
     case HL_AGG_COLLECT_LIST:
@@ -993,18 +1110,10 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
       if (!nt || !(agg.arg = cast_to(b, agg.arg, hl_type_prim(HL_T_DOUBLE)))) return NULL;
       agg.type = hl_type_prim(HL_T_DOUBLE);
       if (agg.kind == HL_AGG_PERCENTILE) {
-        if (p->kind != HL_EX_CONST || p->value.is_null || !hl_type_is_numeric(p->type))
-          return arg_error(b, a, 1, "a numeric constant");
-        hl_value_t d;
-        if (hl_value_cast(p->type, &p->value, hl_type_prim(HL_T_DOUBLE), &d, b->arena, b->err) !=
-            HL_OK)
-          return NULL;
-        if (d.is_null || d.u.d < 0 || d.u.d > 1) {
-          hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
-                        "the percentile must be between 0 and 1");
-          return NULL;
-        }
-        agg.param = d.u.d;
+        b->agg_allowed = false; /* percentile(x, sum(y)) is not a constant */
+        bool ok = bind_percentiles(b, a, &agg);
+        b->agg_allowed = true;
+        if (!ok) return NULL;
       }
       break;
     }
@@ -1394,7 +1503,7 @@ static hl_expr_t *bind_window(binder_t *b, const hl_ast_expr_t *a) {
     b->agg_allowed = saved_agg;
     if (!ref) goto done;
     hl_agg_t *ag = &b->plan->aggs[n_before];
-    if (ag->kind > HL_AGG_AVG) {
+    if (ag->kind > HL_AGG_AVG || ag->arg2) {
       hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                     "%s as a window function is not supported yet", a->name);
       b->plan->n_aggs = n_before;
@@ -1836,6 +1945,22 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   if (a->window) return bind_window(b, a);
   if (is_aggregate_name(a->name)) return bind_aggregate(b, a);
 
+  if (strcmp(a->name, "typeof") == 0) {
+    /* typeof(x): the name of x's type, a constant string as in Hive */
+    if (a->n_args != 1 || a->args[0]->kind == HL_AST_STAR) {
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                    "function typeof takes exactly one argument");
+      return NULL;
+    }
+    hl_expr_t *x = bind_expr(b, a->args[0]);
+    if (!x) return NULL;
+    const char *tn = x->type->id == HL_T_NULL ? "void" : type_name(b, x->type);
+    hl_expr_t *e = tn ? new_expr(b, HL_EX_CONST, hl_type_prim(HL_T_STRING), a->pos) : NULL;
+    if (!e) return NULL;
+    e->value.u.s.ptr = tn;
+    e->value.u.s.len = strlen(tn);
+    return e;
+  }
   if (strcmp(a->name, "mod") == 0) {
     if (a->n_args != 2) {
       hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
@@ -1853,8 +1978,9 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
     const hl_func_doc_t *d = hl_func_doc_lookup(a->name);
     if (d && d->kind == HL_FK_TABLE)
       hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                    "%s in the select list is not supported yet (LATERAL VIEW %s is)", a->name,
-                    a->name);
+                    "%s in the select list is supported only as its only item, without "
+                    "GROUP BY (or use LATERAL VIEW %s)",
+                    a->name, a->name);
     else if (hl_func_hive_not_yet(a->name))
       hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                     "function %s is not supported yet", a->name);
@@ -2907,24 +3033,254 @@ static void mark_needed_rel(binder_t *b, const hl_rel_t *r) {
  * left relation's rows, each repeated once per element (array) or entry
  * (map) of the collection, with the generated columns appended.  The
  * argument may use only the left relation's columns. */
+static hl_ast_expr_t *ast_new(binder_t *b, hl_ast_expr_kind_t kind, long pos) {
+  hl_ast_expr_t *e = hl_arena_zalloc(b->arena, sizeof(*e));
+  if (!e) return hl_err_nomem(b->err), NULL;
+  e->kind = kind;
+  e->pos = pos;
+  return e;
+}
+
+static hl_ast_expr_t *ast_call(binder_t *b, const char *name, int n_args, long pos) {
+  hl_ast_expr_t *e = ast_new(b, HL_AST_FUNC, pos);
+  if (!e) return NULL;
+  e->name = (char *)name;
+  e->n_args = n_args;
+  e->args = hl_arena_zalloc(b->arena, sizeof(hl_ast_expr_t *) * (size_t)(n_args + 1));
+  return e->args ? e : (hl_err_nomem(b->err), NULL);
+}
+
+static hl_ast_expr_t *ast_string(binder_t *b, const char *text, long pos) {
+  hl_ast_expr_t *e = ast_new(b, HL_AST_LITERAL, pos);
+  if (!e) return NULL;
+  e->lit_type = HL_LIT_STRING;
+  e->text = (char *)text;
+  e->text_len = strlen(text);
+  return e;
+}
+
+/* The constant text of AST string literal A, or NULL. */
+static const char *ast_const_string(const hl_ast_expr_t *a) {
+  return a->kind == HL_AST_LITERAL && a->lit_type == HL_LIT_STRING ? a->text : NULL;
+}
+
+/* stack(n, v1, ..., vk): n rows of ceil(k / n) columns, the last row padded
+ * with NULLs, as array(struct(CAST(v AS column type), ...), ...), each
+ * column of the common type of its values. */
+static hl_ast_expr_t *stack_rows(binder_t *b, const hl_ast_expr_t *fn) {
+  if (fn->n_args < 2) {
+    hl_err_set_at(b->err, fn->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "stack takes at least two arguments");
+    return NULL;
+  }
+  hl_expr_t *ne = bind_expr(b, fn->args[0]);
+  if (!ne) return NULL;
+  if (ne->kind != HL_EX_CONST || ne->value.is_null || !hl_type_is_integer(ne->type) ||
+      ne->value.u.i < 1 || ne->value.u.i > fn->n_args - 1) {
+    hl_err_set_at(b->err, fn->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "the first argument of stack must be a constant integer between 1 and the "
+                  "number of values");
+    return NULL;
+  }
+  int n_rows = (int)ne->value.u.i, k = fn->n_args - 1, n_cols = (k + n_rows - 1) / n_rows;
+  hl_type_t **ct = hl_arena_zalloc(b->arena, sizeof(hl_type_t *) * (size_t)n_cols);
+  if (!ct) return hl_err_nomem(b->err), NULL;
+  for (int c = 0; c < n_cols; c++) {
+    const hl_type_t *t = hl_type_prim(HL_T_NULL);
+    for (int r = 0; r < n_rows && r * n_cols + c < k; r++) {
+      const hl_ast_expr_t *va = fn->args[1 + r * n_cols + c];
+      hl_expr_t *v = bind_expr(b, va);
+      if (!v || !(t = union_type(b, t, v->type, va->pos))) return NULL;
+    }
+    ct[c] = (hl_type_t *)(t->id == HL_T_NULL ? hl_type_prim(HL_T_STRING) : t);
+  }
+  hl_ast_expr_t *arr = ast_call(b, "array", n_rows, fn->pos);
+  if (!arr) return NULL;
+  for (int r = 0; r < n_rows; r++) {
+    hl_ast_expr_t *st = ast_call(b, "struct", n_cols, fn->pos);
+    if (!(arr->args[r] = st)) return NULL;
+    for (int c = 0; c < n_cols; c++) {
+      int i = r * n_cols + c;
+      hl_ast_expr_t *cast = ast_new(b, HL_AST_CAST, fn->pos);
+      if (!cast || !(cast->args = hl_arena_zalloc(b->arena, sizeof(hl_ast_expr_t *))))
+        return hl_err_nomem(b->err), NULL;
+      cast->n_args = 1;
+      cast->cast_type = ct[c];
+      if (i < k) {
+        cast->args[0] = fn->args[1 + i];
+      } else if ((cast->args[0] = ast_new(b, HL_AST_LITERAL, fn->pos))) {
+        cast->args[0]->lit_type = HL_LIT_NULL;
+      } else {
+        return NULL;
+      }
+      st->args[c] = cast;
+    }
+  }
+  return arr;
+}
+
+/* json_tuple(json, k1, ...) and parse_url_tuple(url, p1, ...): one row,
+ * array(struct(get_json_object(json, concat('$.', k1)), ...)) and
+ * array(struct(parse_url(url, p1), ...)) where a part 'QUERY:key' is
+ * parse_url(url, 'QUERY', 'key'). */
+static hl_ast_expr_t *tuple_row(binder_t *b, const hl_ast_expr_t *fn, bool url) {
+  if (fn->n_args < 2) {
+    hl_err_set_at(b->err, fn->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "%s takes at least two arguments", fn->name);
+    return NULL;
+  }
+  int n = fn->n_args - 1;
+  hl_ast_expr_t *arr = ast_call(b, "array", 1, fn->pos);
+  hl_ast_expr_t *st = arr ? ast_call(b, "struct", n, fn->pos) : NULL;
+  if (!st) return NULL;
+  arr->args[0] = st;
+  for (int k = 0; k < n; k++) {
+    const hl_ast_expr_t *ka = fn->args[1 + k];
+    hl_ast_expr_t *call;
+    if (url) {
+      const char *part = ast_const_string(ka);
+      if (!part) {
+        hl_err_set_at(b->err, ka->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "parse_url_tuple with a part that is not a constant string is not "
+                      "supported yet");
+        return NULL;
+      }
+      bool query_key = strncmp(part, "QUERY:", 6) == 0;
+      if (!(call = ast_call(b, "parse_url", query_key ? 3 : 2, ka->pos))) return NULL;
+      call->args[0] = fn->args[0];
+      if (query_key) {
+        if (!(call->args[1] = ast_string(b, "QUERY", ka->pos)) ||
+            !(call->args[2] = ast_string(b, part + 6, ka->pos)))
+          return NULL;
+      } else {
+        call->args[1] = (hl_ast_expr_t *)ka;
+      }
+    } else {
+      hl_ast_expr_t *path = ast_call(b, "concat", 2, ka->pos);
+      if (!path || !(path->args[0] = ast_string(b, "$.", ka->pos))) return NULL;
+      path->args[1] = (hl_ast_expr_t *)ka;
+      if (!(call = ast_call(b, "get_json_object", 2, ka->pos))) return NULL;
+      call->args[0] = fn->args[0];
+      call->args[1] = path;
+    }
+    st->args[k] = call;
+  }
+  return arr;
+}
+
+/* The LATERAL relation over LEFT generating N_GEN columns named GNAMES
+ * (replaced by the view's column aliases) of types GTYPES from ARG, and
+ * its scope entry. */
+static hl_rel_t *lateral_rel(binder_t *b, const hl_ast_from_t *f, hl_rel_t *left, hl_expr_t *arg,
+                             int n_gen, const char **gnames, const hl_type_t **gtypes, bool pos,
+                             bool gen_inline) {
+  const hl_ast_expr_t *fn = f->lateral_func;
+  if (f->n_lateral_cols) {
+    if (f->n_lateral_cols != n_gen) {
+      hl_err_set_at(b->err, f->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
+                    "%s produces %d columns but %d column aliases are given", fn->name, n_gen,
+                    f->n_lateral_cols);
+      return NULL;
+    }
+    for (int k = 0; k < n_gen; k++)
+      gnames[k] = f->lateral_cols[k];
+  }
+  mark_needed_block(b, arg);
+  hl_rel_t *r = new_rel(b, HL_REL_LATERAL);
+  if (!r || !(r->gen_arg = shift_cols(b, arg, left->offset))) return NULL;
+  r->left = left;
+  r->gen_pos = pos;
+  r->gen_inline = gen_inline;
+  r->gen_outer = f->lateral_outer;
+  r->offset = left->offset;
+  r->n_cols = left->n_cols + n_gen;
+  r->names = hl_arena_alloc(b->arena, sizeof(char *) * (size_t)r->n_cols);
+  r->types = hl_arena_alloc(b->arena, sizeof(hl_type_t *) * (size_t)r->n_cols);
+  if (!r->names || !r->types) return hl_err_nomem(b->err), NULL;
+  for (int c = 0; c < r->n_cols; c++) {
+    r->names[c] = c < left->n_cols ? left->names[c] : gnames[c - left->n_cols];
+    r->types[c] = c < left->n_cols ? left->types[c] : gtypes[c - left->n_cols];
+  }
+  scope_entry_t en;
+  memset(&en, 0, sizeof en);
+  en.alias = f->alias;
+  en.table_name = f->alias;
+  en.offset = left->offset + left->n_cols;
+  en.n_cols = n_gen;
+  en.names = r->names + left->n_cols;
+  en.types = r->types + left->n_cols;
+  en.rel = r;
+  for (int i = 0; i < b->n_entries; i++)
+    if (strcasecmp(b->entries[i].alias, en.alias) == 0) {
+      hl_err_set_at(b->err, f->pos, HL_ERROR, HL_SS(DUPLICATE_OBJECT),
+                    "table name \"%s\" specified more than once", en.alias);
+      return NULL;
+    }
+  if (add_entry(b, &en) != HL_OK) return NULL;
+  b->n_cols += n_gen;
+  return r;
+}
+
+/* inline(array of structs) and the functions bound to it: one generated
+ * column per field, named after the field for inline, else c0, c1, ...
+ * (json_tuple, parse_url_tuple) or col0, col1, ... (stack), Hive's names. */
+static hl_rel_t *bind_lateral_inline(binder_t *b, const hl_ast_from_t *f, hl_rel_t *left,
+                                     hl_expr_t *arg, const char *rewritten) {
+  const hl_ast_expr_t *fn = f->lateral_func;
+  const hl_type_t *at = arg->type;
+  if (at->id != HL_T_ARRAY || at->children[0]->id != HL_T_STRUCT) {
+    hl_err_set_at(b->err, fn->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "inline needs an array of structs, not %s", type_name(b, at));
+    return NULL;
+  }
+  if (!hl_expr_cols_within(arg, left->offset, left->offset + left->n_cols)) {
+    hl_err_set_at(b->err, fn->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                  "the arguments of LATERAL VIEW %s may only use columns of the table it follows",
+                  fn->name);
+    return NULL;
+  }
+  const hl_type_t *st = at->children[0];
+  int n_gen = st->n_children;
+  const char **gnames = hl_arena_alloc(b->arena, sizeof(char *) * (size_t)n_gen);
+  const hl_type_t **gtypes = hl_arena_alloc(b->arena, sizeof(hl_type_t *) * (size_t)n_gen);
+  if (!gnames || !gtypes) return hl_err_nomem(b->err), NULL;
+  for (int k = 0; k < n_gen; k++) {
+    gtypes[k] = st->children[k];
+    gnames[k] = !rewritten ? st->field_names[k]
+                           : hl_arena_sprintf(b->arena, "%s%d",
+                                              strcmp(rewritten, "stack") == 0 ? "col" : "c", k);
+    if (!gnames[k]) return hl_err_nomem(b->err), NULL;
+  }
+  return lateral_rel(b, f, left, arg, n_gen, gnames, gtypes, false, true);
+}
+
 static hl_rel_t *bind_lateral(binder_t *b, const hl_ast_from_t *f) {
   const hl_ast_expr_t *fn = f->lateral_func;
   hl_rel_t *left = bind_from(b, f->left);
   if (!left) return NULL;
   bool pos = strcmp(fn->name, "posexplode") == 0;
-  if (!pos && strcmp(fn->name, "explode") != 0) {
+  bool is_inline = strcmp(fn->name, "inline") == 0, is_stack = strcmp(fn->name, "stack") == 0,
+       is_json = strcmp(fn->name, "json_tuple") == 0,
+       is_url = strcmp(fn->name, "parse_url_tuple") == 0;
+  bool gen_inline = is_inline || is_stack || is_json || is_url;
+  if (!pos && !gen_inline && strcmp(fn->name, "explode") != 0) {
     hl_err_set_at(b->err, fn->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                  "LATERAL VIEW with %s() is not supported yet (explode and posexplode are)",
-                  fn->name);
+                  "LATERAL VIEW with %s() is not supported yet", fn->name);
     return NULL;
   }
-  if (fn->n_args != 1 || fn->distinct || fn->args[0]->kind == HL_AST_STAR) {
+  if (fn->distinct || (fn->n_args > 0 && fn->args[0]->kind == HL_AST_STAR) ||
+      (!is_stack && !is_json && !is_url && fn->n_args != 1)) {
     hl_err_set_at(b->err, fn->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
                   "%s takes exactly one argument", fn->name);
     return NULL;
   }
-  hl_expr_t *arg = bind_expr(b, fn->args[0]);
+  const hl_ast_expr_t *arg_ast = fn->args[0];
+  if ((is_stack && !(arg_ast = stack_rows(b, fn))) ||
+      ((is_json || is_url) && !(arg_ast = tuple_row(b, fn, is_url))))
+    return NULL;
+  hl_expr_t *arg = bind_expr(b, arg_ast);
   if (!arg) return NULL;
+  if (gen_inline) return bind_lateral_inline(b, f, left, arg, is_inline ? NULL : fn->name);
   if (!hl_expr_cols_within(arg, left->offset, left->offset + left->n_cols)) {
     hl_err_set_at(b->err, fn->args[0]->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
                   "the argument of LATERAL VIEW %s may only use columns of the table it follows",
@@ -2957,49 +3313,7 @@ static hl_rel_t *bind_lateral(binder_t *b, const hl_ast_from_t *f) {
     gnames[g] = pos ? "val" : "col";
     gtypes[g++] = at->children[0];
   }
-  if (f->n_lateral_cols) {
-    if (f->n_lateral_cols != n_gen) {
-      hl_err_set_at(b->err, f->pos, HL_ERROR, HL_SS(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION),
-                    "%s produces %d columns but %d column aliases are given", fn->name, n_gen,
-                    f->n_lateral_cols);
-      return NULL;
-    }
-    for (int k = 0; k < n_gen; k++)
-      gnames[k] = f->lateral_cols[k];
-  }
-  mark_needed_block(b, arg);
-  hl_rel_t *r = new_rel(b, HL_REL_LATERAL);
-  if (!r || !(r->gen_arg = shift_cols(b, arg, left->offset))) return NULL;
-  r->left = left;
-  r->gen_pos = pos;
-  r->gen_outer = f->lateral_outer;
-  r->offset = left->offset;
-  r->n_cols = left->n_cols + n_gen;
-  r->names = hl_arena_alloc(b->arena, sizeof(char *) * (size_t)r->n_cols);
-  r->types = hl_arena_alloc(b->arena, sizeof(hl_type_t *) * (size_t)r->n_cols);
-  if (!r->names || !r->types) return hl_err_nomem(b->err), NULL;
-  for (int c = 0; c < r->n_cols; c++) {
-    r->names[c] = c < left->n_cols ? left->names[c] : gnames[c - left->n_cols];
-    r->types[c] = c < left->n_cols ? left->types[c] : gtypes[c - left->n_cols];
-  }
-  scope_entry_t en;
-  memset(&en, 0, sizeof en);
-  en.alias = f->alias;
-  en.table_name = f->alias;
-  en.offset = left->offset + left->n_cols;
-  en.n_cols = n_gen;
-  en.names = r->names + left->n_cols;
-  en.types = r->types + left->n_cols;
-  en.rel = r;
-  for (int i = 0; i < b->n_entries; i++)
-    if (strcasecmp(b->entries[i].alias, en.alias) == 0) {
-      hl_err_set_at(b->err, f->pos, HL_ERROR, HL_SS(DUPLICATE_OBJECT),
-                    "table name \"%s\" specified more than once", en.alias);
-      return NULL;
-    }
-  if (add_entry(b, &en) != HL_OK) return NULL;
-  b->n_cols += n_gen;
-  return r;
+  return lateral_rel(b, f, left, arg, n_gen, gnames, gtypes, pos, false);
 }
 
 static bool has_subquery(const hl_expr_t *e) {
@@ -3315,9 +3629,79 @@ hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena
   return bind_query(s, NULL, sel, arena, out, err);
 }
 
+/* Hive's lone table-generating function in the select list, SELECT
+ * explode(a) [AS x] FROM t (or without FROM), is t LATERAL VIEW explode(a)
+ * _udtf [AS x] selecting _udtf.*: *SEL becomes that query (copied into
+ * ARENA).  Other selects are left alone; a UDTF next to other items or
+ * with GROUP BY stays the error bind_function gives. */
+static hl_status_t rewrite_lone_udtf(hl_arena_t *arena, const hl_ast_select_t **sel,
+                                     hl_error_t *err) {
+  static const char *const udtfs[] = {"explode", "posexplode", "inline",
+                                      "stack",   "json_tuple", "parse_url_tuple"};
+  const hl_ast_select_t *q = *sel;
+  if (q->n_items != 1 || q->distinct || q->n_group_by || q->having) return HL_OK;
+  const hl_ast_expr_t *fn = q->items[0].expr;
+  if (fn->kind != HL_AST_FUNC || fn->window || fn->qualifier) return HL_OK;
+  bool found = false;
+  for (size_t i = 0; i < sizeof udtfs / sizeof udtfs[0]; i++)
+    found = found || strcmp(fn->name, udtfs[i]) == 0;
+  if (!found) return HL_OK;
+  hl_ast_select_t *nq = hl_arena_alloc(arena, sizeof(*nq));
+  hl_ast_from_t *lat = hl_arena_zalloc(arena, sizeof(*lat));
+  hl_ast_select_item_t *item = hl_arena_zalloc(arena, sizeof(*item));
+  hl_ast_expr_t *star = hl_arena_zalloc(arena, sizeof(*star));
+  if (!nq || !lat || !item || !star) return hl_err_nomem(err);
+  *nq = *q;
+  lat->kind = HL_FROM_LATERAL;
+  lat->pos = fn->pos;
+  lat->lateral_func = (hl_ast_expr_t *)fn;
+  lat->alias = "_udtf";
+  lat->left = q->from_item;
+  if (!lat->left) { /* a one-row relation: (SELECT 1) _udtf_one */
+    hl_ast_select_t *one = hl_arena_zalloc(arena, sizeof(*one));
+    hl_ast_select_item_t *oi = hl_arena_zalloc(arena, sizeof(*oi));
+    hl_ast_expr_t *lit = hl_arena_zalloc(arena, sizeof(*lit));
+    hl_ast_from_t *sub = hl_arena_zalloc(arena, sizeof(*sub));
+    if (!one || !oi || !lit || !sub) return hl_err_nomem(err);
+    lit->kind = HL_AST_LITERAL;
+    lit->lit_type = HL_LIT_INTEGER;
+    lit->text = "1";
+    lit->text_len = 1;
+    lit->pos = fn->pos;
+    oi->expr = lit;
+    oi->pos = fn->pos;
+    one->items = oi;
+    one->n_items = 1;
+    one->pos = fn->pos;
+    sub->kind = HL_FROM_SUBQUERY;
+    sub->subquery = one;
+    sub->alias = "_udtf_one";
+    sub->pos = fn->pos;
+    lat->left = sub;
+  }
+  if (q->items[0].alias) {
+    lat->lateral_cols = hl_arena_alloc(arena, sizeof(char *));
+    if (!lat->lateral_cols) return hl_err_nomem(err);
+    lat->lateral_cols[0] = q->items[0].alias;
+    lat->n_lateral_cols = 1;
+  }
+  star->kind = HL_AST_STAR;
+  star->qualifier = "_udtf";
+  star->pos = fn->pos;
+  item->expr = star;
+  item->pos = q->items[0].pos;
+  nq->items = item;
+  nq->from_item = lat;
+  nq->from = NULL;
+  *sel = nq;
+  return HL_OK;
+}
+
 static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_select_t *sel,
                               hl_arena_t *arena, hl_plan_t **out, hl_error_t *err) {
   if (sel->setop != HL_SETOP_NONE) return bind_setop(s, parent, sel, arena, out, err);
+  hl_status_t rc0 = rewrite_lone_udtf(arena, &sel, err);
+  if (rc0 != HL_OK) return rc0;
   binder_t bb;
   binder_t *b = &bb;
   hl_status_t rc = binder_init(b, s, parent, sel, arena, err);
@@ -3523,8 +3907,10 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
     if (plan->filter) mark_needed_block(b, plan->filter);
     for (int g = 0; g < plan->n_group; g++)
       mark_needed_block(b, plan->group_exprs[g]);
-    for (int a = 0; a < plan->n_aggs; a++)
+    for (int a = 0; a < plan->n_aggs; a++) {
       if (plan->aggs[a].arg) mark_needed_block(b, plan->aggs[a].arg);
+      if (plan->aggs[a].arg2) mark_needed_block(b, plan->aggs[a].arg2);
+    }
     if (!plan->aggregate) {
       for (int i = 0; i < plan->n_out; i++)
         mark_needed_block(b, plan->out_exprs[i]);

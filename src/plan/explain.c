@@ -272,6 +272,10 @@ static void explain_block(lines_t *l, const hl_plan_t *plan, int depth) {
         hl_expr_print(&b, a->arg);
       else
         hl_buf_putc(&b, '*');
+      if (a->arg2) {
+        hl_buf_puts(&b, ", ");
+        hl_expr_print(&b, a->arg2);
+      }
       hl_buf_putc(&b, ')');
     }
     if (plan->having) {
@@ -338,7 +342,9 @@ static void explain_rel(lines_t *l, const hl_rel_t *r, const hl_expr_t *single_f
     hl_buf_t b;
     hl_buf_init(&b);
     hl_buf_printf(&b, "Lateral View%s: %s(", r->gen_outer ? " Outer" : "",
-                  r->gen_pos ? "posexplode" : "explode");
+                  r->gen_inline ? "inline"
+                  : r->gen_pos  ? "posexplode"
+                                : "explode");
     hl_expr_print(&b, r->gen_arg);
     hl_buf_putc(&b, ')');
     if (b.oom)

@@ -37,17 +37,36 @@ typedef enum hl_agg_kind {
   HL_AGG_STDDEV_SAMP,
   HL_AGG_COLLECT_LIST,
   HL_AGG_COLLECT_SET,
-  HL_AGG_PERCENTILE,     /* percentile / percentile_approx(x, p): param = p */
-  HL_AGG_APPROX_DISTINCT /* approx_count_distinct(x) */
+  HL_AGG_PERCENTILE,      /* percentile / percentile_approx(x, p): param = p */
+  HL_AGG_APPROX_DISTINCT, /* approx_count_distinct(x) */
+  /* the two-argument statistics over the pairs where neither is NULL:
+   * arg is Hive's first argument, arg2 its second */
+  HL_AGG_CORR,
+  HL_AGG_COVAR_POP,
+  HL_AGG_COVAR_SAMP,
+  HL_AGG_REGR_SXX,
+  HL_AGG_REGR_SYY,
+  HL_AGG_REGR_SXY,
+  HL_AGG_REGR_SLOPE,
+  HL_AGG_REGR_INTERCEPT,
+  HL_AGG_REGR_R2
 } hl_agg_kind_t;
 
 typedef struct hl_agg {
   hl_agg_kind_t kind;
   bool distinct;
-  hl_expr_t *arg;        /* over the scan layout; NULL for count(*) */
+  hl_expr_t *arg; /* over the scan layout; NULL for count(*) */
+  /* the second argument of the pair statistics; also of regr_count,
+   * regr_avgx and regr_avgy, bound as count/avg of one argument that skip
+   * the rows where arg2 is NULL */
+  hl_expr_t *arg2;
   const hl_type_t *type; /* result type */
   const char *name;      /* for EXPLAIN */
   double param;          /* HL_AGG_PERCENTILE: the percentile in [0, 1] */
+  /* HL_AGG_PERCENTILE with an array of percentiles (the result an
+   * ARRAY<DOUBLE>): params[n_params] */
+  const double *params;
+  int n_params;
 } hl_agg_t;
 
 typedef enum hl_win_kind {
@@ -179,8 +198,11 @@ typedef struct hl_rel {
   bool build_left;     /* JOIN: hash the left side (smaller by statistics) */
   hl_expr_t *gen_arg;  /* LATERAL: the array or map, over left's layout */
   bool gen_pos;        /* LATERAL: posexplode (an INT position column first) */
-  bool gen_outer;      /* LATERAL OUTER: an empty or NULL collection gives one
-                          row of NULLs instead of none */
+  /* LATERAL: gen_arg is an array of structs, each element one row of its
+   * fields (inline; stack, json_tuple and parse_url_tuple bind to it) */
+  bool gen_inline;
+  bool gen_outer; /* LATERAL OUTER: an empty or NULL collection gives one
+                     row of NULLs instead of none */
 } hl_rel_t;
 
 typedef struct hl_plan {

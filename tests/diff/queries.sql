@@ -1591,3 +1591,20 @@ SELECT id, get_json_object(concat('{"n":', id, ',"a":[', num, ',', big, ']}'), '
 
 SELECT cat, concat_ws('-', sort_array(collect_set(CAST(tiny AS STRING)))) FROM t_all WHERE tiny BETWEEN 0 AND 9 GROUP BY cat;
 -- duckdb: SELECT cat, array_to_string(list_sort(list_distinct(list(CAST(tiny AS VARCHAR)))), '-') FROM t_all WHERE tiny BETWEEN 0 AND 9 GROUP BY cat
+
+# the two-argument statistics (Hive's regr_*(y, x) order, as DuckDB's);
+# groups of hundreds of rows, so no variance is 0 and covar_samp never sees
+# a single pair (Hive says 0 there, DuckDB NULL)
+SELECT cat, corr(dbl, num), covar_pop(dbl, num), covar_samp(num, small), regr_count(dbl, num) FROM t_all GROUP BY cat;
+-- abs_tol: 1e-6
+
+SELECT cat, regr_sxx(dbl, num), regr_syy(dbl, num), regr_sxy(dbl, num), regr_avgx(dbl, num), regr_avgy(dbl, num) FROM t_all GROUP BY cat;
+-- abs_tol: 1e-3
+
+SELECT cat, regr_slope(num, small), regr_intercept(num, small), regr_r2(num, small) FROM t_all GROUP BY cat;
+-- abs_tol: 1e-6
+
+SELECT corr(tiny, small), regr_avgx(num, amt), regr_count(amt, tiny), covar_pop(amt, prec) FROM t_all;
+-- abs_tol: 1e-6
+
+SELECT corr(num, dbl), covar_pop(num, dbl), regr_count(num, dbl), regr_slope(num, dbl) FROM empty_t, t_all WHERE t_all.id < 0;

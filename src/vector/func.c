@@ -408,6 +408,7 @@ static const hl_func_def_t functions[] = {
     {"translate", 3, 3, hl_fn_translate, "ssss"},
     {"trim", 1, 1, fn_trim, NULL},
     {"trunc", 2, 2, hl_fn_trunc, "sts"},
+    {"typeof", 1, 1, hl_fn_typeof, NULL},
     {"ucase", 1, 1, fn_upper, NULL},
     {"unbase64", 1, 1, hl_fn_unbase64, "Bs"},
     {"unhex", 1, 1, hl_fn_unhex, "Bs"},

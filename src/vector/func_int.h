@@ -53,6 +53,7 @@ HL_FN(hl_fn_repeat);
 HL_FN(hl_fn_space);
 HL_FN(hl_fn_ascii);
 HL_FN(hl_fn_md5);
+HL_FN(hl_fn_typeof);
 HL_FN(hl_fn_sha2);
 HL_FN(hl_fn_hash);
 HL_FN(hl_fn_murmur_hash);

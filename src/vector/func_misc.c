@@ -253,3 +253,15 @@ HL_FN(hl_fn_uuid) {
   out->u.s.len = 36;
   return HL_OK;
 }
+
+/* typeof(x): the name of x's type.  The binder folds a call into that
+ * constant; this answers a call built without it. */
+HL_FN(hl_fn_typeof) {
+  (void)a;
+  const hl_type_t *t = call->args[0]->type;
+  char *name = t->id == HL_T_NULL ? (char *)"void" : hl_type_to_string(arena, t);
+  if (!name) return hl_err_nomem(err);
+  out->u.s.ptr = name;
+  out->u.s.len = (uint32_t)strlen(name);
+  return HL_OK;
+}

@@ -323,8 +323,10 @@ static int parse_micros(const char *t, size_t tl, const char *f, size_t fl, int6
       long v = 0;
       size_t start = ti, max = (c == 'y' && n != 2) ? 4 : (n > 2 ? n : 2);
       if (c == 'S') max = 9;
-      while (ti < tl && ti - start < max && t[ti] >= '0' && t[ti] <= '9')
+      while (ti < tl && ti - start < max && t[ti] >= '0' && t[ti] <= '9') {
+        if (v > 100000000000000L) return -1; /* a long pattern's field: no date has it */
         v = v * 10 + (t[ti++] - '0');
+      }
       if (ti == start) return -1;
       switch (c) {
       case 'y':

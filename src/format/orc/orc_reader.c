@@ -434,16 +434,7 @@ static bool stripe_meta(const hl_orc_reader_t *r, size_t idx, int i, bool values
   if (!out->values || !values) return true;
   hl_value_t mn, mx;
   if (c->trunc_chars || c->pad_chars || !stat_bounds(r, c, st, &mn, &mx)) return false;
-  switch (hl_type_phys(c->type)) {
-  case HL_P_I64:
-    if (mn.u.i != mx.u.i) return false;
-    break;
-  case HL_P_STR:
-    if (mn.u.s.len != mx.u.s.len || memcmp(mn.u.s.ptr, mx.u.s.ptr, mn.u.s.len) != 0) return false;
-    break;
-  default:
-    return false;
-  }
+  if (hl_value_compare(c->type, &mn, &mx) != 0) return false; /* stat_bounds: ints, dates, STRING */
   out->value = mn;
   out->value.is_null = false;
   return true;

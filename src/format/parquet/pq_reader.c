@@ -459,23 +459,6 @@ static bool rg_excluded(hl_parquet_reader_t *r, const hl_pq_row_group_t *rg) {
 
 /* ============================================================ chunk metadata */
 
-static bool same_value(const hl_type_t *t, const hl_value_t *a, const hl_value_t *b) {
-  switch (hl_type_phys(t)) {
-  case HL_P_BOOL:
-    return a->u.b == b->u.b;
-  case HL_P_I64:
-    return a->u.i == b->u.i;
-  case HL_P_F64:
-    return a->u.d == b->u.d && signbit(a->u.d) == signbit(b->u.d);
-  case HL_P_I128:
-    return a->u.dec == b->u.dec;
-  case HL_P_STR:
-    return a->u.s.len == b->u.s.len && (!a->u.s.len || !memcmp(a->u.s.ptr, b->u.s.ptr, a->u.s.len));
-  default:
-    return false;
-  }
-}
-
 /* Row group RG's answer for column I (chunk_meta.h); false: none. */
 static bool rg_meta(const hl_parquet_reader_t *r, const hl_pq_row_group_t *rg, int i, bool values,
                     hl_chunk_meta_t *out) {
@@ -499,7 +482,7 @@ static bool rg_meta(const hl_parquet_reader_t *r, const hl_pq_row_group_t *rg, i
   hl_value_t mn, mx;
   if (!chunk_bounds(r, li, st, &mn, &mx)) return false;
   if (is_float_conv(cb->node->conv) && !(st->has_nan_count && st->nan_count == 0)) return false;
-  if (!same_value(cb->bind.type, &mn, &mx)) return false;
+  if (hl_value_compare(cb->bind.type, &mn, &mx) != 0) return false; /* -0.0 and 0.0 are one value */
   out->value = mn;
   out->value.is_null = false;
   return true;
@@ -507,6 +490,8 @@ static bool rg_meta(const hl_parquet_reader_t *r, const hl_pq_row_group_t *rg, i
 
 bool hl_parquet_reader_meta(const hl_parquet_reader_t *r, int col, bool values,
                             hl_chunk_meta_t *out) {
+  /* a column already skipped (unbound, its node kept) is not asked twice;
+   * COL must be projected: an unprojected one would read as all NULL */
   if (col < 0 || col >= r->n_cols || (r->cb[col].field < 0 && r->cb[col].node)) return false;
   const hl_pq_file_meta_t *m = r->ft->meta;
   for (int g = 0; g < m->n_row_groups; g++)

@@ -818,9 +818,14 @@ static int find_col(const hl_table_t *t, const char *name) {
 static hl_status_t avro_output(writer_t *w, wtable_t *wt, hl_arena_t *arena, hl_error_t *err) {
   const hl_cat_table_t *c = wt->store;
   hl_table_t *t = wt->t;
-  hl_status_t rc = hl_avro_table_schema(w->s->fs, arena, c->serde_params, c->n_serde_params,
-                                        c->params, c->n_params, t->n_data, t->types,
-                                        (const char *const *)t->names, &wt->av_schema, err);
+  const char *file; /* the allowlist may have been narrowed since CREATE */
+  hl_status_t rc = hl_avro_schema_file(arena, c->serde_params, c->n_serde_params, c->params,
+                                       c->n_params, &file, err);
+  if (rc == HL_OK && file) rc = hl_loc_allow_check(w->s, file, "the Avro schema file", err);
+  if (rc != HL_OK) return rc;
+  rc = hl_avro_table_schema(w->s->fs, arena, c->serde_params, c->n_serde_params, c->params,
+                            c->n_params, t->n_data, t->types, (const char *const *)t->names,
+                            &wt->av_schema, err);
   if (rc != HL_OK) return rc;
   const char *codec = hl_kv_get(c->params, c->n_params, "avro.output.codec");
   if (!codec && hl_cmd_setting_true(w->s, "hive.exec.compress.output")) {

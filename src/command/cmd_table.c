@@ -298,20 +298,10 @@ static hl_kv_t *kv_of(const hl_ast_kvlist_t *l, hl_arena_t *arena) {
 static hl_status_t avro_schema_columns(hl_session_t *s, const hl_kv_t *sp, int nsp,
                                        const hl_kv_t *tp, int ntp, long pos, hl_arena_t *arena,
                                        int *n, char ***names, hl_type_t ***types, hl_error_t *err) {
-  const char *url = hl_kv_get(sp, nsp, "avro.schema.url");
-  if (!url) url = hl_kv_get(tp, ntp, "avro.schema.url");
-  if (url && !hl_kv_get(sp, nsp, "avro.schema.literal") &&
-      !hl_kv_get(tp, ntp, "avro.schema.literal")) {
-    const char *path = strncmp(url, "file://", 7) == 0 ? url + 7
-                       : strncmp(url, "file:", 5) == 0 ? url + 5
-                                                       : url;
-    if (path[0] == '/') {
-      char *abs = hl_path_normalize(arena, path, NULL);
-      if (!abs) return hl_err_nomem(err);
-      hl_status_t rc = hl_loc_allow_check(s, abs, "the Avro schema file", err);
-      if (rc != HL_OK) return hl_err_position(err, pos), rc;
-    }
-  }
+  const char *file;
+  hl_status_t frc = hl_avro_schema_file(arena, sp, nsp, tp, ntp, &file, err);
+  if (frc == HL_OK && file) frc = hl_loc_allow_check(s, file, "the Avro schema file", err);
+  if (frc != HL_OK) return hl_err_position(err, pos), frc;
   hl_avro_schema_t *schema;
   hl_status_t rc =
       hl_avro_table_schema(s->fs, arena, sp, nsp, tp, ntp, 0, NULL, NULL, &schema, err);

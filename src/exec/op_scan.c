@@ -241,6 +241,18 @@ static hl_status_t convert_raw(scan_t *sc, hl_error_t *err) {
 
 /* The reader inputs of partition P: the table's when P kept the table's
  * descriptor, else its own format, serde properties and columns. */
+/* An Avro schema file is checked against the location allowlist at every
+ * read of it, not only when the table was created: the allowlist may have
+ * been narrowed since.  SP are the serde parameters in force (the
+ * partition's or the table's), C's the table parameters. */
+static hl_status_t avro_schema_allowed(hl_session_t *s, hl_arena_t *arena, const hl_kv_t *sp,
+                                       int nsp, const hl_cat_table_t *c, hl_error_t *err) {
+  const char *file;
+  hl_status_t rc = hl_avro_schema_file(arena, sp, nsp, c->params, c->n_params, &file, err);
+  if (rc == HL_OK && file) rc = hl_loc_allow_check(s, file, "the Avro schema file", err);
+  return rc;
+}
+
 static hl_status_t unit_storage(scan_t *sc, const hl_cat_partition_t *p, hl_error_t *err) {
   hl_table_t *t = sc->table;
   const hl_cat_table_t *c = t->cat;
@@ -270,7 +282,8 @@ static hl_status_t unit_storage(scan_t *sc, const hl_cat_partition_t *p, hl_erro
   if (sc->rcfile)
     rc = hl_rcfile_format_init(&sc->rc_fmt, sc->unit_arena, view.serde_lib, view.serde_params,
                                view.n_serde_params, c->params, c->n_params, err);
-  else if (sc->avro)
+  else if (sc->avro && (rc = avro_schema_allowed(sc->s, sc->unit_arena, view.serde_params,
+                                                 view.n_serde_params, c, err)) == HL_OK)
     rc = hl_avro_table_schema(sc->s->fs, sc->unit_arena, view.serde_params, view.n_serde_params,
                               c->params, c->n_params, t->n_data, t->types,
                               (const char *const *)t->names, &sc->av_schema, err);
@@ -743,9 +756,11 @@ hl_op_t *hl_op_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_
   if (sc->rcfile && hl_rcfile_format_init(&sc->rc_fmt, arena, c->serde_lib, c->serde_params,
                                           c->n_serde_params, c->params, c->n_params, err) != HL_OK)
     return NULL;
-  if (sc->avro && hl_avro_table_schema(s->fs, arena, c->serde_params, c->n_serde_params, c->params,
-                                       c->n_params, t->n_data, t->types,
-                                       (const char *const *)t->names, &sc->av_schema, err) != HL_OK)
+  if (sc->avro &&
+      (avro_schema_allowed(s, arena, c->serde_params, c->n_serde_params, c, err) != HL_OK ||
+       hl_avro_table_schema(s->fs, arena, c->serde_params, c->n_serde_params, c->params,
+                            c->n_params, t->n_data, t->types, (const char *const *)t->names,
+                            &sc->av_schema, err) != HL_OK))
     return NULL;
   if (!sc->parquet && !sc->rcfile && !sc->orc && !sc->avro &&
       hl_text_format_init(&sc->fmt, arena, c->serde_lib, c->serde_params, c->n_serde_params,

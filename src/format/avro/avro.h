@@ -64,6 +64,15 @@ hl_status_t hl_avro_table_schema(hl_stor_t *fs, hl_arena_t *arena, const hl_kv_t
                                  int n_serde_params, const hl_kv_t *tbl_params, int n_tbl_params,
                                  int n_cols, const hl_type_t *const *types,
                                  const char *const *names, hl_avro_schema_t **out, hl_error_t *err);
+/* *PATH: the local schema file hl_avro_table_schema would read
+ * (avro.schema.url when no avro.schema.literal wins over it, as an absolute
+ * path normalized in ARENA), else NULL.  Callers check it against the location allowlist
+ * (session/loc_allow.h, a stage above format/) before every read of the
+ * schema: at CREATE/ALTER, at each scan and at each write, so that an
+ * allowlist narrowed later also holds for tables created before. */
+hl_status_t hl_avro_schema_file(hl_arena_t *arena, const hl_kv_t *serde_params, int n_serde_params,
+                                const hl_kv_t *tbl_params, int n_tbl_params, const char **path,
+                                hl_error_t *err);
 /* True when the parameters name a schema (literal or URL): the table's
  * columns then come from it. */
 bool hl_avro_has_schema_param(const hl_kv_t *serde_params, int n_serde_params,

@@ -612,14 +612,28 @@ bool hl_avro_has_schema_param(const hl_kv_t *sp, int nsp, const hl_kv_t *tp, int
 
 #define MAX_SCHEMA_FILE ((uint64_t)16 << 20)
 
+/* The path of a local schema URL (a plain path or a file: URL), else NULL. */
+static const char *url_path(const char *url) {
+  if (strncmp(url, "file://", 7) == 0) return url + 7;
+  if (strncmp(url, "file:", 5) == 0) return url + 5;
+  return strstr(url, "://") ? NULL : url;
+}
+
+hl_status_t hl_avro_schema_file(hl_arena_t *arena, const hl_kv_t *sp, int nsp, const hl_kv_t *tp,
+                                int ntp, const char **out, hl_error_t *err) {
+  *out = NULL;
+  if (param(sp, nsp, tp, ntp, "avro.schema.literal")) return HL_OK;
+  const char *url = param(sp, nsp, tp, ntp, "avro.schema.url");
+  const char *path = url ? url_path(url) : NULL;
+  if (!path || path[0] != '/') return HL_OK; /* refused by read_url */
+  if (!(*out = hl_path_normalize(arena, path, NULL))) return hl_err_nomem(err);
+  return HL_OK;
+}
+
 static hl_status_t read_url(hl_stor_t *fs, hl_arena_t *arena, const char *url, char **text,
                             size_t *len, hl_error_t *err) {
-  const char *path = url;
-  if (strncmp(url, "file://", 7) == 0)
-    path = url + 7;
-  else if (strncmp(url, "file:", 5) == 0)
-    path = url + 5;
-  else if (strstr(url, "://"))
+  const char *path = url_path(url);
+  if (!path)
     return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                       "avro.schema.url \"%s\" is not a local file: only local schema files are "
                       "read (put the schema in avro.schema.literal)",

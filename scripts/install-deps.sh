@@ -10,6 +10,10 @@ libjansson-dev libedit-dev libsnappy-dev liblz4-dev libbrotli-dev libssl-dev lib
 # python3-avro (with python3-snappy and python3-zstandard for its codecs) and
 # avro-bin (Avro C's avrocat / avropipe)
 PACKAGES="$PACKAGES liblzma-dev libbz2-dev python3-avro python3-snappy python3-zstandard avro-bin"
+# Text codecs in Hadoop's framing (src/format/text/): the tests write
+# independent .lz4/.snappy/.deflate/.bz2 files with python3-lz4 and
+# python3-snappy (above), zlib-flate (qpdf) and bzip2
+PACKAGES="$PACKAGES python3-lz4 qpdf bzip2"
 # S3 (src/storage/s3/): HTTP by libcurl (OpenSSL build), XML replies by expat;
 # the S3 tests check against botocore/boto3 and the AWS CLI, and make a TLS
 # certificate with openssl (tests/s3/)

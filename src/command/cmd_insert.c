@@ -1048,8 +1048,16 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
                                          c->n_serde_params, c->params, c->n_params, err);
     if (rc != HL_OK) return rc;
   }
-  /* text files are compressed by their name's extension (text_io.c) */
+  /* text files are compressed by their name's extension (text_io.c): the
+   * table's text.compression, else -- as Hive's HiveIgnoreKeyTextOutputFormat
+   * -- with hive.exec.compress.output=true the session's output codec,
+   * DefaultCodec (.deflate) by default */
   const char *codec = hl_kv_get(c->params, c->n_params, "text.compression");
+  if (!codec && hl_cmd_setting_true(w->s, "hive.exec.compress.output")) {
+    codec = hl_session_get(w->s, "mapreduce.output.fileoutputformat.compress.codec");
+    if (!codec) codec = hl_session_get(w->s, "mapred.output.compression.codec");
+    if (!codec) codec = "org.apache.hadoop.io.compress.DefaultCodec";
+  }
   if (!wt->parquet && !wt->rcfile && !wt->orc && !wt->seqfile && !wt->avro && codec) {
     hl_status_t rc = hl_cmd_text_codec_ext(codec, &wt->text_ext, err);
     if (rc != HL_OK) return hl_err_position(err, ins ? ins->pos : 0), rc;

@@ -321,11 +321,11 @@ void hl_cmd_sort_strings(char **v, size_t n);
  * values of secret keys (hl_kv_is_secret) masked, NULL on OOM (N = 0
  * gives a non-NULL pointer). */
 hl_kv_t *hl_cmd_sorted_kvs(const hl_kv_t *kvs, int n, hl_arena_t *arena);
-/* The file-name extension (*EXT: ".gz", ".zst" or "") that makes the text
- * writer compress with the table property text.compression (Doris's name)
- * VALUE: gzip, zstd, or plain / none / uncompressed (no compression),
- * case-insensitive.  Any other codec is 0A000: the text reader could not
- * read it back. */
+/* The file-name extension that makes the text writer compress with codec
+ * VALUE (the table property text.compression, Doris's name, or Hive's
+ * mapreduce.output.fileoutputformat.compress.codec): the names of
+ * hl_text_codec_ext (format/text/text.h).  Any other codec is 0A000: the
+ * text reader could not read it back. */
 hl_status_t hl_cmd_text_codec_ext(const char *value, const char **ext, hl_error_t *err);
 /* Sets KEY=VALUE in the arena array *KVS (replacing an existing key). */
 hl_status_t hl_cmd_kv_put(hl_kv_t **kvs, int *n, const char *key, const char *value,

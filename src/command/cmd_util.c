@@ -5,6 +5,7 @@
  * LIKE patterns and small rowset builders.
  */
 #include "command/cmd_int.h"
+#include "format/text/text.h"
 #include "session/loc_allow.h"
 
 #include "txn/txn.h"
@@ -530,17 +531,12 @@ hl_kv_t *hl_cmd_sorted_kvs(const hl_kv_t *kvs, int n, hl_arena_t *arena) {
 }
 
 hl_status_t hl_cmd_text_codec_ext(const char *value, const char **ext, hl_error_t *err) {
-  /* Hadoop's default extensions (GzipCodec, ZStandardCodec): Hive, Trino
-   * and hivelite's reader all pick the codec by the file name */
-  static const struct {
-    const char *name, *ext;
-  } codecs[] = {
-      {"gzip", ".gz"}, {"zstd", ".zst"}, {"plain", ""}, {"none", ""}, {"uncompressed", ""}};
-  for (size_t i = 0; i < sizeof codecs / sizeof codecs[0]; i++)
-    if (strcasecmp(value, codecs[i].name) == 0) return *ext = codecs[i].ext, HL_OK;
-  *ext = "";
+  /* Hive, Trino and hivelite's reader all pick the codec by the file name */
+  if (hl_text_codec_ext(value, ext)) return HL_OK;
   return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                    "text compression \"%s\" is not supported (gzip, zstd or plain)", value);
+                    "text compression \"%s\" is not supported (gzip, zstd, deflate, bzip2, "
+                    "snappy, lz4 or plain)",
+                    value);
 }
 
 hl_status_t hl_cmd_kv_put(hl_kv_t **kvs, int *n, const char *key, const char *value,

@@ -1,6 +1,7 @@
 /*
  * text.h -- Hive text tables: LazySimpleSerDe (delimited), OpenCSVSerde and
- * JsonSerDe, plain or compressed by file extension (.gz, .zst).
+ * JsonSerDe, plain or compressed by file extension (.gz, .zst, .deflate,
+ * .bz2, .snappy, .lz4: Hadoop's codecs and their default extensions).
  *
  * A reader decodes one file into batches whose first n_cols columns are the
  * table's data columns in declared order (the scan operator appends the
@@ -66,8 +67,17 @@ void hl_text_reader_close(hl_text_reader_t *r); /* NULL is a no-op */
 
 typedef struct hl_text_writer hl_text_writer_t;
 
+/* The file-name extension (*EXT: ".gz", ".zst", ".deflate", ".bz2",
+ * ".snappy", ".lz4", or "" for none) that makes the text writer compress
+ * with codec NAME: a short name (gzip, zstd, deflate, bzip2, snappy, lz4;
+ * plain / none / uncompressed for none) or a Hadoop codec class
+ * (org.apache.hadoop.io.compress.GzipCodec, ZStandardCodec, DefaultCodec,
+ * DeflateCodec, BZip2Codec, SnappyCodec, Lz4Codec), case-insensitive.
+ * False (and *EXT "") for any other name. */
+bool hl_text_codec_ext(const char *name, const char **ext);
+
 /* Creates PATH (exclusive) and writes LazySimpleSerDe (or JSON) text; a
- * ".gz" or ".zst" suffix compresses.  Caller closes (close flushes, syncs
+ * codec's extension (hl_text_codec_ext) compresses.  Caller closes (close flushes, syncs
  * and reports the final error). */
 hl_status_t hl_text_writer_open(hl_stor_t *fs, const char *path, const hl_text_format_t *fmt,
                                 int n_cols, const hl_type_t *const *types, const char *const *names,

@@ -42,11 +42,16 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_parser.c src/sql/[a-z]*.c src/util/[a-z]*.c -lm \
 	  -o build-fuzz/fuzz_parser
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_text.c src/format/text/[a-z]*.c src/vector/vector.c \
-	  src/storage/[a-z]*.c src/util/[a-z]*.c $$(pkg-config --cflags --libs zlib libzstd jansson) \
-	  -lm -lpthread -o build-fuzz/fuzz_text
+	  src/storage/[a-z]*.c src/util/[a-z]*.c $$(pkg-config --cflags --libs zlib libzstd jansson snappy liblz4) \
+	  -lbz2 -lm -lpthread -o build-fuzz/fuzz_text
 	./build-fuzz/fuzz_parser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-parser tests/fuzz/corpus/parser
 	./build-fuzz/fuzz_text -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-text tests/fuzz/corpus/text
 	./tests/fuzz/run_fuzz.sh clang $(CURDIR) $(CURDIR)/build-fuzz ../shared/fixtures $(FUZZ_SECONDS) orc
+	@mkdir -p build-fuzz/corpus-hblock
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_hblock.c src/format/text/text_io.c src/format/text/text_hblock.c \
+	  src/storage/stor_local.c src/storage/stor_util.c src/util/[a-z]*.c \
+	  $$(pkg-config --cflags --libs zlib libzstd snappy liblz4) -lbz2 -lm -lpthread -o build-fuzz/fuzz_hblock
+	./build-fuzz/fuzz_hblock -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -rss_limit_mb=512 build-fuzz/corpus-hblock tests/fuzz/corpus/hblock
 	@mkdir -p build-fuzz/corpus-snappy
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_snappy.c src/util/snappy_dec.c \
 	  $$(pkg-config --cflags --libs snappy) -o build-fuzz/fuzz_snappy

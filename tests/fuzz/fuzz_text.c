@@ -3,7 +3,8 @@
  * (src/format/text): arbitrary bytes are written to a temporary file and
  * read through LazySimpleSerDe (default and escaped/custom separators),
  * OpenCSVSerde and JsonSerDe with scalar and nested column types, plain and
- * as a .gz / .zst file name (so the decompressors see the bytes too).  Any
+ * as a .gz / .zst / .snappy file name (so the decompressors see the bytes
+ * too; tests/fuzz/fuzz_hblock.c fuzzes the other codecs).  Any
  * crash, sanitizer report, leak or hang is a bug; errors are fine.
  *
  * Not part of the CMake build.  Build and run from the repository root:
@@ -11,7 +12,8 @@
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -std=c11 \
  *     -Iinclude -Isrc tests/fuzz/fuzz_text.c src/format/text/[a-z]*.c \
  *     src/exec/vector.c src/storage/[a-z]*.c src/util/[a-z]*.c \
- *     $(pkg-config --cflags --libs zlib libzstd jansson) -lm -lpthread -o fuzz_text
+ *     $(pkg-config --cflags --libs zlib libzstd jansson snappy liblz4) -lbz2 -lm -lpthread \
+ *     -o fuzz_text
  *   mkdir -p tests/fuzz/corpus/text && ./fuzz_text tests/fuzz/corpus/text
  */
 #include "format/text/text.h"
@@ -77,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size -= 2;
   char dir[] = "/tmp/fuzz_text_XXXXXX";
   if (!mkdtemp(dir)) return 0;
-  static const char *const suffixes[] = {"", ".gz", ".zst", ""};
+  static const char *const suffixes[] = {"", ".gz", ".zst", ".snappy"};
   char path[64];
   snprintf(path, sizeof path, "%s/f%s", dir, suffixes[pick & 3]);
   FILE *f = fopen(path, "wb");

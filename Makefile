@@ -41,9 +41,9 @@ fuzz: deps
 	@mkdir -p build-fuzz/corpus-parser build-fuzz/corpus-text tests/fuzz/corpus/parser tests/fuzz/corpus/text
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_parser.c src/sql/[a-z]*.c src/util/[a-z]*.c -lm \
 	  -o build-fuzz/fuzz_parser
-	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_text.c src/format/text/[a-z]*.c src/vector/vector.c \
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_text.c src/format/text/[a-z]*.c src/vector/[a-z]*.c \
 	  src/storage/[a-z]*.c src/util/[a-z]*.c $$(pkg-config --cflags --libs zlib libzstd jansson snappy liblz4) \
-	  -lbz2 -lm -lpthread -o build-fuzz/fuzz_text
+	  -lbz2 -lcrypto -lm -lpthread -o build-fuzz/fuzz_text
 	./build-fuzz/fuzz_parser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-parser tests/fuzz/corpus/parser
 	./build-fuzz/fuzz_text -max_total_time=$(FUZZ_SECONDS) -max_len=65536 build-fuzz/corpus-text tests/fuzz/corpus/text
 	./tests/fuzz/run_fuzz.sh clang $(CURDIR) $(CURDIR)/build-fuzz ../shared/fixtures $(FUZZ_SECONDS) orc

@@ -1046,7 +1046,8 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
   if (!wt->parquet && !wt->rcfile && !wt->orc && !wt->avro) {
     hl_status_t rc = hl_text_format_init(&wt->fmt, arena, c->serde_lib, c->serde_params,
                                          c->n_serde_params, c->params, c->n_params, err);
-    if (rc != HL_OK) return rc;
+    if (rc == HL_OK) rc = hl_text_format_writable(&wt->fmt, err); /* RegexSerDe reads only */
+    if (rc != HL_OK) return hl_err_position(err, ins ? ins->pos : 0), rc;
   }
   /* text files are compressed by their name's extension (text_io.c): the
    * table's text.compression, else -- as Hive's HiveIgnoreKeyTextOutputFormat

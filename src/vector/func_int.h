@@ -34,6 +34,10 @@ char *hl_fn_alloc_str(hl_value_t *out, hl_arena_t *arena, size_t len);
  * rewriting \d and \D which POSIX lacks.  NOSUB: no capture groups. */
 hl_status_t hl_regex_compile(regex_t *re, const char *pat, size_t len, bool nosub,
                              hl_arena_t *arena, long pos, hl_error_t *err);
+/* The same with regcomp flags CFLAGS added to REG_EXTENDED (REG_ICASE,
+ * REG_NOSUB; RegexSerDe's input.regex.case.insensitive). */
+hl_status_t hl_regex_compile_flags(regex_t *re, const char *pat, size_t len, int cflags,
+                                   hl_arena_t *arena, long pos, hl_error_t *err);
 /* Days/micros of a `t` argument value of TYPE. */
 int64_t hl_fn_micros(const hl_type_t *type, const hl_value_t *v);
 

@@ -107,6 +107,11 @@ HL_FN(hl_fn_concat_ws) {
 
 hl_status_t hl_regex_compile(regex_t *re, const char *pat, size_t len, bool nosub,
                              hl_arena_t *arena, long pos, hl_error_t *err) {
+  return hl_regex_compile_flags(re, pat, len, nosub ? REG_NOSUB : 0, arena, pos, err);
+}
+
+hl_status_t hl_regex_compile_flags(regex_t *re, const char *pat, size_t len, int cflags,
+                                   hl_arena_t *arena, long pos, hl_error_t *err) {
   /* POSIX ERE has no \d: rewrite it (inside and outside brackets) */
   char *z = hl_arena_alloc(arena, len * 6 + 1);
   if (!z) return hl_err_nomem(err);
@@ -168,7 +173,7 @@ hl_status_t hl_regex_compile(regex_t *re, const char *pat, size_t len, bool nosu
     z[o++] = c;
   }
   z[o] = '\0';
-  int rc = regcomp(re, z, REG_EXTENDED | (nosub ? REG_NOSUB : 0));
+  int rc = regcomp(re, z, REG_EXTENDED | cflags);
   if (rc != 0) {
     char msg[256];
     regerror(rc, re, msg, sizeof msg);

@@ -2,7 +2,7 @@
  * fuzz_text.c -- libFuzzer target for the text-table readers
  * (src/format/text): arbitrary bytes are written to a temporary file and
  * read through LazySimpleSerDe (default and escaped/custom separators),
- * OpenCSVSerde and JsonSerDe with scalar and nested column types, plain and
+ * OpenCSVSerde, JsonSerDe and RegexSerDe with scalar and nested column types, plain and
  * as a .gz / .zst / .snappy file name (so the decompressors see the bytes
  * too; tests/fuzz/fuzz_hblock.c fuzzes the other codecs).  Any
  * crash, sanitizer report, leak or hang is a bug; errors are fine.
@@ -11,10 +11,9 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -std=c11 \
  *     -Iinclude -Isrc tests/fuzz/fuzz_text.c src/format/text/[a-z]*.c \
- *     src/exec/vector.c src/storage/[a-z]*.c src/util/[a-z]*.c \
- *     $(pkg-config --cflags --libs zlib libzstd jansson snappy liblz4) -lbz2 -lm -lpthread \
- *     -o fuzz_text
- *   mkdir -p tests/fuzz/corpus/text && ./fuzz_text tests/fuzz/corpus/text
+ *     src/vector/[a-z]*.c src/storage/[a-z]*.c src/util/[a-z]*.c \
+ *     $(pkg-config --cflags --libs zlib libzstd jansson snappy liblz4) -lbz2 -lcrypto -lm -lpthread
+ * \ -o fuzz_text mkdir -p tests/fuzz/corpus/text && ./fuzz_text tests/fuzz/corpus/text
  */
 #include "format/text/text.h"
 
@@ -108,12 +107,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                           {"serialization.null.format", ""}};
   hl_kv_t header[] = {{"skip.header.line.count", "1"}};
   static const char *const serdes[] = {NULL, NULL, "org.apache.hadoop.hive.serde2.OpenCSVSerde",
-                                       "org.apache.hive.hcatalog.data.JsonSerDe"};
-  for (int kind = 0; kind < 4; kind++) {
+                                       "org.apache.hive.hcatalog.data.JsonSerDe",
+                                       "org.apache.hadoop.hive.serde2.RegexSerDe"};
+  /* one group per column, Java syntax the rewrite must translate */
+  static const char *const regexes[] = {"([^,]*)", "([^,]*),(?:x)?([\\d\\]]*)",
+                                        "(.*?),([^\\s]+),(\\w*)", "(a|b)*(c)?(d+)?([\\-^\\]]*)"};
+  hl_kv_t regex_props[] = {{"input.regex", (char *)regexes[n_cols - 1]},
+                           {"input.regex.case.insensitive", "true"}};
+  for (int kind = 0; kind < 5; kind++) {
     hl_text_format_t fmt;
     bool custom = kind == 1;
-    if (hl_text_format_init(&fmt, arena, serdes[kind], custom ? lazy_props : NULL, custom ? 4 : 0,
-                            header, (pick >> 6) & 1, &err) != HL_OK)
+    hl_kv_t *props = custom ? lazy_props : kind == 4 ? regex_props : NULL;
+    int n_props = custom ? 4 : kind == 4 ? 1 + ((pick >> 7) & 1) : 0;
+    if (hl_text_format_init(&fmt, arena, serdes[kind], props, n_props, header, (pick >> 6) & 1,
+                            &err) != HL_OK)
       break;
     read_file(fs, path, &fmt, n_cols, types, names, projected);
   }

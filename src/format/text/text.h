@@ -20,8 +20,9 @@
 typedef enum hl_text_kind {
   HL_TEXT_LAZY, /* org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe */
   HL_TEXT_CSV,  /* org.apache.hadoop.hive.serde2.OpenCSVSerde */
-  HL_TEXT_JSON  /* org.apache.hive.hcatalog.data.JsonSerDe, org.apache.hadoop.hive.serde2.JsonSerDe
+  HL_TEXT_JSON, /* org.apache.hive.hcatalog.data.JsonSerDe, org.apache.hadoop.hive.serde2.JsonSerDe
                  */
+  HL_TEXT_REGEX /* org.apache.hadoop.hive.serde2.RegexSerDe: read only */
 } hl_text_kind_t;
 
 typedef struct hl_text_format {
@@ -40,6 +41,9 @@ typedef struct hl_text_format {
   char csv_quote;        /* quoteChar, default '"' */
   char csv_escape;       /* escapeChar, default '\\' */
   int skip_header_lines; /* TBLPROPERTIES skip.header.line.count */
+  /* RegexSerDe */
+  char *input_regex; /* input.regex (required) */
+  bool regex_icase;  /* input.regex.case.insensitive=true */
 } hl_text_format_t;
 
 /* Builds the format from the table's serde class and its SERDEPROPERTIES
@@ -48,6 +52,10 @@ typedef struct hl_text_format {
 hl_status_t hl_text_format_init(hl_text_format_t *fmt, hl_arena_t *arena, const char *serde_lib,
                                 const hl_kv_t *serde_params, int n_serde_params,
                                 const hl_kv_t *tbl_params, int n_tbl_params, hl_error_t *err);
+
+/* HL_OK when FMT's serde can write rows; RegexSerDe cannot (Hive's
+ * serialize throws), which is HL_UNSUPPORTED 0A000 naming the serde. */
+hl_status_t hl_text_format_writable(const hl_text_format_t *fmt, hl_error_t *err);
 
 typedef struct hl_text_reader hl_text_reader_t;
 

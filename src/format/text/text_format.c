@@ -20,6 +20,7 @@
 #define CSV_SERDE         "org.apache.hadoop.hive.serde2.OpenCSVSerde"
 #define JSON_SERDE_HCAT   "org.apache.hive.hcatalog.data.JsonSerDe"
 #define JSON_SERDE        "org.apache.hadoop.hive.serde2.JsonSerDe"
+#define REGEX_SERDE       "org.apache.hadoop.hive.serde2.RegexSerDe"
 
 /* Hive's LazyUtils.getByte: a decimal byte number ("1" -> \001, "-1" ->
  * \377) if the text is one, else its first character.  Empty: DEF. */
@@ -80,6 +81,8 @@ hl_status_t hl_text_format_init(hl_text_format_t *fmt, hl_arena_t *arena, const 
     fmt->kind = HL_TEXT_CSV;
   else if (strcmp(serde_lib, JSON_SERDE_HCAT) == 0 || strcmp(serde_lib, JSON_SERDE) == 0)
     fmt->kind = HL_TEXT_JSON;
+  else if (strcmp(serde_lib, REGEX_SERDE) == 0)
+    fmt->kind = HL_TEXT_REGEX;
   else
     return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                       "serde \"%s\" is not supported", serde_lib);
@@ -126,6 +129,15 @@ hl_status_t hl_text_format_init(hl_text_format_t *fmt, hl_arena_t *arena, const 
     const char *ts_formats = SP("timestamp.formats");
     if (ts_formats && *ts_formats) return unsupported_prop(err, "timestamp.formats", ts_formats);
   }
+  if (fmt->kind == HL_TEXT_REGEX) { /* Hive: SerDeException at initialize */
+    const char *regex = SP("input.regex");
+    if (!regex)
+      return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                        "RegexSerDe table has no serde property \"input.regex\"");
+    if (!(fmt->input_regex = hl_arena_strdup(arena, regex))) return hl_err_nomem(err);
+    const char *icase = SP("input.regex.case.insensitive");
+    fmt->regex_icase = icase && strcasecmp(icase, "true") == 0;
+  }
   const char *header = SP("skip.header.line.count");
   hl_status_t st = line_count("skip.header.line.count", header, &fmt->skip_header_lines, err);
   if (st != HL_OK) return st;
@@ -136,4 +148,10 @@ hl_status_t hl_text_format_init(hl_text_format_t *fmt, hl_arena_t *arena, const 
   if (footer > 0) return unsupported_prop(err, "skip.footer.line.count", footer_text);
 #undef SP
   return HL_OK;
+}
+
+hl_status_t hl_text_format_writable(const hl_text_format_t *fmt, hl_error_t *err) {
+  if (fmt->kind != HL_TEXT_REGEX) return HL_OK;
+  return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "serde \"" REGEX_SERDE "\" is read-only: Hive's RegexSerDe cannot write rows");
 }

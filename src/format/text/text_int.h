@@ -81,6 +81,27 @@ hl_status_t hl_text_sink_write(hl_text_sink_t *sink, const char *data, size_t le
  * on error).  With ABORT set only closes and frees (no flush, no sync). */
 hl_status_t hl_text_sink_close(hl_text_sink_t *sink, bool abort, hl_error_t *err);
 
+/* RegexSerDe (text_regex.c).  Opaque; heap object, one per reader. */
+typedef struct hl_text_regex hl_text_regex_t;
+/* Compiles FMT's input.regex for N_COLS columns of TYPES (NAMES for
+ * messages): a complex or BINARY column is 42804, a bad pattern 2201B. */
+hl_status_t hl_text_regex_open(const hl_text_format_t *fmt, int n_cols,
+                               const hl_type_t *const *types, const char *const *names,
+                               hl_text_regex_t **out, hl_error_t *err);
+void hl_text_regex_close(hl_text_regex_t *rx); /* NULL is a no-op */
+/* Matches the line P[0..n) as a whole (*MATCHED).  A pattern whose group
+ * count is not the column count is 22023 at the first line, as in Hive. */
+hl_status_t hl_text_regex_match(hl_text_regex_t *rx, const char *p, size_t n, bool *matched,
+                                hl_error_t *err);
+/* Column COL's group of the last match: false when it took no part. */
+bool hl_text_regex_group(const hl_text_regex_t *rx, int col, size_t *off, size_t *len);
+/* Java's valueOf of a group (PRESENT false: a null group) for the types
+ * whose Java parse differs from Hive's cast (integers: sign and digits
+ * only; FLOAT/DOUBLE: Double.valueOf; BOOLEAN: "true" in any case, else
+ * false, even for a null group).  False for other types. */
+bool hl_text_regex_java_value(const hl_type_t *type, const char *p, size_t n, bool present,
+                              hl_value_t *out);
+
 /* Appends the base64 form (RFC 4648 alphabet with padding, no line breaks,
  * as commons-codec's encodeBase64 writes it) of DATA[0..len) to BUF. */
 void hl_text_b64_encode(hl_buf_t *buf, const unsigned char *data, size_t len);

@@ -57,9 +57,10 @@ struct hl_text_reader {
   bool header_done;
   char *scratch; /* CSV unquoting when the result need not live on */
   size_t scratch_cap;
-  hl_buf_t text;     /* JSON number/boolean text */
-  hl_arena_t *arena; /* the batch arena during next() */
-  hl_error_t conv;   /* conversion errors, which only mean NULL */
+  hl_buf_t text;          /* JSON number/boolean text */
+  hl_arena_t *arena;      /* the batch arena during next() */
+  hl_error_t conv;        /* conversion errors, which only mean NULL */
+  hl_text_regex_t *regex; /* RegexSerDe: the compiled input.regex */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -527,6 +528,38 @@ static hl_status_t lazy_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t row
 }
 
 /* ---------------------------------------------------------------------- */
+/* RegexSerDe                                                               */
+/* ---------------------------------------------------------------------- */
+
+/* A line as Hive 4's RegexSerDe reads it (text_regex.c): no full match is
+ * a row of NULLs; else each group converts as Java's valueOf of its
+ * column type would (integers, floats, BOOLEAN) or as Hive's cast from
+ * text (DECIMAL, DATE, TIMESTAMP, CHAR, VARCHAR, STRING as is); a group
+ * that does not convert, or took no part, is NULL.  No null string. */
+static hl_status_t regex_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t row, const char *p,
+                             size_t n, hl_error_t *err) {
+  hl_status_t st = stabilize(r, &p, n, err);
+  if (st != HL_OK) return st;
+  bool matched = false;
+  if ((st = hl_text_regex_match(r->regex, p, n, &matched, err)) != HL_OK) return st;
+  for (int col = 0; col <= r->last_projected; col++) {
+    if (!r->projected[col]) continue;
+    size_t off = 0, len = 0;
+    bool present = matched && hl_text_regex_group(r->regex, col, &off, &len);
+    if (!matched || (!present && r->types[col]->id != HL_T_BOOLEAN)) {
+      if ((st = set_null(r, batch, col, row, err)) != HL_OK) return st;
+      continue;
+    }
+    hl_value_t v;
+    if (!hl_text_regex_java_value(r->types[col], p + off, len, present, &v) &&
+        (st = scalar(r, r->types[col], p + off, len, true, &v, err)) != HL_OK)
+      return st;
+    if ((st = store(r, &batch->cols[col], row, &v, err)) != HL_OK) return st;
+  }
+  return HL_OK;
+}
+
+/* ---------------------------------------------------------------------- */
 /* OpenCSVSerde                                                             */
 /* ---------------------------------------------------------------------- */
 
@@ -943,10 +976,16 @@ static hl_status_t reader_open(hl_stor_t *fs, const char *path, const hl_text_fo
                         "column \"%s\" nests deeper than the %d levels LazySimpleSerDe supports",
                         names ? names[col] : "?", N_LEVELS - 1);
   }
+  hl_text_regex_t *regex = NULL;
+  if (fmt->kind == HL_TEXT_REGEX) {
+    hl_status_t rst = hl_text_regex_open(fmt, n_cols, types, names, &regex, err);
+    if (rst != HL_OK) return rst;
+  }
   if (fmt->kind == HL_TEXT_JSON && !names)
     return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "JSON reader needs column names");
   hl_text_reader_t *r = hl_calloc(1, sizeof *r);
-  if (!r) return hl_err_nomem(err);
+  if (!r) return hl_text_regex_close(regex), hl_err_nomem(err);
+  r->regex = regex;
   hl_err_init(&r->conv);
   hl_buf_init(&r->text);
   r->fmt = *fmt;
@@ -1028,6 +1067,8 @@ hl_status_t hl_text_decoder_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t
     return csv_row(r, batch, row, rec, len, err);
   case HL_TEXT_JSON:
     return json_row(r, batch, row, rec, len, err);
+  case HL_TEXT_REGEX:
+    return regex_row(r, batch, row, rec, len, err);
   }
   return HL_OK;
 }
@@ -1048,6 +1089,7 @@ hl_status_t hl_text_decoder_field(hl_text_reader_t *r, hl_batch_t *batch, int co
 void hl_text_reader_close(hl_text_reader_t *r) {
   if (!r) return;
   hl_text_src_close(r->src);
+  hl_text_regex_close(r->regex);
   hl_err_clear(&r->conv);
   hl_buf_fini(&r->text);
   hl_free(r->scratch);
@@ -1084,20 +1126,7 @@ hl_status_t hl_text_reader_next(hl_text_reader_t *r, hl_batch_t *batch, hl_error
       st = next_line(r, &rec, &len, &got, err);
     if (st != HL_OK) return st;
     if (!got) break;
-    if (r->last_projected >= 0) {
-      switch (r->fmt.kind) {
-      case HL_TEXT_LAZY:
-        st = lazy_row(r, batch, row, rec, len, err);
-        break;
-      case HL_TEXT_CSV:
-        st = csv_row(r, batch, row, rec, len, err);
-        break;
-      case HL_TEXT_JSON:
-        st = json_row(r, batch, row, rec, len, err);
-        break;
-      }
-      if (st != HL_OK) return st;
-    }
+    if ((st = hl_text_decoder_row(r, batch, row, rec, len, err)) != HL_OK) return st;
     row++;
   }
   batch->n_rows = row;

@@ -339,6 +339,8 @@ static hl_status_t writer_open(hl_stor_t *fs, const char *path, const hl_text_fo
                                int n_cols, const hl_type_t *const *types, const char *const *names,
                                hl_text_writer_t **out, hl_error_t *err) {
   *out = NULL;
+  hl_status_t wst = hl_text_format_writable(fmt, err);
+  if (wst != HL_OK) return wst;
   for (int col = 0; col < n_cols; col++) {
     const char *name = names ? names[col] : "?";
     if (fmt->kind == HL_TEXT_CSV && hl_type_is_complex(types[col]))
@@ -415,6 +417,8 @@ static void encode_row(hl_text_writer_t *w, const hl_batch_t *batch, uint32_t ro
       json_string(&w->out, w->names[col], strlen(w->names[col]));
       hl_buf_putc(&w->out, ':');
       json_value(w, w->types[col], &v);
+      break;
+    case HL_TEXT_REGEX: /* never opened: hl_text_format_writable */
       break;
     }
   }

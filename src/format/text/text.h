@@ -41,6 +41,10 @@ typedef struct hl_text_format {
   char csv_quote;        /* quoteChar, default '"' */
   char csv_escape;       /* escapeChar, default '\\' */
   int skip_header_lines; /* TBLPROPERTIES skip.header.line.count */
+  /* MultiDelimitSerDe (kind LAZY): field.delim as a string of one or more
+   * bytes, NULL for LazySimpleSerDe; separators[0] is its first byte */
+  char *multi_delim;
+  size_t multi_len;
   /* RegexSerDe */
   char *input_regex; /* input.regex (required) */
   bool regex_icase;  /* input.regex.case.insensitive=true */
@@ -119,6 +123,7 @@ typedef struct hl_text_guard {
   bool escaped;       /* strings are escaped: only other values are checked */
   bool check_scalars; /* a byte that breaks a row can occur in a formatted non-string value */
   bool lines;         /* HL_TEXT_ROWS_LINES */
+  bool binary_raw;    /* BINARY is written as its bytes (MultiDelimitSerDe), not base64 */
   char escape;        /* when escaped */
   uint8_t level[256]; /* a byte breaks a leaf at nesting level L (1: a column) when level[b] < L */
 } hl_text_guard_t;
@@ -126,7 +131,8 @@ typedef struct hl_text_guard {
 /* What keeps a value from being written. */
 typedef struct hl_text_flaw {
   unsigned char byte;
-  int what;    /* separator level 0..7; -1: line end; -2: the escape character */
+  int what;    /* separator level 0..7; -1: line end; -2: the escape character; -3: raw
+                  BINARY that reads back as base64 */
   bool string; /* in a string: an escape character would write it */
 } hl_text_flaw_t;
 

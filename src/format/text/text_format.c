@@ -21,6 +21,8 @@
 #define JSON_SERDE_HCAT   "org.apache.hive.hcatalog.data.JsonSerDe"
 #define JSON_SERDE        "org.apache.hadoop.hive.serde2.JsonSerDe"
 #define REGEX_SERDE       "org.apache.hadoop.hive.serde2.RegexSerDe"
+#define MULTI_SERDE       "org.apache.hadoop.hive.serde2.MultiDelimitSerDe"
+#define MULTI_SERDE_OLD   "org.apache.hadoop.hive.contrib.serde2.MultiDelimitSerDe"
 
 /* Hive's LazyUtils.getByte: a decimal byte number ("1" -> \001, "-1" ->
  * \377) if the text is one, else its first character.  Empty: DEF. */
@@ -74,8 +76,10 @@ hl_status_t hl_text_format_init(hl_text_format_t *fmt, hl_arena_t *arena, const 
                                 const hl_kv_t *serde_params, int n_serde_params,
                                 const hl_kv_t *tbl_params, int n_tbl_params, hl_error_t *err) {
   memset(fmt, 0, sizeof *fmt);
+  bool multi = serde_lib && (strcmp(serde_lib, MULTI_SERDE) == 0 ||
+                             strcmp(serde_lib, MULTI_SERDE_OLD) == 0);
   if (!serde_lib || !*serde_lib || strcmp(serde_lib, LAZY_SERDE) == 0 ||
-      strcmp(serde_lib, OLD_DEFAULT_SERDE) == 0)
+      strcmp(serde_lib, OLD_DEFAULT_SERDE) == 0 || multi)
     fmt->kind = HL_TEXT_LAZY;
   else if (strcmp(serde_lib, CSV_SERDE) == 0)
     fmt->kind = HL_TEXT_CSV;
@@ -98,6 +102,17 @@ hl_status_t hl_text_format_init(hl_text_format_t *fmt, hl_arena_t *arena, const 
   fmt->separators[0] = delim_byte(field, '\001');
   fmt->separators[1] = delim_byte(coll, '\002');
   fmt->separators[2] = delim_byte(SP("mapkey.delim"), '\003');
+  if (multi) { /* Hive's MultiDelimitSerDe: the literal field.delim string,
+                * and collection.delim in its right spelling only */
+    field = SP("field.delim"); /* never serialization.format */
+    if (!field || !*field)
+      return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                        "MultiDelimitSerDe table has no serde property \"field.delim\"");
+    if (!(fmt->multi_delim = hl_arena_strdup(arena, field))) return hl_err_nomem(err);
+    fmt->multi_len = strlen(field);
+    fmt->separators[0] = field[0];
+    fmt->separators[1] = delim_byte(SP("collection.delim"), '\002');
+  }
   for (int level = 3; level < 8; level++)
     fmt->separators[level] = (char)(level + 1);
 

@@ -105,6 +105,9 @@ bool hl_text_regex_java_value(const hl_type_t *type, const char *p, size_t n, bo
 /* Appends the base64 form (RFC 4648 alphabet with padding, no line breaks,
  * as commons-codec's encodeBase64 writes it) of DATA[0..len) to BUF. */
 void hl_text_b64_encode(hl_buf_t *buf, const unsigned char *data, size_t len);
+/* True when every byte of TEXT is in the base64 alphabet, '=' or white
+ * space: what hl_text_b64_decode decodes. */
+bool hl_text_b64_alphabet(const char *text, size_t len);
 /* Hive's LazyBinary rule: when every byte of TEXT is in the base64
  * alphabet (or '=' or white space) the text is decoded leniently as
  * commons-codec does (white space skipped, decoding stops at '=', an

@@ -697,13 +697,18 @@ static bool b64_space(unsigned char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+bool hl_text_b64_alphabet(const char *text, size_t len) {
+  const unsigned char *s = (const unsigned char *)text;
+  for (size_t i = 0; i < len; i++)
+    if (b64_value(s[i]) < 0 && s[i] != '=' && !b64_space(s[i])) return false;
+  return true;
+}
+
 size_t hl_text_b64_decode(const char *text, size_t len, unsigned char *out) {
   const unsigned char *s = (const unsigned char *)text;
-  for (size_t i = 0; i < len; i++) {
-    if (b64_value(s[i]) < 0 && s[i] != '=' && !b64_space(s[i])) {
-      if (len) memcpy(out, text, len); /* not base64: Hive keeps the bytes */
-      return len;
-    }
+  if (!hl_text_b64_alphabet(text, len)) {
+    if (len) memcpy(out, text, len); /* not base64: Hive keeps the bytes */
+    return len;
   }
   size_t n = 0;
   uint32_t acc = 0;

@@ -511,6 +511,8 @@ static hl_status_t lazy_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t row
   hl_status_t st = stabilize(r, &p, n, err);
   if (st != HL_OK) return st;
   char sep = r->fmt.separators[0];
+  const char *multi = r->fmt.multi_delim; /* MultiDelimitSerDe: escapes do not hide it */
+  size_t step = multi ? r->fmt.multi_len : 1;
   size_t pos = 0;
   bool more = true;
   for (int col = 0; col <= r->last_projected; col++) {
@@ -518,11 +520,17 @@ static hl_status_t lazy_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t row
       if (r->projected[col] && (st = set_null(r, batch, col, row, err)) != HL_OK) return st;
       continue;
     }
-    size_t e = field_end(r, p, n, pos, sep);
+    size_t e = n;
+    if (multi) {
+      const char *d = pos < n ? memmem(p + pos, n - pos, multi, step) : NULL;
+      if (d) e = (size_t)(d - p);
+    } else {
+      e = field_end(r, p, n, pos, sep);
+    }
     if (r->projected[col] && (st = lazy_column(r, batch, col, row, p + pos, e - pos, err)) != HL_OK)
       return st;
     more = e < n;
-    pos = e + 1;
+    pos = e + step;
   }
   return HL_OK;
 }

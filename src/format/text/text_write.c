@@ -74,8 +74,11 @@ static void lazy_value(hl_text_writer_t *w, const hl_type_t *type, const hl_valu
   case HL_T_CHAR:
     put_escaped(w, v->u.s.ptr, v->u.s.len);
     return;
-  case HL_T_BINARY:
-    hl_text_b64_encode(&w->out, (const unsigned char *)v->u.s.ptr, v->u.s.len);
+  case HL_T_BINARY: /* MultiDelimitSerDe writes the bytes (Hive's serializeNoEncode) */
+    if (w->fmt.multi_delim)
+      hl_buf_append(&w->out, v->u.s.ptr, v->u.s.len);
+    else
+      hl_text_b64_encode(&w->out, (const unsigned char *)v->u.s.ptr, v->u.s.len);
     return;
   case HL_T_ARRAY:
     for (uint32_t i = 0; i < v->u.list.n; i++) {
@@ -405,7 +408,10 @@ static void encode_row(hl_text_writer_t *w, const hl_batch_t *batch, uint32_t ro
     hl_vec_get_value(&batch->cols[col], row, &v);
     switch (w->fmt.kind) {
     case HL_TEXT_LAZY:
-      if (col) hl_buf_putc(&w->out, w->fmt.separators[0]);
+      if (col && w->fmt.multi_delim)
+        hl_buf_append(&w->out, w->fmt.multi_delim, w->fmt.multi_len);
+      else if (col)
+        hl_buf_putc(&w->out, w->fmt.separators[0]);
       lazy_value(w, w->types[col], &v, 1);
       break;
     case HL_TEXT_CSV:
@@ -523,6 +529,7 @@ void hl_text_guard_init(hl_text_guard_t *g, const hl_text_format_t *fmt, hl_text
   memset(g->level, NEVER, sizeof g->level);
   if (fmt->kind != HL_TEXT_LAZY) return;
   g->lines = rows == HL_TEXT_ROWS_LINES;
+  g->binary_raw = fmt->multi_delim != NULL;
   g->escape = fmt->escape;
   g->escaped = fmt->has_escape;
   /* a cell holds one column value: the field separator splits nothing */
@@ -537,7 +544,8 @@ void hl_text_guard_init(hl_text_guard_t *g, const hl_text_format_t *fmt, hl_text
   for (const char *c = formatted; *c; c++)
     if (g->level[(unsigned char)*c] != NEVER) g->check_scalars = true;
   for (int b = 0; b < 256; b++)
-    if (g->level[b] != NEVER && (!g->escaped || g->check_scalars)) g->active = true;
+    if (g->level[b] != NEVER && (!g->escaped || g->check_scalars || g->binary_raw))
+      g->active = true;
 }
 
 /* The first byte of P[0..n) that breaks a leaf at LEVEL, or -1. */
@@ -575,6 +583,19 @@ static bool guard_value(const hl_text_guard_t *g, const hl_type_t *type, const h
       if (!guard_value(g, type->children[i], &v->u.list.items[i], level + 1, scratch, flaw))
         return false;
     return true;
+  case HL_T_BINARY:
+    if (g->binary_raw) { /* raw bytes, never escaped */
+      bad = first_bad(g, v->u.s.ptr, v->u.s.len, level);
+      /* Hive reads BINARY text that looks like base64 as base64 */
+      if (bad < 0 && v->u.s.len && hl_text_b64_alphabet(v->u.s.ptr, v->u.s.len)) {
+        flaw->what = -3;
+        flaw->byte = 0;
+        flaw->string = false;
+        return false;
+      }
+      break;
+    }
+    /* fall through */
   default: /* written as lazy_value writes it */
     if (!g->check_scalars) return true;
     hl_buf_reset(scratch);
@@ -608,6 +629,10 @@ void hl_text_flaw_describe(hl_buf_t *b, const hl_text_flaw_t *flaw) {
                                       "the map key delimiter"};
   if (flaw->what == -1) {
     hl_buf_puts(b, flaw->byte == '\n' ? "a line feed" : "a carriage return");
+    return;
+  }
+  if (flaw->what == -3) {
+    hl_buf_puts(b, "only base64 characters (BINARY written as its bytes reads back decoded)");
     return;
   }
   if (flaw->what == -2)

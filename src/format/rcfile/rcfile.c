@@ -31,6 +31,8 @@
  */
 #include "format/rcfile/rcfile.h"
 
+#include "format/lazybin/lazybin.h"
+
 #include "format/seqfile/seq_io.h"
 #include "util/mem.h"
 
@@ -94,92 +96,6 @@ static void put_be(hl_buf_t *b, uint64_t v, int n) {
   hl_buf_append(b, t, (size_t)n);
 }
 
-/* Reverses the 9 decimal digits of NANOS (TimestampWritable's form). */
-static int64_t reverse_nanos(int64_t nanos) {
-  int64_t d = 0;
-  for (int i = 0; i < 9; i++) {
-    d = d * 10 + nanos % 10;
-    nanos /= 10;
-  }
-  return d;
-}
-
-/* Inverse of reverse_nanos for a value with its trailing zeros dropped. */
-static int64_t unreverse_nanos(int64_t d) {
-  if (d <= 0) return 0;
-  int64_t v = 0;
-  int digits = 0;
-  while (d) {
-    v = v * 10 + d % 10;
-    d /= 10;
-    digits++;
-  }
-  while (digits++ < 9)
-    v *= 10;
-  return v;
-}
-
-static void put_timestamp(hl_buf_t *b, int64_t micros) {
-  int64_t seconds = micros / 1000000, rem = micros % 1000000;
-  if (rem < 0) {
-    rem += 1000000;
-    seconds--;
-  }
-  int64_t decimal = rem ? reverse_nanos(rem * 1000) : 0;
-  bool second_vint = seconds < 0 || seconds > INT32_MAX;
-  uint32_t first = (uint32_t)(uint64_t)seconds & 0x7FFFFFFFu;
-  if (decimal || second_vint) first |= 0x80000000u;
-  put_be(b, first, 4);
-  if (decimal || second_vint) hl_seqio_put_vlong(b, second_vint ? -decimal - 1 : decimal);
-  if (second_vint) hl_seqio_put_vlong(b, seconds >> 31);
-}
-
-/* false: the bytes are not a timestamp (the cell reads as NULL). */
-static bool get_timestamp(const unsigned char *p, size_t n, int64_t *micros) {
-  if (n < 4) return false;
-  uint32_t first = (uint32_t)be_int(p, 4);
-  int64_t seconds = first & 0x7FFFFFFFu, nanos = 0;
-  if (first & 0x80000000u) {
-    int64_t d, hi = 0;
-    size_t used = hl_seqio_vlong_decode(p + 4, n - 4, &d);
-    if (!used) return false;
-    bool second_vint = d < 0;
-    if (second_vint) d = -d - 1;
-    if (d > 999999999) return false;
-    nanos = unreverse_nanos(d);
-    if (second_vint) {
-      if (!hl_seqio_vlong_decode(p + 4 + used, n - 4 - used, &hi)) return false;
-      if (hi > ((int64_t)1 << 31) || hi < -((int64_t)1 << 31)) return false;
-      seconds = (int64_t)((uint64_t)seconds | (uint64_t)hi << 31);
-    }
-  }
-  int64_t us;
-  if (__builtin_mul_overflow(seconds, 1000000, &us) ||
-      __builtin_add_overflow(us, nanos / 1000, micros))
-    return false;
-  return true;
-}
-
-static void put_decimal(hl_buf_t *b, __int128 v, int scale) {
-  while (scale > 0 && v % 10 == 0) { /* HiveDecimal keeps no trailing zeros */
-    v /= 10;
-    scale--;
-  }
-  int n = 1;
-  while (n < 16) {
-    __int128 lim = (__int128)1 << (8 * n - 1);
-    if (v >= -lim && v < lim) break;
-    n++;
-  }
-  hl_seqio_put_vlong(b, scale);
-  hl_seqio_put_vlong(b, n);
-  unsigned char t[16];
-  unsigned __int128 u = (unsigned __int128)v;
-  for (int i = 0; i < n; i++)
-    t[i] = (unsigned char)(u >> (8 * (n - 1 - i)));
-  hl_buf_append(b, t, (size_t)n);
-}
-
 /* Appends the LazyBinaryColumnarSerDe bytes of V (of TYPE) to B.  Returns
  * false for the one value Hive refuses, a non-NULL empty BINARY. */
 static bool put_binary_cell(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v) {
@@ -227,10 +143,10 @@ static bool put_binary_cell(hl_buf_t *b, const hl_type_t *type, const hl_value_t
     hl_buf_append(b, v->u.s.ptr, v->u.s.len);
     return true;
   case HL_T_TIMESTAMP:
-    put_timestamp(b, v->u.i);
+    hl_lazybin_put_timestamp(b, v->u.i);
     return true;
   case HL_T_DECIMAL:
-    put_decimal(b, v->u.dec, type->scale);
+    hl_lazybin_put_decimal(b, v->u.dec, type->scale);
     return true;
   default: /* complex types are refused at open */
     return true;
@@ -296,43 +212,17 @@ static hl_status_t get_binary_cell(hl_arena_t *arena, const hl_type_t *type, con
     if (st != HL_OK) break;
     return HL_OK;
   }
-  case HL_T_TIMESTAMP:
-    if (!get_timestamp(p, n, &out->u.i)) break;
+  case HL_T_TIMESTAMP: {
+    size_t used;
+    if (!hl_lazybin_get_timestamp(p, n, &used, &out->u.i)) break;
     return HL_OK;
+  }
   case HL_T_DECIMAL: {
-    int64_t scale, len;
-    size_t a = hl_seqio_vlong_decode(p, n, &scale);
-    size_t b = a ? hl_seqio_vlong_decode(p + a, n - a, &len) : 0;
-    if (!b || scale < 0 || scale > 38 || len < 1 || len > 16 || (size_t)len > n - a - b) break;
-    const unsigned char *d = p + a + b;
-    unsigned __int128 u = (d[0] & 0x80) ? ~(unsigned __int128)0 : 0;
-    for (int64_t k = 0; k < len; k++)
-      u = u << 8 | d[k];
-    __int128 v = (__int128)u;
-    /* through text, so the column's precision and scale apply Hive's way */
-    char digits[48], text[64];
-    unsigned __int128 mag = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
-    int nd = 0;
-    do {
-      digits[nd++] = (char)('0' + (int)(mag % 10));
-      mag /= 10;
-    } while (mag);
-    size_t t = 0;
-    if (v < 0) text[t++] = '-';
-    int int_digits = nd - (int)scale;
-    if (int_digits <= 0) {
-      text[t++] = '0';
-      text[t++] = '.';
-      for (int z = 0; z < -int_digits; z++)
-        text[t++] = '0';
-    }
-    for (int k = nd - 1; k >= 0; k--) {
-      text[t++] = digits[k];
-      if (k == (int)scale && k > 0 && int_digits > 0) text[t++] = '.';
-    }
-    hl_status_t st = hl_value_from_text(arena, type, text, t, out, conv);
-    if (st == HL_NOMEM) return hl_err_nomem(err);
-    if (st != HL_OK) break;
+    size_t used;
+    bool ok;
+    hl_status_t st = hl_lazybin_get_decimal(arena, type, p, n, &used, &ok, out, err);
+    if (st != HL_OK) return st;
+    if (!ok) break;
     return HL_OK;
   }
   default:

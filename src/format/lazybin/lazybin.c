@@ -122,15 +122,14 @@ void hl_lazybin_put_decimal(hl_buf_t *b, __int128 v, int scale) {
   hl_buf_append(b, t, (size_t)n);
 }
 
-hl_status_t hl_lazybin_get_decimal(hl_arena_t *arena, const hl_type_t *type,
-                                   const unsigned char *p, size_t n, size_t *used, bool *ok,
-                                   hl_value_t *out, hl_error_t *err) {
+hl_status_t hl_lazybin_get_decimal(hl_arena_t *arena, const hl_type_t *type, const unsigned char *p,
+                                   size_t n, size_t *used, bool *ok, hl_value_t *out,
+                                   hl_error_t *err) {
   *ok = false;
   int64_t scale, len;
   size_t a = hl_seqio_vlong_decode(p, n, &scale);
   size_t b = a ? hl_seqio_vlong_decode(p + a, n - a, &len) : 0;
-  if (!b || scale < 0 || scale > 38 || len < 1 || len > 16 || (size_t)len > n - a - b)
-    return HL_OK;
+  if (!b || scale < 0 || scale > 38 || len < 1 || len > 16 || (size_t)len > n - a - b) return HL_OK;
   *ok = true;
   *used = a + b + (size_t)len;
   const unsigned char *d = p + a + b;
@@ -181,8 +180,9 @@ hl_status_t hl_lazybin_check_types(int n_cols, const hl_type_t *const *types,
       return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                         "LazyBinarySerDe: column \"%s\" has a type it cannot hold",
                         names ? names[c] : "?");
-    if (t->n_children > 0 && hl_lazybin_check_types(t->n_children, (const hl_type_t *const *)t->children,
-                                                    NULL, err) != HL_OK)
+    if (t->n_children > 0 &&
+        hl_lazybin_check_types(t->n_children, (const hl_type_t *const *)t->children, NULL, err) !=
+            HL_OK)
       return err->code;
   }
   return HL_OK;
@@ -333,9 +333,8 @@ static bool get_string(dec_t *d, const hl_type_t *type, const unsigned char *p, 
 
 /* A struct's groups at P[0..n) into OUT[0..n_fields); fields past the end
  * of the bytes are NULL. */
-static bool get_struct(dec_t *d, int n_fields, const hl_type_t *const *types,
-                       const bool *projected, const unsigned char *p, size_t n, size_t *used,
-                       hl_value_t *out, int depth) {
+static bool get_struct(dec_t *d, int n_fields, const hl_type_t *const *types, const bool *projected,
+                       const unsigned char *p, size_t n, size_t *used, hl_value_t *out, int depth) {
   size_t k = 0;
   for (int i = 0; i < n_fields; i++) {
     memset(&out[i], 0, sizeof out[i]);
@@ -432,8 +431,7 @@ static bool get_value(dec_t *d, const hl_type_t *type, const unsigned char *p, s
     int nf = type->n_children;
     hl_value_t *items = hl_arena_alloc(d->arena, sizeof *items * (size_t)(nf ? nf : 1));
     if (!items) return hl_err_nomem(d->err), BAD(d, NULL);
-    if (!get_struct(d, nf, (const hl_type_t *const *)type->children, NULL, q, m, &k, items,
-                    depth))
+    if (!get_struct(d, nf, (const hl_type_t *const *)type->children, NULL, q, m, &k, items, depth))
       return false;
     out->u.list.items = items;
     out->u.list.n = (uint32_t)nf;

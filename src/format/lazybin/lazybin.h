@@ -66,8 +66,8 @@ void hl_lazybin_put_decimal(hl_buf_t *b, __int128 v, int scale);
 /* Decodes a decimal at P[0..n) into *OUT of TYPE (rescaled to its scale
  * and checked against its precision Hive's way: NULL when it does not
  * fit); *USED bytes.  False when malformed; HL_NOMEM only in ERR. */
-hl_status_t hl_lazybin_get_decimal(hl_arena_t *arena, const hl_type_t *type,
-                                   const unsigned char *p, size_t n, size_t *used, bool *ok,
-                                   hl_value_t *out, hl_error_t *err);
+hl_status_t hl_lazybin_get_decimal(hl_arena_t *arena, const hl_type_t *type, const unsigned char *p,
+                                   size_t n, size_t *used, bool *ok, hl_value_t *out,
+                                   hl_error_t *err);
 
 #endif

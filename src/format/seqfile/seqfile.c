@@ -312,6 +312,7 @@ struct hl_seqfile_writer {
   uint64_t last_sync; /* position after the last sync marker (Hadoop's lastSyncPos) */
   uint64_t raw_bytes;
   bool failed;
+  bool bytes_values; /* BytesWritable values (LazyBinarySerDe rows), else Text */
 };
 
 static void writer_free(hl_seqfile_writer_t *w) {
@@ -363,7 +364,9 @@ hl_status_t hl_seqfile_writer_open(hl_stor_t *fs, const char *path, const hl_tex
    * compression, empty metadata */
   hl_buf_append(&w->out, "SEQ\x06", 4);
   hl_seqio_put_text(&w->out, KEY_CLASS);
-  hl_seqio_put_text(&w->out, TEXT_CLASS);
+  /* LazyBinarySerDe's rows are BytesWritable, the text serdes' Text */
+  w->bytes_values = fmt->kind == HL_TEXT_LAZYBIN;
+  hl_seqio_put_text(&w->out, w->bytes_values ? BYTES_CLASS : TEXT_CLASS);
   hl_buf_putc(&w->out, 0); /* compressed */
   hl_buf_putc(&w->out, 0); /* block compressed */
   hl_seqio_put_i32(&w->out, 0);
@@ -392,7 +395,7 @@ hl_status_t hl_seqfile_writer_write(hl_seqfile_writer_t *w, const hl_batch_t *ba
     size_t n;
     hl_status_t st = hl_text_encoder_row(w->enc, batch, hl_batch_row(batch, i), &row, &n, err);
     if (st != HL_OK) return st;
-    uint64_t value_len = (uint64_t)hl_seqio_vlong_size((int64_t)n) + n;
+    uint64_t value_len = (w->bytes_values ? 4 : (uint64_t)hl_seqio_vlong_size((int64_t)n)) + n;
     if (value_len + 4 > (uint64_t)INT32_MAX)
       return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
                         "cannot write \"%s\": a row is longer than 2 GiB", w->path);
@@ -406,7 +409,10 @@ hl_status_t hl_seqfile_writer_write(hl_seqfile_writer_t *w, const hl_batch_t *ba
     hl_seqio_put_i32(&w->out, (int32_t)(4 + value_len)); /* record length */
     hl_seqio_put_i32(&w->out, 4);                        /* key length */
     hl_seqio_put_i32(&w->out, 0);                        /* the empty BytesWritable */
-    hl_seqio_put_vlong(&w->out, (int64_t)n);             /* Text value */
+    if (w->bytes_values)
+      hl_seqio_put_i32(&w->out, (int32_t)n); /* BytesWritable value */
+    else
+      hl_seqio_put_vlong(&w->out, (int64_t)n); /* Text value */
     hl_buf_append(&w->out, row, n);
     w->pos += 12 + value_len;
     w->raw_bytes += n + 1;

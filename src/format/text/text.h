@@ -18,11 +18,13 @@
 #include "util/kv.h"
 
 typedef enum hl_text_kind {
-  HL_TEXT_LAZY, /* org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe */
-  HL_TEXT_CSV,  /* org.apache.hadoop.hive.serde2.OpenCSVSerde */
-  HL_TEXT_JSON, /* org.apache.hive.hcatalog.data.JsonSerDe, org.apache.hadoop.hive.serde2.JsonSerDe
-                 */
-  HL_TEXT_REGEX /* org.apache.hadoop.hive.serde2.RegexSerDe: read only */
+  HL_TEXT_LAZY,  /* org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe */
+  HL_TEXT_CSV,   /* org.apache.hadoop.hive.serde2.OpenCSVSerde */
+  HL_TEXT_JSON,  /* org.apache.hive.hcatalog.data.JsonSerDe, org.apache.hadoop.hive.serde2.JsonSerDe
+                  */
+  HL_TEXT_REGEX, /* org.apache.hadoop.hive.serde2.RegexSerDe: read only */
+  HL_TEXT_LAZYBIN /* org.apache.hadoop.hive.serde2.lazybinary.LazyBinarySerDe: binary rows,
+                     in SequenceFile values only (format/lazybin) */
 } hl_text_kind_t;
 
 typedef struct hl_text_format {

@@ -21,6 +21,7 @@
 #define JSON_SERDE_HCAT   "org.apache.hive.hcatalog.data.JsonSerDe"
 #define JSON_SERDE        "org.apache.hadoop.hive.serde2.JsonSerDe"
 #define REGEX_SERDE       "org.apache.hadoop.hive.serde2.RegexSerDe"
+#define LAZYBIN_SERDE     "org.apache.hadoop.hive.serde2.lazybinary.LazyBinarySerDe"
 #define MULTI_SERDE       "org.apache.hadoop.hive.serde2.MultiDelimitSerDe"
 #define MULTI_SERDE_OLD   "org.apache.hadoop.hive.contrib.serde2.MultiDelimitSerDe"
 
@@ -76,8 +77,8 @@ hl_status_t hl_text_format_init(hl_text_format_t *fmt, hl_arena_t *arena, const 
                                 const hl_kv_t *serde_params, int n_serde_params,
                                 const hl_kv_t *tbl_params, int n_tbl_params, hl_error_t *err) {
   memset(fmt, 0, sizeof *fmt);
-  bool multi = serde_lib && (strcmp(serde_lib, MULTI_SERDE) == 0 ||
-                             strcmp(serde_lib, MULTI_SERDE_OLD) == 0);
+  bool multi =
+      serde_lib && (strcmp(serde_lib, MULTI_SERDE) == 0 || strcmp(serde_lib, MULTI_SERDE_OLD) == 0);
   if (!serde_lib || !*serde_lib || strcmp(serde_lib, LAZY_SERDE) == 0 ||
       strcmp(serde_lib, OLD_DEFAULT_SERDE) == 0 || multi)
     fmt->kind = HL_TEXT_LAZY;
@@ -87,6 +88,8 @@ hl_status_t hl_text_format_init(hl_text_format_t *fmt, hl_arena_t *arena, const 
     fmt->kind = HL_TEXT_JSON;
   else if (strcmp(serde_lib, REGEX_SERDE) == 0)
     fmt->kind = HL_TEXT_REGEX;
+  else if (strcmp(serde_lib, LAZYBIN_SERDE) == 0)
+    fmt->kind = HL_TEXT_LAZYBIN;
   else
     return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                       "serde \"%s\" is not supported", serde_lib);
@@ -102,8 +105,8 @@ hl_status_t hl_text_format_init(hl_text_format_t *fmt, hl_arena_t *arena, const 
   fmt->separators[0] = delim_byte(field, '\001');
   fmt->separators[1] = delim_byte(coll, '\002');
   fmt->separators[2] = delim_byte(SP("mapkey.delim"), '\003');
-  if (multi) { /* Hive's MultiDelimitSerDe: the literal field.delim string,
-                * and collection.delim in its right spelling only */
+  if (multi) {                 /* Hive's MultiDelimitSerDe: the literal field.delim string,
+                                * and collection.delim in its right spelling only */
     field = SP("field.delim"); /* never serialization.format */
     if (!field || !*field)
       return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),

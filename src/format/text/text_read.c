@@ -24,6 +24,8 @@
  */
 #include "format/text/text_int.h"
 
+#include "format/lazybin/lazybin.h"
+
 #include "util/mem.h"
 
 #include <jansson.h>
@@ -61,6 +63,7 @@ struct hl_text_reader {
   hl_arena_t *arena;      /* the batch arena during next() */
   hl_error_t conv;        /* conversion errors, which only mean NULL */
   hl_text_regex_t *regex; /* RegexSerDe: the compiled input.regex */
+  hl_value_t *lb_vals;    /* LazyBinarySerDe: one decoded row, n_cols */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -536,6 +539,36 @@ static hl_status_t lazy_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t row
 }
 
 /* ---------------------------------------------------------------------- */
+/* LazyBinarySerDe                                                          */
+/* ---------------------------------------------------------------------- */
+
+/* A SequenceFile value holding a LazyBinarySerDe row (format/lazybin);
+ * damaged bytes are XX001, as Hive's deserializer throws. */
+static hl_status_t lazybin_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t row, const char *p,
+                               size_t n, hl_error_t *err) {
+  bool ok = false;
+  const char *why = NULL;
+  hl_status_t st = hl_lazybin_decode_row((const unsigned char *)p, n, r->n_cols, r->types,
+                                         r->projected, r->lb_vals, r->arena, &ok, &why, err);
+  if (st != HL_OK) return st;
+  if (!ok)
+    return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
+                      "cannot read \"%s\": corrupt LazyBinarySerDe row (%s)", r->path, why);
+  for (int col = 0; col <= r->last_projected; col++) {
+    if (!r->projected[col]) continue;
+    hl_value_t *v = &r->lb_vals[col];
+    if (hl_type_is_complex(r->types[col]) && !v->is_null) { /* kept by pointer */
+      hl_value_t *c = hl_arena_alloc(r->arena, sizeof *c);
+      if (!c) return hl_err_nomem(err);
+      *c = *v;
+      v = c;
+    }
+    if ((st = store(r, &batch->cols[col], row, v, err)) != HL_OK) return st;
+  }
+  return HL_OK;
+}
+
+/* ---------------------------------------------------------------------- */
 /* RegexSerDe                                                               */
 /* ---------------------------------------------------------------------- */
 
@@ -984,6 +1017,15 @@ static hl_status_t reader_open(hl_stor_t *fs, const char *path, const hl_text_fo
                         "column \"%s\" nests deeper than the %d levels LazySimpleSerDe supports",
                         names ? names[col] : "?", N_LEVELS - 1);
   }
+  if (fmt->kind == HL_TEXT_LAZYBIN && fs)
+    return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "LazyBinarySerDe rows are read from SEQUENCEFILE tables only, not from the "
+                      "text file \"%s\"",
+                      path);
+  if (fmt->kind == HL_TEXT_LAZYBIN) {
+    hl_status_t lst = hl_lazybin_check_types(n_cols, types, names, err);
+    if (lst != HL_OK) return lst;
+  }
   hl_text_regex_t *regex = NULL;
   if (fmt->kind == HL_TEXT_REGEX) {
     hl_status_t rst = hl_text_regex_open(fmt, n_cols, types, names, &regex, err);
@@ -1007,7 +1049,10 @@ static hl_status_t reader_open(hl_stor_t *fs, const char *path, const hl_text_fo
   r->path = hl_strdup(path);
   r->projected = hl_calloc((size_t)(n_cols ? n_cols : 1), sizeof(bool));
   r->seen = hl_calloc((size_t)(n_cols ? n_cols : 1), sizeof(bool));
-  if (!r->null_string || !r->path || !r->projected || !r->seen) {
+  if (fmt->kind == HL_TEXT_LAZYBIN)
+    r->lb_vals = hl_calloc((size_t)(n_cols ? n_cols : 1), sizeof *r->lb_vals);
+  if (!r->null_string || !r->path || !r->projected || !r->seen ||
+      (fmt->kind == HL_TEXT_LAZYBIN && !r->lb_vals)) {
     hl_text_reader_close(r);
     return hl_err_nomem(err);
   }
@@ -1077,6 +1122,8 @@ hl_status_t hl_text_decoder_row(hl_text_reader_t *r, hl_batch_t *batch, uint32_t
     return json_row(r, batch, row, rec, len, err);
   case HL_TEXT_REGEX:
     return regex_row(r, batch, row, rec, len, err);
+  case HL_TEXT_LAZYBIN:
+    return lazybin_row(r, batch, row, rec, len, err);
   }
   return HL_OK;
 }
@@ -1098,6 +1145,7 @@ void hl_text_reader_close(hl_text_reader_t *r) {
   if (!r) return;
   hl_text_src_close(r->src);
   hl_text_regex_close(r->regex);
+  hl_free(r->lb_vals);
   hl_err_clear(&r->conv);
   hl_buf_fini(&r->text);
   hl_free(r->scratch);

@@ -18,6 +18,8 @@
  */
 #include "format/text/text_int.h"
 
+#include "format/lazybin/lazybin.h"
+
 #include "util/mem.h"
 
 #include <math.h>
@@ -38,7 +40,8 @@ struct hl_text_writer {
   hl_buf_t out;                  /* encoded rows not yet handed to the sink */
   hl_buf_t tmp;                  /* one value's text (CSV) */
   uint64_t raw_bytes;
-  bool failed; /* a write failed: close only cleans up */
+  bool failed;         /* a write failed: close only cleans up */
+  hl_value_t *lb_vals; /* LazyBinarySerDe: one row's values, n_cols */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -332,6 +335,7 @@ static int max_level(const hl_type_t *type, int level) {
 static void writer_free(hl_text_writer_t *w) {
   hl_buf_fini(&w->out);
   hl_buf_fini(&w->tmp);
+  hl_free(w->lb_vals);
   hl_free(w->null_string);
   hl_free(w->path);
   hl_free(w);
@@ -343,6 +347,13 @@ static hl_status_t writer_open(hl_stor_t *fs, const char *path, const hl_text_fo
                                hl_text_writer_t **out, hl_error_t *err) {
   *out = NULL;
   hl_status_t wst = hl_text_format_writable(fmt, err);
+  if (wst == HL_OK && fmt->kind == HL_TEXT_LAZYBIN && fs)
+    wst = hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                     "LazyBinarySerDe rows are written to SEQUENCEFILE tables only, not to the "
+                     "text file \"%s\"",
+                     path);
+  if (wst == HL_OK && fmt->kind == HL_TEXT_LAZYBIN)
+    wst = hl_lazybin_check_types(n_cols, types, names, err);
   if (wst != HL_OK) return wst;
   for (int col = 0; col < n_cols; col++) {
     const char *name = names ? names[col] : "?";
@@ -367,7 +378,10 @@ static hl_status_t writer_open(hl_stor_t *fs, const char *path, const hl_text_fo
   w->names = names;
   w->null_string = hl_strdup(fmt->null_string ? fmt->null_string : "\\N");
   w->path = hl_strdup(path);
-  if (!w->null_string || !w->path || hl_buf_reserve(&w->out, FLUSH_BYTES + 4096) < 0) {
+  if (fmt->kind == HL_TEXT_LAZYBIN)
+    w->lb_vals = hl_calloc((size_t)(n_cols ? n_cols : 1), sizeof *w->lb_vals);
+  if (!w->null_string || !w->path || hl_buf_reserve(&w->out, FLUSH_BYTES + 4096) < 0 ||
+      (fmt->kind == HL_TEXT_LAZYBIN && !w->lb_vals)) {
     writer_free(w);
     return hl_err_nomem(err);
   }
@@ -402,6 +416,12 @@ hl_status_t hl_text_encoder_open(const hl_text_format_t *fmt, int n_cols,
 
 /* Appends physical row ROW of BATCH to w->out, without a terminator. */
 static void encode_row(hl_text_writer_t *w, const hl_batch_t *batch, uint32_t row) {
+  if (w->fmt.kind == HL_TEXT_LAZYBIN) { /* the whole row at once: null bytes per 8 columns */
+    for (int col = 0; col < w->n_cols; col++)
+      hl_vec_get_value(&batch->cols[col], row, &w->lb_vals[col]);
+    hl_lazybin_encode_row(&w->out, w->n_cols, w->types, w->lb_vals);
+    return;
+  }
   if (w->fmt.kind == HL_TEXT_JSON) hl_buf_putc(&w->out, '{');
   for (int col = 0; col < w->n_cols; col++) {
     hl_value_t v;
@@ -424,7 +444,8 @@ static void encode_row(hl_text_writer_t *w, const hl_batch_t *batch, uint32_t ro
       hl_buf_putc(&w->out, ':');
       json_value(w, w->types[col], &v);
       break;
-    case HL_TEXT_REGEX: /* never opened: hl_text_format_writable */
+    case HL_TEXT_REGEX:   /* never opened: hl_text_format_writable */
+    case HL_TEXT_LAZYBIN: /* above */
       break;
     }
   }

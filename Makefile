@@ -52,6 +52,11 @@ fuzz: deps
 	  src/storage/stor_local.c src/storage/stor_util.c src/util/[a-z]*.c \
 	  $$(pkg-config --cflags --libs zlib libzstd snappy liblz4) -lbz2 -lm -lpthread -o build-fuzz/fuzz_hblock
 	./build-fuzz/fuzz_hblock -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -rss_limit_mb=512 build-fuzz/corpus-hblock tests/fuzz/corpus/hblock
+	@mkdir -p build-fuzz/corpus-lazybin
+	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_lazybin.c src/format/lazybin/lazybin.c src/format/seqfile/seq_io.c \
+	  src/storage/stor_local.c src/storage/stor_util.c src/util/[a-z]*.c \
+	  $$(pkg-config --cflags --libs zlib) -lm -lpthread -o build-fuzz/fuzz_lazybin
+	./build-fuzz/fuzz_lazybin -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -rss_limit_mb=512 build-fuzz/corpus-lazybin tests/fuzz/corpus/lazybin
 	@mkdir -p build-fuzz/corpus-snappy
 	clang $(FUZZ_CFLAGS) tests/fuzz/fuzz_snappy.c src/util/snappy_dec.c \
 	  $$(pkg-config --cflags --libs snappy) -o build-fuzz/fuzz_snappy

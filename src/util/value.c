@@ -189,8 +189,8 @@ int hl_parse_decimal(const char *s, size_t len, int precision, int scale, __int1
   long keep = point + scale; /* how many of digits[] stay */
   __int128 v = 0;
   for (long k = 0; k < keep; k++) {
+    if (v >= pow10_i128(37)) return -2; /* v * 10 + d >= 10^38, and checked before it overflows */
     v = v * 10 + (k < nd && k >= 0 ? digits[k] - '0' : 0);
-    if (v >= pow10_i128(38)) return -2;
   }
   if (keep >= 0 && keep < nd && digits[keep] >= '5') v += 1;
   if (v >= pow10_i128(precision)) return -2;

@@ -1,6 +1,7 @@
 /*
  * seqfile.h -- Hive SEQUENCEFILE tables: Hadoop SequenceFiles whose values
- * are rows in the table's text serde (LazySimpleSerDe by default).
+ * are rows in the table's text serde (LazySimpleSerDe by default) or
+ * LazyBinarySerDe's binary rows.
  *
  * The reader accepts SequenceFile versions 4 to 6, uncompressed,
  * record-compressed or block-compressed with DefaultCodec/DeflateCodec
@@ -11,7 +12,8 @@
  *
  * The writer writes what Hive's HiveSequenceFileOutputFormat writes with
  * compression off: version 6 header, key class BytesWritable (every key
- * the empty BytesWritable), value class Text, no metadata, a random
+ * the empty BytesWritable), value class Text (BytesWritable for
+ * LazyBinarySerDe rows), no metadata, a random
  * 16-byte sync marker, and a sync escape (-1, marker) before a record once
  * SYNC_INTERVAL bytes have passed since the last one.
  */

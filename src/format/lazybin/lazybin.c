@@ -189,6 +189,7 @@ hl_status_t hl_lazybin_check_types(int n_cols, const hl_type_t *const *types,
 }
 
 static void put_value(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v);
+static void put_complex(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v);
 
 /* A struct's groups: a null byte, then the present fields of the group. */
 static void put_struct(hl_buf_t *b, int n, const hl_type_t *const *types, const hl_value_t *vals) {
@@ -264,6 +265,16 @@ static void put_value(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v) {
   size_t size_at = b->len;
   put_be(b, 0, 4); /* the byte size, filled in below */
   size_t start = b->len;
+  put_complex(b, type, v);
+  if (b->oom || b->len < start) return;
+  size_t size = b->len - start;
+  for (int i = 0; i < 4; i++)
+    b->data[size_at + (size_t)i] = (char)(size >> (8 * (3 - i)));
+}
+
+/* An ARRAY, MAP or STRUCT without its byte size: the count and null bits,
+ * or the struct's groups, then the values. */
+static void put_complex(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v) {
   uint32_t n = v->u.list.n;
   if (type->id == HL_T_STRUCT) {
     put_struct(b, (int)(n < (uint32_t)type->n_children ? n : (uint32_t)type->n_children),
@@ -282,10 +293,10 @@ static void put_value(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v) {
       if (!v->u.list.items[i].is_null)
         put_value(b, type->children[map ? i % 2 : 0], &v->u.list.items[i]);
   }
-  if (b->oom || b->len < start) return;
-  size_t size = b->len - start;
-  for (int i = 0; i < 4; i++)
-    b->data[size_at + (size_t)i] = (char)(size >> (8 * (3 - i)));
+}
+
+void hl_lazybin_encode_cell(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v) {
+  if (!v->is_null) put_complex(b, type, v);
 }
 
 void hl_lazybin_encode_row(hl_buf_t *b, int n_cols, const hl_type_t *const *types,
@@ -305,6 +316,8 @@ typedef struct dec {
 
 static bool get_value(dec_t *d, const hl_type_t *type, const unsigned char *p, size_t n,
                       size_t *used, hl_value_t *out, int depth);
+static bool get_complex(dec_t *d, const hl_type_t *type, const unsigned char *q, size_t m,
+                        hl_value_t *out, int depth);
 
 /* A length-prefixed string at P[0..n). */
 static bool get_string(dec_t *d, const hl_type_t *type, const unsigned char *p, size_t n,
@@ -424,9 +437,15 @@ static bool get_value(dec_t *d, const hl_type_t *type, const unsigned char *p, s
   if (n < 4) return BAD(d, "truncated value");
   int64_t size = be_int(p, 4);
   if (size < 0 || (uint64_t)size > n - 4) return BAD(d, "nested value longer than its row");
-  const unsigned char *q = p + 4;
-  size_t m = (size_t)size, k = 0;
-  *used = 4 + m;
+  *used = 4 + (size_t)size;
+  return get_complex(d, type, p + 4, (size_t)size, out, depth);
+}
+
+/* An ARRAY, MAP or STRUCT of Q[0..m) without its byte size. */
+static bool get_complex(dec_t *d, const hl_type_t *type, const unsigned char *q, size_t m,
+                        hl_value_t *out, int depth) {
+  size_t k = 0, a;
+  memset(out, 0, sizeof *out);
   if (type->id == HL_T_STRUCT) {
     int nf = type->n_children;
     hl_value_t *items = hl_arena_alloc(d->arena, sizeof *items * (size_t)(nf ? nf : 1));
@@ -482,6 +501,16 @@ hl_status_t hl_lazybin_decode_row(const unsigned char *p, size_t n, int n_cols,
   dec_t d = {arena, err, NULL};
   size_t used = 0;
   *ok = get_struct(&d, n_cols, types, projected, p, n, &used, out, 0);
+  *why = d.why;
+  if (!*ok && !d.why) return err->code != HL_OK ? err->code : hl_err_nomem(err);
+  return HL_OK;
+}
+
+hl_status_t hl_lazybin_decode_cell(const unsigned char *p, size_t n, const hl_type_t *type,
+                                   hl_value_t *out, hl_arena_t *arena, bool *ok, const char **why,
+                                   hl_error_t *err) {
+  dec_t d = {arena, err, NULL};
+  *ok = get_complex(&d, type, p, n, out, 0);
   *why = d.why;
   if (!*ok && !d.why) return err->code != HL_OK ? err->code : hl_err_nomem(err);
   return HL_OK;

@@ -55,6 +55,16 @@ hl_status_t hl_lazybin_decode_row(const unsigned char *p, size_t n, int n_cols,
                                   hl_value_t *out, hl_arena_t *arena, bool *ok, const char **why,
                                   hl_error_t *err);
 
+/* A LazyBinaryColumnarSerDe cell of an ARRAY, MAP or STRUCT column: the
+ * value as in a row but without its 4-byte size (Hive serializes cells
+ * with skipLengthPrefix); a NULL value writes nothing. */
+void hl_lazybin_encode_cell(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v);
+/* Decodes such a cell P[0..n) (n > 0) into *OUT; as hl_lazybin_decode_row
+ * for *OK, *WHY and errors. */
+hl_status_t hl_lazybin_decode_cell(const unsigned char *p, size_t n, const hl_type_t *type,
+                                   hl_value_t *out, hl_arena_t *arena, bool *ok, const char **why,
+                                   hl_error_t *err);
+
 /* TimestampWritable's bytes of MICROS appended to B. */
 void hl_lazybin_put_timestamp(hl_buf_t *b, int64_t micros);
 /* Decodes a TimestampWritable at P[0..n): *USED bytes, *MICROS; false when

@@ -69,12 +69,7 @@ static hl_status_t check_types(const hl_rcfile_format_t *fmt, int n_cols,
                                const hl_type_t *const *types, const char *const *names,
                                hl_error_t *err) {
   if (!fmt->binary) return HL_OK;
-  for (int col = 0; col < n_cols; col++)
-    if (hl_type_is_complex(types[col]))
-      return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                        "LazyBinaryColumnarSerDe column \"%s\" of type %s is not supported",
-                        names ? names[col] : "?", hl_type_id_name(types[col]->id));
-  return HL_OK;
+  return hl_lazybin_check_types(n_cols, types, names, err);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -148,7 +143,8 @@ static bool put_binary_cell(hl_buf_t *b, const hl_type_t *type, const hl_value_t
   case HL_T_DECIMAL:
     hl_lazybin_put_decimal(b, v->u.dec, type->scale);
     return true;
-  default: /* complex types are refused at open */
+  default: /* ARRAY, MAP, STRUCT: never empty, so never taken for NULL */
+    hl_lazybin_encode_cell(b, type, v);
     return true;
   }
 }
@@ -225,6 +221,16 @@ static hl_status_t get_binary_cell(hl_arena_t *arena, const hl_type_t *type, con
     if (!ok) break;
     return HL_OK;
   }
+  case HL_T_ARRAY:
+  case HL_T_MAP:
+  case HL_T_STRUCT: { /* as a row's nested value, without its size; damaged: NULL */
+    bool ok;
+    const char *why;
+    hl_status_t st = hl_lazybin_decode_cell(p, n, type, out, arena, &ok, &why, err);
+    if (st != HL_OK) return st;
+    if (!ok) break;
+    return HL_OK;
+  }
   default:
     break;
   }
@@ -253,8 +259,13 @@ static hl_status_t store(hl_vec_t *vec, hl_arena_t *arena, uint32_t row, const h
   case HL_P_STR:
     HL_VEC_STR(vec)[row] = v->u.s;
     break;
-  case HL_P_VALUE:
-    return hl_vec_set_null(vec, arena, row) == HL_OK ? HL_OK : hl_err_nomem(err);
+  case HL_P_VALUE: { /* kept by pointer: a copy in the batch arena */
+    hl_value_t *c = hl_arena_alloc(arena, sizeof *c);
+    if (!c) return hl_err_nomem(err);
+    *c = *v;
+    HL_VEC_VALUE(vec)[row] = c;
+    break;
+  }
   }
   return HL_OK;
 }

@@ -10,8 +10,9 @@
  *
  * Cells are serialized by the table's serde:
  *   LazyBinaryColumnarSerDe  (Hive's default for STORED AS RCFILE since
- *     0.12, hive.default.rcfile.serde) LazyBinary primitives; an empty cell
- *     is NULL, a STRING '' is the single byte 0xBF
+ *     0.12, hive.default.rcfile.serde) LazyBinary values (format/lazybin;
+ *     complex ones without their size); an empty cell is NULL, a STRING ''
+ *     is the single byte 0xBF
  *   ColumnarSerDe  each cell is LazySimpleSerDe text at separator level 1,
  *     decoded and encoded with format/text
  * The reader also reads files compressed with DefaultCodec/DeflateCodec or
@@ -49,8 +50,7 @@ typedef struct hl_rcfile_reader hl_rcfile_reader_t;
  * (borrowed until close).  A file whose column count is smaller than
  * N_COLS reads NULL for the missing columns; extra file columns are
  * ignored.  Not an RCFile / malformed: HL_CORRUPT XX001 naming the file;
- * LazyBinaryColumnarSerDe with ARRAY/MAP/STRUCT columns or an unsupported
- * codec: HL_UNSUPPORTED 0A000.  Caller closes. */
+ * an unsupported codec: HL_UNSUPPORTED 0A000.  Caller closes. */
 hl_status_t hl_rcfile_reader_open(hl_stor_t *fs, const char *path, const hl_rcfile_format_t *fmt,
                                   int n_cols, const hl_type_t *const *types,
                                   const char *const *names, const bool *projected,
@@ -64,8 +64,7 @@ typedef struct hl_rcfile_writer hl_rcfile_writer_t;
 
 /* Creates PATH (exclusive) and writes the header.  SYNC (16 bytes) fixes
  * the sync marker for tests, NULL draws one.  GROUP_BYTES > 0 overrides
- * HL_RCFILE_GROUP_BYTES (tests).  LazyBinaryColumnarSerDe with complex
- * columns is HL_UNSUPPORTED 0A000.  Caller closes or aborts. */
+ * HL_RCFILE_GROUP_BYTES (tests).  Caller closes or aborts. */
 hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfile_format_t *fmt,
                                   int n_cols, const hl_type_t *const *types,
                                   const char *const *names, const uint8_t *sync, size_t group_bytes,

@@ -239,12 +239,30 @@ TEST(format_init) {
 
   hl_error_t err;
   hl_err_init(&err);
-  CHECK_INT(hl_text_format_init(&f, T.arena, "org.apache.hadoop.hive.serde2.RegexSerDe", NULL, 0,
-                                NULL, 0, &err),
+  CHECK_INT(hl_text_format_init(&f, T.arena, "com.example.NoSuchSerDe", NULL, 0, NULL, 0, &err),
             HL_UNSUPPORTED);
   CHECK_STR(err.sqlstate, "0A000");
-  CHECK_STR(err.message, "serde \"org.apache.hadoop.hive.serde2.RegexSerDe\" is not supported");
+  CHECK_STR(err.message, "serde \"com.example.NoSuchSerDe\" is not supported");
   hl_err_clear(&err);
+  CHECK_INT(hl_text_format_init(&f, T.arena, "org.apache.hadoop.hive.serde2.RegexSerDe", NULL, 0,
+                                NULL, 0, &err),
+            HL_ERROR);
+  CHECK_STR(err.sqlstate, "22023");
+  hl_err_clear(&err);
+  hl_kv_t rx[] = {{"input.regex", "(a)"}, {"input.regex.case.insensitive", "TRUE"}};
+  f = fmt_of("org.apache.hadoop.hive.serde2.RegexSerDe", rx, 2, NULL, 0);
+  CHECK_INT(f.kind, HL_TEXT_REGEX);
+  CHECK_STR(f.input_regex, "(a)");
+  CHECK(f.regex_icase);
+  hl_kv_t md[] = {{"field.delim", "|~|"}, {"colelction.delim", "#"}};
+  f = fmt_of("org.apache.hadoop.hive.serde2.MultiDelimitSerDe", md, 2, NULL, 0);
+  CHECK_INT(f.kind, HL_TEXT_LAZY);
+  CHECK_STR(f.multi_delim, "|~|");
+  CHECK_INT(f.separators[0], '|');
+  CHECK_INT(f.separators[1], '\002'); /* MultiDelimitSerDe reads collection.delim only */
+  CHECK_INT(
+      fmt_of("org.apache.hadoop.hive.serde2.lazybinary.LazyBinarySerDe", NULL, 0, NULL, 0).kind,
+      HL_TEXT_LAZYBIN);
   hl_kv_t bad_line[] = {{"line.delim", "|"}};
   CHECK_INT(hl_text_format_init(&f, T.arena, NULL, bad_line, 1, NULL, 0, &err), HL_UNSUPPORTED);
   CHECK_STR(err.sqlstate, "0A000");

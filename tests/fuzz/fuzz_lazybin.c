@@ -3,7 +3,8 @@
  * (src/format/lazybin/lazybin.c): arbitrary bytes decoded as a row of one
  * of several column lists (every scalar type, nested arrays, maps and
  * structs, more than 8 columns), and every row that decodes encoded again
- * and decoded once more, which must give the same bytes.  Any crash,
+ * and decoded once more, which must give the same bytes; the bytes are
+ * also decoded as an RCFile cell of each complex column.  Any crash,
  * sanitizer report, leak, hang or mismatch is a bug; malformed rows are
  * fine.  The first byte picks the column list.
  *
@@ -65,6 +66,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     hl_buf_fini(&one);
     hl_buf_fini(&two);
+  }
+  /* the same bytes as an RCFile cell of each complex column */
+  for (int c = 0; c < n; c++) {
+    if (!hl_type_is_complex(types[c]) || size == 0) continue;
+    hl_value_t cell;
+    hl_lazybin_decode_cell(data, size, types[c], &cell, arena, &ok, &why, &err);
+    hl_err_clear(&err);
   }
   hl_err_clear(&err);
   hl_arena_destroy(arena);

@@ -9,9 +9,10 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -std=c11 \
  *     -Iinclude -Isrc tests/fuzz/fuzz_rcfile.c src/format/seqfile/[a-z]*.c \
- *     src/format/rcfile/[a-z]*.c \
- *     src/format/text/[a-z]*.c src/exec/vector.c src/storage/[a-z]*.c src/util/[a-z]*.c \
- *     $(pkg-config --cflags --libs zlib libzstd jansson) -lm -lpthread -o fuzz_rcfile
+ *     src/format/rcfile/[a-z]*.c src/format/lazybin/[a-z]*.c \
+ *     src/format/text/[a-z]*.c src/vector/[a-z]*.c src/storage/[a-z]*.c src/util/[a-z]*.c \
+ *     $(pkg-config --cflags --libs zlib libzstd jansson snappy liblz4) -lbz2 -lcrypto -lm \
+ *     -lpthread -o fuzz_rcfile
  *   mkdir -p tests/fuzz/corpus/rcfile && ./fuzz_rcfile tests/fuzz/corpus/rcfile
  */
 #include "format/rcfile/rcfile.h"

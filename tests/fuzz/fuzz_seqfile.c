@@ -9,8 +9,10 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -std=c11 \
  *     -Iinclude -Isrc tests/fuzz/fuzz_seqfile.c src/format/seqfile/[a-z]*.c \
- *     src/format/text/[a-z]*.c src/exec/vector.c src/storage/[a-z]*.c src/util/[a-z]*.c \
- *     $(pkg-config --cflags --libs zlib libzstd jansson) -lm -lpthread -o fuzz_seqfile
+ *     src/format/text/[a-z]*.c src/format/lazybin/[a-z]*.c src/vector/[a-z]*.c \
+ *     src/storage/[a-z]*.c src/util/[a-z]*.c \
+ *     $(pkg-config --cflags --libs zlib libzstd jansson snappy liblz4) -lbz2 -lcrypto -lm \
+ *     -lpthread -o fuzz_seqfile
  *   mkdir -p tests/fuzz/corpus/seqfile && ./fuzz_seqfile tests/fuzz/corpus/seqfile
  */
 #include "format/seqfile/seqfile.h"
@@ -54,12 +56,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hl_text_format_t fmt;
   hl_error_t err;
   hl_err_init(&err);
-  hl_text_format_init(&fmt, arena, NULL, NULL, 0, NULL, 0, &err);
   bool none[3] = {false, false, false};
-  for (int pass = 0; pass < 2; pass++) {
+  for (int pass = 0; pass < 4; pass++) { /* LazySimpleSerDe rows, then LazyBinarySerDe rows */
+    hl_text_format_init(
+        &fmt, arena, pass < 2 ? NULL : "org.apache.hadoop.hive.serde2.lazybinary.LazyBinarySerDe",
+        NULL, 0, NULL, 0, &err);
     hl_seqfile_reader_t *r = NULL;
     hl_batch_t *batch = hl_batch_create(n_cols, types);
-    if (hl_seqfile_reader_open(fs, path, &fmt, n_cols, types, names, pass ? none : NULL, &r,
+    if (hl_seqfile_reader_open(fs, path, &fmt, n_cols, types, names, pass % 2 ? none : NULL, &r,
                                &err) == HL_OK) {
       for (int i = 0; i < 1000; i++) {
         hl_batch_reset(batch);

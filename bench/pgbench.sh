@@ -95,9 +95,11 @@ run() { # run NAME MODE PORT PID: pgbench, then "NAME MODE QPS PEAK_KB"
   echo "$1 $2 $qps $peak" >> "$TMP/results"
   echo "  $1 -M $2: $qps queries/s, peak RSS $((peak / 1024)) MB"
 }
-answer() { # the pin's answer for (day, hour) from the server on PORT
-  psql -X -A -t -h 127.0.0.1 -p "$1" -U bench -d bench \
-    -c "SELECT count(*), sum(v), max(s) FROM t WHERE dt = $2 AND hr = $3"
+answer() { # the pin's answer for (day, hour) from the server on PORT; the
+  # sum printed by awk, as Hive and PostgreSQL print doubles differently
+  psql -X -A -t -F ' ' -h 127.0.0.1 -p "$1" -U bench -d bench \
+    -c "SELECT count(*), sum(v), max(s) FROM t WHERE dt = $2 AND hr = $3" |
+    awk '{ printf "%s %.2f %s\n", $1, $2, $3 }'
 }
 
 # ---- hivelite

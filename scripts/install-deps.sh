@@ -42,6 +42,9 @@ PACKAGES="$PACKAGES openjdk-17-jdk-headless libslf4j-java"
 # /usr/bin/python3, and pgJDBC (libpostgresql-jdbc-java, with the JDK
 # above); npm's pg comes through tests/server/package.json.
 PACKAGES="$PACKAGES postgresql-client python3-psycopg2 python3-psycopg libpostgresql-jdbc-java"
+# A real PostgreSQL 15 (Debian bookworm's postgresql-15: the server, initdb
+# and pgbench) is the peer of tests/server/pg_compare.py and bench/pgbench.sh.
+PACKAGES="$PACKAGES postgresql-15"
 # chattr (e2fsprogs) makes directories immutable in the drop-safety tests.
 PACKAGES="$PACKAGES e2fsprogs"
 

@@ -15,7 +15,9 @@
 #include <strings.h>
 #include <unistd.h>
 
-/* Settings reported in ParameterStatus at startup (and again on SET). */
+/* Settings reported in ParameterStatus at startup (and again on SET): the
+ * set PostgreSQL 15 reports (tests/server/pg_compare.py compares them);
+ * session_authorization is the user, set at startup. */
 static const char *const reported[][2] = {
     {"server_version", PG_SERVER_VERSION},
     {"server_encoding", "UTF8"},
@@ -27,7 +29,16 @@ static const char *const reported[][2] = {
     {"TimeZone", "UTC"},
     {"is_superuser", "off"},
     {"application_name", ""},
+    {"default_transaction_read_only", "off"},
+    {"in_hot_standby", "off"},
+    {"session_authorization", ""},
 };
+
+int pg_is_reported(const char *name) {
+  for (size_t i = 0; i < sizeof reported / sizeof reported[0]; i++)
+    if (strcasecmp(reported[i][0], name) == 0) return 1;
+  return 0;
+}
 
 /* ---- messages ---- */
 
@@ -245,6 +256,7 @@ static void session(pg_conn_t *c) {
   pg_setting_put(c, "search_path", "default");
   pg_setting_put(c, "extra_float_digits", "1");
   pg_setting_put(c, "statement_timeout", "0");
+  pg_setting_put(c, "session_authorization", c->user);
   for (int i = 0; i < st.n_params; i++)
     if (strcmp(st.names[i], "application_name") == 0)
       pg_setting_put(c, "application_name", st.values[i]);

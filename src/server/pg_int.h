@@ -174,6 +174,8 @@ void pg_send_ready(pg_conn_t *c);
 /* A client setting (SET/SHOW/ParameterStatus); NULL when unknown. */
 const char *pg_setting_get(pg_conn_t *c, const char *name);
 int pg_setting_put(pg_conn_t *c, const char *name, const char *value);
+/* 1 when PostgreSQL reports NAME in ParameterStatus (at startup, on SET). */
+int pg_is_reported(const char *name);
 
 /* ---- statements (pg_query.c) ---- */
 

@@ -233,20 +233,6 @@ static const char *canonical(pg_conn_t *c, const char *name) {
   return name;
 }
 
-static int is_reported(const char *name) {
-  static const char *const names[] = {"client_encoding",
-                                      "DateStyle",
-                                      "TimeZone",
-                                      "application_name",
-                                      "IntervalStyle",
-                                      "is_superuser",
-                                      "standard_conforming_strings",
-                                      "integer_datetimes"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcasecmp(names[i], name) == 0) return 1;
-  return 0;
-}
-
 static int run_set(pg_conn_t *c, const char *stmt, pg_result_t *r) {
   char w[64], name[64], value[512];
   const char *p = word(stmt, w, sizeof w);
@@ -322,7 +308,7 @@ static int run_set(pg_conn_t *c, const char *stmt, pg_result_t *r) {
     pg_send_error(c, "ERROR", "53200", "out of memory", 0);
     return -1;
   }
-  if (is_reported(canon)) pg_send_parameter_status(c, canon, value);
+  if (pg_is_reported(canon)) pg_send_parameter_status(c, canon, value);
   return 0;
 }
 
@@ -362,7 +348,9 @@ oom:
 int pg_run_local(pg_conn_t *c, pg_kind_t kind, const char *stmt, pg_result_t *r) {
   switch (kind) {
   case PG_K_BEGIN:
-    snprintf(r->tag, sizeof r->tag, "BEGIN");
+    /* PostgreSQL tags START TRANSACTION as such */
+    snprintf(r->tag, sizeof r->tag, "%s",
+             strncasecmp(skip_space(stmt), "start", 5) == 0 ? "START TRANSACTION" : "BEGIN");
     if (c->txn != 'I')
       pg_send_notice(c, "25001", "there is already a transaction in progress");
     else

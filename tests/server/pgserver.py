@@ -1,5 +1,6 @@
 """pgserver.py -- shared by the tests of `hivelite serve` (tests/server/*.py):
-starting the server on a free loopback port, a raw protocol client for the
+starting the server on a free loopback port, a real PostgreSQL 15 as the
+peer of the comparisons (Postgres), a raw protocol client for the
 byte-level checks, and the skip rule for missing peers.
 
 Every server started here listens on 127.0.0.1 with port 0 (the kernel picks
@@ -7,7 +8,9 @@ a free one; the server prints "listening on HOST:PORT") and is stopped with
 SIGTERM at the end of the test, or killed if the test dies first.
 """
 import atexit
+import ctypes
 import os
+import pwd
 import select
 import shutil
 import signal
@@ -78,6 +81,91 @@ class Server:
         _started.remove(self.proc)
         self.log += rest
         return self.proc.returncode, self.log.decode(errors="replace")
+
+
+PG_BIN = "/usr/lib/postgresql/15/bin"
+
+
+def _as_user(user):
+    """preexec_fn: drop root to USER (PostgreSQL refuses to run as root),
+    then ask for SIGKILL when the test process dies, so that a killed test
+    (a ctest timeout) leaves no server behind.  The death signal is set after
+    the change of user, which would clear it."""
+    def run():
+        if user is not None:
+            pw = pwd.getpwnam(user)
+            os.setgroups([])
+            os.setgid(pw.pw_gid)
+            os.setuid(pw.pw_uid)
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    return run
+
+
+class Postgres:
+    """Debian's PostgreSQL 15: initdb in a fresh directory (trust, user
+    `tester`), the postmaster on 127.0.0.1:<free port> with no unix socket,
+    stopped by stop() or when the test exits (killed if it dies first).  As
+    root it runs as the Debian user postgres."""
+
+    def __init__(self, tag):
+        if not os.path.exists(os.path.join(PG_BIN, "postgres")):
+            unavailable("PostgreSQL 15 is not installed (%s)" % PG_BIN, "postgresql-15")
+        user = None
+        if os.getuid() == 0:
+            try:
+                user = pwd.getpwnam("postgres").pw_name
+            except KeyError:
+                unavailable("running as root and there is no user postgres to run PostgreSQL as",
+                            "postgresql-15")
+        self.dir = tempfile.mkdtemp(prefix="server-pg15-%s-" % tag)
+        atexit.register(shutil.rmtree, self.dir, True)
+        data = os.path.join(self.dir, "data")
+        os.mkdir(data, 0o700)
+        if user is not None:
+            os.chown(self.dir, pwd.getpwnam(user).pw_uid, -1)
+            os.chown(data, pwd.getpwnam(user).pw_uid, -1)
+        subprocess.run([os.path.join(PG_BIN, "initdb"), "-D", data, "-U", "tester",
+                        "--auth=trust", "-E", "UTF8", "--no-locale"], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       preexec_fn=_as_user(user), cwd=self.dir)
+        for _ in range(5):  # the free port may be taken between probe and bind
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+            s.close()
+            self.host = "127.0.0.1"
+            log = open(os.path.join(self.dir, "log"), "wb")
+            self.proc = subprocess.Popen(
+                [os.path.join(PG_BIN, "postgres"), "-D", data, "-p", str(self.port),
+                 "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=",
+                 "-c", "TimeZone=UTC", "-c", "fsync=off"],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                preexec_fn=_as_user(user), cwd=self.dir)
+            log.close()
+            _started.append(self.proc)
+            deadline = time.time() + 30
+            while self.proc.poll() is None and time.time() < deadline:
+                try:
+                    socket.create_connection((self.host, self.port), timeout=1).close()
+                    return
+                except OSError:
+                    time.sleep(0.1)
+            self.proc.kill()
+            self.proc.wait()
+            _started.remove(self.proc)
+        with open(os.path.join(self.dir, "log"), errors="replace") as f:
+            raise RuntimeError("PostgreSQL did not start: %s" % f.read())
+
+    def stop(self):
+        """Fast shutdown (SIGINT); returns the exit status."""
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        _started.remove(self.proc)
+        return self.proc.returncode
 
 
 def _cleanup():

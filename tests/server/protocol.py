@@ -58,14 +58,16 @@ c.send(struct.pack("!II", 8, 80877104))  # GSSENCRequest
 check("GSSENCRequest", c.byte(), b"N")
 c.startup(extra=(("application_name", "proto"),))
 msgs = c.until_ready()
-check("startup message types", types(msgs), "R" + "S" * 10 + "KZ")
+check("startup message types", types(msgs), "R" + "S" * 13 + "KZ")
 check("AuthenticationOk", msgs[0], (b"R", struct.pack("!I", 0)))
 status = dict(tuple(x.decode() for x in body.split(b"\0")[:2]) for t, body in msgs if t == b"S")
 check("ParameterStatus", status, {
     "server_version": "14.0 (hivelite 0.1.0)", "server_encoding": "UTF8",
     "client_encoding": "UTF8", "DateStyle": "ISO, MDY", "IntervalStyle": "postgres",
     "integer_datetimes": "on", "standard_conforming_strings": "on", "TimeZone": "UTC",
-    "is_superuser": "off", "application_name": "proto"})
+    "is_superuser": "off", "application_name": "proto",
+    "default_transaction_read_only": "off", "in_hot_standby": "off",
+    "session_authorization": "tester"})
 pid, key = struct.unpack("!ii", msgs[-2][1])
 check("ReadyForQuery idle", msgs[-1], (b"Z", b"I"))
 

@@ -149,6 +149,16 @@ void hl_finalize(hl_stmt_t *stmt);
 int hl_column_count(hl_stmt_t *stmt);
 const char *hl_column_name(hl_stmt_t *stmt, int col);
 const char *hl_column_type(hl_stmt_t *stmt, int col); /* Hive spelling */
+/* Whether a query that has not run yet names what exists, with the right
+ * types: it is planned once, as hl_column_count plans it, and an error of
+ * SQLSTATE class 42 (an unknown column, table or function, a type
+ * mismatch) is returned (its code: HL_ERROR, HL_NOTFOUND for a missing
+ * table) with the handle's error set (hl_errmsg, hl_sqlstate, position),
+ * as PostgreSQL reports one when a statement is prepared; the statement's
+ * executions report it too.  Other planning errors, which may depend on
+ * data or bound values, are left for the execution.  HL_OK for other
+ * statements and once executed. */
+hl_status_t hl_stmt_check(hl_stmt_t *stmt);
 
 /* Values of the current row (after hl_step returned HL_ROW).  The text form
  * follows hivelite's printing rules (timestamps as YYYY-MM-DD HH:MM:SS[.f],

@@ -439,6 +439,7 @@ hl_status_t hl_prepare(hl_db_t *db, const char *sql, hl_stmt_t **out, const char
   }
   st->db = db;
   st->arena = arena;
+  hl_err_init(&st->desc_err);
   st->ast = ast;
   st->text = text;
   st->params.arena = arena;
@@ -649,6 +650,7 @@ void hl_finalize(hl_stmt_t *st) {
   end_run(st);
   for (int i = 0; i < st->params.n; i++)
     clear_param(&st->params.items[i]);
+  hl_err_clear(&st->desc_err);
   st->db->n_open_stmts--;
   hl_arena_destroy(st->arena);
 }
@@ -817,7 +819,7 @@ const char *hl_bind_parameter_type(hl_stmt_t *st, int idx) {
  * (params.h, describe mode) and closing the operators unread.  Statements
  * other than queries describe nothing before they run (a write would have
  * to run to be planned).  An error here is left for the execution to
- * report. */
+ * report; one of class 42 is also kept for hl_stmt_check. */
 static void describe(hl_stmt_t *st) {
   if (st->executed || st->described) return;
   st->described = true;
@@ -841,6 +843,7 @@ static void describe(hl_stmt_t *st) {
   db->session.params = NULL;
   st->params.describe = false;
   int n = rc == HL_OK ? res.n_cols : 0;
+  if (rc != HL_OK && strncmp(err.sqlstate, "42", 2) == 0) hl_err_move(&st->desc_err, &err);
   if (n > 0) {
     char **names = hl_arena_zalloc(st->arena, sizeof(char *) * (size_t)n);
     const hl_type_t **types = hl_arena_zalloc(st->arena, sizeof(hl_type_t *) * (size_t)n);
@@ -882,6 +885,19 @@ static const hl_type_t *col_type(hl_stmt_t *st, int col) {
 
 int hl_column_count(hl_stmt_t *st) {
   return shape_n(st);
+}
+
+hl_status_t hl_stmt_check(hl_stmt_t *st) {
+  if (!st) return HL_MISUSE;
+  clear_error(st->db);
+  describe(st);
+  const hl_error_t *e = &st->desc_err;
+  if (e->code == HL_OK) return HL_OK;
+  /* a copy: the statement keeps its answer for the next call */
+  hl_error_t copy;
+  hl_err_init(&copy);
+  hl_err_set_at(&copy, e->position, e->code, e->sqlstate, "%s", e->message);
+  return take_error(st->db, &copy, st->text);
 }
 
 const char *hl_column_name(hl_stmt_t *st, int col) {

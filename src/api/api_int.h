@@ -47,6 +47,9 @@ struct hl_stmt {
   char **desc_names;
   const hl_type_t **desc_types;
   char **desc_type_names;
+  /* describe's planning error when it is the text's fault (SQLSTATE class
+   * 42: an unknown name, a wrong type), for hl_stmt_check; HL_OK if none */
+  hl_error_t desc_err;
 };
 
 /* Clears DB's last error (every API call starts so). */

@@ -4,8 +4,9 @@
  * over named and unnamed prepared statements and portals.
  *
  * A prepared statement keeps its text and, from Parse, one hl_stmt_t
- * (hl_prepare checks the text then, so errors come at Parse as in
- * PostgreSQL, and Describe knows a query's columns).  The first Bind takes
+ * (hl_prepare checks the text then, and hl_stmt_check a query's names and
+ * types, so errors come at Parse as in PostgreSQL, and Describe knows a
+ * query's columns).  The first Bind takes
  * that handle for its portal; later ones prepare the text again (hl_reset
  * will rewind instead, see pg_api.h).  A portal's statement runs at its
  * first Describe or Execute; an Execute with a row limit leaves it open
@@ -156,7 +157,9 @@ static int on_parse(pg_conn_t *c, const pg_frame_t *f) {
   }
   s->kind = pg_classify(c, s->sql);
   if (s->kind == PG_K_HIVE) {
-    if (hl_prepare(c->db, s->sql, &s->tmpl, NULL) != HL_OK) {
+    /* a query naming what does not exist fails here, as in PostgreSQL */
+    if (hl_prepare(c->db, s->sql, &s->tmpl, NULL) != HL_OK ||
+        (s->tmpl && hl_stmt_check(s->tmpl) != HL_OK)) {
       pg_send_db_error(c, s->sql, 0);
       c->ext_failed = 1;
       pstmt_free(s);

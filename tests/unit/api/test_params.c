@@ -4,7 +4,9 @@
  * (hl_bind_parameter_type) and the described result before execution,
  * re-execution with new values (hl_reset), unbound and out-of-range
  * parameters, and partition pruning with a parameter compared with the
- * partition key (EXPLAIN ANALYZE's counters: one partition read of three).
+ * partition key (EXPLAIN ANALYZE's counters: one partition read of three);
+ * hl_stmt_check's answer before execution (unknown names and wrong types,
+ * not errors that depend on bound values).
  */
 #include "test.h"
 
@@ -304,8 +306,49 @@ TEST(partition_pruning) {
   hl_close(db);
 }
 
+TEST(stmt_check) {
+  hl_db_t *db = open_db("params_check");
+  if (!db || !setup_table(db)) {
+    CHECK(0);
+    hl_close(db);
+    return;
+  }
+  hl_stmt_t *st = NULL;
+  /* an unknown column: class 42 at check time, with its position; again
+   * at a second call and at the execution */
+  CHECK_INT(hl_prepare(db, "SELECT id, nosuch FROM t WHERE dt = ?", &st, NULL), HL_OK);
+  CHECK_INT(hl_stmt_check(st), HL_ERROR);
+  CHECK_STR(hl_sqlstate(db), "42703");
+  CHECK_INT(hl_error_column(db), 12);
+  CHECK_INT(hl_stmt_check(st), HL_ERROR);
+  CHECK_STR(hl_sqlstate(db), "42703");
+  CHECK_INT(hl_bind_text(st, 1, "2024-01-01", 10), HL_OK);
+  CHECK_INT(hl_step(st), HL_ERROR);
+  CHECK_STR(hl_sqlstate(db), "42703");
+  hl_finalize(st);
+  CHECK_INT(hl_prepare(db, "SELECT id FROM nosuch", &st, NULL), HL_OK);
+  CHECK_INT(hl_stmt_check(st), HL_NOTFOUND);
+  CHECK_STR(hl_sqlstate(db), "42P01");
+  hl_finalize(st);
+  /* a good query, with parameters unbound: HL_OK and the error cleared */
+  CHECK_INT(hl_prepare(db, "SELECT id FROM t WHERE dt = ? LIMIT ?", &st, NULL), HL_OK);
+  CHECK_INT(hl_stmt_check(st), HL_OK);
+  CHECK_INT(hl_errcode(db), HL_OK);
+  CHECK_INT(hl_column_count(st), 1);
+  hl_finalize(st);
+  /* not a query: nothing planned, HL_OK; the write still fails when run */
+  CHECK_INT(hl_prepare(db, "INSERT INTO nosuch VALUES (1)", &st, NULL), HL_OK);
+  CHECK_INT(hl_stmt_check(st), HL_OK);
+  CHECK_INT(hl_step(st), HL_NOTFOUND);
+  CHECK_STR(hl_sqlstate(db), "42P01");
+  hl_finalize(st);
+  CHECK_INT(hl_stmt_check(NULL), HL_MISUSE);
+  hl_close(db);
+}
+
 int main(void) {
   RUN(bind_and_reexecute);
+  RUN(stmt_check);
   RUN(every_binding);
   RUN(insert_values);
   RUN(partition_pruning);

@@ -45,6 +45,9 @@ PACKAGES="$PACKAGES postgresql-client python3-psycopg2 python3-psycopg libpostgr
 # A real PostgreSQL 15 (Debian bookworm's postgresql-15: the server, initdb
 # and pgbench) is the peer of tests/server/pg_compare.py and bench/pgbench.sh.
 PACKAGES="$PACKAGES postgresql-15"
+# psqlODBC (odbc-postgresql) under unixODBC's driver manager, driven from
+# /usr/bin/python3 by pyodbc: tests/server/odbc.py.
+PACKAGES="$PACKAGES odbc-postgresql unixodbc python3-pyodbc"
 # chattr (e2fsprogs) makes directories immutable in the drop-safety tests.
 PACKAGES="$PACKAGES e2fsprogs"
 

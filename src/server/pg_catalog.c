@@ -18,7 +18,7 @@
  * again when psql asks by OID.  Name patterns (psql's '^(name)$' regular
  * expressions) are matched with POSIX extended regular expressions.
  */
-#include "pg_int.h"
+#include "pg_catalog_int.h"
 
 #include <ctype.h>
 #include <regex.h>
@@ -28,13 +28,42 @@
 
 typedef int (*answer_fn)(pg_conn_t *c, const char *n, pg_result_t *r);
 
-/* Lower-cased copy of S with runs of blanks as one space. */
+/* PostgreSQL's catalog relations that clients name without a schema
+ * (pg_catalog is always first on PostgreSQL's search path, so an
+ * unqualified pg_type is pg_catalog.pg_type there too). */
+static const char *const catalog_rels[] = {
+    "pg_am",         "pg_attrdef",    "pg_attribute",   "pg_authid", "pg_class",     "pg_collation",
+    "pg_constraint", "pg_database",   "pg_description", "pg_enum",   "pg_extension", "pg_index",
+    "pg_inherits",   "pg_namespace",  "pg_proc",        "pg_range",  "pg_roles",     "pg_settings",
+    "pg_tables",     "pg_tablespace", "pg_trigger",     "pg_type",   "pg_user",      "pg_views"};
+
+/* The length of the catalog relation named at P (a whole word), or 0. */
+static size_t catalog_rel_at(const char *p) {
+  for (size_t i = 0; i < sizeof catalog_rels / sizeof catalog_rels[0]; i++) {
+    size_t k = strlen(catalog_rels[i]);
+    if (strncasecmp(p, catalog_rels[i], k) == 0 && !isalnum((unsigned char)p[k]) && p[k] != '_')
+      return k;
+  }
+  return 0;
+}
+
+/* Lower-cased copy of S with runs of blanks as one space, and unqualified
+ * catalog relations qualified with pg_catalog. (what the patterns name). */
 static char *normalize(const char *s) {
-  size_t n = strlen(s);
-  char *out = malloc(n + 1), *o = out;
+  size_t n = strlen(s), extra = 0;
+  for (const char *p = s; *p; p++)
+    if ((p == s || (!isalnum((unsigned char)p[-1]) && p[-1] != '_' && p[-1] != '.')) &&
+        catalog_rel_at(p))
+      extra += sizeof "pg_catalog." - 1;
+  char *out = malloc(n + extra + 1), *o = out;
   if (!out) return NULL;
   int space = 1;
   for (const char *p = s; *p; p++) {
+    if ((p == s || (!isalnum((unsigned char)p[-1]) && p[-1] != '_' && p[-1] != '.')) &&
+        catalog_rel_at(p)) {
+      memcpy(o, "pg_catalog.", sizeof "pg_catalog." - 1);
+      o += sizeof "pg_catalog." - 1;
+    }
     if (isspace((unsigned char)*p)) {
       if (!space) *o++ = ' ';
       space = 1;
@@ -99,7 +128,7 @@ static int answer_current_database(pg_conn_t *c, const char *stmt, pg_result_t *
 
 /* Runs SQL and keeps the first N_COLS columns of its rows as text; NULL on
  * error (ErrorResponse sent). */
-static pg_rows_t *hive_rows(pg_conn_t *c, const char *sql, int n_cols) {
+pg_rows_t *pg_cat_hive_rows(pg_conn_t *c, const char *sql, int n_cols) {
   hl_stmt_t *st = NULL;
   pg_rows_t *rows = pg_rows_new(n_cols);
   if (!rows || hl_prepare(c->db, sql, &st, NULL) != HL_OK || !st) goto fail;
@@ -123,7 +152,7 @@ fail:
   return NULL;
 }
 
-static uint32_t name_oid(const char *a, const char *b) {
+uint32_t pg_cat_name_oid(const char *a, const char *b) {
   uint32_t h = 2166136261u;
   for (const char *p = a; *p; p++)
     h = (h ^ (unsigned char)*p) * 16777619u;
@@ -227,17 +256,23 @@ static int select_list_names(const char *n, char names[][64], int max) {
   return count < max ? count : max;
 }
 
-/* A LIKE pattern after KEY ("n.nspname like ") as a regular expression. */
-static int like_after(const char *n, const char *key, regex_t *re, int *bad) {
+/* A LIKE pattern after KEY ("n.nspname like ") as a regular expression;
+ * after a KEY that ends in "= ", the literal name. */
+int pg_cat_like_after(const char *n, const char *key, regex_t *re, int *bad) {
   const char *p = strstr(n, key);
   if (!p) return 0;
-  p += strlen(key);
+  size_t key_len = strlen(key);
+  int literal = key_len >= 2 && strcmp(key + key_len - 2, "= ") == 0;
+  p += key_len;
   if (*p != '\'') return 0;
   char pat[1024];
   size_t k = 0;
   pat[k++] = '^';
   for (p++; *p && *p != '\'' && k + 4 < sizeof pat; p++) {
-    if (*p == '\\' && p[1] && p[1] != '\'') {
+    if (literal) {
+      if (strchr(".[]()*+?{}|^$\\", *p)) pat[k++] = '\\';
+      pat[k++] = *p;
+    } else if (*p == '\\' && p[1] && p[1] != '\'') {
       p++;
       if (!isalnum((unsigned char)*p)) pat[k++] = '\\';
       pat[k++] = *p;
@@ -258,6 +293,14 @@ static int like_after(const char *n, const char *key, regex_t *re, int *bad) {
     return 0;
   }
   return 1;
+}
+
+int pg_cat_name_after(const char *n, const char *field, regex_t *re, int *bad) {
+  char key[64];
+  snprintf(key, sizeof key, "%s like ", field);
+  if (pg_cat_like_after(n, key, re, bad)) return 1;
+  snprintf(key, sizeof key, "%s = ", field);
+  return pg_cat_like_after(n, key, re, bad);
 }
 
 /* The current Hive database (SET search_path or USE keep it). */
@@ -299,11 +342,9 @@ static void pg_type_name(const char *hive, char *out, size_t cap) {
 
 /* Every (database, table) whose names match the optional patterns; the
  * table OIDs are remembered for later questions by OID. */
-typedef int (*table_fn)(pg_conn_t *c, pg_rows_t *out, const char *db, const char *table);
-
-static int each_table(pg_conn_t *c, regex_t *db_re, regex_t *tab_re, int only_current,
-                      pg_rows_t *out, table_fn fn) {
-  pg_rows_t *dbs = hive_rows(c, "SHOW DATABASES", 1);
+int pg_cat_each_table(pg_conn_t *c, regex_t *db_re, regex_t *tab_re, int only_current,
+                      pg_rows_t *out, pg_cat_table_fn fn) {
+  pg_rows_t *dbs = pg_cat_hive_rows(c, "SHOW DATABASES", 1);
   if (!dbs) return -1;
   int rc = 0;
   for (size_t i = 0; i < dbs->n_rows && rc == 0; i++) {
@@ -313,7 +354,7 @@ static int each_table(pg_conn_t *c, regex_t *db_re, regex_t *tab_re, int only_cu
     char sql[600];
     snprintf(sql, sizeof sql, "SHOW TABLES IN `%s`", db);
     if (strchr(db, '`')) continue;
-    pg_rows_t *tabs = hive_rows(c, sql, 1);
+    pg_rows_t *tabs = pg_cat_hive_rows(c, sql, 1);
     if (!tabs) {
       rc = -1;
       break;
@@ -329,8 +370,8 @@ static int each_table(pg_conn_t *c, regex_t *db_re, regex_t *tab_re, int only_cu
   return rc;
 }
 
-static int remember(pg_conn_t *c, const char *db, const char *table) {
-  uint32_t oid = name_oid(db, table);
+int pg_cat_remember(pg_conn_t *c, const char *db, const char *table) {
+  uint32_t oid = pg_cat_name_oid(db, table);
   for (int i = 0; i < c->n_rels; i++)
     if (c->rels[i].oid == oid) return 0;
   if (c->n_rels == PG_MAX_RELS) c->n_rels = 0; /* a cache: start over */
@@ -350,7 +391,7 @@ static const pg_rel_t *rel_by_oid(pg_conn_t *c, uint32_t oid) {
 
 /* ---- the answers ---- */
 
-static pg_rows_t *new_rows(pg_conn_t *c, pg_result_t *r, int n, const char *const *names) {
+pg_rows_t *pg_cat_new_rows(pg_conn_t *c, pg_result_t *r, int n, const char *const *names) {
   r->rows = pg_rows_new(n);
   if (!r->rows) {
     pg_send_error(c, "ERROR", "53200", "out of memory", 0);
@@ -369,7 +410,7 @@ static int answer_databases(pg_conn_t *c, const char *n, pg_result_t *r) {
                                      "Ctype", "ICU Locale", "Locale Provider", "Access privileges"};
   int k = select_list_count(n);
   if (k > 8) k = 8;
-  pg_rows_t *rows = new_rows(c, r, k, cols);
+  pg_rows_t *rows = pg_cat_new_rows(c, r, k, cols);
   if (!rows) return -1;
   const char *row[8] = {c->database, "hivelite", "UTF8", "C", "C", NULL, "libc", NULL};
   pg_rows_add(rows, row);
@@ -379,9 +420,9 @@ static int answer_databases(pg_conn_t *c, const char *n, pg_result_t *r) {
 /* \dn */
 static int answer_schemas(pg_conn_t *c, const char *n, pg_result_t *r) {
   static const char *const cols[] = {"Name", "Owner"};
-  pg_rows_t *dbs = hive_rows(c, "SHOW DATABASES", 1);
+  pg_rows_t *dbs = pg_cat_hive_rows(c, "SHOW DATABASES", 1);
   if (!dbs) return -1;
-  pg_rows_t *rows = new_rows(c, r, 2, cols);
+  pg_rows_t *rows = pg_cat_new_rows(c, r, 2, cols);
   for (size_t i = 0; rows && i < dbs->n_rows; i++) {
     const char *row[2] = {dbs->cells[i], "hivelite"};
     pg_rows_add(rows, row);
@@ -393,15 +434,15 @@ static int answer_schemas(pg_conn_t *c, const char *n, pg_result_t *r) {
 static int add_listed(pg_conn_t *c, pg_rows_t *out, const char *db, const char *t) {
   const char *row[4] = {db, t, "table", "hivelite"};
   pg_rows_add(out, row);
-  return remember(c, db, t);
+  return pg_cat_remember(c, db, t);
 }
 
 static int add_lookup(pg_conn_t *c, pg_rows_t *out, const char *db, const char *t) {
   char oid[16];
-  snprintf(oid, sizeof oid, "%u", name_oid(db, t));
+  snprintf(oid, sizeof oid, "%u", pg_cat_name_oid(db, t));
   const char *row[3] = {oid, db, t};
   pg_rows_add(out, row);
-  return remember(c, db, t);
+  return pg_cat_remember(c, db, t);
 }
 
 /* \dt [PATTERN] and \d NAME's first question: tables by name patterns */
@@ -417,12 +458,12 @@ static int answer_tables(pg_conn_t *c, const char *n, pg_result_t *r, int lookup
     pg_send_error(c, "ERROR", "2201B", "invalid regular expression", 0);
     goto out;
   }
-  pg_rows_t *rows = new_rows(c, r, lookup ? 3 : 4, lookup ? lookup_cols : list_cols);
+  pg_rows_t *rows = pg_cat_new_rows(c, r, lookup ? 3 : 4, lookup ? lookup_cols : list_cols);
   if (!rows) goto out;
   /* without a schema pattern psql asks for what is visible: the current database */
-  rc = each_table(c, has_db ? &db_re : NULL, has_tab ? &tab_re : NULL,
-                  !has_db && strstr(n, "pg_table_is_visible") != NULL, rows,
-                  lookup ? add_lookup : add_listed);
+  rc = pg_cat_each_table(c, has_db ? &db_re : NULL, has_tab ? &tab_re : NULL,
+                         !has_db && strstr(n, "pg_table_is_visible") != NULL, rows,
+                         lookup ? add_lookup : add_listed);
 out:
   if (has_db) regfree(&db_re);
   if (has_tab) regfree(&tab_re);
@@ -433,7 +474,7 @@ out:
 static int answer_relation(pg_conn_t *c, const char *n, pg_result_t *r) {
   const pg_rel_t *rel = rel_by_oid(c, oid_after(n, "where c.oid = "));
   int k = select_list_count(n);
-  pg_rows_t *rows = new_rows(c, r, k, NULL);
+  pg_rows_t *rows = pg_cat_new_rows(c, r, k, NULL);
   if (!rows || !rel) return rows ? 0 : -1;
   /* relchecks, relkind, relhasindex, relhasrules, relhastriggers,
    * relrowsecurity, relforcerowsecurity, relhasoids, relispartition, '',
@@ -452,11 +493,11 @@ static int answer_relation(pg_conn_t *c, const char *n, pg_result_t *r) {
 static int answer_attributes(pg_conn_t *c, const char *n, pg_result_t *r) {
   const pg_rel_t *rel = rel_by_oid(c, oid_after(n, "a.attrelid = "));
   int k = select_list_count(n);
-  pg_rows_t *rows = new_rows(c, r, k, NULL);
+  pg_rows_t *rows = pg_cat_new_rows(c, r, k, NULL);
   if (!rows || !rel) return rows ? 0 : -1;
   char sql[600];
   snprintf(sql, sizeof sql, "DESCRIBE `%s`.`%s`", rel->db, rel->table);
-  pg_rows_t *d = hive_rows(c, sql, 2);
+  pg_rows_t *d = pg_cat_hive_rows(c, sql, 2);
   if (!d) return -1;
   for (size_t i = 0; i < d->n_rows; i++) {
     const char *name = d->cells[2 * i], *type = d->cells[2 * i + 1];
@@ -477,111 +518,7 @@ static int answer_empty(pg_conn_t *c, const char *n, pg_result_t *r) {
   const char *ptrs[64];
   for (int i = 0; i < k; i++)
     ptrs[i] = local[i];
-  return new_rows(c, r, k, ptrs) ? 0 : -1;
-}
-
-/* pgJDBC's DatabaseMetaData.getSchemas */
-static int answer_jdbc_schemas(pg_conn_t *c, const char *n, pg_result_t *r) {
-  static const char *const cols[] = {"table_schem", "table_catalog"};
-  pg_rows_t *dbs = hive_rows(c, "SHOW DATABASES", 1);
-  if (!dbs) return -1;
-  pg_rows_t *rows = new_rows(c, r, 2, cols);
-  for (size_t i = 0; rows && i < dbs->n_rows; i++) {
-    const char *row[2] = {dbs->cells[i], NULL};
-    pg_rows_add(rows, row);
-  }
-  pg_rows_free(dbs);
-  return rows ? 0 : -1;
-}
-
-static int add_jdbc_table(pg_conn_t *c, pg_rows_t *out, const char *db, const char *t) {
-  const char *row[10] = {NULL, db, t, "TABLE", NULL, "", "", "", "", ""};
-  pg_rows_add(out, row);
-  return remember(c, db, t);
-}
-
-/* pgJDBC's DatabaseMetaData.getTables (every Hive table is a TABLE) */
-static int answer_jdbc_tables(pg_conn_t *c, const char *n, pg_result_t *r) {
-  static const char *const cols[] = {"table_cat",     "table_schem", "table_name",
-                                     "table_type",    "remarks",     "type_cat",
-                                     "type_schem",    "type_name",   "self_referencing_col_name",
-                                     "ref_generation"};
-  regex_t db_re, tab_re;
-  int bad = 0, rc = -1;
-  int has_db = like_after(n, "n.nspname like ", &db_re, &bad);
-  int has_tab = like_after(n, "c.relname like ", &tab_re, &bad);
-  pg_rows_t *rows = bad ? NULL : new_rows(c, r, 10, cols);
-  if (rows)
-    rc = each_table(c, has_db ? &db_re : NULL, has_tab ? &tab_re : NULL, 0, rows, add_jdbc_table);
-  else if (bad)
-    pg_send_error(c, "ERROR", "22025", "invalid LIKE pattern", 0);
-  if (has_db) regfree(&db_re);
-  if (has_tab) regfree(&tab_re);
-  return rc;
-}
-
-/* one table's columns as pgJDBC's getColumns query yields them */
-static int add_jdbc_columns(pg_conn_t *c, pg_rows_t *out, const char *db, const char *t) {
-  char sql[600];
-  snprintf(sql, sizeof sql, "DESCRIBE `%s`.`%s`", db, t);
-  pg_rows_t *d = hive_rows(c, sql, 3);
-  if (!d) return -1;
-  regex_t *col_re = c->catalog_col_re;
-  for (size_t i = 0, attnum = 1; i < d->n_rows; i++) {
-    const char *name = d->cells[3 * i], *type = d->cells[3 * i + 1], *comment = d->cells[3 * i + 2];
-    if (!name || !*name || name[0] == '#') break;
-    if (col_re && regexec(col_re, name, 0, NULL, 0) != 0) continue;
-    pg_type_t pt = pg_type_of(type);
-    char oid[16], mod[16], len[16], num[16];
-    snprintf(oid, sizeof oid, "%u", pt.oid);
-    snprintf(mod, sizeof mod, "%d", (int)pt.typmod);
-    snprintf(len, sizeof len, "%d", (int)pt.typlen);
-    snprintf(num, sizeof num, "%zu", attnum++);
-    const char *row[15] = {db,
-                           t,
-                           name,
-                           oid,
-                           "f",
-                           mod,
-                           len,
-                           "-1",
-                           num,
-                           NULL,
-                           NULL,
-                           NULL,
-                           comment && *comment ? comment : NULL,
-                           "0",
-                           "b"};
-    pg_rows_add(out, row);
-  }
-  pg_rows_free(d);
-  return remember(c, db, t);
-}
-
-/* pgJDBC's DatabaseMetaData.getColumns: the attribute rows it computes
- * JDBC types and sizes from (atttypid, atttypmod) */
-static int answer_jdbc_columns(pg_conn_t *c, const char *n, pg_result_t *r) {
-  static const char *const cols[] = {"nspname",     "relname",     "attname",      "atttypid",
-                                     "attnotnull",  "atttypmod",   "attlen",       "typtypmod",
-                                     "attnum",      "attidentity", "attgenerated", "adsrc",
-                                     "description", "typbasetype", "typtype"};
-  regex_t db_re, tab_re, col_re;
-  int bad = 0, rc = -1;
-  int has_db = like_after(n, "n.nspname like ", &db_re, &bad);
-  int has_tab = like_after(n, "c.relname like ", &tab_re, &bad);
-  int has_col = like_after(n, "attname like ", &col_re, &bad);
-  pg_rows_t *rows = bad ? NULL : new_rows(c, r, 15, cols);
-  if (rows) {
-    c->catalog_col_re = has_col ? &col_re : NULL;
-    rc = each_table(c, has_db ? &db_re : NULL, has_tab ? &tab_re : NULL, 0, rows, add_jdbc_columns);
-    c->catalog_col_re = NULL;
-  } else if (bad) {
-    pg_send_error(c, "ERROR", "22025", "invalid LIKE pattern", 0);
-  }
-  if (has_db) regfree(&db_re);
-  if (has_tab) regfree(&tab_re);
-  if (has_col) regfree(&col_re);
-  return rc;
+  return pg_cat_new_rows(c, r, k, ptrs) ? 0 : -1;
 }
 
 static int answer_list(pg_conn_t *c, const char *n, pg_result_t *r) {
@@ -611,11 +548,17 @@ static const pattern_t patterns[] = {
     {"select c.relchecks, c.relkind|from pg_catalog.pg_class c|where c.oid = ", 0, answer_relation},
     {"select a.attname|from pg_catalog.pg_attribute a|a.attrelid = ", 0, answer_attributes},
     {"select nspname as table_schem, null as table_catalog from pg_catalog.pg_namespace", 0,
-     answer_jdbc_schemas},
+     pg_cat_jdbc_schemas},
     {"select null as table_cat, n.nspname as table_schem, c.relname as table_name|"
      "from pg_catalog.pg_namespace n, pg_catalog.pg_class c",
-     0, answer_jdbc_tables},
-    {"select * from (select n.nspname,c.relname,a.attname,a.atttypid", 0, answer_jdbc_columns},
+     0, pg_cat_jdbc_tables},
+    {"select * from (select n.nspname,c.relname,a.attname,a.atttypid", 0, pg_cat_jdbc_columns},
+    /* psqlODBC: SQLTables, SQLColumns */
+    {"select relname, nspname, relkind from pg_catalog.pg_class c, pg_catalog.pg_namespace n", 0,
+     pg_cat_odbc_tables},
+    {"select n.nspname, c.relname, a.attname, a.atttypid, t.typname, a.attnum, a.attlen, "
+     "a.atttypmod, a.attnotnull, c.relhasrules",
+     0, pg_cat_odbc_columns},
 };
 
 /* The answer for normalized N, or NULL. */

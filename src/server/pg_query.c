@@ -48,7 +48,13 @@ void pg_rows_col(pg_rows_t *r, int col, const char *name, uint32_t oid) {
   r->cols[col].name = strdup(name);
   if (!r->cols[col].name) r->oom = 1;
   r->cols[col].oid = oid;
-  r->cols[col].typlen = oid == 23 ? 4 : oid == 20 ? 8 : oid == 21 ? 2 : oid == 16 ? 1 : -1;
+  /* PostgreSQL's lengths: int4, oid 4; int8 8; int2 2; bool, "char" 1; name 64 */
+  r->cols[col].typlen = oid == 23 || oid == 26   ? 4
+                        : oid == 20              ? 8
+                        : oid == 21              ? 2
+                        : oid == 16 || oid == 18 ? 1
+                        : oid == 19              ? 64
+                                                 : -1;
   r->cols[col].typmod = -1;
 }
 

@@ -5,7 +5,7 @@
  *   hivelite serve [-w DIR] [-m METASTORE] [--listen HOST:PORT]
  *                  --auth FILE|trust [--auth-cleartext]
  *                  [--tls-cert FILE --tls-key FILE] [--max-connections N]
- *                  [--idle-timeout SECONDS]
+ *                  [--idle-timeout SECONDS] [--memory-limit SIZE]
  *   hivelite passwd FILE USER      (the password on stdin, one line)
  */
 #include "cli.h"
@@ -19,7 +19,7 @@ static const char serve_usage[] =
     "usage: hivelite serve [-w WAREHOUSE] [-m METASTORE] [--listen HOST:PORT]\n"
     "                      --auth FILE|trust [--auth-cleartext]\n"
     "                      [--tls-cert FILE --tls-key FILE] [--max-connections N]\n"
-    "                      [--idle-timeout SECONDS]\n"
+    "                      [--idle-timeout SECONDS] [--memory-limit SIZE]\n"
     "       hivelite passwd FILE USER   (reads the password from stdin)\n";
 
 static int serve_usage_error(const char *what, const char *arg) {
@@ -90,6 +90,8 @@ int hl_cli_serve(int argc, char **argv) {
     } else if (strcmp(a, "--idle-timeout") == 0) {
       if ((cfg.idle_timeout_s = (int)number(v, 0, 86400 * 365)) < 0)
         return serve_usage_error("--idle-timeout requires a number of seconds, not", v);
+    } else if (strcmp(a, "--memory-limit") == 0) {
+      cfg.memory_limit = v; /* checked by the server, with the engine's reading of sizes */
     } else {
       return serve_usage_error("unknown argument", a);
     }

@@ -149,6 +149,52 @@ static void on_warning(void *ctx, const char *sqlstate, const char *message) {
   pg_send_notice(ctx, sqlstate, message);
 }
 
+/* Runs SQL, a statement whose rows nobody reads: 0, or -1 with the error on DB. */
+static int run_silent(hl_db_t *db, const char *sql) {
+  hl_stmt_t *st = NULL;
+  hl_status_t rc = hl_prepare(db, sql, &st, NULL);
+  if (rc == HL_OK && st)
+    while ((rc = hl_step(st)) == HL_ROW) {
+    }
+  hl_finalize(st);
+  return rc == HL_DONE ? 0 : -1;
+}
+
+int pg_session_defaults(pg_conn_t *c) {
+  /* string literals as PostgreSQL clients quote them: the server reports
+   * standard_conforming_strings=on */
+  if (run_silent(c->db, "SET hivelite.sql.string_literals=standard") != 0) return -1;
+  const char *limit = c->srv->cfg->memory_limit;
+  if (!limit) return 0;
+  char sql[128];
+  snprintf(sql, sizeof sql, "SET hivelite.memory_limit='%s'", limit);
+  return run_silent(c->db, sql);
+}
+
+int pg_check_config(const hl_pg_config_t *cfg) {
+  const char *limit = cfg->memory_limit;
+  if (!limit) return 0;
+  /* a size is digits and a unit: no quote can end the literal above */
+  if (!*limit || strlen(limit) > 64 || strpbrk(limit, "'\\;")) {
+    fprintf(cfg->log, "ERROR 22023: --memory-limit requires a size such as 512MB, not \"%s\"\n",
+            limit);
+    return -1;
+  }
+  /* the engine's own reading of the size, once, before any client */
+  hl_db_t *db = NULL;
+  char sql[128];
+  snprintf(sql, sizeof sql, "SET hivelite.memory_limit='%s'", limit);
+  /* (the engine reads a setting's value when a statement runs) */
+  int rc = hl_open(cfg->warehouse, cfg->metastore, &db) == HL_OK && run_silent(db, sql) == 0
+               ? run_silent(db, "SET hivelite.memory_limit")
+               : -1;
+  if (rc != 0)
+    fprintf(cfg->log, "ERROR %s: --memory-limit \"%s\": %s\n", db ? hl_sqlstate(db) : "53200",
+            limit, db ? hl_errmsg(db) : "out of memory");
+  hl_close(db);
+  return rc;
+}
+
 static void fatal(pg_conn_t *c, const char *sqlstate, const char *message) {
   pg_send_error(c, "FATAL", sqlstate, message, 0);
   pg_io_flush(&c->io);
@@ -272,13 +318,7 @@ static void session(pg_conn_t *c) {
     return;
   }
   hl_set_warning_handler(c->db, on_warning, c);
-  /* string literals as PostgreSQL clients quote them: the server reports
-   * standard_conforming_strings=on */
-  hl_stmt_t *set = NULL;
-  rc = hl_prepare(c->db, "SET hivelite.sql.string_literals=standard", &set, NULL);
-  if (rc == HL_OK && set) rc = hl_step(set);
-  hl_finalize(set);
-  if (rc != HL_DONE) {
+  if (pg_session_defaults(c) != 0) {
     fatal(c, hl_sqlstate(c->db), hl_errmsg(c->db));
     return;
   }

@@ -174,20 +174,29 @@ void pg_send_ready(pg_conn_t *c);
 /* A client setting (SET/SHOW/ParameterStatus); NULL when unknown. */
 const char *pg_setting_get(pg_conn_t *c, const char *name);
 int pg_setting_put(pg_conn_t *c, const char *name, const char *value);
+/* The settings the server gives each session (standard string literals,
+ * --memory-limit), at startup and after a bare RESET: 0, or -1 with the
+ * handle's error. */
+int pg_session_defaults(pg_conn_t *c);
+/* Checks what the configuration hands the engine (--memory-limit, read by
+ * the engine itself); -1 with the reason on cfg->log. */
+int pg_check_config(const hl_pg_config_t *cfg);
 /* 1 when PostgreSQL reports NAME in ParameterStatus (at startup, on SET). */
 int pg_is_reported(const char *name);
 
 /* ---- statements (pg_query.c) ---- */
 
 typedef enum pg_kind {
-  PG_K_EMPTY,    /* blanks and comments only */
-  PG_K_BEGIN,    /* BEGIN / START TRANSACTION */
-  PG_K_COMMIT,   /* COMMIT / END */
-  PG_K_ROLLBACK, /* ROLLBACK / ABORT */
-  PG_K_SET,      /* SET of a client setting (no dot in its name), RESET, DISCARD */
-  PG_K_SHOW,     /* SHOW of a client setting */
-  PG_K_CATALOG,  /* a catalog query answered by pg_catalog.c */
-  PG_K_HIVE      /* anything else: hl_prepare */
+  PG_K_EMPTY,     /* blanks and comments only */
+  PG_K_BEGIN,     /* BEGIN / START TRANSACTION */
+  PG_K_COMMIT,    /* COMMIT / END */
+  PG_K_ROLLBACK,  /* ROLLBACK / ABORT */
+  PG_K_SET,       /* SET of a client setting (no dot in its name), RESET, DISCARD */
+  PG_K_SHOW,      /* SHOW of a client setting */
+  PG_K_CATALOG,   /* a catalog query answered by pg_catalog.c */
+  PG_K_RESET_ALL, /* a bare RESET: hivelite's, then the server's session settings again */
+  PG_K_LOCKED,    /* SET / RESET of hivelite.memory_limit under --memory-limit: refused */
+  PG_K_HIVE       /* anything else: hl_prepare */
 } pg_kind_t;
 
 /* The end of the statement starting at SQL: the offset of its ';' or of

@@ -226,6 +226,7 @@ int hl_pg_serve(const hl_pg_config_t *cfg) {
                       "clear only over TLS\n");
     return 1;
   }
+  if (pg_check_config(cfg) != 0) return 1;
   pg_server_t srv = {.cfg = cfg};
   int status = 1, lfd = -1, sfd = -1, loopback = 0;
   sigset_t mask, old;

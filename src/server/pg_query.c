@@ -184,7 +184,11 @@ pg_kind_t pg_classify(pg_conn_t *c, const char *stmt) {
   if (strcmp(w, "set") == 0 || strcmp(w, "reset") == 0) {
     const char *q = word(p, w2, sizeof w2);
     if (strcmp(w2, "session") == 0 || strcmp(w2, "local") == 0) q = word(q, w2, sizeof w2);
-    if (!*w2) return PG_K_HIVE; /* bare SET / RESET: hivelite's */
+    if (!*w2) return strcmp(w, "reset") == 0 ? PG_K_RESET_ALL : PG_K_HIVE; /* bare: hivelite's */
+    /* changing it (SET k=v, RESET k) is refused; SET k only shows it */
+    if (c->srv->cfg->memory_limit && strcmp(w2, "hivelite.memory_limit") == 0 &&
+        (strcmp(w, "reset") == 0 || *skip_space(q) == '='))
+      return PG_K_LOCKED;
     if (strchr(w2, '.')) return PG_K_HIVE;
     (void)q;
     return PG_K_SET;
@@ -374,6 +378,22 @@ int pg_run_local(pg_conn_t *c, pg_kind_t kind, const char *stmt, pg_result_t *r)
     return run_show(c, stmt, r);
   case PG_K_CATALOG:
     return pg_catalog_run(c, stmt, r);
+  case PG_K_LOCKED:
+    pg_send_error(c, "ERROR", "42501",
+                  "hivelite.memory_limit is set by the server (hivelite serve --memory-limit)", 0);
+    return -1;
+  case PG_K_RESET_ALL: {
+    hl_stmt_t *st = NULL;
+    hl_status_t rc = hl_prepare(c->db, "RESET", &st, NULL);
+    if (rc == HL_OK && st) rc = hl_step(st);
+    hl_finalize(st);
+    if (rc != HL_DONE || pg_session_defaults(c) != 0) {
+      pg_send_db_error(c, stmt, 0);
+      return -1;
+    }
+    snprintf(r->tag, sizeof r->tag, "RESET");
+    return 0;
+  }
   default:
     pg_send_error(c, "ERROR", "XX000", "not a local statement", 0);
     return -1;

@@ -36,7 +36,10 @@ typedef struct hl_pg_config {
   const char *tls_key;
   int max_connections; /* --max-connections (default 64) */
   int idle_timeout_s;  /* --idle-timeout: idle sessions closed (0: never) */
-  FILE *log;           /* "listening on HOST:PORT" and connection errors */
+  /* --memory-limit: hivelite.memory_limit of every session, which sessions
+   * may not change (NULL: each session's own) */
+  const char *memory_limit;
+  FILE *log; /* "listening on HOST:PORT" and connection errors */
 } hl_pg_config_t;
 
 /* Serves until SIGTERM or SIGINT (blocked in every thread of the process

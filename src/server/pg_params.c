@@ -14,6 +14,7 @@
  */
 #include "pg_int.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,10 +153,28 @@ static int hexval(int ch) {
   return -1;
 }
 
+/* A zone offset ("Z", "UTC", "+02", "-05:30", "+0530", "+01:00:00") in
+ * seconds east of UTC: 0, or -1 when S is something else. */
+static int zone_offset(const char *s, long *secs) {
+  if (strcmp(s, "Z") == 0 || strcasecmp(s, "UTC") == 0) return *secs = 0, 0;
+  if (*s != '+' && *s != '-') return -1;
+  int sign = *s++ == '-' ? -1 : 1, part[3] = {0, 0, 0}, k = 0;
+  while (k < 3 && isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[1])) {
+    part[k++] = (s[0] - '0') * 10 + (s[1] - '0');
+    s += 2;
+    if (*s == ':') s++;
+  }
+  if (k == 0 || *s || part[0] > 15 || part[1] > 59 || part[2] > 59) return -1;
+  *secs = sign * (part[0] * 3600L + part[1] * 60L + part[2]);
+  return 0;
+}
+
 /* A date or timestamp in PostgreSQL's text input form, with a time zone
- * after it ("2024-01-02 +00", what pgJDBC sends) ignored as PostgreSQL
- * ignores it for a zoneless type: 1 when bound (status in *RC), 0 when the
- * text is something else (then bound as text for the library to convert). */
+ * after it ("2024-01-02 +00", what pgJDBC sends): for timestamptz the
+ * instant, in UTC (the sessions' TimeZone); for the zoneless types it is
+ * ignored, as PostgreSQL ignores it.  1 when bound (status in *RC), 0 when
+ * the text is something else (then bound as text for the library to
+ * convert). */
 static int datetime_text(hl_stmt_t *st, int idx, const unsigned char *v, int32_t n, uint32_t oid,
                          char *buf, hl_status_t *rc) {
   memcpy(buf, v, (size_t)n);
@@ -166,8 +185,9 @@ static int datetime_text(hl_stmt_t *st, int idx, const unsigned char *v, int32_t
     return 0;
   while (*end == ' ')
     end++;
-  if (*end && *end != '+' && *end != '-' && strcmp(end, "Z") != 0 && strcasecmp(end, "UTC") != 0)
-    return 0;
+  long offset = 0;
+  if (*end && zone_offset(end, &offset) != 0) return 0;
+  if (oid == 1184) x -= (int64_t)offset * 1000000;
   *rc = oid == 1082 ? pg_api_bind_date(st, idx, (int32_t)(x + PG_EPOCH_DAYS))
                     : pg_api_bind_timestamp(st, idx, x + PG_EPOCH_MICROS);
   return 1;

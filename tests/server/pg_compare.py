@@ -87,14 +87,17 @@ def msg(t, body):
     return t + struct.pack("!I", len(body) + 4) + body
 
 
-def extended(c, sql, params=(), result_binary=False, ncols=0):
-    """Parse (parameter types unspecified), Describe statement, Bind (text
-    parameters; results binary if asked), Execute, Sync."""
+def extended(c, sql, params=(), result_binary=False, types=()):
+    """Parse (parameter type OIDs TYPES, else unspecified), Describe
+    statement, Bind (text parameters; results binary if asked), Execute,
+    Sync."""
     fmt = struct.pack("!HH", 1, 1) if result_binary else struct.pack("!H", 0)
     bind = b"\0\0" + struct.pack("!HH", 0, len(params))
     for p in params:
         bind += struct.pack("!I", len(p)) + p.encode()
-    c.send(msg(b"P", b"\0" + cstr(sql) + struct.pack("!H", 0)) + msg(b"D", b"S\0") +
+    parse = b"\0" + cstr(sql) + struct.pack("!H", len(types)) + b"".join(
+        struct.pack("!I", t) for t in types)
+    c.send(msg(b"P", parse) + msg(b"D", b"S\0") +
            msg(b"B", bind + fmt) + msg(b"E", b"\0" + struct.pack("!I", 0)) + msg(b"S", b""))
     return c.until_ready()
 
@@ -186,6 +189,22 @@ try:
     check("ParameterDescription", first(got["hivelite"], b"t"), first(got["postgresql"], b"t"))
     check("parameterized query", summary(got["hivelite"]), summary(got["postgresql"]))
     check("parameterized answer", first(got["hivelite"], b"D"), first(got["postgresql"], b"D"))
+
+    # a parameter no context types: text for both, known at Describe
+    got = both(lambda c: extended(c, "SELECT $1 AS p", params=("x",)))
+    check("ParameterDescription of SELECT $1", first(got["hivelite"], b"t"),
+          first(got["postgresql"], b"t"))
+    check("RowDescription of SELECT $1", row_description(first(got["hivelite"], b"T")),
+          row_description(first(got["postgresql"], b"T")))
+    check("answer of SELECT $1", summary(got["hivelite"]), summary(got["postgresql"]))
+
+    # timestamptz parameters (pgJDBC's setTimestamp with a zone, psycopg's
+    # aware datetimes): the instant, in the session's TimeZone (UTC)
+    for v in ("2024-02-29 12:34:56.789+00", "2024-02-29 14:34:56.789+02",
+              "2024-02-29 07:04:56.789-05:30"):
+        got = both(lambda c: extended(c, "SELECT i FROM ty WHERE ts = $1", params=(v,),
+                                      types=(1184,)))
+        check("timestamptz parameter %s" % v, summary(got["hivelite"]), summary(got["postgresql"]))
 
     # ---- EmptyQueryResponse: simple and extended
     for sql in ("", ";", "  -- nothing\n"):

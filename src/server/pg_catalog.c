@@ -95,33 +95,88 @@ static int contains_in_order(const char *s, const char *words) {
   return 1;
 }
 
-static int one_value(pg_conn_t *c, pg_result_t *r, const char *col, const char *value) {
-  r->rows = pg_rows_new(1);
-  if (!r->rows) {
-    pg_send_error(c, "ERROR", "53200", "out of memory", 0);
-    return -1;
+/* ---- SELECT of session functions without FROM ---- */
+
+/* What clients ask of the session without FROM (DBeaver: "SELECT
+ * current_schema(), session_user"), with PostgreSQL's column names. */
+static const char *const session_functions[] = {
+    "version()",       "current_schema()", "current_schema", "current_database()",
+    "current_catalog", "session_user",     "current_user",   "user"};
+
+/* The index in session_functions of the select-list item ITEM[0..LEN)
+ * (an optional pg_catalog. prefix, an optional "as alias" copied into
+ * ALIAS), or -1. */
+static int session_function(const char *item, size_t len, char *alias, size_t cap) {
+  while (len && *item == ' ')
+    item++, len--;
+  while (len && item[len - 1] == ' ')
+    len--;
+  const char *as = NULL;
+  for (size_t i = 0; i + 4 <= len; i++)
+    if (strncmp(item + i, " as ", 4) == 0) as = item + i;
+  size_t fn_len = as ? (size_t)(as - item) : len;
+  if (fn_len > 11 && strncmp(item, "pg_catalog.", 11) == 0) item += 11, fn_len -= 11;
+  for (size_t k = 0; k < sizeof session_functions / sizeof session_functions[0]; k++) {
+    const char *f = session_functions[k];
+    if (strlen(f) != fn_len || strncmp(item, f, fn_len) != 0) continue;
+    size_t name_len = as ? len - (size_t)(as + 4 - item) : strcspn(f, "(");
+    const char *name = as ? as + 4 : f;
+    if (name_len >= cap) return -1;
+    memcpy(alias, name, name_len);
+    alias[name_len] = '\0';
+    if (alias[0] == '"') { /* "x" */
+      memmove(alias, alias + 1, name_len);
+      alias[strcspn(alias, "\"")] = '\0';
+    }
+    return (int)k;
   }
-  pg_rows_col(r->rows, 0, col, 25);
-  pg_rows_add(r->rows, &value);
-  snprintf(r->tag, sizeof r->tag, "SELECT");
-  r->counted = 1;
-  return 0;
+  return -1;
 }
 
-static int answer_version(pg_conn_t *c, const char *stmt, pg_result_t *r) {
-  return one_value(c, r, "version",
-                   "PostgreSQL " PG_SERVER_VERSION " on hivelite, a Hive table engine");
+/* Walks the select list of N (no FROM): the session function of each
+ * item into KINDS and NAMES; the count, or -1 when an item is not one. */
+static int session_select(const char *n, int kinds[8], char names[8][64]) {
+  if (strncmp(n, "select ", 7) != 0 || strstr(n, " from ")) return -1;
+  const char *p = n + 7;
+  int count = 0;
+  for (;;) {
+    size_t len = strcspn(p, ",;");
+    if (count == 8 || (kinds[count] = session_function(p, len, names[count], 64)) < 0) return -1;
+    count++;
+    if (p[len] != ',') return p[len] == '\0' || p[len] == ';' ? count : -1;
+    p += len + 1;
+  }
 }
 
-static int answer_current_schema(pg_conn_t *c, const char *stmt, pg_result_t *r) {
-  /* the current Hive database: hivelite has no function for it, so the
-   * session remembers what SET search_path chose */
-  const char *v = pg_setting_get(c, "search_path");
-  return one_value(c, r, "current_schema", v ? v : "default");
-}
-
-static int answer_current_database(pg_conn_t *c, const char *stmt, pg_result_t *r) {
-  return one_value(c, r, "current_database", c->database);
+static int answer_session(pg_conn_t *c, const char *n, pg_result_t *r) {
+  int kinds[8];
+  char names[8][64];
+  int k = session_select(n, kinds, names);
+  const char *cols[8], *row[8];
+  for (int i = 0; i < k; i++) {
+    cols[i] = names[i];
+    switch (kinds[i]) {
+    case 0:
+      row[i] = "PostgreSQL " PG_SERVER_VERSION " on hivelite, a Hive table engine";
+      break;
+    case 1:
+    case 2:
+      /* the current Hive database: hivelite has no function for it, so
+       * the session remembers what SET search_path chose */
+      row[i] = pg_setting_get(c, "search_path");
+      if (!row[i]) row[i] = "default";
+      break;
+    case 3:
+    case 4:
+      row[i] = c->database;
+      break;
+    default:
+      row[i] = c->user;
+    }
+  }
+  pg_rows_t *rows = k > 0 ? pg_cat_new_rows(c, r, k, cols) : NULL;
+  if (rows) pg_rows_add(rows, row);
+  return rows ? 0 : -1;
 }
 
 /* ---- reading hivelite's catalog ---- */
@@ -184,12 +239,14 @@ static int pattern_after(const char *n, const char *key, regex_t *re, int *bad) 
 }
 
 /* The OID in "KEY'123'". */
-static uint32_t oid_after(const char *n, const char *key) {
-  const char *p = strstr(n, key);
-  if (!p) return 0;
-  p += strlen(key);
-  if (*p == '\'') p++;
-  return (uint32_t)strtoul(p, NULL, 10);
+uint32_t pg_cat_oid_after(const char *n, const char *key) {
+  /* the first KEY followed by a number ("c.oid=dsc.objoid" is a join) */
+  for (const char *p = strstr(n, key); p; p = strstr(p + 1, key)) {
+    const char *v = p + strlen(key);
+    if (*v == '\'') v++;
+    if (isdigit((unsigned char)*v)) return (uint32_t)strtoul(v, NULL, 10);
+  }
+  return 0;
 }
 
 /* Columns of the select list (top-level commas before " from "). */
@@ -257,12 +314,12 @@ static int select_list_names(const char *n, char names[][64], int max) {
 }
 
 /* A LIKE pattern after KEY ("n.nspname like ") as a regular expression;
- * after a KEY that ends in "= ", the literal name. */
+ * after a KEY that ends in "=" or "= ", the literal name. */
 int pg_cat_like_after(const char *n, const char *key, regex_t *re, int *bad) {
   const char *p = strstr(n, key);
   if (!p) return 0;
   size_t key_len = strlen(key);
-  int literal = key_len >= 2 && strcmp(key + key_len - 2, "= ") == 0;
+  int literal = key_len >= 2 && (key[key_len - 1] == '=' || strcmp(key + key_len - 2, "= ") == 0);
   p += key_len;
   if (*p != '\'') return 0;
   char pat[1024];
@@ -300,6 +357,8 @@ int pg_cat_name_after(const char *n, const char *field, regex_t *re, int *bad) {
   snprintf(key, sizeof key, "%s like ", field);
   if (pg_cat_like_after(n, key, re, bad)) return 1;
   snprintf(key, sizeof key, "%s = ", field);
+  if (pg_cat_like_after(n, key, re, bad)) return 1;
+  snprintf(key, sizeof key, "%s=", field);
   return pg_cat_like_after(n, key, re, bad);
 }
 
@@ -383,7 +442,7 @@ int pg_cat_remember(pg_conn_t *c, const char *db, const char *table) {
   return 0;
 }
 
-static const pg_rel_t *rel_by_oid(pg_conn_t *c, uint32_t oid) {
+const pg_rel_t *pg_cat_rel_by_oid(pg_conn_t *c, uint32_t oid) {
   for (int i = 0; i < c->n_rels; i++)
     if (c->rels[i].oid == oid) return &c->rels[i];
   return NULL;
@@ -472,7 +531,7 @@ out:
 
 /* \d NAME's second question: the table's flags (c.relchecks, c.relkind, ...) */
 static int answer_relation(pg_conn_t *c, const char *n, pg_result_t *r) {
-  const pg_rel_t *rel = rel_by_oid(c, oid_after(n, "where c.oid = "));
+  const pg_rel_t *rel = pg_cat_rel_by_oid(c, pg_cat_oid_after(n, "where c.oid = "));
   int k = select_list_count(n);
   pg_rows_t *rows = pg_cat_new_rows(c, r, k, NULL);
   if (!rows || !rel) return rows ? 0 : -1;
@@ -491,7 +550,7 @@ static int answer_relation(pg_conn_t *c, const char *n, pg_result_t *r) {
 /* \d NAME's columns: attname, format_type, default, attnotnull, collation,
  * attidentity, attgenerated (DESCRIBE's rows, partition keys included) */
 static int answer_attributes(pg_conn_t *c, const char *n, pg_result_t *r) {
-  const pg_rel_t *rel = rel_by_oid(c, oid_after(n, "a.attrelid = "));
+  const pg_rel_t *rel = pg_cat_rel_by_oid(c, pg_cat_oid_after(n, "a.attrelid = "));
   int k = select_list_count(n);
   pg_rows_t *rows = pg_cat_new_rows(c, r, k, NULL);
   if (!rows || !rel) return rows ? 0 : -1;
@@ -531,42 +590,48 @@ static int answer_lookup(pg_conn_t *c, const char *n, pg_result_t *r) {
 
 typedef struct pattern {
   const char *words; /* in the normalized statement, in order ('|'-separated) */
-  int no_from;       /* 1: only a SELECT without FROM */
   answer_fn fn;
 } pattern_t;
 
 static const pattern_t patterns[] = {
-    {"select |version()", 1, answer_version},
-    {"select |current_schema", 1, answer_current_schema},
-    {"select |current_database()", 1, answer_current_database},
-    {"select |from pg_catalog.pg_database d", 0, answer_databases},
-    {"select n.nspname as \"name\"|from pg_catalog.pg_namespace n", 0, answer_schemas},
+    /* DBeaver (before psql's \l, whose words its query contains) */
+    {"select db.oid,db.* from pg_catalog.pg_database db", pg_cat_dbeaver_databases},
+    {"select n.oid,n.*,d.description from pg_catalog.pg_namespace n", pg_cat_dbeaver_schemas},
+    {"select c.oid,c.*,d.description|from pg_catalog.pg_class c|where c.relnamespace=",
+     pg_cat_dbeaver_tables},
+    {"select c.relname,a.*|from pg_catalog.pg_attribute a|inner join pg_catalog.pg_class c",
+     pg_cat_dbeaver_columns},
+    {"select t.oid,t.*,c.relkind|from pg_catalog.pg_type t", pg_cat_dbeaver_types},
+    {"select |from pg_catalog.pg_database d", answer_databases},
+    {"select n.nspname as \"name\"|from pg_catalog.pg_namespace n", answer_schemas},
     {"select n.nspname as \"schema\", c.relname as \"name\"|from pg_catalog.pg_class c|"
      "c.relkind in (",
-     0, answer_list},
-    {"select c.oid, n.nspname, c.relname from pg_catalog.pg_class c", 0, answer_lookup},
-    {"select c.relchecks, c.relkind|from pg_catalog.pg_class c|where c.oid = ", 0, answer_relation},
-    {"select a.attname|from pg_catalog.pg_attribute a|a.attrelid = ", 0, answer_attributes},
-    {"select nspname as table_schem, null as table_catalog from pg_catalog.pg_namespace", 0,
+     answer_list},
+    {"select c.oid, n.nspname, c.relname from pg_catalog.pg_class c", answer_lookup},
+    {"select c.relchecks, c.relkind|from pg_catalog.pg_class c|where c.oid = ", answer_relation},
+    {"select a.attname|from pg_catalog.pg_attribute a|a.attrelid = ", answer_attributes},
+    {"select nspname as table_schem, null as table_catalog from pg_catalog.pg_namespace",
      pg_cat_jdbc_schemas},
     {"select null as table_cat, n.nspname as table_schem, c.relname as table_name|"
      "from pg_catalog.pg_namespace n, pg_catalog.pg_class c",
-     0, pg_cat_jdbc_tables},
-    {"select * from (select n.nspname,c.relname,a.attname,a.atttypid", 0, pg_cat_jdbc_columns},
+     pg_cat_jdbc_tables},
+    {"select * from (select n.nspname,c.relname,a.attname,a.atttypid", pg_cat_jdbc_columns},
     /* psqlODBC: SQLTables, SQLColumns */
-    {"select relname, nspname, relkind from pg_catalog.pg_class c, pg_catalog.pg_namespace n", 0,
+    {"select relname, nspname, relkind from pg_catalog.pg_class c, pg_catalog.pg_namespace n",
      pg_cat_odbc_tables},
     {"select n.nspname, c.relname, a.attname, a.atttypid, t.typname, a.attnum, a.attlen, "
      "a.atttypmod, a.attnotnull, c.relhasrules",
-     0, pg_cat_odbc_columns},
+     pg_cat_odbc_columns},
 };
 
 /* The answer for normalized N, or NULL. */
 static answer_fn find(const char *n) {
   if (strncmp(n, "select ", 7) != 0) return NULL;
+  int kinds[8];
+  char names[8][64];
+  if (session_select(n, kinds, names) > 0) return answer_session;
   for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++)
-    if (strncmp(n, patterns[i].words, 7) == 0 && contains_in_order(n, patterns[i].words) &&
-        !(patterns[i].no_from && strstr(n, " from ")))
+    if (strncmp(n, patterns[i].words, 7) == 0 && contains_in_order(n, patterns[i].words))
       return patterns[i].fn;
   if (strstr(n, "pg_catalog.") || strstr(n, "information_schema.")) return answer_empty;
   return NULL;

@@ -28,6 +28,10 @@ typedef int (*pg_cat_table_fn)(pg_conn_t *c, pg_rows_t *out, const char *db, con
 int pg_cat_each_table(pg_conn_t *c, regex_t *db_re, regex_t *tab_re, int only_current,
                       pg_rows_t *out, pg_cat_table_fn fn);
 int pg_cat_remember(pg_conn_t *c, const char *db, const char *table);
+/* A table remembered by its OID, or NULL. */
+const pg_rel_t *pg_cat_rel_by_oid(pg_conn_t *c, uint32_t oid);
+/* The number after KEY in N (quoted or not), 0 when absent. */
+uint32_t pg_cat_oid_after(const char *n, const char *key);
 
 /* pg_catalog_tools.c: pgJDBC's getSchemas, getTables, getColumns;
  * psqlODBC's SQLTables and SQLColumns; DBeaver's start-up queries. */
@@ -36,5 +40,10 @@ int pg_cat_jdbc_tables(pg_conn_t *c, const char *n, pg_result_t *r);
 int pg_cat_jdbc_columns(pg_conn_t *c, const char *n, pg_result_t *r);
 int pg_cat_odbc_tables(pg_conn_t *c, const char *n, pg_result_t *r);
 int pg_cat_odbc_columns(pg_conn_t *c, const char *n, pg_result_t *r);
+int pg_cat_dbeaver_databases(pg_conn_t *c, const char *n, pg_result_t *r);
+int pg_cat_dbeaver_schemas(pg_conn_t *c, const char *n, pg_result_t *r);
+int pg_cat_dbeaver_tables(pg_conn_t *c, const char *n, pg_result_t *r);
+int pg_cat_dbeaver_columns(pg_conn_t *c, const char *n, pg_result_t *r);
+int pg_cat_dbeaver_types(pg_conn_t *c, const char *n, pg_result_t *r);
 
 #endif

@@ -207,3 +207,223 @@ int pg_cat_odbc_columns(pg_conn_t *c, const char *n, pg_result_t *r) {
   filters_read(&f, n, "n.nspname", "c.relname", "a.attname");
   return answer_filtered(c, r, cols, types, 18, &f, add_odbc_columns);
 }
+
+/* ---- DBeaver ----
+ * Its navigator reads the database, the schemas, each schema's tables
+ * (by the schema's OID, a parameter) and their columns (by the table's or
+ * the schema's OID), and the types, selecting "x.oid, x.*" of the catalog
+ * relations: the answers carry the columns it reads by name (others are
+ * absent, which it takes as NULL). pg_catalog is listed as a schema (the
+ * types live there); it holds no tables. */
+
+#define PG_CATALOG_OID "11"
+
+static void typed(pg_rows_t *rows, const char *const *cols, const uint32_t *types, int n) {
+  for (int i = 0; rows && i < n; i++)
+    pg_rows_col(rows, i, cols[i], types[i]);
+}
+
+int pg_cat_dbeaver_databases(pg_conn_t *c, const char *n, pg_result_t *r) {
+  static const char *const cols[] = {
+      "oid",      "datname",       "datdba",       "encoding",     "datcollate",
+      "datctype", "datistemplate", "datallowconn", "datconnlimit", "dattablespace"};
+  static const uint32_t types[] = {26, 19, 26, 23, 19, 19, 16, 16, 23, 26};
+  (void)n;
+  pg_rows_t *rows = pg_cat_new_rows(c, r, 10, cols);
+  typed(rows, cols, types, 10);
+  if (!rows) return -1;
+  char oid[16];
+  snprintf(oid, sizeof oid, "%u", pg_cat_name_oid(c->database, NULL));
+  const char *row[10] = {oid, c->database, "10", "6", "C", "C", "f", "t", "-1", "1663"};
+  pg_rows_add(rows, row);
+  return 0;
+}
+
+int pg_cat_dbeaver_schemas(pg_conn_t *c, const char *n, pg_result_t *r) {
+  static const char *const cols[] = {"oid", "nspname", "nspowner", "nspacl", "description"};
+  static const uint32_t types[] = {26, 19, 26, 25, 25};
+  regex_t re;
+  int bad = 0, has = pg_cat_name_after(n, "nspname", &re, &bad);
+  pg_rows_t *dbs = bad ? NULL : pg_cat_hive_rows(c, "SHOW DATABASES", 1);
+  pg_rows_t *rows = dbs ? pg_cat_new_rows(c, r, 5, cols) : NULL;
+  typed(rows, cols, types, 5);
+  if (bad) pg_send_error(c, "ERROR", "22025", "invalid LIKE pattern", 0);
+  /* by name, as asked (SHOW DATABASES is sorted): pg_catalog among them */
+  int catalog = !has || regexec(&re, "pg_catalog", 0, NULL, 0) == 0;
+  for (size_t i = 0; rows && i <= dbs->n_rows; i++) {
+    const char *db = i < dbs->n_rows ? dbs->cells[i] : NULL;
+    if (catalog && (!db || strcmp(db, "pg_catalog") > 0)) {
+      const char *row[5] = {PG_CATALOG_OID, "pg_catalog", "10", NULL, NULL};
+      pg_rows_add(rows, row);
+      catalog = 0;
+    }
+    if (!db || (has && regexec(&re, db, 0, NULL, 0) != 0)) continue;
+    char oid[16];
+    snprintf(oid, sizeof oid, "%u", pg_cat_name_oid(db, NULL));
+    const char *row[5] = {oid, db, "10", NULL, NULL};
+    pg_rows_add(rows, row);
+  }
+  pg_rows_free(dbs);
+  if (has) regfree(&re);
+  return rows ? 0 : -1;
+}
+
+/* The Hive database whose schema OID is OID into OUT: 1, 0 when none. */
+static int db_of_oid(pg_conn_t *c, uint32_t oid, char *out, size_t cap, int *err) {
+  pg_rows_t *dbs = pg_cat_hive_rows(c, "SHOW DATABASES", 1);
+  *err = !dbs;
+  int found = 0;
+  for (size_t i = 0; dbs && i < dbs->n_rows && !found; i++)
+    if (dbs->cells[i] && pg_cat_name_oid(dbs->cells[i], NULL) == oid && strlen(dbs->cells[i]) < cap)
+      found = snprintf(out, cap, "%s", dbs->cells[i]) > 0;
+  pg_rows_free(dbs);
+  return found;
+}
+
+/* A regular expression matching exactly NAME. */
+static int exact(const char *name, regex_t *re) {
+  char pat[300];
+  size_t k = 0;
+  pat[k++] = '^';
+  for (const char *p = name; *p && k + 3 < sizeof pat; p++) {
+    if (strchr(".[]()*+?{}|^$\\", *p)) pat[k++] = '\\';
+    pat[k++] = *p;
+  }
+  pat[k++] = '$';
+  pat[k] = '\0';
+  return regcomp(re, pat, REG_EXTENDED | REG_NOSUB) == 0;
+}
+
+/* Runs EACH on the tables of the schema with OID SCHEMA (filtered by
+ * TAB_RE when set); 0 when the schema is unknown, -1 on error. */
+static int each_table_of(pg_conn_t *c, uint32_t schema, regex_t *tab_re, pg_rows_t *rows,
+                         pg_cat_table_fn each) {
+  char db[128];
+  int err = 0;
+  if (!db_of_oid(c, schema, db, sizeof db, &err)) return err ? -1 : 0;
+  regex_t db_re;
+  if (!exact(db, &db_re)) return 0;
+  int rc = pg_cat_each_table(c, &db_re, tab_re, 0, rows, each);
+  regfree(&db_re);
+  return rc;
+}
+
+static int add_dbeaver_table(pg_conn_t *c, pg_rows_t *out, const char *db, const char *t) {
+  char oid[16], ns[16];
+  snprintf(oid, sizeof oid, "%u", pg_cat_name_oid(db, t));
+  snprintf(ns, sizeof ns, "%u", pg_cat_name_oid(db, NULL));
+  const char *row[14] = {oid, t, ns, "10", "r", "p", "f", "f", "f", "f", "0", "f", NULL, NULL};
+  pg_rows_add(out, row);
+  return pg_cat_remember(c, db, t);
+}
+
+/* a schema's tables (c.relnamespace=OID, and relname='x' for one) */
+int pg_cat_dbeaver_tables(pg_conn_t *c, const char *n, pg_result_t *r) {
+  static const char *const cols[] = {"oid",
+                                     "relname",
+                                     "relnamespace",
+                                     "relowner",
+                                     "relkind",
+                                     "relpersistence",
+                                     "relhasindex",
+                                     "relhasrules",
+                                     "relhastriggers",
+                                     "relhassubclass",
+                                     "relchecks",
+                                     "relispartition",
+                                     "description",
+                                     "partition_key"};
+  static const uint32_t types[] = {26, 19, 26, 26, 18, 18, 16, 16, 16, 16, 21, 16, 25, 25};
+  regex_t tab_re;
+  int bad = 0, has_tab = pg_cat_name_after(n, "relname", &tab_re, &bad);
+  pg_rows_t *rows = bad ? NULL : pg_cat_new_rows(c, r, 14, cols);
+  typed(rows, cols, types, 14);
+  int rc = -1;
+  if (rows)
+    rc = each_table_of(c, pg_cat_oid_after(n, "c.relnamespace="), has_tab ? &tab_re : NULL, rows,
+                       add_dbeaver_table);
+  else if (bad)
+    pg_send_error(c, "ERROR", "22025", "invalid LIKE pattern", 0);
+  if (has_tab) regfree(&tab_re);
+  return rc;
+}
+
+static void dbeaver_column_row(pg_rows_t *out, const column_t *col) {
+  char rel[16], oid[16], len[16], num[16], mod[16];
+  snprintf(rel, sizeof rel, "%u", pg_cat_name_oid(col->db, col->table));
+  snprintf(oid, sizeof oid, "%u", col->type.oid);
+  snprintf(len, sizeof len, "%d", (int)col->type.typlen);
+  snprintf(num, sizeof num, "%d", col->attnum);
+  snprintf(mod, sizeof mod, "%d", (int)col->type.typmod);
+  const char *row[14] = {col->table, rel, col->name, oid, len, num,  mod,
+                         "f",        "f", "",        "",  "0", NULL, col->comment};
+  pg_rows_add(out, row);
+}
+
+static int add_dbeaver_columns(pg_conn_t *c, pg_rows_t *out, const char *db, const char *t) {
+  return each_column(c, out, db, t, dbeaver_column_row);
+}
+
+/* the columns of one table (c.oid=OID) or of a schema's (c.relnamespace=OID) */
+int pg_cat_dbeaver_columns(pg_conn_t *c, const char *n, pg_result_t *r) {
+  static const char *const cols[] = {"relname",   "attrelid",    "attname",      "atttypid",
+                                     "attlen",    "attnum",      "atttypmod",    "attnotnull",
+                                     "atthasdef", "attidentity", "attgenerated", "attndims",
+                                     "def_value", "description"};
+  static const uint32_t types[] = {19, 26, 19, 26, 21, 21, 23, 16, 16, 18, 18, 23, 25, 25};
+  pg_rows_t *rows = pg_cat_new_rows(c, r, 14, cols);
+  typed(rows, cols, types, 14);
+  if (!rows) return -1;
+  uint32_t table = pg_cat_oid_after(n, "c.oid="), schema = pg_cat_oid_after(n, "c.relnamespace=");
+  if (table) {
+    /* a table DBeaver knows by OID was listed in this session */
+    const pg_rel_t *rel = pg_cat_rel_by_oid(c, table);
+    return rel ? add_dbeaver_columns(c, rows, rel->db, rel->table) : 0;
+  }
+  return each_table_of(c, schema, NULL, rows, add_dbeaver_columns);
+}
+
+/* the types values are sent as (pg_types.c), in pg_catalog */
+int pg_cat_dbeaver_types(pg_conn_t *c, const char *n, pg_result_t *r) {
+  static const char *const cols[] = {
+      "oid",         "typname",     "typnamespace", "typowner", "typlen",         "typbyval",
+      "typtype",     "typcategory", "typisdefined", "typrelid", "typelem",        "typarray",
+      "typbasetype", "typtypmod",   "typndims",     "relkind",  "base_type_name", "description"};
+  static const uint32_t types[] = {26, 19, 26, 26, 21, 16, 18, 18, 16,
+                                   26, 26, 26, 26, 23, 23, 18, 25, 25};
+  static const struct {
+    uint32_t oid;
+    const char *len, *byval, *category;
+  } known[] = {{16, "1", "t", "B"},    {17, "-1", "f", "U"},  {20, "8", "t", "N"},
+               {21, "2", "t", "N"},    {23, "4", "t", "N"},   {25, "-1", "f", "S"},
+               {700, "4", "t", "N"},   {701, "8", "t", "N"},  {1042, "-1", "f", "S"},
+               {1043, "-1", "f", "S"}, {1082, "4", "t", "D"}, {1114, "8", "t", "D"},
+               {1700, "-1", "f", "N"}};
+  (void)n;
+  pg_rows_t *rows = pg_cat_new_rows(c, r, 18, cols);
+  typed(rows, cols, types, 18);
+  for (size_t i = 0; rows && i < sizeof known / sizeof known[0]; i++) {
+    char oid[16];
+    snprintf(oid, sizeof oid, "%u", known[i].oid);
+    const char *row[18] = {oid,
+                           type_name(known[i].oid),
+                           PG_CATALOG_OID,
+                           "10",
+                           known[i].len,
+                           known[i].byval,
+                           "b",
+                           known[i].category,
+                           "t",
+                           "0",
+                           "0",
+                           "0",
+                           "0",
+                           "-1",
+                           "0",
+                           NULL,
+                           NULL,
+                           NULL};
+    pg_rows_add(rows, row);
+  }
+  return rows ? 0 : -1;
+}

@@ -170,7 +170,9 @@ static int on_parse(pg_conn_t *c, const pg_frame_t *f) {
   /* the parameters: as many as the client declared or the statement has;
    * a type the client left open (0) is the one the statement needs, else
    * text (what ParameterDescription says and Bind decodes by) */
-  int n_params = s->tmpl ? pg_api_parameter_count(s->tmpl) : 0;
+  int n_params = s->tmpl                   ? pg_api_parameter_count(s->tmpl)
+                 : s->kind == PG_K_CATALOG ? pg_params_highest(s->sql)
+                                           : 0;
   if (m.n_types > n_params) n_params = m.n_types;
   if (n_params > 0) {
     s->types = calloc((size_t)n_params, sizeof *s->types);
@@ -231,6 +233,16 @@ static int on_bind(pg_conn_t *c, const pg_frame_t *f) {
     return 0;
   }
   p->kind = s->kind;
+  if (s->kind == PG_K_CATALOG && m.n_params > 0) {
+    char *sql = pg_params_inline(c, s->sql, &m, s->types, s->n_types);
+    if (!sql) {
+      c->ext_failed = 1;
+      portal_free(p);
+      return 0;
+    }
+    free(p->sql);
+    p->sql = sql;
+  }
   p->n_formats = m.n_result_formats;
   for (int i = 0; i < m.n_result_formats; i++)
     p->formats[i] = (int16_t)pg_bind_result_format(&m, i);

@@ -269,3 +269,118 @@ int pg_bind_params(pg_conn_t *c, hl_stmt_t *st, const pg_bind_msg_t *m, const ui
   }
   return 0;
 }
+
+/* ---- parameters of catalog queries: written into the text ---- */
+
+/* The number N of the placeholder $N at P (not inside a quoted string or
+ * an identifier), or 0. */
+static int placeholder_at(const char *sql, const char *p) {
+  if (*p != '$' || !isdigit((unsigned char)p[1])) return 0;
+  if (p > sql && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) return 0;
+  long n = strtol(p + 1, NULL, 10);
+  return n > 0 && n <= 65535 ? (int)n : 0;
+}
+
+/* Calls FN for every character of SQL outside quotes and every
+ * placeholder (N > 0 then). */
+typedef int (*scan_fn)(void *ctx, const char *p, int n);
+
+static int scan(const char *sql, scan_fn fn, void *ctx) {
+  for (const char *p = sql; *p; p++) {
+    if (*p == '\'' || *p == '"') {
+      const char *q = strchr(p + 1, *p);
+      size_t len = q ? (size_t)(q - p) + 1 : strlen(p);
+      for (size_t i = 0; i < len; i++)
+        if (fn(ctx, p + i, 0) != 0) return -1;
+      p += len - 1;
+      continue;
+    }
+    int n = placeholder_at(sql, p);
+    if (fn(ctx, p, n) != 0) return -1;
+    while (n && isdigit((unsigned char)p[1]))
+      p++;
+  }
+  return 0;
+}
+
+static int highest(void *ctx, const char *p, int n) {
+  (void)p;
+  if (n > *(int *)ctx) *(int *)ctx = n;
+  return 0;
+}
+
+int pg_params_highest(const char *sql) {
+  int n = 0;
+  scan(sql, highest, &n);
+  return n;
+}
+
+typedef struct inline_ctx {
+  pg_conn_t *c;
+  const pg_bind_msg_t *m;
+  const uint32_t *types;
+  int n_types;
+  char *out;
+  size_t len, cap;
+} inline_ctx_t;
+
+static int put(inline_ctx_t *x, const char *s, size_t n) {
+  if (x->len + n + 1 > x->cap) {
+    size_t cap = (x->len + n + 1) * 2;
+    char *grown = realloc(x->out, cap);
+    if (!grown) return -1;
+    x->out = grown;
+    x->cap = cap;
+  }
+  memcpy(x->out + x->len, s, n);
+  x->len += n;
+  x->out[x->len] = '\0';
+  return 0;
+}
+
+/* A literal for parameter N: NULL, a quoted string (quotes doubled), or
+ * the number of a binary integer. */
+static int put_value(inline_ctx_t *x, int n) {
+  size_t cursor = 0;
+  const unsigned char *v = NULL;
+  int32_t len = 0;
+  for (int i = 0; i < n; i++)
+    if (pg_bind_next_param(x->m, &cursor, &v, &len) != 0) return -1;
+  if (!v) return put(x, "NULL", 4);
+  if (pg_bind_param_format(x->m, n - 1) == 1) {
+    uint32_t oid = n - 1 < x->n_types ? x->types[n - 1] : 0;
+    if (!((oid == 20 && len == 8) || (oid == 23 && len == 4) || (oid == 21 && len == 2))) return -2;
+    char num[24];
+    int64_t i = be(v, len);
+    snprintf(num, sizeof num, "%lld", (long long)i);
+    return put(x, num, strlen(num));
+  }
+  if (put(x, "'", 1) != 0) return -1;
+  for (int32_t i = 0; i < len; i++) {
+    if (!v[i]) return -2;
+    if (put(x, (const char *)v + i, 1) != 0 || (v[i] == '\'' && put(x, "'", 1) != 0)) return -1;
+  }
+  return put(x, "'", 1);
+}
+
+static int inline_one(void *ctx, const char *p, int n) {
+  inline_ctx_t *x = ctx;
+  if (n == 0 || n > x->m->n_params) return put(x, p, 1);
+  int rc = put_value(x, n);
+  if (rc == -2)
+    pg_send_error(x->c, "ERROR", "0A000", "this parameter of a catalog query is not supported", 0);
+  else if (rc != 0)
+    pg_send_error(x->c, "ERROR", "53200", "out of memory", 0);
+  return rc;
+}
+
+char *pg_params_inline(pg_conn_t *c, const char *sql, const pg_bind_msg_t *m, const uint32_t *types,
+                       int n_types) {
+  inline_ctx_t x = {c, m, types, n_types, NULL, 0, 0};
+  if (put(&x, "", 0) != 0 || scan(sql, inline_one, &x) != 0) {
+    if (!x.out) pg_send_error(c, "ERROR", "53200", "out of memory", 0);
+    free(x.out);
+    return NULL;
+  }
+  return x.out;
+}

@@ -92,6 +92,29 @@ want = ("schema TABLE_SCHEM=default\nschema TABLE_SCHEM=web\n"
 if (p.returncode, p.stdout) != (0, want):
     failures.append("PgPeer metadata output:\n--- got (exit %d)\n%s%s--- want\n%s"
                     % (p.returncode, p.stdout, p.stderr, want))
+# DBeaver's navigator queries (their shapes, sent through pgJDBC)
+p = subprocess.run(["java", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Duser.timezone=UTC",
+                    "-cp", classes + os.pathsep + JAR, "PgPeer", str(srv.port), "dbeaver"],
+                   capture_output=True, text=True, timeout=240)
+oids = (16, 17, 20, 21, 23, 25, 700, 701, 1042, 1043, 1082, 1114, 1700)
+names = ("bool", "bytea", "int8", "int2", "int4", "text", "float4", "float8", "bpchar",
+         "varchar", "date", "timestamp", "numeric")
+want = ("session current_schema=default session_user=jdbc\n"
+        "database warehouse allowconn=true template=false\n"
+        "schema nspname=default nspowner=10\nschema nspname=pg_catalog nspowner=10\n"
+        "schema nspname=web nspowner=10\n"
+        "table relname=many relkind=r relhasindex=f\ntable relname=t relkind=r relhasindex=f\n"
+        "one table relname=many\n" +
+        "".join("column t.%s type=%d num=%d mod=%d notnull=false table=true\n"
+                % (c[0], oid, i + 1, mod) for i, (c, oid, mod) in enumerate(zip(
+                    cols, (23, 21, 25, 701, 1700, 1082, 1114, 16, 20, 17),
+                    (-1, -1, -1, -1, 12 * 65536 + 3 + 4, -1, -1, -1, -1, -1)))) +
+        "columns of the schema 11\n"
+        "types " + " ".join("%d:%s" % x for x in zip(oids, names)) + "\n"
+        "dbeaver done\n")
+if (p.returncode, p.stdout) != (0, want):
+    failures.append("PgPeer dbeaver output:\n--- got (exit %d)\n%s%s--- want\n%s"
+                    % (p.returncode, p.stdout, p.stderr, want))
 rc, _ = srv.stop()
 if rc != 0:
     failures.append("exit status %d" % rc)

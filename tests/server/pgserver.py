@@ -145,16 +145,26 @@ class Postgres:
             _started.append(self.proc)
             deadline = time.time() + 30
             while self.proc.poll() is None and time.time() < deadline:
-                try:
-                    socket.create_connection((self.host, self.port), timeout=1).close()
+                if self._ready():
                     return
-                except OSError:
-                    time.sleep(0.1)
+                time.sleep(0.1)
             self.proc.kill()
             self.proc.wait()
             _started.remove(self.proc)
         with open(os.path.join(self.dir, "log"), errors="replace") as f:
             raise RuntimeError("PostgreSQL did not start: %s" % f.read())
+
+    def _ready(self):
+        """A session starts: the port may accept before the server takes
+        sessions (FATAL 57P03 "the database system is starting up")."""
+        try:
+            c = Raw(self.port, self.host)
+            c.startup(user="tester", database="postgres")
+            ok = c.until_ready()[-1] == (b"Z", b"I")
+            c.close()
+            return ok
+        except (OSError, EOFError):
+            return False
 
     def stop(self):
         """Fast shutdown (SIGINT); returns the exit status."""

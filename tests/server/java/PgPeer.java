@@ -38,10 +38,104 @@ public class PgPeer {
     }
   }
 
+  static long firstLong(PreparedStatement st, String col, String where, String value)
+      throws SQLException {
+    long found = 0;
+    try (ResultSet rs = st.executeQuery()) {
+      while (rs.next())
+        if (rs.getString(where).equals(value)) found = rs.getLong(col);
+    }
+    return found;
+  }
+
+  // The shapes of the catalog queries DBeaver's navigator sends on
+  // opening a connection and a schema (prepared, OIDs as parameters)
+  static void dbeaver(String url) throws SQLException {
+    try (Connection c = DriverManager.getConnection(url)) {
+      try (Statement st = c.createStatement()) {
+        dump("session", st.executeQuery("SELECT current_schema(),session_user"), "current_schema",
+            "session_user");
+      }
+      try (PreparedStatement st = c.prepareStatement(
+               "SELECT db.oid,db.* FROM pg_catalog.pg_database db WHERE datname=?")) {
+        st.setString(1, "warehouse");
+        try (ResultSet rs = st.executeQuery()) {
+          while (rs.next())
+            System.out.println("database " + rs.getString("datname") + " allowconn="
+                + rs.getBoolean("datallowconn") + " template=" + rs.getBoolean("datistemplate"));
+        }
+      }
+      PreparedStatement ns = c.prepareStatement(
+          "SELECT n.oid,n.*,d.description FROM pg_catalog.pg_namespace n\n"
+          + "LEFT OUTER JOIN pg_catalog.pg_description d ON d.objoid=n.oid AND d.objsubid=0 AND "
+          + "d.classoid='pg_namespace'::regclass\n ORDER BY nspname");
+      dump("schema", ns.executeQuery(), "nspname", "nspowner");
+      long web = firstLong(ns, "oid", "nspname", "web");
+      String tables = "SELECT c.oid,c.*,d.description\nFROM pg_catalog.pg_class c\n"
+          + "LEFT OUTER JOIN pg_catalog.pg_description d ON d.objoid=c.oid AND d.objsubid=0 AND "
+          + "d.classoid='pg_class'::regclass\nWHERE c.relnamespace=? AND c.relkind not in "
+          + "('i','I','c')";
+      long t;
+      try (PreparedStatement st = c.prepareStatement(tables)) {
+        st.setLong(1, web);
+        dump("table", st.executeQuery(), "relname", "relkind", "relhasindex");
+        t = firstLong(st, "oid", "relname", "t");
+      }
+      try (PreparedStatement st = c.prepareStatement(tables + " AND relname=?")) {
+        st.setLong(1, web);
+        st.setString(2, "many");
+        dump("one table", st.executeQuery(), "relname");
+      }
+      String columns = "SELECT c.relname,a.*,pg_catalog.pg_get_expr(ad.adbin, ad.adrelid, true) "
+          + "as def_value,dsc.description\nFROM pg_catalog.pg_attribute a\n"
+          + "INNER JOIN pg_catalog.pg_class c ON (a.attrelid=c.oid)\n"
+          + "LEFT OUTER JOIN pg_catalog.pg_attrdef ad ON (a.attrelid=ad.adrelid AND a.attnum = "
+          + "ad.adnum)\nLEFT OUTER JOIN pg_catalog.pg_description dsc ON (c.oid=dsc.objoid AND "
+          + "a.attnum = dsc.objsubid)\nWHERE NOT a.attisdropped AND c.relkind not in "
+          + "('i','I','c') AND ";
+      try (PreparedStatement st = c.prepareStatement(columns + "c.oid=? ORDER BY a.attnum")) {
+        st.setLong(1, t);
+        try (ResultSet rs = st.executeQuery()) {
+          while (rs.next())
+            System.out.println("column " + rs.getString("relname") + "." + rs.getString("attname")
+                + " type=" + rs.getLong("atttypid") + " num=" + rs.getInt("attnum")
+                + " mod=" + rs.getInt("atttypmod") + " notnull=" + rs.getBoolean("attnotnull")
+                + " table=" + (rs.getLong("attrelid") == t));
+        }
+      }
+      try (PreparedStatement st =
+               c.prepareStatement(columns + "c.relnamespace=? ORDER BY a.attnum")) {
+        st.setLong(1, web);
+        int n = 0;
+        try (ResultSet rs = st.executeQuery()) {
+          while (rs.next()) n++;
+        }
+        System.out.println("columns of the schema " + n);
+      }
+      try (Statement st = c.createStatement();
+           ResultSet rs = st.executeQuery("SELECT t.oid,t.*,c.relkind,"
+               + "format_type(nullif(t.typbasetype, 0), t.typtypmod) as base_type_name, "
+               + "d.description\nFROM pg_catalog.pg_type t\nLEFT OUTER JOIN pg_catalog.pg_class c "
+               + "ON c.oid=t.typrelid\nLEFT OUTER JOIN pg_catalog.pg_description d ON "
+               + "t.oid=d.objoid\nWHERE t.typname IS NOT NULL")) {
+        StringBuilder b = new StringBuilder("types");
+        while (rs.next()) b.append(' ').append(rs.getLong("oid")).append(':')
+            .append(rs.getString("typname"));
+        System.out.println(b);
+      }
+      ns.close();
+      System.out.println("dbeaver done");
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     String url = "jdbc:postgresql://127.0.0.1:" + args[0] + "/warehouse?user=jdbc";
     if (args.length > 1 && args[1].equals("metadata")) {
       metadata(url);
+      return;
+    }
+    if (args.length > 1 && args[1].equals("dbeaver")) {
+      dbeaver(url);
       return;
     }
     try (Connection c = DriverManager.getConnection(url)) {

@@ -5,9 +5,12 @@
  *
  * This is not a SQL engine for pg_catalog: each recognised query is one
  * entry of a table of patterns (distinctive words the lower-cased query
- * must contain, in order) with the function that answers it.  Today the
- * table holds what psql's \l, \dn, \dt [PATTERN] and \d TABLE send, and
- * version() / current_schema() / current_database().  Any other SELECT
+ * must contain, in order; unqualified catalog relations read as
+ * pg_catalog's) with the function that answers it.  The table holds what
+ * psql's \l, \dn, \dt [PATTERN] and \d TABLE send (answered here), and
+ * pgJDBC's, psqlODBC's and DBeaver's questions (pg_catalog_tools.c); a
+ * SELECT without FROM of session functions (version(), current_schema(),
+ * session_user, ...) is answered here too.  Any other SELECT
  * that reads pg_catalog or information_schema is answered with no rows
  * (the follow-up probes of \d: indexes, constraints, triggers, policies,
  * publications), with as many columns as its select list has.

@@ -1,7 +1,8 @@
 /*
- * pg_catalog_tools.c -- the catalog queries of drivers, answered from
- * hivelite's catalog: pgJDBC's DatabaseMetaData (getSchemas, getTables,
- * getColumns) and psqlODBC's SQLTables and SQLColumns.  pg_catalog.c
+ * pg_catalog_tools.c -- the catalog queries of drivers and tools, answered
+ * from hivelite's catalog: pgJDBC's DatabaseMetaData (getSchemas,
+ * getTables, getColumns), psqlODBC's SQLTables and SQLColumns, and
+ * DBeaver's navigator (database, schemas, tables, columns, types).  pg_catalog.c
  * recognises the queries (its pattern table) and calls these; the helpers
  * they share are in pg_catalog_int.h.
  *

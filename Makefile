@@ -84,6 +84,11 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_pg_wire.c src/server/pg_wire.c \
 	  -o build-fuzz/fuzz_pg_wire
 	./build-fuzz/fuzz_pg_wire -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-pg_wire tests/fuzz/corpus/pg_wire
+	@# the server's reading of catalog query text and parameters
+	@mkdir -p build-fuzz/corpus-pg_sqltext
+	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_pg_sqltext.c src/server/pg_sqltext.c \
+	  src/server/pg_wire.c -o build-fuzz/fuzz_pg_sqltext
+	./build-fuzz/fuzz_pg_sqltext -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-pg_sqltext tests/fuzz/corpus/pg_sqltext
 	@# the stored column profile decoder
 	@mkdir -p build-fuzz/corpus-prof_state
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_prof_state.c src/vector/profile.c \

@@ -31,130 +31,12 @@
 
 typedef int (*answer_fn)(pg_conn_t *c, const char *n, pg_result_t *r);
 
-/* PostgreSQL's catalog relations that clients name without a schema
- * (pg_catalog is always first on PostgreSQL's search path, so an
- * unqualified pg_type is pg_catalog.pg_type there too). */
-static const char *const catalog_rels[] = {
-    "pg_am",         "pg_attrdef",    "pg_attribute",   "pg_authid", "pg_class",     "pg_collation",
-    "pg_constraint", "pg_database",   "pg_description", "pg_enum",   "pg_extension", "pg_index",
-    "pg_inherits",   "pg_namespace",  "pg_proc",        "pg_range",  "pg_roles",     "pg_settings",
-    "pg_tables",     "pg_tablespace", "pg_trigger",     "pg_type",   "pg_user",      "pg_views"};
-
-/* The length of the catalog relation named at P (a whole word), or 0. */
-static size_t catalog_rel_at(const char *p) {
-  for (size_t i = 0; i < sizeof catalog_rels / sizeof catalog_rels[0]; i++) {
-    size_t k = strlen(catalog_rels[i]);
-    if (strncasecmp(p, catalog_rels[i], k) == 0 && !isalnum((unsigned char)p[k]) && p[k] != '_')
-      return k;
-  }
-  return 0;
-}
-
-/* Lower-cased copy of S with runs of blanks as one space, and unqualified
- * catalog relations qualified with pg_catalog. (what the patterns name). */
-static char *normalize(const char *s) {
-  size_t n = strlen(s), extra = 0;
-  for (const char *p = s; *p; p++)
-    if ((p == s || (!isalnum((unsigned char)p[-1]) && p[-1] != '_' && p[-1] != '.')) &&
-        catalog_rel_at(p))
-      extra += sizeof "pg_catalog." - 1;
-  char *out = malloc(n + extra + 1), *o = out;
-  if (!out) return NULL;
-  int space = 1;
-  for (const char *p = s; *p; p++) {
-    if ((p == s || (!isalnum((unsigned char)p[-1]) && p[-1] != '_' && p[-1] != '.')) &&
-        catalog_rel_at(p)) {
-      memcpy(o, "pg_catalog.", sizeof "pg_catalog." - 1);
-      o += sizeof "pg_catalog." - 1;
-    }
-    if (isspace((unsigned char)*p)) {
-      if (!space) *o++ = ' ';
-      space = 1;
-    } else {
-      *o++ = (char)tolower((unsigned char)*p);
-      space = 0;
-    }
-  }
-  while (o > out && o[-1] == ' ')
-    o--;
-  *o = '\0';
-  return out;
-}
-
-/* 1 when every word of WORDS ('|'-separated) occurs in S, in order. */
-static int contains_in_order(const char *s, const char *words) {
-  const char *at = s;
-  char w[128];
-  while (*words) {
-    size_t n = strcspn(words, "|");
-    if (n >= sizeof w) return 0;
-    memcpy(w, words, n);
-    w[n] = '\0';
-    const char *hit = strstr(at, w);
-    if (!hit) return 0;
-    at = hit + n;
-    words += n + (words[n] == '|');
-  }
-  return 1;
-}
-
 /* ---- SELECT of session functions without FROM ---- */
-
-/* What clients ask of the session without FROM (DBeaver: "SELECT
- * current_schema(), session_user"), with PostgreSQL's column names. */
-static const char *const session_functions[] = {
-    "version()",       "current_schema()", "current_schema", "current_database()",
-    "current_catalog", "session_user",     "current_user",   "user"};
-
-/* The index in session_functions of the select-list item ITEM[0..LEN)
- * (an optional pg_catalog. prefix, an optional "as alias" copied into
- * ALIAS), or -1. */
-static int session_function(const char *item, size_t len, char *alias, size_t cap) {
-  while (len && *item == ' ')
-    item++, len--;
-  while (len && item[len - 1] == ' ')
-    len--;
-  const char *as = NULL;
-  for (size_t i = 0; i + 4 <= len; i++)
-    if (strncmp(item + i, " as ", 4) == 0) as = item + i;
-  size_t fn_len = as ? (size_t)(as - item) : len;
-  if (fn_len > 11 && strncmp(item, "pg_catalog.", 11) == 0) item += 11, fn_len -= 11;
-  for (size_t k = 0; k < sizeof session_functions / sizeof session_functions[0]; k++) {
-    const char *f = session_functions[k];
-    if (strlen(f) != fn_len || strncmp(item, f, fn_len) != 0) continue;
-    size_t name_len = as ? len - (size_t)(as + 4 - item) : strcspn(f, "(");
-    const char *name = as ? as + 4 : f;
-    if (name_len >= cap) return -1;
-    memcpy(alias, name, name_len);
-    alias[name_len] = '\0';
-    if (alias[0] == '"') { /* "x" */
-      memmove(alias, alias + 1, name_len);
-      alias[strcspn(alias, "\"")] = '\0';
-    }
-    return (int)k;
-  }
-  return -1;
-}
-
-/* Walks the select list of N (no FROM): the session function of each
- * item into KINDS and NAMES; the count, or -1 when an item is not one. */
-static int session_select(const char *n, int kinds[8], char names[8][64]) {
-  if (strncmp(n, "select ", 7) != 0 || strstr(n, " from ")) return -1;
-  const char *p = n + 7;
-  int count = 0;
-  for (;;) {
-    size_t len = strcspn(p, ",;");
-    if (count == 8 || (kinds[count] = session_function(p, len, names[count], 64)) < 0) return -1;
-    count++;
-    if (p[len] != ',') return p[len] == '\0' || p[len] == ';' ? count : -1;
-    p += len + 1;
-  }
-}
 
 static int answer_session(pg_conn_t *c, const char *n, pg_result_t *r) {
   int kinds[8];
   char names[8][64];
-  int k = session_select(n, kinds, names);
+  int k = pg_cat_session_select(n, kinds, names);
   const char *cols[8], *row[8];
   for (int i = 0; i < k; i++) {
     cols[i] = names[i];
@@ -220,149 +102,6 @@ uint32_t pg_cat_name_oid(const char *a, const char *b) {
       h = (h ^ (unsigned char)*p) * 16777619u;
   }
   return 100000 + h % 2000000000u; /* above PostgreSQL's own OIDs */
-}
-
-/* The regular expression after KEY ("c.relname operator(pg_catalog.~) ")
- * in the normalized query, compiled into RE: 1, or 0 when absent. */
-static int pattern_after(const char *n, const char *key, regex_t *re, int *bad) {
-  const char *p = strstr(n, key);
-  if (!p) return 0;
-  p += strlen(key);
-  if (*p != '\'') return 0;
-  const char *end = strchr(p + 1, '\'');
-  if (!end || end - p > 400) return 0;
-  char pat[402];
-  memcpy(pat, p + 1, (size_t)(end - p - 1));
-  pat[end - p - 1] = '\0';
-  if (regcomp(re, pat, REG_EXTENDED | REG_NOSUB) != 0) {
-    *bad = 1;
-    return 0;
-  }
-  return 1;
-}
-
-/* The OID in "KEY'123'". */
-uint32_t pg_cat_oid_after(const char *n, const char *key) {
-  /* the first KEY followed by a number ("c.oid=dsc.objoid" is a join) */
-  for (const char *p = strstr(n, key); p; p = strstr(p + 1, key)) {
-    const char *v = p + strlen(key);
-    if (*v == '\'') v++;
-    if (isdigit((unsigned char)*v)) return (uint32_t)strtoul(v, NULL, 10);
-  }
-  return 0;
-}
-
-/* Columns of the select list (top-level commas before " from "). */
-static int select_list_count(const char *n) {
-  const char *p = n + 7; /* after "select " */
-  int depth = 0, count = 1;
-  for (; *p; p++) {
-    if (*p == '\'' || *p == '"') {
-      char q = *p;
-      for (p++; *p && *p != q; p++) {
-      }
-      if (!*p) break;
-    } else if (*p == '(') {
-      depth++;
-    } else if (*p == ')') {
-      depth--;
-    } else if (*p == ',' && depth == 0) {
-      count++;
-    } else if (depth == 0 && strncmp(p, " from ", 6) == 0) {
-      break;
-    }
-  }
-  return count;
-}
-
-/* The name of select-list item ITEM[0..LEN): its alias ("x as name"), else
- * its last identifier ("result.table_cat"), else "?column?". */
-static void item_name(const char *item, size_t len, char *out, size_t cap) {
-  while (len > 0 && item[len - 1] == ' ')
-    len--;
-  size_t start = len;
-  while (start > 0 && (isalnum((unsigned char)item[start - 1]) || item[start - 1] == '_'))
-    start--;
-  if (start == len || len - start >= cap) {
-    snprintf(out, cap, "?column?");
-    return;
-  }
-  memcpy(out, item + start, len - start);
-  out[len - start] = '\0';
-}
-
-/* The names of the select list's columns into NAMES (up to MAX): the count. */
-static int select_list_names(const char *n, char names[][64], int max) {
-  const char *p = n + 7, *item = p;
-  int depth = 0, count = 0;
-  for (;; p++) {
-    if (*p == '\'' || *p == '"') {
-      char q = *p;
-      for (p++; *p && *p != q; p++) {
-      }
-      if (!*p) break;
-      continue;
-    }
-    if (*p == '(') depth++;
-    if (*p == ')') depth--;
-    int end = !*p || (depth == 0 && (*p == ',' || strncmp(p, " from ", 6) == 0));
-    if (end) {
-      if (count < max) item_name(item, (size_t)(p - item), names[count], 64);
-      count++;
-      if (*p != ',') break;
-      item = p + 1;
-    }
-  }
-  return count < max ? count : max;
-}
-
-/* A LIKE pattern after KEY ("n.nspname like ") as a regular expression;
- * after a KEY that ends in "=" or "= ", the literal name. */
-int pg_cat_like_after(const char *n, const char *key, regex_t *re, int *bad) {
-  const char *p = strstr(n, key);
-  if (!p) return 0;
-  size_t key_len = strlen(key);
-  int literal = key_len >= 2 && (key[key_len - 1] == '=' || strcmp(key + key_len - 2, "= ") == 0);
-  p += key_len;
-  if (*p != '\'') return 0;
-  char pat[1024];
-  size_t k = 0;
-  pat[k++] = '^';
-  for (p++; *p && *p != '\'' && k + 4 < sizeof pat; p++) {
-    if (literal) {
-      if (strchr(".[]()*+?{}|^$\\", *p)) pat[k++] = '\\';
-      pat[k++] = *p;
-    } else if (*p == '\\' && p[1] && p[1] != '\'') {
-      p++;
-      if (!isalnum((unsigned char)*p)) pat[k++] = '\\';
-      pat[k++] = *p;
-    } else if (*p == '%') {
-      pat[k++] = '.';
-      pat[k++] = '*';
-    } else if (*p == '_') {
-      pat[k++] = '.';
-    } else {
-      if (strchr(".[]()*+?{}|^$\\", *p)) pat[k++] = '\\';
-      pat[k++] = *p;
-    }
-  }
-  pat[k++] = '$';
-  pat[k] = '\0';
-  if (regcomp(re, pat, REG_EXTENDED | REG_NOSUB) != 0) {
-    *bad = 1;
-    return 0;
-  }
-  return 1;
-}
-
-int pg_cat_name_after(const char *n, const char *field, regex_t *re, int *bad) {
-  char key[64];
-  snprintf(key, sizeof key, "%s like ", field);
-  if (pg_cat_like_after(n, key, re, bad)) return 1;
-  snprintf(key, sizeof key, "%s = ", field);
-  if (pg_cat_like_after(n, key, re, bad)) return 1;
-  snprintf(key, sizeof key, "%s=", field);
-  return pg_cat_like_after(n, key, re, bad);
 }
 
 /* The current Hive database (SET search_path or USE keep it). */
@@ -470,7 +209,7 @@ pg_rows_t *pg_cat_new_rows(pg_conn_t *c, pg_result_t *r, int n, const char *cons
 static int answer_databases(pg_conn_t *c, const char *n, pg_result_t *r) {
   static const char *const cols[] = {"Name",  "Owner",      "Encoding",        "Collate",
                                      "Ctype", "ICU Locale", "Locale Provider", "Access privileges"};
-  int k = select_list_count(n);
+  int k = pg_cat_select_list_count(n);
   if (k > 8) k = 8;
   pg_rows_t *rows = pg_cat_new_rows(c, r, k, cols);
   if (!rows) return -1;
@@ -513,8 +252,8 @@ static int answer_tables(pg_conn_t *c, const char *n, pg_result_t *r, int lookup
   static const char *const lookup_cols[] = {"oid", "nspname", "relname"};
   regex_t db_re, tab_re;
   int bad = 0;
-  int has_db = pattern_after(n, "n.nspname operator(pg_catalog.~) ", &db_re, &bad);
-  int has_tab = pattern_after(n, "c.relname operator(pg_catalog.~) ", &tab_re, &bad);
+  int has_db = pg_cat_pattern_after(n, "n.nspname operator(pg_catalog.~) ", &db_re, &bad);
+  int has_tab = pg_cat_pattern_after(n, "c.relname operator(pg_catalog.~) ", &tab_re, &bad);
   int rc = -1;
   if (bad) {
     pg_send_error(c, "ERROR", "2201B", "invalid regular expression", 0);
@@ -535,7 +274,7 @@ out:
 /* \d NAME's second question: the table's flags (c.relchecks, c.relkind, ...) */
 static int answer_relation(pg_conn_t *c, const char *n, pg_result_t *r) {
   const pg_rel_t *rel = pg_cat_rel_by_oid(c, pg_cat_oid_after(n, "where c.oid = "));
-  int k = select_list_count(n);
+  int k = pg_cat_select_list_count(n);
   pg_rows_t *rows = pg_cat_new_rows(c, r, k, NULL);
   if (!rows || !rel) return rows ? 0 : -1;
   /* relchecks, relkind, relhasindex, relhasrules, relhastriggers,
@@ -554,7 +293,7 @@ static int answer_relation(pg_conn_t *c, const char *n, pg_result_t *r) {
  * attidentity, attgenerated (DESCRIBE's rows, partition keys included) */
 static int answer_attributes(pg_conn_t *c, const char *n, pg_result_t *r) {
   const pg_rel_t *rel = pg_cat_rel_by_oid(c, pg_cat_oid_after(n, "a.attrelid = "));
-  int k = select_list_count(n);
+  int k = pg_cat_select_list_count(n);
   pg_rows_t *rows = pg_cat_new_rows(c, r, k, NULL);
   if (!rows || !rel) return rows ? 0 : -1;
   char sql[600];
@@ -576,7 +315,7 @@ static int answer_attributes(pg_conn_t *c, const char *n, pg_result_t *r) {
 /* any other catalog SELECT: no rows, as many columns as it asks */
 static int answer_empty(pg_conn_t *c, const char *n, pg_result_t *r) {
   char local[64][64];
-  int k = select_list_names(n, local, 64);
+  int k = pg_cat_select_list_names(n, local, 64);
   const char *ptrs[64];
   for (int i = 0; i < k; i++)
     ptrs[i] = local[i];
@@ -632,23 +371,23 @@ static answer_fn find(const char *n) {
   if (strncmp(n, "select ", 7) != 0) return NULL;
   int kinds[8];
   char names[8][64];
-  if (session_select(n, kinds, names) > 0) return answer_session;
+  if (pg_cat_session_select(n, kinds, names) > 0) return answer_session;
   for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++)
-    if (strncmp(n, patterns[i].words, 7) == 0 && contains_in_order(n, patterns[i].words))
+    if (strncmp(n, patterns[i].words, 7) == 0 && pg_cat_contains_in_order(n, patterns[i].words))
       return patterns[i].fn;
   if (strstr(n, "pg_catalog.") || strstr(n, "information_schema.")) return answer_empty;
   return NULL;
 }
 
 int pg_catalog_match(const char *stmt) {
-  char *n = normalize(stmt);
+  char *n = pg_cat_normalize(stmt);
   int hit = n && find(n) != NULL;
   free(n);
   return hit;
 }
 
 int pg_catalog_run(pg_conn_t *c, const char *stmt, pg_result_t *r) {
-  char *n = normalize(stmt);
+  char *n = pg_cat_normalize(stmt);
   answer_fn fn = n ? find(n) : NULL;
   int rc;
   if (!fn) {

@@ -7,6 +7,7 @@
 #define HL_PG_CATALOG_INT_H
 
 #include "pg_int.h"
+#include "pg_sqltext.h"
 
 #include <regex.h>
 
@@ -17,11 +18,6 @@ pg_rows_t *pg_cat_hive_rows(pg_conn_t *c, const char *sql, int n_cols);
 pg_rows_t *pg_cat_new_rows(pg_conn_t *c, pg_result_t *r, int n, const char *const *names);
 /* The made-up, stable OID of a schema (B NULL) or a table A.B. */
 uint32_t pg_cat_name_oid(const char *a, const char *b);
-/* The LIKE pattern after KEY in the normalized query N, compiled into RE:
- * 1, or 0 when absent (*BAD set when it does not compile). */
-int pg_cat_like_after(const char *n, const char *key, regex_t *re, int *bad);
-/* A filter on FIELD ("n.nspname"): "FIELD like '...'" or "FIELD = '...'". */
-int pg_cat_name_after(const char *n, const char *field, regex_t *re, int *bad);
 /* Calls FN for every (database, table) whose names match the optional
  * patterns (ONLY_CURRENT: in the current database); remembers their OIDs. */
 typedef int (*pg_cat_table_fn)(pg_conn_t *c, pg_rows_t *out, const char *db, const char *table);
@@ -30,8 +26,6 @@ int pg_cat_each_table(pg_conn_t *c, regex_t *db_re, regex_t *tab_re, int only_cu
 int pg_cat_remember(pg_conn_t *c, const char *db, const char *table);
 /* A table remembered by its OID, or NULL. */
 const pg_rel_t *pg_cat_rel_by_oid(pg_conn_t *c, uint32_t oid);
-/* The number after KEY in N (quoted or not), 0 when absent. */
-uint32_t pg_cat_oid_after(const char *n, const char *key);
 
 /* pg_catalog_tools.c: pgJDBC's getSchemas, getTables, getColumns;
  * psqlODBC's SQLTables and SQLColumns; DBeaver's start-up queries. */

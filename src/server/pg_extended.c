@@ -18,6 +18,7 @@
  * Bind (pg_params.c) into the portal's own statement handle.
  */
 #include "pg_int.h"
+#include "pg_sqltext.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -234,8 +235,13 @@ static int on_bind(pg_conn_t *c, const pg_frame_t *f) {
   }
   p->kind = s->kind;
   if (s->kind == PG_K_CATALOG && m.n_params > 0) {
-    char *sql = pg_params_inline(c, s->sql, &m, s->types, s->n_types);
+    int unsupported;
+    char *sql = pg_params_inline(s->sql, &m, s->types, s->n_types, &unsupported);
     if (!sql) {
+      if (unsupported)
+        pg_send_error(c, "ERROR", "0A000", "this parameter of a catalog query is not supported", 0);
+      else
+        pg_send_error(c, "ERROR", "53200", "out of memory", 0);
       c->ext_failed = 1;
       portal_free(p);
       return 0;

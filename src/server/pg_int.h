@@ -274,14 +274,6 @@ int pg_parse_date(const char *s, int64_t *days, const char **end);
 /* "YYYY-MM-DD[ HH:MM:SS[.f]]": microseconds since 2000-01-01 (digits past
  * the sixth truncated), *END after it; 0 or -1. */
 int pg_parse_timestamp(const char *s, int64_t *micros, const char **end);
-/* The highest placeholder $N of SQL outside quotes (0: none). */
-int pg_params_highest(const char *sql);
-/* SQL with each $N replaced by Bind's value N as a literal (NULL, a quoted
- * string, a binary integer's number): how catalog queries, which
- * pg_catalog.c reads as text, take parameters.  Malloc'd; NULL with an
- * error sent (0A000 for another binary type). */
-char *pg_params_inline(pg_conn_t *c, const char *sql, const pg_bind_msg_t *m, const uint32_t *types,
-                       int n_types);
 
 /* ---- catalog (pg_catalog.c) ---- */
 

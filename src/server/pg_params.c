@@ -13,6 +13,7 @@
  * bytea, date, timestamp(tz) and numeric; any other binary type is 0A000.
  */
 #include "pg_int.h"
+#include "pg_sqltext.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -22,14 +23,6 @@
 
 #define PG_EPOCH_DAYS   10957             /* 2000-01-01 - 1970-01-01 in days */
 #define PG_EPOCH_MICROS 946684800000000LL /* the same in microseconds */
-
-static int64_t be(const unsigned char *p, int n) {
-  uint64_t v = 0;
-  for (int i = 0; i < n; i++)
-    v = v << 8 | p[i];
-  if (n < 8 && (p[0] & 0x80)) v |= ~(uint64_t)0 << (8 * n); /* sign-extend */
-  return (int64_t)v;
-}
 
 static int bad_value(pg_conn_t *c, const char *sqlstate, const char *what, int idx) {
   char msg[160];
@@ -41,15 +34,16 @@ static int bad_value(pg_conn_t *c, const char *sqlstate, const char *what, int i
 /* numeric's binary form as a decimal (unscaled 128-bit value, scale). */
 static int bind_numeric(pg_conn_t *c, hl_stmt_t *st, int idx, const unsigned char *v, int32_t n) {
   if (n < 8) return bad_value(c, "22P03", "incorrect binary data format", idx);
-  int ndigits = (int)be(v, 2), weight = (int)be(v + 2, 2), dscale = (int)be(v + 6, 2);
-  unsigned sign = (unsigned)be(v + 4, 2) & 0xFFFF;
+  int ndigits = (int)pg_be_int(v, 2), weight = (int)pg_be_int(v + 2, 2),
+      dscale = (int)pg_be_int(v + 6, 2);
+  unsigned sign = (unsigned)pg_be_int(v + 4, 2) & 0xFFFF;
   if (ndigits < 0 || n != 8 + 2 * ndigits || dscale < 0 || dscale > 38 ||
       (sign != 0 && sign != 0x4000))
     return bad_value(c, "22P03", "incorrect binary data format (or NaN/infinity numeric)", idx);
   __int128 u = 0;
   const __int128 limit = (__int128)1 << 126;
   for (int k = 0; k < ndigits; k++) {
-    int d = (int)be(v + 8 + 2 * k, 2);
+    int d = (int)pg_be_int(v + 8 + 2 * k, 2);
     if (d < 0 || d > 9999) return bad_value(c, "22P03", "incorrect binary data format", idx);
     int exp10 = 4 * (weight - k) + dscale; /* the digit's power of ten in the unscaled value */
     __int128 term = d;
@@ -86,7 +80,7 @@ static int bind_binary(pg_conn_t *c, hl_stmt_t *st, int idx, uint32_t oid, const
   case 20: {
     int want = oid == 21 ? 2 : oid == 23 ? 4 : 8;
     if (n != want) return bad_value(c, "22P03", "incorrect binary data format", idx);
-    rc = pg_api_bind_int64(st, idx, be(v, n));
+    rc = pg_api_bind_int64(st, idx, pg_be_int(v, n));
     break;
   }
   case 700:
@@ -95,12 +89,12 @@ static int bind_binary(pg_conn_t *c, hl_stmt_t *st, int idx, uint32_t oid, const
       return bad_value(c, "22P03", "incorrect binary data format", idx);
     double d;
     if (oid == 700) {
-      uint32_t u = (uint32_t)be(v, 4);
+      uint32_t u = (uint32_t)pg_be_int(v, 4);
       float f;
       memcpy(&f, &u, 4);
       d = f;
     } else {
-      uint64_t u = (uint64_t)be(v, 8);
+      uint64_t u = (uint64_t)pg_be_int(v, 8);
       memcpy(&d, &u, 8);
     }
     rc = pg_api_bind_double(st, idx, d);
@@ -112,12 +106,12 @@ static int bind_binary(pg_conn_t *c, hl_stmt_t *st, int idx, uint32_t oid, const
     break;
   case 1082:
     if (n != 4) return bad_value(c, "22P03", "incorrect binary data format", idx);
-    rc = pg_api_bind_date(st, idx, (int32_t)(be(v, 4) + PG_EPOCH_DAYS));
+    rc = pg_api_bind_date(st, idx, (int32_t)(pg_be_int(v, 4) + PG_EPOCH_DAYS));
     break;
   case 1114:
   case 1184: /* timestamptz: hivelite's timestamps have no zone; taken as UTC */
     if (n != 8) return bad_value(c, "22P03", "incorrect binary data format", idx);
-    rc = pg_api_bind_timestamp(st, idx, be(v, 8) + PG_EPOCH_MICROS);
+    rc = pg_api_bind_timestamp(st, idx, pg_be_int(v, 8) + PG_EPOCH_MICROS);
     break;
   case 1700:
     return bind_numeric(c, st, idx, v, n);
@@ -268,119 +262,4 @@ int pg_bind_params(pg_conn_t *c, hl_stmt_t *st, const pg_bind_msg_t *m, const ui
     if (rc != 0) return -1;
   }
   return 0;
-}
-
-/* ---- parameters of catalog queries: written into the text ---- */
-
-/* The number N of the placeholder $N at P (not inside a quoted string or
- * an identifier), or 0. */
-static int placeholder_at(const char *sql, const char *p) {
-  if (*p != '$' || !isdigit((unsigned char)p[1])) return 0;
-  if (p > sql && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) return 0;
-  long n = strtol(p + 1, NULL, 10);
-  return n > 0 && n <= 65535 ? (int)n : 0;
-}
-
-/* Calls FN for every character of SQL outside quotes and every
- * placeholder (N > 0 then). */
-typedef int (*scan_fn)(void *ctx, const char *p, int n);
-
-static int scan(const char *sql, scan_fn fn, void *ctx) {
-  for (const char *p = sql; *p; p++) {
-    if (*p == '\'' || *p == '"') {
-      const char *q = strchr(p + 1, *p);
-      size_t len = q ? (size_t)(q - p) + 1 : strlen(p);
-      for (size_t i = 0; i < len; i++)
-        if (fn(ctx, p + i, 0) != 0) return -1;
-      p += len - 1;
-      continue;
-    }
-    int n = placeholder_at(sql, p);
-    if (fn(ctx, p, n) != 0) return -1;
-    while (n && isdigit((unsigned char)p[1]))
-      p++;
-  }
-  return 0;
-}
-
-static int highest(void *ctx, const char *p, int n) {
-  (void)p;
-  if (n > *(int *)ctx) *(int *)ctx = n;
-  return 0;
-}
-
-int pg_params_highest(const char *sql) {
-  int n = 0;
-  scan(sql, highest, &n);
-  return n;
-}
-
-typedef struct inline_ctx {
-  pg_conn_t *c;
-  const pg_bind_msg_t *m;
-  const uint32_t *types;
-  int n_types;
-  char *out;
-  size_t len, cap;
-} inline_ctx_t;
-
-static int put(inline_ctx_t *x, const char *s, size_t n) {
-  if (x->len + n + 1 > x->cap) {
-    size_t cap = (x->len + n + 1) * 2;
-    char *grown = realloc(x->out, cap);
-    if (!grown) return -1;
-    x->out = grown;
-    x->cap = cap;
-  }
-  memcpy(x->out + x->len, s, n);
-  x->len += n;
-  x->out[x->len] = '\0';
-  return 0;
-}
-
-/* A literal for parameter N: NULL, a quoted string (quotes doubled), or
- * the number of a binary integer. */
-static int put_value(inline_ctx_t *x, int n) {
-  size_t cursor = 0;
-  const unsigned char *v = NULL;
-  int32_t len = 0;
-  for (int i = 0; i < n; i++)
-    if (pg_bind_next_param(x->m, &cursor, &v, &len) != 0) return -1;
-  if (!v) return put(x, "NULL", 4);
-  if (pg_bind_param_format(x->m, n - 1) == 1) {
-    uint32_t oid = n - 1 < x->n_types ? x->types[n - 1] : 0;
-    if (!((oid == 20 && len == 8) || (oid == 23 && len == 4) || (oid == 21 && len == 2))) return -2;
-    char num[24];
-    int64_t i = be(v, len);
-    snprintf(num, sizeof num, "%lld", (long long)i);
-    return put(x, num, strlen(num));
-  }
-  if (put(x, "'", 1) != 0) return -1;
-  for (int32_t i = 0; i < len; i++) {
-    if (!v[i]) return -2;
-    if (put(x, (const char *)v + i, 1) != 0 || (v[i] == '\'' && put(x, "'", 1) != 0)) return -1;
-  }
-  return put(x, "'", 1);
-}
-
-static int inline_one(void *ctx, const char *p, int n) {
-  inline_ctx_t *x = ctx;
-  if (n == 0 || n > x->m->n_params) return put(x, p, 1);
-  int rc = put_value(x, n);
-  if (rc == -2)
-    pg_send_error(x->c, "ERROR", "0A000", "this parameter of a catalog query is not supported", 0);
-  else if (rc != 0)
-    pg_send_error(x->c, "ERROR", "53200", "out of memory", 0);
-  return rc;
-}
-
-char *pg_params_inline(pg_conn_t *c, const char *sql, const pg_bind_msg_t *m, const uint32_t *types,
-                       int n_types) {
-  inline_ctx_t x = {c, m, types, n_types, NULL, 0, 0};
-  if (put(&x, "", 0) != 0 || scan(sql, inline_one, &x) != 0) {
-    if (!x.out) pg_send_error(c, "ERROR", "53200", "out of memory", 0);
-    free(x.out);
-    return NULL;
-  }
-  return x.out;
 }

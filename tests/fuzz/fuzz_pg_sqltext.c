@@ -24,8 +24,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void filters(const char *n) {
-  static const char *const fields[] = {"n.nspname", "c.relname", "a.attname", "nspname",
-                                       "relname"};
+  static const char *const fields[] = {"n.nspname", "c.relname", "a.attname", "nspname", "relname"};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
     regex_t re;
     int bad = 0;

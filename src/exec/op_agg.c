@@ -10,53 +10,14 @@
  * Ungrouped aggregation over an empty input yields one row (count 0, others
  * NULL), as SQL requires; grouped aggregation yields none.
  */
-#include "exec/ops.h"
+#include "exec/op_agg_int.h"
 
-#include "util/hashmap.h"
-#include "util/imap.h"
-#include "util/hll.h"
 #include "util/mem.h"
 
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* One aggregate's state in one group.  The kinds' fields overlap (a
- * state is one kind for its life): with 64 bytes a group of a wide GROUP
- * BY costs a third of what separate fields did. */
-typedef struct agg_state {
-  int64_t count;
-  bool has;          /* min/max/sum saw a value */
-  int64_t dec_carry; /* decimal sum = dec_carry * DEC_CHUNK + sum.dec (exact) */
-  union {
-    struct { /* sum, avg, variance */
-      union {
-        int64_t i;
-        double d;
-        __int128 dec;
-      } sum;
-      double m2; /* variance: sum of squared deviations (Welford); mean in sum.d */
-    };
-    struct { /* corr, covar_*, regr_*: means, and n times the variances
-              * and the covariance (Welford's updates for pairs) */
-      double mx, my, vx, vy, cxy;
-    } pair;
-    hl_value_t best; /* min/max (strings copied into the operator arena) */
-    struct {         /* collect_list/collect_set/percentile values */
-      hl_value_t *items;
-      uint32_t n_items, cap_items;
-    };
-    /* approx_count_distinct: the distinct 64-bit hashes (open addressing,
-     * 0 = empty, count in `count`) until there are SKETCH_EXACT of them,
-     * then a HyperLogLog sketch (util/hll.h) */
-    struct {
-      uint64_t *hashes;
-      uint32_t cap_hashes;
-      hl_hll_t *hll;
-    };
-  };
-} agg_state_t;
 
 /* Up to this many distinct values approx_count_distinct is exact (the set
  * of hashes takes at most as much memory as a 16 KiB sketch), as
@@ -68,57 +29,6 @@ typedef struct agg_state {
  * dec_carry, so adding values below 10^38 never overflows 128 bits and the
  * total stays exact until final_value checks it against the precision. */
 #define DEC_CHUNK ((__int128)10000000000000000000ULL * (__int128)1000000000000000000ULL)
-
-typedef struct agg {
-  hl_op_t op;
-  hl_op_t *child;
-  const hl_plan_t *plan;
-  hl_arena_t *arena;   /* group values and min/max strings */
-  hl_arena_t *scratch; /* per input batch */
-  hl_map_t *groups;
-  /* GROUP BY one integer expression (no grouping sets): group numbers
-   * found in an open-addressing table of keys instead of `groups` */
-  bool int_key;
-  /* GROUP BY only strings (no grouping sets): a key whose values pack into
-   * 8 bytes (each a length byte -- 0 for NULL, else length + 1 -- then its
-   * bytes) is looked up as that integer in `ikeys`; longer keys use
-   * `groups`.  Whether a key packs depends only on its values, so each group
-   * lives in exactly one of the two tables. */
-  bool str_keys;
-  hl_imap_t ikeys;        /* key -> group number + 1 */
-  int64_t null_id;        /* group number of the NULL key, -1 before it is seen */
-  hl_map_t **distinct;    /* per aggregate with DISTINCT */
-  hl_value_t *group_vals; /* n_groups * n_group */
-  agg_state_t *states;    /* n_groups * n_aggs */
-  size_t n_groups, cap_groups;
-  bool consumed;
-  size_t emitted;
-  hl_batch_t *out;
-  const hl_type_t **out_types;
-  hl_budget_t *budget;
-  uint64_t charged;
-  hl_buf_t key;
-  /* Parallel aggregation (hl_op_agg_parallel_create): the final operator
-   * holds one partial aggregation per worker, each over its own scan of
-   * every n-th file, run to the end in threads and merged.  Every group
-   * remembers where its first row was (file ordinal << 40 | row in file);
-   * the merged groups are put back in that order, which is the order a
-   * single-threaded run finds them in. */
-  struct agg **partials;
-  int n_partials;
-  bool track_pos;
-  uint64_t *first_pos; /* per group */
-  uint64_t pos_base;   /* position of the current batch's row 0 */
-  uint64_t cur_pos;    /* position of the row being grouped */
-  size_t pos_file;
-  uint64_t file_rows;
-  pthread_t thread;
-  hl_status_t thread_rc;
-  hl_error_t thread_err;
-  hl_op_t *scan; /* partial: the scan at the bottom of child */
-  hl_status_t (*prepare)(hl_op_t *, hl_error_t *);
-  hl_op_t *prepare_op;
-} agg_t;
 
 /* Copies the payload of V (string bytes, complex-value trees) into the
  * operator arena: V points into the child's batch, reset on its next call. */
@@ -260,18 +170,26 @@ static void sketch_insert(agg_state_t *st, uint64_t h) {
   }
 }
 
-/* approx_count_distinct: adds the value V (of TYPE) to the group's state. */
-static hl_status_t sketch_add(agg_t *a, agg_state_t *st, const hl_type_t *type, const hl_value_t *v,
-                              hl_error_t *err) {
-  hl_buf_reset(&a->key);
-  hl_value_key_append(&a->key, type, v);
-  if (a->key.oom) return hl_err_nomem(err);
-  uint64_t h = hl_hll_hash(a->key.data ? a->key.data : "", a->key.len);
+static bool sketch_has(const agg_state_t *st, uint64_t h) {
+  uint32_t mask = st->cap_hashes - 1;
+  for (uint32_t i = (uint32_t)h & mask; st->cap_hashes; i = (i + 1) & mask) {
+    if (st->hashes[i] == h) return true;
+    if (st->hashes[i] == 0) return false;
+  }
+  return false;
+}
+
+/* approx_count_distinct: adds hash H to the group's state.  The state is
+ * a function of the set of hashes (exact set up to SKETCH_EXACT of them,
+ * else the sketch of all), so merged states equal one state that saw
+ * every value, in any order. */
+static hl_status_t sketch_add_hash(agg_t *a, agg_state_t *st, uint64_t h, hl_error_t *err) {
   if (st->hll) {
     hl_hll_add_hash(st->hll, h);
     return HL_OK;
   }
   if (h == 0) h = 1; /* 0 marks an empty slot */
+  if (sketch_has(st, h)) return HL_OK;
   if ((uint64_t)st->count * 2 + 2 > st->cap_hashes) {
     if (st->count >= SKETCH_EXACT) { /* to a sketch: every hash so far, then this one */
       hl_hll_t *hll = hl_arena_alloc(a->arena, sizeof *hll);
@@ -299,6 +217,15 @@ static hl_status_t sketch_add(agg_t *a, agg_state_t *st, const hl_type_t *type, 
   return HL_OK;
 }
 
+/* approx_count_distinct: adds the value V (of TYPE) to the group's state. */
+static hl_status_t sketch_add(agg_t *a, agg_state_t *st, const hl_type_t *type, const hl_value_t *v,
+                              hl_error_t *err) {
+  hl_buf_reset(&a->key);
+  hl_value_key_append(&a->key, type, v);
+  if (a->key.oom) return hl_err_nomem(err);
+  return sketch_add_hash(a, st, hl_hll_hash(a->key.data ? a->key.data : "", a->key.len), err);
+}
+
 /* One pair (x = Hive's second argument, y its first) into a pair
  * statistic's state. */
 static void pair_update(agg_state_t *st, double y, double x) {
@@ -310,6 +237,30 @@ static void pair_update(agg_state_t *st, double y, double x) {
   st->pair.vx += dx * (x - st->pair.mx);
   st->pair.vy += dy * (y - st->pair.my);
 }
+
+/* Appends V (of TYPE) to the state's items, copied into A's arena. */
+static hl_status_t append_item(agg_t *a, agg_state_t *st, const hl_type_t *type,
+                               const hl_value_t *v, hl_error_t *err) {
+  if (st->n_items == st->cap_items) {
+    if (st->cap_items >= UINT32_MAX / 2)
+      return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                        "an aggregate has too many values");
+    uint32_t cap = st->cap_items ? st->cap_items * 2 : 8;
+    hl_value_t *ni = hl_arena_realloc(a->arena, st->items, sizeof(hl_value_t) * st->cap_items,
+                                      sizeof(hl_value_t) * cap);
+    if (!ni) return hl_err_nomem(err);
+    st->items = ni;
+    st->cap_items = cap;
+  }
+  if (hl_value_copy_deep(a->arena, type, v, &st->items[st->n_items]) != HL_OK)
+    return hl_err_nomem(err);
+  st->n_items++;
+  return HL_OK;
+}
+
+/* Aggregate K of group GROUP takes the non-NULL value V (of TYPE). */
+static hl_status_t update_value(agg_t *a, int k, agg_state_t *st, const hl_type_t *type,
+                                const hl_value_t *v, size_t group, hl_error_t *err);
 
 static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
                           const hl_vec_t *arg2, uint32_t r, size_t group, hl_error_t *err) {
@@ -327,17 +278,26 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
     pair_update(st, v.u.d, w.u.d);
     return HL_OK;
   }
-  if (ag->kind == HL_AGG_APPROX_DISTINCT) return sketch_add(a, st, arg->type, &v, err);
+  return update_value(a, k, st, arg->type, &v, group, err);
+}
+
+static hl_status_t update_value(agg_t *a, int k, agg_state_t *st, const hl_type_t *type,
+                                const hl_value_t *vp, size_t group, hl_error_t *err) {
+  const hl_agg_t *ag = &a->plan->aggs[k];
+  hl_value_t v = *vp;
+  if (ag->kind == HL_AGG_APPROX_DISTINCT) return sketch_add(a, st, type, &v, err);
   if (ag->distinct || ag->kind == HL_AGG_COLLECT_SET) {
     hl_buf_reset(&a->key);
     hl_buf_append(&a->key, &group, sizeof group);
-    hl_value_key_append(&a->key, arg->type, &v);
+    hl_value_key_append(&a->key, type, &v);
     if (a->key.oom) return hl_err_nomem(err);
     uint64_t dummy;
     bool inserted;
     if (hl_map_upsert(a->distinct[k], a->key.data, a->key.len, 0, &dummy, &inserted) < 0)
       return hl_err_nomem(err);
     if (!inserted) return HL_OK;
+    /* a unit's table keeps the distinct values; the merge aggregates them */
+    if (a->unit_items && ag->distinct) return append_item(a, st, type, &v, err);
   }
   st->count++;
   switch (ag->kind) {
@@ -355,23 +315,11 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
   }
   case HL_AGG_COLLECT_LIST:
   case HL_AGG_COLLECT_SET:
-  case HL_AGG_PERCENTILE: {
-    if (st->n_items == st->cap_items) {
-      uint32_t cap = st->cap_items ? st->cap_items * 2 : 8;
-      hl_value_t *ni = hl_arena_realloc(a->arena, st->items, sizeof(hl_value_t) * st->cap_items,
-                                        sizeof(hl_value_t) * cap);
-      if (!ni) return hl_err_nomem(err);
-      st->items = ni;
-      st->cap_items = cap;
-    }
-    if (hl_value_copy_deep(a->arena, arg->type, &v, &st->items[st->n_items]) != HL_OK)
-      return hl_err_nomem(err);
-    st->n_items++;
-    break;
-  }
+  case HL_AGG_PERCENTILE:
+    return append_item(a, st, type, &v, err);
   case HL_AGG_SUM:
   case HL_AGG_AVG:
-    switch (hl_type_phys(arg->type)) {
+    switch (hl_type_phys(type)) {
     case HL_P_I64:
       st->sum.i = (int64_t)((uint64_t)st->sum.i + (uint64_t)v.u.i);
       break;
@@ -392,10 +340,10 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
     break;
   case HL_AGG_MIN:
   case HL_AGG_MAX: {
-    int c = st->has ? hl_value_compare(arg->type, &v, &st->best) : 0;
+    int c = st->has ? hl_value_compare(type, &v, &st->best) : 0;
     if (!st->has || (ag->kind == HL_AGG_MIN ? c < 0 : c > 0)) {
       st->best = v;
-      if (persist(a->arena, arg->type, &st->best) < 0) return hl_err_nomem(err);
+      if (persist(a->arena, type, &st->best) < 0) return hl_err_nomem(err);
       st->has = true;
     }
     break;
@@ -876,105 +824,111 @@ static hl_status_t grouped_batch(agg_t *a, const hl_batch_t *b, const hl_vec_t *
   return HL_OK;
 }
 
+hl_status_t hl_agg_bufs_init(const hl_plan_t *plan, hl_arena_t *arena, agg_bufs_t *bufs,
+                             hl_error_t *err) {
+  int ng = plan->n_group, na = plan->n_aggs;
+  bufs->gvecs = hl_arena_alloc(arena, sizeof(hl_vec_t) * (size_t)(ng + 1));
+  bufs->avecs = hl_arena_alloc(arena, sizeof(hl_vec_t) * (size_t)(na + 1));
+  bufs->avecs2 = hl_arena_alloc(arena, sizeof(hl_vec_t) * (size_t)(na + 1));
+  bufs->vals = hl_arena_alloc(arena, sizeof(hl_value_t) * (size_t)(ng + 1));
+  if (!bufs->gvecs || !bufs->avecs || !bufs->avecs2 || !bufs->vals) return hl_err_nomem(err);
+  return HL_OK;
+}
+
 /* Aggregates all of the child's rows into the groups' states. */
 static hl_status_t consume_input(agg_t *a, hl_error_t *err) {
+  agg_bufs_t bufs;
+  hl_status_t rc = hl_agg_bufs_init(a->plan, a->arena, &bufs, err);
+  while (rc == HL_OK) {
+    hl_batch_t *b;
+    if ((rc = a->child->next(a->child, &b, err)) != HL_OK || !b) break;
+    rc = hl_agg_consume_batch(a, b, &bufs, err);
+  }
+  return rc;
+}
+
+hl_status_t hl_agg_consume_batch(agg_t *a, const hl_batch_t *b, agg_bufs_t *bufs, hl_error_t *err) {
   const hl_plan_t *plan = a->plan;
   int ng = plan->n_group, na = plan->n_aggs;
-  hl_vec_t *gvecs = hl_arena_alloc(a->arena, sizeof(hl_vec_t) * (size_t)(ng + 1));
-  hl_vec_t *avecs = hl_arena_alloc(a->arena, sizeof(hl_vec_t) * (size_t)(na + 1));
-  hl_vec_t *avecs2 = hl_arena_alloc(a->arena, sizeof(hl_vec_t) * (size_t)(na + 1));
-  hl_value_t *vals = hl_arena_alloc(a->arena, sizeof(hl_value_t) * (size_t)(ng + 1));
-  if (!gvecs || !avecs || !avecs2 || !vals) return hl_err_nomem(err);
-  for (;;) {
-    hl_arena_reset(a->scratch);
-    hl_batch_t *b;
-    hl_status_t rc = a->child->next(a->child, &b, err);
-    if (rc != HL_OK) return rc;
-    if (!b) break;
-    if (a->scan) { /* a partial (hl_op_agg_parallel_create) */
-      size_t f = hl_op_scan_current_file(a->scan);
-      if (f != a->pos_file) a->file_rows = 0;
-      a->pos_file = f;
-      a->pos_base = ((uint64_t)f << 40) + a->file_rows;
-      a->file_rows += b->n_rows;
+  hl_vec_t *gvecs = bufs->gvecs, *avecs = bufs->avecs, *avecs2 = bufs->avecs2;
+  hl_value_t *vals = bufs->vals;
+  hl_status_t rc;
+  hl_arena_reset(a->scratch);
+  for (int g = 0; g < ng; g++)
+    if ((rc = hl_expr_eval(plan->group_exprs[g], b, &gvecs[g], a->scratch, err)) != HL_OK)
+      return rc;
+  for (int k = 0; k < na; k++)
+    if (plan->aggs[k].arg &&
+        (rc = hl_expr_eval(plan->aggs[k].arg, b, &avecs[k], a->scratch, err)) != HL_OK)
+      return rc;
+  for (int k = 0; k < na; k++)
+    if (plan->aggs[k].arg2 &&
+        (rc = hl_expr_eval(plan->aggs[k].arg2, b, &avecs2[k], a->scratch, err)) != HL_OK)
+      return rc;
+  rc = hl_budget_track(a->budget, &a->charged, held_bytes(a, ng, na), "the aggregation", err);
+  if (rc != HL_OK) return rc;
+  /* ungrouped aggregates over numbers and strings: tight loops over
+   * the vectors instead of one update per value */
+  if (ng == 0 && !plan->n_grouping_sets) {
+    if (a->n_groups == 0 && (rc = add_group(a, vals, err)) != HL_OK) return rc;
+    bool all_fast = true;
+    for (int k = 0; k < na && all_fast; k++)
+      all_fast = fast_supported(&plan->aggs[k], &avecs[k]);
+    if (all_fast) {
+      for (int k = 0; k < na; k++)
+        if ((rc = fast_update(a, &plan->aggs[k], &a->states[k], &avecs[k], b, err)) != HL_OK)
+          return rc;
+      return HL_OK;
     }
-    for (int g = 0; g < ng; g++)
-      if ((rc = hl_expr_eval(plan->group_exprs[g], b, &gvecs[g], a->scratch, err)) != HL_OK)
-        return rc;
-    for (int k = 0; k < na; k++)
-      if (plan->aggs[k].arg &&
-          (rc = hl_expr_eval(plan->aggs[k].arg, b, &avecs[k], a->scratch, err)) != HL_OK)
-        return rc;
-    for (int k = 0; k < na; k++)
-      if (plan->aggs[k].arg2 &&
-          (rc = hl_expr_eval(plan->aggs[k].arg2, b, &avecs2[k], a->scratch, err)) != HL_OK)
-        return rc;
-    rc = hl_budget_track(a->budget, &a->charged, held_bytes(a, ng, na), "the aggregation", err);
-    if (rc != HL_OK) return rc;
-    /* ungrouped aggregates over numbers and strings: tight loops over
-     * the vectors instead of one update per value */
-    if (ng == 0 && !plan->n_grouping_sets) {
-      if (a->n_groups == 0 && (rc = add_group(a, vals, err)) != HL_OK) return rc;
-      bool all_fast = true;
-      for (int k = 0; k < na && all_fast; k++)
-        all_fast = fast_supported(&plan->aggs[k], &avecs[k]);
-      if (all_fast) {
-        for (int k = 0; k < na; k++)
-          if ((rc = fast_update(a, &plan->aggs[k], &a->states[k], &avecs[k], b, err)) != HL_OK)
-            return rc;
-        continue;
-      }
+  }
+  if (ng > 0 && !plan->n_grouping_sets) {
+    bool all_fast = true;
+    for (int k = 0; k < na && all_fast; k++)
+      all_fast = fast_grouped_supported(&plan->aggs[k], &avecs[k]);
+    if (all_fast) {
+      return grouped_batch(a, b, gvecs, avecs, vals, err);
     }
+  }
+  uint32_t live = hl_batch_live(b);
+  /* with grouping sets every row feeds one group per set; the columns a
+   * set does not group are NULL in its groups, and the set number is part
+   * of the key so that (a, NULL) of different sets stay apart */
+  int n_sets = plan->n_grouping_sets ? plan->n_grouping_sets : 1;
+  for (uint32_t ii = 0; ii < live * (uint32_t)n_sets; ii++) {
+    uint32_t i = ii / (uint32_t)n_sets;
+    int set = (int)(ii % (uint32_t)n_sets);
+    uint32_t r = hl_batch_row(b, i);
+    size_t group = 0;
     if (ng > 0 && !plan->n_grouping_sets) {
-      bool all_fast = true;
-      for (int k = 0; k < na && all_fast; k++)
-        all_fast = fast_grouped_supported(&plan->aggs[k], &avecs[k]);
-      if (all_fast) {
-        if ((rc = grouped_batch(a, b, gvecs, avecs, vals, err)) != HL_OK) return rc;
-        continue;
-      }
-    }
-    uint32_t live = hl_batch_live(b);
-    /* with grouping sets every row feeds one group per set; the columns a
-     * set does not group are NULL in its groups, and the set number is part
-     * of the key so that (a, NULL) of different sets stay apart */
-    int n_sets = plan->n_grouping_sets ? plan->n_grouping_sets : 1;
-    for (uint32_t ii = 0; ii < live * (uint32_t)n_sets; ii++) {
-      uint32_t i = ii / (uint32_t)n_sets;
-      int set = (int)(ii % (uint32_t)n_sets);
-      uint32_t r = hl_batch_row(b, i);
-      size_t group = 0;
-      if (ng > 0 && !plan->n_grouping_sets) {
-        uint64_t id;
-        if ((rc = group_id(a, gvecs, r, vals, &id, err)) != HL_OK) return rc;
-        group = (size_t)id;
-      } else if (ng > 0) {
-        hl_buf_reset(&a->key);
-        if (plan->n_grouping_sets) hl_buf_append(&a->key, &set, sizeof set);
-        for (int g = 0; g < ng; g++) {
-          hl_vec_get_value(&gvecs[g], r, &vals[g]);
-          if (plan->n_grouping_sets && !(plan->grouping_sets[set] >> g & 1)) {
-            memset(&vals[g], 0, sizeof vals[g]);
-            vals[g].is_null = true;
-          }
-          hl_value_key_append(&a->key, gvecs[g].type, &vals[g]);
+      uint64_t id;
+      if ((rc = group_id(a, gvecs, r, vals, &id, err)) != HL_OK) return rc;
+      group = (size_t)id;
+    } else if (ng > 0) {
+      hl_buf_reset(&a->key);
+      if (plan->n_grouping_sets) hl_buf_append(&a->key, &set, sizeof set);
+      for (int g = 0; g < ng; g++) {
+        hl_vec_get_value(&gvecs[g], r, &vals[g]);
+        if (plan->n_grouping_sets && !(plan->grouping_sets[set] >> g & 1)) {
+          memset(&vals[g], 0, sizeof vals[g]);
+          vals[g].is_null = true;
         }
-        if (a->key.oom) return hl_err_nomem(err);
-        uint64_t id;
-        bool inserted;
-        if (hl_map_upsert(a->groups, a->key.data ? a->key.data : "", a->key.len, a->n_groups, &id,
-                          &inserted) < 0)
-          return hl_err_nomem(err);
-        if (inserted && (rc = add_group(a, vals, err)) != HL_OK) return rc;
-        group = (size_t)id;
-      } else if (a->n_groups == 0 && (rc = add_group(a, vals, err)) != HL_OK) {
-        return rc;
+        hl_value_key_append(&a->key, gvecs[g].type, &vals[g]);
       }
-      for (int k = 0; k < na; k++) {
-        rc = update(a, k, &a->states[group * (size_t)na + (size_t)k], &avecs[k], &avecs2[k], r,
-                    group, err);
-        if (rc != HL_OK) return rc;
-      }
+      if (a->key.oom) return hl_err_nomem(err);
+      uint64_t id;
+      bool inserted;
+      if (hl_map_upsert(a->groups, a->key.data ? a->key.data : "", a->key.len, a->n_groups, &id,
+                        &inserted) < 0)
+        return hl_err_nomem(err);
+      if (inserted && (rc = add_group(a, vals, err)) != HL_OK) return rc;
+      group = (size_t)id;
+    } else if (a->n_groups == 0 && (rc = add_group(a, vals, err)) != HL_OK) {
+      return rc;
+    }
+    for (int k = 0; k < na; k++) {
+      rc = update(a, k, &a->states[group * (size_t)na + (size_t)k], &avecs[k], &avecs2[k], r, group,
+                  err);
+      if (rc != HL_OK) return rc;
     }
   }
   return HL_OK;
@@ -1220,20 +1174,101 @@ static hl_status_t final_value(const hl_agg_t *ag, agg_state_t *st, hl_value_t *
   }
 }
 
-/* ------------------------------------------------- parallel aggregation */
+/* ------------------------------------------------------------- merging */
 
-/* Adds partial state S of aggregate AG into D (kinds hl_agg_parallel_ok
- * allows: their merge is exact, so the result is the single-threaded one). */
-static void merge_state(const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s) {
-  d->count += s->count;
-  if (ag->kind == HL_AGG_COUNT_STAR || ag->kind == HL_AGG_COUNT || !s->has) return;
+/* Chan et al.'s pairwise update: the mean and the sum of squared
+ * deviations of N1 + N2 values from those of the two parts. */
+static void chan_merge(double *mean, double *m2, double n1, double mean2, double m2b, double n2) {
+  double n = n1 + n2, delta = mean2 - *mean;
+  *mean += delta * n2 / n;
+  *m2 += m2b + delta * delta * n1 * n2 / n;
+}
+
+/* Merges state S (of unit table P) of aggregate K into state D of group
+ * GID of table A, as if A's aggregate had read S's rows after its own:
+ * exact kinds add, the Welford families merge their moments, the kinds
+ * that keep values (and every DISTINCT) take S's values in their order,
+ * approx_count_distinct joins the hash sets or sketches. */
+static hl_status_t merge_state(agg_t *a, int k, agg_state_t *d, size_t gid, const agg_state_t *s,
+                               hl_error_t *err) {
+  const hl_agg_t *ag = &a->plan->aggs[k];
+  if (ag->kind >= HL_AGG_CORR) { /* DISTINCT is not applied to the pair statistics */
+    if (s->count == 0) return HL_OK;
+    if (d->count == 0) {
+      d->count = s->count;
+      d->pair = s->pair;
+      return HL_OK;
+    }
+    double n1 = (double)d->count, n2 = (double)s->count, n = n1 + n2;
+    double dx = s->pair.mx - d->pair.mx, dy = s->pair.my - d->pair.my;
+    d->pair.vx += s->pair.vx + dx * dx * n1 * n2 / n;
+    d->pair.vy += s->pair.vy + dy * dy * n1 * n2 / n;
+    d->pair.cxy += s->pair.cxy + dx * dy * n1 * n2 / n;
+    d->pair.mx += dx * n2 / n;
+    d->pair.my += dy * n2 / n;
+    d->count += s->count;
+    return HL_OK;
+  }
+  if (ag->kind == HL_AGG_APPROX_DISTINCT) {
+    if (s->hll) {
+      if (!d->hll) { /* to a sketch first: S's set is larger than SKETCH_EXACT */
+        hl_hll_t *hll = hl_arena_alloc(a->arena, sizeof *hll);
+        if (!hll) return hl_err_nomem(err);
+        hl_hll_init(hll);
+        for (uint32_t i = 0; i < d->cap_hashes; i++)
+          if (d->hashes[i]) hl_hll_add_hash(hll, d->hashes[i]);
+        d->hll = hll;
+        d->hashes = NULL;
+        d->cap_hashes = 0;
+      }
+      hl_hll_merge(d->hll, s->hll);
+      return HL_OK;
+    }
+    for (uint32_t i = 0; i < s->cap_hashes; i++)
+      if (s->hashes[i]) {
+        hl_status_t rc = sketch_add_hash(a, d, s->hashes[i], err);
+        if (rc != HL_OK) return rc;
+      }
+    return HL_OK;
+  }
+  if (ag->kind == HL_AGG_COUNT_STAR || (ag->kind == HL_AGG_COUNT && !ag->distinct)) {
+    d->count += s->count;
+    return HL_OK;
+  }
   const hl_type_t *t = ag->arg->type;
-  if (ag->kind == HL_AGG_SUM || ag->kind == HL_AGG_AVG) {
+  if (ag->distinct || ag->kind == HL_AGG_COLLECT_LIST || ag->kind == HL_AGG_COLLECT_SET ||
+      ag->kind == HL_AGG_PERCENTILE) {
+    for (uint32_t i = 0; i < s->n_items; i++) {
+      hl_status_t rc = update_value(a, k, d, t, &s->items[i], gid, err);
+      if (rc != HL_OK) return rc;
+    }
+    return HL_OK;
+  }
+  switch (ag->kind) {
+  case HL_AGG_VAR_POP:
+  case HL_AGG_VAR_SAMP:
+  case HL_AGG_STDDEV_POP:
+  case HL_AGG_STDDEV_SAMP:
+    if (s->count == 0) return HL_OK;
+    if (d->count == 0) {
+      d->sum.d = s->sum.d;
+      d->m2 = s->m2;
+    } else {
+      chan_merge(&d->sum.d, &d->m2, (double)d->count, s->sum.d, s->m2, (double)s->count);
+    }
+    d->count += s->count;
+    return HL_OK;
+  case HL_AGG_SUM:
+  case HL_AGG_AVG:
+    d->count += s->count;
+    if (!s->has) return HL_OK;
     if (!d->has) {
       d->sum = s->sum;
       d->dec_carry = s->dec_carry;
     } else if (hl_type_phys(t) == HL_P_I64) {
       d->sum.i = (int64_t)((uint64_t)d->sum.i + (uint64_t)s->sum.i);
+    } else if (hl_type_phys(t) == HL_P_F64) {
+      d->sum.d += s->sum.d; /* units in unit order: the same bits at every thread count */
     } else {
       d->sum.dec += s->sum.dec; /* both below DEC_CHUNK: no overflow */
       d->dec_carry += s->dec_carry;
@@ -1242,59 +1277,65 @@ static void merge_state(const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s
         d->sum.dec %= DEC_CHUNK;
       }
     }
-  } else { /* MIN, MAX: values stay in the partial's arena until close */
-    int c = d->has ? hl_value_compare(t, &s->best, &d->best) : 0;
-    if (!d->has || (ag->kind == HL_AGG_MIN ? c < 0 : c > 0)) d->best = s->best;
+    d->has = true;
+    return HL_OK;
+  case HL_AGG_MIN:
+  case HL_AGG_MAX:
+    d->count += s->count;
+    if (!s->has) return HL_OK;
+    /* strictly better only: of equal values the earlier unit's stays */
+    return offer_best(a, d, t, &s->best, ag->kind == HL_AGG_MIN ? -1 : 1, err);
+  default:
+    return HL_OK;
   }
-  d->has = true;
 }
 
-/* Merges partial P's groups into partial D (found with D's own group
- * lookup, fed P's group values as vectors), then frees P's groups: their
- * values were copied into D; min/max strings stay in P's arena. */
-static hl_status_t merge_into(agg_t *d, agg_t *p, hl_error_t *err) {
+uint64_t hl_agg_group_hash(agg_t *a, size_t g) {
+  int ng = a->plan->n_group;
+  hl_buf_reset(&a->key);
+  for (int c = 0; c < ng; c++)
+    hl_value_key_append(&a->key, a->plan->group_exprs[c]->type,
+                        &a->group_vals[g * (size_t)ng + (size_t)c]);
+  return hl_hash_bytes(a->key.data ? a->key.data : "", a->key.len);
+}
+
+hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_t n_list,
+                         hl_error_t *err) {
   const hl_plan_t *plan = d->plan;
   int ng = plan->n_group, na = plan->n_aggs;
-  hl_vec_t *gvecs = hl_arena_alloc(d->arena, sizeof(hl_vec_t) * (size_t)(ng + 1));
-  hl_value_t *vals = hl_arena_alloc(d->arena, sizeof(hl_value_t) * (size_t)(ng + 1));
-  if (!gvecs || !vals) return hl_err_nomem(err);
-  for (size_t g0 = 0; g0 < p->n_groups; g0 += HL_BATCH_CAP) {
-    uint32_t n = (uint32_t)(p->n_groups - g0 < HL_BATCH_CAP ? p->n_groups - g0 : HL_BATCH_CAP);
+  hl_status_t rc = HL_OK;
+  for (size_t i0 = 0; i0 < n_list && rc == HL_OK; i0 += HL_BATCH_CAP) {
+    uint32_t n = (uint32_t)(n_list - i0 < HL_BATCH_CAP ? n_list - i0 : HL_BATCH_CAP);
+    /* the chunk's group values as vectors, for D's own group lookup */
     hl_arena_reset(d->scratch);
-    for (int c = 0; c < ng; c++) {
-      if (hl_vec_alloc(&gvecs[c], plan->group_exprs[c]->type, d->scratch) != HL_OK)
-        return hl_err_nomem(err);
-      for (uint32_t r = 0; r < n; r++)
-        if (hl_vec_put_value(&gvecs[c], d->scratch, r, &p->group_vals[(g0 + r) * (size_t)ng + c]) !=
-            HL_OK)
-          return hl_err_nomem(err);
-    }
-    for (uint32_t r = 0; r < n; r++) {
-      size_t g = g0 + r, before = d->n_groups;
-      uint64_t id = 0;
-      if (ng > 0) {
-        hl_status_t rc = group_id(d, gvecs, r, vals, &id, err);
-        if (rc != HL_OK) return rc;
-      } else if (d->n_groups == 0 && add_group(d, vals, err) != HL_OK) {
-        return HL_NOMEM;
+    hl_vec_t *gvecs = hl_arena_alloc(d->scratch, sizeof(hl_vec_t) * (size_t)(ng + 1));
+    hl_value_t *vals = hl_arena_alloc(d->scratch, sizeof(hl_value_t) * (size_t)(ng + 1));
+    if (!gvecs || !vals) return hl_err_nomem(err);
+    for (int c = 0; c < ng && rc == HL_OK; c++) {
+      if (hl_vec_alloc(&gvecs[c], plan->group_exprs[c]->type, d->scratch) != HL_OK) rc = HL_NOMEM;
+      for (uint32_t r = 0; r < n && rc == HL_OK; r++) {
+        size_t g = groups ? groups[i0 + r] : i0 + r;
+        rc = hl_vec_put_value(&gvecs[c], d->scratch, r, &p->group_vals[g * (size_t)ng + (size_t)c]);
       }
-      if (id >= before || p->first_pos[g] < d->first_pos[id]) d->first_pos[id] = p->first_pos[g];
-      for (int k = 0; k < na; k++)
-        merge_state(&plan->aggs[k], &d->states[id * (size_t)na + (size_t)k],
-                    &p->states[g * (size_t)na + (size_t)k]);
     }
+    if (rc != HL_OK) return hl_err_nomem(err);
+    for (uint32_t r = 0; r < n && rc == HL_OK; r++) {
+      size_t g = groups ? groups[i0 + r] : i0 + r, before = d->n_groups;
+      uint64_t id = 0;
+      if (ng > 0)
+        rc = group_id(d, gvecs, r, vals, &id, err);
+      else if (d->n_groups == 0)
+        rc = add_group(d, vals, err);
+      if (rc != HL_OK) break;
+      if (id >= before || p->first_pos[g] < d->first_pos[id]) d->first_pos[id] = p->first_pos[g];
+      for (int k = 0; k < na && rc == HL_OK; k++)
+        rc = merge_state(d, k, &d->states[id * (size_t)na + (size_t)k], (size_t)id,
+                         &p->states[g * (size_t)na + (size_t)k], err);
+    }
+    if (rc == HL_OK)
+      rc = hl_budget_track(d->budget, &d->charged, held_bytes(d, ng, na), "the aggregation", err);
   }
-  hl_free(p->group_vals);
-  hl_free(p->states);
-  hl_free(p->first_pos);
-  p->group_vals = NULL;
-  p->states = NULL;
-  p->first_pos = NULL;
-  p->n_groups = p->cap_groups = 0;
-  hl_map_destroy(p->groups);
-  p->groups = NULL;
-  hl_imap_free(&p->ikeys);
-  return HL_OK;
+  return rc;
 }
 
 typedef struct pos_idx {
@@ -1307,8 +1348,7 @@ static int cmp_pos(const void *x, const void *y) {
   return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-/* Puts A's groups in the order of their first rows. */
-static hl_status_t order_groups(agg_t *a, hl_error_t *err) {
+hl_status_t hl_agg_order_groups(agg_t *a, hl_error_t *err) {
   const hl_plan_t *plan = a->plan;
   size_t n = a->n_groups, ng = (size_t)plan->n_group, na = (size_t)plan->n_aggs;
   if (n < 2 || ng == 0) return HL_OK;
@@ -1337,60 +1377,7 @@ static hl_status_t order_groups(agg_t *a, hl_error_t *err) {
   return HL_OK;
 }
 
-static void *partial_main(void *arg) {
-  agg_t *p = arg;
-  p->thread_rc = consume_input(p, &p->thread_err);
-  return NULL;
-}
-
-/* Runs the partial aggregations (one thread each), then merges them. */
-static hl_status_t run_partials(agg_t *a, hl_error_t *err) {
-  if (a->prepare) {
-    hl_status_t rc = a->prepare(a->prepare_op, err);
-    if (rc != HL_OK) return rc;
-  }
-  bool *started = hl_calloc((size_t)a->n_partials, sizeof(bool));
-  if (!started) return hl_err_nomem(err);
-  for (int i = 0; i < a->n_partials; i++) {
-    agg_t *p = a->partials[i];
-    started[i] = pthread_create(&p->thread, NULL, partial_main, p) == 0;
-    if (!started[i]) partial_main(p); /* no thread to be had: run it here */
-  }
-  for (int i = 0; i < a->n_partials; i++)
-    if (started[i]) pthread_join(a->partials[i]->thread, NULL);
-  hl_free(started);
-  hl_status_t rc = HL_OK;
-  for (int i = 0; i < a->n_partials; i++) {
-    agg_t *p = a->partials[i];
-    if (p->thread_rc != HL_OK && rc == HL_OK) {
-      rc = p->thread_rc;
-      hl_err_move(err, &p->thread_err);
-    }
-    hl_err_clear(&p->thread_err);
-  }
-  /* the others into the first, whose groups become the operator's */
-  agg_t *d = a->partials[0];
-  int ng = a->plan->n_group, na = a->plan->n_aggs;
-  for (int i = 1; i < a->n_partials && rc == HL_OK; i++) {
-    rc = merge_into(d, a->partials[i], err);
-    if (rc == HL_OK) {
-      hl_budget_release(a->budget, a->partials[i]->charged);
-      a->partials[i]->charged = 0;
-      rc = hl_budget_track(d->budget, &d->charged, held_bytes(d, ng, na), "the aggregation", err);
-    }
-  }
-  if (rc != HL_OK) return rc;
-  a->group_vals = d->group_vals;
-  a->states = d->states;
-  a->first_pos = d->first_pos;
-  a->n_groups = d->n_groups;
-  a->cap_groups = d->cap_groups;
-  d->group_vals = NULL;
-  d->states = NULL;
-  d->first_pos = NULL;
-  d->n_groups = d->cap_groups = 0;
-  return order_groups(a, err); /* d stays charged for the groups until close */
-}
+/* ------------------------------------------------------------ operator */
 
 static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   agg_t *a = (agg_t *)op;
@@ -1398,7 +1385,7 @@ static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   *out = NULL;
   if (!a->consumed) {
     a->consumed = true;
-    hl_status_t rc = a->n_partials ? run_partials(a, err) : consume_input(a, err);
+    hl_status_t rc = a->par ? hl_agg_par_run(a->par, a, err) : consume_input(a, err);
     if (rc == HL_OK) rc = consume_finish(a, err);
     if (rc != HL_OK) return rc;
   }
@@ -1435,20 +1422,17 @@ static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   return HL_OK;
 }
 
-static void agg_close(hl_op_t *op) {
-  agg_t *a = (agg_t *)op;
-  for (int i = 0; i < a->n_partials; i++)
-    agg_close(&a->partials[i]->op);
-  a->n_partials = 0;
+/* The groups' tables, maps and arenas, not the struct (in the operator's
+ * arena) nor the output batch. */
+static void free_groups(agg_t *a) {
   hl_free(a->first_pos);
   a->first_pos = NULL;
   hl_budget_release(a->budget, a->charged);
   a->charged = 0;
-  if (a->child) a->child->close(a->child);
-  a->child = NULL;
   hl_map_destroy(a->groups);
   a->groups = NULL;
   hl_imap_free(&a->ikeys);
+  memset(&a->ikeys, 0, sizeof a->ikeys);
   if (a->distinct)
     for (int k = 0; k < a->plan->n_aggs; k++) {
       hl_map_destroy(a->distinct[k]);
@@ -1458,6 +1442,27 @@ static void agg_close(hl_op_t *op) {
   hl_free(a->states);
   a->group_vals = NULL;
   a->states = NULL;
+  a->n_groups = a->cap_groups = 0;
+  a->null_id = -1;
+}
+
+/* The maps of an empty table.  HL_NOMEM. */
+static hl_status_t make_maps(agg_t *a) {
+  if (!(a->groups = hl_map_create())) return HL_NOMEM;
+  for (int k = 0; k < a->plan->n_aggs; k++)
+    if ((a->plan->aggs[k].distinct || a->plan->aggs[k].kind == HL_AGG_COLLECT_SET) &&
+        a->plan->aggs[k].kind != HL_AGG_APPROX_DISTINCT && !(a->distinct[k] = hl_map_create()))
+      return HL_NOMEM;
+  return HL_OK;
+}
+
+void hl_agg_table_free(agg_t *a) {
+  if (!a) return;
+  if (a->par) hl_agg_par_free(a->par);
+  a->par = NULL;
+  free_groups(a);
+  if (a->child) a->child->close(a->child);
+  a->child = NULL;
   hl_batch_destroy(a->out);
   a->out = NULL;
   hl_arena_destroy(a->arena);
@@ -1466,23 +1471,33 @@ static void agg_close(hl_op_t *op) {
   hl_buf_fini(&a->key);
 }
 
-/* A new aggregation operator without input (NULL on OOM, ERR set). */
-static agg_t *agg_new(const hl_plan_t *plan, hl_budget_t *budget, hl_arena_t *arena,
-                      hl_error_t *err) {
+hl_status_t hl_agg_table_reset(agg_t *a, hl_error_t *err) {
+  free_groups(a);
+  hl_arena_reset(a->arena);
+  hl_arena_reset(a->scratch);
+  a->consumed = false;
+  a->emitted = 0;
+  return make_maps(a) == HL_OK ? HL_OK : hl_err_nomem(err);
+}
+
+static void agg_close(hl_op_t *op) {
+  hl_agg_table_free((agg_t *)op);
+}
+
+agg_t *hl_agg_table_new(const hl_plan_t *plan, hl_budget_t *budget, bool output, hl_arena_t *arena,
+                        hl_error_t *err) {
   agg_t *a = hl_arena_zalloc(arena, sizeof(*a));
   if (!a) return hl_err_nomem(err), NULL;
   a->op.next = agg_next;
   a->op.close = agg_close;
   a->budget = budget;
   a->plan = plan;
-  hl_err_init(&a->thread_err);
   hl_buf_init(&a->key);
   int n_out = plan->n_group + plan->n_aggs;
   a->out_types = hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(n_out + 1));
   a->distinct = hl_arena_zalloc(arena, sizeof(hl_map_t *) * (size_t)(plan->n_aggs + 1));
   a->arena = hl_arena_create(0);
   a->scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(arena));
-  a->groups = hl_map_create();
   a->null_id = -1;
   a->int_key = plan->n_group == 1 && !plan->n_grouping_sets &&
                hl_type_phys(plan->group_exprs[0]->type) == HL_P_I64;
@@ -1494,15 +1509,11 @@ static agg_t *agg_new(const hl_plan_t *plan, hl_budget_t *budget, hl_arena_t *ar
       a->out_types[g] = plan->group_exprs[g]->type;
     for (int k = 0; k < plan->n_aggs; k++)
       a->out_types[plan->n_group + k] = plan->aggs[k].type;
-    a->out = hl_batch_create_charged(n_out, a->out_types, hl_arena_account(arena));
+    if (output) a->out = hl_batch_create_charged(n_out, a->out_types, hl_arena_account(arena));
   }
-  bool ok = a->out_types && a->distinct && a->arena && a->scratch && a->groups && a->out;
-  for (int k = 0; ok && k < plan->n_aggs; k++)
-    if ((plan->aggs[k].distinct || plan->aggs[k].kind == HL_AGG_COLLECT_SET) &&
-        plan->aggs[k].kind != HL_AGG_APPROX_DISTINCT && !(a->distinct[k] = hl_map_create()))
-      ok = false;
-  if (!ok) {
-    agg_close(&a->op);
+  bool ok = a->out_types && a->distinct && a->arena && a->scratch && (a->out || !output);
+  if (!ok || make_maps(a) != HL_OK) {
+    hl_agg_table_free(a);
     return hl_err_nomem(err), NULL;
   }
   return a;
@@ -1510,7 +1521,7 @@ static agg_t *agg_new(const hl_plan_t *plan, hl_budget_t *budget, hl_arena_t *ar
 
 hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *budget,
                           hl_arena_t *arena, hl_error_t *err) {
-  agg_t *a = agg_new(plan, budget, arena, err);
+  agg_t *a = hl_agg_table_new(plan, budget, true, arena, err);
   if (!a) {
     child->close(child);
     return NULL;
@@ -1520,14 +1531,26 @@ hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *bu
 }
 
 bool hl_agg_parallel_ok(const hl_plan_t *plan) {
+  /* grouping sets: one row feeds a group per set, keyed with the set's
+   * number, which the merge's group lookup does not know; they run on one
+   * thread (the same answer at every thread count: the scan keeps order) */
   if (plan->n_grouping_sets) return false;
+  /* a stateful expression (row_sequence, ...) numbers rows in the order
+   * one thread reads them */
   for (int g = 0; g < plan->n_group; g++)
     if (hl_expr_is_stateful(plan->group_exprs[g])) return false;
   for (int k = 0; k < plan->n_aggs; k++) {
     const hl_agg_t *ag = &plan->aggs[k];
-    if (ag->distinct || (ag->arg && hl_expr_is_stateful(ag->arg)) ||
-        (ag->arg2 && hl_expr_is_stateful(ag->arg2)))
+    if ((ag->arg && hl_expr_is_stateful(ag->arg)) || (ag->arg2 && hl_expr_is_stateful(ag->arg2)))
       return false;
+  }
+  return true;
+}
+
+bool hl_agg_merge_exact(const hl_plan_t *plan) {
+  for (int k = 0; k < plan->n_aggs; k++) {
+    const hl_agg_t *ag = &plan->aggs[k];
+    if (ag->distinct && ag->kind != HL_AGG_COUNT_STAR) return false;
     switch (ag->kind) {
     case HL_AGG_COUNT_STAR:
     case HL_AGG_COUNT:
@@ -1538,8 +1561,10 @@ bool hl_agg_parallel_ok(const hl_plan_t *plan) {
       break;
     case HL_AGG_MIN:
     case HL_AGG_MAX: {
+      /* doubles: of -0.0 and 0.0 (equal) the first seen stays; complex
+       * values keep the first of equal ones too */
       hl_phys_t p = hl_type_phys(ag->arg->type);
-      if (p == HL_P_VALUE) return false;
+      if (p == HL_P_VALUE || p == HL_P_F64) return false;
       break;
     }
     default:
@@ -1547,33 +1572,4 @@ bool hl_agg_parallel_ok(const hl_plan_t *plan) {
     }
   }
   return true;
-}
-
-hl_op_t *hl_op_agg_parallel_create(const hl_plan_t *plan, hl_op_t **children, hl_op_t **scans,
-                                   int n, hl_status_t (*prepare)(hl_op_t *, hl_error_t *),
-                                   hl_op_t *prepare_op, hl_budget_t *budget, hl_arena_t *arena,
-                                   hl_error_t *err) {
-  agg_t *a = agg_new(plan, budget, arena, err);
-  if (a) a->partials = hl_arena_zalloc(arena, sizeof(agg_t *) * (size_t)n);
-  if (a && !a->partials) hl_err_nomem(err);
-  int taken = 0;
-  for (; a && a->partials && taken < n; taken++) {
-    agg_t *p = agg_new(plan, budget, arena, err);
-    if (!p) break;
-    p->child = children[taken];
-    p->scan = scans[taken];
-    p->track_pos = true;
-    p->pos_file = SIZE_MAX;
-    a->partials[a->n_partials++] = p;
-  }
-  if (taken < n) { /* out of memory: close what no partial took */
-    for (int i = taken; i < n; i++)
-      children[i]->close(children[i]);
-    if (a) agg_close(&a->op);
-    return NULL;
-  }
-  a->track_pos = true;
-  a->prepare = prepare;
-  a->prepare_op = prepare_op;
-  return &a->op;
 }

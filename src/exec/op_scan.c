@@ -82,6 +82,7 @@ typedef struct scan {
   hl_scan_stats_t stats;
   /* parallel scans: this scan reads file ordinals == worker (mod n_workers) */
   int worker, n_workers;
+  bool units;          /* hl_op_scan_set_units: split large files with one worker too */
   bool concurrent;     /* hl_op_scan_set_concurrent: other scans of the session on other threads */
   size_t file_ordinal; /* ordinal of the next file over all units */
   void (*on_file)(void *ctx, size_t ordinal); /* hl_op_scan_on_file */
@@ -404,8 +405,8 @@ static hl_status_t open_next_file(scan_t *sc, hl_error_t *err) {
    * (Avro: pieces) are units of work numbered on from its ordinal (so every
    * thread opens it and reads its share); any other file is one unit, read
    * by one thread. */
-  bool split = sc->n_workers > 1 && (sc->parquet || sc->avro) && !sc->plan->sampled &&
-               entry->size >= sc->split_bytes;
+  bool split = (sc->n_workers > 1 || sc->units) && (sc->parquet || sc->avro) &&
+               !sc->plan->sampled && entry->size >= sc->split_bytes;
   sc->split = false;
   sc->meta_any = false; /* set again by apply_meta for this file */
   /* another worker's file: leave the reader closed and move on */
@@ -686,6 +687,12 @@ void hl_op_scan_set_worker(hl_op_t *op, int worker, int n_workers) {
   scan_t *sc = (scan_t *)op;
   sc->worker = worker;
   sc->n_workers = n_workers;
+}
+
+void hl_op_scan_set_units(hl_op_t *op) {
+  scan_t *sc = (scan_t *)op;
+  sc->units = true;
+  if (sc->n_workers < 1) sc->n_workers = 1;
 }
 
 void hl_op_scan_set_meta(hl_op_t *op, const uint8_t *want, hl_scan_meta_fn fn, void *ctx) {

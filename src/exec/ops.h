@@ -35,6 +35,11 @@ const hl_scan_stats_t *hl_op_scan_stats(const hl_op_t *scan);
 /* Makes SCAN read only the files whose ordinal (over all its partitions,
  * in listing order) is WORKER modulo N_WORKERS (set before the first next). */
 void hl_op_scan_set_worker(hl_op_t *scan, int worker, int n_workers);
+/* Makes SCAN number its units of work as a scan of several workers does
+ * (a large Parquet or Avro file split into row groups or pieces, each a
+ * unit) also with one worker: the parallel aggregation merges per unit,
+ * and its answer must not depend on the number of threads. */
+void hl_op_scan_set_units(hl_op_t *scan);
 /* Tells SCAN that other scans of its session run at the same time on other
  * threads (PROFILE's workers, each with a scan of its own): it then keeps
  * off the session's Parquet footer cache, which is for one thread at a
@@ -97,16 +102,18 @@ hl_op_t *hl_op_limit_create(hl_op_t *child, int64_t limit, int64_t offset, hl_ar
                             hl_error_t *err);
 hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *budget,
                           hl_arena_t *arena, hl_error_t *err);
-/* GROUP BY / aggregates by N threads: each aggregates its pipeline's rows
- * (a scan of every n-th file, maybe joined with a shared hash table) and
- * the partial results are merged, giving exactly the single-threaded answer, group order
- * included.  Only for plans hl_agg_parallel_ok accepts: no grouping sets,
- * no DISTINCT, count/sum/avg/min/max with sums not over floating point
- * (whose rounding depends on the order of addition), no rand(). */
+/* GROUP BY / aggregates by N threads (N >= 1; op_agg_par.c): each
+ * aggregates its pipeline's rows (a scan of its share of the table's units
+ * of work, maybe joined with a shared hash table) and the partial results
+ * merge in unit order, so that every aggregate -- DOUBLE sums included --
+ * gives the same answer, bit for bit, at every thread count, groups in the
+ * order of their first rows.  Only for plans hl_agg_parallel_ok accepts: no
+ * grouping sets, no stateful expressions (rand(), row_sequence()). */
 bool hl_agg_parallel_ok(const hl_plan_t *plan);
 /* CHILDREN[0..n) are the threads' pipelines (owned from here on, closed
  * with the operator, also on error); SCANS[i] is the table scan at the
- * bottom of CHILDREN[i] (its current file orders the groups).  PREPARE
+ * bottom of CHILDREN[i] (its current unit orders the groups; made with
+ * hl_op_scan_set_units, so that the units do not depend on N).  PREPARE
  * (may be NULL) runs once before the threads start, on PREPARE_OP (a
  * shared join's table is built there). */
 hl_op_t *hl_op_agg_parallel_create(const hl_plan_t *plan, hl_op_t **children, hl_op_t **scans,

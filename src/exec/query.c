@@ -485,9 +485,11 @@ static bool parallel_join(const hl_rel_t *r) {
 }
 
 /* The operators of an aggregation run by THREADS threads (hl_agg_parallel_ok
- * holds): per thread a scan of every n-th file of the table -- joined, for
- * a join, with the hash table of the first thread's join -- and the block's
- * filter, under one hl_op_agg_parallel_create. */
+ * holds; one thread too, so that the units of work and their merge are the
+ * same at every thread count): per thread a scan of its share of the
+ * table's units -- joined, for a join, with the hash table of the first
+ * thread's join -- and the block's filter, under one
+ * hl_op_agg_parallel_create. */
 static hl_op_t *build_parallel_agg(hl_session_t *s, const hl_plan_t *plan, int threads,
                                    hl_arena_t *arena, hl_error_t *err) {
   const hl_rel_t *r = plan->from;
@@ -510,6 +512,7 @@ static hl_op_t *build_parallel_agg(hl_session_t *s, const hl_plan_t *plan, int t
     hl_op_t *sc = hl_op_scan_create(s, s->snap, probe_rel->scan, arena, err);
     if (!sc) break;
     hl_op_scan_set_worker(sc, made, threads);
+    hl_op_scan_set_units(sc);
     if (scan_f && hl_op_scan_set_filter(sc, scan_f, err) != HL_OK) {
       sc->close(sc);
       break;
@@ -555,18 +558,18 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
   int ordered_key = -1;
   const char *scanned =
       plan->from && plan->from->kind == HL_REL_SCAN ? plan->from->scan->table->cat->location : NULL;
-  int threads = plan->aggregate && plan->from && hl_agg_parallel_ok(plan) &&
-                        (!plan->filter || !hl_expr_is_stateful(plan->filter))
-                    ? scan_threads_at(s, scanned, err)
-                    : 1;
+  bool par_agg = plan->aggregate && plan->from && hl_agg_parallel_ok(plan) &&
+                 (!plan->filter || !hl_expr_is_stateful(plan->filter));
+  int threads = par_agg ? scan_threads_at(s, scanned, err) : 1;
   if (threads == 0) return err->code;
   if (plan->catalog_answer) {
     /* min / max / count(DISTINCT) of partition keys: no scan */
     op = hl_op_catalog_create(s, s->snap, plan, arena, err);
     if (op && plan->having) op = hl_op_filter_create(op, plan->having, arena, err);
     aggregated = true;
-  } else if (threads > 1 && (plan->from->kind == HL_REL_SCAN || parallel_join(plan->from))) {
-    /* scan, join probe, filter and aggregation in every thread */
+  } else if (par_agg && (plan->from->kind == HL_REL_SCAN || parallel_join(plan->from))) {
+    /* scan, join probe, filter and aggregation in every thread (also with
+     * one: the same units, merged in the same order) */
     op = build_parallel_agg(s, plan, threads, arena, err);
     aggregated = true;
   } else if (plan->from && plan->from->kind == HL_REL_SCAN &&

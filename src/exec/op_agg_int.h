@@ -1,0 +1,145 @@
+/*
+ * op_agg_int.h -- the aggregation table shared by op_agg.c (one table:
+ * grouping, the aggregates' states and their merge) and op_agg_par.c (the
+ * parallel aggregation: tables per unit of work, merged in unit order into
+ * partitions of the result).
+ *
+ * An agg_t is one hash table of groups with their states.  The operator is
+ * one (its groups are the result); a parallel aggregation has more: one per
+ * unit of work being aggregated or waiting to be merged, and one per
+ * partition of the result (op_agg_par.c).  A table is used by one thread at
+ * a time.
+ */
+#ifndef HL_OP_AGG_INT_H
+#define HL_OP_AGG_INT_H
+
+#include "exec/ops.h"
+#include "util/hashmap.h"
+#include "util/hll.h"
+#include "util/imap.h"
+#include "util/strbuf.h"
+
+/* One aggregate's state in one group.  The kinds' fields overlap (a
+ * state is one kind for its life): with 64 bytes a group of a wide GROUP
+ * BY costs a third of what separate fields did. */
+typedef struct agg_state {
+  int64_t count;
+  bool has;          /* min/max/sum saw a value */
+  int64_t dec_carry; /* decimal sum = dec_carry * DEC_CHUNK + sum.dec (exact) */
+  union {
+    struct { /* sum, avg, variance */
+      union {
+        int64_t i;
+        double d;
+        __int128 dec;
+      } sum;
+      double m2; /* variance: sum of squared deviations (Welford); mean in sum.d */
+    };
+    struct { /* corr, covar_*, regr_*: means, and n times the variances
+              * and the covariance (Welford's updates for pairs) */
+      double mx, my, vx, vy, cxy;
+    } pair;
+    hl_value_t best; /* min/max (strings copied into the operator arena) */
+    struct {         /* collect_list/collect_set/percentile values; in a
+                      * unit's table also the values of a DISTINCT aggregate */
+      hl_value_t *items;
+      uint32_t n_items, cap_items;
+    };
+    /* approx_count_distinct: the distinct 64-bit hashes (open addressing,
+     * 0 = empty, count in `count`) until there are SKETCH_EXACT of them,
+     * then a HyperLogLog sketch (util/hll.h) */
+    struct {
+      uint64_t *hashes;
+      uint32_t cap_hashes;
+      hl_hll_t *hll;
+    };
+  };
+} agg_state_t;
+
+typedef struct hl_agg_par hl_agg_par_t;
+
+typedef struct agg {
+  hl_op_t op;
+  hl_op_t *child;
+  const hl_plan_t *plan;
+  hl_arena_t *arena;   /* group values and min/max strings */
+  hl_arena_t *scratch; /* per input batch */
+  hl_map_t *groups;
+  /* GROUP BY one integer expression (no grouping sets): group numbers
+   * found in an open-addressing table of keys instead of `groups` */
+  bool int_key;
+  /* GROUP BY only strings (no grouping sets): a key whose values pack into
+   * 8 bytes (each a length byte -- 0 for NULL, else length + 1 -- then its
+   * bytes) is looked up as that integer in `ikeys`; longer keys use
+   * `groups`.  Whether a key packs depends only on its values, so each group
+   * lives in exactly one of the two tables. */
+  bool str_keys;
+  hl_imap_t ikeys;        /* key -> group number + 1 */
+  int64_t null_id;        /* group number of the NULL key, -1 before it is seen */
+  hl_map_t **distinct;    /* per aggregate with DISTINCT */
+  hl_value_t *group_vals; /* n_groups * n_group */
+  agg_state_t *states;    /* n_groups * n_aggs */
+  size_t n_groups, cap_groups;
+  bool consumed;
+  size_t emitted;
+  hl_batch_t *out; /* the operator's output batch (NULL in the tables of op_agg_par.c) */
+  const hl_type_t **out_types;
+  hl_budget_t *budget;
+  uint64_t charged;
+  hl_buf_t key;
+  /* A unit's table (op_agg_par.c): a DISTINCT aggregate keeps the unit's
+   * distinct values (items) instead of its result, so that the merge
+   * feeds them to the result's aggregate in their order */
+  bool unit_items;
+  /* Every group remembers where its first row was (unit ordinal << 40 |
+   * row in unit): the merged groups are put back in that order, which is
+   * the order a single-threaded run finds them in. */
+  bool track_pos;
+  uint64_t *first_pos; /* per group */
+  uint64_t pos_base;   /* position of the current batch's row 0 (set by the caller) */
+  uint64_t cur_pos;    /* position of the row being grouped */
+  hl_agg_par_t *par;   /* the operator of a parallel aggregation: its driver */
+} agg_t;
+
+/* Vectors one table evaluates a batch into (hl_agg_bufs_init). */
+typedef struct agg_bufs {
+  hl_vec_t *gvecs, *avecs, *avecs2;
+  hl_value_t *vals;
+} agg_bufs_t;
+
+/* A new table for PLAN; OUTPUT: with the operator's output batch.  Charges
+ * BUDGET for what it keeps; structs in ARENA, the rest freed by
+ * hl_agg_table_free.  NULL on OOM (ERR set). */
+agg_t *hl_agg_table_new(const hl_plan_t *plan, hl_budget_t *budget, bool output, hl_arena_t *arena,
+                        hl_error_t *err);
+/* Frees what the table holds (its child included) and releases its charge. */
+void hl_agg_table_free(agg_t *a);
+/* Empties the table for reuse (its charge released).  HL_NOMEM. */
+hl_status_t hl_agg_table_reset(agg_t *a, hl_error_t *err);
+/* BUFS for batches of PLAN's aggregation, in ARENA. */
+hl_status_t hl_agg_bufs_init(const hl_plan_t *plan, hl_arena_t *arena, agg_bufs_t *bufs,
+                             hl_error_t *err);
+/* Aggregates the live rows of B into A's groups (a->pos_base set when
+ * positions are tracked); charges the budget. */
+hl_status_t hl_agg_consume_batch(agg_t *a, const hl_batch_t *b, agg_bufs_t *bufs, hl_error_t *err);
+/* A hash of group G's values: the same values give the same hash in every
+ * table (the partition of a group). */
+uint64_t hl_agg_group_hash(agg_t *a, size_t g);
+/* Merges the groups GROUPS[0..n) of unit table P, in that order, into D:
+ * each state as if D's aggregate had read P's rows after its own.  P is
+ * unchanged; D copies what it keeps. */
+hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_t n,
+                         hl_error_t *err);
+/* Puts A's groups in the order of their first rows. */
+hl_status_t hl_agg_order_groups(agg_t *a, hl_error_t *err);
+/* Whether PLAN's aggregates merge exactly, in any order (count, integer
+ * and decimal sums, min/max of integers, decimals and strings): then a
+ * thread may aggregate all its units into one table. */
+bool hl_agg_merge_exact(const hl_plan_t *plan);
+
+/* The parallel driver (op_agg_par.c): runs the pipelines and fills A's
+ * groups; frees what it holds. */
+hl_status_t hl_agg_par_run(hl_agg_par_t *par, agg_t *a, hl_error_t *err);
+void hl_agg_par_free(hl_agg_par_t *par);
+
+#endif

@@ -8,13 +8,16 @@
  * (snapshot.h), so each file is one worker's, exactly once.  Each worker copies its
  * batches (live rows only) into a ring of QUEUE batches it hands over, so
  * it reads ahead while the consumer works instead of waiting for every
- * batch to be released.  The consumer takes batches in file order -- file
- * 0 from worker 0, file 1 from worker 1, ... -- which makes the output
- * exactly the single-threaded scan's, order included.  A worker also
- * tells which file it has reached, so that the consumer passes over files
- * that gave no batch without waiting for the worker's next batch (else a
- * selective filter makes the workers take turns: one waits with a full
- * ring while the consumer waits for the other's next batch).
+ * batch to be released.  A string column with a dictionary view (Parquet
+ * dictionary pages) stays one: the handed batch owns a dictionary of the
+ * entries its rows use, each entry's bytes copied once, and its rows
+ * point into it (copy_dict), so the operators above still work once per
+ * entry and repeated strings are not copied per row.  The consumer takes batches in file order --
+ * file 0 from worker 0, file 1 from worker 1, ... -- which makes the output exactly the
+ * single-threaded scan's, order included.  A worker also tells which file it has reached, so that
+ * the consumer passes over files that gave no batch without waiting for the worker's next batch
+ * (else a selective filter makes the workers take turns: one waits with a full ring while the
+ * consumer waits for the other's next batch).
  *
  * Under a LIMIT (hl_op_parallel_scan_set_limit) reading ahead would open
  * files the result does not need, so a worker lists a partition or opens a
@@ -34,6 +37,16 @@
 
 typedef struct pscan pscan_t;
 
+/* A worker's scratch for copy_dict: per entry of the source dictionary,
+ * its number in the copy, valid where stamp[e] == gen (no clearing per
+ * batch). */
+typedef struct dict_map {
+  uint32_t *stamp, *to;
+  uint32_t *used; /* the source entries in copy order */
+  size_t cap;
+  uint32_t gen;
+} dict_map_t;
+
 typedef struct worker {
   pscan_t *ps;
   pthread_t thread;
@@ -49,6 +62,7 @@ typedef struct worker {
   bool cond_ready;
   bool done;
   size_t progress; /* every file before this ordinal is done (hl_op_scan_on_file) */
+  dict_map_t dm;
 } worker_t;
 
 struct pscan {
@@ -66,9 +80,74 @@ struct pscan {
   hl_snap_t *own_snap;   /* the workers' snapshot when none was given */
 };
 
+/* Copies the live rows LIVE of string vector SV (a dictionary view, in
+ * SRC) into DV with a dictionary of its own in ARENA: the entries the
+ * valid rows use, in first-use order, bytes copied once each.  False: no
+ * valid row (the caller copies plainly), or no memory (*OOM). */
+static bool copy_dict(dict_map_t *dm, hl_vec_t *dv, const hl_vec_t *sv, const hl_batch_t *src,
+                      uint32_t live, hl_arena_t *arena, bool *oom) {
+  if (sv->dict_n > dm->cap) {
+    size_t cap = dm->cap ? dm->cap : 1024;
+    while (cap < sv->dict_n)
+      cap *= 2;
+    hl_free(dm->stamp);
+    hl_free(dm->to);
+    hl_free(dm->used);
+    dm->stamp = hl_calloc(cap, sizeof(uint32_t));
+    dm->to = hl_malloc(sizeof(uint32_t) * cap);
+    dm->used = hl_malloc(sizeof(uint32_t) * (cap < HL_BATCH_CAP ? cap : HL_BATCH_CAP));
+    dm->cap = dm->stamp && dm->to && dm->used ? cap : 0;
+    dm->gen = 0;
+    if (!dm->cap) return *oom = true, false;
+  }
+  if (++dm->gen == 0) { /* wrapped: every stamp is stale again */
+    memset(dm->stamp, 0, sizeof(uint32_t) * dm->cap);
+    dm->gen = 1;
+  }
+  uint32_t *idx = hl_arena_alloc(arena, sizeof(uint32_t) * (live ? live : 1));
+  if (!idx) return *oom = true, false;
+  uint32_t n = 0;
+  size_t bytes = 0;
+  for (uint32_t i = 0; i < live; i++) {
+    uint32_t r = hl_batch_row(src, i);
+    if (hl_vec_is_null(sv, r)) continue;
+    uint32_t e = sv->dict_idx[r];
+    if (dm->stamp[e] != dm->gen) {
+      dm->stamp[e] = dm->gen;
+      dm->to[e] = n;
+      dm->used[n++] = e;
+      bytes += sv->dict[e].len;
+    }
+    idx[i] = dm->to[e];
+  }
+  if (n == 0) return false;
+  hl_str_t *ent = hl_arena_alloc(arena, sizeof(hl_str_t) * n);
+  char *p = hl_arena_alloc(arena, bytes ? bytes : 1);
+  if (!ent || !p) return *oom = true, false;
+  for (uint32_t k = 0; k < n; k++) {
+    hl_str_t x = sv->dict[dm->used[k]];
+    if (x.len) memcpy(p, x.ptr, x.len);
+    ent[k] = (hl_str_t){x.len ? p : "", x.len};
+    p += x.len;
+  }
+  hl_str_t *out = HL_VEC_STR(dv);
+  for (uint32_t i = 0; i < live; i++) {
+    if (hl_vec_is_null(dv, i)) { /* a NULL row holds entry 0, an empty string */
+      idx[i] = 0;
+      out[i] = (hl_str_t){"", 0};
+    } else {
+      out[i] = ent[idx[i]];
+    }
+  }
+  dv->dict = ent;
+  dv->dict_idx = idx;
+  dv->dict_n = n;
+  return true;
+}
+
 /* Copies the live rows of SRC into DST (a batch of the same columns):
  * DST owns everything it points to, so SRC's operators may move on. */
-static hl_status_t copy_batch(hl_batch_t *dst, const hl_batch_t *src) {
+static hl_status_t copy_batch(hl_batch_t *dst, const hl_batch_t *src, dict_map_t *dm) {
   if (hl_batch_reset(dst) != HL_OK) return HL_NOMEM;
   uint32_t live = hl_batch_live(src);
   for (int c = 0; c < src->n_cols; c++) {
@@ -106,6 +185,9 @@ static hl_status_t copy_batch(hl_batch_t *dst, const hl_batch_t *src) {
       COPY(__int128);
 #undef COPY
     case HL_P_STR: {
+      bool oom = false;
+      if (sv->dict && sv->dict_idx && copy_dict(dm, dv, sv, src, live, dst->arena, &oom)) break;
+      if (oom) return HL_NOMEM;
       size_t total = 0;
       for (uint32_t i = 0; i < live; i++)
         total += HL_VEC_STR(sv)[hl_batch_row(src, i)].len;
@@ -197,7 +279,8 @@ static void *worker_main(void *arg) {
             }
         }
       }
-      if (!w->ring[slot] || copy_batch(w->ring[slot], b) != HL_OK) rc = hl_err_nomem(&w->err);
+      if (!w->ring[slot] || copy_batch(w->ring[slot], b, &w->dm) != HL_OK)
+        rc = hl_err_nomem(&w->err);
     }
     pthread_mutex_lock(&ps->mu);
     if (rc != HL_OK || !b) {
@@ -297,6 +380,9 @@ static void pscan_close(hl_op_t *op) {
       hl_batch_destroy(w->ring[k]);
     if (w->cond_ready) pthread_cond_destroy(&w->space);
     hl_err_clear(&w->err);
+    hl_free(w->dm.stamp);
+    hl_free(w->dm.to);
+    hl_free(w->dm.used);
   }
   ps->w = NULL;
   pthread_cond_destroy(&ps->cv);

@@ -392,6 +392,7 @@ static hl_status_t gather(hl_agg_par_t *pa, agg_t *a, hl_error_t *err) {
   for (int q = 0; q < pa->n_parts; q++) {
     agg_t *p = pa->parts[q];
     size_t n = p->n_groups, at = a->n_groups;
+    if (n == 0) continue;
     if (ng) memcpy(&a->group_vals[at * ng], p->group_vals, sizeof(hl_value_t) * n * ng);
     if (na) memcpy(&a->states[at * na], p->states, sizeof(agg_state_t) * n * na);
     memcpy(&a->first_pos[at], p->first_pos, sizeof(uint64_t) * n);

@@ -132,3 +132,11 @@ SELECT l_shipdate, l_orderkey, l_linenumber, l_extendedprice, rk FROM (
   FROM lineitem
   WHERE l_shipdate >= DATE '1996-02-01' AND l_shipdate < DATE '1996-03-01') x
 WHERE rk <= 3 ORDER BY l_shipdate, rk;
+
+-- name: li_double_groupby
+-- what: lineitem, grouped DOUBLE sums and averages by ship mode (7 dictionary strings)
+-- ordered: yes
+SELECT l_shipmode, count(*) AS n, sum(CAST(l_extendedprice AS DOUBLE)) AS price,
+       sum(CAST(l_extendedprice AS DOUBLE) * CAST(l_discount AS DOUBLE)) AS disc,
+       avg(CAST(l_quantity AS DOUBLE)) AS qty
+FROM lineitem GROUP BY l_shipmode ORDER BY l_shipmode;

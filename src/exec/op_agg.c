@@ -9,6 +9,11 @@
  * group values followed by the aggregate results ("aggregate layout").
  * Ungrouped aggregation over an empty input yields one row (count 0, others
  * NULL), as SQL requires; grouped aggregation yields none.
+ *
+ * The table (agg_t, op_agg_int.h) is also the parallel aggregation's unit
+ * of merging (op_agg_par.c): hl_agg_merge folds one table's groups into
+ * another as if the second had read the first's rows after its own, for
+ * every aggregate kind (section "merging").
  */
 #include "exec/op_agg_int.h"
 
@@ -1306,6 +1311,7 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
   hl_status_t rc = HL_OK;
   for (size_t i0 = 0; i0 < n_list && rc == HL_OK; i0 += HL_BATCH_CAP) {
     uint32_t n = (uint32_t)(n_list - i0 < HL_BATCH_CAP ? n_list - i0 : HL_BATCH_CAP);
+    if ((rc = hl_budget_check_cancel(d->budget, err)) != HL_OK) return rc;
     /* the chunk's group values as vectors, for D's own group lookup */
     hl_arena_reset(d->scratch);
     hl_vec_t *gvecs = hl_arena_alloc(d->scratch, sizeof(hl_vec_t) * (size_t)(ng + 1));

@@ -20,7 +20,6 @@
 #include "util/mem.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -1343,45 +1343,6 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
   return rc;
 }
 
-typedef struct pos_idx {
-  uint64_t pos;
-  size_t idx;
-} pos_idx_t;
-
-static int cmp_pos(const void *x, const void *y) {
-  const pos_idx_t *a = x, *b = y;
-  return a->pos < b->pos ? -1 : a->pos > b->pos;
-}
-
-hl_status_t hl_agg_order_groups(agg_t *a, hl_error_t *err) {
-  const hl_plan_t *plan = a->plan;
-  size_t n = a->n_groups, ng = (size_t)plan->n_group, na = (size_t)plan->n_aggs;
-  if (n < 2 || ng == 0) return HL_OK;
-  pos_idx_t *order = hl_malloc(sizeof(pos_idx_t) * n);
-  hl_value_t *gv = hl_malloc(sizeof(hl_value_t) * n * ng);
-  agg_state_t *st = hl_malloc(sizeof(agg_state_t) * n * (na + 1));
-  if (!order || !gv || !st) {
-    hl_free(order);
-    hl_free(gv);
-    hl_free(st);
-    return hl_err_nomem(err);
-  }
-  for (size_t i = 0; i < n; i++)
-    order[i] = (pos_idx_t){a->first_pos[i], i};
-  qsort(order, n, sizeof *order, cmp_pos);
-  for (size_t i = 0; i < n; i++) {
-    memcpy(&gv[i * ng], &a->group_vals[order[i].idx * ng], sizeof(hl_value_t) * ng);
-    memcpy(&st[i * na], &a->states[order[i].idx * na], sizeof(agg_state_t) * na);
-  }
-  hl_free(order);
-  hl_free(a->group_vals);
-  hl_free(a->states);
-  a->group_vals = gv;
-  a->states = st;
-  a->cap_groups = n;
-  return HL_OK;
-}
-
 /* ------------------------------------------------------------ operator */
 
 static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {

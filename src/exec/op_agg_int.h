@@ -130,8 +130,6 @@ uint64_t hl_agg_group_hash(agg_t *a, size_t g);
  * unchanged; D copies what it keeps. */
 hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_t n,
                          hl_error_t *err);
-/* Puts A's groups in the order of their first rows. */
-hl_status_t hl_agg_order_groups(agg_t *a, hl_error_t *err);
 /* Whether PLAN's aggregates merge exactly, in any order (count, integer
  * and decimal sums, min/max of integers, decimals and strings): then a
  * thread may aggregate all its units into one table. */

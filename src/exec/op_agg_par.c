@@ -49,6 +49,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { AHEAD = 2 }; /* unit tables a worker may have waiting for their merge */
@@ -82,6 +83,7 @@ typedef struct pworker {
   hl_error_t err;
   hl_arena_t *arena; /* bufs */
   agg_bufs_t bufs;
+  unit_t **freed;     /* merge_some's scratch: units it frees (ready_cap) */
   size_t pos_unit;    /* unit of the last batch */
   uint64_t unit_rows; /* rows of the unit before the current batch */
 } pworker_t;
@@ -176,8 +178,9 @@ static bool adopt(hl_agg_par_t *pa, unit_t *u) {
 }
 
 /* Merges the ready units into one partition no other thread is merging
- * (mutex held; released while merging).  False: there was none. */
-static bool merge_some(hl_agg_par_t *pa) {
+ * (mutex held; released while merging), for worker W.  False: there was
+ * none. */
+static bool merge_some(hl_agg_par_t *pa, pworker_t *w) {
   promote(pa);
   for (int q = 0; q < pa->n_parts; q++) {
     if (pa->part_busy[q] || pa->merged[q] == pa->ready_tail) continue;
@@ -195,12 +198,24 @@ static bool merge_some(hl_agg_par_t *pa) {
     }
     pthread_mutex_lock(&pa->mu);
     if (rc != HL_OK) fail(pa, rc, &err);
+    /* the units merged by every partition now: no thread reads them any
+     * more, and their owners wait for in_use; their memory goes first */
+    size_t n_free = 0;
     for (size_t s = s0; s < s1; s++) {
       unit_t *u = pa->ready[s % pa->ready_cap];
-      if (--u->pending == 0) u->in_use = false; /* its owner resets it */
+      if (--u->pending == 0) pa->ready[s % pa->ready_cap] = NULL, w->freed[n_free++] = u;
     }
     pa->merged[q] = s1;
     pa->part_busy[q] = false;
+    pthread_mutex_unlock(&pa->mu);
+    for (size_t i = 0; i < n_free; i++) {
+      unit_t *u = w->freed[i];
+      u->dirty = hl_agg_table_reset(u->t, &err) != HL_OK; /* else the owner tries again */
+      hl_err_clear(&err);
+    }
+    pthread_mutex_lock(&pa->mu);
+    for (size_t i = 0; i < n_free; i++)
+      w->freed[i]->in_use = false;
     wake(pa);
     return true;
   }
@@ -261,7 +276,7 @@ static unit_t *take_unit(pworker_t *w, size_t ordinal) {
     for (int i = 0; i <= AHEAD && !u; i++)
       if (!w->pool[i].in_use) u = &w->pool[i];
     if (u) break;
-    if (!merge_some(pa)) wait_cv(pa);
+    if (!merge_some(pa, w)) wait_cv(pa);
   }
   if (u) {
     u->in_use = true;
@@ -354,9 +369,20 @@ static void *worker_main(void *arg) {
   wake(pa);
   /* then help merge until the last unit is in */
   while (!atomic_load(&pa->failed) && !finished(pa))
-    if (!merge_some(pa)) wait_cv(pa);
+    if (!merge_some(pa, w)) wait_cv(pa);
   pthread_mutex_unlock(&pa->mu);
   return NULL;
+}
+
+/* A group's first row (unit ordinal << 40 | row) and where it is. */
+typedef struct pos_idx {
+  uint64_t pos;
+  size_t idx;
+} pos_idx_t;
+
+static int cmp_pos(const void *x, const void *y) {
+  const pos_idx_t *a = x, *b = y;
+  return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
 /* The partitions' groups become A's, in the order of their first rows
@@ -381,30 +407,39 @@ static hl_status_t gather(hl_agg_par_t *pa, agg_t *a, hl_error_t *err) {
   for (int q = 0; q < pa->n_parts; q++)
     total += pa->parts[q]->n_groups;
   if (total == 0) return HL_OK;
+  /* the groups by first row, each named by partition << 40 | index */
+  pos_idx_t *order = hl_malloc(sizeof(pos_idx_t) * total);
+  if (!order) return hl_err_nomem(err);
+  size_t at = 0;
+  for (int q = 0; q < pa->n_parts; q++)
+    for (size_t i = 0; i < pa->parts[q]->n_groups; i++)
+      order[at++] = (pos_idx_t){pa->parts[q]->first_pos[i], (size_t)q << 40 | i};
+  qsort(order, total, sizeof *order, cmp_pos); /* positions are distinct */
   a->group_vals = hl_malloc(sizeof(hl_value_t) * total * ng + 1);
   a->states = hl_malloc(sizeof(agg_state_t) * total * na + 1);
-  a->first_pos = hl_malloc(sizeof(uint64_t) * total);
-  if (!a->group_vals || !a->states || !a->first_pos) return hl_err_nomem(err);
-  a->cap_groups = total;
-  hl_status_t rc = hl_budget_track(a->budget, &a->charged,
-                                   total * (sizeof(hl_value_t) * ng + sizeof(agg_state_t) * na + 8),
-                                   "the aggregation", err);
-  for (int q = 0; q < pa->n_parts; q++) {
+  hl_status_t rc = a->group_vals && a->states ? HL_OK : hl_err_nomem(err);
+  if (rc == HL_OK)
+    rc = hl_budget_track(a->budget, &a->charged,
+                         total * (sizeof(hl_value_t) * ng + sizeof(agg_state_t) * na),
+                         "the aggregation", err);
+  for (size_t k = 0; k < total && rc == HL_OK; k++) {
+    const agg_t *p = pa->parts[order[k].idx >> 40];
+    size_t i = order[k].idx & (((size_t)1 << 40) - 1);
+    memcpy(&a->group_vals[k * ng], &p->group_vals[i * ng], sizeof(hl_value_t) * ng);
+    memcpy(&a->states[k * na], &p->states[i * na], sizeof(agg_state_t) * na);
+  }
+  hl_free(order);
+  if (rc != HL_OK) return rc;
+  a->n_groups = a->cap_groups = total;
+  for (int q = 0; q < pa->n_parts; q++) { /* values and strings stay in its arena until close */
     agg_t *p = pa->parts[q];
-    size_t n = p->n_groups, at = a->n_groups;
-    if (n == 0) continue;
-    if (ng) memcpy(&a->group_vals[at * ng], p->group_vals, sizeof(hl_value_t) * n * ng);
-    if (na) memcpy(&a->states[at * na], p->states, sizeof(agg_state_t) * n * na);
-    memcpy(&a->first_pos[at], p->first_pos, sizeof(uint64_t) * n);
-    a->n_groups += n;
-    /* its group values and strings stay in its arena until close */
     hl_free(p->group_vals);
     hl_free(p->states);
     p->group_vals = NULL;
     p->states = NULL;
     p->n_groups = p->cap_groups = 0;
   }
-  return rc == HL_OK ? hl_agg_order_groups(a, err) : rc;
+  return HL_OK;
 }
 
 hl_status_t hl_agg_par_run(hl_agg_par_t *pa, agg_t *a, hl_error_t *err) {
@@ -487,7 +522,8 @@ static bool par_init(hl_agg_par_t *pa, const hl_plan_t *plan, hl_op_t **children
     w->pos_unit = SIZE_MAX;
     hl_op_scan_on_file(w->scan, on_file, w);
     w->arena = hl_arena_create(0);
-    ok = ok && w->arena && hl_agg_bufs_init(plan, w->arena, &w->bufs, err) == HL_OK;
+    w->freed = w->arena ? hl_arena_alloc(w->arena, sizeof(unit_t *) * pa->ready_cap) : NULL;
+    ok = ok && w->freed && hl_agg_bufs_init(plan, w->arena, &w->bufs, err) == HL_OK;
     for (int k = 0; ok && k <= AHEAD; k++) {
       agg_t *t = w->pool[k].t = hl_agg_table_new(plan, budget, false, arena, err);
       ok = t != NULL;

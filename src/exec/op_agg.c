@@ -1304,7 +1304,7 @@ uint64_t hl_agg_group_hash(agg_t *a, size_t g) {
 }
 
 hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_t n_list,
-                         hl_error_t *err) {
+                         hl_arena_t *scratch, hl_error_t *err) {
   const hl_plan_t *plan = d->plan;
   int ng = plan->n_group, na = plan->n_aggs;
   hl_status_t rc = HL_OK;
@@ -1312,15 +1312,15 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
     uint32_t n = (uint32_t)(n_list - i0 < HL_BATCH_CAP ? n_list - i0 : HL_BATCH_CAP);
     if ((rc = hl_budget_check_cancel(d->budget, err)) != HL_OK) return rc;
     /* the chunk's group values as vectors, for D's own group lookup */
-    hl_arena_reset(d->scratch);
-    hl_vec_t *gvecs = hl_arena_alloc(d->scratch, sizeof(hl_vec_t) * (size_t)(ng + 1));
-    hl_value_t *vals = hl_arena_alloc(d->scratch, sizeof(hl_value_t) * (size_t)(ng + 1));
+    hl_arena_reset(scratch);
+    hl_vec_t *gvecs = hl_arena_alloc(scratch, sizeof(hl_vec_t) * (size_t)(ng + 1));
+    hl_value_t *vals = hl_arena_alloc(scratch, sizeof(hl_value_t) * (size_t)(ng + 1));
     if (!gvecs || !vals) return hl_err_nomem(err);
     for (int c = 0; c < ng && rc == HL_OK; c++) {
-      if (hl_vec_alloc(&gvecs[c], plan->group_exprs[c]->type, d->scratch) != HL_OK) rc = HL_NOMEM;
+      if (hl_vec_alloc(&gvecs[c], plan->group_exprs[c]->type, scratch) != HL_OK) rc = HL_NOMEM;
       for (uint32_t r = 0; r < n && rc == HL_OK; r++) {
         size_t g = groups ? groups[i0 + r] : i0 + r;
-        rc = hl_vec_put_value(&gvecs[c], d->scratch, r, &p->group_vals[g * (size_t)ng + (size_t)c]);
+        rc = hl_vec_put_value(&gvecs[c], scratch, r, &p->group_vals[g * (size_t)ng + (size_t)c]);
       }
     }
     if (rc != HL_OK) return hl_err_nomem(err);
@@ -1432,7 +1432,7 @@ void hl_agg_table_free(agg_t *a) {
   hl_batch_destroy(a->out);
   a->out = NULL;
   hl_arena_destroy(a->arena);
-  hl_arena_destroy(a->scratch);
+  if (a->own_scratch) hl_arena_destroy(a->scratch);
   a->arena = a->scratch = NULL;
   hl_buf_fini(&a->key);
 }
@@ -1440,7 +1440,7 @@ void hl_agg_table_free(agg_t *a) {
 hl_status_t hl_agg_table_reset(agg_t *a, hl_error_t *err) {
   free_groups(a);
   hl_arena_reset(a->arena);
-  hl_arena_reset(a->scratch);
+  if (a->own_scratch) hl_arena_reset(a->scratch); /* a lent one is its owner's to reset */
   a->consumed = false;
   a->emitted = 0;
   return make_maps(a) == HL_OK ? HL_OK : hl_err_nomem(err);
@@ -1463,7 +1463,10 @@ agg_t *hl_agg_table_new(const hl_plan_t *plan, hl_budget_t *budget, bool output,
   a->out_types = hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(n_out + 1));
   a->distinct = hl_arena_zalloc(arena, sizeof(hl_map_t *) * (size_t)(plan->n_aggs + 1));
   a->arena = hl_arena_create(0);
-  a->scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(arena));
+  /* only the operator reads batches itself; the parallel aggregation lends
+   * its tables a worker's scratch */
+  a->own_scratch = output;
+  if (output) a->scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(arena));
   a->null_id = -1;
   a->int_key = plan->n_group == 1 && !plan->n_grouping_sets &&
                hl_type_phys(plan->group_exprs[0]->type) == HL_P_I64;
@@ -1477,7 +1480,7 @@ agg_t *hl_agg_table_new(const hl_plan_t *plan, hl_budget_t *budget, bool output,
       a->out_types[plan->n_group + k] = plan->aggs[k].type;
     if (output) a->out = hl_batch_create_charged(n_out, a->out_types, hl_arena_account(arena));
   }
-  bool ok = a->out_types && a->distinct && a->arena && a->scratch && (a->out || !output);
+  bool ok = a->out_types && a->distinct && a->arena && (!output || (a->scratch && a->out));
   if (!ok || make_maps(a) != HL_OK) {
     hl_agg_table_free(a);
     return hl_err_nomem(err), NULL;

@@ -63,7 +63,8 @@ typedef struct agg {
   hl_op_t *child;
   const hl_plan_t *plan;
   hl_arena_t *arena;   /* group values and min/max strings */
-  hl_arena_t *scratch; /* per input batch */
+  hl_arena_t *scratch; /* per input batch; the operator's own, else lent (op_agg_par.c) */
+  bool own_scratch;
   hl_map_t *groups;
   /* GROUP BY one integer expression (no grouping sets): group numbers
    * found in an open-addressing table of keys instead of `groups` */
@@ -107,7 +108,9 @@ typedef struct agg_bufs {
   hl_value_t *vals;
 } agg_bufs_t;
 
-/* A new table for PLAN; OUTPUT: with the operator's output batch.  Charges
+/* A new table for PLAN; OUTPUT: the operator, with its output batch and a
+ * scratch arena (other tables have none until one is lent: a->scratch,
+ * for hl_agg_consume_batch).  Charges
  * BUDGET for what it keeps; structs in ARENA, the rest freed by
  * hl_agg_table_free.  NULL on OOM (ERR set). */
 agg_t *hl_agg_table_new(const hl_plan_t *plan, hl_budget_t *budget, bool output, hl_arena_t *arena,
@@ -125,11 +128,12 @@ hl_status_t hl_agg_consume_batch(agg_t *a, const hl_batch_t *b, agg_bufs_t *bufs
 /* A hash of group G's values: the same values give the same hash in every
  * table (the partition of a group). */
 uint64_t hl_agg_group_hash(agg_t *a, size_t g);
-/* Merges the groups GROUPS[0..n) of unit table P, in that order, into D:
- * each state as if D's aggregate had read P's rows after its own.  P is
- * unchanged; D copies what it keeps. */
+/* Merges the groups GROUPS[0..n) of unit table P (NULL: all), in that
+ * order, into D: each state as if D's aggregate had read P's rows after
+ * its own.  P is unchanged; D copies what it keeps; SCRATCH (reset here)
+ * holds the group values as vectors. */
 hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_t n,
-                         hl_error_t *err);
+                         hl_arena_t *scratch, hl_error_t *err);
 /* Whether PLAN's aggregates merge exactly, in any order (count, integer
  * and decimal sums, min/max of integers, decimals and strings): then a
  * thread may aggregate all its units into one table. */

@@ -81,7 +81,8 @@ typedef struct pworker {
   /* the worker's own: */
   hl_status_t rc;
   hl_error_t err;
-  hl_arena_t *arena; /* bufs */
+  hl_arena_t *arena;   /* bufs */
+  hl_arena_t *scratch; /* per batch, lent to the worker's tables; for its merges */
   agg_bufs_t bufs;
   unit_t **freed;     /* merge_some's scratch: units it frees (ready_cap) */
   size_t pos_unit;    /* unit of the last batch */
@@ -172,6 +173,9 @@ static bool adopt(hl_agg_par_t *pa, unit_t *u) {
   agg_t *t = pa->parts[0];
   pa->parts[0] = u->t;
   u->t = t;
+  /* the scratch stays with the unit's slot: the pointers move, not the memory */
+  u->t->scratch = pa->parts[0]->scratch;
+  pa->parts[0]->scratch = NULL;
   pa->parts[0]->unit_items = false;
   u->t->unit_items = true;
   return true;
@@ -194,7 +198,8 @@ static bool merge_some(hl_agg_par_t *pa, pworker_t *w) {
       unit_t *u = pa->ready[s % pa->ready_cap];
       size_t n = u->order ? u->start[q + 1] - u->start[q] : u->t->n_groups;
       if (n && !adopt(pa, u))
-        rc = hl_agg_merge(pa->parts[q], u->t, u->order ? u->order + u->start[q] : NULL, n, &err);
+        rc = hl_agg_merge(pa->parts[q], u->t, u->order ? u->order + u->start[q] : NULL, n,
+                          w->scratch, &err);
     }
     pthread_mutex_lock(&pa->mu);
     if (rc != HL_OK) fail(pa, rc, &err);
@@ -481,6 +486,7 @@ void hl_agg_par_free(hl_agg_par_t *pa) {
     for (int k = 0; k <= AHEAD; k++)
       hl_agg_table_free(w->pool[k].t);
     hl_arena_destroy(w->arena);
+    hl_arena_destroy(w->scratch);
     hl_err_clear(&w->err);
   }
   for (int q = 0; q < pa->n_parts; q++)
@@ -522,12 +528,16 @@ static bool par_init(hl_agg_par_t *pa, const hl_plan_t *plan, hl_op_t **children
     w->pos_unit = SIZE_MAX;
     hl_op_scan_on_file(w->scan, on_file, w);
     w->arena = hl_arena_create(0);
+    w->scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(arena));
     w->freed = w->arena ? hl_arena_alloc(w->arena, sizeof(unit_t *) * pa->ready_cap) : NULL;
-    ok = ok && w->freed && hl_agg_bufs_init(plan, w->arena, &w->bufs, err) == HL_OK;
+    ok = ok && w->freed && w->scratch && hl_agg_bufs_init(plan, w->arena, &w->bufs, err) == HL_OK;
     for (int k = 0; ok && k <= AHEAD; k++) {
       agg_t *t = w->pool[k].t = hl_agg_table_new(plan, budget, false, arena, err);
       ok = t != NULL;
-      if (t) t->track_pos = t->unit_items = true;
+      if (t) {
+        t->track_pos = t->unit_items = true;
+        t->scratch = w->scratch;
+      }
     }
   }
   for (int q = 0; ok && q < pa->n_parts; q++) {

@@ -32,16 +32,20 @@
  * the hash of its values; a submitted unit table lists its groups by
  * partition, and any thread merges any partition not being merged by
  * another, taking the ready units in order, so a high-cardinality GROUP BY
- * merges on every thread.  At the end the partitions are concatenated and
- * the groups put back in the order of their first rows (unit ordinal, row),
- * the order one thread meets them in.
+ * merges on every thread (one thread, or no GROUP BY: one partition).  A
+ * unit table merged by every partition is emptied at once by the thread
+ * that merged it last, and goes back to its worker.  At the end the
+ * partitions' groups are gathered in the order of their first rows (unit
+ * ordinal, row), the order one thread meets them in.  Each worker has one
+ * scratch arena, lent to its tables and used by its merges.
  *
  * Spilling (not done here): the partitions are the unit of a spill -- a
  * partition whose table outgrows its share of the memory limit can write
  * its groups (values and states) to a spill file and merge further units'
  * groups of that partition into a fresh table, the runs merged partition
  * by partition at the end (the merge of states is hl_agg_merge's, in unit
- * order within a partition).
+ * order within a partition; a spilling aggregation would use several
+ * partitions at one thread too, which changes no answer).
  */
 #include "exec/op_agg_int.h"
 

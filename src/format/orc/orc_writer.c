@@ -1113,6 +1113,27 @@ uint64_t hl_orc_writer_rows(const hl_orc_writer_t *w) {
 #define JDM_PRIMITIVE1 4
 #define JDM_PRIMITIVE2 8
 
+static uint64_t stat_mem(const hl_orc_stat_t *s) {
+  return s->smin.cap + s->smax.cap;
+}
+
+uint64_t hl_orc_writer_mem(const hl_orc_writer_t *w) {
+  uint64_t n = sizeof *w + w->out.cap + w->tmp.cap + w->meta.cap;
+  n += w->cap_stripes * sizeof *w->stripes;
+  for (int i = 0; i < w->n_cols; i++) {
+    const ocol_t *c = &w->cols[i];
+    n += sizeof *c + c->present.cap + c->bools.cap + c->data.cap + c->rg_stats.cap;
+    n += (c->ints.cap + c->nanos.cap + c->ids.cap + c->entries.cap + c->entry_lens.cap +
+          c->rg_stat_lens.cap) *
+         sizeof(int64_t);
+    n += c->cap_marks * sizeof(rgmark_t) + stat_mem(&c->rg) + stat_mem(&c->stripe) +
+         stat_mem(&c->file);
+    /* the dictionary's map: about two words of table and an entry per string */
+    if (c->dict) n += c->entries.n * 48;
+  }
+  return n;
+}
+
 uint64_t hl_orc_writer_raw_bytes(const hl_orc_writer_t *w) {
   if (!w) return 0;
   uint64_t total = 0;

@@ -1521,6 +1521,20 @@ hl_status_t hl_parquet_writer_close(hl_parquet_writer_t *w, uint64_t *rows, uint
   return st;
 }
 
+uint64_t hl_parquet_writer_mem(const hl_parquet_writer_t *w) {
+  uint64_t n = sizeof *w + w->body.cap + w->comp.cap + w->hdr.cap + hl_arena_reserved(w->arena);
+  n += (uint64_t)w->cap_rgs * (sizeof *w->rgs + sizeof *w->rgidx);
+  for (int i = 0; i < w->n_leaves; i++) {
+    const colw_t *c = &w->cols[i];
+    n += sizeof *c + c->cap_levels * 2 * sizeof(int16_t) + c->cap_idx * sizeof(uint32_t);
+    n += c->plain.cap + c->dict_cap * sizeof(uint64_t) + c->dict_plain.cap;
+    n += c->cap_offs * sizeof(uint32_t) + c->pages.cap + c->cap_pages * sizeof(pageinfo_t);
+    n += c->page_stat.smin.cap + c->page_stat.smax.cap + c->chunk_stat.smin.cap +
+         c->chunk_stat.smax.cap + c->prev_bounds.smin.cap + c->prev_bounds.smax.cap;
+  }
+  return n;
+}
+
 void hl_parquet_writer_abort(hl_parquet_writer_t *w) {
   if (!w) return;
   hl_error_t ignore;

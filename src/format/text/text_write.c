@@ -534,6 +534,10 @@ hl_status_t hl_text_writer_close(hl_text_writer_t *w, hl_error_t *err) {
   return st;
 }
 
+uint64_t hl_text_writer_mem(const hl_text_writer_t *w) {
+  return sizeof *w + w->out.cap + w->tmp.cap + (w->sink ? hl_text_sink_mem(w->sink) : 0);
+}
+
 uint64_t hl_text_writer_raw_bytes(const hl_text_writer_t *w) {
   if (w && !w->sink) return w->raw_bytes; /* encoder: bytes handed out */
   return w ? w->raw_bytes + w->out.len : 0;

@@ -859,6 +859,7 @@ static void writer_fini(writer_t *w) {
       wt->res = NULL;
     }
   }
+  hl_cmd_ins_chunk_fini(w);
   hl_arena_destroy(w->scratch);
   w->scratch = NULL;
   hl_buf_fini(&w->guard_buf);

@@ -134,12 +134,23 @@ typedef struct writer {
   uint64_t mem_used; /* sum of wfile_t.mem over open */
   wfile_t **open;    /* files holding memory, in the order they started holding it */
   size_t n_open, cap_open;
-  /* routing one input batch (HL_BATCH_CAP entries each, allocated on first use) */
-  uint64_t epoch;     /* batches routed so far */
-  wpart_t **row_part; /* per live row: its target */
-  wfile_t **row_file; /* per live row: its file */
-  wfile_t **touched;  /* the files the batch reaches, in the order of their first row */
-  uint32_t *sel;      /* live rows grouped by file, in row order within each */
+  /* the chunk: input rows held to be written file by file (cmd_insert_write.c) */
+  uint64_t epoch;       /* chunks written so far */
+  wpart_t **row_part;   /* per live row of the input batch: its target */
+  wtable_t *chunk_wt;   /* the table whose column types chunk and gather have */
+  hl_batch_t **chunk;   /* copies of input batches' live rows, converted */
+  size_t n_chunk;       /* batches of chunk in use */
+  size_t cap_chunk;     /* batches of chunk allocated (kept for the next chunk) */
+  size_t room;          /* batches the arrays below (and chunk) have room for */
+  uint64_t chunk_limit; /* bytes the chunk may hold */
+  uint32_t chunk_rows;
+  /* heap arrays of room * HL_BATCH_CAP entries, freed by hl_cmd_ins_chunk_fini */
+  wfile_t **chunk_file; /* per chunk row: its file */
+  uint32_t *chunk_ref;  /* per chunk row: batch << 11 | row */
+  uint32_t *refs;       /* chunk rows grouped by file, in row order within each */
+  wfile_t **touched;    /* the files the chunk reaches, in the order of their first row */
+  uint32_t n_touched;
+  hl_batch_t *gather; /* one file's rows of the chunk, handed to its writer */
 } writer_t;
 
 /* ARR (an arena array of *CAP elements of ELEM bytes) with twice the room
@@ -164,5 +175,7 @@ hl_status_t hl_cmd_ins_write_result(writer_t *w, wtable_t *wt, hl_result_t *res,
 hl_status_t hl_cmd_ins_part_close(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err);
 /* cmd_insert_write.c: frees the per-table routing state of WT. */
 void hl_cmd_ins_table_fini(wtable_t *wt);
+/* cmd_insert_write.c: frees W's chunk. */
+void hl_cmd_ins_chunk_fini(writer_t *w);
 
 #endif

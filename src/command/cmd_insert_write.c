@@ -2,28 +2,34 @@
  * cmd_insert_write.c -- the rows of a write into files: conversion,
  * routing, the format writers, and the memory budget of open files.
  *
- * An input batch is written in four passes (write_batch): every live row
+ * An input batch is taken in four passes (write_batch): every live row
  * is routed to its target in row order (so partitions are created in the
  * order rows name them); the batch is converted to the table's column
  * types a column at a time (a column whose type already matches is the
  * input's vector itself, not a copy); rows are checked for what the
- * format cannot store; then the rows of each file are grouped into one
- * selection (row order kept within each file) and the converted batch is
- * handed to that file's writer once per file, with that selection.  So a
- * batch costs one writer call per partition it reaches instead of one
- * buffered copy of every row, and no target keeps a batch of its own.
- *
+ * format cannot store; then the live rows are copied, column by column,
+ * into the chunk, each noted with its file.  The chunk (up to a quarter of
+ * hivelite.write.memory_limit, at most CHUNK_BATCHES batches) is the input
+ * clustered by file, as Hive's hive.optimize.sort.dynamic.partition does
+ * for a whole input: when full, it is written file by file, in the order
+ * of each file's first row, each file's rows in row order, gathered into
+ * batches of up to HL_BATCH_CAP rows that point into the chunk.  So every
+ * writer call gets many rows of one file while that file's encoder state
+ * is in cache, and no target keeps a batch of its own (the memory that
+ * grew with the number of partitions).
+
  * Budget: every file that holds memory (an open writer, or held SORTED BY
  * rows) is listed with its size as its writer reports it.  After each
- * batch, while the sum passes hivelite.write.memory_limit, the file that
- * holds the most is closed (writing its row group or stripe); the next row
- * for its target opens a new file, with the next unique staged name
- * (txn.h), as Hive's writers do when they close idle partitions.  Names
+ * file's share of a chunk is written, while the sum passes the files'
+ * part of hivelite.write.memory_limit, the file that holds the most gives
+ * memory back: Parquet and ORC write their row group or stripe early and
+ * free its buffers; other formats, and a Parquet or ORC file that holds
+ * little beyond its fixed state, are closed, and the next row for the
+ * target opens a new file with the next unique staged name (txn.h), as
+ * Hive's writers do when they close idle partitions.  Names and bytes
  * depend only on the order of the rows, so the same input gives the same
- * names and bytes.  Closing rather than ending a row group early is what
- * bounds memory: a writer keeps its buffers' capacity across row groups.
- * Bucketed files are never closed early (a bucket has exactly one file);
- * their memory still counts against the budget of the others.
+ * files.  Bucketed files are never closed early (a bucket has exactly one
+ * file); their memory still counts against the budget of the others.
  *
  * Files are staged by the write transaction (txn/txn.h) through its
  * deferred-sync file system, and registered with it as they close.
@@ -49,6 +55,9 @@ hl_status_t hl_cmd_ins_budget_init(writer_t *w, hl_error_t *err) {
     return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
                       "invalid hivelite.write.memory_limit \"%s\": expected a size such as 256MB",
                       v);
+  /* a quarter for the chunk of input rows, the rest for open files */
+  w->chunk_limit = w->mem_limit / 4;
+  w->mem_limit -= w->chunk_limit;
   return HL_OK;
 }
 
@@ -328,8 +337,11 @@ static hl_status_t after_write(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f
   return mem_note(w, f, err);
 }
 
-/* Closes the files that hold the most memory until the open files fit
- * the budget (the file comment says why closing). */
+/* Until the open files fit the budget, takes back the memory of the file
+ * that holds the most: a Parquet or ORC file writes its row group or
+ * stripe early and frees its buffers (the file stays open: one file per
+ * target while the budget allows), any other file, or one that an early
+ * flush would not halve, is closed (the file comment says why). */
 static hl_status_t mem_enforce(writer_t *w, hl_error_t *err) {
   while (w->mem_used > w->mem_limit) {
     wfile_t *big = NULL;
@@ -338,7 +350,15 @@ static hl_status_t mem_enforce(writer_t *w, hl_error_t *err) {
       if (f->bucket < 0 && (!big || f->mem > big->mem)) big = f;
     }
     if (!big) return HL_OK;
-    hl_status_t rc = file_close(w, big->part->table, big->part, big, err);
+    uint64_t before = big->mem;
+    hl_status_t rc = HL_OK;
+    if (big->pw || big->ow) {
+      rc = big->pw ? hl_parquet_writer_flush(big->pw, err) : hl_orc_writer_flush(big->ow, err);
+      if (rc == HL_OK) rc = mem_note(w, big, err);
+      if (rc != HL_OK) return rc;
+      if (big->mem <= before / 2) continue;
+    }
+    rc = file_close(w, big->part->table, big->part, big, err);
     if (rc != HL_OK) return rc;
   }
   return HL_OK;
@@ -570,95 +590,230 @@ static hl_status_t check_batch(writer_t *w, wtable_t *wt, const hl_batch_t *in, 
   return HL_OK;
 }
 
-/* Pass 4: each row's file (its bucket's, for a bucketed table), and the
- * rows grouped by file into w->sel; returns the number of files. */
-static hl_status_t group_rows(writer_t *w, wtable_t *wt, const hl_batch_t *in, uint32_t live,
-                              uint32_t *n_files, hl_error_t *err) {
-  hl_table_t *t = wt->t;
-  uint32_t n = 0;
-  w->epoch++;
-  for (uint32_t i = 0; i < live; i++) {
-    int bucket = -1;
-    if (wt->n_buckets > 0) {
-      uint32_t row = hl_batch_row(in, i);
-      int32_t h = 0;
-      for (int k = 0; k < wt->n_bucket_cols; k++) {
-        int c = wt->bucket_idx[k];
-        hl_value_t v;
-        hl_vec_get_value(&wt->conv->cols[c], row, &v);
-        h = hl_bucket_hash_combine(h, hl_bucket_hash_value(wt->bucket_version, t->types[c], &v));
+/* ------------------------------------------------------------ chunk */
+
+#define CHUNK_BATCHES 512 /* at most this many input batches in a chunk */
+#define REF_SHIFT     11  /* a chunk row is batch << REF_SHIFT | row */
+
+/* Copies, column by column, the rows REFS[0..n) of the batches BATCHES
+ * (each ref batch << REF_SHIFT | row) into rows [0, n) of DST (just
+ * reset).  OWN: string bytes and complex values copied into DST's arena;
+ * else DST points at the sources' own, which must outlive it. */
+static hl_status_t gather_rows(hl_batch_t *dst, hl_batch_t *const *batches, const uint32_t *refs,
+                               uint32_t n, bool own, hl_error_t *err) {
+  const uint32_t mask = (1u << REF_SHIFT) - 1;
+  for (int c = 0; c < dst->n_cols; c++) {
+    hl_vec_t *d = &dst->cols[c];
+    const hl_type_t *ty = d->type;
+    switch (hl_type_phys(ty)) {
+    case HL_P_BOOL:
+      for (uint32_t i = 0; i < n; i++)
+        HL_VEC_BOOL(d)[i] = HL_VEC_BOOL(&batches[refs[i] >> REF_SHIFT]->cols[c])[refs[i] & mask];
+      break;
+    case HL_P_I64:
+      for (uint32_t i = 0; i < n; i++)
+        HL_VEC_I64(d)[i] = HL_VEC_I64(&batches[refs[i] >> REF_SHIFT]->cols[c])[refs[i] & mask];
+      break;
+    case HL_P_F64:
+      for (uint32_t i = 0; i < n; i++)
+        HL_VEC_F64(d)[i] = HL_VEC_F64(&batches[refs[i] >> REF_SHIFT]->cols[c])[refs[i] & mask];
+      break;
+    case HL_P_I128:
+      for (uint32_t i = 0; i < n; i++)
+        HL_VEC_I128(d)[i] = HL_VEC_I128(&batches[refs[i] >> REF_SHIFT]->cols[c])[refs[i] & mask];
+      break;
+    case HL_P_STR:
+      for (uint32_t i = 0; i < n; i++) {
+        const hl_vec_t *sv = &batches[refs[i] >> REF_SHIFT]->cols[c];
+        hl_str_t str = HL_VEC_STR(sv)[refs[i] & mask];
+        if (own && str.len && !hl_vec_is_null(sv, refs[i] & mask)) {
+          char *copy = hl_arena_alloc(dst->arena, str.len);
+          if (!copy) return hl_err_nomem(err);
+          memcpy(copy, str.ptr, str.len);
+          str.ptr = copy;
+        }
+        HL_VEC_STR(d)[i] = str;
       }
-      bucket = hl_bucket_number(h, wt->n_buckets);
+      break;
+    case HL_P_VALUE:
+      for (uint32_t i = 0; i < n; i++) {
+        const hl_vec_t *sv = &batches[refs[i] >> REF_SHIFT]->cols[c];
+        hl_value_t *v = HL_VEC_VALUE(sv)[refs[i] & mask];
+        if (own && v && !hl_vec_is_null(sv, refs[i] & mask)) {
+          hl_value_t *copy = hl_arena_alloc(dst->arena, sizeof *copy);
+          if (!copy || hl_value_copy_deep(dst->arena, ty, v, copy) != HL_OK)
+            return hl_err_nomem(err);
+          v = copy;
+        }
+        HL_VEC_VALUE(d)[i] = v;
+      }
+      break;
     }
-    wfile_t *f;
-    hl_status_t rc = hl_cmd_ins_out_get(w, w->row_part[i], bucket, &f, err);
-    if (rc != HL_OK) return rc;
-    if (f->mark != w->epoch) {
-      f->mark = w->epoch;
-      f->n_sel = 0;
-      w->touched[n++] = f;
-    }
-    f->n_sel++;
-    w->row_file[i] = f;
+    for (uint32_t i = 0; i < n; i++)
+      if (hl_vec_is_null(&batches[refs[i] >> REF_SHIFT]->cols[c], refs[i] & mask) &&
+          hl_vec_set_null(d, dst->arena, i) != HL_OK)
+        return hl_err_nomem(err);
   }
-  uint32_t off = 0;
-  for (uint32_t j = 0; j < n; j++) {
-    w->touched[j]->off = off;
-    off += w->touched[j]->n_sel;
-    w->touched[j]->n_sel = 0;
-  }
-  for (uint32_t i = 0; i < live; i++) {
-    wfile_t *f = w->row_file[i];
-    w->sel[f->off + f->n_sel++] = hl_batch_row(in, i);
-  }
-  *n_files = n;
+  dst->n_rows = n;
   return HL_OK;
 }
 
-/* Writes the live rows of IN (the first is row BASE + 1 of the insert). */
-static hl_status_t write_batch(writer_t *w, wtable_t *wt, const hl_batch_t *in,
-                               const hl_type_t *const *in_types, uint64_t base, hl_error_t *err) {
-  uint32_t live = hl_batch_live(in);
-  if (live == 0) return HL_OK;
-  if (!w->sel) {
-    w->row_part = hl_arena_alloc(w->arena, HL_BATCH_CAP * sizeof *w->row_part);
-    w->row_file = hl_arena_alloc(w->arena, HL_BATCH_CAP * sizeof *w->row_file);
-    w->touched = hl_arena_alloc(w->arena, HL_BATCH_CAP * sizeof *w->touched);
-    w->sel = hl_arena_alloc(w->arena, HL_BATCH_CAP * sizeof *w->sel);
-    if (!w->row_part || !w->row_file || !w->touched || !w->sel) {
-      w->sel = NULL;
-      return hl_err_nomem(err);
-    }
-  }
-  uint32_t n_files = 0;
-  hl_status_t rc = route_rows(w, wt, in, in_types, base, live, err);
-  if (rc == HL_OK) rc = convert_batch(w, wt, in, in_types, base, live, err);
-  if (rc == HL_OK) rc = check_batch(w, wt, in, base, live, err);
-  if (rc == HL_OK) rc = group_rows(w, wt, in, live, &n_files, err);
-  hl_batch_t view = wt->conv ? *wt->conv : (hl_batch_t){0};
-  for (uint32_t j = 0; rc == HL_OK && j < n_files; j++) {
-    wfile_t *f = w->touched[j];
-    wpart_t *p = f->part;
-    view.sel = &w->sel[f->off];
-    view.n_sel = f->n_sel;
+void hl_cmd_ins_chunk_fini(writer_t *w) {
+  for (size_t i = 0; i < w->cap_chunk; i++)
+    hl_batch_destroy(w->chunk[i]);
+  hl_free(w->chunk);
+  hl_free(w->chunk_file);
+  hl_free(w->chunk_ref);
+  hl_free(w->refs);
+  hl_free(w->touched);
+  w->chunk = NULL;
+  w->chunk_file = w->touched = NULL;
+  w->chunk_ref = w->refs = NULL;
+  w->room = 0;
+  w->cap_chunk = w->n_chunk = 0;
+  w->chunk_rows = w->n_touched = 0;
+  hl_batch_destroy(w->gather);
+  w->gather = NULL;
+}
+
+static uint64_t chunk_bytes(const writer_t *w) {
+  uint64_t n = 0;
+  for (size_t i = 0; i < w->n_chunk; i++)
+    n += hl_arena_reserved(w->chunk[i]->arena);
+  return n;
+}
+
+/* Writes the rows the chunk holds for F, in row order, in batches. */
+static hl_status_t write_file_rows(writer_t *w, wtable_t *wt, wfile_t *f, hl_error_t *err) {
+  wpart_t *p = f->part;
+  hl_table_t *t = wt->t;
+  hl_status_t rc = HL_OK;
+  if (!w->gather && !(w->gather = hl_batch_create(t->n_data, t->types))) return hl_err_nomem(err);
+  for (uint32_t done = 0; rc == HL_OK && done < f->n_sel;) {
+    uint32_t n = f->n_sel - done < HL_BATCH_CAP ? f->n_sel - done : HL_BATCH_CAP;
+    if (hl_batch_reset(w->gather) != HL_OK) return hl_err_nomem(err);
+    rc = gather_rows(w->gather, w->chunk, &w->refs[f->off + done], n, false, err);
+    done += n;
+    if (rc != HL_OK) break;
     if (wt->n_sort > 0) {
       /* SORTED BY: rows are copied and held until the file is written */
-      for (uint32_t i = 0; rc == HL_OK && i < f->n_sel; i++) {
-        if (!f->buf && !(f->buf = hl_batch_create(wt->t->n_data, wt->t->types))) {
-          rc = hl_err_nomem(err);
-          break;
-        }
-        rc = copy_row(wt->t, f->buf, &view, view.sel[i], err);
+      for (uint32_t i = 0; rc == HL_OK && i < n; i++) {
+        if (!f->buf && !(f->buf = hl_batch_create(t->n_data, t->types))) return hl_err_nomem(err);
+        rc = copy_row(t, f->buf, w->gather, i, err);
         if (rc == HL_OK && f->buf->n_rows == HL_BATCH_CAP) rc = hold(w, wt, f, err);
       }
       if (rc == HL_OK) rc = mem_note(w, f, err);
       continue;
     }
     if (!file_open_p(f)) rc = file_open(w, wt, p, f, err);
-    if (rc == HL_OK) rc = file_write(p, f, &view, err);
+    if (rc == HL_OK) rc = file_write(p, f, w->gather, err);
     if (rc == HL_OK) rc = after_write(w, wt, p, f, err);
   }
-  if (rc == HL_OK) rc = mem_enforce(w, err);
+  return rc;
+}
+
+/* Writes the chunk file by file (in the order of each file's first row)
+ * and empties it. */
+static hl_status_t chunk_flush(writer_t *w, wtable_t *wt, hl_error_t *err) {
+  uint32_t off = 0;
+  for (uint32_t j = 0; j < w->n_touched; j++) {
+    w->touched[j]->off = off;
+    off += w->touched[j]->n_sel;
+    w->touched[j]->n_sel = 0;
+  }
+  for (uint32_t k = 0; k < w->chunk_rows; k++) {
+    wfile_t *f = w->chunk_file[k];
+    w->refs[f->off + f->n_sel++] = w->chunk_ref[k];
+  }
+  hl_status_t rc = HL_OK;
+  for (uint32_t j = 0; rc == HL_OK && j < w->n_touched; j++) {
+    rc = write_file_rows(w, wt, w->touched[j], err);
+    if (rc == HL_OK) rc = mem_enforce(w, err);
+  }
+  w->n_chunk = 0;
+  w->chunk_rows = 0;
+  w->n_touched = 0;
+  return rc;
+}
+
+/* Pass 4: the live rows of wt->conv copied into the chunk, each with its
+ * file (its bucket's, for a bucketed table); the chunk written when full. */
+static hl_status_t chunk_add(writer_t *w, wtable_t *wt, const hl_batch_t *in, uint32_t live,
+                             hl_error_t *err) {
+  hl_table_t *t = wt->t;
+  if (w->chunk_wt != wt) { /* a multi-insert's next table: batches of its types */
+    hl_cmd_ins_chunk_fini(w);
+    w->chunk_wt = wt;
+  }
+  if (w->n_chunk == w->room) { /* the arrays grow with the chunk, up to CHUNK_BATCHES */
+    size_t room = w->room ? w->room * 2 : 4, rows = room * HL_BATCH_CAP;
+    hl_batch_t **chunk = hl_realloc(w->chunk, room * sizeof *chunk);
+    if (chunk) w->chunk = chunk;
+    wfile_t **files = chunk ? hl_realloc(w->chunk_file, rows * sizeof *files) : NULL;
+    if (files) w->chunk_file = files;
+    uint32_t *ref = files ? hl_realloc(w->chunk_ref, rows * sizeof *ref) : NULL;
+    if (ref) w->chunk_ref = ref;
+    uint32_t *refs = ref ? hl_realloc(w->refs, rows * sizeof *refs) : NULL;
+    if (refs) w->refs = refs;
+    wfile_t **touched = refs ? hl_realloc(w->touched, rows * sizeof *touched) : NULL;
+    if (!touched) return hl_err_nomem(err);
+    w->touched = touched;
+    w->room = room;
+  }
+  if (w->n_chunk == 0) w->epoch++;
+  if (w->n_chunk == w->cap_chunk) {
+    if (!(w->chunk[w->cap_chunk] = hl_batch_create(t->n_data, t->types))) return hl_err_nomem(err);
+    w->cap_chunk++;
+  }
+  hl_batch_t *cb = w->chunk[w->n_chunk];
+  if (hl_batch_reset(cb) != HL_OK) return hl_err_nomem(err);
+  uint32_t *rows = &w->refs[0]; /* free until the chunk is written */
+  for (uint32_t i = 0; i < live; i++)
+    rows[i] = hl_batch_row(in, i);
+  hl_batch_t *src = wt->conv;
+  hl_status_t rc = gather_rows(cb, &src, rows, live, true, err);
+  if (rc != HL_OK) return rc;
+  uint32_t base = (uint32_t)w->n_chunk << REF_SHIFT;
+  w->n_chunk++;
+  for (uint32_t i = 0; i < live; i++) {
+    int bucket = -1;
+    if (wt->n_buckets > 0) {
+      int32_t h = 0;
+      for (int k = 0; k < wt->n_bucket_cols; k++) {
+        int c = wt->bucket_idx[k];
+        hl_value_t v;
+        hl_vec_get_value(&cb->cols[c], i, &v);
+        h = hl_bucket_hash_combine(h, hl_bucket_hash_value(wt->bucket_version, t->types[c], &v));
+      }
+      bucket = hl_bucket_number(h, wt->n_buckets);
+    }
+    wfile_t *f;
+    if ((rc = hl_cmd_ins_out_get(w, w->row_part[i], bucket, &f, err)) != HL_OK) return rc;
+    if (f->mark != w->epoch) {
+      f->mark = w->epoch;
+      f->n_sel = 0;
+      w->touched[w->n_touched++] = f;
+    }
+    f->n_sel++;
+    w->chunk_file[w->chunk_rows] = f;
+    w->chunk_ref[w->chunk_rows++] = base | i;
+  }
+  if (w->n_chunk == CHUNK_BATCHES || chunk_bytes(w) >= w->chunk_limit)
+    return chunk_flush(w, wt, err);
+  return HL_OK;
+}
+
+/* Takes the live rows of IN (the first is row BASE + 1 of the insert). */
+static hl_status_t write_batch(writer_t *w, wtable_t *wt, const hl_batch_t *in,
+                               const hl_type_t *const *in_types, uint64_t base, hl_error_t *err) {
+  uint32_t live = hl_batch_live(in);
+  if (live == 0) return HL_OK;
+  if (!w->row_part && !(w->row_part = hl_arena_alloc(w->arena, HL_BATCH_CAP * sizeof *w->row_part)))
+    return hl_err_nomem(err);
+  hl_status_t rc = route_rows(w, wt, in, in_types, base, live, err);
+  if (rc == HL_OK) rc = convert_batch(w, wt, in, in_types, base, live, err);
+  if (rc == HL_OK) rc = check_batch(w, wt, in, base, live, err);
+  if (rc == HL_OK) rc = chunk_add(w, wt, in, live, err);
   w->row_no = base + live;
   /* partition values, casts and converted strings live until here */
   hl_arena_reset(w->scratch);
@@ -678,5 +833,6 @@ hl_status_t hl_cmd_ins_write_result(writer_t *w, wtable_t *wt, hl_result_t *res,
     hl_notify_progress(&w->s->notify, "insert", w->row_no, 0, "rows");
   }
   res->root->close(res->root);
+  if (rc == HL_OK && w->chunk_rows > 0) rc = chunk_flush(w, wt, err);
   return rc;
 }

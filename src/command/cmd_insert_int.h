@@ -130,6 +130,7 @@ typedef struct writer {
   uint64_t written;    /* rows written to every partition of every table */
   hl_arena_t *scratch; /* per-batch conversions and partition values */
   /* the memory budget of open files (hivelite.write.memory_limit) */
+  int threads; /* hivelite.threads: encoders of a chunk's files */
   uint64_t mem_limit;
   uint64_t mem_used; /* sum of wfile_t.mem over open */
   wfile_t **open;    /* files holding memory, in the order they started holding it */

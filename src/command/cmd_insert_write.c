@@ -36,10 +36,13 @@
  */
 #include "command/cmd_insert_int.h"
 
+#include "exec/query.h"
+
 #include "util/bucket.h"
 #include "util/sort.h"
 #include "vector/expr.h"
 
+#include <pthread.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ budget */
@@ -55,6 +58,8 @@ hl_status_t hl_cmd_ins_budget_init(writer_t *w, hl_error_t *err) {
     return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
                       "invalid hivelite.write.memory_limit \"%s\": expected a size such as 256MB",
                       v);
+  w->threads = hl_exec_scan_threads(w->s, NULL, err);
+  if (w->threads == 0) return err->code;
   /* a quarter for the chunk of input rows, the rest for open files */
   w->chunk_limit = w->mem_limit / 4;
   w->mem_limit -= w->chunk_limit;
@@ -592,8 +597,9 @@ static hl_status_t check_batch(writer_t *w, wtable_t *wt, const hl_batch_t *in, 
 
 /* ------------------------------------------------------------ chunk */
 
-#define CHUNK_BATCHES 512 /* at most this many input batches in a chunk */
-#define REF_SHIFT     11  /* a chunk row is batch << REF_SHIFT | row */
+#define CHUNK_BATCHES        512 /* at most this many input batches in a chunk */
+#define HL_WRITE_MAX_THREADS 64  /* hivelite.threads' own maximum */
+#define REF_SHIFT            11  /* a chunk row is batch << REF_SHIFT | row */
 
 /* Copies, column by column, the rows REFS[0..n) of the batches BATCHES
  * (each ref batch << REF_SHIFT | row) into rows [0, n) of DST (just
@@ -683,37 +689,138 @@ static uint64_t chunk_bytes(const writer_t *w) {
   return n;
 }
 
-/* Writes the rows the chunk holds for F, in row order, in batches. */
-static hl_status_t write_file_rows(writer_t *w, wtable_t *wt, wfile_t *f, hl_error_t *err) {
-  wpart_t *p = f->part;
+/* The writer call of F for BATCH (F's file open); counts the rows in F
+ * only, so that workers of one chunk share nothing but the chunk. */
+static hl_status_t file_put(wfile_t *f, hl_batch_t *batch, hl_error_t *err) {
+  hl_status_t rc = f->pw   ? hl_parquet_writer_write(f->pw, batch, err)
+                   : f->sw ? hl_seqfile_writer_write(f->sw, batch, err)
+                   : f->rw ? hl_rcfile_writer_write(f->rw, batch, err)
+                   : f->ow ? hl_orc_writer_write(f->ow, batch, err)
+                   : f->aw ? hl_avro_writer_write(f->aw, batch, err)
+                           : hl_text_writer_write(f->w, batch, err);
+  if (rc == HL_OK) f->file_rows += hl_batch_live(batch);
+  return rc;
+}
+
+/* One worker's share of a chunk: files touched[from, to). */
+typedef struct encoder {
+  writer_t *w;
+  const hl_table_t *t;
+  uint32_t from, to;
+  uint32_t failed_at; /* the file whose write failed (to: none) */
+  hl_batch_t *gather; /* owned: rows of one file at a time */
+  hl_status_t rc;
+  hl_error_t err;
+  pthread_t thread;
+  bool started;
+} encoder_t;
+
+/* Encodes every file of E's share: each file's rows, in row order, in
+ * batches gathered from the chunk. */
+static void encode_files(encoder_t *e) {
+  writer_t *w = e->w;
+  e->failed_at = e->to;
+  if (!e->gather && !(e->gather = hl_batch_create(e->t->n_data, e->t->types))) {
+    e->rc = hl_err_nomem(&e->err);
+    e->failed_at = e->from;
+    return;
+  }
+  for (uint32_t j = e->from; j < e->to; j++) {
+    wfile_t *f = w->touched[j];
+    for (uint32_t done = 0; done < f->n_sel;) {
+      uint32_t n = f->n_sel - done < HL_BATCH_CAP ? f->n_sel - done : HL_BATCH_CAP;
+      e->rc = hl_batch_reset(e->gather) == HL_OK ? HL_OK : hl_err_nomem(&e->err);
+      if (e->rc == HL_OK)
+        e->rc = gather_rows(e->gather, w->chunk, &w->refs[f->off + done], n, false, &e->err);
+      if (e->rc == HL_OK) e->rc = file_put(f, e->gather, &e->err);
+      if (e->rc != HL_OK) {
+        e->failed_at = j;
+        return;
+      }
+      done += n;
+    }
+  }
+}
+
+static void *encoder_main(void *arg) {
+  encode_files(arg);
+  return NULL;
+}
+
+/* SORTED BY: F's rows of the chunk copied into its held batches. */
+static hl_status_t hold_file_rows(writer_t *w, wtable_t *wt, wfile_t *f, hl_error_t *err) {
   hl_table_t *t = wt->t;
-  hl_status_t rc = HL_OK;
   if (!w->gather && !(w->gather = hl_batch_create(t->n_data, t->types))) return hl_err_nomem(err);
-  for (uint32_t done = 0; rc == HL_OK && done < f->n_sel;) {
+  for (uint32_t done = 0; done < f->n_sel;) {
     uint32_t n = f->n_sel - done < HL_BATCH_CAP ? f->n_sel - done : HL_BATCH_CAP;
     if (hl_batch_reset(w->gather) != HL_OK) return hl_err_nomem(err);
-    rc = gather_rows(w->gather, w->chunk, &w->refs[f->off + done], n, false, err);
-    done += n;
-    if (rc != HL_OK) break;
-    if (wt->n_sort > 0) {
-      /* SORTED BY: rows are copied and held until the file is written */
-      for (uint32_t i = 0; rc == HL_OK && i < n; i++) {
-        if (!f->buf && !(f->buf = hl_batch_create(t->n_data, t->types))) return hl_err_nomem(err);
-        rc = copy_row(t, f->buf, w->gather, i, err);
-        if (rc == HL_OK && f->buf->n_rows == HL_BATCH_CAP) rc = hold(w, wt, f, err);
-      }
-      if (rc == HL_OK) rc = mem_note(w, f, err);
-      continue;
+    hl_status_t rc = gather_rows(w->gather, w->chunk, &w->refs[f->off + done], n, false, err);
+    for (uint32_t i = 0; rc == HL_OK && i < n; i++) {
+      if (!f->buf && !(f->buf = hl_batch_create(t->n_data, t->types))) return hl_err_nomem(err);
+      rc = copy_row(t, f->buf, w->gather, i, err);
+      if (rc == HL_OK && f->buf->n_rows == HL_BATCH_CAP) rc = hold(w, wt, f, err);
     }
-    if (!file_open_p(f)) rc = file_open(w, wt, p, f, err);
-    if (rc == HL_OK) rc = file_write(p, f, w->gather, err);
-    if (rc == HL_OK) rc = after_write(w, wt, p, f, err);
+    if (rc != HL_OK) return rc;
+    done += n;
+  }
+  return HL_OK;
+}
+
+/* Encodes the chunk's files on up to w->threads threads: contiguous
+ * shares of the touched files with about equal rows, the first on this
+ * thread.  A file is one thread's, and what a file's bytes are depends on
+ * its rows only, so the files are the same at any thread count.  Of
+ * several failures the one of the first file is reported. */
+static hl_status_t encode_chunk(writer_t *w, wtable_t *wt, hl_error_t *err) {
+  encoder_t enc[HL_WRITE_MAX_THREADS];
+  int n = w->threads < 1                      ? 1
+          : w->threads > HL_WRITE_MAX_THREADS ? HL_WRITE_MAX_THREADS
+                                              : w->threads;
+  if ((uint32_t)n > w->n_touched) n = w->n_touched ? (int)w->n_touched : 1;
+  /* less than a batch of rows a thread is not worth one */
+  if ((uint64_t)w->chunk_rows < (uint64_t)n * HL_BATCH_CAP) n = 1;
+  uint32_t j = 0;
+  uint64_t seen = 0;
+  for (int k = 0; k < n; k++) {
+    encoder_t *e = &enc[k];
+    memset(e, 0, sizeof *e);
+    e->w = w;
+    e->t = wt->t;
+    hl_err_init(&e->err);
+    e->from = j;
+    uint64_t goal = (uint64_t)w->chunk_rows * (uint64_t)(k + 1) / (uint64_t)n;
+    while (j < w->n_touched && (k == n - 1 || seen < goal))
+      seen += w->touched[j++]->n_sel;
+    e->to = j;
+  }
+  enc[0].gather = w->gather; /* this thread's, kept across chunks */
+  w->gather = NULL;
+  for (int k = 1; k < n; k++)
+    enc[k].started = pthread_create(&enc[k].thread, NULL, encoder_main, &enc[k]) == 0;
+  encode_files(&enc[0]);
+  for (int k = 1; k < n; k++) {
+    if (enc[k].started)
+      pthread_join(enc[k].thread, NULL);
+    else
+      encode_files(&enc[k]); /* no thread: the work is done here */
+  }
+  w->gather = enc[0].gather;
+  hl_status_t rc = HL_OK;
+  for (int k = 0; k < n; k++) {
+    if (k > 0) hl_batch_destroy(enc[k].gather);
+    if (enc[k].rc != HL_OK && rc == HL_OK) {
+      rc = enc[k].rc;
+      hl_err_move(err, &enc[k].err);
+    }
+    hl_err_clear(&enc[k].err);
   }
   return rc;
 }
 
 /* Writes the chunk file by file (in the order of each file's first row)
- * and empties it. */
+ * and empties it: files opened in that order (so names follow the rows),
+ * encoded (encode_chunk), then in that order counted, rolled over and
+ * the budget kept. */
 static hl_status_t chunk_flush(writer_t *w, wtable_t *wt, hl_error_t *err) {
   uint32_t off = 0;
   for (uint32_t j = 0; j < w->n_touched; j++) {
@@ -726,9 +833,23 @@ static hl_status_t chunk_flush(writer_t *w, wtable_t *wt, hl_error_t *err) {
     w->refs[f->off + f->n_sel++] = w->chunk_ref[k];
   }
   hl_status_t rc = HL_OK;
-  for (uint32_t j = 0; rc == HL_OK && j < w->n_touched; j++) {
-    rc = write_file_rows(w, wt, w->touched[j], err);
-    if (rc == HL_OK) rc = mem_enforce(w, err);
+  if (wt->n_sort > 0) {
+    for (uint32_t j = 0; rc == HL_OK && j < w->n_touched; j++) {
+      rc = hold_file_rows(w, wt, w->touched[j], err);
+      if (rc == HL_OK) rc = mem_note(w, w->touched[j], err);
+    }
+  } else {
+    for (uint32_t j = 0; rc == HL_OK && j < w->n_touched; j++) {
+      wfile_t *f = w->touched[j];
+      if (!file_open_p(f)) rc = file_open(w, wt, f->part, f, err);
+    }
+    if (rc == HL_OK) rc = encode_chunk(w, wt, err);
+    for (uint32_t j = 0; rc == HL_OK && j < w->n_touched; j++) {
+      wfile_t *f = w->touched[j];
+      f->part->rows += f->n_sel;
+      rc = after_write(w, wt, f->part, f, err);
+      if (rc == HL_OK) rc = mem_enforce(w, err);
+    }
   }
   w->n_chunk = 0;
   w->chunk_rows = 0;

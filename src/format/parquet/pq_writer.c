@@ -697,6 +697,12 @@ static uint64_t hash_key(const uint8_t *p, size_t n) {
 }
 
 static bool entry_equals(const colw_t *c, uint32_t id, const uint8_t *p, size_t n) {
+  if (c->width == 8 && c->kind != K_BYTES) { /* the common fixed width, without a memcmp call */
+    uint64_t a, b;
+    memcpy(&a, c->dict_plain.data + (size_t)id * 8, 8);
+    memcpy(&b, p, 8);
+    return a == b;
+  }
   const uint8_t *e;
   size_t len;
   dict_entry(c, id, &e, &len);

@@ -46,18 +46,13 @@ soh=$(printf '\001')
 csv="read_csv('$work/lineitem.txt', delim='$soh', header=false, columns={'orderkey':'BIGINT',
   'partkey':'BIGINT','linenumber':'INT','price':'DOUBLE','discount':'DOUBLE','flag':'VARCHAR',
   'comment':'VARCHAR','dayn':'INT'})"
-cat >"$work/duck.mjs" <<'JS'
-import { DuckDBInstance } from '@duckdb/node-api';
-const [threads, from, to] = process.argv.slice(2);
+# DuckDB's side, run from bench/ so that node finds @duckdb/node-api
+duck_js="import { DuckDBInstance } from '@duckdb/node-api';
 const c = await (await DuckDBInstance.create(':memory:')).connect();
-await c.run(`SET threads=${threads}`);
-await c.run(`COPY (SELECT orderkey, partkey, linenumber, price, discount, flag, comment,
-  DATE '1992-01-01' + dayn AS shipdate FROM ${from}) TO '${to}'
-  (FORMAT PARQUET, PARTITION_BY (shipdate))`);
-JS
-cp "$work/duck.mjs" "$here/.duck_write.mjs"
-trap 'rm -rf "$work" "$here/.duck_write.mjs"' EXIT
-
+await c.run('SET threads=' + process.env.DUCK_THREADS);
+await c.run('COPY (SELECT $sel, DATE \\'1992-01-01\\' + dayn AS shipdate FROM ' +
+  process.env.DUCK_FROM + ') TO \\'' + process.env.DUCK_TO +
+  '\\' (FORMAT PARQUET, PARTITION_BY (shipdate))');"
 # run NAME CMD...: wall seconds and peak KB of CMD into $secs and $kb
 run() {
   t0=$(date +%s.%N)
@@ -77,7 +72,8 @@ for n in $threads; do
       SELECT $sel, date_add(DATE '1992-01-01', dayn) FROM $table"
     hs=$secs hk=$kb
     rm -rf "$work/duck"
-    run node "$here/.duck_write.mjs" "$n" "$from" "$work/duck"
+    run env -C "$here" DUCK_THREADS="$n" DUCK_FROM="$from" DUCK_TO="$work/duck" \
+      node --input-type=module -e "$duck_js"
     ds=$secs dk=$kb
     printf '| %s | %d | %.2f | %d | %.2f | %d | %.2f | %.2f |\n' $source "$n" "$hs" $((hk / 1024)) \
       "$ds" $((dk / 1024)) "$(echo "$hs / $ds" | bc -l)" "$(echo "$hk / $dk" | bc -l)"

@@ -110,6 +110,12 @@ typedef struct wtable {
   wpart_t *only;    /* the target of a write with no dynamic key, once found */
 } wtable_t;
 
+/* A batch that points into the chunk: one file's rows (cmd_insert_write.c). */
+typedef struct gather {
+  hl_batch_t *b;
+  uint64_t *valid; /* its validity bits: HL_BATCH_CAP per column */
+} gather_t;
+
 typedef struct writer {
   hl_session_t *s;
   hl_arena_t *arena;
@@ -151,7 +157,7 @@ typedef struct writer {
   uint32_t *refs;       /* chunk rows grouped by file, in row order within each */
   wfile_t **touched;    /* the files the chunk reaches, in the order of their first row */
   uint32_t n_touched;
-  hl_batch_t *gather; /* one file's rows of the chunk, handed to its writer */
+  gather_t gather; /* one file's rows of the chunk, handed to its writer */
 } writer_t;
 
 /* ARR (an arena array of *CAP elements of ELEM bytes) with twice the room

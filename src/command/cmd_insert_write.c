@@ -602,11 +602,13 @@ static hl_status_t check_batch(writer_t *w, wtable_t *wt, const hl_batch_t *in, 
 #define REF_SHIFT            11  /* a chunk row is batch << REF_SHIFT | row */
 
 /* Copies, column by column, the rows REFS[0..n) of the batches BATCHES
- * (each ref batch << REF_SHIFT | row) into rows [0, n) of DST (just
- * reset).  OWN: string bytes and complex values copied into DST's arena;
- * else DST points at the sources' own, which must outlive it. */
-static hl_status_t gather_rows(hl_batch_t *dst, hl_batch_t *const *batches, const uint32_t *refs,
-                               uint32_t n, bool own, hl_error_t *err) {
+ * (each ref batch << REF_SHIFT | row) into rows [0, n) of DST.  OWN (DST
+ * just reset): string bytes and complex values copied into DST's arena;
+ * else DST points at the sources' own, which must outlive it, and
+ * VALID (HL_BATCH_CAP bits per column) holds its validity, so that a
+ * gather allocates nothing and needs no reset (every row is written). */
+static hl_status_t gather_rows(hl_batch_t *dst, uint64_t *valid, hl_batch_t *const *batches,
+                               const uint32_t *refs, uint32_t n, bool own, hl_error_t *err) {
   const uint32_t mask = (1u << REF_SHIFT) - 1;
   for (int c = 0; c < dst->n_cols; c++) {
     hl_vec_t *d = &dst->cols[c];
@@ -655,13 +657,43 @@ static hl_status_t gather_rows(hl_batch_t *dst, hl_batch_t *const *batches, cons
       }
       break;
     }
+    if (!own) {
+      d->validity = NULL;
+      for (uint32_t i = 0; i < n; i++) {
+        if (!hl_vec_is_null(&batches[refs[i] >> REF_SHIFT]->cols[c], refs[i] & mask)) continue;
+        if (!d->validity) {
+          d->validity = valid + (size_t)c * (HL_BATCH_CAP / 64);
+          memset(d->validity, 0xff, HL_BATCH_CAP / 8);
+        }
+        d->validity[i >> 6] &= ~((uint64_t)1 << (i & 63));
+      }
+      continue;
+    }
     for (uint32_t i = 0; i < n; i++)
       if (hl_vec_is_null(&batches[refs[i] >> REF_SHIFT]->cols[c], refs[i] & mask) &&
           hl_vec_set_null(d, dst->arena, i) != HL_OK)
         return hl_err_nomem(err);
   }
   dst->n_rows = n;
+  dst->sel = NULL;
   return HL_OK;
+}
+
+static void gather_fini(gather_t *g) {
+  hl_batch_destroy(g->b);
+  hl_free(g->valid);
+  g->b = NULL;
+  g->valid = NULL;
+}
+
+/* A batch for gather_rows without OWN, and its validity bits. */
+static hl_status_t gather_init(gather_t *g, const hl_table_t *t, hl_error_t *err) {
+  if (g->b) return HL_OK;
+  g->b = hl_batch_create(t->n_data, t->types);
+  g->valid = hl_malloc((size_t)(t->n_data > 0 ? t->n_data : 1) * (HL_BATCH_CAP / 8));
+  if (g->b && g->valid) return HL_OK;
+  gather_fini(g);
+  return hl_err_nomem(err);
 }
 
 void hl_cmd_ins_chunk_fini(writer_t *w) {
@@ -678,8 +710,7 @@ void hl_cmd_ins_chunk_fini(writer_t *w) {
   w->room = 0;
   w->cap_chunk = w->n_chunk = 0;
   w->chunk_rows = w->n_touched = 0;
-  hl_batch_destroy(w->gather);
-  w->gather = NULL;
+  gather_fini(&w->gather);
 }
 
 static uint64_t chunk_bytes(const writer_t *w) {
@@ -708,7 +739,7 @@ typedef struct encoder {
   const hl_table_t *t;
   uint32_t from, to;
   uint32_t failed_at; /* the file whose write failed (to: none) */
-  hl_batch_t *gather; /* owned: rows of one file at a time */
+  gather_t gather;    /* owned: rows of one file at a time */
   hl_status_t rc;
   hl_error_t err;
   pthread_t thread;
@@ -720,8 +751,7 @@ typedef struct encoder {
 static void encode_files(encoder_t *e) {
   writer_t *w = e->w;
   e->failed_at = e->to;
-  if (!e->gather && !(e->gather = hl_batch_create(e->t->n_data, e->t->types))) {
-    e->rc = hl_err_nomem(&e->err);
+  if ((e->rc = gather_init(&e->gather, e->t, &e->err)) != HL_OK) {
     e->failed_at = e->from;
     return;
   }
@@ -729,10 +759,9 @@ static void encode_files(encoder_t *e) {
     wfile_t *f = w->touched[j];
     for (uint32_t done = 0; done < f->n_sel;) {
       uint32_t n = f->n_sel - done < HL_BATCH_CAP ? f->n_sel - done : HL_BATCH_CAP;
-      e->rc = hl_batch_reset(e->gather) == HL_OK ? HL_OK : hl_err_nomem(&e->err);
-      if (e->rc == HL_OK)
-        e->rc = gather_rows(e->gather, w->chunk, &w->refs[f->off + done], n, false, &e->err);
-      if (e->rc == HL_OK) e->rc = file_put(f, e->gather, &e->err);
+      e->rc = gather_rows(e->gather.b, e->gather.valid, w->chunk, &w->refs[f->off + done], n, false,
+                          &e->err);
+      if (e->rc == HL_OK) e->rc = file_put(f, e->gather.b, &e->err);
       if (e->rc != HL_OK) {
         e->failed_at = j;
         return;
@@ -750,14 +779,15 @@ static void *encoder_main(void *arg) {
 /* SORTED BY: F's rows of the chunk copied into its held batches. */
 static hl_status_t hold_file_rows(writer_t *w, wtable_t *wt, wfile_t *f, hl_error_t *err) {
   hl_table_t *t = wt->t;
-  if (!w->gather && !(w->gather = hl_batch_create(t->n_data, t->types))) return hl_err_nomem(err);
+  hl_status_t rc = gather_init(&w->gather, t, err);
+  if (rc != HL_OK) return rc;
   for (uint32_t done = 0; done < f->n_sel;) {
     uint32_t n = f->n_sel - done < HL_BATCH_CAP ? f->n_sel - done : HL_BATCH_CAP;
-    if (hl_batch_reset(w->gather) != HL_OK) return hl_err_nomem(err);
-    hl_status_t rc = gather_rows(w->gather, w->chunk, &w->refs[f->off + done], n, false, err);
+    rc =
+        gather_rows(w->gather.b, w->gather.valid, w->chunk, &w->refs[f->off + done], n, false, err);
     for (uint32_t i = 0; rc == HL_OK && i < n; i++) {
       if (!f->buf && !(f->buf = hl_batch_create(t->n_data, t->types))) return hl_err_nomem(err);
-      rc = copy_row(t, f->buf, w->gather, i, err);
+      rc = copy_row(t, f->buf, w->gather.b, i, err);
       if (rc == HL_OK && f->buf->n_rows == HL_BATCH_CAP) rc = hold(w, wt, f, err);
     }
     if (rc != HL_OK) return rc;
@@ -794,7 +824,7 @@ static hl_status_t encode_chunk(writer_t *w, wtable_t *wt, hl_error_t *err) {
     e->to = j;
   }
   enc[0].gather = w->gather; /* this thread's, kept across chunks */
-  w->gather = NULL;
+  memset(&w->gather, 0, sizeof w->gather);
   for (int k = 1; k < n; k++)
     enc[k].started = pthread_create(&enc[k].thread, NULL, encoder_main, &enc[k]) == 0;
   encode_files(&enc[0]);
@@ -807,7 +837,7 @@ static hl_status_t encode_chunk(writer_t *w, wtable_t *wt, hl_error_t *err) {
   w->gather = enc[0].gather;
   hl_status_t rc = HL_OK;
   for (int k = 0; k < n; k++) {
-    if (k > 0) hl_batch_destroy(enc[k].gather);
+    if (k > 0) gather_fini(&enc[k].gather);
     if (enc[k].rc != HL_OK && rc == HL_OK) {
       rc = enc[k].rc;
       hl_err_move(err, &enc[k].err);
@@ -892,7 +922,7 @@ static hl_status_t chunk_add(writer_t *w, wtable_t *wt, const hl_batch_t *in, ui
   for (uint32_t i = 0; i < live; i++)
     rows[i] = hl_batch_row(in, i);
   hl_batch_t *src = wt->conv;
-  hl_status_t rc = gather_rows(cb, &src, rows, live, true, err);
+  hl_status_t rc = gather_rows(cb, NULL, &src, rows, live, true, err);
   if (rc != HL_OK) return rc;
   uint32_t base = (uint32_t)w->n_chunk << REF_SHIFT;
   w->n_chunk++;

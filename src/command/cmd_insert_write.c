@@ -22,9 +22,10 @@
  * rows) is listed with its size as its writer reports it.  After each
  * file's share of a chunk is written, while the sum passes the files'
  * part of hivelite.write.memory_limit, the file that holds the most gives
- * memory back: Parquet and ORC write their row group or stripe early and
- * free its buffers; other formats, and a Parquet or ORC file that holds
- * little beyond its fixed state, are closed, and the next row for the
+ * memory back: Parquet and ORC write their row group or stripe early,
+ * text its buffered rows, and free the buffers; other formats, and a file
+ * that holds little beyond its fixed state (or a compressor's), are
+ * closed, and the next row for the
  * target opens a new file with the next unique staged name (txn.h), as
  * Hive's writers do when they close idle partitions.  Names and bytes
  * depend only on the order of the rows, so the same input gives the same
@@ -344,9 +345,10 @@ static hl_status_t after_write(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f
 
 /* Until the open files fit the budget, takes back the memory of the file
  * that holds the most: a Parquet or ORC file writes its row group or
- * stripe early and frees its buffers (the file stays open: one file per
- * target while the budget allows), any other file, or one that an early
- * flush would not halve, is closed (the file comment says why). */
+ * stripe early, a text file its buffered rows, and frees its buffers (the
+ * file stays open: one file per target while the budget allows); any
+ * other file, or one that an early flush would not halve (a compressor's
+ * state, a writer's fixed part), is closed. */
 static hl_status_t mem_enforce(writer_t *w, hl_error_t *err) {
   while (w->mem_used > w->mem_limit) {
     wfile_t *big = NULL;
@@ -357,8 +359,10 @@ static hl_status_t mem_enforce(writer_t *w, hl_error_t *err) {
     if (!big) return HL_OK;
     uint64_t before = big->mem;
     hl_status_t rc = HL_OK;
-    if (big->pw || big->ow) {
-      rc = big->pw ? hl_parquet_writer_flush(big->pw, err) : hl_orc_writer_flush(big->ow, err);
+    if (big->pw || big->ow || big->w) {
+      rc = big->pw   ? hl_parquet_writer_flush(big->pw, err)
+           : big->ow ? hl_orc_writer_flush(big->ow, err)
+                     : hl_text_writer_flush(big->w, err);
       if (rc == HL_OK) rc = mem_note(w, big, err);
       if (rc != HL_OK) return rc;
       if (big->mem <= before / 2) continue;

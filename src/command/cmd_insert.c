@@ -28,7 +28,7 @@
  * totalSize, rawDataSize, COLUMN_STATS_ACCURATE) of every touched
  * partition and of the table.
  */
-#include "command/cmd_int.h"
+#include "command/cmd_insert_int.h"
 #include "plan/incr.h"
 #include "storage/stor_cache.h"
 #include "exec/snapshot.h"
@@ -37,15 +37,6 @@
 #include "vector/expr.h"
 #include "session/loc_allow.h"
 #include "session/params.h"
-#include "format/avro/avro.h"
-#include "format/orc/orc.h"
-#include "format/parquet/parquet.h"
-#include "format/rcfile/rcfile.h"
-#include "format/seqfile/seqfile.h"
-#include "format/text/text.h"
-#include "txn/txn.h"
-#include "util/hashmap.h"
-#include "util/imap.h"
 #include "util/sort.h"
 
 #include <stdio.h>
@@ -55,102 +46,6 @@
 #include <time.h>
 
 #define STATS_ACCURATE "{\"BASIC_STATS\":\"true\"}"
-
-/* One output file: the only file of a target, or one bucket's file. */
-typedef struct wfile {
-  hl_batch_t *buf;         /* rows waiting for the writer; NULL until the first row */
-  hl_text_writer_t *w;     /* the open text file, NULL between files */
-  hl_parquet_writer_t *pw; /* the open Parquet file, NULL between files */
-  hl_seqfile_writer_t *sw; /* the open SequenceFile, NULL between files */
-  hl_rcfile_writer_t *rw;  /* the open RCFile, NULL between files */
-  hl_orc_writer_t *ow;     /* the open ORC file, NULL between files */
-  hl_avro_writer_t *aw;    /* the open Avro file, NULL between files */
-  char *file_name;
-  uint64_t file_rows;
-  int bucket;        /* bucket number, -1 when the table is not bucketed */
-  hl_batch_t **held; /* SORTED BY: full batches kept until the file is sorted */
-  size_t n_held, cap_held;
-  uint64_t held_bytes; /* their memory, charged to the statement's budget */
-} wfile_t;
-
-/* One target directory: a partition, or the whole unpartitioned table. */
-typedef struct wpart {
-  char **values;                /* canonical key values (NULL = default); NULL if unpartitioned */
-  hl_cat_partition_t *existing; /* as read before the write, NULL if new */
-  char *dir;                    /* where the files go: the location the commit records */
-  char *dir_read;               /* the location as read before the write (differs from dir on an
-                                   object store's fresh prefix: txn.h, "Object stores") */
-  hl_txn_target_t *target;
-  wfile_t **outs; /* the files: one, or one per bucket that has rows */
-  size_t n_outs, cap_outs;
-  hl_imap_t by_bucket; /* bucket -> index in outs + 1 (bucketed tables) */
-  uint64_t rows, raw_bytes, files, total_bytes;
-  bool rows_unknown; /* LOAD DATA: files are not parsed */
-} wpart_t;
-
-/* One table written by the statement. */
-typedef struct wtable {
-  /* the storage descriptor files are written with: the table's, or an
-   * existing partition's when every key is static (plan_table), as Hive
-   * writes into a partition with its own format */
-  const hl_cat_table_t *store;
-  const hl_ast_insert_t *ins;
-  hl_table_t *t;
-  hl_cat_table_t *create; /* CTAS: the table to create at commit */
-  bool overwrite;
-  hl_text_format_t fmt;
-  bool parquet; /* Parquet output (else text: fmt) */
-  bool seqfile; /* SequenceFile output (rows in fmt) */
-  bool rcfile;  /* RCFile output (rc_fmt) */
-  bool orc;     /* ORC output (orc_opts) */
-  bool avro;    /* Avro output (av_schema, av_codec) */
-  hl_avro_schema_t *av_schema;
-  hl_avro_codec_t av_codec;
-  /* text: ".gz"/".zst" compresses (text.compression); NULL or "" not */
-  const char *text_ext;
-  hl_orc_write_options_t orc_opts;
-  hl_rcfile_format_t rc_fmt;
-  hl_text_guard_t guard; /* LazySimpleSerDe text: values it could not read back */
-  hl_parquet_write_options_t pq_opts;
-  int n_dyn;          /* the last n_dyn keys are dynamic */
-  char **static_vals; /* n_part entries, the first n_part - n_dyn set */
-  int *slot_src;      /* per combined column (data, then keys): input column or -1 */
-  int n_input;        /* columns the rows must have */
-  wpart_t **parts;
-  size_t n_parts, cap_parts;
-  hl_imap_t dyn_cache; /* one integer dynamic key: input value -> parts index + 1 */
-  hl_map_t *map;       /* partition key -> index in parts */
-  int n_buckets;       /* CLUSTERED BY ... INTO n BUCKETS; 0 when not bucketed */
-  int bucket_version;  /* 1 or 2 (bucket.h) */
-  int *bucket_idx;     /* n_bucket_cols data column indexes */
-  int n_bucket_cols;
-  int *sort_idx; /* SORTED BY: n_sort data column indexes */
-  bool *sort_asc;
-  int n_sort;
-  hl_result_t *res; /* CTAS: the rows, already planned */
-  bool skip;        /* IF NOT EXISTS and the partition exists */
-} wtable_t;
-
-typedef struct writer {
-  hl_session_t *s;
-  hl_arena_t *arena;
-  hl_txn_t *txn;
-  wtable_t *tables;
-  int n_tables;
-  bool strict;        /* hivelite.strict.conversion */
-  bool unescaped;     /* hivelite.text.write.unescaped: write text as Hive does */
-  hl_buf_t guard_buf; /* text of a value being checked by a guard */
-  bool truncate;      /* TRUNCATE: overwrites with nothing */
-  uint64_t file_size; /* roll over after this many bytes */
-  uint64_t max_files; /* hive.exec.max.created.files */
-  uint64_t max_dyn;   /* hive.exec.max.dynamic.partitions */
-  size_t max_parts;   /* hivelite.max_partitions_per_table */
-  uint64_t n_files;
-  uint64_t held_bytes; /* SORTED BY rows held, charged to the budget */
-  uint64_t row_no;     /* 1-based row number in the current insert, for errors */
-  uint64_t written;    /* rows written to every partition of every table */
-  hl_arena_t *scratch; /* per-row conversions */
-} writer_t;
 
 /* ------------------------------------------------------------ settings */
 
@@ -172,9 +67,7 @@ static char *values_key(hl_arena_t *arena, char **values, int n) {
   return out;
 }
 
-/* ARR (an arena array of *CAP elements of ELEM bytes) with twice the room
- * (FIRST when empty), or NULL on OOM with ARR and *CAP unchanged. */
-static void *grow_array(hl_arena_t *arena, void *arr, size_t *cap, size_t elem, size_t first) {
+void *hl_cmd_ins_grow(hl_arena_t *arena, void *arr, size_t *cap, size_t elem, size_t first) {
   size_t ncap = *cap ? *cap * 2 : first;
   void *g = hl_arena_realloc(arena, arr, *cap * elem, ncap * elem);
   if (g) *cap = ncap;
@@ -184,20 +77,22 @@ static void *grow_array(hl_arena_t *arena, void *arr, size_t *cap, size_t elem, 
 /* The output of P for BUCKET (-1: the only one of an unbucketed
  * target), created on first use: only buckets that receive rows cost
  * memory, however many buckets the table has. */
-static hl_status_t out_get(writer_t *w, wpart_t *p, int bucket, wfile_t **out, hl_error_t *err) {
+hl_status_t hl_cmd_ins_out_get(writer_t *w, wpart_t *p, int bucket, wfile_t **out,
+                               hl_error_t *err) {
   uint32_t idx = bucket >= 0 ? hl_imap_get(&p->by_bucket, bucket) : (p->n_outs ? 1 : 0);
   if (idx) {
     *out = p->outs[idx - 1];
     return HL_OK;
   }
   if (p->n_outs == p->cap_outs) {
-    wfile_t **g = grow_array(w->arena, p->outs, &p->cap_outs, sizeof *g, 4);
+    wfile_t **g = hl_cmd_ins_grow(w->arena, p->outs, &p->cap_outs, sizeof *g, 4);
     if (!g) return hl_err_nomem(err);
     p->outs = g;
   }
   wfile_t *f = hl_arena_zalloc(w->arena, sizeof *f);
   if (!f) return hl_err_nomem(err);
   f->bucket = bucket;
+  f->part = p;
   uint32_t found;
   if (bucket >= 0 && hl_imap_upsert(&p->by_bucket, bucket, (uint32_t)p->n_outs + 1, &found) != 0)
     return hl_err_nomem(err);
@@ -235,6 +130,7 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
   hl_table_t *t = wt->t;
   wpart_t *p = hl_arena_zalloc(w->arena, sizeof *p);
   if (!p) return hl_err_nomem(err);
+  p->table = wt;
   const char *dflt = hl_cmd_default_part_name(s, t);
   if (t->n_part > 0) {
     p->values = hl_arena_zalloc(w->arena, sizeof(char *) * (size_t)t->n_part);
@@ -312,11 +208,11 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
    * per bucket on the bucket's first row (out_get) */
   if (wt->n_buckets == 0) {
     wfile_t *f;
-    rc = out_get(w, p, -1, &f, err);
+    rc = hl_cmd_ins_out_get(w, p, -1, &f, err);
     if (rc != HL_OK) return rc;
   }
   if (wt->n_parts == wt->cap_parts) {
-    wpart_t **g = grow_array(w->arena, wt->parts, &wt->cap_parts, sizeof *g, 8);
+    wpart_t **g = hl_cmd_ins_grow(w->arena, wt->parts, &wt->cap_parts, sizeof *g, 8);
     if (!g) return hl_err_nomem(err);
     wt->parts = g;
   }
@@ -326,8 +222,8 @@ static hl_status_t part_open(writer_t *w, wtable_t *wt, char **values, wpart_t *
 }
 
 /* The target for VALUES, created on first use; checks the caps. */
-static hl_status_t part_find(writer_t *w, wtable_t *wt, char **values, wpart_t **out, size_t *index,
-                             hl_error_t *err) {
+hl_status_t hl_cmd_ins_part_find(writer_t *w, wtable_t *wt, char **values, wpart_t **out,
+                                 size_t *index, hl_error_t *err) {
   int n = wt->t->n_part;
   char *key = values_key(w->scratch, values, n);
   if (!key) return hl_err_nomem(err);
@@ -349,457 +245,6 @@ static hl_status_t part_find(writer_t *w, wtable_t *wt, char **values, wpart_t *
     return hl_err_nomem(err);
   *index = wt->n_parts - 1;
   return HL_OK;
-}
-
-/* ------------------------------------------------------------ files */
-
-/* The staged name of a new file of F.  Unbucketed: "<qid>_<n>".  Bucketed:
- * "<bucket, 6 digits>_0_<qid>_<n>", Hive's "000001_0" followed by the
- * write's unique name.  Readers take the bucket from the name: Hive's
- * Utilities.getBucketIdFromFile matches ^(0*([0-9]+))_([0-9]+).* and
- * Trino's BackgroundHiveSplitLoader (\d+)_\d+.* (Trino itself writes
- * "<bucket>_0_<query id>"), so both read bucket 1 from "000001_0_<qid>_<n>".
- * The suffix keeps names unique across writes (what Hive's "_copy_N" does
- * for appends, without listing the directory) and across the targets of
- * one write, which share one staging directory (txn.h). */
-static char *file_name(writer_t *w, const wtable_t *wt, const wfile_t *f) {
-  char *unique = hl_txn_file_name(w->txn, wt->parquet ? ".parquet" : wt->text_ext);
-  if (f->bucket < 0 || !unique) return unique;
-  return hl_arena_sprintf(w->arena, "%06d_0_%s", f->bucket, unique);
-}
-
-static bool file_open_p(const wfile_t *f) {
-  return f->w || f->pw || f->sw || f->rw || f->ow || f->aw;
-}
-
-static hl_status_t file_open(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_error_t *err) {
-  hl_table_t *t = wt->t;
-  hl_status_t rc;
-  if (w->n_files + 1 > w->max_files)
-    return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
-                      "the write creates more than %llu files; raise "
-                      "hive.exec.max.created.files to allow it",
-                      (unsigned long long)w->max_files);
-  w->n_files++;
-  f->file_name = file_name(w, wt, f);
-  char *path = f->file_name ? hl_path_join(w->arena, p->target->stage_dir, f->file_name) : NULL;
-  if (!path) return hl_err_nomem(err);
-  hl_stor_t *fs = hl_txn_fs(w->txn); /* syncs are batched into the commit */
-  if (wt->parquet)
-    rc = hl_parquet_writer_open(fs, path, t->n_data, t->types, t->names, &wt->pq_opts, &f->pw, err);
-  else if (wt->seqfile)
-    rc = hl_seqfile_writer_open(fs, path, &wt->fmt, t->n_data, t->types, t->names, NULL, &f->sw,
-                                err);
-  else if (wt->orc)
-    rc = hl_orc_writer_open(fs, path, &wt->orc_opts, t->n_data, t->types, t->names, &f->ow, err);
-  else if (wt->avro)
-    rc = hl_avro_writer_open(fs, path, wt->av_schema, wt->av_codec, 0, NULL, t->n_data, t->types,
-                             (const char *const *)t->names, &f->aw, err);
-  else if (wt->rcfile)
-    rc = hl_rcfile_writer_open(fs, path, &wt->rc_fmt, t->n_data, t->types, t->names, NULL, 0,
-                               &f->rw, err);
-  else
-    rc = hl_text_writer_open(fs, path, &wt->fmt, t->n_data, t->types, t->names, &f->w, err);
-  return rc;
-}
-
-/* Writes BATCH (all its rows) to F's open file and counts them. */
-static hl_status_t file_write(wpart_t *p, wfile_t *f, hl_batch_t *batch, hl_error_t *err) {
-  hl_status_t rc = f->pw   ? hl_parquet_writer_write(f->pw, batch, err)
-                   : f->sw ? hl_seqfile_writer_write(f->sw, batch, err)
-                   : f->rw ? hl_rcfile_writer_write(f->rw, batch, err)
-                   : f->ow ? hl_orc_writer_write(f->ow, batch, err)
-                   : f->aw ? hl_avro_writer_write(f->aw, batch, err)
-                           : hl_text_writer_write(f->w, batch, err);
-  if (rc != HL_OK) return rc;
-  p->rows += batch->n_rows;
-  f->file_rows += batch->n_rows;
-  return HL_OK;
-}
-
-/* SORTED BY: orders the rows held in F (stable sort of row references)
- * and writes them.  Hive sorts a bucket file's rows by the
- * sort columns, NULL first when ascending and last when descending. */
-typedef struct sort_ctx {
-  const wtable_t *wt;
-  hl_batch_t **held;
-} sort_ctx_t;
-
-/* A held row is referred to as batch * HL_BATCH_CAP + row. */
-static int row_cmp(const void *ctx, size_t ra, size_t rb) {
-  const sort_ctx_t *c = ctx;
-  const hl_batch_t *ba = c->held[ra / HL_BATCH_CAP], *bb = c->held[rb / HL_BATCH_CAP];
-  for (int k = 0; k < c->wt->n_sort; k++) {
-    int col = c->wt->sort_idx[k];
-    hl_value_t va, vb;
-    hl_vec_get_value(&ba->cols[col], (uint32_t)(ra % HL_BATCH_CAP), &va);
-    hl_vec_get_value(&bb->cols[col], (uint32_t)(rb % HL_BATCH_CAP), &vb);
-    int r;
-    if (va.is_null || vb.is_null)
-      r = va.is_null == vb.is_null ? 0 : va.is_null ? -1 : 1;
-    else
-      r = hl_value_compare(c->wt->t->types[col], &va, &vb);
-    if (!c->wt->sort_asc[k]) r = -r;
-    if (r) return r;
-  }
-  return 0;
-}
-
-static hl_status_t write_sorted(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f,
-                                hl_error_t *err) {
-  hl_table_t *t = wt->t;
-  size_t n = 0;
-  for (size_t i = 0; i < f->n_held; i++)
-    n += f->held[i]->n_rows;
-  if (n == 0) return HL_OK;
-  size_t *refs = hl_malloc(n * sizeof *refs), *tmp = hl_malloc(n * sizeof *tmp);
-  hl_batch_t *out = hl_batch_create(t->n_data, t->types);
-  hl_status_t rc = refs && tmp && out && hl_batch_reset(out) == HL_OK ? HL_OK : hl_err_nomem(err);
-  size_t k = 0;
-  for (size_t i = 0; rc == HL_OK && i < f->n_held; i++)
-    for (uint32_t r = 0; r < f->held[i]->n_rows; r++)
-      refs[k++] = i * HL_BATCH_CAP + r;
-  if (rc == HL_OK) {
-    sort_ctx_t ctx = {wt, f->held};
-    hl_sort_indexes(refs, tmp, n, row_cmp, &ctx);
-    rc = file_open(w, wt, p, f, err);
-  }
-  for (size_t i = 0; rc == HL_OK && i < n; i++) {
-    const hl_batch_t *src = f->held[refs[i] / HL_BATCH_CAP];
-    for (int c = 0; rc == HL_OK && c < t->n_data; c++) {
-      hl_value_t v, deep;
-      hl_vec_get_value(&src->cols[c], (uint32_t)(refs[i] % HL_BATCH_CAP), &v);
-      if (!v.is_null && hl_type_is_complex(t->types[c])) {
-        if (hl_value_copy_deep(out->arena, t->types[c], &v, &deep) != HL_OK) rc = hl_err_nomem(err);
-        v = deep;
-      }
-      if (rc == HL_OK && hl_vec_put_value(&out->cols[c], out->arena, out->n_rows, &v) != HL_OK)
-        rc = hl_err_nomem(err);
-    }
-    if (rc == HL_OK && ++out->n_rows == HL_BATCH_CAP) {
-      rc = file_write(p, f, out, err);
-      if (rc == HL_OK && hl_batch_reset(out) != HL_OK) rc = hl_err_nomem(err);
-    }
-  }
-  if (rc == HL_OK && out->n_rows > 0) rc = file_write(p, f, out, err);
-  hl_batch_destroy(out);
-  hl_free(refs);
-  hl_free(tmp);
-  for (size_t i = 0; i < f->n_held; i++)
-    hl_batch_destroy(f->held[i]);
-  f->n_held = 0;
-  hl_budget_release(&w->s->budget, f->held_bytes);
-  w->held_bytes -= f->held_bytes;
-  f->held_bytes = 0;
-  return rc;
-}
-
-static hl_status_t file_close(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_error_t *err) {
-  hl_status_t rc;
-  if (f->n_held > 0 && (rc = write_sorted(w, wt, p, f, err)) != HL_OK) return rc;
-  if (!file_open_p(f)) return HL_OK;
-  uint64_t raw;
-  if (f->sw) { /* raw bytes count like text: row bytes plus one per row */
-    raw = hl_seqfile_writer_raw_bytes(f->sw);
-    rc = hl_seqfile_writer_close(f->sw, err);
-    f->sw = NULL;
-  } else if (f->rw) {
-    raw = hl_rcfile_writer_raw_bytes(f->rw);
-    rc = hl_rcfile_writer_close(f->rw, err);
-    f->rw = NULL;
-  } else if (f->aw) { /* counted like text: record bytes plus one per row */
-    raw = hl_avro_writer_raw_bytes(f->aw);
-    rc = hl_avro_writer_close(f->aw, err);
-    f->aw = NULL;
-  } else if (f->ow) { /* what Hive's ORC writer reports, plus one per row (taken off below) */
-    raw = hl_orc_writer_raw_bytes(f->ow) + f->file_rows;
-    rc = hl_orc_writer_close(f->ow, err);
-    f->ow = NULL;
-  } else if (f->pw) {
-    /* Hive's Parquet writer reports one unit of rawDataSize per field */
-    raw = f->file_rows * (uint64_t)wt->t->n_data + f->file_rows;
-    rc = hl_parquet_writer_close(f->pw, NULL, NULL, err);
-    f->pw = NULL;
-  } else {
-    raw = hl_text_writer_raw_bytes(f->w);
-    rc = hl_text_writer_close(f->w, err);
-    f->w = NULL;
-  }
-  if (rc != HL_OK) return rc;
-  char *path = hl_path_join(w->arena, p->target->stage_dir, f->file_name);
-  if (!path) return hl_err_nomem(err);
-  hl_stor_stat_t st;
-  rc = w->s->fs->ops->stat(w->s->fs, path, &st, err);
-  if (rc != HL_OK) return rc;
-  p->files++;
-  p->total_bytes += st.size;
-  /* Hive's rawDataSize for text: the bytes without the line terminators */
-  p->raw_bytes += raw >= f->file_rows ? raw - f->file_rows : 0;
-  f->file_rows = 0;
-  hl_txn_fault_point("file");
-  return hl_txn_target_add_file(w->txn, p->target, f->file_name, err);
-}
-
-static hl_status_t flush(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_error_t *err) {
-  if (!f->buf || f->buf->n_rows == 0) return HL_OK;
-  hl_table_t *t = wt->t;
-  hl_status_t rc;
-  if (wt->n_sort > 0) {
-    /* SORTED BY: keep the batch; the file is written sorted at close */
-    if (f->n_held == f->cap_held) {
-      hl_batch_t **g = grow_array(w->arena, f->held, &f->cap_held, sizeof *g, 8);
-      if (!g) return hl_err_nomem(err);
-      f->held = g;
-    }
-    uint64_t nb = hl_arena_used(f->buf->arena);
-    f->held[f->n_held++] = f->buf;
-    f->buf = NULL; /* owned by held now */
-    f->held_bytes += nb;
-    w->held_bytes += nb;
-    rc = hl_budget_charge(&w->s->budget, nb, "SORTED BY", err); /* counted even when over */
-    if (rc != HL_OK) return rc;
-    f->buf = hl_batch_create(t->n_data, t->types);
-    if (!f->buf || hl_batch_reset(f->buf) != HL_OK) return hl_err_nomem(err);
-    return HL_OK;
-  }
-  if (!file_open_p(f) && (rc = file_open(w, wt, p, f, err)) != HL_OK) return rc;
-  rc = file_write(p, f, f->buf, err);
-  if (rc != HL_OK) return rc;
-  if (hl_batch_reset(f->buf) != HL_OK) return hl_err_nomem(err);
-  /* Hive writes one file per bucket, so a bucket's file never rolls over
-   * (a second file would need a second name for the same bucket) */
-  if (wt->n_buckets > 0) return HL_OK;
-  /* text rolls over by bytes written; Parquet (whose size is known only
-   * at close) by rows, counting 64 bytes a row */
-  uint64_t written = f->w    ? hl_text_writer_raw_bytes(f->w)
-                     : f->sw ? hl_seqfile_writer_raw_bytes(f->sw)
-                     : f->rw ? hl_rcfile_writer_raw_bytes(f->rw)
-                     : f->aw ? hl_avro_writer_file_bytes(f->aw)
-                             : f->file_rows * 64;
-  if (written >= w->file_size) return file_close(w, wt, p, f, err);
-  return HL_OK;
-}
-
-static hl_status_t part_close(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err) {
-  hl_status_t rc = HL_OK;
-  for (size_t b = 0; rc == HL_OK && b < p->n_outs; b++) {
-    rc = flush(w, wt, p, p->outs[b], err);
-    if (rc == HL_OK) rc = file_close(w, wt, p, p->outs[b], err);
-  }
-  return rc;
-}
-
-/* ------------------------------------------------------------ rows */
-
-/* Converts V (of FROM) to TO into *out; a value that does not convert is
- * NULL, or an error in strict mode. */
-static hl_status_t convert(writer_t *w, const hl_type_t *from, const hl_value_t *v,
-                           const hl_type_t *to, const char *col, hl_value_t *out, hl_error_t *err) {
-  if (v->is_null || hl_type_equal(from, to)) {
-    *out = *v;
-    return HL_OK;
-  }
-  hl_status_t rc = hl_value_cast(from, v, to, out, w->scratch, err);
-  if (rc != HL_OK) return rc;
-  if (out->is_null && w->strict) {
-    hl_buf_t b;
-    hl_buf_init(&b);
-    hl_value_format(&b, from, v);
-    char *ty = hl_type_to_string(w->scratch, to);
-    rc = hl_err_set(err, HL_ERROR, HL_SS(INVALID_TEXT_REPRESENTATION),
-                    "row %llu: value \"%s\" cannot be converted to %s for column \"%s\"",
-                    (unsigned long long)w->row_no, b.oom ? "?" : hl_buf_cstr(&b), ty ? ty : "?",
-                    col);
-    hl_buf_fini(&b);
-    return rc;
-  }
-  return HL_OK;
-}
-
-/* The error for column COL of the current row, whose value FLAW keeps from
- * reading back as written. */
-static hl_status_t unwritable(writer_t *w, const wtable_t *wt, int col, const hl_text_flaw_t *flaw,
-                              hl_error_t *err) {
-  const hl_table_t *t = wt->t;
-  hl_buf_t what;
-  hl_buf_init(&what);
-  hl_text_flaw_describe(&what, flaw);
-  hl_status_t rc;
-  if (flaw->string)
-    rc = hl_err_set(err, HL_ERROR, HL_SS(UNTRANSLATABLE_CHARACTER),
-                    "row %llu: the value of column \"%s\" holds %s, which table \"%s.%s\" cannot "
-                    "store without an escape character (it would not read back as written); "
-                    "declare one with ESCAPED BY, or set hivelite.text.write.unescaped=true to "
-                    "write it unescaped as Hive does",
-                    (unsigned long long)w->row_no, t->names[col],
-                    what.oom ? "?" : hl_buf_cstr(&what), HL_TNAME(t));
-  else
-    rc = hl_err_set(err, HL_ERROR, HL_SS(UNTRANSLATABLE_CHARACTER),
-                    "row %llu: the text of the value of column \"%s\" holds %s, which table "
-                    "\"%s.%s\" cannot store (it would not read back as written); set "
-                    "hivelite.text.write.unescaped=true to write it as Hive does",
-                    (unsigned long long)w->row_no, t->names[col],
-                    what.oom ? "?" : hl_buf_cstr(&what), HL_TNAME(t));
-  hl_buf_fini(&what);
-  return rc;
-}
-
-/* The target of input row ROW: its static and dynamic key values (cast to
- * the key types, formatted, canonical), found or opened. */
-static hl_status_t row_part(writer_t *w, wtable_t *wt, const hl_batch_t *in,
-                            const hl_type_t *const *in_types, uint32_t row, wpart_t **out,
-                            size_t *index, hl_error_t *err) {
-  hl_table_t *t = wt->t;
-  hl_status_t rc;
-  char **values = wt->static_vals;
-  if (wt->n_dyn > 0) {
-    values = hl_arena_alloc(w->scratch, sizeof(char *) * (size_t)t->n_part);
-    if (!values) return hl_err_nomem(err);
-    for (int k = 0; k < t->n_part; k++) {
-      values[k] = wt->static_vals[k];
-      if (k < t->n_part - wt->n_dyn) continue;
-      int src = wt->slot_src[t->n_data + k];
-      values[k] = NULL;
-      if (src < 0) continue;
-      hl_value_t v, kv;
-      hl_vec_get_value(&in->cols[src], row, &v);
-      if (v.is_null) continue;
-      const hl_type_t *kt = t->types[t->n_data + k];
-      rc = hl_value_cast(in_types[src], &v, kt, &kv, w->scratch, err);
-      if (rc != HL_OK) return rc;
-      if (kv.is_null) continue;
-      hl_buf_t b;
-      hl_buf_init(&b);
-      hl_value_format(&b, kt, &kv);
-      if (b.oom) {
-        hl_buf_fini(&b);
-        return hl_err_nomem(err);
-      }
-      /* the value names a directory: a NUL would cut it short (x\0evil
-       * would land in partition x), so it is refused as a static value is */
-      if (memchr(hl_buf_cstr(&b), '\0', b.len)) {
-        hl_buf_fini(&b);
-        return hl_err_set(err, HL_ERROR, HL_SS(INVALID_TEXT_REPRESENTATION),
-                          "row %llu: partition value of \"%s\" must not contain a NUL byte",
-                          (unsigned long long)w->row_no, t->cat->part_keys[k].name);
-      }
-      /* '' and the default partition name itself both mean the default partition */
-      rc = hl_cmd_part_value_canon(w->s, t, k, hl_buf_cstr(&b), w->scratch, &values[k], err);
-      hl_buf_fini(&b);
-      if (rc != HL_OK) return rc;
-    }
-  }
-  return part_find(w, wt, values, out, index, err);
-}
-
-static hl_status_t write_row(writer_t *w, wtable_t *wt, const hl_batch_t *in,
-                             const hl_type_t *const *in_types, uint32_t row, hl_error_t *err) {
-  hl_table_t *t = wt->t;
-  hl_status_t rc;
-  wpart_t *p = NULL;
-  /* One dynamic key fed by an integer or date: its targets are remembered
-   * by the input value, so a row costs one lookup instead of a cast,
-   * formatting and canonical path name (the common day-partitioned load). */
-  int src = wt->n_dyn == 1 ? wt->slot_src[t->n_data + t->n_part - 1] : -1;
-  bool cacheable =
-      src >= 0 && hl_type_phys(in_types[src]) == HL_P_I64 && !hl_vec_is_null(&in->cols[src], row);
-  int64_t raw = cacheable ? HL_VEC_I64(&in->cols[src])[row] : 0;
-  uint32_t hit = cacheable ? hl_imap_get(&wt->dyn_cache, raw) : 0;
-  if (hit) {
-    p = wt->parts[hit - 1];
-  } else {
-    size_t index;
-    if ((rc = row_part(w, wt, in, in_types, row, &p, &index, err)) != HL_OK) return rc;
-    uint32_t found;
-    if (cacheable && hl_imap_upsert(&wt->dyn_cache, raw, (uint32_t)index + 1, &found) < 0)
-      return hl_err_nomem(err);
-  }
-  /* the row's values in the table's types, then its bucket */
-  hl_value_t *cvals = hl_arena_alloc(w->scratch, sizeof(hl_value_t) * (size_t)t->n_data);
-  if (!cvals) return hl_err_nomem(err);
-  for (int c = 0; c < t->n_data; c++) {
-    int src = wt->slot_src[c];
-    hl_value_t v = {.is_null = true};
-    cvals[c] = v;
-    if (src < 0) continue;
-    hl_vec_get_value(&in->cols[src], row, &v);
-    rc = convert(w, in_types[src], &v, t->types[c], t->names[c], &cvals[c], err);
-    if (rc != HL_OK) return rc;
-  }
-  for (int c = 0; wt->guard.active && c < t->n_data; c++) {
-    hl_text_flaw_t flaw;
-    bool ok = hl_text_guard_check(&wt->guard, t->types[c], &cvals[c], &w->guard_buf, &flaw);
-    if (w->guard_buf.oom) return hl_err_nomem(err);
-    if (!ok) return unwritable(w, wt, c, &flaw, err);
-  }
-  for (int c = 0; wt->orc && c < t->n_data; c++) {
-    const hl_value_t *bad = hl_orc_unstorable(t->types[c], &cvals[c]);
-    if (!bad) continue;
-    hl_buf_t b;
-    hl_buf_init(&b);
-    hl_format_timestamp(&b, bad->u.i);
-    rc = hl_err_set(err, HL_ERROR, HL_SS(DATETIME_FIELD_OVERFLOW),
-                    "row %llu: the value of column \"%s\" holds TIMESTAMP '%s', which ORC cannot "
-                    "store: a time from 1969-12-31 23:59:59.001 to 23:59:59.999999 reads back "
-                    "one second late in every ORC reader",
-                    (unsigned long long)w->row_no, t->names[c], b.oom ? "?" : hl_buf_cstr(&b));
-    hl_buf_fini(&b);
-    return rc;
-  }
-  wfile_t *f;
-  int bucket = -1;
-  if (wt->n_buckets > 0) {
-    int32_t h = 0;
-    for (int i = 0; i < wt->n_bucket_cols; i++) {
-      int c = wt->bucket_idx[i];
-      h = hl_bucket_hash_combine(h,
-                                 hl_bucket_hash_value(wt->bucket_version, t->types[c], &cvals[c]));
-    }
-    bucket = hl_bucket_number(h, wt->n_buckets);
-  }
-  rc = out_get(w, p, bucket, &f, err);
-  if (rc != HL_OK) return rc;
-  if (!f->buf) {
-    f->buf = hl_batch_create(t->n_data, t->types);
-    if (!f->buf || hl_batch_reset(f->buf) != HL_OK) return hl_err_nomem(err);
-  }
-  uint32_t out_row = f->buf->n_rows;
-  for (int c = 0; c < t->n_data; c++) {
-    hl_value_t cv = cvals[c];
-    if (!cv.is_null && hl_type_is_complex(t->types[c])) {
-      hl_value_t deep;
-      if (hl_value_copy_deep(f->buf->arena, t->types[c], &cv, &deep) != HL_OK)
-        return hl_err_nomem(err);
-      cv = deep;
-    }
-    if (hl_vec_put_value(&f->buf->cols[c], f->buf->arena, out_row, &cv) != HL_OK)
-      return hl_err_nomem(err);
-  }
-  f->buf->n_rows++;
-  if (f->buf->n_rows == HL_BATCH_CAP) return flush(w, wt, p, f, err);
-  return HL_OK;
-}
-
-/* Pulls every batch of RES into table WT. */
-static hl_status_t write_result(writer_t *w, wtable_t *wt, hl_result_t *res, hl_error_t *err) {
-  hl_status_t rc = HL_OK;
-  for (;;) {
-    hl_batch_t *b = NULL;
-    /* a cancel fails the write here; run_writes then rolls it back */
-    rc = hl_budget_check_cancel(&w->s->budget, err);
-    if (rc == HL_OK) rc = res->root->next(res->root, &b, err);
-    if (rc != HL_OK || !b) break;
-    uint32_t live = hl_batch_live(b);
-    for (uint32_t i = 0; rc == HL_OK && i < live; i++) {
-      w->row_no++;
-      rc = write_row(w, wt, b, res->types, hl_batch_row(b, i), err);
-      hl_arena_reset(w->scratch);
-    }
-    if (rc != HL_OK) break;
-    hl_notify_progress(&w->s->notify, "insert", w->row_no, 0, "rows");
-  }
-  res->root->close(res->root);
-  return rc;
 }
 
 /* ------------------------------------------------------------ setup */
@@ -1096,7 +541,7 @@ static hl_status_t feed(writer_t *w, wtable_t *wt, const hl_ast_insert_t *ins, h
       res.root->close(res.root);
       return rc;
     }
-    return write_result(w, wt, &res, err);
+    return hl_cmd_ins_write_result(w, wt, &res, err);
   }
   /* a parameter in VALUES is typed by its target column (hl_bind_parameter_type);
    * its value reaches the column through the usual cast */
@@ -1127,7 +572,7 @@ static hl_status_t feed(writer_t *w, wtable_t *wt, const hl_ast_insert_t *ins, h
       res.root->close(res.root);
       return rc;
     }
-    rc = write_result(w, wt, &res, err);
+    rc = hl_cmd_ins_write_result(w, wt, &res, err);
     if (rc != HL_OK) return rc;
   }
   return HL_OK;
@@ -1408,11 +853,13 @@ static void writer_fini(writer_t *w) {
     hl_map_destroy(wt->map);
     wt->map = NULL;
     hl_imap_free(&wt->dyn_cache);
+    hl_cmd_ins_table_fini(wt);
     if (wt->res) {
       wt->res->root->close(wt->res->root);
       wt->res = NULL;
     }
   }
+  hl_cmd_ins_chunk_fini(w);
   hl_arena_destroy(w->scratch);
   w->scratch = NULL;
   hl_buf_fini(&w->guard_buf);
@@ -1439,6 +886,7 @@ static hl_status_t writer_init(writer_t *w, hl_session_t *s, hl_arena_t *arena, 
   if (rc == HL_OK)
     rc = hl_session_get_u64(s, "hive.exec.max.dynamic.partitions", 1000, &w->max_dyn, err);
   if (rc == HL_OK) rc = hl_cmd_max_partitions(s, &w->max_parts, err);
+  if (rc == HL_OK) rc = hl_cmd_ins_budget_init(w, err);
   return rc;
 }
 
@@ -1472,18 +920,19 @@ static hl_status_t run_writes(writer_t *w, const char *kind, hl_error_t *err) {
     if (wt->n_dyn == 0) {
       wpart_t *p;
       size_t index;
-      rc = part_find(w, wt, wt->static_vals, &p, &index, err);
+      rc = hl_cmd_ins_part_find(w, wt, wt->static_vals, &p, &index, err);
       hl_arena_reset(w->scratch);
+      wt->only = p;
     }
     if (rc == HL_OK && wt->res) {
       hl_result_t *res = wt->res;
       wt->res = NULL; /* write_result closes it */
-      rc = write_result(w, wt, res, err);
+      rc = hl_cmd_ins_write_result(w, wt, res, err);
     } else if (rc == HL_OK && wt->ins) {
       rc = feed(w, wt, wt->ins, err);
     }
     for (size_t j = 0; rc == HL_OK && j < wt->n_parts; j++)
-      rc = part_close(w, wt, wt->parts[j], err);
+      rc = hl_cmd_ins_part_close(w, wt, wt->parts[j], err);
     for (size_t j = 0; rc == HL_OK && j < wt->n_parts; j++)
       w->written += wt->parts[j]->rows;
   }

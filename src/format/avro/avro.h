@@ -152,5 +152,8 @@ void hl_avro_writer_abort(hl_avro_writer_t *w); /* NULL is a no-op */
 uint64_t hl_avro_writer_raw_bytes(const hl_avro_writer_t *w);
 /* Bytes appended to the file so far (for file roll-over). */
 uint64_t hl_avro_writer_file_bytes(const hl_avro_writer_t *w);
+/* Bytes of memory W holds (the open block, its compressed form, bytes
+ * not yet appended). */
+uint64_t hl_avro_writer_mem(const hl_avro_writer_t *w);
 
 #endif

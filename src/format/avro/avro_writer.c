@@ -453,6 +453,10 @@ uint64_t hl_avro_writer_raw_bytes(const hl_avro_writer_t *w) {
   return w ? w->raw_bytes : 0;
 }
 
+uint64_t hl_avro_writer_mem(const hl_avro_writer_t *w) {
+  return sizeof *w + w->rec.cap + w->comp.cap + w->out.cap;
+}
+
 uint64_t hl_avro_writer_file_bytes(const hl_avro_writer_t *w) {
   return w ? w->file_bytes + w->out.len + w->rec.len : 0;
 }

@@ -189,6 +189,14 @@ hl_status_t hl_orc_writer_close(hl_orc_writer_t *w, hl_error_t *err);
 void hl_orc_writer_abort(hl_orc_writer_t *w);
 /* Rows written so far. */
 uint64_t hl_orc_writer_rows(const hl_orc_writer_t *w);
+/* Bytes of memory W holds (the stripe's value arrays and dictionaries by
+ * capacity, the stripe being assembled, the row index, statistics), so
+ * that a caller keeping many writers open can bound them. */
+uint64_t hl_orc_writer_mem(const hl_orc_writer_t *w);
+/* Writes the stripe being built (if any rows) and frees the buffers it
+ * used, so that W holds little more than its footer until more rows come.
+ * Errors as hl_orc_writer_write. */
+hl_status_t hl_orc_writer_flush(hl_orc_writer_t *w, hl_error_t *err);
 /* Hive's rawDataSize of the rows so far: what ORC's Java writer reports
  * (getRawDataSize: per column, values times their JavaDataModel size;
  * strings by average length; BINARY by bytes). */

@@ -1113,6 +1113,65 @@ uint64_t hl_orc_writer_rows(const hl_orc_writer_t *w) {
 #define JDM_PRIMITIVE1 4
 #define JDM_PRIMITIVE2 8
 
+/* Frees the capacity of A (every push starts from zero). */
+static void i64_release(i64vec_t *a) {
+  hl_free(a->v);
+  memset(a, 0, sizeof *a);
+}
+
+static void u8_release(u8vec_t *a) {
+  hl_free(a->v);
+  memset(a, 0, sizeof *a);
+}
+
+hl_status_t hl_orc_writer_flush(hl_orc_writer_t *w, hl_error_t *err) {
+  if (w->failed)
+    return hl_err_set(err, HL_ERROR, HL_SS(IO_ERROR),
+                      "cannot write \"%s\": an earlier write failed", w->path);
+  hl_status_t st = flush_stripe(w, err);
+  if (st != HL_OK) return st;
+  for (int i = 0; i < w->n_cols; i++) {
+    ocol_t *c = &w->cols[i];
+    u8_release(&c->present);
+    u8_release(&c->bools);
+    i64_release(&c->ints);
+    i64_release(&c->nanos);
+    i64_release(&c->ids);
+    i64_release(&c->entries);
+    i64_release(&c->entry_lens);
+    i64_release(&c->rg_stat_lens);
+    hl_buf_fini(&c->data);
+    hl_buf_fini(&c->rg_stats);
+    hl_free(c->marks);
+    c->marks = NULL;
+    c->n_marks = c->cap_marks = 0;
+  }
+  hl_buf_fini(&w->out);
+  hl_buf_fini(&w->tmp);
+  return HL_OK;
+}
+
+static uint64_t stat_mem(const hl_orc_stat_t *s) {
+  return s->smin.cap + s->smax.cap;
+}
+
+uint64_t hl_orc_writer_mem(const hl_orc_writer_t *w) {
+  uint64_t n = sizeof *w + w->out.cap + w->tmp.cap + w->meta.cap;
+  n += w->cap_stripes * sizeof *w->stripes;
+  for (int i = 0; i < w->n_cols; i++) {
+    const ocol_t *c = &w->cols[i];
+    n += sizeof *c + c->present.cap + c->bools.cap + c->data.cap + c->rg_stats.cap;
+    n += (c->ints.cap + c->nanos.cap + c->ids.cap + c->entries.cap + c->entry_lens.cap +
+          c->rg_stat_lens.cap) *
+         sizeof(int64_t);
+    n += c->cap_marks * sizeof(rgmark_t) + stat_mem(&c->rg) + stat_mem(&c->stripe) +
+         stat_mem(&c->file);
+    /* the dictionary's map: about two words of table and an entry per string */
+    if (c->dict) n += c->entries.n * 48;
+  }
+  return n;
+}
+
 uint64_t hl_orc_writer_raw_bytes(const hl_orc_writer_t *w) {
   if (!w) return 0;
   uint64_t total = 0;

@@ -170,5 +170,13 @@ hl_status_t hl_parquet_writer_close(hl_parquet_writer_t *w, uint64_t *rows, uint
                                     hl_error_t *err);
 /* Abandons a writer after an error (closes the file; the caller removes it). */
 void hl_parquet_writer_abort(hl_parquet_writer_t *w);
+/* Bytes of memory W holds (buffers by capacity: the pending pages, the
+ * row group's encoded pages, dictionaries, footer structures), so that a
+ * caller keeping many writers open can bound them (command/cmd_insert). */
+uint64_t hl_parquet_writer_mem(const hl_parquet_writer_t *w);
+/* Writes the row group being built (if any rows) and frees the buffers it
+ * used, so that W holds little more than its footer until more rows come.
+ * Errors as hl_parquet_writer_write. */
+hl_status_t hl_parquet_writer_flush(hl_parquet_writer_t *w, hl_error_t *err);
 
 #endif

@@ -611,7 +611,7 @@ bad:
 
 static int push_level(colw_t *c, int16_t rep, int16_t def) {
   if (c->n_levels == c->cap_levels) {
-    size_t cap = c->cap_levels ? c->cap_levels * 2 : 256;
+    size_t cap = c->cap_levels ? c->cap_levels * 2 : 64;
     int16_t *d = hl_realloc(c->defs, cap * sizeof(int16_t));
     if (!d) return -1;
     c->defs = d;
@@ -631,7 +631,7 @@ static int push_level(colw_t *c, int16_t rep, int16_t def) {
 
 static int push_index(colw_t *c, uint32_t id) {
   if (c->n_idx == c->cap_idx) {
-    size_t cap = c->cap_idx ? c->cap_idx * 2 : 256;
+    size_t cap = c->cap_idx ? c->cap_idx * 2 : 64;
     uint32_t *p = hl_realloc(c->idx, cap * sizeof(uint32_t));
     if (!p) return -1;
     c->idx = p;
@@ -697,6 +697,12 @@ static uint64_t hash_key(const uint8_t *p, size_t n) {
 }
 
 static bool entry_equals(const colw_t *c, uint32_t id, const uint8_t *p, size_t n) {
+  if (c->width == 8 && c->kind != K_BYTES) { /* the common fixed width, without a memcmp call */
+    uint64_t a, b;
+    memcpy(&a, c->dict_plain.data + (size_t)id * 8, 8);
+    memcpy(&b, p, 8);
+    return a == b;
+  }
   const uint8_t *e;
   size_t len;
   dict_entry(c, id, &e, &len);
@@ -720,7 +726,7 @@ static uint64_t *dict_find(const colw_t *c, uint64_t h, const uint8_t *p, size_t
 
 /* Doubles the table (or creates it); -1 on OOM. */
 static int dict_grow(colw_t *c) {
-  size_t cap = c->dict_cap ? c->dict_cap * 2 : 1024;
+  size_t cap = c->dict_cap ? c->dict_cap * 2 : 64;
   uint64_t *slots = hl_calloc(cap, sizeof(uint64_t));
   if (!slots) return -1;
   uint64_t *old = c->dict_slots;
@@ -757,7 +763,7 @@ static hl_status_t put_bytes(hl_parquet_writer_t *w, colw_t *c, const uint8_t *p
       uint32_t id = c->dict_n;
       if (c->kind == K_BYTES) {
         if (c->dict_n == c->cap_offs) {
-          size_t cap = c->cap_offs ? c->cap_offs * 2 : 256;
+          size_t cap = c->cap_offs ? c->cap_offs * 2 : 64;
           uint32_t *o = hl_realloc(c->dict_offs, cap * sizeof(uint32_t));
           if (!o) return hl_err_nomem(err);
           c->dict_offs = o;
@@ -1519,6 +1525,59 @@ hl_status_t hl_parquet_writer_close(hl_parquet_writer_t *w, uint64_t *rows, uint
   }
   writer_free(w);
   return st;
+}
+
+hl_status_t hl_parquet_writer_flush(hl_parquet_writer_t *w, hl_error_t *err) {
+  if (w->failed)
+    return hl_err_set(err, HL_MISUSE, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
+                      "parquet writer for \"%s\" failed earlier", w->path);
+  hl_status_t st = flush_row_group(w, err);
+  if (st != HL_OK) {
+    w->failed = true;
+    hl_err_prefix(err, "cannot write \"%s\"", w->path);
+    return st;
+  }
+  /* the next row group starts from empty buffers: what the caller wants
+   * back is their capacity (every grow path starts from zero) */
+  for (int i = 0; i < w->n_leaves; i++) {
+    colw_t *c = &w->cols[i];
+    hl_free(c->defs);
+    hl_free(c->reps);
+    hl_free(c->idx);
+    c->defs = c->reps = NULL;
+    c->idx = NULL;
+    c->cap_levels = c->cap_idx = 0;
+    hl_buf_fini(&c->plain);
+    hl_buf_fini(&c->dict_plain);
+    hl_buf_fini(&c->pages);
+    hl_free(c->dict_slots);
+    c->dict_slots = NULL;
+    c->dict_cap = 0;
+    hl_free(c->dict_offs);
+    c->dict_offs = NULL;
+    c->cap_offs = 0;
+    hl_free(c->pinfo);
+    c->pinfo = NULL;
+    c->cap_pages = 0;
+  }
+  hl_buf_fini(&w->body);
+  hl_buf_fini(&w->comp);
+  hl_buf_fini(&w->hdr);
+  return HL_OK;
+}
+
+uint64_t hl_parquet_writer_mem(const hl_parquet_writer_t *w) {
+  uint64_t n = sizeof *w + w->body.cap + w->comp.cap + w->hdr.cap + hl_arena_reserved(w->arena);
+  n += (uint64_t)w->cap_rgs * (sizeof *w->rgs + sizeof *w->rgidx);
+  for (int i = 0; i < w->n_leaves; i++) {
+    const colw_t *c = &w->cols[i];
+    n += sizeof *c + c->cap_levels * 2 * sizeof(int16_t) + c->cap_idx * sizeof(uint32_t);
+    n += c->plain.cap + c->dict_cap * sizeof(uint64_t) + c->dict_plain.cap;
+    n += c->cap_offs * sizeof(uint32_t) + c->pages.cap + c->cap_pages * sizeof(pageinfo_t);
+    n += c->page_stat.smin.cap + c->page_stat.smax.cap + c->chunk_stat.smin.cap +
+         c->chunk_stat.smax.cap + c->prev_bounds.smin.cap + c->prev_bounds.smax.cap;
+  }
+  return n;
 }
 
 void hl_parquet_writer_abort(hl_parquet_writer_t *w) {

@@ -866,6 +866,14 @@ void hl_rcfile_writer_abort(hl_rcfile_writer_t *w) {
   writer_free(w);
 }
 
+uint64_t hl_rcfile_writer_mem(const hl_rcfile_writer_t *w) {
+  uint64_t n = sizeof *w + w->cell.cap + w->key.cap + w->out.cap;
+  if (w->enc) n += hl_text_writer_mem(w->enc);
+  for (int col = 0; w->cols && col < w->n_cols; col++)
+    n += sizeof w->cols[col] + w->cols[col].data.cap + w->cols[col].lens.cap;
+  return n;
+}
+
 uint64_t hl_rcfile_writer_raw_bytes(const hl_rcfile_writer_t *w) {
   return w ? w->raw_bytes : 0;
 }

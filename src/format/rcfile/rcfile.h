@@ -78,5 +78,8 @@ hl_status_t hl_rcfile_writer_close(hl_rcfile_writer_t *w, hl_error_t *err);
 void hl_rcfile_writer_abort(hl_rcfile_writer_t *w); /* NULL is a no-op */
 /* Cell bytes so far plus one per row (see hl_seqfile_writer_raw_bytes). */
 uint64_t hl_rcfile_writer_raw_bytes(const hl_rcfile_writer_t *w);
+/* Bytes of memory W holds (the row group's cells by capacity, bytes not
+ * yet appended, the cell encoder). */
+uint64_t hl_rcfile_writer_mem(const hl_rcfile_writer_t *w);
 
 #endif

@@ -447,6 +447,10 @@ void hl_seqfile_writer_abort(hl_seqfile_writer_t *w) {
   writer_free(w);
 }
 
+uint64_t hl_seqfile_writer_mem(const hl_seqfile_writer_t *w) {
+  return sizeof *w + w->out.cap + (w->enc ? hl_text_writer_mem(w->enc) : 0);
+}
+
 uint64_t hl_seqfile_writer_raw_bytes(const hl_seqfile_writer_t *w) {
   return w ? w->raw_bytes : 0;
 }

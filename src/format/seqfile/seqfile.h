@@ -67,5 +67,7 @@ void hl_seqfile_writer_abort(hl_seqfile_writer_t *w);
  * reports for the same rows (text plus line terminators), so callers
  * derive Hive's rawDataSize the same way for both. */
 uint64_t hl_seqfile_writer_raw_bytes(const hl_seqfile_writer_t *w);
+/* Bytes of memory W holds (bytes not yet appended, the row encoder). */
+uint64_t hl_seqfile_writer_mem(const hl_seqfile_writer_t *w);
 
 #endif

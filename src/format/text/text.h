@@ -101,6 +101,12 @@ hl_status_t hl_text_writer_write(hl_text_writer_t *w, const hl_batch_t *batch, h
 hl_status_t hl_text_writer_close(hl_text_writer_t *w, hl_error_t *err); /* NULL: HL_OK */
 /* Bytes written so far (uncompressed), for statistics. */
 uint64_t hl_text_writer_raw_bytes(const hl_text_writer_t *w);
+/* Bytes of memory W holds (rows not yet appended, the compressor), so
+ * that a caller keeping many writers open can bound them. */
+uint64_t hl_text_writer_mem(const hl_text_writer_t *w);
+/* Hands the rows buffered so far to the file (through the compressor) and
+ * frees the buffer; W stays open.  Errors as hl_text_writer_write. */
+hl_status_t hl_text_writer_flush(hl_text_writer_t *w, hl_error_t *err);
 
 /* ---- values a LazySimpleSerDe file cannot hold ---------------------------
  * Without an escape character (ESCAPED BY) LazySimpleSerDe writes a string

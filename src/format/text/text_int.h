@@ -77,6 +77,8 @@ hl_status_t hl_text_sink_open(hl_stor_t *fs, const char *path, hl_text_sink_t **
                               hl_error_t *err);
 /* Compresses (if the codec says so) and appends LEN plain bytes. */
 hl_status_t hl_text_sink_write(hl_text_sink_t *sink, const char *data, size_t len, hl_error_t *err);
+/* Bytes of memory SINK holds: its output chunk and compressor state. */
+uint64_t hl_text_sink_mem(const hl_text_sink_t *sink);
 /* Ends the compressed stream, syncs and closes, then frees the sink (also
  * on error).  With ABORT set only closes and frees (no flush, no sync). */
 hl_status_t hl_text_sink_close(hl_text_sink_t *sink, bool abort, hl_error_t *err);

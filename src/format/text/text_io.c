@@ -634,6 +634,14 @@ hl_status_t hl_text_sink_write(hl_text_sink_t *sink, const char *data, size_t le
   return HL_OK;
 }
 
+uint64_t hl_text_sink_mem(const hl_text_sink_t *sink) {
+  uint64_t n = sizeof *sink + (sink->out ? IO_CHUNK : 0);
+  /* zlib's documented deflate memory: (1 << (windowBits + 2)) + (1 << (memLevel + 9)) */
+  if (sink->zs_live) n += (1u << (MAX_WBITS + 2)) + (1u << (8 + 9));
+  if (sink->zc) n += ZSTD_sizeof_CCtx(sink->zc);
+  return n;
+}
+
 hl_status_t hl_text_sink_close(hl_text_sink_t *sink, bool abort, hl_error_t *err) {
   if (!sink) return HL_OK;
   hl_status_t st = HL_OK;

@@ -534,6 +534,22 @@ hl_status_t hl_text_writer_close(hl_text_writer_t *w, hl_error_t *err) {
   return st;
 }
 
+hl_status_t hl_text_writer_flush(hl_text_writer_t *w, hl_error_t *err) {
+  if (w->failed)
+    return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "write after a failed write");
+  if (!w->sink) return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "encoder has no file");
+  hl_status_t st = flush(w, err);
+  if (st != HL_OK) return st;
+  /* raw_bytes now counts what went out; the buffers start again from empty */
+  hl_buf_fini(&w->out);
+  hl_buf_fini(&w->tmp);
+  return HL_OK;
+}
+
+uint64_t hl_text_writer_mem(const hl_text_writer_t *w) {
+  return sizeof *w + w->out.cap + w->tmp.cap + (w->sink ? hl_text_sink_mem(w->sink) : 0);
+}
+
 uint64_t hl_text_writer_raw_bytes(const hl_text_writer_t *w) {
   if (w && !w->sink) return w->raw_bytes; /* encoder: bytes handed out */
   return w ? w->raw_bytes + w->out.len : 0;

@@ -88,8 +88,13 @@ typedef struct join {
    * borrowed pointers, which close leaves alone */
   struct join *owner;
   bool shared;
-  bool started; /* the first probe batch was pulled */
+  bool started;      /* the first probe batch was pulled */
+  hl_spill_t *spill; /* where the build side may spill (NULL: nowhere) */
 } join_t;
+
+void hl_op_join_set_spill(hl_op_t *op, hl_spill_t *spill) {
+  ((join_t *)op)->spill = spill;
+}
 
 static bool builds_left(const hl_rel_t *rel) {
   /* RIGHT joins keep unmatched right rows: probe with the right side;

@@ -30,7 +30,8 @@ typedef struct sort {
   hl_batch_t *out;
   hl_budget_t *budget;
   uint64_t charged;
-  size_t top_n; /* ORDER BY ... LIMIT: keep only the first top_n rows (0: all) */
+  size_t top_n;      /* ORDER BY ... LIMIT: keep only the first top_n rows (0: all) */
+  hl_spill_t *spill; /* where sorted runs may go (NULL: nowhere) */
 } sort_t;
 
 static int compare_rows(const sort_t *s, const hl_value_t *x, const hl_value_t *y) {
@@ -128,6 +129,10 @@ hl_status_t hl_op_sort_worst(hl_op_t *op, const hl_value_t **worst, hl_error_t *
 size_t hl_op_sort_missing(const hl_op_t *op) {
   const sort_t *s = (const sort_t *)op;
   return s->n_rows < s->top_n ? s->top_n - s->n_rows : 0;
+}
+
+void hl_op_sort_set_spill(hl_op_t *op, hl_spill_t *spill) {
+  ((sort_t *)op)->spill = spill;
 }
 
 void hl_op_sort_set_limit(hl_op_t *op, size_t top_n) {

@@ -15,6 +15,7 @@
 #include "exec/result.h"
 #include "format/chunk_meta.h"
 #include "exec/snapshot.h"
+#include "exec/spill.h"
 #include "session/session.h"
 #include "plan/plan.h"
 
@@ -117,6 +118,10 @@ hl_op_t *hl_op_sort_create(hl_op_t *child, int n_cols, const hl_type_t *const *t
                            const int *keys, const bool *desc, const bool *nulls_first, int n_keys,
                            hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);
 
+/* Lets SORT spill sorted runs to SPILL (borrowed, outlives the sort; NULL:
+ * no spilling) once its rows pass hl_spill_share; a top-N sort never
+ * spills.  Set before the first next. */
+void hl_op_sort_set_spill(hl_op_t *sort, hl_spill_t *spill);
 /* Makes a sort keep only its first TOP_N rows (ORDER BY ... LIMIT). */
 void hl_op_sort_set_limit(hl_op_t *sort, size_t top_n);
 /* A top-N sort's bound so far: once it holds top_n rows, *WORST is the
@@ -165,6 +170,11 @@ hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, c
 hl_op_t *hl_op_join_create_sharing(hl_op_t *probe, const hl_rel_t *rel, const bool *used,
                                    hl_op_t *owner, hl_budget_t *budget, hl_arena_t *arena,
                                    hl_error_t *err);
+/* Lets JOIN partition its build and probe sides into files of SPILL
+ * (borrowed; NULL: no spilling) when its build side passes hl_spill_share
+ * (grace hash join).  Not for a join whose table is shared.  Set before
+ * the first next. */
+void hl_op_join_set_spill(hl_op_t *join, hl_spill_t *spill);
 /* Builds a join's hash table now instead of on its first next. */
 hl_status_t hl_op_join_build(hl_op_t *join, hl_error_t *err);
 /* True when REL's join hashes its left side (probes with the right). */

@@ -132,12 +132,22 @@ void hl_spill_sweep(const char *root) {
 hl_status_t hl_spill_root(const hl_session_t *s, hl_arena_t *arena, const char **out,
                           hl_error_t *err) {
   const char *set = hl_session_get(s, "hivelite.spill.directory");
+  size_t len = set ? strlen(set) : 0;
+  /* SET keeps what was written, quotes included */
+  while (len && (set[len - 1] == ' ' || set[len - 1] == '\t'))
+    len--;
+  while (len && (*set == ' ' || *set == '\t'))
+    set++, len--;
+  if (len >= 2 && (*set == '\'' || *set == '"') && set[len - 1] == *set) set++, len -= 2;
   const char *root;
-  if (set && *set) {
-    if (strstr(set, "://"))
+  if (len) {
+    if (!(root = hl_arena_strndup(arena, set, len))) return hl_err_nomem(err);
+    if (strstr(root, "://"))
       return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                        "hivelite.spill.directory must be a local directory, not \"%s\"", set);
-    root = hl_arena_strdup(arena, set);
+                        "hivelite.spill.directory must be a local directory, not \"%s\"", root);
+    if (*root != '/')
+      return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                        "hivelite.spill.directory must be an absolute path, not \"%s\"", root);
   } else if (s->warehouse && !strstr(s->warehouse, "://")) {
     root = hl_arena_sprintf(arena, "%s/.hivelite/tmp", s->warehouse);
   } else {
@@ -416,7 +426,8 @@ hl_status_t hl_spill_write(hl_spill_file_t *f, const hl_batch_t *b, const uint32
 hl_status_t hl_spill_rewind(hl_spill_file_t *f, hl_error_t *err) {
   hl_status_t rc = flush(f, err);
   if (rc != HL_OK) return rc;
-  if (!f->rbuf && !(f->rbuf = hl_malloc(READ_CHUNK))) return hl_err_nomem(err);
+  hl_buf_fini(&f->wbuf); /* a file waiting to be read (a sort's run) holds no buffer */
+  hl_buf_init(&f->wbuf);
   f->rpos = f->rlen = 0;
   f->roff = 0;
   return HL_OK;
@@ -476,56 +487,58 @@ static bool take_u32(cursor_t *c, uint32_t *v) {
   return p != NULL;
 }
 
-/* The inverse of put_value; false on a malformed encoding.  Strings point
- * into the block, which lives in ARENA. */
-static bool get_value(cursor_t *c, const hl_type_t *type, hl_arena_t *arena, hl_value_t *out) {
+/* The inverse of put_value: HL_OK, HL_CORRUPT on a malformed encoding,
+ * HL_NOMEM.  Strings point into the block, which lives in ARENA. */
+static hl_status_t get_value(cursor_t *c, const hl_type_t *type, hl_arena_t *arena,
+                             hl_value_t *out) {
   memset(out, 0, sizeof *out);
   const uint8_t *flag = take(c, 1);
-  if (!flag || *flag > 1) return false;
+  if (!flag || *flag > 1) return HL_CORRUPT;
   out->is_null = *flag == 0;
-  if (out->is_null) return true;
+  if (out->is_null) return HL_OK;
   const uint8_t *p;
   switch (hl_type_phys(type)) {
   case HL_P_BOOL:
-    if (!(p = take(c, 1))) return false;
+    if (!(p = take(c, 1))) return HL_CORRUPT;
     out->u.b = *p != 0;
-    return true;
+    return HL_OK;
   case HL_P_I64:
-    if (!(p = take(c, 8))) return false;
+    if (!(p = take(c, 8))) return HL_CORRUPT;
     memcpy(&out->u.i, p, 8);
-    return true;
+    return HL_OK;
   case HL_P_F64:
-    if (!(p = take(c, 8))) return false;
+    if (!(p = take(c, 8))) return HL_CORRUPT;
     memcpy(&out->u.d, p, 8);
-    return true;
+    return HL_OK;
   case HL_P_I128:
-    if (!(p = take(c, 16))) return false;
+    if (!(p = take(c, 16))) return HL_CORRUPT;
     memcpy(&out->u.dec, p, 16);
-    return true;
+    return HL_OK;
   case HL_P_STR:
-    if (!take_u32(c, &out->u.s.len) || !(p = take(c, out->u.s.len))) return false;
+    if (!take_u32(c, &out->u.s.len) || !(p = take(c, out->u.s.len))) return HL_CORRUPT;
     out->u.s.ptr = (const char *)p;
-    return true;
+    return HL_OK;
   case HL_P_VALUE:
     break;
   }
   uint32_t n;
-  if (type->id == HL_T_NULL || !take_u32(c, &n)) return false;
+  if (type->id == HL_T_NULL || !take_u32(c, &n)) return HL_CORRUPT;
   uint64_t items = type->id == HL_T_MAP ? 2 * (uint64_t)n : n;
   /* every item takes at least its presence byte: the count is bounded by
    * the block, so the allocation is too */
-  if (items > (uint64_t)(c->end - c->p)) return false;
-  if (type->id == HL_T_STRUCT && n != (uint32_t)type->n_children) return false;
+  if (items > (uint64_t)(c->end - c->p)) return HL_CORRUPT;
+  if (type->id == HL_T_STRUCT && n != (uint32_t)type->n_children) return HL_CORRUPT;
   out->u.list.n = n;
   out->u.list.items = items ? hl_arena_alloc(arena, sizeof(hl_value_t) * items) : NULL;
-  if (items && !out->u.list.items) return false;
+  if (items && !out->u.list.items) return HL_NOMEM;
   for (uint64_t i = 0; i < items; i++) {
     const hl_type_t *t = type->id == HL_T_STRUCT ? type->children[i]
                          : type->id == HL_T_MAP  ? type->children[i & 1]
                                                  : type->children[0];
-    if (!get_value(c, t, arena, &out->u.list.items[i])) return false;
+    hl_status_t rc = get_value(c, t, arena, &out->u.list.items[i]);
+    if (rc != HL_OK) return rc;
   }
-  return true;
+  return HL_OK;
 }
 
 /* Column V of N rows from C; SKIP: parse only (an unused column of the
@@ -564,7 +577,8 @@ static hl_status_t get_column(cursor_t *c, hl_vec_t *v, hl_arena_t *arena, uint3
     for (uint32_t i = 0; i < n; i++) {
       hl_value_t *val = hl_arena_alloc(arena, sizeof(*val));
       if (!val) return HL_NOMEM;
-      if (!get_value(c, v->type, arena, val)) return HL_CORRUPT;
+      hl_status_t rc = get_value(c, v->type, arena, val);
+      if (rc != HL_OK) return rc;
       if (!skip) HL_VEC_VALUE(v)[i] = val->is_null ? NULL : val;
     }
     break;
@@ -578,6 +592,7 @@ static hl_status_t get_column(cursor_t *c, hl_vec_t *v, hl_arena_t *arena, uint3
 
 hl_status_t hl_spill_read(hl_spill_file_t *f, hl_batch_t *b, hl_error_t *err) {
   if (hl_batch_reset(b) != HL_OK) return hl_err_nomem(err);
+  if (!f->rbuf && !(f->rbuf = hl_malloc(READ_CHUNK))) return hl_err_nomem(err);
   uint64_t left = f->size - (f->roff - (f->rlen - f->rpos)); /* bytes after the read position */
   if (left == 0) return HL_OK;
   uint32_t head[4];

@@ -49,9 +49,9 @@ typedef struct hl_spill hl_spill_t;
 typedef struct hl_spill_file hl_spill_file_t;
 
 /* The spill root of session S: hivelite.spill.directory when set and not
- * empty, else WAREHOUSE/.hivelite/tmp for a local warehouse, else
- * $TMPDIR/hivelite-spill.  A setting that names a non-local path (a URI)
- * is 0A000.  The path is in ARENA. */
+ * empty (blanks and one pair of quotes trimmed), else WAREHOUSE/.hivelite/tmp
+ * for a local warehouse, else $TMPDIR/hivelite-spill.  A URI is 0A000 (the
+ * spill directory is local), a relative path 22023.  The path is in ARENA. */
 hl_status_t hl_spill_root(const hl_session_t *s, hl_arena_t *arena, const char **out,
                           hl_error_t *err);
 

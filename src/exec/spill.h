@@ -21,7 +21,7 @@
  * start time (a reused pid).  A live process's subdirectory is never
  * touched, so two processes on one warehouse do not remove each other's.
  *
- * Files: a sequence of blocks, one per written batch, buffered into 1 MiB
+ * Files: a sequence of blocks, one per written batch, buffered into 256 KiB
  * writes and read back through a 256 KiB buffer, so I/O is large and
  * sequential.  A block is a 24-byte header (magic, rows, columns, payload bytes) and
  * the columns one after the other: a validity bitmap when the column has
@@ -43,6 +43,7 @@
 #define HL_SPILL_H
 
 #include "session/session.h"
+#include "util/strbuf.h"
 #include "vector/vector.h"
 
 typedef struct hl_spill hl_spill_t;
@@ -96,6 +97,24 @@ hl_status_t hl_spill_read(hl_spill_file_t *f, hl_batch_t *b, hl_error_t *err);
 /* Rows and bytes written to F. */
 uint64_t hl_spill_file_rows(const hl_spill_file_t *f);
 uint64_t hl_spill_file_bytes(const hl_spill_file_t *f);
+/* ---- blocks (spill_block.c) */
+#define HL_SPILL_HEADER_BYTES 24 /* magic, rows, columns, 0 (u32 each); payload bytes (u64) */
+/* Appends the block of rows ROWS[0..n) (physical rows of B, 1 <= n <=
+ * HL_BATCH_CAP) to BUF: header then payload.  HL_NOMEM. */
+hl_status_t hl_spill_block_encode(hl_buf_t *buf, const hl_batch_t *b, const uint32_t *rows,
+                                  uint32_t n);
+/* Reads the header HEAD (HL_SPILL_HEADER_BYTES bytes); false when it is
+ * not one (bad magic, 0 or more than HL_BATCH_CAP rows). */
+bool hl_spill_block_header(const uint8_t *head, uint32_t *n_rows, uint32_t *n_cols,
+                           uint64_t *payload);
+/* Decodes the payload PAYLOAD[0..len) of a block of N_ROWS rows into B,
+ * just reset, whose column types must be those written (strings point
+ * into PAYLOAD, complex values are built in B's arena: PAYLOAD must live
+ * as long as B's contents).  HL_CORRUPT (no message: the caller words
+ * it) or HL_NOMEM. */
+hl_status_t hl_spill_block_decode(const uint8_t *payload, size_t len, uint32_t n_rows,
+                                  hl_batch_t *b);
+
 /* F's descriptor, for tests that damage a file. */
 int hl_spill_file_fd(const hl_spill_file_t *f);
 /* Closes F, freeing its buffers (its data went with the unlink at

@@ -72,8 +72,29 @@ static unsigned long long proc_start(long pid) {
   return field == 22 ? strtoull(p, NULL, 10) : 0;
 }
 
+/* Where pids mean what they say: the host name (letters, digits, '.' and
+ * '_' kept) and the pid namespace ("host.4026531836"), so that a process
+ * judges only subdirectories made on its own machine and namespace. */
+static void owner_tag(char *buf, size_t n) {
+  char host[256] = "", ns[64] = "";
+  if (gethostname(host, sizeof host - 1) != 0) strcpy(host, "host");
+  host[sizeof host - 1] = '\0';
+  size_t k = 0;
+  for (size_t i = 0; host[i] && k < 64; i++)
+    if ((host[i] >= 'a' && host[i] <= 'z') || (host[i] >= 'A' && host[i] <= 'Z') ||
+        (host[i] >= '0' && host[i] <= '9') || host[i] == '.' || host[i] == '_')
+      host[k++] = host[i];
+  host[k] = '\0';
+  ssize_t len = readlink("/proc/self/ns/pid", ns, sizeof ns - 1); /* "pid:[4026531836]" */
+  ns[len > 0 ? len : 0] = '\0';
+  char *digits = strchr(ns, '[');
+  snprintf(buf, n, "%s.%llu", host, digits ? strtoull(digits + 1, NULL, 10) : 0ull);
+}
+
 void hl_spill_owner_prefix(char *buf, size_t n) {
-  snprintf(buf, n, "%ld-%llu-", (long)getpid(), proc_start(0));
+  char tag[128];
+  owner_tag(tag, sizeof tag);
+  snprintf(buf, n, "%ld-%llu-%s-", (long)getpid(), proc_start(0), tag);
 }
 
 bool hl_spill_name_is_stale(const char *name) {
@@ -83,8 +104,15 @@ bool hl_spill_name_is_stale(const char *name) {
   if (errno || end == name || *end != '-' || pid <= 0) return false;
   const char *p = end + 1;
   unsigned long long start = strtoull(p, &end, 10);
-  if (end == p || *end != '-' || end[1] == '\0') return false;
-  if (kill((pid_t)pid, 0) != 0) return errno == ESRCH; /* EPERM: alive, not ours to judge */
+  if (end == p || *end != '-') return false;
+  /* then "<tag>-<random>": only our machine's and namespace's pids are ours to judge */
+  const char *tag = end + 1, *last = strrchr(tag, '-');
+  char own[128];
+  owner_tag(own, sizeof own);
+  if (!last || last[1] == '\0' || (size_t)(last - tag) != strlen(own) ||
+      strncmp(tag, own, strlen(own)) != 0)
+    return false;
+  if (kill((pid_t)pid, 0) != 0) return errno == ESRCH; /* EPERM: alive */
   /* alive: a different start time means the pid was reused */
   unsigned long long now = proc_start(pid);
   return now != 0 && start != 0 && now != start;
@@ -229,7 +257,7 @@ hl_status_t hl_spill_file_create(hl_spill_t *sp, hl_spill_file_t **out, hl_error
   char name[4096];
   pthread_mutex_lock(&sp->mu);
   if (!sp->dir) {
-    char prefix[64];
+    char prefix[256];
     hl_spill_owner_prefix(prefix, sizeof prefix);
     int n = snprintf(name, sizeof name, "%s/%sXXXXXX", sp->root, prefix);
     if (n < 0 || (size_t)n >= sizeof name) {
@@ -362,24 +390,48 @@ static hl_status_t read_bytes(hl_spill_file_t *f, void *dst, size_t n, hl_error_
   return HL_OK;
 }
 
+/* Makes the next N (<= READ_CHUNK) bytes contiguous at f->rbuf + f->rpos
+ * without consuming them. */
+static hl_status_t peek(hl_spill_file_t *f, size_t n, hl_error_t *err) {
+  if (f->rlen - f->rpos >= n) return HL_OK;
+  memmove(f->rbuf, f->rbuf + f->rpos, f->rlen - f->rpos);
+  f->rlen -= f->rpos;
+  f->rpos = 0;
+  while (f->rlen < n) {
+    ssize_t got = pread(f->fd, f->rbuf + f->rlen, READ_CHUNK - f->rlen, (off_t)f->roff);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return io_error(err, "read", f->sp->dir, errno);
+    if (got == 0) return torn(err);
+    f->roff += (uint64_t)got;
+    f->rlen += (size_t)got;
+  }
+  return HL_OK;
+}
+
 hl_status_t hl_spill_read(hl_spill_file_t *f, hl_batch_t *b, hl_error_t *err) {
   if (hl_batch_reset(b) != HL_OK) return hl_err_nomem(err);
   if (!f->rbuf && !(f->rbuf = hl_malloc(READ_CHUNK))) return hl_err_nomem(err);
-  uint64_t left = f->size - (f->roff - (f->rlen - f->rpos)); /* bytes after the read position */
-  if (left == 0) return HL_OK;
-  uint8_t head[HL_SPILL_HEADER_BYTES];
-  uint32_t n_rows, n_cols;
-  uint64_t payload;
-  if (left < sizeof head) return torn(err);
-  hl_status_t rc = read_bytes(f, head, sizeof head, err);
-  if (rc != HL_OK) return rc;
-  if (!hl_spill_block_header(head, &n_rows, &n_cols, &payload) || n_cols != (uint32_t)b->n_cols ||
-      payload > left - sizeof head)
-    return torn(err);
-  uint8_t *block = hl_arena_alloc(b->arena, payload ? (size_t)payload : 1);
-  if (!block) return hl_err_nomem(err);
-  if ((rc = read_bytes(f, block, (size_t)payload, err)) != HL_OK) return rc;
-  rc = hl_spill_block_decode(block, (size_t)payload, n_rows, b);
-  if (rc == HL_NOMEM) return hl_err_nomem(err);
-  return rc == HL_OK ? HL_OK : torn(err);
+  /* blocks as long as they fill the batch: a grace partition's blocks
+   * hold a few rows each, and a batch reset per block would cost more
+   * than the rows */
+  for (;;) {
+    uint64_t left = f->size - (f->roff - (f->rlen - f->rpos)); /* bytes after the read position */
+    if (left == 0) return HL_OK;
+    uint32_t n_rows, n_cols;
+    uint64_t payload;
+    if (left < HL_SPILL_HEADER_BYTES) return torn(err);
+    hl_status_t rc = peek(f, HL_SPILL_HEADER_BYTES, err);
+    if (rc != HL_OK) return rc;
+    if (!hl_spill_block_header((const uint8_t *)f->rbuf + f->rpos, &n_rows, &n_cols, &payload) ||
+        n_cols != (uint32_t)b->n_cols || payload > left - HL_SPILL_HEADER_BYTES)
+      return torn(err);
+    if (b->n_rows + n_rows > HL_BATCH_CAP) return HL_OK; /* the next call's */
+    f->rpos += HL_SPILL_HEADER_BYTES;
+    uint8_t *block = hl_arena_alloc(b->arena, payload ? (size_t)payload : 1);
+    if (!block) return hl_err_nomem(err);
+    if ((rc = read_bytes(f, block, (size_t)payload, err)) != HL_OK) return rc;
+    rc = hl_spill_block_decode(block, (size_t)payload, n_rows, b);
+    if (rc == HL_NOMEM) return hl_err_nomem(err);
+    if (rc != HL_OK) return torn(err);
+  }
 }

@@ -10,16 +10,19 @@
  * $TMPDIR (or /tmp) /hivelite-spill instead.
  *
  * Lifetime: a statement has one spill space (hl_spill_t), made with the
- * statement's arena.  Its subdirectory ROOT/<pid>-<start>-XXXXXX (pid and
- * start time of the process, a random suffix from mkdtemp) is created when
- * the first file is, and removed with everything in it when the arena is
- * destroyed or reset (the api does so when the statement ends: success,
- * error, cancel).  Files are unlinked as soon as they are opened, so even a
- * killed process leaves no file data behind, only an empty subdirectory;
- * hl_spill_sweep (run when a warehouse is opened) removes subdirectories
- * whose process is gone: the pid is not running, or runs with another
- * start time (a reused pid).  A live process's subdirectory is never
- * touched, so two processes on one warehouse do not remove each other's.
+ * statement's arena.  Its subdirectory ROOT/<pid>-<start>-<tag>-XXXXXX
+ * (pid and start time of the process; tag: host name and pid namespace;
+ * a random suffix from mkdtemp) is created when the first file is, and
+ * removed with everything in it when the arena is destroyed or reset (the
+ * api does so when the statement ends: success, error, cancel).  Files are
+ * unlinked as soon as they are opened, so even a killed process leaves no
+ * file data behind, only an empty subdirectory; hl_spill_sweep (run when a
+ * warehouse is opened) removes subdirectories of this host and pid
+ * namespace whose process is gone: the pid is not running, or runs with
+ * another start time (a reused pid).  A live process's subdirectory is
+ * never touched, nor one made on another machine or in another container
+ * (its pids are not ours to judge), so two processes on one warehouse do
+ * not remove each other's.
  *
  * Files: a sequence of blocks, one per written batch, buffered into 256 KiB
  * writes and read back through a 256 KiB buffer, so I/O is large and
@@ -76,7 +79,8 @@ void hl_spill_sweep(const char *root);
 /* True when a subdirectory NAME of the spill root belongs to a process
  * that is gone (exposed for tests). */
 bool hl_spill_name_is_stale(const char *name);
-/* This process's subdirectory prefix "<pid>-<start>-" into BUF (N bytes). */
+/* This process's subdirectory prefix "<pid>-<start>-<tag>-" into BUF (N
+ * bytes; 256 are enough). */
 void hl_spill_owner_prefix(char *buf, size_t n);
 
 /* A new empty spill file of SP for writing (the subdirectory is made on
@@ -90,9 +94,10 @@ hl_status_t hl_spill_write(hl_spill_file_t *f, const hl_batch_t *b, const uint32
 /* Ends writing (flushes) and moves to the first block for reading; may be
  * called again to read the file once more. */
 hl_status_t hl_spill_rewind(hl_spill_file_t *f, hl_error_t *err);
-/* Resets B and fills it with the next block (B's column types must be the
- * ones written; strings and complex values live in B's arena); B->n_rows
- * is 0 at the end of the file.  XX001 on a torn or corrupt file. */
+/* Resets B and fills it with the next blocks, as many as fit in one batch
+ * (B's column types must be the ones written; strings and complex values
+ * live in B's arena); B->n_rows is 0 at the end of the file.  XX001 on a
+ * torn or corrupt file. */
 hl_status_t hl_spill_read(hl_spill_file_t *f, hl_batch_t *b, hl_error_t *err);
 /* Rows and bytes written to F. */
 uint64_t hl_spill_file_rows(const hl_spill_file_t *f);
@@ -107,8 +112,9 @@ hl_status_t hl_spill_block_encode(hl_buf_t *buf, const hl_batch_t *b, const uint
  * not one (bad magic, 0 or more than HL_BATCH_CAP rows). */
 bool hl_spill_block_header(const uint8_t *head, uint32_t *n_rows, uint32_t *n_cols,
                            uint64_t *payload);
-/* Decodes the payload PAYLOAD[0..len) of a block of N_ROWS rows into B,
- * just reset, whose column types must be those written (strings point
+/* Decodes the payload PAYLOAD[0..len) of a block of N_ROWS rows into B
+ * after its B->n_rows rows (B reset before the first block; the rows must
+ * fit HL_BATCH_CAP), B's column types being those written (strings point
  * into PAYLOAD, complex values are built in B's arena: PAYLOAD must live
  * as long as B's contents).  HL_CORRUPT (no message: the caller words
  * it) or HL_NOMEM. */

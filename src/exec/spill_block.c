@@ -68,21 +68,21 @@ static bool row_is_null(const hl_vec_t *v, uint32_t r) {
 
 static void put_column(hl_buf_t *b, const hl_vec_t *v, const uint32_t *rows, uint32_t n) {
   hl_phys_t phys = hl_type_phys(v->type);
+  uint8_t null[HL_BATCH_CAP]; /* per written row, once: the loops below read it thrice */
   bool nulls = false;
-  for (uint32_t i = 0; i < n && !nulls; i++)
-    nulls = row_is_null(v, rows[i]);
+  for (uint32_t i = 0; i < n; i++)
+    nulls |= (null[i] = row_is_null(v, rows[i]));
   put_u8(b, nulls);
   if (nulls) {
     uint8_t byte = 0;
     for (uint32_t i = 0; i < n; i++) {
-      if (!row_is_null(v, rows[i])) byte |= (uint8_t)(1u << (i & 7));
+      if (!null[i]) byte |= (uint8_t)(1u << (i & 7));
       if ((i & 7) == 7 || i + 1 == n) {
         put_u8(b, byte);
         byte = 0;
       }
     }
   }
-  static const char zero[16];
   switch (phys) {
   case HL_P_BOOL:
   case HL_P_I64:
@@ -90,21 +90,40 @@ static void put_column(hl_buf_t *b, const hl_vec_t *v, const uint32_t *rows, uin
   case HL_P_I128: {
     size_t w = phys == HL_P_BOOL ? 1 : phys == HL_P_I128 ? 16 : 8;
     if (hl_buf_reserve(b, w * n) != 0) return;
+    char *d = b->data + b->len;
     for (uint32_t i = 0; i < n; i++) /* NULL rows as zeros: deterministic bytes */
-      hl_buf_append(b, row_is_null(v, rows[i]) ? zero : (const char *)v->data + w * rows[i], w);
+      if (null[i])
+        memset(d + w * i, 0, w);
+      else
+        memcpy(d + w * i, (const char *)v->data + w * rows[i], w);
+    b->len += w * n;
+    b->data[b->len] = '\0'; /* hl_buf's invariant */
     return;
   }
   case HL_P_STR: {
     const hl_str_t *s = HL_VEC_STR(v);
+    size_t bytes = 0;
     for (uint32_t i = 0; i < n; i++)
-      put_u32(b, row_is_null(v, rows[i]) ? 0 : s[rows[i]].len);
+      bytes += null[i] ? 0 : s[rows[i]].len;
+    if (hl_buf_reserve(b, 4 * (size_t)n + bytes) != 0) return;
+    char *d = b->data + b->len;
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t len = null[i] ? 0 : s[rows[i]].len;
+      memcpy(d + 4 * (size_t)i, &len, 4);
+    }
+    d += 4 * (size_t)n;
     for (uint32_t i = 0; i < n; i++)
-      if (!row_is_null(v, rows[i])) hl_buf_append(b, s[rows[i]].ptr, s[rows[i]].len);
+      if (!null[i] && s[rows[i]].len) {
+        memcpy(d, s[rows[i]].ptr, s[rows[i]].len);
+        d += s[rows[i]].len;
+      }
+    b->len += 4 * (size_t)n + bytes;
+    b->data[b->len] = '\0';
     return;
   }
   case HL_P_VALUE:
     for (uint32_t i = 0; i < n; i++)
-      put_value(b, v->type, row_is_null(v, rows[i]) ? NULL : HL_VEC_VALUE(v)[rows[i]]);
+      put_value(b, v->type, null[i] ? NULL : HL_VEC_VALUE(v)[rows[i]]);
     return;
   }
 }
@@ -208,7 +227,8 @@ static hl_status_t get_value(cursor_t *c, const hl_type_t *type, hl_arena_t *are
 /* Column V of N rows from C; SKIP: parse only (an unused column of the
  * target batch, whose data must not be written).  HL_CORRUPT or HL_NOMEM
  * (returned bare; the caller words the error). */
-static hl_status_t get_column(cursor_t *c, hl_vec_t *v, hl_arena_t *arena, uint32_t n, bool skip) {
+static hl_status_t get_column(cursor_t *c, hl_vec_t *v, hl_arena_t *arena, uint32_t base,
+                              uint32_t n, bool skip) {
   const uint8_t *flag = take(c, 1), *bits = NULL;
   if (!flag || *flag > 1) return HL_CORRUPT;
   if (*flag && !(bits = take(c, (n + 7) / 8))) return HL_CORRUPT;
@@ -221,13 +241,13 @@ static hl_status_t get_column(cursor_t *c, hl_vec_t *v, hl_arena_t *arena, uint3
     size_t w = phys == HL_P_BOOL ? 1 : phys == HL_P_I128 ? 16 : 8;
     const uint8_t *p = take(c, (uint64_t)w * n);
     if (!p) return HL_CORRUPT;
-    if (!skip) memcpy(v->data, p, w * n);
+    if (!skip) memcpy((char *)v->data + w * base, p, w * n);
     break;
   }
   case HL_P_STR: {
     const uint8_t *lens = take(c, 4 * (uint64_t)n);
     if (!lens) return HL_CORRUPT;
-    hl_str_t *s = skip ? NULL : HL_VEC_STR(v);
+    hl_str_t *s = skip ? NULL : HL_VEC_STR(v) + base;
     for (uint32_t i = 0; i < n; i++) {
       uint32_t len;
       memcpy(&len, lens + 4 * (size_t)i, 4);
@@ -243,27 +263,28 @@ static hl_status_t get_column(cursor_t *c, hl_vec_t *v, hl_arena_t *arena, uint3
       if (!val) return HL_NOMEM;
       hl_status_t rc = get_value(c, v->type, arena, val);
       if (rc != HL_OK) return rc;
-      if (!skip) HL_VEC_VALUE(v)[i] = val->is_null ? NULL : val;
+      if (!skip) HL_VEC_VALUE(v)[base + i] = val->is_null ? NULL : val;
     }
     break;
   }
   if (bits && !skip)
     for (uint32_t i = 0; i < n; i++)
-      if (!(bits[i >> 3] & (1u << (i & 7))) && hl_vec_set_null(v, arena, i) != HL_OK)
+      if (!(bits[i >> 3] & (1u << (i & 7))) && hl_vec_set_null(v, arena, base + i) != HL_OK)
         return HL_NOMEM;
   return HL_OK;
 }
 
 hl_status_t hl_spill_block_decode(const uint8_t *payload, size_t len, uint32_t n_rows,
                                   hl_batch_t *b) {
-  if (n_rows == 0 || n_rows > HL_BATCH_CAP) return HL_CORRUPT;
+  uint32_t base = b->n_rows;
+  if (n_rows == 0 || n_rows > HL_BATCH_CAP - base) return HL_CORRUPT;
   cursor_t c = {payload, payload + len};
   for (int col = 0; col < b->n_cols; col++) {
     bool skip = b->unused && b->unused[col];
-    hl_status_t rc = get_column(&c, &b->cols[col], b->arena, n_rows, skip);
+    hl_status_t rc = get_column(&c, &b->cols[col], b->arena, base, n_rows, skip);
     if (rc != HL_OK) return rc;
   }
   if (c.p != c.end) return HL_CORRUPT;
-  b->n_rows = n_rows;
+  b->n_rows = base + n_rows;
   return HL_OK;
 }

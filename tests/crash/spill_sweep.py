@@ -13,8 +13,8 @@ Usage: python3 tests/crash/spill_sweep.py --hivelite PATH
    and a directory of another name.
 3. While a second hivelite process is stopped (SIGSTOP) in the middle of
    its own spilling sort, the warehouse is opened by a third: the dead and
-   reused ones go, the live sleep's, the stopped process's and the foreign
-   name stay.  The stopped process then finishes with the right answer and
+   reused ones go; the live sleep's, the stopped process's, the other
+   machine's and the foreign name stay.  The stopped process then finishes with the right answer and
    removes its own subdirectory.
 Standard library only.
 """
@@ -22,6 +22,7 @@ import argparse
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,13 @@ def start_time(pid):
     with open("/proc/%d/stat" % pid) as f:
         text = f.read()
     return int(text[text.rindex(")") + 2:].split()[19])
+
+
+def owner_tag():
+    """The host and pid-namespace part of hivelite's subdirectory names."""
+    host = "".join(c for c in socket.gethostname() if c.isalnum() or c in "._")[:64]
+    ns = os.readlink("/proc/self/ns/pid")
+    return "%s.%s" % (host, ns[ns.index("[") + 1:-1])
 
 
 def spill_dirs(tmp):
@@ -90,10 +98,15 @@ def main():
 
         # 2. the others
         sleeper = subprocess.Popen(["sleep", "60"])
-        live = "%d-%d-live01" % (sleeper.pid, start_time(sleeper.pid))
-        reused = "%d-%d-reuse1" % (sleeper.pid, start_time(sleeper.pid) + 12345)
-        dead = "%d-77-dead01" % p.pid  # the killed process's pid: gone
-        for name in (live, reused, dead, "notes"):
+        tag = owner_tag()
+        live = "%d-%d-%s-live01" % (sleeper.pid, start_time(sleeper.pid), tag)
+        reused = "%d-%d-%s-reuse1" % (sleeper.pid, start_time(sleeper.pid) + 12345, tag)
+        dead = "%d-77-%s-dead01" % (p.pid, tag)  # the killed process's pid: gone
+        # a dead pid, but of another machine sharing the warehouse: kept
+        remote = "%d-77-elsewhere.1-remote" % p.pid
+        if "-%s-" % tag not in crashed:
+            fail("unexpected subdirectory name %s (tag %s)" % (crashed, tag))
+        for name in (live, reused, dead, remote, "notes"):
             os.makedirs(os.path.join(tmp, name))
         with open(os.path.join(tmp, dead, "0.spill"), "w") as f:
             f.write("x" * 1000)
@@ -110,14 +123,14 @@ def main():
         if r.returncode != 0 or r.stdout != "x\n1\n":
             fail("open: %r %r" % (r.stdout, r.stderr))
         left = spill_dirs(tmp)
-        want = sorted([live, own, "notes"])
+        want = sorted([live, own, remote, "notes"])
         q.send_signal(signal.SIGCONT)
         out, err = q.communicate()
         if left != want:
             fail("after the open: %s, expected %s" % (left, want))
         if q.returncode != 0 or out.decode() != expect:
             fail("the stopped sort: %r %r" % (out, err))
-        if spill_dirs(tmp) != sorted([live, "notes"]):
+        if spill_dirs(tmp) != sorted([live, remote, "notes"]):
             fail("after the sort: %s" % spill_dirs(tmp))
         print("ok: dead and reused subdirectories removed at open; live ones kept")
         return 0

@@ -202,17 +202,18 @@ TEST(roundtrip_every_type) {
   rmdir(root);
 }
 
-/* Writes two blocks of one BIGINT column into a new file of SP. */
-static hl_spill_file_t *two_blocks(hl_spill_t *sp, hl_batch_t *b) {
+/* Writes two blocks of ROWS rows of one BIGINT column into a new file of
+ * SP. */
+static hl_spill_file_t *two_blocks(hl_spill_t *sp, hl_batch_t *b, uint32_t rows) {
   hl_error_t e;
   hl_err_init(&e);
   hl_spill_file_t *f = NULL;
   CHECK_INT(hl_spill_file_create(sp, &f, &e), HL_OK);
   for (int k = 0; k < 2; k++) {
     CHECK_INT(hl_batch_reset(b), HL_OK);
-    for (uint32_t r = 0; r < 100; r++)
+    for (uint32_t r = 0; r < rows; r++)
       HL_VEC_I64(&b->cols[0])[r] = r;
-    b->n_rows = 100;
+    b->n_rows = rows;
     CHECK_INT(hl_spill_write(f, b, NULL, 0, &e), HL_OK);
   }
   CHECK_INT(hl_spill_rewind(f, &e), HL_OK);
@@ -227,18 +228,37 @@ TEST(torn_file_is_an_error) {
   hl_batch_t *b = hl_batch_create(1, &t);
   hl_error_t e;
   hl_err_init(&e);
-  /* cut short inside the second block */
-  hl_spill_file_t *f = two_blocks(sp, b);
+  /* cut short inside the second block: blocks of 1,500 rows come one
+   * batch each, so the first still reads */
+  hl_spill_file_t *f = two_blocks(sp, b, 1500);
   off_t size = lseek(hl_spill_file_fd(f), 0, SEEK_END);
   CHECK(ftruncate(hl_spill_file_fd(f), size - 10) == 0);
   CHECK_INT(hl_spill_read(f, b, &e), HL_OK);
-  CHECK_INT(b->n_rows, 100);
+  CHECK_INT(b->n_rows, 1500);
+  CHECK_INT(hl_spill_read(f, b, &e), HL_CORRUPT);
+  CHECK_STR(e.sqlstate, "XX001");
+  hl_err_clear(&e);
+  hl_spill_file_close(f);
+  /* small blocks come together in one batch, in order */
+  f = two_blocks(sp, b, 100);
+  CHECK_INT(hl_spill_read(f, b, &e), HL_OK);
+  CHECK_INT(b->n_rows, 200);
+  CHECK_INT(HL_VEC_I64(&b->cols[0])[99], 99);
+  CHECK_INT(HL_VEC_I64(&b->cols[0])[100], 0);
+  CHECK_INT(HL_VEC_I64(&b->cols[0])[199], 99);
+  CHECK_INT(hl_spill_read(f, b, &e), HL_OK);
+  CHECK_INT(b->n_rows, 0);
+  hl_spill_file_close(f);
+  /* and a torn second one fails the batch */
+  f = two_blocks(sp, b, 100);
+  size = lseek(hl_spill_file_fd(f), 0, SEEK_END);
+  CHECK(ftruncate(hl_spill_file_fd(f), size - 10) == 0);
   CHECK_INT(hl_spill_read(f, b, &e), HL_CORRUPT);
   CHECK_STR(e.sqlstate, "XX001");
   hl_err_clear(&e);
   hl_spill_file_close(f);
   /* a damaged length inside the first block */
-  f = two_blocks(sp, b);
+  f = two_blocks(sp, b, 100);
   uint64_t huge = UINT64_MAX / 2;
   CHECK(pwrite(hl_spill_file_fd(f), &huge, sizeof huge, 16) == sizeof huge);
   CHECK_INT(hl_spill_read(f, b, &e), HL_CORRUPT);
@@ -246,7 +266,7 @@ TEST(torn_file_is_an_error) {
   hl_err_clear(&e);
   hl_spill_file_close(f);
   /* a file read by a batch of another width */
-  f = two_blocks(sp, b);
+  f = two_blocks(sp, b, 100);
   const hl_type_t *t2[2] = {t, t};
   hl_batch_t *wide = hl_batch_create(2, t2);
   CHECK_INT(hl_spill_read(f, wide, &e), HL_CORRUPT);
@@ -287,25 +307,31 @@ TEST(write_error_is_disk_full) {
 }
 
 TEST(stale_rule_and_sweep) {
-  char own[64];
+  char own[256];
   hl_spill_owner_prefix(own, sizeof own);
   long pid = (long)getpid();
-  char name[128];
+  /* own: "<pid>-<start>-<tag>-"; the tag is what follows the second '-' */
+  const char *tag = strchr(strchr(own, '-') + 1, '-') + 1;
+  char name[512];
   snprintf(name, sizeof name, "%sabc123", own);
   CHECK(!hl_spill_name_is_stale(name)); /* this live process */
-  snprintf(name, sizeof name, "%ld-1-abc123", pid);
+  snprintf(name, sizeof name, "%ld-1-%sabc123", pid, tag);
   CHECK(hl_spill_name_is_stale(name)); /* our pid, another start: reused */
   pid_t child = fork();
   if (child == 0) _exit(0);
   waitpid(child, NULL, 0);
-  char dead[128];
-  snprintf(dead, sizeof dead, "%ld-12345-abc123", (long)child);
+  char dead[512];
+  snprintf(dead, sizeof dead, "%ld-12345-%sabc123", (long)child, tag);
   CHECK(hl_spill_name_is_stale(dead)); /* gone */
+  snprintf(name, sizeof name, "%ld-12345-otherhost.1-abc123", (long)child);
+  CHECK(!hl_spill_name_is_stale(name)); /* another machine's pid: not ours to judge */
+  snprintf(name, sizeof name, "%ld-12345-%s", (long)child, tag);
+  CHECK(!hl_spill_name_is_stale(name)); /* no random suffix: not one of ours */
   CHECK(!hl_spill_name_is_stale("notes"));
   CHECK(!hl_spill_name_is_stale("123"));
   CHECK(!hl_spill_name_is_stale("-1-2-x"));
 
-  char root[512], path[800];
+  char root[512], path[1400];
   CHECK_INT(test_tmpdir(root, sizeof root, "sweep"), 0);
   snprintf(path, sizeof path, "%s/%s", root, dead);
   CHECK(mkdir(path, 0700) == 0);

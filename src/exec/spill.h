@@ -27,13 +27,12 @@
  * Files: a sequence of blocks, one per written batch, buffered into 256 KiB
  * writes and read back through a 256 KiB buffer, so I/O is large and
  * sequential.  A block is a 24-byte header (magic, rows, columns, payload bytes) and
- * the columns one after the other: a validity bitmap when the column has
- * NULLs, then fixed-width values as they lie in the vector, strings as
- * lengths then bytes, complex values (ARRAY, MAP, STRUCT) as a tree of
- * null flags, counts and leaves.  The reader checks every length against
- * the block and every block against the file, so a torn file (a write that
- * failed half-way) is an error (XX001), never a crash.  A failed write is
- * 53100 (disk full) for ENOSPC/EDQUOT, else 58030.
+ * the columns one after the other: a flag (no NULL, a validity bitmap
+ * follows, or all NULL and nothing follows), then fixed-width values as they lie in the vector,
+ * strings as lengths then bytes, complex values (ARRAY, MAP, STRUCT) as a tree of null flags,
+ * counts and leaves.  The reader checks every length against the block and every block against the
+ * file, so a torn file (a write that failed half-way) is an error (XX001), never a crash.  A failed
+ * write is 53100 (disk full) for ENOSPC/EDQUOT, else 58030.
  *
  * Share: each spilling operator may keep up to hl_spill_share() bytes of
  * rows, a quarter of hivelite.memory_limit, so that a sort above a join

@@ -69,11 +69,14 @@ static bool row_is_null(const hl_vec_t *v, uint32_t r) {
 static void put_column(hl_buf_t *b, const hl_vec_t *v, const uint32_t *rows, uint32_t n) {
   hl_phys_t phys = hl_type_phys(v->type);
   uint8_t null[HL_BATCH_CAP]; /* per written row, once: the loops below read it thrice */
-  bool nulls = false;
+  uint32_t n_null = 0;
   for (uint32_t i = 0; i < n; i++)
-    nulls |= (null[i] = row_is_null(v, rows[i]));
-  put_u8(b, nulls);
-  if (nulls) {
+    n_null += (null[i] = row_is_null(v, rows[i]));
+  /* 0: no NULL; 1: a bitmap follows; 2: all NULL, nothing follows (the
+   * columns nobody reads above an operator: most of a wide probe side) */
+  put_u8(b, n_null == n ? 2 : n_null ? 1 : 0);
+  if (n_null == n) return;
+  if (n_null) {
     uint8_t byte = 0;
     for (uint32_t i = 0; i < n; i++) {
       if (!null[i]) byte |= (uint8_t)(1u << (i & 7));
@@ -224,13 +227,30 @@ static hl_status_t get_value(cursor_t *c, const hl_type_t *type, hl_arena_t *are
   return HL_OK;
 }
 
+/* Rows [BASE, BASE + N) of V NULL where BITS (bit set: present) says so,
+ * all of them when BITS is NULL: the validity words written directly. */
+static hl_status_t set_nulls(hl_vec_t *v, hl_arena_t *arena, uint32_t base, uint32_t n,
+                             const uint8_t *bits) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (bits && (bits[i >> 3] & (1u << (i & 7)))) continue;
+    uint32_t r = base + i;
+    if (!v->validity) { /* the first NULL: an all-valid bitmap */
+      if (hl_vec_set_null(v, arena, r) != HL_OK) return HL_NOMEM;
+      continue;
+    }
+    v->validity[r >> 6] &= ~((uint64_t)1 << (r & 63));
+  }
+  return HL_OK;
+}
+
 /* Column V of N rows from C; SKIP: parse only (an unused column of the
  * target batch, whose data must not be written).  HL_CORRUPT or HL_NOMEM
  * (returned bare; the caller words the error). */
 static hl_status_t get_column(cursor_t *c, hl_vec_t *v, hl_arena_t *arena, uint32_t base,
                               uint32_t n, bool skip) {
   const uint8_t *flag = take(c, 1), *bits = NULL;
-  if (!flag || *flag > 1) return HL_CORRUPT;
+  if (!flag || *flag > 2) return HL_CORRUPT;
+  if (*flag == 2) return skip ? HL_OK : set_nulls(v, arena, base, n, NULL);
   if (*flag && !(bits = take(c, (n + 7) / 8))) return HL_CORRUPT;
   hl_phys_t phys = hl_type_phys(v->type);
   switch (phys) {
@@ -267,11 +287,7 @@ static hl_status_t get_column(cursor_t *c, hl_vec_t *v, hl_arena_t *arena, uint3
     }
     break;
   }
-  if (bits && !skip)
-    for (uint32_t i = 0; i < n; i++)
-      if (!(bits[i >> 3] & (1u << (i & 7))) && hl_vec_set_null(v, arena, base + i) != HL_OK)
-        return HL_NOMEM;
-  return HL_OK;
+  return bits && !skip ? set_nulls(v, arena, base, n, bits) : HL_OK;
 }
 
 hl_status_t hl_spill_block_decode(const uint8_t *payload, size_t len, uint32_t n_rows,

@@ -638,26 +638,42 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
   return HL_OK;
 }
 
+/* Sorts and joins past their share of the memory limit spill to the
+ * spill space of the outermost query (or of a write's SELECT); it goes
+ * with ARENA (the statement's).  Sets s->spill when it was NULL and says
+ * so in *MADE. */
+static hl_status_t ensure_spill(hl_session_t *s, hl_arena_t *arena, bool *made, hl_error_t *err) {
+  *made = false;
+  if (s->spill) return HL_OK;
+  const char *root;
+  if (hl_spill_root(s, arena, &root, err) != HL_OK) return err->code;
+  if (!(s->spill = hl_spill_create(root, s->budget.limit, arena, err))) return err->code;
+  *made = true;
+  return HL_OK;
+}
+
 hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena,
                          hl_result_t *result, hl_error_t *err) {
+  bool made;
+  if (ensure_spill(s, arena, &made, err) != HL_OK) return err->code;
   /* a subquery, a FROM subquery, a SELECT of a write: the statement's */
-  if (s->snap) return exec_plan(s, plan, arena, result, err);
+  if (s->snap) {
+    hl_status_t rc = exec_plan(s, plan, arena, result, err);
+    if (made) s->spill = NULL;
+    return rc;
+  }
   /* the outermost query: every scan below reads its snapshot (subqueries
    * run while the operators are built included), held until the root
    * closes */
-  const char *spill_root;
-  if (hl_spill_root(s, arena, &spill_root, err) != HL_OK) return err->code;
-  /* sorts and joins past their share of the memory limit spill here; the
-   * space goes with ARENA (the statement's) */
-  hl_spill_t *spill = hl_spill_create(spill_root, s->budget.limit, arena, err);
-  if (!spill) return err->code;
   hl_snap_t *snap = hl_snap_create(arena, err);
-  if (!snap) return err->code;
+  if (!snap) {
+    if (made) s->spill = NULL;
+    return err->code;
+  }
   s->snap = snap;
-  s->spill = spill;
   hl_status_t rc = exec_plan(s, plan, arena, result, err);
   s->snap = NULL;
-  s->spill = NULL;
+  if (made) s->spill = NULL;
   if (rc != HL_OK) {
     hl_snap_end(snap);
     return rc;

@@ -94,6 +94,10 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_prof_state.c src/vector/profile.c \
 	  src/util/[a-z]*.c -lm -lpthread -o build-fuzz/fuzz_prof_state
 	./build-fuzz/fuzz_prof_state -max_total_time=$(FUZZ_SECONDS) -max_len=32768 build-fuzz/corpus-prof_state tests/fuzz/corpus/prof_state
+	@mkdir -p build-fuzz/corpus-spill
+	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_spill.c src/exec/spill_block.c \
+	  src/vector/vector.c src/util/[a-z]*.c -lm -lpthread -o build-fuzz/fuzz_spill
+	./build-fuzz/fuzz_spill -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-spill tests/fuzz/corpus/spill
 	@mkdir -p build-fuzz/corpus-funcs
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_funcs.c src/vector/[a-z]*.c \
 	  src/util/[a-z]*.c -lcrypto -lz -lm -lpthread -o build-fuzz/fuzz_funcs

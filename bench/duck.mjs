@@ -10,12 +10,19 @@
 // {"columns": [...], "rows": [[...]...], "query_ms": N} with every value as
 // a string (null stays null) so the caller compares exact decimal text.
 // query_ms covers only the query, not the process start nor the views.
+// With BENCH_DUCK_MEMORY_LIMIT (e.g. 256MB) set, DuckDB runs under that
+// memory_limit and spills to BENCH_DUCK_TEMP (bench/spill.sh).
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const [data, threads, sql] = process.argv.slice(2);
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();
 await con.run(`SET threads=${Number(threads)}`);
+if (process.env.BENCH_DUCK_MEMORY_LIMIT) {
+  await con.run(`SET memory_limit='${process.env.BENCH_DUCK_MEMORY_LIMIT}'`);
+  await con.run(`SET temp_directory='${process.env.BENCH_DUCK_TEMP}'`);
+  await con.run('SET preserve_insertion_order=false');
+}
 const pq = (glob, types) =>
   `read_parquet('${data}/${glob}'` +
   (types ? `, hive_partitioning=true, hive_types={${types}})` : ', hive_partitioning=false)');

@@ -12,6 +12,7 @@
 #include "hms_client/hms_client.h"
 #include "hms_server/hms_server.h"
 #include "command/command.h"
+#include "exec/spill.h"
 #include "session/catalogs.h"
 #include "session/params.h"
 #include "session/s3conf.h"
@@ -216,6 +217,13 @@ static hl_status_t open_session(hl_db_t *db, const char *warehouse, const char *
       hl_err_prefix(err, "a write cut short by a crash must be repaired first");
   }
   if (rc != HL_OK) goto done;
+  { /* spill files of a process that died (exec/spill.h); never fails the open */
+    const char *spill_root;
+    hl_error_t serr;
+    hl_err_init(&serr);
+    if (hl_spill_root(s, tmp, &spill_root, &serr) == HL_OK) hl_spill_sweep(spill_root);
+    hl_err_clear(&serr);
+  }
   /* the default database lives at the warehouse root */
   hl_cat_db_t *def;
   hl_error_t gerr;

@@ -17,6 +17,16 @@
  * The output layout is always left columns then right columns (for SEMI
  * and ANTI the right columns are NULL).  RIGHT joins build on the left
  * side, the others on the right.
+ *
+ * Grace hash join: with a spill space (hl_op_join_set_spill) and keys,
+ * once the build side passes its share of the memory limit, the rows held
+ * and the rest of the build side, then the whole probe side, are cut into
+ * partitions by key hash (op_join_spill.c), and each pair of partitions is
+ * joined by a join of the same relation over spill scans, which may cut
+ * again.  Build rows then also keep the columns their keys read, so that
+ * they can be written back in the build side's layout.  The output comes
+ * partition by partition: the same rows, in another order (a join has no
+ * defined order).
  */
 #include "exec/ops.h"
 
@@ -26,7 +36,11 @@
 
 #include <string.h>
 
-typedef enum phase { PH_PAIRS, PH_UNMATCHED, PH_BUILD_UNMATCHED, PH_DONE } phase_t;
+typedef enum phase { PH_PAIRS, PH_UNMATCHED, PH_BUILD_UNMATCHED, PH_GRACE, PH_DONE } phase_t;
+
+/* Levels of grace partitioning (16 ways each) before a partition is
+ * joined in memory whatever its size. */
+#define JOIN_SPILL_LEVELS 4
 
 typedef struct join {
   hl_op_t op;
@@ -88,8 +102,30 @@ typedef struct join {
    * borrowed pointers, which close leaves alone */
   struct join *owner;
   bool shared;
-  bool started; /* the first probe batch was pulled */
+  bool started;           /* the first probe batch was pulled */
+  hl_spill_t *spill;      /* where the build side may spill (NULL: nowhere) */
+  int level;              /* grace partitioning levels above this join */
+  hl_grace_t *grace;      /* the partitions once spilled (NULL: in memory) */
+  int part_i;             /* the next partition to join */
+  hl_op_t *part;          /* the join of the current partition */
+  hl_arena_t *part_arena; /* what part is made of, freed with it */
+  hl_arena_t *arena;      /* the statement's: part_arena's account */
 } join_t;
+
+void hl_op_join_set_spill(hl_op_t *op, hl_spill_t *spill) {
+  join_t *j = (join_t *)op;
+  if (!spill || j->n_keys == 0 || j->owner || j->level >= JOIN_SPILL_LEVELS) return;
+  for (int k = 0; k < j->n_keys; k++) /* keys are evaluated again from the files */
+    if (hl_expr_is_stateful(j->build_keys[k]) || hl_expr_is_stateful(j->probe_keys[k])) return;
+  bool *keyed = hl_calloc((size_t)j->n_build_cols + 1, sizeof(bool));
+  if (!keyed) return; /* no spilling, as without a spill space */
+  for (int k = 0; k < j->n_keys; k++)
+    hl_expr_mark_cols(j->build_keys[k], keyed, j->n_build_cols);
+  for (int c = 0; c < j->n_build_cols; c++)
+    if (keyed[c] && j->build_slot[c] < 0) j->build_slot[c] = j->n_build_kept++;
+  hl_free(keyed);
+  j->spill = spill;
+}
 
 static bool builds_left(const hl_rel_t *rel) {
   /* RIGHT joins keep unmatched right rows: probe with the right side;
@@ -139,10 +175,70 @@ static size_t intern_bytes(const join_t *j) {
   return n;
 }
 
+/* What the build side holds in memory. */
+static uint64_t held_bytes(const join_t *j) {
+  return hl_arena_used(j->build_arena) + hl_map_bytes(j->map) + hl_imap_bytes(&j->ikeys) +
+         intern_bytes(j) + j->cap_build * (sizeof(hl_value_t *) + sizeof(uint32_t));
+}
+
+/* Cuts the build rows held so far into grace partitions (written back in
+ * the build side's layout, batch by batch) and frees them: from here on
+ * the build side goes to the partitions. */
+static hl_status_t start_grace(join_t *j, hl_error_t *err) {
+  const hl_type_t *const *bt = j->rel->types + (j->probe_is_left ? j->n_left : 0);
+  hl_batch_t *gb = hl_batch_create_charged(j->n_build_cols, bt, hl_arena_account(j->arena));
+  hl_vec_t *kv = hl_calloc((size_t)j->n_keys + 1, sizeof(hl_vec_t));
+  hl_arena_t *scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(j->arena));
+  hl_status_t rc = HL_OK;
+  if (!gb || !kv || !scratch || !(j->grace = hl_grace_create(j->spill, j->level, j->int_key, err)))
+    rc = hl_err_nomem(err);
+  for (size_t from = 0; rc == HL_OK && from < j->n_build; from += HL_BATCH_CAP) {
+    uint32_t n = j->n_build - from < HL_BATCH_CAP ? (uint32_t)(j->n_build - from) : HL_BATCH_CAP;
+    hl_arena_reset(scratch);
+    if (hl_batch_reset(gb) != HL_OK) rc = hl_err_nomem(err);
+    for (uint32_t i = 0; i < n && rc == HL_OK; i++)
+      for (int c = 0; c < j->n_build_cols && rc == HL_OK; c++) {
+        int slot = j->build_slot[c];
+        hl_status_t vr =
+            slot < 0 ? hl_vec_set_null(&gb->cols[c], gb->arena, i)
+                     : hl_vec_put_value(&gb->cols[c], gb->arena, i, &j->rows[from + i][slot]);
+        if (vr != HL_OK) rc = hl_err_nomem(err);
+      }
+    gb->n_rows = n;
+    for (int k = 0; k < j->n_keys && rc == HL_OK; k++)
+      rc = hl_expr_eval(j->build_keys[k], gb, &kv[k], scratch, err);
+    if (rc == HL_OK) rc = hl_grace_add(j->grace, 0, gb, kv, j->n_keys, err);
+  }
+  hl_arena_destroy(scratch);
+  hl_free(kv);
+  hl_batch_destroy(gb);
+  if (rc != HL_OK) return rc;
+  /* the rows are in the files now */
+  for (int c = 0; c < j->n_build_cols; c++) {
+    hl_map_destroy(j->intern[c]);
+    j->intern[c] = NULL;
+  }
+  hl_map_destroy(j->map);
+  j->map = NULL;
+  hl_imap_free(&j->ikeys);
+  memset(&j->ikeys, 0, sizeof j->ikeys);
+  hl_free(j->rows);
+  hl_free(j->next);
+  j->rows = NULL;
+  j->next = NULL;
+  j->n_build = j->cap_build = 0;
+  hl_arena_reset(j->build_arena);
+  hl_budget_release(j->budget, j->charged);
+  j->charged = 0;
+  return HL_OK;
+}
+
 static hl_status_t build(join_t *j, hl_error_t *err) {
-  hl_vec_t *kv = hl_arena_alloc(j->build_arena, sizeof(hl_vec_t) * (size_t)(j->n_keys + 1));
+  /* not in build_arena: a spill (start_grace) resets it while the build goes on */
+  hl_vec_t *kv = hl_calloc((size_t)j->n_keys + 1, sizeof(hl_vec_t));
   hl_arena_t *scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(j->probe_scratch));
   if (!kv || !scratch) {
+    hl_free(kv);
     hl_arena_destroy(scratch);
     return hl_err_nomem(err);
   }
@@ -154,12 +250,15 @@ static hl_status_t build(join_t *j, hl_error_t *err) {
     if (rc != HL_OK || !b) break;
     for (int k = 0; k < j->n_keys && rc == HL_OK; k++)
       rc = hl_expr_eval(j->build_keys[k], b, &kv[k], scratch, err);
+    if (rc == HL_OK && j->spill && !j->grace && held_bytes(j) >= hl_spill_share(j->spill))
+      rc = start_grace(j, err);
+    if (rc == HL_OK && j->grace) {
+      rc = hl_grace_add(j->grace, 0, b, kv, j->n_keys, err);
+      if (rc != HL_OK) break;
+      continue;
+    }
     if (rc == HL_OK)
-      rc = hl_budget_track(j->budget, &j->charged,
-                           hl_arena_used(j->build_arena) + hl_map_bytes(j->map) +
-                               hl_imap_bytes(&j->ikeys) + intern_bytes(j) +
-                               j->cap_build * (sizeof(hl_value_t *) + sizeof(uint32_t)),
-                           "the join's build side", err);
+      rc = hl_budget_track(j->budget, &j->charged, held_bytes(j), "the join's build side", err);
     if (rc != HL_OK) break;
     uint32_t live = hl_batch_live(b);
     for (uint32_t i = 0; i < live && rc == HL_OK; i++) {
@@ -235,6 +334,7 @@ static hl_status_t build(join_t *j, hl_error_t *err) {
     }
   }
   hl_arena_destroy(scratch);
+  hl_free(kv);
   if (rc != HL_OK) return rc;
   j->build_matched = hl_arena_zalloc(j->build_arena, j->n_build ? j->n_build : 1);
   return j->build_matched ? HL_OK : hl_err_nomem(err);
@@ -391,8 +491,9 @@ static hl_status_t emit(join_t *j, uint32_t n, hl_error_t *err) {
   }
   for (int c = 0; c < j->n_build_cols; c++) {
     hl_vec_t *dst = &out->cols[build_off + c];
-    if (j->build_slot[c] < 0 ? !all_null(dst, out->arena)
-                             : gather_build(j, dst, c, j->pair_build, n, out->arena) != HL_OK)
+    bool unread = j->build_slot[c] < 0 || (j->used && !j->used[build_off + c]);
+    if (unread ? !all_null(dst, out->arena)
+               : gather_build(j, dst, c, j->pair_build, n, out->arena) != HL_OK)
       return hl_err_nomem(err);
   }
   out->n_rows = n;
@@ -515,6 +616,85 @@ bool hl_join_builds_left(const hl_rel_t *rel) {
   return builds_left(rel);
 }
 
+/* ---------------------------------------------------------------- grace */
+
+/* Cuts the whole probe side into the grace partitions. */
+static hl_status_t partition_probe(join_t *j, hl_error_t *err) {
+  hl_status_t rc;
+  while ((rc = next_probe_batch(j, err)) == HL_OK && j->pb)
+    if ((rc = hl_grace_add(j->grace, 1, j->pb, j->pkeys, j->n_keys, err)) != HL_OK) return rc;
+  j->pb = NULL;
+  return rc;
+}
+
+/* Makes j->part the join of the next pair of partitions that can give a
+ * row (NULL after the last). */
+static hl_status_t next_part(join_t *j, hl_error_t *err) {
+  hl_ast_join_type_t t = j->rel->join_type;
+  /* a probe partition alone still gives its unmatched rows; a build
+   * partition alone only to FULL joins */
+  bool probe_alone = has_unmatched_phase(t) && t != HL_JOIN_LEFT_SEMI;
+  bool build_alone = t == HL_JOIN_FULL;
+  int build_off = j->probe_is_left ? j->n_left : 0, probe_off = j->probe_is_left ? 0 : j->n_left;
+  int n_probe = j->probe_is_left ? j->n_left : j->n_right;
+  j->part = NULL;
+  while (j->part_i < HL_GRACE_PARTS) {
+    int p = j->part_i++;
+    hl_spill_file_t *bf = hl_grace_take(j->grace, 0, p), *pf = hl_grace_take(j->grace, 1, p);
+    if ((!bf && !pf) || (!bf && !probe_alone) || (!pf && !build_alone)) {
+      hl_spill_file_close(bf);
+      hl_spill_file_close(pf);
+      continue;
+    }
+    /* one arena per partition: the statement's does not grow with their count */
+    hl_arena_t *pa = hl_arena_create_charged(0, hl_arena_account(j->arena));
+    if (!pa) {
+      hl_spill_file_close(bf);
+      hl_spill_file_close(pf);
+      return hl_err_nomem(err);
+    }
+    j->part_arena = pa;
+    hl_op_t *bs =
+        hl_op_spill_scan_create(bf, j->n_build_cols, j->rel->types + build_off, j->budget, pa, err);
+    hl_op_t *ps =
+        hl_op_spill_scan_create(pf, n_probe, j->rel->types + probe_off, j->budget, pa, err);
+    if (!bs || !ps) {
+      if (bs) bs->close(bs);
+      if (ps) ps->close(ps);
+      return err->code;
+    }
+    hl_op_t *sub = j->probe_is_left
+                       ? hl_op_join_create(ps, bs, j->rel, j->used, j->budget, pa, err)
+                       : hl_op_join_create(bs, ps, j->rel, j->used, j->budget, pa, err);
+    if (!sub) return err->code;
+    ((join_t *)sub)->level = j->level + 1; /* a partition too big is cut again, another way */
+    hl_op_join_set_spill(sub, j->spill);
+    j->part = sub;
+    return HL_OK;
+  }
+  return HL_OK;
+}
+
+static void close_part(join_t *j) {
+  if (j->part) j->part->close(j->part);
+  j->part = NULL;
+  hl_arena_destroy(j->part_arena);
+  j->part_arena = NULL;
+}
+
+/* The next batch of the partitions' joins (NULL after the last). */
+static hl_status_t grace_next(join_t *j, hl_batch_t **out, hl_error_t *err) {
+  for (;;) {
+    if (!j->part) {
+      hl_status_t rc = next_part(j, err);
+      if (rc != HL_OK || !j->part) return rc;
+    }
+    hl_status_t rc = j->part->next(j->part, out, err);
+    if (rc != HL_OK || *out) return rc;
+    close_part(j);
+  }
+}
+
 static hl_status_t join_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   join_t *j = (join_t *)op;
   hl_ast_join_type_t t = j->rel->join_type;
@@ -523,8 +703,13 @@ static hl_status_t join_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   if (!j->started) {
     j->started = true;
     if (!j->built && (rc = ensure_built(j, err)) != HL_OK) return rc;
-    if ((rc = next_probe_batch(j, err)) != HL_OK) return rc;
-    j->phase = j->pb ? PH_PAIRS : (t == HL_JOIN_FULL ? PH_BUILD_UNMATCHED : PH_DONE);
+    if (j->grace) {
+      if ((rc = partition_probe(j, err)) != HL_OK) return rc;
+      j->phase = PH_GRACE;
+    } else {
+      if ((rc = next_probe_batch(j, err)) != HL_OK) return rc;
+      j->phase = j->pb ? PH_PAIRS : (t == HL_JOIN_FULL ? PH_BUILD_UNMATCHED : PH_DONE);
+    }
   }
   for (;;) {
     /* a probe row may pair with a whole build side: batches without a
@@ -570,6 +755,10 @@ static hl_status_t join_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
       }
       *out = j->out;
       return HL_OK;
+    case PH_GRACE:
+      if ((rc = grace_next(j, out, err)) != HL_OK || *out) return rc;
+      j->phase = PH_DONE;
+      continue;
     case PH_DONE:
       return HL_OK;
     }
@@ -586,6 +775,9 @@ static void join_close(hl_op_t *op) {
   }
   hl_budget_release(j->budget, j->charged);
   j->charged = 0;
+  close_part(j);
+  hl_grace_destroy(j->grace);
+  j->grace = NULL;
   if (j->probe) j->probe->close(j->probe);
   if (j->build) j->build->close(j->build);
   j->probe = j->build = NULL;
@@ -618,6 +810,7 @@ hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, c
   j->op.next = join_next;
   j->op.close = join_close;
   j->budget = budget;
+  j->arena = arena;
   j->rel = rel;
   j->n_left = rel->left->n_cols;
   j->n_right = rel->right->n_cols;

@@ -15,6 +15,7 @@
 #include "exec/result.h"
 #include "format/chunk_meta.h"
 #include "exec/snapshot.h"
+#include "exec/spill.h"
 #include "session/session.h"
 #include "plan/plan.h"
 
@@ -124,6 +125,10 @@ hl_op_t *hl_op_sort_create(hl_op_t *child, int n_cols, const hl_type_t *const *t
                            const int *keys, const bool *desc, const bool *nulls_first, int n_keys,
                            hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);
 
+/* Lets SORT spill sorted runs to SPILL (borrowed, outlives the sort; NULL:
+ * no spilling) once its rows pass hl_spill_share; a top-N sort never
+ * spills.  Set before the first next. */
+void hl_op_sort_set_spill(hl_op_t *sort, hl_spill_t *spill);
 /* Makes a sort keep only its first TOP_N rows (ORDER BY ... LIMIT). */
 void hl_op_sort_set_limit(hl_op_t *sort, size_t top_n);
 /* A top-N sort's bound so far: once it holds top_n rows, *WORST is the
@@ -172,6 +177,32 @@ hl_op_t *hl_op_join_create(hl_op_t *left, hl_op_t *right, const hl_rel_t *rel, c
 hl_op_t *hl_op_join_create_sharing(hl_op_t *probe, const hl_rel_t *rel, const bool *used,
                                    hl_op_t *owner, hl_budget_t *budget, hl_arena_t *arena,
                                    hl_error_t *err);
+/* Lets JOIN partition its build and probe sides into files of SPILL
+ * (borrowed; NULL: no spilling) when its build side passes hl_spill_share
+ * (grace hash join).  Not for a join whose table is shared.  Set before
+ * the first next. */
+void hl_op_join_set_spill(hl_op_t *join, hl_spill_t *spill);
+/* The partitions of a grace hash join (op_join_spill.c): rows of a side
+ * (0: build, 1: probe) cut by a hash of their keys into HL_GRACE_PARTS
+ * spill files of SPILL; LEVEL picks the hash (a partition cut again is
+ * cut another way); INT_KEY: one integer key, hashed as the join's table
+ * compares it.  Rows whose key holds a NULL are dealt round-robin. */
+#define HL_GRACE_PARTS 16
+typedef struct hl_grace hl_grace_t;
+/* NULL with ERR set on OOM.  Caller destroys (closing the files left). */
+hl_grace_t *hl_grace_create(hl_spill_t *spill, int level, bool int_key, hl_error_t *err);
+void hl_grace_destroy(hl_grace_t *g);
+/* Writes B's live rows to their partitions of SIDE; KV[0..n_keys) are the
+ * key vectors of B (by physical row).  HL_NOMEM, 53100, 58030. */
+hl_status_t hl_grace_add(hl_grace_t *g, int side, const hl_batch_t *b, const hl_vec_t *kv,
+                         int n_keys, hl_error_t *err);
+/* Hands over partition P of SIDE (NULL: no rows); the caller closes it. */
+hl_spill_file_t *hl_grace_take(hl_grace_t *g, int side, int p);
+/* An operator that replays FILE (owned; NULL: no rows) from its start as
+ * batches of N_COLS columns of TYPES (borrowed), polling BUDGET's cancel
+ * flag. */
+hl_op_t *hl_op_spill_scan_create(hl_spill_file_t *file, int n_cols, const hl_type_t *const *types,
+                                 hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);
 /* Builds a join's hash table now instead of on its first next. */
 hl_status_t hl_op_join_build(hl_op_t *join, hl_error_t *err);
 /* True when REL's join hashes its left side (probes with the right). */

@@ -379,7 +379,8 @@ typedef struct setop_ctx {
   hl_session_t *s;
   const hl_rel_t *rel; /* the SETOP */
   hl_arena_t *arena;
-  hl_snap_t *snap; /* the statement's snapshot (s->snap when the SETOP was built) */
+  hl_snap_t *snap;   /* the statement's snapshot (s->snap when the SETOP was built) */
+  hl_spill_t *spill; /* and its spill space (s->spill then) */
 } setop_ctx_t;
 
 /* Operand K is built while the statement runs, after hl_exec_plan has
@@ -388,9 +389,12 @@ typedef struct setop_ctx {
 static hl_op_t *build_term(void *ctx, int k, hl_error_t *err) {
   const setop_ctx_t *c = ctx;
   hl_snap_t *outer = c->s->snap;
+  hl_spill_t *outer_spill = c->s->spill;
   c->s->snap = c->snap;
+  c->s->spill = c->spill;
   hl_op_t *op = build_rel(c->s, c->rel->terms[k], NULL, c->arena, err);
   c->s->snap = outer;
+  c->s->spill = outer_spill;
   return op;
 }
 
@@ -422,7 +426,9 @@ static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, const bool *used, 
       l->close(l);
       return NULL;
     }
-    return hl_op_join_create(l, rr, r, out_used, &s->budget, arena, err);
+    hl_op_t *j = hl_op_join_create(l, rr, r, out_used, &s->budget, arena, err);
+    if (j) hl_op_join_set_spill(j, s->spill);
+    return j;
   }
   case HL_REL_LATERAL: { /* op_lateral.c */
     hl_op_t *l = build_rel(s, r->left, NULL, arena, err);
@@ -435,6 +441,7 @@ static hl_op_t *build_rel(hl_session_t *s, const hl_rel_t *r, const bool *used, 
     c->rel = r;
     c->arena = arena;
     c->snap = s->snap;
+    c->spill = s->spill;
     return hl_op_setop_create(r->n_terms, build_term, c, r->setop, r->n_cols, &s->budget, arena,
                               err);
   }
@@ -619,6 +626,7 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
   if (op && plan->n_order)
     op = hl_op_sort_create(op, plan->n_out, types, plan->order_cols, plan->order_desc,
                            plan->order_nulls_first, plan->n_order, &s->budget, arena, err);
+  if (op && plan->n_order) hl_op_sort_set_spill(op, s->spill);
   if (op && plan->n_order && plan->has_limit && plan->limit <= HL_PLAN_TOP_N_MAX &&
       plan->offset <= HL_PLAN_TOP_N_MAX) {
     hl_op_sort_set_limit(op, (size_t)(plan->limit + plan->offset));
@@ -633,18 +641,42 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
   return HL_OK;
 }
 
+/* Sorts and joins past their share of the memory limit spill to the
+ * spill space of the outermost query (or of a write's SELECT); it goes
+ * with ARENA (the statement's).  Sets s->spill when it was NULL and says
+ * so in *MADE. */
+static hl_status_t ensure_spill(hl_session_t *s, hl_arena_t *arena, bool *made, hl_error_t *err) {
+  *made = false;
+  if (s->spill) return HL_OK;
+  const char *root;
+  if (hl_spill_root(s, arena, &root, err) != HL_OK) return err->code;
+  if (!(s->spill = hl_spill_create(root, s->budget.limit, arena, err))) return err->code;
+  *made = true;
+  return HL_OK;
+}
+
 hl_status_t hl_exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t *arena,
                          hl_result_t *result, hl_error_t *err) {
+  bool made;
+  if (ensure_spill(s, arena, &made, err) != HL_OK) return err->code;
   /* a subquery, a FROM subquery, a SELECT of a write: the statement's */
-  if (s->snap) return exec_plan(s, plan, arena, result, err);
+  if (s->snap) {
+    hl_status_t rc = exec_plan(s, plan, arena, result, err);
+    if (made) s->spill = NULL;
+    return rc;
+  }
   /* the outermost query: every scan below reads its snapshot (subqueries
    * run while the operators are built included), held until the root
    * closes */
   hl_snap_t *snap = hl_snap_create(arena, err);
-  if (!snap) return err->code;
+  if (!snap) {
+    if (made) s->spill = NULL;
+    return err->code;
+  }
   s->snap = snap;
   hl_status_t rc = exec_plan(s, plan, arena, result, err);
   s->snap = NULL;
+  if (made) s->spill = NULL;
   if (rc != HL_OK) {
     hl_snap_end(snap);
     return rc;

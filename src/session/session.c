@@ -43,6 +43,8 @@ const char *const hl_session_defaults[] = {
     "true",
     "hivelite.scan.split.size",
     "67108864",
+    "hivelite.spill.directory", /* empty: WAREHOUSE/.hivelite/tmp (exec/spill.h) */
+    "",
     "hivelite.storage.allowed_locations",
     "",
     "hivelite.strict.conversion",

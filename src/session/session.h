@@ -36,6 +36,9 @@ typedef struct hl_session {
    * set while a query's operators are built (hl_exec_plan) or while a
    * write runs its SELECTs; NULL otherwise.  Borrowed. */
   struct hl_snap *snap;
+  /* The spill space (exec/spill.h) of the query whose operators are being
+   * built, set beside snap; NULL otherwise.  Borrowed. */
+  struct hl_spill *spill;
   /* The running statement's parameters (params.h): lent by the api while
    * it is planned; NULL otherwise.  Borrowed. */
   struct hl_params *params;

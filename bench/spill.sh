@@ -1,0 +1,84 @@
+#!/bin/sh
+# spill.sh [HIVELITE] -- issue 18's spilling benchmark: under a memory
+# limit (BENCH_LIMIT, default 256MB) an ORDER BY of every row of lineitem
+# (20,000,000 x BENCH_SCALE rows of bench/gen.mjs) and a join of lineitem
+# with itself (its build side is all of lineitem, far more than the limit),
+# by hivelite (hivelite.memory_limit, spilling to WAREHOUSE/.hivelite/tmp)
+# and by DuckDB (memory_limit and temp_directory, through bench/duck.mjs),
+# alternating, BENCH_RUNS times each (default 1).  Prints per query and
+# engine the wall-clock seconds and peak RSS (/usr/bin/time -f %M) of the
+# whole process, and checks the answers: the sorted rows byte for byte
+# (both written as CSV to files), the join's count and sums exactly.
+# Defaults: BENCH_SCALE=1, BENCH_DATA=bench/data/scale-$BENCH_SCALE
+# (generated when missing), HIVELITE=build/hivelite, threads: each engine's
+# default (all cores).  Writes about 2 x 1.2 GB of sorted CSV and the spill
+# files of both engines under ${TMPDIR:-/tmp}.
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+hl=${1:-${HIVELITE:-$here/../build/hivelite}}
+hl=$(cd "$(dirname "$hl")" && pwd)/$(basename "$hl")
+scale=${BENCH_SCALE:-1}
+data=${BENCH_DATA:-$here/data/scale-$scale}
+limit=${BENCH_LIMIT:-256MB}
+runs=${BENCH_RUNS:-1}
+threads=$(nproc)
+[ -d "$here/node_modules/@duckdb" ] || (cd "$here" && npm ci --no-audit --no-fund >/dev/null)
+if [ ! -f "$data/gen.json" ]; then
+  echo "generating the data sets at scale $scale into $data"
+  node "$here/gen.mjs" "$data" "$scale"
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/hl-spill-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+wh="$work/wh"
+"$hl" -w "$wh" -c "CREATE EXTERNAL TABLE lineitem (l_orderkey BIGINT, l_partkey BIGINT,
+    l_suppkey BIGINT, l_linenumber INT, l_quantity DECIMAL(15,2),
+    l_extendedprice DECIMAL(15,2), l_discount DECIMAL(15,2), l_tax DECIMAL(15,2),
+    l_returnflag STRING, l_linestatus STRING, l_commitdate DATE, l_receiptdate DATE,
+    l_shipinstruct STRING, l_shipmode STRING, l_comment STRING)
+    PARTITIONED BY (l_shipdate DATE) STORED AS PARQUET LOCATION '$data/lineitem';
+    MSCK REPAIR TABLE lineitem;" >/dev/null
+
+# a total order (l_orderkey, l_linenumber is unique), so the two files
+# must be equal byte for byte
+cols="l_orderkey, l_partkey, l_linenumber, l_quantity, l_extendedprice, l_shipdate, l_comment"
+sort_sql="SELECT $cols FROM lineitem ORDER BY l_partkey, l_orderkey, l_linenumber"
+join_sql="SELECT count(*) AS n, sum(pk) AS sum_partkey, sum(sk) AS sum_suppkey, max(c) AS max_comment
+  FROM (SELECT a.l_partkey AS pk, b.l_suppkey AS sk, b.l_comment AS c
+        FROM lineitem a JOIN lineitem b
+        ON a.l_orderkey = b.l_orderkey AND a.l_linenumber = b.l_linenumber) q"
+
+# hl_run NAME SQL OUT: hivelite, timed; rows to OUT
+hl_run() {
+  /usr/bin/time -f "%e %M" -o "$work/time" "$hl" -w "$wh" --format csv \
+    -c "SET hivelite.memory_limit='$limit'; $2" > "$3"
+  read -r secs kb < "$work/time"
+  printf '%-6s hivelite %8.2f s %7d MB\n' "$1" "$secs" $((kb / 1024))
+  test -z "$(ls -A "$wh/.hivelite/tmp" 2>/dev/null)" || { echo "spill files left"; exit 1; }
+}
+# duck_run NAME SQL OUT: DuckDB through duck.mjs, timed; its JSON to OUT
+duck_run() {
+  rm -rf "$work/duck-tmp"
+  (cd "$here" && BENCH_DUCK_MEMORY_LIMIT="$limit" BENCH_DUCK_TEMP="$work/duck-tmp" \
+    /usr/bin/time -f "%e %M" -o "$work/time" node duck.mjs "$data" "$threads" "$2" > "$3")
+  read -r secs kb < "$work/time"
+  printf '%-6s DuckDB   %8.2f s %7d MB\n' "$1" "$secs" $((kb / 1024))
+}
+
+echo "memory limit $limit, $threads threads, lineitem at scale $scale"
+r=0
+while [ $r -lt "$runs" ]; do
+  hl_run sort "$sort_sql" "$work/hl-sort.csv"
+  duck_run sort "COPY ($sort_sql) TO '$work/duck-sort.csv' (HEADER false)" "$work/duck-sort.json"
+  tail -n +2 "$work/hl-sort.csv" | cmp - "$work/duck-sort.csv"
+  echo "sort   same $(wc -l < "$work/duck-sort.csv") rows"
+  rm -f "$work/hl-sort.csv" "$work/duck-sort.csv"
+  hl_run join "$join_sql" "$work/hl-join.csv"
+  duck_run join "$join_sql" "$work/duck-join.json"
+  node -e '
+    const fs = require("fs");
+    const h = fs.readFileSync(process.argv[1], "utf8").trim().split("\n")[1];
+    const d = JSON.parse(fs.readFileSync(process.argv[2], "utf8")).rows[0].join(",");
+    if (h !== d) { console.log("join answers differ: " + h + " / " + d); process.exit(1); }
+    console.log("join   same answer " + h);' "$work/hl-join.csv" "$work/duck-join.json"
+  r=$((r + 1))
+done

@@ -104,6 +104,8 @@ typedef struct join {
   bool shared;
   bool started;           /* the first probe batch was pulled */
   hl_spill_t *spill;      /* where the build side may spill (NULL: nowhere) */
+  uint64_t refuse_over;   /* hl_op_join_set_refuse: build fails past these bytes */
+  bool refused;           /* ... and it did */
   int level;              /* grace partitioning levels above this join */
   hl_grace_t *grace;      /* the partitions once spilled (NULL: in memory) */
   int part_i;             /* the next partition to join */
@@ -252,6 +254,11 @@ static hl_status_t build(join_t *j, hl_error_t *err) {
       rc = hl_expr_eval(j->build_keys[k], b, &kv[k], scratch, err);
     if (rc == HL_OK && j->spill && !j->grace && held_bytes(j) >= hl_spill_share(j->spill))
       rc = start_grace(j, err);
+    if (rc == HL_OK && j->refuse_over && held_bytes(j) >= j->refuse_over) {
+      j->refused = true;
+      rc = hl_err_set(err, HL_ERROR, HL_SS(OUT_OF_MEMORY),
+                      "the join's build side passes its share of hivelite.memory_limit");
+    }
     if (rc == HL_OK && j->grace) {
       rc = hl_grace_add(j->grace, 0, b, kv, j->n_keys, err);
       if (rc != HL_OK) break;
@@ -605,6 +612,14 @@ static hl_status_t ensure_built(join_t *j, hl_error_t *err) {
   j->build_matched = o->build_matched;
   j->shared = true;
   return HL_OK;
+}
+
+void hl_op_join_set_refuse(hl_op_t *op, uint64_t bytes) {
+  ((join_t *)op)->refuse_over = bytes;
+}
+
+bool hl_op_join_refused(const hl_op_t *op) {
+  return ((const join_t *)op)->refused;
 }
 
 hl_status_t hl_op_join_build(hl_op_t *op, hl_error_t *err) {

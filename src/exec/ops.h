@@ -205,6 +205,12 @@ hl_op_t *hl_op_spill_scan_create(hl_spill_file_t *file, int n_cols, const hl_typ
                                  hl_budget_t *budget, hl_arena_t *arena, hl_error_t *err);
 /* Builds a join's hash table now instead of on its first next. */
 hl_status_t hl_op_join_build(hl_op_t *join, hl_error_t *err);
+/* A table shared by threads cannot spill: with BYTES set (before the
+ * build), a build side that passes them fails with 53200 and
+ * hl_op_join_refused turns true, so that the planner can run the join
+ * alone, where it spills, instead (query.c). */
+void hl_op_join_set_refuse(hl_op_t *join, uint64_t bytes);
+bool hl_op_join_refused(const hl_op_t *join);
 /* True when REL's join hashes its left side (probes with the right). */
 bool hl_join_builds_left(const hl_rel_t *rel);
 /* LATERAL VIEW explode/posexplode (op_lateral.c): each row of CHILD (REL's

@@ -498,7 +498,7 @@ static bool parallel_join(const hl_rel_t *r) {
  * thread's join -- and the block's filter, under one
  * hl_op_agg_parallel_create. */
 static hl_op_t *build_parallel_agg(hl_session_t *s, const hl_plan_t *plan, int threads,
-                                   hl_arena_t *arena, hl_error_t *err) {
+                                   hl_op_t **owner_out, hl_arena_t *arena, hl_error_t *err) {
   const hl_rel_t *r = plan->from;
   bool join = r->kind == HL_REL_JOIN;
   bool bl = join && hl_join_builds_left(r);
@@ -550,6 +550,7 @@ static hl_op_t *build_parallel_agg(hl_session_t *s, const hl_plan_t *plan, int t
       children[i]->close(children[i]);
     return NULL;
   }
+  *owner_out = owner;
   return hl_op_agg_parallel_create(plan, children, scans, threads, join ? hl_op_join_build : NULL,
                                    owner, &s->budget, arena, err);
 }
@@ -569,15 +570,34 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
                  (!plan->filter || !hl_expr_is_stateful(plan->filter));
   int threads = par_agg ? scan_threads_at(s, scanned, err) : 1;
   if (threads == 0) return err->code;
+  /* scan, join probe, filter and aggregation in every thread (also with
+   * one: the same units, merged in the same order).  The threads' shared
+   * join table cannot spill: when spilling is possible it is built here,
+   * and one that passes its share makes the join run alone below, where it
+   * spills (the choice depends on the build side's size, not on threads) */
+  hl_op_t *par = NULL;
+  if (!plan->catalog_answer && par_agg &&
+      (plan->from->kind == HL_REL_SCAN || parallel_join(plan->from))) {
+    hl_op_t *owner = NULL;
+    if (!(par = build_parallel_agg(s, plan, threads, &owner, arena, err))) return err->code;
+    if (owner && s->spill) {
+      hl_op_join_set_refuse(owner, hl_spill_share(s->spill));
+      if (hl_op_join_build(owner, err) != HL_OK) {
+        bool refused = hl_op_join_refused(owner);
+        par->close(par);
+        par = NULL;
+        if (!refused) return err->code;
+        hl_err_clear(err);
+      }
+    }
+  }
   if (plan->catalog_answer) {
     /* min / max / count(DISTINCT) of partition keys: no scan */
     op = hl_op_catalog_create(s, s->snap, plan, arena, err);
     if (op && plan->having) op = hl_op_filter_create(op, plan->having, arena, err);
     aggregated = true;
-  } else if (par_agg && (plan->from->kind == HL_REL_SCAN || parallel_join(plan->from))) {
-    /* scan, join probe, filter and aggregation in every thread (also with
-     * one: the same units, merged in the same order) */
-    op = build_parallel_agg(s, plan, threads, arena, err);
+  } else if (par) {
+    op = par;
     aggregated = true;
   } else if (plan->from && plan->from->kind == HL_REL_SCAN &&
              (ordered_key = hl_plan_ordered_key(plan)) >= 0) {

@@ -73,8 +73,10 @@ static hl_status_t case_map(const hl_value_t *a, hl_value_t *out, hl_arena_t *ar
   char *p = hl_arena_alloc(arena, a[0].u.s.len ? a[0].u.s.len : 1);
   if (!p) return hl_err_nomem(err);
   for (uint32_t i = 0; i < a[0].u.s.len; i++) {
+    /* ASCII only, by arithmetic: toupper/tolower are a call per byte */
     unsigned char c = (unsigned char)a[0].u.s.ptr[i];
-    p[i] = (char)(c < 0x80 ? (upper ? toupper(c) : tolower(c)) : c);
+    unsigned char lo = upper ? 'a' : 'A';
+    p[i] = (char)((unsigned char)(c - lo) < 26 ? c ^ 0x20 : c);
   }
   out->u.s.ptr = p;
   out->u.s.len = a[0].u.s.len;

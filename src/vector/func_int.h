@@ -205,11 +205,27 @@ HL_FN(hl_fn_shiftright);
 HL_FN(hl_fn_shiftrightunsigned);
 
 /* func_complex.c */
+/* Hive's order of values of type T (ObjectInspectorUtils.compare): NULL
+ * equal to NULL and below every value; arrays and structs element by
+ * element, then the shorter first. */
+int hl_fn_cmp_value(const hl_type_t *t, const hl_value_t *x, const hl_value_t *y);
 HL_FN(hl_fn_size);
 HL_FN(hl_fn_array_contains);
 HL_FN(hl_fn_sort_array);
 HL_FN(hl_fn_map_keys);
 HL_FN(hl_fn_map_values);
 HL_FN(hl_fn_struct);
+
+/* func_array.c (typed by plan/bind.c's bind_array_call) */
+HL_FN(hl_fn_array_min);
+HL_FN(hl_fn_array_max);
+HL_FN(hl_fn_array_distinct);
+HL_FN(hl_fn_array_join);
+HL_FN(hl_fn_array_position);
+HL_FN(hl_fn_array_remove);
+HL_FN(hl_fn_array_slice);
+HL_FN(hl_fn_array_union);
+HL_FN(hl_fn_array_intersect);
+HL_FN(hl_fn_array_except);
 
 #endif

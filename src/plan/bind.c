@@ -22,6 +22,7 @@
 #include "session/params.h"
 #include "sql/parser.h"
 #include "util/mem.h"
+#include "util/tz.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1405,6 +1406,15 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
       return hl_err_nomem(b->err), NULL;
     }
     e->regex = re;
+  }
+  /* from/to_utc_timestamp: a constant zone is read once */
+  if ((e->fn->impl == hl_fn_from_utc_timestamp || e->fn->impl == hl_fn_to_utc_timestamp) &&
+      e->args[1]->kind == HL_EX_CONST && !e->args[1]->value.is_null) {
+    const hl_str_t *z = &e->args[1]->value.u.s;
+    char *name = hl_arena_strndup(b->arena, z->ptr, z->len);
+    if (!name) return hl_err_nomem(b->err), NULL;
+    if (hl_tz_load(name, b->arena, &e->tz, b->err) != HL_OK) return NULL;
+    e->tz_const = true;
   }
   return e;
 }

@@ -295,6 +295,11 @@ static const hl_func_doc_t docs[] = {
      "default yyyy-MM-dd HH:mm:ss",
      "> SELECT _FUNC_(0, 'yyyy-MM-dd HH:mm:ss');\n1970-01-01 00:00:00",
      G("GenericUDFFromUnixTime")},
+    {"from_utc_timestamp", S,
+     "_FUNC_(timestamp, string timezone) - the timestamp, read as UTC, shown in "
+     "timezone",
+     "> SELECT _FUNC_('1970-01-01 08:00:00','PST');\n1970-01-01 00:00:00",
+     G("GenericUDFFromUtcTimestamp")},
     {"get_json_object", S,
      "_FUNC_(json_txt, path) - the object at path ($, .key, [n], [*]) of the JSON text, NULL when "
      "the text is invalid or the path matches nothing",
@@ -644,6 +649,11 @@ static const hl_func_doc_t docs[] = {
      "_FUNC_(date[, pattern]) - the seconds since 1970-01-01 00:00:00 UTC of the date, timestamp "
      "or string (read with pattern)",
      "> SELECT _FUNC_('2016-04-08', 'yyyy-MM-dd');\n1460073600", G("GenericUDFToUnixTimeStamp")},
+    {"to_utc_timestamp", S,
+     "_FUNC_(timestamp, string timezone) - the timestamp, read in timezone, shown in "
+     "UTC",
+     "> SELECT _FUNC_('1970-01-01 00:00:00','PST');\n1970-01-01 08:00:00",
+     G("GenericUDFToUtcTimestamp")},
     {"translate", S,
      "_FUNC_(input, from, to) - input with each character of from replaced by the one at its "
      "position in to, or removed when to is shorter",
@@ -734,7 +744,6 @@ static const char *const not_yet[] = {
     "exception_in_vertex_udaf",
     "exception_in_vertex_udf",
     "extract_union",
-    "from_utc_timestamp",
     "get_llap_splits",
     "get_splits",
     "get_sql_schema",
@@ -767,7 +776,6 @@ static const char *const not_yet[] = {
     "split_map_privs",
     "sq_count_check",
     "surrogate_key",
-    "to_utc_timestamp",
     "tumbling_window",
     "validate_acid_sort_order",
     "windowingtablefunction",

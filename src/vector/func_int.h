@@ -216,6 +216,10 @@ HL_FN(hl_fn_map_keys);
 HL_FN(hl_fn_map_values);
 HL_FN(hl_fn_struct);
 
+/* func_tz.c */
+HL_FN(hl_fn_from_utc_timestamp);
+HL_FN(hl_fn_to_utc_timestamp);
+
 /* func_array.c (typed by plan/bind.c's bind_array_call) */
 HL_FN(hl_fn_array_min);
 HL_FN(hl_fn_array_max);

@@ -14,6 +14,7 @@
 
 #include "util/tz.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #define US_PER_SEC 1000000LL
@@ -37,6 +38,11 @@ static hl_status_t convert(const hl_expr_t *call, const hl_value_t *a, hl_value_
   }
   int64_t us = hl_fn_micros(call->args[0]->type, &a[0]);
   int64_t sec = floor_div(us, US_PER_SEC), frac = us - sec * US_PER_SEC;
+  /* offsets are below a day, so only instants within a day of the ends
+   * of the 64-bit range can overflow; those are refused */
+  if (sec < INT64_MIN / US_PER_SEC + 86400 || sec > INT64_MAX / US_PER_SEC - 86400)
+    return hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(DATETIME_FIELD_OVERFLOW),
+                         "timestamp out of range");
   int64_t shifted = to_utc ? hl_tz_local_to_utc(tz, sec) : sec + hl_tz_offset(tz, sec);
   out->is_null = false;
   out->u.i = shifted * US_PER_SEC + frac;

@@ -1306,6 +1306,12 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
   case 'd':
     e->type = hl_type_prim(HL_T_DOUBLE);
     break;
+  case 'f':
+    e->type = hl_type_prim(HL_T_FLOAT);
+    break;
+  case 'h':
+    e->type = hl_type_prim(HL_T_SMALLINT);
+    break;
   case 'b':
     e->type = hl_type_prim(HL_T_BOOLEAN);
     break;

@@ -432,6 +432,15 @@ static const hl_func_def_t functions[] = {
     {"version", 0, 0, fn_session_value, "s"},
     {"weekofyear", 1, 1, hl_fn_weekofyear, "it"},
     {"width_bucket", 4, 4, hl_fn_width_bucket, "idddi"},
+    {"xpath", 2, 2, hl_fn_xpath, "Ass"},
+    {"xpath_boolean", 2, 2, hl_fn_xpath_boolean, "bss"},
+    {"xpath_double", 2, 2, hl_fn_xpath_number, "dss"},
+    {"xpath_float", 2, 2, hl_fn_xpath_number, "fss"},
+    {"xpath_int", 2, 2, hl_fn_xpath_number, "iss"},
+    {"xpath_long", 2, 2, hl_fn_xpath_number, "lss"},
+    {"xpath_number", 2, 2, hl_fn_xpath_number, "dss"},
+    {"xpath_short", 2, 2, hl_fn_xpath_number, "hss"},
+    {"xpath_string", 2, 2, hl_fn_xpath_string, "sss"},
     {"year", 1, 1, hl_fn_year, "it"},
 };
 

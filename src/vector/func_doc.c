@@ -14,6 +14,7 @@
 
 #define G(c) "org.apache.hadoop.hive.ql.udf.generic." c
 #define U(c) "org.apache.hadoop.hive.ql.udf." c
+#define X(c) "org.apache.hadoop.hive.ql.udf.xml." c
 #define S    HL_FK_SCALAR
 #define A    HL_FK_AGGREGATE
 #define W    HL_FK_WINDOW
@@ -702,6 +703,40 @@ static const hl_func_doc_t docs[] = {
      "_FUNC_(expr, min_value, max_value, num_buckets) - the bucket (1..num_buckets) of expr among "
      "equal-width buckets over [min_value, max_value); 0 below, num_buckets + 1 above",
      "> SELECT _FUNC_(5.35, 0.024, 10.06, 5);\n3", G("GenericUDFWidthBucket")},
+    {"xpath", S,
+     "_FUNC_(xml, xpath) - the values of the nodes of xml that xpath selects (text and attribute "
+     "nodes), as an array of strings",
+     "> SELECT _FUNC_('<a><b>b1</b><b>b2</b><b>b3</b><c>c1</c><c>c2</c></a>', 'a/text()');\n[]\n"
+     "> SELECT _FUNC_('<a><b>b1</b><b>b2</b><b>b3</b><c>c1</c><c>c2</c></a>', "
+     "'a/b/text()');\n[\"b1\",\"b2\",\"b3\"]\n"
+     "> SELECT _FUNC_('<a><b>b1</b><b>b2</b><b>b3</b><c>c1</c><c>c2</c></a>', "
+     "'a/c/text()');\n[\"c1\",\"c2\"]",
+     X("GenericUDFXPath")},
+    {"xpath_boolean", S, "_FUNC_(xml, xpath) - the XPath boolean of xpath over xml",
+     "> SELECT _FUNC_('<a><b>b</b></a>', 'a/b');\ntrue\n"
+     "> SELECT _FUNC_('<a><b>10</b></a>', 'a/b < 10');\nfalse",
+     X("UDFXPathBoolean")},
+    {"xpath_double", S, "_FUNC_(xml, xpath) - the XPath number of xpath over xml, as a double",
+     "> SELECT _FUNC_('<a><b>1</b><b>2</b></a>', 'sum(a/b)');\n3.0", X("UDFXPathDouble")},
+    {"xpath_float", S, "_FUNC_(xml, xpath) - the XPath number of xpath over xml, as a float",
+     "> SELECT _FUNC_('<a><b>1</b><b>2</b></a>', 'sum(a/b)');\n3.0", X("UDFXPathFloat")},
+    {"xpath_int", S,
+     "_FUNC_(xml, xpath) - the XPath number of xpath over xml, as an integer (0 for NaN)",
+     "> SELECT _FUNC_('<a><b>1</b><b>2</b></a>', 'sum(a/b)');\n3", X("UDFXPathInteger")},
+    {"xpath_long", S,
+     "_FUNC_(xml, xpath) - the XPath number of xpath over xml, as a long (0 for NaN)",
+     "> SELECT _FUNC_('<a><b>1</b><b>2</b></a>', 'sum(a/b)');\n3", X("UDFXPathLong")},
+    {"xpath_number", S, "_FUNC_(xml, xpath) - the XPath number of xpath over xml, as a double",
+     "> SELECT _FUNC_('<a><b>1</b><b>2</b></a>', 'sum(a/b)');\n3.0", X("UDFXPathDouble")},
+    {"xpath_short", S,
+     "_FUNC_(xml, xpath) - the XPath number of xpath over xml, as a short (0 for NaN)",
+     "> SELECT _FUNC_('<a><b>1</b><b>2</b></a>', 'sum(a/b)');\n3", X("UDFXPathShort")},
+    {"xpath_string", S,
+     "_FUNC_(xml, xpath) - the XPath string of xpath over xml: the text of the first node it "
+     "selects",
+     "> SELECT _FUNC_('<a><b>bb</b><c>cc</c></a>', 'a/b');\nbb\n"
+     "> SELECT _FUNC_('<a><b>bb</b><c>cc</c></a>', 'a');\nbbcc",
+     X("UDFXPathString")},
     {"year", S, "_FUNC_(param) - the year of a date, timestamp or string",
      "> SELECT _FUNC_('2009-07-30');\n2009", U("UDFYear")},
 };
@@ -779,15 +814,6 @@ static const char *const not_yet[] = {
     "tumbling_window",
     "validate_acid_sort_order",
     "windowingtablefunction",
-    "xpath",
-    "xpath_boolean",
-    "xpath_double",
-    "xpath_float",
-    "xpath_int",
-    "xpath_long",
-    "xpath_number",
-    "xpath_short",
-    "xpath_string",
 };
 
 static int cmp_name(const void *key, const void *elem) {

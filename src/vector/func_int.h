@@ -15,6 +15,7 @@
  *   S a string, or ARRAY<STRING> kept as is (concat_ws)
  *   I an integer kept as is (TINYINT..BIGINT), anything else cast to
  *     STRING; as a result: the first argument's type so converted (mask)
+ *   f FLOAT, h SMALLINT: results only (xpath_float, xpath_short)
  */
 #ifndef HL_FUNC_INT_H
 #define HL_FUNC_INT_H
@@ -215,6 +216,13 @@ HL_FN(hl_fn_sort_array);
 HL_FN(hl_fn_map_keys);
 HL_FN(hl_fn_map_values);
 HL_FN(hl_fn_struct);
+
+/* func_xpath.c */
+HL_FN(hl_fn_xpath);
+HL_FN(hl_fn_xpath_string);
+HL_FN(hl_fn_xpath_boolean);
+/* xpath_number, _double, _float, _long, _int, _short: by the call's type */
+HL_FN(hl_fn_xpath_number);
 
 /* func_tz.c */
 HL_FN(hl_fn_from_utc_timestamp);

@@ -37,7 +37,8 @@ static hl_status_t convert(const hl_expr_t *call, const hl_value_t *a, hl_value_
     if (rc != HL_OK) return rc;
   }
   int64_t us = hl_fn_micros(call->args[0]->type, &a[0]);
-  int64_t sec = floor_div(us, US_PER_SEC), frac = us - sec * US_PER_SEC;
+  int64_t sec = floor_div(us, US_PER_SEC), frac = us % US_PER_SEC;
+  if (frac < 0) frac += US_PER_SEC;
   /* offsets are below a day, so only instants within a day of the ends
    * of the 64-bit range can overflow; those are refused */
   if (sec < INT64_MIN / US_PER_SEC + 86400 || sec > INT64_MAX / US_PER_SEC - 86400)

@@ -5,12 +5,13 @@
  * (func_json.c), printf formats (func_format.c), date_format and
  * unix_timestamp patterns (func_date.c), str_to_map delimiters and
  * parse_url (func_text.c), conv (func_math.c), and time-zone names and
- * POSIX TZ rules (util/tz.c through func_tz.c's from/to_utc_timestamp).
+ * POSIX TZ rules (util/tz.c through func_tz.c's from/to_utc_timestamp),
+ * XML documents and XPath expressions (func_xpath.c).
  *
  * Build (as the fuzz.funcs CTest entry does):
  *   clang -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc tests/fuzz/fuzz_funcs.c src/vector/[a-z]*.c src/util/[a-z]*.c -lcrypto -lz -lm -lpthread -o fuzz_funcs
  *
- * The first byte picks the parser (0xF0 and above: the time-zone cases,
+ * The first byte picks the parser (0xF0 and above: time zones and XPath,
  * so that the older corpus keeps its targets); the rest is split at the first NUL
  * byte into the text and the pattern (path, format, delimiter).  Every
  * call must return HL_OK or a clean error with a SQLSTATE, and a JSON
@@ -64,7 +65,7 @@ static void expect_clean(hl_status_t rc, hl_error_t *err) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1 || size > 1 << 16) return 0;
-  int which = data[0] >= 0xF0 ? 7 + (data[0] & 1) : data[0] % 7;
+  int which = data[0] >= 0xF0 ? 7 + data[0] % 3 : data[0] % 7;
   const char *text = (const char *)data + 1;
   size_t n = size - 1;
   const char *nul = memchr(text, 0, n);
@@ -177,6 +178,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         t = t << 8 | (uint8_t)pat[i];
       (void)hl_tz_rule_offset(&rule, (int64_t)(t % ((uint64_t)1 << 40)) - ((int64_t)1 << 39));
     }
+    break;
+  }
+  case 9: { /* xpath(xml, path) in every result form */
+    const hl_type_t *types[2] = {s, s};
+    make_call(&f, 2, types);
+    a[0] = str(text, tn);
+    a[1] = str(pat, pn);
+    f.call.fn = hl_func_lookup("xpath");
+    expect_clean(hl_fn_xpath(&f.call, a, &out, arena, &err), &err);
+    expect_clean(hl_fn_xpath_string(&f.call, a, &out, arena, &err), &err);
+    expect_clean(hl_fn_xpath_boolean(&f.call, a, &out, arena, &err), &err);
+    const hl_type_t *nums[] = {d, hl_type_prim(HL_T_FLOAT), i64, hl_type_prim(HL_T_INT),
+                               hl_type_prim(HL_T_SMALLINT)};
+    f.call.type = nums[tn % 5];
+    expect_clean(hl_fn_xpath_number(&f.call, a, &out, arena, &err), &err);
     break;
   }
   default: { /* conv(num, from, to) */

@@ -2456,7 +2456,6 @@ static hl_status_t parse_alter_view(parser_t *p, hl_ast_stmt_t *st, hl_ast_qname
   if (!a) return nomem(p);
   st->kind = HL_STMT_ALTER_VIEW;
   st->alter_table = a;
-  st->create_view = NULL;
   a->name = name;
   if (at_kw(p, "RENAME")) {
     a->kind = HL_ALTER_RENAME;
@@ -2489,14 +2488,16 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
   TRY(advance(p));
   if (at_kw(p, "CATALOG")) return parse_alter_catalog(p, st);
   if (at_kw(p, "VIEW")) {
+    hl_ast_qname_t name;
+    TRY(advance(p));
+    TRY(parse_qname(p, &name));
+    if (!at_kw(p, "AS")) return parse_alter_view(p, st, name);
     hl_ast_create_view_t *cv = zalloc(p, sizeof *cv);
     if (!cv) return nomem(p);
     st->kind = HL_STMT_CREATE_VIEW;
     st->create_view = cv;
     cv->alter = true;
-    TRY(advance(p));
-    TRY(parse_qname(p, &cv->name));
-    if (!at_kw(p, "AS")) return parse_alter_view(p, st, cv->name);
+    cv->name = name;
     return parse_view_query(p, cv);
   }
   if (at_kw(p, "DATABASE") || at_kw(p, "SCHEMA")) {

@@ -1877,6 +1877,35 @@ static hl_expr_t *bind_complex_call(binder_t *b, hl_expr_t *e, const hl_ast_expr
   return e;
 }
 
+/* sort_array_by(array<struct>, 'f1', ..., ['ASC'|'DESC']): the names
+ * constant strings naming fields (any case); the result has the array's
+ * type.  Names from columns would need a per-row lookup Hive does but
+ * hivelite does not yet (0A000). */
+static hl_expr_t *bind_sort_array_by(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  const hl_type_t *t = e->args[0]->type;
+  if (t->id != HL_T_ARRAY || t->children[0]->id != HL_T_STRUCT)
+    return kind_error(b, a, 0, "an array of structs", t);
+  const hl_type_t *st = t->children[0];
+  for (int k = 1; k < e->n_args; k++) {
+    if (!(e->args[k] = cast_to(b, e->args[k], hl_type_prim(HL_T_STRING)))) return NULL;
+    if (e->args[k]->kind != HL_EX_CONST || e->args[k]->value.is_null) {
+      hl_err_set_at(b->err, a->args[k]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "sort_array_by with a field name that is not a constant is not supported yet");
+      return NULL;
+    }
+    const hl_str_t *name = &e->args[k]->value.u.s;
+    if (k > 1 && k == e->n_args - 1 && hl_fn_sort_direction(name)) continue;
+    if (hl_fn_struct_field(st, name) < 0) {
+      hl_err_set_at(b->err, a->args[k]->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                    "the struct %s has no field \"%.*s\"", type_name(b, st), (int)name->len,
+                    name->ptr);
+      return NULL;
+    }
+  }
+  e->type = t;
+  return e;
+}
+
 /* Hive 4's array_* functions (vector/func_array.c): argument 1 an array
  * (an untyped NULL one of STRING), then per function. */
 static hl_expr_t *bind_array_call(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
@@ -2160,6 +2189,8 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
     return bind_complex_call(b, e, a);
   } else if (strncmp(n, "array_", 6) == 0) {
     return bind_array_call(b, e, a);
+  } else if (strcmp(n, "sort_array_by") == 0) {
+    return bind_sort_array_by(b, e, a);
   } else if (strcmp(n, "abs") == 0) {
     const hl_type_t *t = numeric_operand(b, e->args[0]->type, a->args[0]->pos);
     if (!t || !(e->args[0] = cast_to(b, e->args[0], t))) return NULL;

@@ -404,6 +404,7 @@ static const hl_func_def_t functions[] = {
     {"sinh", 1, 1, hl_fn_sinh, "dd"},
     {"size", 1, 1, hl_fn_size, NULL},
     {"sort_array", 1, 1, hl_fn_sort_array, NULL},
+    {"sort_array_by", 2, -1, hl_fn_sort_array_by, NULL},
     {"soundex", 1, 1, hl_fn_soundex, "ss"},
     {"space", 1, 1, hl_fn_space, "si"},
     {"split", 2, 2, hl_fn_split, "Ass"},

@@ -1,7 +1,7 @@
 /*
  * func_array.c -- Hive 4's array functions: array_min, array_max,
  * array_distinct, array_join, array_position, array_remove, array_slice,
- * array_union, array_intersect, array_except.
+ * array_union, array_intersect, array_except; and sort_array_by.
  *
  * The binder (plan/bind.c, bind_array_call) types every call: the result
  * type, a value argument cast to the type it compares in, and for the two
@@ -20,6 +20,7 @@
 #include "util/sort.h"
 
 #include <string.h>
+#include <strings.h>
 
 typedef struct actx {
   const hl_type_t *type;
@@ -301,4 +302,91 @@ HL_FN(hl_fn_array_intersect) {
 
 HL_FN(hl_fn_array_except) {
   return set_filter(call, a, out, arena, err, false);
+}
+
+/* ------------------------------------------------------- sort_array_by */
+
+typedef struct by_ctx {
+  const hl_type_t *st; /* the element struct type */
+  const hl_value_t *items;
+  const int *fields; /* field indexes to compare, in order */
+  int n_fields;
+  int sign; /* 1 ASC, -1 DESC */
+} by_ctx_t;
+
+static int cmp_by(const void *ctx, size_t x, size_t y) {
+  const by_ctx_t *c = ctx;
+  const hl_value_t *a = &c->items[x], *b = &c->items[y];
+  for (int k = 0; k < c->n_fields; k++) {
+    int f = c->fields[k];
+    hl_value_t null_v;
+    memset(&null_v, 0, sizeof null_v);
+    null_v.is_null = true;
+    /* a NULL element has NULL fields (Hive reads its fields as null) */
+    const hl_value_t *fa = a->is_null ? &null_v : &a->u.list.items[f];
+    const hl_value_t *fb = b->is_null ? &null_v : &b->u.list.items[f];
+    int r = hl_fn_cmp_value(c->st->children[f], fa, fb);
+    if (r) return r * c->sign;
+  }
+  return 0;
+}
+
+/* sort_array_by(array<struct>, 'f1', ..., ['ASC'|'DESC']): the elements in
+ * the order of the named fields (compared as sort_array compares, NULL
+ * lowest), stably; a last argument ASC or DESC (any case, blanks trimmed,
+ * not the first name) is the direction.  The binder checked that every
+ * name is a constant naming a field. */
+HL_FN(hl_fn_sort_array_by) {
+  if (a[0].is_null) return out->is_null = true, HL_OK;
+  const hl_type_t *at = call->args[0]->type, *st = at->children[0];
+  int n_names = call->n_args - 1, sign = 1;
+  int *fields = hl_arena_alloc(arena, sizeof(int) * (size_t)(n_names ? n_names : 1));
+  if (!fields) return hl_err_nomem(err);
+  int nf = 0;
+  for (int k = 1; k < call->n_args; k++) {
+    int dir = hl_fn_sort_direction(&a[k].u.s);
+    if (k > 1 && k == call->n_args - 1 && dir) {
+      sign = dir;
+      continue;
+    }
+    int f = hl_fn_struct_field(st, &a[k].u.s);
+    if (f < 0)
+      return hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                           "sort_array_by: the struct has no field \"%.*s\"", (int)a[k].u.s.len,
+                           a[k].u.s.ptr);
+    fields[nf++] = f;
+  }
+  size_t n = a[0].u.list.n;
+  size_t *idx = hl_arena_alloc(arena, sizeof(size_t) * (n ? 2 * n : 1));
+  abuild_t b;
+  if (!idx || !abuild_init(&b, arena, n)) return hl_err_nomem(err);
+  for (size_t i = 0; i < n; i++)
+    idx[i] = i;
+  by_ctx_t ctx = {st, a[0].u.list.items, fields, nf, sign};
+  hl_sort_indexes(idx, idx + n, n, cmp_by, &ctx);
+  for (size_t i = 0; i < n; i++) {
+    hl_status_t rc = abuild_push(&b, arena, st, &a[0].u.list.items[idx[i]], err);
+    if (rc != HL_OK) return rc;
+  }
+  abuild_done(&b, out);
+  return HL_OK;
+}
+
+int hl_fn_sort_direction(const hl_str_t *s) {
+  uint32_t lo = 0, hi = s->len;
+  while (lo < hi && (s->ptr[lo] == ' ' || s->ptr[lo] == '\t'))
+    lo++;
+  while (hi > lo && (s->ptr[hi - 1] == ' ' || s->ptr[hi - 1] == '\t'))
+    hi--;
+  if (hi - lo == 3 && strncasecmp(s->ptr + lo, "ASC", 3) == 0) return 1;
+  if (hi - lo == 4 && strncasecmp(s->ptr + lo, "DESC", 4) == 0) return -1;
+  return 0;
+}
+
+int hl_fn_struct_field(const hl_type_t *st, const hl_str_t *name) {
+  for (int f = 0; f < st->n_children; f++)
+    if (strlen(st->field_names[f]) == name->len &&
+        strncasecmp(st->field_names[f], name->ptr, name->len) == 0)
+      return f;
+  return -1;
 }

@@ -600,6 +600,12 @@ static const hl_func_doc_t docs[] = {
     {"sort_array", S, "_FUNC_(array[, ascending]) - the array sorted in natural order",
      "> SELECT _FUNC_(array('b', 'd', 'c', 'a'));\n[\"a\",\"b\",\"c\",\"d\"]",
      G("GenericUDFSortArray")},
+    {"sort_array_by", S,
+     "_FUNC_(array(obj1, obj2,...),'f1','f2',...,['ASC','DESC']) - the array of structs sorted "
+     "by the named fields, ascending unless the last argument is DESC",
+     "> SELECT _FUNC_(array(struct('g',100),struct('b',200)),'col1','ASC');\n"
+     "[{\"col1\":\"b\",\"col2\":200},{\"col1\":\"g\",\"col2\":100}]",
+     G("GenericUDFSortArrayByField")},
     {"soundex", S, "_FUNC_(string) - the American Soundex code of string",
      "> SELECT _FUNC_('Miller');\nM460", G("GenericUDFSoundex")},
     {"space", S, "_FUNC_(n) - a string of n spaces", "> SELECT concat('[', _FUNC_(2), ']');\n[  ]",
@@ -807,7 +813,6 @@ static const char *const not_yet[] = {
     "replicate_rows",
     "restrict_information_schema",
     "sentences",
-    "sort_array_by",
     "split_map_privs",
     "sq_count_check",
     "surrogate_key",

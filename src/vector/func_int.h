@@ -239,5 +239,11 @@ HL_FN(hl_fn_array_slice);
 HL_FN(hl_fn_array_union);
 HL_FN(hl_fn_array_intersect);
 HL_FN(hl_fn_array_except);
+HL_FN(hl_fn_sort_array_by);
+/* sort_array_by's direction argument: 1 ASC, -1 DESC (any case, blanks
+ * trimmed), 0 neither. */
+int hl_fn_sort_direction(const hl_str_t *s);
+/* The index of struct ST's field NAME (any case), -1 when it has none. */
+int hl_fn_struct_field(const hl_type_t *st, const hl_str_t *name);
 
 #endif

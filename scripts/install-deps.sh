@@ -19,6 +19,9 @@ PACKAGES="$PACKAGES python3-lz4 qpdf bzip2"
 # certificate with openssl (tests/s3/)
 PACKAGES="$PACKAGES libcurl4-openssl-dev libexpat1-dev python3-boto3 python3-botocore awscli openssl"
 
+# the xpath functions (src/vector/func_xpath.c): XPath 1.0 over libxml2
+PACKAGES="$PACKAGES libxml2-dev"
+
 # Node.js runs the DuckDB oracle of the tests (@duckdb/node-api from npm):
 # Debian's own when the machine has no node at all.
 if ! command -v node >/dev/null 2>&1; then PACKAGES="$PACKAGES nodejs npm"; fi

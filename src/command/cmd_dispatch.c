@@ -52,6 +52,10 @@ static hl_status_t target_catalog(const hl_ast_stmt_t *stmt, const char **out, l
   case HL_STMT_CREATE_VIEW:
     q = &stmt->create_view->name;
     break;
+  case HL_STMT_ALTER_VIEW:
+    q = &stmt->alter_table->name;
+    if (stmt->alter_table->kind == HL_ALTER_RENAME) other = &stmt->alter_table->new_name;
+    break;
   case HL_STMT_INSERT:
     q = &stmt->inserts[0].table;
     for (int i = 1; i < stmt->n_inserts; i++) {
@@ -201,6 +205,9 @@ hl_status_t hl_cmd_dispatch(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena
     break;
   case HL_STMT_DROP_VIEW:
     fn = hl_cmd_drop_view;
+    break;
+  case HL_STMT_ALTER_VIEW:
+    fn = hl_cmd_alter_view; /* cmd_view.c */
     break;
   case HL_STMT_SHOW_TABLE_EXTENDED:
     fn = hl_cmd_show_table_extended; /* cmd_show_ext.c */

@@ -129,9 +129,12 @@ hl_status_t hl_cmd_describe_col_stats(hl_session_t *s, hl_table_t *t, hl_cat_par
                                       const char *col, hl_arena_t *arena, hl_result_t *result,
                                       hl_error_t *err);
 
-/* Views (cmd_view.c): CREATE VIEW and ALTER VIEW ... AS, DROP VIEW. */
+/* Views (cmd_view.c): CREATE VIEW and ALTER VIEW ... AS; ALTER VIEW RENAME
+ * TO, SET / UNSET TBLPROPERTIES; DROP VIEW. */
 hl_status_t hl_cmd_create_view(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                                hl_result_t *result, hl_error_t *err);
+hl_status_t hl_cmd_alter_view(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                              hl_result_t *result, hl_error_t *err);
 hl_status_t hl_cmd_drop_view(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
                              hl_result_t *result, hl_error_t *err);
 /* ALTER TABLE DEST EXCHANGE PARTITION (spec) WITH TABLE src (cmd_exchange.c);
@@ -330,6 +333,12 @@ hl_status_t hl_cmd_text_codec_ext(const char *value, const char **ext, hl_error_
 /* Sets KEY=VALUE in the arena array *KVS (replacing an existing key). */
 hl_status_t hl_cmd_kv_put(hl_kv_t **kvs, int *n, const char *key, const char *value,
                           hl_arena_t *arena, hl_error_t *err);
+/* ALTER TABLE|VIEW ... UNSET TBLPROPERTIES: T's properties without ALT's
+ * keys, into *KVS / *N (arena arrays).  A key T lacks is 42704 naming WHAT
+ * ("table", "view") at POS, unless IF EXISTS. */
+hl_status_t hl_cmd_kv_unset(const hl_cat_table_t *t, const char *what,
+                            const hl_ast_alter_table_t *alt, long pos, hl_arena_t *arena,
+                            hl_kv_t **kvs, int *n, hl_error_t *err);
 /* Builds a single-column STRING rowset named NAME from N lines. */
 hl_status_t hl_cmd_lines_result(hl_arena_t *arena, const char *name, char **lines, size_t n,
                                 hl_result_t *result, hl_error_t *err);

@@ -48,7 +48,16 @@ hl_status_t hl_cmd_show_columns(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_a
   hl_table_t *t;
   hl_status_t rc = hl_table_load_or_view(s, &q, arena, &t, err);
   if (rc != HL_OK) return rc;
-  return hl_cmd_lines_result(arena, "field", (char **)t->names, (size_t)t->n_all, result, err);
+  /* Hive's pattern ('*', '|', any case) over every column, partition keys
+   * last; SORTED orders the names, else they keep the table's order */
+  char **names = hl_arena_alloc(arena, sizeof *names * (size_t)(t->n_all ? t->n_all : 1));
+  if (!names) return hl_err_nomem(err);
+  size_t kept = 0;
+  for (int i = 0; i < t->n_all; i++)
+    if (!stmt->like_pattern || hl_like_match(stmt->like_pattern, t->names[i]))
+      names[kept++] = (char *)t->names[i];
+  if (stmt->show_sorted) hl_cmd_sort_strings(names, kept);
+  return hl_cmd_lines_result(arena, "field", names, kept, result, err);
 }
 
 /* ------------------------------------------------------ SHOW TBLPROPERTIES */

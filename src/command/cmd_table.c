@@ -973,25 +973,9 @@ hl_status_t hl_cmd_alter_table(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_ar
                          alt->props.items[i].value, arena, err);
     if (rc == HL_OK) rc = avro_alter_columns(s, alt, pos, arena, &nt, &avro_cols, err);
     break;
-  case HL_ALTER_UNSET_TBLPROPS: {
-    hl_kv_t *kept = hl_arena_alloc(arena, sizeof(hl_kv_t) * (size_t)(nt.n_params + 1));
-    if (!kept) return hl_err_nomem(err);
-    for (int k = 0; k < alt->n_keys; k++)
-      if (!alt->if_exists && !hl_kv_get(nt.params, nt.n_params, alt->keys[k]))
-        return hl_err_set_at(err, pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
-                             "property \"%s\" does not exist in table \"%s.%s\"", alt->keys[k],
-                             HL_TNAME(t));
-    int n = 0;
-    for (int i = 0; i < nt.n_params; i++) {
-      bool drop = false;
-      for (int k = 0; k < alt->n_keys; k++)
-        if (strcmp(nt.params[i].key, alt->keys[k]) == 0) drop = true;
-      if (!drop) kept[n++] = nt.params[i];
-    }
-    nt.params = kept;
-    nt.n_params = n;
+  case HL_ALTER_UNSET_TBLPROPS:
+    rc = hl_cmd_kv_unset(t->cat, "table", alt, pos, arena, &nt.params, &nt.n_params, err);
     break;
-  }
   case HL_ALTER_SET_LOCATION:
     rc = hl_cmd_resolve_location(alt->location, NULL, pos, arena, &nt.location, err);
     if (rc == HL_OK) rc = hl_loc_allow_check_table(s, nt.location, nt.db_name, nt.name, NULL, err);

@@ -539,6 +539,28 @@ hl_status_t hl_cmd_text_codec_ext(const char *value, const char **ext, hl_error_
                     value);
 }
 
+hl_status_t hl_cmd_kv_unset(const hl_cat_table_t *t, const char *what,
+                            const hl_ast_alter_table_t *alt, long pos, hl_arena_t *arena,
+                            hl_kv_t **kvs, int *n, hl_error_t *err) {
+  for (int k = 0; k < alt->n_keys; k++)
+    if (!alt->if_exists && !hl_kv_get(t->params, t->n_params, alt->keys[k]))
+      return hl_err_set_at(err, pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
+                           "property \"%s\" does not exist in %s \"%s.%s\"", alt->keys[k], what,
+                           t->db_name, t->name);
+  hl_kv_t *kept = hl_arena_alloc(arena, sizeof(hl_kv_t) * (size_t)(t->n_params + 1));
+  if (!kept) return hl_err_nomem(err);
+  int m = 0;
+  for (int i = 0; i < t->n_params; i++) {
+    bool drop = false;
+    for (int k = 0; k < alt->n_keys; k++)
+      if (strcmp(t->params[i].key, alt->keys[k]) == 0) drop = true;
+    if (!drop) kept[m++] = t->params[i];
+  }
+  *kvs = kept;
+  *n = m;
+  return HL_OK;
+}
+
 hl_status_t hl_cmd_kv_put(hl_kv_t **kvs, int *n, const char *key, const char *value,
                           hl_arena_t *arena, hl_error_t *err) {
   char *v = hl_arena_strdup(arena, value ? value : "");

@@ -1,5 +1,6 @@
 /*
- * cmd_view.c -- CREATE VIEW, ALTER VIEW ... AS and DROP VIEW.
+ * cmd_view.c -- CREATE VIEW, ALTER VIEW (AS query, RENAME TO, SET / UNSET
+ * TBLPROPERTIES) and DROP VIEW.
  *
  * A view is a catalog record (hl_cat_table_t.view, Hive's VIRTUAL_VIEW)
  * holding the query as written (view_original_text) and the same query
@@ -313,6 +314,75 @@ hl_status_t hl_cmd_drop_view(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_aren
                          t->cat->name);
   if ((rc = hl_cat_begin(s->cat, err)) != HL_OK) return rc;
   rc = hl_cat_table_drop(s->cat, t->cat->id, err);
+  if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
+  if (rc != HL_OK) hl_cat_rollback(s->cat);
+  return rc;
+}
+
+/* ------------------------------------------------------- ALTER VIEW */
+
+/* ALTER VIEW v RENAME TO w | SET TBLPROPERTIES | UNSET TBLPROPERTIES: the
+ * view's catalog record only (a view has no data, so no write
+ * transaction).  Views that name v by its old name stop binding, as in
+ * Hive; v's own query is unchanged (its expanded text names every table
+ * with its database already, so v means the same in another database). */
+hl_status_t hl_cmd_alter_view(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *arena,
+                              hl_result_t *result, hl_error_t *err) {
+  const hl_ast_alter_table_t *alt = stmt->alter_table;
+  hl_table_t *v;
+  hl_status_t rc = hl_table_load_or_view(s, &alt->name, arena, &v, err);
+  if (rc != HL_OK) return rc;
+  if (!v->cat->view)
+    return hl_err_set_at(err, alt->name.pos, HL_ERROR, HL_SS(WRONG_OBJECT_TYPE),
+                         "\"%s.%s\" is a table, not a view (use ALTER TABLE)", HL_TNAME(v));
+  hl_cat_table_t nt = *v->cat;
+  switch (alt->kind) {
+  case HL_ALTER_RENAME: {
+    rc = hl_cmd_check_name("view", alt->new_name.name, alt->new_name.pos, arena, err);
+    if (rc != HL_OK) return rc;
+    char *db = hl_arena_strdup(arena, alt->new_name.db ? alt->new_name.db : v->cat->db_name);
+    if (!db) return hl_err_nomem(err);
+    for (char *c = db; *c; c++)
+      if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+    hl_cat_db_t *d;
+    hl_error_t e;
+    hl_err_init(&e);
+    if ((rc = hl_cat_db_get(s->cat, db, arena, &d, &e)) != HL_OK) {
+      hl_err_move(err, &e);
+      return hl_err_position(err, alt->new_name.pos), rc;
+    }
+    hl_cat_table_t *clash = NULL;
+    rc = hl_cat_table_get(s->cat, d->name, alt->new_name.name, arena, &clash, &e);
+    /* the view's own name again is no rename (Hive's metastore skips it) */
+    if (rc == HL_OK && clash->id == v->cat->id) return HL_OK;
+    if (rc == HL_OK)
+      return hl_err_set_at(err, alt->new_name.pos, HL_CONSTRAINT, HL_SS(DUPLICATE_TABLE),
+                           "table \"%s.%s\" already exists", clash->db_name, clash->name);
+    if (rc != HL_NOTFOUND || strcmp(e.sqlstate, HL_SS(UNDEFINED_TABLE)) != 0) {
+      hl_err_move(err, &e);
+      return rc;
+    }
+    hl_err_clear(&e);
+    rc = HL_OK;
+    nt.db_name = d->name;
+    nt.name = alt->new_name.name;
+    break;
+  }
+  case HL_ALTER_SET_TBLPROPS:
+    for (int i = 0; rc == HL_OK && i < alt->props.n; i++)
+      rc = hl_cmd_kv_put(&nt.params, &nt.n_params, alt->props.items[i].key,
+                         alt->props.items[i].value, arena, err);
+    break;
+  case HL_ALTER_UNSET_TBLPROPS:
+    rc = hl_cmd_kv_unset(v->cat, "view", alt, stmt->pos, arena, &nt.params, &nt.n_params, err);
+    break;
+  default:
+    return hl_err_set_at(err, stmt->pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR),
+                         "unknown ALTER VIEW form");
+  }
+  if (rc != HL_OK) return rc;
+  if ((rc = hl_cat_begin(s->cat, err)) != HL_OK) return rc;
+  rc = hl_cat_table_update(s->cat, &nt, err);
   if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);
   if (rc != HL_OK) hl_cat_rollback(s->cat);
   return rc;

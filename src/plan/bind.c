@@ -22,6 +22,7 @@
 #include "session/params.h"
 #include "sql/parser.h"
 #include "util/mem.h"
+#include "util/tz.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1305,6 +1306,12 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
   case 'd':
     e->type = hl_type_prim(HL_T_DOUBLE);
     break;
+  case 'f':
+    e->type = hl_type_prim(HL_T_FLOAT);
+    break;
+  case 'h':
+    e->type = hl_type_prim(HL_T_SMALLINT);
+    break;
   case 'b':
     e->type = hl_type_prim(HL_T_BOOLEAN);
     break;
@@ -1405,6 +1412,15 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
       return hl_err_nomem(b->err), NULL;
     }
     e->regex = re;
+  }
+  /* from/to_utc_timestamp: a constant zone is read once */
+  if ((e->fn->impl == hl_fn_from_utc_timestamp || e->fn->impl == hl_fn_to_utc_timestamp) &&
+      e->args[1]->kind == HL_EX_CONST && !e->args[1]->value.is_null) {
+    const hl_str_t *z = &e->args[1]->value.u.s;
+    char *name = hl_arena_strndup(b->arena, z->ptr, z->len);
+    if (!name) return hl_err_nomem(b->err), NULL;
+    if (hl_tz_load(name, b->arena, &e->tz, b->err) != HL_OK) return NULL;
+    e->tz_const = true;
   }
   return e;
 }
@@ -1793,6 +1809,27 @@ static hl_expr_t *bind_struct_call(binder_t *b, hl_expr_t *e, const hl_ast_expr_
   return e;
 }
 
+/* Argument 2 of array_contains / array_position / array_remove (a, v),
+ * cast to the type it compares with A's elements (of type ET) in: their
+ * common type when both are numbers or both strings; other pairs of
+ * different types (complex ones included) are refused, as Hive requires v
+ * to have the element type. */
+static bool bind_elem_value(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a,
+                            const hl_type_t *et) {
+  const hl_type_t *vt = e->args[1]->type, *c = et;
+  if (et->id == HL_T_NULL) c = vt->id == HL_T_NULL ? hl_type_prim(HL_T_STRING) : vt;
+  if (vt->id != HL_T_NULL && et->id != HL_T_NULL && !hl_type_equal(vt, et)) {
+    if (hl_type_is_numeric(vt) && hl_type_is_numeric(et)) {
+      if (!(c = common_type(b, et, vt, a->args[1]->pos))) return false;
+    } else if (hl_type_is_string(vt) && hl_type_is_string(et)) {
+      c = hl_type_prim(HL_T_STRING);
+    } else {
+      return kind_error(b, a, 1, type_name(b, et), vt), false;
+    }
+  }
+  return (e->args[1] = cast_to(b, e->args[1], c)) != NULL;
+}
+
 /* size, array_contains, sort_array, map_keys, map_values, struct,
  * named_struct: argument kinds are checked here, at the argument. */
 static hl_expr_t *bind_complex_call(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
@@ -1835,22 +1872,104 @@ static hl_expr_t *bind_complex_call(binder_t *b, hl_expr_t *e, const hl_ast_expr
     e->type = t;
     return e;
   }
-  /* array_contains(a, v): v and the elements compare in their common type
-   * when both are numbers or both strings; other pairs of different types
-   * (complex ones included) are refused, as Hive requires v to have the
-   * element type */
-  const hl_type_t *vt = e->args[1]->type, *c = et;
-  if (vt->id != HL_T_NULL && !hl_type_equal(vt, et)) {
-    if (hl_type_is_numeric(vt) && hl_type_is_numeric(et)) {
-      if (!(c = common_type(b, et, vt, a->args[1]->pos))) return NULL;
-    } else if (hl_type_is_string(vt) && hl_type_is_string(et)) {
-      c = hl_type_prim(HL_T_STRING);
-    } else {
-      return kind_error(b, a, 1, type_name(b, et), vt);
+  if (!bind_elem_value(b, e, a, et)) return NULL;
+  e->type = hl_type_prim(HL_T_BOOLEAN);
+  return e;
+}
+
+/* sort_array_by(array<struct>, 'f1', ..., ['ASC'|'DESC']): the names
+ * constant strings naming fields (any case); the result has the array's
+ * type.  Names from columns would need a per-row lookup Hive does but
+ * hivelite does not yet (0A000). */
+static hl_expr_t *bind_sort_array_by(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  const hl_type_t *t = e->args[0]->type;
+  if (t->id != HL_T_ARRAY || t->children[0]->id != HL_T_STRUCT)
+    return kind_error(b, a, 0, "an array of structs", t);
+  const hl_type_t *st = t->children[0];
+  for (int k = 1; k < e->n_args; k++) {
+    if (!(e->args[k] = cast_to(b, e->args[k], hl_type_prim(HL_T_STRING)))) return NULL;
+    if (e->args[k]->kind != HL_EX_CONST || e->args[k]->value.is_null) {
+      hl_err_set_at(b->err, a->args[k]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "sort_array_by with a field name that is not a constant is not supported yet");
+      return NULL;
+    }
+    const hl_str_t *name = &e->args[k]->value.u.s;
+    if (k > 1 && k == e->n_args - 1 && hl_fn_sort_direction(name)) continue;
+    if (hl_fn_struct_field(st, name) < 0) {
+      hl_err_set_at(b->err, a->args[k]->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                    "the struct %s has no field \"%.*s\"", type_name(b, st), (int)name->len,
+                    name->ptr);
+      return NULL;
     }
   }
-  if (!(e->args[1] = cast_to(b, e->args[1], c))) return NULL;
-  e->type = hl_type_prim(HL_T_BOOLEAN);
+  e->type = t;
+  return e;
+}
+
+/* Hive 4's array_* functions (vector/func_array.c): argument 1 an array
+ * (an untyped NULL one of STRING), then per function. */
+static hl_expr_t *bind_array_call(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  const char *n = e->fn->name + 6; /* after "array_" */
+  const hl_type_t *str = hl_type_prim(HL_T_STRING);
+  hl_type_t *sa = array_type(b, str);
+  if (!sa) return NULL;
+  bool two = strcmp(n, "union") == 0 || strcmp(n, "intersect") == 0 || strcmp(n, "except") == 0;
+  /* array_position(NULL, v) / array_remove(NULL, v): an array of v's type */
+  if (e->n_args == 2 && !two && e->args[0]->type->id == HL_T_NULL &&
+      !hl_type_is_complex(e->args[1]->type) && e->args[1]->type->id != HL_T_NULL &&
+      !(sa = array_type(b, e->args[1]->type)))
+    return NULL;
+  for (int k = 0; k < (two ? 2 : 1); k++) {
+    if (e->args[k]->type->id == HL_T_NULL && !(e->args[k] = cast_to(b, e->args[k], sa)))
+      return NULL;
+    if (e->args[k]->type->id != HL_T_ARRAY)
+      return kind_error(b, a, k, "an array", e->args[k]->type);
+  }
+  const hl_type_t *t = e->args[0]->type, *et = t->children[0];
+  if (has_map(et)) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "%s over arrays of %s values is not supported", e->fn->name, type_name(b, et));
+    return NULL;
+  }
+  e->type = t;
+  if (strcmp(n, "min") == 0 || strcmp(n, "max") == 0) {
+    e->type = et->id == HL_T_NULL ? str : et;
+  } else if (strcmp(n, "join") == 0) {
+    if (hl_type_is_complex(et)) return kind_error(b, a, 0, "an array of primitive values", t);
+    for (int k = 1; k < e->n_args; k++)
+      if (!(e->args[k] = cast_to(b, e->args[k], str))) return NULL;
+    e->type = str;
+  } else if (strcmp(n, "position") == 0 || strcmp(n, "remove") == 0) {
+    if (!bind_elem_value(b, e, a, et)) return NULL;
+    if (n[0] == 'p') e->type = hl_type_prim(HL_T_INT);
+  } else if (strcmp(n, "slice") == 0) {
+    for (int k = 1; k < 3; k++) {
+      if (!hl_type_is_integer(e->args[k]->type) && e->args[k]->type->id != HL_T_NULL)
+        return kind_error(b, a, k, "an integer", e->args[k]->type);
+      if (!(e->args[k] = cast_to(b, e->args[k], hl_type_prim(HL_T_BIGINT)))) return NULL;
+    }
+  } else if (two) {
+    /* both arrays in one element type: equal, or both numbers (the
+     * common one) or both strings, as array_contains takes its value */
+    const hl_type_t *et2 = e->args[1]->type->children[0], *c = et;
+    if (!hl_type_equal(et, et2)) {
+      if (et->id == HL_T_NULL)
+        c = et2;
+      else if (et2->id == HL_T_NULL)
+        c = et;
+      else if (hl_type_is_numeric(et) && hl_type_is_numeric(et2))
+        c = common_type(b, et, et2, a->args[1]->pos);
+      else if (hl_type_is_string(et) && hl_type_is_string(et2))
+        c = str;
+      else
+        return kind_error(b, a, 1, type_name(b, t), e->args[1]->type);
+      hl_type_t *ct = c ? array_type(b, c) : NULL;
+      if (!ct || !(e->args[0] = cast_to(b, e->args[0], ct)) ||
+          !(e->args[1] = cast_to(b, e->args[1], ct)))
+        return NULL;
+      e->type = ct;
+    }
+  }
   return e;
 }
 
@@ -2068,6 +2187,10 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
              fn->impl == hl_fn_sort_array || fn->impl == hl_fn_map_keys ||
              fn->impl == hl_fn_map_values || fn->impl == hl_fn_struct) {
     return bind_complex_call(b, e, a);
+  } else if (strncmp(n, "array_", 6) == 0) {
+    return bind_array_call(b, e, a);
+  } else if (strcmp(n, "sort_array_by") == 0) {
+    return bind_sort_array_by(b, e, a);
   } else if (strcmp(n, "abs") == 0) {
     const hl_type_t *t = numeric_operand(b, e->args[0]->type, a->args[0]->pos);
     if (!t || !(e->args[0] = cast_to(b, e->args[0], t))) return NULL;

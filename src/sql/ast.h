@@ -429,6 +429,7 @@ typedef enum hl_ast_stmt_kind {
   HL_STMT_ANALYZE,     /* table + part_spec (items without value: every value), analyze_* */
   HL_STMT_CREATE_VIEW, /* create_view: CREATE VIEW and ALTER VIEW ... AS */
   HL_STMT_DROP_VIEW,   /* table, if_exists */
+  HL_STMT_ALTER_VIEW,  /* alter_table (name = the view): RENAME, SET / UNSET TBLPROPERTIES */
   HL_STMT_SHOW_TABLE_EXTENDED, /* SHOW TABLE EXTENDED [IN db_name] LIKE like_pattern
                                   [PARTITION part_spec] */
   HL_STMT_CREATE_CATALOG,      /* catalog_name, if_not_exists, comment, props */
@@ -527,6 +528,7 @@ typedef struct hl_ast_stmt {
   hl_ast_qname_t table;
   bool purge;                    /* DROP TABLE ... PURGE */
   char *prop_key;                /* SHOW TBLPROPERTIES t ('key') */
+  bool show_sorted;              /* SHOW SORTED COLUMNS: names in order, not the table's */
   hl_ast_part_spec_t *part_spec; /* SHOW PARTITIONS / DESCRIBE / LOAD */
   hl_ast_select_t *show_filter;  /* SHOW PARTITIONS ... [WHERE] [ORDER BY] [LIMIT]: only
                                   * where/order_by/limit/offset are set; NULL if none */

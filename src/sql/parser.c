@@ -2432,22 +2432,72 @@ static hl_status_t parse_alter_catalog(parser_t *p, hl_ast_stmt_t *st) {
   return syntax_error(p);
 }
 
+/* TBLPROPERTIES [IF EXISTS] ('key', ...) of ALTER TABLE|VIEW ... UNSET. */
+static hl_status_t parse_unset_tblprops(parser_t *p, hl_ast_alter_table_t *a) {
+  TRY(expect_kw(p, "TBLPROPERTIES"));
+  TRY(parse_if_exists(p, &a->if_exists));
+  int cap = 0;
+  TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+  for (;;) {
+    char *key;
+    TRY(parse_string(p, &key));
+    PUSH(p, a->keys, a->n_keys, cap, key);
+    if (!at(p, HL_TK_COMMA)) break;
+    TRY(advance(p));
+  }
+  return expect(p, HL_TK_RPAREN, "\")\"");
+}
+
+/* ALTER VIEW v RENAME TO w | SET TBLPROPERTIES (...) | UNSET TBLPROPERTIES
+ * [IF EXISTS] (...), after the name (ALTER VIEW v AS query is a
+ * CREATE VIEW with alter set). */
+static hl_status_t parse_alter_view(parser_t *p, hl_ast_stmt_t *st, hl_ast_qname_t name) {
+  hl_ast_alter_table_t *a = zalloc(p, sizeof *a);
+  if (!a) return nomem(p);
+  st->kind = HL_STMT_ALTER_VIEW;
+  st->alter_table = a;
+  a->name = name;
+  if (at_kw(p, "RENAME")) {
+    a->kind = HL_ALTER_RENAME;
+    TRY(advance(p));
+    TRY(expect_kw(p, "TO"));
+    return parse_qname(p, &a->new_name);
+  }
+  if (at_kw(p, "SET")) {
+    TRY(advance(p));
+    if (at_kw(p, "TBLPROPERTIES")) {
+      a->kind = HL_ALTER_SET_TBLPROPS;
+      TRY(advance(p));
+      return parse_kvlist(p, &a->props);
+    }
+    if (at_kw(p, "OWNER")) return unsupported_word(p, st->pos, "ALTER VIEW SET");
+    return syntax_error(p);
+  }
+  if (at_kw(p, "UNSET")) {
+    a->kind = HL_ALTER_UNSET_TBLPROPS;
+    TRY(advance(p));
+    return parse_unset_tblprops(p, a);
+  }
+  /* ADD / DROP PARTITION: Hive's partitioned views, which hivelite lacks */
+  static const char *const other_view[] = {"ADD", "DROP", NULL};
+  if (word_in(p, &p->tok, other_view)) return unsupported_word(p, st->pos, "ALTER VIEW");
+  return syntax_error(p);
+}
+
 static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
   TRY(advance(p));
   if (at_kw(p, "CATALOG")) return parse_alter_catalog(p, st);
   if (at_kw(p, "VIEW")) {
+    hl_ast_qname_t name;
+    TRY(advance(p));
+    TRY(parse_qname(p, &name));
+    if (!at_kw(p, "AS")) return parse_alter_view(p, st, name);
     hl_ast_create_view_t *cv = zalloc(p, sizeof *cv);
     if (!cv) return nomem(p);
     st->kind = HL_STMT_CREATE_VIEW;
     st->create_view = cv;
     cv->alter = true;
-    TRY(advance(p));
-    TRY(parse_qname(p, &cv->name));
-    if (!at_kw(p, "AS")) {
-      static const char *const other_view[] = {"SET", "UNSET", "RENAME", "ADD", "DROP", NULL};
-      if (word_in(p, &p->tok, other_view)) return unsupported_word(p, st->pos, "ALTER VIEW");
-      return syntax_error(p);
-    }
+    cv->name = name;
     return parse_view_query(p, cv);
   }
   if (at_kw(p, "DATABASE") || at_kw(p, "SCHEMA")) {
@@ -2558,18 +2608,7 @@ static hl_status_t parse_alter(parser_t *p, hl_ast_stmt_t *st) {
     a->kind = HL_ALTER_UNSET_TBLPROPS;
     TRY(advance(p));
     if (at_kw(p, "SERDEPROPERTIES")) return unsupported_word(p, opos, "ALTER TABLE UNSET");
-    TRY(expect_kw(p, "TBLPROPERTIES"));
-    TRY(parse_if_exists(p, &a->if_exists));
-    int cap = 0;
-    TRY(expect(p, HL_TK_LPAREN, "\"(\""));
-    for (;;) {
-      char *key;
-      TRY(parse_string(p, &key));
-      PUSH(p, a->keys, a->n_keys, cap, key);
-      if (!at(p, HL_TK_COMMA)) break;
-      TRY(advance(p));
-    }
-    return expect(p, HL_TK_RPAREN, "\")\"");
+    return parse_unset_tblprops(p, a);
   }
   static const char *const other[] = {"ARCHIVE", "UNARCHIVE", "NOT",         "SKEWED",  "EXCHANGE",
                                       "RECOVER", "COMPACT",   "CONCATENATE", "UPDATE",  "ENABLE",
@@ -2642,6 +2681,11 @@ static hl_status_t parse_show(parser_t *p, hl_ast_stmt_t *st) {
       TRY(parse_catalog_db(p, st));
     }
     return parse_show_pattern(p, &st->like_pattern, true);
+  }
+  hl_sql_token_t nx_sorted = peek(p, 1);
+  if (at_kw(p, "SORTED") && tok_is_kw(p, &nx_sorted, "COLUMNS")) {
+    st->show_sorted = true;
+    TRY(advance(p));
   }
   if (at_kw(p, "COLUMNS")) {
     st->kind = HL_STMT_SHOW_COLUMNS;

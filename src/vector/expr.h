@@ -68,6 +68,10 @@ typedef struct hl_expr {
   const char *col_name;         /* HL_EX_COLUMN: for EXPLAIN */
   const struct hl_func_def *fn; /* HL_EX_FUNC */
   regex_t *regex;               /* HL_EX_LIKE rlike with a constant pattern */
+  /* from_utc_timestamp / to_utc_timestamp with a constant zone: loaded by
+   * the binder (tz NULL is UTC) */
+  bool tz_const;
+  const struct hl_tz *tz;
   struct hl_expr **args;
   int n_args;
   long pos;     /* source position, for errors */

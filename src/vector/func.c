@@ -73,8 +73,10 @@ static hl_status_t case_map(const hl_value_t *a, hl_value_t *out, hl_arena_t *ar
   char *p = hl_arena_alloc(arena, a[0].u.s.len ? a[0].u.s.len : 1);
   if (!p) return hl_err_nomem(err);
   for (uint32_t i = 0; i < a[0].u.s.len; i++) {
+    /* ASCII only, by arithmetic: toupper/tolower are a call per byte */
     unsigned char c = (unsigned char)a[0].u.s.ptr[i];
-    p[i] = (char)(c < 0x80 ? (upper ? toupper(c) : tolower(c)) : c);
+    unsigned char lo = upper ? 'a' : 'A';
+    p[i] = (char)((unsigned char)(c - lo) < 26 ? c ^ 0x20 : c);
   }
   out->u.s.ptr = p;
   out->u.s.len = a[0].u.s.len;
@@ -257,6 +259,16 @@ static const hl_func_def_t functions[] = {
     {"aes_encrypt", 2, 2, hl_fn_aes_encrypt, "BBB"},
     {"array", 0, -1, fn_array, NULL}, /* typed by the binder: ARRAY<common type> */
     {"array_contains", 2, 2, hl_fn_array_contains, NULL},
+    {"array_distinct", 1, 1, hl_fn_array_distinct, NULL},
+    {"array_except", 2, 2, hl_fn_array_except, NULL},
+    {"array_intersect", 2, 2, hl_fn_array_intersect, NULL},
+    {"array_join", 2, 3, hl_fn_array_join, NULL},
+    {"array_max", 1, 1, hl_fn_array_max, NULL},
+    {"array_min", 1, 1, hl_fn_array_min, NULL},
+    {"array_position", 2, 2, hl_fn_array_position, NULL},
+    {"array_remove", 2, 2, hl_fn_array_remove, NULL},
+    {"array_slice", 3, 3, hl_fn_array_slice, NULL},
+    {"array_union", 2, 2, hl_fn_array_union, NULL},
     {"ascii", 1, 1, hl_fn_ascii, "is"},
     {"asin", 1, 1, hl_fn_asin, "dd"},
     {"assert_true", 1, 1, hl_fn_assert_true, "sb"},
@@ -309,6 +321,7 @@ static const hl_func_def_t functions[] = {
     {"floor_year", 1, 1, hl_fn_floor_year, "TT"},
     {"format_number", 2, 2, hl_fn_format_number, "s*i"},
     {"from_unixtime", 1, 2, hl_fn_from_unixtime, "sls"},
+    {"from_utc_timestamp", 2, 2, hl_fn_from_utc_timestamp, "Tts"},
     {"get_json_object", 2, 2, hl_fn_get_json_object, "sss"},
     {"greatest", 2, -1, hl_fn_greatest, "cc"},
     {"hash", 1, -1, hl_fn_hash, "i*"},
@@ -391,6 +404,7 @@ static const hl_func_def_t functions[] = {
     {"sinh", 1, 1, hl_fn_sinh, "dd"},
     {"size", 1, 1, hl_fn_size, NULL},
     {"sort_array", 1, 1, hl_fn_sort_array, NULL},
+    {"sort_array_by", 2, -1, hl_fn_sort_array_by, NULL},
     {"soundex", 1, 1, hl_fn_soundex, "ss"},
     {"space", 1, 1, hl_fn_space, "si"},
     {"split", 2, 2, hl_fn_split, "Ass"},
@@ -405,6 +419,7 @@ static const hl_func_def_t functions[] = {
     {"to_date", 1, 1, hl_fn_to_date, "Dt"},
     {"to_epoch_milli", 1, 1, hl_fn_to_epoch_milli, "lT"},
     {"to_unix_timestamp", 1, 2, hl_fn_unix_timestamp, "l*s"},
+    {"to_utc_timestamp", 2, 2, hl_fn_to_utc_timestamp, "Tts"},
     {"translate", 3, 3, hl_fn_translate, "ssss"},
     {"trim", 1, 1, fn_trim, NULL},
     {"trunc", 2, 2, hl_fn_trunc, "sts"},
@@ -418,6 +433,15 @@ static const hl_func_def_t functions[] = {
     {"version", 0, 0, fn_session_value, "s"},
     {"weekofyear", 1, 1, hl_fn_weekofyear, "it"},
     {"width_bucket", 4, 4, hl_fn_width_bucket, "idddi"},
+    {"xpath", 2, 2, hl_fn_xpath, "Ass"},
+    {"xpath_boolean", 2, 2, hl_fn_xpath_boolean, "bss"},
+    {"xpath_double", 2, 2, hl_fn_xpath_number, "dss"},
+    {"xpath_float", 2, 2, hl_fn_xpath_number, "fss"},
+    {"xpath_int", 2, 2, hl_fn_xpath_number, "iss"},
+    {"xpath_long", 2, 2, hl_fn_xpath_number, "lss"},
+    {"xpath_number", 2, 2, hl_fn_xpath_number, "dss"},
+    {"xpath_short", 2, 2, hl_fn_xpath_number, "hss"},
+    {"xpath_string", 2, 2, hl_fn_xpath_string, "sss"},
     {"year", 1, 1, hl_fn_year, "it"},
 };
 

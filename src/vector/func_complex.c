@@ -26,13 +26,13 @@ HL_FN(hl_fn_size) {
  * array_contains use: NULL below every value; arrays element by element,
  * then the shorter first; structs field by field.  Maps are not ordered
  * (the binder refuses them), nor are they in Hive. */
-static int cmp_value(const hl_type_t *t, const hl_value_t *x, const hl_value_t *y) {
+int hl_fn_cmp_value(const hl_type_t *t, const hl_value_t *x, const hl_value_t *y) {
   if (x->is_null || y->is_null) return x->is_null ? (y->is_null ? 0 : -1) : 1;
   if (t->id != HL_T_ARRAY && t->id != HL_T_STRUCT) return hl_value_compare(t, x, y);
   uint32_t n = x->u.list.n < y->u.list.n ? x->u.list.n : y->u.list.n;
   for (uint32_t i = 0; i < n; i++) {
     const hl_type_t *ct = t->id == HL_T_ARRAY ? t->children[0] : t->children[i];
-    int r = cmp_value(ct, &x->u.list.items[i], &y->u.list.items[i]);
+    int r = hl_fn_cmp_value(ct, &x->u.list.items[i], &y->u.list.items[i]);
     if (r) return r;
   }
   return x->u.list.n < y->u.list.n ? -1 : x->u.list.n > y->u.list.n;
@@ -57,7 +57,7 @@ HL_FN(hl_fn_array_contains) {
       if (y.is_null) continue;
       x = &y;
     }
-    if (cmp_value(ct, x, &a[1]) == 0) {
+    if (hl_fn_cmp_value(ct, x, &a[1]) == 0) {
       out->u.b = true;
       break;
     }
@@ -72,7 +72,7 @@ typedef struct sort_ctx {
 
 static int cmp_items(const void *ctx, size_t x, size_t y) {
   const sort_ctx_t *c = ctx;
-  return cmp_value(c->type, &c->items[x], &c->items[y]);
+  return hl_fn_cmp_value(c->type, &c->items[x], &c->items[y]);
 }
 
 /* sort_array(a): ascending, NULL elements first (Hive); equal elements keep

@@ -14,6 +14,7 @@
 
 #define G(c) "org.apache.hadoop.hive.ql.udf.generic." c
 #define U(c) "org.apache.hadoop.hive.ql.udf." c
+#define X(c) "org.apache.hadoop.hive.ql.udf.xml." c
 #define S    HL_FK_SCALAR
 #define A    HL_FK_AGGREGATE
 #define W    HL_FK_WINDOW
@@ -83,6 +84,42 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(1, 2, 3);\n[1,2,3]", G("GenericUDFArray")},
     {"array_contains", S, "_FUNC_(array, value) - TRUE when the array holds value",
      "> SELECT _FUNC_(array(1, 2, 3), 2);\ntrue", G("GenericUDFArrayContains")},
+    {"array_distinct", S,
+     "_FUNC_(array(obj1, obj2,...)) - the array without repeated values, each kept where it "
+     "first occurs",
+     "> SELECT _FUNC_(array('b', 'd', 'd', 'a'));\n[\"b\",\"d\",\"a\"]",
+     G("GenericUDFArrayDistinct")},
+    {"array_except", S,
+     "_FUNC_(array1, array2) - the distinct elements of array1 that array2 does not hold",
+     "> SELECT _FUNC_(array(1, 2, 3,4), array(2,3));\n[1,4]", G("GenericUDFArrayExcept")},
+    {"array_intersect", S,
+     "_FUNC_(array1, array2) - the distinct elements of array1 that array2 also holds",
+     "> SELECT _FUNC_(array(1, 2, 3,4), array(1,2,3));\n[1,2,3]", G("GenericUDFArrayIntersect")},
+    {"array_join", S,
+     "_FUNC_(array, delimiter, replaceNull) - the elements as strings joined by delimiter; NULL "
+     "elements skipped, or written as replaceNull",
+     "> SELECT _FUNC_(array(1, 2, 3,4), ',');\n1,2,3,4\n"
+     "> SELECT _FUNC_(array(1, 2, NULL, 4), ',',':');\n1,2,:,4",
+     G("GenericUDFArrayJoin")},
+    {"array_max", S,
+     "_FUNC_(array(obj1, obj2,...)) - the largest non-NULL element (NULL for an empty array)",
+     "> SELECT _FUNC_(array(1, 3, 0, NULL));\n3", G("GenericUDFArrayMax")},
+    {"array_min", S,
+     "_FUNC_(array(obj1, obj2,...)) - the smallest non-NULL element (NULL for an empty array)",
+     "> SELECT _FUNC_(array(1, 3, 0, NULL));\n0", G("GenericUDFArrayMin")},
+    {"array_position", S,
+     "_FUNC_(array, element) - the 1-based position of the first occurrence of element, 0 when "
+     "absent; NULL when element is NULL",
+     "> SELECT _FUNC_(array(1, 2, 3,4,2), 2);\n2", G("GenericUDFArrayPosition")},
+    {"array_remove", S, "_FUNC_(array, element) - the array without the elements equal to element",
+     "> SELECT _FUNC_(array(1, 2, 3,4,2), 2);\n[1,3,4]", G("GenericUDFArrayRemove")},
+    {"array_slice", S,
+     "_FUNC_(array, start, length) - the length elements from the 0-based start (empty when "
+     "they run past the end)",
+     "> SELECT _FUNC_(array(1, 2, 3,4), 2,2);\n[3,4]", G("GenericUDFArraySlice")},
+    {"array_union", S,
+     "_FUNC_(array1, array2) - the distinct elements of array1, then those of array2",
+     "> SELECT _FUNC_(array(1, 2, 2,4), array(2,3));\n[1,2,4,3]", G("GenericUDFArrayUnion")},
     {"ascii", S, "_FUNC_(str) - the numeric value of the first character of str",
      "> SELECT _FUNC_('222');\n50\n> SELECT _FUNC_(2);\n50", U("UDFAscii")},
     {"asin", S, "_FUNC_(x) - the arc sine of x, NULL unless -1 <= x <= 1",
@@ -259,6 +296,11 @@ static const hl_func_doc_t docs[] = {
      "default yyyy-MM-dd HH:mm:ss",
      "> SELECT _FUNC_(0, 'yyyy-MM-dd HH:mm:ss');\n1970-01-01 00:00:00",
      G("GenericUDFFromUnixTime")},
+    {"from_utc_timestamp", S,
+     "_FUNC_(timestamp, string timezone) - the timestamp, read as UTC, shown in "
+     "timezone",
+     "> SELECT _FUNC_('1970-01-01 08:00:00','PST');\n1970-01-01 00:00:00",
+     G("GenericUDFFromUtcTimestamp")},
     {"get_json_object", S,
      "_FUNC_(json_txt, path) - the object at path ($, .key, [n], [*]) of the JSON text, NULL when "
      "the text is invalid or the path matches nothing",
@@ -558,6 +600,12 @@ static const hl_func_doc_t docs[] = {
     {"sort_array", S, "_FUNC_(array[, ascending]) - the array sorted in natural order",
      "> SELECT _FUNC_(array('b', 'd', 'c', 'a'));\n[\"a\",\"b\",\"c\",\"d\"]",
      G("GenericUDFSortArray")},
+    {"sort_array_by", S,
+     "_FUNC_(array(obj1, obj2,...),'f1','f2',...,['ASC','DESC']) - the array of structs sorted "
+     "by the named fields, ascending unless the last argument is DESC",
+     "> SELECT _FUNC_(array(struct('g',100),struct('b',200)),'col1','ASC');\n"
+     "[{\"col1\":\"b\",\"col2\":200},{\"col1\":\"g\",\"col2\":100}]",
+     G("GenericUDFSortArrayByField")},
     {"soundex", S, "_FUNC_(string) - the American Soundex code of string",
      "> SELECT _FUNC_('Miller');\nM460", G("GenericUDFSoundex")},
     {"space", S, "_FUNC_(n) - a string of n spaces", "> SELECT concat('[', _FUNC_(2), ']');\n[  ]",
@@ -608,6 +656,11 @@ static const hl_func_doc_t docs[] = {
      "_FUNC_(date[, pattern]) - the seconds since 1970-01-01 00:00:00 UTC of the date, timestamp "
      "or string (read with pattern)",
      "> SELECT _FUNC_('2016-04-08', 'yyyy-MM-dd');\n1460073600", G("GenericUDFToUnixTimeStamp")},
+    {"to_utc_timestamp", S,
+     "_FUNC_(timestamp, string timezone) - the timestamp, read in timezone, shown in "
+     "UTC",
+     "> SELECT _FUNC_('1970-01-01 00:00:00','PST');\n1970-01-01 08:00:00",
+     G("GenericUDFToUtcTimestamp")},
     {"translate", S,
      "_FUNC_(input, from, to) - input with each character of from replaced by the one at its "
      "position in to, or removed when to is shorter",
@@ -656,6 +709,40 @@ static const hl_func_doc_t docs[] = {
      "_FUNC_(expr, min_value, max_value, num_buckets) - the bucket (1..num_buckets) of expr among "
      "equal-width buckets over [min_value, max_value); 0 below, num_buckets + 1 above",
      "> SELECT _FUNC_(5.35, 0.024, 10.06, 5);\n3", G("GenericUDFWidthBucket")},
+    {"xpath", S,
+     "_FUNC_(xml, xpath) - the values of the nodes of xml that xpath selects (text and attribute "
+     "nodes), as an array of strings",
+     "> SELECT _FUNC_('<a><b>b1</b><b>b2</b><b>b3</b><c>c1</c><c>c2</c></a>', 'a/text()');\n[]\n"
+     "> SELECT _FUNC_('<a><b>b1</b><b>b2</b><b>b3</b><c>c1</c><c>c2</c></a>', "
+     "'a/b/text()');\n[\"b1\",\"b2\",\"b3\"]\n"
+     "> SELECT _FUNC_('<a><b>b1</b><b>b2</b><b>b3</b><c>c1</c><c>c2</c></a>', "
+     "'a/c/text()');\n[\"c1\",\"c2\"]",
+     X("GenericUDFXPath")},
+    {"xpath_boolean", S, "_FUNC_(xml, xpath) - the XPath boolean of xpath over xml",
+     "> SELECT _FUNC_('<a><b>b</b></a>', 'a/b');\ntrue\n"
+     "> SELECT _FUNC_('<a><b>10</b></a>', 'a/b < 10');\nfalse",
+     X("UDFXPathBoolean")},
+    {"xpath_double", S, "_FUNC_(xml, xpath) - the XPath number of xpath over xml, as a double",
+     "> SELECT _FUNC_('<a><b>1</b><b>2</b></a>', 'sum(a/b)');\n3.0", X("UDFXPathDouble")},
+    {"xpath_float", S, "_FUNC_(xml, xpath) - the XPath number of xpath over xml, as a float",
+     "> SELECT _FUNC_('<a><b>1</b><b>2</b></a>', 'sum(a/b)');\n3.0", X("UDFXPathFloat")},
+    {"xpath_int", S,
+     "_FUNC_(xml, xpath) - the XPath number of xpath over xml, as an integer (0 for NaN)",
+     "> SELECT _FUNC_('<a><b>1</b><b>2</b></a>', 'sum(a/b)');\n3", X("UDFXPathInteger")},
+    {"xpath_long", S,
+     "_FUNC_(xml, xpath) - the XPath number of xpath over xml, as a long (0 for NaN)",
+     "> SELECT _FUNC_('<a><b>1</b><b>2</b></a>', 'sum(a/b)');\n3", X("UDFXPathLong")},
+    {"xpath_number", S, "_FUNC_(xml, xpath) - the XPath number of xpath over xml, as a double",
+     "> SELECT _FUNC_('<a><b>1</b><b>2</b></a>', 'sum(a/b)');\n3.0", X("UDFXPathDouble")},
+    {"xpath_short", S,
+     "_FUNC_(xml, xpath) - the XPath number of xpath over xml, as a short (0 for NaN)",
+     "> SELECT _FUNC_('<a><b>1</b><b>2</b></a>', 'sum(a/b)');\n3", X("UDFXPathShort")},
+    {"xpath_string", S,
+     "_FUNC_(xml, xpath) - the XPath string of xpath over xml: the text of the first node it "
+     "selects",
+     "> SELECT _FUNC_('<a><b>bb</b><c>cc</c></a>', 'a/b');\nbb\n"
+     "> SELECT _FUNC_('<a><b>bb</b><c>cc</c></a>', 'a');\nbbcc",
+     X("UDFXPathString")},
     {"year", S, "_FUNC_(param) - the year of a date, timestamp or string",
      "> SELECT _FUNC_('2009-07-30');\n2009", U("UDFYear")},
 };
@@ -678,15 +765,6 @@ const hl_func_doc_t *hl_func_doc_lookup(const char *name) {
 static const char *const not_yet[] = {
     "$sum0",
     "approx_distinct",
-    "array_distinct",
-    "array_except",
-    "array_intersect",
-    "array_join",
-    "array_max",
-    "array_min",
-    "array_remove",
-    "array_slice",
-    "array_union",
     "assert_true_oom",
     "bloom_filter",
     "bucket_number",
@@ -707,7 +785,6 @@ static const char *const not_yet[] = {
     "exception_in_vertex_udaf",
     "exception_in_vertex_udf",
     "extract_union",
-    "from_utc_timestamp",
     "get_llap_splits",
     "get_splits",
     "get_sql_schema",
@@ -736,23 +813,12 @@ static const char *const not_yet[] = {
     "replicate_rows",
     "restrict_information_schema",
     "sentences",
-    "sort_array_by",
     "split_map_privs",
     "sq_count_check",
     "surrogate_key",
-    "to_utc_timestamp",
     "tumbling_window",
     "validate_acid_sort_order",
     "windowingtablefunction",
-    "xpath",
-    "xpath_boolean",
-    "xpath_double",
-    "xpath_float",
-    "xpath_int",
-    "xpath_long",
-    "xpath_number",
-    "xpath_short",
-    "xpath_string",
 };
 
 static int cmp_name(const void *key, const void *elem) {

@@ -15,6 +15,7 @@
  *   S a string, or ARRAY<STRING> kept as is (concat_ws)
  *   I an integer kept as is (TINYINT..BIGINT), anything else cast to
  *     STRING; as a result: the first argument's type so converted (mask)
+ *   f FLOAT, h SMALLINT: results only (xpath_float, xpath_short)
  */
 #ifndef HL_FUNC_INT_H
 #define HL_FUNC_INT_H
@@ -205,11 +206,44 @@ HL_FN(hl_fn_shiftright);
 HL_FN(hl_fn_shiftrightunsigned);
 
 /* func_complex.c */
+/* Hive's order of values of type T (ObjectInspectorUtils.compare): NULL
+ * equal to NULL and below every value; arrays and structs element by
+ * element, then the shorter first. */
+int hl_fn_cmp_value(const hl_type_t *t, const hl_value_t *x, const hl_value_t *y);
 HL_FN(hl_fn_size);
 HL_FN(hl_fn_array_contains);
 HL_FN(hl_fn_sort_array);
 HL_FN(hl_fn_map_keys);
 HL_FN(hl_fn_map_values);
 HL_FN(hl_fn_struct);
+
+/* func_xpath.c */
+HL_FN(hl_fn_xpath);
+HL_FN(hl_fn_xpath_string);
+HL_FN(hl_fn_xpath_boolean);
+/* xpath_number, _double, _float, _long, _int, _short: by the call's type */
+HL_FN(hl_fn_xpath_number);
+
+/* func_tz.c */
+HL_FN(hl_fn_from_utc_timestamp);
+HL_FN(hl_fn_to_utc_timestamp);
+
+/* func_array.c (typed by plan/bind.c's bind_array_call) */
+HL_FN(hl_fn_array_min);
+HL_FN(hl_fn_array_max);
+HL_FN(hl_fn_array_distinct);
+HL_FN(hl_fn_array_join);
+HL_FN(hl_fn_array_position);
+HL_FN(hl_fn_array_remove);
+HL_FN(hl_fn_array_slice);
+HL_FN(hl_fn_array_union);
+HL_FN(hl_fn_array_intersect);
+HL_FN(hl_fn_array_except);
+HL_FN(hl_fn_sort_array_by);
+/* sort_array_by's direction argument: 1 ASC, -1 DESC (any case, blanks
+ * trimmed), 0 neither. */
+int hl_fn_sort_direction(const hl_str_t *s);
+/* The index of struct ST's field NAME (any case), -1 when it has none. */
+int hl_fn_struct_field(const hl_type_t *st, const hl_str_t *name);
 
 #endif

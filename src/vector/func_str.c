@@ -69,9 +69,21 @@ static int64_t utf8_index(hl_str_t s, uint32_t off) {
 static const char *find_bytes(const char *h, size_t hn, const char *n, size_t nn) {
   if (nn == 0) return h;
   if (hn < nn) return NULL;
-  for (size_t i = 0; i + nn <= hn; i++)
-    if (h[i] == n[0] && memcmp(h + i, n, nn) == 0) return h + i;
+  /* memchr skips to each candidate first byte, far faster than a byte loop */
+  for (const char *e = h + hn - nn + 1; (h = memchr(h, n[0], (size_t)(e - h))); h++)
+    if (memcmp(h, n, nn) == 0) return h;
   return NULL;
+}
+
+/* Whether regex PAT matches only itself: no character that Java's (or
+ * POSIX's) syntax treats specially, so a byte search finds what the
+ * regex would (split's usual ',' or '\t'; Java's String.split has the
+ * same shortcut). */
+static bool regex_is_literal(hl_str_t pat) {
+  if (pat.len == 0) return false;
+  for (uint32_t i = 0; i < pat.len; i++)
+    if (strchr("\\^$.|?*+()[]{}", pat.ptr[i])) return false; /* NUL too: strchr finds it */
+  return true;
 }
 
 /* concat_ws(sep, s|array<string>, ...): NULL pieces and NULL elements of
@@ -248,11 +260,15 @@ static bool subject_search(const regex_t *re, const subject_t *s, size_t off, re
 
 HL_FN(hl_fn_split) {
   NULL_IF_ANY_NULL();
+  hl_str_t sep = a[1].u.s;
+  bool literal = regex_is_literal(sep);
   regex_t tmp;
-  const regex_t *re;
-  bool own;
-  hl_status_t rc = pattern(call, &a[1], &tmp, &re, &own, arena, err);
-  if (rc != HL_OK) return rc;
+  const regex_t *re = NULL;
+  bool own = false;
+  if (!literal) {
+    hl_status_t rc = pattern(call, &a[1], &tmp, &re, &own, arena, err);
+    if (rc != HL_OK) return rc;
+  }
   subject_t subj;
   bool ok = subject_init(&subj, arena, a[0].u.s.ptr, a[0].u.s.len);
   char *z = subject_text(&subj);
@@ -264,9 +280,21 @@ HL_FN(hl_fn_split) {
   }
   size_t off = 0, len = a[0].u.s.len;
   for (;;) {
-    regmatch_t m;
-    bool found = off <= len && subject_search(re, &subj, off, &m, 1) && m.rm_eo > m.rm_so;
-    size_t end = found ? (size_t)m.rm_so : len;
+    size_t so = 0, eo = 0;
+    bool found = false;
+    if (literal) {
+      const char *f = find_bytes(z + off, len - off, sep.ptr, sep.len);
+      if ((found = f != NULL)) {
+        so = (size_t)(f - z);
+        eo = so + sep.len;
+      }
+    } else {
+      regmatch_t m;
+      found = off <= len && subject_search(re, &subj, off, &m, 1) && m.rm_eo > m.rm_so;
+      so = (size_t)m.rm_so;
+      eo = (size_t)m.rm_eo;
+    }
+    size_t end = found ? so : len;
     if (n == cap) {
       hl_value_t *ni =
           hl_arena_realloc(arena, items, sizeof(hl_value_t) * cap, sizeof(hl_value_t) * cap * 2);
@@ -282,7 +310,7 @@ HL_FN(hl_fn_split) {
     items[n].u.s.len = (uint32_t)(end - off);
     n++;
     if (!found) break;
-    off = (size_t)m.rm_eo;
+    off = eo;
   }
   if (own) regfree(&tmp);
   out->is_null = false;
@@ -357,7 +385,8 @@ HL_FN(hl_fn_regexp_extract) {
   else if (idx < 0 || idx > 9 || (size_t)idx > re->re_nsub)
     rc = hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
                        "regexp_extract group %lld does not exist in the pattern", (long long)idx);
-  else if (regexec(re, z, 10, m, 0) != 0 || m[idx].rm_so < 0) {
+  /* only the groups up to IDX: glibc does less work for fewer */
+  else if (regexec(re, z, (size_t)idx + 1, m, 0) != 0 || m[idx].rm_so < 0) {
     /* Hive returns the empty string when nothing matches */
     out->is_null = false;
     out->u.s.ptr = z;

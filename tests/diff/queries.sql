@@ -1608,3 +1608,16 @@ SELECT corr(tiny, small), regr_avgx(num, amt), regr_count(amt, tiny), covar_pop(
 -- abs_tol: 1e-6
 
 SELECT corr(num, dbl), covar_pop(num, dbl), regr_count(num, dbl), regr_slope(num, dbl) FROM empty_t, t_all WHERE t_all.id < 0;
+
+# Hive 4's array functions next to DuckDB's list functions: order-free answers only (collect_list's order is the engine's); DuckDB's list_position is NULL where Hive's is 0
+SELECT cat, array_min(collect_list(num)), array_max(collect_list(num)), array_min(collect_list(name)), array_max(collect_list(day)) FROM t_all GROUP BY cat;
+-- duckdb: SELECT cat, list_min(list(num)), list_max(list(num)), list_min(list(name)), list_max(list(day)) FROM t_all GROUP BY cat
+
+SELECT cat, array_join(sort_array(array_distinct(collect_list(tiny))), ','), size(array_distinct(collect_list(small))) FROM t_all GROUP BY cat;
+-- duckdb: SELECT cat, array_to_string(list_sort(list_distinct(list(tiny))), ','), len(list_distinct(list(small))) FROM t_all GROUP BY cat
+
+SELECT cat, array_join(sort_array(array_intersect(collect_list(tiny), collect_list(CAST(small AS TINYINT)))), ','), array_join(sort_array(array_except(collect_list(tiny), collect_list(CAST(small AS TINYINT)))), ','), size(array_union(collect_list(tiny), collect_list(CAST(small AS TINYINT)))) FROM t_all WHERE small BETWEEN -128 AND 127 GROUP BY cat;
+-- duckdb: SELECT cat, array_to_string(list_sort(list_intersect(list(tiny), list(CAST(small AS TINYINT)))), ','), array_to_string(list_sort(list_filter(list_distinct(list(tiny)), x -> NOT list_contains(list(CAST(small AS TINYINT)), x))), ','), len(list_distinct(list_concat(list(tiny), list(CAST(small AS TINYINT))))) FROM t_all WHERE small BETWEEN -128 AND 127 GROUP BY cat
+
+SELECT id, array_position(array(1, 5, 7, 5), num % 8), array_join(array(name, cat), '/') FROM t_all WHERE id <= 3000 AND name IS NOT NULL AND cat IS NOT NULL AND num IS NOT NULL;
+-- duckdb: SELECT id, coalesce(list_position([1, 5, 7, 5], num % 8), 0), array_to_string([name, cat], '/') FROM t_all WHERE id <= 3000 AND name IS NOT NULL AND cat IS NOT NULL AND num IS NOT NULL

@@ -4,12 +4,15 @@
  * the function library: get_json_object documents and paths
  * (func_json.c), printf formats (func_format.c), date_format and
  * unix_timestamp patterns (func_date.c), str_to_map delimiters and
- * parse_url (func_text.c), conv (func_math.c).
+ * parse_url (func_text.c), conv (func_math.c), and time-zone names and
+ * POSIX TZ rules (util/tz.c through func_tz.c's from/to_utc_timestamp),
+ * XML documents and XPath expressions (func_xpath.c).
  *
  * Build (as the fuzz.funcs CTest entry does):
  *   clang -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc tests/fuzz/fuzz_funcs.c src/vector/[a-z]*.c src/util/[a-z]*.c -lcrypto -lz -lm -lpthread -o fuzz_funcs
  *
- * The first byte picks the parser; the rest is split at the first NUL
+ * The first byte picks the parser (0xF0 and above: time zones and XPath,
+ * so that the older corpus keeps its targets); the rest is split at the first NUL
  * byte into the text and the pattern (path, format, delimiter).  Every
  * call must return HL_OK or a clean error with a SQLSTATE, and a JSON
  * result must itself be valid for the same path language when it is an
@@ -19,6 +22,7 @@
 #include "vector/func_int.h"
 
 #include "util/mem.h"
+#include "util/tz.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -61,7 +65,7 @@ static void expect_clean(hl_status_t rc, hl_error_t *err) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1 || size > 1 << 16) return 0;
-  int which = data[0] % 7;
+  int which = data[0] >= 0xF0 ? 7 + data[0] % 3 : data[0] % 7;
   const char *text = (const char *)data + 1;
   size_t n = size - 1;
   const char *nul = memchr(text, 0, n);
@@ -150,6 +154,45 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     a[1] = str(part, strlen(part));
     a[2] = str(pat, pn);
     expect_clean(hl_fn_parse_url(&f.call, a, &out, arena, &err), &err);
+    break;
+  }
+  case 7: { /* from/to_utc_timestamp(ts, zone name): names as Java reads them */
+    const hl_type_t *types[2] = {ts, s};
+    make_call(&f, 2, types);
+    f.call.type = ts;
+    memset(&a[0], 0, sizeof a[0]);
+    uint64_t us = 0; /* any 64 bits, the extremes included */
+    for (size_t i = 0; i < pn && i < 8; i++)
+      us = us << 8 | (uint8_t)pat[i];
+    a[0].u.i = (int64_t)us;
+    a[1] = str(text, tn);
+    expect_clean(hl_fn_from_utc_timestamp(&f.call, a, &out, arena, &err), &err);
+    expect_clean(hl_fn_to_utc_timestamp(&f.call, a, &out, arena, &err), &err);
+    break;
+  }
+  case 8: { /* a POSIX TZ rule (a zone file's footer) and its offsets */
+    hl_tz_rule_t rule;
+    if (hl_tz_rule_parse(text, tn, &rule)) {
+      uint64_t t = 0;
+      for (size_t i = 0; i < pn && i < 8; i++)
+        t = t << 8 | (uint8_t)pat[i];
+      (void)hl_tz_rule_offset(&rule, (int64_t)(t % ((uint64_t)1 << 40)) - ((int64_t)1 << 39));
+    }
+    break;
+  }
+  case 9: { /* xpath(xml, path) in every result form */
+    const hl_type_t *types[2] = {s, s};
+    make_call(&f, 2, types);
+    a[0] = str(text, tn);
+    a[1] = str(pat, pn);
+    f.call.fn = hl_func_lookup("xpath");
+    expect_clean(hl_fn_xpath(&f.call, a, &out, arena, &err), &err);
+    expect_clean(hl_fn_xpath_string(&f.call, a, &out, arena, &err), &err);
+    expect_clean(hl_fn_xpath_boolean(&f.call, a, &out, arena, &err), &err);
+    const hl_type_t *nums[] = {d, hl_type_prim(HL_T_FLOAT), i64, hl_type_prim(HL_T_INT),
+                               hl_type_prim(HL_T_SMALLINT)};
+    f.call.type = nums[tn % 5];
+    expect_clean(hl_fn_xpath_number(&f.call, a, &out, arena, &err), &err);
     break;
   }
   default: { /* conv(num, from, to) */

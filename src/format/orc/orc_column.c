@@ -69,7 +69,7 @@ static hl_status_t load_dict(hl_orc_col_t *c, uint32_t size, hl_arena_t *arena, 
   return HL_OK;
 }
 
-hl_status_t hl_orc_col_start(hl_orc_col_t *c, Orcpb__StripeFooter *sf, const hl_orc_tz_t *tz,
+hl_status_t hl_orc_col_start(hl_orc_col_t *c, Orcpb__StripeFooter *sf, const hl_tz_t *tz,
                              hl_arena_t *arena, hl_error_t *err) {
   if (c->id >= sf->n_columns)
     return hl_orc_corrupt(err, "the stripe footer has no encoding for column %u", c->id);
@@ -95,7 +95,7 @@ hl_status_t hl_orc_col_start(hl_orc_col_t *c, Orcpb__StripeFooter *sf, const hl_
   hl_orc_bool_rle_init(&c->bools, &c->data_s);
   /* TIMESTAMP_INSTANT counts from 2015-01-01 UTC and shows UTC */
   c->tz = c->kind == ORCPB__TYPE__KIND__TIMESTAMP ? tz : NULL;
-  c->tz_base = ORC_EPOCH - hl_orc_tz_offset(c->tz, ORC_EPOCH);
+  c->tz_base = ORC_EPOCH - hl_tz_offset(c->tz, ORC_EPOCH);
   if (c->dict) {
     hl_status_t st = load_dict(c, enc->dictionary_size, arena, err);
     if (st != HL_OK) return st;
@@ -370,7 +370,7 @@ static hl_status_t read_dense(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl_v
       secs += c->tz_base;
       /* writers truncated negative milliseconds toward zero */
       if (secs < 0 && ns > 999999) secs -= 1;
-      secs += hl_orc_tz_offset(c->tz, secs); /* the writer's wall clock */
+      secs += hl_tz_offset(c->tz, secs); /* the writer's wall clock */
       out[i].u.i = secs * 1000000 + (int64_t)(ns / 1000);
     }
     return HL_OK;

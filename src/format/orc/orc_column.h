@@ -12,7 +12,7 @@
 #define HL_ORC_COLUMN_H
 
 #include "format/orc/orc_int.h"
-#include "format/orc/orc_tz.h"
+#include "util/tz.h"
 #include "util/value.h"
 
 typedef struct hl_orc_col hl_orc_col_t;
@@ -39,15 +39,15 @@ struct hl_orc_col {
   bool dict;               /* DICTIONARY(_V2) strings */
   hl_str_t *dict_vals;     /* in the stripe arena */
   uint64_t dict_n;
-  const hl_orc_tz_t *tz; /* TIMESTAMP: the stripe's writer zone (NULL: UTC) */
-  int64_t tz_base;       /* 2015-01-01 00:00:00 in that zone, UTC seconds */
+  const hl_tz_t *tz; /* TIMESTAMP: the stripe's writer zone (NULL: UTC) */
+  int64_t tz_base;   /* 2015-01-01 00:00:00 in that zone, UTC seconds */
 };
 
 /* Sets up C (and its children) for a stripe: streams were placed in the
  * *_s members by the reader (src NULL when absent).  ENC is the stripe
  * footer's encoding list.  Loads dictionaries into ARENA.  TZ is the
  * writer's zone (NULL: UTC). */
-hl_status_t hl_orc_col_start(hl_orc_col_t *c, Orcpb__StripeFooter *sf, const hl_orc_tz_t *tz,
+hl_status_t hl_orc_col_start(hl_orc_col_t *c, Orcpb__StripeFooter *sf, const hl_tz_t *tz,
                              hl_arena_t *arena, hl_error_t *err);
 /* Decodes N slots of C into OUT[0..n) (strings and trees in ARENA). */
 hl_status_t hl_orc_col_read(hl_orc_col_t *c, size_t n, hl_arena_t *arena, hl_value_t *out,

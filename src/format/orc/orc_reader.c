@@ -41,9 +41,9 @@ struct hl_orc_reader {
   bool in_stripe;
   uint64_t stripe_rows, stripe_row;
   uint64_t stripes_read;
-  bool any_bound;        /* some column is read (else rows are only counted) */
-  char *tz_name;         /* writer zone of the last stripe (reader arena) */
-  const hl_orc_tz_t *tz; /* its offsets, NULL for UTC */
+  bool any_bound;    /* some column is read (else rows are only counted) */
+  char *tz_name;     /* writer zone of the last stripe (reader arena) */
+  const hl_tz_t *tz; /* its offsets, NULL for UTC */
   bool failed;
   const hl_type_t *const *types; /* table types (borrowed) */
   const hl_scan_pred_t *preds;   /* pushed predicates (borrowed) */
@@ -313,9 +313,9 @@ static hl_status_t start_stripe(hl_orc_reader_t *r, const Orcpb__StripeInformati
   const char *zone = sf->writer_timezone ? sf->writer_timezone : "";
   if (!r->tz_name || strcmp(r->tz_name, zone) != 0) {
     if (!(r->tz_name = hl_arena_strdup(r->arena, zone))) return hl_err_nomem(err);
-    if ((st = hl_orc_tz_load(zone, r->arena, &r->tz, err)) != HL_OK) return st;
+    if ((st = hl_tz_load(zone, r->arena, &r->tz, err)) != HL_OK) return st;
   }
-  const hl_orc_tz_t *tz = r->tz;
+  const hl_tz_t *tz = r->tz;
   /* read the wanted ranges, merging near neighbours (streams are in file
    * order, so sorting is not needed; overlapping data is not possible) */
   for (size_t i = 0; i < n_want;) {

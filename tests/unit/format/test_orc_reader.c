@@ -15,7 +15,7 @@
  */
 #include "format/orc/orc.h"
 #include "format/orc/orc_int.h"
-#include "format/orc/orc_tz.h"
+#include "util/tz.h"
 #include "mutate.h"
 #include "test.h"
 #include "util/strbuf.h"
@@ -132,22 +132,22 @@ static void check_zone_rule(const char *zone, const char *want_rule) {
   hl_arena_t *a = hl_arena_create(0);
   hl_error_t err;
   hl_err_init(&err);
-  const hl_orc_tz_t *tz;
-  CHECK_INT(hl_orc_tz_load(zone, a, &tz, &err), HL_OK);
+  const hl_tz_t *tz;
+  CHECK_INT(hl_tz_load(zone, a, &tz, &err), HL_OK);
   if (!tz) { /* no tz database on this machine */
     hl_arena_destroy(a);
     return;
   }
   CHECK(tz->rule.valid);
-  hl_orc_tz_rule_t want;
-  CHECK(hl_orc_tz_rule_parse(want_rule, strlen(want_rule), &want));
+  hl_tz_rule_t want;
+  CHECK(hl_tz_rule_parse(want_rule, strlen(want_rule), &want));
   int mismatches = 0, hours = 0;
   int64_t from = hl_days_from_civil(2014, 1, 1) * 86400; /* Israel changed its rule in 2013 */
   int64_t to = tz->n ? tz->trans[tz->n - 1] : from;
   for (int64_t t = from; t < to; t += 3600, hours++) {
-    int32_t listed = hl_orc_tz_offset(tz, t);
-    if (hl_orc_tz_rule_offset(&tz->rule, t) != listed) mismatches++;
-    if (hl_orc_tz_rule_offset(&want, t) != listed) mismatches++;
+    int32_t listed = hl_tz_offset(tz, t);
+    if (hl_tz_rule_offset(&tz->rule, t) != listed) mismatches++;
+    if (hl_tz_rule_offset(&want, t) != listed) mismatches++;
   }
   if (mismatches) fprintf(stderr, "%s: %d mismatches in %d hours\n", zone, mismatches, hours);
   CHECK_INT(mismatches, 0);
@@ -155,20 +155,20 @@ static void check_zone_rule(const char *zone, const char *want_rule) {
 }
 
 TEST(time_zone_rules) {
-  hl_orc_tz_rule_t r;
+  hl_tz_rule_t r;
   const char *la = "PST8PDT,M3.2.0,M11.1.0";
-  CHECK(hl_orc_tz_rule_parse(la, strlen(la), &r));
+  CHECK(hl_tz_rule_parse(la, strlen(la), &r));
   CHECK_INT(r.std_off, -8 * 3600);
   CHECK_INT(r.dst_off, -7 * 3600);
   /* 2040-07-01 12:00 UTC is summer time, 2040-01-01 winter */
-  CHECK_INT(hl_orc_tz_rule_offset(&r, hl_days_from_civil(2040, 7, 1) * 86400 + 43200), -25200);
-  CHECK_INT(hl_orc_tz_rule_offset(&r, hl_days_from_civil(2040, 1, 1) * 86400 + 43200), -28800);
+  CHECK_INT(hl_tz_rule_offset(&r, hl_days_from_civil(2040, 7, 1) * 86400 + 43200), -25200);
+  CHECK_INT(hl_tz_rule_offset(&r, hl_days_from_civil(2040, 1, 1) * 86400 + 43200), -28800);
   const char *teh = "<+0330>-3:30";
-  CHECK(hl_orc_tz_rule_parse(teh, strlen(teh), &r));
+  CHECK(hl_tz_rule_parse(teh, strlen(teh), &r));
   CHECK_INT(r.std_off, 3 * 3600 + 1800);
   CHECK(!r.has_dst);
   const char *bad = "PST8PDT,M13.2.0,M11.1.0";
-  CHECK(!hl_orc_tz_rule_parse(bad, strlen(bad), &r));
+  CHECK(!hl_tz_rule_parse(bad, strlen(bad), &r));
   check_zone_rule("America/Los_Angeles", la);
   check_zone_rule("Europe/Berlin", "CET-1CEST,M3.5.0,M10.5.0/3");
   check_zone_rule("Australia/Sydney", "AEST-10AEDT,M10.1.0,M4.1.0/3");

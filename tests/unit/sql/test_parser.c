@@ -1111,6 +1111,25 @@ TEST(views_lateral_sample) {
   CHECK_INT(av->kind, HL_STMT_CREATE_VIEW);
   CHECK(av->create_view->alter);
   CHECK_STR(av->create_view->query_text, "(SELECT 1) UNION ALL SELECT 2");
+  PARSE(rv, "ALTER VIEW d.v RENAME TO e.w");
+  CHECK_INT(rv->kind, HL_STMT_ALTER_VIEW);
+  CHECK_INT(rv->alter_table->kind, HL_ALTER_RENAME);
+  CHECK_STR(rv->alter_table->name.db, "d");
+  CHECK_STR(rv->alter_table->new_name.db, "e");
+  CHECK_STR(rv->alter_table->new_name.name, "w");
+  PARSE(sv, "ALTER VIEW v SET TBLPROPERTIES ('a'='b', 'c'='d')");
+  CHECK_INT(sv->kind, HL_STMT_ALTER_VIEW);
+  CHECK_INT(sv->alter_table->kind, HL_ALTER_SET_TBLPROPS);
+  CHECK_INT(sv->alter_table->props.n, 2);
+  PARSE(uv, "ALTER VIEW v UNSET TBLPROPERTIES IF EXISTS ('a', 'c')");
+  CHECK_INT(uv->kind, HL_STMT_ALTER_VIEW);
+  CHECK_INT(uv->alter_table->kind, HL_ALTER_UNSET_TBLPROPS);
+  CHECK(uv->alter_table->if_exists);
+  CHECK_INT(uv->alter_table->n_keys, 2);
+  PARSE(sc, "SHOW SORTED COLUMNS IN t LIKE 'a*'");
+  CHECK_INT(sc->kind, HL_STMT_SHOW_COLUMNS);
+  CHECK(sc->show_sorted);
+  CHECK_STR(sc->like_pattern, "a*");
   PARSE(dv, "DROP VIEW IF EXISTS db.v");
   CHECK_INT(dv->kind, HL_STMT_DROP_VIEW);
   CHECK(dv->if_exists);
@@ -1270,8 +1289,9 @@ TEST(unsupported_statements) {
                     "CREATE MATERIALIZED VIEW is not supported yet", 0);
   CHECK_UNSUPPORTED("CREATE TEMPORARY FUNCTION f AS 'x'",
                     "CREATE TEMPORARY FUNCTION is not supported yet", 0);
-  CHECK_UNSUPPORTED("ALTER VIEW v SET TBLPROPERTIES ('a'='b')",
-                    "ALTER VIEW SET TBLPROPERTIES is not supported yet", 0);
+  CHECK_UNSUPPORTED("ALTER VIEW v ADD PARTITION (p='1')", "ALTER VIEW ADD is not supported yet", 0);
+  CHECK_UNSUPPORTED("ALTER VIEW v SET OWNER USER u", "ALTER VIEW SET OWNER is not supported yet",
+                    0);
   CHECK_UNSUPPORTED("ALTER DATABASE d SET LOCATION 'x'",
                     "ALTER DATABASE SET LOCATION is not supported yet", 0);
   CHECK_UNSUPPORTED("SET ROLE admin", "SET ROLE is not supported yet", 0);

@@ -1,18 +1,22 @@
 /*
- * orc_tz.c -- writer time zones for ORC TIMESTAMP columns.
+ * tz.c -- time zones by name, from the system's tz database: the UTC offset
+ * of a zone at an instant, and a wall-clock time of a zone on the UTC time
+ * line.  Used by the ORC reader (TIMESTAMP columns are stored in the
+ * writer's zone, the stripe footer's writerTimezone) and by the functions
+ * from_utc_timestamp / to_utc_timestamp (vector/func_tz.c).
  *
- * ORC stores a TIMESTAMP as seconds since 2015-01-01 00:00:00 in the
- * writer's time zone (the stripe footer's writerTimezone), counted on the
- * UTC time line.  Hive shows the writer's wall clock, so the reader needs
- * that zone's UTC offsets: they come from the system's compiled tz database
- * (/usr/share/zoneinfo, TZif files, RFC 8536; the 64-bit block of version
- * 2+ files).  After the last listed transition the POSIX TZ string of the
- * file's footer gives the offsets (slim tzdata lists few transitions and
- * leaves the rest to it); without one the last offset repeats.  A zone
- * name that is absent or unsafe as a path reads as UTC, as Java's
- * TimeZone.getTimeZone gives GMT for unknown ids.
+ * Offsets come from the compiled zone files under /usr/share/zoneinfo
+ * (TZif, RFC 8536; the 64-bit block of version 2+ files).  After the last
+ * listed transition the POSIX TZ string of the file's footer gives the
+ * offsets (slim tzdata lists few transitions and leaves the rest to it);
+ * without one the last offset repeats.  Names resolve as Java's
+ * TimeZone.getTimeZone resolves them, since Hive and ORC's Java writers
+ * name zones that way: tz database names, Java's three-letter aliases
+ * ("PST" is America/Los_Angeles), custom "GMT+hh:mm" offsets; a name that
+ * is none of these or is unsafe as a path reads as UTC, as Java gives GMT
+ * for unknown ids.
  */
-#include "format/orc/orc_tz.h"
+#include "util/tz.h"
 
 #include "util/mem.h"
 #include "util/value.h"
@@ -44,7 +48,7 @@ static bool safe_name(const char *name) {
 }
 
 /* Parses a TZif image BUF[0..len) into TZ.  False when malformed. */
-static bool parse_tzif(const uint8_t *buf, size_t len, hl_arena_t *arena, hl_orc_tz_t *tz) {
+static bool parse_tzif(const uint8_t *buf, size_t len, hl_arena_t *arena, hl_tz_t *tz) {
   if (len < 44 || memcmp(buf, "TZif", 4) != 0) return false;
   bool v2 = buf[4] >= '2';
   size_t pos = 0;
@@ -81,17 +85,71 @@ static bool parse_tzif(const uint8_t *buf, size_t len, hl_arena_t *arena, hl_orc
     if (tsize == 8 && foot < len && buf[foot] == '\n') {
       const uint8_t *nl = memchr(buf + foot + 1, '\n', len - foot - 1);
       if (nl)
-        hl_orc_tz_rule_parse((const char *)buf + foot + 1, (size_t)(nl - (buf + foot + 1)),
-                             &tz->rule);
+        hl_tz_rule_parse((const char *)buf + foot + 1, (size_t)(nl - (buf + foot + 1)), &tz->rule);
     }
     return true;
   }
   return false;
 }
 
-hl_status_t hl_orc_tz_load(const char *name, hl_arena_t *arena, const hl_orc_tz_t **out,
-                           hl_error_t *err) {
+/* Java's three-letter zone ids (TimeZone's legacy table) that are no file
+ * of the tz database; EST, MST and HST are files (fixed offsets). */
+static const char *const short_ids[][2] = {
+    {"ACT", "Australia/Darwin"},
+    {"AET", "Australia/Sydney"},
+    {"AGT", "America/Argentina/Buenos_Aires"},
+    {"ART", "Africa/Cairo"},
+    {"AST", "America/Anchorage"},
+    {"BET", "America/Sao_Paulo"},
+    {"BST", "Asia/Dhaka"},
+    {"CAT", "Africa/Harare"},
+    {"CNT", "America/St_Johns"},
+    {"CST", "America/Chicago"},
+    {"CTT", "Asia/Shanghai"},
+    {"EAT", "Africa/Addis_Ababa"},
+    {"ECT", "Europe/Paris"},
+    {"IET", "America/Indiana/Indianapolis"},
+    {"IST", "Asia/Kolkata"},
+    {"JST", "Asia/Tokyo"},
+    {"MIT", "Pacific/Apia"},
+    {"NET", "Asia/Yerevan"},
+    {"NST", "Pacific/Auckland"},
+    {"PLT", "Asia/Karachi"},
+    {"PNT", "America/Phoenix"},
+    {"PRT", "America/Puerto_Rico"},
+    {"PST", "America/Los_Angeles"},
+    {"SST", "Pacific/Guadalcanal"},
+    {"VST", "Asia/Ho_Chi_Minh"},
+};
+
+/* Java's custom id "GMT" [+-] h[h] [[:]mm]: the offset in seconds, or
+ * false when NAME is not one. */
+static bool custom_id(const char *name, int32_t *off) {
+  if (strncmp(name, "GMT", 3) != 0 || (name[3] != '+' && name[3] != '-')) return false;
+  const char *p = name + 4;
+  int h = 0, m = 0, nh = 0, nm = 0;
+  while (*p >= '0' && *p <= '9' && nh < 2)
+    h = h * 10 + (*p++ - '0'), nh++;
+  if (*p == ':') p++;
+  while (*p >= '0' && *p <= '9' && nm < 2)
+    m = m * 10 + (*p++ - '0'), nm++;
+  if (*p || nh == 0 || (nm != 0 && nm != 2) || h > 23 || m > 59) return false;
+  *off = (name[3] == '-' ? -1 : 1) * (h * 3600 + m * 60);
+  return true;
+}
+
+hl_status_t hl_tz_load(const char *name, hl_arena_t *arena, const hl_tz_t **out, hl_error_t *err) {
   *out = NULL;
+  int32_t fixed;
+  if (name && custom_id(name, &fixed)) {
+    hl_tz_t *tz = fixed ? hl_arena_zalloc(arena, sizeof *tz) : NULL;
+    if (fixed && !tz) return hl_err_nomem(err);
+    if (tz) tz->off_before = fixed;
+    *out = tz;
+    return HL_OK;
+  }
+  for (size_t i = 0; name && i < sizeof short_ids / sizeof short_ids[0]; i++)
+    if (strcmp(name, short_ids[i][0]) == 0) name = short_ids[i][1];
   if (!name || !safe_name(name) || strcmp(name, "UTC") == 0 || strcmp(name, "GMT") == 0)
     return HL_OK;
   char path[160];
@@ -105,7 +163,7 @@ hl_status_t hl_orc_tz_load(const char *name, hl_arena_t *arena, const hl_orc_tz_
   }
   size_t len = fread(buf, 1, TZ_MAX_FILE, f);
   fclose(f);
-  hl_orc_tz_t *tz = hl_arena_zalloc(arena, sizeof *tz);
+  hl_tz_t *tz = hl_arena_zalloc(arena, sizeof *tz);
   if (tz && parse_tzif(buf, len, arena, tz)) *out = tz;
   hl_free(buf);
   return tz ? HL_OK : hl_err_nomem(err);
@@ -158,7 +216,7 @@ static bool parse_hms(cursor_t *c, int hours_max, int32_t *out) {
   return true;
 }
 
-static bool parse_date(cursor_t *c, hl_orc_tz_date_t *d) {
+static bool parse_date(cursor_t *c, hl_tz_date_t *d) {
   memset(d, 0, sizeof *d);
   d->time = 7200; /* 02:00 by default */
   if (c->p < c->end && *c->p == 'M') {
@@ -182,7 +240,7 @@ static bool parse_date(cursor_t *c, hl_orc_tz_date_t *d) {
   return true;
 }
 
-bool hl_orc_tz_rule_parse(const char *s, size_t len, hl_orc_tz_rule_t *rule) {
+bool hl_tz_rule_parse(const char *s, size_t len, hl_tz_rule_t *rule) {
   memset(rule, 0, sizeof *rule);
   cursor_t c = {s, s + len};
   int32_t std;
@@ -211,7 +269,7 @@ static bool is_leap(int64_t y) {
 }
 
 /* Local seconds (since the epoch, as if UTC) at which D happens in YEAR. */
-static int64_t rule_local(const hl_orc_tz_date_t *d, int64_t year) {
+static int64_t rule_local(const hl_tz_date_t *d, int64_t year) {
   int64_t days;
   if (d->kind == 'J') {
     days = hl_days_from_civil(year, 1, 1) + d->n - 1 + (is_leap(year) && d->n >= 60);
@@ -230,7 +288,7 @@ static int64_t rule_local(const hl_orc_tz_date_t *d, int64_t year) {
   return days * 86400 + d->time;
 }
 
-int32_t hl_orc_tz_rule_offset(const hl_orc_tz_rule_t *rule, int64_t utc) {
+int32_t hl_tz_rule_offset(const hl_tz_rule_t *rule, int64_t utc) {
   if (!rule->has_dst) return rule->std_off;
   int64_t year;
   unsigned month, day;
@@ -243,10 +301,10 @@ int32_t hl_orc_tz_rule_offset(const hl_orc_tz_rule_t *rule, int64_t utc) {
   return dst ? rule->dst_off : rule->std_off;
 }
 
-int32_t hl_orc_tz_offset(const hl_orc_tz_t *tz, int64_t utc) {
+int32_t hl_tz_offset(const hl_tz_t *tz, int64_t utc) {
   if (!tz) return 0;
   if (tz->rule.valid && (tz->n == 0 || utc >= tz->trans[tz->n - 1]))
-    return hl_orc_tz_rule_offset(&tz->rule, utc);
+    return hl_tz_rule_offset(&tz->rule, utc);
   if (tz->n == 0 || utc < tz->trans[0]) return tz->off_before;
   size_t lo = 0, hi = tz->n; /* trans[lo] <= utc < trans[hi] */
   while (hi - lo > 1) {
@@ -257,4 +315,18 @@ int32_t hl_orc_tz_offset(const hl_orc_tz_t *tz, int64_t utc) {
       hi = mid;
   }
   return tz->off[lo];
+}
+
+int64_t hl_tz_local_to_utc(const hl_tz_t *tz, int64_t local) {
+  if (!tz) return local;
+  /* the offsets a day before and after: at most one transition lies
+   * between in any zone, so these are the candidates */
+  int32_t before = hl_tz_offset(tz, local - 86400), after = hl_tz_offset(tz, local + 86400);
+  bool ok_before = hl_tz_offset(tz, local - before) == before;
+  bool ok_after = hl_tz_offset(tz, local - after) == after;
+  if (ok_before) return local - before; /* also the earlier of an overlap */
+  if (ok_after) return local - after;
+  /* a gap: Java moves the wall clock forward by the gap's length, to the
+   * same instant as reading it with the offset before */
+  return local - before;
 }

@@ -261,12 +261,46 @@ static hl_status_t spec_partitions(hl_session_t *s, const hl_table_t *t,
   return HL_OK;
 }
 
+static int cmp_name(const void *a, const void *b) {
+  return strcmp(((const hl_cat_partition_t *)a)->name, ((const hl_cat_partition_t *)b)->name);
+}
+
 static int cmp_id(const void *a, const void *b) {
   int64_t x = ((const hl_cat_partition_t *)a)->id, y = ((const hl_cat_partition_t *)b)->id;
   return x < y ? -1 : x > y;
 }
 
 /* -------------------------------------------------------------- DROP */
+
+/* *KEPT: the name of a partition of T at or under LOC that is not among
+ * DOOMED[0..N_DOOMED) (sorted by id), or NULL.  The embedded catalog
+ * answers by its location index; a remote metastore cannot, so its
+ * partitions are listed once (*ALL, *N_ALL keep the listing). */
+static hl_status_t kept_partition_under(hl_session_t *s, const hl_table_t *t, const char *loc,
+                                        const hl_cat_partition_t *doomed, size_t n_doomed,
+                                        hl_arena_t *arena, hl_cat_partition_t **all, size_t *n_all,
+                                        const char **kept, hl_error_t *err) {
+  *kept = NULL;
+  hl_status_t rc = HL_OK;
+  if (hl_cat_local(s->cat) == s->cat) {
+    hl_cat_location_user_t *users;
+    size_t n_users;
+    rc = hl_cat_locations_within(s->cat, loc, arena, &users, &n_users, err);
+    for (size_t u = 0; rc == HL_OK && !*kept && u < n_users; u++) {
+      hl_cat_partition_t key = {.id = users[u].partition_id};
+      if (users[u].table_id == t->cat->id && users[u].partition_id &&
+          !bsearch(&key, doomed, n_doomed, sizeof *doomed, cmp_id))
+        *kept = users[u].partition;
+    }
+    return rc;
+  }
+  if (!*all) rc = hl_cat_partition_list(s->cat, t->cat->id, arena, all, n_all, err);
+  for (size_t k = 0; rc == HL_OK && !*kept && k < *n_all; k++)
+    if (hl_cmd_path_under((*all)[k].location, loc) &&
+        !bsearch(&(*all)[k], doomed, n_doomed, sizeof *doomed, cmp_id))
+      *kept = (*all)[k].name;
+  return rc;
+}
 
 /* The catalog step of DROP PARTITION, inside the write's commit. */
 typedef struct part_drop {
@@ -323,12 +357,17 @@ static hl_status_t drop_partitions(hl_session_t *s, const hl_ast_alter_table_t *
     if (n_matched) memcpy(parts + n_parts, matched, sizeof *parts * n_matched);
     n_parts += n_matched;
   }
-  /* specs that overlap match a partition twice: drop it once */
-  if (n_parts > 1) qsort(parts, n_parts, sizeof *parts, cmp_id);
+  /* specs that overlap match a partition twice: drop it once (by name:
+   * a listing of names need not carry ids) */
+  if (n_parts > 1) qsort(parts, n_parts, sizeof *parts, cmp_name);
   size_t n_unique = 0;
   for (size_t j = 0; j < n_parts; j++)
-    if (n_unique == 0 || parts[n_unique - 1].id != parts[j].id) parts[n_unique++] = parts[j];
-  n_parts = n_unique;
+    if (n_unique == 0 || strcmp(parts[n_unique - 1].name, parts[j].name) != 0)
+      parts[n_unique++] = parts[j];
+  /* the whole records (locations, ids) of those only */
+  rc = hl_cat_partition_get_many(s->cat, t->cat->id, parts, n_unique, arena, &parts, &n_parts, err);
+  if (rc != HL_OK) return rc;
+  if (n_parts > 1) qsort(parts, n_parts, sizeof *parts, cmp_id);
   bool *doomed = hl_arena_alloc(arena, n_parts + 1);
   if (!doomed) return hl_err_nomem(err);
   memset(doomed, 1, n_parts + 1);
@@ -339,21 +378,14 @@ static hl_status_t drop_partitions(hl_session_t *s, const hl_ast_alter_table_t *
   rc = hl_cmd_txn_begin(s, "drop", NULL, arena, &txn, err);
   if (rc == HL_OK) rc = hl_cmd_txn_lock_table(txn, HL_TNAME(t), arena, err);
   const char *table_loc = t->cat->location;
+  hl_cat_partition_t *all = NULL; /* every partition, for a remote metastore */
+  size_t n_all = 0;
   for (size_t j = 0; rc == HL_OK && !t->cat->external && j < n_parts; j++) {
     const char *loc = parts[j].location;
     /* never the table itself, the warehouse, or another partition's data */
     if (hl_cmd_path_under(table_loc, loc) || !hl_cmd_path_removable(s, loc)) continue;
-    /* the partitions at or under LOC, by the location index */
-    hl_cat_location_user_t *users;
-    size_t n_users;
-    rc = hl_cat_locations_within(s->cat, loc, arena, &users, &n_users, err);
     const char *kept = NULL;
-    for (size_t u = 0; rc == HL_OK && !kept && u < n_users; u++) {
-      hl_cat_partition_t key = {.id = users[u].partition_id};
-      if (users[u].table_id == t->cat->id && users[u].partition_id &&
-          !bsearch(&key, parts, n_parts, sizeof *parts, cmp_id))
-        kept = users[u].partition;
-    }
+    rc = kept_partition_under(s, t, loc, parts, n_parts, arena, &all, &n_all, &kept, err);
     if (rc != HL_OK) break;
     if (kept) {
       rc = hl_err_set_at(err, pos, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),

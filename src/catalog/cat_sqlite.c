@@ -202,6 +202,7 @@ typedef struct sq_cat {
   bool readonly;                 /* opened read-only: every write is refused (25006) */
   int version;                   /* schema version after migration */
   int in_txn;                    /* between hl_cat_begin and commit/rollback */
+  bool big_cache;                /* the page cache was raised for a big batch (add_many) */
   sqlite3_stmt *stmts[S_COUNT_]; /* cached, NULL until first use */
   /* hl_cat_cached_stmt: statements of the other backend files, by their
    * (static) SQL text */
@@ -1711,6 +1712,9 @@ hl_status_t hl_cat_sq_partition_add(hl_cat_t *cat, const hl_cat_partition_t *par
  * table lookup for the whole batch; the cached INSERT statements are
  * reused.  Per-call savepoints made each added partition copy its pages
  * into SQLite's statement journal again, which dominated MSCK REPAIR. */
+#define ADD_MANY_BIG      4096
+#define ADD_MANY_CACHE_KB "65536"
+
 hl_status_t hl_cat_sq_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t *parts, size_t n,
                                          hl_error_t *err) {
   if (n == 0) return HL_OK;
@@ -1723,6 +1727,14 @@ hl_status_t hl_cat_sq_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t
   tbl_info_t info = {NULL, 0};
   int64_t now = (int64_t)time(NULL);
   status = table_info(cat, parts[0].table_id, &info, err);
+  /* A big batch (MSCK of a million directories) updates five indexes of
+   * the table's size: with SQLite's default 2 MB page cache most of the
+   * time went to re-reading pages from the WAL.  The connection keeps a
+   * bounded larger cache from then on (shrinking it again between the
+   * batches of one repair would drop the pages the next batch needs). */
+  if (n >= ADD_MANY_BIG && !SQ(cat)->big_cache)
+    SQ(cat)->big_cache = sqlite3_exec(SQ(cat)->db, "PRAGMA cache_size = -" ADD_MANY_CACHE_KB, NULL,
+                                      NULL, NULL) == SQLITE_OK;
   for (size_t i = 0; status == HL_OK && i < n; i++)
     status = insert_partition(cat, &parts[i], &info, now, err);
   hl_free(info.qname);

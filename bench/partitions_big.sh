@@ -43,6 +43,7 @@ measure() {
   echo "$(( b / 1000 )).$(( b % 1000 / 100 )) ms, $(( m / 1024 )) MB"
 }
 hl() { "$HL" -w "$W" --format csv -c "$1"; }
+hlm() { measure "$HL" -w "$W" --format csv -c "$1"; }
 
 "$HL" -w "$W" -c "CREATE EXTERNAL TABLE t (v STRING) PARTITIONED BY (dt STRING, hr INT) LOCATION '$ROOT';" >/dev/null
 s=$(date +%s%N)
@@ -55,7 +56,7 @@ echo "| MSCK REPAIR TABLE (adds all) | $(( (e - s) / 1000000 )) ms, $(( $1 / 102
 echo "| partitions registered | $("$HL" -w "$W" --format csv --no-header -c "SHOW PARTITIONS t;" | wc -l) | |"
 RE_MSCK=$(RUNS=1 measure "$HL" -w "$W" --format csv -c "MSCK TABLE t;")
 echo "| MSCK TABLE (nothing to add: walk, list, stat each) | $RE_MSCK | |"
-echo "| start-up (SELECT 1) | $(measure hl "SELECT 1;") | |"
+echo "| start-up (SELECT 1) | $(hlm "SELECT 1;") | |"
 PIN="SELECT count(*) FROM t WHERE dt='$D1' AND hr=5"
 DUCK=
 if [ -d "$HERE/node_modules/@duckdb/node-api" ]; then DUCK=1; fi
@@ -66,15 +67,15 @@ duck() {
   elif [ "$2" != pin ] && [ -z "$DUCK_ALL" ]; then echo "(DUCK_ALL=1)"
   else RUNS=1 measure node "$HERE/duckdb_pin.mjs" "$ROOT" "$1"; fi
 }
-echo "| pin \`dt='$D1' AND hr=5\` (1 file) | $(measure hl "$PIN;") | $(duck "dt='$D1' AND hr=5" pin) |"
-echo "| plan of the pin (EXPLAIN) | $(measure hl "EXPLAIN $PIN;") | |"
-echo "| pin on the INT key only \`hr=5\` (1,000 files) | $(measure hl "SELECT count(*) FROM t WHERE hr=5;") | $(duck "hr=5") |"
-echo "| range \`dt BETWEEN '$D1' AND '$D2'\` (2,000 files) | $(measure hl "SELECT count(*) FROM t WHERE dt BETWEEN '$D1' AND '$D2';") | $(duck "dt BETWEEN '$D1' AND '$D2'") |"
-echo "| SHOW PARTITIONS t LIMIT 10 | $(measure hl "SHOW PARTITIONS t LIMIT 10;") | |"
-echo "| SHOW PARTITIONS t PARTITION (dt='$D1') LIMIT 10 | $(measure hl "SHOW PARTITIONS t PARTITION (dt='$D1') LIMIT 10;") | |"
-echo "| DROP PARTITION of one | $(RUNS=1 measure hl "ALTER TABLE t DROP PARTITION (dt='$D1', hr=7);") | |"
-echo "| ADD PARTITION of one | $(RUNS=1 measure hl "ALTER TABLE t ADD PARTITION (dt='$D1', hr=7);") | |"
+echo "| pin \`dt='$D1' AND hr=5\` (1 file) | $(hlm "$PIN;") | $(duck "dt='$D1' AND hr=5" pin) |"
+echo "| plan of the pin (EXPLAIN) | $(hlm "EXPLAIN $PIN;") | |"
+echo "| pin on the INT key only \`hr=5\` (1,000 files) | $(hlm "SELECT count(*) FROM t WHERE hr=5;") | $(duck "hr=5") |"
+echo "| range \`dt BETWEEN '$D1' AND '$D2'\` (2,000 files) | $(hlm "SELECT count(*) FROM t WHERE dt BETWEEN '$D1' AND '$D2';") | $(duck "dt BETWEEN '$D1' AND '$D2'") |"
+echo "| SHOW PARTITIONS t LIMIT 10 | $(hlm "SHOW PARTITIONS t LIMIT 10;") | |"
+echo "| SHOW PARTITIONS t PARTITION (dt='$D1') LIMIT 10 | $(hlm "SHOW PARTITIONS t PARTITION (dt='$D1') LIMIT 10;") | |"
+echo "| DROP PARTITION of one | $(RUNS=1 hlm "ALTER TABLE t DROP PARTITION (dt='$D1', hr=7);") | |"
+echo "| ADD PARTITION of one | $(RUNS=1 hlm "ALTER TABLE t ADD PARTITION (dt='$D1', hr=7);") | |"
 hl "ANALYZE TABLE t PARTITION (dt='$D1') COMPUTE STATISTICS;" >/dev/null
-echo "| count(*) of a day from statistics (after ANALYZE of its 1,000) | $(measure hl "SELECT count(*) FROM t WHERE dt='$D1';") | $(duck "dt='$D1'") |"
+echo "| count(*) of a day from statistics (after ANALYZE of its 1,000) | $(hlm "SELECT count(*) FROM t WHERE dt='$D1';") | $(duck "dt='$D1'") |"
 echo "answers: hivelite pin $(hl "$PIN;" | tail -1), day $(hl "SELECT count(*) FROM t WHERE dt='$D1';" | tail -1), range $(hl "SELECT count(*) FROM t WHERE dt BETWEEN '$D1' AND '$D2';" | tail -1)"
 exit 0

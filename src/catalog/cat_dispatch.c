@@ -32,6 +32,25 @@ hl_status_t hl_cat_partition_names(hl_cat_t *cat, int64_t table_id, const char *
   return cat->ops->partition_names(cat, table_id, eq, arena, out, n, err);
 }
 
+hl_status_t hl_cat_partition_copy_key(hl_arena_t *arena, const hl_cat_partition_t *src,
+                                      hl_cat_partition_t *dst, hl_error_t *err) {
+  hl_cat_partition_t p = {.id = src->id,
+                          .table_id = src->table_id,
+                          .n_values = src->n_values,
+                          .create_time = src->create_time};
+  p.name = src->name ? hl_arena_strdup(arena, src->name) : NULL;
+  p.location = src->location ? hl_arena_strdup(arena, src->location) : NULL;
+  p.values = hl_arena_alloc(arena, sizeof(char *) * (size_t)(src->n_values + 1));
+  if ((src->name && !p.name) || (src->location && !p.location) || !p.values)
+    return hl_err_nomem(err);
+  for (int k = 0; k < src->n_values; k++) {
+    p.values[k] = src->values[k] ? hl_arena_strdup(arena, src->values[k]) : NULL;
+    if (src->values[k] && !p.values[k]) return hl_err_nomem(err);
+  }
+  *dst = p;
+  return HL_OK;
+}
+
 /* Whether a value passes FILTER's bounds for key K (the backend's
  * EQ answered the rest). */
 static bool in_bounds(const hl_cat_part_filter_t *f, int k, const char *v) {

@@ -252,6 +252,12 @@ typedef hl_status_t (*hl_cat_part_fn)(void *ctx, const hl_cat_partition_t *part,
  * the table's size, and FN stopping early stops the read (SHOW PARTITIONS
  * ... LIMIT).  A backend without a streaming read answers from
  * hl_cat_partition_names with FILTER's EQ, bounds applied here. */
+/* Copies into ARENA what a scan hands over (id, table, name, values,
+ * location, create time; no parameters or descriptor) from SRC to *DST,
+ * so that a callback can keep it.  HL_NOMEM (ERR set) when it does not
+ * fit. */
+hl_status_t hl_cat_partition_copy_key(hl_arena_t *arena, const hl_cat_partition_t *src,
+                                      hl_cat_partition_t *dst, hl_error_t *err);
 hl_status_t hl_cat_partition_scan(hl_cat_t *cat, int64_t table_id,
                                   const hl_cat_part_filter_t *filter, hl_cat_part_fn fn, void *ctx,
                                   hl_error_t *err);

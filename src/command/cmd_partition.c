@@ -223,20 +223,8 @@ static hl_status_t spec_take(void *ctx, const hl_cat_partition_t *part, hl_error
     m->parts = grown;
     m->cap = cap;
   }
-  hl_cat_partition_t *dst = &m->parts[m->n];
-  memset(dst, 0, sizeof *dst);
-  dst->id = part->id;
-  dst->table_id = part->table_id;
-  dst->create_time = part->create_time;
-  dst->n_values = part->n_values;
-  dst->name = hl_arena_strdup(m->arena, part->name);
-  dst->location = part->location ? hl_arena_strdup(m->arena, part->location) : NULL;
-  dst->values = hl_arena_alloc(m->arena, sizeof(char *) * (size_t)(part->n_values + 1));
-  if (!dst->name || !dst->values || (part->location && !dst->location)) return hl_err_nomem(err);
-  for (int k = 0; k < part->n_values; k++) {
-    dst->values[k] = part->values[k] ? hl_arena_strdup(m->arena, part->values[k]) : NULL;
-    if (part->values[k] && !dst->values[k]) return hl_err_nomem(err);
-  }
+  hl_status_t rc = hl_cat_partition_copy_key(m->arena, part, &m->parts[m->n], err);
+  if (rc != HL_OK) return rc;
   return ++m->n >= m->limit ? HL_DONE : HL_OK;
 }
 

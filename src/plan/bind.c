@@ -2378,19 +2378,12 @@ static hl_status_t prune_flush(pruner_t *p, bool copy) {
       p->keep = grown;
       p->cap_keep = cap;
     }
+    const hl_cat_partition_t *src = &p->pending[hl_batch_row(batch, i)];
     hl_cat_partition_t *dst = &p->keep[p->n_keep++];
-    *dst = p->pending[hl_batch_row(batch, i)];
-    if (!copy) continue;
-    dst->name = hl_arena_strdup(b->arena, dst->name);
-    dst->location = dst->location ? hl_arena_strdup(b->arena, dst->location) : NULL;
-    char **vals = hl_arena_alloc(b->arena, sizeof(char *) * (size_t)(dst->n_values + 1));
-    if (!dst->name || !vals) return hl_err_nomem(b->err);
-    for (int k = 0; k < dst->n_values; k++)
-      if (dst->values[k] && !(vals[k] = hl_arena_strdup(b->arena, dst->values[k])))
-        return hl_err_nomem(b->err);
-      else if (!dst->values[k])
-        vals[k] = NULL;
-    dst->values = vals;
+    if (!copy)
+      *dst = *src;
+    else
+      rc = hl_cat_partition_copy_key(b->arena, src, dst, b->err);
   }
   if (rc != HL_OK) return rc;
   p->n_seen += p->n_pending;
@@ -2403,19 +2396,10 @@ static hl_status_t prune_flush(pruner_t *p, bool copy) {
  * is evaluated. */
 static hl_status_t prune_take(void *ctx, const hl_cat_partition_t *part, hl_error_t *err) {
   pruner_t *p = ctx;
-  hl_cat_partition_t *dst = &p->pending[p->n_pending];
-  *dst = *part;
-  dst->name = hl_arena_strdup(p->held, part->name);
-  dst->location = part->location ? hl_arena_strdup(p->held, part->location) : NULL;
-  dst->values = hl_arena_alloc(p->held, sizeof(char *) * (size_t)(part->n_values + 1));
-  if (!dst->name || !dst->values) return hl_err_nomem(err);
-  for (int k = 0; k < part->n_values; k++) {
-    dst->values[k] = part->values[k] ? hl_arena_strdup(p->held, part->values[k]) : NULL;
-    if (part->values[k] && !dst->values[k]) return hl_err_nomem(err);
-  }
-  dst->params = NULL; /* not read by the pruning; the kept ones are fetched whole */
-  dst->n_params = 0;
-  dst->sd = NULL;
+  /* parameters and descriptors are not read by the pruning: the kept
+   * ones are fetched whole */
+  hl_status_t rc = hl_cat_partition_copy_key(p->held, part, &p->pending[p->n_pending], err);
+  if (rc != HL_OK) return rc;
   return ++p->n_pending == HL_BATCH_CAP ? prune_flush(p, true) : HL_OK;
 }
 

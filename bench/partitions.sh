@@ -5,6 +5,12 @@
 #      (EXPLAIN) and the whole process, next to DuckDB globbing the same
 #      files with hive_partitioning (bench/node_modules, `npm install` here)
 #   3. a projected date table with a ten-year daily range pinned to one day
+#   4. a table of BIG partitions (default 1,000,000: 1,000 days x 1,000
+#      hours, one one-line file each; BIG=0 skips it): MSCK REPAIR, a pin,
+#      SHOW PARTITIONS ... LIMIT 10, a range of two days, DROP and ADD of
+#      one partition, count(*) from statistics, each a fresh process with
+#      its time and peak memory, next to DuckDB globbing the same files
+#      (bench/partitions_big.sh)
 # Usage: bench/partitions.sh [path/to/hivelite]   (default build/hivelite)
 set -e
 HL=${1:-build/hivelite}
@@ -55,8 +61,10 @@ echo "hivelite pin, whole process: $(best "$HL" -w "$W" -c "SELECT count(*) FROM
 echo "hivelite projected 10-year daily table pinned to one day, whole process: $(best "$HL" -w "$W" -c "SELECT count(*) FROM p WHERE dt='2020-02-29';") ms best of 5"
 "$HL" -w "$W" --format csv -c "EXPLAIN SELECT count(*) FROM p WHERE dt='2020-02-29';" | grep partitions
 if [ -d "$HERE/node_modules/@duckdb/node-api" ]; then
-  echo "duckdb (node, hive_partitioning glob) pin, whole process: $(best node "$HERE/duckdb_pin.mjs" "$TMP/t" 2024-02-10 17) ms best of 5"
-  node "$HERE/duckdb_pin.mjs" "$TMP/t" 2024-02-10 17
+  echo "duckdb (node, hive_partitioning glob) pin, whole process: $(best node "$HERE/duckdb_pin.mjs" "$TMP/t" "dt='2024-02-10' AND hr=17") ms best of 5"
+  node "$HERE/duckdb_pin.mjs" "$TMP/t" "dt='2024-02-10' AND hr=17"
 else
   echo "duckdb: not installed (cd bench && npm install)"
 fi
+[ "${BIG:-1000000}" -gt 0 ] && sh "$HERE/partitions_big.sh" "$HL"
+exit 0

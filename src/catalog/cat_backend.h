@@ -72,6 +72,10 @@ typedef struct hl_cat_ops {
   hl_status_t (*partition_get_many)(hl_cat_t *cat, int64_t table_id, const hl_cat_partition_t *keys,
                                     size_t n_keys, hl_arena_t *arena, hl_cat_partition_t **out,
                                     size_t *n, hl_error_t *err);
+  /* See hl_cat_partition_scan; NULL: cat_dispatch.c answers from
+   * partition_names. */
+  hl_status_t (*partition_scan)(hl_cat_t *cat, int64_t table_id, const hl_cat_part_filter_t *filter,
+                                hl_cat_part_fn fn, void *ctx, hl_error_t *err);
   /* Drops cached metadata of table DB.TABLE (TABLE NULL: of every table of
    * DB; DB NULL: everything).  NULL for backends without a cache. */
   hl_status_t (*refresh)(hl_cat_t *cat, const char *db, const char *table, hl_error_t *err);

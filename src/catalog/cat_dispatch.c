@@ -10,6 +10,8 @@
 #include "catalog/cat_backend.h"
 #include "catalog/catalog_int.h"
 
+#include <string.h>
+
 static hl_status_t unsupported(hl_cat_t *cat, const char *what, hl_error_t *err) {
   return hl_err_set(err, HL_ERROR, HL_SS(FEATURE_NOT_SUPPORTED),
                     "the %s metastore does not support %s", cat->ops->name, what);
@@ -28,6 +30,59 @@ hl_status_t hl_cat_partition_names(hl_cat_t *cat, int64_t table_id, const char *
                                    hl_error_t *err) {
   if (!cat->ops->partition_names) return unsupported(cat, "partition names", err);
   return cat->ops->partition_names(cat, table_id, eq, arena, out, n, err);
+}
+
+hl_status_t hl_cat_partition_copy_key(hl_arena_t *arena, const hl_cat_partition_t *src,
+                                      hl_cat_partition_t *dst, hl_error_t *err) {
+  hl_cat_partition_t p = {.id = src->id,
+                          .table_id = src->table_id,
+                          .n_values = src->n_values,
+                          .create_time = src->create_time};
+  p.name = src->name ? hl_arena_strdup(arena, src->name) : NULL;
+  p.location = src->location ? hl_arena_strdup(arena, src->location) : NULL;
+  p.values = hl_arena_alloc(arena, sizeof(char *) * (size_t)(src->n_values + 1));
+  if ((src->name && !p.name) || (src->location && !p.location) || !p.values)
+    return hl_err_nomem(err);
+  for (int k = 0; k < src->n_values; k++) {
+    p.values[k] = src->values[k] ? hl_arena_strdup(arena, src->values[k]) : NULL;
+    if (src->values[k] && !p.values[k]) return hl_err_nomem(err);
+  }
+  *dst = p;
+  return HL_OK;
+}
+
+/* Whether a value passes FILTER's bounds for key K (the backend's
+ * EQ answered the rest). */
+static bool in_bounds(const hl_cat_part_filter_t *f, int k, const char *v) {
+  if ((f->lo && f->lo[k]) || (f->hi && f->hi[k])) {
+    if (!v) return false;
+    if (f->lo && f->lo[k] && strcmp(v, f->lo[k]) < 0) return false;
+    if (f->hi && f->hi[k] && strcmp(v, f->hi[k]) > 0) return false;
+  }
+  return true;
+}
+
+hl_status_t hl_cat_partition_scan(hl_cat_t *cat, int64_t table_id,
+                                  const hl_cat_part_filter_t *filter, hl_cat_part_fn fn, void *ctx,
+                                  hl_error_t *err) {
+  if (cat->ops->partition_scan)
+    return cat->ops->partition_scan(cat, table_id, filter, fn, ctx, err);
+  /* a remote metastore lists names in one reply anyway: no worse than
+   * before, and the caller's memory still only holds what it keeps */
+  hl_arena_t *arena = hl_arena_create(0);
+  if (!arena) return hl_err_nomem(err);
+  hl_cat_partition_t *parts;
+  size_t n;
+  hl_status_t rc =
+      hl_cat_partition_names(cat, table_id, filter ? filter->eq : NULL, arena, &parts, &n, err);
+  for (size_t i = 0; rc == HL_OK && i < n; i++) {
+    bool keep = true;
+    for (int k = 0; filter && keep && k < parts[i].n_values; k++)
+      keep = in_bounds(filter, k, parts[i].values[k]);
+    if (keep) rc = fn(ctx, &parts[i], err);
+  }
+  hl_arena_destroy(arena);
+  return rc == HL_DONE ? HL_OK : rc;
 }
 
 hl_status_t hl_cat_partition_get_many(hl_cat_t *cat, int64_t table_id,

@@ -202,6 +202,7 @@ typedef struct sq_cat {
   bool readonly;                 /* opened read-only: every write is refused (25006) */
   int version;                   /* schema version after migration */
   int in_txn;                    /* between hl_cat_begin and commit/rollback */
+  bool big_cache;                /* the page cache was raised for a big batch (add_many) */
   sqlite3_stmt *stmts[S_COUNT_]; /* cached, NULL until first use */
   /* hl_cat_cached_stmt: statements of the other backend files, by their
    * (static) SQL text */
@@ -1711,6 +1712,9 @@ hl_status_t hl_cat_sq_partition_add(hl_cat_t *cat, const hl_cat_partition_t *par
  * table lookup for the whole batch; the cached INSERT statements are
  * reused.  Per-call savepoints made each added partition copy its pages
  * into SQLite's statement journal again, which dominated MSCK REPAIR. */
+#define ADD_MANY_BIG      4096
+#define ADD_MANY_CACHE_KB "65536"
+
 hl_status_t hl_cat_sq_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t *parts, size_t n,
                                          hl_error_t *err) {
   if (n == 0) return HL_OK;
@@ -1723,6 +1727,14 @@ hl_status_t hl_cat_sq_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t
   tbl_info_t info = {NULL, 0};
   int64_t now = (int64_t)time(NULL);
   status = table_info(cat, parts[0].table_id, &info, err);
+  /* A big batch (MSCK of a million directories) updates five indexes of
+   * the table's size: with SQLite's default 2 MB page cache most of the
+   * time went to re-reading pages from the WAL.  The connection keeps a
+   * bounded larger cache from then on (shrinking it again between the
+   * batches of one repair would drop the pages the next batch needs). */
+  if (n >= ADD_MANY_BIG && !SQ(cat)->big_cache)
+    SQ(cat)->big_cache = sqlite3_exec(SQ(cat)->db, "PRAGMA cache_size = -" ADD_MANY_CACHE_KB, NULL,
+                                      NULL, NULL) == SQLITE_OK;
   for (size_t i = 0; status == HL_OK && i < n; i++)
     status = insert_partition(cat, &parts[i], &info, now, err);
   hl_free(info.qname);
@@ -1978,6 +1990,123 @@ done:
     *out = parts;
     *n = count;
   }
+  return r.status;
+}
+
+/* Appends to SQL the condition of FILTER on key K over value column COL
+ * ("v.value"), binding texts as ?N from *N_ARGS on (ARGS gets them). */
+static bool key_cond(hl_buf_t *sql, const hl_cat_part_filter_t *f, int k, const char *col,
+                     const char **args, int *n_args) {
+  bool any = false;
+  const char *eq = f->eq ? f->eq[k] : NULL, *lo = f->lo ? f->lo[k] : NULL,
+             *hi = f->hi ? f->hi[k] : NULL;
+  if (eq) {
+    args[*n_args] = eq;
+    hl_buf_printf(sql, " AND %s = ?%d", col, ++*n_args + 1);
+    any = true;
+  }
+  if (lo) {
+    args[*n_args] = lo;
+    hl_buf_printf(sql, " AND %s >= ?%d", col, ++*n_args + 1);
+    any = true;
+  }
+  if (hi) {
+    args[*n_args] = hi;
+    hl_buf_printf(sql, " AND %s <= ?%d", col, ++*n_args + 1);
+    any = true;
+  }
+  return any;
+}
+
+static bool key_filtered(const hl_cat_part_filter_t *f, int k) {
+  return f && ((f->eq && f->eq[k]) || (f->lo && f->lo[k]) || (f->hi && f->hi[k]));
+}
+
+/* One statement, stepped row by row into a scratch arena reset per row:
+ * without a filter the name index is walked in order (no sort); with one
+ * the first filtered key's value index drives (CROSS JOIN keeps that
+ * order: left to itself SQLite walks every partition of the table), the
+ * other keys are probes of part_values' primary key, and only the matches
+ * are sorted by name. */
+hl_status_t hl_cat_sq_partition_scan(hl_cat_t *cat, int64_t table_id,
+                                     const hl_cat_part_filter_t *filter, hl_cat_part_fn fn,
+                                     void *ctx, hl_error_t *err) {
+  if (!fn) return misuse(err, "callback is missing");
+  hl_arena_t *scratch = hl_arena_create(0);
+  if (!scratch) return hl_err_nomem(err);
+  rd_t r = {scratch, err, HL_OK};
+  if ((r.status = op_begin(cat, 0, err)) != HL_OK) {
+    hl_arena_destroy(scratch);
+    return r.status;
+  }
+  tbl_info_t info = {NULL, 0};
+  hl_buf_t sql;
+  hl_buf_init(&sql);
+  sqlite3_stmt *st = NULL;
+  const char **args = NULL;
+  int n_args = 0, first = -1;
+  if ((r.status = table_info(cat, table_id, &info, err)) != HL_OK) goto done;
+  for (int k = 0; k < info.n_keys && first < 0; k++)
+    if (key_filtered(filter, k)) first = k;
+  args = hl_arena_alloc(scratch, sizeof *args * (size_t)(3 * info.n_keys + 1));
+  if (!args) {
+    r.status = hl_err_nomem(err);
+    goto done;
+  }
+  if (first < 0) {
+    hl_buf_puts(&sql, "SELECT id, name, vals, location, create_time FROM partitions "
+                      "WHERE tbl_id = ?1 ORDER BY name");
+  } else {
+    hl_buf_printf(&sql,
+                  "SELECT p.id, p.name, p.vals, p.location, p.create_time FROM part_values v "
+                  "CROSS JOIN partitions p ON p.id = v.part_id WHERE v.tbl_id = ?1 AND v.idx = %d",
+                  first);
+    key_cond(&sql, filter, first, "v.value", args, &n_args);
+    for (int k = first + 1; k < info.n_keys; k++) {
+      if (!key_filtered(filter, k)) continue;
+      hl_buf_printf(&sql,
+                    " AND EXISTS (SELECT 1 FROM part_values w WHERE w.part_id = p.id "
+                    "AND w.idx = %d",
+                    k);
+      key_cond(&sql, filter, k, "w.value", args, &n_args);
+      hl_buf_putc(&sql, ')');
+    }
+    hl_buf_puts(&sql, " ORDER BY p.name");
+  }
+  if (sql.oom) {
+    r.status = hl_err_nomem(err);
+    goto done;
+  }
+  int rc = sqlite3_prepare_v2(SQ(cat)->db, hl_buf_cstr(&sql), -1, &st, NULL);
+  if (rc != SQLITE_OK) {
+    r.status = sqerr(cat, rc, err);
+    goto done;
+  }
+  if (!bind_i64(cat, st, 1, table_id, err)) {
+    r.status = err->code;
+    goto done;
+  }
+  for (int i = 0; i < n_args; i++)
+    if (!bind_text(cat, st, i + 2, args[i], err)) {
+      r.status = err->code;
+      goto done;
+    }
+  int row;
+  while (r.status == HL_OK && (row = next_row(cat, st, err)) == 1) {
+    hl_arena_reset(scratch);
+    hl_cat_partition_t p;
+    memset(&p, 0, sizeof p);
+    rd_partition(&r, st, table_id, &p);
+    if (r.status == HL_OK) r.status = fn(ctx, &p, err);
+  }
+  if (r.status == HL_OK && row < 0) r.status = err->code;
+  if (r.status == HL_DONE) r.status = HL_OK;
+done:
+  sqlite3_finalize(st);
+  hl_buf_fini(&sql);
+  hl_free(info.qname);
+  r.status = op_end(cat, r.status, err);
+  hl_arena_destroy(scratch);
   return r.status;
 }
 
@@ -2289,6 +2418,7 @@ static const hl_cat_ops_t sq_ops = {
     .col_stats_delete = hl_cat_sq_col_stats_delete,
     .partition_names = hl_cat_sq_partition_names,
     .partition_get_many = hl_cat_sq_partition_get_many,
+    .partition_scan = hl_cat_sq_partition_scan,
     .table_name = hl_cat_sq_table_name,
     .partition_table = hl_cat_sq_partition_table,
 };

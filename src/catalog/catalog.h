@@ -229,6 +229,39 @@ hl_status_t hl_cat_partition_get_many(hl_cat_t *cat, int64_t table_id,
                                       hl_arena_t *arena, hl_cat_partition_t **out, size_t *n,
                                       hl_error_t *err);
 
+/* A superset of the partitions a predicate keeps, answered by the
+ * catalog's value index: for each key K, EQ[K] as hl_cat_partition_names'
+ * EQ, and LO[K] / HI[K] (NULL = open) bound the raw value in byte order,
+ * both inclusive (a NULL value, the default partition, is outside every
+ * bound).  EQ, LO and HI are NULL or n_part_keys entries each.  Callers
+ * evaluate their predicate over what comes back. */
+typedef struct hl_cat_part_filter {
+  const char *const *eq; /* values pinned, byte for byte */
+  const char *const *lo; /* value >= lo[k] */
+  const char *const *hi; /* value <= hi[k] */
+} hl_cat_part_filter_t;
+
+/* Called once per partition; PART (name, values, id, location) is
+ * borrowed, valid during the call only.  HL_OK goes on, HL_DONE stops the
+ * scan (which then returns HL_OK), any other status ends it with that
+ * status.  It may not call the catalog. */
+typedef hl_status_t (*hl_cat_part_fn)(void *ctx, const hl_cat_partition_t *part, hl_error_t *err);
+
+/* Streams the partitions of TABLE_ID that FILTER (NULL: none) may keep to
+ * FN in name order, in one read of the catalog: memory does not grow with
+ * the table's size, and FN stopping early stops the read (SHOW PARTITIONS
+ * ... LIMIT).  A backend without a streaming read answers from
+ * hl_cat_partition_names with FILTER's EQ, bounds applied here. */
+/* Copies into ARENA what a scan hands over (id, table, name, values,
+ * location, create time; no parameters or descriptor) from SRC to *DST,
+ * so that a callback can keep it.  HL_NOMEM (ERR set) when it does not
+ * fit. */
+hl_status_t hl_cat_partition_copy_key(hl_arena_t *arena, const hl_cat_partition_t *src,
+                                      hl_cat_partition_t *dst, hl_error_t *err);
+hl_status_t hl_cat_partition_scan(hl_cat_t *cat, int64_t table_id,
+                                  const hl_cat_part_filter_t *filter, hl_cat_part_fn fn, void *ctx,
+                                  hl_error_t *err);
+
 /* Partitions.  add fails with 42710 when the values exist already. */
 hl_status_t hl_cat_partition_add(hl_cat_t *cat, const hl_cat_partition_t *part, hl_error_t *err);
 /* Adds PARTS[0..n) (all of one table) in one unit of work: all or none; a

@@ -153,6 +153,9 @@ hl_status_t hl_cat_sq_lock_try(hl_cat_t *cat, const char *name, const hl_cat_own
                                hl_arena_t *arena, hl_error_t *err);
 hl_status_t hl_cat_sq_lock_release(hl_cat_t *cat, const char *name, const hl_cat_owner_t *me,
                                    hl_error_t *err);
+hl_status_t hl_cat_sq_partition_scan(hl_cat_t *cat, int64_t table_id,
+                                     const hl_cat_part_filter_t *filter, hl_cat_part_fn fn,
+                                     void *ctx, hl_error_t *err);
 hl_status_t hl_cat_sq_partition_names(hl_cat_t *cat, int64_t table_id, const char *const *eq,
                                       hl_arena_t *arena, hl_cat_partition_t **out, size_t *n,
                                       hl_error_t *err);

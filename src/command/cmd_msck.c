@@ -32,6 +32,9 @@
 
 enum { VALIDATE_THROW, VALIDATE_SKIP, VALIDATE_IGNORE };
 
+/* Partitions registered per catalog call. */
+#define MSCK_ADD_BATCH 16384
+
 typedef struct found {
   char **values; /* canonical, NULL = default partition */
   char *location;
@@ -107,6 +110,9 @@ static hl_status_t add_found(walk_t *w, const char *dir) {
   f->location = hl_arena_strdup(w->arena, dir);
   if (!f->values || !f->location) return hl_err_nomem(w->err);
   memcpy(f->values, w->values, sizeof(char *) * (size_t)w->t->n_part);
+  int leaf = w->t->n_part - 1; /* its value is in the directory's arena */
+  if (f->values[leaf] && !(f->values[leaf] = hl_arena_strdup(w->arena, f->values[leaf])))
+    return hl_err_nomem(w->err);
   f->name = hl_table_part_name(w->t, f->values, hl_cmd_default_part_name(w->s, w->t), w->arena);
   if (!f->name) return hl_err_nomem(w->err);
   w->n_found++;
@@ -159,12 +165,27 @@ static bool exact_value(const hl_type_t *type, const char *text, const char *can
   return plain_number(text, a, sizeof a) && plain_number(canon, b, sizeof b) && strcmp(a, b) == 0;
 }
 
-/* Walks DIR (relative path REL, "" at the table root) at DEPTH. */
+static hl_status_t walk_level(walk_t *w, hl_arena_t *tmp, const char *dir, const char *rel,
+                              int depth);
+
+/* Walks DIR (relative path REL, "" at the table root) at DEPTH.  The
+ * listing and the names built for it live in an arena of this directory
+ * only: what a million directories leave behind is what add_found and
+ * junk keep. */
 static hl_status_t walk_dir(walk_t *w, const char *dir, const char *rel, int depth) {
+  hl_arena_t *tmp = hl_arena_create(0);
+  if (!tmp) return hl_err_nomem(w->err);
+  hl_status_t rc = walk_level(w, tmp, dir, rel, depth);
+  hl_arena_destroy(tmp);
+  return rc;
+}
+
+static hl_status_t walk_level(walk_t *w, hl_arena_t *tmp, const char *dir, const char *rel,
+                              int depth) {
   hl_stor_entry_t *entries;
   size_t n;
   hl_status_t rc = hl_budget_check_cancel(&w->s->budget, w->err);
-  if (rc == HL_OK) rc = w->s->fs->ops->list(w->s->fs, dir, w->arena, &entries, &n, w->err);
+  if (rc == HL_OK) rc = w->s->fs->ops->list(w->s->fs, dir, tmp, &entries, &n, w->err);
   if (rc != HL_OK) return rc;
   const char *key = w->t->cat->part_keys[depth].name;
   bool leaf = depth + 1 == w->t->n_part;
@@ -175,13 +196,12 @@ static hl_status_t walk_dir(walk_t *w, const char *dir, const char *rel, int dep
     n_visible++;
     /* a linked directory is judged by its target, as a read would */
     if (entries[i].is_link) {
-      char *what = hl_arena_sprintf(w->arena, "table \"%s.%s\"", HL_TNAME(w->t));
+      char *what = hl_arena_sprintf(tmp, "table \"%s.%s\"", HL_TNAME(w->t));
       rc = what ? hl_loc_allow_check_links(w->s, dir, &entries[i], 1, what, w->err)
                 : hl_err_nomem(w->err);
       if (rc != HL_OK) return rc;
     }
-    char *child_rel =
-        *rel ? hl_arena_sprintf(w->arena, "%s/%s", rel, name) : hl_arena_strdup(w->arena, name);
+    char *child_rel = *rel ? hl_arena_sprintf(tmp, "%s/%s", rel, name) : hl_arena_strdup(tmp, name);
     if (!child_rel) return hl_err_nomem(w->err);
     if (!entries[i].is_dir) {
       rc = junk(w, child_rel, "a file where a partition directory was expected");
@@ -194,11 +214,11 @@ static hl_status_t walk_dir(walk_t *w, const char *dir, const char *rel, int dep
       if (rc != HL_OK) return rc;
       continue;
     }
-    char *k = unescape(w->arena, name, (size_t)(eq - name));
-    char *v = unescape(w->arena, eq + 1, strlen(eq + 1));
+    char *k = unescape(tmp, name, (size_t)(eq - name));
+    char *v = unescape(tmp, eq + 1, strlen(eq + 1));
     if (!k || !v) return hl_err_nomem(w->err);
     if (strcasecmp(k, key) != 0) {
-      char *why = hl_arena_sprintf(w->arena, "expected partition key \"%s\" at this level", key);
+      char *why = hl_arena_sprintf(tmp, "expected partition key \"%s\" at this level", key);
       rc = why ? junk(w, child_rel, why) : hl_err_nomem(w->err);
       if (rc != HL_OK) return rc;
       continue;
@@ -212,30 +232,32 @@ static hl_status_t walk_dir(walk_t *w, const char *dir, const char *rel, int dep
     hl_error_t verr;
     hl_err_init(&verr);
     char *canon;
-    rc = hl_cmd_part_value_canon(w->s, w->t, depth, v, w->arena, &canon, &verr);
+    rc = hl_cmd_part_value_canon(w->s, w->t, depth, v, tmp, &canon, &verr);
     if (rc == HL_NOMEM) {
       hl_err_clear(&verr);
       return hl_err_nomem(w->err);
     }
     if (rc != HL_OK) {
-      char *why = hl_arena_strdup(w->arena, verr.message);
+      char *why = hl_arena_strdup(tmp, verr.message);
       hl_err_clear(&verr);
       rc = why ? junk(w, child_rel, why) : hl_err_nomem(w->err);
       if (rc != HL_OK) return rc;
       continue;
     }
     if (canon && !exact_value(w->t->types[w->t->n_data + depth], v, canon)) {
-      char *type_name = hl_type_to_string(w->arena, w->t->types[w->t->n_data + depth]);
-      char *why = type_name
-                      ? hl_arena_sprintf(w->arena, "the value \"%s\" is not exactly of type %s", v,
-                                         type_name)
-                      : NULL;
+      char *type_name = hl_type_to_string(tmp, w->t->types[w->t->n_data + depth]);
+      char *why = type_name ? hl_arena_sprintf(tmp, "the value \"%s\" is not exactly of type %s", v,
+                                               type_name)
+                            : NULL;
       rc = why ? junk(w, child_rel, why) : hl_err_nomem(w->err);
       if (rc != HL_OK) return rc;
       continue;
     }
+    /* a leaf's values are copied by add_found; a level's value is shared
+     * by every leaf below it, so it is kept once */
+    if (canon && !leaf && !(canon = hl_arena_strdup(w->arena, canon))) return hl_err_nomem(w->err);
     w->values[depth] = canon;
-    char *child = hl_path_join(w->arena, dir, name);
+    char *child = hl_path_join(tmp, dir, name);
     if (!child) return hl_err_nomem(w->err);
     rc = leaf ? add_found(w, child) : walk_dir(w, child, child_rel, depth + 1);
     if (rc != HL_OK) return rc;
@@ -309,6 +331,52 @@ static bool set_insert(tuple_set_t *set, char *key) {
     }
     if (strcmp(set->slots[i], key) == 0) return false;
   }
+}
+
+/* ---------------------------------------------- the metastore's side */
+
+typedef struct gone {
+  char *name;
+  int64_t id;
+} gone_t;
+
+/* What MSCK knows of the registered partitions (hl_cat_part_fn context). */
+typedef struct known {
+  hl_session_t *s;
+  hl_arena_t *arena;
+  bool do_drop;    /* look for partitions whose directory is gone */
+  tuple_set_t set; /* every registered value tuple */
+  size_t n_seen;
+  gone_t *gone;
+  size_t n_gone, cap_gone;
+} known_t;
+
+static hl_status_t known_take(void *ctx, const hl_cat_partition_t *p, hl_error_t *err) {
+  known_t *kn = ctx;
+  char *key = tuple_key(kn->arena, p->values, p->n_values);
+  if (!key) return hl_err_nomem(err);
+  if (kn->n_seen++ * 2 + 2 > kn->set.mask) /* a partition added since the count */
+    return hl_err_set(err, HL_ERROR, HL_SS(SERIALIZATION_FAILURE),
+                      "the table's partitions changed during MSCK; run it again");
+  set_insert(&kn->set, key);
+  if (!kn->do_drop) return HL_OK;
+  hl_stor_stat_t st;
+  hl_status_t rc = hl_budget_check_cancel(&kn->s->budget, err);
+  if (rc == HL_OK) rc = kn->s->fs->ops->stat(kn->s->fs, p->location, &st, err);
+  if (rc != HL_OK) return rc;
+  if (st.exists && st.is_dir) return HL_OK;
+  if (kn->n_gone == kn->cap_gone) {
+    size_t cap = kn->cap_gone ? kn->cap_gone * 2 : 16;
+    gone_t *grown = hl_arena_realloc(kn->arena, kn->gone, sizeof *kn->gone * kn->cap_gone,
+                                     sizeof *kn->gone * cap);
+    if (!grown) return hl_err_nomem(err);
+    kn->gone = grown;
+    kn->cap_gone = cap;
+  }
+  kn->gone[kn->n_gone].id = p->id;
+  if (!(kn->gone[kn->n_gone].name = hl_arena_strdup(kn->arena, p->name))) return hl_err_nomem(err);
+  kn->n_gone++;
+  return HL_OK;
 }
 
 /* ------------------------------------------------------------- MSCK */
@@ -435,17 +503,27 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     }
   }
 
-  hl_cat_partition_t *parts;
+  /* The metastore's partitions, streamed: each one's value tuple goes
+   * into the set and, when dropping, a partition whose directory is gone
+   * is kept (name and id); nothing else of a million records is held. */
   size_t n_parts;
-  rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &parts, &n_parts, err);
+  rc = hl_cat_partition_count(s->cat, t->cat->id, &n_parts, err);
   if (rc != HL_OK) return rc;
-  tuple_set_t set;
-  if (!set_init(&set, n_parts + w.n_found, arena)) return hl_err_nomem(err);
-  for (size_t i = 0; i < n_parts; i++) {
-    char *key = tuple_key(arena, parts[i].values, parts[i].n_values);
-    if (!key) return hl_err_nomem(err);
-    set_insert(&set, key);
+  known_t kn = {.s = s, .arena = arena, .do_drop = do_drop};
+  if (!set_init(&kn.set, n_parts + w.n_found, arena)) return hl_err_nomem(err);
+  if (do_drop && hl_cat_local(s->cat) != s->cat) {
+    /* a remote metastore's names come without locations: whole records */
+    hl_cat_partition_t *parts;
+    size_t n_list;
+    rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &parts, &n_list, err);
+    for (size_t i = 0; rc == HL_OK && i < n_list; i++)
+      rc = known_take(&kn, &parts[i], err);
+  } else {
+    rc = hl_cat_partition_scan(s->cat, t->cat->id, NULL, known_take, &kn, err);
   }
+  if (rc != HL_OK) return rc;
+  n_parts = kn.n_seen;
+  tuple_set_t set = kn.set;
 
   /* directories that type to the same values (hr=1, hr=01, hr=1.0): one
    * is the partition -- the one named canonically, else the first in name
@@ -460,26 +538,17 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
   if (!missing || !missing_names) return hl_err_nomem(err);
   size_t n_missing = 0;
   for (size_t i = 0; do_add && i < w.n_found; i++) {
-    char *key = tuple_key(arena, w.found[i].values, t->n_part);
-    if (!key) return hl_err_nomem(err);
-    if (!set_insert(&set, key)) continue;
+    if (!set_insert(&set, w.found[i].key)) continue;
     missing_names[n_missing] = w.found[i].name;
     missing[n_missing++] = &w.found[i];
   }
   /* metastore partitions whose directory is gone */
-  hl_cat_partition_t **gone = hl_arena_alloc(arena, sizeof(*gone) * (n_parts + 1));
-  char **gone_names = hl_arena_alloc(arena, sizeof(char *) * (n_parts + 1));
-  if (!gone || !gone_names) return hl_err_nomem(err);
-  size_t n_gone = 0;
-  for (size_t i = 0; do_drop && i < n_parts; i++) {
-    hl_stor_stat_t st;
-    rc = hl_budget_check_cancel(&s->budget, err);
-    if (rc == HL_OK) rc = s->fs->ops->stat(s->fs, parts[i].location, &st, err);
-    if (rc != HL_OK) return rc;
-    if (st.exists && st.is_dir) continue;
-    gone_names[n_gone] = parts[i].name;
-    gone[n_gone++] = &parts[i];
-  }
+  gone_t *gone = kn.gone;
+  size_t n_gone = kn.n_gone;
+  char **gone_names = hl_arena_alloc(arena, sizeof(char *) * (n_gone + 1));
+  if (!gone_names) return hl_err_nomem(err);
+  for (size_t i = 0; i < n_gone; i++)
+    gone_names[i] = gone[i].name;
 
   if (stmt->msck_repair && n_parts - n_gone + n_missing > max_parts)
     return hl_err_position(err, stmt->pos), hl_cmd_too_many_partitions(t, max_parts, err);
@@ -500,21 +569,28 @@ hl_status_t hl_cmd_msck(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_t *
     rc = hl_cat_begin(s->cat, err);
     if (rc != HL_OK) return rc;
     int64_t now = (int64_t)time(NULL);
-    hl_cat_partition_t *adds = hl_arena_zalloc(arena, sizeof *adds * (n_missing + 1));
+    /* batches in the one transaction: per-partition calls cost a catalog
+     * savepoint each, and one batch of a million records would hold them
+     * all at once */
+    size_t cap = n_missing < MSCK_ADD_BATCH ? n_missing : MSCK_ADD_BATCH;
+    hl_cat_partition_t *adds = hl_arena_zalloc(arena, sizeof *adds * (cap + 1));
     if (!adds) rc = hl_err_nomem(err);
-    for (size_t i = 0; rc == HL_OK && i < n_missing; i++) {
-      hl_cat_partition_t *p = &adds[i];
-      p->table_id = t->cat->id;
-      p->values = missing[i]->values;
-      p->n_values = t->n_part;
-      p->name = missing[i]->name;
-      p->location = missing[i]->location;
-      p->create_time = now;
+    for (size_t start = 0; rc == HL_OK && start < n_missing; start += cap) {
+      size_t n = n_missing - start < cap ? n_missing - start : cap;
+      for (size_t i = 0; i < n; i++) {
+        hl_cat_partition_t *p = &adds[i];
+        const found_t *f = missing[start + i];
+        p->table_id = t->cat->id;
+        p->values = f->values;
+        p->n_values = t->n_part;
+        p->name = f->name;
+        p->location = f->location;
+        p->create_time = now;
+      }
+      rc = hl_cat_partition_add_many(s->cat, adds, n, err);
     }
-    /* one batch: per-partition calls cost a catalog savepoint each */
-    if (rc == HL_OK) rc = hl_cat_partition_add_many(s->cat, adds, n_missing, err);
     for (size_t i = 0; rc == HL_OK && i < n_gone; i++)
-      rc = hl_cat_partition_drop(s->cat, gone[i]->id, err);
+      rc = hl_cat_partition_drop(s->cat, gone[i].id, err);
     /* text dates in the first key: the table's incremental field */
     if (rc == HL_OK && n_missing) rc = hl_cmd_incr_auto(s, t, arena, err);
     if (rc == HL_OK) rc = hl_cat_commit(s->cat, err);

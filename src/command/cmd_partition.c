@@ -18,6 +18,8 @@
 #include "plan/plan.h"
 #include "plan/projection.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -167,7 +169,126 @@ static hl_status_t add_partitions(hl_session_t *s, const hl_ast_alter_table_t *a
   return rc;
 }
 
+/* ------------------------------------------------ specs in the catalog */
+
+/* The catalog filter (a superset) of spec F: STRING keys compared with
+ * a value become pins and byte-order bounds of the value index, so a
+ * spec naming a partition reads that partition, not the table.  The
+ * spec is still matched exactly against what the catalog returns. */
+static hl_status_t spec_cat_filter(const hl_table_t *t, const hl_cmd_part_filter_t *f,
+                                   hl_arena_t *arena, hl_cat_part_filter_t *out, hl_error_t *err) {
+  memset(out, 0, sizeof *out);
+  const char **eq = NULL, **lo = NULL, **hi = NULL;
+  for (int i = 0; i < f->n; i++) {
+    int k = f->key_idx[i];
+    const hl_value_t *v = &f->values[i];
+    hl_ast_op_t op = f->ops[i];
+    if (v->is_null || t->types[t->n_data + k]->id != HL_T_STRING || v->u.s.len == 0 ||
+        memchr(v->u.s.ptr, 0, v->u.s.len) || op == HL_OP_NE)
+      continue;
+    const char ***side = op == HL_OP_EQ ? &eq : op == HL_OP_GT || op == HL_OP_GE ? &lo : &hi;
+    if (!*side && !(*side = hl_arena_zalloc(arena, sizeof **side * (size_t)t->n_part)))
+      return hl_err_nomem(err);
+    /* two items on one key and side: the exact match decides, keep one */
+    if (!(*side)[k] && !((*side)[k] = hl_arena_strndup(arena, v->u.s.ptr, v->u.s.len)))
+      return hl_err_nomem(err);
+  }
+  out->eq = eq;
+  out->lo = lo;
+  out->hi = hi;
+  return HL_OK;
+}
+
+/* Partitions matching a spec, streamed from the catalog: copies of their
+ * name, values, id and location. */
+typedef struct spec_match {
+  const hl_table_t *t;
+  const hl_cmd_part_filter_t *f;
+  hl_arena_t *arena;   /* the copies */
+  hl_arena_t *scratch; /* the match's typed values, reset per partition */
+  hl_cat_partition_t *parts;
+  size_t n, cap;
+  size_t limit; /* stop after this many (SIZE_MAX: all) */
+} spec_match_t;
+
+static hl_status_t spec_take(void *ctx, const hl_cat_partition_t *part, hl_error_t *err) {
+  spec_match_t *m = ctx;
+  hl_arena_reset(m->scratch);
+  if (m->f && !hl_cmd_part_filter_match(m->t, m->f, part, m->scratch)) return HL_OK;
+  if (m->n == m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 16;
+    hl_cat_partition_t *grown =
+        hl_arena_realloc(m->arena, m->parts, sizeof *m->parts * m->cap, sizeof *m->parts * cap);
+    if (!grown) return hl_err_nomem(err);
+    m->parts = grown;
+    m->cap = cap;
+  }
+  hl_status_t rc = hl_cat_partition_copy_key(m->arena, part, &m->parts[m->n], err);
+  if (rc != HL_OK) return rc;
+  return ++m->n >= m->limit ? HL_DONE : HL_OK;
+}
+
+/* The partitions of T matching F (NULL: all), in name order, at most
+ * LIMIT of them, into ARENA (*OUT, *N). */
+static hl_status_t spec_partitions(hl_session_t *s, const hl_table_t *t,
+                                   const hl_cmd_part_filter_t *f, size_t limit, hl_arena_t *arena,
+                                   hl_cat_partition_t **out, size_t *n, hl_error_t *err) {
+  *out = NULL;
+  *n = 0;
+  if (limit == 0) return HL_OK;
+  hl_cat_part_filter_t cf = {0};
+  hl_status_t rc = f ? spec_cat_filter(t, f, arena, &cf, err) : HL_OK;
+  if (rc != HL_OK) return rc;
+  spec_match_t m = {.t = t, .f = f, .arena = arena, .limit = limit};
+  if (!(m.scratch = hl_arena_create(0))) return hl_err_nomem(err);
+  rc = hl_cat_partition_scan(s->cat, t->cat->id, &cf, spec_take, &m, err);
+  hl_arena_destroy(m.scratch);
+  if (rc != HL_OK) return rc;
+  *out = m.parts;
+  *n = m.n;
+  return HL_OK;
+}
+
+static int cmp_name(const void *a, const void *b) {
+  return strcmp(((const hl_cat_partition_t *)a)->name, ((const hl_cat_partition_t *)b)->name);
+}
+
+static int cmp_id(const void *a, const void *b) {
+  int64_t x = ((const hl_cat_partition_t *)a)->id, y = ((const hl_cat_partition_t *)b)->id;
+  return x < y ? -1 : x > y;
+}
+
 /* -------------------------------------------------------------- DROP */
+
+/* *KEPT: the name of a partition of T at or under LOC that is not among
+ * DOOMED[0..N_DOOMED) (sorted by id), or NULL.  The embedded catalog
+ * answers by its location index; a remote metastore cannot, so its
+ * partitions are listed once (*ALL, *N_ALL keep the listing). */
+static hl_status_t kept_partition_under(hl_session_t *s, const hl_table_t *t, const char *loc,
+                                        const hl_cat_partition_t *doomed, size_t n_doomed,
+                                        hl_arena_t *arena, hl_cat_partition_t **all, size_t *n_all,
+                                        const char **kept, hl_error_t *err) {
+  *kept = NULL;
+  hl_status_t rc = HL_OK;
+  if (hl_cat_local(s->cat) == s->cat) {
+    hl_cat_location_user_t *users;
+    size_t n_users;
+    rc = hl_cat_locations_within(s->cat, loc, arena, &users, &n_users, err);
+    for (size_t u = 0; rc == HL_OK && !*kept && u < n_users; u++) {
+      hl_cat_partition_t key = {.id = users[u].partition_id};
+      if (users[u].table_id == t->cat->id && users[u].partition_id &&
+          !bsearch(&key, doomed, n_doomed, sizeof *doomed, cmp_id))
+        *kept = users[u].partition;
+    }
+    return rc;
+  }
+  if (!*all) rc = hl_cat_partition_list(s->cat, t->cat->id, arena, all, n_all, err);
+  for (size_t k = 0; rc == HL_OK && !*kept && k < *n_all; k++)
+    if (hl_cmd_path_under((*all)[k].location, loc) &&
+        !bsearch(&(*all)[k], doomed, n_doomed, sizeof *doomed, cmp_id))
+      *kept = (*all)[k].name;
+  return rc;
+}
 
 /* The catalog step of DROP PARTITION, inside the write's commit. */
 typedef struct part_drop {
@@ -195,29 +316,49 @@ static hl_status_t drop_partitions(hl_session_t *s, const hl_ast_alter_table_t *
                          "PURGE is not allowed on external table \"%s.%s\": its data is never "
                          "deleted",
                          HL_TNAME(t));
-  hl_cat_partition_t *parts;
-  size_t n_parts;
-  hl_status_t rc = hl_cat_partition_list(s->cat, t->cat->id, arena, &parts, &n_parts, err);
-  if (rc != HL_OK) return rc;
-  bool *doomed = hl_arena_zalloc(arena, n_parts + 1);
-  if (!doomed) return hl_err_nomem(err);
+  /* Only the partitions the specs match are read (through the value
+   * index where they name STRING values): dropping one of a million
+   * partitions does not list the others. */
+  hl_cat_partition_t *parts = NULL;
+  size_t n_parts = 0, cap_parts = 0;
+  hl_status_t rc = HL_OK;
   for (int i = 0; i < alt->n_part_specs; i++) {
     hl_cmd_part_filter_t f;
     rc = hl_cmd_part_filter_compile(s, t, &alt->part_specs[i], arena, &f, err);
+    hl_cat_partition_t *matched;
+    size_t n_matched;
+    if (rc == HL_OK) rc = spec_partitions(s, t, &f, SIZE_MAX, arena, &matched, &n_matched, err);
     if (rc != HL_OK) return rc;
-    size_t matched = 0;
-    for (size_t j = 0; j < n_parts; j++) {
-      if (hl_cmd_part_filter_match(t, &f, &parts[j], arena)) {
-        doomed[j] = true;
-        matched++;
-      }
-    }
-    if (matched == 0 && !alt->if_exists &&
+    if (n_matched == 0 && !alt->if_exists &&
         !hl_cmd_setting_true(s, "hive.exec.drop.ignorenonexistent"))
       return hl_err_set_at(err, alt->part_specs[i].pos, HL_NOTFOUND, HL_SS(UNDEFINED_OBJECT),
                            "no partition of table \"%s.%s\" matches the partition spec",
                            HL_TNAME(t));
+    if (n_parts + n_matched > cap_parts) {
+      size_t cap = n_parts + n_matched;
+      hl_cat_partition_t *grown =
+          hl_arena_realloc(arena, parts, sizeof *parts * cap_parts, sizeof *parts * cap);
+      if (!grown) return hl_err_nomem(err);
+      parts = grown;
+      cap_parts = cap;
+    }
+    if (n_matched) memcpy(parts + n_parts, matched, sizeof *parts * n_matched);
+    n_parts += n_matched;
   }
+  /* specs that overlap match a partition twice: drop it once (by name:
+   * a listing of names need not carry ids) */
+  if (n_parts > 1) qsort(parts, n_parts, sizeof *parts, cmp_name);
+  size_t n_unique = 0;
+  for (size_t j = 0; j < n_parts; j++)
+    if (n_unique == 0 || strcmp(parts[n_unique - 1].name, parts[j].name) != 0)
+      parts[n_unique++] = parts[j];
+  /* the whole records (locations, ids) of those only */
+  rc = hl_cat_partition_get_many(s->cat, t->cat->id, parts, n_unique, arena, &parts, &n_parts, err);
+  if (rc != HL_OK) return rc;
+  if (n_parts > 1) qsort(parts, n_parts, sizeof *parts, cmp_id);
+  bool *doomed = hl_arena_alloc(arena, n_parts + 1);
+  if (!doomed) return hl_err_nomem(err);
+  memset(doomed, 1, n_parts + 1);
   /* One write (txn.h): the table's lock, each dropped managed partition's
    * directory to the trash, the catalog change, then the trash and the
    * emptied directories go; a crash anywhere is repaired by recovery. */
@@ -225,18 +366,20 @@ static hl_status_t drop_partitions(hl_session_t *s, const hl_ast_alter_table_t *
   rc = hl_cmd_txn_begin(s, "drop", NULL, arena, &txn, err);
   if (rc == HL_OK) rc = hl_cmd_txn_lock_table(txn, HL_TNAME(t), arena, err);
   const char *table_loc = t->cat->location;
+  hl_cat_partition_t *all = NULL; /* every partition, for a remote metastore */
+  size_t n_all = 0;
   for (size_t j = 0; rc == HL_OK && !t->cat->external && j < n_parts; j++) {
     const char *loc = parts[j].location;
     /* never the table itself, the warehouse, or another partition's data */
-    if (!doomed[j] || hl_cmd_path_under(table_loc, loc) || !hl_cmd_path_removable(s, loc)) continue;
-    size_t k = 0;
-    while (k < n_parts && (doomed[k] || !hl_cmd_path_under(parts[k].location, loc)))
-      k++;
-    if (k < n_parts) {
+    if (hl_cmd_path_under(table_loc, loc) || !hl_cmd_path_removable(s, loc)) continue;
+    const char *kept = NULL;
+    rc = kept_partition_under(s, t, loc, parts, n_parts, arena, &all, &n_all, &kept, err);
+    if (rc != HL_OK) break;
+    if (kept) {
       rc = hl_err_set_at(err, pos, HL_ERROR, HL_SS(OBJECT_NOT_IN_PREREQUISITE_STATE),
                          "cannot drop partition \"%s\" of table \"%s.%s\": its location \"%s\" "
                          "holds partition \"%s\", which is not dropped",
-                         parts[j].name, HL_TNAME(t), loc, parts[k].name);
+                         parts[j].name, HL_TNAME(t), loc, kept);
       break;
     }
     char *what =
@@ -592,18 +735,21 @@ hl_status_t hl_cmd_show_partitions(hl_session_t *s, const hl_ast_stmt_t *stmt, h
     rc = hl_cmd_part_filter_compile(s, t, stmt->part_spec, arena, &f, err);
     if (rc != HL_OK) return rc;
   }
-  if (stmt->show_filter) return show_filtered(s, stmt, t, &f, arena, result, err);
-  hl_cat_partition_t *parts; /* names and values are all it shows */
+  const hl_ast_select_t *sf = stmt->show_filter;
+  if (sf && (sf->where || sf->n_order_by)) return show_filtered(s, stmt, t, &f, arena, result, err);
+  /* name order is the catalog's: a LIMIT stops its read, and a spec
+   * naming STRING values reads only those partitions */
+  size_t limit = SIZE_MAX;
+  if (sf && sf->has_limit && (uint64_t)sf->limit < SIZE_MAX) limit = (size_t)sf->limit;
+  hl_cat_partition_t *parts;
   size_t n;
-  rc = hl_cat_partition_names(s->cat, t->cat->id, NULL, arena, &parts, &n, err);
+  rc = spec_partitions(s, t, stmt->part_spec ? &f : NULL, limit, arena, &parts, &n, err);
   if (rc != HL_OK) return rc;
   char **names = hl_arena_alloc(arena, sizeof(char *) * (n + 1));
   if (!names) return hl_err_nomem(err);
   size_t kept = 0;
   for (size_t i = 0; i < n; i++)
-    if (!stmt->part_spec || hl_cmd_part_filter_match(t, &f, &parts[i], arena))
-      names[kept++] = parts[i].name;
-  hl_cmd_sort_strings(names, kept);
+    names[kept++] = parts[i].name;
   /* hive.decode.partition.name=true shows values unescaped (ts=14:18 rather
    * than ts=14%3A18), as Hive does */
   const char *decode = hl_session_get(s, "hive.decode.partition.name");

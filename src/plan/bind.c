@@ -2416,8 +2416,121 @@ static const char **pinned_values(binder_t *b, const hl_table_t *t, hl_expr_t **
   return eq;
 }
 
+/* Byte-order bounds (*LO / *HI, NULL where none; inclusive, so a strict
+ * comparison gives a superset) that comparisons of STRING keys with STRING
+ * constants put on them: the catalog's value index then answers a range
+ * (`dt BETWEEN '2024-01-01' AND '2024-01-31'`) instead of every partition
+ * being read.  The predicates are still evaluated over what it returns. */
+static hl_status_t key_bounds(binder_t *b, const hl_table_t *t, hl_expr_t **preds, int n,
+                              const char ***lo, const char ***hi) {
+  *lo = *hi = NULL;
+  for (int i = 0; i < n; i++) {
+    const hl_expr_t *e = preds[i];
+    if (e->kind != HL_EX_CMP || e->n_args != 2) continue;
+    int op = e->op;
+    const hl_expr_t *c = e->args[0], *v = e->args[1];
+    if (c->kind != HL_EX_COLUMN) { /* 'x' < k is k > 'x' */
+      const hl_expr_t *x = c;
+      c = v;
+      v = x;
+      op = op == HL_XOP_LT   ? HL_XOP_GT
+           : op == HL_XOP_LE ? HL_XOP_GE
+           : op == HL_XOP_GT ? HL_XOP_LT
+           : op == HL_XOP_GE ? HL_XOP_LE
+                             : op;
+    }
+    if (op != HL_XOP_LT && op != HL_XOP_LE && op != HL_XOP_GT && op != HL_XOP_GE) continue;
+    if (c->kind != HL_EX_COLUMN || c->out_ref || v->kind != HL_EX_CONST || v->value.is_null ||
+        c->col < t->n_data || c->col >= t->n_all || t->types[c->col]->id != HL_T_STRING ||
+        v->type->id != HL_T_STRING || memchr(v->value.u.s.ptr, 0, v->value.u.s.len))
+      continue;
+    const char ***side = op == HL_XOP_GT || op == HL_XOP_GE ? lo : hi;
+    if (!*side && !(*side = hl_arena_zalloc(b->arena, sizeof **side * (size_t)t->n_part)))
+      return hl_err_nomem(b->err);
+    char *text = hl_arena_strndup(b->arena, v->value.u.s.ptr, v->value.u.s.len);
+    if (!text) return hl_err_nomem(b->err);
+    int k = c->col - t->n_data;
+    const char *old = (*side)[k];
+    /* the tighter of two bounds on one side */
+    if (!old || (side == lo ? strcmp(text, old) > 0 : strcmp(text, old) < 0)) (*side)[k] = text;
+  }
+  return HL_OK;
+}
+
+/* Partitions of one scan being pruned: candidates are gathered into a
+ * batch of their key values, HL_BATCH_CAP at a time, and only the
+ * survivors are kept, so memory follows what is kept, not the table. */
+typedef struct pruner {
+  binder_t *b;
+  hl_plan_scan_t *scan;
+  hl_batch_t *batch;
+  hl_arena_t *held;            /* copies of the batch's candidates (streamed ones) */
+  hl_cat_partition_t *pending; /* the batch's candidates */
+  size_t n_pending;
+  hl_cat_partition_t *keep; /* survivors, in b->arena */
+  size_t n_keep, cap_keep;
+  size_t n_seen; /* candidates evaluated */
+} pruner_t;
+
+/* Evaluates the predicates over the pending candidates, keeps the
+ * survivors (copied into the binder's arena when COPY) and empties the
+ * batch. */
+static hl_status_t prune_flush(pruner_t *p, bool copy) {
+  binder_t *b = p->b;
+  hl_plan_scan_t *scan = p->scan;
+  hl_table_t *t = scan->table;
+  hl_batch_t *batch = p->batch;
+  hl_status_t rc = HL_OK;
+  for (size_t i = 0; i < p->n_pending && rc == HL_OK; i++)
+    for (int k = 0; k < t->n_part && rc == HL_OK; k++) {
+      hl_value_t v;
+      rc = hl_table_part_value(t, k, p->pending[i].values[k], batch->arena, &v, b->err);
+      if (rc == HL_OK &&
+          hl_vec_put_value(&batch->cols[t->n_data + k], batch->arena, (uint32_t)i, &v) != HL_OK)
+        rc = hl_err_nomem(b->err);
+    }
+  batch->n_rows = (uint32_t)p->n_pending;
+  for (int k = 0; k < scan->n_part_preds && rc == HL_OK; k++)
+    rc = hl_expr_filter(scan->part_preds[k], batch, batch->arena, b->err);
+  for (uint32_t i = 0; rc == HL_OK && i < hl_batch_live(batch); i++) {
+    if (p->n_keep == p->cap_keep) {
+      size_t cap = p->cap_keep ? p->cap_keep * 2 : 16;
+      hl_cat_partition_t *grown =
+          hl_arena_realloc(b->arena, p->keep, sizeof *p->keep * p->cap_keep, sizeof *p->keep * cap);
+      if (!grown) return hl_err_nomem(b->err);
+      p->keep = grown;
+      p->cap_keep = cap;
+    }
+    const hl_cat_partition_t *src = &p->pending[hl_batch_row(batch, i)];
+    hl_cat_partition_t *dst = &p->keep[p->n_keep++];
+    if (!copy)
+      *dst = *src;
+    else
+      rc = hl_cat_partition_copy_key(b->arena, src, dst, b->err);
+  }
+  if (rc != HL_OK) return rc;
+  p->n_seen += p->n_pending;
+  p->n_pending = 0;
+  if (p->held) hl_arena_reset(p->held);
+  return hl_batch_reset(batch) == HL_OK ? HL_OK : hl_err_nomem(b->err);
+}
+
+/* hl_cat_part_fn: one candidate from the catalog, copied until its batch
+ * is evaluated. */
+static hl_status_t prune_take(void *ctx, const hl_cat_partition_t *part, hl_error_t *err) {
+  pruner_t *p = ctx;
+  /* parameters and descriptors are not read by the pruning: the kept
+   * ones are fetched whole */
+  hl_status_t rc = hl_cat_partition_copy_key(p->held, part, &p->pending[p->n_pending], err);
+  if (rc != HL_OK) return rc;
+  return ++p->n_pending == HL_BATCH_CAP ? prune_flush(p, true) : HL_OK;
+}
+
 /* Evaluates the partition predicates over the table's partitions in batches
- * of HL_BATCH_CAP and keeps the matching ones. */
+ * of HL_BATCH_CAP and keeps the matching ones.  From a catalog the
+ * candidates are streamed (hl_cat_partition_scan) through the value index
+ * where STRING keys are pinned or bounded, and only the kept ones are read
+ * whole: a pin on a table of a million partitions reads a few. */
 static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
   hl_table_t *t = scan->table;
   if (hl_plan_projection_enabled(t)) { /* computed, never listed: projection.c */
@@ -2426,73 +2539,69 @@ static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
                                     (int64_t)time(NULL), b->arena, &scan->parts, &scan->n_parts,
                                     &scan->n_parts_total, b->err);
   }
-  hl_cat_partition_t *all = scan->parts;
-  size_t n_all = scan->n_parts;
-  hl_status_t rc = HL_OK;
-  /* Without partition predicates every partition is read: one listing.
-   * With them, only names and values are listed and filtered, and the
-   * full records of the kept ones fetched after (a Hive Metastore sends
-   * names cheaply; partitions with descriptors are large). */
-  if (!scan->dataset && scan->n_part_preds == 0) /* parquet.`path`: bind_parquet_path's */
-    rc = hl_cat_partition_list(hl_table_catalog(b->s, t), t->cat->id, b->arena, &all, &n_all,
-                               b->err);
-  const char **eq = NULL;
-  if (!scan->dataset && scan->n_part_preds > 0) {
-    eq = pinned_values(b, t, scan->part_preds, scan->n_part_preds);
-    rc = hl_cat_partition_names(hl_table_catalog(b->s, t), t->cat->id, eq, b->arena, &all, &n_all,
-                                b->err);
-  }
-  if (rc != HL_OK) return rc;
-  scan->n_parts_total = n_all;
-  if (eq) { /* a pinned listing is not all of them (EXPLAIN counts those) */
-    scan->n_parts_total = HL_PLAN_TOTAL_UNKNOWN;
-    scan->pin_eq = eq;
-    scan->n_pinned = n_all;
-  }
+  hl_cat_t *cat = hl_table_catalog(b->s, t);
+  /* Without partition predicates every partition is read: one listing. */
   if (scan->n_part_preds == 0) {
-    scan->parts = all;
-    scan->n_parts = n_all;
-    return HL_OK;
+    hl_status_t rc = HL_OK;
+    if (!scan->dataset) /* parquet.`path`: bind_parquet_path's */
+      rc = hl_cat_partition_list(cat, t->cat->id, b->arena, &scan->parts, &scan->n_parts, b->err);
+    scan->n_parts_total = scan->n_parts;
+    return rc;
   }
-  hl_cat_partition_t *keep = hl_arena_alloc(b->arena, sizeof(*keep) * (n_all ? n_all : 1));
+  hl_cat_part_filter_t filter = {0};
+  hl_status_t rc = HL_OK;
+  if (!scan->dataset) {
+    filter.eq = pinned_values(b, t, scan->part_preds, scan->n_part_preds);
+    /* bounds only without a pin: the snapshot re-reads a pinned listing
+     * by its values alone and compares the counts */
+    if (!filter.eq)
+      rc = key_bounds(b, t, scan->part_preds, scan->n_part_preds, (const char ***)&filter.lo,
+                      (const char ***)&filter.hi);
+    if (rc != HL_OK) return rc;
+    /* a range is not all of them: the total, read before the candidates
+     * (a partition added in between then fails the snapshot's check
+     * rather than slipping past it) */
+    if (!filter.eq && (filter.lo || filter.hi))
+      rc = hl_cat_partition_count(cat, t->cat->id, &scan->n_parts_total, b->err);
+    if (rc != HL_OK) return rc;
+  }
   const hl_type_t **types = hl_arena_alloc(b->arena, sizeof(hl_type_t *) * (size_t)t->n_all);
-  if (!keep || !types) return hl_err_nomem(b->err);
+  if (!types) return hl_err_nomem(b->err);
   for (int c = 0; c < t->n_all; c++)
     types[c] = c < t->n_data ? hl_type_prim(HL_T_NULL) : t->types[c];
-  hl_batch_t *batch = hl_batch_create(t->n_all, types);
-  if (!batch) return hl_err_nomem(b->err);
-  size_t n_keep = 0;
-  for (size_t start = 0; start < n_all && rc == HL_OK; start += HL_BATCH_CAP) {
-    size_t n = n_all - start < HL_BATCH_CAP ? n_all - start : HL_BATCH_CAP;
-    if (hl_batch_reset(batch) != HL_OK) {
-      rc = hl_err_nomem(b->err);
-      break;
+  pruner_t p = {.b = b, .scan = scan};
+  p.batch = hl_batch_create(t->n_all, types);
+  if (!p.batch) return hl_err_nomem(b->err);
+  if (scan->dataset) { /* the dataset's units, in memory already */
+    for (size_t start = 0; start < scan->n_parts && rc == HL_OK; start += HL_BATCH_CAP) {
+      p.pending = scan->parts + start;
+      p.n_pending = scan->n_parts - start < HL_BATCH_CAP ? scan->n_parts - start : HL_BATCH_CAP;
+      rc = prune_flush(&p, false);
     }
-    for (size_t i = 0; i < n && rc == HL_OK; i++) {
-      hl_cat_partition_t *p = &all[start + i];
-      for (int k = 0; k < t->n_part && rc == HL_OK; k++) {
-        hl_value_t v;
-        rc = hl_table_part_value(t, k, p->values[k], batch->arena, &v, b->err);
-        if (rc == HL_OK &&
-            hl_vec_put_value(&batch->cols[t->n_data + k], batch->arena, (uint32_t)i, &v) != HL_OK)
-          rc = hl_err_nomem(b->err);
-      }
-    }
-    batch->n_rows = (uint32_t)n;
-    for (int k = 0; k < scan->n_part_preds && rc == HL_OK; k++)
-      rc = hl_expr_filter(scan->part_preds[k], batch, batch->arena, b->err);
-    if (rc != HL_OK) break;
-    for (uint32_t i = 0; i < hl_batch_live(batch); i++)
-      keep[n_keep++] = all[start + hl_batch_row(batch, i)];
+    hl_batch_destroy(p.batch);
+    if (rc != HL_OK) return rc;
+    scan->n_parts_total = scan->n_parts;
+    scan->parts = p.keep;
+    scan->n_parts = p.n_keep;
+    return HL_OK;
   }
-  hl_batch_destroy(batch);
+  p.held = hl_arena_create(0);
+  p.pending = hl_arena_alloc(b->arena, sizeof *p.pending * HL_BATCH_CAP);
+  if (!p.held || !p.pending) rc = hl_err_nomem(b->err);
+  if (rc == HL_OK) rc = hl_cat_partition_scan(cat, t->cat->id, &filter, prune_take, &p, b->err);
+  if (rc == HL_OK && p.n_pending) rc = prune_flush(&p, true);
+  hl_batch_destroy(p.batch);
+  hl_arena_destroy(p.held);
   if (rc != HL_OK) return rc;
-  if (!scan->dataset)
-    return hl_cat_partition_get_many(hl_table_catalog(b->s, t), t->cat->id, keep, n_keep, b->arena,
-                                     &scan->parts, &scan->n_parts, b->err);
-  scan->parts = keep;
-  scan->n_parts = n_keep;
-  return HL_OK;
+  if (filter.eq) { /* a pinned listing is not all of them (EXPLAIN counts those) */
+    scan->n_parts_total = HL_PLAN_TOTAL_UNKNOWN;
+    scan->pin_eq = (const char **)filter.eq;
+    scan->n_pinned = p.n_seen;
+  } else if (!filter.lo && !filter.hi) {
+    scan->n_parts_total = p.n_seen;
+  }
+  return hl_cat_partition_get_many(cat, t->cat->id, p.keep, p.n_keep, b->arena, &scan->parts,
+                                   &scan->n_parts, b->err);
 }
 
 static void mark_needed(const hl_expr_t *e, bool *needed) {

@@ -655,6 +655,20 @@ TEST(db_drop_cascade) {
  * Partitions
  * ------------------------------------------------------------------------ */
 
+/* hl_cat_partition_scan's callback in the tests: the names seen (static
+ * storage: the partitions are borrowed), stopping after LIMIT. */
+typedef struct scan_names {
+  char names[8][96];
+  size_t n, limit;
+} scan_names_t;
+
+static hl_status_t scan_name(void *ctx, const hl_cat_partition_t *p, hl_error_t *err) {
+  (void)err;
+  scan_names_t *sn = ctx;
+  if (sn->n < 8) snprintf(sn->names[sn->n], sizeof sn->names[0], "%s", p->name);
+  return ++sn->n >= sn->limit ? HL_DONE : HL_OK;
+}
+
 TEST(partitions) {
   fx_t f;
   fx_setup(&f);
@@ -794,6 +808,34 @@ TEST(partitions) {
     }
   }
   st = hl_cat_partition_names(f.cat, 777, eq_ds, f.arena, &names, &n_names, &f.err);
+  CHECK_ERR(&f, st, HL_NOTFOUND, "42P01", "table with id 777 does not exist");
+
+  /* Streaming: name order, pins and inclusive byte-order bounds from the
+   * value index (the default partition is outside every bound), and a
+   * callback that stops ends the read with HL_OK. */
+  scan_names_t sn = {.limit = 100};
+  CHECK_OK(&f, hl_cat_partition_scan(f.cat, tbl, NULL, scan_name, &sn, &f.err));
+  CHECK_INT(sn.n, 6);
+  for (size_t i = 0; i < sn.n && i < 6; i++)
+    CHECK_STR(sn.names[i], want[i]);
+  const char *lo_b[] = {"B", NULL}, *hi_b[] = {"a", NULL}, *hi_2[] = {NULL, "1"};
+  hl_cat_part_filter_t range = {.lo = lo_b, .hi = hi_b};
+  sn = (scan_names_t){.limit = 100};
+  CHECK_OK(&f, hl_cat_partition_scan(f.cat, tbl, &range, scan_name, &sn, &f.err));
+  CHECK_INT(sn.n, 2);
+  if (sn.n == 2) {
+    CHECK_STR(sn.names[0], "ds=B/hr=1");
+    CHECK_STR(sn.names[1], "ds=a/hr=1");
+  }
+  hl_cat_part_filter_t both = {.eq = eq_ds, .hi = hi_2};
+  sn = (scan_names_t){.limit = 100};
+  CHECK_OK(&f, hl_cat_partition_scan(f.cat, tbl, &both, scan_name, &sn, &f.err));
+  CHECK_INT(sn.n, 0); /* hr=7 > '1' and the default hr is outside the bound */
+  hl_cat_part_filter_t lo_only = {.lo = lo_b};
+  sn = (scan_names_t){.limit = 2};
+  CHECK_OK(&f, hl_cat_partition_scan(f.cat, tbl, &lo_only, scan_name, &sn, &f.err));
+  CHECK_INT(sn.n, 2);
+  st = hl_cat_partition_scan(f.cat, 777, &range, scan_name, &sn, &f.err);
   CHECK_ERR(&f, st, HL_NOTFOUND, "42P01", "table with id 777 does not exist");
 
   /* Errors on add. */

@@ -17,7 +17,7 @@
 
 /* ---------------------------------------------------------------- scalars */
 
-static int64_t be_int(const unsigned char *p, int n) {
+int64_t hl_lazybin_be_int(const unsigned char *p, int n) {
   uint64_t v = 0;
   for (int i = 0; i < n; i++)
     v = v << 8 | p[i];
@@ -25,7 +25,7 @@ static int64_t be_int(const unsigned char *p, int n) {
   return (int64_t)v;
 }
 
-static void put_be(hl_buf_t *b, uint64_t v, int n) {
+void hl_lazybin_put_be(hl_buf_t *b, uint64_t v, int n) {
   unsigned char t[8];
   for (int i = 0; i < n; i++)
     t[i] = (unsigned char)(v >> (8 * (n - 1 - i)));
@@ -67,14 +67,14 @@ void hl_lazybin_put_timestamp(hl_buf_t *b, int64_t micros) {
   bool second_vint = seconds < 0 || seconds > INT32_MAX;
   uint32_t first = (uint32_t)(uint64_t)seconds & 0x7FFFFFFFu;
   if (decimal || second_vint) first |= 0x80000000u;
-  put_be(b, first, 4);
+  hl_lazybin_put_be(b, first, 4);
   if (decimal || second_vint) hl_seqio_put_vlong(b, second_vint ? -decimal - 1 : decimal);
   if (second_vint) hl_seqio_put_vlong(b, seconds >> 31);
 }
 
 bool hl_lazybin_get_timestamp(const unsigned char *p, size_t n, size_t *used, int64_t *micros) {
   if (n < 4) return false;
-  uint32_t first = (uint32_t)be_int(p, 4);
+  uint32_t first = (uint32_t)hl_lazybin_be_int(p, 4);
   int64_t seconds = first & 0x7FFFFFFFu, nanos = 0;
   size_t k = 4;
   if (first & 0x80000000u) {
@@ -217,7 +217,7 @@ static void put_value(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v) {
     hl_buf_putc(b, (char)(int8_t)v->u.i);
     return;
   case HL_T_SMALLINT:
-    put_be(b, (uint64_t)v->u.i, 2);
+    hl_lazybin_put_be(b, (uint64_t)v->u.i, 2);
     return;
   case HL_T_INT:
   case HL_T_BIGINT:
@@ -228,13 +228,13 @@ static void put_value(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v) {
     float f = (float)v->u.d;
     uint32_t bits;
     memcpy(&bits, &f, 4);
-    put_be(b, bits, 4);
+    hl_lazybin_put_be(b, bits, 4);
     return;
   }
   case HL_T_DOUBLE: {
     uint64_t bits;
     memcpy(&bits, &v->u.d, 8);
-    put_be(b, bits, 8);
+    hl_lazybin_put_be(b, bits, 8);
     return;
   }
   case HL_T_CHAR: { /* HiveCharWritable's stripped value */
@@ -263,7 +263,7 @@ static void put_value(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v) {
     return;
   }
   size_t size_at = b->len;
-  put_be(b, 0, 4); /* the byte size, filled in below */
+  hl_lazybin_put_be(b, 0, 4); /* the byte size, filled in below */
   size_t start = b->len;
   put_complex(b, type, v);
   if (b->oom || b->len < start) return;
@@ -386,7 +386,7 @@ static bool get_value(dec_t *d, const hl_type_t *type, const unsigned char *p, s
     return true;
   case HL_T_SMALLINT:
     if (n < 2) return BAD(d, "truncated value");
-    out->u.i = be_int(p, 2);
+    out->u.i = hl_lazybin_be_int(p, 2);
     *used = 2;
     return true;
   case HL_T_INT:
@@ -399,7 +399,7 @@ static bool get_value(dec_t *d, const hl_type_t *type, const unsigned char *p, s
     return true;
   case HL_T_FLOAT: {
     if (n < 4) return BAD(d, "truncated value");
-    uint32_t bits = (uint32_t)be_int(p, 4);
+    uint32_t bits = (uint32_t)hl_lazybin_be_int(p, 4);
     float f;
     memcpy(&f, &bits, 4);
     out->u.d = f;
@@ -408,7 +408,7 @@ static bool get_value(dec_t *d, const hl_type_t *type, const unsigned char *p, s
   }
   case HL_T_DOUBLE: {
     if (n < 8) return BAD(d, "truncated value");
-    uint64_t bits = (uint64_t)be_int(p, 8);
+    uint64_t bits = (uint64_t)hl_lazybin_be_int(p, 8);
     memcpy(&out->u.d, &bits, 8);
     *used = 8;
     return true;
@@ -435,7 +435,7 @@ static bool get_value(dec_t *d, const hl_type_t *type, const unsigned char *p, s
     return BAD(d, "unsupported type");
   }
   if (n < 4) return BAD(d, "truncated value");
-  int64_t size = be_int(p, 4);
+  int64_t size = hl_lazybin_be_int(p, 4);
   if (size < 0 || (uint64_t)size > n - 4) return BAD(d, "nested value longer than its row");
   *used = 4 + (size_t)size;
   return get_complex(d, type, p + 4, (size_t)size, out, depth);

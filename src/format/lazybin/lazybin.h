@@ -32,6 +32,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The N-byte (N <= 8) big-endian two's complement integer at P,
+ * sign-extended; and its writer (the low N bytes of V).  LazyBinary's
+ * SMALLINT, FLOAT and DOUBLE, and sizes; RCFile's binary cells too. */
+int64_t hl_lazybin_be_int(const unsigned char *p, int n);
+void hl_lazybin_put_be(hl_buf_t *b, uint64_t v, int n);
+
 /* Nesting deeper than this is refused (a row is decoded recursively). */
 #define HL_LAZYBIN_MAX_DEPTH 64
 

@@ -76,21 +76,6 @@ static hl_status_t check_types(const hl_rcfile_format_t *fmt, int n_cols,
 /* LazyBinary cells                                                         */
 /* ---------------------------------------------------------------------- */
 
-static int64_t be_int(const unsigned char *p, int n) {
-  uint64_t v = 0;
-  for (int i = 0; i < n; i++)
-    v = v << 8 | p[i];
-  if (n < 8 && (p[0] & 0x80)) v |= ~(uint64_t)0 << (8 * n); /* sign-extend */
-  return (int64_t)v;
-}
-
-static void put_be(hl_buf_t *b, uint64_t v, int n) {
-  unsigned char t[8];
-  for (int i = 0; i < n; i++)
-    t[i] = (unsigned char)(v >> (8 * (n - 1 - i)));
-  hl_buf_append(b, t, (size_t)n);
-}
-
 /* Appends the LazyBinaryColumnarSerDe bytes of V (of TYPE) to B.  Returns
  * false for the one value Hive refuses, a non-NULL empty BINARY. */
 static bool put_binary_cell(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v) {
@@ -103,7 +88,7 @@ static bool put_binary_cell(hl_buf_t *b, const hl_type_t *type, const hl_value_t
     hl_buf_putc(b, (char)(int8_t)v->u.i);
     return true;
   case HL_T_SMALLINT:
-    put_be(b, (uint64_t)v->u.i, 2);
+    hl_lazybin_put_be(b, (uint64_t)v->u.i, 2);
     return true;
   case HL_T_INT:
   case HL_T_BIGINT:
@@ -114,13 +99,13 @@ static bool put_binary_cell(hl_buf_t *b, const hl_type_t *type, const hl_value_t
     float f = (float)v->u.d;
     uint32_t bits;
     memcpy(&bits, &f, 4);
-    put_be(b, bits, 4);
+    hl_lazybin_put_be(b, bits, 4);
     return true;
   }
   case HL_T_DOUBLE: {
     uint64_t bits;
     memcpy(&bits, &v->u.d, 8);
-    put_be(b, bits, 8);
+    hl_lazybin_put_be(b, bits, 8);
     return true;
   }
   case HL_T_STRING:
@@ -165,7 +150,7 @@ static hl_status_t get_binary_cell(hl_arena_t *arena, const hl_type_t *type, con
     return HL_OK;
   case HL_T_SMALLINT:
     if (n < 2) break;
-    out->u.i = be_int(p, 2);
+    out->u.i = hl_lazybin_be_int(p, 2);
     return HL_OK;
   case HL_T_INT:
   case HL_T_BIGINT:
@@ -176,7 +161,7 @@ static hl_status_t get_binary_cell(hl_arena_t *arena, const hl_type_t *type, con
     return HL_OK;
   case HL_T_FLOAT: {
     if (n < 4) break;
-    uint32_t bits = (uint32_t)be_int(p, 4);
+    uint32_t bits = (uint32_t)hl_lazybin_be_int(p, 4);
     float f;
     memcpy(&f, &bits, 4);
     out->u.d = f;
@@ -184,7 +169,7 @@ static hl_status_t get_binary_cell(hl_arena_t *arena, const hl_type_t *type, con
   }
   case HL_T_DOUBLE: {
     if (n < 8) break;
-    uint64_t bits = (uint64_t)be_int(p, 8);
+    uint64_t bits = (uint64_t)hl_lazybin_be_int(p, 8);
     memcpy(&out->u.d, &bits, 8);
     return HL_OK;
   }

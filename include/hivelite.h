@@ -336,6 +336,11 @@ hl_status_t hl_stmt_arrow_next(hl_stmt_t *stmt, struct ArrowArray *out);
 hl_status_t hl_errcode(hl_db_t *db);
 const char *hl_errmsg(hl_db_t *db);
 const char *hl_sqlstate(hl_db_t *db);
+/* PostgreSQL's DETAIL and HINT of the last error: a fact about it, and
+ * what can be done about it (for example which setting to raise); NULL
+ * when the error has none. */
+const char *hl_errdetail(hl_db_t *db);
+const char *hl_errhint(hl_db_t *db);
 int hl_error_line(hl_db_t *db);
 int hl_error_column(hl_db_t *db);
 

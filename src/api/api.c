@@ -67,6 +67,14 @@ const char *hl_sqlstate(hl_db_t *db) {
   return db ? db->err.sqlstate : "53200";
 }
 
+const char *hl_errdetail(hl_db_t *db) {
+  return db && db->err.code != HL_OK ? db->err.detail : NULL;
+}
+
+const char *hl_errhint(hl_db_t *db) {
+  return db && db->err.code != HL_OK ? db->err.hint : NULL;
+}
+
 int hl_error_line(hl_db_t *db) {
   return db ? db->err_line : 0;
 }

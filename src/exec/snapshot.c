@@ -197,10 +197,12 @@ static hl_status_t check_parts(hl_snap_table_t *t, hl_session_t *s, const hl_pla
     t->counted = true;
   }
   if (!plan->pin_eq && t->n_parts == plan->n_parts_total) return HL_OK;
-  return hl_err_set(err, HL_ERROR, HL_SS(SERIALIZATION_FAILURE),
-                    "could not read table \"%s.%s\" as of one state: a write changed its "
-                    "partitions while the query was planned; run the query again",
-                    c->db_name, c->name);
+  hl_err_set(err, HL_ERROR, HL_SS(SERIALIZATION_FAILURE),
+             "could not read table \"%s.%s\" as of one state: a write changed its "
+             "partitions while the query was planned; run the query again",
+             c->db_name, c->name);
+  hl_err_hint(err, NULL, "The statement might succeed if run again.");
+  return err->code;
 }
 
 hl_status_t hl_snap_table(hl_snap_t *snap, hl_session_t *s, const hl_plan_scan_t *plan,

@@ -42,8 +42,9 @@ int pg_is_reported(const char *name) {
 
 /* ---- messages ---- */
 
-void pg_send_error(pg_conn_t *c, const char *severity, const char *sqlstate, const char *message,
-                   int position) {
+/* An ErrorResponse; DETAIL and HINT (NULL: none) go in fields D and H. */
+static void send_error(pg_conn_t *c, const char *severity, const char *sqlstate,
+                       const char *message, const char *detail, const char *hint, int position) {
   pg_buf_t *b = &c->io.out;
   pg_msg_begin(b, 'E');
   pg_put_u8(b, 'S');
@@ -54,6 +55,14 @@ void pg_send_error(pg_conn_t *c, const char *severity, const char *sqlstate, con
   pg_put_cstr(b, sqlstate && *sqlstate ? sqlstate : "XX000");
   pg_put_u8(b, 'M');
   pg_put_cstr(b, message && *message ? message : "unknown error");
+  if (detail && *detail) {
+    pg_put_u8(b, 'D');
+    pg_put_cstr(b, detail);
+  }
+  if (hint && *hint) {
+    pg_put_u8(b, 'H');
+    pg_put_cstr(b, hint);
+  }
   if (position > 0) {
     char pos[16];
     snprintf(pos, sizeof pos, "%d", position);
@@ -63,6 +72,11 @@ void pg_send_error(pg_conn_t *c, const char *severity, const char *sqlstate, con
   pg_put_u8(b, 0);
   pg_msg_end(b);
   if (c->txn == 'T') c->txn = 'E';
+}
+
+void pg_send_error(pg_conn_t *c, const char *severity, const char *sqlstate, const char *message,
+                   int position) {
+  send_error(c, severity, sqlstate, message, NULL, NULL, position);
 }
 
 /* The 1-based character position in QUERY of byte offset OFF. */
@@ -84,7 +98,8 @@ void pg_send_db_error(pg_conn_t *c, const char *query, size_t stmt_off) {
       if (((unsigned char)query[off] & 0xC0) != 0x80) k++;
     position = char_position(query, off);
   }
-  pg_send_error(c, "ERROR", hl_sqlstate(c->db), hl_errmsg(c->db), position);
+  send_error(c, "ERROR", hl_sqlstate(c->db), hl_errmsg(c->db), hl_errdetail(c->db),
+             hl_errhint(c->db), position);
 }
 
 void pg_send_notice(pg_conn_t *c, const char *sqlstate, const char *message) {

@@ -133,15 +133,19 @@ hl_status_t hl_budget_check_slow(hl_budget_t *b, int reason, hl_error_t *err) {
   return hl_budget_cancelled(err);
 }
 
+#define MEMORY_HINT "Raise the limit, for example SET hivelite.memory_limit='8GB'."
+
 hl_status_t hl_budget_charge(hl_budget_t *b, uint64_t bytes, const char *what, hl_error_t *err) {
   if (!b || bytes == 0) return HL_OK;
   atomic_fetch_add(&b->kept, bytes);
   atomic_store(&b->kept_what, what);
   uint64_t now = atomic_fetch_add(&b->used, bytes) + bytes;
   if (now <= b->limit) return HL_OK;
-  return hl_err_set(err, HL_ERROR, HL_SS(OUT_OF_MEMORY),
-                    "%s needs more memory than hivelite.memory_limit allows (%llu MB)", what,
-                    (unsigned long long)(b->limit >> 20));
+  hl_err_set(err, HL_ERROR, HL_SS(OUT_OF_MEMORY),
+             "%s needs more memory than hivelite.memory_limit allows (%llu MB)", what,
+             (unsigned long long)(b->limit >> 20));
+  hl_err_hint(err, NULL, MEMORY_HINT);
+  return err->code;
 }
 
 void hl_budget_release(hl_budget_t *b, uint64_t bytes) {
@@ -159,5 +163,6 @@ void hl_budget_explain_nomem(hl_budget_t *b, hl_error_t *err) {
   hl_err_set(err, HL_ERROR, HL_SS(OUT_OF_MEMORY),
              "%s needs more memory than hivelite.memory_limit allows (%llu MB)", what,
              (unsigned long long)(b->limit >> 20));
+  hl_err_hint(err, NULL, MEMORY_HINT);
   err->position = pos;
 }

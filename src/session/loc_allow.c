@@ -82,6 +82,9 @@ hl_status_t hl_loc_allow_check(const hl_session_t *s, const char *path, const ch
                     "location \"%s\" of %s is outside the allowed storage locations "
                     "(hivelite.storage.allowed_locations)",
                     p, what);
+  hl_err_hint(err, NULL,
+              "Add the location to hivelite.storage.allowed_locations, or leave the setting "
+              "empty to allow every location.");
 done:
   hl_arena_destroy(arena);
   return rc;

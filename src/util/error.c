@@ -27,6 +27,8 @@ void hl_err_init(hl_error_t *err) {
   err->message = NULL;
   err->message_owned = 0;
   err->position = -1;
+  err->detail = NULL;
+  err->hint = NULL;
 }
 
 void hl_err_clear(hl_error_t *err) {
@@ -83,6 +85,12 @@ hl_status_t hl_err_set_at(hl_error_t *err, long position, hl_status_t code, cons
 
 void hl_err_position(hl_error_t *err, long position) {
   if (err->code != HL_OK && err->position < 0) err->position = position;
+}
+
+void hl_err_hint(hl_error_t *err, const char *detail, const char *hint) {
+  if (err->code == HL_OK || err->detail || err->hint) return;
+  err->detail = detail;
+  err->hint = hint;
 }
 
 void hl_err_move(hl_error_t *dst, hl_error_t *src) {

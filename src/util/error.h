@@ -31,6 +31,10 @@ typedef struct hl_error {
   char *message;     /* heap, owned by the record; static text on OOM */
   int message_owned; /* 1 when message must be freed */
   long position;     /* byte offset into the statement, -1 if none */
+  /* PostgreSQL's DETAIL and HINT (hl_err_hint): static text, never owned,
+   * so that copies of the record need no care; NULL when none */
+  const char *detail;
+  const char *hint;
 } hl_error_t;
 
 void hl_err_init(hl_error_t *err);
@@ -49,6 +53,10 @@ hl_status_t hl_err_set_at(hl_error_t *err, long position, hl_status_t code, cons
 hl_status_t hl_err_nomem(hl_error_t *err);
 /* Attaches POSITION if the error has none yet. */
 void hl_err_position(hl_error_t *err, long position);
+/* Attaches DETAIL and HINT (static text; NULL: none) to a set error that
+ * has none yet: a fact about this error, and what the user can do about
+ * it, as PostgreSQL's ErrorResponse carries them apart from the message. */
+void hl_err_hint(hl_error_t *err, const char *detail, const char *hint);
 /* Moves SRC into DST (DST cleared first); SRC ends cleared. */
 void hl_err_move(hl_error_t *dst, hl_error_t *src);
 /* Prefixes the message with "PREFIX: " (keeps code and position). */

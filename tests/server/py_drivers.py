@@ -86,6 +86,18 @@ except psycopg2.errors.UndefinedTable as e:
     check("psycopg2 error", (e.pgcode, e.diag.statement_position, e.diag.message_primary),
           ("42P01", "15", 'table "web.nosuch" does not exist'))
 c.rollback()
+# an error with a hint (ErrorResponse field H) and no detail (field D)
+try:
+    cur.execute("SET hivelite.storage.allowed_locations=/nonexistent-allowed")
+    cur.execute("CREATE EXTERNAL TABLE web.outside (v STRING) LOCATION '/nonexistent-outside'")
+    failures.append("psycopg2: no allowlist error")
+except psycopg2.Error as e:
+    check("psycopg2 error hint", (e.pgcode, e.diag.message_detail, e.diag.message_hint),
+          ("42501", None, "Add the location to hivelite.storage.allowed_locations, or leave the "
+           "setting empty to allow every location."))
+c.rollback()
+cur.execute("SET hivelite.storage.allowed_locations=")
+c.commit()
 cur.execute("SELECT id FROM web.t WHERE name = %s", ("ann",))
 check("psycopg2 client-side parameter", cur.fetchall(), [(1,)])
 c.commit()

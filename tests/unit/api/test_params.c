@@ -6,7 +6,7 @@
  * parameters, and partition pruning with a parameter compared with the
  * partition key (EXPLAIN ANALYZE's counters: one partition read of three);
  * hl_stmt_check's answer before execution (unknown names and wrong types,
- * not errors that depend on bound values).
+ * not errors that depend on bound values); an error's detail and hint.
  */
 #include "test.h"
 
@@ -346,7 +346,41 @@ TEST(stmt_check) {
   hl_close(db);
 }
 
+/* An error's DETAIL and HINT (hl_errdetail, hl_errhint; the server sends
+ * them as ErrorResponse fields D and H): NULL when the error has none and
+ * after a success; the hints of the allowlist and the memory limit. */
+TEST(error_hint) {
+  hl_db_t *db = open_db("params_hint");
+  if (!db) {
+    CHECK(0);
+    return;
+  }
+  CHECK(hl_errhint(db) == NULL);
+  CHECK_INT(exec1(db, "SELECT * FROM nosuch"), HL_NOTFOUND);
+  CHECK_STR(hl_sqlstate(db), "42P01");
+  CHECK(hl_errdetail(db) == NULL && hl_errhint(db) == NULL);
+  CHECK_INT(exec1(db, "SET hivelite.storage.allowed_locations=/nonexistent-allowed"), HL_DONE);
+  CHECK_INT(exec1(db, "CREATE EXTERNAL TABLE o (v STRING) LOCATION '/nonexistent-outside'"),
+            HL_ERROR);
+  CHECK_STR(hl_sqlstate(db), "42501");
+  CHECK(hl_errdetail(db) == NULL);
+  CHECK_STR(hl_errhint(db) ? hl_errhint(db) : "(none)",
+            "Add the location to hivelite.storage.allowed_locations, or leave the setting empty "
+            "to allow every location.");
+  CHECK_INT(exec1(db, "SET hivelite.storage.allowed_locations="), HL_DONE);
+  CHECK(hl_errhint(db) == NULL);
+  CHECK_INT(exec1(db, "SET hivelite.memory_limit='2MB'"), HL_DONE);
+  CHECK_INT(exec1(db, "SELECT pos, count(*) FROM (SELECT 1 AS one) s LATERAL VIEW "
+                      "posexplode(split(space(400000), ' ')) e AS pos, v GROUP BY pos"),
+            HL_ERROR);
+  CHECK_STR(hl_sqlstate(db), "53200");
+  CHECK_STR(hl_errhint(db) ? hl_errhint(db) : "(none)",
+            "Raise the limit, for example SET hivelite.memory_limit='8GB'.");
+  hl_close(db);
+}
+
 int main(void) {
+  RUN(error_hint);
   RUN(bind_and_reexecute);
   RUN(stmt_check);
   RUN(every_binding);

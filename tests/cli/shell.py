@@ -186,7 +186,10 @@ def test_progress(hivelite, warehouse, home):
     try:
         sh.expect(PROMPT)
         sh.run(b"SET hivelite.progress.delay_ms=1;")
-        out = sh.run(b"INSERT INTO big SELECT a.x FROM n a CROSS JOIN n b;")
+        # 10 million rows: long enough for the throttled line (one every
+        # 100 ms) to be drawn after the scan's, however fast the write
+        out = sh.run(b"INSERT INTO big SELECT a.x FROM n a CROSS JOIN n b"
+                     b" CROSS JOIN (SELECT x FROM n WHERE x < 10) c;")
         check(b"\rinsert: " in out and b" rows\x1b[K" in out, "a progress line should be drawn", out)
         check(out.endswith(b"\r\x1b[K" + PROMPT), "the progress line should be erased", out)
     finally:

@@ -83,10 +83,10 @@ class Shell:
         time.sleep(0.2)
         os.write(self.fd, data)
 
-    def run(self, line):
+    def run(self, line, timeout=30):
         """Types LINE, returns the output up to the next prompt."""
         self.send(line + b"\r")
-        return self.expect(PROMPT)
+        return self.expect(PROMPT, timeout)
 
     def kill(self):
         os.kill(self.pid, signal.SIGKILL)
@@ -189,7 +189,7 @@ def test_progress(hivelite, warehouse, home):
         # 10 million rows: long enough for the throttled line (one every
         # 100 ms) to be drawn after the scan's, however fast the write
         out = sh.run(b"INSERT INTO big SELECT a.x FROM n a CROSS JOIN n b"
-                     b" CROSS JOIN (SELECT x FROM n WHERE x < 10) c;")
+                     b" CROSS JOIN (SELECT x FROM n WHERE x < 10) c;", timeout=240)
         check(b"\rinsert: " in out and b" rows\x1b[K" in out, "a progress line should be drawn", out)
         check(out.endswith(b"\r\x1b[K" + PROMPT), "the progress line should be erased", out)
     finally:

@@ -320,6 +320,8 @@ static hl_status_t update_value(agg_t *a, int k, agg_state_t *st, const hl_type_
   case HL_AGG_COLLECT_LIST:
   case HL_AGG_COLLECT_SET:
   case HL_AGG_PERCENTILE:
+  case HL_AGG_PERCENTILE_CONT:
+  case HL_AGG_PERCENTILE_DISC:
     return append_item(a, st, type, &v, err);
   case HL_AGG_SUM:
   case HL_AGG_AVG:
@@ -1132,6 +1134,9 @@ static hl_status_t final_value(const hl_agg_t *ag, agg_state_t *st, hl_value_t *
     out->u.list.items = ps;
     return HL_OK;
   }
+  case HL_AGG_PERCENTILE_CONT:
+  case HL_AGG_PERCENTILE_DISC:
+    return hl_agg_pct_final(ag, st, out, arena);
   case HL_AGG_COUNT_STAR:
   case HL_AGG_COUNT:
     out->u.i = st->count;
@@ -1241,7 +1246,8 @@ static hl_status_t merge_state(agg_t *a, int k, agg_state_t *d, size_t gid, cons
   }
   const hl_type_t *t = ag->arg->type;
   if (ag->distinct || ag->kind == HL_AGG_COLLECT_LIST || ag->kind == HL_AGG_COLLECT_SET ||
-      ag->kind == HL_AGG_PERCENTILE) {
+      ag->kind == HL_AGG_PERCENTILE || ag->kind == HL_AGG_PERCENTILE_CONT ||
+      ag->kind == HL_AGG_PERCENTILE_DISC) {
     for (uint32_t i = 0; i < s->n_items; i++) {
       hl_status_t rc = update_value(a, k, d, t, &s->items[i], gid, err);
       if (rc != HL_OK) return rc;

@@ -139,6 +139,12 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
  * thread may aggregate all its units into one table. */
 bool hl_agg_merge_exact(const hl_plan_t *plan);
 
+/* percentile_cont / percentile_disc of the state's kept values
+ * (op_agg_pct.c): sorts them in place; an array of percentiles in ARENA.
+ * HL_NOMEM. */
+hl_status_t hl_agg_pct_final(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out,
+                             hl_arena_t *arena);
+
 /* The parallel driver (op_agg_par.c): runs the pipelines and fills A's
  * groups; frees what it holds. */
 hl_status_t hl_agg_par_run(hl_agg_par_t *par, agg_t *a, hl_error_t *err);

@@ -923,6 +923,8 @@ static const struct {
     {"percentile", HL_AGG_PERCENTILE},
     {"percentile_approx", HL_AGG_PERCENTILE},
     {"approx_count_distinct", HL_AGG_APPROX_DISTINCT},
+    {"percentile_cont", HL_AGG_PERCENTILE_CONT},
+    {"percentile_disc", HL_AGG_PERCENTILE_DISC},
     {"corr", HL_AGG_CORR},
     {"covar_pop", HL_AGG_COVAR_POP},
     {"covar_samp", HL_AGG_COVAR_SAMP},
@@ -1001,6 +1003,36 @@ static bool bind_percentiles(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg)
   return true;
 }
 
+/* percentile_cont / percentile_disc (x, p [, direction]) (WITHIN GROUP is
+ * rewritten into this by the parser): integers are kept as BIGINT and the
+ * other numbers read as DOUBLE, as Hive's two evaluators do; the result is
+ * DOUBLE, or ARRAY<DOUBLE> for an array of percentiles; direction is 0
+ * for descending (Hive's DESCENDING_CODE), anything else ascending. */
+static bool bind_ordered_percentile(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  const hl_type_t *t = agg->arg->type;
+  if (t->id != HL_T_NULL && !hl_type_is_numeric(t)) {
+    arg_error(b, a, 0, "numeric");
+    return false;
+  }
+  const hl_type_t *to =
+      hl_type_prim(t->id == HL_T_NULL || hl_type_is_integer(t) ? HL_T_BIGINT : HL_T_DOUBLE);
+  if (!(agg->arg = cast_to(b, agg->arg, to))) return false;
+  agg->type = hl_type_prim(HL_T_DOUBLE);
+  b->agg_allowed = false;
+  bool ok = bind_percentiles(b, a, agg);
+  hl_expr_t *dir = ok && a->n_args == 3 ? bind_expr(b, a->args[2]) : NULL;
+  b->agg_allowed = true;
+  if (!ok || (a->n_args == 3 && !dir)) return false;
+  if (dir) {
+    if (dir->kind != HL_EX_CONST || dir->value.is_null || !hl_type_is_integer(dir->type)) {
+      arg_error(b, a, 2, "an integer constant");
+      return false;
+    }
+    agg->desc = dir->value.u.i == 0;
+  }
+  return true;
+}
+
 static bool stats_aggs_pair(hl_agg_kind_t k) {
   return k >= HL_AGG_CORR;
 }
@@ -1072,8 +1104,9 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     if (!bind_pair_aggregate(b, a, &agg)) return NULL;
   } else if (stat_agg(a->name) >= 0) {
     agg.kind = stat_aggs[stat_agg(a->name)].kind;
-    int want = agg.kind == HL_AGG_PERCENTILE ? 2 : 1;
-    if (a->n_args < want || a->n_args > (agg.kind == HL_AGG_PERCENTILE ? 3 : 1)) {
+    bool pct = agg.kind == HL_AGG_PERCENTILE || agg.kind == HL_AGG_PERCENTILE_CONT ||
+               agg.kind == HL_AGG_PERCENTILE_DISC;
+    if (a->n_args < (pct ? 2 : 1) || a->n_args > (pct ? 3 : 1)) {
       hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
                     "function %s does not take %d arguments", a->name, a->n_args);
       return NULL;
@@ -1104,6 +1137,10 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     }
     case HL_AGG_APPROX_DISTINCT:
       agg.type = hl_type_prim(HL_T_BIGINT);
+      break;
+    case HL_AGG_PERCENTILE_CONT:
+    case HL_AGG_PERCENTILE_DISC:
+      if (!bind_ordered_percentile(b, a, &agg)) return NULL;
       break;
     default: {
       /* numeric statistics work on doubles */

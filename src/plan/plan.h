@@ -39,6 +39,10 @@ typedef enum hl_agg_kind {
   HL_AGG_COLLECT_SET,
   HL_AGG_PERCENTILE,      /* percentile / percentile_approx(x, p): param = p */
   HL_AGG_APPROX_DISTINCT, /* approx_count_distinct(x) */
+  /* Hive 4's percentile_cont / percentile_disc (x, p [, direction]):
+   * param / params as HL_AGG_PERCENTILE, desc for the descending order */
+  HL_AGG_PERCENTILE_CONT,
+  HL_AGG_PERCENTILE_DISC,
   /* the two-argument statistics over the pairs where neither is NULL:
    * arg is Hive's first argument, arg2 its second */
   HL_AGG_CORR,
@@ -67,6 +71,7 @@ typedef struct hl_agg {
    * ARRAY<DOUBLE>): params[n_params] */
   const double *params;
   int n_params;
+  bool desc; /* HL_AGG_PERCENTILE_CONT/DISC: WITHIN GROUP (ORDER BY x DESC) */
 } hl_agg_t;
 
 typedef enum hl_win_kind {

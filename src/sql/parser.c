@@ -566,6 +566,43 @@ static hl_status_t parse_over(parser_t *p, hl_ast_expr_t *fn) {
   return HL_OK;
 }
 
+/* WITHIN GROUP (ORDER BY x [ASC|DESC] [NULLS FIRST|LAST]) after FN(p), the
+ * current token WITHIN: Hive 4 takes it for its ordered aggregates and
+ * hands them (x, p, direction) with 1 ascending and 0 descending, the
+ * function-call form's optional third argument; NULLS FIRST/LAST changes
+ * nothing (the aggregates skip NULLs). */
+static hl_status_t parse_within_group(parser_t *p, hl_ast_expr_t *fn) {
+  long pos = p->tok.pos;
+  TRY(advance(p)); /* WITHIN */
+  TRY(advance(p)); /* GROUP */
+  TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+  TRY(expect_kw(p, "ORDER"));
+  TRY(expect_kw(p, "BY"));
+  hl_ast_order_item_t *items = NULL;
+  int n = 0;
+  TRY(parse_order_items(p, &items, &n));
+  TRY(expect(p, HL_TK_RPAREN, "\")\""));
+  if (strcmp(fn->name, "percentile_cont") != 0 && strcmp(fn->name, "percentile_disc") != 0)
+    return unsupported(p, pos, "WITHIN GROUP with this function");
+  if (n != 1 || fn->n_args != 1 || fn->distinct)
+    return hl_err_set_at(p->err, pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                         "WITHIN GROUP takes one percentile argument and one ORDER BY expression");
+  /* the constant is at the ORDER BY: a bad one is reported there */
+  hl_ast_expr_t *dir = new_expr(p, HL_AST_LITERAL, items[0].expr->pos);
+  hl_ast_expr_t **args = hl_arena_alloc(p->arena, sizeof *args * 3);
+  if (!dir || !args) return nomem(p);
+  dir->lit_type = HL_LIT_INTEGER;
+  dir->text = hl_arena_strdup(p->arena, items[0].descending ? "0" : "1");
+  if (!dir->text) return nomem(p);
+  dir->text_len = 1;
+  args[0] = items[0].expr;
+  args[1] = fn->args[0];
+  args[2] = dir;
+  fn->args = args;
+  fn->n_args = 3;
+  return HL_OK;
+}
+
 /* A name in an expression: column, t.column or a function call. */
 static hl_status_t parse_name_expr(parser_t *p, hl_ast_expr_t **out) {
   long pos = p->tok.pos;
@@ -578,6 +615,11 @@ static hl_status_t parse_name_expr(parser_t *p, hl_ast_expr_t **out) {
     fn->name = name;
     TRY(advance(p));
     TRY(parse_call(p, fn));
+    if (at_kw(p, "WITHIN")) {
+      hl_sql_token_t g = peek(p, 1);
+      if (tok_is_kw(p, &g, "GROUP") && peek(p, 2).kind == HL_TK_LPAREN)
+        TRY(parse_within_group(p, fn));
+    }
     if (at_kw(p, "OVER")) TRY(parse_over(p, fn));
     *out = fn;
     return HL_OK;

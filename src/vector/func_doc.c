@@ -483,6 +483,20 @@ static const hl_func_doc_t docs[] = {
      "_FUNC_(expr, pc[, nb]) - the percentile pc (0..1) of a numeric column (hivelite computes "
      "it exactly)",
      "> SELECT _FUNC_(x, 0.5) FROM " ROWS3 ";\n2.0", G("GenericUDAFPercentileApprox")},
+    {"percentile_cont", A,
+     "_FUNC_(input, pc) - the percentile pc (0..1, or an array of them) of a numeric column, "
+     "interpolated between the two nearest values; also written _FUNC_(pc) WITHIN GROUP (ORDER "
+     "BY input [ASC|DESC])",
+     "> SELECT _FUNC_(x, 0.25) FROM " ROWS3 ";\n1.5\n> SELECT _FUNC_(0.25) WITHIN GROUP (ORDER "
+     "BY x DESC) FROM " ROWS3 ";\n2.0",
+     G("GenericUDAFPercentileCont")},
+    {"percentile_disc", A,
+     "_FUNC_(input, pc) - the percentile pc (0..1, or an array of them) of a numeric column "
+     "without interpolation: between two values, the later one; also written _FUNC_(pc) WITHIN "
+     "GROUP (ORDER BY input [ASC|DESC])",
+     "> SELECT _FUNC_(x, 0.25) FROM " ROWS3 ";\n2.0\n> SELECT _FUNC_(0.25) WITHIN GROUP (ORDER "
+     "BY x DESC) FROM " ROWS3 ";\n2.0",
+     G("GenericUDAFPercentileDisc")},
     {"pi", S, "_FUNC_() - the ratio of a circle's circumference to its diameter",
      "> SELECT _FUNC_();\n3.141592653589793", U("UDFPI")},
     {"pmod", S, "_FUNC_(a, b) - the positive remainder of a divided by b",
@@ -806,8 +820,6 @@ static const char *const not_yet[] = {
     "noopstreaming",
     "noopwithmap",
     "noopwithmapstreaming",
-    "percentile_cont",
-    "percentile_disc",
     "reflect",
     "reflect2",
     "replicate_rows",

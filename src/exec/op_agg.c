@@ -273,6 +273,10 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
     st->count++;
     return HL_OK;
   }
+  if (ag->kind == HL_AGG_GROUPING) {
+    st->count = a->cur_set + 1;
+    return HL_OK;
+  }
   if (hl_vec_is_null(arg, r) || (ag->arg2 && hl_vec_is_null(arg2, r))) return HL_OK;
   hl_value_t v;
   hl_vec_get_value(arg, r, &v);
@@ -905,6 +909,7 @@ hl_status_t hl_agg_consume_batch(agg_t *a, const hl_batch_t *b, agg_bufs_t *bufs
     int set = (int)(ii % (uint32_t)n_sets);
     uint32_t r = hl_batch_row(b, i);
     size_t group = 0;
+    a->cur_set = set;
     if (ng > 0 && !plan->n_grouping_sets) {
       uint64_t id;
       if ((rc = group_id(a, gvecs, r, vals, &id, err)) != HL_OK) return rc;
@@ -1087,9 +1092,13 @@ static double percentile_of(const hl_value_t *sorted, uint32_t n, double p) {
 }
 
 /* ARENA holds what a result points to (the array of several percentiles). */
-static hl_status_t final_value(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out,
-                               hl_arena_t *arena) {
+static hl_status_t final_value(const hl_plan_t *plan, const hl_agg_t *ag, agg_state_t *st,
+                               hl_value_t *out, hl_arena_t *arena) {
   memset(out, 0, sizeof(*out));
+  if (ag->kind == HL_AGG_GROUPING) {
+    out->u.i = hl_agg_grouping_final(plan, ag, st);
+    return HL_OK;
+  }
   if (ag->kind >= HL_AGG_CORR) {
     pair_final(ag, st, out);
     return HL_OK;
@@ -1244,6 +1253,10 @@ static hl_status_t merge_state(agg_t *a, int k, agg_state_t *d, size_t gid, cons
     d->count += s->count;
     return HL_OK;
   }
+  if (ag->kind == HL_AGG_GROUPING) { /* the same set in both */
+    if (!d->count) d->count = s->count;
+    return HL_OK;
+  }
   const hl_type_t *t = ag->arg->type;
   if (ag->distinct || ag->kind == HL_AGG_COLLECT_LIST || ag->kind == HL_AGG_COLLECT_SET ||
       ag->kind == HL_AGG_PERCENTILE || ag->kind == HL_AGG_PERCENTILE_CONT ||
@@ -1373,7 +1386,7 @@ static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
           return hl_err_nomem(err);
       for (int k = 0; k < plan->n_aggs; k++) {
         hl_value_t v;
-        if (final_value(&plan->aggs[k], &a->states[g * (size_t)plan->n_aggs + (size_t)k], &v,
+        if (final_value(plan, &plan->aggs[k], &a->states[g * (size_t)plan->n_aggs + (size_t)k], &v,
                         a->out->arena) != HL_OK)
           return hl_err_nomem(err);
         if (hl_vec_put_value(&a->out->cols[plan->n_group + k], a->out->arena, (uint32_t)i, &v) !=

@@ -99,6 +99,7 @@ typedef struct agg {
   uint64_t *first_pos; /* per group */
   uint64_t pos_base;   /* position of the current batch's row 0 (set by the caller) */
   uint64_t cur_pos;    /* position of the row being grouped */
+  int cur_set;         /* the grouping set of the row being grouped (grouping()) */
   hl_agg_par_t *par;   /* the operator of a parallel aggregation: its driver */
 } agg_t;
 
@@ -144,6 +145,11 @@ bool hl_agg_merge_exact(const hl_plan_t *plan);
  * HL_NOMEM. */
 hl_status_t hl_agg_pct_final(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out,
                              hl_arena_t *arena);
+
+/* grouping(c, ...) / GROUPING__ID of a group (op_agg_grouping.c): the
+ * state holds its grouping set + 1 (0: the empty set's group made when no
+ * row came). */
+int64_t hl_agg_grouping_final(const hl_plan_t *plan, const hl_agg_t *ag, const agg_state_t *st);
 
 /* The parallel driver (op_agg_par.c): runs the pipelines and fills A's
  * groups; frees what it holds. */

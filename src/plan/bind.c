@@ -389,6 +389,9 @@ static bool resolves_outside(const binder_t *b, const hl_ast_expr_t *a) {
   return false;
 }
 
+static hl_expr_t *bind_grouping(binder_t *b, const hl_ast_expr_t *a, const char *name);
+static bool expr_equal(const hl_expr_t *x, const hl_expr_t *y);
+
 static hl_expr_t *bind_column(binder_t *b, const hl_ast_expr_t *a) {
   int found = -1, found_col = -1;
   bool qualifier_seen = false;
@@ -411,6 +414,9 @@ static hl_expr_t *bind_column(binder_t *b, const hl_ast_expr_t *a) {
     found_col = c;
   }
   if (found < 0) {
+    /* Hive's virtual column of GROUPING SETS / ROLLUP / CUBE */
+    if (!a->qualifier && strcmp(a->name, "grouping__id") == 0)
+      return bind_grouping(b, a, "grouping__id");
     if (a->qualifier && !qualifier_seen && column_visible(b, a->qualifier))
       return bind_struct_column_field(b, a);
     if (resolves_outside(b, a))
@@ -948,8 +954,9 @@ static int stat_agg(const char *name) {
 }
 
 static bool is_aggregate_name(const char *name) {
-  return strcmp(name, "count") == 0 || strcmp(name, "sum") == 0 || strcmp(name, "min") == 0 ||
-         strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 || stat_agg(name) >= 0;
+  return strcmp(name, "count") == 0 || strcmp(name, "grouping") == 0 || strcmp(name, "sum") == 0 ||
+         strcmp(name, "min") == 0 || strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 ||
+         stat_agg(name) >= 0;
 }
 
 static hl_expr_t *arg_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what);
@@ -1085,13 +1092,15 @@ static bool bind_pair_aggregate(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *a
   return agg->kind == HL_AGG_AVG || (agg->arg2 = cast_to(b, agg->arg2, dbl)) != NULL;
 }
 
+static hl_expr_t *add_aggregate(binder_t *b, const hl_agg_t *aggp, long pos, const char *name);
+
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
+  if (strcmp(a->name, "grouping") == 0) return bind_grouping(b, a, "grouping");
   if (!b->agg_allowed) {
     hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(GROUPING_ERROR),
                   "aggregate functions are not allowed here");
     return NULL;
   }
-  hl_plan_t *plan = b->plan;
   hl_agg_t agg;
   memset(&agg, 0, sizeof agg);
   agg.distinct = a->distinct;
@@ -1200,6 +1209,13 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
       if (!agg.arg || !agg.type) return NULL;
     }
   }
+  return add_aggregate(b, &agg, a->pos, a->name);
+}
+
+/* Appends AGG to the plan's aggregates: the reference to its result. */
+static hl_expr_t *add_aggregate(binder_t *b, const hl_agg_t *aggp, long pos, const char *name) {
+  hl_plan_t *plan = b->plan;
+  hl_agg_t agg = *aggp;
   if (plan->n_aggs == b->agg_cap) {
     int cap = b->agg_cap ? b->agg_cap * 2 : 4;
     hl_agg_t *n = hl_arena_realloc(b->arena, plan->aggs, sizeof(hl_agg_t) * (size_t)b->agg_cap,
@@ -1209,13 +1225,57 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     b->agg_cap = cap;
   }
   plan->aggs[plan->n_aggs] = agg;
-  hl_expr_t *ref = new_expr(b, HL_EX_COLUMN, agg.type, a->pos);
+  hl_expr_t *ref = new_expr(b, HL_EX_COLUMN, agg.type, pos);
   if (!ref) return NULL;
   ref->col = plan->n_group + plan->n_aggs++;
   ref->out_ref = true;
   ref->col_name =
-      hl_arena_sprintf(b->arena, "%s(%s)", a->name, agg.kind == HL_AGG_COUNT_STAR ? "*" : "...");
+      hl_arena_sprintf(b->arena, "%s(%s)", name, agg.kind == HL_AGG_COUNT_STAR ? "*" : "...");
   return ref;
+}
+
+/* grouping(c, ...) over the GROUP BY expressions C names (NULL: all of
+ * them, which is GROUPING__ID), as Hive's GenericUDFGrouping: BIGINT,
+ * the first argument the highest bit.  Each argument must be a GROUP BY
+ * expression (42803). */
+static hl_expr_t *bind_grouping(binder_t *b, const hl_ast_expr_t *a, const char *name) {
+  hl_plan_t *plan = b->plan;
+  if (plan->n_group == 0 || !b->agg_allowed) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(GROUPING_ERROR), "%s needs a GROUP BY clause",
+                  name);
+    return NULL;
+  }
+  hl_agg_t agg;
+  memset(&agg, 0, sizeof agg);
+  agg.kind = HL_AGG_GROUPING;
+  agg.name = name;
+  agg.type = hl_type_prim(HL_T_BIGINT);
+  int n = a->kind == HL_AST_FUNC ? a->n_args : plan->n_group;
+  if (n == 0 || a->distinct) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "grouping takes one or more GROUP BY expressions");
+    return NULL;
+  }
+  int *idx = hl_arena_alloc(b->arena, sizeof(int) * (size_t)n);
+  if (!idx) return hl_err_nomem(b->err), NULL;
+  for (int j = 0; j < n; j++) {
+    idx[j] = a->kind == HL_AST_FUNC ? -1 : j;
+    if (idx[j] >= 0) continue;
+    b->agg_allowed = false;
+    hl_expr_t *e = bind_expr(b, a->args[j]);
+    b->agg_allowed = true;
+    if (!e) return NULL;
+    for (int g = 0; g < plan->n_group && idx[j] < 0; g++)
+      if (expr_equal(e, plan->group_exprs[g])) idx[j] = g;
+    if (idx[j] < 0) {
+      hl_err_set_at(b->err, a->args[j]->pos, HL_ERROR, HL_SS(GROUPING_ERROR),
+                    "the arguments of grouping must be GROUP BY expressions");
+      return NULL;
+    }
+  }
+  agg.group_idx = idx;
+  agg.n_group_idx = n;
+  return add_aggregate(b, &agg, a->pos, name);
 }
 
 static hl_expr_t *arg_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what) {

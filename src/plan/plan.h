@@ -43,6 +43,10 @@ typedef enum hl_agg_kind {
    * param / params as HL_AGG_PERCENTILE, desc for the descending order */
   HL_AGG_PERCENTILE_CONT,
   HL_AGG_PERCENTILE_DISC,
+  /* grouping(c, ...) and GROUPING__ID (every GROUP BY column): bit j of
+   * the n-column result, from the top, is 1 when group_idx[j] is not in
+   * the row's grouping set */
+  HL_AGG_GROUPING,
   /* the two-argument statistics over the pairs where neither is NULL:
    * arg is Hive's first argument, arg2 its second */
   HL_AGG_CORR,
@@ -72,6 +76,9 @@ typedef struct hl_agg {
   const double *params;
   int n_params;
   bool desc; /* HL_AGG_PERCENTILE_CONT/DISC: WITHIN GROUP (ORDER BY x DESC) */
+  /* HL_AGG_GROUPING: the GROUP BY expressions it reports, in its order */
+  const int *group_idx;
+  int n_group_idx;
 } hl_agg_t;
 
 typedef enum hl_win_kind {

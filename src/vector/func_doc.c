@@ -307,6 +307,13 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_('{\"a\":{\"b\":[1,2]}}', '$.a.b[1]');\n2", U("UDFJson")},
     {"greatest", S, "_FUNC_(v1, v2, ...) - the greatest value (NULL when one is NULL)",
      "> SELECT _FUNC_(2, 3, 1);\n3", G("GenericUDFGreatest")},
+    {"grouping", A,
+     "_FUNC_(c1, c2, ...) - with GROUPING SETS, ROLLUP or CUBE: one bit per argument, the first "
+     "the highest, 1 when that GROUP BY expression is aggregated away in the row (0 without "
+     "grouping sets)",
+     "> SELECT x, _FUNC_(x) FROM " ROWS3 " GROUP BY x WITH ROLLUP ORDER BY x;\n1\t0\n2\t0\n"
+     "NULL\t1",
+     G("GenericUDFGrouping")},
     {"hash", S, "_FUNC_(a1[, a2...]) - Hive's hash code of the arguments",
      "> SELECT _FUNC_('abc');\n96354\n> SELECT _FUNC_(1, 2);\n33", G("GenericUDFHash")},
     {"hex", S,
@@ -802,7 +809,6 @@ static const char *const not_yet[] = {
     "get_llap_splits",
     "get_splits",
     "get_sql_schema",
-    "grouping",
     "histogram_numeric",
     "in_bloom_filter",
     "in_file",

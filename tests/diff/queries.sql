@@ -667,6 +667,16 @@ SELECT sum(CASE WHEN cat = 'a' THEN dbl END) / sum(dbl) FROM t_all;
 
 SELECT count(DISTINCT cat), count(DISTINCT coalesce(cat, 'x')) FROM t_all;
 
+# percentile_cont: Hive's interpolation formula rounds apart from DuckDB's
+# lo + d * (hi - lo) in the last bits (percentile_disc is not compared: Hive
+# takes the higher neighbour of position p * (n - 1), DuckDB the SQL rank)
+SELECT cat, percentile_cont(0.25) WITHIN GROUP (ORDER BY dbl), percentile_cont(0.5) WITHIN GROUP (ORDER BY num DESC), percentile_cont(big, 0.9) FROM t_all GROUP BY cat;
+-- abs_tol: 1e-6
+-- duckdb: SELECT cat, percentile_cont(0.25) WITHIN GROUP (ORDER BY dbl), percentile_cont(0.5) WITHIN GROUP (ORDER BY num DESC), percentile_cont(0.9) WITHIN GROUP (ORDER BY big) FROM t_all GROUP BY cat
+
+SELECT percentile_cont(0.0) WITHIN GROUP (ORDER BY amt), percentile_cont(1.0) WITHIN GROUP (ORDER BY tiny), percentile_cont(0.5) WITHIN GROUP (ORDER BY weight) FROM t_all, empty_t WHERE id < 0;
+-- duckdb: SELECT CAST(percentile_cont(0.0) WITHIN GROUP (ORDER BY amt) AS DOUBLE), CAST(percentile_cont(1.0) WITHIN GROUP (ORDER BY tiny) AS DOUBLE), percentile_cont(0.5) WITHIN GROUP (ORDER BY weight) FROM t_all, empty_t WHERE id < 0
+
 -- section: group
 SELECT cat, count(*) FROM t_all GROUP BY cat;
 

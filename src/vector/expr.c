@@ -380,8 +380,28 @@ static bool dec_mod_exact(__int128 x, int sx, __int128 y, int sy, int so, int pr
   return u256_round_to_dec(rem, s - so, precision, out);
 }
 
+/* Unscaled decimal V over DIV, the double of 10^scale (dec_to_double).
+ * The vector kernel (cast_batch) hoists DIV out of its loop; both use this
+ * one function, so a row gives the same bits either way.  A value that
+ * fits 64 bits converts with one instruction instead of libgcc's 128-bit
+ * conversion, with the same result (both round the exact integer to
+ * nearest). */
+static inline double dec_div_double(__int128 v, double div) {
+  return (fits_i64(v) ? (double)(int64_t)v : (double)v) / div;
+}
+
+/* Unscaled decimal V over DIV = 10^scale, truncated and wrapped to the
+ * width of integer type T in *OUT; false (NULL) when the quotient does not
+ * fit 64 bits.  Shared by hl_value_cast and cast_batch. */
+static inline bool dec_to_int(hl_type_id_t t, __int128 v, __int128 div, int64_t *out) {
+  __int128 q = v / div;
+  if (q > INT64_MAX || q < INT64_MIN) return false;
+  *out = wrap_int(t, (int64_t)q);
+  return true;
+}
+
 static double dec_to_double(__int128 v, int scale) {
-  return (double)v / (double)pow10_128(scale);
+  return dec_div_double(v, (double)pow10_128(scale));
 }
 
 /* ----------------------------------------------------------- deep copy */
@@ -557,13 +577,9 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
       out->is_null = true;
     else if (hl_type_is_integer(from))
       out->u.i = wrap_int(t, in->u.i);
-    else if (f == HL_T_DECIMAL) {
-      __int128 q = in->u.dec / pow10_128(from->scale);
-      if (q > INT64_MAX || q < INT64_MIN)
-        out->is_null = true;
-      else
-        out->u.i = wrap_int(t, (int64_t)q);
-    } else {
+    else if (f == HL_T_DECIMAL)
+      out->is_null = !dec_to_int(t, in->u.dec, pow10_128(from->scale), &out->u.i);
+    else {
       double d = in->u.d;
       if (isnan(d) || d >= 9.2233720368547758e18 || d < -9.2233720368547758e18)
         out->is_null = true;
@@ -1283,6 +1299,82 @@ static hl_status_t eval_like(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t 
   return HL_OK;
 }
 
+/* ---------------------------------------------------- vectorized casts */
+
+/* Marks row R of OUT NULL.  OUT may share A's bitmap (cast_batch hands a
+ * cast's input validity on without copying it); before the first row that
+ * turns NULL here OUT gets a copy of its own, so A is never written. */
+static hl_status_t cast_null_row(hl_vec_t *out, const hl_vec_t *a, uint32_t r, hl_arena_t *arena,
+                                 hl_error_t *err) {
+  if (out->validity && out->validity == a->validity) {
+    size_t bytes = sizeof(uint64_t) * (HL_BATCH_CAP / 64);
+    uint64_t *own = hl_arena_alloc(arena, bytes);
+    if (!own) return nomem(err);
+    memcpy(own, a->validity, bytes);
+    out->validity = own;
+  }
+  return set_null(out, arena, r, err);
+}
+
+/* The numeric casts of the bench queries' hot paths (DECIMAL to DOUBLE,
+ * DECIMAL and integers among themselves) as one loop over the batch: the
+ * per-type constants hoisted, the input's validity handed on (a NULL stays
+ * NULL, whatever its data holds), a row NULL only where hl_value_cast makes
+ * it NULL -- each loop calls the same helpers as hl_value_cast, so the
+ * results are the same bits.  Returns false, touching nothing, for the
+ * casts it does not do; then eval_cast goes row by row. */
+static bool cast_batch(const hl_type_t *to, const hl_batch_t *in, const hl_vec_t *a, hl_vec_t *out,
+                       hl_arena_t *arena, hl_error_t *err, hl_status_t *rc) {
+  hl_type_id_t f = a->type->id, t = to->id;
+  bool from_int = hl_type_is_integer(a->type), to_int = hl_type_is_integer(to);
+  bool to_real = t == HL_T_FLOAT || t == HL_T_DOUBLE;
+  if (!((f == HL_T_DECIMAL && (to_int || to_real || t == HL_T_DECIMAL)) ||
+        (from_int && (to_int || to_real || t == HL_T_DECIMAL))))
+    return false;
+  *rc = HL_OK;
+  out->validity = a->validity;
+  if (from_int && to_int) {
+    const int64_t *x = HL_VEC_I64(a);
+    int64_t *o = HL_VEC_I64(out);
+    FOR_LIVE(in, r) o[r] = wrap_int(t, x[r]);
+  } else if (from_int && to_real) {
+    const int64_t *x = HL_VEC_I64(a);
+    double *o = HL_VEC_F64(out);
+    if (t == HL_T_FLOAT)
+      FOR_LIVE(in, r) o[r] = (double)(float)(double)x[r];
+    else
+      FOR_LIVE(in, r) o[r] = (double)x[r];
+  } else if (to_real) {
+    const __int128 *x = HL_VEC_I128(a);
+    double *o = HL_VEC_F64(out);
+    double div = (double)pow10_128(a->type->scale);
+    if (t == HL_T_FLOAT)
+      FOR_LIVE(in, r) o[r] = (double)(float)dec_div_double(x[r], div);
+    else
+      FOR_LIVE(in, r) o[r] = dec_div_double(x[r], div);
+  } else if (to_int) {
+    const __int128 *x = HL_VEC_I128(a);
+    int64_t *o = HL_VEC_I64(out);
+    __int128 div = pow10_128(a->type->scale);
+    FOR_LIVE(in, r) {
+      if (!dec_to_int(t, x[r], div, &o[r]) && (*rc = cast_null_row(out, a, r, arena, err)) != HL_OK)
+        return true;
+    }
+  } else {
+    /* to DECIMAL, from an integer (scale 0) or a decimal */
+    const __int128 *xd = from_int ? NULL : HL_VEC_I128(a);
+    const int64_t *xi = from_int ? HL_VEC_I64(a) : NULL;
+    int sf = from_int ? 0 : a->type->scale, st = to->scale, prec = to->precision;
+    __int128 *o = HL_VEC_I128(out);
+    FOR_LIVE(in, r) {
+      __int128 v = rescale(from_int ? (__int128)xi[r] : xd[r], sf, st);
+      o[r] = v;
+      if (!dec_fits(v, prec) && (*rc = cast_null_row(out, a, r, arena, err)) != HL_OK) return true;
+    }
+  }
+  return true;
+}
+
 /* ------------------------------------------------ row-at-a-time nodes */
 
 static hl_status_t eval_cast(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
@@ -1291,18 +1383,7 @@ static hl_status_t eval_cast(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t 
   hl_status_t rc = hl_expr_eval(e->args[0], in, &a, arena, err);
   if (rc != HL_OK) return rc;
   if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
-  /* fast path: integer widening */
-  if (hl_type_is_integer(a.type) && (e->type->id == HL_T_BIGINT || e->type->id == HL_T_INT) &&
-      a.type->id <= e->type->id) {
-    out->validity = a.validity;
-    FOR_LIVE(in, r) HL_VEC_I64(out)[r] = HL_VEC_I64(&a)[r];
-    return HL_OK;
-  }
-  if (hl_type_is_integer(a.type) && e->type->id == HL_T_DOUBLE) {
-    out->validity = a.validity;
-    FOR_LIVE(in, r) HL_VEC_F64(out)[r] = (double)HL_VEC_I64(&a)[r];
-    return HL_OK;
-  }
+  if (cast_batch(e->type, in, &a, out, arena, err, &rc)) return rc;
   FOR_LIVE(in, r) {
     hl_value_t v, o;
     hl_vec_get_value(&a, r, &v);

@@ -837,6 +837,24 @@ static bool dec_arith_simple(hl_expr_op_t op, int sa, int sb, int so) {
   return so == s && s - sa <= 18 && s - sb <= 18;
 }
 
+/* The 64-bit pass of dec_arith_batch: every live row computed as if both
+ * operands fit 64 bits, without a branch on the row; true when some row
+ * did not (an operand wider than 64 bits or a result past PREC digits),
+ * which the caller then redoes.  Inlined once per operator, so MUL is a
+ * constant in each copy of the loop. */
+static inline __attribute__((always_inline)) bool
+dec_arith_pass64(bool mul, const hl_batch_t *in, const __int128 *x, const __int128 *y, int64_t ma,
+                 int64_t mb, __int128 lim, __int128 *o) {
+  bool redo = false;
+  FOR_LIVE(in, r) {
+    int64_t xv = (int64_t)x[r], yv = (int64_t)y[r];
+    __int128 v = mul ? (__int128)xv * yv : (__int128)xv * ma + (__int128)yv * mb;
+    o[r] = v;
+    redo |= (x[r] != xv) | (y[r] != yv) | (v >= lim) | (v <= -lim);
+  }
+  return redo;
+}
+
 static hl_status_t dec_arith_batch(hl_expr_op_t op, const hl_batch_t *in, const __int128 *x, int sa,
                                    const __int128 *y, int sb, int so, int prec, hl_vec_t *out,
                                    hl_arena_t *arena, hl_error_t *err) {
@@ -845,15 +863,14 @@ static hl_status_t dec_arith_batch(hl_expr_op_t op, const hl_batch_t *in, const 
   int s = sa > sb ? sa : sb;
   int64_t ma = (int64_t)POW10_64[s - sa], mb = (int64_t)POW10_64[s - sb];
   if (op == HL_XOP_SUB) mb = -mb;
+  bool redo = op == HL_XOP_MUL ? dec_arith_pass64(true, in, x, y, ma, mb, lim, o)
+                               : dec_arith_pass64(false, in, x, y, ma, mb, lim, o);
+  if (!redo) return HL_OK;
+  /* some row is outside the 64-bit pass: those rows take the exact path */
   FOR_LIVE(in, r) {
     bool ok;
     if (fits_i64(x[r]) && fits_i64(y[r])) {
-      /* the result goes straight to o[r]: passing it through a local
-       * whose address escapes costs a store-forwarding stall per row */
-      int64_t xv = (int64_t)x[r], yv = (int64_t)y[r];
-      __int128 v = op == HL_XOP_MUL ? (__int128)xv * yv : (__int128)xv * ma + (__int128)yv * mb;
-      o[r] = v;
-      ok = v < lim && v > -lim;
+      ok = o[r] < lim && o[r] > -lim;
     } else {
       ok = op == HL_XOP_MUL
                ? dec_mul_exact(x[r], sa, y[r], sb, so, prec, &o[r])

@@ -91,6 +91,21 @@ static bool dec_fits(__int128 v, int precision) {
   return v < lim && v > -lim;
 }
 
+/* V at scale FROM as a DECIMAL(PRECISION, TO) in *OUT (rescale); false
+ * (NULL) when it does not fit, also when scaling up would pass 128 bits.
+ * Shared by hl_value_cast and cast_batch. */
+static inline bool dec_cast(__int128 v, int from, int to, int precision, __int128 *out) {
+  __int128 r;
+  if (to > from) {
+    if (__builtin_mul_overflow(v, pow10_128(to - from), &r)) return false;
+  } else {
+    r = rescale(v, from, to);
+  }
+  if (!dec_fits(r, precision)) return false;
+  *out = r;
+  return true;
+}
+
 /* 256-bit two's-complement integers for the decimal operations whose
  * intermediate values do not fit 128 bits (x * 10^k before a rescale, the
  * full product of two 38-digit values).  Only the slow path uses them: the
@@ -610,11 +625,12 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
     __int128 v;
     if (f == HL_T_BOOLEAN)
       v = rescale(in->u.b, 0, to->scale);
-    else if (hl_type_is_integer(from))
-      v = rescale(in->u.i, 0, to->scale);
-    else if (f == HL_T_DECIMAL)
-      v = rescale(in->u.dec, from->scale, to->scale);
-    else if (f == HL_T_FLOAT || f == HL_T_DOUBLE) {
+    else if (hl_type_is_integer(from) || f == HL_T_DECIMAL) {
+      __int128 x = f == HL_T_DECIMAL ? in->u.dec : in->u.i;
+      out->is_null =
+          !dec_cast(x, f == HL_T_DECIMAL ? from->scale : 0, to->scale, to->precision, &out->u.dec);
+      return HL_OK;
+    } else if (f == HL_T_FLOAT || f == HL_T_DOUBLE) {
       if (!isfinite(in->u.d)) {
         out->is_null = true;
         return HL_OK;
@@ -1384,9 +1400,9 @@ static bool cast_batch(const hl_type_t *to, const hl_batch_t *in, const hl_vec_t
     int sf = from_int ? 0 : a->type->scale, st = to->scale, prec = to->precision;
     __int128 *o = HL_VEC_I128(out);
     FOR_LIVE(in, r) {
-      __int128 v = rescale(from_int ? (__int128)xi[r] : xd[r], sf, st);
-      o[r] = v;
-      if (!dec_fits(v, prec) && (*rc = cast_null_row(out, a, r, arena, err)) != HL_OK) return true;
+      if (!dec_cast(from_int ? (__int128)xi[r] : xd[r], sf, st, prec, &o[r]) &&
+          (*rc = cast_null_row(out, a, r, arena, err)) != HL_OK)
+        return true;
     }
   }
   return true;

@@ -670,6 +670,44 @@ static void scan_close(hl_op_t *op) {
   sc->pred_scratch = NULL;
 }
 
+/* Directories hl_op_scan_busy_threads lists at most: enough to find a
+ * file per thread in any table but one of mostly empty partitions. */
+enum { BUSY_DIRS = 64 };
+
+hl_status_t hl_op_scan_busy_threads(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *plan,
+                                    size_t max, size_t *out, hl_error_t *err) {
+  *out = max;
+  const hl_table_t *t = plan->table;
+  if (max <= 1 || !snap || plan->dataset) return HL_OK;
+  uint64_t split_bytes;
+  if (hl_session_get_u64(s, "hivelite.scan.split.size", (uint64_t)64 << 20, &split_bytes, err) !=
+      HL_OK)
+    return err->code;
+  hl_snap_table_t *st;
+  if (hl_snap_table(snap, s, plan, &st, err) != HL_OK) return err->code;
+  size_t n_dirs = t->n_part > 0 ? plan->n_parts : 1, units = 0;
+  for (size_t i = 0; i < n_dirs; i++) {
+    if (i == BUSY_DIRS) return HL_OK; /* mostly empty directories: not worth finding out */
+    const char *dir = t->n_part > 0 ? plan->parts[i].location : t->cat->location;
+    if (!dir || hl_uri_object_root(dir)) return HL_OK;
+    hl_error_t e;
+    hl_err_init(&e);
+    const hl_stor_entry_t *files;
+    size_t n;
+    hl_status_t rc = hl_loc_allow_check_table(s, dir, t->cat->db_name, t->cat->name,
+                                              t->n_part > 0 ? plan->parts[i].name : NULL, &e);
+    if (rc == HL_OK) rc = hl_snap_list(st, s, dir, &files, &n, &e);
+    if (rc != HL_OK) { /* the scan meets it again, in its order */
+      hl_err_clear(&e);
+      return HL_OK;
+    }
+    for (size_t f = 0; f < n; f++)
+      if (files[f].size >= split_bytes || ++units >= max) return HL_OK;
+  }
+  *out = units;
+  return HL_OK;
+}
+
 void hl_op_scan_on_file(hl_op_t *op, void (*fn)(void *ctx, size_t ordinal), void *ctx) {
   scan_t *sc = (scan_t *)op;
   sc->on_file = fn;

@@ -33,6 +33,17 @@ typedef struct hl_scan_stats {
 hl_op_t *hl_op_scan_create(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *scan,
                            hl_arena_t *arena, hl_error_t *err);
 const hl_scan_stats_t *hl_op_scan_stats(const hl_op_t *scan);
+/* How many threads SCAN can keep busy, at most MAX: its units of work
+ * (files; a file large enough to be split counts as MAX) as SNAP lists
+ * them, so that the statement starts no thread for a scan of one small
+ * partition.  Lists no more than a few directories (the listings are
+ * SNAP's, which the scan reads next) and none on an object store, nor
+ * one the location allowlist refuses (those answer MAX; the scan reports
+ * the refusal when it gets there).  *OUT in [0, MAX].  Errors of the
+ * table's snapshot (hl_snap_table: 55P03, 40001, HL_NOMEM) and of a
+ * malformed hivelite.scan.split.size. */
+hl_status_t hl_op_scan_busy_threads(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *scan,
+                                    size_t max, size_t *out, hl_error_t *err);
 /* Makes SCAN read only the files whose ordinal (over all its partitions,
  * in listing order) is WORKER modulo N_WORKERS (set before the first next). */
 void hl_op_scan_set_worker(hl_op_t *scan, int worker, int n_workers);

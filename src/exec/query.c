@@ -343,12 +343,25 @@ hl_status_t hl_exec_scan_filter(const hl_plan_scan_t *scan, const hl_expr_t *ext
   return HL_OK;
 }
 
-static hl_op_t *build_scan(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *scan,
-                           const hl_expr_t *extra, hl_arena_t *arena, hl_error_t *err) {
-  const hl_expr_t *f;
+/* Threads for SCAN (scan_threads_at, LOCATION NULL: not an object
+ * store's scan), but no more than it has units of work: a scan of one
+ * small file runs on the statement's thread, starting none.  0 on error
+ * (ERR set). */
+static int scan_threads_for(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *scan,
+                            const char *location, hl_error_t *err) {
+  int n = scan_threads_at(s, location, err);
+  size_t busy;
+  if (n <= 1) return n;
+  if (hl_op_scan_busy_threads(s, snap, scan, (size_t)n, &busy, err) != HL_OK) return 0;
+  return busy < 1 ? 1 : (int)busy;
+}
+
+/* The scan of build_scan with THREADS threads. */
+static hl_op_t *build_scan_n(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *scan,
+                             const hl_expr_t *extra, int threads, hl_arena_t *arena,
+                             hl_error_t *err) {
+  const hl_expr_t *f = NULL;
   if (hl_exec_scan_filter(scan, extra, arena, &f, err) != HL_OK) return NULL;
-  int threads = scan_threads_at(s, scan->table->cat->location, err);
-  if (threads == 0) return NULL;
   if (threads > 1) return hl_op_parallel_scan_create(s, snap, scan, f, threads, arena, err);
   hl_op_t *op = hl_op_scan_create(s, snap, scan, arena, err);
   if (op && f && hl_op_scan_set_filter(op, f, err) != HL_OK) {
@@ -356,6 +369,12 @@ static hl_op_t *build_scan(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_
     return NULL;
   }
   return op;
+}
+
+static hl_op_t *build_scan(hl_session_t *s, hl_snap_t *snap, const hl_plan_scan_t *scan,
+                           const hl_expr_t *extra, hl_arena_t *arena, hl_error_t *err) {
+  int threads = scan_threads_for(s, snap, scan, scan->table->cat->location, err);
+  return threads ? build_scan_n(s, snap, scan, extra, threads, arena, err) : NULL;
 }
 
 /* Marks in a new array of N_COLS (in ARENA) USED's columns (all when USED
@@ -568,7 +587,13 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
       plan->from && plan->from->kind == HL_REL_SCAN ? plan->from->scan->table->cat->location : NULL;
   bool par_agg = plan->aggregate && plan->from && hl_agg_parallel_ok(plan) &&
                  (!plan->filter || !hl_expr_is_stateful(plan->filter));
-  int threads = par_agg ? scan_threads_at(s, scanned, err) : 1;
+  /* the scan each thread of a parallel aggregation reads a share of */
+  const hl_plan_scan_t *par_scan = NULL;
+  if (par_agg && !plan->catalog_answer && plan->from->kind == HL_REL_SCAN)
+    par_scan = plan->from->scan;
+  else if (par_agg && !plan->catalog_answer && parallel_join(plan->from))
+    par_scan = (hl_join_builds_left(plan->from) ? plan->from->right : plan->from->left)->scan;
+  int threads = par_scan ? scan_threads_for(s, s->snap, par_scan, scanned, err) : 1;
   if (threads == 0) return err->code;
   /* scan, join probe, filter and aggregation in every thread (also with
    * one: the same units, merged in the same order).  The threads' shared
@@ -607,11 +632,11 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
                                         arena, err);
   } else if (plan->from && plan->from->kind == HL_REL_SCAN) {
     /* the block filter of a single table runs inside the scan's threads */
-    op = build_scan(s, s->snap, plan->from->scan, plan->filter, arena, err);
+    int n = scan_threads_for(s, s->snap, plan->from->scan, scanned, err);
+    op = n ? build_scan_n(s, s->snap, plan->from->scan, plan->filter, n, arena, err) : NULL;
     /* scan -> project -> LIMIT: the threads open no file the rows before
      * it already make unneeded (a single thread stops by itself) */
-    if (op && plan->has_limit && !plan->aggregate && !plan->n_windows && !plan->n_order &&
-        scan_threads_at(s, scanned, err) > 1)
+    if (op && plan->has_limit && !plan->aggregate && !plan->n_windows && !plan->n_order && n > 1)
       hl_op_parallel_scan_set_limit(op, (uint64_t)plan->limit + (uint64_t)plan->offset);
   } else {
     op = plan->from ? build_rel(s, plan->from, from_used(plan, arena), arena, err)

@@ -777,6 +777,34 @@ static hl_status_t map_entries(const hl_vec_t *a, const uint8_t *ent, const hl_b
   return HL_OK;
 }
 
+/* RES[r] = X[r] OP Y[r] over IN's live rows and return HL_OK, for the six
+ * comparison operators (EQ_NS as EQ: the callers have no NULLs); any other
+ * OP falls through.  One loop per operator, for every physical type. */
+#define CMP_LOOPS(op, in, res, x, y)                                                               \
+  switch (op) {                                                                                    \
+  case HL_XOP_EQ:                                                                                  \
+  case HL_XOP_EQ_NS:                                                                               \
+    FOR_LIVE(in, r) res[r] = x[r] == y[r];                                                         \
+    return HL_OK;                                                                                  \
+  case HL_XOP_NE:                                                                                  \
+    FOR_LIVE(in, r) res[r] = x[r] != y[r];                                                         \
+    return HL_OK;                                                                                  \
+  case HL_XOP_LT:                                                                                  \
+    FOR_LIVE(in, r) res[r] = x[r] < y[r];                                                          \
+    return HL_OK;                                                                                  \
+  case HL_XOP_LE:                                                                                  \
+    FOR_LIVE(in, r) res[r] = x[r] <= y[r];                                                         \
+    return HL_OK;                                                                                  \
+  case HL_XOP_GT:                                                                                  \
+    FOR_LIVE(in, r) res[r] = x[r] > y[r];                                                          \
+    return HL_OK;                                                                                  \
+  case HL_XOP_GE:                                                                                  \
+    FOR_LIVE(in, r) res[r] = x[r] >= y[r];                                                         \
+    return HL_OK;                                                                                  \
+  default:                                                                                         \
+    break;                                                                                         \
+  }
+
 static hl_status_t eval_cmp(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
                             hl_arena_t *arena, hl_error_t *err) {
   hl_vec_t a, b;
@@ -797,32 +825,19 @@ static hl_status_t eval_cmp(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *
       ent[k] = (uint8_t)cmp_result(e->op, cmp_rows(&dv, k, &b, r0));
     return map_entries(&a, ent, in, out, arena, err);
   }
-  /* fast paths for the common shapes */
+  /* fast paths for the common shapes: no NULLs, numbers, doubles without
+   * NaN (cmp_rows orders NaN above every number; a plain compare does not) */
   if (no_nulls && phys == HL_P_I64) {
     const int64_t *x = HL_VEC_I64(&a), *y = HL_VEC_I64(&b);
-    switch (e->op) {
-    case HL_XOP_EQ:
-    case HL_XOP_EQ_NS:
-      FOR_LIVE(in, r) res[r] = x[r] == y[r];
-      return HL_OK;
-    case HL_XOP_NE:
-      FOR_LIVE(in, r) res[r] = x[r] != y[r];
-      return HL_OK;
-    case HL_XOP_LT:
-      FOR_LIVE(in, r) res[r] = x[r] < y[r];
-      return HL_OK;
-    case HL_XOP_LE:
-      FOR_LIVE(in, r) res[r] = x[r] <= y[r];
-      return HL_OK;
-    case HL_XOP_GT:
-      FOR_LIVE(in, r) res[r] = x[r] > y[r];
-      return HL_OK;
-    case HL_XOP_GE:
-      FOR_LIVE(in, r) res[r] = x[r] >= y[r];
-      return HL_OK;
-    default:
-      break;
-    }
+    CMP_LOOPS(e->op, in, res, x, y);
+  } else if (no_nulls && phys == HL_P_I128) {
+    const __int128 *x = HL_VEC_I128(&a), *y = HL_VEC_I128(&b);
+    CMP_LOOPS(e->op, in, res, x, y);
+  } else if (no_nulls && phys == HL_P_F64) {
+    const double *x = HL_VEC_F64(&a), *y = HL_VEC_F64(&b);
+    bool nan = false;
+    FOR_LIVE(in, r) nan |= isnan(x[r]) | isnan(y[r]);
+    if (!nan) CMP_LOOPS(e->op, in, res, x, y);
   }
   FOR_LIVE(in, r) {
     bool an = hl_vec_is_null(&a, r), bn = hl_vec_is_null(&b, r);

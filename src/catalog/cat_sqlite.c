@@ -1993,29 +1993,69 @@ done:
   return r.status;
 }
 
+/* Binds TEXT as the next parameter (?2 on; ?1 is the table id) and
+ * returns its number. */
+static int arg_add(const char **args, int *n_args, const char *text) {
+  args[*n_args] = text;
+  return ++*n_args + 1;
+}
+
+static int n_alt_of(const hl_cat_part_filter_t *f, int k) {
+  return f->eq && f->eq[k] && f->alt && f->alt[k] && f->n_alt ? f->n_alt[k] : 0;
+}
+
+/* Appends to SQL FILTER's bounds on key K over value column COL. */
+static bool bound_cond(hl_buf_t *sql, const hl_cat_part_filter_t *f, int k, const char *col,
+                       const char **args, int *n_args) {
+  const char *lo = f->lo ? f->lo[k] : NULL, *hi = f->hi ? f->hi[k] : NULL;
+  if (lo) hl_buf_printf(sql, " AND %s >= ?%d", col, arg_add(args, n_args, lo));
+  if (hi) hl_buf_printf(sql, " AND %s <= ?%d", col, arg_add(args, n_args, hi));
+  return lo || hi;
+}
+
 /* Appends to SQL the condition of FILTER on key K over value column COL
- * ("v.value"), binding texts as ?N from *N_ARGS on (ARGS gets them). */
+ * ("w.value"), binding texts as ?N from *N_ARGS on (ARGS gets them): the
+ * value pinned or in one of its alternative ranges, and the bounds. */
 static bool key_cond(hl_buf_t *sql, const hl_cat_part_filter_t *f, int k, const char *col,
                      const char **args, int *n_args) {
   bool any = false;
-  const char *eq = f->eq ? f->eq[k] : NULL, *lo = f->lo ? f->lo[k] : NULL,
-             *hi = f->hi ? f->hi[k] : NULL;
-  if (eq) {
-    args[*n_args] = eq;
-    hl_buf_printf(sql, " AND %s = ?%d", col, ++*n_args + 1);
+  if (f->eq && f->eq[k]) {
+    hl_buf_printf(sql, " AND (%s = ?%d", col, arg_add(args, n_args, f->eq[k]));
+    for (int a = 0; a < n_alt_of(f, k); a++) {
+      int lo = arg_add(args, n_args, f->alt[k][a].lo);
+      int hi = arg_add(args, n_args, f->alt[k][a].hi);
+      hl_buf_printf(sql, " OR (%s >= ?%d AND %s < ?%d)", col, lo, col, hi);
+    }
+    hl_buf_putc(sql, ')');
     any = true;
   }
-  if (lo) {
-    args[*n_args] = lo;
-    hl_buf_printf(sql, " AND %s >= ?%d", col, ++*n_args + 1);
-    any = true;
+  return bound_cond(sql, f, k, col, args, n_args) || any;
+}
+
+/* The driving key K with alternative ranges: one index probe per range,
+ * as a UNION (an OR over one index column is not planned as probes when
+ * the index has leading columns). */
+static void driver_union(hl_buf_t *sql, const hl_cat_part_filter_t *f, int k, const char **args,
+                         int *n_args) {
+  const char *lo = f->lo ? f->lo[k] : NULL, *hi = f->hi ? f->hi[k] : NULL;
+  int p_lo = lo ? arg_add(args, n_args, lo) : 0; /* referred to from every arm */
+  int p_hi = hi ? arg_add(args, n_args, hi) : 0;
+  int p_eq = arg_add(args, n_args, f->eq[k]);
+  hl_buf_puts(sql, "SELECT p.id, p.name, p.vals, p.location, p.create_time FROM (");
+  for (int a = -1; a < n_alt_of(f, k); a++) {
+    if (a >= 0) hl_buf_puts(sql, " UNION ");
+    hl_buf_printf(sql, "SELECT part_id FROM part_values WHERE tbl_id = ?1 AND idx = %d", k);
+    if (a < 0) {
+      hl_buf_printf(sql, " AND value = ?%d", p_eq);
+    } else {
+      int r_lo = arg_add(args, n_args, f->alt[k][a].lo);
+      int r_hi = arg_add(args, n_args, f->alt[k][a].hi);
+      hl_buf_printf(sql, " AND value >= ?%d AND value < ?%d", r_lo, r_hi);
+    }
+    if (p_lo) hl_buf_printf(sql, " AND value >= ?%d", p_lo);
+    if (p_hi) hl_buf_printf(sql, " AND value <= ?%d", p_hi);
   }
-  if (hi) {
-    args[*n_args] = hi;
-    hl_buf_printf(sql, " AND %s <= ?%d", col, ++*n_args + 1);
-    any = true;
-  }
-  return any;
+  hl_buf_puts(sql, ") v CROSS JOIN partitions p ON p.id = v.part_id WHERE 1");
 }
 
 static bool key_filtered(const hl_cat_part_filter_t *f, int k) {
@@ -2025,7 +2065,8 @@ static bool key_filtered(const hl_cat_part_filter_t *f, int k) {
 /* One statement, stepped row by row into a scratch arena reset per row:
  * without a filter the name index is walked in order (no sort); with one
  * the first filtered key's value index drives (CROSS JOIN keeps that
- * order: left to itself SQLite walks every partition of the table), the
+ * order: left to itself SQLite walks every partition of the table; a
+ * pinned value with alternative ranges is one probe per range), the
  * other keys are probes of part_values' primary key, and only the matches
  * are sorted by name. */
 hl_status_t hl_cat_sq_partition_scan(hl_cat_t *cat, int64_t table_id,
@@ -2048,7 +2089,10 @@ hl_status_t hl_cat_sq_partition_scan(hl_cat_t *cat, int64_t table_id,
   if ((r.status = table_info(cat, table_id, &info, err)) != HL_OK) goto done;
   for (int k = 0; k < info.n_keys && first < 0; k++)
     if (key_filtered(filter, k)) first = k;
-  args = hl_arena_alloc(scratch, sizeof *args * (size_t)(3 * info.n_keys + 1));
+  size_t n_texts = 1;
+  for (int k = 0; k < info.n_keys; k++)
+    n_texts += 3 + 2 * (size_t)(filter ? n_alt_of(filter, k) : 0);
+  args = hl_arena_alloc(scratch, sizeof *args * n_texts);
   if (!args) {
     r.status = hl_err_nomem(err);
     goto done;
@@ -2057,11 +2101,16 @@ hl_status_t hl_cat_sq_partition_scan(hl_cat_t *cat, int64_t table_id,
     hl_buf_puts(&sql, "SELECT id, name, vals, location, create_time FROM partitions "
                       "WHERE tbl_id = ?1 ORDER BY name");
   } else {
-    hl_buf_printf(&sql,
-                  "SELECT p.id, p.name, p.vals, p.location, p.create_time FROM part_values v "
-                  "CROSS JOIN partitions p ON p.id = v.part_id WHERE v.tbl_id = ?1 AND v.idx = %d",
-                  first);
-    key_cond(&sql, filter, first, "v.value", args, &n_args);
+    if (n_alt_of(filter, first) > 0) {
+      driver_union(&sql, filter, first, args, &n_args);
+    } else {
+      hl_buf_printf(&sql,
+                    "SELECT p.id, p.name, p.vals, p.location, p.create_time FROM part_values v "
+                    "CROSS JOIN partitions p ON p.id = v.part_id WHERE v.tbl_id = ?1 AND v.idx = "
+                    "%d",
+                    first);
+      key_cond(&sql, filter, first, "v.value", args, &n_args);
+    }
     for (int k = first + 1; k < info.n_keys; k++) {
       if (!key_filtered(filter, k)) continue;
       hl_buf_printf(&sql,

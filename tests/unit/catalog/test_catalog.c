@@ -837,6 +837,33 @@ TEST(partitions) {
   CHECK_INT(sn.n, 2);
   st = hl_cat_partition_scan(f.cat, 777, &range, scan_name, &sn, &f.err);
   CHECK_ERR(&f, st, HL_NOTFOUND, "42P01", "table with id 777 does not exist");
+  /* A pinned value widened by alternative ranges: the driving key as one
+   * probe per range (hr '1', or in ['7', '8')), and a probed key (ds
+   * pinned too); an empty range adds nothing. */
+  const char *eq_hr[] = {NULL, "1"}, *eq_ds_hr[] = {"2024-01-02", "1"};
+  const hl_cat_vrange_t hr_alt[] = {{"7", "8"}, {"x", "y"}};
+  const hl_cat_vrange_t *alts[] = {NULL, hr_alt};
+  const int n_alts[] = {0, 2};
+  hl_cat_part_filter_t widened = {.eq = eq_hr, .alt = alts, .n_alt = n_alts};
+  sn = (scan_names_t){.limit = 100};
+  CHECK_OK(&f, hl_cat_partition_scan(f.cat, tbl, &widened, scan_name, &sn, &f.err));
+  CHECK_INT(sn.n, 4);
+  if (sn.n == 4) {
+    CHECK_STR(sn.names[0], "ds=/hr=1");
+    CHECK_STR(sn.names[1], "ds=2024-01-02/hr=7");
+    CHECK_STR(sn.names[2], "ds=B/hr=1");
+    CHECK_STR(sn.names[3], "ds=a/hr=1");
+  }
+  widened.eq = eq_ds_hr;
+  sn = (scan_names_t){.limit = 100};
+  CHECK_OK(&f, hl_cat_partition_scan(f.cat, tbl, &widened, scan_name, &sn, &f.err));
+  CHECK_INT(sn.n, 1);
+  if (sn.n == 1) CHECK_STR(sn.names[0], "ds=2024-01-02/hr=7");
+  widened.lo = hi_2; /* with a bound on the widened key: hr >= '1' */
+  widened.eq = eq_hr;
+  sn = (scan_names_t){.limit = 100};
+  CHECK_OK(&f, hl_cat_partition_scan(f.cat, tbl, &widened, scan_name, &sn, &f.err));
+  CHECK_INT(sn.n, 4);
 
   /* Errors on add. */
   st = add_part(&f, tbl, "2024-01-02", "7");

@@ -203,6 +203,7 @@ typedef struct sq_cat {
   int version;                   /* schema version after migration */
   int in_txn;                    /* between hl_cat_begin and commit/rollback */
   bool big_cache;                /* the page cache was raised for a big batch (add_many) */
+  int cache_before;              /* cache_size before it was raised (PRAGMA units) */
   sqlite3_stmt *stmts[S_COUNT_]; /* cached, NULL until first use */
   /* hl_cat_cached_stmt: statements of the other backend files, by their
    * (static) SQL text */
@@ -429,8 +430,21 @@ static hl_status_t op_begin(hl_cat_t *cat, int write, hl_error_t *err) {
 
 /* Closes it: keeps the work when STATUS is HL_OK, undoes it otherwise.
  * Returns the final status (a failed COMMIT turns success into failure). */
+/* Gives back the page cache a big batch raised (hl_cat_sq_partition_add_many)
+ * once its transaction has ended: a long-lived handle (a server, a shell)
+ * would otherwise keep 64 MB of pages after one big MSCK. */
+static void cache_restore(hl_cat_t *cat) {
+  if (!SQ(cat)->big_cache || SQ(cat)->in_txn) return;
+  char sql[48];
+  snprintf(sql, sizeof sql, "PRAGMA cache_size = %d", SQ(cat)->cache_before);
+  if (sqlite3_exec(SQ(cat)->db, sql, NULL, NULL, NULL) == SQLITE_OK) SQ(cat)->big_cache = false;
+}
+
 static hl_status_t op_end(hl_cat_t *cat, hl_status_t status, hl_error_t *err) {
-  if (sqlite3_get_autocommit(SQ(cat)->db)) return status; /* SQLite rolled back already */
+  if (sqlite3_get_autocommit(SQ(cat)->db)) { /* SQLite rolled back already */
+    cache_restore(cat);
+    return status;
+  }
   if (SQ(cat)->in_txn) {
     if (status != HL_OK) exec_quiet(cat, S_ROLLBACK_TO);
     hl_status_t rel = exec(cat, S_RELEASE, err);
@@ -439,6 +453,7 @@ static hl_status_t op_end(hl_cat_t *cat, hl_status_t status, hl_error_t *err) {
   if (status == HL_OK) status = exec(cat, S_COMMIT, err);
   if (status != HL_OK && !sqlite3_get_autocommit(SQ(cat)->db))
     sqlite3_exec(SQ(cat)->db, "ROLLBACK", NULL, NULL, NULL);
+  cache_restore(cat);
   return status;
 }
 
@@ -463,6 +478,7 @@ hl_status_t hl_cat_sq_commit(hl_cat_t *cat, hl_error_t *err) {
   if (status != HL_OK && !sqlite3_get_autocommit(SQ(cat)->db))
     sqlite3_exec(SQ(cat)->db, "ROLLBACK", NULL, NULL, NULL);
   SQ(cat)->in_txn = 0;
+  cache_restore(cat);
   return status;
 }
 
@@ -470,6 +486,7 @@ void hl_cat_sq_rollback(hl_cat_t *cat) {
   if (!cat || !SQ(cat)->in_txn) return;
   if (!sqlite3_get_autocommit(SQ(cat)->db)) sqlite3_exec(SQ(cat)->db, "ROLLBACK", NULL, NULL, NULL);
   SQ(cat)->in_txn = 0;
+  cache_restore(cat);
 }
 
 /* ------------------------------------------------------------------------
@@ -1730,11 +1747,19 @@ hl_status_t hl_cat_sq_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t
   /* A big batch (MSCK of a million directories) updates five indexes of
    * the table's size: with SQLite's default 2 MB page cache most of the
    * time went to re-reading pages from the WAL.  The connection keeps a
-   * bounded larger cache from then on (shrinking it again between the
-   * batches of one repair would drop the pages the next batch needs). */
-  if (n >= ADD_MANY_BIG && !SQ(cat)->big_cache)
-    SQ(cat)->big_cache = sqlite3_exec(SQ(cat)->db, "PRAGMA cache_size = -" ADD_MANY_CACHE_KB, NULL,
-                                      NULL, NULL) == SQLITE_OK;
+   * bounded larger cache until the transaction ends (shrinking it
+   * between the batches of one repair would drop the pages the next
+   * batch needs); cache_restore gives it back. */
+  if (n >= ADD_MANY_BIG && !SQ(cat)->big_cache) {
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(SQ(cat)->db, "PRAGMA cache_size", -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW) {
+      SQ(cat)->cache_before = sqlite3_column_int(q, 0);
+      SQ(cat)->big_cache = sqlite3_exec(SQ(cat)->db, "PRAGMA cache_size = -" ADD_MANY_CACHE_KB,
+                                        NULL, NULL, NULL) == SQLITE_OK;
+    }
+    sqlite3_finalize(q);
+  }
   for (size_t i = 0; status == HL_OK && i < n; i++)
     status = insert_partition(cat, &parts[i], &info, now, err);
   hl_free(info.qname);

@@ -572,17 +572,29 @@ static int cmp_gone(const void *a, const void *b) {
 
 /* ---------------------------------------------------------- output */
 
-/* The result: HEAD lines, then "PREFIX<name>" for every name of the spill
- * file NAMES (read as the rows are asked for), then TAIL lines. */
+/* Names per "Partitions not in metastore:" line: a million partitions
+ * are listed on 100 lines of the same form, not on one line of 20 MB
+ * (the embedder would copy it more than once). */
+#define MSCK_LIST_NAMES 10000
+
+/* The result, read as its rows are asked for: HEAD lines; the lines
+ * listing the names of the spill file NAMES ("Partitions not in
+ * metastore:\tt:a\tt:b...", MSCK_LIST_NAMES a line); MID lines; when
+ * ADDED, "Repair: Added partition to metastore t:a" for each name again;
+ * TAIL lines. */
 typedef struct msck_op {
   hl_op_t base;
-  char **head, **tail;
-  size_t n_head, n_tail, next; /* next line of the current phase */
-  int phase;                   /* 0 head, 1 names, 2 tail, 3 done */
-  hl_spill_file_t *names;      /* owned; NULL: no names phase */
-  const char *prefix;
-  hl_batch_t *in;  /* names read back */
-  hl_batch_t *out; /* the rows handed out */
+  char **lines[3]; /* head, mid, tail */
+  size_t n_lines[3];
+  int phase;              /* 0 head, 1 list, 2 mid, 3 added, 4 tail, 5 done */
+  size_t next;            /* next line of a phase of lines */
+  hl_spill_file_t *names; /* owned; NULL: no names */
+  bool added;
+  const char *table; /* the table's name, before each name */
+  hl_batch_t *in;    /* names read back */
+  uint32_t in_next;  /* next row of IN */
+  bool eof;          /* NAMES read to its end */
+  hl_batch_t *out;   /* the rows handed out */
   hl_buf_t line;
 } msck_op_t;
 
@@ -593,37 +605,70 @@ static hl_status_t put_line(hl_batch_t *b, const char *text, size_t len, hl_erro
   return HL_OK;
 }
 
+/* The next name of NAMES into *V; false at its end. */
+static bool next_name(msck_op_t *m, hl_value_t *v, hl_status_t *rc, hl_error_t *err) {
+  if (m->in_next >= m->in->n_rows && !m->eof) {
+    *rc = hl_spill_read(m->names, m->in, err);
+    m->in_next = 0;
+    m->eof = *rc != HL_OK || m->in->n_rows == 0;
+  }
+  if (m->eof) return false;
+  hl_vec_get_value(&m->in->cols[0], m->in_next++, v);
+  return true;
+}
+
+/* Reads NAMES again from its start. */
+static hl_status_t names_restart(msck_op_t *m, hl_error_t *err) {
+  m->eof = false;
+  m->in_next = 0;
+  m->in->n_rows = 0;
+  return hl_spill_rewind(m->names, err);
+}
+
 static hl_status_t msck_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   msck_op_t *m = (msck_op_t *)op;
   *out = NULL;
   if (hl_batch_reset(m->out) != HL_OK) return hl_err_nomem(err);
   hl_batch_t *b = m->out;
   hl_status_t rc = HL_OK;
-  while (rc == HL_OK && b->n_rows < HL_BATCH_CAP && m->phase < 3) {
-    if (m->phase == 0 || m->phase == 2) {
-      char **lines = m->phase == 0 ? m->head : m->tail;
-      size_t n = m->phase == 0 ? m->n_head : m->n_tail;
-      if (m->next < n) {
-        rc = put_line(b, lines[m->next], strlen(lines[m->next]), err);
+  hl_value_t v;
+  while (rc == HL_OK && b->n_rows < HL_BATCH_CAP && m->phase < 5) {
+    int p = m->phase;
+    if (p == 0 || p == 2 || p == 4) { /* lines held */
+      int i = p / 2;
+      if (m->next < m->n_lines[i]) {
+        rc = put_line(b, m->lines[i][m->next], strlen(m->lines[i][m->next]), err);
         m->next++;
       } else {
-        m->phase = m->phase == 0 && m->names ? 1 : m->phase == 0 ? 2 : 3;
+        m->phase++;
         m->next = 0;
       }
-      continue;
+    } else if (!m->names || (p == 3 && !m->added)) {
+      m->phase++;
+    } else if (p == 1) { /* one listing line, a batch of its own */
+      m->line.len = 0;
+      hl_buf_puts(&m->line, "Partitions not in metastore:");
+      size_t n = 0;
+      while (n < MSCK_LIST_NAMES && next_name(m, &v, &rc, err)) {
+        hl_buf_printf(&m->line, "\t%s:", m->table);
+        hl_buf_append(&m->line, v.u.s.ptr, v.u.s.len);
+        n++;
+      }
+      if (rc == HL_OK && m->line.oom) rc = hl_err_nomem(err);
+      if (rc == HL_OK && n) rc = put_line(b, hl_buf_cstr(&m->line), m->line.len, err);
+      if (rc == HL_OK && m->eof) {
+        rc = names_restart(m, err);
+        m->phase++;
+      }
+      if (n) break;
+    } else if (next_name(m, &v, &rc, err)) { /* p == 3 */
+      m->line.len = 0;
+      hl_buf_printf(&m->line, "Repair: Added partition to metastore %s:", m->table);
+      hl_buf_append(&m->line, v.u.s.ptr, v.u.s.len);
+      rc = m->line.oom ? hl_err_nomem(err) : put_line(b, hl_buf_cstr(&m->line), m->line.len, err);
+    } else if (rc == HL_OK) {
+      m->phase++;
     }
-    if (m->next >= m->in->n_rows) { /* the next block of names */
-      rc = hl_spill_read(m->names, m->in, err);
-      m->next = 0;
-      if (rc == HL_OK && m->in->n_rows == 0) m->phase = 2;
-      continue;
-    }
-    hl_value_t v;
-    hl_vec_get_value(&m->in->cols[0], (uint32_t)m->next++, &v);
-    m->line.len = 0;
-    hl_buf_puts(&m->line, m->prefix);
-    hl_buf_append(&m->line, v.u.s.ptr, v.u.s.len);
-    rc = m->line.oom ? hl_err_nomem(err) : put_line(b, hl_buf_cstr(&m->line), m->line.len, err);
   }
   if (rc == HL_OK && b->n_rows) *out = b;
   return rc;
@@ -637,33 +682,6 @@ static void msck_close(hl_op_t *op) {
   hl_batch_destroy(m->out);
   m->in = m->out = NULL;
   hl_buf_fini(&m->line);
-}
-
-/* "HEADER:\tPREFIX:name\t..." over the names of NAMES (rewound after). */
-static char *names_line(const char *header, const char *prefix, hl_spill_file_t *names,
-                        hl_arena_t *arena, hl_error_t *err) {
-  const hl_type_t *types[1] = {hl_type_prim(HL_T_STRING)};
-  hl_batch_t *in = hl_batch_create(1, types);
-  if (!in) return hl_err_nomem(err), NULL;
-  hl_buf_t b;
-  hl_buf_init(&b);
-  hl_buf_puts(&b, header);
-  hl_status_t rc = hl_spill_rewind(names, err);
-  while (rc == HL_OK && (rc = hl_spill_read(names, in, err)) == HL_OK && in->n_rows) {
-    for (uint32_t i = 0; i < in->n_rows; i++) {
-      hl_value_t v;
-      hl_vec_get_value(&in->cols[0], i, &v);
-      hl_buf_printf(&b, "\t%s:", prefix);
-      hl_buf_append(&b, v.u.s.ptr, v.u.s.len);
-    }
-  }
-  if (rc == HL_OK) rc = hl_spill_rewind(names, err);
-  hl_batch_destroy(in);
-  char *out = NULL;
-  if (rc == HL_OK && !(out = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len)))
-    hl_err_nomem(err);
-  hl_buf_fini(&b);
-  return out;
 }
 
 /* Arena reset hook: closes what the consumer never closed. */
@@ -827,11 +845,10 @@ static hl_status_t msck_run(walk_t *w, const hl_ast_stmt_t *stmt, hl_result_t *r
     if (rc != HL_OK) return rc;
   }
 
-  out_lines_t head = w->dups, tail = {0};
-  if (w->n_missing) {
-    char *line = names_line("Partitions not in metastore:", t->cat->name, w->names, arena, err);
-    if (!line || (rc = out_add(&head, line, arena, err)) != HL_OK) return err->code;
-  }
+  msck_op_t *m = hl_arena_zalloc(arena, sizeof *m);
+  if (!m || hl_arena_on_reset(arena, msck_cleanup, m) != 0) return hl_err_nomem(err);
+  hl_buf_init(&m->line);
+  out_lines_t mid = {0}, tail = {0};
   if (n_gone) {
     hl_buf_t b;
     hl_buf_init(&b);
@@ -840,9 +857,8 @@ static hl_status_t msck_run(walk_t *w, const hl_ast_stmt_t *stmt, hl_result_t *r
       hl_buf_printf(&b, "\t%s:%s", t->cat->name, gone[i].name);
     char *line = b.oom ? NULL : hl_arena_strndup(arena, hl_buf_cstr(&b), b.len);
     hl_buf_fini(&b);
-    if ((rc = out_add(&head, line, arena, err)) != HL_OK) return rc;
+    if ((rc = out_add(&mid, line, arena, err)) != HL_OK) return rc;
   }
-  bool stream = w->repair && w->n_missing;
   for (size_t i = 0; w->repair && i < n_gone; i++)
     if ((rc = out_add(&tail,
                       hl_arena_sprintf(arena, "Repair: Dropped partition from metastore %s.%s:%s",
@@ -873,28 +889,28 @@ static hl_status_t msck_run(walk_t *w, const hl_ast_stmt_t *stmt, hl_result_t *r
     }
   }
 
-  msck_op_t *m = hl_arena_zalloc(arena, sizeof *m);
   const hl_type_t *types[1] = {hl_type_prim(HL_T_STRING)};
   char **names = hl_arena_alloc(arena, sizeof(char *));
   const hl_type_t **col_types = hl_arena_alloc(arena, sizeof(hl_type_t *));
-  if (!m || !names || !col_types || !(names[0] = hl_arena_strdup(arena, "result")))
+  if (!names || !col_types || !(names[0] = hl_arena_strdup(arena, "result")))
     return hl_err_nomem(err);
   col_types[0] = types[0];
   m->base.next = msck_next;
   m->base.close = msck_close;
-  m->head = head.v;
-  m->n_head = head.n;
-  m->tail = tail.v;
-  m->n_tail = tail.n;
-  hl_buf_init(&m->line);
-  m->prefix = hl_arena_sprintf(arena, "Repair: Added partition to metastore %s:", t->cat->name);
+  m->lines[0] = w->dups.v;
+  m->n_lines[0] = w->dups.n;
+  m->lines[1] = mid.v;
+  m->n_lines[1] = mid.n;
+  m->lines[2] = tail.v;
+  m->n_lines[2] = tail.n;
+  m->table = t->cat->name;
+  m->added = w->repair;
   m->in = hl_batch_create(1, types);
   m->out = hl_batch_create(1, types);
-  if (!m->prefix || !m->in || !m->out || hl_arena_on_reset(arena, msck_cleanup, m) != 0) {
-    msck_close(&m->base);
-    return hl_err_nomem(err);
-  }
-  if (stream) { /* the file is the result's from here on */
+  if (!m->in || !m->out) return hl_err_nomem(err); /* msck_cleanup frees */
+  /* the file is the result's from here on */
+  if (w->names) {
+    if ((rc = hl_spill_rewind(w->names, err)) != HL_OK) return rc;
     m->names = w->names;
     w->names = NULL;
   }

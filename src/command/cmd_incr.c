@@ -34,8 +34,8 @@ static bool may_apply(const hl_cat_table_t *c) {
 
 /* The first values of a table's partitions (hl_cat_part_fn context). */
 typedef struct firsts {
-  hl_arena_t *arena;
-  const char **v;
+  hl_arena_t *arena; /* the distinct values */
+  const char **v;    /* heap: sized to the count read first, grown if need be */
   size_t n, cap;
   const char *last; /* the last distinct first value copied */
 } firsts_t;
@@ -44,8 +44,7 @@ static hl_status_t firsts_take(void *ctx, const hl_cat_partition_t *p, hl_error_
   firsts_t *fs = ctx;
   if (fs->n == fs->cap) {
     size_t cap = fs->cap ? fs->cap * 2 : 64;
-    const char **grown =
-        hl_arena_realloc(fs->arena, fs->v, sizeof(char *) * fs->cap, sizeof(char *) * cap);
+    const char **grown = hl_realloc(fs->v, sizeof(char *) * cap);
     if (!grown) return hl_err_nomem(err);
     fs->v = grown;
     fs->cap = cap;
@@ -68,9 +67,15 @@ hl_status_t hl_cmd_incr_auto_fill(hl_session_t *s, hl_cat_table_t *c, hl_arena_t
   /* streamed in name order: one pointer per partition, each distinct
    * first value copied once (a day's partitions are contiguous) */
   firsts_t fs = {.arena = arena};
-  rc = hl_cat_partition_scan(s->cat, c->id, NULL, firsts_take, &fs, err);
-  if (rc != HL_OK) return rc;
-  if (!hl_incr_auto_field(t, fs.v, fs.n)) return HL_OK;
+  size_t n_parts;
+  rc = hl_cat_partition_count(s->cat, c->id, &n_parts, err);
+  if (rc == HL_OK && n_parts && !(fs.v = hl_malloc(sizeof(char *) * n_parts)))
+    rc = hl_err_nomem(err);
+  fs.cap = fs.v ? n_parts : 0;
+  if (rc == HL_OK) rc = hl_cat_partition_scan(s->cat, c->id, NULL, firsts_take, &fs, err);
+  bool found = rc == HL_OK && hl_incr_auto_field(t, fs.v, fs.n);
+  hl_free((void *)fs.v);
+  if (rc != HL_OK || !found) return rc;
   rc = hl_cmd_kv_put(&c->params, &c->n_params, HL_INCR_FIELD_KEY, t->names[t->n_data], arena, err);
   if (rc == HL_OK)
     rc = hl_cmd_kv_put(&c->params, &c->n_params, HL_INCR_KIND_KEY, "date", arena, err);

@@ -1730,7 +1730,7 @@ hl_status_t hl_cat_sq_partition_add(hl_cat_t *cat, const hl_cat_partition_t *par
  * reused.  Per-call savepoints made each added partition copy its pages
  * into SQLite's statement journal again, which dominated MSCK REPAIR. */
 #define ADD_MANY_BIG      4096
-#define ADD_MANY_CACHE_KB "65536"
+#define ADD_MANY_CACHE_KB "32768"
 
 hl_status_t hl_cat_sq_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t *parts, size_t n,
                                          hl_error_t *err) {

@@ -100,6 +100,42 @@ def case_msck(hl, tmp):
     eq(lines(hl, wh, "SELECT count(*) FROM t;"), ["2993"], "a: rows after SYNC")
 
 
+def case_batched(hl, tmp):
+    """MSCK in batches of 7 (hivelite.msck.batch_size) against the default
+    batch: the same output line for line and the same catalog, with junk,
+    a duplicate, partitions registered before and one whose directory is
+    gone (SYNC)."""
+    root = os.path.join(tmp, "c")
+    part_tree.write(root, 12, 25, False)
+    os.mkdir(os.path.join(root, "notakey"))
+    os.makedirs(os.path.join(root, "dt=2020-01-05", "hr=007"))
+    os.makedirs(os.path.join(root, "dt=2020-01-06", "hr=y"))
+    outs = []
+    for batch in ("", "SET hivelite.msck.batch_size=7; "):
+        wh = os.path.join(tmp, "wc%d" % len(outs))
+        run(hl, wh, "CREATE EXTERNAL TABLE t (v STRING) PARTITIONED BY (dt STRING, hr INT) "
+                    "LOCATION '%s';" % root)
+        run(hl, wh, "ALTER TABLE t ADD PARTITION (dt='2020-01-03', hr=4) "
+                    "PARTITION (dt='2020-01-09', hr=24) PARTITION (dt='2019-12-31', hr=1);")
+        shutil.rmtree(os.path.join(root, "dt=2019-12-31"))
+        got = [lines(hl, wh, batch + "MSCK TABLE t;"),
+               lines(hl, wh, batch + "MSCK REPAIR TABLE t SYNC PARTITIONS;"),
+               lines(hl, wh, "SHOW PARTITIONS t;"),
+               lines(hl, wh, batch + "MSCK TABLE t;")]
+        outs.append(got)
+    unbatched, batched = outs
+    eq(batched, unbatched, "c: batched MSCK differs from the unbatched one")
+    out = unbatched[1]
+    eq(count_prefix(out, "Repair: Added partition to metastore t:"), 298, "c: added")
+    eq([l for l in out if l.startswith("Repair: Dropped")],
+       ["Repair: Dropped partition from metastore default.t:dt=2019-12-31/hr=1"], "c: dropped")
+    eq(len(unbatched[2]), 300, "c: registered")
+    eq(unbatched[2][:3], ["dt=2020-01-01/hr=0", "dt=2020-01-01/hr=1", "dt=2020-01-01/hr=10"],
+       "c: first names")
+    eq([l for l in unbatched[3] if not l.startswith(("Skipped", "Duplicate"))], [],
+       "c: in step after the repair")
+
+
 def case_scale(hl, tmp, n_parts):
     n_hr = 1000 if n_parts >= 1000 else n_parts
     n_dt = max(1, n_parts // n_hr)
@@ -151,6 +187,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="hl-scale-")
     try:
         case_msck(args.hivelite, tmp)
+        case_batched(args.hivelite, tmp)
         case_scale(args.hivelite, tmp, args.parts)
     except Failure as e:
         print("FAIL " + str(e))

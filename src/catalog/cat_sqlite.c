@@ -432,7 +432,7 @@ static hl_status_t op_begin(hl_cat_t *cat, int write, hl_error_t *err) {
  * Returns the final status (a failed COMMIT turns success into failure). */
 /* Gives back the page cache a big batch raised (hl_cat_sq_partition_add_many)
  * once its transaction has ended: a long-lived handle (a server, a shell)
- * would otherwise keep 64 MB of pages after one big MSCK. */
+ * would otherwise keep 32 MB of pages after one big MSCK. */
 static void cache_restore(hl_cat_t *cat) {
   if (!SQ(cat)->big_cache || SQ(cat)->in_txn) return;
   char sql[48];

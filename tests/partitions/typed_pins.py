@@ -90,6 +90,15 @@ def check(hl, tmp):
        "both keys, respelled both")
     eq(rows(hl, wh, "SELECT count(*) FROM t WHERE hr = 5;"), ["3"], "count of the INT pin")
     eq(rows(hl, wh, "SELECT count(*) FROM t WHERE hr = 5 OR hr = 0;"), ["4"], "no pin: filter")
+    # partition specs pin the same way (SHOW PARTITIONS, DROP PARTITION)
+    eq(rows(hl, wh, "SHOW PARTITIONS t PARTITION (hr=5);"),
+       ["hr=05/d=2021-5-5", "hr=5/d=2021-05-05", "hr=5/d=2021-05-5"], "spec on the INT key")
+    eq(rows(hl, wh, "SHOW PARTITIONS t PARTITION (hr=5, d='2021-05-05');"),
+       ["hr=05/d=2021-5-5", "hr=5/d=2021-05-05", "hr=5/d=2021-05-5"], "spec on both keys")
+    rows(hl, wh, "ALTER TABLE t DROP PARTITION (hr=0);")
+    eq(rows(hl, wh, "SHOW PARTITIONS t;"),
+       ["hr=05/d=2021-5-5", "hr=5/d=2021-05-05", "hr=5/d=2021-05-5", "hr=50/d=2021-05-15",
+        "hr=55/d=2021-01-10", "hr=6/d=2021-05-06"], "DROP of the one stored as '00'")
 
 
 def main():

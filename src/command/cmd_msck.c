@@ -252,11 +252,10 @@ static hl_status_t take_missing(walk_t *w, const child_t *leaf) {
   p->location = hl_arena_strdup(a, leaf->path);
   p->create_time = w->now;
   if (!p->values || !p->name || !p->location) return hl_err_nomem(err);
-  for (int k = 0; k < n; k++)
-    if (w->values[k] && !(p->values[k] = hl_arena_strdup(a, w->values[k])))
-      return hl_err_nomem(err);
-    else if (!w->values[k])
-      p->values[k] = NULL;
+  for (int k = 0; k < n; k++) {
+    p->values[k] = w->values[k] ? hl_arena_strdup(a, w->values[k]) : NULL;
+    if (w->values[k] && !p->values[k]) return hl_err_nomem(err);
+  }
   return ++w->n_batch == w->batch_size ? batch_flush(w) : HL_OK;
 }
 

@@ -45,6 +45,8 @@ measure() {
 hl() { "$HL" -w "$W" --format csv -c "$1"; }
 hlm() { measure "$HL" -w "$W" --format csv -c "$1"; }
 
+# the machine's load, before and after: the times are wall-clock
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$HL" -w "$W" -c "CREATE EXTERNAL TABLE t (v STRING) PARTITIONED BY (dt STRING, hr INT) LOCATION '$ROOT';" >/dev/null
 s=$(date +%s%N)
 /usr/bin/time -f "%M %U %S" -o "$TMP/mem" "$HL" -w "$W" --format csv -c "MSCK REPAIR TABLE t;" >/dev/null
@@ -69,7 +71,7 @@ duck() {
 }
 echo "| pin \`dt='$D1' AND hr=5\` (1 file) | $(hlm "$PIN;") | $(duck "dt='$D1' AND hr=5" pin) |"
 echo "| plan of the pin (EXPLAIN) | $(hlm "EXPLAIN $PIN;") | |"
-echo "| pin on the INT key only \`hr=5\` (1,000 files) | $(hlm "SELECT count(*) FROM t WHERE hr=5;") | $(duck "hr=5") |"
+echo "| pin on the INT key only \`hr=5\` (1,000 files, through the value index) | $(hlm "SELECT count(*) FROM t WHERE hr=5;") | $(duck "hr=5") |"
 echo "| range \`dt BETWEEN '$D1' AND '$D2'\` (2,000 files) | $(hlm "SELECT count(*) FROM t WHERE dt BETWEEN '$D1' AND '$D2';") | $(duck "dt BETWEEN '$D1' AND '$D2'") |"
 echo "| SHOW PARTITIONS t LIMIT 10 | $(hlm "SHOW PARTITIONS t LIMIT 10;") | |"
 echo "| SHOW PARTITIONS t PARTITION (dt='$D1') LIMIT 10 | $(hlm "SHOW PARTITIONS t PARTITION (dt='$D1') LIMIT 10;") | |"
@@ -77,5 +79,6 @@ echo "| DROP PARTITION of one | $(RUNS=1 hlm "ALTER TABLE t DROP PARTITION (dt='
 echo "| ADD PARTITION of one | $(RUNS=1 hlm "ALTER TABLE t ADD PARTITION (dt='$D1', hr=7);") | |"
 hl "ANALYZE TABLE t PARTITION (dt='$D1') COMPUTE STATISTICS;" >/dev/null
 echo "| count(*) of a day from statistics (after ANALYZE of its 1,000) | $(hlm "SELECT count(*) FROM t WHERE dt='$D1';") | $(duck "dt='$D1'") |"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "answers: hivelite pin $(hl "$PIN;" | tail -1), day $(hl "SELECT count(*) FROM t WHERE dt='$D1';" | tail -1), range $(hl "SELECT count(*) FROM t WHERE dt BETWEEN '$D1' AND '$D2';" | tail -1)"
 exit 0

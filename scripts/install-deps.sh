@@ -22,6 +22,11 @@ PACKAGES="$PACKAGES libcurl4-openssl-dev libexpat1-dev python3-boto3 python3-bot
 # the xpath functions (src/vector/func_xpath.c): XPath 1.0 over libxml2
 PACKAGES="$PACKAGES libxml2-dev"
 
+# GNU time (/usr/bin/time -f %M): the peak memory of one process, for the
+# benchmarks and partitions.scale's bound on MSCK (a child of Python
+# inherits the interpreter's peak in its own rusage)
+PACKAGES="$PACKAGES time"
+
 # Node.js runs the DuckDB oracle of the tests (@duckdb/node-api from npm):
 # Debian's own when the machine has no node at all.
 if ! command -v node >/dev/null 2>&1; then PACKAGES="$PACKAGES nodejs npm"; fi

@@ -51,6 +51,17 @@ hl_status_t hl_cat_partition_copy_key(hl_arena_t *arena, const hl_cat_partition_
   return HL_OK;
 }
 
+/* Whether V is FILTER's pinned value of key K or inside one of its
+ * alternative ranges (true where K is not pinned). */
+static bool matches_eq(const hl_cat_part_filter_t *f, int k, const char *v) {
+  if (!f->eq[k]) return true;
+  if (!v) return false;
+  if (strcmp(v, f->eq[k]) == 0) return true;
+  for (int a = 0; f->alt[k] && a < f->n_alt[k]; a++)
+    if (strcmp(v, f->alt[k][a].lo) >= 0 && strcmp(v, f->alt[k][a].hi) < 0) return true;
+  return false;
+}
+
 /* Whether a value passes FILTER's bounds for key K (the backend's
  * EQ answered the rest). */
 static bool in_bounds(const hl_cat_part_filter_t *f, int k, const char *v) {
@@ -73,12 +84,16 @@ hl_status_t hl_cat_partition_scan(hl_cat_t *cat, int64_t table_id,
   if (!arena) return hl_err_nomem(err);
   hl_cat_partition_t *parts;
   size_t n;
+  /* a value with alternative spellings is not asked for: matched here */
+  const char *const *eq = filter ? filter->eq : NULL;
+  bool widened = eq && filter->alt && filter->n_alt;
   hl_status_t rc =
-      hl_cat_partition_names(cat, table_id, filter ? filter->eq : NULL, arena, &parts, &n, err);
+      hl_cat_partition_names(cat, table_id, widened ? NULL : eq, arena, &parts, &n, err);
   for (size_t i = 0; rc == HL_OK && i < n; i++) {
     bool keep = true;
     for (int k = 0; filter && keep && k < parts[i].n_values; k++)
-      keep = in_bounds(filter, k, parts[i].values[k]);
+      keep = in_bounds(filter, k, parts[i].values[k]) &&
+             (!widened || matches_eq(filter, k, parts[i].values[k]));
     if (keep) rc = fn(ctx, &parts[i], err);
   }
   hl_arena_destroy(arena);

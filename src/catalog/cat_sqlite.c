@@ -203,6 +203,7 @@ typedef struct sq_cat {
   int version;                   /* schema version after migration */
   int in_txn;                    /* between hl_cat_begin and commit/rollback */
   bool big_cache;                /* the page cache was raised for a big batch (add_many) */
+  int cache_before;              /* cache_size before it was raised (PRAGMA units) */
   sqlite3_stmt *stmts[S_COUNT_]; /* cached, NULL until first use */
   /* hl_cat_cached_stmt: statements of the other backend files, by their
    * (static) SQL text */
@@ -429,8 +430,21 @@ static hl_status_t op_begin(hl_cat_t *cat, int write, hl_error_t *err) {
 
 /* Closes it: keeps the work when STATUS is HL_OK, undoes it otherwise.
  * Returns the final status (a failed COMMIT turns success into failure). */
+/* Gives back the page cache a big batch raised (hl_cat_sq_partition_add_many)
+ * once its transaction has ended: a long-lived handle (a server, a shell)
+ * would otherwise keep 32 MB of pages after one big MSCK. */
+static void cache_restore(hl_cat_t *cat) {
+  if (!SQ(cat)->big_cache || SQ(cat)->in_txn) return;
+  char sql[48];
+  snprintf(sql, sizeof sql, "PRAGMA cache_size = %d", SQ(cat)->cache_before);
+  if (sqlite3_exec(SQ(cat)->db, sql, NULL, NULL, NULL) == SQLITE_OK) SQ(cat)->big_cache = false;
+}
+
 static hl_status_t op_end(hl_cat_t *cat, hl_status_t status, hl_error_t *err) {
-  if (sqlite3_get_autocommit(SQ(cat)->db)) return status; /* SQLite rolled back already */
+  if (sqlite3_get_autocommit(SQ(cat)->db)) { /* SQLite rolled back already */
+    cache_restore(cat);
+    return status;
+  }
   if (SQ(cat)->in_txn) {
     if (status != HL_OK) exec_quiet(cat, S_ROLLBACK_TO);
     hl_status_t rel = exec(cat, S_RELEASE, err);
@@ -439,6 +453,7 @@ static hl_status_t op_end(hl_cat_t *cat, hl_status_t status, hl_error_t *err) {
   if (status == HL_OK) status = exec(cat, S_COMMIT, err);
   if (status != HL_OK && !sqlite3_get_autocommit(SQ(cat)->db))
     sqlite3_exec(SQ(cat)->db, "ROLLBACK", NULL, NULL, NULL);
+  cache_restore(cat);
   return status;
 }
 
@@ -463,6 +478,7 @@ hl_status_t hl_cat_sq_commit(hl_cat_t *cat, hl_error_t *err) {
   if (status != HL_OK && !sqlite3_get_autocommit(SQ(cat)->db))
     sqlite3_exec(SQ(cat)->db, "ROLLBACK", NULL, NULL, NULL);
   SQ(cat)->in_txn = 0;
+  cache_restore(cat);
   return status;
 }
 
@@ -470,6 +486,7 @@ void hl_cat_sq_rollback(hl_cat_t *cat) {
   if (!cat || !SQ(cat)->in_txn) return;
   if (!sqlite3_get_autocommit(SQ(cat)->db)) sqlite3_exec(SQ(cat)->db, "ROLLBACK", NULL, NULL, NULL);
   SQ(cat)->in_txn = 0;
+  cache_restore(cat);
 }
 
 /* ------------------------------------------------------------------------
@@ -1713,7 +1730,7 @@ hl_status_t hl_cat_sq_partition_add(hl_cat_t *cat, const hl_cat_partition_t *par
  * reused.  Per-call savepoints made each added partition copy its pages
  * into SQLite's statement journal again, which dominated MSCK REPAIR. */
 #define ADD_MANY_BIG      4096
-#define ADD_MANY_CACHE_KB "65536"
+#define ADD_MANY_CACHE_KB "32768"
 
 hl_status_t hl_cat_sq_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t *parts, size_t n,
                                          hl_error_t *err) {
@@ -1730,11 +1747,19 @@ hl_status_t hl_cat_sq_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t
   /* A big batch (MSCK of a million directories) updates five indexes of
    * the table's size: with SQLite's default 2 MB page cache most of the
    * time went to re-reading pages from the WAL.  The connection keeps a
-   * bounded larger cache from then on (shrinking it again between the
-   * batches of one repair would drop the pages the next batch needs). */
-  if (n >= ADD_MANY_BIG && !SQ(cat)->big_cache)
-    SQ(cat)->big_cache = sqlite3_exec(SQ(cat)->db, "PRAGMA cache_size = -" ADD_MANY_CACHE_KB, NULL,
-                                      NULL, NULL) == SQLITE_OK;
+   * bounded larger cache until the transaction ends (shrinking it
+   * between the batches of one repair would drop the pages the next
+   * batch needs); cache_restore gives it back. */
+  if (n >= ADD_MANY_BIG && !SQ(cat)->big_cache) {
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(SQ(cat)->db, "PRAGMA cache_size", -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW) {
+      SQ(cat)->cache_before = sqlite3_column_int(q, 0);
+      SQ(cat)->big_cache = sqlite3_exec(SQ(cat)->db, "PRAGMA cache_size = -" ADD_MANY_CACHE_KB,
+                                        NULL, NULL, NULL) == SQLITE_OK;
+    }
+    sqlite3_finalize(q);
+  }
   for (size_t i = 0; status == HL_OK && i < n; i++)
     status = insert_partition(cat, &parts[i], &info, now, err);
   hl_free(info.qname);
@@ -1993,29 +2018,69 @@ done:
   return r.status;
 }
 
+/* Binds TEXT as the next parameter (?2 on; ?1 is the table id) and
+ * returns its number. */
+static int arg_add(const char **args, int *n_args, const char *text) {
+  args[*n_args] = text;
+  return ++*n_args + 1;
+}
+
+static int n_alt_of(const hl_cat_part_filter_t *f, int k) {
+  return f->eq && f->eq[k] && f->alt && f->alt[k] && f->n_alt ? f->n_alt[k] : 0;
+}
+
+/* Appends to SQL FILTER's bounds on key K over value column COL. */
+static bool bound_cond(hl_buf_t *sql, const hl_cat_part_filter_t *f, int k, const char *col,
+                       const char **args, int *n_args) {
+  const char *lo = f->lo ? f->lo[k] : NULL, *hi = f->hi ? f->hi[k] : NULL;
+  if (lo) hl_buf_printf(sql, " AND %s >= ?%d", col, arg_add(args, n_args, lo));
+  if (hi) hl_buf_printf(sql, " AND %s <= ?%d", col, arg_add(args, n_args, hi));
+  return lo || hi;
+}
+
 /* Appends to SQL the condition of FILTER on key K over value column COL
- * ("v.value"), binding texts as ?N from *N_ARGS on (ARGS gets them). */
+ * ("w.value"), binding texts as ?N from *N_ARGS on (ARGS gets them): the
+ * value pinned or in one of its alternative ranges, and the bounds. */
 static bool key_cond(hl_buf_t *sql, const hl_cat_part_filter_t *f, int k, const char *col,
                      const char **args, int *n_args) {
   bool any = false;
-  const char *eq = f->eq ? f->eq[k] : NULL, *lo = f->lo ? f->lo[k] : NULL,
-             *hi = f->hi ? f->hi[k] : NULL;
-  if (eq) {
-    args[*n_args] = eq;
-    hl_buf_printf(sql, " AND %s = ?%d", col, ++*n_args + 1);
+  if (f->eq && f->eq[k]) {
+    hl_buf_printf(sql, " AND (%s = ?%d", col, arg_add(args, n_args, f->eq[k]));
+    for (int a = 0; a < n_alt_of(f, k); a++) {
+      int lo = arg_add(args, n_args, f->alt[k][a].lo);
+      int hi = arg_add(args, n_args, f->alt[k][a].hi);
+      hl_buf_printf(sql, " OR (%s >= ?%d AND %s < ?%d)", col, lo, col, hi);
+    }
+    hl_buf_putc(sql, ')');
     any = true;
   }
-  if (lo) {
-    args[*n_args] = lo;
-    hl_buf_printf(sql, " AND %s >= ?%d", col, ++*n_args + 1);
-    any = true;
+  return bound_cond(sql, f, k, col, args, n_args) || any;
+}
+
+/* The driving key K with alternative ranges: one index probe per range,
+ * as a UNION (an OR over one index column is not planned as probes when
+ * the index has leading columns). */
+static void driver_union(hl_buf_t *sql, const hl_cat_part_filter_t *f, int k, const char **args,
+                         int *n_args) {
+  const char *lo = f->lo ? f->lo[k] : NULL, *hi = f->hi ? f->hi[k] : NULL;
+  int p_lo = lo ? arg_add(args, n_args, lo) : 0; /* referred to from every arm */
+  int p_hi = hi ? arg_add(args, n_args, hi) : 0;
+  int p_eq = arg_add(args, n_args, f->eq[k]);
+  hl_buf_puts(sql, "SELECT p.id, p.name, p.vals, p.location, p.create_time FROM (");
+  for (int a = -1; a < n_alt_of(f, k); a++) {
+    if (a >= 0) hl_buf_puts(sql, " UNION ");
+    hl_buf_printf(sql, "SELECT part_id FROM part_values WHERE tbl_id = ?1 AND idx = %d", k);
+    if (a < 0) {
+      hl_buf_printf(sql, " AND value = ?%d", p_eq);
+    } else {
+      int r_lo = arg_add(args, n_args, f->alt[k][a].lo);
+      int r_hi = arg_add(args, n_args, f->alt[k][a].hi);
+      hl_buf_printf(sql, " AND value >= ?%d AND value < ?%d", r_lo, r_hi);
+    }
+    if (p_lo) hl_buf_printf(sql, " AND value >= ?%d", p_lo);
+    if (p_hi) hl_buf_printf(sql, " AND value <= ?%d", p_hi);
   }
-  if (hi) {
-    args[*n_args] = hi;
-    hl_buf_printf(sql, " AND %s <= ?%d", col, ++*n_args + 1);
-    any = true;
-  }
-  return any;
+  hl_buf_puts(sql, ") v CROSS JOIN partitions p ON p.id = v.part_id WHERE 1");
 }
 
 static bool key_filtered(const hl_cat_part_filter_t *f, int k) {
@@ -2025,7 +2090,8 @@ static bool key_filtered(const hl_cat_part_filter_t *f, int k) {
 /* One statement, stepped row by row into a scratch arena reset per row:
  * without a filter the name index is walked in order (no sort); with one
  * the first filtered key's value index drives (CROSS JOIN keeps that
- * order: left to itself SQLite walks every partition of the table), the
+ * order: left to itself SQLite walks every partition of the table; a
+ * pinned value with alternative ranges is one probe per range), the
  * other keys are probes of part_values' primary key, and only the matches
  * are sorted by name. */
 hl_status_t hl_cat_sq_partition_scan(hl_cat_t *cat, int64_t table_id,
@@ -2048,7 +2114,10 @@ hl_status_t hl_cat_sq_partition_scan(hl_cat_t *cat, int64_t table_id,
   if ((r.status = table_info(cat, table_id, &info, err)) != HL_OK) goto done;
   for (int k = 0; k < info.n_keys && first < 0; k++)
     if (key_filtered(filter, k)) first = k;
-  args = hl_arena_alloc(scratch, sizeof *args * (size_t)(3 * info.n_keys + 1));
+  size_t n_texts = 1;
+  for (int k = 0; k < info.n_keys; k++)
+    n_texts += 3 + 2 * (size_t)(filter ? n_alt_of(filter, k) : 0);
+  args = hl_arena_alloc(scratch, sizeof *args * n_texts);
   if (!args) {
     r.status = hl_err_nomem(err);
     goto done;
@@ -2057,11 +2126,16 @@ hl_status_t hl_cat_sq_partition_scan(hl_cat_t *cat, int64_t table_id,
     hl_buf_puts(&sql, "SELECT id, name, vals, location, create_time FROM partitions "
                       "WHERE tbl_id = ?1 ORDER BY name");
   } else {
-    hl_buf_printf(&sql,
-                  "SELECT p.id, p.name, p.vals, p.location, p.create_time FROM part_values v "
-                  "CROSS JOIN partitions p ON p.id = v.part_id WHERE v.tbl_id = ?1 AND v.idx = %d",
-                  first);
-    key_cond(&sql, filter, first, "v.value", args, &n_args);
+    if (n_alt_of(filter, first) > 0) {
+      driver_union(&sql, filter, first, args, &n_args);
+    } else {
+      hl_buf_printf(&sql,
+                    "SELECT p.id, p.name, p.vals, p.location, p.create_time FROM part_values v "
+                    "CROSS JOIN partitions p ON p.id = v.part_id WHERE v.tbl_id = ?1 AND v.idx = "
+                    "%d",
+                    first);
+      key_cond(&sql, filter, first, "v.value", args, &n_args);
+    }
     for (int k = first + 1; k < info.n_keys; k++) {
       if (!key_filtered(filter, k)) continue;
       hl_buf_printf(&sql,

@@ -235,10 +235,24 @@ hl_status_t hl_cat_partition_get_many(hl_cat_t *cat, int64_t table_id,
  * both inclusive (a NULL value, the default partition, is outside every
  * bound).  EQ, LO and HI are NULL or n_part_keys entries each.  Callers
  * evaluate their predicate over what comes back. */
+/* A half-open byte-order range of raw values: lo <= value < hi. */
+typedef struct hl_cat_vrange {
+  const char *lo;
+  const char *hi;
+} hl_cat_vrange_t;
+
+/* ALT[K] (N_ALT[K] ranges; ALT NULL = none) widens EQ[K]: a value equal
+ * to EQ[K] or inside one of the ranges matches.  The planner pins a typed
+ * key (INT, DATE) to its canonical text and names as ranges where other
+ * spellings of the same value ('05', ' 5', '5.0') would sort, so that the
+ * index answers those too; without such stored values the ranges are
+ * empty index probes. */
 typedef struct hl_cat_part_filter {
-  const char *const *eq; /* values pinned, byte for byte */
-  const char *const *lo; /* value >= lo[k] */
-  const char *const *hi; /* value <= hi[k] */
+  const char *const *eq;             /* values pinned, byte for byte */
+  const char *const *lo;             /* value >= lo[k] */
+  const char *const *hi;             /* value <= hi[k] */
+  const hl_cat_vrange_t *const *alt; /* more values matching eq[k] */
+  const int *n_alt;                  /* ranges in alt[k] */
 } hl_cat_part_filter_t;
 
 /* Called once per partition; PART (name, values, id, location) is

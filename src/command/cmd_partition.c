@@ -15,6 +15,7 @@
 #include "session/loc_allow.h"
 #include "txn/txn.h"
 
+#include "plan/pin.h"
 #include "plan/plan.h"
 #include "plan/projection.h"
 
@@ -172,18 +173,43 @@ static hl_status_t add_partitions(hl_session_t *s, const hl_ast_alter_table_t *a
 /* ------------------------------------------------ specs in the catalog */
 
 /* The catalog filter (a superset) of spec F: STRING keys compared with
- * a value become pins and byte-order bounds of the value index, so a
+ * a value become pins and byte-order bounds of the value index, INT and
+ * DATE keys given with = pins with their other spellings' ranges, so a
  * spec naming a partition reads that partition, not the table.  The
  * spec is still matched exactly against what the catalog returns. */
 static hl_status_t spec_cat_filter(const hl_table_t *t, const hl_cmd_part_filter_t *f,
                                    hl_arena_t *arena, hl_cat_part_filter_t *out, hl_error_t *err) {
   memset(out, 0, sizeof *out);
   const char **eq = NULL, **lo = NULL, **hi = NULL;
+  const hl_cat_vrange_t **alt = NULL;
+  int *n_alt = NULL;
   for (int i = 0; i < f->n; i++) {
     int k = f->key_idx[i];
     const hl_value_t *v = &f->values[i];
     hl_ast_op_t op = f->ops[i];
-    if (v->is_null || t->types[t->n_data + k]->id != HL_T_STRING || v->u.s.len == 0 ||
+    const hl_type_t *kt = t->types[t->n_data + k];
+    /* an INT or DATE key given with = : its canonical text and the ranges
+     * of its other spellings (plan/pin.h), as the planner's pins */
+    if (!v->is_null && op == HL_OP_EQ && kt->id != HL_T_STRING) {
+      char *canon;
+      hl_cat_vrange_t *ranges;
+      int n_ranges;
+      if (!hl_plan_pin_typed(arena, kt, kt, v, &canon, &ranges, &n_ranges))
+        return hl_err_nomem(err);
+      if (!canon) continue;
+      if (!eq && !(eq = hl_arena_zalloc(arena, sizeof *eq * (size_t)t->n_part)))
+        return hl_err_nomem(err);
+      if (!alt && (!(alt = hl_arena_zalloc(arena, sizeof *alt * (size_t)t->n_part)) ||
+                   !(n_alt = hl_arena_zalloc(arena, sizeof *n_alt * (size_t)t->n_part))))
+        return hl_err_nomem(err);
+      if (!eq[k]) {
+        eq[k] = canon;
+        alt[k] = ranges;
+        n_alt[k] = n_ranges;
+      }
+      continue;
+    }
+    if (v->is_null || kt->id != HL_T_STRING || v->u.s.len == 0 ||
         memchr(v->u.s.ptr, 0, v->u.s.len) || op == HL_OP_NE)
       continue;
     const char ***side = op == HL_OP_EQ ? &eq : op == HL_OP_GT || op == HL_OP_GE ? &lo : &hi;
@@ -196,6 +222,8 @@ static hl_status_t spec_cat_filter(const hl_table_t *t, const hl_cmd_part_filter
   out->eq = eq;
   out->lo = lo;
   out->hi = hi;
+  out->alt = alt;
+  out->n_alt = n_alt;
   return HL_OK;
 }
 

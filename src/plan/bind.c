@@ -13,6 +13,7 @@
 #include "hivelite.h"
 
 #include "plan/decorrelate.h"
+#include "plan/pin.h"
 #include "plan/projection.h"
 
 #include "vector/func_doc.h"
@@ -2480,13 +2481,18 @@ static bool is_deterministic(const hl_expr_t *e) {
   return true;
 }
 
-/* The values that conjuncts `key = 'text'` pin STRING keys to (EQ[k],
- * NULL where none), so the catalog lists only those partitions: a pin on a
- * big table is an index lookup, and an attached metastore is asked for
- * get_partition_names_ps.  Other key types are left to the filter below
- * (their stored text need not be the canonical one: hr=05 is 5). */
-static const char **pinned_values(binder_t *b, const hl_table_t *t, hl_expr_t **preds, int n) {
+/* The values that conjuncts `key = constant` pin keys to, into F: EQ[k]
+ * (NULL where none), so the catalog lists only those partitions: a pin on
+ * a big table is an index lookup, and an attached metastore is asked for
+ * get_partition_names_ps.  STRING keys are pinned byte for byte; integer
+ * and DATE keys to their canonical text, with ALT[k] naming where other
+ * stored spellings of the value would sort (pin.h: hr=05 is 5 too).
+ * Nothing is set when no key is pinned. */
+static hl_status_t pinned_values(binder_t *b, const hl_table_t *t, hl_expr_t **preds, int n,
+                                 hl_cat_part_filter_t *f) {
   const char **eq = NULL;
+  const hl_cat_vrange_t **alt = NULL;
+  int *n_alt = NULL;
   for (int i = 0; i < n; i++) {
     const hl_expr_t *e = preds[i];
     if (e->kind != HL_EX_CMP || e->op != HL_XOP_EQ || e->n_args != 2) continue;
@@ -2500,17 +2506,45 @@ static const char **pinned_values(binder_t *b, const hl_table_t *t, hl_expr_t **
         c->col < t->n_data || c->col >= t->n_all)
       continue;
     const hl_type_t *kt = t->types[c->col];
-    if (kt->id != HL_T_STRING || v->type->id != HL_T_STRING || v->value.u.s.len == 0 ||
-        memchr(v->value.u.s.ptr, 0, v->value.u.s.len))
-      continue;
-    if (!eq && !(eq = hl_arena_zalloc(b->arena, sizeof *eq * (size_t)t->n_part))) return NULL;
-    char *text = hl_arena_strndup(b->arena, v->value.u.s.ptr, v->value.u.s.len);
-    if (!text) return NULL;
+    char *text = NULL;
+    hl_cat_vrange_t *ranges = NULL;
+    int n_ranges = 0;
+    if (kt->id == HL_T_STRING) {
+      if (v->type->id != HL_T_STRING || v->value.u.s.len == 0 ||
+          memchr(v->value.u.s.ptr, 0, v->value.u.s.len))
+        continue;
+      if (!(text = hl_arena_strndup(b->arena, v->value.u.s.ptr, v->value.u.s.len)))
+        return hl_err_nomem(b->err);
+    } else if (!hl_plan_pin_typed(b->arena, kt, v->type, &v->value, &text, &ranges, &n_ranges)) {
+      return hl_err_nomem(b->err);
+    }
+    if (!text) continue;
+    if (!eq) {
+      eq = hl_arena_zalloc(b->arena, sizeof *eq * (size_t)t->n_part);
+      alt = hl_arena_zalloc(b->arena, sizeof *alt * (size_t)t->n_part);
+      n_alt = hl_arena_zalloc(b->arena, sizeof *n_alt * (size_t)t->n_part);
+      if (!eq || !alt || !n_alt) return hl_err_nomem(b->err);
+    }
     int k = c->col - t->n_data;
-    if (eq[k] && strcmp(eq[k], text) != 0) text = NULL; /* k = 'a' AND k = 'b': the filter says */
+    if (eq[k] && strcmp(eq[k], text) != 0) { /* k = 'a' AND k = 'b': the filter says */
+      text = NULL;
+      ranges = NULL;
+      n_ranges = 0;
+    }
     eq[k] = text;
+    alt[k] = ranges;
+    n_alt[k] = n_ranges;
   }
-  return eq;
+  if (!eq) return HL_OK;
+  f->eq = eq;
+  bool any_alt = false;
+  for (int k = 0; k < t->n_part; k++)
+    any_alt = any_alt || n_alt[k] > 0;
+  if (any_alt) {
+    f->alt = alt;
+    f->n_alt = n_alt;
+  }
+  return HL_OK;
 }
 
 /* Byte-order bounds (*LO / *HI, NULL where none; inclusive, so a strict
@@ -2567,7 +2601,17 @@ typedef struct pruner {
   hl_cat_partition_t *keep; /* survivors, in b->arena */
   size_t n_keep, cap_keep;
   size_t n_seen; /* candidates evaluated */
+  const hl_cat_part_filter_t *filter;
+  size_t n_exact; /* candidates whose pinned values are the pinned texts */
 } pruner_t;
+
+/* Whether PART's values are F's pinned texts byte for byte (what the
+ * snapshot's re-listing by those values returns). */
+static bool pinned_exactly(const hl_cat_part_filter_t *f, const hl_cat_partition_t *part) {
+  for (int k = 0; f->eq && k < part->n_values; k++)
+    if (f->eq[k] && (!part->values[k] || strcmp(f->eq[k], part->values[k]) != 0)) return false;
+  return true;
+}
 
 /* Evaluates the predicates over the pending candidates, keeps the
  * survivors (copied into the binder's arena when COPY) and empties the
@@ -2620,6 +2664,7 @@ static hl_status_t prune_take(void *ctx, const hl_cat_partition_t *part, hl_erro
    * ones are fetched whole */
   hl_status_t rc = hl_cat_partition_copy_key(p->held, part, &p->pending[p->n_pending], err);
   if (rc != HL_OK) return rc;
+  if (pinned_exactly(p->filter, part)) p->n_exact++;
   return ++p->n_pending == HL_BATCH_CAP ? prune_flush(p, true) : HL_OK;
 }
 
@@ -2648,10 +2693,10 @@ static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
   hl_cat_part_filter_t filter = {0};
   hl_status_t rc = HL_OK;
   if (!scan->dataset) {
-    filter.eq = pinned_values(b, t, scan->part_preds, scan->n_part_preds);
+    rc = pinned_values(b, t, scan->part_preds, scan->n_part_preds, &filter);
     /* bounds only without a pin: the snapshot re-reads a pinned listing
      * by its values alone and compares the counts */
-    if (!filter.eq)
+    if (rc == HL_OK && !filter.eq)
       rc = key_bounds(b, t, scan->part_preds, scan->n_part_preds, (const char ***)&filter.lo,
                       (const char ***)&filter.hi);
     if (rc != HL_OK) return rc;
@@ -2666,7 +2711,7 @@ static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
   if (!types) return hl_err_nomem(b->err);
   for (int c = 0; c < t->n_all; c++)
     types[c] = c < t->n_data ? hl_type_prim(HL_T_NULL) : t->types[c];
-  pruner_t p = {.b = b, .scan = scan};
+  pruner_t p = {.b = b, .scan = scan, .filter = &filter};
   p.batch = hl_batch_create(t->n_all, types);
   if (!p.batch) return hl_err_nomem(b->err);
   if (scan->dataset) { /* the dataset's units, in memory already */
@@ -2693,7 +2738,9 @@ static hl_status_t prune_partitions(binder_t *b, hl_plan_scan_t *scan) {
   if (filter.eq) { /* a pinned listing is not all of them (EXPLAIN counts those) */
     scan->n_parts_total = HL_PLAN_TOTAL_UNKNOWN;
     scan->pin_eq = (const char **)filter.eq;
-    scan->n_pinned = p.n_seen;
+    /* other spellings found through the alternative ranges are not in
+     * the snapshot's re-listing by the pinned texts */
+    scan->n_pinned = p.n_exact;
   } else if (!filter.lo && !filter.hi) {
     scan->n_parts_total = p.n_seen;
   }

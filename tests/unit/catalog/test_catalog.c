@@ -837,6 +837,33 @@ TEST(partitions) {
   CHECK_INT(sn.n, 2);
   st = hl_cat_partition_scan(f.cat, 777, &range, scan_name, &sn, &f.err);
   CHECK_ERR(&f, st, HL_NOTFOUND, "42P01", "table with id 777 does not exist");
+  /* A pinned value widened by alternative ranges: the driving key as one
+   * probe per range (hr '1', or in ['7', '8')), and a probed key (ds
+   * pinned too); an empty range adds nothing. */
+  const char *eq_hr[] = {NULL, "1"}, *eq_ds_hr[] = {"2024-01-02", "1"};
+  const hl_cat_vrange_t hr_alt[] = {{"7", "8"}, {"x", "y"}};
+  const hl_cat_vrange_t *alts[] = {NULL, hr_alt};
+  const int n_alts[] = {0, 2};
+  hl_cat_part_filter_t widened = {.eq = eq_hr, .alt = alts, .n_alt = n_alts};
+  sn = (scan_names_t){.limit = 100};
+  CHECK_OK(&f, hl_cat_partition_scan(f.cat, tbl, &widened, scan_name, &sn, &f.err));
+  CHECK_INT(sn.n, 4);
+  if (sn.n == 4) {
+    CHECK_STR(sn.names[0], "ds=/hr=1");
+    CHECK_STR(sn.names[1], "ds=2024-01-02/hr=7");
+    CHECK_STR(sn.names[2], "ds=B/hr=1");
+    CHECK_STR(sn.names[3], "ds=a/hr=1");
+  }
+  widened.eq = eq_ds_hr;
+  sn = (scan_names_t){.limit = 100};
+  CHECK_OK(&f, hl_cat_partition_scan(f.cat, tbl, &widened, scan_name, &sn, &f.err));
+  CHECK_INT(sn.n, 1);
+  if (sn.n == 1) CHECK_STR(sn.names[0], "ds=2024-01-02/hr=7");
+  widened.lo = hi_2; /* with a bound on the widened key: hr >= '1' */
+  widened.eq = eq_hr;
+  sn = (scan_names_t){.limit = 100};
+  CHECK_OK(&f, hl_cat_partition_scan(f.cat, tbl, &widened, scan_name, &sn, &f.err));
+  CHECK_INT(sn.n, 4);
 
   /* Errors on add. */
   st = add_part(&f, tbl, "2024-01-02", "7");
@@ -1335,6 +1362,52 @@ TEST(ten_thousand_partitions) {
   fx_teardown(&f);
 }
 
+static int cache_size(hl_cat_t *cat) {
+  sqlite3_stmt *q = NULL;
+  int v = 0;
+  if (sqlite3_prepare_v2(hl_cat_sqlite_db(cat), "PRAGMA cache_size", -1, &q, NULL) == SQLITE_OK &&
+      sqlite3_step(q) == SQLITE_ROW)
+    v = sqlite3_column_int(q, 0);
+  sqlite3_finalize(q);
+  return v;
+}
+
+/* A batch of 4,096 partitions raises the page cache for its transaction
+ * only: after the commit the connection has its own size again. */
+TEST(big_batch_cache) {
+  fx_t f;
+  fx_setup(&f);
+  CHECK_OK(&f, fx_open(&f));
+  CHECK_OK(&f, add_db(&f, "default"));
+  CHECK_OK(&f, add_table(&f, "default", "big", 2));
+  int64_t id = table_id(&f, "default", "big");
+  enum { N = 4096 };
+  hl_cat_partition_t *parts = hl_arena_zalloc(f.arena, sizeof *parts * N);
+  CHECK(parts != NULL);
+  for (int i = 0; parts && i < N; i++) {
+    char **values = hl_arena_alloc(f.arena, sizeof(char *) * 2);
+    values[0] = hl_arena_sprintf(f.arena, "d%d", i / 64);
+    values[1] = hl_arena_sprintf(f.arena, "%d", i % 64);
+    parts[i] =
+        (hl_cat_partition_t){.table_id = id,
+                             .values = values,
+                             .n_values = 2,
+                             .name = hl_arena_sprintf(f.arena, "ds=%s/hr=%s", values[0], values[1]),
+                             .location = hl_arena_sprintf(f.arena, "/wh/big/%d", i)};
+  }
+  int before = cache_size(f.cat);
+  CHECK(before != -32768);
+  CHECK_OK(&f, hl_cat_begin(f.cat, &f.err));
+  CHECK_OK(&f, hl_cat_partition_add_many(f.cat, parts, N, &f.err));
+  CHECK_INT(cache_size(f.cat), -32768);
+  CHECK_OK(&f, hl_cat_commit(f.cat, &f.err));
+  CHECK_INT(cache_size(f.cat), before);
+  size_t n = 0;
+  CHECK_OK(&f, hl_cat_partition_count(f.cat, id, &n, &f.err));
+  CHECK_INT(n, N);
+  fx_teardown(&f);
+}
+
 /* Schema v6: a partition keeps its own storage descriptor.  It starts as
  * the table's (no rows), a table-level change leaves it alone (it gets a
  * copy of the old descriptor), and a descriptor equal to the table's is
@@ -1609,6 +1682,7 @@ int main(void) {
   RUN(corrupt_pages);
   RUN(out_of_memory);
   RUN(ten_thousand_partitions);
+  RUN(big_batch_cache);
   RUN(partition_storage);
   RUN(migrate_v5);
   RUN(migrate_v6);

@@ -650,6 +650,37 @@ static hl_expr_t *make_arith(binder_t *b, hl_expr_op_t op, hl_expr_t *x, hl_expr
   return e->args[0] && e->args[1] ? e : NULL;
 }
 
+/* x & y, x | y, x ^ y, ~x (y NULL): Hive's UDFOPBit* have tinyint,
+ * smallint, int and bigint overloads only, and no implicit conversion
+ * reaches an integer from a string, a fraction or a boolean, so the operands
+ * must be integers or NULL; both are cast to their common type, the
+ * result's (TINYINT when both are NULL: the narrowest overload wins). */
+static hl_expr_t *make_bitwise(binder_t *b, const hl_func_def_t *fn, hl_expr_t *x, hl_expr_t *y,
+                               long pos) {
+  if (!x || (fn != &hl_func_bitnot && !y)) return NULL;
+  hl_expr_t *ops[2] = {x, y};
+  int n = fn == &hl_func_bitnot ? 1 : 2;
+  const hl_type_t *t = hl_type_prim(HL_T_NULL);
+  for (int k = 0; k < n; k++) {
+    const hl_type_t *ot = ops[k]->type;
+    if (ot->id == HL_T_NULL) continue;
+    if (!hl_type_is_integer(ot)) {
+      hl_err_set_at(b->err, ops[k]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "operand of %s must be TINYINT, SMALLINT, INT or BIGINT, not %s", fn->name,
+                    type_name(b, ot));
+      return NULL;
+    }
+    if (!(t = common_type(b, t, ot, pos))) return NULL;
+  }
+  if (t->id == HL_T_NULL) t = hl_type_prim(HL_T_TINYINT);
+  hl_expr_t *e = new_expr(b, HL_EX_FUNC, t, pos);
+  if (!e || !set_args(b, e, n)) return NULL;
+  e->fn = fn;
+  for (int k = 0; k < n; k++)
+    if (!(e->args[k] = cast_to(b, ops[k], t))) return NULL;
+  return e;
+}
+
 static hl_expr_t *make_logic(binder_t *b, hl_expr_kind_t kind, hl_expr_t *x, hl_expr_t *y,
                              long pos) {
   x = to_bool(b, x);
@@ -749,9 +780,15 @@ static hl_expr_t *bind_binary(binder_t *b, const hl_ast_expr_t *a) {
     e->args[1] = cast_to(b, y, hl_type_prim(HL_T_STRING));
     return e->args[0] && e->args[1] ? e : NULL;
   }
+  case HL_OP_BITAND:
+    return make_bitwise(b, &hl_func_bitand, x, y, a->pos);
+  case HL_OP_BITOR:
+    return make_bitwise(b, &hl_func_bitor, x, y, a->pos);
+  case HL_OP_BITXOR:
+    return make_bitwise(b, &hl_func_bitxor, x, y, a->pos);
   default:
-    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                  "bitwise operators are not supported yet");
+    hl_err_set_at(b->err, a->pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown binary operator %d",
+                  (int)a->op);
     return NULL;
   }
 }
@@ -789,9 +826,11 @@ static hl_expr_t *bind_unary(binder_t *b, const hl_ast_expr_t *a) {
     e->args[0] = x;
     return e;
   }
+  case HL_OP_BITNOT:
+    return make_bitwise(b, &hl_func_bitnot, x, NULL, a->pos);
   default:
-    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                  "bitwise operators are not supported yet");
+    hl_err_set_at(b->err, a->pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown unary operator %d",
+                  (int)a->op);
     return NULL;
   }
 }
@@ -2177,16 +2216,18 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
     e->value.u.s.len = strlen(tn);
     return e;
   }
-  if (strcmp(a->name, "mod") == 0) {
+  bool is_mod = strcmp(a->name, "mod") == 0;
+  if (is_mod || strcmp(a->name, "is_not_distinct_from") == 0) {
     if (a->n_args != 2) {
       hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
-                    "function mod does not take %d arguments", a->n_args);
+                    "function %s does not take %d arguments", a->name, a->n_args);
       return NULL;
     }
-    /* mod(a, b) is a % b (Hive registers both with GenericUDFOPMod) */
+    /* mod(a, b) is a % b, is_not_distinct_from(a, b) is a <=> b (Hive
+     * registers each pair with one class: GenericUDFOPMod, GenericUDFOPEqualNS) */
     hl_ast_expr_t op = *a;
     op.kind = HL_AST_BINARY;
-    op.op = HL_OP_MOD;
+    op.op = is_mod ? HL_OP_MOD : HL_OP_EQ_NS;
     return bind_binary(b, &op);
   }
   const hl_func_def_t *fn = hl_func_lookup(a->name);

@@ -107,6 +107,12 @@ const hl_func_def_t *hl_func_lookup(const char *name);
  * index).  func_complex.c. */
 extern const hl_func_def_t hl_func_subscript;
 extern const hl_func_def_t hl_func_field;
+/* The bitwise operators a & b, a | b, a ^ b and ~a over one integer type
+ * (func_bit.c). */
+extern const hl_func_def_t hl_func_bitand;
+extern const hl_func_def_t hl_func_bitor;
+extern const hl_func_def_t hl_func_bitxor;
+extern const hl_func_def_t hl_func_bitnot;
 
 /* Evaluates E over the live rows of IN into OUT (whose data, if not
  * borrowed from an input column, is allocated in ARENA).  OUT is indexed by

@@ -1479,15 +1479,21 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
     e->type = map;
     break;
   }
-  case 'A': {
-    hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof(*arr));
-    hl_type_t **kids = arr ? hl_arena_alloc(b->arena, sizeof(hl_type_t *)) : NULL;
-    if (!kids) return hl_err_nomem(b->err), NULL;
-    arr->id = HL_T_ARRAY;
-    arr->n_children = 1;
-    arr->children = kids;
-    kids[0] = (hl_type_t *)hl_type_prim(HL_T_STRING);
-    e->type = arr;
+  case 'A':
+  case 'Y': {
+    /* ARRAY<STRING>; 'Y': an array of those */
+    const hl_type_t *elem = hl_type_prim(HL_T_STRING);
+    for (int depth = sig[0] == 'Y' ? 2 : 1; depth > 0; depth--) {
+      hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof(*arr));
+      hl_type_t **kids = arr ? hl_arena_alloc(b->arena, sizeof(hl_type_t *)) : NULL;
+      if (!kids) return hl_err_nomem(b->err), NULL;
+      arr->id = HL_T_ARRAY;
+      arr->n_children = 1;
+      arr->children = kids;
+      kids[0] = (hl_type_t *)elem;
+      elem = arr;
+    }
+    e->type = elem;
     break;
   }
   }

@@ -393,6 +393,7 @@ static const hl_func_def_t functions[] = {
     {"rpad", 3, 3, hl_fn_rpad, "ssis"},
     {"rtrim", 1, 1, fn_rtrim, NULL},
     {"second", 1, 1, hl_fn_second, "it"},
+    {"sentences", 1, 3, hl_fn_sentences, "Ysss"},
     {"sha", 1, 1, hl_fn_sha1, "ss"},
     {"sha1", 1, 1, hl_fn_sha1, "ss"},
     {"sha2", 2, 2, hl_fn_sha2, "ssi"},

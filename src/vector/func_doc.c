@@ -604,6 +604,12 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_('facebook   ');\nfacebook", G("GenericUDFRTrim")},
     {"second", S, "_FUNC_(date) - the second of a timestamp or a time string",
      "> SELECT _FUNC_('2009-07-30 12:58:59');\n59", U("UDFSecond")},
+    {"sentences", S,
+     "_FUNC_(str, lang, country) - str split into sentences, each an array of its words "
+     "(punctuation dropped); lang and country, optional, select the locale (default en_US)",
+     "> SELECT _FUNC_('Hello there! I am a "
+     "UDF.');\n[[\"Hello\",\"there\"],[\"I\",\"am\",\"a\",\"UDF\"]]",
+     G("GenericUDFSentences")},
     {"sha", S, "_FUNC_(str or bin) - the SHA-1 digest of the bytes in hex",
      "> SELECT _FUNC_('ABC');\n3c01bdbb26f358bab27f267924aa2c9a03fcfdb8", U("UDFSha1")},
     {"sha1", S, "_FUNC_(str or bin) - the SHA-1 digest of the bytes in hex",
@@ -841,7 +847,6 @@ static const char *const not_yet[] = {
     "reflect2",
     "replicate_rows",
     "restrict_information_schema",
-    "sentences",
     "split_map_privs",
     "sq_count_check",
     "surrogate_key",

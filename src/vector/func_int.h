@@ -16,6 +16,7 @@
  *   I an integer kept as is (TINYINT..BIGINT), anything else cast to
  *     STRING; as a result: the first argument's type so converted (mask)
  *   f FLOAT, h SMALLINT: results only (xpath_float, xpath_short)
+ *   Y (result only) ARRAY<ARRAY<STRING>> (sentences)
  */
 #ifndef HL_FUNC_INT_H
 #define HL_FUNC_INT_H
@@ -122,6 +123,9 @@ HL_FN(hl_fn_assert_true);
 HL_FN(hl_fn_encode);
 HL_FN(hl_fn_decode);
 HL_FN(hl_fn_uuid);
+
+/* func_sentences.c (ICU break iterators) */
+HL_FN(hl_fn_sentences);
 
 /* func_date.c */
 HL_FN(hl_fn_current_date);

@@ -2276,6 +2276,16 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   const char *n = fn->name;
   const hl_type_t *str = hl_type_prim(HL_T_STRING);
   if (fn->sig) return bind_by_signature(b, e, a);
+  if (fn->impl == hl_fn_likeany || fn->impl == hl_fn_likeall) {
+    /* Hive's checkArgGroups: the STRING group or NULL, nothing converted */
+    for (int k = 0; k < e->n_args; k++) {
+      const hl_type_t *t = e->args[k]->type;
+      if (!hl_type_is_string(t) && t->id != HL_T_NULL) return kind_error(b, a, k, "a string", t);
+      if (!(e->args[k] = cast_to(b, e->args[k], str))) return NULL;
+    }
+    e->type = hl_type_prim(HL_T_BOOLEAN);
+    return e;
+  }
   if (strcmp(n, "rand") == 0) {
     /* rand([seed]): the seed must be a constant; without one, the clock */
     hl_rand_state_t *st = hl_arena_zalloc(b->arena, sizeof(*st));

@@ -126,6 +126,11 @@ hl_status_t hl_expr_eval(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out
  * it is TRUE (not FALSE, not NULL).  SEL storage comes from ARENA. */
 hl_status_t hl_expr_filter(const hl_expr_t *e, hl_batch_t *in, hl_arena_t *arena, hl_error_t *err);
 
+/* Whether S[0..sn) matches the LIKE pattern P[0..pn) (% any text, _ one
+ * UTF-8 character, backslash escapes), as x LIKE p does; for likeany and
+ * likeall (func_likeany.c). */
+bool hl_expr_like_match(const char *s, size_t sn, const char *p, size_t pn);
+
 /* Converts one value between types with Hive's CAST rules; an impossible
  * conversion sets out->is_null. */
 hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_type_t *to,

@@ -341,6 +341,8 @@ static const hl_func_def_t functions[] = {
     {"least", 2, -1, hl_fn_least, "cc"},
     {"length", 1, 1, fn_length, NULL},
     {"levenshtein", 2, 2, hl_fn_levenshtein, "iss"},
+    {"likeall", 2, -1, hl_fn_likeall, NULL},
+    {"likeany", 2, -1, hl_fn_likeany, NULL},
     {"ln", 1, 1, hl_fn_ln, "dd"},
     {"locate", 2, 3, hl_fn_locate, "issi"},
     {"log", 1, 2, hl_fn_log, "ddd"},

@@ -381,6 +381,18 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_('kitten', 'sitting');\n3", G("GenericUDFLevenshtein")},
     {"like", O, "str [NOT] LIKE pattern - SQL pattern matching: % any text, _ any one character",
      "> SELECT 'facebook' LIKE '%boo%';\ntrue", U("UDFLike")},
+    {"likeall", S,
+     "_FUNC_(str, pattern1, pattern2, ...) - TRUE when str matches every pattern, as str LIKE ALL "
+     "(pattern1, ...); NULL when str or any pattern is NULL",
+     "> SELECT _FUNC_('abc', 'a%', '%c'), _FUNC_('abc', 'a%', 'b%'), _FUNC_('abc', 'b%', "
+     "NULL);\ntrue\tfalse\tNULL",
+     G("GenericUDFLikeAll")},
+    {"likeany", S,
+     "_FUNC_(str, pattern1, pattern2, ...) - TRUE when str matches any pattern, as str LIKE ANY "
+     "(pattern1, ...); NULL when str or any pattern is NULL",
+     "> SELECT _FUNC_('abc', 'x%', '%c'), _FUNC_('abc', 'x%', 'y%'), _FUNC_('abc', 'a%', "
+     "NULL);\ntrue\tfalse\tNULL",
+     G("GenericUDFLikeAny")},
     {"ln", S, "_FUNC_(x) - the natural logarithm of x (NULL unless x > 0)",
      "> SELECT _FUNC_(1);\n0.0", U("UDFLn")},
     {"locate", S, "_FUNC_(substr, str[, pos]) - the position of the first substr in str from pos",
@@ -834,8 +846,6 @@ static const char *const not_yet[] = {
     "internal_interval",
     "java_method",
     "json_read",
-    "likeall",
-    "likeany",
     "matchpath",
     "ndv_compute_bit_vector",
     "ngrams",

@@ -124,6 +124,10 @@ HL_FN(hl_fn_encode);
 HL_FN(hl_fn_decode);
 HL_FN(hl_fn_uuid);
 
+/* func_likeany.c (typed by plan/bind.c: strings and NULLs only) */
+HL_FN(hl_fn_likeany);
+HL_FN(hl_fn_likeall);
+
 /* func_sentences.c (ICU break iterators) */
 HL_FN(hl_fn_sentences);
 

@@ -26,6 +26,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1327,6 +1328,61 @@ static void free_regex_cb(void *p) {
   regfree((regex_t *)p);
 }
 
+/* The groups of the operating-system user (the one current_user() names):
+ * Hive's default authenticator asks Hadoop's group mapping, which on Unix
+ * lists the primary group, then the others, each once.  Into E's state, an
+ * ARRAY<STRING> value that hl_fn_current_groups returns on every row. */
+static hl_expr_t *bind_current_groups(binder_t *b, hl_expr_t *e) {
+  hl_value_t *list = hl_arena_zalloc(b->arena, sizeof *list);
+  if (!list) return hl_err_nomem(b->err), NULL;
+  struct passwd pw, *res = NULL;
+  char buf[1024];
+  if (getpwuid_r(geteuid(), &pw, buf, sizeof buf, &res) != 0 || !res) {
+    /* no passwd entry: no user name to ask about, and no groups */
+    e->state = list;
+    return e;
+  }
+  int n = 64;
+  gid_t *gids = NULL;
+  for (int tries = 0; tries < 8; tries++) {
+    int want = n;
+    if (!(gids = hl_arena_alloc(b->arena, sizeof(gid_t) * (size_t)want)))
+      return hl_err_nomem(b->err), NULL;
+    if (getgrouplist(res->pw_name, res->pw_gid, gids, &n) >= 0) break;
+    if (n <= want) n = want * 2; /* glibc reports the count it needs */
+    gids = NULL;
+  }
+  if (!gids) n = 0;
+  hl_value_t *items = hl_arena_zalloc(b->arena, sizeof(hl_value_t) * (size_t)(n + 1));
+  if (!items) return hl_err_nomem(b->err), NULL;
+  uint32_t count = 0;
+  for (int k = -1; k < n; k++) {
+    gid_t g = k < 0 ? res->pw_gid : gids[k];
+    if (k >= 0 && g == res->pw_gid) continue;
+    struct group gr, *gres = NULL;
+    char gbuf[4096];
+    char num[24];
+    const char *name = num;
+    if (getgrgid_r(g, &gr, gbuf, sizeof gbuf, &gres) == 0 && gres)
+      name = gres->gr_name;
+    else
+      snprintf(num, sizeof num, "%u", (unsigned)g);
+    bool seen = false;
+    for (uint32_t j = 0; j < count && !seen; j++)
+      seen = strcmp(items[j].u.s.ptr, name) == 0;
+    if (seen) continue;
+    char *copy = hl_arena_strdup(b->arena, name);
+    if (!copy) return hl_err_nomem(b->err), NULL;
+    items[count].u.s.ptr = copy;
+    items[count].u.s.len = (uint32_t)strlen(copy);
+    count++;
+  }
+  list->u.list.n = count;
+  list->u.list.items = items;
+  e->state = list;
+  return e;
+}
+
 /* The text of a session-valued function (current_user, current_database,
  * current_schema, logged_in_user, version), in the binder's arena. */
 static const char *session_value(binder_t *b, const char *name) {
@@ -1336,6 +1392,8 @@ static const char *session_value(binder_t *b, const char *name) {
     v = HIVELITE_VERSION;
   } else if (strcmp(name, "current_database") == 0 || strcmp(name, "current_schema") == 0) {
     v = b->s->current_db ? b->s->current_db : "default";
+  } else if (strcmp(name, "current_catalog") == 0) {
+    v = hl_catalogs_current(b->s);
   } else {
     /* the operating-system user: hivelite has no authenticated one */
     struct passwd pw, *res = NULL;
@@ -1514,9 +1572,17 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
       c->value.u.i = micros;
     return c;
   }
+  if (strcmp(n, "current_groups") == 0) return bind_current_groups(b, e);
+  if (strcmp(n, "current_authorizer") == 0) {
+    /* Hive's answer when no authorizer with a policy provider (Ranger) is
+     * configured, and hivelite has none */
+    hl_expr_t *c = new_expr(b, HL_EX_CONST, e->type, e->pos);
+    if (c) c->value.is_null = true;
+    return c;
+  }
   if (strcmp(n, "current_user") == 0 || strcmp(n, "current_database") == 0 ||
       strcmp(n, "current_schema") == 0 || strcmp(n, "logged_in_user") == 0 ||
-      strcmp(n, "version") == 0) {
+      strcmp(n, "version") == 0 || strcmp(n, "current_catalog") == 0) {
     /* session values: one constant for the statement */
     const char *text = session_value(b, n);
     if (!text) return NULL;

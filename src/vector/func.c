@@ -250,6 +250,12 @@ static hl_status_t fn_session_value(const hl_expr_t *call, const hl_value_t *a, 
   return HL_OK;
 }
 
+/* current_groups(): the list the binder put in the call's state. */
+HL_FN(hl_fn_current_groups) {
+  *out = *(const hl_value_t *)call->state;
+  return HL_OK;
+}
+
 /* Sorted by name (looked up by binary search; strcmp order). */
 static const hl_func_def_t functions[] = {
     {"abs", 1, 1, fn_abs, NULL},
@@ -289,8 +295,11 @@ static const hl_func_def_t functions[] = {
     {"cos", 1, 1, hl_fn_cos, "dd"},
     {"cosh", 1, 1, hl_fn_cosh, "dd"},
     {"crc32", 1, 1, hl_fn_crc32, "lB"},
+    {"current_authorizer", 0, 0, fn_session_value, "s"},
+    {"current_catalog", 0, 0, fn_session_value, "s"},
     {"current_database", 0, 0, fn_session_value, "s"}, /* folded by the binder */
     {"current_date", 0, 0, hl_fn_current_date, "D"},
+    {"current_groups", 0, 0, hl_fn_current_groups, "A"},
     {"current_schema", 0, 0, fn_session_value, "s"},
     {"current_timestamp", 0, 0, hl_fn_current_timestamp, "T"},
     {"current_user", 0, 0, fn_session_value, "s"},

@@ -124,6 +124,9 @@ HL_FN(hl_fn_encode);
 HL_FN(hl_fn_decode);
 HL_FN(hl_fn_uuid);
 
+/* func.c: the user's groups, which plan/bind.c puts in call->state */
+HL_FN(hl_fn_current_groups);
+
 /* func_likeany.c (typed by plan/bind.c: strings and NULLs only) */
 HL_FN(hl_fn_likeany);
 HL_FN(hl_fn_likeall);

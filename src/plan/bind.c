@@ -3571,6 +3571,43 @@ static hl_ast_expr_t *stack_rows(binder_t *b, const hl_ast_expr_t *fn) {
   return arr;
 }
 
+/* parse_url_tuple's part PA that is not a constant, read on every row:
+ * if(PA LIKE 'QUERY:%', parse_url(URL, 'QUERY', substr(PA, 7)),
+ * parse_url(URL, PA)).  Hive reads such a part from the first row with a
+ * URL and keeps it for the rows after it; on every row is the same answer
+ * when the part is the same on all rows, and one that does not depend on
+ * the order rows arrive in when it is not. */
+static hl_ast_expr_t *url_part_per_row(binder_t *b, hl_ast_expr_t *url, hl_ast_expr_t *pa) {
+  long pos = pa->pos;
+  hl_ast_expr_t *cond = ast_new(b, HL_AST_LIKE, pos);
+  hl_ast_expr_t *key = ast_call(b, "substr", 2, pos);
+  hl_ast_expr_t *seven = ast_new(b, HL_AST_LITERAL, pos);
+  hl_ast_expr_t *with_key = ast_call(b, "parse_url", 3, pos);
+  hl_ast_expr_t *plain = ast_call(b, "parse_url", 2, pos);
+  hl_ast_expr_t *choice = ast_call(b, "if", 3, pos);
+  if (!cond || !key || !seven || !with_key || !plain || !choice) return NULL;
+  if (!(cond->args = hl_arena_zalloc(b->arena, 2 * sizeof *cond->args)))
+    return hl_err_nomem(b->err), NULL;
+  cond->op = HL_OP_LIKE;
+  cond->n_args = 2;
+  cond->args[0] = pa;
+  if (!(cond->args[1] = ast_string(b, "QUERY:%", pos))) return NULL;
+  seven->lit_type = HL_LIT_INTEGER;
+  seven->text = "7";
+  seven->text_len = 1;
+  key->args[0] = pa;
+  key->args[1] = seven;
+  with_key->args[0] = url;
+  if (!(with_key->args[1] = ast_string(b, "QUERY", pos))) return NULL;
+  with_key->args[2] = key;
+  plain->args[0] = url;
+  plain->args[1] = pa;
+  choice->args[0] = cond;
+  choice->args[1] = with_key;
+  choice->args[2] = plain;
+  return choice;
+}
+
 /* json_tuple(json, k1, ...) and parse_url_tuple(url, p1, ...): one row,
  * array(struct(get_json_object(json, concat('$.', k1)), ...)) and
  * array(struct(parse_url(url, p1), ...)) where a part 'QUERY:key' is
@@ -3592,10 +3629,9 @@ static hl_ast_expr_t *tuple_row(binder_t *b, const hl_ast_expr_t *fn, bool url) 
     if (url) {
       const char *part = ast_const_string(ka);
       if (!part) {
-        hl_err_set_at(b->err, ka->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                      "parse_url_tuple with a part that is not a constant string is not "
-                      "supported yet");
-        return NULL;
+        if (!(call = url_part_per_row(b, fn->args[0], (hl_ast_expr_t *)ka))) return NULL;
+        st->args[k] = call;
+        continue;
       }
       bool query_key = strncmp(part, "QUERY:", 6) == 0;
       if (!(call = ast_call(b, "parse_url", query_key ? 3 : 2, ka->pos))) return NULL;
@@ -3706,10 +3742,58 @@ static hl_rel_t *bind_lateral_inline(binder_t *b, const hl_ast_from_t *f, hl_rel
   return lateral_rel(b, f, left, arg, n_gen, gnames, gtypes, false, true);
 }
 
+/* replicate_rows(n, v1, ...) (Hive's GenericUDTFReplicateRows): each row n
+ * times, with every argument as a column (col0 the count, col1, ...); n
+ * must be a BIGINT, as Hive takes only a long.  Bound as the struct of the
+ * arguments, which op_lateral.c repeats without building the copies. */
+static hl_rel_t *bind_lateral_repeat(binder_t *b, const hl_ast_from_t *f, hl_rel_t *left) {
+  const hl_ast_expr_t *fn = f->lateral_func;
+  if (fn->n_args < 2) {
+    hl_err_set_at(b->err, fn->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "replicate_rows takes at least two arguments");
+    return NULL;
+  }
+  /* the count's own type: struct() would make a NULL a STRING */
+  hl_expr_t *count = bind_expr(b, fn->args[0]);
+  if (!count) return NULL;
+  const hl_type_t *nt = count->type;
+  if (nt->id != HL_T_BIGINT) {
+    hl_err_set_at(b->err, fn->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "the first argument of replicate_rows must be a BIGINT, not %s",
+                  nt->id == HL_T_NULL ? "void" : type_name(b, nt));
+    return NULL;
+  }
+  hl_ast_expr_t *st = ast_call(b, "struct", fn->n_args, fn->pos);
+  if (!st) return NULL;
+  for (int k = 0; k < fn->n_args; k++)
+    st->args[k] = fn->args[k];
+  hl_expr_t *arg = bind_expr(b, st);
+  if (!arg) return NULL;
+  if (!hl_expr_cols_within(arg, left->offset, left->offset + left->n_cols)) {
+    hl_err_set_at(b->err, fn->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                  "the arguments of LATERAL VIEW %s may only use columns of the table it follows",
+                  fn->name);
+    return NULL;
+  }
+  int n_gen = fn->n_args;
+  const char **gnames = hl_arena_alloc(b->arena, sizeof(char *) * (size_t)n_gen);
+  const hl_type_t **gtypes = hl_arena_alloc(b->arena, sizeof(hl_type_t *) * (size_t)n_gen);
+  if (!gnames || !gtypes) return hl_err_nomem(b->err), NULL;
+  for (int k = 0; k < n_gen; k++) {
+    gtypes[k] = arg->type->children[k];
+    if (!(gnames[k] = hl_arena_sprintf(b->arena, "col%d", k))) return hl_err_nomem(b->err), NULL;
+  }
+  hl_rel_t *r = lateral_rel(b, f, left, arg, n_gen, gnames, gtypes, false, false);
+  if (r) r->gen_repeat = true;
+  return r;
+}
+
 static hl_rel_t *bind_lateral(binder_t *b, const hl_ast_from_t *f) {
   const hl_ast_expr_t *fn = f->lateral_func;
   hl_rel_t *left = bind_from(b, f->left);
   if (!left) return NULL;
+  if (strcmp(fn->name, "replicate_rows") == 0 && !fn->distinct)
+    return bind_lateral_repeat(b, f, left);
   bool pos = strcmp(fn->name, "posexplode") == 0;
   bool is_inline = strcmp(fn->name, "inline") == 0, is_stack = strcmp(fn->name, "stack") == 0,
        is_json = strcmp(fn->name, "json_tuple") == 0,
@@ -4088,8 +4172,8 @@ hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena
  * with GROUP BY stays the error bind_function gives. */
 static hl_status_t rewrite_lone_udtf(hl_arena_t *arena, const hl_ast_select_t **sel,
                                      hl_error_t *err) {
-  static const char *const udtfs[] = {"explode", "posexplode", "inline",
-                                      "stack",   "json_tuple", "parse_url_tuple"};
+  static const char *const udtfs[] = {"explode",    "posexplode",      "inline",        "stack",
+                                      "json_tuple", "parse_url_tuple", "replicate_rows"};
   const hl_ast_select_t *q = *sel;
   if (q->n_items != 1 || q->distinct || q->n_group_by || q->having) return HL_OK;
   const hl_ast_expr_t *fn = q->items[0].expr;

@@ -21,6 +21,7 @@
 #include "session/loc_allow.h"
 #include "session/params.h"
 #include "sql/parser.h"
+#include "storage/stor.h"
 #include "util/mem.h"
 #include "util/tz.h"
 
@@ -1383,6 +1384,66 @@ static hl_expr_t *bind_current_groups(binder_t *b, hl_expr_t *e) {
   return e;
 }
 
+static hl_expr_t *kind_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what,
+                             const hl_type_t *t);
+
+/* Largest file in_file reads: its lines are held for the statement. */
+#define MAX_IN_FILE ((uint64_t)16 << 20)
+
+/* in_file(str, filename) (Hive's GenericUDFInFile): both STRING (Hive
+ * takes nothing that is not a Java String: no VARCHAR, CHAR or NULL
+ * literal), the name a constant.  The file (an absolute path or a file:
+ * URL, or any location the storage router reads) is checked against the
+ * location allowlist and read here, once, into the call's state. */
+static hl_expr_t *bind_in_file(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  for (int k = 0; k < 2; k++)
+    if (e->args[k]->type->id != HL_T_STRING)
+      return kind_error(b, a, k, "a STRING", e->args[k]->type);
+  e->type = hl_type_prim(HL_T_BOOLEAN);
+  const hl_expr_t *name = e->args[1];
+  if (name->kind != HL_EX_CONST) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "the second argument of in_file must be a constant string");
+    return NULL;
+  }
+  if (name->value.is_null) return e; /* every row NULL, no file read */
+  const char *url = hl_arena_strndup(b->arena, name->value.u.s.ptr, name->value.u.s.len);
+  if (!url) return hl_err_nomem(b->err), NULL;
+  const char *path = strncmp(url, "file://", 7) == 0 ? url + 7
+                     : strncmp(url, "file:", 5) == 0 ? url + 5
+                                                     : url;
+  if (path[0] != '/' && !strstr(path, "://")) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "the file of in_file \"%s\" must be an absolute path", url);
+    return NULL;
+  }
+  if (hl_loc_allow_check(b->s, path, "the file of in_file", b->err) != HL_OK) return NULL;
+  hl_stor_t *fs = b->s->fs;
+  hl_stor_file_t *f = NULL;
+  if (fs->ops->open_read(fs, path, &f, b->err) != HL_OK) return NULL;
+  uint64_t size = fs->ops->file_size(f);
+  char *buf = NULL;
+  size_t got = 0;
+  hl_status_t rc = HL_OK;
+  if (size > MAX_IN_FILE)
+    rc = hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                       "the file of in_file \"%s\" is larger than 16 MiB", url);
+  else if (!(buf = hl_arena_alloc(b->arena, (size_t)size + 1)))
+    rc = hl_err_nomem(b->err);
+  else
+    rc = fs->ops->read_at(f, 0, buf, (size_t)size, &got, b->err);
+  hl_error_t cerr;
+  hl_err_init(&cerr);
+  fs->ops->close(f, &cerr);
+  hl_err_clear(&cerr);
+  if (rc != HL_OK) return NULL;
+  hl_line_set_t *set = hl_arena_zalloc(b->arena, sizeof *set);
+  if (!set) return hl_err_nomem(b->err), NULL;
+  if (hl_line_set_build(b->arena, buf, got, set, b->err) != HL_OK) return NULL;
+  e->state = set;
+  return e;
+}
+
 /* The text of a session-valued function (current_user, current_database,
  * current_schema, logged_in_user, version), in the binder's arena. */
 static const char *session_value(binder_t *b, const char *name) {
@@ -2342,6 +2403,7 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   const char *n = fn->name;
   const hl_type_t *str = hl_type_prim(HL_T_STRING);
   if (fn->sig) return bind_by_signature(b, e, a);
+  if (fn->impl == hl_fn_in_file) return bind_in_file(b, e, a);
   if (fn->impl == hl_fn_likeany || fn->impl == hl_fn_likeall) {
     /* Hive's checkArgGroups: the STRING group or NULL, nothing converted */
     for (int k = 0; k < e->n_args; k++) {

@@ -340,6 +340,10 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(1 < 2, 'yes', 'no');\nyes", G("GenericUDFIf")},
     {"in", O, "a [NOT] IN (b, c, ...) - TRUE when a equals one of the values",
      "> SELECT 2 IN (1, 2);\ntrue", G("GenericUDFIn")},
+    {"in_file", S,
+     "_FUNC_(str, filename) - TRUE when str is a whole line of the file (a constant absolute "
+     "path or file: URL, read once, up to 16 MiB, inside hivelite.storage.allowed_locations)",
+     "> SELECT _FUNC_('a', CAST(NULL AS STRING));\nNULL", G("GenericUDFInFile")},
     {"initcap", S, "_FUNC_(str) - str with the first letter of each word in upper case",
      "> SELECT _FUNC_('tHe soap');\nThe Soap", G("GenericUDFInitCap")},
     {"inline", T,
@@ -851,7 +855,6 @@ static const char *const not_yet[] = {
     "get_sql_schema",
     "histogram_numeric",
     "in_bloom_filter",
-    "in_file",
     "index",
     "internal_interval",
     "java_method",

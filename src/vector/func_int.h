@@ -127,6 +127,18 @@ HL_FN(hl_fn_uuid);
 /* func.c: the user's groups, which plan/bind.c puts in call->state */
 HL_FN(hl_fn_current_groups);
 
+/* func_infile.c: the lines of a file, sorted, for in_file (plan/bind.c
+ * reads the file and puts the set in call->state; none: a NULL name). */
+typedef struct hl_line_set {
+  hl_str_t *lines; /* pointing into the file's bytes */
+  size_t n;
+} hl_line_set_t;
+/* The lines of TEXT[0..len) into *OUT (in ARENA; TEXT must outlive it).
+ * HL_OK or HL_NOMEM. */
+hl_status_t hl_line_set_build(hl_arena_t *arena, const char *text, size_t len, hl_line_set_t *out,
+                              hl_error_t *err);
+HL_FN(hl_fn_in_file);
+
 /* func_likeany.c (typed by plan/bind.c: strings and NULLs only) */
 HL_FN(hl_fn_likeany);
 HL_FN(hl_fn_likeall);

@@ -1634,6 +1634,18 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
     return c;
   }
   if (strcmp(n, "current_groups") == 0) return bind_current_groups(b, e);
+  if ((e->fn->impl == hl_fn_encode || e->fn->impl == hl_fn_decode) &&
+      e->args[1]->kind == HL_EX_CONST) {
+    /* Hive looks a constant character set up when it compiles the call */
+    const hl_value_t *cv = &e->args[1]->value;
+    if (cv->is_null) {
+      hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(NULL_VALUE_NOT_ALLOWED),
+                    "the character set of %s is NULL", n);
+      return NULL;
+    }
+    if (hl_fn_charset_check(cv->u.s.ptr, cv->u.s.len, a->args[1]->pos, b->err) != HL_OK)
+      return NULL;
+  }
   if (strcmp(n, "current_authorizer") == 0) {
     /* Hive's answer when no authorizer with a policy provider (Ranger) is
      * configured, and hivelite has none */

@@ -237,9 +237,12 @@ static const hl_func_doc_t docs[] = {
     {"dayofweek", S, "_FUNC_(param) - the day of the week (1 = Sunday ... 7 = Saturday)",
      "> SELECT _FUNC_('2009-07-30');\n5", U("UDFDayOfWeek")},
     {"decode", S,
-     "_FUNC_(bin, str) - the binary bin read as text in the character set str (UTF-8, "
-     "ISO-8859-1 or US-ASCII)",
-     "> SELECT _FUNC_(encode('abc', 'UTF-8'), 'UTF-8');\nabc", G("GenericUDFDecode")},
+     "_FUNC_(bin, str) - the binary bin read as text in the character set str (any set iconv "
+     "knows, under its Java name: 'US-ASCII', 'ISO-8859-1', 'UTF-8', 'UTF-16BE', 'UTF-16LE', "
+     "'UTF-16', 'Shift_JIS', ...)",
+     "> SELECT _FUNC_(encode('abc', 'UTF-8'), 'UTF-8');\nabc\n"
+     "> SELECT _FUNC_(unhex('93FA967B'), 'Shift_JIS');\n日本",
+     G("GenericUDFDecode")},
     {"degrees", S, "_FUNC_(x) - the angle x (radians) in degrees", "> SELECT _FUNC_(pi());\n180.0",
      U("UDFDegrees")},
     {"dense_rank", W, "_FUNC_() - the rank of the row in its partition, without gaps",
@@ -252,9 +255,12 @@ static const hl_func_doc_t docs[] = {
     {"elt", S, "_FUNC_(n, str1, str2, ...) - the n-th string (NULL when n is out of range)",
      "> SELECT _FUNC_(1, 'face', 'book');\nface", G("GenericUDFElt")},
     {"encode", S,
-     "_FUNC_(str, str) - the first argument as bytes in the character set of the second (UTF-8, "
-     "ISO-8859-1 or US-ASCII)",
-     "> SELECT hex(_FUNC_('é', 'ISO-8859-1'));\nE9", G("GenericUDFEncode")},
+     "_FUNC_(str, str) - the first argument as bytes in the character set of the second (any "
+     "set iconv knows, under its Java name: 'US-ASCII', 'ISO-8859-1', 'UTF-8', 'UTF-16BE', "
+     "'UTF-16LE', 'UTF-16', 'windows-1252', ...)",
+     "> SELECT hex(_FUNC_('é', 'ISO-8859-1'));\nE9\n"
+     "> SELECT hex(_FUNC_('aé', 'UTF-16'));\nFEFF006100E9",
+     G("GenericUDFEncode")},
     {"exp", S, "_FUNC_(x) - e to the power x", "> SELECT _FUNC_(0);\n1.0", U("UDFExp")},
     {"explode", T,
      "_FUNC_(a) - one row per element of the array a, or per key and value of the map a (in "

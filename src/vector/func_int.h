@@ -120,8 +120,6 @@ HL_FN(hl_fn_isfalse);
 HL_FN(hl_fn_isnottrue);
 HL_FN(hl_fn_isnotfalse);
 HL_FN(hl_fn_assert_true);
-HL_FN(hl_fn_encode);
-HL_FN(hl_fn_decode);
 HL_FN(hl_fn_uuid);
 
 /* func.c: the user's groups, which plan/bind.c puts in call->state */
@@ -138,6 +136,14 @@ typedef struct hl_line_set {
 hl_status_t hl_line_set_build(hl_arena_t *arena, const char *text, size_t len, hl_line_set_t *out,
                               hl_error_t *err);
 HL_FN(hl_fn_in_file);
+
+/* func_charset.c: encode/decode over iconv.  hl_fn_charset_check: HL_OK
+ * when NAME[0..len) is a character set they know, else 22023 at POS (the
+ * binder checks a constant one, as Hive looks it up when the call is
+ * compiled). */
+HL_FN(hl_fn_encode);
+HL_FN(hl_fn_decode);
+hl_status_t hl_fn_charset_check(const char *name, size_t len, long pos, hl_error_t *err);
 
 /* func_likeany.c (typed by plan/bind.c: strings and NULLs only) */
 HL_FN(hl_fn_likeany);

@@ -1387,6 +1387,34 @@ static hl_expr_t *bind_current_groups(binder_t *b, hl_expr_t *e) {
 static hl_expr_t *kind_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what,
                              const hl_type_t *t);
 
+/* format_number(x, d | 'pattern') (Hive's GenericUDFFormatNumber): x a
+ * number (or NULL), d an integer or a DecimalFormat pattern string; a
+ * constant pattern is parsed here, once. */
+static hl_expr_t *bind_format_number(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  const hl_type_t *xt = e->args[0]->type, *pt = e->args[1]->type;
+  if (!hl_type_is_numeric(xt) && xt->id != HL_T_NULL) return kind_error(b, a, 0, "a number", xt);
+  if (xt->id == HL_T_NULL && !(e->args[0] = cast_to(b, e->args[0], hl_type_prim(HL_T_DOUBLE))))
+    return NULL;
+  if (hl_type_is_string(pt)) {
+    if (!(e->args[1] = cast_to(b, e->args[1], hl_type_prim(HL_T_STRING)))) return NULL;
+    const hl_expr_t *c = e->args[1];
+    if (c->kind == HL_EX_CONST && !c->value.is_null) {
+      hl_decfmt_t *f = hl_arena_zalloc(b->arena, sizeof *f);
+      if (!f) return hl_err_nomem(b->err), NULL;
+      if (hl_decfmt_parse(c->value.u.s.ptr, c->value.u.s.len, b->arena, a->args[1]->pos, f,
+                          b->err) != HL_OK)
+        return NULL;
+      e->state = f;
+    }
+  } else if (hl_type_is_integer(pt) || pt->id == HL_T_NULL) {
+    if (!(e->args[1] = cast_to(b, e->args[1], hl_type_prim(HL_T_BIGINT)))) return NULL;
+  } else {
+    return kind_error(b, a, 1, "an integer or a format pattern", pt);
+  }
+  e->type = hl_type_prim(HL_T_STRING);
+  return e;
+}
+
 /* Largest file in_file reads: its lines are held for the statement. */
 #define MAX_IN_FILE ((uint64_t)16 << 20)
 
@@ -2416,6 +2444,7 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   const hl_type_t *str = hl_type_prim(HL_T_STRING);
   if (fn->sig) return bind_by_signature(b, e, a);
   if (fn->impl == hl_fn_in_file) return bind_in_file(b, e, a);
+  if (fn->impl == hl_fn_format_number) return bind_format_number(b, e, a);
   if (fn->impl == hl_fn_likeany || fn->impl == hl_fn_likeall) {
     /* Hive's checkArgGroups: the STRING group or NULL, nothing converted */
     for (int k = 0; k < e->n_args; k++) {

@@ -328,7 +328,7 @@ static const hl_func_def_t functions[] = {
     {"floor_second", 1, 1, hl_fn_floor_second, "TT"},
     {"floor_week", 1, 1, hl_fn_floor_week, "TT"},
     {"floor_year", 1, 1, hl_fn_floor_year, "TT"},
-    {"format_number", 2, 2, hl_fn_format_number, "s*i"},
+    {"format_number", 2, 2, hl_fn_format_number, NULL}, /* typed by the binder */
     {"from_unixtime", 1, 2, hl_fn_from_unixtime, "sls"},
     {"from_utc_timestamp", 2, 2, hl_fn_from_utc_timestamp, "Tts"},
     {"get_json_object", 2, 2, hl_fn_get_json_object, "sss"},

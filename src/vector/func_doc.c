@@ -308,9 +308,11 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(TIMESTAMP '2024-08-15 10:20:30.5');\n2024-01-01 00:00:00",
      U("UDFDateFloorYear")},
     {"format_number", S,
-     "_FUNC_(X, D) - X with D decimal places (rounded half to even) and thousands separated by "
-     "commas",
-     "> SELECT _FUNC_(12332.123456, 4);\n12,332.1235", G("GenericUDFFormatNumber")},
+     "_FUNC_(X, D or F) - X with D decimal places (rounded half to even) and thousands "
+     "separated by commas, or formatted by the java.text.DecimalFormat pattern F",
+     "> SELECT _FUNC_(12332.123456, 4);\n12,332.1235\n"
+     "> SELECT _FUNC_(12332.123456, '##################.###');\n12332.123",
+     G("GenericUDFFormatNumber")},
     {"from_unixtime", S,
      "_FUNC_(unix_time[, fmt]) - the seconds since 1970-01-01 00:00:00 UTC as a string, by "
      "default yyyy-MM-dd HH:mm:ss",

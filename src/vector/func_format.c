@@ -1,5 +1,5 @@
 /*
- * func_format.c -- printf(format, args...) and format_number(x, d).
+ * func_format.c -- printf(format, args...).
  *
  * printf follows Java's Formatter, which Hive calls: specifiers
  * %[index$][flags][width][.precision]conv with the flags - # + space 0 , (
@@ -9,9 +9,8 @@
  * %x and %o of a negative integer print its two's complement at its
  * type's width.  A conversion that does not fit its argument, a missing
  * argument or a malformed specifier fails the statement (22023), as Java
- * throws.  format_number rounds HALF_EVEN on the exact value, as Java's
- * DecimalFormat, with ',' grouping; a negative d is NULL.  Date-time
- * conversions (%t) are not supported (0A000).
+ * throws.  Date-time conversions (%t) are not supported (0A000).
+ * format_number is in func_decfmt.c.
  */
 #include "vector/func_int.h"
 
@@ -453,51 +452,5 @@ HL_FN(hl_fn_printf) {
   if (p && b.len) memcpy(p, b.data, b.len);
   hl_buf_fini(&b);
   if (rc != HL_OK) return rc;
-  return p ? HL_OK : hl_err_nomem(err);
-}
-
-/* format_number(x, d): x with d decimals, HALF_EVEN, thousands grouped. */
-HL_FN(hl_fn_format_number) {
-  if (a[0].is_null || a[1].is_null || a[1].u.i < 0 || a[1].u.i > 340) {
-    out->is_null = true;
-    return HL_OK;
-  }
-  const hl_type_t *t = call->args[0]->type;
-  int prec = (int)a[1].u.i;
-  decnum_t n;
-  if (t->id == HL_T_DOUBLE || t->id == HL_T_FLOAT) {
-    double d = t->id == HL_T_FLOAT ? (double)(float)a[0].u.d : a[0].u.d;
-    if (isnan(d) || isinf(d)) {
-      out->is_null = true;
-      return HL_OK;
-    }
-    /* the exact binary value, as DecimalFormat rounds it */
-    char tmp[400];
-    snprintf(tmp, sizeof tmp, "%.*e", 40, d);
-    memset(&n, 0, sizeof n);
-    n.neg = tmp[0] == '-';
-    const char *p = tmp + n.neg;
-    for (; *p && *p != 'e'; p++)
-      if (isdigit((unsigned char)*p) && n.nd < (int)sizeof n.dig) n.dig[n.nd++] = *p;
-    n.exp10 = atoi(p + 1);
-    while (n.nd > 0 && n.dig[n.nd - 1] == '0')
-      n.nd--;
-  } else if (t->id == HL_T_DECIMAL) {
-    __int128 x = a[0].u.dec;
-    dec_from_uint(x < 0 ? (unsigned __int128)-x : (unsigned __int128)x, x < 0, t->scale, &n);
-  } else if (hl_type_is_integer(t)) {
-    int64_t x = a[0].u.i;
-    dec_from_uint(x < 0 ? 0 - (uint64_t)x : (uint64_t)x, x < 0, 0, &n);
-  } else {
-    out->is_null = true;
-    return HL_OK;
-  }
-  hl_buf_t b;
-  hl_buf_init(&b);
-  if (n.neg) hl_buf_putc(&b, '-');
-  fixed_text(&n, prec, true, true, &b);
-  char *p = b.oom ? NULL : hl_fn_alloc_str(out, arena, b.len);
-  if (p) memcpy(p, b.data, b.len);
-  hl_buf_fini(&b);
   return p ? HL_OK : hl_err_nomem(err);
 }

@@ -145,6 +145,29 @@ HL_FN(hl_fn_encode);
 HL_FN(hl_fn_decode);
 hl_status_t hl_fn_charset_check(const char *name, size_t len, long pos, hl_error_t *err);
 
+/* func_decfmt.c: a java.text.DecimalFormat pattern (the subset
+ * format_number takes), parsed once per pattern. */
+typedef struct hl_decfmt {
+  const char *pos_prefix, *pos_suffix, *neg_prefix, *neg_suffix; /* not NUL-terminated */
+  size_t pos_prefix_len, pos_suffix_len, neg_prefix_len, neg_suffix_len;
+  int min_int;     /* integer digits shown at least (no maximum) */
+  int min_frac;    /* fraction digits shown at least ... */
+  int max_frac;    /* ... and at most (rounded HALF_EVEN there) */
+  int grouping;    /* integer digits per ',' group; 0: no grouping */
+  bool dec_always; /* '.' shown without fraction digits */
+  int mult;        /* 1, or 100 ('%'), 1000 (per mille) */
+} hl_decfmt_t;
+/* Parses PAT[0..n) into *F (affixes in ARENA).  HL_OK; 22023 for a
+ * malformed pattern, 0A000 for an exponent or a currency sign (at POS). */
+hl_status_t hl_decfmt_parse(const char *pat, size_t n, hl_arena_t *arena, long pos, hl_decfmt_t *f,
+                            hl_error_t *err);
+/* Appends V (of numeric type T) formatted by F to OUT.  False for NaN, an
+ * infinity or a type that is no number (the result is then NULL). */
+bool hl_decfmt_format(const hl_decfmt_t *f, const hl_type_t *t, const hl_value_t *v, hl_buf_t *out);
+/* F as Hive's format_number(x, D) pattern "#,###,###,###,###,###,##0.000"
+ * with D zeros. */
+void hl_fn_decfmt_places(hl_decfmt_t *f, int d);
+
 /* func_likeany.c (typed by plan/bind.c: strings and NULLs only) */
 HL_FN(hl_fn_likeany);
 HL_FN(hl_fn_likeall);

@@ -105,6 +105,9 @@ HL_FN(hl_fn_get_json_object);
 hl_status_t hl_printf_format(const hl_expr_t *call, const hl_value_t *a, const char *f, size_t fl,
                              hl_buf_t *b, hl_error_t *err);
 HL_FN(hl_fn_printf);
+/* func_printf_time.c: appends Java's %t<CONV> of MILLIS (since 1970, at
+ * UTC) to OUT; false for a letter that is no date-time conversion. */
+bool hl_printf_datetime(char conv, int64_t millis, hl_buf_t *out);
 HL_FN(hl_fn_format_number);
 
 /* func_misc.c */

@@ -186,7 +186,10 @@ static hl_status_t convert(iconv_t cd, const char *in, size_t n, out_buf_t *o, b
     size_t r = iconv(cd, &ip, &left, &op, &room);
     o->len = (size_t)(op - o->p);
     if (r != (size_t)-1) continue;
-    if (errno == E2BIG) continue;
+    if (errno == E2BIG) { /* a set that writes more than 4 bytes a byte: grow */
+      if (!reserve(o, o->cap - o->len + 64)) return hl_err_nomem(err);
+      continue;
+    }
     if (errno != EILSEQ && errno != EINVAL) return hl_err_nomem(err);
     const unsigned char *at = (const unsigned char *)ip;
     size_t skip = 0;

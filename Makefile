@@ -100,7 +100,8 @@ fuzz: deps
 	./build-fuzz/fuzz_spill -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-spill tests/fuzz/corpus/spill
 	@mkdir -p build-fuzz/corpus-funcs
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all -I/usr/include/libxml2 tests/fuzz/fuzz_funcs.c \
-	  src/vector/[a-z]*.c src/util/[a-z]*.c -lcrypto -lxml2 -lz -lm -lpthread -o build-fuzz/fuzz_funcs
+	  src/vector/[a-z]*.c src/util/[a-z]*.c -lcrypto -lxml2 -licui18n -licuuc -lz -lm -lpthread \
+	  -o build-fuzz/fuzz_funcs
 	./build-fuzz/fuzz_funcs -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-funcs tests/fuzz/corpus/funcs
 
 valgrind: deps

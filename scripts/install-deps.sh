@@ -21,6 +21,9 @@ PACKAGES="$PACKAGES libcurl4-openssl-dev libexpat1-dev python3-boto3 python3-bot
 
 # the xpath functions (src/vector/func_xpath.c): XPath 1.0 over libxml2
 PACKAGES="$PACKAGES libxml2-dev"
+# sentences() (src/vector/func_sentences.c): ICU's sentence and word break
+# iterators
+PACKAGES="$PACKAGES libicu-dev"
 
 # GNU time (/usr/bin/time -f %M): the peak memory of one process, for the
 # benchmarks and partitions.scale's bound on MSCK (a child of Python

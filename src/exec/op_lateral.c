@@ -1,12 +1,15 @@
 /*
- * op_lateral.c -- LATERAL VIEW [OUTER] explode / posexplode / inline (which
+ * op_lateral.c -- LATERAL VIEW [OUTER] explode / posexplode / inline / replicate_rows (which
  * stack, json_tuple and parse_url_tuple are bound to, see bind_lateral).
  *
  * For every live row of the child the collection expression (rel->gen_arg,
  * over the child's layout) is evaluated once per input batch; the row is
  * emitted once per array element or map entry, its columns followed by the
  * generated ones ([position,] element | key, value | the fields of a struct
- * element, NULLs for a NULL element).  With OUTER a NULL or
+ * element, NULLs for a NULL element).  replicate_rows (rel->gen_repeat):
+ * gen_arg is one struct (n, v1, ...) and the row is emitted n times with
+ * its fields; a NULL n fails the statement, as it does in Hive
+ * (GenericUDTFReplicateRows unboxes it).  With OUTER a NULL or
  * empty collection yields the row once with NULL generated columns, else
  * no row (Hive).
  *
@@ -36,7 +39,7 @@ typedef struct lateral {
   hl_vec_t arg;        /* rel->gen_arg over the current input batch */
   hl_batch_t *in;      /* current input batch, NULL when one must be pulled */
   uint32_t in_i;       /* next live row of IN */
-  uint32_t item;       /* next element of that row's collection */
+  uint64_t item;       /* next element of that row's collection (or copy) */
   hl_value_t *gen;     /* the generated values of one output row */
 } lateral_t;
 
@@ -90,7 +93,13 @@ static hl_status_t lateral_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) 
     uint32_t row = hl_batch_row(l->in, l->in_i);
     hl_value_t c;
     hl_vec_get_value(&l->arg, row, &c);
-    uint32_t n = c.is_null ? 0 : c.u.list.n;
+    uint64_t n = c.is_null ? 0 : c.u.list.n;
+    if (rel->gen_repeat) {
+      if (c.u.list.items[0].is_null)
+        return hl_err_set(err, HL_ERROR, HL_SS(NULL_VALUE_NOT_ALLOWED),
+                          "the row count of replicate_rows is NULL");
+      n = c.u.list.items[0].u.i > 0 ? (uint64_t)c.u.list.items[0].u.i : 0;
+    }
     if (n == 0) {
       hl_status_t rc = rel->gen_outer ? emit(l, row, NULL, err) : HL_OK;
       if (rc != HL_OK) return rc;
@@ -101,8 +110,11 @@ static hl_status_t lateral_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) 
       hl_value_t *gen = l->gen;
       int g = 0, n_gen = rel->n_cols - l->n_left;
       memset(gen, 0, sizeof(hl_value_t) * (size_t)n_gen);
-      if (rel->gen_pos) gen[g++].u.i = l->item;
-      if (rel->gen_inline) {
+      if (rel->gen_pos) gen[g++].u.i = (int64_t)l->item;
+      if (rel->gen_repeat) {
+        for (int k = 0; k < n_gen; k++)
+          gen[k] = c.u.list.items[k];
+      } else if (rel->gen_inline) {
         const hl_value_t *e = &c.u.list.items[l->item];
         for (int k = 0; k < n_gen; k++)
           if (e->is_null || (uint32_t)k >= e->u.list.n)

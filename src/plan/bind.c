@@ -22,11 +22,13 @@
 #include "session/loc_allow.h"
 #include "session/params.h"
 #include "sql/parser.h"
+#include "storage/stor.h"
 #include "util/mem.h"
 #include "util/tz.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -651,6 +653,37 @@ static hl_expr_t *make_arith(binder_t *b, hl_expr_op_t op, hl_expr_t *x, hl_expr
   return e->args[0] && e->args[1] ? e : NULL;
 }
 
+/* x & y, x | y, x ^ y, ~x (y NULL): Hive's UDFOPBit* have tinyint,
+ * smallint, int and bigint overloads only, and no implicit conversion
+ * reaches an integer from a string, a fraction or a boolean, so the operands
+ * must be integers or NULL; both are cast to their common type, the
+ * result's (TINYINT when both are NULL: the narrowest overload wins). */
+static hl_expr_t *make_bitwise(binder_t *b, const hl_func_def_t *fn, hl_expr_t *x, hl_expr_t *y,
+                               long pos) {
+  if (!x || (fn != &hl_func_bitnot && !y)) return NULL;
+  hl_expr_t *ops[2] = {x, y};
+  int n = fn == &hl_func_bitnot ? 1 : 2;
+  const hl_type_t *t = hl_type_prim(HL_T_NULL);
+  for (int k = 0; k < n; k++) {
+    const hl_type_t *ot = ops[k]->type;
+    if (ot->id == HL_T_NULL) continue;
+    if (!hl_type_is_integer(ot)) {
+      hl_err_set_at(b->err, ops[k]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "operand of %s must be TINYINT, SMALLINT, INT or BIGINT, not %s", fn->name,
+                    type_name(b, ot));
+      return NULL;
+    }
+    if (!(t = common_type(b, t, ot, pos))) return NULL;
+  }
+  if (t->id == HL_T_NULL) t = hl_type_prim(HL_T_TINYINT);
+  hl_expr_t *e = new_expr(b, HL_EX_FUNC, t, pos);
+  if (!e || !set_args(b, e, n)) return NULL;
+  e->fn = fn;
+  for (int k = 0; k < n; k++)
+    if (!(e->args[k] = cast_to(b, ops[k], t))) return NULL;
+  return e;
+}
+
 static hl_expr_t *make_logic(binder_t *b, hl_expr_kind_t kind, hl_expr_t *x, hl_expr_t *y,
                              long pos) {
   x = to_bool(b, x);
@@ -750,9 +783,15 @@ static hl_expr_t *bind_binary(binder_t *b, const hl_ast_expr_t *a) {
     e->args[1] = cast_to(b, y, hl_type_prim(HL_T_STRING));
     return e->args[0] && e->args[1] ? e : NULL;
   }
+  case HL_OP_BITAND:
+    return make_bitwise(b, &hl_func_bitand, x, y, a->pos);
+  case HL_OP_BITOR:
+    return make_bitwise(b, &hl_func_bitor, x, y, a->pos);
+  case HL_OP_BITXOR:
+    return make_bitwise(b, &hl_func_bitxor, x, y, a->pos);
   default:
-    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                  "bitwise operators are not supported yet");
+    hl_err_set_at(b->err, a->pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown binary operator %d",
+                  (int)a->op);
     return NULL;
   }
 }
@@ -790,9 +829,11 @@ static hl_expr_t *bind_unary(binder_t *b, const hl_ast_expr_t *a) {
     e->args[0] = x;
     return e;
   }
+  case HL_OP_BITNOT:
+    return make_bitwise(b, &hl_func_bitnot, x, NULL, a->pos);
   default:
-    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                  "bitwise operators are not supported yet");
+    hl_err_set_at(b->err, a->pos, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "unknown unary operator %d",
+                  (int)a->op);
     return NULL;
   }
 }
@@ -1289,6 +1330,149 @@ static void free_regex_cb(void *p) {
   regfree((regex_t *)p);
 }
 
+/* The groups of the operating-system user (the one current_user() names):
+ * Hive's default authenticator asks Hadoop's group mapping, which on Unix
+ * lists the primary group, then the others, each once.  Into E's state, an
+ * ARRAY<STRING> value that hl_fn_current_groups returns on every row. */
+static hl_expr_t *bind_current_groups(binder_t *b, hl_expr_t *e) {
+  hl_value_t *list = hl_arena_zalloc(b->arena, sizeof *list);
+  if (!list) return hl_err_nomem(b->err), NULL;
+  struct passwd pw, *res = NULL;
+  char buf[1024];
+  if (getpwuid_r(geteuid(), &pw, buf, sizeof buf, &res) != 0 || !res) {
+    /* no passwd entry: no user name to ask about, and no groups */
+    e->state = list;
+    return e;
+  }
+  int n = 64;
+  gid_t *gids = NULL;
+  for (int tries = 0; tries < 8; tries++) {
+    int want = n;
+    if (!(gids = hl_arena_alloc(b->arena, sizeof(gid_t) * (size_t)want)))
+      return hl_err_nomem(b->err), NULL;
+    if (getgrouplist(res->pw_name, res->pw_gid, gids, &n) >= 0) break;
+    if (n <= want) n = want * 2; /* glibc reports the count it needs */
+    gids = NULL;
+  }
+  if (!gids) n = 0;
+  hl_value_t *items = hl_arena_zalloc(b->arena, sizeof(hl_value_t) * (size_t)(n + 1));
+  if (!items) return hl_err_nomem(b->err), NULL;
+  uint32_t count = 0;
+  for (int k = -1; k < n; k++) {
+    gid_t g = k < 0 ? res->pw_gid : gids[k];
+    if (k >= 0 && g == res->pw_gid) continue;
+    struct group gr, *gres = NULL;
+    char gbuf[4096];
+    char num[24];
+    const char *name = num;
+    if (getgrgid_r(g, &gr, gbuf, sizeof gbuf, &gres) == 0 && gres)
+      name = gres->gr_name;
+    else
+      snprintf(num, sizeof num, "%u", (unsigned)g);
+    bool seen = false;
+    for (uint32_t j = 0; j < count && !seen; j++)
+      seen = strcmp(items[j].u.s.ptr, name) == 0;
+    if (seen) continue;
+    char *copy = hl_arena_strdup(b->arena, name);
+    if (!copy) return hl_err_nomem(b->err), NULL;
+    items[count].u.s.ptr = copy;
+    items[count].u.s.len = (uint32_t)strlen(copy);
+    count++;
+  }
+  list->u.list.n = count;
+  list->u.list.items = items;
+  e->state = list;
+  return e;
+}
+
+static hl_expr_t *kind_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what,
+                             const hl_type_t *t);
+
+/* format_number(x, d | 'pattern') (Hive's GenericUDFFormatNumber): x a
+ * number (or NULL), d an integer or a DecimalFormat pattern string; a
+ * constant pattern is parsed here, once. */
+static hl_expr_t *bind_format_number(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  const hl_type_t *xt = e->args[0]->type, *pt = e->args[1]->type;
+  if (!hl_type_is_numeric(xt) && xt->id != HL_T_NULL) return kind_error(b, a, 0, "a number", xt);
+  if (xt->id == HL_T_NULL && !(e->args[0] = cast_to(b, e->args[0], hl_type_prim(HL_T_DOUBLE))))
+    return NULL;
+  if (hl_type_is_string(pt)) {
+    if (!(e->args[1] = cast_to(b, e->args[1], hl_type_prim(HL_T_STRING)))) return NULL;
+    const hl_expr_t *c = e->args[1];
+    if (c->kind == HL_EX_CONST && !c->value.is_null) {
+      hl_decfmt_t *f = hl_arena_zalloc(b->arena, sizeof *f);
+      if (!f) return hl_err_nomem(b->err), NULL;
+      if (hl_decfmt_parse(c->value.u.s.ptr, c->value.u.s.len, b->arena, a->args[1]->pos, f,
+                          b->err) != HL_OK)
+        return NULL;
+      e->state = f;
+    }
+  } else if (hl_type_is_integer(pt) || pt->id == HL_T_NULL) {
+    if (!(e->args[1] = cast_to(b, e->args[1], hl_type_prim(HL_T_BIGINT)))) return NULL;
+  } else {
+    return kind_error(b, a, 1, "an integer or a format pattern", pt);
+  }
+  e->type = hl_type_prim(HL_T_STRING);
+  return e;
+}
+
+/* Largest file in_file reads: its lines are held for the statement. */
+#define MAX_IN_FILE ((uint64_t)16 << 20)
+
+/* in_file(str, filename) (Hive's GenericUDFInFile): both STRING (Hive
+ * takes nothing that is not a Java String: no VARCHAR, CHAR or NULL
+ * literal), the name a constant.  The file (an absolute path or a file:
+ * URL, or any location the storage router reads) is checked against the
+ * location allowlist and read here, once, into the call's state. */
+static hl_expr_t *bind_in_file(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  for (int k = 0; k < 2; k++)
+    if (e->args[k]->type->id != HL_T_STRING)
+      return kind_error(b, a, k, "a STRING", e->args[k]->type);
+  e->type = hl_type_prim(HL_T_BOOLEAN);
+  const hl_expr_t *name = e->args[1];
+  if (name->kind != HL_EX_CONST) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "the second argument of in_file must be a constant string");
+    return NULL;
+  }
+  if (name->value.is_null) return e; /* every row NULL, no file read */
+  const char *url = hl_arena_strndup(b->arena, name->value.u.s.ptr, name->value.u.s.len);
+  if (!url) return hl_err_nomem(b->err), NULL;
+  const char *path = strncmp(url, "file://", 7) == 0 ? url + 7
+                     : strncmp(url, "file:", 5) == 0 ? url + 5
+                                                     : url;
+  if (path[0] != '/' && !strstr(path, "://")) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "the file of in_file \"%s\" must be an absolute path", url);
+    return NULL;
+  }
+  if (hl_loc_allow_check(b->s, path, "the file of in_file", b->err) != HL_OK) return NULL;
+  hl_stor_t *fs = b->s->fs;
+  hl_stor_file_t *f = NULL;
+  if (fs->ops->open_read(fs, path, &f, b->err) != HL_OK) return NULL;
+  uint64_t size = fs->ops->file_size(f);
+  char *buf = NULL;
+  size_t got = 0;
+  hl_status_t rc = HL_OK;
+  if (size > MAX_IN_FILE)
+    rc = hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                       "the file of in_file \"%s\" is larger than 16 MiB", url);
+  else if (!(buf = hl_arena_alloc(b->arena, (size_t)size + 1)))
+    rc = hl_err_nomem(b->err);
+  else
+    rc = fs->ops->read_at(f, 0, buf, (size_t)size, &got, b->err);
+  hl_error_t cerr;
+  hl_err_init(&cerr);
+  fs->ops->close(f, &cerr);
+  hl_err_clear(&cerr);
+  if (rc != HL_OK) return NULL;
+  hl_line_set_t *set = hl_arena_zalloc(b->arena, sizeof *set);
+  if (!set) return hl_err_nomem(b->err), NULL;
+  if (hl_line_set_build(b->arena, buf, got, set, b->err) != HL_OK) return NULL;
+  e->state = set;
+  return e;
+}
+
 /* The text of a session-valued function (current_user, current_database,
  * current_schema, logged_in_user, version), in the binder's arena. */
 static const char *session_value(binder_t *b, const char *name) {
@@ -1298,6 +1482,8 @@ static const char *session_value(binder_t *b, const char *name) {
     v = HIVELITE_VERSION;
   } else if (strcmp(name, "current_database") == 0 || strcmp(name, "current_schema") == 0) {
     v = b->s->current_db ? b->s->current_db : "default";
+  } else if (strcmp(name, "current_catalog") == 0) {
+    v = hl_catalogs_current(b->s);
   } else {
     /* the operating-system user: hivelite has no authenticated one */
     struct passwd pw, *res = NULL;
@@ -1441,15 +1627,21 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
     e->type = map;
     break;
   }
-  case 'A': {
-    hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof(*arr));
-    hl_type_t **kids = arr ? hl_arena_alloc(b->arena, sizeof(hl_type_t *)) : NULL;
-    if (!kids) return hl_err_nomem(b->err), NULL;
-    arr->id = HL_T_ARRAY;
-    arr->n_children = 1;
-    arr->children = kids;
-    kids[0] = (hl_type_t *)hl_type_prim(HL_T_STRING);
-    e->type = arr;
+  case 'A':
+  case 'Y': {
+    /* ARRAY<STRING>; 'Y': an array of those */
+    const hl_type_t *elem = hl_type_prim(HL_T_STRING);
+    for (int depth = sig[0] == 'Y' ? 2 : 1; depth > 0; depth--) {
+      hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof(*arr));
+      hl_type_t **kids = arr ? hl_arena_alloc(b->arena, sizeof(hl_type_t *)) : NULL;
+      if (!kids) return hl_err_nomem(b->err), NULL;
+      arr->id = HL_T_ARRAY;
+      arr->n_children = 1;
+      arr->children = kids;
+      kids[0] = (hl_type_t *)elem;
+      elem = arr;
+    }
+    e->type = elem;
     break;
   }
   }
@@ -1470,9 +1662,29 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
       c->value.u.i = micros;
     return c;
   }
+  if (strcmp(n, "current_groups") == 0) return bind_current_groups(b, e);
+  if ((e->fn->impl == hl_fn_encode || e->fn->impl == hl_fn_decode) &&
+      e->args[1]->kind == HL_EX_CONST) {
+    /* Hive looks a constant character set up when it compiles the call */
+    const hl_value_t *cv = &e->args[1]->value;
+    if (cv->is_null) {
+      hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(NULL_VALUE_NOT_ALLOWED),
+                    "the character set of %s is NULL", n);
+      return NULL;
+    }
+    if (hl_fn_charset_check(cv->u.s.ptr, cv->u.s.len, a->args[1]->pos, b->err) != HL_OK)
+      return NULL;
+  }
+  if (strcmp(n, "current_authorizer") == 0) {
+    /* Hive's answer when no authorizer with a policy provider (Ranger) is
+     * configured, and hivelite has none */
+    hl_expr_t *c = new_expr(b, HL_EX_CONST, e->type, e->pos);
+    if (c) c->value.is_null = true;
+    return c;
+  }
   if (strcmp(n, "current_user") == 0 || strcmp(n, "current_database") == 0 ||
       strcmp(n, "current_schema") == 0 || strcmp(n, "logged_in_user") == 0 ||
-      strcmp(n, "version") == 0) {
+      strcmp(n, "version") == 0 || strcmp(n, "current_catalog") == 0) {
     /* session values: one constant for the statement */
     const char *text = session_value(b, n);
     if (!text) return NULL;
@@ -2178,16 +2390,18 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
     e->value.u.s.len = strlen(tn);
     return e;
   }
-  if (strcmp(a->name, "mod") == 0) {
+  bool is_mod = strcmp(a->name, "mod") == 0;
+  if (is_mod || strcmp(a->name, "is_not_distinct_from") == 0) {
     if (a->n_args != 2) {
       hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
-                    "function mod does not take %d arguments", a->n_args);
+                    "function %s does not take %d arguments", a->name, a->n_args);
       return NULL;
     }
-    /* mod(a, b) is a % b (Hive registers both with GenericUDFOPMod) */
+    /* mod(a, b) is a % b, is_not_distinct_from(a, b) is a <=> b (Hive
+     * registers each pair with one class: GenericUDFOPMod, GenericUDFOPEqualNS) */
     hl_ast_expr_t op = *a;
     op.kind = HL_AST_BINARY;
-    op.op = HL_OP_MOD;
+    op.op = is_mod ? HL_OP_MOD : HL_OP_EQ_NS;
     return bind_binary(b, &op);
   }
   const hl_func_def_t *fn = hl_func_lookup(a->name);
@@ -2230,6 +2444,18 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   const char *n = fn->name;
   const hl_type_t *str = hl_type_prim(HL_T_STRING);
   if (fn->sig) return bind_by_signature(b, e, a);
+  if (fn->impl == hl_fn_in_file) return bind_in_file(b, e, a);
+  if (fn->impl == hl_fn_format_number) return bind_format_number(b, e, a);
+  if (fn->impl == hl_fn_likeany || fn->impl == hl_fn_likeall) {
+    /* Hive's checkArgGroups: the STRING group or NULL, nothing converted */
+    for (int k = 0; k < e->n_args; k++) {
+      const hl_type_t *t = e->args[k]->type;
+      if (!hl_type_is_string(t) && t->id != HL_T_NULL) return kind_error(b, a, k, "a string", t);
+      if (!(e->args[k] = cast_to(b, e->args[k], str))) return NULL;
+    }
+    e->type = hl_type_prim(HL_T_BOOLEAN);
+    return e;
+  }
   if (strcmp(n, "rand") == 0) {
     /* rand([seed]): the seed must be a constant; without one, the clock */
     hl_rand_state_t *st = hl_arena_zalloc(b->arena, sizeof(*st));
@@ -3495,6 +3721,43 @@ static hl_ast_expr_t *stack_rows(binder_t *b, const hl_ast_expr_t *fn) {
   return arr;
 }
 
+/* parse_url_tuple's part PA that is not a constant, read on every row:
+ * if(PA LIKE 'QUERY:%', parse_url(URL, 'QUERY', substr(PA, 7)),
+ * parse_url(URL, PA)).  Hive reads such a part from the first row with a
+ * URL and keeps it for the rows after it; on every row is the same answer
+ * when the part is the same on all rows, and one that does not depend on
+ * the order rows arrive in when it is not. */
+static hl_ast_expr_t *url_part_per_row(binder_t *b, hl_ast_expr_t *url, hl_ast_expr_t *pa) {
+  long pos = pa->pos;
+  hl_ast_expr_t *cond = ast_new(b, HL_AST_LIKE, pos);
+  hl_ast_expr_t *key = ast_call(b, "substr", 2, pos);
+  hl_ast_expr_t *seven = ast_new(b, HL_AST_LITERAL, pos);
+  hl_ast_expr_t *with_key = ast_call(b, "parse_url", 3, pos);
+  hl_ast_expr_t *plain = ast_call(b, "parse_url", 2, pos);
+  hl_ast_expr_t *choice = ast_call(b, "if", 3, pos);
+  if (!cond || !key || !seven || !with_key || !plain || !choice) return NULL;
+  if (!(cond->args = hl_arena_zalloc(b->arena, 2 * sizeof *cond->args)))
+    return hl_err_nomem(b->err), NULL;
+  cond->op = HL_OP_LIKE;
+  cond->n_args = 2;
+  cond->args[0] = pa;
+  if (!(cond->args[1] = ast_string(b, "QUERY:%", pos))) return NULL;
+  seven->lit_type = HL_LIT_INTEGER;
+  seven->text = "7";
+  seven->text_len = 1;
+  key->args[0] = pa;
+  key->args[1] = seven;
+  with_key->args[0] = url;
+  if (!(with_key->args[1] = ast_string(b, "QUERY", pos))) return NULL;
+  with_key->args[2] = key;
+  plain->args[0] = url;
+  plain->args[1] = pa;
+  choice->args[0] = cond;
+  choice->args[1] = with_key;
+  choice->args[2] = plain;
+  return choice;
+}
+
 /* json_tuple(json, k1, ...) and parse_url_tuple(url, p1, ...): one row,
  * array(struct(get_json_object(json, concat('$.', k1)), ...)) and
  * array(struct(parse_url(url, p1), ...)) where a part 'QUERY:key' is
@@ -3516,10 +3779,9 @@ static hl_ast_expr_t *tuple_row(binder_t *b, const hl_ast_expr_t *fn, bool url) 
     if (url) {
       const char *part = ast_const_string(ka);
       if (!part) {
-        hl_err_set_at(b->err, ka->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                      "parse_url_tuple with a part that is not a constant string is not "
-                      "supported yet");
-        return NULL;
+        if (!(call = url_part_per_row(b, fn->args[0], (hl_ast_expr_t *)ka))) return NULL;
+        st->args[k] = call;
+        continue;
       }
       bool query_key = strncmp(part, "QUERY:", 6) == 0;
       if (!(call = ast_call(b, "parse_url", query_key ? 3 : 2, ka->pos))) return NULL;
@@ -3630,10 +3892,58 @@ static hl_rel_t *bind_lateral_inline(binder_t *b, const hl_ast_from_t *f, hl_rel
   return lateral_rel(b, f, left, arg, n_gen, gnames, gtypes, false, true);
 }
 
+/* replicate_rows(n, v1, ...) (Hive's GenericUDTFReplicateRows): each row n
+ * times, with every argument as a column (col0 the count, col1, ...); n
+ * must be a BIGINT, as Hive takes only a long.  Bound as the struct of the
+ * arguments, which op_lateral.c repeats without building the copies. */
+static hl_rel_t *bind_lateral_repeat(binder_t *b, const hl_ast_from_t *f, hl_rel_t *left) {
+  const hl_ast_expr_t *fn = f->lateral_func;
+  if (fn->n_args < 2) {
+    hl_err_set_at(b->err, fn->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "replicate_rows takes at least two arguments");
+    return NULL;
+  }
+  /* the count's own type: struct() would make a NULL a STRING */
+  hl_expr_t *count = bind_expr(b, fn->args[0]);
+  if (!count) return NULL;
+  const hl_type_t *nt = count->type;
+  if (nt->id != HL_T_BIGINT) {
+    hl_err_set_at(b->err, fn->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "the first argument of replicate_rows must be a BIGINT, not %s",
+                  nt->id == HL_T_NULL ? "void" : type_name(b, nt));
+    return NULL;
+  }
+  hl_ast_expr_t *st = ast_call(b, "struct", fn->n_args, fn->pos);
+  if (!st) return NULL;
+  for (int k = 0; k < fn->n_args; k++)
+    st->args[k] = fn->args[k];
+  hl_expr_t *arg = bind_expr(b, st);
+  if (!arg) return NULL;
+  if (!hl_expr_cols_within(arg, left->offset, left->offset + left->n_cols)) {
+    hl_err_set_at(b->err, fn->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
+                  "the arguments of LATERAL VIEW %s may only use columns of the table it follows",
+                  fn->name);
+    return NULL;
+  }
+  int n_gen = fn->n_args;
+  const char **gnames = hl_arena_alloc(b->arena, sizeof(char *) * (size_t)n_gen);
+  const hl_type_t **gtypes = hl_arena_alloc(b->arena, sizeof(hl_type_t *) * (size_t)n_gen);
+  if (!gnames || !gtypes) return hl_err_nomem(b->err), NULL;
+  for (int k = 0; k < n_gen; k++) {
+    gtypes[k] = arg->type->children[k];
+    if (!(gnames[k] = hl_arena_sprintf(b->arena, "col%d", k))) return hl_err_nomem(b->err), NULL;
+  }
+  hl_rel_t *r = lateral_rel(b, f, left, arg, n_gen, gnames, gtypes, false, false);
+  if (r) r->gen_repeat = true;
+  return r;
+}
+
 static hl_rel_t *bind_lateral(binder_t *b, const hl_ast_from_t *f) {
   const hl_ast_expr_t *fn = f->lateral_func;
   hl_rel_t *left = bind_from(b, f->left);
   if (!left) return NULL;
+  if (strcmp(fn->name, "replicate_rows") == 0 && !fn->distinct)
+    return bind_lateral_repeat(b, f, left);
   bool pos = strcmp(fn->name, "posexplode") == 0;
   bool is_inline = strcmp(fn->name, "inline") == 0, is_stack = strcmp(fn->name, "stack") == 0,
        is_json = strcmp(fn->name, "json_tuple") == 0,
@@ -4012,8 +4322,8 @@ hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena
  * with GROUP BY stays the error bind_function gives. */
 static hl_status_t rewrite_lone_udtf(hl_arena_t *arena, const hl_ast_select_t **sel,
                                      hl_error_t *err) {
-  static const char *const udtfs[] = {"explode", "posexplode", "inline",
-                                      "stack",   "json_tuple", "parse_url_tuple"};
+  static const char *const udtfs[] = {"explode",    "posexplode",      "inline",        "stack",
+                                      "json_tuple", "parse_url_tuple", "replicate_rows"};
   const hl_ast_select_t *q = *sel;
   if (q->n_items != 1 || q->distinct || q->n_group_by || q->having) return HL_OK;
   const hl_ast_expr_t *fn = q->items[0].expr;

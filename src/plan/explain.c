@@ -342,10 +342,17 @@ static void explain_rel(lines_t *l, const hl_rel_t *r, const hl_expr_t *single_f
     hl_buf_t b;
     hl_buf_init(&b);
     hl_buf_printf(&b, "Lateral View%s: %s(", r->gen_outer ? " Outer" : "",
-                  r->gen_inline ? "inline"
-                  : r->gen_pos  ? "posexplode"
-                                : "explode");
-    hl_expr_print(&b, r->gen_arg);
+                  r->gen_repeat   ? "replicate_rows"
+                  : r->gen_inline ? "inline"
+                  : r->gen_pos    ? "posexplode"
+                                  : "explode");
+    if (r->gen_repeat) /* the arguments, not the struct they are gathered in */
+      for (int k = 0; k < r->gen_arg->n_args; k++) {
+        if (k) hl_buf_puts(&b, ", ");
+        hl_expr_print(&b, r->gen_arg->args[k]);
+      }
+    else
+      hl_expr_print(&b, r->gen_arg);
     hl_buf_putc(&b, ')');
     if (b.oom)
       l->oom = true;

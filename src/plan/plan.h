@@ -213,6 +213,9 @@ typedef struct hl_rel {
   /* LATERAL: gen_arg is an array of structs, each element one row of its
    * fields (inline; stack, json_tuple and parse_url_tuple bind to it) */
   bool gen_inline;
+  /* LATERAL: gen_arg is one struct (n BIGINT, v1, ...), each row repeated
+   * n times with all its fields as columns (replicate_rows) */
+  bool gen_repeat;
   bool gen_outer; /* LATERAL OUTER: an empty or NULL collection gives one
                      row of NULLs instead of none */
 } hl_rel_t;

@@ -903,6 +903,40 @@ static bool is_like_word(parser_t *p, const hl_sql_token_t *t) {
   return tok_is_kw(p, t, "LIKE") || tok_is_kw(p, t, "RLIKE") || tok_is_kw(p, t, "REGEXP");
 }
 
+/* L [NOT] LIKE ANY|ALL (p1, ...), the current token ANY or ALL: Hive's
+ * grammar makes it the call likeany(L, p1, ...) / likeall(...), under NOT
+ * when negated. */
+static hl_status_t parse_like_any(parser_t *p, hl_ast_expr_t *l, bool negated,
+                                  hl_ast_expr_t **out) {
+  hl_ast_expr_t *fn = new_expr(p, HL_AST_FUNC, l->pos);
+  if (!fn) return nomem(p);
+  if (!(fn->name = hl_arena_strndup(p->arena, at_kw(p, "ANY") ? "likeany" : "likeall", 7)))
+    return nomem(p);
+  int cap = 0;
+  PUSH(p, fn->args, fn->n_args, cap, l);
+  TRY(advance(p));
+  TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+  for (;;) {
+    hl_ast_expr_t *x;
+    TRY(parse_expr(p, &x));
+    PUSH(p, fn->args, fn->n_args, cap, x);
+    if (!at(p, HL_TK_COMMA)) break;
+    TRY(advance(p));
+  }
+  TRY(expect(p, HL_TK_RPAREN, "\")\""));
+  if (!negated) {
+    *out = fn;
+    return HL_OK;
+  }
+  hl_ast_expr_t *e = new_expr(p, HL_AST_UNARY, l->pos);
+  if (!e || !(e->args = hl_arena_alloc(p->arena, sizeof *e->args))) return nomem(p);
+  e->op = HL_OP_NOT;
+  e->n_args = 1;
+  e->args[0] = fn;
+  *out = e;
+  return HL_OK;
+}
+
 /* [NOT] IN (...) / BETWEEN / LIKE after operand L; current token is the
  * keyword (NOT already consumed). */
 static hl_status_t parse_predicate(parser_t *p, hl_ast_expr_t *l, bool negated,
@@ -941,15 +975,18 @@ static hl_status_t parse_predicate(parser_t *p, hl_ast_expr_t *l, bool negated,
     TRY(expect_kw(p, "AND"));
     TRY(parse_bitor(p, &e->args[2]));
   } else {
+    bool like = at_kw(p, "LIKE");
+    TRY(advance(p));
+    if ((at_kw(p, "ANY") || at_kw(p, "ALL")) && peek(p, 1).kind == HL_TK_LPAREN) {
+      if (!like) return syntax_error(p); /* Hive's grammar has LIKE ANY|ALL only */
+      return parse_like_any(p, l, negated, out);
+    }
     if (!(e = new_expr(p, HL_AST_LIKE, l->pos)) ||
         !(e->args = hl_arena_alloc(p->arena, 2 * sizeof *e->args)))
       return nomem(p);
-    e->op = at_kw(p, "LIKE") ? HL_OP_LIKE : HL_OP_RLIKE;
+    e->op = like ? HL_OP_LIKE : HL_OP_RLIKE;
     e->args[0] = l;
     e->n_args = 2;
-    TRY(advance(p));
-    if ((at_kw(p, "ANY") || at_kw(p, "ALL")) && peek(p, 1).kind == HL_TK_LPAREN)
-      return unsupported_word(p, p->tok.pos, "LIKE");
     TRY(parse_bitor(p, &e->args[1]));
   }
   e->negated = negated;

@@ -1201,6 +1201,10 @@ static bool like_match(const char *s, size_t sn, const char *p, size_t pn) {
   return pi == pn;
 }
 
+bool hl_expr_like_match(const char *s, size_t sn, const char *p, size_t pn) {
+  return like_match(s, sn, p, pn);
+}
+
 /* Leftmost occurrence of needle N (NN >= 2 bytes) in H, or NULL.  With
  * SSE2, 16 positions at a time are tested for the needle's first and last
  * byte and only those candidates compared in full (the usual SIMD substring

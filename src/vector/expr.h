@@ -107,6 +107,12 @@ const hl_func_def_t *hl_func_lookup(const char *name);
  * index).  func_complex.c. */
 extern const hl_func_def_t hl_func_subscript;
 extern const hl_func_def_t hl_func_field;
+/* The bitwise operators a & b, a | b, a ^ b and ~a over one integer type
+ * (func_bit.c). */
+extern const hl_func_def_t hl_func_bitand;
+extern const hl_func_def_t hl_func_bitor;
+extern const hl_func_def_t hl_func_bitxor;
+extern const hl_func_def_t hl_func_bitnot;
 
 /* Evaluates E over the live rows of IN into OUT (whose data, if not
  * borrowed from an input column, is allocated in ARENA).  OUT is indexed by
@@ -119,6 +125,11 @@ hl_status_t hl_expr_eval(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out
 /* Evaluates predicate E over IN and narrows IN's selection to the rows where
  * it is TRUE (not FALSE, not NULL).  SEL storage comes from ARENA. */
 hl_status_t hl_expr_filter(const hl_expr_t *e, hl_batch_t *in, hl_arena_t *arena, hl_error_t *err);
+
+/* Whether S[0..sn) matches the LIKE pattern P[0..pn) (% any text, _ one
+ * UTF-8 character, backslash escapes), as x LIKE p does; for likeany and
+ * likeall (func_likeany.c). */
+bool hl_expr_like_match(const char *s, size_t sn, const char *p, size_t pn);
 
 /* Converts one value between types with Hive's CAST rules; an impossible
  * conversion sets out->is_null. */

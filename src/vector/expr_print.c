@@ -148,6 +148,19 @@ void hl_expr_print(hl_buf_t *buf, const hl_expr_t *e) {
       hl_buf_printf(buf, ".%s", k >= 0 && k < st->n_children ? st->field_names[k] : "?");
       return;
     }
+    if (e->fn == &hl_func_bitnot) {
+      hl_buf_putc(buf, '~');
+      hl_expr_print(buf, e->args[0]);
+      return;
+    }
+    if (e->fn == &hl_func_bitand || e->fn == &hl_func_bitor || e->fn == &hl_func_bitxor) {
+      hl_buf_putc(buf, '(');
+      hl_expr_print(buf, e->args[0]);
+      hl_buf_printf(buf, " %s ", e->fn->name);
+      hl_expr_print(buf, e->args[1]);
+      hl_buf_putc(buf, ')');
+      return;
+    }
     hl_buf_printf(buf, "%s(", e->fn->name);
     for (int k = 0; k < e->n_args; k++) {
       if (k) hl_buf_puts(buf, ", ");

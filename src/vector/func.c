@@ -250,6 +250,12 @@ static hl_status_t fn_session_value(const hl_expr_t *call, const hl_value_t *a, 
   return HL_OK;
 }
 
+/* current_groups(): the list the binder put in the call's state. */
+HL_FN(hl_fn_current_groups) {
+  *out = *(const hl_value_t *)call->state;
+  return HL_OK;
+}
+
 /* Sorted by name (looked up by binary search; strcmp order). */
 static const hl_func_def_t functions[] = {
     {"abs", 1, 1, fn_abs, NULL},
@@ -289,8 +295,11 @@ static const hl_func_def_t functions[] = {
     {"cos", 1, 1, hl_fn_cos, "dd"},
     {"cosh", 1, 1, hl_fn_cosh, "dd"},
     {"crc32", 1, 1, hl_fn_crc32, "lB"},
+    {"current_authorizer", 0, 0, fn_session_value, "s"},
+    {"current_catalog", 0, 0, fn_session_value, "s"},
     {"current_database", 0, 0, fn_session_value, "s"}, /* folded by the binder */
     {"current_date", 0, 0, hl_fn_current_date, "D"},
+    {"current_groups", 0, 0, hl_fn_current_groups, "A"},
     {"current_schema", 0, 0, fn_session_value, "s"},
     {"current_timestamp", 0, 0, hl_fn_current_timestamp, "T"},
     {"current_user", 0, 0, fn_session_value, "s"},
@@ -319,7 +328,7 @@ static const hl_func_def_t functions[] = {
     {"floor_second", 1, 1, hl_fn_floor_second, "TT"},
     {"floor_week", 1, 1, hl_fn_floor_week, "TT"},
     {"floor_year", 1, 1, hl_fn_floor_year, "TT"},
-    {"format_number", 2, 2, hl_fn_format_number, "s*i"},
+    {"format_number", 2, 2, hl_fn_format_number, NULL}, /* typed by the binder */
     {"from_unixtime", 1, 2, hl_fn_from_unixtime, "sls"},
     {"from_utc_timestamp", 2, 2, hl_fn_from_utc_timestamp, "Tts"},
     {"get_json_object", 2, 2, hl_fn_get_json_object, "sss"},
@@ -328,6 +337,7 @@ static const hl_func_def_t functions[] = {
     {"hex", 1, 1, hl_fn_hex, "s*"},
     {"hour", 1, 1, hl_fn_hour, "it"},
     {"if", 3, 3, fn_if, NULL},
+    {"in_file", 2, 2, hl_fn_in_file, NULL},
     {"initcap", 1, 1, hl_fn_initcap, "ss"},
     {"instr", 2, 2, hl_fn_instr, "iss"},
     {"isfalse", 1, 1, hl_fn_isfalse, "bb"},
@@ -341,6 +351,8 @@ static const hl_func_def_t functions[] = {
     {"least", 2, -1, hl_fn_least, "cc"},
     {"length", 1, 1, fn_length, NULL},
     {"levenshtein", 2, 2, hl_fn_levenshtein, "iss"},
+    {"likeall", 2, -1, hl_fn_likeall, NULL},
+    {"likeany", 2, -1, hl_fn_likeany, NULL},
     {"ln", 1, 1, hl_fn_ln, "dd"},
     {"locate", 2, 3, hl_fn_locate, "issi"},
     {"log", 1, 2, hl_fn_log, "ddd"},
@@ -393,6 +405,7 @@ static const hl_func_def_t functions[] = {
     {"rpad", 3, 3, hl_fn_rpad, "ssis"},
     {"rtrim", 1, 1, fn_rtrim, NULL},
     {"second", 1, 1, hl_fn_second, "it"},
+    {"sentences", 1, 3, hl_fn_sentences, "Ysss"},
     {"sha", 1, 1, hl_fn_sha1, "ss"},
     {"sha1", 1, 1, hl_fn_sha1, "ss"},
     {"sha2", 2, 2, hl_fn_sha2, "ssi"},

@@ -34,6 +34,8 @@ static const hl_func_doc_t docs[] = {
      "> SELECT 1 != 2;\ntrue", G("GenericUDFOPNotEqual")},
     {"%", O, "a % b - the remainder of a divided by b (NULL when b is 0)", "> SELECT 7 % 3;\n1",
      G("GenericUDFOPMod")},
+    {"&", O, "a & b - bitwise and of two integers, of their common type", "> SELECT 3 & 5;\n1",
+     U("UDFOPBitAnd")},
     {"*", O, "a * b - a multiplied by b", "> SELECT 6 * 7;\n42", G("GenericUDFOPMultiply")},
     {"+", O, "a + b - the sum of a and b", "> SELECT 40 + 2;\n42", G("GenericUDFOPPlus")},
     {"-", O, "a - b - a minus b", "> SELECT 44 - 2;\n42", G("GenericUDFOPMinus")},
@@ -54,6 +56,8 @@ static const hl_func_doc_t docs[] = {
      G("GenericUDFOPGreaterThan")},
     {">=", O, "a >= b - TRUE when a is not less than b", "> SELECT 1 >= 2;\nfalse",
      G("GenericUDFOPEqualOrGreaterThan")},
+    {"^", O, "a ^ b - bitwise exclusive or of two integers, of their common type",
+     "> SELECT 3 ^ 5;\n6", U("UDFOPBitXor")},
     {"abs", S, "_FUNC_(x) - the absolute value of x",
      "> SELECT _FUNC_(0);\n0\n> SELECT _FUNC_(-5);\n5", G("GenericUDFAbs")},
     {"acos", S, "_FUNC_(x) - the arc cosine of x, NULL unless -1 <= x <= 1",
@@ -194,10 +198,20 @@ static const hl_func_doc_t docs[] = {
      "> SELECT x, _FUNC_() OVER (ORDER BY x) FROM " ROWS3 " ORDER BY x;\n1\t0.3333333333333333\n"
      "2\t1.0\n2\t1.0",
      G("GenericUDAFCumeDist")},
+    {"current_authorizer", S,
+     "_FUNC_() - the class of the authorizer's policy provider; NULL, as in Hive without one "
+     "(hivelite has no authorizer)",
+     "> SELECT _FUNC_();\nNULL", G("GenericUDFCurrentAuthorizer")},
+    {"current_catalog", S, "_FUNC_() - the name of the current catalog (SWITCH changes it)",
+     "> SELECT _FUNC_();\ninternal", G("GenericUDFCurrentCatalog")},
     {"current_database", S, "_FUNC_() - the name of the current database",
      "> SELECT _FUNC_();\ndefault", G("GenericUDFCurrentDatabase")},
     {"current_date", S, "_FUNC_() - the date at the start of the statement, one value for it",
      "> SELECT _FUNC_() = current_date();\ntrue", G("GenericUDFCurrentDate")},
+    {"current_groups", S,
+     "_FUNC_() - the groups of the current user, the primary group first (hivelite: the "
+     "operating-system user's)",
+     "> SELECT size(_FUNC_()) > 0;\ntrue", G("GenericUDFCurrentGroups")},
     {"current_schema", S, "_FUNC_() - the name of the current database",
      "> SELECT _FUNC_();\ndefault", G("GenericUDFCurrentSchema")},
     {"current_timestamp", S,
@@ -223,9 +237,12 @@ static const hl_func_doc_t docs[] = {
     {"dayofweek", S, "_FUNC_(param) - the day of the week (1 = Sunday ... 7 = Saturday)",
      "> SELECT _FUNC_('2009-07-30');\n5", U("UDFDayOfWeek")},
     {"decode", S,
-     "_FUNC_(bin, str) - the binary bin read as text in the character set str (UTF-8, "
-     "ISO-8859-1 or US-ASCII)",
-     "> SELECT _FUNC_(encode('abc', 'UTF-8'), 'UTF-8');\nabc", G("GenericUDFDecode")},
+     "_FUNC_(bin, str) - the binary bin read as text in the character set str (any set iconv "
+     "knows, under its Java name: 'US-ASCII', 'ISO-8859-1', 'UTF-8', 'UTF-16BE', 'UTF-16LE', "
+     "'UTF-16', 'Shift_JIS', ...)",
+     "> SELECT _FUNC_(encode('abc', 'UTF-8'), 'UTF-8');\nabc\n"
+     "> SELECT _FUNC_(unhex('93FA967B'), 'Shift_JIS');\n日本",
+     G("GenericUDFDecode")},
     {"degrees", S, "_FUNC_(x) - the angle x (radians) in degrees", "> SELECT _FUNC_(pi());\n180.0",
      U("UDFDegrees")},
     {"dense_rank", W, "_FUNC_() - the rank of the row in its partition, without gaps",
@@ -238,9 +255,12 @@ static const hl_func_doc_t docs[] = {
     {"elt", S, "_FUNC_(n, str1, str2, ...) - the n-th string (NULL when n is out of range)",
      "> SELECT _FUNC_(1, 'face', 'book');\nface", G("GenericUDFElt")},
     {"encode", S,
-     "_FUNC_(str, str) - the first argument as bytes in the character set of the second (UTF-8, "
-     "ISO-8859-1 or US-ASCII)",
-     "> SELECT hex(_FUNC_('é', 'ISO-8859-1'));\nE9", G("GenericUDFEncode")},
+     "_FUNC_(str, str) - the first argument as bytes in the character set of the second (any "
+     "set iconv knows, under its Java name: 'US-ASCII', 'ISO-8859-1', 'UTF-8', 'UTF-16BE', "
+     "'UTF-16LE', 'UTF-16', 'windows-1252', ...)",
+     "> SELECT hex(_FUNC_('é', 'ISO-8859-1'));\nE9\n"
+     "> SELECT hex(_FUNC_('aé', 'UTF-16'));\nFEFF006100E9",
+     G("GenericUDFEncode")},
     {"exp", S, "_FUNC_(x) - e to the power x", "> SELECT _FUNC_(0);\n1.0", U("UDFExp")},
     {"explode", T,
      "_FUNC_(a) - one row per element of the array a, or per key and value of the map a (in "
@@ -288,9 +308,11 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(TIMESTAMP '2024-08-15 10:20:30.5');\n2024-01-01 00:00:00",
      U("UDFDateFloorYear")},
     {"format_number", S,
-     "_FUNC_(X, D) - X with D decimal places (rounded half to even) and thousands separated by "
-     "commas",
-     "> SELECT _FUNC_(12332.123456, 4);\n12,332.1235", G("GenericUDFFormatNumber")},
+     "_FUNC_(X, D or F) - X with D decimal places (rounded half to even) and thousands "
+     "separated by commas, or formatted by the java.text.DecimalFormat pattern F",
+     "> SELECT _FUNC_(12332.123456, 4);\n12,332.1235\n"
+     "> SELECT _FUNC_(12332.123456, '##################.###');\n12332.123",
+     G("GenericUDFFormatNumber")},
     {"from_unixtime", S,
      "_FUNC_(unix_time[, fmt]) - the seconds since 1970-01-01 00:00:00 UTC as a string, by "
      "default yyyy-MM-dd HH:mm:ss",
@@ -326,6 +348,10 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(1 < 2, 'yes', 'no');\nyes", G("GenericUDFIf")},
     {"in", O, "a [NOT] IN (b, c, ...) - TRUE when a equals one of the values",
      "> SELECT 2 IN (1, 2);\ntrue", G("GenericUDFIn")},
+    {"in_file", S,
+     "_FUNC_(str, filename) - TRUE when str is a whole line of the file (a constant absolute "
+     "path or file: URL, read once, up to 16 MiB, inside hivelite.storage.allowed_locations)",
+     "> SELECT _FUNC_('a', CAST(NULL AS STRING));\nNULL", G("GenericUDFInFile")},
     {"initcap", S, "_FUNC_(str) - str with the first letter of each word in upper case",
      "> SELECT _FUNC_('tHe soap');\nThe Soap", G("GenericUDFInitCap")},
     {"inline", T,
@@ -334,6 +360,10 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(array(struct(1, 'a'), struct(2, 'b')));\n1\ta\n2\tb", G("GenericUDTFInline")},
     {"instr", S, "_FUNC_(str, substr) - the position of the first substr in str (0 when absent)",
      "> SELECT _FUNC_('Facebook', 'boo');\n5", G("GenericUDFInstr")},
+    {"is_not_distinct_from", O,
+     "_FUNC_(a, b) - a <=> b: TRUE when a equals b or both are NULL, FALSE when only one is NULL",
+     "> SELECT _FUNC_(NULL, NULL), _FUNC_(1, NULL), _FUNC_(1, 1);\ntrue\tfalse\ttrue",
+     G("GenericUDFOPEqualNS")},
     {"isfalse", S, "_FUNC_(a) - TRUE when a is FALSE, FALSE otherwise (also for NULL)",
      "> SELECT _FUNC_(1 = 0);\ntrue", G("GenericUDFOPFalse")},
     {"isnotfalse", S, "_FUNC_(a) - FALSE when a is FALSE, TRUE otherwise (also for NULL)",
@@ -373,6 +403,18 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_('kitten', 'sitting');\n3", G("GenericUDFLevenshtein")},
     {"like", O, "str [NOT] LIKE pattern - SQL pattern matching: % any text, _ any one character",
      "> SELECT 'facebook' LIKE '%boo%';\ntrue", U("UDFLike")},
+    {"likeall", S,
+     "_FUNC_(str, pattern1, pattern2, ...) - TRUE when str matches every pattern, as str LIKE ALL "
+     "(pattern1, ...); NULL when str or any pattern is NULL",
+     "> SELECT _FUNC_('abc', 'a%', '%c'), _FUNC_('abc', 'a%', 'b%'), _FUNC_('abc', 'b%', "
+     "NULL);\ntrue\tfalse\tNULL",
+     G("GenericUDFLikeAll")},
+    {"likeany", S,
+     "_FUNC_(str, pattern1, pattern2, ...) - TRUE when str matches any pattern, as str LIKE ANY "
+     "(pattern1, ...); NULL when str or any pattern is NULL",
+     "> SELECT _FUNC_('abc', 'x%', '%c'), _FUNC_('abc', 'x%', 'y%'), _FUNC_('abc', 'a%', "
+     "NULL);\ntrue\tfalse\tNULL",
+     G("GenericUDFLikeAny")},
     {"ln", S, "_FUNC_(x) - the natural logarithm of x (NULL unless x > 0)",
      "> SELECT _FUNC_(1);\n0.0", U("UDFLn")},
     {"locate", S, "_FUNC_(substr, str[, pos]) - the position of the first substr in str from pos",
@@ -581,6 +623,9 @@ static const hl_func_doc_t docs[] = {
      U("UDFRepeat")},
     {"replace", S, "_FUNC_(str, search, rep) - str with every search replaced by rep",
      "> SELECT _FUNC_('Hack and Hue', 'H', 'BL');\nBLack and BLue", U("UDFReplace")},
+    {"replicate_rows", T,
+     "_FUNC_(n, cols...) - turns 1 row into n rows: the row of n (a BIGINT) and cols, n times",
+     "> SELECT _FUNC_(2L, 'a', 1);\n2\ta\t1\n2\ta\t1", G("GenericUDTFReplicateRows")},
     {"reverse", S, "_FUNC_(str) - str with its characters in reverse order",
      "> SELECT _FUNC_('Facebook');\nkoobecaF", U("UDFReverse")},
     {"rlike", O, "str RLIKE regexp - TRUE when a part of str matches the regular expression",
@@ -596,6 +641,12 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_('facebook   ');\nfacebook", G("GenericUDFRTrim")},
     {"second", S, "_FUNC_(date) - the second of a timestamp or a time string",
      "> SELECT _FUNC_('2009-07-30 12:58:59');\n59", U("UDFSecond")},
+    {"sentences", S,
+     "_FUNC_(str, lang, country) - str split into sentences, each an array of its words "
+     "(punctuation dropped); lang and country, optional, select the locale (default en_US)",
+     "> SELECT _FUNC_('Hello there! I am a "
+     "UDF.');\n[[\"Hello\",\"there\"],[\"I\",\"am\",\"a\",\"UDF\"]]",
+     G("GenericUDFSentences")},
     {"sha", S, "_FUNC_(str or bin) - the SHA-1 digest of the bytes in hex",
      "> SELECT _FUNC_('ABC');\n3c01bdbb26f358bab27f267924aa2c9a03fcfdb8", U("UDFSha1")},
     {"sha1", S, "_FUNC_(str or bin) - the SHA-1 digest of the bytes in hex",
@@ -766,6 +817,10 @@ static const hl_func_doc_t docs[] = {
      X("UDFXPathString")},
     {"year", S, "_FUNC_(param) - the year of a date, timestamp or string",
      "> SELECT _FUNC_('2009-07-30');\n2009", U("UDFYear")},
+    {"|", O, "a | b - bitwise or of two integers, of their common type", "> SELECT 3 | 5;\n7",
+     U("UDFOPBitOr")},
+    {"~", O, "~ n - bitwise not of an integer, of its type",
+     "> SELECT ~0, ~CAST(5 AS TINYINT);\n-1\t-6", U("UDFOPBitNot")},
 };
 
 const hl_func_doc_t *hl_func_docs(size_t *n) {
@@ -797,9 +852,6 @@ static const char *const not_yet[] = {
     "compute_stats",
     "context_ngrams",
     "create_union",
-    "current_authorizer",
-    "current_catalog",
-    "current_groups",
     "datetime_legacy_hybrid_calendar",
     "deserialize",
     "enforce_constraint",
@@ -811,14 +863,10 @@ static const char *const not_yet[] = {
     "get_sql_schema",
     "histogram_numeric",
     "in_bloom_filter",
-    "in_file",
     "index",
     "internal_interval",
-    "is_not_distinct_from",
     "java_method",
     "json_read",
-    "likeall",
-    "likeany",
     "matchpath",
     "ndv_compute_bit_vector",
     "ngrams",
@@ -828,9 +876,7 @@ static const char *const not_yet[] = {
     "noopwithmapstreaming",
     "reflect",
     "reflect2",
-    "replicate_rows",
     "restrict_information_schema",
-    "sentences",
     "split_map_privs",
     "sq_count_check",
     "surrogate_key",

@@ -1,5 +1,5 @@
 /*
- * func_format.c -- printf(format, args...) and format_number(x, d).
+ * func_format.c -- printf(format, args...).
  *
  * printf follows Java's Formatter, which Hive calls: specifiers
  * %[index$][flags][width][.precision]conv with the flags - # + space 0 , (
@@ -9,9 +9,8 @@
  * %x and %o of a negative integer print its two's complement at its
  * type's width.  A conversion that does not fit its argument, a missing
  * argument or a malformed specifier fails the statement (22023), as Java
- * throws.  format_number rounds HALF_EVEN on the exact value, as Java's
- * DecimalFormat, with ',' grouping; a negative d is NULL.  Date-time
- * conversions (%t) are not supported (0A000).
+ * throws.  Date-time conversions (%t, %T) are func_printf_time.c's.
+ * format_number is in func_decfmt.c.
  */
 #include "vector/func_int.h"
 
@@ -342,6 +341,49 @@ static hl_status_t one_spec(const hl_expr_t *call, const hl_value_t *a, int ai, 
   return rc;
 }
 
+/* %tX / %TX at F[*i] (the X): Java takes flag '-' and a width only, and
+ * of Hive's arguments only a BIGINT (a Long: milliseconds since 1970);
+ * NULL prints "null".  AI the explicit argument (n$ or '<'), else 0. */
+static hl_status_t datetime_spec(const hl_expr_t *call, const hl_value_t *a, const char *f,
+                                 size_t fl, size_t *i, char conv, const spec_t *sp, int ai,
+                                 int *next, int *last, hl_buf_t *b, hl_error_t *err) {
+  if (*i >= fl)
+    return hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                         "printf: the conversion %%%c needs a date-time letter", conv);
+  char tc = f[(*i)++];
+  if (sp->alt || sp->plus || sp->space || sp->zero || sp->group || sp->paren)
+    return bad_spec(call, err, "a flag other than '-'", conv);
+  if (sp->prec >= 0) return bad_spec(call, err, "a precision", conv);
+  if (ai == 0) ai = (*next)++;
+  if (ai < 1 || ai >= call->n_args)
+    return hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                         "printf: no argument for the specifier %%%c%c", conv, tc);
+  *last = ai;
+  const hl_type_t *t = call->args[ai]->type;
+  hl_buf_t body;
+  hl_buf_init(&body);
+  if (a[ai].is_null) {
+    hl_buf_puts(&body, "null");
+  } else if (t->id != HL_T_BIGINT) {
+    hl_buf_fini(&body);
+    return hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                         "printf: %%%c%c needs a BIGINT of milliseconds since 1970 (a Java Long), "
+                         "not %s",
+                         conv, tc, hl_type_id_name(t->id));
+  } else if (!hl_printf_datetime(tc, a[ai].u.i, &body)) {
+    hl_buf_fini(&body);
+    return hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                         "printf: unknown date-time conversion %%%c%c", conv, tc);
+  }
+  if (conv == 'T')
+    for (size_t k = 0; k < body.len; k++)
+      body.data[k] = (char)toupper((unsigned char)body.data[k]);
+  hl_status_t rc = body.oom ? hl_err_nomem(err) : HL_OK;
+  if (rc == HL_OK) emit(b, sp, "", body.data, body.len, false);
+  hl_buf_fini(&body);
+  return rc;
+}
+
 /* Formats A[1..] with the Java format string F into B; 22023 errors. */
 hl_status_t hl_printf_format(const hl_expr_t *call, const hl_value_t *a, const char *f, size_t fl,
                              hl_buf_t *b, hl_error_t *err) {
@@ -423,8 +465,14 @@ hl_status_t hl_printf_format(const hl_expr_t *call, const hl_value_t *a, const c
       hl_buf_putc(b, '\n');
       continue;
     }
+    if (conv == 't' || conv == 'T') {
+      hl_status_t rc =
+          datetime_spec(call, a, f, fl, &i, conv, &sp, prev ? last : index, &next, &last, b, err);
+      if (rc != HL_OK) return rc;
+      continue;
+    }
     if (!strchr("bBhHsScCdoxXeEfgG", conv) || !conv) {
-      if (conv == 't' || conv == 'T' || conv == 'a' || conv == 'A')
+      if (conv == 'a' || conv == 'A')
         return hl_err_set_at(err, call->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                              "printf: the conversion %%%c is not supported yet", conv);
       return hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
@@ -453,51 +501,5 @@ HL_FN(hl_fn_printf) {
   if (p && b.len) memcpy(p, b.data, b.len);
   hl_buf_fini(&b);
   if (rc != HL_OK) return rc;
-  return p ? HL_OK : hl_err_nomem(err);
-}
-
-/* format_number(x, d): x with d decimals, HALF_EVEN, thousands grouped. */
-HL_FN(hl_fn_format_number) {
-  if (a[0].is_null || a[1].is_null || a[1].u.i < 0 || a[1].u.i > 340) {
-    out->is_null = true;
-    return HL_OK;
-  }
-  const hl_type_t *t = call->args[0]->type;
-  int prec = (int)a[1].u.i;
-  decnum_t n;
-  if (t->id == HL_T_DOUBLE || t->id == HL_T_FLOAT) {
-    double d = t->id == HL_T_FLOAT ? (double)(float)a[0].u.d : a[0].u.d;
-    if (isnan(d) || isinf(d)) {
-      out->is_null = true;
-      return HL_OK;
-    }
-    /* the exact binary value, as DecimalFormat rounds it */
-    char tmp[400];
-    snprintf(tmp, sizeof tmp, "%.*e", 40, d);
-    memset(&n, 0, sizeof n);
-    n.neg = tmp[0] == '-';
-    const char *p = tmp + n.neg;
-    for (; *p && *p != 'e'; p++)
-      if (isdigit((unsigned char)*p) && n.nd < (int)sizeof n.dig) n.dig[n.nd++] = *p;
-    n.exp10 = atoi(p + 1);
-    while (n.nd > 0 && n.dig[n.nd - 1] == '0')
-      n.nd--;
-  } else if (t->id == HL_T_DECIMAL) {
-    __int128 x = a[0].u.dec;
-    dec_from_uint(x < 0 ? (unsigned __int128)-x : (unsigned __int128)x, x < 0, t->scale, &n);
-  } else if (hl_type_is_integer(t)) {
-    int64_t x = a[0].u.i;
-    dec_from_uint(x < 0 ? 0 - (uint64_t)x : (uint64_t)x, x < 0, 0, &n);
-  } else {
-    out->is_null = true;
-    return HL_OK;
-  }
-  hl_buf_t b;
-  hl_buf_init(&b);
-  if (n.neg) hl_buf_putc(&b, '-');
-  fixed_text(&n, prec, true, true, &b);
-  char *p = b.oom ? NULL : hl_fn_alloc_str(out, arena, b.len);
-  if (p) memcpy(p, b.data, b.len);
-  hl_buf_fini(&b);
   return p ? HL_OK : hl_err_nomem(err);
 }

@@ -16,6 +16,7 @@
  *   I an integer kept as is (TINYINT..BIGINT), anything else cast to
  *     STRING; as a result: the first argument's type so converted (mask)
  *   f FLOAT, h SMALLINT: results only (xpath_float, xpath_short)
+ *   Y (result only) ARRAY<ARRAY<STRING>> (sentences)
  */
 #ifndef HL_FUNC_INT_H
 #define HL_FUNC_INT_H
@@ -104,6 +105,9 @@ HL_FN(hl_fn_get_json_object);
 hl_status_t hl_printf_format(const hl_expr_t *call, const hl_value_t *a, const char *f, size_t fl,
                              hl_buf_t *b, hl_error_t *err);
 HL_FN(hl_fn_printf);
+/* func_printf_time.c: appends Java's %t<CONV> of MILLIS (since 1970, at
+ * UTC) to OUT; false for a letter that is no date-time conversion. */
+bool hl_printf_datetime(char conv, int64_t millis, hl_buf_t *out);
 HL_FN(hl_fn_format_number);
 
 /* func_misc.c */
@@ -119,9 +123,60 @@ HL_FN(hl_fn_isfalse);
 HL_FN(hl_fn_isnottrue);
 HL_FN(hl_fn_isnotfalse);
 HL_FN(hl_fn_assert_true);
+HL_FN(hl_fn_uuid);
+
+/* func.c: the user's groups, which plan/bind.c puts in call->state */
+HL_FN(hl_fn_current_groups);
+
+/* func_infile.c: the lines of a file, sorted, for in_file (plan/bind.c
+ * reads the file and puts the set in call->state; none: a NULL name). */
+typedef struct hl_line_set {
+  hl_str_t *lines; /* pointing into the file's bytes */
+  size_t n;
+} hl_line_set_t;
+/* The lines of TEXT[0..len) into *OUT (in ARENA; TEXT must outlive it).
+ * HL_OK or HL_NOMEM. */
+hl_status_t hl_line_set_build(hl_arena_t *arena, const char *text, size_t len, hl_line_set_t *out,
+                              hl_error_t *err);
+HL_FN(hl_fn_in_file);
+
+/* func_charset.c: encode/decode over iconv.  hl_fn_charset_check: HL_OK
+ * when NAME[0..len) is a character set they know, else 22023 at POS (the
+ * binder checks a constant one, as Hive looks it up when the call is
+ * compiled). */
 HL_FN(hl_fn_encode);
 HL_FN(hl_fn_decode);
-HL_FN(hl_fn_uuid);
+hl_status_t hl_fn_charset_check(const char *name, size_t len, long pos, hl_error_t *err);
+
+/* func_decfmt.c: a java.text.DecimalFormat pattern (the subset
+ * format_number takes), parsed once per pattern. */
+typedef struct hl_decfmt {
+  const char *pos_prefix, *pos_suffix, *neg_prefix, *neg_suffix; /* not NUL-terminated */
+  size_t pos_prefix_len, pos_suffix_len, neg_prefix_len, neg_suffix_len;
+  int min_int;     /* integer digits shown at least (no maximum) */
+  int min_frac;    /* fraction digits shown at least ... */
+  int max_frac;    /* ... and at most (rounded HALF_EVEN there) */
+  int grouping;    /* integer digits per ',' group; 0: no grouping */
+  bool dec_always; /* '.' shown without fraction digits */
+  int mult;        /* 1, or 100 ('%'), 1000 (per mille) */
+} hl_decfmt_t;
+/* Parses PAT[0..n) into *F (affixes in ARENA).  HL_OK; 22023 for a
+ * malformed pattern, 0A000 for an exponent or a currency sign (at POS). */
+hl_status_t hl_decfmt_parse(const char *pat, size_t n, hl_arena_t *arena, long pos, hl_decfmt_t *f,
+                            hl_error_t *err);
+/* Appends V (of numeric type T) formatted by F to OUT.  False for NaN, an
+ * infinity or a type that is no number (the result is then NULL). */
+bool hl_decfmt_format(const hl_decfmt_t *f, const hl_type_t *t, const hl_value_t *v, hl_buf_t *out);
+/* F as Hive's format_number(x, D) pattern "#,###,###,###,###,###,##0.000"
+ * with D zeros. */
+void hl_fn_decfmt_places(hl_decfmt_t *f, int d);
+
+/* func_likeany.c (typed by plan/bind.c: strings and NULLs only) */
+HL_FN(hl_fn_likeany);
+HL_FN(hl_fn_likeall);
+
+/* func_sentences.c (ICU break iterators) */
+HL_FN(hl_fn_sentences);
 
 /* func_date.c */
 HL_FN(hl_fn_current_date);

@@ -1,8 +1,8 @@
 /*
  * func_misc.c -- Hive's miscellaneous and conditional functions: crc32,
  * base64/unbase64, aes_encrypt/aes_decrypt (OpenSSL), isnull/isnotnull,
- * istrue/isfalse/isnottrue/isnotfalse, assert_true, encode/decode,
- * uuid.  Session values
+ * istrue/isfalse/isnottrue/isnotfalse, assert_true, uuid (encode/decode:
+ * func_charset.c).  Session values
  * (current_user, current_database, version) are folded to constants by
  * the binder (plan/bind.c) and have no row function.  Signatures in func.c.
  */
@@ -154,88 +154,6 @@ HL_FN(hl_fn_assert_true) {
   if (!a[0].is_null && a[0].u.b) return HL_OK;
   return hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(DATA_EXCEPTION),
                        "assert_true: the assertion failed");
-}
-
-/* The character sets encode/decode know: Java's standard ones that are
- * one byte per character or UTF-8.  0: UTF-8, 1: ISO-8859-1, 2: US-ASCII,
- * -1: another (unsupported). */
-static int charset(const hl_value_t *v) {
-  static const char *const names[] = {"UTF-8", "ISO-8859-1", "US-ASCII"};
-  for (int i = 0; i < 3; i++)
-    if (v->u.s.len == strlen(names[i]) && strncasecmp(v->u.s.ptr, names[i], v->u.s.len) == 0)
-      return i;
-  return -1;
-}
-
-static hl_status_t bad_charset(const hl_expr_t *call, const hl_value_t *v, hl_error_t *err) {
-  return hl_err_set_at(err, call->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                       "the character set \"%.*s\" is not supported yet (UTF-8, ISO-8859-1 "
-                       "and US-ASCII are)",
-                       (int)v->u.s.len, v->u.s.ptr);
-}
-
-/* encode(str, charset) -> binary.  Characters the set lacks become '?', as
- * Java's String.getBytes does. */
-HL_FN(hl_fn_encode) {
-  NULL_ARG(0);
-  NULL_ARG(1);
-  int cs = charset(&a[1]);
-  if (cs < 0) return bad_charset(call, &a[1], err);
-  if (cs == 0) {
-    *out = a[0];
-    return HL_OK;
-  }
-  const unsigned char *s = (const unsigned char *)a[0].u.s.ptr;
-  size_t n = a[0].u.s.len, k = 0;
-  char *p = hl_fn_alloc_str(out, arena, n);
-  if (!p) return hl_err_nomem(err);
-  for (size_t i = 0; i < n;) {
-    unsigned char c = s[i];
-    uint32_t cp = c;
-    size_t extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
-    if (i + extra >= n) extra = 0;
-    if (extra) {
-      cp = c & (0x3F >> extra);
-      for (size_t j = 1; j <= extra; j++)
-        cp = cp << 6 | (s[i + j] & 0x3F);
-    }
-    i += extra + 1;
-    p[k++] = (char)(cp < (cs == 1 ? 0x100u : 0x80u) ? cp : '?');
-  }
-  out->u.s.len = (uint32_t)k;
-  return HL_OK;
-}
-
-/* decode(bin, charset) -> string (UTF-8 text); bytes outside US-ASCII
- * decode to U+FFFD, as Java's decoder replaces them. */
-HL_FN(hl_fn_decode) {
-  NULL_ARG(0);
-  NULL_ARG(1);
-  int cs = charset(&a[1]);
-  if (cs < 0) return bad_charset(call, &a[1], err);
-  if (cs == 0) {
-    *out = a[0];
-    return HL_OK;
-  }
-  const unsigned char *s = (const unsigned char *)a[0].u.s.ptr;
-  size_t n = a[0].u.s.len, k = 0;
-  char *p = hl_fn_alloc_str(out, arena, 3 * n);
-  if (!p) return hl_err_nomem(err);
-  for (size_t i = 0; i < n; i++) {
-    uint32_t cp = s[i] < 0x80 || cs == 1 ? s[i] : 0xFFFD;
-    if (cp < 0x80) {
-      p[k++] = (char)cp;
-    } else if (cp < 0x800) {
-      p[k++] = (char)(0xC0 | cp >> 6);
-      p[k++] = (char)(0x80 | (cp & 0x3F));
-    } else {
-      p[k++] = (char)(0xE0 | cp >> 12);
-      p[k++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-      p[k++] = (char)(0x80 | (cp & 0x3F));
-    }
-  }
-  out->u.s.len = (uint32_t)k;
-  return HL_OK;
 }
 
 /* uuid(): a random (version 4) UUID, a new one for every row. */

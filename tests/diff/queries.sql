@@ -1631,3 +1631,18 @@ SELECT cat, array_join(sort_array(array_intersect(collect_list(tiny), collect_li
 
 SELECT id, array_position(array(1, 5, 7, 5), num % 8), array_join(array(name, cat), '/') FROM t_all WHERE id <= 3000 AND name IS NOT NULL AND cat IS NOT NULL AND num IS NOT NULL;
 -- duckdb: SELECT id, coalesce(list_position([1, 5, 7, 5], num % 8), 0), array_to_string([name, cat], '/') FROM t_all WHERE id <= 3000 AND name IS NOT NULL AND cat IS NOT NULL AND num IS NOT NULL
+
+-- section: bitwise
+SELECT id, num & 255, num | 1, ~num, num & -num FROM t_all WHERE id <= 3000;
+
+SELECT id, big & num, big | 7, ~big, big & 1099511627775 FROM t_all WHERE id <= 3000;
+
+SELECT id, num ^ 12345, big ^ num FROM t_all WHERE id <= 3000;
+-- duckdb: SELECT id, xor(num, 12345), xor(big, num) FROM t_all WHERE id <= 3000
+
+SELECT id, CAST(tiny AS INT) & CAST(small AS INT), CAST(small AS INT) | num FROM t_all WHERE id <= 3000;
+
+SELECT count(*) FROM t_all WHERE num & 3 = 1 AND big | 1 > 0;
+
+SELECT id, is_not_distinct_from(num, CAST(small AS INT)), is_not_distinct_from(name, cat) FROM t_all WHERE id <= 3000;
+-- duckdb: SELECT id, num IS NOT DISTINCT FROM CAST(small AS INT), name IS NOT DISTINCT FROM cat FROM t_all WHERE id <= 3000

@@ -6,13 +6,16 @@
  * unix_timestamp patterns (func_date.c), str_to_map delimiters and
  * parse_url (func_text.c), conv (func_math.c), and time-zone names and
  * POSIX TZ rules (util/tz.c through func_tz.c's from/to_utc_timestamp),
- * XML documents and XPath expressions (func_xpath.c).
+ * XML documents and XPath expressions (func_xpath.c), format_number's
+ * DecimalFormat patterns (func_decfmt.c) over a double, a decimal and a
+ * bigint, and encode/decode through iconv (func_charset.c).
  *
  * Build (as the fuzz.funcs CTest entry does):
  *   clang -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc tests/fuzz/fuzz_funcs.c src/vector/[a-z]*.c src/util/[a-z]*.c -lcrypto -lz -lm -lpthread -o fuzz_funcs
  *
  * The first byte picks the parser (0xF0 and above: time zones and XPath,
- * so that the older corpus keeps its targets); the rest is split at the first NUL
+ * 0xFC and above format_number and the character sets, so that the older
+ * corpus mostly keeps its targets); the rest is split at the first NUL
  * byte into the text and the pattern (path, format, delimiter).  Every
  * call must return HL_OK or a clean error with a SQLSTATE, and a JSON
  * result must itself be valid for the same path language when it is an
@@ -65,7 +68,7 @@ static void expect_clean(hl_status_t rc, hl_error_t *err) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1 || size > 1 << 16) return 0;
-  int which = data[0] >= 0xF0 ? 7 + data[0] % 3 : data[0] % 7;
+  int which = data[0] >= 0xFC ? 10 : data[0] >= 0xF0 ? 7 + data[0] % 3 : data[0] % 7;
   const char *text = (const char *)data + 1;
   size_t n = size - 1;
   const char *nul = memchr(text, 0, n);
@@ -193,6 +196,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                hl_type_prim(HL_T_SMALLINT)};
     f.call.type = nums[tn % 5];
     expect_clean(hl_fn_xpath_number(&f.call, a, &out, arena, &err), &err);
+    break;
+  }
+  case 10: { /* format_number(x, pattern) and encode/decode(text, charset name) */
+    hl_decfmt_t fmt;
+    if (hl_decfmt_parse(pat, pn, arena, 0, &fmt, &err) == HL_OK) {
+      const hl_type_t *dec = hl_type_decimal(arena, 38, (int)(tn % 39));
+      const hl_type_t *xs[3] = {d, dec ? dec : i64, i64};
+      for (int k = 0; k < 3; k++) {
+        hl_value_t x;
+        memset(&x, 0, sizeof x);
+        uint64_t bits = 0;
+        memcpy(&bits, text, tn < 8 ? tn : 8);
+        if (k == 0)
+          memcpy(&x.u.d, &bits, sizeof x.u.d);
+        else if (k == 1)
+          x.u.dec = (__int128)(int64_t)bits * (__int128)(int64_t)(bits >> 7);
+        else
+          x.u.i = (int64_t)bits;
+        hl_buf_t b;
+        hl_buf_init(&b);
+        (void)hl_decfmt_format(&fmt, xs[k], &x, &b);
+        hl_buf_fini(&b);
+      }
+    } else {
+      expect_clean(HL_ERROR, &err);
+    }
+    const hl_type_t *types[2] = {s, s};
+    make_call(&f, 2, types);
+    f.args[1].kind = HL_EX_CONST;
+    f.call.fn = hl_func_lookup("encode");
+    a[0] = str(text, tn);
+    a[1] = str(pat, pn);
+    expect_clean(hl_fn_encode(&f.call, a, &out, arena, &err), &err);
+    f.args[1].kind = HL_EX_FUNC; /* a set that varies by row: replacement */
+    expect_clean(hl_fn_encode(&f.call, a, &out, arena, &err), &err);
+    expect_clean(hl_fn_decode(&f.call, a, &out, arena, &err), &err);
     break;
   }
   default: { /* conv(num, from, to) */

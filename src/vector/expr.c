@@ -395,14 +395,41 @@ static bool dec_mod_exact(__int128 x, int sx, __int128 y, int sy, int so, int pr
   return u256_round_to_dec(rem, s - so, precision, out);
 }
 
-/* Unscaled decimal V over DIV, the double of 10^scale (dec_to_double).
- * The vector kernel (cast_batch) hoists DIV out of its loop; both use this
- * one function, so a row gives the same bits either way.  A value that
- * fits 64 bits converts with one instruction instead of libgcc's 128-bit
- * conversion, with the same result (both round the exact integer to
- * nearest). */
-static inline double dec_div_double(__int128 v, double div) {
-  return (fits_i64(v) ? (double)(int64_t)v : (double)v) / div;
+/* Unscaled decimal V at SCALE as a DOUBLE (T == HL_T_DOUBLE) or FLOAT,
+ * correctly rounded, as Java's BigDecimal.doubleValue/floatValue that
+ * Hive's casts use.  One IEEE division rounds the exact quotient once when
+ * both operands are exact in the target type (|V| <= 2^53 and scale <= 22
+ * for double, 2^24 and 10 for float), the common case, which the vector
+ * kernel (cast_batch) runs with DIV = 10^scale hoisted out of its loop;
+ * any other value goes through its digits and strtod/strtof, which glibc
+ * rounds correctly (dividing a rounded V would round twice and be one ulp
+ * off for about a third of 38-digit values).  Both paths use this one
+ * function, so a row gives the same bits either way. */
+static double dec_to_real_slow(hl_type_id_t t, __int128 v, int scale) {
+  char text[64];
+  unsigned __int128 m = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+  char digits[40];
+  int n = 0;
+  do {
+    digits[n++] = (char)('0' + (int)(m % 10));
+    m /= 10;
+  } while (m != 0);
+  int k = 0;
+  if (v < 0) text[k++] = '-';
+  while (n > 0)
+    text[k++] = digits[--n];
+  snprintf(text + k, sizeof text - (size_t)k, "e-%d", scale);
+  return t == HL_T_FLOAT ? (double)strtof(text, NULL) : strtod(text, NULL);
+}
+
+static inline double dec_to_real(hl_type_id_t t, __int128 v, int scale, double div) {
+  if (t == HL_T_FLOAT) {
+    if (v <= ((__int128)1 << 24) && v >= -((__int128)1 << 24) && scale <= 10)
+      return (double)((float)(int64_t)v / (float)div);
+  } else if (v <= ((__int128)1 << 53) && v >= -((__int128)1 << 53) && scale <= 22) {
+    return (double)(int64_t)v / div;
+  }
+  return dec_to_real_slow(t, v, scale);
 }
 
 /* Unscaled decimal V over DIV = 10^scale, truncated and wrapped to the
@@ -413,10 +440,6 @@ static inline bool dec_to_int(hl_type_id_t t, __int128 v, __int128 div, int64_t 
   if (q > INT64_MAX || q < INT64_MIN) return false;
   *out = wrap_int(t, (int64_t)q);
   return true;
-}
-
-static double dec_to_double(__int128 v, int scale) {
-  return dec_div_double(v, (double)pow10_128(scale));
 }
 
 /* ----------------------------------------------------------- deep copy */
@@ -614,9 +637,10 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
       return HL_OK;
     } else if (hl_type_is_integer(from))
       d = (double)in->u.i;
-    else if (f == HL_T_DECIMAL)
-      d = dec_to_double(in->u.dec, from->scale);
-    else
+    else if (f == HL_T_DECIMAL) {
+      out->u.d = dec_to_real(t, in->u.dec, from->scale, (double)pow10_128(from->scale));
+      return HL_OK;
+    } else
       d = in->u.d;
     out->u.d = t == HL_T_FLOAT ? (double)(float)d : d;
     return HL_OK;
@@ -1400,10 +1424,11 @@ static bool cast_batch(const hl_type_t *to, const hl_batch_t *in, const hl_vec_t
     const __int128 *x = HL_VEC_I128(a);
     double *o = HL_VEC_F64(out);
     double div = (double)pow10_128(a->type->scale);
+    int scale = a->type->scale;
     if (t == HL_T_FLOAT)
-      FOR_LIVE(in, r) o[r] = (double)(float)dec_div_double(x[r], div);
+      FOR_LIVE(in, r) o[r] = dec_to_real(HL_T_FLOAT, x[r], scale, div);
     else
-      FOR_LIVE(in, r) o[r] = dec_div_double(x[r], div);
+      FOR_LIVE(in, r) o[r] = dec_to_real(HL_T_DOUBLE, x[r], scale, div);
   } else if (to_int) {
     const __int128 *x = HL_VEC_I128(a);
     int64_t *o = HL_VEC_I64(out);

@@ -33,6 +33,7 @@
 
 #include "format/lazybin/lazybin.h"
 
+#include "format/hcodec/hcodec.h"
 #include "format/seqfile/seq_io.h"
 #include "util/mem.h"
 
@@ -279,7 +280,7 @@ struct hl_rcfile_reader {
   bool *projected;
   int64_t file_cols;
   bool compressed, empty;
-  hl_seqio_codec_t codec;
+  hl_hcodec_t codec;
   uint8_t sync[HL_SEQIO_SYNC_SIZE];
   unsigned char *key, *val; /* current row group's key and value bytes (heap) */
   size_t key_cap, val_cap;
@@ -334,7 +335,7 @@ static hl_status_t read_header(hl_rcfile_reader_t *r, hl_error_t *err) {
   }
   if (st == HL_OK && r->compressed) {
     st = hl_seqio_in_text(in, 4096, &codec, err);
-    if (st == HL_OK) st = hl_seqio_codec_lookup(in, codec, &r->codec, err);
+    if (st == HL_OK) st = hl_hcodec_lookup(in->path, codec, &r->codec, err);
   }
   if (st == HL_OK) st = hl_seqio_in_metadata(in, COLUMN_NUMBER, &ncols, err);
   if (st == HL_OK) st = hl_seqio_in_read(in, r->sync, HL_SEQIO_SYNC_SIZE, err);
@@ -462,7 +463,8 @@ static hl_status_t load_group(hl_rcfile_reader_t *r, bool *got, hl_error_t *err)
   const unsigned char *key = r->key;
   size_t kn = (size_t)key_len;
   if (r->compressed) {
-    st = hl_seqio_inflate(in, r->key, (size_t)stored_key_len, kn, &r->key_plain, err);
+    st = hl_hcodec_decompress(r->codec, in->path, r->key, (size_t)stored_key_len, kn, &r->key_plain,
+                              err);
     if (st != HL_OK) return st;
     if (r->key_plain.len != kn)
       return hl_seqio_corrupt(in, err, "compressed key has the wrong length");
@@ -509,7 +511,8 @@ static hl_status_t load_group(hl_rcfile_reader_t *r, bool *got, hl_error_t *err)
     c->data_pos = 0;
     if (c->nulled) continue;
     if (r->compressed) {
-      st = hl_seqio_inflate(in, data, (size_t)col_len, (size_t)plain_len, &c->plain, err);
+      st = hl_hcodec_decompress(r->codec, in->path, data, (size_t)col_len, (size_t)plain_len,
+                                &c->plain, err);
       if (st != HL_OK) return st;
       if (c->plain.len != (size_t)plain_len)
         return hl_seqio_corrupt(in, err, "compressed column has the wrong length");

@@ -18,6 +18,7 @@
  */
 #include "format/seqfile/seqfile.h"
 
+#include "format/hcodec/hcodec.h"
 #include "format/seqfile/seq_io.h"
 #include "util/mem.h"
 
@@ -38,7 +39,7 @@ struct hl_seqfile_reader {
   hl_text_reader_t *dec; /* row decoder */
   bool value_is_text;    /* Text values, else BytesWritable */
   bool compressed, block;
-  hl_seqio_codec_t codec;
+  hl_hcodec_t codec;
   uint8_t sync[HL_SEQIO_SYNC_SIZE];
   bool empty;         /* a 0-byte file: no rows (Hive writes those for empty buckets) */
   unsigned char *rec; /* raw record (heap) */
@@ -84,9 +85,9 @@ static hl_status_t read_header(hl_seqfile_reader_t *r, hl_error_t *err) {
   if (st == HL_OK && r->compressed) {
     if (version >= 5) {
       st = hl_seqio_in_text(in, 4096, &codec, err);
-      if (st == HL_OK) st = hl_seqio_codec_lookup(in, codec, &r->codec, err);
+      if (st == HL_OK) st = hl_hcodec_lookup(in->path, codec, &r->codec, err);
     } else {
-      r->codec = HL_SEQIO_CODEC_ZLIB; /* before v5 always DefaultCodec */
+      r->codec = HL_HCODEC_DEFLATE; /* before v5 always DefaultCodec */
     }
   }
   if (st == HL_OK && r->block && !r->compressed)
@@ -184,7 +185,8 @@ static hl_status_t block_buffer(hl_seqfile_reader_t *r, hl_buf_t *out, hl_error_
     return hl_seqio_corrupt(&r->in, err, "bad compressed block length");
   if ((st = grow_rec(r, (size_t)n, err)) != HL_OK) return st;
   if ((st = hl_seqio_in_read(&r->in, r->rec, (size_t)n, err)) != HL_OK) return st;
-  return hl_seqio_inflate(&r->in, r->rec, (size_t)n, HL_SEQIO_MAX_CHUNK, out, err);
+  return hl_hcodec_decompress(r->codec, r->in.path, r->rec, (size_t)n, HL_SEQIO_MAX_CHUNK, out,
+                              err);
 }
 
 /* Loads the next block; *got false at end of file. */
@@ -261,7 +263,8 @@ static hl_status_t next_record_value(hl_seqfile_reader_t *r, const unsigned char
   if ((st = grow_rec(r, vlen ? vlen : 1, err)) != HL_OK) return st;
   if ((st = hl_seqio_in_read(&r->in, r->rec, vlen, err)) != HL_OK) return st;
   if (r->compressed) {
-    st = hl_seqio_inflate(&r->in, r->rec, vlen, HL_SEQIO_MAX_CHUNK, &r->plain, err);
+    st = hl_hcodec_decompress(r->codec, r->in.path, r->rec, vlen, HL_SEQIO_MAX_CHUNK, &r->plain,
+                              err);
     if (st != HL_OK) return st;
     *v = (const unsigned char *)(r->plain.len ? r->plain.data : "");
     *n = r->plain.len;

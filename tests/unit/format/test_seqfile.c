@@ -350,11 +350,11 @@ TEST(compressed) {
   CHECK_STR(render(p, &c, NULL), "10|x\n11|y");
   /* another codec: 0A000 naming it */
   hl_buf_reset(&f);
-  header(&f, "org.apache.hadoop.io.compress.SnappyCodec", true);
-  p = put_file("snappy.seq", f.data, f.len);
+  header(&f, "com.hadoop.compression.lzo.LzoCodec", true);
+  p = put_file("lzo.seq", f.data, f.len);
   const char *e = render(p, &c, NULL);
   CHECK(contains(e, "ERROR 0A000"));
-  CHECK(contains(e, "SnappyCodec"));
+  CHECK(contains(e, "LzoCodec"));
   hl_buf_fini(&f);
 }
 

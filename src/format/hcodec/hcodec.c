@@ -21,6 +21,7 @@
 #include <bzlib.h>
 #include <limits.h>
 #include <string.h>
+#include <strings.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -47,6 +48,13 @@ static const struct {
 bool hl_hcodec_from_class(const char *name, hl_hcodec_t *out) {
   for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
     if (strcmp(name, classes[i].cls) == 0) return *out = classes[i].codec, true;
+  return false;
+}
+
+bool hl_hcodec_from_name(const char *name, hl_hcodec_t *out) {
+  if (hl_hcodec_from_class(name, out)) return true;
+  for (hl_hcodec_t c = HL_HCODEC_GZIP; c <= HL_HCODEC_LZ4; c++)
+    if (strcasecmp(name, hl_hcodec_name(c)) == 0) return *out = c, true;
   return false;
 }
 

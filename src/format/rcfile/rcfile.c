@@ -628,6 +628,9 @@ struct hl_rcfile_writer {
   size_t buffered;    /* cell bytes buffered */
   hl_buf_t cell, key; /* scratch */
   hl_buf_t out;       /* bytes not yet appended */
+  hl_hcodec_t codec;  /* HL_HCODEC_NONE: not compressed */
+  hl_buf_t packed;    /* compressed: the row group's column streams back to back */
+  hl_buf_t kpacked;   /* compressed: the key's stream */
   uint64_t pos, last_sync;
   uint64_t raw_bytes;
   bool failed;
@@ -644,6 +647,8 @@ static void writer_free(hl_rcfile_writer_t *w) {
   hl_buf_fini(&w->cell);
   hl_buf_fini(&w->key);
   hl_buf_fini(&w->out);
+  hl_buf_fini(&w->packed);
+  hl_buf_fini(&w->kpacked);
   hl_free(w->path);
   hl_free(w);
 }
@@ -665,8 +670,8 @@ static hl_status_t flush_out(hl_rcfile_writer_t *w, hl_error_t *err) {
 
 hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfile_format_t *fmt,
                                   int n_cols, const hl_type_t *const *types,
-                                  const char *const *names, const uint8_t *sync, size_t group_bytes,
-                                  hl_rcfile_writer_t **out, hl_error_t *err) {
+                                  const char *const *names, hl_hcodec_t codec, const uint8_t *sync,
+                                  size_t group_bytes, hl_rcfile_writer_t **out, hl_error_t *err) {
   *out = NULL;
   hl_status_t st = check_types(fmt, n_cols, types, names, err);
   if (st != HL_OK) return st;
@@ -675,6 +680,9 @@ hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfi
   hl_buf_init(&w->cell);
   hl_buf_init(&w->key);
   hl_buf_init(&w->out);
+  hl_buf_init(&w->packed);
+  hl_buf_init(&w->kpacked);
+  w->codec = codec;
   w->fs = fs;
   w->binary = fmt->binary;
   w->n_cols = n_cols;
@@ -702,12 +710,13 @@ hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfi
   else
     hl_seqio_random_sync(w->sync);
   /* RCFile.Writer with Hive's defaults: the "RCF" 1 header
-   * (hive.exec.rcfile.use.explicit.header), no codec, the column count as
-   * the only metadata */
+   * (hive.exec.rcfile.use.explicit.header), the codec's class when
+   * compressed, the column count as the only metadata */
   char ncols[24];
   snprintf(ncols, sizeof ncols, "%d", n_cols);
   hl_buf_append(&w->out, "RCF\x01", 4);
-  hl_buf_putc(&w->out, 0);
+  hl_buf_putc(&w->out, codec != HL_HCODEC_NONE);
+  if (codec != HL_HCODEC_NONE) hl_seqio_put_text(&w->out, hl_hcodec_class(codec));
   hl_seqio_put_i32(&w->out, 1);
   hl_seqio_put_text(&w->out, COLUMN_NUMBER);
   hl_seqio_put_text(&w->out, ncols);
@@ -745,23 +754,51 @@ static void add_cell(wcol_t *c, const void *p, size_t n) {
   c->prev_len = (int64_t)n;
 }
 
-/* Writes the buffered rows as one row group. */
+static hl_status_t codec_failed(const hl_rcfile_writer_t *w, const hl_buf_t *b, hl_error_t *err) {
+  if (b->oom) return hl_err_nomem(err);
+  return hl_err_set(err, HL_ERROR, HL_SS(INTERNAL_ERROR),
+                    "cannot write \"%s\": %s compression failed", w->path,
+                    hl_hcodec_name(w->codec));
+}
+
+/* Writes the buffered rows as one row group (Writer.flushRecords).
+ * Compressed: every column buffer is one codec stream (the key records its
+ * compressed and plain lengths), the key another, stored after its plain
+ * length; the record length counts the plain key and the compressed
+ * columns. */
 static hl_status_t flush_group(hl_rcfile_writer_t *w, hl_error_t *err) {
   if (w->rows == 0) return HL_OK;
+  bool packed = w->codec != HL_HCODEC_NONE;
   hl_buf_reset(&w->key);
+  hl_buf_reset(&w->packed);
   hl_seqio_put_vlong(&w->key, w->rows);
   uint64_t value_len = 0;
   for (int col = 0; col < w->n_cols; col++) {
     wcol_t *c = &w->cols[col];
     flush_run(c);
-    hl_seqio_put_vlong(&w->key, (int64_t)c->data.len);
+    size_t stored = c->data.len;
+    if (packed) {
+      size_t before = w->packed.len;
+      if (c->data.oom || !hl_hcodec_compress(w->codec, c->data.data, c->data.len, &w->packed) ||
+          w->packed.oom)
+        return codec_failed(w, &w->packed, err);
+      stored = w->packed.len - before;
+    }
+    hl_seqio_put_vlong(&w->key, (int64_t)stored);
     hl_seqio_put_vlong(&w->key, (int64_t)c->data.len);
     hl_seqio_put_vlong(&w->key, (int64_t)c->lens.len);
     hl_buf_append(&w->key, c->lens.data, c->lens.len);
-    value_len += c->data.len;
+    value_len += stored;
   }
   if (w->key.oom) return hl_err_nomem(err);
-  if (value_len + w->key.len > (uint64_t)INT32_MAX)
+  const hl_buf_t *stored_key = &w->key;
+  if (packed) {
+    hl_buf_reset(&w->kpacked);
+    if (!hl_hcodec_compress(w->codec, w->key.data, w->key.len, &w->kpacked) || w->kpacked.oom)
+      return codec_failed(w, &w->kpacked, err);
+    stored_key = &w->kpacked;
+  }
+  if (value_len + w->key.len > (uint64_t)INT32_MAX || stored_key->len > (size_t)INT32_MAX)
     return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
                       "cannot write \"%s\": a row group is larger than 2 GiB", w->path);
   if (w->pos >= w->last_sync + HL_RCFILE_SYNC_INTERVAL) { /* Writer.checkAndWriteSync */
@@ -772,15 +809,22 @@ static hl_status_t flush_group(hl_rcfile_writer_t *w, hl_error_t *err) {
   }
   hl_seqio_put_i32(&w->out, (int32_t)(w->key.len + value_len));
   hl_seqio_put_i32(&w->out, (int32_t)w->key.len);
-  hl_seqio_put_i32(&w->out, (int32_t)w->key.len); /* not compressed: stored = plain */
-  hl_buf_append(&w->out, w->key.data, w->key.len);
-  w->pos += 12 + w->key.len;
+  hl_seqio_put_i32(&w->out, (int32_t)stored_key->len);
+  hl_buf_append(&w->out, stored_key->data, stored_key->len);
+  w->pos += 12 + stored_key->len;
   hl_status_t st = flush_out(w, err);
+  if (st == HL_OK && packed && w->packed.len) {
+    st = w->fs->ops->append(w->file, w->packed.data, w->packed.len, err);
+    if (st != HL_OK) w->failed = true;
+    w->pos += w->packed.len;
+  }
   for (int col = 0; col < w->n_cols && st == HL_OK; col++) {
     wcol_t *c = &w->cols[col];
-    if (c->data.len) st = w->fs->ops->append(w->file, c->data.data, c->data.len, err);
-    if (st != HL_OK) w->failed = true;
-    w->pos += c->data.len;
+    if (!packed && c->data.len) {
+      st = w->fs->ops->append(w->file, c->data.data, c->data.len, err);
+      if (st != HL_OK) w->failed = true;
+      w->pos += c->data.len;
+    }
     hl_buf_reset(&c->data);
     hl_buf_reset(&c->lens);
     if (c->data.oom || c->lens.oom) st = hl_err_nomem(err);
@@ -855,7 +899,7 @@ void hl_rcfile_writer_abort(hl_rcfile_writer_t *w) {
 }
 
 uint64_t hl_rcfile_writer_mem(const hl_rcfile_writer_t *w) {
-  uint64_t n = sizeof *w + w->cell.cap + w->key.cap + w->out.cap;
+  uint64_t n = sizeof *w + w->cell.cap + w->key.cap + w->out.cap + w->packed.cap + w->kpacked.cap;
   if (w->enc) n += hl_text_writer_mem(w->enc);
   for (int col = 0; w->cols && col < w->n_cols; col++)
     n += sizeof w->cols[col] + w->cols[col].data.cap + w->cols[col].lens.cap;

@@ -92,7 +92,7 @@ static const char *write_seq(const char *name, const cols_t *c, const char *text
   hl_seqfile_writer_t *w = NULL;
   hl_batch_t *batch = hl_batch_create(c->n, c->types);
   CHECK_INT(hl_text_reader_open(T.fs, src, &fmt, c->n, c->types, c->names, NULL, &r, &err), HL_OK);
-  CHECK_INT(hl_seqfile_writer_open(T.fs, dst, &fmt, c->n, c->types, c->names, SYNC, &w, &err),
+  CHECK_INT(hl_seqfile_writer_open(T.fs, dst, &fmt, c->n, c->types, c->names, NULL, SYNC, &w, &err),
             HL_OK);
   for (;;) {
     hl_batch_reset(batch);

@@ -292,20 +292,21 @@ static hl_status_t avro_output(writer_t *w, wtable_t *wt, hl_arena_t *arena, hl_
  * io.seqfile.compress.blocksize bytes. */
 static hl_status_t seq_rc_output(writer_t *w, wtable_t *wt, hl_error_t *err) {
   memset(&wt->seq_opts, 0, sizeof wt->seq_opts);
-  wt->rc_codec = HL_HCODEC_NONE;
+  wt->rc_codec = NULL;
   if (!hl_cmd_setting_true(w->s, "hive.exec.compress.output")) return HL_OK;
   const char *codec = hl_session_get(w->s, "mapreduce.output.fileoutputformat.compress.codec");
   if (!codec) codec = hl_session_get(w->s, "mapred.output.compression.codec");
   if (!codec) codec = "org.apache.hadoop.io.compress.DefaultCodec";
-  hl_hcodec_t c;
-  if (!hl_hcodec_from_name(codec, &c) || c == HL_HCODEC_NONE)
+  hl_hcodec_t c = HL_HCODEC_NONE;
+  const char *cls = hl_hcodec_from_name(codec, &c);
+  if (!cls)
     return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                       "compression codec \"%s\" is not supported for %s output (DefaultCodec, "
                       "DeflateCodec, GzipCodec, BZip2Codec, SnappyCodec, Lz4Codec or "
                       "ZStandardCodec)",
                       codec, wt->seqfile ? "SEQUENCEFILE" : "RCFILE");
   if (wt->rcfile) {
-    wt->rc_codec = c;
+    wt->rc_codec = cls;
     return HL_OK;
   }
   const char *type = hl_session_get(w->s, "mapreduce.output.fileoutputformat.compress.type");
@@ -317,6 +318,7 @@ static hl_status_t seq_rc_output(writer_t *w, wtable_t *wt, hl_error_t *err) {
                             err);
   if (rc != HL_OK) return rc;
   wt->seq_opts.codec = c;
+  wt->seq_opts.codec_class = cls;
   wt->seq_opts.block_bytes = (size_t)block;
   return HL_OK;
 }

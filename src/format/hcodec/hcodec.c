@@ -51,11 +51,12 @@ bool hl_hcodec_from_class(const char *name, hl_hcodec_t *out) {
   return false;
 }
 
-bool hl_hcodec_from_name(const char *name, hl_hcodec_t *out) {
-  if (hl_hcodec_from_class(name, out)) return true;
+const char *hl_hcodec_from_name(const char *name, hl_hcodec_t *out) {
+  for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+    if (strcmp(name, classes[i].cls) == 0) return *out = classes[i].codec, classes[i].cls;
   for (hl_hcodec_t c = HL_HCODEC_GZIP; c <= HL_HCODEC_LZ4; c++)
-    if (strcasecmp(name, hl_hcodec_name(c)) == 0) return *out = c, true;
-  return false;
+    if (strcasecmp(name, hl_hcodec_name(c)) == 0) return *out = c, hl_hcodec_class(c);
+  return NULL;
 }
 
 hl_status_t hl_hcodec_lookup(const char *path, const char *name, hl_hcodec_t *out,

@@ -44,8 +44,10 @@ typedef enum hl_hcodec {
 bool hl_hcodec_from_class(const char *name, hl_hcodec_t *out);
 /* A codec named by a setting: a class name as above, or (ignoring case)
  * the short names hivelite's text.compression takes: gzip, zstd, deflate,
- * bzip2, snappy, lz4.  False for any other name. */
-bool hl_hcodec_from_name(const char *name, hl_hcodec_t *out);
+ * bzip2, snappy, lz4.  Returns the class name a file records for it
+ * (static: NAME's class, DefaultCodec for "deflate"); NULL for any other
+ * name. */
+const char *hl_hcodec_from_name(const char *name, hl_hcodec_t *out);
 /* hl_hcodec_from_class for the codec named in file PATH's header: another
  * name is HL_UNSUPPORTED 0A000 naming the codec and the file. */
 hl_status_t hl_hcodec_lookup(const char *path, const char *name, hl_hcodec_t *out, hl_error_t *err);

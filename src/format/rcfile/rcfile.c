@@ -670,11 +670,16 @@ static hl_status_t flush_out(hl_rcfile_writer_t *w, hl_error_t *err) {
 
 hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfile_format_t *fmt,
                                   int n_cols, const hl_type_t *const *types,
-                                  const char *const *names, hl_hcodec_t codec, const uint8_t *sync,
+                                  const char *const *names, const char *codec, const uint8_t *sync,
                                   size_t group_bytes, hl_rcfile_writer_t **out, hl_error_t *err) {
   *out = NULL;
   hl_status_t st = check_types(fmt, n_cols, types, names, err);
   if (st != HL_OK) return st;
+  hl_hcodec_t kind = HL_HCODEC_NONE;
+  if (codec && !hl_hcodec_from_class(codec, &kind))
+    return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "cannot write \"%s\": compression codec \"%s\" is not supported", path,
+                      codec);
   hl_rcfile_writer_t *w = hl_calloc(1, sizeof *w);
   if (!w) return hl_err_nomem(err);
   hl_buf_init(&w->cell);
@@ -682,7 +687,7 @@ hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfi
   hl_buf_init(&w->out);
   hl_buf_init(&w->packed);
   hl_buf_init(&w->kpacked);
-  w->codec = codec;
+  w->codec = kind;
   w->fs = fs;
   w->binary = fmt->binary;
   w->n_cols = n_cols;
@@ -715,8 +720,8 @@ hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfi
   char ncols[24];
   snprintf(ncols, sizeof ncols, "%d", n_cols);
   hl_buf_append(&w->out, "RCF\x01", 4);
-  hl_buf_putc(&w->out, codec != HL_HCODEC_NONE);
-  if (codec != HL_HCODEC_NONE) hl_seqio_put_text(&w->out, hl_hcodec_class(codec));
+  hl_buf_putc(&w->out, codec != NULL);
+  if (codec) hl_seqio_put_text(&w->out, codec); /* the class asked for, as Hadoop's getName() */
   hl_seqio_put_i32(&w->out, 1);
   hl_seqio_put_text(&w->out, COLUMN_NUMBER);
   hl_seqio_put_text(&w->out, ncols);

@@ -65,13 +65,15 @@ void hl_rcfile_reader_close(hl_rcfile_reader_t *r); /* NULL is a no-op */
 
 typedef struct hl_rcfile_writer hl_rcfile_writer_t;
 
-/* Creates PATH (exclusive) and writes the header.  CODEC (HL_HCODEC_NONE:
- * none) compresses every row group's key and column buffers.  SYNC (16 bytes) fixes
+/* Creates PATH (exclusive) and writes the header.  CODEC, a Hadoop codec
+ * class name (NULL: none; one hl_hcodec_from_class does not know is
+ * HL_UNSUPPORTED 0A000), compresses every row group's key and column
+ * buffers.  SYNC (16 bytes) fixes
  * the sync marker for tests, NULL draws one.  GROUP_BYTES > 0 overrides
  * HL_RCFILE_GROUP_BYTES (tests).  Caller closes or aborts. */
 hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfile_format_t *fmt,
                                   int n_cols, const hl_type_t *const *types,
-                                  const char *const *names, hl_hcodec_t codec, const uint8_t *sync,
+                                  const char *const *names, const char *codec, const uint8_t *sync,
                                   size_t group_bytes, hl_rcfile_writer_t **out, hl_error_t *err);
 /* Buffers the live rows of BATCH; a row group is written once its cells
  * pass the group size.  A non-NULL empty BINARY value is an error (22000),

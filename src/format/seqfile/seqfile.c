@@ -405,7 +405,10 @@ hl_status_t hl_seqfile_writer_open(hl_stor_t *fs, const char *path, const hl_tex
   hl_seqio_put_text(&w->out, w->bytes_values ? BYTES_CLASS : TEXT_CLASS);
   hl_buf_putc(&w->out, w->opts.type != HL_SEQFILE_NONE);  /* compressed */
   hl_buf_putc(&w->out, w->opts.type == HL_SEQFILE_BLOCK); /* block compressed */
-  if (w->opts.type != HL_SEQFILE_NONE) hl_seqio_put_text(&w->out, hl_hcodec_class(w->opts.codec));
+  if (w->opts.type != HL_SEQFILE_NONE) /* the class asked for: DeflateCodec stays DeflateCodec */
+    hl_seqio_put_text(&w->out,
+                      w->opts.codec_class ? w->opts.codec_class : hl_hcodec_class(w->opts.codec));
+  w->opts.codec_class = NULL;   /* borrowed only until here */
   hl_seqio_put_i32(&w->out, 0); /* metadata: no entries */
   hl_buf_append(&w->out, w->sync, sizeof w->sync);
   w->pos = w->out.len;

@@ -70,6 +70,8 @@ typedef enum hl_seqfile_ctype {
 typedef struct hl_seqfile_write_opts {
   hl_seqfile_ctype_t type; /* NONE: CODEC is not used */
   hl_hcodec_t codec;       /* not HL_HCODEC_NONE unless TYPE is NONE */
+  const char *codec_class; /* the class the header names (borrowed until open
+                            * returns); NULL: hl_hcodec_class(CODEC) */
   size_t block_bytes;      /* BLOCK: 0 = HL_SEQFILE_BLOCK_BYTES */
 } hl_seqfile_write_opts_t;
 

@@ -105,7 +105,7 @@ static const char *write_rc(const char *name, const char *serde, const cols_t *c
   hl_rcfile_writer_t *w = NULL;
   hl_batch_t *batch = hl_batch_create(c->n, c->types);
   CHECK_INT(hl_text_reader_open(T.fs, src, &tf, c->n, c->types, c->names, NULL, &r, &err), HL_OK);
-  CHECK_INT(hl_rcfile_writer_open(T.fs, dst, &fmt, c->n, c->types, c->names, HL_HCODEC_NONE, SYNC,
+  CHECK_INT(hl_rcfile_writer_open(T.fs, dst, &fmt, c->n, c->types, c->names, NULL, SYNC,
                                   group_bytes, &w, &err),
             HL_OK);
   for (;;) {
@@ -434,8 +434,7 @@ TEST(empty_binary) {
   hl_rcfile_writer_t *w = NULL;
   const char *dst = tpath("emptybin.rc");
   unlink(dst);
-  CHECK_INT(hl_rcfile_writer_open(T.fs, dst, &fmt, 1, c.types, c.names, HL_HCODEC_NONE, SYNC, 0, &w,
-                                  &err),
+  CHECK_INT(hl_rcfile_writer_open(T.fs, dst, &fmt, 1, c.types, c.names, NULL, SYNC, 0, &w, &err),
             HL_OK);
   hl_batch_t *batch = hl_batch_create(1, c.types);
   hl_batch_reset(batch);

@@ -400,9 +400,9 @@ static hl_status_t unblock_all(hl_hcodec_t codec, const char *path, const unsign
       if (cap == SIZE_MAX) return corrupt(codec, path, " (bad chunk length)", err);
       if (cap > 0 && hl_buf_reserve(out, cap) < 0) return hl_err_nomem(err);
       size_t got = 0;
-      if (!hl_hcodec_block_decompress(codec, src + pos, clen, (unsigned char *)out->data + out->len,
-                                      cap, &got) ||
-          got > block_left)
+      unsigned char none[1]; /* a chunk of no plain bytes: OUT may have no memory yet */
+      unsigned char *dst = cap ? (unsigned char *)out->data + out->len : none;
+      if (!hl_hcodec_block_decompress(codec, src + pos, clen, dst, cap, &got) || got > block_left)
         return corrupt(codec, path, "", err);
       out->len += got;
       block_left -= got;
@@ -417,6 +417,7 @@ hl_status_t hl_hcodec_decompress(hl_hcodec_t codec, const char *path, const unsi
   hl_buf_reset(out);
   if (n > (size_t)INT32_MAX) return corrupt(codec, path, " (block too large)", err);
   if (n == 0) return HL_OK; /* nothing written: nothing to read */
+  if (max == SIZE_MAX) max--; /* more_room's one past the limit must not wrap */
   switch (codec) {
   case HL_HCODEC_DEFLATE:
   case HL_HCODEC_GZIP:

@@ -468,7 +468,7 @@ static hl_status_t load_group(hl_rcfile_reader_t *r, bool *got, hl_error_t *err)
     if (st != HL_OK) return st;
     if (r->key_plain.len != kn)
       return hl_seqio_corrupt(in, err, "compressed key has the wrong length");
-    key = (const unsigned char *)r->key_plain.data;
+    key = (const unsigned char *)(r->key_plain.len ? r->key_plain.data : "");
   }
   /* the key part */
   size_t kpos = 0, used;

@@ -226,14 +226,17 @@ static hl_status_t next_block_value(hl_seqfile_reader_t *r, const unsigned char 
     }
   }
   int64_t len;
-  size_t used = hl_seqio_vlong_decode((const unsigned char *)r->blk_lens.data + r->lens_pos,
-                                      r->blk_lens.len - r->lens_pos, &len);
+  size_t used = r->lens_pos < r->blk_lens.len ? /* an empty buffer may have no memory */
+                    hl_seqio_vlong_decode((const unsigned char *)r->blk_lens.data + r->lens_pos,
+                                          r->blk_lens.len - r->lens_pos, &len)
+                                              : 0;
   if (used == 0)
     return hl_seqio_corrupt(&r->in, err, "block holds fewer value lengths than records");
   r->lens_pos += used;
   if (len < 0 || (uint64_t)len > r->blk_vals.len - r->vals_pos)
     return hl_seqio_corrupt(&r->in, err, "value length exceeds its block");
-  *v = (const unsigned char *)r->blk_vals.data + r->vals_pos;
+  *v = r->blk_vals.data ? (const unsigned char *)r->blk_vals.data + r->vals_pos
+                        : (const unsigned char *)"";
   *n = (size_t)len;
   r->vals_pos += (size_t)len;
   r->blk_left--;

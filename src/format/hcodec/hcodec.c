@@ -117,6 +117,41 @@ static void bz_free(void *opaque, void *p) {
 }
 
 /* ---------------------------------------------------------------------- */
+/* Contexts                                                                 */
+/* ---------------------------------------------------------------------- */
+
+struct hl_hcodec_ctx {
+  z_stream def; /* deflating: zlib or gzip framing (def_bits) */
+  int def_bits;
+  bool def_live;
+  z_stream inf; /* inflating: either framing */
+  bool inf_live;
+  ZSTD_CCtx *zc;
+  ZSTD_DCtx *zd;
+};
+
+hl_hcodec_ctx_t *hl_hcodec_ctx_new(void) {
+  return hl_calloc(1, sizeof(hl_hcodec_ctx_t));
+}
+
+void hl_hcodec_ctx_free(hl_hcodec_ctx_t *cx) {
+  if (!cx) return;
+  if (cx->def_live) deflateEnd(&cx->def);
+  if (cx->inf_live) inflateEnd(&cx->inf);
+  ZSTD_freeCCtx(cx->zc);
+  ZSTD_freeDCtx(cx->zd);
+  hl_free(cx);
+}
+
+uint64_t hl_hcodec_ctx_mem(const hl_hcodec_ctx_t *cx) {
+  if (!cx) return 0;
+  /* zlib's deflate state at level 6 / memLevel 8 is about 268 KiB, its
+   * inflate state with the window about 40 KiB (zlib's zconf.h formulas) */
+  uint64_t n = sizeof *cx + (cx->def_live ? 268u << 10 : 0) + (cx->inf_live ? 40u << 10 : 0);
+  return n + ZSTD_sizeof_CCtx(cx->zc) + ZSTD_sizeof_DCtx(cx->zd);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Compression                                                              */
 /* ---------------------------------------------------------------------- */
 
@@ -126,33 +161,40 @@ static void put_be32(hl_buf_t *out, size_t v) {
   hl_buf_append(out, b, 4);
 }
 
-static bool compress_zlib(bool gzip, const void *src, size_t n, hl_buf_t *out) {
-  z_stream zs;
-  memset(&zs, 0, sizeof zs);
-  zs.zalloc = z_alloc;
-  zs.zfree = z_free;
-  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, gzip ? 16 + MAX_WBITS : MAX_WBITS, 8,
-                   Z_DEFAULT_STRATEGY) != Z_OK) {
+static bool compress_zlib(hl_hcodec_ctx_t *cx, bool gzip, const void *src, size_t n,
+                          hl_buf_t *out) {
+  int bits = gzip ? 16 + MAX_WBITS : MAX_WBITS;
+  if (cx->def_live && cx->def_bits != bits) {
+    deflateEnd(&cx->def);
+    cx->def_live = false;
+  }
+  if (cx->def_live) {
+    if (deflateReset(&cx->def) != Z_OK) return false;
+  } else {
+    memset(&cx->def, 0, sizeof cx->def);
+    cx->def.zalloc = z_alloc;
+    cx->def.zfree = z_free;
+    if (deflateInit2(&cx->def, Z_DEFAULT_COMPRESSION, Z_DEFLATED, bits, 8, Z_DEFAULT_STRATEGY) !=
+        Z_OK) {
+      out->oom = 1;
+      return true;
+    }
+    cx->def_live = true;
+    cx->def_bits = bits;
+  }
+  z_stream *zs = &cx->def;
+  size_t bound = deflateBound(zs, (uLong)n) + 32;
+  if (hl_buf_reserve(out, bound) < 0) {
     out->oom = 1;
     return true;
   }
-  size_t bound = deflateBound(&zs, (uLong)n) + 32;
-  bool ok = true;
-  if (hl_buf_reserve(out, bound) < 0) {
-    out->oom = 1;
-  } else {
-    zs.next_in = (Bytef *)src;
-    zs.avail_in = (uInt)n;
-    zs.next_out = (Bytef *)out->data + out->len;
-    zs.avail_out = (uInt)bound;
-    int zr = deflate(&zs, Z_FINISH);
-    if (zr == Z_STREAM_END)
-      out->len += bound - zs.avail_out;
-    else
-      ok = false;
-  }
-  deflateEnd(&zs);
-  return ok;
+  zs->next_in = (Bytef *)src;
+  zs->avail_in = (uInt)n;
+  zs->next_out = (Bytef *)out->data + out->len;
+  zs->avail_out = (uInt)bound;
+  if (deflate(zs, Z_FINISH) != Z_STREAM_END) return false;
+  out->len += bound - zs->avail_out;
+  return true;
 }
 
 static bool compress_bzip2(const void *src, size_t n, hl_buf_t *out) {
@@ -180,13 +222,17 @@ static bool compress_bzip2(const void *src, size_t n, hl_buf_t *out) {
   return ok;
 }
 
-static bool compress_zstd(const void *src, size_t n, hl_buf_t *out) {
+static bool compress_zstd(hl_hcodec_ctx_t *cx, const void *src, size_t n, hl_buf_t *out) {
+  if (!cx->zc && !(cx->zc = ZSTD_createCCtx())) {
+    out->oom = 1;
+    return true;
+  }
   size_t bound = ZSTD_compressBound(n);
   if (hl_buf_reserve(out, bound) < 0) {
     out->oom = 1;
     return true;
   }
-  size_t r = ZSTD_compress(out->data + out->len, bound, src, n, ZSTD_LEVEL);
+  size_t r = ZSTD_compressCCtx(cx->zc, out->data + out->len, bound, src, n, ZSTD_LEVEL);
   if (ZSTD_isError(r)) return false;
   out->len += r;
   return true;
@@ -215,18 +261,17 @@ static bool compress_blocks(hl_hcodec_t codec, const char *src, size_t n, hl_buf
   return true;
 }
 
-bool hl_hcodec_compress(hl_hcodec_t codec, const void *src, size_t n, hl_buf_t *out) {
-  if (n > (size_t)INT32_MAX) return false; /* the formats' lengths are Java ints */
-  if (!src) src = "";
+static bool compress_with(hl_hcodec_ctx_t *cx, hl_hcodec_t codec, const void *src, size_t n,
+                          hl_buf_t *out) {
   switch (codec) {
   case HL_HCODEC_DEFLATE:
-    return compress_zlib(false, src, n, out);
+    return compress_zlib(cx, false, src, n, out);
   case HL_HCODEC_GZIP:
-    return compress_zlib(true, src, n, out);
+    return compress_zlib(cx, true, src, n, out);
   case HL_HCODEC_BZIP2:
-    return compress_bzip2(src, n, out);
+    return compress_bzip2(src, n, out); /* libbz2 has no reset */
   case HL_HCODEC_ZSTD:
-    return compress_zstd(src, n, out);
+    return compress_zstd(cx, src, n, out);
   case HL_HCODEC_SNAPPY:
   case HL_HCODEC_LZ4:
     return compress_blocks(codec, src, n, out);
@@ -235,6 +280,19 @@ bool hl_hcodec_compress(hl_hcodec_t codec, const void *src, size_t n, hl_buf_t *
     return true;
   }
   return false;
+}
+
+bool hl_hcodec_compress(hl_hcodec_ctx_t *cx, hl_hcodec_t codec, const void *src, size_t n,
+                        hl_buf_t *out) {
+  if (n > (size_t)INT32_MAX) return false; /* the formats' lengths are Java ints */
+  if (!src) src = "";
+  if (cx) return compress_with(cx, codec, src, n, out);
+  hl_hcodec_ctx_t one;
+  memset(&one, 0, sizeof one);
+  bool ok = compress_with(&one, codec, src, n, out);
+  if (one.def_live) deflateEnd(&one.def);
+  ZSTD_freeCCtx(one.zc);
+  return ok;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -263,33 +321,39 @@ static hl_status_t more_room(hl_buf_t *out, size_t max, size_t *room, hl_error_t
   return HL_OK;
 }
 
-static hl_status_t inflate_all(hl_hcodec_t codec, const char *path, const unsigned char *src,
-                               size_t n, size_t max, hl_buf_t *out, hl_error_t *err) {
-  z_stream zs;
-  memset(&zs, 0, sizeof zs);
-  zs.zalloc = z_alloc;
-  zs.zfree = z_free;
-  /* zlib or gzip headers, whichever the stream has (Hadoop's zlib
-   * decompressor detects them too) */
-  if (inflateInit2(&zs, 32 + MAX_WBITS) != Z_OK) return hl_err_nomem(err);
-  zs.next_in = (Bytef *)src;
-  zs.avail_in = (uInt)n; /* n <= INT32_MAX, checked by the caller */
+static hl_status_t inflate_all(hl_hcodec_ctx_t *cx, hl_hcodec_t codec, const char *path,
+                               const unsigned char *src, size_t n, size_t max, hl_buf_t *out,
+                               hl_error_t *err) {
+  if (cx->inf_live) {
+    if (inflateReset(&cx->inf) != Z_OK) return corrupt(codec, path, "", err);
+  } else {
+    memset(&cx->inf, 0, sizeof cx->inf);
+    cx->inf.zalloc = z_alloc;
+    cx->inf.zfree = z_free;
+    /* zlib or gzip headers, whichever the stream has (Hadoop's zlib
+     * decompressor detects them too) */
+    if (inflateInit2(&cx->inf, 32 + MAX_WBITS) != Z_OK) return hl_err_nomem(err);
+    cx->inf_live = true;
+  }
+  z_stream *zs = &cx->inf;
+  zs->next_in = (Bytef *)src;
+  zs->avail_in = (uInt)n; /* n <= INT32_MAX, checked by the caller */
   hl_status_t st = HL_OK;
   for (;;) {
     size_t room = 0;
     if ((st = more_room(out, max, &room, err)) != HL_OK) break;
-    zs.next_out = (Bytef *)out->data + out->len;
-    zs.avail_out = (uInt)(room > (1u << 30) ? (1u << 30) : room);
-    uInt before = zs.avail_out;
-    int zr = inflate(&zs, Z_NO_FLUSH);
-    out->len += before - zs.avail_out;
+    zs->next_out = (Bytef *)out->data + out->len;
+    zs->avail_out = (uInt)(room > (1u << 30) ? (1u << 30) : room);
+    uInt before = zs->avail_out;
+    int zr = inflate(zs, Z_NO_FLUSH);
+    out->len += before - zs->avail_out;
     if (out->len > max) {
       st = corrupt(codec, path, " (larger than its stated size)", err);
       break;
     }
     if (zr == Z_STREAM_END) {
-      if (zs.avail_in == 0) break;
-      if (inflateReset(&zs) != Z_OK) { /* another member follows */
+      if (zs->avail_in == 0) break;
+      if (inflateReset(zs) != Z_OK) { /* another member follows */
         st = corrupt(codec, path, "", err);
         break;
       }
@@ -299,12 +363,11 @@ static hl_status_t inflate_all(hl_hcodec_t codec, const char *path, const unsign
       st = hl_err_nomem(err);
       break;
     }
-    if (zr != Z_OK || (zs.avail_in == 0 && zs.avail_out != 0)) {
-      st = corrupt(codec, path, zs.avail_in == 0 ? " (truncated)" : "", err);
+    if (zr != Z_OK || (zs->avail_in == 0 && zs->avail_out != 0)) {
+      st = corrupt(codec, path, zs->avail_in == 0 ? " (truncated)" : "", err);
       break;
     }
   }
-  inflateEnd(&zs);
   return st;
 }
 
@@ -348,11 +411,15 @@ static hl_status_t bunzip_all(const char *path, const unsigned char *src, size_t
   return st;
 }
 
-static hl_status_t unzstd_all(const char *path, const unsigned char *src, size_t n, size_t max,
-                              hl_buf_t *out, hl_error_t *err) {
-  ZSTD_DCtx *zd = ZSTD_createDCtx();
-  if (!zd) return hl_err_nomem(err);
-  ZSTD_DCtx_setParameter(zd, ZSTD_d_windowLogMax, WINDOW_LOG_MAX);
+static hl_status_t unzstd_all(hl_hcodec_ctx_t *cx, const char *path, const unsigned char *src,
+                              size_t n, size_t max, hl_buf_t *out, hl_error_t *err) {
+  if (!cx->zd) {
+    if (!(cx->zd = ZSTD_createDCtx())) return hl_err_nomem(err);
+    ZSTD_DCtx_setParameter(cx->zd, ZSTD_d_windowLogMax, WINDOW_LOG_MAX);
+  } else {
+    ZSTD_DCtx_reset(cx->zd, ZSTD_reset_session_only); /* keeps the window limit */
+  }
+  ZSTD_DCtx *zd = cx->zd;
   ZSTD_inBuffer in = {src, n, 0};
   size_t hint = 0;
   hl_status_t st = HL_OK;
@@ -371,7 +438,6 @@ static hl_status_t unzstd_all(const char *path, const unsigned char *src, size_t
       break; /* all input read and the decoder has nothing more to give */
     }
   }
-  ZSTD_freeDCtx(zd);
   return st;
 }
 
@@ -412,20 +478,17 @@ static hl_status_t unblock_all(hl_hcodec_t codec, const char *path, const unsign
   return HL_OK;
 }
 
-hl_status_t hl_hcodec_decompress(hl_hcodec_t codec, const char *path, const unsigned char *src,
-                                 size_t n, size_t max, hl_buf_t *out, hl_error_t *err) {
-  hl_buf_reset(out);
-  if (n > (size_t)INT32_MAX) return corrupt(codec, path, " (block too large)", err);
-  if (n == 0) return HL_OK; /* nothing written: nothing to read */
-  if (max == SIZE_MAX) max--; /* more_room's one past the limit must not wrap */
+static hl_status_t decompress_with(hl_hcodec_ctx_t *cx, hl_hcodec_t codec, const char *path,
+                                   const unsigned char *src, size_t n, size_t max, hl_buf_t *out,
+                                   hl_error_t *err) {
   switch (codec) {
   case HL_HCODEC_DEFLATE:
   case HL_HCODEC_GZIP:
-    return inflate_all(codec, path, src, n, max, out, err);
+    return inflate_all(cx, codec, path, src, n, max, out, err);
   case HL_HCODEC_BZIP2:
     return bunzip_all(path, src, n, max, out, err);
   case HL_HCODEC_ZSTD:
-    return unzstd_all(path, src, n, max, out, err);
+    return unzstd_all(cx, path, src, n, max, out, err);
   case HL_HCODEC_SNAPPY:
   case HL_HCODEC_LZ4:
     return unblock_all(codec, path, src, n, max, out, err);
@@ -435,4 +498,20 @@ hl_status_t hl_hcodec_decompress(hl_hcodec_t codec, const char *path, const unsi
   if (n > max) return corrupt(codec, path, " (larger than its stated size)", err);
   hl_buf_append(out, src, n);
   return out->oom ? hl_err_nomem(err) : HL_OK;
+}
+
+hl_status_t hl_hcodec_decompress(hl_hcodec_ctx_t *cx, hl_hcodec_t codec, const char *path,
+                                 const unsigned char *src, size_t n, size_t max, hl_buf_t *out,
+                                 hl_error_t *err) {
+  hl_buf_reset(out);
+  if (n > (size_t)INT32_MAX) return corrupt(codec, path, " (block too large)", err);
+  if (n == 0) return HL_OK;   /* nothing written: nothing to read */
+  if (max == SIZE_MAX) max--; /* more_room's one past the limit must not wrap */
+  if (cx) return decompress_with(cx, codec, path, src, n, max, out, err);
+  hl_hcodec_ctx_t one;
+  memset(&one, 0, sizeof one);
+  hl_status_t st = decompress_with(&one, codec, path, src, n, max, out, err);
+  if (one.inf_live) inflateEnd(&one.inf);
+  ZSTD_freeDCtx(one.zd);
+  return st;
 }

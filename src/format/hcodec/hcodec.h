@@ -82,17 +82,32 @@ bool hl_hcodec_block_decompress(hl_hcodec_t codec, const unsigned char *chunk, s
 
 /* ------------------------------------------------ whole buffers */
 
+/* Codec state kept between buffers (zlib streams, zstd contexts), so that
+ * a writer compressing every value on its own (SequenceFile RECORD) or a
+ * reader of such a file does not set a codec up per value, as Hadoop
+ * reuses its pooled Compressor / Decompressor.  Opaque, heap; NULL from
+ * new on OOM.  One per reader or writer: not shared between threads. */
+typedef struct hl_hcodec_ctx hl_hcodec_ctx_t;
+hl_hcodec_ctx_t *hl_hcodec_ctx_new(void);
+void hl_hcodec_ctx_free(hl_hcodec_ctx_t *cx); /* NULL is a no-op */
+/* Bytes of memory CX holds (NULL: 0). */
+uint64_t hl_hcodec_ctx_mem(const hl_hcodec_ctx_t *cx);
+
 /* Appends to OUT the one complete stream CODEC writes for SRC[0..n) (n may
- * be 0: an empty stream, e.g. a block framing of one 0 length).  Memory
+ * be 0: an empty stream, e.g. a block framing of one 0 length).  CX (NULL:
+ * a context for this call only) carries codec state between calls.  Memory
  * failures set OUT->oom (checked by the caller); false when the library
  * refuses (not expected). */
-bool hl_hcodec_compress(hl_hcodec_t codec, const void *src, size_t n, hl_buf_t *out);
+bool hl_hcodec_compress(hl_hcodec_ctx_t *cx, hl_hcodec_t codec, const void *src, size_t n,
+                        hl_buf_t *out);
 /* Decompresses the complete stream SRC[0..n) into OUT (reset first).  More
  * than MAX plain bytes, a truncated stream, trailing bytes or corrupt data
  * are HL_CORRUPT XX001 `cannot read "<PATH>": corrupt <codec> data ...`.
  * Several gzip / bzip2 members or zstd frames in a row are read as one
- * stream, as Hadoop's decompressor streams read them. */
-hl_status_t hl_hcodec_decompress(hl_hcodec_t codec, const char *path, const unsigned char *src,
-                                 size_t n, size_t max, hl_buf_t *out, hl_error_t *err);
+ * stream, as Hadoop's decompressor streams read them.  CX as for
+ * hl_hcodec_compress. */
+hl_status_t hl_hcodec_decompress(hl_hcodec_ctx_t *cx, hl_hcodec_t codec, const char *path,
+                                 const unsigned char *src, size_t n, size_t max, hl_buf_t *out,
+                                 hl_error_t *err);
 
 #endif

@@ -281,6 +281,7 @@ struct hl_rcfile_reader {
   int64_t file_cols;
   bool compressed, empty;
   hl_hcodec_t codec;
+  hl_hcodec_ctx_t *cx; /* codec state reused from buffer to buffer */
   uint8_t sync[HL_SEQIO_SYNC_SIZE];
   unsigned char *key, *val; /* current row group's key and value bytes (heap) */
   size_t key_cap, val_cap;
@@ -382,6 +383,7 @@ hl_status_t hl_rcfile_reader_open(hl_stor_t *fs, const char *path, const hl_rcfi
   if (st == HL_OK) st = hl_seqio_in_open(&r->in, fs, path, err);
   if (st == HL_OK && r->in.size == 0) r->empty = true; /* Hive's empty bucket files */
   if (st == HL_OK && !r->empty) st = read_header(r, err);
+  if (st == HL_OK && r->compressed && !(r->cx = hl_hcodec_ctx_new())) st = hl_err_nomem(err);
   if (st != HL_OK) {
     hl_rcfile_reader_close(r);
     return st;
@@ -393,6 +395,7 @@ hl_status_t hl_rcfile_reader_open(hl_stor_t *fs, const char *path, const hl_rcfi
 void hl_rcfile_reader_close(hl_rcfile_reader_t *r) {
   if (!r) return;
   hl_seqio_in_close(&r->in);
+  hl_hcodec_ctx_free(r->cx);
   hl_text_reader_close(r->dec);
   if (r->cols)
     for (int col = 0; col < r->n_cols; col++)
@@ -463,8 +466,8 @@ static hl_status_t load_group(hl_rcfile_reader_t *r, bool *got, hl_error_t *err)
   const unsigned char *key = r->key;
   size_t kn = (size_t)key_len;
   if (r->compressed) {
-    st = hl_hcodec_decompress(r->codec, in->path, r->key, (size_t)stored_key_len, kn, &r->key_plain,
-                              err);
+    st = hl_hcodec_decompress(r->cx, r->codec, in->path, r->key, (size_t)stored_key_len, kn,
+                              &r->key_plain, err);
     if (st != HL_OK) return st;
     if (r->key_plain.len != kn)
       return hl_seqio_corrupt(in, err, "compressed key has the wrong length");
@@ -511,7 +514,7 @@ static hl_status_t load_group(hl_rcfile_reader_t *r, bool *got, hl_error_t *err)
     c->data_pos = 0;
     if (c->nulled) continue;
     if (r->compressed) {
-      st = hl_hcodec_decompress(r->codec, in->path, data, (size_t)col_len, (size_t)plain_len,
+      st = hl_hcodec_decompress(r->cx, r->codec, in->path, data, (size_t)col_len, (size_t)plain_len,
                                 &c->plain, err);
       if (st != HL_OK) return st;
       if (c->plain.len != (size_t)plain_len)
@@ -624,13 +627,14 @@ struct hl_rcfile_writer {
   uint8_t sync[HL_SEQIO_SYNC_SIZE];
   size_t group_bytes;
   wcol_t *cols;
-  int64_t rows;       /* rows buffered */
-  size_t buffered;    /* cell bytes buffered */
-  hl_buf_t cell, key; /* scratch */
-  hl_buf_t out;       /* bytes not yet appended */
-  hl_hcodec_t codec;  /* HL_HCODEC_NONE: not compressed */
-  hl_buf_t packed;    /* compressed: the row group's column streams back to back */
-  hl_buf_t kpacked;   /* compressed: the key's stream */
+  int64_t rows;        /* rows buffered */
+  size_t buffered;     /* cell bytes buffered */
+  hl_buf_t cell, key;  /* scratch */
+  hl_buf_t out;        /* bytes not yet appended */
+  hl_hcodec_t codec;   /* HL_HCODEC_NONE: not compressed */
+  hl_hcodec_ctx_t *cx; /* codec state reused from buffer to buffer */
+  hl_buf_t packed;     /* compressed: the row group's column streams back to back */
+  hl_buf_t kpacked;    /* compressed: the key's stream */
   uint64_t pos, last_sync;
   uint64_t raw_bytes;
   bool failed;
@@ -638,6 +642,7 @@ struct hl_rcfile_writer {
 
 static void writer_free(hl_rcfile_writer_t *w) {
   hl_text_writer_close(w->enc, NULL);
+  hl_hcodec_ctx_free(w->cx);
   if (w->cols)
     for (int col = 0; col < w->n_cols; col++) {
       hl_buf_fini(&w->cols[col].data);
@@ -696,7 +701,8 @@ hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfi
   w->group_bytes = group_bytes ? group_bytes : HL_RCFILE_GROUP_BYTES;
   w->path = hl_strdup(path);
   w->cols = hl_calloc((size_t)(n_cols ? n_cols : 1), sizeof(wcol_t));
-  if (!w->path || !w->cols) {
+  if (kind != HL_HCODEC_NONE) w->cx = hl_hcodec_ctx_new();
+  if (!w->path || !w->cols || (kind != HL_HCODEC_NONE && !w->cx)) {
     writer_free(w);
     return hl_err_nomem(err);
   }
@@ -784,7 +790,8 @@ static hl_status_t flush_group(hl_rcfile_writer_t *w, hl_error_t *err) {
     size_t stored = c->data.len;
     if (packed) {
       size_t before = w->packed.len;
-      if (c->data.oom || !hl_hcodec_compress(w->codec, c->data.data, c->data.len, &w->packed) ||
+      if (c->data.oom ||
+          !hl_hcodec_compress(w->cx, w->codec, c->data.data, c->data.len, &w->packed) ||
           w->packed.oom)
         return codec_failed(w, &w->packed, err);
       stored = w->packed.len - before;
@@ -799,7 +806,8 @@ static hl_status_t flush_group(hl_rcfile_writer_t *w, hl_error_t *err) {
   const hl_buf_t *stored_key = &w->key;
   if (packed) {
     hl_buf_reset(&w->kpacked);
-    if (!hl_hcodec_compress(w->codec, w->key.data, w->key.len, &w->kpacked) || w->kpacked.oom)
+    if (!hl_hcodec_compress(w->cx, w->codec, w->key.data, w->key.len, &w->kpacked) ||
+        w->kpacked.oom)
       return codec_failed(w, &w->kpacked, err);
     stored_key = &w->kpacked;
   }
@@ -904,7 +912,8 @@ void hl_rcfile_writer_abort(hl_rcfile_writer_t *w) {
 }
 
 uint64_t hl_rcfile_writer_mem(const hl_rcfile_writer_t *w) {
-  uint64_t n = sizeof *w + w->cell.cap + w->key.cap + w->out.cap + w->packed.cap + w->kpacked.cap;
+  uint64_t n = sizeof *w + w->cell.cap + w->key.cap + w->out.cap + w->packed.cap + w->kpacked.cap +
+               hl_hcodec_ctx_mem(w->cx);
   if (w->enc) n += hl_text_writer_mem(w->enc);
   for (int col = 0; w->cols && col < w->n_cols; col++)
     n += sizeof w->cols[col] + w->cols[col].data.cap + w->cols[col].lens.cap;

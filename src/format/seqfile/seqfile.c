@@ -40,6 +40,7 @@ struct hl_seqfile_reader {
   bool value_is_text;    /* Text values, else BytesWritable */
   bool compressed, block;
   hl_hcodec_t codec;
+  hl_hcodec_ctx_t *cx; /* codec state reused from value to value */
   uint8_t sync[HL_SEQIO_SYNC_SIZE];
   bool empty;         /* a 0-byte file: no rows (Hive writes those for empty buckets) */
   unsigned char *rec; /* raw record (heap) */
@@ -127,6 +128,7 @@ hl_status_t hl_seqfile_reader_open(hl_stor_t *fs, const char *path, const hl_tex
   if (st == HL_OK) st = hl_seqio_in_open(&r->in, fs, path, err);
   if (st == HL_OK && r->in.size == 0) r->empty = true;
   if (st == HL_OK && !r->empty) st = read_header(r, err);
+  if (st == HL_OK && r->compressed && !(r->cx = hl_hcodec_ctx_new())) st = hl_err_nomem(err);
   if (st != HL_OK) {
     hl_seqfile_reader_close(r);
     return st;
@@ -138,6 +140,7 @@ hl_status_t hl_seqfile_reader_open(hl_stor_t *fs, const char *path, const hl_tex
 void hl_seqfile_reader_close(hl_seqfile_reader_t *r) {
   if (!r) return;
   hl_seqio_in_close(&r->in);
+  hl_hcodec_ctx_free(r->cx);
   hl_text_reader_close(r->dec);
   hl_free(r->rec);
   hl_buf_fini(&r->plain);
@@ -185,8 +188,8 @@ static hl_status_t block_buffer(hl_seqfile_reader_t *r, hl_buf_t *out, hl_error_
     return hl_seqio_corrupt(&r->in, err, "bad compressed block length");
   if ((st = grow_rec(r, (size_t)n, err)) != HL_OK) return st;
   if ((st = hl_seqio_in_read(&r->in, r->rec, (size_t)n, err)) != HL_OK) return st;
-  return hl_hcodec_decompress(r->codec, r->in.path, r->rec, (size_t)n, HL_SEQIO_MAX_CHUNK, out,
-                              err);
+  return hl_hcodec_decompress(r->cx, r->codec, r->in.path, r->rec, (size_t)n, HL_SEQIO_MAX_CHUNK,
+                              out, err);
 }
 
 /* Loads the next block; *got false at end of file. */
@@ -266,8 +269,8 @@ static hl_status_t next_record_value(hl_seqfile_reader_t *r, const unsigned char
   if ((st = grow_rec(r, vlen ? vlen : 1, err)) != HL_OK) return st;
   if ((st = hl_seqio_in_read(&r->in, r->rec, vlen, err)) != HL_OK) return st;
   if (r->compressed) {
-    st = hl_hcodec_decompress(r->codec, r->in.path, r->rec, vlen, HL_SEQIO_MAX_CHUNK, &r->plain,
-                              err);
+    st = hl_hcodec_decompress(r->cx, r->codec, r->in.path, r->rec, vlen, HL_SEQIO_MAX_CHUNK,
+                              &r->plain, err);
     if (st != HL_OK) return st;
     *v = (const unsigned char *)(r->plain.len ? r->plain.data : "");
     *n = r->plain.len;
@@ -321,6 +324,7 @@ struct hl_seqfile_writer {
   char *path;
   hl_text_writer_t *enc; /* row encoder */
   hl_seqfile_write_opts_t opts;
+  hl_hcodec_ctx_t *cx; /* codec state reused from value to value */
   uint8_t sync[HL_SEQIO_SYNC_SIZE];
   hl_buf_t out;       /* bytes not yet appended to the file */
   uint64_t pos;       /* file position after out */
@@ -337,6 +341,7 @@ struct hl_seqfile_writer {
 
 static void writer_free(hl_seqfile_writer_t *w) {
   hl_text_writer_close(w->enc, NULL);
+  hl_hcodec_ctx_free(w->cx);
   hl_buf_fini(&w->out);
   hl_buf_fini(&w->value);
   hl_buf_fini(&w->packed);
@@ -386,7 +391,8 @@ hl_status_t hl_seqfile_writer_open(hl_stor_t *fs, const char *path, const hl_tex
   if (w->opts.block_bytes > HL_SEQIO_MAX_CHUNK / 2) w->opts.block_bytes = HL_SEQIO_MAX_CHUNK / 2;
   w->fs = fs;
   w->path = hl_strdup(path);
-  if (!w->path) {
+  if (w->opts.type != HL_SEQFILE_NONE) w->cx = hl_hcodec_ctx_new();
+  if (!w->path || (w->opts.type != HL_SEQFILE_NONE && !w->cx)) {
     writer_free(w);
     return hl_err_nomem(err);
   }
@@ -468,7 +474,7 @@ static hl_status_t put_record(hl_seqfile_writer_t *w, const char *row, size_t n,
     hl_buf_reset(&w->packed);
     put_value(w, &w->value, row, n);
     if (w->value.oom) return hl_err_nomem(err);
-    if (!hl_hcodec_compress(w->opts.codec, w->value.data, w->value.len, &w->packed) ||
+    if (!hl_hcodec_compress(w->cx, w->opts.codec, w->value.data, w->value.len, &w->packed) ||
         w->packed.oom)
       return codec_failed(w, err);
     v = w->packed.data;
@@ -506,7 +512,7 @@ static hl_status_t flush_block(hl_seqfile_writer_t *w, hl_error_t *err) {
   for (int i = 0; i < 4; i++) {
     if (parts[i]->oom) return hl_err_nomem(err);
     hl_buf_reset(&w->packed);
-    if (!hl_hcodec_compress(w->opts.codec, parts[i]->data, parts[i]->len, &w->packed) ||
+    if (!hl_hcodec_compress(w->cx, w->opts.codec, parts[i]->data, parts[i]->len, &w->packed) ||
         w->packed.oom)
       return codec_failed(w, err);
     if (w->packed.len > (size_t)INT32_MAX) return too_long(w, err);
@@ -585,7 +591,8 @@ void hl_seqfile_writer_abort(hl_seqfile_writer_t *w) {
 
 uint64_t hl_seqfile_writer_mem(const hl_seqfile_writer_t *w) {
   return sizeof *w + w->out.cap + w->value.cap + w->packed.cap + w->key_lens.cap + w->keys.cap +
-         w->val_lens.cap + w->vals.cap + (w->enc ? hl_text_writer_mem(w->enc) : 0);
+         w->val_lens.cap + w->vals.cap + hl_hcodec_ctx_mem(w->cx) +
+         (w->enc ? hl_text_writer_mem(w->enc) : 0);
 }
 
 uint64_t hl_seqfile_writer_raw_bytes(const hl_seqfile_writer_t *w) {

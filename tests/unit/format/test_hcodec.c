@@ -51,22 +51,23 @@ TEST(names) {
 
 /* Compresses SRC[0..n) with CODEC and checks it decompresses to the same
  * bytes; returns the compressed stream in OUT. */
-static void round_trip(hl_hcodec_t codec, const char *src, size_t n, hl_buf_t *out) {
+static void round_trip(hl_hcodec_ctx_t *cx, hl_hcodec_t codec, const char *src, size_t n,
+                       hl_buf_t *out) {
   hl_buf_reset(out);
-  CHECK(hl_hcodec_compress(codec, src, n, out));
+  CHECK(hl_hcodec_compress(cx, codec, src, n, out));
   CHECK(!out->oom);
   hl_buf_t back;
   hl_buf_init(&back);
   hl_error_t err;
   hl_err_init(&err);
-  CHECK_INT(
-      hl_hcodec_decompress(codec, "f", (const unsigned char *)out->data, out->len, n, &back, &err),
-      HL_OK);
+  CHECK_INT(hl_hcodec_decompress(cx, codec, "f", (const unsigned char *)out->data, out->len, n,
+                                 &back, &err),
+            HL_OK);
   CHECK_INT(back.len, n);
   CHECK(n == 0 || memcmp(back.data, src, n) == 0);
   if (n > 0) { /* one byte less room than the plain bytes: refused */
-    CHECK_INT(hl_hcodec_decompress(codec, "f", (const unsigned char *)out->data, out->len, n - 1,
-                                   &back, &err),
+    CHECK_INT(hl_hcodec_decompress(cx, codec, "f", (const unsigned char *)out->data, out->len,
+                                   n - 1, &back, &err),
               HL_CORRUPT);
     CHECK_STR(err.sqlstate, "XX001");
     hl_err_clear(&err);
@@ -80,41 +81,46 @@ TEST(round_trips) {
   CHECK(data != NULL);
   hl_buf_t out;
   hl_buf_init(&out);
+  hl_hcodec_ctx_t *cx = hl_hcodec_ctx_new(); /* one context for every codec and buffer */
+  CHECK(cx != NULL);
   for (size_t k = 0; k < N_ALL; k++) {
-    round_trip(ALL[k], NULL, 0, &out);
-    round_trip(ALL[k], "x", 1, &out);
+    round_trip(cx, ALL[k], NULL, 0, &out);
+    round_trip(cx, ALL[k], "x", 1, &out);
     for (size_t i = 0; i < big; i++)
       data[i] = (char)("row 123 of the table\n"[i % 21]);
-    round_trip(ALL[k], data, big, &out);
+    round_trip(cx, ALL[k], data, big, &out);
     for (size_t i = 0; i < big; i++)
       data[i] = (char)rnd();
-    round_trip(ALL[k], data, big, &out);
+    round_trip(cx, ALL[k], data, big, &out);
   }
   /* block framing: one block of the plain length, then chunks */
-  round_trip(HL_HCODEC_SNAPPY, NULL, 0, &out);
+  round_trip(cx, HL_HCODEC_SNAPPY, NULL, 0, &out);
   CHECK_INT(out.len, 4);
   CHECK(memcmp(out.data, "\0\0\0\0", 4) == 0);
-  round_trip(HL_HCODEC_LZ4, data, big, &out);
+  round_trip(cx, HL_HCODEC_LZ4, data, big, &out);
   const unsigned char *p = (const unsigned char *)out.data;
   CHECK_INT((size_t)p[0] << 24 | (size_t)p[1] << 16 | (size_t)p[2] << 8 | p[3], big);
   size_t clen = (size_t)p[4] << 24 | (size_t)p[5] << 16 | (size_t)p[6] << 8 | p[7];
   CHECK(8 + clen < out.len); /* more chunks follow */
+  CHECK(hl_hcodec_ctx_mem(cx) > 0);
+  hl_hcodec_ctx_free(cx);
   hl_buf_fini(&out);
   free(data);
 }
 
 TEST(members) {
+  hl_hcodec_ctx_t *cx = NULL; /* one-shot contexts */
   /* two streams back to back read as one: gzip, bzip2, zstd, zlib */
   hl_hcodec_t multi[] = {HL_HCODEC_GZIP, HL_HCODEC_BZIP2, HL_HCODEC_ZSTD, HL_HCODEC_DEFLATE};
   for (size_t k = 0; k < sizeof multi / sizeof multi[0]; k++) {
     hl_buf_t two, back;
     hl_buf_init(&two);
     hl_buf_init(&back);
-    CHECK(hl_hcodec_compress(multi[k], "abc", 3, &two));
-    CHECK(hl_hcodec_compress(multi[k], "defg", 4, &two));
+    CHECK(hl_hcodec_compress(cx, multi[k], "abc", 3, &two));
+    CHECK(hl_hcodec_compress(cx, multi[k], "defg", 4, &two));
     hl_error_t err;
     hl_err_init(&err);
-    CHECK_INT(hl_hcodec_decompress(multi[k], "f", (const unsigned char *)two.data, two.len, 100,
+    CHECK_INT(hl_hcodec_decompress(cx, multi[k], "f", (const unsigned char *)two.data, two.len, 100,
                                    &back, &err),
               HL_OK);
     CHECK_INT(back.len, 7);
@@ -122,9 +128,13 @@ TEST(members) {
     hl_buf_fini(&two);
     hl_buf_fini(&back);
   }
+  (void)cx;
 }
 
 TEST(damaged) {
+  /* a context reused after every error: each call starts clean */
+  hl_hcodec_ctx_t *cx = hl_hcodec_ctx_new();
+  CHECK(cx != NULL);
   char plain[3000];
   for (size_t i = 0; i < sizeof plain; i++)
     plain[i] = (char)("abcdefgh"[rnd() % 8]);
@@ -132,14 +142,14 @@ TEST(damaged) {
     hl_buf_t out, back;
     hl_buf_init(&out);
     hl_buf_init(&back);
-    CHECK(hl_hcodec_compress(ALL[k], plain, sizeof plain, &out));
+    CHECK(hl_hcodec_compress(cx, ALL[k], plain, sizeof plain, &out));
     hl_error_t err;
     hl_err_init(&err);
     /* every truncation: an error, never a read past the cut (ASan) */
     for (size_t cut = 1; cut < out.len; cut++) {
       unsigned char *copy = malloc(cut);
       memcpy(copy, out.data, cut);
-      hl_status_t st = hl_hcodec_decompress(ALL[k], "f", copy, cut, sizeof plain, &back, &err);
+      hl_status_t st = hl_hcodec_decompress(cx, ALL[k], "f", copy, cut, sizeof plain, &back, &err);
       CHECK(st == HL_CORRUPT);
       if (st != HL_CORRUPT) printf("codec %s cut %zu\n", hl_hcodec_name(ALL[k]), cut);
       hl_err_clear(&err);
@@ -147,7 +157,7 @@ TEST(damaged) {
     }
     /* garbage after the stream */
     hl_buf_append(&out, "\x01\x02\x03\x04\x05", 5);
-    CHECK_INT(hl_hcodec_decompress(ALL[k], "f", (const unsigned char *)out.data, out.len,
+    CHECK_INT(hl_hcodec_decompress(cx, ALL[k], "f", (const unsigned char *)out.data, out.len,
                                    sizeof plain, &back, &err),
               HL_CORRUPT);
     hl_err_clear(&err);
@@ -155,8 +165,8 @@ TEST(damaged) {
     out.len -= 5;
     for (size_t i = 0; i < out.len; i++) {
       out.data[i] ^= 0x5a;
-      hl_status_t st = hl_hcodec_decompress(ALL[k], "f", (const unsigned char *)out.data, out.len,
-                                            sizeof plain, &back, &err);
+      hl_status_t st = hl_hcodec_decompress(cx, ALL[k], "f", (const unsigned char *)out.data,
+                                            out.len, sizeof plain, &back, &err);
       CHECK(st == HL_OK || st == HL_CORRUPT);
       CHECK(st != HL_OK || back.len <= sizeof plain);
       hl_err_clear(&err);
@@ -165,6 +175,7 @@ TEST(damaged) {
     hl_buf_fini(&out);
     hl_buf_fini(&back);
   }
+  hl_hcodec_ctx_free(cx);
 }
 
 int main(void) {

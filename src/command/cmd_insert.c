@@ -281,6 +281,48 @@ static hl_status_t avro_output(writer_t *w, wtable_t *wt, hl_arena_t *arena, hl_
   return codec ? hl_avro_codec_from_name(codec, &wt->av_codec, err) : HL_OK;
 }
 
+/* SequenceFile and RCFile compression, as Hive's Utilities.createSequenceWriter
+ * and RCFileOutputFormat: off unless hive.exec.compress.output=true; then
+ * the codec class of mapreduce.output.fileoutputformat.compress.codec
+ * (mapred.output.compression.codec; DefaultCodec by default), and for
+ * SequenceFiles the CompressionType of
+ * mapreduce.output.fileoutputformat.compress.type
+ * (mapred.output.compression.type; RECORD by default, as
+ * SequenceFileOutputFormat.getOutputCompressionType) with blocks of
+ * io.seqfile.compress.blocksize bytes. */
+static hl_status_t seq_rc_output(writer_t *w, wtable_t *wt, hl_error_t *err) {
+  memset(&wt->seq_opts, 0, sizeof wt->seq_opts);
+  wt->rc_codec = NULL;
+  if (!hl_cmd_setting_true(w->s, "hive.exec.compress.output")) return HL_OK;
+  const char *codec = hl_session_get(w->s, "mapreduce.output.fileoutputformat.compress.codec");
+  if (!codec) codec = hl_session_get(w->s, "mapred.output.compression.codec");
+  if (!codec) codec = "org.apache.hadoop.io.compress.DefaultCodec";
+  hl_hcodec_t c = HL_HCODEC_NONE;
+  const char *cls = hl_hcodec_from_name(codec, &c);
+  if (!cls)
+    return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "compression codec \"%s\" is not supported for %s output (DefaultCodec, "
+                      "DeflateCodec, GzipCodec, BZip2Codec, SnappyCodec, Lz4Codec or "
+                      "ZStandardCodec)",
+                      codec, wt->seqfile ? "SEQUENCEFILE" : "RCFILE");
+  if (wt->rcfile) {
+    wt->rc_codec = cls;
+    return HL_OK;
+  }
+  const char *type = hl_session_get(w->s, "mapreduce.output.fileoutputformat.compress.type");
+  if (!type) type = hl_session_get(w->s, "mapred.output.compression.type");
+  hl_status_t rc = hl_seqfile_ctype_parse(type ? type : "RECORD", &wt->seq_opts.type, err);
+  uint64_t block = HL_SEQFILE_BLOCK_BYTES;
+  if (rc == HL_OK)
+    rc = hl_session_get_u64(w->s, "io.seqfile.compress.blocksize", HL_SEQFILE_BLOCK_BYTES, &block,
+                            err);
+  if (rc != HL_OK) return rc;
+  wt->seq_opts.codec = c;
+  wt->seq_opts.codec_class = cls;
+  wt->seq_opts.block_bytes = (size_t)block;
+  return HL_OK;
+}
+
 static hl_status_t plan_buckets(writer_t *w, wtable_t *wt, long pos, hl_error_t *err) {
   hl_table_t *t = wt->t;
   const hl_cat_table_t *c = wt->store ? wt->store : t->cat;
@@ -506,6 +548,10 @@ static hl_status_t plan_table(writer_t *w, wtable_t *wt, const hl_ast_insert_t *
   }
   if (!wt->parquet && !wt->rcfile && !wt->orc && !wt->seqfile && !wt->avro && codec) {
     hl_status_t rc = hl_cmd_text_codec_ext(codec, &wt->text_ext, err);
+    if (rc != HL_OK) return hl_err_position(err, ins ? ins->pos : 0), rc;
+  }
+  if (wt->seqfile || wt->rcfile) {
+    hl_status_t rc = seq_rc_output(w, wt, err);
     if (rc != HL_OK) return hl_err_position(err, ins ? ins->pos : 0), rc;
   }
   /* LazySimpleSerDe text refuses what it could not read back */

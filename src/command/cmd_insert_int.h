@@ -87,7 +87,9 @@ typedef struct wtable {
   const char *text_ext;
   hl_orc_write_options_t orc_opts;
   hl_rcfile_format_t rc_fmt;
-  hl_text_guard_t guard; /* LazySimpleSerDe text: values it could not read back */
+  hl_seqfile_write_opts_t seq_opts; /* SequenceFile compression */
+  const char *rc_codec;             /* RCFile compression: codec class (static), NULL none */
+  hl_text_guard_t guard;            /* LazySimpleSerDe text: values it could not read back */
   hl_parquet_write_options_t pq_opts;
   int n_dyn;          /* the last n_dyn keys are dynamic */
   char **static_vals; /* n_part entries, the first n_part - n_dyn set */

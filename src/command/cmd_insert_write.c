@@ -141,16 +141,16 @@ static hl_status_t file_open(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, 
   if (wt->parquet)
     rc = hl_parquet_writer_open(fs, path, t->n_data, t->types, t->names, &wt->pq_opts, &f->pw, err);
   else if (wt->seqfile)
-    rc = hl_seqfile_writer_open(fs, path, &wt->fmt, t->n_data, t->types, t->names, NULL, &f->sw,
-                                err);
+    rc = hl_seqfile_writer_open(fs, path, &wt->fmt, t->n_data, t->types, t->names, &wt->seq_opts,
+                                NULL, &f->sw, err);
   else if (wt->orc)
     rc = hl_orc_writer_open(fs, path, &wt->orc_opts, t->n_data, t->types, t->names, &f->ow, err);
   else if (wt->avro)
     rc = hl_avro_writer_open(fs, path, wt->av_schema, wt->av_codec, 0, NULL, t->n_data, t->types,
                              (const char *const *)t->names, &f->aw, err);
   else if (wt->rcfile)
-    rc = hl_rcfile_writer_open(fs, path, &wt->rc_fmt, t->n_data, t->types, t->names, NULL, 0,
-                               &f->rw, err);
+    rc = hl_rcfile_writer_open(fs, path, &wt->rc_fmt, t->n_data, t->types, t->names, wt->rc_codec,
+                               NULL, 0, &f->rw, err);
   else
     rc = hl_text_writer_open(fs, path, &wt->fmt, t->n_data, t->types, t->names, &f->w, err);
   return rc;

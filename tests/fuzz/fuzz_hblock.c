@@ -1,6 +1,6 @@
 /*
  * fuzz_hblock.c -- libFuzzer target for the text codecs' decoders
- * (src/format/text/text_io.c, text_hblock.c): arbitrary bytes are written
+ * (src/format/text/text_io.c, src/format/hcodec/hcodec_block.c): arbitrary bytes are written
  * to a temporary file named .snappy, .lz4 (Hadoop's block framing), .bz2
  * or .deflate and read through hl_text_src_* in reads of a size the input
  * picks.  Any crash, sanitizer report, leak, hang or allocation beyond
@@ -14,7 +14,7 @@
  *
  *   clang -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
  *     -Iinclude -Isrc tests/fuzz/fuzz_hblock.c src/format/text/text_io.c \
- *     src/format/text/text_hblock.c src/storage/stor_local.c src/storage/stor_util.c \
+ *     src/format/hcodec/hcodec_block.c src/storage/stor_local.c src/storage/stor_util.c \
  *     src/util/[a-z]*.c $(pkg-config --cflags --libs zlib libzstd snappy liblz4) -lbz2 \
  *     -lm -lpthread -o fuzz_hblock
  */

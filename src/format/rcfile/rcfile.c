@@ -33,6 +33,7 @@
 
 #include "format/lazybin/lazybin.h"
 
+#include "format/hcodec/hcodec.h"
 #include "format/seqfile/seq_io.h"
 #include "util/mem.h"
 
@@ -279,7 +280,8 @@ struct hl_rcfile_reader {
   bool *projected;
   int64_t file_cols;
   bool compressed, empty;
-  hl_seqio_codec_t codec;
+  hl_hcodec_t codec;
+  hl_hcodec_ctx_t *cx; /* codec state reused from buffer to buffer */
   uint8_t sync[HL_SEQIO_SYNC_SIZE];
   unsigned char *key, *val; /* current row group's key and value bytes (heap) */
   size_t key_cap, val_cap;
@@ -334,7 +336,7 @@ static hl_status_t read_header(hl_rcfile_reader_t *r, hl_error_t *err) {
   }
   if (st == HL_OK && r->compressed) {
     st = hl_seqio_in_text(in, 4096, &codec, err);
-    if (st == HL_OK) st = hl_seqio_codec_lookup(in, codec, &r->codec, err);
+    if (st == HL_OK) st = hl_hcodec_lookup(in->path, codec, &r->codec, err);
   }
   if (st == HL_OK) st = hl_seqio_in_metadata(in, COLUMN_NUMBER, &ncols, err);
   if (st == HL_OK) st = hl_seqio_in_read(in, r->sync, HL_SEQIO_SYNC_SIZE, err);
@@ -381,6 +383,7 @@ hl_status_t hl_rcfile_reader_open(hl_stor_t *fs, const char *path, const hl_rcfi
   if (st == HL_OK) st = hl_seqio_in_open(&r->in, fs, path, err);
   if (st == HL_OK && r->in.size == 0) r->empty = true; /* Hive's empty bucket files */
   if (st == HL_OK && !r->empty) st = read_header(r, err);
+  if (st == HL_OK && r->compressed && !(r->cx = hl_hcodec_ctx_new())) st = hl_err_nomem(err);
   if (st != HL_OK) {
     hl_rcfile_reader_close(r);
     return st;
@@ -392,6 +395,7 @@ hl_status_t hl_rcfile_reader_open(hl_stor_t *fs, const char *path, const hl_rcfi
 void hl_rcfile_reader_close(hl_rcfile_reader_t *r) {
   if (!r) return;
   hl_seqio_in_close(&r->in);
+  hl_hcodec_ctx_free(r->cx);
   hl_text_reader_close(r->dec);
   if (r->cols)
     for (int col = 0; col < r->n_cols; col++)
@@ -462,11 +466,12 @@ static hl_status_t load_group(hl_rcfile_reader_t *r, bool *got, hl_error_t *err)
   const unsigned char *key = r->key;
   size_t kn = (size_t)key_len;
   if (r->compressed) {
-    st = hl_seqio_inflate(in, r->key, (size_t)stored_key_len, kn, &r->key_plain, err);
+    st = hl_hcodec_decompress(r->cx, r->codec, in->path, r->key, (size_t)stored_key_len, kn,
+                              &r->key_plain, err);
     if (st != HL_OK) return st;
     if (r->key_plain.len != kn)
       return hl_seqio_corrupt(in, err, "compressed key has the wrong length");
-    key = (const unsigned char *)r->key_plain.data;
+    key = (const unsigned char *)(r->key_plain.len ? r->key_plain.data : "");
   }
   /* the key part */
   size_t kpos = 0, used;
@@ -509,7 +514,8 @@ static hl_status_t load_group(hl_rcfile_reader_t *r, bool *got, hl_error_t *err)
     c->data_pos = 0;
     if (c->nulled) continue;
     if (r->compressed) {
-      st = hl_seqio_inflate(in, data, (size_t)col_len, (size_t)plain_len, &c->plain, err);
+      st = hl_hcodec_decompress(r->cx, r->codec, in->path, data, (size_t)col_len, (size_t)plain_len,
+                                &c->plain, err);
       if (st != HL_OK) return st;
       if (c->plain.len != (size_t)plain_len)
         return hl_seqio_corrupt(in, err, "compressed column has the wrong length");
@@ -621,10 +627,14 @@ struct hl_rcfile_writer {
   uint8_t sync[HL_SEQIO_SYNC_SIZE];
   size_t group_bytes;
   wcol_t *cols;
-  int64_t rows;       /* rows buffered */
-  size_t buffered;    /* cell bytes buffered */
-  hl_buf_t cell, key; /* scratch */
-  hl_buf_t out;       /* bytes not yet appended */
+  int64_t rows;        /* rows buffered */
+  size_t buffered;     /* cell bytes buffered */
+  hl_buf_t cell, key;  /* scratch */
+  hl_buf_t out;        /* bytes not yet appended */
+  hl_hcodec_t codec;   /* HL_HCODEC_NONE: not compressed */
+  hl_hcodec_ctx_t *cx; /* codec state reused from buffer to buffer */
+  hl_buf_t packed;     /* compressed: the row group's column streams back to back */
+  hl_buf_t kpacked;    /* compressed: the key's stream */
   uint64_t pos, last_sync;
   uint64_t raw_bytes;
   bool failed;
@@ -632,6 +642,7 @@ struct hl_rcfile_writer {
 
 static void writer_free(hl_rcfile_writer_t *w) {
   hl_text_writer_close(w->enc, NULL);
+  hl_hcodec_ctx_free(w->cx);
   if (w->cols)
     for (int col = 0; col < w->n_cols; col++) {
       hl_buf_fini(&w->cols[col].data);
@@ -641,6 +652,8 @@ static void writer_free(hl_rcfile_writer_t *w) {
   hl_buf_fini(&w->cell);
   hl_buf_fini(&w->key);
   hl_buf_fini(&w->out);
+  hl_buf_fini(&w->packed);
+  hl_buf_fini(&w->kpacked);
   hl_free(w->path);
   hl_free(w);
 }
@@ -662,16 +675,24 @@ static hl_status_t flush_out(hl_rcfile_writer_t *w, hl_error_t *err) {
 
 hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfile_format_t *fmt,
                                   int n_cols, const hl_type_t *const *types,
-                                  const char *const *names, const uint8_t *sync, size_t group_bytes,
-                                  hl_rcfile_writer_t **out, hl_error_t *err) {
+                                  const char *const *names, const char *codec, const uint8_t *sync,
+                                  size_t group_bytes, hl_rcfile_writer_t **out, hl_error_t *err) {
   *out = NULL;
   hl_status_t st = check_types(fmt, n_cols, types, names, err);
   if (st != HL_OK) return st;
+  hl_hcodec_t kind = HL_HCODEC_NONE;
+  if (codec && !hl_hcodec_from_class(codec, &kind))
+    return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "cannot write \"%s\": compression codec \"%s\" is not supported", path,
+                      codec);
   hl_rcfile_writer_t *w = hl_calloc(1, sizeof *w);
   if (!w) return hl_err_nomem(err);
   hl_buf_init(&w->cell);
   hl_buf_init(&w->key);
   hl_buf_init(&w->out);
+  hl_buf_init(&w->packed);
+  hl_buf_init(&w->kpacked);
+  w->codec = kind;
   w->fs = fs;
   w->binary = fmt->binary;
   w->n_cols = n_cols;
@@ -680,7 +701,8 @@ hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfi
   w->group_bytes = group_bytes ? group_bytes : HL_RCFILE_GROUP_BYTES;
   w->path = hl_strdup(path);
   w->cols = hl_calloc((size_t)(n_cols ? n_cols : 1), sizeof(wcol_t));
-  if (!w->path || !w->cols) {
+  if (kind != HL_HCODEC_NONE) w->cx = hl_hcodec_ctx_new();
+  if (!w->path || !w->cols || (kind != HL_HCODEC_NONE && !w->cx)) {
     writer_free(w);
     return hl_err_nomem(err);
   }
@@ -699,12 +721,13 @@ hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfi
   else
     hl_seqio_random_sync(w->sync);
   /* RCFile.Writer with Hive's defaults: the "RCF" 1 header
-   * (hive.exec.rcfile.use.explicit.header), no codec, the column count as
-   * the only metadata */
+   * (hive.exec.rcfile.use.explicit.header), the codec's class when
+   * compressed, the column count as the only metadata */
   char ncols[24];
   snprintf(ncols, sizeof ncols, "%d", n_cols);
   hl_buf_append(&w->out, "RCF\x01", 4);
-  hl_buf_putc(&w->out, 0);
+  hl_buf_putc(&w->out, codec != NULL);
+  if (codec) hl_seqio_put_text(&w->out, codec); /* the class asked for, as Hadoop's getName() */
   hl_seqio_put_i32(&w->out, 1);
   hl_seqio_put_text(&w->out, COLUMN_NUMBER);
   hl_seqio_put_text(&w->out, ncols);
@@ -742,23 +765,53 @@ static void add_cell(wcol_t *c, const void *p, size_t n) {
   c->prev_len = (int64_t)n;
 }
 
-/* Writes the buffered rows as one row group. */
+static hl_status_t codec_failed(const hl_rcfile_writer_t *w, const hl_buf_t *b, hl_error_t *err) {
+  if (b->oom) return hl_err_nomem(err);
+  return hl_err_set(err, HL_ERROR, HL_SS(INTERNAL_ERROR),
+                    "cannot write \"%s\": %s compression failed", w->path,
+                    hl_hcodec_name(w->codec));
+}
+
+/* Writes the buffered rows as one row group (Writer.flushRecords).
+ * Compressed: every column buffer is one codec stream (the key records its
+ * compressed and plain lengths), the key another, stored after its plain
+ * length; the record length counts the plain key and the compressed
+ * columns. */
 static hl_status_t flush_group(hl_rcfile_writer_t *w, hl_error_t *err) {
   if (w->rows == 0) return HL_OK;
+  bool packed = w->codec != HL_HCODEC_NONE;
   hl_buf_reset(&w->key);
+  hl_buf_reset(&w->packed);
   hl_seqio_put_vlong(&w->key, w->rows);
   uint64_t value_len = 0;
   for (int col = 0; col < w->n_cols; col++) {
     wcol_t *c = &w->cols[col];
     flush_run(c);
-    hl_seqio_put_vlong(&w->key, (int64_t)c->data.len);
+    size_t stored = c->data.len;
+    if (packed) {
+      size_t before = w->packed.len;
+      if (c->data.oom ||
+          !hl_hcodec_compress(w->cx, w->codec, c->data.data, c->data.len, &w->packed) ||
+          w->packed.oom)
+        return codec_failed(w, &w->packed, err);
+      stored = w->packed.len - before;
+    }
+    hl_seqio_put_vlong(&w->key, (int64_t)stored);
     hl_seqio_put_vlong(&w->key, (int64_t)c->data.len);
     hl_seqio_put_vlong(&w->key, (int64_t)c->lens.len);
     hl_buf_append(&w->key, c->lens.data, c->lens.len);
-    value_len += c->data.len;
+    value_len += stored;
   }
   if (w->key.oom) return hl_err_nomem(err);
-  if (value_len + w->key.len > (uint64_t)INT32_MAX)
+  const hl_buf_t *stored_key = &w->key;
+  if (packed) {
+    hl_buf_reset(&w->kpacked);
+    if (!hl_hcodec_compress(w->cx, w->codec, w->key.data, w->key.len, &w->kpacked) ||
+        w->kpacked.oom)
+      return codec_failed(w, &w->kpacked, err);
+    stored_key = &w->kpacked;
+  }
+  if (value_len + w->key.len > (uint64_t)INT32_MAX || stored_key->len > (size_t)INT32_MAX)
     return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
                       "cannot write \"%s\": a row group is larger than 2 GiB", w->path);
   if (w->pos >= w->last_sync + HL_RCFILE_SYNC_INTERVAL) { /* Writer.checkAndWriteSync */
@@ -769,15 +822,22 @@ static hl_status_t flush_group(hl_rcfile_writer_t *w, hl_error_t *err) {
   }
   hl_seqio_put_i32(&w->out, (int32_t)(w->key.len + value_len));
   hl_seqio_put_i32(&w->out, (int32_t)w->key.len);
-  hl_seqio_put_i32(&w->out, (int32_t)w->key.len); /* not compressed: stored = plain */
-  hl_buf_append(&w->out, w->key.data, w->key.len);
-  w->pos += 12 + w->key.len;
+  hl_seqio_put_i32(&w->out, (int32_t)stored_key->len);
+  hl_buf_append(&w->out, stored_key->data, stored_key->len);
+  w->pos += 12 + stored_key->len;
   hl_status_t st = flush_out(w, err);
+  if (st == HL_OK && packed && w->packed.len) {
+    st = w->fs->ops->append(w->file, w->packed.data, w->packed.len, err);
+    if (st != HL_OK) w->failed = true;
+    w->pos += w->packed.len;
+  }
   for (int col = 0; col < w->n_cols && st == HL_OK; col++) {
     wcol_t *c = &w->cols[col];
-    if (c->data.len) st = w->fs->ops->append(w->file, c->data.data, c->data.len, err);
-    if (st != HL_OK) w->failed = true;
-    w->pos += c->data.len;
+    if (!packed && c->data.len) {
+      st = w->fs->ops->append(w->file, c->data.data, c->data.len, err);
+      if (st != HL_OK) w->failed = true;
+      w->pos += c->data.len;
+    }
     hl_buf_reset(&c->data);
     hl_buf_reset(&c->lens);
     if (c->data.oom || c->lens.oom) st = hl_err_nomem(err);
@@ -852,7 +912,8 @@ void hl_rcfile_writer_abort(hl_rcfile_writer_t *w) {
 }
 
 uint64_t hl_rcfile_writer_mem(const hl_rcfile_writer_t *w) {
-  uint64_t n = sizeof *w + w->cell.cap + w->key.cap + w->out.cap;
+  uint64_t n = sizeof *w + w->cell.cap + w->key.cap + w->out.cap + w->packed.cap + w->kpacked.cap +
+               hl_hcodec_ctx_mem(w->cx);
   if (w->enc) n += hl_text_writer_mem(w->enc);
   for (int col = 0; w->cols && col < w->n_cols; col++)
     n += sizeof w->cols[col] + w->cols[col].data.cap + w->cols[col].lens.cap;

@@ -15,14 +15,17 @@
  *     is the single byte 0xBF
  *   ColumnarSerDe  each cell is LazySimpleSerDe text at separator level 1,
  *     decoded and encoded with format/text
- * The reader also reads files compressed with DefaultCodec/DeflateCodec or
- * GzipCodec; other codecs are HL_UNSUPPORTED 0A000.  The writer writes what
- * Hive's RCFileOutputFormat writes with compression off.
+ * Files may be compressed with any codec of format/hcodec (the seven
+ * Hadoop codec classes; another is HL_UNSUPPORTED 0A000): each row group's
+ * key is one codec stream, each column buffer another.  The writer writes
+ * what Hive's RCFileOutputFormat writes, compressed when asked (Hive:
+ * hive.exec.compress.output with the output codec class).
  */
 #ifndef HL_RCFILE_H
 #define HL_RCFILE_H
 
 #include "vector/vector.h"
+#include "format/hcodec/hcodec.h"
 #include "format/text/text.h"
 #include "storage/stor.h"
 #include "util/kv.h"
@@ -62,13 +65,16 @@ void hl_rcfile_reader_close(hl_rcfile_reader_t *r); /* NULL is a no-op */
 
 typedef struct hl_rcfile_writer hl_rcfile_writer_t;
 
-/* Creates PATH (exclusive) and writes the header.  SYNC (16 bytes) fixes
+/* Creates PATH (exclusive) and writes the header.  CODEC, a Hadoop codec
+ * class name (NULL: none; one hl_hcodec_from_class does not know is
+ * HL_UNSUPPORTED 0A000), compresses every row group's key and column
+ * buffers.  SYNC (16 bytes) fixes
  * the sync marker for tests, NULL draws one.  GROUP_BYTES > 0 overrides
  * HL_RCFILE_GROUP_BYTES (tests).  Caller closes or aborts. */
 hl_status_t hl_rcfile_writer_open(hl_stor_t *fs, const char *path, const hl_rcfile_format_t *fmt,
                                   int n_cols, const hl_type_t *const *types,
-                                  const char *const *names, const uint8_t *sync, size_t group_bytes,
-                                  hl_rcfile_writer_t **out, hl_error_t *err);
+                                  const char *const *names, const char *codec, const uint8_t *sync,
+                                  size_t group_bytes, hl_rcfile_writer_t **out, hl_error_t *err);
 /* Buffers the live rows of BATCH; a row group is written once its cells
  * pass the group size.  A non-NULL empty BINARY value is an error (22000),
  * as in Hive, since LazyBinaryColumnarSerDe cannot tell it from NULL. */

@@ -1,7 +1,7 @@
 /*
  * seq_io.c -- Hadoop's binary building blocks (see seq_io.h): a buffered
  * input stream with bounds checks, WritableUtils vlongs, Text strings,
- * SequenceFile metadata, zlib/gzip inflation of one stream, sync markers.
+ * SequenceFile metadata, sync markers.
  *
  * Invariant: nothing read from a file is trusted; lengths are checked
  * against HL_SEQIO_MAX_CHUNK and the bytes left before memory is taken.
@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
-#include <zlib.h>
 
 #define HL_SEQIO_BUF     ((size_t)256 << 10)
 #define MAX_META_ENTRIES 100000
@@ -254,80 +253,6 @@ void hl_seqio_put_text(hl_buf_t *buf, const char *s) {
   size_t n = strlen(s);
   hl_seqio_put_vlong(buf, (int64_t)n);
   hl_buf_append(buf, s, n);
-}
-
-/* ---------------------------------------------------------- compression */
-
-hl_status_t hl_seqio_codec_lookup(const hl_seqio_in_t *in, const char *class_name,
-                                  hl_seqio_codec_t *out, hl_error_t *err) {
-  if (strcmp(class_name, "org.apache.hadoop.io.compress.DefaultCodec") == 0 ||
-      strcmp(class_name, "org.apache.hadoop.io.compress.DeflateCodec") == 0) {
-    *out = HL_SEQIO_CODEC_ZLIB;
-    return HL_OK;
-  }
-  if (strcmp(class_name, "org.apache.hadoop.io.compress.GzipCodec") == 0) {
-    *out = HL_SEQIO_CODEC_GZIP;
-    return HL_OK;
-  }
-  return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                    "cannot read \"%s\": compression codec \"%s\" is not supported", in->path,
-                    class_name);
-}
-
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size) {
-  (void)opaque;
-  return hl_calloc(items, size);
-}
-
-static void z_free(voidpf opaque, voidpf p) {
-  (void)opaque;
-  hl_free(p);
-}
-
-hl_status_t hl_seqio_inflate(const hl_seqio_in_t *in, const unsigned char *src, size_t n,
-                             size_t max, hl_buf_t *out, hl_error_t *err) {
-  hl_buf_reset(out);
-  z_stream zs;
-  memset(&zs, 0, sizeof zs);
-  zs.zalloc = z_alloc;
-  zs.zfree = z_free;
-  if (inflateInit2(&zs, 32 + MAX_WBITS) != Z_OK) return hl_err_nomem(err); /* zlib or gzip */
-  zs.next_in = (Bytef *)src;
-  zs.avail_in = (uInt)n; /* n <= HL_SEQIO_MAX_CHUNK < 4 GiB */
-  hl_status_t st = HL_OK;
-  for (;;) {
-    size_t room = out->cap - out->len;
-    if (room < 4096) {
-      if (hl_buf_reserve(out, out->cap ? out->cap : 65536) < 0) {
-        st = hl_err_nomem(err);
-        break;
-      }
-      room = out->cap - out->len;
-    }
-    zs.next_out = (Bytef *)out->data + out->len;
-    zs.avail_out = (uInt)(room > (1u << 30) ? (1u << 30) : room);
-    uInt before = zs.avail_out;
-    int zr = inflate(&zs, Z_NO_FLUSH);
-    out->len += before - zs.avail_out;
-    if (out->len > max) {
-      st = hl_seqio_corrupt(in, err, "compressed block is larger than its stated size");
-      break;
-    }
-    if (zr == Z_STREAM_END) {
-      if (zs.avail_in != 0) st = hl_seqio_corrupt(in, err, "trailing bytes after compressed data");
-      break;
-    }
-    if (zr == Z_MEM_ERROR) {
-      st = hl_err_nomem(err);
-      break;
-    }
-    if (zr != Z_OK || (zs.avail_in == 0 && zs.avail_out != 0)) {
-      st = hl_seqio_corrupt(in, err, "corrupt compressed data");
-      break;
-    }
-  }
-  inflateEnd(&zs);
-  return st;
 }
 
 void hl_seqio_random_sync(uint8_t sync[HL_SEQIO_SYNC_SIZE]) {

@@ -6,7 +6,6 @@
  *     short read is HL_CORRUPT XX001 naming the file
  *   - WritableUtils' zero-compressed variable-length integers (vint/vlong;
  *     LazyBinary uses the same encoding), big-endian ints, Text strings
- *   - inflating one complete zlib or gzip stream (DefaultCodec, GzipCodec)
  *
  * Spec: org.apache.hadoop.io.WritableUtils (writeVLong/readVLong),
  * org.apache.hadoop.io.Text (writeString), SequenceFile.Metadata.
@@ -77,24 +76,6 @@ void hl_seqio_put_vlong(hl_buf_t *buf, int64_t v);
 void hl_seqio_put_i32(hl_buf_t *buf, int32_t v);
 void hl_seqio_put_text(hl_buf_t *buf, const char *s); /* Text.writeString */
 int hl_seqio_vlong_size(int64_t v);                   /* WritableUtils.getVIntSize */
-
-/* ---------------------------------------------------------- compression */
-
-typedef enum hl_seqio_codec {
-  HL_SEQIO_CODEC_NONE,
-  HL_SEQIO_CODEC_ZLIB, /* DefaultCodec, DeflateCodec: zlib streams */
-  HL_SEQIO_CODEC_GZIP  /* GzipCodec: gzip streams */
-} hl_seqio_codec_t;
-
-/* Maps a Hadoop codec class name; an unsupported codec is HL_UNSUPPORTED
- * 0A000 naming it and the file. */
-hl_status_t hl_seqio_codec_lookup(const hl_seqio_in_t *in, const char *class_name,
-                                  hl_seqio_codec_t *out, hl_error_t *err);
-/* Inflates the one complete zlib or gzip stream SRC[0..n) into OUT (reset
- * first).  More than MAX output bytes, trailing garbage or corrupt data is
- * HL_CORRUPT naming IN's file. */
-hl_status_t hl_seqio_inflate(const hl_seqio_in_t *in, const unsigned char *src, size_t n,
-                             size_t max, hl_buf_t *out, hl_error_t *err);
 
 /* Fills SYNC with 16 unpredictable bytes (the marker Hadoop derives from an
  * MD5 of a UID and the time; any 16 bytes serve). */

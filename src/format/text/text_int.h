@@ -3,7 +3,7 @@
  *
  * text_io.c turns a storage file into a stream of plain bytes (inflating
  * .gz and .deflate, decompressing .zst, .bz2, and .snappy / .lz4 in
- * Hadoop's block framing, whose chunks text_hblock.c codes) and the
+ * Hadoop's block framing, whose chunks format/hcodec codes) and the
  * reverse for writers; text_read.c and
  * text_write.c build on it.  Base64 (Hive writes BINARY as base64 in text
  * and JSON) lives in text_io.c too.  Nothing here is exported beyond
@@ -12,6 +12,7 @@
 #ifndef HL_TEXT_INT_H
 #define HL_TEXT_INT_H
 
+#include "format/hcodec/hcodec.h"
 #include "format/text/text.h"
 #include "util/strbuf.h"
 
@@ -19,42 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum hl_text_codec {
-  HL_TEXT_CODEC_NONE,
-  HL_TEXT_CODEC_GZIP,    /* .gz: gzip members, possibly concatenated */
-  HL_TEXT_CODEC_ZSTD,    /* .zst / .zstd: zstd frames */
-  HL_TEXT_CODEC_DEFLATE, /* .deflate: zlib streams (DefaultCodec) */
-  HL_TEXT_CODEC_BZIP2,   /* .bz2: bzip2 streams, possibly concatenated */
-  HL_TEXT_CODEC_SNAPPY,  /* .snappy: Hadoop block framing, raw Snappy chunks */
-  HL_TEXT_CODEC_LZ4      /* .lz4: Hadoop block framing, raw LZ4 chunks */
-} hl_text_codec_t;
-
 /* Picks the codec from PATH's extension.  Known Hadoop codecs that are not
  * implemented (.lzo, .lzo_deflate, .br) are HL_UNSUPPORTED 0A000 naming
  * the codec and the file. */
-hl_status_t hl_text_codec_for_path(const char *path, hl_text_codec_t *out, hl_error_t *err);
-
-/* Hadoop block framing (text_hblock.c).  A chunk's plain bytes are never
- * more than this, whatever a file declares (Hadoop's own buffers are
- * 256 KiB by default). */
-#define HL_TEXT_HBLOCK_MAX (64u * 1024 * 1024)
-/* Plain bytes per chunk that the writer compresses (Hadoop's default). */
-size_t hl_text_hblock_max_input(hl_text_codec_t codec);
-/* The most bytes compressing PLAIN_LEN bytes can give. */
-size_t hl_text_hblock_bound(hl_text_codec_t codec, size_t plain_len);
-/* Compresses SRC[0..len) into DST (CAP >= the bound); false on failure. */
-bool hl_text_hblock_compress(hl_text_codec_t codec, const char *src, size_t len, char *dst,
-                             size_t cap, size_t *out_len);
-/* The plain buffer the chunk CHUNK[0..clen) needs, when its block still
- * owes BLOCK_LEFT bytes: Snappy's declared length, an LZ4 chunk's most
- * possible output; never more than BLOCK_LEFT or HL_TEXT_HBLOCK_MAX.
- * SIZE_MAX when the chunk cannot fit (corrupt). */
-size_t hl_text_hblock_plain_cap(hl_text_codec_t codec, const unsigned char *chunk, size_t clen,
-                                uint64_t block_left);
-/* Decompresses one chunk into DST[0..cap) (CAP from plain_cap); *OUT_LEN
- * gets the plain length.  False when the chunk is malformed. */
-bool hl_text_hblock_decompress(hl_text_codec_t codec, const unsigned char *chunk, size_t clen,
-                               unsigned char *dst, size_t cap, size_t *out_len);
+hl_status_t hl_text_codec_for_path(const char *path, hl_hcodec_t *out, hl_error_t *err);
 
 /* A decompressing reader over one storage file.  Opaque; heap object. */
 typedef struct hl_text_src hl_text_src_t;

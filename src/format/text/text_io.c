@@ -18,7 +18,7 @@
  * plus the codec state per sink.  zstd's window is capped (WINDOW_LOG_MAX)
  * so a hostile frame header cannot demand an unbounded window; a block
  * chunk's compressed length is checked against the bytes left in the file
- * and its plain length against HL_TEXT_HBLOCK_MAX before either is
+ * and its plain length against HL_HCODEC_BLOCK_MAX before either is
  * allocated.
  */
 #include "format/text/text_int.h"
@@ -46,18 +46,18 @@ static bool has_suffix(const char *path, const char *suffix) {
   return n >= m && strcasecmp(path + n - m, suffix) == 0;
 }
 
-hl_status_t hl_text_codec_for_path(const char *path, hl_text_codec_t *out, hl_error_t *err) {
+hl_status_t hl_text_codec_for_path(const char *path, hl_hcodec_t *out, hl_error_t *err) {
   /* Hadoop's default extensions of GzipCodec, ZStandardCodec, DefaultCodec,
    * BZip2Codec, SnappyCodec and Lz4Codec */
   static const struct {
     const char *ext;
-    hl_text_codec_t codec;
-  } codecs[] = {{".gz", HL_TEXT_CODEC_GZIP},   {".zst", HL_TEXT_CODEC_ZSTD},
-                {".zstd", HL_TEXT_CODEC_ZSTD}, {".deflate", HL_TEXT_CODEC_DEFLATE},
-                {".bz2", HL_TEXT_CODEC_BZIP2}, {".snappy", HL_TEXT_CODEC_SNAPPY},
-                {".lz4", HL_TEXT_CODEC_LZ4}};
+    hl_hcodec_t codec;
+  } codecs[] = {{".gz", HL_HCODEC_GZIP},   {".zst", HL_HCODEC_ZSTD},
+                {".zstd", HL_HCODEC_ZSTD}, {".deflate", HL_HCODEC_DEFLATE},
+                {".bz2", HL_HCODEC_BZIP2}, {".snappy", HL_HCODEC_SNAPPY},
+                {".lz4", HL_HCODEC_LZ4}};
   static const char *const unsupported[] = {".lzo", ".lzo_deflate", ".br"};
-  *out = HL_TEXT_CODEC_NONE;
+  *out = HL_HCODEC_NONE;
   for (size_t i = 0; i < sizeof codecs / sizeof codecs[0]; i++)
     if (has_suffix(path, codecs[i].ext)) return *out = codecs[i].codec, HL_OK;
   for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++) {
@@ -102,7 +102,7 @@ struct hl_text_src {
   hl_stor_t *fs;
   hl_stor_file_t *file;
   const char *path; /* borrowed */
-  hl_text_codec_t codec;
+  hl_hcodec_t codec;
   uint64_t file_off;     /* next storage offset to read */
   uint64_t file_size;    /* block framing: what lengths are checked against */
   bool file_eof;         /* storage exhausted */
@@ -132,14 +132,14 @@ static hl_status_t corrupt(hl_text_src_t *src, const char *what, hl_error_t *err
 
 /* zlib's window bits for the inflating codecs: gzip framing only, or zlib
  * framing only; anything else is corrupt */
-static int zlib_bits(hl_text_codec_t codec) {
-  return codec == HL_TEXT_CODEC_GZIP ? 16 + MAX_WBITS : MAX_WBITS;
+static int zlib_bits(hl_hcodec_t codec) {
+  return codec == HL_HCODEC_GZIP ? 16 + MAX_WBITS : MAX_WBITS;
 }
 
 hl_status_t hl_text_src_open(hl_stor_t *fs, const char *path, hl_text_src_t **out,
                              hl_error_t *err) {
   *out = NULL;
-  hl_text_codec_t codec;
+  hl_hcodec_t codec;
   hl_status_t st = hl_text_codec_for_path(path, &codec, err);
   if (st != HL_OK) return st;
   hl_text_src_t *src = hl_calloc(1, sizeof *src);
@@ -148,17 +148,17 @@ hl_status_t hl_text_src_open(hl_stor_t *fs, const char *path, hl_text_src_t **ou
   src->path = path;
   src->codec = codec;
   src->zstd_hint = 0;
-  if (codec != HL_TEXT_CODEC_NONE) {
+  if (codec != HL_HCODEC_NONE) {
     src->in = hl_malloc(IO_CHUNK);
     if (!src->in) goto nomem;
   }
-  if (codec == HL_TEXT_CODEC_GZIP || codec == HL_TEXT_CODEC_DEFLATE) {
+  if (codec == HL_HCODEC_GZIP || codec == HL_HCODEC_DEFLATE) {
     if (inflateInit2(&src->zs, zlib_bits(codec)) != Z_OK) goto nomem;
     src->zs_live = true;
-  } else if (codec == HL_TEXT_CODEC_BZIP2) {
+  } else if (codec == HL_HCODEC_BZIP2) {
     if (BZ2_bzDecompressInit(&src->bz, 0, 0) != BZ_OK) goto nomem;
     src->bz_live = true;
-  } else if (codec == HL_TEXT_CODEC_ZSTD) {
+  } else if (codec == HL_HCODEC_ZSTD) {
     src->zd = ZSTD_createDCtx();
     if (!src->zd) goto nomem;
     ZSTD_DCtx_setParameter(src->zd, ZSTD_d_windowLogMax, WINDOW_LOG_MAX);
@@ -216,7 +216,7 @@ static hl_status_t refill_in(hl_text_src_t *src, hl_error_t *err) {
 /* gzip (.gz) and zlib (.deflate) streams, one member after another */
 static hl_status_t read_zlib(hl_text_src_t *src, char *dst, size_t cap, size_t *got,
                              hl_error_t *err) {
-  const char *bad = src->codec == HL_TEXT_CODEC_GZIP ? "corrupt gzip data" : "corrupt deflate data";
+  const char *bad = src->codec == HL_HCODEC_GZIP ? "corrupt gzip data" : "corrupt deflate data";
   size_t filled = 0;
   while (filled < cap) {
     hl_status_t st = refill_in(src, err);
@@ -365,7 +365,7 @@ static hl_status_t ensure(unsigned char **buf, size_t *cap, size_t n, hl_error_t
  * new block first when the current one is complete.  Sets DONE at a clean
  * end of file (between blocks). */
 static hl_status_t next_chunk(hl_text_src_t *src, hl_error_t *err) {
-  const char *name = src->codec == HL_TEXT_CODEC_SNAPPY ? "snappy" : "lz4";
+  const char *name = src->codec == HL_HCODEC_SNAPPY ? "snappy" : "lz4";
   char what[96];
   unsigned char hdr[4];
   size_t got;
@@ -388,7 +388,7 @@ static hl_status_t next_chunk(hl_text_src_t *src, hl_error_t *err) {
   if (got < 4) goto truncated;
   uint32_t clen = be32(hdr);
   if (clen == 0 || clen > bytes_left(src) ||
-      clen > hl_text_hblock_bound(src->codec, HL_TEXT_HBLOCK_MAX)) {
+      clen > hl_hcodec_block_bound(src->codec, HL_HCODEC_BLOCK_MAX)) {
     snprintf(what, sizeof what, "corrupt %s data (chunk length %" PRIu32 " at offset %" PRIu64 ")",
              name, clen, src->file_off - (src->in_len - src->in_pos) - 4);
     return corrupt(src, what, err);
@@ -396,11 +396,11 @@ static hl_status_t next_chunk(hl_text_src_t *src, hl_error_t *err) {
   if ((st = ensure(&src->chunk, &src->chunk_cap, clen, err)) != HL_OK) return st;
   if ((st = take_in(src, src->chunk, clen, &got, err)) != HL_OK) return st;
   if (got < clen) goto truncated;
-  size_t pcap = hl_text_hblock_plain_cap(src->codec, src->chunk, clen, src->block_left);
+  size_t pcap = hl_hcodec_block_plain_cap(src->codec, src->chunk, clen, src->block_left);
   if (pcap == SIZE_MAX) goto bad;
   if ((st = ensure(&src->plain, &src->plain_cap, pcap, err)) != HL_OK) return st;
   size_t n = 0;
-  if (!hl_text_hblock_decompress(src->codec, src->chunk, clen, src->plain, pcap, &n)) goto bad;
+  if (!hl_hcodec_block_decompress(src->codec, src->chunk, clen, src->plain, pcap, &n)) goto bad;
   src->plain_len = n;
   src->block_left -= n;
   return HL_OK;
@@ -437,17 +437,17 @@ hl_status_t hl_text_src_read(hl_text_src_t *src, char *dst, size_t cap, size_t *
   *got = 0;
   if (src->done || cap == 0) return HL_OK;
   switch (src->codec) {
-  case HL_TEXT_CODEC_GZIP:
-  case HL_TEXT_CODEC_DEFLATE:
+  case HL_HCODEC_GZIP:
+  case HL_HCODEC_DEFLATE:
     return read_zlib(src, dst, cap, got, err);
-  case HL_TEXT_CODEC_BZIP2:
+  case HL_HCODEC_BZIP2:
     return read_bzip2(src, dst, cap, got, err);
-  case HL_TEXT_CODEC_ZSTD:
+  case HL_HCODEC_ZSTD:
     return read_zstd(src, dst, cap, got, err);
-  case HL_TEXT_CODEC_SNAPPY:
-  case HL_TEXT_CODEC_LZ4:
+  case HL_HCODEC_SNAPPY:
+  case HL_HCODEC_LZ4:
     return read_block(src, dst, cap, got, err);
-  case HL_TEXT_CODEC_NONE:
+  case HL_HCODEC_NONE:
     break;
   }
   size_t filled = 0;
@@ -471,7 +471,7 @@ struct hl_text_sink {
   hl_stor_t *fs;
   hl_stor_file_t *file;
   const char *path; /* borrowed */
-  hl_text_codec_t codec;
+  hl_hcodec_t codec;
   char *out; /* compressed output chunk (codecs only) */
   size_t out_cap;
   z_stream zs;
@@ -486,7 +486,7 @@ struct hl_text_sink {
 hl_status_t hl_text_sink_open(hl_stor_t *fs, const char *path, hl_text_sink_t **out,
                               hl_error_t *err) {
   *out = NULL;
-  hl_text_codec_t codec;
+  hl_hcodec_t codec;
   hl_status_t st = hl_text_codec_for_path(path, &codec, err);
   if (st != HL_OK) return st;
   hl_text_sink_t *sink = hl_calloc(1, sizeof *sink);
@@ -495,27 +495,27 @@ hl_status_t hl_text_sink_open(hl_stor_t *fs, const char *path, hl_text_sink_t **
   sink->path = path;
   sink->codec = codec;
   sink->out_cap = IO_CHUNK;
-  if (codec == HL_TEXT_CODEC_SNAPPY || codec == HL_TEXT_CODEC_LZ4) {
+  if (codec == HL_HCODEC_SNAPPY || codec == HL_HCODEC_LZ4) {
     /* one block of one chunk: the two lengths, then the chunk */
-    sink->blk_cap = hl_text_hblock_max_input(codec);
-    sink->out_cap = 8 + hl_text_hblock_bound(codec, sink->blk_cap);
+    sink->blk_cap = hl_hcodec_block_max_input(codec);
+    sink->out_cap = 8 + hl_hcodec_block_bound(codec, sink->blk_cap);
     sink->blk = hl_malloc(sink->blk_cap);
     if (!sink->blk) goto nomem;
   }
-  if (codec != HL_TEXT_CODEC_NONE) {
+  if (codec != HL_HCODEC_NONE) {
     sink->out = hl_malloc(sink->out_cap);
     if (!sink->out) goto nomem;
   }
-  if (codec == HL_TEXT_CODEC_GZIP || codec == HL_TEXT_CODEC_DEFLATE) {
+  if (codec == HL_HCODEC_GZIP || codec == HL_HCODEC_DEFLATE) {
     if (deflateInit2(&sink->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, zlib_bits(codec), 8,
                      Z_DEFAULT_STRATEGY) != Z_OK)
       goto nomem;
     sink->zs_live = true;
-  } else if (codec == HL_TEXT_CODEC_BZIP2) {
+  } else if (codec == HL_HCODEC_BZIP2) {
     /* 900 KiB blocks, as Hadoop's BZip2Codec (bzip2.compress.blocksize 9) */
     if (BZ2_bzCompressInit(&sink->bz, 9, 0, 0) != BZ_OK) goto nomem;
     sink->bz_live = true;
-  } else if (codec == HL_TEXT_CODEC_ZSTD) {
+  } else if (codec == HL_HCODEC_ZSTD) {
     sink->zc = ZSTD_createCCtx();
     if (!sink->zc) goto nomem;
     ZSTD_CCtx_setParameter(sink->zc, ZSTD_c_compressionLevel, 3);
@@ -551,10 +551,10 @@ static void put_be32(char *p, size_t v) {
 static hl_status_t flush_block(hl_text_sink_t *sink, hl_error_t *err) {
   if (sink->blk_len == 0) return HL_OK;
   size_t clen = 0;
-  if (!hl_text_hblock_compress(sink->codec, sink->blk, sink->blk_len, sink->out + 8,
-                               sink->out_cap - 8, &clen))
+  if (!hl_hcodec_block_compress(sink->codec, sink->blk, sink->blk_len, sink->out + 8,
+                                sink->out_cap - 8, &clen))
     return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR), "%s compression failed",
-                      sink->codec == HL_TEXT_CODEC_SNAPPY ? "snappy" : "lz4");
+                      sink->codec == HL_HCODEC_SNAPPY ? "snappy" : "lz4");
   put_be32(sink->out, sink->blk_len);
   put_be32(sink->out + 4, clen);
   sink->blk_len = 0;
@@ -566,7 +566,7 @@ static hl_status_t flush_block(hl_text_sink_t *sink, hl_error_t *err) {
 static hl_status_t compress_chunk(hl_text_sink_t *sink, const char *data, size_t len, bool finish,
                                   hl_error_t *err) {
   hl_status_t st;
-  if (sink->codec == HL_TEXT_CODEC_GZIP || sink->codec == HL_TEXT_CODEC_DEFLATE) {
+  if (sink->codec == HL_HCODEC_GZIP || sink->codec == HL_HCODEC_DEFLATE) {
     sink->zs.next_in = (unsigned char *)data;
     sink->zs.avail_in = (uInt)len; /* callers pass at most one chunk */
     for (;;) {
@@ -580,7 +580,7 @@ static hl_status_t compress_chunk(hl_text_sink_t *sink, const char *data, size_t
     }
     return HL_OK;
   }
-  if (sink->codec == HL_TEXT_CODEC_BZIP2) {
+  if (sink->codec == HL_HCODEC_BZIP2) {
     sink->bz.next_in = (char *)data;
     sink->bz.avail_in = (unsigned)len;
     for (;;) {
@@ -594,7 +594,7 @@ static hl_status_t compress_chunk(hl_text_sink_t *sink, const char *data, size_t
     }
     return HL_OK;
   }
-  if (sink->codec == HL_TEXT_CODEC_SNAPPY || sink->codec == HL_TEXT_CODEC_LZ4) {
+  if (sink->codec == HL_HCODEC_SNAPPY || sink->codec == HL_HCODEC_LZ4) {
     while (len > 0) {
       size_t k = sink->blk_cap - sink->blk_len;
       if (k > len) k = len;
@@ -623,7 +623,7 @@ static hl_status_t compress_chunk(hl_text_sink_t *sink, const char *data, size_t
 
 hl_status_t hl_text_sink_write(hl_text_sink_t *sink, const char *data, size_t len,
                                hl_error_t *err) {
-  if (sink->codec == HL_TEXT_CODEC_NONE) return sink->fs->ops->append(sink->file, data, len, err);
+  if (sink->codec == HL_HCODEC_NONE) return sink->fs->ops->append(sink->file, data, len, err);
   while (len > 0) { /* zlib and libbz2 count in unsigned: at most one chunk per call */
     size_t n = len < IO_CHUNK ? len : IO_CHUNK;
     hl_status_t st = compress_chunk(sink, data, n, false, err);
@@ -646,7 +646,7 @@ hl_status_t hl_text_sink_close(hl_text_sink_t *sink, bool abort, hl_error_t *err
   if (!sink) return HL_OK;
   hl_status_t st = HL_OK;
   if (!abort && sink->file) {
-    if (sink->codec != HL_TEXT_CODEC_NONE) st = compress_chunk(sink, NULL, 0, true, err);
+    if (sink->codec != HL_HCODEC_NONE) st = compress_chunk(sink, NULL, 0, true, err);
     if (st == HL_OK) st = sink->fs->ops->sync(sink->file, err);
   }
   if (sink->file) {

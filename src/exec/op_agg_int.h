@@ -53,6 +53,10 @@ typedef struct agg_state {
       uint32_t cap_hashes;
       hl_hll_t *hll;
     };
+    /* histogram_numeric (op_agg_hist.c), ngrams and context_ngrams
+     * (op_agg_ngrams.c): their state in the table's arena, NULL before
+     * the first value */
+    void *fam;
   };
 } agg_state_t;
 
@@ -145,6 +149,23 @@ bool hl_agg_merge_exact(const hl_plan_t *plan);
  * HL_NOMEM. */
 hl_status_t hl_agg_pct_final(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out,
                              hl_arena_t *arena);
+
+/* histogram_numeric (op_agg_hist.c): adds V; merges S (of another table)
+ * into D of A; the ARRAY<STRUCT<x, y>> result in ARENA (HL_NOMEM). */
+hl_status_t hl_agg_hist_add(agg_t *a, const hl_agg_t *ag, agg_state_t *st, double v,
+                            hl_error_t *err);
+hl_status_t hl_agg_hist_merge(agg_t *a, agg_state_t *d, const agg_state_t *s, hl_error_t *err);
+hl_status_t hl_agg_hist_final(const agg_state_t *st, hl_value_t *out, hl_arena_t *arena);
+
+/* ngrams / context_ngrams (op_agg_ngrams.c): adds the sequences of the
+ * array V; merges S into D of A; the result (the state cut to k, sorted)
+ * in ARENA (HL_NOMEM). */
+hl_status_t hl_agg_ngrams_add(agg_t *a, const hl_agg_t *ag, agg_state_t *st, const hl_value_t *v,
+                              hl_error_t *err);
+hl_status_t hl_agg_ngrams_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s,
+                                hl_error_t *err);
+hl_status_t hl_agg_ngrams_final(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out,
+                                hl_arena_t *arena);
 
 /* grouping(c, ...) / GROUPING__ID of a group (op_agg_grouping.c): the
  * state holds its grouping set + 1 (0: the empty set's group made when no

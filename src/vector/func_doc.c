@@ -839,7 +839,6 @@ const hl_func_doc_t *hl_func_doc_lookup(const char *name) {
  * The data sketches (ds_*) and spatial (st_*) families are matched by
  * prefix. */
 static const char *const not_yet[] = {
-    "$sum0",
     "approx_distinct",
     "assert_true_oom",
     "bloom_filter",
@@ -850,7 +849,6 @@ static const char *const not_yet[] = {
     "compute_bit_vector_fm",
     "compute_bit_vector_hll",
     "compute_stats",
-    "context_ngrams",
     "create_union",
     "datetime_legacy_hybrid_calendar",
     "deserialize",
@@ -861,7 +859,6 @@ static const char *const not_yet[] = {
     "get_llap_splits",
     "get_splits",
     "get_sql_schema",
-    "histogram_numeric",
     "in_bloom_filter",
     "index",
     "internal_interval",
@@ -869,7 +866,6 @@ static const char *const not_yet[] = {
     "json_read",
     "matchpath",
     "ndv_compute_bit_vector",
-    "ngrams",
     "noop",
     "noopstreaming",
     "noopwithmap",

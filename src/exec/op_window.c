@@ -389,7 +389,13 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
         out->u.i = count;
         break;
       }
-      if (count == 0) break;
+      if (count == 0) {
+        if (w->empty_zero) { /* $sum0: 0 of the result type (the union's widest member) */
+          out->is_null = false;
+          out->u.dec = 0;
+        }
+        break;
+      }
       out->is_null = false;
       hl_phys_t p = hl_type_phys(at);
       double ds = dsum[fe + 1] - dsum[fs];

@@ -1981,13 +1981,14 @@ static hl_expr_t *bind_window(binder_t *b, const hl_ast_expr_t *a) {
     b->agg_allowed = saved_agg;
     if (!ref) goto done;
     hl_agg_t *ag = &b->plan->aggs[n_before];
-    if (ag->kind > HL_AGG_AVG || ag->arg2 || ag->empty_zero) {
+    if (ag->kind > HL_AGG_AVG || ag->arg2) {
       hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                     "%s as a window function is not supported yet", a->name);
       b->plan->n_aggs = n_before;
       goto done;
     }
     win.agg = ag->kind;
+    win.empty_zero = ag->empty_zero;
     win.arg = ag->arg;
     win.type = ag->type;
     b->plan->n_aggs = n_before; /* not a query aggregate */

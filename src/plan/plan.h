@@ -116,6 +116,7 @@ typedef enum hl_win_kind {
 typedef struct hl_window {
   hl_win_kind_t kind;
   int agg;          /* hl_agg_kind_t for HL_WIN_AGG */
+  bool empty_zero;  /* HL_WIN_AGG sum as $sum0: 0 over a frame without values */
   hl_expr_t *arg;   /* value argument, or NULL */
   hl_expr_t *deflt; /* lag/lead default, cast to the result type, or NULL */
   int64_t offset;   /* lag/lead offset, ntile buckets */

@@ -21,6 +21,11 @@
  * lists its result.  So the kept set is the first entries of the result's
  * order, at every thread count (op_agg_par.c merges units in unit order).
  *
+ * Hive's context_ngrams merges only the first partial state it is given
+ * (GenericUDAFContextNGrams.merge counts a partial only while its context
+ * is unset), so its answer depends on how the input is split; here every
+ * unit's state is merged, as ngrams does.
+ *
  * A NULL word that would be part of an n-gram, or a NULL sequence inside
  * the outer array, is an error (22004): Hive fails on them with a
  * NullPointerException.  A NULL outer array is skipped, as Hive skips it.

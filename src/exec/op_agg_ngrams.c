@@ -174,12 +174,54 @@ static int entry_cmp(const void *x, const void *y) {
   }
 }
 
-/* Sorts the entries in the result order and keeps the first KEEP. */
-static void ng_cut(ngrams_t *g, int64_t keep) {
-  if (g->n_e == 0) return;
-  qsort(g->e, g->n_e, sizeof(entry_t), entry_cmp);
-  if ((int64_t)g->n_e <= keep) return;
-  g->n_e = (uint32_t)keep;
+static void swap_entries(entry_t *x, entry_t *y) {
+  entry_t t = *x;
+  *x = *y;
+  *y = t;
+}
+
+/* Moves the first KEEP (< N) entries of the result order to e[0..keep), in
+ * no particular order: Hoare's selection (median-of-three pivots), which
+ * is linear where a sort is not -- a cut in the middle of a stream needs
+ * the set, not its order.  The keys are distinct, so the order is total
+ * and the set is the one a sort would keep.  Past a depth bound (an
+ * unlucky run of pivots) the range is sorted instead. */
+static void select_first(entry_t *e, uint32_t n, uint32_t keep) {
+  uint32_t lo = 0, hi = n;
+  int depth = 8;
+  for (uint32_t m = n; m > 1; m >>= 1)
+    depth += 2;
+  while (hi - lo > 16 && depth-- > 0) {
+    uint32_t mid = lo + (hi - lo) / 2, last = hi - 1;
+    if (entry_cmp(&e[mid], &e[lo]) < 0) swap_entries(&e[mid], &e[lo]);
+    if (entry_cmp(&e[last], &e[lo]) < 0) swap_entries(&e[last], &e[lo]);
+    if (entry_cmp(&e[last], &e[mid]) < 0) swap_entries(&e[last], &e[mid]);
+    swap_entries(&e[mid], &e[last]); /* the median as pivot, at the end */
+    uint32_t store = lo;
+    for (uint32_t i = lo; i < last; i++)
+      if (entry_cmp(&e[i], &e[last]) < 0) swap_entries(&e[i], &e[store++]);
+    swap_entries(&e[store], &e[last]);
+    /* e[lo..store) before the pivot e[store], e[store+1..hi) after it */
+    if (keep == store || keep == store + 1) return;
+    if (keep < store)
+      hi = store;
+    else
+      lo = store + 1;
+  }
+  qsort(e + lo, hi - lo, sizeof(entry_t), entry_cmp);
+}
+
+/* Keeps the first KEEP entries of the result order; SORTED: in that order
+ * (the result), else in any (a cut of the estimate).  Entries move, so the
+ * slot table is rebuilt whenever they do. */
+static void ng_cut(ngrams_t *g, int64_t keep, bool sorted) {
+  bool over = (int64_t)g->n_e > keep;
+  if (!over && (!sorted || g->n_e < 2)) return;
+  if (sorted)
+    qsort(g->e, g->n_e, sizeof(entry_t), entry_cmp);
+  else
+    select_first(g->e, g->n_e, (uint32_t)keep);
+  if (over) g->n_e = (uint32_t)keep;
   memset(g->slots, 0, sizeof(uint32_t) * g->n_slots);
   for (uint32_t i = 0; i < g->n_e; i++)
     slot_put(g, i);
@@ -215,7 +257,7 @@ static hl_status_t ng_sequence(agg_t *a, const hl_agg_t *ag, ngrams_t *g, const 
     if (a->key.oom || a->key.len > UINT32_MAX) return hl_err_nomem(err);
     hl_status_t rc = ng_count(a, g, a->key.data, (uint32_t)a->key.len, 1.0, err);
     if (rc != HL_OK) return rc;
-    if ((int64_t)g->n_e > 2 * g->keep) ng_cut(g, g->keep);
+    if ((int64_t)g->n_e > 2 * g->keep) ng_cut(g, g->keep, false);
   }
   return HL_OK;
 }
@@ -248,14 +290,14 @@ hl_status_t hl_agg_ngrams_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, co
   ngrams_t *g = d->fam;
   for (uint32_t i = 0; i < o->n_e; i++)
     if ((rc = ng_count(a, g, o->e[i].key, o->e[i].len, o->e[i].freq, err)) != HL_OK) return rc;
-  ng_cut(g, g->keep); /* Hive's merge cuts back to pf * k every time */
+  ng_cut(g, g->keep, false); /* Hive's merge cuts back to pf * k every time */
   return HL_OK;
 }
 
 hl_status_t hl_agg_ngrams_final(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out,
                                 hl_arena_t *arena) {
   ngrams_t *g = st->fam;
-  if (g) ng_cut(g, ag->ip[1]);
+  if (g) ng_cut(g, ag->ip[1], true);
   if (!g || g->n_e == 0) { /* Hive: NULL over no n-grams */
     out->is_null = true;
     return HL_OK;

@@ -2,7 +2,8 @@
  * op_agg_int.h -- the aggregation table shared by op_agg.c (one table:
  * grouping, the aggregates' states and their merge) and op_agg_par.c (the
  * parallel aggregation: tables per unit of work, merged in unit order into
- * partitions of the result).
+ * partitions of the result).  op_window.c uses hl_agg_estimate, the
+ * estimators (histogram_numeric, ngrams) over a window frame.
  *
  * An agg_t is one hash table of groups with their states.  The operator is
  * one (its groups are the result); a parallel aggregation has more: one per
@@ -166,6 +167,14 @@ hl_status_t hl_agg_ngrams_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, co
                                 hl_error_t *err);
 hl_status_t hl_agg_ngrams_final(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out,
                                 hl_arena_t *arena);
+
+/* histogram_numeric / ngrams / context_ngrams (AG) over the N values VALS
+ * (NULLs skipped) in order, as one group that read them: a window frame's
+ * result (op_window.c).  The state in SCRATCH (the caller's to reset), the
+ * result copied into ARENA. */
+hl_status_t hl_agg_estimate(const hl_agg_t *ag, const hl_value_t *vals, size_t n,
+                            hl_arena_t *scratch, hl_arena_t *arena, hl_value_t *out,
+                            hl_error_t *err);
 
 /* grouping(c, ...) / GROUPING__ID of a group (op_agg_grouping.c): the
  * state holds its grouping set + 1 (0: the empty set's group made when no

@@ -1,7 +1,8 @@
 /*
  * op_window.c -- window functions: row_number, rank, dense_rank,
  * percent_rank, cume_dist, ntile, lag, lead, first_value, last_value, and
- * count/sum/avg/min/max OVER (PARTITION BY ... ORDER BY ... frame).
+ * count/sum/$sum0/avg/min/max/histogram_numeric/ngrams/context_ngrams OVER
+ * (PARTITION BY ... ORDER BY ... frame).
  *
  * The operator reads its whole input, keeping of every row the input
  * columns the query reads above it and the values of every window
@@ -15,9 +16,12 @@
  * (rows equal on the order keys), lag/lead by position, aggregates over
  * the frame -- count/sum/avg from prefix sums in O(1) per row, min/max
  * incrementally when the frame starts at UNBOUNDED PRECEDING and by a scan
- * of the frame otherwise.  Rows come out in input order with the window
- * results appended.
+ * of the frame otherwise; histogram_numeric / ngrams / context_ngrams by
+ * aggregating the frame's values afresh (op_agg.c's hl_agg_estimate, as
+ * Hive evaluates an aggregate that does not stream), once per distinct
+ * frame.  Rows come out in input order with the window results appended.
  */
+#include "exec/op_agg_int.h"
 #include "exec/ops.h"
 
 #include "util/sort.h"
@@ -251,6 +255,7 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
   int64_t *cnt = NULL;
   double *dsum = NULL;
   __int128 *xsum = NULL;
+  hl_arena_t *est_scratch = NULL; /* histogram_numeric / ngrams: a frame's state */
   hl_status_t rc = HL_OK;
   if (!peer_start || !peer_end) {
     rc = hl_err_nomem(err);
@@ -298,6 +303,14 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
         }
       }
     }
+  }
+  /* histogram_numeric / ngrams over frames: the last frame and its result */
+  int64_t est_fs = 0, est_fe = -1;
+  hl_value_t est_last = null_value();
+  if (w->est &&
+      !(est_scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(wo->out->arena)))) {
+    rc = hl_err_nomem(err);
+    goto done;
   }
   hl_value_t run;
   bool run_has = false;
@@ -358,6 +371,34 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
     case HL_WIN_AGG: {
       int64_t fs, fe;
       frame_of(w, i, n, peer_start[i], peer_end[i], &fs, &fe);
+      if (w->est) {
+        /* the aggregate over the frame's values, as Hive evaluates one
+         * that does not stream: once per distinct frame (a frame equal to
+         * the previous row's reuses its result) */
+        if (fe < fs) fs = fe + 1; /* every empty frame alike */
+        if (i == 0 || fs != est_fs || fe != est_fe) {
+          if ((rc = hl_budget_check_cancel(wo->budget, err)) != HL_OK) goto done;
+          hl_arena_reset(est_scratch);
+          size_t m = (size_t)(fe + 1 - fs);
+          hl_value_t *vals = hl_arena_alloc(est_scratch, sizeof(hl_value_t) * (m ? m : 1));
+          if (!vals) {
+            rc = hl_err_nomem(err);
+            goto done;
+          }
+          for (size_t j = 0; j < m; j++)
+            vals[j] = wo->rows[idx[fs + (int64_t)j]][arg_col];
+          rc = hl_agg_estimate(w->est, vals, m, est_scratch, wo->arena, &est_last, err);
+          if (rc == HL_OK)
+            rc = hl_budget_track(wo->budget, &wo->charged,
+                                 hl_arena_used(wo->arena) + wo->cap_rows * sizeof(hl_value_t *),
+                                 "the window functions", err);
+          if (rc != HL_OK) goto done;
+          est_fs = fs;
+          est_fe = fe;
+        }
+        *out = est_last;
+        break;
+      }
       if (w->agg == HL_AGG_MIN || w->agg == HL_AGG_MAX) {
         int sign = w->agg == HL_AGG_MIN ? -1 : 1;
         if (w->start_kind == HL_FRAME_UNBOUNDED_PRECEDING) {
@@ -429,6 +470,7 @@ done:
   hl_free(cnt);
   hl_free(dsum);
   hl_free(xsum);
+  hl_arena_destroy(est_scratch);
   return rc;
 }
 

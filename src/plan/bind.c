@@ -1981,7 +1981,9 @@ static hl_expr_t *bind_window(binder_t *b, const hl_ast_expr_t *a) {
     b->agg_allowed = saved_agg;
     if (!ref) goto done;
     hl_agg_t *ag = &b->plan->aggs[n_before];
-    if (ag->kind > HL_AGG_AVG || ag->arg2) {
+    bool est = ag->kind == HL_AGG_HISTOGRAM || ag->kind == HL_AGG_NGRAMS ||
+               ag->kind == HL_AGG_CONTEXT_NGRAMS;
+    if ((ag->kind > HL_AGG_AVG && !est) || ag->arg2) {
       hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                     "%s as a window function is not supported yet", a->name);
       b->plan->n_aggs = n_before;
@@ -1989,6 +1991,16 @@ static hl_expr_t *bind_window(binder_t *b, const hl_ast_expr_t *a) {
     }
     win.agg = ag->kind;
     win.empty_zero = ag->empty_zero;
+    if (est) { /* the parameters outlive the slot, which the next aggregate reuses */
+      hl_agg_t *copy = hl_arena_alloc(b->arena, sizeof *copy);
+      if (!copy) {
+        hl_err_nomem(b->err);
+        b->plan->n_aggs = n_before;
+        goto done;
+      }
+      *copy = *ag;
+      win.est = copy;
+    }
     win.arg = ag->arg;
     win.type = ag->type;
     b->plan->n_aggs = n_before; /* not a query aggregate */

@@ -115,8 +115,11 @@ typedef enum hl_win_kind {
  * output. */
 typedef struct hl_window {
   hl_win_kind_t kind;
-  int agg;          /* hl_agg_kind_t for HL_WIN_AGG */
-  bool empty_zero;  /* HL_WIN_AGG sum as $sum0: 0 over a frame without values */
+  int agg;         /* hl_agg_kind_t for HL_WIN_AGG */
+  bool empty_zero; /* HL_WIN_AGG sum as $sum0: 0 over a frame without values */
+  /* HL_WIN_AGG of histogram_numeric, ngrams, context_ngrams: the aggregate
+   * (its parameters), computed over each frame by exec/op_agg.c */
+  const hl_agg_t *est;
   hl_expr_t *arg;   /* value argument, or NULL */
   hl_expr_t *deflt; /* lag/lead default, cast to the result type, or NULL */
   int64_t offset;   /* lag/lead offset, ntile buckets */

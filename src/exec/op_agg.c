@@ -1200,30 +1200,32 @@ static hl_status_t final_value(const hl_plan_t *plan, const hl_agg_t *ag, agg_st
   }
 }
 
-hl_status_t hl_agg_estimate(const hl_agg_t *ag, const hl_value_t *vals, size_t n,
-                            hl_arena_t *scratch, hl_arena_t *arena, hl_value_t *out,
-                            hl_error_t *err) {
-  /* a table of one group: the families use only its arena and key buffer */
-  agg_t t;
-  memset(&t, 0, sizeof t);
-  t.arena = scratch;
-  hl_buf_init(&t.key);
-  agg_state_t st;
-  memset(&st, 0, sizeof st);
-  bool hist = ag->kind == HL_AGG_HISTOGRAM;
-  hl_status_t rc = HL_OK;
-  for (size_t i = 0; i < n && rc == HL_OK; i++)
-    if (!vals[i].is_null)
-      rc = hist ? hl_agg_hist_add(&t, ag, &st, vals[i].u.d, err)
-                : hl_agg_ngrams_add(&t, ag, &st, &vals[i], err);
+void hl_agg_est_init(hl_agg_est_t *e, hl_arena_t *scratch) {
+  memset(e, 0, sizeof *e);
+  e->t.arena = scratch;
+  hl_buf_init(&e->t.key);
+}
+
+hl_status_t hl_agg_est_add(hl_agg_est_t *e, const hl_agg_t *ag, const hl_value_t *v,
+                           hl_error_t *err) {
+  if (v->is_null) return HL_OK;
+  return ag->kind == HL_AGG_HISTOGRAM ? hl_agg_hist_add(&e->t, ag, &e->st, v->u.d, err)
+                                      : hl_agg_ngrams_add(&e->t, ag, &e->st, v, err);
+}
+
+hl_status_t hl_agg_est_result(hl_agg_est_t *e, const hl_agg_t *ag, hl_arena_t *tmp,
+                              hl_arena_t *arena, hl_value_t *out, hl_error_t *err) {
   hl_value_t v;
   memset(&v, 0, sizeof v);
-  if (rc == HL_OK && (hist ? hl_agg_hist_final(&st, &v, scratch)
-                           : hl_agg_ngrams_final(ag, &st, &v, scratch)) != HL_OK)
-    rc = hl_err_nomem(err);
-  if (rc == HL_OK && hl_value_copy_deep(arena, ag->type, &v, out) != HL_OK) rc = hl_err_nomem(err);
-  hl_buf_fini(&t.key);
-  return rc;
+  hl_status_t rc = ag->kind == HL_AGG_HISTOGRAM ? hl_agg_hist_final(&e->st, &v, tmp)
+                                                : hl_agg_ngrams_final(ag, &e->st, &v, tmp);
+  if (rc != HL_OK || hl_value_copy_deep(arena, ag->type, &v, out) != HL_OK)
+    return hl_err_nomem(err);
+  return HL_OK;
+}
+
+void hl_agg_est_fini(hl_agg_est_t *e) {
+  hl_buf_fini(&e->t.key);
 }
 
 /* ------------------------------------------------------------- merging */

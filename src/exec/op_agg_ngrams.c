@@ -211,17 +211,12 @@ static void select_first(entry_t *e, uint32_t n, uint32_t keep) {
   qsort(e + lo, hi - lo, sizeof(entry_t), entry_cmp);
 }
 
-/* Keeps the first KEEP entries of the result order; SORTED: in that order
- * (the result), else in any (a cut of the estimate).  Entries move, so the
- * slot table is rebuilt whenever they do. */
-static void ng_cut(ngrams_t *g, int64_t keep, bool sorted) {
-  bool over = (int64_t)g->n_e > keep;
-  if (!over && (!sorted || g->n_e < 2)) return;
-  if (sorted)
-    qsort(g->e, g->n_e, sizeof(entry_t), entry_cmp);
-  else
-    select_first(g->e, g->n_e, (uint32_t)keep);
-  if (over) g->n_e = (uint32_t)keep;
+/* Keeps the first KEEP entries of the result order (in any order): a cut
+ * of the estimate.  Entries move, so the slot table is rebuilt. */
+static void ng_cut(ngrams_t *g, int64_t keep) {
+  if ((int64_t)g->n_e <= keep) return;
+  select_first(g->e, g->n_e, (uint32_t)keep);
+  g->n_e = (uint32_t)keep;
   memset(g->slots, 0, sizeof(uint32_t) * g->n_slots);
   for (uint32_t i = 0; i < g->n_e; i++)
     slot_put(g, i);
@@ -257,7 +252,7 @@ static hl_status_t ng_sequence(agg_t *a, const hl_agg_t *ag, ngrams_t *g, const 
     if (a->key.oom || a->key.len > UINT32_MAX) return hl_err_nomem(err);
     hl_status_t rc = ng_count(a, g, a->key.data, (uint32_t)a->key.len, 1.0, err);
     if (rc != HL_OK) return rc;
-    if ((int64_t)g->n_e > 2 * g->keep) ng_cut(g, g->keep, false);
+    if ((int64_t)g->n_e > 2 * g->keep) ng_cut(g, g->keep);
   }
   return HL_OK;
 }
@@ -290,25 +285,34 @@ hl_status_t hl_agg_ngrams_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, co
   ngrams_t *g = d->fam;
   for (uint32_t i = 0; i < o->n_e; i++)
     if ((rc = ng_count(a, g, o->e[i].key, o->e[i].len, o->e[i].freq, err)) != HL_OK) return rc;
-  ng_cut(g, g->keep, false); /* Hive's merge cuts back to pf * k every time */
+  ng_cut(g, g->keep); /* Hive's merge cuts back to pf * k every time */
   return HL_OK;
 }
 
-hl_status_t hl_agg_ngrams_final(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out,
+hl_status_t hl_agg_ngrams_final(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out,
                                 hl_arena_t *arena) {
-  ngrams_t *g = st->fam;
-  if (g) ng_cut(g, ag->ip[1], true);
+  const ngrams_t *g = st->fam;
   if (!g || g->n_e == 0) { /* Hive: NULL over no n-grams */
     out->is_null = true;
     return HL_OK;
   }
+  /* the first k of a copy, sorted: the state stays as it is (a window's
+   * running frame adds to it after) */
+  entry_t *e = hl_arena_alloc(arena, sizeof(entry_t) * g->n_e);
+  if (!e) return HL_NOMEM;
+  memcpy(e, g->e, sizeof(entry_t) * g->n_e);
   size_t n = g->n_e;
+  if ((int64_t)n > ag->ip[1]) {
+    select_first(e, g->n_e, (uint32_t)ag->ip[1]);
+    n = (size_t)ag->ip[1];
+  }
+  qsort(e, n, sizeof(entry_t), entry_cmp);
   hl_value_t *items = hl_arena_zalloc(arena, sizeof(hl_value_t) * n);
   hl_value_t *fields = hl_arena_zalloc(arena, sizeof(hl_value_t) * 2 * n);
   hl_value_t *words = hl_arena_zalloc(arena, sizeof(hl_value_t) * n * g->n);
   if (!items || !fields || !words) return HL_NOMEM;
   for (size_t i = 0; i < n; i++) {
-    const char *p = g->e[i].key, *pe = p + g->e[i].len, *w;
+    const char *p = e[i].key, *pe = p + e[i].len, *w;
     uint32_t wl, nw = 0;
     hl_value_t *ws = &words[i * g->n];
     while (nw < g->n && next_word(&p, pe, &w, &wl)) {
@@ -318,7 +322,7 @@ hl_status_t hl_agg_ngrams_final(const hl_agg_t *ag, agg_state_t *st, hl_value_t 
     }
     fields[2 * i].u.list.n = nw;
     fields[2 * i].u.list.items = ws;
-    fields[2 * i + 1].u.d = g->e[i].freq;
+    fields[2 * i + 1].u.d = e[i].freq;
     items[i].u.list.n = 2;
     items[i].u.list.items = &fields[2 * i];
   }

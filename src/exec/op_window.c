@@ -17,9 +17,10 @@
  * the frame -- count/sum/avg from prefix sums in O(1) per row, min/max
  * incrementally when the frame starts at UNBOUNDED PRECEDING and by a scan
  * of the frame otherwise; histogram_numeric / ngrams / context_ngrams by
- * aggregating the frame's values afresh (op_agg.c's hl_agg_estimate, as
- * Hive evaluates an aggregate that does not stream), once per distinct
- * frame.  Rows come out in input order with the window results appended.
+ * aggregating the frame's values in order (op_agg.c's hl_agg_est_*, as
+ * Hive evaluates an aggregate that does not stream): once per distinct
+ * frame, a running frame adding only its new rows.  Rows come out in input order with the window
+ * results appended.
  */
 #include "exec/op_agg_int.h"
 #include "exec/ops.h"
@@ -255,7 +256,10 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
   int64_t *cnt = NULL;
   double *dsum = NULL;
   __int128 *xsum = NULL;
-  hl_arena_t *est_scratch = NULL; /* histogram_numeric / ngrams: a frame's state */
+  /* histogram_numeric / ngrams: a frame's state, and a result's memory */
+  hl_arena_t *est_scratch = NULL, *est_tmp = NULL;
+  hl_agg_est_t est;
+  hl_agg_est_init(&est, NULL);
   hl_status_t rc = HL_OK;
   if (!peer_start || !peer_end) {
     rc = hl_err_nomem(err);
@@ -306,9 +310,11 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
   }
   /* histogram_numeric / ngrams over frames: the last frame and its result */
   int64_t est_fs = 0, est_fe = -1;
+  bool est_valid = false;
   hl_value_t est_last = null_value();
   if (w->est &&
-      !(est_scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(wo->out->arena)))) {
+      (!(est_scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(wo->out->arena))) ||
+       !(est_tmp = hl_arena_create_charged(64 * 1024, hl_arena_account(wo->out->arena))))) {
     rc = hl_err_nomem(err);
     goto done;
   }
@@ -372,27 +378,32 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
       int64_t fs, fe;
       frame_of(w, i, n, peer_start[i], peer_end[i], &fs, &fe);
       if (w->est) {
-        /* the aggregate over the frame's values, as Hive evaluates one
-         * that does not stream: once per distinct frame (a frame equal to
-         * the previous row's reuses its result) */
+        /* the aggregate over the frame's values in order, as Hive evaluates
+         * one that does not stream: a frame equal to the previous row's
+         * reuses its result, one that only grows at its end (a running
+         * frame) adds its new rows to the state, any other starts afresh */
         if (fe < fs) fs = fe + 1; /* every empty frame alike */
-        if (i == 0 || fs != est_fs || fe != est_fe) {
+        if (!est_valid || fs != est_fs || fe != est_fe) {
           if ((rc = hl_budget_check_cancel(wo->budget, err)) != HL_OK) goto done;
-          hl_arena_reset(est_scratch);
-          size_t m = (size_t)(fe + 1 - fs);
-          hl_value_t *vals = hl_arena_alloc(est_scratch, sizeof(hl_value_t) * (m ? m : 1));
-          if (!vals) {
-            rc = hl_err_nomem(err);
-            goto done;
+          int64_t from = fs;
+          if (est_valid && fs == est_fs && fe > est_fe) {
+            from = est_fe + 1;
+          } else {
+            hl_arena_reset(est_scratch);
+            hl_agg_est_fini(&est);
+            hl_agg_est_init(&est, est_scratch);
           }
-          for (size_t j = 0; j < m; j++)
-            vals[j] = wo->rows[idx[fs + (int64_t)j]][arg_col];
-          rc = hl_agg_estimate(w->est, vals, m, est_scratch, wo->arena, &est_last, err);
+          for (int64_t j = from; j <= fe && rc == HL_OK; j++)
+            rc = hl_agg_est_add(&est, w->est, &wo->rows[idx[j]][arg_col], err);
+          if (rc == HL_OK) rc = hl_agg_est_result(&est, w->est, est_tmp, wo->arena, &est_last, err);
+          hl_arena_reset(est_tmp);
           if (rc == HL_OK)
             rc = hl_budget_track(wo->budget, &wo->charged,
-                                 hl_arena_used(wo->arena) + wo->cap_rows * sizeof(hl_value_t *),
+                                 hl_arena_used(wo->arena) + hl_arena_used(est_scratch) +
+                                     wo->cap_rows * sizeof(hl_value_t *),
                                  "the window functions", err);
           if (rc != HL_OK) goto done;
+          est_valid = true;
           est_fs = fs;
           est_fe = fe;
         }
@@ -470,7 +481,9 @@ done:
   hl_free(cnt);
   hl_free(dsum);
   hl_free(xsum);
+  hl_agg_est_fini(&est);
   hl_arena_destroy(est_scratch);
+  hl_arena_destroy(est_tmp);
   return rc;
 }
 

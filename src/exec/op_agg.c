@@ -294,6 +294,9 @@ static hl_status_t update_value(agg_t *a, int k, agg_state_t *st, const hl_type_
   const hl_agg_t *ag = &a->plan->aggs[k];
   hl_value_t v = *vp;
   if (ag->kind == HL_AGG_APPROX_DISTINCT) return sketch_add(a, st, type, &v, err);
+  if (ag->kind == HL_AGG_HISTOGRAM) return hl_agg_hist_add(a, ag, st, v.u.d, err);
+  if (ag->kind == HL_AGG_NGRAMS || ag->kind == HL_AGG_CONTEXT_NGRAMS)
+    return hl_agg_ngrams_add(a, ag, st, &v, err);
   if (ag->distinct || ag->kind == HL_AGG_COLLECT_SET) {
     hl_buf_reset(&a->key);
     hl_buf_append(&a->key, &group, sizeof group);
@@ -1146,13 +1149,18 @@ static hl_status_t final_value(const hl_plan_t *plan, const hl_agg_t *ag, agg_st
   case HL_AGG_PERCENTILE_CONT:
   case HL_AGG_PERCENTILE_DISC:
     return hl_agg_pct_final(ag, st, out, arena);
+  case HL_AGG_HISTOGRAM:
+    return hl_agg_hist_final(st, out, arena);
+  case HL_AGG_NGRAMS:
+  case HL_AGG_CONTEXT_NGRAMS:
+    return hl_agg_ngrams_final(ag, st, out, arena);
   case HL_AGG_COUNT_STAR:
   case HL_AGG_COUNT:
     out->u.i = st->count;
     return HL_OK;
   case HL_AGG_SUM:
     if (!st->has) {
-      out->is_null = true;
+      out->is_null = !ag->empty_zero; /* $sum0: 0 of the result type (zeroed above) */
       return HL_OK;
     }
     switch (hl_type_phys(ag->type)) {
@@ -1190,6 +1198,34 @@ static hl_status_t final_value(const hl_plan_t *plan, const hl_agg_t *ag, agg_st
   default: /* the pair statistics, above */
     return HL_OK;
   }
+}
+
+void hl_agg_est_init(hl_agg_est_t *e, hl_arena_t *scratch) {
+  memset(e, 0, sizeof *e);
+  e->t.arena = scratch;
+  hl_buf_init(&e->t.key);
+}
+
+hl_status_t hl_agg_est_add(hl_agg_est_t *e, const hl_agg_t *ag, const hl_value_t *v,
+                           hl_error_t *err) {
+  if (v->is_null) return HL_OK;
+  return ag->kind == HL_AGG_HISTOGRAM ? hl_agg_hist_add(&e->t, ag, &e->st, v->u.d, err)
+                                      : hl_agg_ngrams_add(&e->t, ag, &e->st, v, err);
+}
+
+hl_status_t hl_agg_est_result(hl_agg_est_t *e, const hl_agg_t *ag, hl_arena_t *tmp,
+                              hl_arena_t *arena, hl_value_t *out, hl_error_t *err) {
+  hl_value_t v;
+  memset(&v, 0, sizeof v);
+  hl_status_t rc = ag->kind == HL_AGG_HISTOGRAM ? hl_agg_hist_final(&e->st, &v, tmp)
+                                                : hl_agg_ngrams_final(ag, &e->st, &v, tmp);
+  if (rc != HL_OK || hl_value_copy_deep(arena, ag->type, &v, out) != HL_OK)
+    return hl_err_nomem(err);
+  return HL_OK;
+}
+
+void hl_agg_est_fini(hl_agg_est_t *e) {
+  hl_buf_fini(&e->t.key);
 }
 
 /* ------------------------------------------------------------- merging */
@@ -1249,6 +1285,9 @@ static hl_status_t merge_state(agg_t *a, int k, agg_state_t *d, size_t gid, cons
       }
     return HL_OK;
   }
+  if (ag->kind == HL_AGG_HISTOGRAM) return hl_agg_hist_merge(a, d, s, err);
+  if (ag->kind == HL_AGG_NGRAMS || ag->kind == HL_AGG_CONTEXT_NGRAMS)
+    return hl_agg_ngrams_merge(a, ag, d, s, err);
   if (ag->kind == HL_AGG_COUNT_STAR || (ag->kind == HL_AGG_COUNT && !ag->distinct)) {
     d->count += s->count;
     return HL_OK;

@@ -2,7 +2,8 @@
  * op_agg_int.h -- the aggregation table shared by op_agg.c (one table:
  * grouping, the aggregates' states and their merge) and op_agg_par.c (the
  * parallel aggregation: tables per unit of work, merged in unit order into
- * partitions of the result).
+ * partitions of the result).  op_window.c uses hl_agg_est_*, the
+ * estimators (histogram_numeric, ngrams) over a window frame.
  *
  * An agg_t is one hash table of groups with their states.  The operator is
  * one (its groups are the result); a parallel aggregation has more: one per
@@ -53,6 +54,10 @@ typedef struct agg_state {
       uint32_t cap_hashes;
       hl_hll_t *hll;
     };
+    /* histogram_numeric (op_agg_hist.c), ngrams and context_ngrams
+     * (op_agg_ngrams.c): their state in the table's arena, NULL before
+     * the first value */
+    void *fam;
   };
 } agg_state_t;
 
@@ -145,6 +150,41 @@ bool hl_agg_merge_exact(const hl_plan_t *plan);
  * HL_NOMEM. */
 hl_status_t hl_agg_pct_final(const hl_agg_t *ag, agg_state_t *st, hl_value_t *out,
                              hl_arena_t *arena);
+
+/* histogram_numeric (op_agg_hist.c): adds V; merges S (of another table)
+ * into D of A; the ARRAY<STRUCT<x, y>> result in ARENA (HL_NOMEM). */
+hl_status_t hl_agg_hist_add(agg_t *a, const hl_agg_t *ag, agg_state_t *st, double v,
+                            hl_error_t *err);
+hl_status_t hl_agg_hist_merge(agg_t *a, agg_state_t *d, const agg_state_t *s, hl_error_t *err);
+hl_status_t hl_agg_hist_final(const agg_state_t *st, hl_value_t *out, hl_arena_t *arena);
+
+/* ngrams / context_ngrams (op_agg_ngrams.c): adds the sequences of the
+ * array V; merges S into D of A; the result (the first k, sorted; the
+ * state unchanged) in ARENA (HL_NOMEM). */
+hl_status_t hl_agg_ngrams_add(agg_t *a, const hl_agg_t *ag, agg_state_t *st, const hl_value_t *v,
+                              hl_error_t *err);
+hl_status_t hl_agg_ngrams_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s,
+                                hl_error_t *err);
+hl_status_t hl_agg_ngrams_final(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out,
+                                hl_arena_t *arena);
+
+/* histogram_numeric / ngrams / context_ngrams over a window frame
+ * (op_window.c): a state of one group that reads values in order (NULLs
+ * skipped), the frame's result at any point -- so a frame that grows
+ * (UNBOUNDED PRECEDING) adds only its new rows.  The state lives in
+ * SCRATCH, whose owner resets it (hl_agg_est_init again) for a new frame;
+ * results are copied into ARENA. */
+typedef struct hl_agg_est {
+  agg_t t; /* only its arena and key buffer are used */
+  agg_state_t st;
+} hl_agg_est_t;
+void hl_agg_est_init(hl_agg_est_t *e, hl_arena_t *scratch);
+hl_status_t hl_agg_est_add(hl_agg_est_t *e, const hl_agg_t *ag, const hl_value_t *v,
+                           hl_error_t *err);
+/* TMP: the result's working memory, the caller's to reset after. */
+hl_status_t hl_agg_est_result(hl_agg_est_t *e, const hl_agg_t *ag, hl_arena_t *tmp,
+                              hl_arena_t *arena, hl_value_t *out, hl_error_t *err);
+void hl_agg_est_fini(hl_agg_est_t *e);
 
 /* grouping(c, ...) / GROUPING__ID of a group (op_agg_grouping.c): the
  * state holds its grouping set + 1 (0: the empty set's group made when no

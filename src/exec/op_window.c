@@ -1,7 +1,8 @@
 /*
  * op_window.c -- window functions: row_number, rank, dense_rank,
  * percent_rank, cume_dist, ntile, lag, lead, first_value, last_value, and
- * count/sum/avg/min/max OVER (PARTITION BY ... ORDER BY ... frame).
+ * count/sum/$sum0/avg/min/max/histogram_numeric/ngrams/context_ngrams OVER
+ * (PARTITION BY ... ORDER BY ... frame).
  *
  * The operator reads its whole input, keeping of every row the input
  * columns the query reads above it and the values of every window
@@ -15,9 +16,13 @@
  * (rows equal on the order keys), lag/lead by position, aggregates over
  * the frame -- count/sum/avg from prefix sums in O(1) per row, min/max
  * incrementally when the frame starts at UNBOUNDED PRECEDING and by a scan
- * of the frame otherwise.  Rows come out in input order with the window
+ * of the frame otherwise; histogram_numeric / ngrams / context_ngrams by
+ * aggregating the frame's values in order (op_agg.c's hl_agg_est_*, as
+ * Hive evaluates an aggregate that does not stream): once per distinct
+ * frame, a running frame adding only its new rows.  Rows come out in input order with the window
  * results appended.
  */
+#include "exec/op_agg_int.h"
 #include "exec/ops.h"
 
 #include "util/sort.h"
@@ -251,6 +256,10 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
   int64_t *cnt = NULL;
   double *dsum = NULL;
   __int128 *xsum = NULL;
+  /* histogram_numeric / ngrams: a frame's state, and a result's memory */
+  hl_arena_t *est_scratch = NULL, *est_tmp = NULL;
+  hl_agg_est_t est;
+  hl_agg_est_init(&est, NULL);
   hl_status_t rc = HL_OK;
   if (!peer_start || !peer_end) {
     rc = hl_err_nomem(err);
@@ -298,6 +307,16 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
         }
       }
     }
+  }
+  /* histogram_numeric / ngrams over frames: the last frame and its result */
+  int64_t est_fs = 0, est_fe = -1;
+  bool est_valid = false;
+  hl_value_t est_last = null_value();
+  if (w->est &&
+      (!(est_scratch = hl_arena_create_charged(64 * 1024, hl_arena_account(wo->out->arena))) ||
+       !(est_tmp = hl_arena_create_charged(64 * 1024, hl_arena_account(wo->out->arena))))) {
+    rc = hl_err_nomem(err);
+    goto done;
   }
   hl_value_t run;
   bool run_has = false;
@@ -358,6 +377,39 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
     case HL_WIN_AGG: {
       int64_t fs, fe;
       frame_of(w, i, n, peer_start[i], peer_end[i], &fs, &fe);
+      if (w->est) {
+        /* the aggregate over the frame's values in order, as Hive evaluates
+         * one that does not stream: a frame equal to the previous row's
+         * reuses its result, one that only grows at its end (a running
+         * frame) adds its new rows to the state, any other starts afresh */
+        if (fe < fs) fs = fe + 1; /* every empty frame alike */
+        if (!est_valid || fs != est_fs || fe != est_fe) {
+          if ((rc = hl_budget_check_cancel(wo->budget, err)) != HL_OK) goto done;
+          int64_t from = fs;
+          if (est_valid && fs == est_fs && fe > est_fe) {
+            from = est_fe + 1;
+          } else {
+            hl_arena_reset(est_scratch);
+            hl_agg_est_fini(&est);
+            hl_agg_est_init(&est, est_scratch);
+          }
+          for (int64_t j = from; j <= fe && rc == HL_OK; j++)
+            rc = hl_agg_est_add(&est, w->est, &wo->rows[idx[j]][arg_col], err);
+          if (rc == HL_OK) rc = hl_agg_est_result(&est, w->est, est_tmp, wo->arena, &est_last, err);
+          hl_arena_reset(est_tmp);
+          if (rc == HL_OK)
+            rc = hl_budget_track(wo->budget, &wo->charged,
+                                 hl_arena_used(wo->arena) + hl_arena_used(est_scratch) +
+                                     wo->cap_rows * sizeof(hl_value_t *),
+                                 "the window functions", err);
+          if (rc != HL_OK) goto done;
+          est_valid = true;
+          est_fs = fs;
+          est_fe = fe;
+        }
+        *out = est_last;
+        break;
+      }
       if (w->agg == HL_AGG_MIN || w->agg == HL_AGG_MAX) {
         int sign = w->agg == HL_AGG_MIN ? -1 : 1;
         if (w->start_kind == HL_FRAME_UNBOUNDED_PRECEDING) {
@@ -389,7 +441,13 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
         out->u.i = count;
         break;
       }
-      if (count == 0) break;
+      if (count == 0) {
+        if (w->empty_zero) { /* $sum0: 0 of the result type (the union's widest member) */
+          out->is_null = false;
+          out->u.dec = 0;
+        }
+        break;
+      }
       out->is_null = false;
       hl_phys_t p = hl_type_phys(at);
       double ds = dsum[fe + 1] - dsum[fs];
@@ -423,6 +481,9 @@ done:
   hl_free(cnt);
   hl_free(dsum);
   hl_free(xsum);
+  hl_agg_est_fini(&est);
+  hl_arena_destroy(est_scratch);
+  hl_arena_destroy(est_tmp);
   return rc;
 }
 

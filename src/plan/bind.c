@@ -997,6 +997,8 @@ static int stat_agg(const char *name) {
 
 static bool is_aggregate_name(const char *name) {
   return strcmp(name, "count") == 0 || strcmp(name, "grouping") == 0 || strcmp(name, "sum") == 0 ||
+         strcmp(name, "$sum0") == 0 || strcmp(name, "histogram_numeric") == 0 ||
+         strcmp(name, "ngrams") == 0 || strcmp(name, "context_ngrams") == 0 ||
          strcmp(name, "min") == 0 || strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 ||
          stat_agg(name) >= 0;
 }
@@ -1134,6 +1136,151 @@ static bool bind_pair_aggregate(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *a
   return agg->kind == HL_AGG_AVG || (agg->arg2 = cast_to(b, agg->arg2, dbl)) != NULL;
 }
 
+static bool has_subquery(const hl_expr_t *e);
+
+/* Argument K of A as a parameter of histogram_numeric, ngrams or
+ * context_ngrams, evaluated here once into *OUT: Hive reads it from the
+ * first row and fails when it changes, so one that reads columns is not
+ * done yet (0A000).  The bound expression (its type), NULL on error. */
+static hl_expr_t *agg_param(binder_t *b, const hl_ast_expr_t *a, int k, hl_value_t *out) {
+  b->agg_allowed = false;
+  hl_expr_t *e = bind_expr(b, a->args[k]);
+  b->agg_allowed = true;
+  if (!e) return NULL;
+  if (!hl_expr_cols_within(e, 0, 0) || has_subquery(e) || hl_expr_is_stateful(e)) {
+    hl_err_set_at(b->err, a->args[k]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "argument %d of %s must be a constant (one per row is not supported yet)", k + 1,
+                  a->name);
+    return NULL;
+  }
+  hl_batch_t *one = hl_batch_create(0, NULL);
+  if (!one) return hl_err_nomem(b->err), NULL;
+  one->n_rows = 1;
+  hl_vec_t v;
+  hl_value_t val;
+  hl_status_t rc = hl_expr_eval(e, one, &v, one->arena, b->err);
+  if (rc == HL_OK) {
+    hl_vec_get_value(&v, 0, &val);
+    if (hl_value_copy_deep(b->arena, e->type, &val, out) != HL_OK) rc = hl_err_nomem(b->err);
+  }
+  hl_batch_destroy(one);
+  return rc == HL_OK ? e : NULL;
+}
+
+/* An integer parameter (INT only for histogram_numeric's nb, as Hive; else
+ * any integer or a TIMESTAMP, its seconds) as Java's (int) of it; a NULL
+ * one makes Hive skip every row (params_null). */
+static bool agg_int_param(binder_t *b, const hl_ast_expr_t *a, int k, bool int_only, hl_agg_t *agg,
+                          int32_t *out) {
+  hl_value_t v;
+  hl_expr_t *e = agg_param(b, a, k, &v);
+  if (!e) return false;
+  hl_type_id_t id = e->type->id;
+  if (int_only ? id != HL_T_INT : !hl_type_is_integer(e->type) && id != HL_T_TIMESTAMP) {
+    arg_error(b, a, k, int_only ? "an INT" : "an integer");
+    return false;
+  }
+  *out = 0;
+  if (v.is_null) {
+    agg->params_null = true;
+    return true;
+  }
+  int64_t x = v.u.i;
+  if (id == HL_T_TIMESTAMP) x = x / 1000000 - (x % 1000000 < 0); /* floor to seconds */
+  *out = (int32_t)(uint32_t)(uint64_t)x;
+  return true;
+}
+
+/* ARRAY<T> in the binder's arena. */
+static hl_type_t *array_of(binder_t *b, const hl_type_t *t) {
+  hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof *arr);
+  hl_type_t **kids = hl_arena_alloc(b->arena, sizeof(hl_type_t *));
+  if (!arr || !kids) return hl_err_nomem(b->err), NULL;
+  kids[0] = (hl_type_t *)t;
+  *arr = (hl_type_t){.id = HL_T_ARRAY, .n_children = 1, .children = kids};
+  return arr;
+}
+
+/* ARRAY<STRUCT<N0: T0, N1: T1>> in the binder's arena. */
+static const hl_type_t *array_of_pairs(binder_t *b, const char *n0, const hl_type_t *t0,
+                                       const char *n1, const hl_type_t *t1) {
+  hl_type_t *st = hl_arena_zalloc(b->arena, sizeof *st);
+  hl_type_t **sk = hl_arena_alloc(b->arena, 2 * sizeof(hl_type_t *));
+  char **names = hl_arena_alloc(b->arena, 2 * sizeof(char *));
+  if (!t0 || !st || !sk || !names) return hl_err_nomem(b->err), NULL;
+  names[0] = (char *)n0;
+  names[1] = (char *)n1;
+  sk[0] = (hl_type_t *)t0;
+  sk[1] = (hl_type_t *)t1;
+  *st = (hl_type_t){.id = HL_T_STRUCT, .n_children = 2, .children = sk, .field_names = names};
+  return array_of(b, st);
+}
+
+static bool is_strings(const hl_type_t *t) {
+  return t->id == HL_T_ARRAY && t->children[0]->id == HL_T_STRING;
+}
+
+/* histogram_numeric(x, nb): x a number or a timestamp, read as DOUBLE, nb
+ * an INT; ARRAY<STRUCT<x, y: DOUBLE>>.  ngrams(seqs, n, k [, pf]) and
+ * context_ngrams(seqs, context, k [, pf]): seqs an ARRAY<STRING> or
+ * ARRAY<ARRAY<STRING>>, context an ARRAY<STRING>, the others integers;
+ * ARRAY<STRUCT<ngram: ARRAY<STRING>, estfrequency: DOUBLE>>.  Hive's
+ * type checks (GenericUDAFHistogramNumeric, GenericUDAFnGrams,
+ * GenericUDAFContextNGrams); the checks of values come with the first row
+ * (exec/op_agg_hist.c, op_agg_ngrams.c). */
+static bool bind_estimator(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  bool hist = a->name[0] == 'h', ctx = a->name[0] == 'c';
+  agg->kind = hist ? HL_AGG_HISTOGRAM : ctx ? HL_AGG_CONTEXT_NGRAMS : HL_AGG_NGRAMS;
+  if (hist ? a->n_args != 2 : a->n_args < 3 || a->n_args > 4) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  hist ? "function %s takes exactly two arguments"
+                       : "function %s takes three or four arguments",
+                  a->name);
+    return false;
+  }
+  if (a->distinct) {
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "DISTINCT with %s is not supported yet", a->name);
+    return false;
+  }
+  agg->distinct = false;
+  b->agg_allowed = false;
+  agg->arg = bind_expr(b, a->args[0]);
+  b->agg_allowed = true;
+  if (!agg->arg) return false;
+  const hl_type_t *t = agg->arg->type, *dbl = hl_type_prim(HL_T_DOUBLE);
+  if (hist) {
+    if (!hl_type_is_numeric(t) && t->id != HL_T_TIMESTAMP) {
+      arg_error(b, a, 0, "a number or a timestamp");
+      return false;
+    }
+    if (!(agg->arg = cast_to(b, agg->arg, dbl))) return false;
+    agg->type = array_of_pairs(b, "x", dbl, "y", dbl);
+    return agg->type && agg_int_param(b, a, 1, true, agg, &agg->ip[0]);
+  }
+  if (!is_strings(t) && !(t->id == HL_T_ARRAY && is_strings(t->children[0]))) {
+    arg_error(b, a, 0, "an ARRAY<STRING> or an ARRAY<ARRAY<STRING>>");
+    return false;
+  }
+  if (ctx) {
+    hl_expr_t *ce = agg_param(b, a, 1, &agg->ctx);
+    if (!ce) return false;
+    if (!is_strings(ce->type)) {
+      arg_error(b, a, 1, "an ARRAY<STRING>");
+      return false;
+    }
+    if (agg->ctx.is_null) agg->params_null = true;
+  } else if (!agg_int_param(b, a, 1, false, agg, &agg->ip[0])) {
+    return false;
+  }
+  if (!agg_int_param(b, a, 2, false, agg, &agg->ip[1])) return false;
+  agg->ip[2] = 1; /* Hive's placeholder when pf is not given (raised to 1000 / k) */
+  if (a->n_args == 4 && !agg_int_param(b, a, 3, false, agg, &agg->ip[2])) return false;
+  agg->type =
+      array_of_pairs(b, "ngram", array_of(b, hl_type_prim(HL_T_STRING)), "estfrequency", dbl);
+  return agg->type != NULL;
+}
+
 static hl_expr_t *add_aggregate(binder_t *b, const hl_agg_t *aggp, long pos, const char *name);
 
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
@@ -1150,6 +1297,9 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "count") == 0 && a->n_args == 1 && a->args[0]->kind == HL_AST_STAR) {
     agg.kind = HL_AGG_COUNT_STAR;
     agg.type = hl_type_prim(HL_T_BIGINT);
+  } else if (strcmp(a->name, "histogram_numeric") == 0 || strcmp(a->name, "ngrams") == 0 ||
+             strcmp(a->name, "context_ngrams") == 0) {
+    if (!bind_estimator(b, a, &agg)) return NULL;
   } else if (stat_agg(a->name) >= 0 && (stats_aggs_pair(stat_aggs[stat_agg(a->name)].kind) ||
                                         strncmp(a->name, "regr_", 5) == 0)) {
     if (!bind_pair_aggregate(b, a, &agg)) return NULL;
@@ -1231,7 +1381,9 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
       }
       agg.type = t->id == HL_T_NULL ? hl_type_prim(HL_T_STRING) : t;
     } else {
-      agg.kind = a->name[0] == 's' ? HL_AGG_SUM : HL_AGG_AVG;
+      /* $sum0: Calcite's SUM over no values 0 (Hive's GenericUDAFSumEmptyIsZero) */
+      agg.kind = a->name[0] == 'a' ? HL_AGG_AVG : HL_AGG_SUM;
+      agg.empty_zero = a->name[0] == '$';
       const hl_type_t *nt = numeric_operand(b, t, a->args[0]->pos);
       if (!nt) return NULL;
       if (nt->id == HL_T_DECIMAL) {
@@ -1829,13 +1981,26 @@ static hl_expr_t *bind_window(binder_t *b, const hl_ast_expr_t *a) {
     b->agg_allowed = saved_agg;
     if (!ref) goto done;
     hl_agg_t *ag = &b->plan->aggs[n_before];
-    if (ag->kind > HL_AGG_AVG || ag->arg2) {
+    bool est = ag->kind == HL_AGG_HISTOGRAM || ag->kind == HL_AGG_NGRAMS ||
+               ag->kind == HL_AGG_CONTEXT_NGRAMS;
+    if ((ag->kind > HL_AGG_AVG && !est) || ag->arg2) {
       hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                     "%s as a window function is not supported yet", a->name);
       b->plan->n_aggs = n_before;
       goto done;
     }
     win.agg = ag->kind;
+    win.empty_zero = ag->empty_zero;
+    if (est) { /* the parameters outlive the slot, which the next aggregate reuses */
+      hl_agg_t *copy = hl_arena_alloc(b->arena, sizeof *copy);
+      if (!copy) {
+        hl_err_nomem(b->err);
+        b->plan->n_aggs = n_before;
+        goto done;
+      }
+      *copy = *ag;
+      win.est = copy;
+    }
     win.arg = ag->arg;
     win.type = ag->type;
     b->plan->n_aggs = n_before; /* not a query aggregate */

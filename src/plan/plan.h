@@ -43,6 +43,13 @@ typedef enum hl_agg_kind {
    * param / params as HL_AGG_PERCENTILE, desc for the descending order */
   HL_AGG_PERCENTILE_CONT,
   HL_AGG_PERCENTILE_DISC,
+  /* histogram_numeric(x, nb): Ben-Haim and Tom-Tov's streaming histogram
+   * (exec/op_agg_hist.c); ip[0] = nb */
+  HL_AGG_HISTOGRAM,
+  /* ngrams(seqs, n, k [, pf]) and context_ngrams(seqs, context, k [, pf])
+   * (exec/op_agg_ngrams.c): ip = n, k, pf (0: not given); context in ctx */
+  HL_AGG_NGRAMS,
+  HL_AGG_CONTEXT_NGRAMS,
   /* grouping(c, ...) and GROUPING__ID (every GROUP BY column): bit j of
    * the n-column result, from the top, is 1 when group_idx[j] is not in
    * the row's grouping set */
@@ -75,7 +82,14 @@ typedef struct hl_agg {
    * ARRAY<DOUBLE>): params[n_params] */
   const double *params;
   int n_params;
-  bool desc; /* HL_AGG_PERCENTILE_CONT/DISC: WITHIN GROUP (ORDER BY x DESC) */
+  bool desc;       /* HL_AGG_PERCENTILE_CONT/DISC: WITHIN GROUP (ORDER BY x DESC) */
+  bool empty_zero; /* HL_AGG_SUM as Hive's $sum0: 0 instead of NULL over no values */
+  /* HL_AGG_HISTOGRAM / HL_AGG_NGRAMS / HL_AGG_CONTEXT_NGRAMS: the constant
+   * parameters, checked when the first value comes as Hive does (an empty
+   * input has no error); params_null: one is NULL, so Hive skips every row */
+  int32_t ip[3];
+  bool params_null;
+  hl_value_t ctx; /* HL_AGG_CONTEXT_NGRAMS: the ARRAY<STRING> context (NULL = blank) */
   /* HL_AGG_GROUPING: the GROUP BY expressions it reports, in its order */
   const int *group_idx;
   int n_group_idx;
@@ -101,7 +115,11 @@ typedef enum hl_win_kind {
  * output. */
 typedef struct hl_window {
   hl_win_kind_t kind;
-  int agg;          /* hl_agg_kind_t for HL_WIN_AGG */
+  int agg;         /* hl_agg_kind_t for HL_WIN_AGG */
+  bool empty_zero; /* HL_WIN_AGG sum as $sum0: 0 over a frame without values */
+  /* HL_WIN_AGG of histogram_numeric, ngrams, context_ngrams: the aggregate
+   * (its parameters), computed over each frame by exec/op_agg.c */
+  const hl_agg_t *est;
   hl_expr_t *arg;   /* value argument, or NULL */
   hl_expr_t *deflt; /* lag/lead default, cast to the result type, or NULL */
   int64_t offset;   /* lag/lead offset, ntile buckets */

@@ -32,6 +32,11 @@ static const hl_func_doc_t docs[] = {
     {"!", O, "! a - logical not, as NOT a", "> SELECT !TRUE;\nfalse", G("GenericUDFOPNot")},
     {"!=", O, "a != b - TRUE when a is not equal to b (NULL when either is NULL)",
      "> SELECT 1 != 2;\ntrue", G("GenericUDFOPNotEqual")},
+    {"$sum0", A,
+     "_FUNC_(x) - the sum of the non-NULL values of x, 0 when there are none (Calcite's SUM0; "
+     "call it as `$sum0`)",
+     "> SELECT `_FUNC_`(x), sum(x) FROM " ROWS3 " WHERE x > 5;\n0\tNULL",
+     G("GenericUDAFSumEmptyIsZero")},
     {"%", O, "a % b - the remainder of a divided by b (NULL when b is 0)", "> SELECT 7 % 3;\n1",
      G("GenericUDFOPMod")},
     {"&", O, "a & b - bitwise and of two integers, of their common type", "> SELECT 3 & 5;\n1",
@@ -172,6 +177,14 @@ static const hl_func_doc_t docs[] = {
      "joined by separator, NULLs skipped",
      "> SELECT _FUNC_('.', 'www', array('facebook', 'com'));\nwww.facebook.com",
      G("GenericUDFConcatWS")},
+    {"context_ngrams", A,
+     "_FUNC_(expr, array<string1, string2, ...>, k, pf) - the top-k most frequent n-grams that fit "
+     "the context: expr an array of strings or an array of arrays of strings (as sentences() "
+     "gives), the context its words with a NULL for each blank an n-gram element fills; pf, "
+     "optional, a precision factor for the memory used; most frequent first",
+     "> SELECT _FUNC_(array(array('to', 'be', 'or', 'not', 'to', 'be')), array('to', NULL), "
+     "2);\n[{\"ngram\":[\"be\"],\"estfrequency\":2.0}]",
+     G("GenericUDAFContextNGrams")},
     {"conv", S,
      "_FUNC_(num, from_base, to_base) - num written in base from_base, rewritten in base to_base "
      "(a negative to_base prints a signed result)",
@@ -342,6 +355,11 @@ static const hl_func_doc_t docs[] = {
      "_FUNC_(n, bin or str) - the hexadecimal digits of a BIGINT, or two per byte of a string or "
      "binary",
      "> SELECT _FUNC_(17);\n11\n> SELECT _FUNC_('Facebook');\n46616365626F6F6B", U("UDFHex")},
+    {"histogram_numeric", A,
+     "_FUNC_(expr, nb) - a histogram of the numeric expr with at most nb bins of non-uniform "
+     "width (Ben-Haim and Tom-Tov's streaming histogram): the bins' centres x and heights y",
+     "> SELECT _FUNC_(x, 2) FROM " ROWS3 ";\n[{\"x\":1.0,\"y\":1.0},{\"x\":2.0,\"y\":2.0}]",
+     G("GenericUDAFHistogramNumeric")},
     {"hour", S, "_FUNC_(param) - the hour of a timestamp or a time string",
      "> SELECT _FUNC_('2009-07-30 12:58:59');\n12", U("UDFHour")},
     {"if", S, "_FUNC_(expr1, expr2, expr3) - expr2 when expr1 is true, else expr3",
@@ -498,6 +516,13 @@ static const hl_func_doc_t docs[] = {
      "_FUNC_(start_date, day_of_week) - the first date after start_date on day_of_week (two or "
      "three letters or the full English name)",
      "> SELECT _FUNC_('2015-01-14', 'TU');\n2015-01-20", G("GenericUDFNextDay")},
+    {"ngrams", A,
+     "_FUNC_(expr, n, k, pf) - the top-k n-grams of rows that are sequences of strings (arrays of "
+     "strings, or arrays of arrays of strings); pf, optional, a precision factor for the memory "
+     "used; most frequent first",
+     "> SELECT _FUNC_(array('a', 'b', 'a', 'b', 'a'), 2, 2);\n[{\"ngram\":[\"a\",\"b\"],"
+     "\"estfrequency\":2.0},{\"ngram\":[\"b\",\"a\"],\"estfrequency\":2.0}]",
+     G("GenericUDAFnGrams")},
     {"not", O, "not a - logical not", "> SELECT NOT FALSE;\ntrue", G("GenericUDFOPNot")},
     {"ntile", W, "_FUNC_(n) - the bucket number (1..n) of the row in its ordered partition",
      "> SELECT x, _FUNC_(2) OVER (ORDER BY x) FROM " ROWS3 " ORDER BY x;\n1\t1\n2\t1\n2\t2",
@@ -839,7 +864,6 @@ const hl_func_doc_t *hl_func_doc_lookup(const char *name) {
  * The data sketches (ds_*) and spatial (st_*) families are matched by
  * prefix. */
 static const char *const not_yet[] = {
-    "$sum0",
     "approx_distinct",
     "assert_true_oom",
     "bloom_filter",
@@ -850,7 +874,6 @@ static const char *const not_yet[] = {
     "compute_bit_vector_fm",
     "compute_bit_vector_hll",
     "compute_stats",
-    "context_ngrams",
     "create_union",
     "datetime_legacy_hybrid_calendar",
     "deserialize",
@@ -861,7 +884,6 @@ static const char *const not_yet[] = {
     "get_llap_splits",
     "get_splits",
     "get_sql_schema",
-    "histogram_numeric",
     "in_bloom_filter",
     "index",
     "internal_interval",
@@ -869,7 +891,6 @@ static const char *const not_yet[] = {
     "json_read",
     "matchpath",
     "ndv_compute_bit_vector",
-    "ngrams",
     "noop",
     "noopstreaming",
     "noopwithmap",

@@ -1443,10 +1443,8 @@ static hl_expr_t *bind_cast_format(binder_t *b, const hl_ast_expr_t *a) {
                   type_name(b, xt), type_name(b, to));
     return NULL;
   }
-  if (xt->id == HL_T_NULL || hl_type_is_string(xt))
-    x = cast_to(b, x,
-                xt->id == HL_T_NULL && !to_dt ? hl_type_prim(HL_T_TIMESTAMP)
-                                              : hl_type_prim(HL_T_STRING));
+  /* a CHAR stays one: func_sqldt.c drops its pad, as Hive's getStrippedValue */
+  if (xt->id == HL_T_NULL) x = cast_to(b, x, hl_type_prim(to_dt ? HL_T_STRING : HL_T_TIMESTAMP));
   hl_expr_t *pat = x ? bind_expr(b, a->args[1]) : NULL;
   if (!pat) return NULL;
   hl_sqldt_t *f = NULL;

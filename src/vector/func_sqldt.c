@@ -810,7 +810,11 @@ static hl_status_t cast_format_impl(const hl_expr_t *call, const hl_value_t *a, 
     return HL_OK;
   }
   int64_t micros;
-  if (!hl_sqldt_parse(f, a[0].u.s.ptr, a[0].u.s.len, &micros)) {
+  size_t len = a[0].u.s.len;
+  if (in->id == HL_T_CHAR)
+    while (len > 0 && a[0].u.s.ptr[len - 1] == ' ')
+      len--;
+  if (!hl_sqldt_parse(f, a[0].u.s.ptr, len, &micros)) {
     out->is_null = true;
     return HL_OK;
   }

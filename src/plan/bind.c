@@ -2451,6 +2451,14 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
     op.op = is_mod ? HL_OP_MOD : HL_OP_EQ_NS;
     return bind_binary(b, &op);
   }
+  if (strcmp(a->name, "cast_format") == 0) {
+    /* what Hive rewrites CAST ... FORMAT to: its first argument is a number
+     * of Hive's generated parser, which no user query can rely on */
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "cast_format(...) called by name is not supported (its first argument is a "
+                  "Hive parser token number); write CAST(x AS type FORMAT 'template')");
+    return NULL;
+  }
   const hl_func_def_t *fn = hl_func_lookup(a->name);
   if (!fn) {
     const hl_func_doc_t *d = hl_func_doc_lookup(a->name);

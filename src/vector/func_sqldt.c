@@ -27,7 +27,8 @@
  * instead -- input that ends inside TZH, A.M. or a text token -- it is
  * NULL here too).  hivelite's timestamps hold microseconds, so FF7-FF9
  * format as the microseconds and three zeros, and parsed nanoseconds are
- * truncated; years outside 0001-9999 are NULL.  Fuzzed
+ * truncated; years outside 0001-9999 are NULL; text and names match
+ * ignoring the case of ASCII letters only (Java folds every letter).  Fuzzed
  * (tests/fuzz/fuzz_sqldt.c).
  */
 #include "vector/func_int.h"

@@ -145,7 +145,7 @@ static const hl_func_doc_t docs[] = {
      "CASE a WHEN b THEN c [WHEN d THEN e]* [ELSE f] END - c when a = b, e when a = d, else f",
      "> SELECT CASE 2 WHEN 1 THEN 'one' WHEN 2 THEN 'two' ELSE 'many' END;\ntwo",
      G("GenericUDFCase")},
-    {"cast_format", S,
+    {"cast_format", O,
      "CAST(<value> AS <type> FORMAT <STRING>) - Converts a datetime value to string or "
      "string-type value to datetime based on the format pattern specified (SQL:2016 datetime "
      "templates; the CAST is Hive's _FUNC_, whose first argument is a parser token number, so "

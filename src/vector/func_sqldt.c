@@ -123,6 +123,7 @@ struct hl_sqldt {
   tok_t tok[HL_SQLDT_MAX_PATTERN];
   int n;
   bool fx;
+  bool need_iso;         /* formats IYYY or IW: the ISO week is worked out per value */
   int cur_year, cur_wby; /* of the statement's date, for short years */
   char text[HL_SQLDT_MAX_PATTERN];
   size_t text_len;
@@ -288,6 +289,7 @@ hl_status_t hl_sqldt_compile(const char *pat, size_t n, bool for_parse, int64_t 
     t->field = def->field;
     t->len = def->len;
     t->fill = def->kind != K_TZ && fill;
+    f->need_iso |= def->field == F_WBY || def->field == F_WOWBY;
     t->off = (uint16_t)f->text_len;
     t->slen = (uint16_t)len;
     /* AM/PM and the names keep the template's case (it decides the output's) */
@@ -445,9 +447,9 @@ size_t hl_sqldt_format(const hl_sqldt_t *f, int64_t micros, char *o) {
   int hour = (int)(secs / 3600), min = (int)(secs / 60 % 60), sec = (int)(secs % 60);
   int64_t nano = (tod % US_PER_SEC) * 1000;
   int dow = iso_dow(days), doy = day_of_year(y, m, d);
-  int64_t wby;
-  int week;
-  iso_week(days, &wby, &week);
+  int64_t wby = 0;
+  int week = 0;
+  if (f->need_iso) iso_week(days, &wby, &week);
   size_t n = 0;
   for (int k = 0; k < f->n; k++) {
     const tok_t *t = &f->tok[k];

@@ -400,10 +400,19 @@ fm_error:
 
 /* Appends the digits of V for numeric token T (padOrTruncateNumericTemporal). */
 static size_t fmt_number(char *o, const tok_t *t, int64_t v) {
-  char d[32];
-  int dl = snprintf(d, sizeof d, "%lld", (long long)v);
+  char d[24]; /* V's decimal digits (String.valueOf), without snprintf's cost per row */
+  size_t len = 0;
+  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  char rev[24];
+  do
+    rev[len++] = (char)('0' + u % 10);
+  while (u /= 10);
+  size_t dl = 0;
+  if (v < 0) d[dl++] = '-';
+  while (len)
+    d[dl++] = rev[--len];
   const char *p = d;
-  size_t len = (size_t)dl;
+  len = dl;
   char buf[32];
   if (t->field == F_NANO) {
     /* left-pad to nine digits, keep the first LEN; FF drops trailing zeros */

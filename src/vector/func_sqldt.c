@@ -67,26 +67,13 @@ typedef enum field {
   F_NFIELDS
 } field_t;
 
-static const char *const field_names[F_NFIELDS] = {"Year",
-                                                   "MonthOfYear",
-                                                   "DayOfWeek[WeekFields[SUNDAY,1]]",
-                                                   "DayOfMonth",
-                                                   "DayOfYear",
-                                                   "HourOfAmPm",
-                                                   "HourOfDay",
-                                                   "MinuteOfHour",
-                                                   "SecondOfMinute",
-                                                   "SecondOfDay",
-                                                   "NanoOfSecond",
-                                                   "AmPmOfDay",
-                                                   "AlignedWeekOfYear",
-                                                   "AlignedWeekOfMonth",
-                                                   "QuarterOfYear",
-                                                   "WeekBasedYear",
-                                                   "WeekOfWeekBasedYear",
-                                                   "DayOfWeek",
-                                                   "Hours",
-                                                   "Minutes"};
+/* clang-format off */
+static const char *const field_names[F_NFIELDS] = {
+    "Year", "MonthOfYear", "DayOfWeek[WeekFields[SUNDAY,1]]", "DayOfMonth", "DayOfYear",
+    "HourOfAmPm", "HourOfDay", "MinuteOfHour", "SecondOfMinute", "SecondOfDay", "NanoOfSecond",
+    "AmPmOfDay", "AlignedWeekOfYear", "AlignedWeekOfMonth", "QuarterOfYear", "WeekBasedYear",
+    "WeekOfWeekBasedYear", "DayOfWeek", "Hours", "Minutes"};
+/* clang-format on */
 
 typedef struct tok_def {
   const char *name; /* lower case */

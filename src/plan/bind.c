@@ -1568,6 +1568,53 @@ static hl_expr_t *bind_format_number(binder_t *b, hl_expr_t *e, const hl_ast_exp
   return e;
 }
 
+/* CAST(x AS type FORMAT 'template') (Hive's GenericUDFCastFormat): a
+ * string (STRING, VARCHAR, CHAR; CHAR's pad dropped) parsed as a DATE or
+ * TIMESTAMP, or a DATE or TIMESTAMP formatted as a STRING, VARCHAR(n) or
+ * CHAR(n); a NULL literal goes either way.  The template, a string
+ * literal, is compiled here once (func_sqldt.c), for parsing when the
+ * target is a datetime. */
+static hl_expr_t *bind_cast_format(binder_t *b, const hl_ast_expr_t *a) {
+  const hl_type_t *to = a->cast_type;
+  hl_expr_t *x = bind_expr(b, a->args[0]);
+  if (!x) return NULL;
+  bool to_dt = to->id == HL_T_DATE || to->id == HL_T_TIMESTAMP;
+  if (!to_dt && !hl_type_is_string(to)) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "CAST ... FORMAT converts only to DATE, TIMESTAMP, STRING, VARCHAR or CHAR, "
+                  "not %s",
+                  type_name(b, to));
+    return NULL;
+  }
+  const hl_type_t *xt = x->type;
+  bool from_dt = xt->id == HL_T_DATE || xt->id == HL_T_TIMESTAMP;
+  if (xt->id != HL_T_NULL && !(to_dt ? hl_type_is_string(xt) : from_dt)) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "CAST ... FORMAT converts only datetime values to string types and string "
+                  "values to datetime types, not %s to %s",
+                  type_name(b, xt), type_name(b, to));
+    return NULL;
+  }
+  /* a CHAR stays one: func_sqldt.c drops its pad, as Hive's getStrippedValue */
+  if (xt->id == HL_T_NULL) x = cast_to(b, x, hl_type_prim(to_dt ? HL_T_STRING : HL_T_TIMESTAMP));
+  hl_expr_t *pat = x ? bind_expr(b, a->args[1]) : NULL;
+  if (!pat) return NULL;
+  hl_sqldt_t *f = NULL;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  if (hl_sqldt_compile(pat->value.u.s.ptr, pat->value.u.s.len, to_dt, (int64_t)ts.tv_sec / 86400,
+                       b->arena, a->args[1]->pos, &f, b->err) != HL_OK)
+    return NULL;
+  hl_expr_t *e = new_expr(b, HL_EX_FUNC, to_dt ? to : hl_type_prim(HL_T_STRING), a->pos);
+  if (!e || !set_args(b, e, 2)) return NULL;
+  e->fn = &hl_func_cast_format;
+  e->args[0] = x;
+  e->args[1] = pat;
+  e->state = f;
+  /* VARCHAR(n) / CHAR(n): the formatted string truncated or padded */
+  return to_dt || to->id == HL_T_STRING ? e : cast_to(b, e, to);
+}
+
 /* Largest file in_file reads: its lines are held for the statement. */
 #define MAX_IN_FILE ((uint64_t)16 << 20)
 
@@ -2569,6 +2616,14 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
     op.op = is_mod ? HL_OP_MOD : HL_OP_EQ_NS;
     return bind_binary(b, &op);
   }
+  if (strcmp(a->name, "cast_format") == 0) {
+    /* what Hive rewrites CAST ... FORMAT to: its first argument is a number
+     * of Hive's generated parser, which no user query can rely on */
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "cast_format(...) called by name is not supported (its first argument is a "
+                  "Hive parser token number); write CAST(x AS type FORMAT 'template')");
+    return NULL;
+  }
   const hl_func_def_t *fn = hl_func_lookup(a->name);
   if (!fn) {
     const hl_func_doc_t *d = hl_func_doc_lookup(a->name);
@@ -2745,6 +2800,7 @@ static hl_expr_t *bind_expr_node(binder_t *b, const hl_ast_expr_t *a) {
   case HL_AST_FUNC:
     return bind_function(b, a);
   case HL_AST_CAST: {
+    if (a->n_args == 2) return bind_cast_format(b, a);
     hl_expr_t *x = bind_expr(b, a->args[0]);
     if (!x) return NULL;
     if (hl_type_is_complex(a->cast_type) != hl_type_is_complex(x->type) &&

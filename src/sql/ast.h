@@ -49,7 +49,7 @@ typedef enum hl_ast_expr_kind {
   HL_AST_BETWEEN,  /* args[0] [NOT] BETWEEN args[1] AND args[2] */
   HL_AST_LIKE,     /* args[0] [NOT] LIKE|RLIKE|REGEXP args[1]; op says which */
   HL_AST_FUNC,     /* name(args) [distinct]; count(*) has one HL_AST_STAR arg */
-  HL_AST_CAST,     /* CAST(args[0] AS cast_type) */
+  HL_AST_CAST,     /* CAST(args[0] AS cast_type [FORMAT args[1], a string literal]) */
   HL_AST_CASE,     /* CASE [args[0]=operand if has_operand] WHEN.. THEN.. [ELSE] END:
                       args = [operand] (when, then)* [else]; has_else */
   HL_AST_SUBQUERY, /* (SELECT ...) as a scalar value: subquery */

@@ -478,16 +478,24 @@ static hl_status_t parse_case(parser_t *p, hl_ast_expr_t **out) {
   return HL_OK;
 }
 
-/* CAST(e AS type); current token is CAST. */
+/* CAST(e AS type [FORMAT 'template']); current token is CAST.  The
+ * template (SQL:2016 datetime, Hive's cast_format) is a string literal, as
+ * in Hive's grammar; it becomes args[1]. */
 static hl_status_t parse_cast(parser_t *p, hl_ast_expr_t **out) {
   hl_ast_expr_t *e = new_expr(p, HL_AST_CAST, p->tok.pos);
-  if (!e || !(e->args = hl_arena_alloc(p->arena, sizeof *e->args))) return nomem(p);
+  if (!e || !(e->args = hl_arena_alloc(p->arena, 2 * sizeof *e->args))) return nomem(p);
   TRY(advance(p));
   TRY(expect(p, HL_TK_LPAREN, "\"(\""));
   TRY(parse_expr(p, &e->args[0]));
   e->n_args = 1;
   TRY(expect_kw(p, "AS"));
   TRY(parse_type(p, &e->cast_type));
+  if (at_kw(p, "FORMAT")) {
+    TRY(advance(p));
+    if (!at(p, HL_TK_STRING)) return expected(p, "a format template string literal");
+    TRY(parse_string_literal(p, HL_LIT_STRING, p->tok.pos, &e->args[1]));
+    e->n_args = 2;
+  }
   TRY(expect(p, HL_TK_RPAREN, "\")\""));
   *out = e;
   return HL_OK;

@@ -134,6 +134,14 @@ void hl_expr_print(hl_buf_t *buf, const hl_expr_t *e) {
     hl_buf_printf(buf, "%s IN (subquery))", e->negated ? " NOT" : "");
     return;
   case HL_EX_FUNC:
+    if (e->fn == &hl_func_cast_format) { /* typed by its target (DATE, TIMESTAMP or STRING) */
+      hl_buf_puts(buf, "CAST(");
+      hl_expr_print(buf, e->args[0]);
+      hl_buf_printf(buf, " AS %s FORMAT ", hl_type_id_name(e->type->id));
+      hl_expr_print(buf, e->args[1]);
+      hl_buf_putc(buf, ')');
+      return;
+    }
     if (e->fn == &hl_func_subscript) {
       hl_expr_print(buf, e->args[0]);
       hl_buf_putc(buf, '[');

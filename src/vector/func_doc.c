@@ -150,6 +150,14 @@ static const hl_func_doc_t docs[] = {
      "CASE a WHEN b THEN c [WHEN d THEN e]* [ELSE f] END - c when a = b, e when a = d, else f",
      "> SELECT CASE 2 WHEN 1 THEN 'one' WHEN 2 THEN 'two' ELSE 'many' END;\ntwo",
      G("GenericUDFCase")},
+    {"cast_format", O,
+     "CAST(<value> AS <type> FORMAT <STRING>) - Converts a datetime value to string or "
+     "string-type value to datetime based on the format pattern specified (SQL:2016 datetime "
+     "templates; the CAST is Hive's _FUNC_, whose first argument is a parser token number, so "
+     "only the CAST form is accepted)",
+     "> SELECT CAST(\"2018-01-01 4 PM\" AS timestamp FORMAT \"yyyy-mm-dd hh12 AM\");\n"
+     "2018-01-01 16:00:00",
+     G("GenericUDFCastFormat")},
     {"cbrt", S, "_FUNC_(x) - the cube root of x", "> SELECT _FUNC_(27.0);\n3.0",
      G("GenericUDFCbrt")},
     {"ceil", S, "_FUNC_(x) - the smallest integer not less than x",
@@ -870,7 +878,6 @@ static const char *const not_yet[] = {
     "bucket_number",
     "buildversion",
     "cardinality_violation",
-    "cast_format",
     "compute_bit_vector_fm",
     "compute_bit_vector_hll",
     "compute_stats",

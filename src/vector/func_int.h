@@ -171,6 +171,23 @@ bool hl_decfmt_format(const hl_decfmt_t *f, const hl_type_t *t, const hl_value_t
  * with D zeros. */
 void hl_fn_decfmt_places(hl_decfmt_t *f, int d);
 
+/* func_sqldt.c: CAST(x AS type FORMAT 'template') (Hive's cast_format),
+ * SQL:2016 datetime templates compiled once by the binder into
+ * hl_expr_t.state of a call of hl_func_cast_format. */
+#define HL_SQLDT_MAX_PATTERN 100  /* Hive's LONGEST_ACCEPTED_PATTERN (exclusive) */
+#define HL_SQLDT_MAX_OUTPUT  1024 /* the longest text a template formats */
+typedef struct hl_sqldt hl_sqldt_t;
+/* Compiles PAT[0..n) for parsing strings (FOR_PARSE) or formatting
+ * datetimes into *OUT (in ARENA); TODAY (days since 1970) gives short
+ * years their leading digits.  HL_OK, or 22007 at POS for a bad template. */
+hl_status_t hl_sqldt_compile(const char *pat, size_t n, bool for_parse, int64_t today,
+                             hl_arena_t *arena, long pos, hl_sqldt_t **out, hl_error_t *err);
+/* Formats MICROS (since 1970) into O (HL_SQLDT_MAX_OUTPUT bytes); the length. */
+size_t hl_sqldt_format(const hl_sqldt_t *f, int64_t micros, char *o);
+/* Parses S[0..n) into *MICROS; false when it does not match (NULL). */
+bool hl_sqldt_parse(const hl_sqldt_t *f, const char *s, size_t n, int64_t *micros);
+HL_FN(hl_fn_cast_format);
+
 /* func_likeany.c (typed by plan/bind.c: strings and NULLs only) */
 HL_FN(hl_fn_likeany);
 HL_FN(hl_fn_likeall);

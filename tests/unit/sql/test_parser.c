@@ -227,7 +227,12 @@ static void print_expr(hl_buf_t *b, const hl_ast_expr_t *e) {
     char *t = hl_type_to_string(a, e->cast_type);
     hl_buf_puts(b, "(CAST ");
     print_expr(b, e->args[0]);
-    hl_buf_printf(b, " %s)", t ? t : "?");
+    hl_buf_printf(b, " %s", t ? t : "?");
+    if (e->n_args == 2) { /* FORMAT 'template' */
+      hl_buf_puts(b, " FORMAT ");
+      print_expr(b, e->args[1]);
+    }
+    hl_buf_putc(b, ')');
     hl_arena_destroy(a);
     break;
   }
@@ -482,6 +487,9 @@ TEST(expression_primaries) {
   CHECK_STR(expr_str("f()"), "f()");
   CHECK_STR(expr_str("IF(a > 1, 'x', NULL)"), "if((> a 1), 'x', null)");
   CHECK_STR(expr_str("CAST(a AS DECIMAL(10,2))"), "(CAST a decimal(10,2))");
+  CHECK_STR(expr_str("CAST(a AS DATE FORMAT 'yyyy-mm-dd')"), "(CAST a date FORMAT 'yyyy-mm-dd')");
+  CHECK_STR(expr_str("cast(a as varchar(5) format \"yy\" 'yy')"),
+            "(CAST a varchar(5) FORMAT 'yyyy')");
   CHECK_STR(expr_str("cast(a + 1 as map<string,array<int>>) = b"),
             "(= (CAST (+ a 1) map<string,array<int>>) b)");
   CHECK_STR(expr_str("CASE WHEN a THEN 1 WHEN b THEN 2 ELSE 3 END"),

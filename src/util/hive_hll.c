@@ -146,15 +146,21 @@ static hl_status_t sparse_set(hl_hhll_t *h, uint32_t key, int8_t v, hl_error_t *
     uint32_t *nk =
         hl_arena_realloc(h->arena, h->keys, sizeof(uint32_t) * h->cap, sizeof(uint32_t) * cap);
     uint8_t *nv = nk ? hl_arena_realloc(h->arena, h->vals, h->cap, cap) : NULL;
-    if (!nv) return hl_err_nomem(err);
+    uint32_t *ns =
+        nv ? hl_arena_realloc(h->arena, h->seq, sizeof(uint32_t) * h->cap, sizeof(uint32_t) * cap)
+           : NULL;
+    if (!ns) return hl_err_nomem(err);
     h->keys = nk;
     h->vals = nv;
+    h->seq = ns;
     h->cap = cap;
   }
   memmove(h->keys + lo + 1, h->keys + lo, sizeof(uint32_t) * (h->n - lo));
   memmove(h->vals + lo + 1, h->vals + lo, h->n - lo);
+  memmove(h->seq + lo + 1, h->seq + lo, sizeof(uint32_t) * (h->n - lo));
   h->keys[lo] = key;
   h->vals[lo] = (uint8_t)v;
+  h->seq[lo] = h->next_seq++;
   h->n++;
   return HL_OK;
 }
@@ -216,13 +222,65 @@ hl_status_t hl_hhll_add_bytes(hl_hhll_t *h, const void *data, size_t len, hl_err
   return hl_hhll_add(h, hl_murmur3_64(len ? data : (const void *)"", len), err);
 }
 
+/* HashMap's bucket of KEY in a table of CAP buckets (Integer.hashCode is
+ * the value; HashMap.hash spreads the high half down). */
+static uint32_t bucket_of(uint32_t key, uint32_t cap) {
+  return (key ^ (key >> 16)) & (cap - 1);
+}
+
+/* HashMap's capacity after N distinct puts: 16, doubled while N exceeds
+ * three quarters of it. */
+static uint32_t map_capacity(uint32_t n) {
+  uint64_t cap = 16;
+  while ((uint64_t)n > cap * 3 / 4)
+    cap *= 2;
+  return cap > UINT32_MAX / 2 ? UINT32_MAX / 2 + 1 : (uint32_t)cap;
+}
+
+typedef struct ord {
+  uint64_t k; /* bucket << 32 | seq: seq is unique, so the order is total */
+  uint32_t i;
+} ord_t;
+
+static int ord_cmp(const void *a, const void *b) {
+  const ord_t *x = a, *y = b;
+  return (x->k > y->k) - (x->k < y->k);
+}
+
+/* ORDER[0..n): the entries of sparse H (indexes into keys/vals) by first
+ * arrival, or (BY_BUCKET) in the iteration order of the Java HashMap
+ * holding them.  HL_NOMEM. */
+static hl_status_t sparse_order(const hl_hhll_t *h, hl_arena_t *arena, uint32_t **order,
+                                bool by_bucket, hl_error_t *err) {
+  *order = NULL;
+  if (!h->n) return HL_OK;
+  uint32_t cap = map_capacity(h->n);
+  ord_t *o = hl_arena_alloc(arena, sizeof(ord_t) * h->n);
+  uint32_t *out = o ? hl_arena_alloc(arena, sizeof(uint32_t) * h->n) : NULL;
+  if (!out) return hl_err_nomem(err);
+  for (uint32_t i = 0; i < h->n; i++) {
+    o[i].k = ((uint64_t)(by_bucket ? bucket_of(h->keys[i], cap) : 0) << 32) | h->seq[i];
+    o[i].i = i;
+  }
+  qsort(o, h->n, sizeof *o, ord_cmp);
+  for (uint32_t i = 0; i < h->n; i++)
+    out[i] = o[i].i;
+  *order = out;
+  return HL_OK;
+}
+
 hl_status_t hl_hhll_merge(hl_hhll_t *d, const hl_hhll_t *s, hl_error_t *err) {
   if (d->p != s->p)
     return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
                       "HyperLogLogs of different p (%d and %d) cannot be merged", d->p, s->p);
   if (!d->dense && !s->dense) {
+    /* the new keys arrive in S's first-arrival order (what Hive's merge,
+     * iterating S's HashMap, gives within every bucket of the result) */
+    uint32_t *order;
+    if (sparse_order(s, d->arena, &order, false, err) != HL_OK) return HL_NOMEM;
     for (uint32_t i = 0; i < s->n; i++)
-      if (sparse_set(d, s->keys[i], (int8_t)s->vals[i], err) != HL_OK) return HL_NOMEM;
+      if (sparse_set(d, s->keys[order[i]], (int8_t)s->vals[order[i]], err) != HL_OK)
+        return HL_NOMEM;
     if (d->n > switch_threshold(d)) return to_dense(d, err);
     return HL_OK;
   }
@@ -352,8 +410,11 @@ hl_status_t hl_hhll_serialize(const hl_hhll_t *h, hl_buf_t *out, hl_error_t *err
     }
   } else {
     put_vulong(out, h->n);
+    uint32_t *order;
+    if (sparse_order(h, h->arena, &order, true, err) != HL_OK) return HL_NOMEM;
     int32_t prev = 0;
-    for (uint32_t i = 0; i < h->n; i++) {
+    for (uint32_t j = 0; j < h->n; j++) {
+      uint32_t i = order[j];
       int32_t cur = (int32_t)((h->keys[i] << Q_PRIME) | h->vals[i]);
       if (prev == 0) {
         prev = cur;
@@ -396,14 +457,14 @@ static hl_status_t get_vulong(reader_t *r, int64_t *out, hl_error_t *err) {
 }
 
 typedef struct entry {
-  uint32_t key;
+  uint32_t key, seq;
   int8_t val;
 } entry_t;
 
 static int entry_cmp(const void *a, const void *b) {
   const entry_t *x = a, *y = b;
   if (x->key != y->key) return x->key < y->key ? -1 : 1;
-  return (x->val > y->val) - (x->val < y->val);
+  return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 hl_status_t hl_hhll_deserialize(const uint8_t *data, size_t len, hl_arena_t *arena, hl_hhll_t *h,
@@ -433,25 +494,30 @@ hl_status_t hl_hhll_deserialize(const uint8_t *data, size_t len, hl_arena_t *are
       int32_t cur = i == 0 ? (int32_t)v : (int32_t)((uint32_t)prev + (uint32_t)v);
       e[i].key = (uint32_t)cur >> Q_PRIME;
       e[i].val = (int8_t)(cur & 0x3f);
+      e[i].seq = (uint32_t)i;
       prev = cur;
     }
-    /* the TreeMap: by key, the largest value of a key */
+    /* the map: a key keeps its first place and its largest value */
     qsort(e, (size_t)n, sizeof *e, entry_cmp);
     uint32_t k = 0;
     for (int32_t i = 0; i < n; i++) {
-      if (k > 0 && e[k - 1].key == e[i].key)
-        e[k - 1].val = e[i].val; /* sorted ascending: the last is the largest */
-      else
+      if (k > 0 && e[k - 1].key == e[i].key) {
+        if (e[i].val > e[k - 1].val) e[k - 1].val = e[i].val;
+      } else {
         e[k++] = e[i];
+      }
     }
     h->keys = hl_arena_alloc(arena, sizeof(uint32_t) * k);
     h->vals = hl_arena_alloc(arena, k);
-    if (!h->keys || !h->vals) return hl_err_nomem(err);
+    h->seq = hl_arena_alloc(arena, sizeof(uint32_t) * k);
+    if (!h->keys || !h->vals || !h->seq) return hl_err_nomem(err);
     for (uint32_t i = 0; i < k; i++) {
       h->keys[i] = e[i].key;
       h->vals[i] = (uint8_t)e[i].val;
+      h->seq[i] = e[i].seq;
     }
     h->n = h->cap = k;
+    h->next_seq = (uint32_t)n;
     return HL_OK;
   }
   int bits = enc == 7 ? 8 : enc;

@@ -12,6 +12,17 @@
  * (HyperLogLogUtils: "HLL", p and encoding in one byte, the estimate as a
  * varint, then the delta-coded sparse map or the bit-packed registers).
  *
+ * Hive 4 keeps the sparse map in a java.util.HashMap<Integer, Byte>, and
+ * writes it in that map's iteration order: by bucket (the key's
+ * h ^ (h >>> 16), masked to the table's capacity: 16, doubled whenever the
+ * map holds more than three quarters of it), and within a bucket in the
+ * order the keys were first put (a resize keeps that order).  So the bytes
+ * depend on the order distinct keys arrive: hivelite keeps each key's
+ * first arrival, and a merge puts the other sketch's new keys after its
+ * own, in the other's order, as Hive's merge does.  Not reproduced:
+ * HashMap's tree bins (a bucket reaching 8 keys; at the load of a sparse
+ * map, about once in 10^7 sketches), which reorder that one bucket.
+ *
  * This is separate from util/hll.h (hivelite's own 16 KiB sketch for
  * ANALYZE and approx_count_distinct): that one has no byte format to
  * match.  Sources (read for the facts, not copied): Apache Hive
@@ -43,7 +54,9 @@ typedef struct hl_hhll {
   uint32_t n, cap; /* sparse: entries, sorted by key */
   uint32_t *keys;  /* sparse: p'-bit register index */
   uint8_t *vals;   /* sparse: run length (relative to p, as Hive keeps it) */
-  uint8_t *reg;    /* dense: 2^p registers */
+  uint32_t *seq;   /* sparse: when the key first came (its place in HashMap order) */
+  uint32_t next_seq;
+  uint8_t *reg; /* dense: 2^p registers */
 } hl_hhll_t;
 
 /* Murmur3.hash64(byte[]) (seed 104729; the upper half of Murmur3 x64

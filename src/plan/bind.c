@@ -971,6 +971,7 @@ static const struct {
     {"percentile", HL_AGG_PERCENTILE},
     {"percentile_approx", HL_AGG_PERCENTILE},
     {"approx_count_distinct", HL_AGG_APPROX_DISTINCT},
+    {"compute_bit_vector_hll", HL_AGG_BITVECTOR_HLL},
     {"percentile_cont", HL_AGG_PERCENTILE_CONT},
     {"percentile_disc", HL_AGG_PERCENTILE_DISC},
     {"corr", HL_AGG_CORR},
@@ -1136,6 +1137,44 @@ static bool bind_pair_aggregate(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *a
 
 static hl_expr_t *add_aggregate(binder_t *b, const hl_agg_t *aggp, long pos, const char *name);
 
+/* compute_bit_vector_hll's argument by Hive's column statistics type
+ * (ColumnStatsType): integers, FLOAT/DOUBLE, DECIMAL (as a double:
+ * HiveDecimal.doubleValue()), DATE, TIMESTAMP and strings (CHAR as its
+ * STRING, without trailing blanks); BOOLEAN, BINARY, NULL and complex
+ * types are refused as Hive refuses them. */
+static bool bind_bitvector_arg(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  const hl_type_t *t = agg->arg->type;
+  agg->type = hl_type_prim(HL_T_BINARY);
+  if (hl_type_is_complex(t)) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "%s: only primitive type arguments are accepted but %s is passed", a->name,
+                  type_name(b, t));
+    return false;
+  }
+  switch (t->id) {
+  case HL_T_DECIMAL:
+    return (agg->arg = cast_to(b, agg->arg, hl_type_prim(HL_T_DOUBLE))) != NULL;
+  case HL_T_CHAR:
+    return (agg->arg = cast_to(b, agg->arg, hl_type_prim(HL_T_STRING))) != NULL;
+  case HL_T_TINYINT:
+  case HL_T_SMALLINT:
+  case HL_T_INT:
+  case HL_T_BIGINT:
+  case HL_T_FLOAT:
+  case HL_T_DOUBLE:
+  case HL_T_DATE:
+  case HL_T_TIMESTAMP:
+  case HL_T_STRING:
+  case HL_T_VARCHAR:
+    return true;
+  default:
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "%s: type argument %s not valid", a->name,
+                  t->id == HL_T_NULL ? "void" : type_name(b, t));
+    return false;
+  }
+}
+
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "grouping") == 0) return bind_grouping(b, a, "grouping");
   if (!b->agg_allowed) {
@@ -1188,6 +1227,9 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     }
     case HL_AGG_APPROX_DISTINCT:
       agg.type = hl_type_prim(HL_T_BIGINT);
+      break;
+    case HL_AGG_BITVECTOR_HLL:
+      if (!bind_bitvector_arg(b, a, &agg)) return NULL;
       break;
     case HL_AGG_PERCENTILE_CONT:
     case HL_AGG_PERCENTILE_DISC:

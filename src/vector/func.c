@@ -378,6 +378,7 @@ static const hl_func_def_t functions[] = {
     {"months_between", 2, 3, hl_fn_months_between, "dttb"},
     {"murmur_hash", 1, -1, hl_fn_murmur_hash, "i*"},
     {"named_struct", 2, -1, hl_fn_struct, NULL},
+    {"ndv_compute_bit_vector", 1, 1, hl_fn_ndv_compute_bit_vector, "l*"},
     {"negative", 1, 1, hl_fn_negative, "nn"},
     {"next_day", 2, 2, hl_fn_next_day, "sts"},
     {"nullif", 2, 2, fn_nullif, NULL},

@@ -1,0 +1,40 @@
+/*
+ * func_sketch.c -- the scalar functions over Hive's column statistics
+ * sketches: ndv_compute_bit_vector(bitvector), the distinct count of a
+ * bit vector (GenericUDFNDVComputeBitVector).
+ *
+ * The argument is untrusted bytes (a column's stored bitVector, or any
+ * binary): util/hive_hll.c decodes it with checked lengths and the
+ * result is Hive's estimate recomputed from the registers (Hive ignores
+ * the count stored in the header too).  NULL and the empty binary give
+ * NULL.  Hive also reads FM sketches (magic "FM", compute_bit_vector_fm):
+ * those are refused with 0A000 until FMSketch is implemented.
+ */
+#include "util/hive_hll.h"
+#include "vector/func_int.h"
+
+HL_FN(hl_fn_ndv_compute_bit_vector) {
+  (void)arena;
+  if (call->args[0]->type->id != HL_T_BINARY)
+    return hl_err_set(err, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                      "ndv_compute_bit_vector input only takes BINARY type");
+  if (a[0].is_null || a[0].u.s.len == 0) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  const uint8_t *p = (const uint8_t *)a[0].u.s.ptr;
+  size_t n = a[0].u.s.len;
+  if (n >= 2 && p[0] == 'F' && p[1] == 'M')
+    return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "ndv_compute_bit_vector of an FM sketch is not supported yet");
+  hl_arena_t *tmp = hl_arena_create(4096);
+  if (!tmp) return hl_err_nomem(err);
+  hl_hhll_t h;
+  int64_t est = 0;
+  hl_status_t rc = hl_hhll_deserialize(p, n, tmp, &h, err);
+  if (rc == HL_OK) rc = hl_hhll_estimate(&h, &est, err);
+  hl_arena_destroy(tmp);
+  if (rc != HL_OK) return rc;
+  out->u.i = est;
+  return HL_OK;
+}

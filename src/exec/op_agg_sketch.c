@@ -8,8 +8,7 @@
  * non-NULL value by its column statistics type: integers and DATE days as
  * longs, FLOAT and DOUBLE (DECIMAL through doubleValue(), bound as a
  * cast) as the bits of the double, TIMESTAMP as its epoch seconds, and
- * strings as their UTF-8 bytes (CHAR without its trailing blanks, bound as
- * a cast to STRING).  A group that saw no row gives an empty binary (Hive's
+ * strings as their UTF-8 bytes (CHAR without its trailing blanks).  A group that saw no row gives an empty binary (Hive's
  * empty BytesWritable), a group of NULLs the sketch of nothing.
  *
  * The bytes of a sparse sketch depend on the order distinct values first
@@ -47,6 +46,9 @@ hl_status_t hl_agg_sketch_update(agg_t *a, agg_state_t *st, const hl_vec_t *arg,
     if (v.u.i % 1000000 < 0) secs--;
     return hl_hhll_add_long(h, secs, err);
   }
+  case HL_T_CHAR: /* getString of a CHAR: HiveChar.getStrippedValue() */
+    while (v.u.s.len > 0 && v.u.s.ptr[v.u.s.len - 1] == ' ') v.u.s.len--;
+    return hl_hhll_add_bytes(h, v.u.s.ptr, v.u.s.len, err);
   case HL_T_STRING:
   case HL_T_VARCHAR:
     return hl_hhll_add_bytes(h, v.u.s.ptr, v.u.s.len, err);

@@ -1139,8 +1139,7 @@ static hl_expr_t *add_aggregate(binder_t *b, const hl_agg_t *aggp, long pos, con
 
 /* compute_bit_vector_hll's argument by Hive's column statistics type
  * (ColumnStatsType): integers, FLOAT/DOUBLE, DECIMAL (as a double:
- * HiveDecimal.doubleValue()), DATE, TIMESTAMP and strings (CHAR as its
- * STRING, without trailing blanks); BOOLEAN, BINARY, NULL and complex
+ * HiveDecimal.doubleValue()), DATE, TIMESTAMP and strings; BOOLEAN, BINARY, NULL and complex
  * types are refused as Hive refuses them. */
 static bool bind_bitvector_arg(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
   const hl_type_t *t = agg->arg->type;
@@ -1154,8 +1153,7 @@ static bool bind_bitvector_arg(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *ag
   switch (t->id) {
   case HL_T_DECIMAL:
     return (agg->arg = cast_to(b, agg->arg, hl_type_prim(HL_T_DOUBLE))) != NULL;
-  case HL_T_CHAR:
-    return (agg->arg = cast_to(b, agg->arg, hl_type_prim(HL_T_STRING))) != NULL;
+  case HL_T_CHAR: /* hashed without its trailing blanks (op_agg_sketch.c) */
   case HL_T_TINYINT:
   case HL_T_SMALLINT:
   case HL_T_INT:

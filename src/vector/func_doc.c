@@ -163,6 +163,11 @@ static const hl_func_doc_t docs[] = {
      "> SELECT size(_FUNC_(x)) FROM " ROWS3 ";\n3", G("GenericUDAFCollectList")},
     {"collect_set", A, "_FUNC_(x) - the distinct non-NULL values of x as an array",
      "> SELECT size(_FUNC_(x)) FROM " ROWS3 ";\n2", G("GenericUDAFCollectSet")},
+    {"compute_bit_vector_hll", A,
+     "_FUNC_(x) - Computes bit vector for NDV computation. (Hive's HyperLogLog, p = 10, as "
+     "the metastore stores it)",
+     "> SELECT hex(_FUNC_(x)) FROM " ROWS3 ";\n484C4CA00202C1F3BE48838EA1F103",
+     G("GenericUDAFComputeBitVectorHLL")},
     {"concat", S,
      "_FUNC_(str1, str2, ... strN) - the strings (or binaries) one after the other; NULL when one "
      "is NULL",
@@ -493,6 +498,9 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_('abc');\n-885266671", G("GenericUDFMurmurHash")},
     {"named_struct", S, "_FUNC_(name1, val1, name2, val2, ...) - a struct of the named fields",
      "> SELECT _FUNC_('a', 1, 'b', 'x');\n{\"a\":1,\"b\":\"x\"}", G("GenericUDFNamedStruct")},
+    {"ndv_compute_bit_vector", S, "_FUNC_(x) - Extracts NDV from bit vector.",
+     "> SELECT _FUNC_(compute_bit_vector_hll(x)) FROM " ROWS3 ";\n2",
+     G("GenericUDFNDVComputeBitVector")},
     {"negative", S, "_FUNC_(a) - -a", "> SELECT _FUNC_(5);\n-5", G("GenericUDFOPNegative")},
     {"next_day", S,
      "_FUNC_(start_date, day_of_week) - the first date after start_date on day_of_week (two or "
@@ -848,7 +856,6 @@ static const char *const not_yet[] = {
     "cardinality_violation",
     "cast_format",
     "compute_bit_vector_fm",
-    "compute_bit_vector_hll",
     "compute_stats",
     "context_ngrams",
     "create_union",
@@ -868,7 +875,6 @@ static const char *const not_yet[] = {
     "java_method",
     "json_read",
     "matchpath",
-    "ndv_compute_bit_vector",
     "ngrams",
     "noop",
     "noopstreaming",

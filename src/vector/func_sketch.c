@@ -7,9 +7,11 @@
  * binary): util/hive_hll.c decodes it with checked lengths and the
  * result is Hive's estimate recomputed from the registers (Hive ignores
  * the count stored in the header too).  NULL and the empty binary give
- * NULL.  Hive also reads FM sketches (magic "FM", compute_bit_vector_fm):
- * those are refused with 0A000 until FMSketch is implemented.
+ * NULL.  A binary starting "FM" is an FMSketch (compute_bit_vector_fm,
+ * util/hive_fm.c), anything else is read as a HyperLogLog, as Hive's
+ * NumDistinctValueEstimatorFactory does.
  */
+#include "util/hive_fm.h"
 #include "util/hive_hll.h"
 #include "vector/func_int.h"
 
@@ -24,9 +26,12 @@ HL_FN(hl_fn_ndv_compute_bit_vector) {
   }
   const uint8_t *p = (const uint8_t *)a[0].u.s.ptr;
   size_t n = a[0].u.s.len;
-  if (n >= 2 && p[0] == 'F' && p[1] == 'M')
-    return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                      "ndv_compute_bit_vector of an FM sketch is not supported yet");
+  if (n >= 2 && p[0] == 'F' && p[1] == 'M') {
+    int64_t est = 0;
+    if (hl_hfm_estimate_bytes(p, n, &est, err) != HL_OK) return err->code;
+    out->u.i = est;
+    return HL_OK;
+  }
   hl_arena_t *tmp = hl_arena_create(4096);
   if (!tmp) return hl_err_nomem(err);
   hl_hhll_t h;

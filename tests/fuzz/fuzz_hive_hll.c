@@ -1,8 +1,9 @@
 // clang-format off
 /*
- * fuzz_hive_hll.c -- libFuzzer target for the decoder of Hive's HyperLogLog
- * bit vectors, hl_hhll_deserialize (src/util/hive_hll.c), which
- * ndv_compute_bit_vector runs on any binary.
+ * fuzz_hive_hll.c -- libFuzzer target for the decoders of Hive's bit
+ * vectors, hl_hhll_deserialize (src/util/hive_hll.c) and
+ * hl_hfm_estimate_bytes (src/util/hive_fm.c), which ndv_compute_bit_vector
+ * runs on any binary.
  *
  * Build (as `make fuzz` and the fuzz.hive_hll CTest entry do):
  *   clang -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc tests/fuzz/fuzz_hive_hll.c src/util/[a-z]*.c -lm -lpthread -o fuzz_hive_hll
@@ -10,9 +11,11 @@
  * A rejection must be HL_ERROR with SQLSTATE 22023.  An accepted sketch
  * must give an estimate of at least 1 (or 0A000 for a dense one of a p
  * without a bias table); a p = 10 one must encode, decode again and
- * encode to the same bytes, and merge with itself.
+ * encode to the same bytes, and merge with itself.  The FMSketch reader
+ * rejects only a missing "FM" (22023) and never answers below 0.
  */
 // clang-format on
+#include "util/hive_fm.h"
 #include "util/hive_hll.h"
 
 #include <stdint.h>
@@ -26,6 +29,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!a) return 0;
   hl_error_t err;
   hl_err_init(&err);
+  int64_t fm_est = 0;
+  if (hl_hfm_estimate_bytes(data, size, &fm_est, &err) == HL_OK) {
+    if (fm_est < 0) abort();
+  } else if (strcmp(err.sqlstate, "22023") != 0) {
+    abort();
+  }
+  hl_err_clear(&err);
   hl_hhll_t h;
   hl_status_t rc = hl_hhll_deserialize(data, size, a, &h, &err);
   if (rc != HL_OK) {

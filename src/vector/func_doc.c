@@ -163,6 +163,11 @@ static const hl_func_doc_t docs[] = {
      "> SELECT size(_FUNC_(x)) FROM " ROWS3 ";\n3", G("GenericUDAFCollectList")},
     {"collect_set", A, "_FUNC_(x) - the distinct non-NULL values of x as an array",
      "> SELECT size(_FUNC_(x)) FROM " ROWS3 ";\n2", G("GenericUDAFCollectSet")},
+    {"compute_bit_vector_fm", A,
+     "_FUNC_(x, n) - Computes bit vector for NDV computation. (Hive's FMSketch of n bit "
+     "vectors, n a constant up to 1024)",
+     "> SELECT hex(_FUNC_(x, 2)) FROM " ROWS3 ";\n464D02000300000021000000",
+     G("GenericUDAFComputeBitVectorFMSketch")},
     {"compute_bit_vector_hll", A,
      "_FUNC_(x) - Computes bit vector for NDV computation. (Hive's HyperLogLog, p = 10, as "
      "the metastore stores it)",
@@ -855,7 +860,6 @@ static const char *const not_yet[] = {
     "buildversion",
     "cardinality_violation",
     "cast_format",
-    "compute_bit_vector_fm",
     "compute_stats",
     "context_ngrams",
     "create_union",

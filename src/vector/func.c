@@ -337,6 +337,7 @@ static const hl_func_def_t functions[] = {
     {"hex", 1, 1, hl_fn_hex, "s*"},
     {"hour", 1, 1, hl_fn_hour, "it"},
     {"if", 3, 3, fn_if, NULL},
+    {"in_bloom_filter", 2, 2, hl_fn_in_bloom_filter, "b**"},
     {"in_file", 2, 2, hl_fn_in_file, NULL},
     {"initcap", 1, 1, hl_fn_initcap, "ss"},
     {"instr", 2, 2, hl_fn_instr, "iss"},

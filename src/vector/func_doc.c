@@ -873,7 +873,6 @@ static const char *const not_yet[] = {
     "get_splits",
     "get_sql_schema",
     "histogram_numeric",
-    "in_bloom_filter",
     "index",
     "internal_interval",
     "java_method",

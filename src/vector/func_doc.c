@@ -358,6 +358,14 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(1 < 2, 'yes', 'no');\nyes", G("GenericUDFIf")},
     {"in", O, "a [NOT] IN (b, c, ...) - TRUE when a equals one of the values",
      "> SELECT 2 IN (1, 2);\ntrue", G("GenericUDFIn")},
+    {"in_bloom_filter", S,
+     "_FUNC_(expr, bloomfilter) - Returns true if expr is in the bloom filter (Hive's "
+     "BloomKFilter bytes, as bloom_filter writes them)",
+     "> SELECT _FUNC_(2, "
+     "unhex('"
+     "030000000800010000000400000000010000000000000004800000000000000000000000000002000100000000000"
+     "000000420000000000000000000000010000800000000'));\ntrue",
+     G("GenericUDFInBloomFilter")},
     {"in_file", S,
      "_FUNC_(str, filename) - TRUE when str is a whole line of the file (a constant absolute "
      "path or file: URL, read once, up to 16 MiB, inside hivelite.storage.allowed_locations)",

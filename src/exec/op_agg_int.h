@@ -58,6 +58,11 @@ typedef struct agg_state {
      * (op_agg_ngrams.c): their state in the table's arena, NULL before
      * the first value */
     void *fam;
+    /* compute_bit_vector_hll (op_agg_sketch.c): Hive's sketch, NULL
+     * before the group's first row */
+    struct hl_hhll *hive_hll;
+    /* compute_bit_vector_fm: Hive's FMSketch, NULL before the first row */
+    struct hl_hfm *hive_fm;
   };
 } agg_state_t;
 
@@ -185,6 +190,16 @@ hl_status_t hl_agg_est_add(hl_agg_est_t *e, const hl_agg_t *ag, const hl_value_t
 hl_status_t hl_agg_est_result(hl_agg_est_t *e, const hl_agg_t *ag, hl_arena_t *tmp,
                               hl_arena_t *arena, hl_value_t *out, hl_error_t *err);
 void hl_agg_est_fini(hl_agg_est_t *e);
+
+/* compute_bit_vector_hll (op_agg_sketch.c): row R of ARG into the state
+ * (the sketch made at the first row, NULL or not); S merged into D after
+ * D's own rows; the result, in ARENA.  HL_NOMEM. */
+hl_status_t hl_agg_sketch_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, const hl_vec_t *arg,
+                                 uint32_t r, hl_error_t *err);
+hl_status_t hl_agg_sketch_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s,
+                                hl_error_t *err);
+hl_status_t hl_agg_sketch_final(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out,
+                                hl_arena_t *arena);
 
 /* grouping(c, ...) / GROUPING__ID of a group (op_agg_grouping.c): the
  * state holds its grouping set + 1 (0: the empty set's group made when no

@@ -971,6 +971,8 @@ static const struct {
     {"percentile", HL_AGG_PERCENTILE},
     {"percentile_approx", HL_AGG_PERCENTILE},
     {"approx_count_distinct", HL_AGG_APPROX_DISTINCT},
+    {"compute_bit_vector_hll", HL_AGG_BITVECTOR_HLL},
+    {"compute_bit_vector_fm", HL_AGG_BITVECTOR_FM},
     {"percentile_cont", HL_AGG_PERCENTILE_CONT},
     {"percentile_disc", HL_AGG_PERCENTILE_DISC},
     {"corr", HL_AGG_CORR},
@@ -1283,6 +1285,76 @@ static bool bind_estimator(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
 
 static hl_expr_t *add_aggregate(binder_t *b, const hl_agg_t *aggp, long pos, const char *name);
 
+/* compute_bit_vector_fm(x, n): n, a constant number of bit vectors up to
+ * 1024 (NULL: none, as Hive's numeric evaluators take it).  Strings and
+ * DECIMAL are not hashed yet: Hive's FMSketch adds String.hashCode() (Hive
+ * 4's string evaluator fails before it, reading n without its inspector)
+ * and HiveDecimal.hashCode(). */
+static bool bind_fm_vectors(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  hl_type_id_t id = agg->arg->type->id;
+  if (id == HL_T_STRING || id == HL_T_VARCHAR || id == HL_T_CHAR || id == HL_T_DECIMAL) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "compute_bit_vector_fm of %s values is not supported yet",
+                  id == HL_T_DECIMAL ? "DECIMAL" : "string");
+    return false;
+  }
+  b->agg_allowed = false;
+  hl_expr_t *n = bind_expr(b, a->args[1]);
+  b->agg_allowed = true;
+  if (!n) return false;
+  if (n->kind != HL_EX_CONST || (!n->value.is_null && !hl_type_is_integer(n->type))) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "compute_bit_vector_fm: the number of bit vectors must be an integer constant");
+    return false;
+  }
+  int64_t v = n->value.is_null ? 0 : n->value.u.i;
+  if (v < 0 || v > 1024) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "The maximum allowed value for number of bit vectors  is 1024, but was passed "
+                  "%lld bit vectors",
+                  (long long)v);
+    return false;
+  }
+  agg->param = (double)v;
+  return true;
+}
+
+/* compute_bit_vector_hll's argument by Hive's column statistics type
+ * (ColumnStatsType): integers, FLOAT/DOUBLE, DECIMAL (as a double:
+ * HiveDecimal.doubleValue()), DATE, TIMESTAMP and strings; BOOLEAN, BINARY, NULL and complex
+ * types are refused as Hive refuses them. */
+static bool bind_bitvector_arg(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  const hl_type_t *t = agg->arg->type;
+  agg->type = hl_type_prim(HL_T_BINARY);
+  if (hl_type_is_complex(t)) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "%s: only primitive type arguments are accepted but %s is passed", a->name,
+                  type_name(b, t));
+    return false;
+  }
+  switch (t->id) {
+  case HL_T_DECIMAL:
+    return (agg->arg = cast_to(b, agg->arg, hl_type_prim(HL_T_DOUBLE))) != NULL;
+  case HL_T_CHAR: /* hashed without its trailing blanks (op_agg_sketch.c) */
+  case HL_T_TINYINT:
+  case HL_T_SMALLINT:
+  case HL_T_INT:
+  case HL_T_BIGINT:
+  case HL_T_FLOAT:
+  case HL_T_DOUBLE:
+  case HL_T_DATE:
+  case HL_T_TIMESTAMP:
+  case HL_T_STRING:
+  case HL_T_VARCHAR:
+    return true;
+  default:
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "%s: type argument %s not valid", a->name,
+                  t->id == HL_T_NULL ? "void" : type_name(b, t));
+    return false;
+  }
+}
+
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "grouping") == 0) return bind_grouping(b, a, "grouping");
   if (!b->agg_allowed) {
@@ -1307,7 +1379,8 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     agg.kind = stat_aggs[stat_agg(a->name)].kind;
     bool pct = agg.kind == HL_AGG_PERCENTILE || agg.kind == HL_AGG_PERCENTILE_CONT ||
                agg.kind == HL_AGG_PERCENTILE_DISC;
-    if (a->n_args < (pct ? 2 : 1) || a->n_args > (pct ? 3 : 1)) {
+    bool fm = agg.kind == HL_AGG_BITVECTOR_FM;
+    if (a->n_args < (pct || fm ? 2 : 1) || a->n_args > (pct ? 3 : fm ? 2 : 1)) {
       hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
                     "function %s does not take %d arguments", a->name, a->n_args);
       return NULL;
@@ -1338,6 +1411,12 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     }
     case HL_AGG_APPROX_DISTINCT:
       agg.type = hl_type_prim(HL_T_BIGINT);
+      break;
+    case HL_AGG_BITVECTOR_HLL:
+      if (!bind_bitvector_arg(b, a, &agg)) return NULL;
+      break;
+    case HL_AGG_BITVECTOR_FM:
+      if (!bind_fm_vectors(b, a, &agg) || !bind_bitvector_arg(b, a, &agg)) return NULL;
       break;
     case HL_AGG_PERCENTILE_CONT:
     case HL_AGG_PERCENTILE_DISC:

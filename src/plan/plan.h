@@ -39,6 +39,8 @@ typedef enum hl_agg_kind {
   HL_AGG_COLLECT_SET,
   HL_AGG_PERCENTILE,      /* percentile / percentile_approx(x, p): param = p */
   HL_AGG_APPROX_DISTINCT, /* approx_count_distinct(x) */
+  HL_AGG_BITVECTOR_HLL,   /* compute_bit_vector_hll(x): Hive's HyperLogLog bytes */
+  HL_AGG_BITVECTOR_FM,    /* compute_bit_vector_fm(x, n): Hive's FMSketch bytes, param = n */
   /* Hive 4's percentile_cont / percentile_disc (x, p [, direction]):
    * param / params as HL_AGG_PERCENTILE, desc for the descending order */
   HL_AGG_PERCENTILE_CONT,

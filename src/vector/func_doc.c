@@ -176,6 +176,16 @@ static const hl_func_doc_t docs[] = {
      "> SELECT size(_FUNC_(x)) FROM " ROWS3 ";\n3", G("GenericUDAFCollectList")},
     {"collect_set", A, "_FUNC_(x) - the distinct non-NULL values of x as an array",
      "> SELECT size(_FUNC_(x)) FROM " ROWS3 ";\n2", G("GenericUDAFCollectSet")},
+    {"compute_bit_vector_fm", A,
+     "_FUNC_(x, n) - Computes bit vector for NDV computation. (Hive's FMSketch of n bit "
+     "vectors, n a constant up to 1024)",
+     "> SELECT hex(_FUNC_(x, 2)) FROM " ROWS3 ";\n464D02000300000021000000",
+     G("GenericUDAFComputeBitVectorFMSketch")},
+    {"compute_bit_vector_hll", A,
+     "_FUNC_(x) - Computes bit vector for NDV computation. (Hive's HyperLogLog, p = 10, as "
+     "the metastore stores it)",
+     "> SELECT hex(_FUNC_(x)) FROM " ROWS3 ";\n484C4CA00202C1F3BE48838EA1F103",
+     G("GenericUDAFComputeBitVectorHLL")},
     {"concat", S,
      "_FUNC_(str1, str2, ... strN) - the strings (or binaries) one after the other; NULL when one "
      "is NULL",
@@ -374,6 +384,14 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(1 < 2, 'yes', 'no');\nyes", G("GenericUDFIf")},
     {"in", O, "a [NOT] IN (b, c, ...) - TRUE when a equals one of the values",
      "> SELECT 2 IN (1, 2);\ntrue", G("GenericUDFIn")},
+    {"in_bloom_filter", S,
+     "_FUNC_(expr, bloomfilter) - Returns true if expr is in the bloom filter (Hive's "
+     "BloomKFilter bytes, as bloom_filter writes them)",
+     "> SELECT _FUNC_(2, "
+     "unhex('"
+     "030000000800010000000400000000010000000000000004800000000000000000000000000002000100000000000"
+     "000000420000000000000000000000010000800000000'));\ntrue",
+     G("GenericUDFInBloomFilter")},
     {"in_file", S,
      "_FUNC_(str, filename) - TRUE when str is a whole line of the file (a constant absolute "
      "path or file: URL, read once, up to 16 MiB, inside hivelite.storage.allowed_locations)",
@@ -519,6 +537,9 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_('abc');\n-885266671", G("GenericUDFMurmurHash")},
     {"named_struct", S, "_FUNC_(name1, val1, name2, val2, ...) - a struct of the named fields",
      "> SELECT _FUNC_('a', 1, 'b', 'x');\n{\"a\":1,\"b\":\"x\"}", G("GenericUDFNamedStruct")},
+    {"ndv_compute_bit_vector", S, "_FUNC_(x) - Extracts NDV from bit vector.",
+     "> SELECT _FUNC_(compute_bit_vector_hll(x)) FROM " ROWS3 ";\n2",
+     G("GenericUDFNDVComputeBitVector")},
     {"negative", S, "_FUNC_(a) - -a", "> SELECT _FUNC_(5);\n-5", G("GenericUDFOPNegative")},
     {"next_day", S,
      "_FUNC_(start_date, day_of_week) - the first date after start_date on day_of_week (two or "
@@ -878,8 +899,6 @@ static const char *const not_yet[] = {
     "bucket_number",
     "buildversion",
     "cardinality_violation",
-    "compute_bit_vector_fm",
-    "compute_bit_vector_hll",
     "compute_stats",
     "create_union",
     "datetime_legacy_hybrid_calendar",
@@ -891,13 +910,11 @@ static const char *const not_yet[] = {
     "get_llap_splits",
     "get_splits",
     "get_sql_schema",
-    "in_bloom_filter",
     "index",
     "internal_interval",
     "java_method",
     "json_read",
     "matchpath",
-    "ndv_compute_bit_vector",
     "noop",
     "noopstreaming",
     "noopwithmap",

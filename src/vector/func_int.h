@@ -318,4 +318,8 @@ int hl_fn_sort_direction(const hl_str_t *s);
 /* The index of struct ST's field NAME (any case), -1 when it has none. */
 int hl_fn_struct_field(const hl_type_t *st, const hl_str_t *name);
 
+/* func_sketch.c */
+HL_FN(hl_fn_ndv_compute_bit_vector);
+HL_FN(hl_fn_in_bloom_filter);
+
 #endif

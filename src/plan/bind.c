@@ -1475,11 +1475,24 @@ static hl_expr_t *bind_in_file(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a
 
 /* The text of a session-valued function (current_user, current_database,
  * current_schema, logged_in_user, version), in the binder's arena. */
+/* the compiler of this build, for buildversion() */
+#if defined(__clang__)
+#define HL_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define HL_COMPILER "gcc " __VERSION__
+#else
+#define HL_COMPILER "a C11 compiler"
+#endif
+
 static const char *session_value(binder_t *b, const char *name) {
   const char *v;
   char user[256];
   if (strcmp(name, "version") == 0) {
     v = HIVELITE_VERSION;
+  } else if (strcmp(name, "buildversion") == 0) {
+    /* Hive's "<version> from <revision> by <user> source checksum <sum>"
+     * names its build; hivelite's build knows its version and compiler */
+    v = HIVELITE_VERSION " built by " HL_COMPILER;
   } else if (strcmp(name, "current_database") == 0 || strcmp(name, "current_schema") == 0) {
     v = b->s->current_db ? b->s->current_db : "default";
   } else if (strcmp(name, "current_catalog") == 0) {
@@ -1675,6 +1688,13 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
     if (hl_fn_charset_check(cv->u.s.ptr, cv->u.s.len, a->args[1]->pos, b->err) != HL_OK)
       return NULL;
   }
+  if (strcmp(n, "restrict_information_schema") == 0) {
+    /* Hive restricts the information schema only under an authorizer with
+     * a policy provider (Ranger); hivelite has none */
+    hl_expr_t *c = new_expr(b, HL_EX_CONST, e->type, e->pos);
+    if (c) c->value.u.b = false;
+    return c;
+  }
   if (strcmp(n, "current_authorizer") == 0) {
     /* Hive's answer when no authorizer with a policy provider (Ranger) is
      * configured, and hivelite has none */
@@ -1684,7 +1704,8 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
   }
   if (strcmp(n, "current_user") == 0 || strcmp(n, "current_database") == 0 ||
       strcmp(n, "current_schema") == 0 || strcmp(n, "logged_in_user") == 0 ||
-      strcmp(n, "version") == 0 || strcmp(n, "current_catalog") == 0) {
+      strcmp(n, "version") == 0 || strcmp(n, "current_catalog") == 0 ||
+      strcmp(n, "buildversion") == 0) {
     /* session values: one constant for the statement */
     const char *text = session_value(b, n);
     if (!text) return NULL;
@@ -2404,6 +2425,15 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
     op.op = is_mod ? HL_OP_MOD : HL_OP_EQ_NS;
     return bind_binary(b, &op);
   }
+  if (strcmp(a->name, "index") == 0) {
+    /* index(a, n) is a[n]: Hive binds [] to the same GenericUDFIndex */
+    if (a->n_args != 2) {
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                    "function index does not take %d arguments", a->n_args);
+      return NULL;
+    }
+    return bind_subscript(b, a);
+  }
   const hl_func_def_t *fn = hl_func_lookup(a->name);
   if (!fn) {
     const hl_func_doc_t *d = hl_func_doc_lookup(a->name);
@@ -2444,6 +2474,14 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   const char *n = fn->name;
   const hl_type_t *str = hl_type_prim(HL_T_STRING);
   if (fn->sig) return bind_by_signature(b, e, a);
+  if (fn->impl == hl_fn_legacy_calendar) {
+    /* Hive's check: a DATE or a TIMESTAMP, typed as it is (not a string) */
+    const hl_type_t *t = e->args[0]->type;
+    if (t->id != HL_T_DATE && t->id != HL_T_TIMESTAMP)
+      return arg_error(b, a, 0, "a date or a timestamp");
+    e->type = t;
+    return e;
+  }
   if (fn->impl == hl_fn_in_file) return bind_in_file(b, e, a);
   if (fn->impl == hl_fn_format_number) return bind_format_number(b, e, a);
   if (fn->impl == hl_fn_likeany || fn->impl == hl_fn_likeall) {

@@ -125,6 +125,17 @@ HL_FN(hl_fn_isnotfalse);
 HL_FN(hl_fn_assert_true);
 HL_FN(hl_fn_uuid);
 
+/* func_internal.c: Hive's checks of its rewrites, split_map_privs, deserialize */
+HL_FN(hl_fn_sq_count_check);
+HL_FN(hl_fn_cardinality_violation);
+HL_FN(hl_fn_enforce_constraint);
+HL_FN(hl_fn_split_map_privs);
+HL_FN(hl_fn_deserialize);
+
+/* func_calendar.c: datetime_legacy_hybrid_calendar (DATE or TIMESTAMP, typed
+ * by plan/bind.c as its argument) */
+HL_FN(hl_fn_legacy_calendar);
+
 /* func.c: the user's groups, which plan/bind.c puts in call->state */
 HL_FN(hl_fn_current_groups);
 
@@ -144,6 +155,11 @@ HL_FN(hl_fn_in_file);
  * when NAME[0..len) is a character set they know, else 22023 at POS (the
  * binder checks a constant one, as Hive looks it up when the call is
  * compiled). */
+/* Java's decoding of the UTF-8 bytes IN[0..n) as a string value in OUT: as
+ * is when valid, else each malformed sequence replaced by U+FFFD (the copy
+ * in ARENA).  HL_OK or HL_NOMEM. */
+hl_status_t hl_fn_utf8_java(const char *in, size_t n, hl_arena_t *arena, hl_value_t *out,
+                            hl_error_t *err);
 HL_FN(hl_fn_encode);
 HL_FN(hl_fn_decode);
 hl_status_t hl_fn_charset_check(const char *name, size_t len, long pos, hl_error_t *err);

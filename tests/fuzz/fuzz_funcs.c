@@ -8,7 +8,10 @@
  * POSIX TZ rules (util/tz.c through func_tz.c's from/to_utc_timestamp),
  * XML documents and XPath expressions (func_xpath.c), format_number's
  * DecimalFormat patterns (func_decfmt.c) over a double, a decimal and a
- * bigint, and encode/decode through iconv (func_charset.c).
+ * bigint, encode/decode through iconv (func_charset.c), and with
+ * parse_url: deserialize's base64 and gzip, split_map_privs
+ * (func_internal.c) and datetime_legacy_hybrid_calendar over any 64 bits
+ * (func_calendar.c).
  *
  * Build (as the fuzz.funcs CTest entry does):
  *   clang -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc tests/fuzz/fuzz_funcs.c src/vector/[a-z]*.c src/util/[a-z]*.c -lcrypto -lz -lm -lpthread -o fuzz_funcs
@@ -157,6 +160,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     a[1] = str(part, strlen(part));
     a[2] = str(pat, pn);
     expect_clean(hl_fn_parse_url(&f.call, a, &out, arena, &err), &err);
+    /* deserialize: the text as base64, and the text's bytes as the gzip
+     * data inside base64; split_map_privs of the text */
+    static const char gz[] = "gzip";
+    a[1] = str(gz, 4);
+    expect_clean(hl_fn_deserialize(&f.call, a, &out, arena, &err), &err);
+    unsigned char *b64 = hl_arena_alloc(arena, 4 * ((tn + 2) / 3) + 1);
+    if (b64) {
+      int bn = EVP_EncodeBlock(b64, (const unsigned char *)text, (int)tn);
+      a[0] = str((const char *)b64, (size_t)bn);
+      expect_clean(hl_fn_deserialize(&f.call, a, &out, arena, &err), &err);
+    }
+    a[0] = str(text, tn);
+    expect_clean(hl_fn_split_map_privs(&f.call, a, &out, arena, &err), &err);
+    /* datetime_legacy_hybrid_calendar over any 64 bits, as a date and a timestamp */
+    uint64_t bits = 0;
+    for (size_t i = 0; i < pn && i < 8; i++)
+      bits = bits << 8 | (uint8_t)pat[i];
+    memset(&a[0], 0, sizeof a[0]);
+    a[0].u.i = (int64_t)bits;
+    f.call.type = hl_type_prim(tn % 2 ? HL_T_DATE : HL_T_TIMESTAMP);
+    expect_clean(hl_fn_legacy_calendar(&f.call, a, &out, arena, &err), &err);
     break;
   }
   case 7: { /* from/to_utc_timestamp(ts, zone name): names as Java reads them */

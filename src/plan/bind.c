@@ -3976,10 +3976,98 @@ static hl_rel_t *bind_lateral_repeat(binder_t *b, const hl_ast_from_t *f, hl_rel
   return r;
 }
 
+/* A failure of the query inside get_sql_schema's text, reported at the
+ * argument: the error's own offset is into that text. */
+static hl_rel_t *schema_error(binder_t *b, long pos) {
+  b->err->position = pos;
+  return NULL;
+}
+
+/* get_sql_schema('query') (Hive's GenericUDTFGetSQLSchema): a row
+ * (col_name, col_type), both BINARY as in Hive, per column of the query's
+ * result, which is parsed and planned here without running; a statement
+ * other than a query gives no rows.  The query must be a constant: Hive
+ * plans it per row, hivelite plans each query once. */
+static hl_rel_t *bind_lateral_schema(binder_t *b, const hl_ast_from_t *f, hl_rel_t *left) {
+  const hl_ast_expr_t *fn = f->lateral_func;
+  if (fn->n_args != 1 || fn->distinct || fn->args[0]->kind == HL_AST_STAR) {
+    hl_err_set_at(b->err, fn->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "get_sql_schema takes exactly one argument");
+    return NULL;
+  }
+  long pos = fn->args[0]->pos;
+  hl_expr_t *x = bind_expr(b, fn->args[0]);
+  if (!x) return NULL;
+  if (x->type->id != HL_T_STRING) {
+    hl_err_set_at(b->err, pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "the argument of get_sql_schema must be a string, not %s",
+                  x->type->id == HL_T_NULL ? "void" : type_name(b, x->type));
+    return NULL;
+  }
+  if (x->kind != HL_EX_CONST) {
+    hl_err_set_at(b->err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "get_sql_schema of a query that is not a constant is not supported yet");
+    return NULL;
+  }
+  if (x->value.is_null) {
+    hl_err_set_at(b->err, pos, HL_ERROR, HL_SS(NULL_VALUE_NOT_ALLOWED),
+                  "the query of get_sql_schema is NULL");
+    return NULL;
+  }
+  const char *text = hl_arena_strndup(b->arena, x->value.u.s.ptr, x->value.u.s.len);
+  if (!text) return hl_err_nomem(b->err), NULL;
+  size_t len = x->value.u.s.len, used = 0;
+  hl_ast_stmt_t *st = NULL;
+  if (hl_sql_parse(b->arena, text, len, &st, &used, b->err) != HL_OK) return schema_error(b, pos);
+  while (used < len && text[used] && strchr(" \t\r\n;", text[used]))
+    used++;
+  if (!st || used < len) {
+    hl_err_set_at(b->err, pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                  "get_sql_schema takes exactly one statement");
+    return NULL;
+  }
+  hl_plan_t *q = NULL;
+  if (st->kind == HL_STMT_SELECT &&
+      bind_query(b->s, NULL, st->select, b->arena, &q, b->err) != HL_OK)
+    return schema_error(b, pos);
+  int n = q ? q->n_visible : 0;
+  /* ARRAY<STRUCT<col_name:BINARY,col_type:BINARY>>, the rows as one constant */
+  hl_type_t *row = hl_arena_zalloc(b->arena, sizeof *row);
+  hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof *arr);
+  hl_type_t **kids = hl_arena_alloc(b->arena, 2 * sizeof *kids);
+  hl_type_t **elem = hl_arena_alloc(b->arena, sizeof *elem);
+  char **fields = hl_arena_alloc(b->arena, 2 * sizeof *fields);
+  hl_value_t *rows = hl_arena_zalloc(b->arena, sizeof *rows * (size_t)(n ? n : 1));
+  hl_value_t *cells = hl_arena_zalloc(b->arena, sizeof *cells * (size_t)(2 * n + 1));
+  if (!row || !arr || !kids || !elem || !fields || !rows || !cells)
+    return hl_err_nomem(b->err), NULL;
+  kids[0] = kids[1] = (hl_type_t *)hl_type_prim(HL_T_BINARY);
+  fields[0] = "col_name";
+  fields[1] = "col_type";
+  *row = (hl_type_t){.id = HL_T_STRUCT, .n_children = 2, .children = kids, .field_names = fields};
+  elem[0] = row;
+  *arr = (hl_type_t){.id = HL_T_ARRAY, .n_children = 1, .children = elem};
+  for (int k = 0; k < n; k++) {
+    const char *name = q->out_names[k];
+    char *type = hl_type_to_string(b->arena, q->out_exprs[k]->type);
+    if (!type) return hl_err_nomem(b->err), NULL;
+    cells[2 * k].u.s = (hl_str_t){name, (uint32_t)strlen(name)};
+    cells[2 * k + 1].u.s = (hl_str_t){type, (uint32_t)strlen(type)};
+    rows[k].u.list.n = 2;
+    rows[k].u.list.items = &cells[2 * k];
+  }
+  hl_expr_t *c = new_expr(b, HL_EX_CONST, arr, fn->pos);
+  if (!c) return NULL;
+  c->value.u.list.n = (uint32_t)n;
+  c->value.u.list.items = rows;
+  return bind_lateral_inline(b, f, left, c, NULL);
+}
+
 static hl_rel_t *bind_lateral(binder_t *b, const hl_ast_from_t *f) {
   const hl_ast_expr_t *fn = f->lateral_func;
   hl_rel_t *left = bind_from(b, f->left);
   if (!left) return NULL;
+  if (strcmp(fn->name, "get_sql_schema") == 0) return bind_lateral_schema(b, f, left);
   if (strcmp(fn->name, "replicate_rows") == 0 && !fn->distinct)
     return bind_lateral_repeat(b, f, left);
   bool pos = strcmp(fn->name, "posexplode") == 0;
@@ -4360,8 +4448,9 @@ hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena
  * with GROUP BY stays the error bind_function gives. */
 static hl_status_t rewrite_lone_udtf(hl_arena_t *arena, const hl_ast_select_t **sel,
                                      hl_error_t *err) {
-  static const char *const udtfs[] = {"explode",    "posexplode",      "inline",        "stack",
-                                      "json_tuple", "parse_url_tuple", "replicate_rows"};
+  static const char *const udtfs[] = {"explode",        "posexplode",    "inline",
+                                      "stack",          "json_tuple",    "parse_url_tuple",
+                                      "replicate_rows", "get_sql_schema"};
   const hl_ast_select_t *q = *sel;
   if (q->n_items != 1 || q->distinct || q->n_group_by || q->having) return HL_OK;
   const hl_ast_expr_t *fn = q->items[0].expr;

@@ -354,6 +354,13 @@ static const hl_func_doc_t docs[] = {
      "_FUNC_(json_txt, path) - the object at path ($, .key, [n], [*]) of the JSON text, NULL when "
      "the text is invalid or the path matches nothing",
      "> SELECT _FUNC_('{\"a\":{\"b\":[1,2]}}', '$.a.b[1]');\n2", U("UDFJson")},
+    {"get_sql_schema", T,
+     "_FUNC_(string) - Takes query as argument. Returns schema (column names and types) of the "
+     "resultset that would be generated when the query is executed: rows (col_name, col_type), "
+     "both BINARY; no rows for a statement that is not a query",
+     "> SELECT CAST(col_name AS STRING), CAST(col_type AS STRING) FROM (SELECT "
+     "get_sql_schema('SELECT 1 AS a, \\'x\\' AS b')) t;\na\tint\nb\tstring",
+     G("GenericUDTFGetSQLSchema")},
     {"greatest", S, "_FUNC_(v1, v2, ...) - the greatest value (NULL when one is NULL)",
      "> SELECT _FUNC_(2, 3, 1);\n3", G("GenericUDFGreatest")},
     {"grouping", A,
@@ -901,7 +908,6 @@ static const char *const not_yet[] = {
     "extract_union",
     "get_llap_splits",
     "get_splits",
-    "get_sql_schema",
     "histogram_numeric",
     "in_bloom_filter",
     "internal_interval",

@@ -1513,6 +1513,48 @@ static const char *session_value(binder_t *b, const char *name) {
   return copy;
 }
 
+/* Whether every map key inside T is primitive (HiveJsonReader reads keys
+ * only into primitives). */
+static bool primitive_keys(const hl_type_t *t) {
+  if (t->id == HL_T_MAP && hl_type_is_complex(t->children[0])) return false;
+  for (int k = 0; k < t->n_children; k++)
+    if (!primitive_keys(t->children[k])) return false;
+  return true;
+}
+
+/* json_read(json, 'type'): the text of any primitive, typed by the
+ * constant type string, parsed here once (Hive: at initialize). */
+static hl_expr_t *bind_json_read(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  if (hl_type_is_complex(e->args[0]->type)) return arg_error(b, a, 0, "a primitive value");
+  if (!(e->args[0] = cast_to(b, e->args[0], hl_type_prim(HL_T_STRING)))) return NULL;
+  const hl_expr_t *t = e->args[1];
+  if (t->kind != HL_EX_CONST || !hl_type_is_string(t->type) || t->value.is_null)
+    return arg_error(b, a, 1, "a constant string");
+  if (memchr(t->value.u.s.ptr, 0, t->value.u.s.len)) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "json_read: Error parsing typestring: a NUL character");
+    return NULL;
+  }
+  char *text = hl_json_read_type_text(b->arena, t->value.u.s.ptr, t->value.u.s.len);
+  if (!text) return hl_err_nomem(b->err), NULL;
+  hl_type_t *type = NULL;
+  hl_error_t perr;
+  hl_err_init(&perr);
+  if (hl_type_parse_str(b->arena, text, &type, &perr) != HL_OK) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "json_read: Error parsing typestring: %s", perr.message);
+    hl_err_clear(&perr);
+    return NULL;
+  }
+  if (!primitive_keys(type)) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "json_read: Map key must be a primitive type");
+    return NULL;
+  }
+  e->type = type;
+  return e;
+}
+
 /* Types a call from its function's signature string (exec/func_int.h). */
 static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
   const char *sig = e->fn->sig, *codes = sig + 1;
@@ -2474,6 +2516,7 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   const char *n = fn->name;
   const hl_type_t *str = hl_type_prim(HL_T_STRING);
   if (fn->sig) return bind_by_signature(b, e, a);
+  if (fn->impl == hl_fn_json_read) return bind_json_read(b, e, a);
   if (fn->impl == hl_fn_legacy_calendar) {
     /* Hive's check: a DATE or a TIMESTAMP, typed as it is (not a string) */
     const hl_type_t *t = e->args[0]->type;

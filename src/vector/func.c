@@ -351,6 +351,7 @@ static const hl_func_def_t functions[] = {
     {"isnottrue", 1, 1, hl_fn_isnottrue, "bb"},
     {"isnull", 1, 1, hl_fn_isnull, "b*"},
     {"istrue", 1, 1, hl_fn_istrue, "bb"},
+    {"json_read", 2, 2, hl_fn_json_read, NULL}, /* typed by the binder: the type given */
     {"last_day", 1, 1, hl_fn_last_day, "st"},
     {"lcase", 1, 1, fn_lower, NULL},
     {"least", 2, -1, hl_fn_least, "cc"},

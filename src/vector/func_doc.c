@@ -912,7 +912,6 @@ static const char *const not_yet[] = {
     "in_bloom_filter",
     "internal_interval",
     "java_method",
-    "json_read",
     "matchpath",
     "ndv_compute_bit_vector",
     "ngrams",

@@ -99,6 +99,20 @@ HL_FN(hl_fn_mask_hash);
 hl_status_t hl_json_extract(const char *json, size_t jn, const char *path, size_t pn,
                             hl_arena_t *arena, hl_buf_t *out, bool *found);
 HL_FN(hl_fn_get_json_object);
+/* The scanner of func_json.c, for json_read: blanks skipped; the end of the
+ * JSON value at P (NULL when it is not one; nesting up to 512 levels); the
+ * contents of the string at P unescaped, appended to B; the number at P as
+ * Jackson prints it (integers as written, others as Java's
+ * Double.toString). */
+const char *hl_json_ws(const char *p, const char *e);
+const char *hl_json_skip_value(const char *p, const char *e);
+void hl_json_unescape(hl_buf_t *b, const char *p, const char *e);
+void hl_json_number_text(hl_buf_t *b, const char *p, const char *e);
+/* func_json_read.c: json_read(json, type), typed by plan/bind.c as the type */
+HL_FN(hl_fn_json_read);
+/* A Hive type string with the blanks it allows in struct field names
+ * backquoted for util/type.c (in ARENA; NULL on OOM). */
+char *hl_json_read_type_text(hl_arena_t *arena, const char *text, size_t len);
 
 /* func_format.c: Java's Formatter over A[1..] of CALL (for printf and its
  * fuzz target). */

@@ -281,6 +281,23 @@ static hl_status_t leaf(jr_t *r, const node_t *v, const hl_type_t *type, hl_valu
     default:
       return hl_err_nomem(r->err);
     }
+  case HL_T_DATE: {
+    /* Hive's Date.valueOf: y-m-d (up to 4, 2 and 2 digits) after a trim;
+     * what follows is ignored unless it starts with a digit */
+    const char *t = v->s;
+    size_t n = v->n, k = 0;
+    jtrim(&t, &n);
+    for (int part = 0; part < 3; part++) {
+      size_t d0 = k;
+      while (k < n && k - d0 < (part ? 2u : 4u) && t[k] >= '0' && t[k] <= '9')
+        k++;
+      if (k == d0 || (part < 2 && (k >= n || t[k++] != '-'))) k = 0, part = 3;
+    }
+    if (k && (k == n || t[k] < '0' || t[k] > '9') && hl_parse_date(t, k, &out->u.i) == 0)
+      return HL_OK;
+    return hl_err_set(r->err, HL_ERROR, HL_SS(INVALID_DATETIME_FORMAT),
+                      "Error parsing json: \"%.64s\" is not a date", v->s);
+  }
   default: {
     /* asText, then Hive's reading of the text */
     hl_error_t e;
@@ -294,8 +311,7 @@ static hl_status_t leaf(jr_t *r, const node_t *v, const hl_type_t *type, hl_valu
       return HL_OK;
     }
     return hl_err_set(r->err, HL_ERROR, HL_SS(INVALID_DATETIME_FORMAT),
-                      "Error parsing json: \"%.64s\" is not a %s", v->s,
-                      type->id == HL_T_DATE ? "date" : "timestamp");
+                      "Error parsing json: \"%.64s\" is not a timestamp", v->s);
   }
   }
 }

@@ -2,7 +2,8 @@
 /*
  * fuzz_funcs.c -- libFuzzer target for the pattern and format parsers of
  * the function library: get_json_object documents and paths
- * (func_json.c), printf formats (func_format.c), date_format and
+ * (func_json.c), json_read documents and type strings
+ * (func_json_read.c), printf formats (func_format.c), date_format and
  * unix_timestamp patterns (func_date.c), str_to_map delimiters and
  * parse_url (func_text.c), conv (func_math.c), and time-zone names and
  * POSIX TZ rules (util/tz.c through func_tz.c's from/to_utc_timestamp),
@@ -104,6 +105,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       hl_buf_fini(&again);
     }
     hl_buf_fini(&b);
+    /* json_read(text, type): the pattern as a Hive type string (as the
+     * binder rewrites it), else a type with every kind of leaf */
+    hl_type_t *jt = NULL;
+    char *tt = hl_json_read_type_text(arena, pat, pn);
+    if (!tt || memchr(pat, 0, pn) || hl_type_parse_str(arena, tt, &jt, &err) != HL_OK) {
+      hl_err_clear(&err);
+      if (hl_type_parse_str(arena,
+                            "struct<a:array<int>,b:map<bigint,string>,c:struct<d:boolean,"
+                            "e:double,f:float,g:tinyint,h:smallint>,i:decimal(10,2),j:date,"
+                            "k:timestamp,l:binary,m:varchar(3),n:char(2)>",
+                            &jt, &err) != HL_OK)
+        abort();
+    }
+    const hl_type_t *jtypes[2] = {s, s};
+    make_call(&f, 2, jtypes);
+    f.call.type = jt;
+    a[0] = str(text, tn);
+    expect_clean(hl_fn_json_read(&f.call, a, &out, arena, &err), &err);
     break;
   }
   case 1: { /* printf(format, bigint, double, string) */

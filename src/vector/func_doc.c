@@ -415,6 +415,14 @@ static const hl_func_doc_t docs[] = {
      G("GenericUDFOPNull")},
     {"istrue", S, "_FUNC_(a) - TRUE when a is TRUE, FALSE otherwise (also for NULL)",
      "> SELECT _FUNC_(NULL);\nfalse", G("GenericUDFOPTrue")},
+    {"json_read", S,
+     "_FUNC_(json,type) - Parses the given json according to the given complex type "
+     "specification (a constant type string); NULL for a NULL, empty or blank json or a JSON "
+     "null",
+     "> SELECT _FUNC_('[{\"a\":\"x\",\"n\":\"12\"}]', "
+     "'array<struct<a:string,n:int>>');\n[{\"a\":\"x\",\"n\":12}]\n"
+     "> SELECT _FUNC_('', 'array<int>');\nNULL",
+     G("GenericUDFJsonRead")},
     {"json_tuple", T,
      "_FUNC_(json, k1, k2, ...) - one row of the values of the top-level keys k1, k2, ... of the "
      "JSON object json, as strings (NULL when missing or not JSON)",

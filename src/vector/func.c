@@ -343,6 +343,7 @@ static const hl_func_def_t functions[] = {
     {"hour", 1, 1, hl_fn_hour, "it"},
     {"if", 3, 3, fn_if, NULL},
     {"in_file", 2, 2, hl_fn_in_file, NULL},
+    {"index", 2, 2, hl_fn_index, NULL}, /* bound by plan/bind.c as a[n] */
     {"initcap", 1, 1, hl_fn_initcap, "ss"},
     {"instr", 2, 2, hl_fn_instr, "iss"},
     {"isfalse", 1, 1, hl_fn_isfalse, "bb"},

@@ -140,6 +140,8 @@ HL_FN(hl_fn_assert_true);
 HL_FN(hl_fn_uuid);
 
 /* func_internal.c: Hive's checks of its rewrites, split_map_privs, deserialize */
+/* func_complex.c: index(a, n), the same as a[n] */
+HL_FN(hl_fn_index);
 HL_FN(hl_fn_sq_count_check);
 HL_FN(hl_fn_cardinality_violation);
 HL_FN(hl_fn_enforce_constraint);

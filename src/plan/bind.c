@@ -2515,6 +2515,9 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   }
   const char *n = fn->name;
   const hl_type_t *str = hl_type_prim(HL_T_STRING);
+  if (fn->impl == hl_fn_deserialize)
+    for (int k = 0; k < e->n_args; k++) /* Hive's check: the STRING group only */
+      if (!hl_type_is_string(e->args[k]->type)) return arg_error(b, a, k, "a string");
   if (fn->sig) return bind_by_signature(b, e, a);
   if (fn->impl == hl_fn_json_read) return bind_json_read(b, e, a);
   if (fn->impl == hl_fn_legacy_calendar) {

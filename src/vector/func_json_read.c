@@ -287,13 +287,14 @@ static hl_status_t leaf(jr_t *r, const node_t *v, const hl_type_t *type, hl_valu
     const char *t = v->s;
     size_t n = v->n, k = 0;
     jtrim(&t, &n);
-    for (int part = 0; part < 3; part++) {
+    bool ok = true;
+    for (int part = 0; part < 3 && ok; part++) {
       size_t d0 = k;
       while (k < n && k - d0 < (part ? 2u : 4u) && t[k] >= '0' && t[k] <= '9')
         k++;
-      if (k == d0 || (part < 2 && (k >= n || t[k++] != '-'))) k = 0, part = 3;
+      ok = k > d0 && (part == 2 || (k < n && t[k++] == '-'));
     }
-    if (k && (k == n || t[k] < '0' || t[k] > '9') && hl_parse_date(t, k, &out->u.i) == 0)
+    if (ok && (k == n || t[k] < '0' || t[k] > '9') && hl_parse_date(t, k, &out->u.i) == 0)
       return HL_OK;
     return hl_err_set(r->err, HL_ERROR, HL_SS(INVALID_DATETIME_FORMAT),
                       "Error parsing json: \"%.64s\" is not a date", v->s);
@@ -398,12 +399,10 @@ static hl_status_t read_object(jr_t *r, const char **pp, const hl_type_t *type, 
     hl_status_t rc = scalar_at(r, p, &key);
     if (rc != HL_OK) return rc;
     p = hl_json_ws(hl_json_skip_value(p, r->end), r->end) + 1; /* past the ':' */
-    hl_value_t *slot;
     if (is_map) {
       if (!grow(r, &items, &cap, 2 * n + 1)) return hl_err_nomem(r->err);
       if ((rc = leaf(r, &key, type->children[0], &items[2 * n])) != HL_OK) return rc;
-      slot = &items[2 * n + 1];
-      if ((rc = read_value(r, &p, type->children[1], slot)) != HL_OK) return rc;
+      if ((rc = read_value(r, &p, type->children[1], &items[2 * n + 1])) != HL_OK) return rc;
       n++;
     } else {
       int f = -1;

@@ -18,7 +18,9 @@
  * text (failing as Hive does), DECIMAL is NULL when the text is none,
  * VARCHAR/CHAR cut and pad, BINARY is the base64 a string holds (Jackson's
  * MIME variant: padding required, blanks between quartets) and NULL for a
- * value that is no string.  Typed by plan/bind.c; fuzzed in fuzz.funcs.
+ * value that is no string.  A raw control character in a string is not
+ * JSON, as Jackson's default parser says.  Typed by plan/bind.c; fuzzed in
+ * fuzz.funcs.
  */
 #include "vector/func_int.h"
 
@@ -485,6 +487,26 @@ static hl_status_t read_value(jr_t *r, const char **pp, const hl_type_t *type, h
   return rc;
 }
 
+/* Whether a string of the well-formed value P[0..e) holds a raw control
+ * character, which Jackson's default parser refuses (get_json_object's
+ * enables them; the shared scanner accepts them). */
+static bool raw_control(const char *p, const char *e) {
+  bool in_string = false;
+  for (; p < e; p++) {
+    unsigned char c = (unsigned char)*p;
+    if (!in_string) {
+      in_string = c == '"';
+    } else if (c == '\\') {
+      p++;
+    } else if (c == '"') {
+      in_string = false;
+    } else if (c < 0x20) {
+      return true;
+    }
+  }
+  return false;
+}
+
 HL_FN(hl_fn_json_read) {
   if (a[0].is_null) {
     out->is_null = true;
@@ -498,8 +520,8 @@ HL_FN(hl_fn_json_read) {
     out->is_null = true;
     return HL_OK;
   }
-  const char *root = hl_json_ws(s, e);
-  if (root >= e || !hl_json_skip_value(root, e))
+  const char *root = hl_json_ws(s, e), *root_end = root < e ? hl_json_skip_value(root, e) : NULL;
+  if (!root_end || raw_control(root, root_end))
     return hl_err_set_at(err, call->pos, HL_ERROR, HL_SS(INVALID_TEXT_REPRESENTATION),
                          "json_read: the text is not JSON");
   jr_t r = {e, arena, call, err, {0}};

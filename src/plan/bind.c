@@ -1753,11 +1753,24 @@ static hl_expr_t *bind_in_file(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a
 
 /* The text of a session-valued function (current_user, current_database,
  * current_schema, logged_in_user, version), in the binder's arena. */
+/* the compiler of this build, for buildversion() */
+#if defined(__clang__)
+#define HL_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define HL_COMPILER "gcc " __VERSION__
+#else
+#define HL_COMPILER "a C11 compiler"
+#endif
+
 static const char *session_value(binder_t *b, const char *name) {
   const char *v;
   char user[256];
   if (strcmp(name, "version") == 0) {
     v = HIVELITE_VERSION;
+  } else if (strcmp(name, "buildversion") == 0) {
+    /* Hive's "<version> from <revision> by <user> source checksum <sum>"
+     * names its build; hivelite's build knows its version and compiler */
+    v = HIVELITE_VERSION " built by " HL_COMPILER;
   } else if (strcmp(name, "current_database") == 0 || strcmp(name, "current_schema") == 0) {
     v = b->s->current_db ? b->s->current_db : "default";
   } else if (strcmp(name, "current_catalog") == 0) {
@@ -1776,6 +1789,48 @@ static const char *session_value(binder_t *b, const char *name) {
   char *copy = hl_arena_strdup(b->arena, v);
   if (!copy) hl_err_nomem(b->err);
   return copy;
+}
+
+/* Whether every map key inside T is primitive (HiveJsonReader reads keys
+ * only into primitives). */
+static bool primitive_keys(const hl_type_t *t) {
+  if (t->id == HL_T_MAP && hl_type_is_complex(t->children[0])) return false;
+  for (int k = 0; k < t->n_children; k++)
+    if (!primitive_keys(t->children[k])) return false;
+  return true;
+}
+
+/* json_read(json, 'type'): the text of any primitive, typed by the
+ * constant type string, parsed here once (Hive: at initialize). */
+static hl_expr_t *bind_json_read(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  if (hl_type_is_complex(e->args[0]->type)) return arg_error(b, a, 0, "a primitive value");
+  if (!(e->args[0] = cast_to(b, e->args[0], hl_type_prim(HL_T_STRING)))) return NULL;
+  const hl_expr_t *t = e->args[1];
+  if (t->kind != HL_EX_CONST || !hl_type_is_string(t->type) || t->value.is_null)
+    return arg_error(b, a, 1, "a constant string");
+  if (memchr(t->value.u.s.ptr, 0, t->value.u.s.len)) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "json_read: Error parsing typestring: a NUL character");
+    return NULL;
+  }
+  char *text = hl_json_read_type_text(b->arena, t->value.u.s.ptr, t->value.u.s.len);
+  if (!text) return hl_err_nomem(b->err), NULL;
+  hl_type_t *type = NULL;
+  hl_error_t perr;
+  hl_err_init(&perr);
+  if (hl_type_parse_str(b->arena, text, &type, &perr) != HL_OK) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "json_read: Error parsing typestring: %s", perr.message);
+    hl_err_clear(&perr);
+    return NULL;
+  }
+  if (!primitive_keys(type)) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "json_read: Map key must be a primitive type");
+    return NULL;
+  }
+  e->type = type;
+  return e;
 }
 
 /* Types a call from its function's signature string (exec/func_int.h). */
@@ -1953,6 +2008,13 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
     if (hl_fn_charset_check(cv->u.s.ptr, cv->u.s.len, a->args[1]->pos, b->err) != HL_OK)
       return NULL;
   }
+  if (strcmp(n, "restrict_information_schema") == 0) {
+    /* Hive restricts the information schema only under an authorizer with
+     * a policy provider (Ranger); hivelite has none */
+    hl_expr_t *c = new_expr(b, HL_EX_CONST, e->type, e->pos);
+    if (c) c->value.u.b = false;
+    return c;
+  }
   if (strcmp(n, "current_authorizer") == 0) {
     /* Hive's answer when no authorizer with a policy provider (Ranger) is
      * configured, and hivelite has none */
@@ -1962,7 +2024,8 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
   }
   if (strcmp(n, "current_user") == 0 || strcmp(n, "current_database") == 0 ||
       strcmp(n, "current_schema") == 0 || strcmp(n, "logged_in_user") == 0 ||
-      strcmp(n, "version") == 0 || strcmp(n, "current_catalog") == 0) {
+      strcmp(n, "version") == 0 || strcmp(n, "current_catalog") == 0 ||
+      strcmp(n, "buildversion") == 0) {
     /* session values: one constant for the statement */
     const char *text = session_value(b, n);
     if (!text) return NULL;
@@ -2703,6 +2766,15 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
                   "Hive parser token number); write CAST(x AS type FORMAT 'template')");
     return NULL;
   }
+  if (strcmp(a->name, "index") == 0) {
+    /* index(a, n) is a[n]: Hive binds [] to the same GenericUDFIndex */
+    if (a->n_args != 2) {
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                    "function index does not take %d arguments", a->n_args);
+      return NULL;
+    }
+    return bind_subscript(b, a);
+  }
   const hl_func_def_t *fn = hl_func_lookup(a->name);
   if (!fn) {
     const hl_func_doc_t *d = hl_func_doc_lookup(a->name);
@@ -2742,7 +2814,19 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   }
   const char *n = fn->name;
   const hl_type_t *str = hl_type_prim(HL_T_STRING);
+  if (fn->impl == hl_fn_deserialize)
+    for (int k = 0; k < e->n_args; k++) /* Hive's check: the STRING group only */
+      if (!hl_type_is_string(e->args[k]->type)) return arg_error(b, a, k, "a string");
   if (fn->sig) return bind_by_signature(b, e, a);
+  if (fn->impl == hl_fn_json_read) return bind_json_read(b, e, a);
+  if (fn->impl == hl_fn_legacy_calendar) {
+    /* Hive's check: a DATE or a TIMESTAMP, typed as it is (not a string) */
+    const hl_type_t *t = e->args[0]->type;
+    if (t->id != HL_T_DATE && t->id != HL_T_TIMESTAMP)
+      return arg_error(b, a, 0, "a date or a timestamp");
+    e->type = t;
+    return e;
+  }
   if (fn->impl == hl_fn_in_file) return bind_in_file(b, e, a);
   if (fn->impl == hl_fn_format_number) return bind_format_number(b, e, a);
   if (fn->impl == hl_fn_likeany || fn->impl == hl_fn_likeall) {
@@ -4238,10 +4322,98 @@ static hl_rel_t *bind_lateral_repeat(binder_t *b, const hl_ast_from_t *f, hl_rel
   return r;
 }
 
+/* A failure of the query inside get_sql_schema's text, reported at the
+ * argument: the error's own offset is into that text. */
+static hl_rel_t *schema_error(binder_t *b, long pos) {
+  b->err->position = pos;
+  return NULL;
+}
+
+/* get_sql_schema('query') (Hive's GenericUDTFGetSQLSchema): a row
+ * (col_name, col_type), both BINARY as in Hive, per column of the query's
+ * result, which is parsed and planned here without running; a statement
+ * other than a query gives no rows.  The query must be a constant: Hive
+ * plans it per row, hivelite plans each query once. */
+static hl_rel_t *bind_lateral_schema(binder_t *b, const hl_ast_from_t *f, hl_rel_t *left) {
+  const hl_ast_expr_t *fn = f->lateral_func;
+  if (fn->n_args != 1 || fn->distinct || fn->args[0]->kind == HL_AST_STAR) {
+    hl_err_set_at(b->err, fn->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "get_sql_schema takes exactly one argument");
+    return NULL;
+  }
+  long pos = fn->args[0]->pos;
+  hl_expr_t *x = bind_expr(b, fn->args[0]);
+  if (!x) return NULL;
+  if (x->type->id != HL_T_STRING) {
+    hl_err_set_at(b->err, pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "the argument of get_sql_schema must be a string, not %s",
+                  x->type->id == HL_T_NULL ? "void" : type_name(b, x->type));
+    return NULL;
+  }
+  if (x->kind != HL_EX_CONST) {
+    hl_err_set_at(b->err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "get_sql_schema of a query that is not a constant is not supported yet");
+    return NULL;
+  }
+  if (x->value.is_null) {
+    hl_err_set_at(b->err, pos, HL_ERROR, HL_SS(NULL_VALUE_NOT_ALLOWED),
+                  "the query of get_sql_schema is NULL");
+    return NULL;
+  }
+  const char *text = hl_arena_strndup(b->arena, x->value.u.s.ptr, x->value.u.s.len);
+  if (!text) return hl_err_nomem(b->err), NULL;
+  size_t len = x->value.u.s.len, used = 0;
+  hl_ast_stmt_t *st = NULL;
+  if (hl_sql_parse(b->arena, text, len, &st, &used, b->err) != HL_OK) return schema_error(b, pos);
+  while (used < len && text[used] && strchr(" \t\r\n;", text[used]))
+    used++;
+  if (!st || used < len) {
+    hl_err_set_at(b->err, pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                  "get_sql_schema takes exactly one statement");
+    return NULL;
+  }
+  hl_plan_t *q = NULL;
+  if (st->kind == HL_STMT_SELECT &&
+      bind_query(b->s, NULL, st->select, b->arena, &q, b->err) != HL_OK)
+    return schema_error(b, pos);
+  int n = q ? q->n_visible : 0;
+  /* ARRAY<STRUCT<col_name:BINARY,col_type:BINARY>>, the rows as one constant */
+  hl_type_t *row = hl_arena_zalloc(b->arena, sizeof *row);
+  hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof *arr);
+  hl_type_t **kids = hl_arena_alloc(b->arena, 2 * sizeof *kids);
+  hl_type_t **elem = hl_arena_alloc(b->arena, sizeof *elem);
+  char **fields = hl_arena_alloc(b->arena, 2 * sizeof *fields);
+  hl_value_t *rows = hl_arena_zalloc(b->arena, sizeof *rows * (size_t)(n ? n : 1));
+  hl_value_t *cells = hl_arena_zalloc(b->arena, sizeof *cells * (size_t)(2 * n + 1));
+  if (!row || !arr || !kids || !elem || !fields || !rows || !cells)
+    return hl_err_nomem(b->err), NULL;
+  kids[0] = kids[1] = (hl_type_t *)hl_type_prim(HL_T_BINARY);
+  fields[0] = "col_name";
+  fields[1] = "col_type";
+  *row = (hl_type_t){.id = HL_T_STRUCT, .n_children = 2, .children = kids, .field_names = fields};
+  elem[0] = row;
+  *arr = (hl_type_t){.id = HL_T_ARRAY, .n_children = 1, .children = elem};
+  for (int k = 0; k < n; k++) {
+    const char *name = q->out_names[k];
+    char *type = hl_type_to_string(b->arena, q->out_exprs[k]->type);
+    if (!type) return hl_err_nomem(b->err), NULL;
+    cells[2 * k].u.s = (hl_str_t){name, (uint32_t)strlen(name)};
+    cells[2 * k + 1].u.s = (hl_str_t){type, (uint32_t)strlen(type)};
+    rows[k].u.list.n = 2;
+    rows[k].u.list.items = &cells[2 * k];
+  }
+  hl_expr_t *c = new_expr(b, HL_EX_CONST, arr, fn->pos);
+  if (!c) return NULL;
+  c->value.u.list.n = (uint32_t)n;
+  c->value.u.list.items = rows;
+  return bind_lateral_inline(b, f, left, c, NULL);
+}
+
 static hl_rel_t *bind_lateral(binder_t *b, const hl_ast_from_t *f) {
   const hl_ast_expr_t *fn = f->lateral_func;
   hl_rel_t *left = bind_from(b, f->left);
   if (!left) return NULL;
+  if (strcmp(fn->name, "get_sql_schema") == 0) return bind_lateral_schema(b, f, left);
   if (strcmp(fn->name, "replicate_rows") == 0 && !fn->distinct)
     return bind_lateral_repeat(b, f, left);
   bool pos = strcmp(fn->name, "posexplode") == 0;
@@ -4622,8 +4794,9 @@ hl_status_t hl_plan_select(hl_session_t *s, const hl_ast_select_t *sel, hl_arena
  * with GROUP BY stays the error bind_function gives. */
 static hl_status_t rewrite_lone_udtf(hl_arena_t *arena, const hl_ast_select_t **sel,
                                      hl_error_t *err) {
-  static const char *const udtfs[] = {"explode",    "posexplode",      "inline",        "stack",
-                                      "json_tuple", "parse_url_tuple", "replicate_rows"};
+  static const char *const udtfs[] = {"explode",        "posexplode",    "inline",
+                                      "stack",          "json_tuple",    "parse_url_tuple",
+                                      "replicate_rows", "get_sql_schema"};
   const hl_ast_select_t *q = *sel;
   if (q->n_items != 1 || q->distinct || q->n_group_by || q->having) return HL_OK;
   const hl_ast_expr_t *fn = q->items[0].expr;

@@ -1246,6 +1246,11 @@ static hl_status_t parse_from_primary(parser_t *p, hl_ast_from_t **out) {
       TRY(parse_direct_file(p, f));
     else
       TRY(parse_qname(p, &f->table));
+    /* Hive's partitioned table functions: FROM matchpath(ON t PARTITION
+     * BY ... ORDER BY ... arg1(...)), noop(ON ...) */
+    hl_sql_token_t on = peek(p, 1);
+    if (at(p, HL_TK_LPAREN) && tok_is_kw(p, &on, "ON"))
+      return unsupported(p, f->pos, "a partitioned table function (PTF) such as matchpath");
     if (at_kw(p, "TABLESAMPLE")) TRY(parse_tablesample(p, f));
     TRY(parse_from_alias(p, &f->alias));
   }

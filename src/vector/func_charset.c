@@ -168,6 +168,36 @@ static size_t utf8_char_len(const unsigned char *s, size_t n) {
   return need;
 }
 
+/* Java's new String(bytes, UTF_8) back to UTF-8 bytes (func_int.h): each
+ * malformed sequence becomes one U+FFFD; valid text is returned as is. */
+hl_status_t hl_fn_utf8_java(const char *in, size_t n, hl_arena_t *arena, hl_value_t *out,
+                            hl_error_t *err) {
+  const unsigned char *s = (const unsigned char *)in;
+  size_t i = 0, len;
+  while (i < n && (len = utf8_char_len(s + i, n - i)) != 0)
+    i += len;
+  out->is_null = false;
+  if (i == n) {
+    out->u.s.ptr = n ? in : "";
+    out->u.s.len = (uint32_t)n;
+    return HL_OK;
+  }
+  out_buf_t o = {arena, NULL, 0, 0};
+  if (!put(&o, in, i)) return hl_err_nomem(err);
+  while (i < n) {
+    if ((len = utf8_char_len(s + i, n - i)) != 0) {
+      if (!put(&o, s + i, len)) return hl_err_nomem(err);
+      i += len;
+    } else {
+      if (!put(&o, "\xEF\xBF\xBD", 3)) return hl_err_nomem(err);
+      i += utf8_malformed_len(s + i, n - i);
+    }
+  }
+  out->u.s.ptr = o.p;
+  out->u.s.len = (uint32_t)o.len;
+  return HL_OK;
+}
+
 /* Runs CD over IN[0..n) into O, then returns it to its initial state (the
  * closing shift sequence of a stateful set).  What CD cannot convert: with
  * STRICT the statement fails (22P05); else REPL[0..repl_len) stands for

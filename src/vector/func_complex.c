@@ -191,4 +191,10 @@ static HL_FN(fn_field) {
 /* Not in the name table (no SQL name calls them); expr_print shows them as
  * x[i] and x.f. */
 const hl_func_def_t hl_func_subscript = {"[]", 2, 2, fn_subscript, NULL};
+
+/* index(a, n) is a[n]: plan/bind.c binds it to hl_func_subscript; the
+ * table's entry (func.c) names this. */
+HL_FN(hl_fn_index) {
+  return fn_subscript(call, a, out, arena, err);
+}
 const hl_func_def_t hl_func_field = {".", 2, 2, fn_field, NULL};

@@ -146,6 +146,15 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(13);\n1101", U("UDFBin")},
     {"bround", S, "_FUNC_(x[, d]) - x rounded to d decimal places, ties to the even neighbour",
      "> SELECT _FUNC_(12.25, 1);\n12.2", G("GenericUDFBRound")},
+    {"buildversion", S,
+     "_FUNC_() - the build's version string: hivelite's version and the compiler that built it "
+     "(Hive's names its revision, user and source checksum)",
+     "> SELECT _FUNC_() LIKE concat(version(), ' built by %');\ntrue", U("UDFBuildVersion")},
+    {"cardinality_violation", S,
+     "_FUNC_(n0, n1...) - raises Cardinality Violation: the statement fails (21000) on the first "
+     "row, naming its values (Hive's MERGE puts it where no row may be)",
+     "> SELECT count(_FUNC_(x)) FROM (SELECT 1 AS x) t WHERE x > 1;\n0",
+     G("GenericUDFCardinalityViolation")},
     {"case", O,
      "CASE a WHEN b THEN c [WHEN d THEN e]* [ELSE f] END - c when a = b, e when a = d, else f",
      "> SELECT CASE 2 WHEN 1 THEN 'one' WHEN 2 THEN 'two' ELSE 'many' END;\ntwo",
@@ -261,6 +270,14 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_('2009-07-30', 1);\n2009-07-29", G("GenericUDFDateSub")},
     {"datediff", S, "_FUNC_(date1, date2) - the number of days from date2 to date1",
      "> SELECT _FUNC_('2009-07-30', '2009-07-31');\n-1", G("GenericUDFDateDiff")},
+    {"datetime_legacy_hybrid_calendar", S,
+     "_FUNC_(date/timestamp) - Converts a date/timestamp to legacy hybrid Julian-Gregorian "
+     "calendar assuming that its internal days/milliseconds since epoch is calculated using the "
+     "proleptic Gregorian calendar: before 1582-10-15, the Julian calendar's fields of the same "
+     "day; the time of day is kept",
+     "> SELECT _FUNC_(CAST('0601-03-07' AS DATE));\n0601-03-04\n"
+     "> SELECT _FUNC_(CAST('0501-03-07 17:03:00.4321' AS TIMESTAMP));\n0501-03-05 17:03:00.4321",
+     G("GenericUDFDatetimeLegacyHybridCalendar")},
     {"day", S, "_FUNC_(param) - the day of the month of a date, timestamp or string",
      "> SELECT _FUNC_('2009-07-30');\n30", U("UDFDayOfMonth")},
     {"dayofmonth", S, "_FUNC_(param) - the day of the month of a date, timestamp or string",
@@ -279,6 +296,12 @@ static const hl_func_doc_t docs[] = {
     {"dense_rank", W, "_FUNC_() - the rank of the row in its partition, without gaps",
      "> SELECT x, _FUNC_() OVER (ORDER BY x) FROM " ROWS3 " ORDER BY x;\n1\t1\n2\t2\n2\t2",
      G("GenericUDAFDenseRank")},
+    {"deserialize", S,
+     "_FUNC_(base64 encoded message, compressionFormat) - Returns plain text string of given "
+     "message which was compressed in compressionFormat and base64 encoded: 'gzip' (or "
+     "'gzip(json-2.0)'); 'json-0.2' returns the message as is",
+     "> SELECT _FUNC_('H4sIAAAAAAAA/ytJLS4BAAx+f9gEAAAA', 'gzip');\ntest",
+     G("GenericUDFDeserialize")},
     {"div", O, "a div b - the integer part of a divided by b", "> SELECT 3 DIV 2;\n1",
      U("UDFOPLongDivide")},
     {"e", S, "_FUNC_() - the base of natural logarithms", "> SELECT _FUNC_();\n2.718281828459045",
@@ -292,6 +315,10 @@ static const hl_func_doc_t docs[] = {
      "> SELECT hex(_FUNC_('é', 'ISO-8859-1'));\nE9\n"
      "> SELECT hex(_FUNC_('aé', 'UTF-16'));\nFEFF006100E9",
      G("GenericUDFEncode")},
+    {"enforce_constraint", S,
+     "_FUNC_(x) - Internal UDF to enforce CHECK and NOT NULL constraint: TRUE, or the statement "
+     "fails (23000) when the BOOLEAN x is FALSE or NULL",
+     "> SELECT _FUNC_(1 = 1);\ntrue", G("GenericUDFEnforceConstraint")},
     {"exp", S, "_FUNC_(x) - e to the power x", "> SELECT _FUNC_(0);\n1.0", U("UDFExp")},
     {"explode", T,
      "_FUNC_(a) - one row per element of the array a, or per key and value of the map a (in "
@@ -358,6 +385,13 @@ static const hl_func_doc_t docs[] = {
      "_FUNC_(json_txt, path) - the object at path ($, .key, [n], [*]) of the JSON text, NULL when "
      "the text is invalid or the path matches nothing",
      "> SELECT _FUNC_('{\"a\":{\"b\":[1,2]}}', '$.a.b[1]');\n2", U("UDFJson")},
+    {"get_sql_schema", T,
+     "_FUNC_(string) - Takes query as argument. Returns schema (column names and types) of the "
+     "resultset that would be generated when the query is executed: rows (col_name, col_type), "
+     "both BINARY; no rows for a statement that is not a query",
+     "> SELECT CAST(col_name AS STRING), CAST(col_type AS STRING) FROM (SELECT "
+     "get_sql_schema('SELECT 1 AS a, \\'x\\' AS b')) t;\na\tint\nb\tstring",
+     G("GenericUDTFGetSQLSchema")},
     {"greatest", S, "_FUNC_(v1, v2, ...) - the greatest value (NULL when one is NULL)",
      "> SELECT _FUNC_(2, 3, 1);\n3", G("GenericUDFGreatest")},
     {"grouping", A,
@@ -396,6 +430,11 @@ static const hl_func_doc_t docs[] = {
      "_FUNC_(str, filename) - TRUE when str is a whole line of the file (a constant absolute "
      "path or file: URL, read once, up to 16 MiB, inside hivelite.storage.allowed_locations)",
      "> SELECT _FUNC_('a', CAST(NULL AS STRING));\nNULL", G("GenericUDFInFile")},
+    {"index", S,
+     "_FUNC_(a, n) - Returns the n-th element of a: of an array from 0 (NULL outside it), or the "
+     "value of key n of a map; the same as a[n]",
+     "> SELECT _FUNC_(array(1, 2, 3), 1);\n2\n> SELECT _FUNC_(map('a', 'b'), 'a');\nb",
+     G("GenericUDFIndex")},
     {"initcap", S, "_FUNC_(str) - str with the first letter of each word in upper case",
      "> SELECT _FUNC_('tHe soap');\nThe Soap", G("GenericUDFInitCap")},
     {"inline", T,
@@ -420,6 +459,14 @@ static const hl_func_doc_t docs[] = {
      G("GenericUDFOPNull")},
     {"istrue", S, "_FUNC_(a) - TRUE when a is TRUE, FALSE otherwise (also for NULL)",
      "> SELECT _FUNC_(NULL);\nfalse", G("GenericUDFOPTrue")},
+    {"json_read", S,
+     "_FUNC_(json,type) - Parses the given json according to the given complex type "
+     "specification (a constant type string); NULL for a NULL, empty or blank json or a JSON "
+     "null",
+     "> SELECT _FUNC_('[{\"a\":\"x\",\"n\":\"12\"}]', "
+     "'array<struct<a:string,n:int>>');\n[{\"a\":\"x\",\"n\":12}]\n"
+     "> SELECT _FUNC_('', 'array<int>');\nNULL",
+     G("GenericUDFJsonRead")},
     {"json_tuple", T,
      "_FUNC_(json, k1, k2, ...) - one row of the values of the top-level keys k1, k2, ... of the "
      "JSON object json, as strings (NULL when missing or not JSON)",
@@ -680,6 +727,10 @@ static const hl_func_doc_t docs[] = {
     {"replicate_rows", T,
      "_FUNC_(n, cols...) - turns 1 row into n rows: the row of n (a BIGINT) and cols, n times",
      "> SELECT _FUNC_(2L, 'a', 1);\n2\ta\t1\n2\ta\t1", G("GenericUDTFReplicateRows")},
+    {"restrict_information_schema", S,
+     "_FUNC_() - Returns whether or not to enable information schema restriction: only under an "
+     "authorizer with a policy provider, so FALSE in hivelite",
+     "> SELECT _FUNC_();\nfalse", G("GenericUDFRestrictInformationSchema")},
     {"reverse", S, "_FUNC_(str) - str with its characters in reverse order",
      "> SELECT _FUNC_('Facebook');\nkoobecaF", U("UDFReverse")},
     {"rlike", O, "str RLIKE regexp - TRUE when a part of str matches the regular expression",
@@ -739,6 +790,16 @@ static const hl_func_doc_t docs[] = {
     {"split", S, "_FUNC_(str, regex) - str split around the matches of regex, as an array",
      "> SELECT _FUNC_('oneAtwoBthreeC', '[ABC]');\n[\"one\",\"two\",\"three\",\"\"]",
      G("GenericUDFSplit")},
+    {"split_map_privs", S,
+     "_FUNC_(str) - Splits binary str and maps to privilege type: the privileges (SELECT, UPDATE, "
+     "CREATE, DROP, ALTER, INDEX, LOCK, READ, WRITE, ALL) at the positions of the space-separated "
+     "list that hold 1",
+     "> SELECT _FUNC_('0 1 1 0 1 1 0 0 0');\n[\"UPDATE\",\"CREATE\",\"ALTER\",\"INDEX\"]",
+     G("GenericUDFStringToPrivilege")},
+    {"sq_count_check", S,
+     "_FUNC_(x) - Internal check on scalar subquery expression to make sure atmost one row is "
+     "returned: x as a BIGINT, or the statement fails (21000) when it is more than 1",
+     "> SELECT _FUNC_(1);\n1", G("GenericUDFSQCountCheck")},
     {"sqrt", S, "_FUNC_(x) - the square root of x (NULL when x < 0)", "> SELECT _FUNC_(4);\n2.0",
      U("UDFSqrt")},
     {"stack", T,
@@ -901,9 +962,6 @@ static const char *const not_yet[] = {
     "cardinality_violation",
     "compute_stats",
     "create_union",
-    "datetime_legacy_hybrid_calendar",
-    "deserialize",
-    "enforce_constraint",
     "exception_in_vertex_udaf",
     "exception_in_vertex_udf",
     "extract_union",
@@ -913,7 +971,6 @@ static const char *const not_yet[] = {
     "index",
     "internal_interval",
     "java_method",
-    "json_read",
     "matchpath",
     "noop",
     "noopstreaming",
@@ -921,9 +978,6 @@ static const char *const not_yet[] = {
     "noopwithmapstreaming",
     "reflect",
     "reflect2",
-    "restrict_information_schema",
-    "split_map_privs",
-    "sq_count_check",
     "surrogate_key",
     "tumbling_window",
     "validate_acid_sort_order",

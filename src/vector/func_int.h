@@ -99,6 +99,20 @@ HL_FN(hl_fn_mask_hash);
 hl_status_t hl_json_extract(const char *json, size_t jn, const char *path, size_t pn,
                             hl_arena_t *arena, hl_buf_t *out, bool *found);
 HL_FN(hl_fn_get_json_object);
+/* The scanner of func_json.c, for json_read: blanks skipped; the end of the
+ * JSON value at P (NULL when it is not one; nesting up to 512 levels); the
+ * contents of the string at P unescaped, appended to B; the number at P as
+ * Jackson prints it (integers as written, others as Java's
+ * Double.toString). */
+const char *hl_json_ws(const char *p, const char *e);
+const char *hl_json_skip_value(const char *p, const char *e);
+void hl_json_unescape(hl_buf_t *b, const char *p, const char *e);
+void hl_json_number_text(hl_buf_t *b, const char *p, const char *e);
+/* func_json_read.c: json_read(json, type), typed by plan/bind.c as the type */
+HL_FN(hl_fn_json_read);
+/* A Hive type string with the blanks it allows in struct field names
+ * backquoted for util/type.c (in ARENA; NULL on OOM). */
+char *hl_json_read_type_text(hl_arena_t *arena, const char *text, size_t len);
 
 /* func_format.c: Java's Formatter over A[1..] of CALL (for printf and its
  * fuzz target). */
@@ -125,6 +139,19 @@ HL_FN(hl_fn_isnotfalse);
 HL_FN(hl_fn_assert_true);
 HL_FN(hl_fn_uuid);
 
+/* func_internal.c: Hive's checks of its rewrites, split_map_privs, deserialize */
+/* func_complex.c: index(a, n), the same as a[n] */
+HL_FN(hl_fn_index);
+HL_FN(hl_fn_sq_count_check);
+HL_FN(hl_fn_cardinality_violation);
+HL_FN(hl_fn_enforce_constraint);
+HL_FN(hl_fn_split_map_privs);
+HL_FN(hl_fn_deserialize);
+
+/* func_calendar.c: datetime_legacy_hybrid_calendar (DATE or TIMESTAMP, typed
+ * by plan/bind.c as its argument) */
+HL_FN(hl_fn_legacy_calendar);
+
 /* func.c: the user's groups, which plan/bind.c puts in call->state */
 HL_FN(hl_fn_current_groups);
 
@@ -144,6 +171,11 @@ HL_FN(hl_fn_in_file);
  * when NAME[0..len) is a character set they know, else 22023 at POS (the
  * binder checks a constant one, as Hive looks it up when the call is
  * compiled). */
+/* Java's decoding of the UTF-8 bytes IN[0..n) as a string value in OUT: as
+ * is when valid, else each malformed sequence replaced by U+FFFD (the copy
+ * in ARENA).  HL_OK or HL_NOMEM. */
+hl_status_t hl_fn_utf8_java(const char *in, size_t n, hl_arena_t *arena, hl_value_t *out,
+                            hl_error_t *err);
 HL_FN(hl_fn_encode);
 HL_FN(hl_fn_decode);
 hl_status_t hl_fn_charset_check(const char *name, size_t len, long pos, hl_error_t *err);

@@ -504,6 +504,24 @@ static bool walk(jctx_t *c, jv_t *v, const char *path, size_t n) {
   return true;
 }
 
+/* For json_read (func_json_read.c): the same scanner, over well-formed
+ * values (func_int.h). */
+const char *hl_json_ws(const char *p, const char *e) {
+  return ws(p, e);
+}
+
+const char *hl_json_skip_value(const char *p, const char *e) {
+  return skip_value(p, e, 0);
+}
+
+void hl_json_unescape(hl_buf_t *b, const char *p, const char *e) {
+  unescape(b, p, e);
+}
+
+void hl_json_number_text(hl_buf_t *b, const char *p, const char *e) {
+  number_text(b, p, e, false);
+}
+
 hl_status_t hl_json_extract(const char *json, size_t jn, const char *path, size_t pn,
                             hl_arena_t *arena, hl_buf_t *out, bool *found) {
   jctx_t c = {json + jn, arena, false};

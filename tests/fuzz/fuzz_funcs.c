@@ -2,13 +2,17 @@
 /*
  * fuzz_funcs.c -- libFuzzer target for the pattern and format parsers of
  * the function library: get_json_object documents and paths
- * (func_json.c), printf formats (func_format.c), date_format and
+ * (func_json.c), json_read documents and type strings
+ * (func_json_read.c), printf formats (func_format.c), date_format and
  * unix_timestamp patterns (func_date.c), str_to_map delimiters and
  * parse_url (func_text.c), conv (func_math.c), and time-zone names and
  * POSIX TZ rules (util/tz.c through func_tz.c's from/to_utc_timestamp),
  * XML documents and XPath expressions (func_xpath.c), format_number's
  * DecimalFormat patterns (func_decfmt.c) over a double, a decimal and a
- * bigint, and encode/decode through iconv (func_charset.c).
+ * bigint, encode/decode through iconv (func_charset.c), and with
+ * parse_url: deserialize's base64 and gzip, split_map_privs
+ * (func_internal.c) and datetime_legacy_hybrid_calendar over any 64 bits
+ * (func_calendar.c).
  *
  * Build (as the fuzz.funcs CTest entry does):
  *   clang -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc tests/fuzz/fuzz_funcs.c src/vector/[a-z]*.c src/util/[a-z]*.c -lcrypto -lz -lm -lpthread -o fuzz_funcs
@@ -101,6 +105,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       hl_buf_fini(&again);
     }
     hl_buf_fini(&b);
+    /* json_read(text, type): the pattern as a Hive type string (as the
+     * binder rewrites it), else a type with every kind of leaf */
+    hl_type_t *jt = NULL;
+    char *tt = hl_json_read_type_text(arena, pat, pn);
+    if (!tt || memchr(pat, 0, pn) || hl_type_parse_str(arena, tt, &jt, &err) != HL_OK) {
+      hl_err_clear(&err);
+      if (hl_type_parse_str(arena,
+                            "struct<a:array<int>,b:map<bigint,string>,c:struct<d:boolean,"
+                            "e:double,f:float,g:tinyint,h:smallint>,i:decimal(10,2),j:date,"
+                            "k:timestamp,l:binary,m:varchar(3),n:char(2)>",
+                            &jt, &err) != HL_OK)
+        abort();
+    }
+    const hl_type_t *jtypes[2] = {s, s};
+    make_call(&f, 2, jtypes);
+    f.call.type = jt;
+    a[0] = str(text, tn);
+    expect_clean(hl_fn_json_read(&f.call, a, &out, arena, &err), &err);
     break;
   }
   case 1: { /* printf(format, bigint, double, string) */
@@ -157,6 +179,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     a[1] = str(part, strlen(part));
     a[2] = str(pat, pn);
     expect_clean(hl_fn_parse_url(&f.call, a, &out, arena, &err), &err);
+    /* deserialize: the text as base64, and the text's bytes as the gzip
+     * data inside base64; split_map_privs of the text */
+    static const char gz[] = "gzip";
+    a[1] = str(gz, 4);
+    expect_clean(hl_fn_deserialize(&f.call, a, &out, arena, &err), &err);
+    unsigned char *b64 = hl_arena_alloc(arena, 4 * ((tn + 2) / 3) + 1);
+    if (b64) {
+      int bn = EVP_EncodeBlock(b64, (const unsigned char *)text, (int)tn);
+      a[0] = str((const char *)b64, (size_t)bn);
+      expect_clean(hl_fn_deserialize(&f.call, a, &out, arena, &err), &err);
+    }
+    a[0] = str(text, tn);
+    expect_clean(hl_fn_split_map_privs(&f.call, a, &out, arena, &err), &err);
+    /* datetime_legacy_hybrid_calendar over any 64 bits, as a date and a timestamp */
+    uint64_t bits = 0;
+    for (size_t i = 0; i < pn && i < 8; i++)
+      bits = bits << 8 | (uint8_t)pat[i];
+    memset(&a[0], 0, sizeof a[0]);
+    a[0].u.i = (int64_t)bits;
+    f.call.type = hl_type_prim(tn % 2 ? HL_T_DATE : HL_T_TIMESTAMP);
+    expect_clean(hl_fn_legacy_calendar(&f.call, a, &out, arena, &err), &err);
     break;
   }
   case 7: { /* from/to_utc_timestamp(ts, zone name): names as Java reads them */

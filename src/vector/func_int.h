@@ -272,6 +272,14 @@ HL_FN(hl_fn_map_keys);
 HL_FN(hl_fn_map_values);
 HL_FN(hl_fn_struct);
 
+/* func_union.c (typed by plan/bind.c's bind_union_call) */
+HL_FN(hl_fn_create_union);
+HL_FN(hl_fn_extract_union);
+/* T with every UNIONTYPE in it made a STRUCT<tag_0, tag_1, ...> of its
+ * alternatives (extract_union's result type); sets *FOUND when T has a
+ * union.  T itself when it is primitive; NULL when out of memory. */
+hl_type_t *hl_union_exploded_type(hl_arena_t *arena, const hl_type_t *t, bool *found);
+
 /* func_xpath.c */
 HL_FN(hl_fn_xpath);
 HL_FN(hl_fn_xpath_string);

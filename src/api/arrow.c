@@ -104,18 +104,11 @@ static ab_kind_t kind_of(const hl_type_t *t) {
   return AK_NULL;
 }
 
-static bool has_union(const hl_type_t *t) {
-  if (t->id == HL_T_UNION) return true;
-  for (int i = 0; i < t->n_children; i++)
-    if (has_union(t->children[i])) return true;
-  return false;
-}
-
 /* UNIONTYPE columns are not exported yet (Arrow's dense union is the
  * match): refused by name rather than sent as something else. */
 static hl_status_t no_unions(int n, const hl_type_t **types, const char **names, hl_error_t *err) {
   for (int c = 0; c < n; c++)
-    if (has_union(types[c]))
+    if (hl_type_contains(types[c], HL_T_UNION))
       return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                         "column \"%s\": UNIONTYPE values are not exported to Arrow yet",
                         names && names[c] ? names[c] : "?");

@@ -496,6 +496,13 @@ bool hl_type_is_complex(const hl_type_t *t) {
   return t->id == HL_T_ARRAY || t->id == HL_T_MAP || t->id == HL_T_STRUCT || t->id == HL_T_UNION;
 }
 
+bool hl_type_contains(const hl_type_t *t, hl_type_id_t id) {
+  if (t->id == id) return true;
+  for (int i = 0; i < t->n_children; i++)
+    if (hl_type_contains(t->children[i], id)) return true;
+  return false;
+}
+
 const char *hl_type_id_name(hl_type_id_t id) {
   static const char *const names[] = {
       "VOID",   "BOOLEAN", "TINYINT", "SMALLINT", "INT",       "BIGINT", "FLOAT",

@@ -102,6 +102,9 @@ bool hl_type_is_integer(const hl_type_t *type); /* TINYINT..BIGINT */
 bool hl_type_is_numeric(const hl_type_t *type); /* integers, FLOAT, DOUBLE, DECIMAL */
 bool hl_type_is_string(const hl_type_t *type);  /* STRING, VARCHAR, CHAR */
 bool hl_type_is_complex(const hl_type_t *type); /* ARRAY, MAP, STRUCT, UNIONTYPE */
+/* Whether TYPE is of kind ID or has a part of that kind at any depth
+ * (formats that cannot hold a UNIONTYPE look for one anywhere). */
+bool hl_type_contains(const hl_type_t *type, hl_type_id_t id);
 /* Name of the type id in upper case ("BIGINT"). */
 const char *hl_type_id_name(hl_type_id_t id);
 

@@ -193,6 +193,11 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n1.5", G("GenericUDAFCovarianceSample")},
     {"crc32", S, "_FUNC_(str or bin) - the cyclic redundancy check value of the bytes, a BIGINT",
      "> SELECT _FUNC_('ABC');\n2743272264", U("UDFCrc32")},
+    {"create_union", S,
+     "_FUNC_(tag, obj1, obj2, obj3, ...) - Creates a union with the object for given tag (an INT "
+     "from 0: obj1 is tag 0; taken as a byte, as Hive does)",
+     "> SELECT _FUNC_(1, 1, 'one');\n{1:\"one\"}\n> SELECT _FUNC_(0, 1, 'one');\n{0:1}",
+     G("GenericUDFUnion")},
     {"cume_dist", W,
      "_FUNC_() - the fraction of rows of the partition ordered at or before this one",
      "> SELECT x, _FUNC_() OVER (ORDER BY x) FROM " ROWS3 " ORDER BY x;\n1\t0.3333333333333333\n"
@@ -262,6 +267,14 @@ static const hl_func_doc_t docs[] = {
      "> SELECT hex(_FUNC_('aé', 'UTF-16'));\nFEFF006100E9",
      G("GenericUDFEncode")},
     {"exp", S, "_FUNC_(x) - e to the power x", "> SELECT _FUNC_(0);\n1.0", U("UDFExp")},
+    {"extract_union", S,
+     "_FUNC_(union[, tag]) - Recursively explodes unions into structs or simply extracts the "
+     "given tag",
+     "> SELECT _FUNC_(create_union(0, 'foo', 1)).tag_0;\nfoo\n"
+     "> SELECT _FUNC_(create_union(0, 'foo', 1)).tag_1;\nNULL\n"
+     "> SELECT _FUNC_(create_union(0, 'foo', 1), 0);\nfoo\n"
+     "> SELECT _FUNC_(create_union(0, 'foo', 1), 1);\nNULL",
+     G("GenericUDFExtractUnion")},
     {"explode", T,
      "_FUNC_(a) - one row per element of the array a, or per key and value of the map a (in "
      "LATERAL VIEW, or alone in the select list)",
@@ -851,13 +864,11 @@ static const char *const not_yet[] = {
     "compute_bit_vector_hll",
     "compute_stats",
     "context_ngrams",
-    "create_union",
     "datetime_legacy_hybrid_calendar",
     "deserialize",
     "enforce_constraint",
     "exception_in_vertex_udaf",
     "exception_in_vertex_udf",
-    "extract_union",
     "get_llap_splits",
     "get_splits",
     "get_sql_schema",

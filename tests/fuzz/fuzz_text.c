@@ -35,7 +35,8 @@ static const char *const type_texts[] = {"int",
                                          "map<string,int>",
                                          "struct<a:string,b:array<bigint>>",
                                          "char(3)",
-                                         "array<map<int,array<string>>>"};
+                                         "array<map<int,array<string>>>",
+                                         "uniontype<int,array<string>>"};
 #define N_TYPES (int)(sizeof type_texts / sizeof type_texts[0])
 
 static void read_file(hl_stor_t *fs, const char *path, const hl_text_format_t *fmt, int n_cols,

@@ -267,6 +267,12 @@ static const hl_func_doc_t docs[] = {
      "> SELECT hex(_FUNC_('aé', 'UTF-16'));\nFEFF006100E9",
      G("GenericUDFEncode")},
     {"exp", S, "_FUNC_(x) - e to the power x", "> SELECT _FUNC_(0);\n1.0", U("UDFExp")},
+    {"explode", T,
+     "_FUNC_(a) - one row per element of the array a, or per key and value of the map a (in "
+     "LATERAL VIEW, or alone in the select list)",
+     "> SELECT v FROM (SELECT array(10, 20) AS a) t LATERAL VIEW _FUNC_(a) x AS v;\n10\n20\n"
+     "> SELECT _FUNC_(map('k', 1));\nk\t1",
+     G("GenericUDTFExplode")},
     {"extract_union", S,
      "_FUNC_(union[, tag]) - Recursively explodes unions into structs or simply extracts the "
      "given tag",
@@ -275,12 +281,6 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(create_union(0, 'foo', 1), 0);\nfoo\n"
      "> SELECT _FUNC_(create_union(0, 'foo', 1), 1);\nNULL",
      G("GenericUDFExtractUnion")},
-    {"explode", T,
-     "_FUNC_(a) - one row per element of the array a, or per key and value of the map a (in "
-     "LATERAL VIEW, or alone in the select list)",
-     "> SELECT v FROM (SELECT array(10, 20) AS a) t LATERAL VIEW _FUNC_(a) x AS v;\n10\n20\n"
-     "> SELECT _FUNC_(map('k', 1));\nk\t1",
-     G("GenericUDTFExplode")},
     {"factorial", S, "_FUNC_(n) - n! for 0 <= n <= 20, else NULL", "> SELECT _FUNC_(5);\n120",
      G("GenericUDFFactorial")},
     {"field", S,

@@ -263,7 +263,7 @@ HL_FN(hl_fn_shiftrightunsigned);
 /* func_complex.c */
 /* Hive's order of values of type T (ObjectInspectorUtils.compare): NULL
  * equal to NULL and below every value; arrays and structs element by
- * element, then the shorter first. */
+ * element, then the shorter first; unions by tag, then value. */
 int hl_fn_cmp_value(const hl_type_t *t, const hl_value_t *x, const hl_value_t *y);
 HL_FN(hl_fn_size);
 HL_FN(hl_fn_array_contains);

@@ -11,9 +11,11 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -std=c11 \
  *     -Iinclude -Isrc tests/fuzz/fuzz_text.c src/format/text/[a-z]*.c \
+ *     src/format/lazybin/lazybin.c src/format/seqfile/seq_io.c \
  *     src/vector/[a-z]*.c src/storage/[a-z]*.c src/util/[a-z]*.c \
- *     $(pkg-config --cflags --libs zlib libzstd jansson snappy liblz4) -lbz2 -lcrypto -lm -lpthread
- * \ -o fuzz_text mkdir -p tests/fuzz/corpus/text && ./fuzz_text tests/fuzz/corpus/text
+ *     $(pkg-config --cflags --libs zlib libzstd jansson snappy liblz4 libxml-2.0 icu-uc icu-i18n) \
+ *     -lbz2 -lcrypto -lm -lpthread -o fuzz_text
+ *   mkdir -p tests/fuzz/corpus/text && ./fuzz_text tests/fuzz/corpus/text
  */
 #include "format/text/text.h"
 

@@ -2119,6 +2119,21 @@ static hl_expr_t *bind_struct_call(binder_t *b, hl_expr_t *e, const hl_ast_expr_
   return e;
 }
 
+/* Whether FROM converts to TO as far as unions go: a union only to a union
+ * of as many alternatives, at every depth (vector/expr.c refuses the rest
+ * when it meets a value; here the CAST gets its position). */
+static bool union_castable(const hl_type_t *from, const hl_type_t *to) {
+  if (from->id == HL_T_NULL) return true;
+  if (from->id == HL_T_UNION || to->id == HL_T_UNION) {
+    if (from->id != to->id || from->n_children != to->n_children) return false;
+  } else if (from->id != to->id || from->n_children != to->n_children) {
+    return true; /* other kinds: the cast's own rules */
+  }
+  for (int i = 0; i < from->n_children; i++)
+    if (!union_castable(from->children[i], to->children[i])) return false;
+  return true;
+}
+
 /* create_union(tag, v0, v1, ...): UNIONTYPE<type of v0, ...>, the tag an
  * INT (Hive reads it with an int inspector; smaller integers widen);
  * extract_union(u): u's type with every union a struct tag_0, tag_1, ...;
@@ -2649,8 +2664,9 @@ static hl_expr_t *bind_expr_node(binder_t *b, const hl_ast_expr_t *a) {
   case HL_AST_CAST: {
     hl_expr_t *x = bind_expr(b, a->args[0]);
     if (!x) return NULL;
-    if (hl_type_is_complex(a->cast_type) != hl_type_is_complex(x->type) &&
-        x->type->id != HL_T_NULL) {
+    if ((hl_type_is_complex(a->cast_type) != hl_type_is_complex(x->type) &&
+         x->type->id != HL_T_NULL) ||
+        !union_castable(x->type, a->cast_type)) {
       hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH), "cannot cast %s to %s",
                     type_name(b, x->type), type_name(b, a->cast_type));
       return NULL;

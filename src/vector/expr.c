@@ -480,6 +480,14 @@ static hl_status_t to_text(const hl_type_t *from, const hl_value_t *in, const hl
  * structs of other widths, give NULL (the binder refuses what it can see). */
 static hl_status_t cast_complex(const hl_type_t *from, const hl_value_t *in, const hl_type_t *to,
                                 hl_value_t *out, hl_arena_t *arena, hl_error_t *err) {
+  /* a union's tag means nothing in a union of another width or in another
+   * kind: an error rather than a NULL that would hide the value */
+  if ((from->id == HL_T_UNION || to->id == HL_T_UNION) &&
+      (from->id != to->id || from->n_children != to->n_children)) {
+    char *f = hl_type_to_string(arena, from), *t = hl_type_to_string(arena, to);
+    return hl_err_set(err, HL_ERROR, HL_SS(DATATYPE_MISMATCH), "cannot convert %s to %s",
+                      f ? f : "?", t ? t : "?");
+  }
   if (from->id != to->id ||
       ((to->id == HL_T_STRUCT || to->id == HL_T_UNION) && from->n_children != to->n_children)) {
     out->is_null = true;

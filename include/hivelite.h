@@ -194,7 +194,8 @@ typedef enum hl_kind {
   HL_KIND_BINARY,
   HL_KIND_ARRAY,
   HL_KIND_MAP,
-  HL_KIND_STRUCT
+  HL_KIND_STRUCT,
+  HL_KIND_UNION /* UNIONTYPE<...> */
 } hl_kind_t;
 
 typedef struct hl_column_info {

@@ -981,7 +981,7 @@ int hl_column_is_json(hl_stmt_t *st, int col) {
 /* hl_kind_t is numbered as hl_type_id_t (include/hivelite.h fixes the
  * public numbering; these keep the two in step). */
 _Static_assert((int)HL_KIND_VOID == (int)HL_T_NULL && (int)HL_KIND_DECIMAL == (int)HL_T_DECIMAL &&
-                   (int)HL_KIND_STRUCT == (int)HL_T_STRUCT,
+                   (int)HL_KIND_STRUCT == (int)HL_T_STRUCT && (int)HL_KIND_UNION == (int)HL_T_UNION,
                "hl_kind_t follows hl_type_id_t");
 
 hl_status_t hl_column_info(hl_stmt_t *st, int col, hl_column_info_t *out) {

@@ -78,7 +78,7 @@ static bool is_string_type(const hl_type_t *type) {
 }
 
 static bool is_complex(const hl_type_t *type) {
-  return type->id == HL_T_ARRAY || type->id == HL_T_MAP || type->id == HL_T_STRUCT;
+  return hl_type_is_complex(type); /* ARRAY, MAP, STRUCT, UNIONTYPE */
 }
 
 /* ------------------------------------------------------------------------

@@ -49,14 +49,12 @@ static void put_value(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v) {
   case HL_P_VALUE:
     break;
   }
-  uint32_t n = v->u.list.n, items = type->id == HL_T_MAP ? 2 * n : n;
+  uint32_t n = v->u.list.n;
+  size_t items = hl_value_n_items(type, v);
   put_u32(b, n);
-  for (uint32_t i = 0; i < items; i++) {
-    const hl_type_t *t = type->id == HL_T_STRUCT ? type->children[i]
-                         : type->id == HL_T_MAP  ? type->children[i & 1]
-                                                 : type->children[0];
-    put_value(b, t, &v->u.list.items[i]);
-  }
+  if (type->id == HL_T_UNION) put_u8(b, (uint8_t)v->u.list.tag);
+  for (size_t i = 0; i < items; i++)
+    put_value(b, hl_value_item_type(type, v, i), &v->u.list.items[i]);
 }
 
 static bool row_is_null(const hl_vec_t *v, uint32_t r) {
@@ -215,13 +213,15 @@ static hl_status_t get_value(cursor_t *c, const hl_type_t *type, hl_arena_t *are
   if (items > (uint64_t)(c->end - c->p)) return HL_CORRUPT;
   if (type->id == HL_T_STRUCT && n != (uint32_t)type->n_children) return HL_CORRUPT;
   out->u.list.n = n;
+  if (type->id == HL_T_UNION) {
+    if (n != 1 || !(p = take(c, 1)) || *p >= (uint32_t)type->n_children) return HL_CORRUPT;
+    out->u.list.tag = *p;
+  }
   out->u.list.items = items ? hl_arena_alloc(arena, sizeof(hl_value_t) * items) : NULL;
   if (items && !out->u.list.items) return HL_NOMEM;
   for (uint64_t i = 0; i < items; i++) {
-    const hl_type_t *t = type->id == HL_T_STRUCT ? type->children[i]
-                         : type->id == HL_T_MAP  ? type->children[i & 1]
-                                                 : type->children[0];
-    hl_status_t rc = get_value(c, t, arena, &out->u.list.items[i]);
+    hl_status_t rc =
+        get_value(c, hl_value_item_type(type, out, (size_t)i), arena, &out->u.list.items[i]);
     if (rc != HL_OK) return rc;
   }
   return HL_OK;

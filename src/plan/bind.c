@@ -2473,6 +2473,86 @@ static hl_expr_t *bind_struct_call(binder_t *b, hl_expr_t *e, const hl_ast_expr_
   return e;
 }
 
+/* Whether FROM converts to TO as far as unions go: a union only to a union
+ * of as many alternatives, at every depth (vector/expr.c refuses the rest
+ * when it meets a value; here the CAST gets its position). */
+static bool union_castable(const hl_type_t *from, const hl_type_t *to) {
+  if (from->id == HL_T_NULL) return true;
+  if (from->id == HL_T_UNION || to->id == HL_T_UNION) {
+    if (from->id != to->id || from->n_children != to->n_children) return false;
+  } else if (from->id != to->id || from->n_children != to->n_children) {
+    return true; /* other kinds: the cast's own rules */
+  }
+  for (int i = 0; i < from->n_children; i++)
+    if (!union_castable(from->children[i], to->children[i])) return false;
+  return true;
+}
+
+/* create_union(tag, v0, v1, ...): UNIONTYPE<type of v0, ...>, the tag an
+ * INT (Hive reads it with an int inspector; smaller integers widen);
+ * extract_union(u): u's type with every union a struct tag_0, tag_1, ...;
+ * extract_union(u, k): alternative k's type, k an INT constant naming one
+ * (GenericUDFExtractUnion's checks and messages). */
+static hl_expr_t *bind_union_call(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  const hl_type_t *t0 = e->args[0]->type;
+  if (e->fn->impl == hl_fn_create_union) {
+    if (t0->id != HL_T_NULL && t0->id != HL_T_INT && t0->id != HL_T_SMALLINT &&
+        t0->id != HL_T_TINYINT)
+      return kind_error(b, a, 0, "an INT tag", t0);
+    if (e->n_args - 1 > HL_UNION_MAX_TAGS) {
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "create_union takes at most %d values", HL_UNION_MAX_TAGS);
+      return NULL;
+    }
+    if (!(e->args[0] = cast_to(b, e->args[0], hl_type_prim(HL_T_INT)))) return NULL;
+    hl_type_t *t = hl_arena_zalloc(b->arena, sizeof(*t));
+    hl_type_t **kids = hl_arena_zalloc(b->arena, sizeof(hl_type_t *) * (size_t)(e->n_args - 1));
+    if (!t || !kids) return hl_err_nomem(b->err), NULL;
+    t->id = HL_T_UNION;
+    t->n_children = e->n_args - 1;
+    t->children = kids;
+    for (int k = 1; k < e->n_args; k++) {
+      /* an untyped NULL alternative is a STRING, as in struct() */
+      const hl_type_t *vt = e->args[k]->type;
+      if (vt->id == HL_T_NULL &&
+          !(e->args[k] = cast_to(b, e->args[k], vt = hl_type_prim(HL_T_STRING))))
+        return NULL;
+      kids[k - 1] = (hl_type_t *)vt;
+    }
+    e->type = t;
+    return e;
+  }
+  if (e->n_args == 2 && t0->id == HL_T_UNION && e->args[1]->kind == HL_EX_CONST &&
+      e->args[1]->type->id == HL_T_INT && !e->args[1]->value.is_null) {
+    int64_t k = e->args[1]->value.u.i;
+    if (k < 0 || k >= t0->n_children) {
+      hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "int constant must be a valid union tag for %s. Expected 0-%d got: %lld",
+                    type_name(b, t0), t0->n_children - 1, (long long)k);
+      return NULL;
+    }
+    e->type = t0->children[k];
+    return e;
+  }
+  if (e->n_args == 1) {
+    bool found = false;
+    hl_type_t *t = hl_union_exploded_type(b->arena, t0, &found);
+    if (!t) return hl_err_nomem(b->err), NULL;
+    if (!found) {
+      hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "No unions found in %s", type_name(b, t0));
+      return NULL;
+    }
+    e->type = t;
+    return e;
+  }
+  hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                "Unsupported arguments. Expected a type containing a union or a union and an int "
+                "constant, got: [%s, %s]",
+                type_name(b, t0), type_name(b, e->args[1]->type));
+  return NULL;
+}
+
 /* Argument 2 of array_contains / array_position / array_remove (a, v),
  * cast to the type it compares with A's elements (of type ET) in: their
  * common type when both are numbers or both strings; other pairs of
@@ -2894,6 +2974,8 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
              fn->impl == hl_fn_sort_array || fn->impl == hl_fn_map_keys ||
              fn->impl == hl_fn_map_values || fn->impl == hl_fn_struct) {
     return bind_complex_call(b, e, a);
+  } else if (fn->impl == hl_fn_create_union || fn->impl == hl_fn_extract_union) {
+    return bind_union_call(b, e, a);
   } else if (strncmp(n, "array_", 6) == 0) {
     return bind_array_call(b, e, a);
   } else if (strcmp(n, "sort_array_by") == 0) {
@@ -2966,8 +3048,9 @@ static hl_expr_t *bind_expr_node(binder_t *b, const hl_ast_expr_t *a) {
     if (a->n_args == 2) return bind_cast_format(b, a);
     hl_expr_t *x = bind_expr(b, a->args[0]);
     if (!x) return NULL;
-    if (hl_type_is_complex(a->cast_type) != hl_type_is_complex(x->type) &&
-        x->type->id != HL_T_NULL) {
+    if ((hl_type_is_complex(a->cast_type) != hl_type_is_complex(x->type) &&
+         x->type->id != HL_T_NULL) ||
+        !union_castable(x->type, a->cast_type)) {
       hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH), "cannot cast %s to %s",
                     type_name(b, x->type), type_name(b, a->cast_type));
       return NULL;

@@ -6,6 +6,7 @@
  *   type   := prim [ '(' int [ ',' int ] ')' ]
  *           | ARRAY '<' type '>' | MAP '<' type ',' type '>'
  *           | STRUCT '<' field { ',' field } '>'
+ *           | UNIONTYPE '<' type { ',' type } '>'
  *   field  := name ':' type [ COMMENT 'text' ]
  */
 #include "util/type.h"
@@ -209,6 +210,33 @@ static hl_status_t parse_struct_fields(type_parser_t *p, hl_type_t *t, int depth
   }
 }
 
+/* The alternatives of a UNIONTYPE after its '<'.  Hive keeps a union's tag
+ * in a signed byte (StandardUnion, LazyBinary, ORC's tag stream as Java
+ * reads it), so a union has at most 128 alternatives. */
+static hl_status_t parse_union_alternatives(type_parser_t *p, hl_type_t *t, int depth) {
+  int cap = 4;
+  t->children = hl_arena_alloc(p->arena, sizeof(hl_type_t *) * (size_t)cap);
+  if (!t->children) return hl_err_nomem(p->err);
+  for (;;) {
+    if (t->n_children == HL_UNION_MAX_TAGS)
+      return hl_err_set_at(p->err, (long)p->pos, HL_ERROR, HL_SS(INVALID_COLUMN_DEFINITION),
+                           "a uniontype has at most %d alternatives", HL_UNION_MAX_TAGS);
+    if (t->n_children == cap) {
+      hl_type_t **c = hl_arena_realloc(p->arena, t->children, sizeof(hl_type_t *) * (size_t)cap,
+                                       sizeof(hl_type_t *) * (size_t)cap * 2);
+      if (!c) return hl_err_nomem(p->err);
+      t->children = c;
+      cap *= 2;
+    }
+    hl_status_t rc = parse_type(p, &t->children[t->n_children], depth + 1);
+    if (rc != HL_OK) return rc;
+    t->n_children++;
+    if (expect_char(p, ',')) continue;
+    if (expect_char(p, '>')) return HL_OK;
+    return syntax_error(p, "expected \",\" or \">\"");
+  }
+}
+
 static hl_status_t parse_type(type_parser_t *p, hl_type_t **out, int depth) {
   if (depth > 64) return syntax_error(p, "type nested too deeply");
   skip_blanks(p);
@@ -233,12 +261,13 @@ static hl_status_t parse_type(type_parser_t *p, hl_type_t **out, int depth) {
       {"timestamp", HL_T_TIMESTAMP}, {"binary", HL_T_BINARY},
       {"array", HL_T_ARRAY},         {"map", HL_T_MAP},
       {"struct", HL_T_STRUCT},       {"void", HL_T_NULL},
+      {"uniontype", HL_T_UNION},
   };
   int found = -1;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (word_is(w, n, names[i].name)) found = (int)i;
   if (found < 0) {
-    if (word_is(w, n, "uniontype") || word_is(w, n, "interval"))
+    if (word_is(w, n, "interval"))
       return hl_err_set_at(p->err, (long)start, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                            "type \"%.*s\" is not supported", (int)n, w);
     return hl_err_set_at(p->err, (long)start, HL_ERROR, HL_SS(UNDEFINED_OBJECT),
@@ -330,6 +359,12 @@ static hl_status_t parse_type(type_parser_t *p, hl_type_t **out, int depth) {
     if (rc != HL_OK) return rc;
     break;
   }
+  case HL_T_UNION: {
+    if (!expect_char(p, '<')) return syntax_error(p, "expected \"<\"");
+    hl_status_t rc = parse_union_alternatives(p, t, depth);
+    if (rc != HL_OK) return rc;
+    break;
+  }
   default:
     break;
   }
@@ -392,6 +427,14 @@ static void type_print(hl_buf_t *b, const hl_type_t *t) {
     }
     hl_buf_putc(b, '>');
     return;
+  case HL_T_UNION:
+    hl_buf_puts(b, "uniontype<");
+    for (int i = 0; i < t->n_children; i++) {
+      if (i) hl_buf_putc(b, ',');
+      type_print(b, t->children[i]);
+    }
+    hl_buf_putc(b, '>');
+    return;
   case HL_T_NULL:
     hl_buf_puts(b, "void");
     return;
@@ -425,6 +468,7 @@ bool hl_type_equal(const hl_type_t *a, const hl_type_t *b) {
   case HL_T_ARRAY:
   case HL_T_MAP:
   case HL_T_STRUCT:
+  case HL_T_UNION:
     if (a->n_children != b->n_children) return false;
     for (int i = 0; i < a->n_children; i++) {
       if (!hl_type_equal(a->children[i], b->children[i])) return false;
@@ -449,14 +493,21 @@ bool hl_type_is_string(const hl_type_t *t) {
 }
 
 bool hl_type_is_complex(const hl_type_t *t) {
-  return t->id == HL_T_ARRAY || t->id == HL_T_MAP || t->id == HL_T_STRUCT;
+  return t->id == HL_T_ARRAY || t->id == HL_T_MAP || t->id == HL_T_STRUCT || t->id == HL_T_UNION;
+}
+
+bool hl_type_contains(const hl_type_t *t, hl_type_id_t id) {
+  if (t->id == id) return true;
+  for (int i = 0; i < t->n_children; i++)
+    if (hl_type_contains(t->children[i], id)) return true;
+  return false;
 }
 
 const char *hl_type_id_name(hl_type_id_t id) {
   static const char *const names[] = {
-      "VOID",  "BOOLEAN",   "TINYINT", "SMALLINT", "INT",     "BIGINT",
-      "FLOAT", "DOUBLE",    "DECIMAL", "STRING",   "VARCHAR", "CHAR",
-      "DATE",  "TIMESTAMP", "BINARY",  "ARRAY",    "MAP",     "STRUCT",
+      "VOID",   "BOOLEAN", "TINYINT", "SMALLINT", "INT",       "BIGINT", "FLOAT",
+      "DOUBLE", "DECIMAL", "STRING",  "VARCHAR",  "CHAR",      "DATE",   "TIMESTAMP",
+      "BINARY", "ARRAY",   "MAP",     "STRUCT",   "UNIONTYPE",
   };
   if ((size_t)id < sizeof names / sizeof names[0]) return names[id];
   return "UNKNOWN";

@@ -34,8 +34,12 @@ typedef enum hl_type_id {
   HL_T_BINARY,
   HL_T_ARRAY,
   HL_T_MAP,
-  HL_T_STRUCT
+  HL_T_STRUCT,
+  HL_T_UNION /* UNIONTYPE<t0, t1, ...>: one value of one of the alternatives */
 } hl_type_id_t;
+
+/* Most alternatives of a UNIONTYPE: Hive's tag is a signed byte. */
+#define HL_UNION_MAX_TAGS 128
 
 /* How values of a type are laid out in a vector (exec/vector.h). */
 typedef enum hl_phys {
@@ -45,7 +49,7 @@ typedef enum hl_phys {
   HL_P_F64,  /* double: FLOAT (rounded to float on entry) and DOUBLE */
   HL_P_I128, /* __int128 unscaled DECIMAL value */
   HL_P_STR,  /* hl_str_t: STRING, VARCHAR, CHAR, BINARY */
-  HL_P_VALUE /* hl_value_t *: ARRAY, MAP, STRUCT (and NULL type) */
+  HL_P_VALUE /* hl_value_t *: ARRAY, MAP, STRUCT, UNIONTYPE (and NULL type) */
 } hl_phys_t;
 
 typedef struct hl_type {
@@ -53,8 +57,8 @@ typedef struct hl_type {
   int precision;             /* DECIMAL: 1..38 (default 10) */
   int scale;                 /* DECIMAL: 0..precision (default 0) */
   int length;                /* VARCHAR 1..65535, CHAR 1..255 */
-  int n_children;            /* ARRAY 1, MAP 2 (key, value), STRUCT n */
-  struct hl_type **children; /* element / key,value / fields */
+  int n_children;            /* ARRAY 1, MAP 2 (key, value), STRUCT n, UNIONTYPE n */
+  struct hl_type **children; /* element / key,value / fields / alternatives */
   char **field_names;        /* STRUCT field names, as written */
 } hl_type_t;
 
@@ -89,6 +93,7 @@ static inline hl_phys_t hl_type_phys(const hl_type_t *type) {
       [HL_T_STRING] = HL_P_STR,   [HL_T_VARCHAR] = HL_P_STR,   [HL_T_CHAR] = HL_P_STR,
       [HL_T_DATE] = HL_P_I64,     [HL_T_TIMESTAMP] = HL_P_I64, [HL_T_BINARY] = HL_P_STR,
       [HL_T_ARRAY] = HL_P_VALUE,  [HL_T_MAP] = HL_P_VALUE,     [HL_T_STRUCT] = HL_P_VALUE,
+      [HL_T_UNION] = HL_P_VALUE,
   };
   return (unsigned)type->id < sizeof phys ? (hl_phys_t)phys[type->id] : HL_P_VALUE;
 }
@@ -96,7 +101,10 @@ bool hl_type_equal(const hl_type_t *a, const hl_type_t *b);
 bool hl_type_is_integer(const hl_type_t *type); /* TINYINT..BIGINT */
 bool hl_type_is_numeric(const hl_type_t *type); /* integers, FLOAT, DOUBLE, DECIMAL */
 bool hl_type_is_string(const hl_type_t *type);  /* STRING, VARCHAR, CHAR */
-bool hl_type_is_complex(const hl_type_t *type); /* ARRAY, MAP, STRUCT */
+bool hl_type_is_complex(const hl_type_t *type); /* ARRAY, MAP, STRUCT, UNIONTYPE */
+/* Whether TYPE is of kind ID or has a part of that kind at any depth
+ * (formats that cannot hold a UNIONTYPE look for one anywhere). */
+bool hl_type_contains(const hl_type_t *type, hl_type_id_t id);
 /* Name of the type id in upper case ("BIGINT"). */
 const char *hl_type_id_name(hl_type_id_t id);
 

@@ -542,6 +542,7 @@ hl_status_t hl_value_from_text(hl_arena_t *arena, const hl_type_t *type, const c
   case HL_T_ARRAY:
   case HL_T_MAP:
   case HL_T_STRUCT:
+  case HL_T_UNION:
     return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                       "cannot convert text to type %s", hl_type_id_name(type->id));
   }
@@ -659,6 +660,14 @@ static void format_value(hl_buf_t *buf, const hl_type_t *type, const hl_value_t 
       hl_buf_putc(buf, ':');
       format_value(buf, type->children[i], &v->u.list.items[i], true);
     }
+    hl_buf_putc(buf, '}');
+    return;
+  case HL_T_UNION: /* SerDeUtils: {tag:value}, the value as a nested one */
+    hl_buf_printf(buf, "{%u:", (unsigned)v->u.list.tag);
+    if (v->u.list.n && (int)v->u.list.tag < type->n_children)
+      format_value(buf, type->children[v->u.list.tag], &v->u.list.items[0], true);
+    else
+      hl_buf_puts(buf, "null");
     hl_buf_putc(buf, '}');
     return;
   }

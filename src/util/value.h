@@ -15,6 +15,7 @@
 #include "util/type.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct hl_str {
@@ -31,11 +32,33 @@ typedef struct hl_value {
     __int128 dec; /* DECIMAL unscaled */
     hl_str_t s;   /* STRING, VARCHAR, CHAR, BINARY */
     struct {
-      uint32_t n;             /* ARRAY: elements; MAP: entries; STRUCT: fields */
+      uint32_t n;             /* ARRAY: elements; MAP: entries; STRUCT: fields; UNIONTYPE: 1 */
+      uint32_t tag;           /* UNIONTYPE: the alternative items[0] is of (< n_children) */
       struct hl_value *items; /* MAP: 2*n items, key then value */
     } list;
   } u;
 } hl_value_t;
+
+/* The items of a complex value V of TYPE, and the type of item I: the
+ * one place that knows the layouts (array: one element type; map: key and
+ * value alternate; struct: one per field; union: the tag's alternative), so
+ * that walks over values (copies, casts, spills) treat all kinds alike. */
+static inline size_t hl_value_n_items(const hl_type_t *type, const hl_value_t *v) {
+  return type->id == HL_T_MAP ? 2 * (size_t)v->u.list.n : (size_t)v->u.list.n;
+}
+static inline const hl_type_t *hl_value_item_type(const hl_type_t *type, const hl_value_t *v,
+                                                  size_t i) {
+  switch (type->id) {
+  case HL_T_MAP:
+    return type->children[i % 2];
+  case HL_T_STRUCT:
+    return type->children[i];
+  case HL_T_UNION:
+    return type->children[v->u.list.tag];
+  default:
+    return type->children[0];
+  }
+}
 
 /* Hive's cast from STRING: parses TEXT[0..len) as TYPE into *out.
  * Leading/trailing blanks are ignored for numbers, dates, timestamps and
@@ -59,7 +82,7 @@ int hl_char_fit(hl_arena_t *arena, uint32_t length, const char *s, uint32_t len,
  * "1.0E10" like Java for large/small magnitudes), decimals with exactly
  * `scale` digits, dates YYYY-MM-DD, timestamps YYYY-MM-DD HH:MM:SS[.ffffff
  * with trailing zeros removed], booleans true/false; complex values as Hive's
- * CLI shows them ([1,2], {"k":"v"}, {"field":1}).  NULL appends "NULL"
+ * CLI shows them ([1,2], {"k":"v"}, {"field":1}, unions {0:1}).  NULL appends "NULL"
  * (top level) or null (inside a complex value). */
 void hl_value_format(hl_buf_t *buf, const hl_type_t *type, const hl_value_t *v);
 

@@ -451,16 +451,14 @@ hl_status_t hl_value_copy_deep(hl_arena_t *arena, const hl_type_t *type, const h
   switch (type->id) {
   case HL_T_ARRAY:
   case HL_T_MAP:
-  case HL_T_STRUCT: {
-    size_t n = type->id == HL_T_MAP ? 2 * (size_t)v->u.list.n : (size_t)v->u.list.n;
+  case HL_T_STRUCT:
+  case HL_T_UNION: {
+    size_t n = hl_value_n_items(type, v);
     if (n == 0 || !v->u.list.items) return HL_OK;
     hl_value_t *items = hl_arena_alloc(arena, sizeof(hl_value_t) * n);
     if (!items) return HL_NOMEM;
     for (size_t i = 0; i < n; i++) {
-      /* array: one element type; map: key, value alternate; struct: per field */
-      const hl_type_t *ct = type->id == HL_T_ARRAY ? type->children[0]
-                            : type->id == HL_T_MAP ? type->children[i % 2]
-                                                   : type->children[i];
+      const hl_type_t *ct = hl_value_item_type(type, v, i);
       if (hl_value_copy_deep(arena, ct, &v->u.list.items[i], &items[i]) != HL_OK) return HL_NOMEM;
     }
     out->u.list.items = items;
@@ -505,20 +503,29 @@ static hl_status_t to_text(const hl_type_t *from, const hl_value_t *in, const hl
  * structs of other widths, give NULL (the binder refuses what it can see). */
 static hl_status_t cast_complex(const hl_type_t *from, const hl_value_t *in, const hl_type_t *to,
                                 hl_value_t *out, hl_arena_t *arena, hl_error_t *err) {
-  if (from->id != to->id || (to->id == HL_T_STRUCT && from->n_children != to->n_children)) {
+  /* a union's tag means nothing in a union of another width or in another
+   * kind: an error rather than a NULL that would hide the value */
+  if ((from->id == HL_T_UNION || to->id == HL_T_UNION) &&
+      (from->id != to->id || from->n_children != to->n_children)) {
+    char *f = hl_type_to_string(arena, from), *t = hl_type_to_string(arena, to);
+    return hl_err_set(err, HL_ERROR, HL_SS(DATATYPE_MISMATCH), "cannot convert %s to %s",
+                      f ? f : "?", t ? t : "?");
+  }
+  if (from->id != to->id ||
+      ((to->id == HL_T_STRUCT || to->id == HL_T_UNION) && from->n_children != to->n_children)) {
     out->is_null = true;
     return HL_OK;
   }
-  size_t n = to->id == HL_T_MAP ? 2 * (size_t)in->u.list.n : (size_t)in->u.list.n;
+  size_t n = hl_value_n_items(to, in);
   hl_value_t *items = hl_arena_alloc(arena, sizeof(hl_value_t) * (n ? n : 1));
   if (!items) return nomem(err);
   for (size_t i = 0; i < n; i++) {
-    size_t c = to->id == HL_T_ARRAY ? 0 : to->id == HL_T_MAP ? i % 2 : i;
-    hl_status_t rc = hl_value_cast(from->children[c], &in->u.list.items[i], to->children[c],
-                                   &items[i], arena, err);
+    hl_status_t rc = hl_value_cast(hl_value_item_type(from, in, i), &in->u.list.items[i],
+                                   hl_value_item_type(to, in, i), &items[i], arena, err);
     if (rc != HL_OK) return rc;
   }
   out->u.list.n = in->u.list.n;
+  out->u.list.tag = in->u.list.tag;
   out->u.list.items = items;
   return HL_OK;
 }

@@ -297,6 +297,7 @@ static const hl_func_def_t functions[] = {
     {"cos", 1, 1, hl_fn_cos, "dd"},
     {"cosh", 1, 1, hl_fn_cosh, "dd"},
     {"crc32", 1, 1, hl_fn_crc32, "lB"},
+    {"create_union", 2, -1, hl_fn_create_union, NULL},
     {"current_authorizer", 0, 0, fn_session_value, "s"},
     {"current_catalog", 0, 0, fn_session_value, "s"},
     {"current_database", 0, 0, fn_session_value, "s"}, /* folded by the binder */
@@ -321,6 +322,7 @@ static const hl_func_def_t functions[] = {
     {"encode", 2, 2, hl_fn_encode, "Bss"},
     {"enforce_constraint", 1, 1, hl_fn_enforce_constraint, "bb"},
     {"exp", 1, 1, hl_fn_exp, "dd"},
+    {"extract_union", 1, 2, hl_fn_extract_union, NULL},
     {"factorial", 1, 1, hl_fn_factorial, "li"},
     {"field", 2, -1, hl_fn_field, "ic"},
     {"find_in_set", 2, 2, hl_fn_find_in_set, "iss"},

@@ -24,10 +24,17 @@ HL_FN(hl_fn_size) {
 
 /* The order of Hive's ObjectInspectorUtils.compare, which sort_array and
  * array_contains use: NULL below every value; arrays element by element,
- * then the shorter first; structs field by field.  Maps are not ordered
+ * then the shorter first; structs field by field; unions by tag, then
+ * value.  Maps are not ordered
  * (the binder refuses them), nor are they in Hive. */
 int hl_fn_cmp_value(const hl_type_t *t, const hl_value_t *x, const hl_value_t *y) {
   if (x->is_null || y->is_null) return x->is_null ? (y->is_null ? 0 : -1) : 1;
+  if (t->id == HL_T_UNION) { /* the tag first, then the values (Hive 4) */
+    if (x->u.list.tag != y->u.list.tag) return x->u.list.tag < y->u.list.tag ? -1 : 1;
+    if (!x->u.list.n || !y->u.list.n || (int)x->u.list.tag >= t->n_children)
+      return (int)(x->u.list.n != 0) - (int)(y->u.list.n != 0);
+    return hl_fn_cmp_value(t->children[x->u.list.tag], &x->u.list.items[0], &y->u.list.items[0]);
+  }
   if (t->id != HL_T_ARRAY && t->id != HL_T_STRUCT) return hl_value_compare(t, x, y);
   uint32_t n = x->u.list.n < y->u.list.n ? x->u.list.n : y->u.list.n;
   for (uint32_t i = 0; i < n; i++) {

@@ -233,6 +233,11 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(y, x) FROM " PAIRS ";\n1.5", G("GenericUDAFCovarianceSample")},
     {"crc32", S, "_FUNC_(str or bin) - the cyclic redundancy check value of the bytes, a BIGINT",
      "> SELECT _FUNC_('ABC');\n2743272264", U("UDFCrc32")},
+    {"create_union", S,
+     "_FUNC_(tag, obj1, obj2, obj3, ...) - Creates a union with the object for given tag (an INT "
+     "from 0: obj1 is tag 0; taken as a byte, as Hive does)",
+     "> SELECT _FUNC_(1, 1, 'one');\n{1:\"one\"}\n> SELECT _FUNC_(0, 1, 'one');\n{0:1}",
+     G("GenericUDFUnion")},
     {"cume_dist", W,
      "_FUNC_() - the fraction of rows of the partition ordered at or before this one",
      "> SELECT x, _FUNC_() OVER (ORDER BY x) FROM " ROWS3 " ORDER BY x;\n1\t0.3333333333333333\n"
@@ -326,6 +331,14 @@ static const hl_func_doc_t docs[] = {
      "> SELECT v FROM (SELECT array(10, 20) AS a) t LATERAL VIEW _FUNC_(a) x AS v;\n10\n20\n"
      "> SELECT _FUNC_(map('k', 1));\nk\t1",
      G("GenericUDTFExplode")},
+    {"extract_union", S,
+     "_FUNC_(union[, tag]) - Recursively explodes unions into structs or simply extracts the "
+     "given tag",
+     "> SELECT _FUNC_(create_union(0, 'foo', 1)).tag_0;\nfoo\n"
+     "> SELECT _FUNC_(create_union(0, 'foo', 1)).tag_1;\nNULL\n"
+     "> SELECT _FUNC_(create_union(0, 'foo', 1), 0);\nfoo\n"
+     "> SELECT _FUNC_(create_union(0, 'foo', 1), 1);\nNULL",
+     G("GenericUDFExtractUnion")},
     {"factorial", S, "_FUNC_(n) - n! for 0 <= n <= 20, else NULL", "> SELECT _FUNC_(5);\n120",
      G("GenericUDFFactorial")},
     {"field", S,
@@ -959,10 +972,8 @@ static const char *const not_yet[] = {
     "bloom_filter",
     "bucket_number",
     "compute_stats",
-    "create_union",
     "exception_in_vertex_udaf",
     "exception_in_vertex_udf",
-    "extract_union",
     "get_llap_splits",
     "get_splits",
     "internal_interval",

@@ -312,7 +312,7 @@ HL_FN(hl_fn_shiftrightunsigned);
 /* func_complex.c */
 /* Hive's order of values of type T (ObjectInspectorUtils.compare): NULL
  * equal to NULL and below every value; arrays and structs element by
- * element, then the shorter first. */
+ * element, then the shorter first; unions by tag, then value. */
 int hl_fn_cmp_value(const hl_type_t *t, const hl_value_t *x, const hl_value_t *y);
 HL_FN(hl_fn_size);
 HL_FN(hl_fn_array_contains);
@@ -320,6 +320,14 @@ HL_FN(hl_fn_sort_array);
 HL_FN(hl_fn_map_keys);
 HL_FN(hl_fn_map_values);
 HL_FN(hl_fn_struct);
+
+/* func_union.c (typed by plan/bind.c's bind_union_call) */
+HL_FN(hl_fn_create_union);
+HL_FN(hl_fn_extract_union);
+/* T with every UNIONTYPE in it made a STRUCT<tag_0, tag_1, ...> of its
+ * alternatives (extract_union's result type); sets *FOUND when T has a
+ * union.  T itself when it is primitive; NULL when out of memory. */
+hl_type_t *hl_union_exploded_type(hl_arena_t *arena, const hl_type_t *t, bool *found);
 
 /* func_xpath.c */
 HL_FN(hl_fn_xpath);

@@ -657,6 +657,9 @@ static int32_t hive_hash(int version, const hl_type_t *t, const hl_value_t *v) {
     for (uint32_t i = 0; i < v->u.list.n; i++)
       r = 31 * r + (uint32_t)hive_hash(version, t->children[i], &v->u.list.items[i]);
     return (int32_t)r;
+  case HL_T_UNION: /* ObjectInspectorUtils.hashCode: the value's hash, the tag not mixed in */
+    if (!v->u.list.n || (int)v->u.list.tag >= t->n_children) return 0;
+    return hive_hash(version, t->children[v->u.list.tag], &v->u.list.items[0]);
   default:
     return hl_bucket_hash_value(version, t, v);
   }

@@ -28,6 +28,7 @@ static const char *const lists[][20] = {
     {"array<int>", "map<string,double>", "struct<x:int,y:string>", "array<array<string>>", NULL},
     {"map<int,array<struct<a:decimal(38,18),b:timestamp>>>", "struct<s:struct<t:array<binary>>>",
      NULL},
+    {"uniontype<int,string,array<string>>", "array<uniontype<bigint,struct<x:int>>>", NULL},
 };
 #define N_LISTS (sizeof lists / sizeof lists[0])
 

@@ -28,6 +28,7 @@ static const char *const sets[][4] = {
     {"decimal(38,4)", "boolean", "double", NULL},
     {"array<int>", "map<string,bigint>", NULL},
     {"struct<a:int,b:array<string>>", "char(3)", "date", NULL},
+    {"uniontype<int,string>", "array<uniontype<bigint,struct<a:int>>>", NULL},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -11,9 +11,11 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -std=c11 \
  *     -Iinclude -Isrc tests/fuzz/fuzz_text.c src/format/text/[a-z]*.c \
+ *     src/format/lazybin/lazybin.c src/format/seqfile/seq_io.c \
  *     src/vector/[a-z]*.c src/storage/[a-z]*.c src/util/[a-z]*.c \
- *     $(pkg-config --cflags --libs zlib libzstd jansson snappy liblz4) -lbz2 -lcrypto -lm -lpthread
- * \ -o fuzz_text mkdir -p tests/fuzz/corpus/text && ./fuzz_text tests/fuzz/corpus/text
+ *     $(pkg-config --cflags --libs zlib libzstd jansson snappy liblz4 libxml-2.0 icu-uc icu-i18n) \
+ *     -lbz2 -lcrypto -lm -lpthread -o fuzz_text
+ *   mkdir -p tests/fuzz/corpus/text && ./fuzz_text tests/fuzz/corpus/text
  */
 #include "format/text/text.h"
 
@@ -35,7 +37,8 @@ static const char *const type_texts[] = {"int",
                                          "map<string,int>",
                                          "struct<a:string,b:array<bigint>>",
                                          "char(3)",
-                                         "array<map<int,array<string>>>"};
+                                         "array<map<int,array<string>>>",
+                                         "uniontype<int,array<string>>"};
 #define N_TYPES (int)(sizeof type_texts / sizeof type_texts[0])
 
 static void read_file(hl_stor_t *fs, const char *path, const hl_text_format_t *fmt, int n_cols,

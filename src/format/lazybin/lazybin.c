@@ -258,6 +258,7 @@ static void put_value(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v) {
   case HL_T_ARRAY:
   case HL_T_MAP:
   case HL_T_STRUCT:
+  case HL_T_UNION:
     break;
   default:
     return;
@@ -272,10 +273,16 @@ static void put_value(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v) {
     b->data[size_at + (size_t)i] = (char)(size >> (8 * (3 - i)));
 }
 
-/* An ARRAY, MAP or STRUCT without its byte size: the count and null bits,
+/* An ARRAY, MAP, STRUCT or UNIONTYPE without its byte size: the count and null bits,
  * or the struct's groups, then the values. */
 static void put_complex(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v) {
   uint32_t n = v->u.list.n;
+  if (type->id == HL_T_UNION) { /* LazyBinaryUnion: the tag byte, then the value (none if NULL) */
+    hl_buf_putc(b, (char)(uint8_t)v->u.list.tag);
+    if (n && (int)v->u.list.tag < type->n_children && !v->u.list.items[0].is_null)
+      put_value(b, type->children[v->u.list.tag], &v->u.list.items[0]);
+    return;
+  }
   if (type->id == HL_T_STRUCT) {
     put_struct(b, (int)(n < (uint32_t)type->n_children ? n : (uint32_t)type->n_children),
                (const hl_type_t *const *)type->children, v->u.list.items);
@@ -430,6 +437,7 @@ static bool get_value(dec_t *d, const hl_type_t *type, const unsigned char *p, s
   case HL_T_ARRAY:
   case HL_T_MAP:
   case HL_T_STRUCT:
+  case HL_T_UNION:
     break;
   default:
     return BAD(d, "unsupported type");
@@ -441,11 +449,23 @@ static bool get_value(dec_t *d, const hl_type_t *type, const unsigned char *p, s
   return get_complex(d, type, p + 4, (size_t)size, out, depth);
 }
 
-/* An ARRAY, MAP or STRUCT of Q[0..m) without its byte size. */
+/* An ARRAY, MAP, STRUCT or UNIONTYPE of Q[0..m) without its byte size. */
 static bool get_complex(dec_t *d, const hl_type_t *type, const unsigned char *q, size_t m,
                         hl_value_t *out, int depth) {
   size_t k = 0, a;
   memset(out, 0, sizeof *out);
+  if (type->id == HL_T_UNION) { /* a tag byte; no bytes after it: a NULL value */
+    if (m < 1 || q[0] >= type->n_children) return BAD(d, "bad union tag");
+    hl_value_t *item = hl_arena_zalloc(d->arena, sizeof *item);
+    if (!item) return hl_err_nomem(d->err), BAD(d, NULL);
+    item->is_null = m == 1;
+    if (m > 1 && !get_value(d, type->children[q[0]], q + 1, m - 1, &a, item, depth + 1))
+      return false;
+    out->u.list.n = 1;
+    out->u.list.tag = q[0];
+    out->u.list.items = item;
+    return true;
+  }
   if (type->id == HL_T_STRUCT) {
     int nf = type->n_children;
     hl_value_t *items = hl_arena_alloc(d->arena, sizeof *items * (size_t)(nf ? nf : 1));

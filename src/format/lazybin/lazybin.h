@@ -61,7 +61,7 @@ hl_status_t hl_lazybin_decode_row(const unsigned char *p, size_t n, int n_cols,
                                   hl_value_t *out, hl_arena_t *arena, bool *ok, const char **why,
                                   hl_error_t *err);
 
-/* A LazyBinaryColumnarSerDe cell of an ARRAY, MAP or STRUCT column: the
+/* A LazyBinaryColumnarSerDe cell of an ARRAY, MAP, STRUCT or UNIONTYPE column: the
  * value as in a row but without its 4-byte size (Hive serializes cells
  * with skipLengthPrefix); a NULL value writes nothing. */
 void hl_lazybin_encode_cell(hl_buf_t *b, const hl_type_t *type, const hl_value_t *v);

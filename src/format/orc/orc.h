@@ -100,7 +100,8 @@ typedef struct hl_orc_reader hl_orc_reader_t;
  * position when the file's fields are Hive's _col0, _col1, ...; a column
  * missing from the file reads NULL.  Integer widening and FLOAT -> DOUBLE
  * are allowed; another type mismatch is HL_ERROR 42804 naming file and
- * column.  A projected UNION column is HL_UNSUPPORTED 0A000.  A malformed
+ * column (a UNION's variants match by position, so their counts must
+ * agree).  A UNION of more than 128 variants is HL_UNSUPPORTED 0A000.  A malformed
  * file is HL_CORRUPT XX001 "cannot read \"PATH\": ...".  A 0-byte file
  * reads as empty.  PREDS (borrowed until close, may be NULL) are pushed
  * predicates: stripes whose statistics show that no row can satisfy them
@@ -128,8 +129,8 @@ size_t hl_orc_reader_n_stripes(const hl_orc_reader_t *r);
 void hl_orc_reader_stripes(const hl_orc_reader_t *r, uint64_t *total, uint64_t *read);
 
 /* The file's top-level fields as Hive types (tests, tools): *N_OUT fields,
- * TYPES and NAMES in ARENA.  A UNION anywhere is HL_UNSUPPORTED 0A000
- * naming the field. */
+ * TYPES and NAMES in ARENA.  A UNION of more than 128 variants is
+ * HL_UNSUPPORTED 0A000 naming the field. */
 hl_status_t hl_orc_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *arena, int *n_out,
                                hl_type_t ***types, char ***names, hl_error_t *err);
 

@@ -276,6 +276,8 @@ static hl_status_t read_strings(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl
 
 static hl_status_t read_nested(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl_value_t *out,
                                hl_error_t *err);
+static hl_status_t read_union(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl_value_t *out,
+                              hl_error_t *err);
 
 /* Decodes K dense (present) values of C into OUT[0..k). */
 static hl_status_t read_dense(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl_value_t *out,
@@ -397,6 +399,8 @@ static hl_status_t read_dense(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl_v
   case ORCPB__TYPE__KIND__MAP:
   case ORCPB__TYPE__KIND__STRUCT:
     return read_nested(c, k, arena, out, err);
+  case ORCPB__TYPE__KIND__UNION:
+    return read_union(c, k, arena, out, err);
   default:
     return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                       "column %u: ORC type kind %d is not supported", c->id, (int)c->kind);
@@ -503,6 +507,39 @@ hl_status_t hl_orc_col_read(hl_orc_col_t *c, size_t n, hl_arena_t *arena, hl_val
         out[i].is_null = true;
       }
     }
+  }
+  return HL_OK;
+}
+
+/* UNION: a tag byte per present value in DATA; variant T holds a slot for
+ * each value of tag T, in row order (ORC's specification). */
+static hl_status_t read_union(hl_orc_col_t *c, size_t k, hl_arena_t *arena, hl_value_t *out,
+                              hl_error_t *err) {
+  hl_status_t st;
+  uint8_t *tags = hl_arena_alloc(arena, k ? k : 1);
+  hl_value_t *items = hl_arena_zalloc(arena, sizeof(hl_value_t) * (k + 1));
+  if (!tags || !items) return hl_err_nomem(err);
+  if ((st = hl_orc_byte_rle_next(&c->bytes, tags, k)) != HL_OK) return st;
+  size_t count[HL_UNION_MAX_TAGS] = {0}, at[HL_UNION_MAX_TAGS] = {0};
+  for (size_t i = 0; i < k; i++) {
+    if (tags[i] >= c->n_kids)
+      return hl_orc_corrupt(err, "column %u: union tag %u names no variant (it has %d)", c->id,
+                            tags[i], c->n_kids);
+    count[tags[i]]++;
+  }
+  /* each variant's values, read in one go, then dealt out by tag */
+  hl_value_t *vals[HL_UNION_MAX_TAGS] = {0};
+  for (int t = 0; t < c->n_kids; t++) {
+    if (!count[t]) continue;
+    if (!(vals[t] = hl_arena_zalloc(arena, sizeof(hl_value_t) * count[t])))
+      return hl_err_nomem(err);
+    if ((st = hl_orc_col_read(c->kids[t], count[t], arena, vals[t], err)) != HL_OK) return st;
+  }
+  for (size_t i = 0; i < k; i++) {
+    items[i] = vals[tags[i]][at[tags[i]]++];
+    out[i].u.list.n = 1;
+    out[i].u.list.tag = tags[i];
+    out[i].u.list.items = &items[i];
   }
   return HL_OK;
 }

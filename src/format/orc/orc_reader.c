@@ -70,6 +70,7 @@ static bool bytes_kind(hl_type_id_t id) {
 /* Whether file type FT may be read as table type TT. */
 static bool compatible(const hl_type_t *ft, const hl_type_t *tt, bool typeless_decimal) {
   if (ft->id == tt->id) {
+    if (ft->id == HL_T_UNION) return ft->n_children == tt->n_children; /* tags by position */
     if (ft->id == HL_T_DECIMAL && !typeless_decimal)
       return ft->scale == tt->scale && tt->precision >= ft->precision;
     return true;
@@ -113,10 +114,11 @@ static hl_status_t bind(bind_ctx_t *b, uint32_t id, const hl_type_t *tt, hl_orc_
   hl_type_t *ft;
   hl_status_t st = hl_orc_hive_type(&r->tail, id, r->arena, &ft, b->err);
   if (st == HL_UNSUPPORTED) {
+    char *msg = hl_arena_strdup(r->arena, b->err->message);
     hl_err_clear(b->err);
     return hl_err_set(b->err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                      "cannot read \"%s\": column \"%s\": ORC UNION types are not supported",
-                      r->path, b->column);
+                      "cannot read \"%s\": column \"%s\": %s", r->path, b->column,
+                      msg ? msg : "unsupported type");
   }
   if (st != HL_OK) return st;
   bool typeless = ty->kind == ORCPB__TYPE__KIND__DECIMAL && ty->precision == 0;
@@ -152,9 +154,11 @@ static hl_status_t bind(bind_ctx_t *b, uint32_t id, const hl_type_t *tt, hl_orc_
       if (k < 0) continue; /* not in the file: NULL */
       if ((st = bind(b, ty->subtypes[k], tt->children[f], &c->kids[f])) != HL_OK) return st;
     }
-  } else if (ty->kind == ORCPB__TYPE__KIND__LIST || ty->kind == ORCPB__TYPE__KIND__MAP) {
+  } else if (ty->kind == ORCPB__TYPE__KIND__LIST || ty->kind == ORCPB__TYPE__KIND__MAP ||
+             ty->kind == ORCPB__TYPE__KIND__UNION) {
+    /* a union reads every variant: any row may take any tag */
     c->n_kids = (int)ty->n_subtypes;
-    c->kids = hl_arena_zalloc(r->arena, sizeof(hl_orc_col_t *) * 2);
+    c->kids = hl_arena_zalloc(r->arena, sizeof(hl_orc_col_t *) * (size_t)(c->n_kids + 1));
     if (!c->kids) return hl_err_nomem(b->err);
     for (int k = 0; k < c->n_kids; k++)
       if ((st = bind(b, ty->subtypes[k], tt->children[k], &c->kids[k])) != HL_OK) return st;
@@ -664,10 +668,11 @@ hl_status_t hl_orc_file_schema(hl_stor_t *fs, const char *path, hl_arena_t *aren
     }
     st = hl_orc_hive_type(&r->tail, root_field_id(root, k), arena, &(*types)[k], err);
     if (st == HL_UNSUPPORTED) {
+      char *msg = hl_arena_strdup(arena, err->message);
       hl_err_clear(err);
       st = hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                      "cannot read \"%s\": column \"%s\": ORC UNION types are not supported", path,
-                      root_field_name(root, k));
+                      "cannot read \"%s\": column \"%s\": %s", path, root_field_name(root, k),
+                      msg ? msg : "unsupported type");
     }
     if (st != HL_OK) goto done;
   }

@@ -255,17 +255,22 @@ hl_status_t hl_orc_hive_type(const hl_orc_tail_t *tail, uint32_t id, hl_arena_t 
     return *out ? HL_OK : hl_err_nomem(err);
   }
   case ORCPB__TYPE__KIND__UNION:
-    return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                      "ORC UNION types are not supported");
+    /* the tags stream holds a byte per value: Hive reads at most 128 */
+    if (ty->n_subtypes > HL_UNION_MAX_TAGS)
+      return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                        "ORC UNION type %u has %zu variants, more than the %d Hive reads", id,
+                        ty->n_subtypes, HL_UNION_MAX_TAGS);
+    /* fall through */
   case ORCPB__TYPE__KIND__LIST:
   case ORCPB__TYPE__KIND__MAP:
   case ORCPB__TYPE__KIND__STRUCT: {
     hl_type_t *t = hl_arena_zalloc(arena, sizeof *t);
     size_t n = ty->n_subtypes;
     if (!t) return hl_err_nomem(err);
-    t->id = ty->kind == ORCPB__TYPE__KIND__LIST  ? HL_T_ARRAY
-            : ty->kind == ORCPB__TYPE__KIND__MAP ? HL_T_MAP
-                                                 : HL_T_STRUCT;
+    t->id = ty->kind == ORCPB__TYPE__KIND__LIST    ? HL_T_ARRAY
+            : ty->kind == ORCPB__TYPE__KIND__MAP   ? HL_T_MAP
+            : ty->kind == ORCPB__TYPE__KIND__UNION ? HL_T_UNION
+                                                   : HL_T_STRUCT;
     t->n_children = (int)n;
     t->children = hl_arena_zalloc(arena, sizeof(hl_type_t *) * (n ? n : 1));
     if (!t->children) return hl_err_nomem(err);

@@ -41,6 +41,8 @@ int hl_orc_kind_of(const hl_type_t *type) {
     return HL_ORC_MAP;
   case HL_T_STRUCT:
     return HL_ORC_STRUCT;
+  case HL_T_UNION:
+    return HL_ORC_UNION;
   case HL_T_NULL:
     break;
   }
@@ -67,13 +69,13 @@ const hl_value_t *hl_orc_unstorable(const hl_type_t *type, const hl_value_t *v) 
     return hl_orc_timestamp_ok(v->u.i) ? NULL : v;
   case HL_T_ARRAY:
   case HL_T_MAP:
-  case HL_T_STRUCT: {
-    uint32_t n = type->id == HL_T_MAP ? 2 * v->u.list.n : v->u.list.n;
-    for (uint32_t i = 0; i < n; i++) {
-      const hl_type_t *t = type->id == HL_T_ARRAY      ? type->children[0]
-                           : type->id == HL_T_MAP      ? type->children[i % 2]
-                           : (int)i < type->n_children ? type->children[i]
-                                                       : NULL;
+  case HL_T_STRUCT:
+  case HL_T_UNION: {
+    size_t n = hl_value_n_items(type, v);
+    for (size_t i = 0; i < n; i++) {
+      const hl_type_t *t = type->id != HL_T_STRUCT || (int)i < type->n_children
+                               ? hl_value_item_type(type, v, i)
+                               : NULL;
       const hl_value_t *bad = t ? hl_orc_unstorable(t, &v->u.list.items[i]) : NULL;
       if (bad) return bad;
     }

@@ -396,6 +396,17 @@ static hl_status_t put_value(hl_orc_writer_t *w, ocol_t *c, const hl_value_t *v,
     for (int i = 0; st == HL_OK && i < c->n_children; i++)
       st = put_child(w, c, i, i < (int)v->u.list.n ? &v->u.list.items[i] : NULL, err);
     break;
+  case HL_ORC_UNION: /* the tag; only the tag's variant gets a slot */
+    if ((int)v->u.list.tag >= c->n_children || !v->u.list.n) {
+      w->failed = true;
+      return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR),
+                        "cannot write \"%s\": union value with tag %u of %d variants", w->path,
+                        (unsigned)v->u.list.tag, c->n_children);
+    }
+    rc = i64_push(&c->ints, v->u.list.tag);
+    w->buffered += 1;
+    if (rc == 0) st = put_child(w, c, (int)v->u.list.tag, &v->u.list.items[0], err);
+    break;
   default:
     break;
   }
@@ -530,6 +541,7 @@ static hl_status_t emit_column(hl_orc_writer_t *w, ocol_t *c, streams_t *ss, pos
   }
   switch (c->kind) {
   case HL_ORC_STRUCT:
+  case HL_ORC_UNION:
   case HL_ORC_BOOLEAN:
   case HL_ORC_BYTE:
   case HL_ORC_FLOAT:
@@ -543,7 +555,8 @@ static hl_status_t emit_column(hl_orc_writer_t *w, ocol_t *c, streams_t *ss, pos
   case HL_ORC_BOOLEAN:
     hl_orc_put_bool_rle(&w->tmp, c->bools.v, c->bools.n, MARKS(pi, c, bools));
     return emit(w, ss, ORCPB__STREAM__KIND__DATA, c->id, pi, POS_BOOL, err);
-  case HL_ORC_BYTE: {
+  case HL_ORC_BYTE:
+  case HL_ORC_UNION: { /* a union's tags are a byte stream too */
     uint8_t *b = hl_malloc(c->ints.n ? c->ints.n : 1);
     if (!b) return nomem(w, err);
     for (size_t i = 0; i < c->ints.n; i++)

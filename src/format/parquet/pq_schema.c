@@ -784,6 +784,11 @@ static hl_status_t emit(hive_out_t *o, const hl_type_t *t, const char *name,
       if (st != HL_OK) return st;
     }
     break;
+  case HL_T_UNION: /* Hive's Parquet SerDe has no union type either */
+    return hl_err_set(o->err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                      "column \"%s\": Parquet cannot store UNIONTYPE values (Hive's Parquet "
+                      "SerDe has no union type)",
+                      name);
   case HL_T_NULL:
   default:
     return hl_err_set(o->err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),

@@ -129,7 +129,7 @@ static bool put_binary_cell(hl_buf_t *b, const hl_type_t *type, const hl_value_t
   case HL_T_DECIMAL:
     hl_lazybin_put_decimal(b, v->u.dec, type->scale);
     return true;
-  default: /* ARRAY, MAP, STRUCT: never empty, so never taken for NULL */
+  default: /* ARRAY, MAP, STRUCT, UNIONTYPE: never empty, so never taken for NULL */
     hl_lazybin_encode_cell(b, type, v);
     return true;
   }
@@ -209,7 +209,8 @@ static hl_status_t get_binary_cell(hl_arena_t *arena, const hl_type_t *type, con
   }
   case HL_T_ARRAY:
   case HL_T_MAP:
-  case HL_T_STRUCT: { /* as a row's nested value, without its size; damaged: NULL */
+  case HL_T_STRUCT:
+  case HL_T_UNION: { /* as a row's nested value, without its size; damaged: NULL */
     bool ok;
     const char *why;
     hl_status_t st = hl_lazybin_decode_cell(p, n, type, out, arena, &ok, &why, err);

@@ -394,6 +394,36 @@ static hl_status_t dedupe_keys(hl_text_reader_t *r, const hl_type_t *key_type, h
   return HL_OK;
 }
 
+static hl_status_t lazy_value(hl_text_reader_t *r, const hl_type_t *type, int level, const char *p,
+                              size_t n, hl_value_t *out, hl_error_t *err);
+
+/* LazyUnion's layout: the tag in decimal, separators[level], then the
+ * value (to the end of the field, its own separators one level down).  A
+ * tag that is not a number naming an alternative makes the union NULL
+ * (Hive's reader fails on it; NULL is the rule for bad text here). */
+static hl_status_t lazy_union(hl_text_reader_t *r, const hl_type_t *type, int level, const char *p,
+                              size_t n, hl_value_t *out, hl_error_t *err) {
+  size_t e = field_end(r, p, n, 0, r->fmt.separators[level]);
+  int tag = 0;
+  size_t i = 0;
+  if (i < e && p[i] == '+') i++;
+  if (i == e) tag = -1;
+  for (; i < e && tag >= 0; i++)
+    tag = p[i] >= '0' && p[i] <= '9' && tag < HL_UNION_MAX_TAGS ? tag * 10 + (p[i] - '0') : -1;
+  if (tag < 0 || tag >= type->n_children || e == n) {
+    out->is_null = true;
+    return HL_OK;
+  }
+  hl_value_t *item = hl_arena_alloc(r->arena, sizeof *item);
+  if (!item) return hl_err_nomem(err);
+  hl_status_t st = lazy_value(r, type->children[tag], level + 1, p + e + 1, n - e - 1, item, err);
+  if (st != HL_OK) return st;
+  out->u.list.n = 1;
+  out->u.list.tag = (uint32_t)tag;
+  out->u.list.items = item;
+  return HL_OK;
+}
+
 /* Decodes the field P[0..n) (in the batch arena) as TYPE whose separators
  * start at LEVEL (Hive: an array's items use separators[level], its
  * elements level + 1; a map's entries level, keys level + 1, keys and
@@ -419,6 +449,7 @@ static hl_status_t lazy_value(hl_text_reader_t *r, const hl_type_t *type, int le
     return HL_OK;
   }
   char sep = r->fmt.separators[level];
+  if (type->id == HL_T_UNION) return lazy_union(r, type, level, p, n, out, err);
   if (type->id == HL_T_STRUCT) {
     uint32_t n_fields = (uint32_t)type->n_children;
     hl_value_t *items = hl_arena_zalloc(r->arena, sizeof *items * (n_fields ? n_fields : 1));
@@ -988,7 +1019,8 @@ static int max_level(const hl_type_t *type, int level) {
     int m = k > v ? k : v;
     return m > level + 1 ? m : level + 1;
   }
-  case HL_T_STRUCT: {
+  case HL_T_STRUCT:
+  case HL_T_UNION: { /* a union's tag ends at its level, the value is one down */
     int m = level;
     for (int i = 0; i < type->n_children; i++) {
       int c = max_level(type->children[i], level + 1);
@@ -1016,6 +1048,10 @@ static hl_status_t reader_open(hl_stor_t *fs, const char *path, const hl_text_fo
       return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                         "column \"%s\" nests deeper than the %d levels LazySimpleSerDe supports",
                         names ? names[col] : "?", N_LEVELS - 1);
+    if (fmt->kind == HL_TEXT_JSON && hl_type_contains(type, HL_T_UNION))
+      return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                        "JsonSerDe: column \"%s\" of a type with a UNIONTYPE is not supported yet",
+                        names ? names[col] : "?");
   }
   if (fmt->kind == HL_TEXT_LAZYBIN && fs)
     return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),

@@ -107,6 +107,14 @@ static void lazy_value(hl_text_writer_t *w, const hl_type_t *type, const hl_valu
       lazy_value(w, type->children[i], f, level + 1);
     }
     return;
+  case HL_T_UNION: /* LazySimpleSerDe: the tag, the separator, the value one level down */
+    hl_buf_printf(&w->out, "%u", (unsigned)v->u.list.tag);
+    hl_buf_putc(&w->out, sep);
+    if (v->u.list.n && (int)v->u.list.tag < type->n_children)
+      lazy_value(w, type->children[v->u.list.tag], &v->u.list.items[0], level + 1);
+    else
+      hl_buf_puts(&w->out, w->null_string);
+    return;
   default:
     hl_value_format(&w->out, type, v);
     return;
@@ -319,7 +327,8 @@ static int max_level(const hl_type_t *type, int level) {
     int m = k > v ? k : v;
     return m > level + 1 ? m : level + 1;
   }
-  case HL_T_STRUCT: {
+  case HL_T_STRUCT:
+  case HL_T_UNION: {
     int m = level;
     for (int i = 0; i < type->n_children; i++) {
       int c = max_level(type->children[i], level + 1);
@@ -365,6 +374,10 @@ static hl_status_t writer_open(hl_stor_t *fs, const char *path, const hl_text_fo
       return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                         "column \"%s\" nests deeper than the %d levels LazySimpleSerDe supports",
                         name, N_LEVELS - 1);
+    if (fmt->kind == HL_TEXT_JSON && hl_type_contains(types[col], HL_T_UNION))
+      return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                        "JsonSerDe: column \"%s\" of a type with a UNIONTYPE is not supported yet",
+                        name);
   }
   if (fmt->kind == HL_TEXT_JSON && !names)
     return hl_err_set(err, HL_MISUSE, HL_SS(INTERNAL_ERROR), "JSON writer needs column names");
@@ -620,6 +633,10 @@ static bool guard_value(const hl_text_guard_t *g, const hl_type_t *type, const h
       if (!guard_value(g, type->children[i], &v->u.list.items[i], level + 1, scratch, flaw))
         return false;
     return true;
+  case HL_T_UNION:
+    return !v->u.list.n || (int)v->u.list.tag >= type->n_children ||
+           guard_value(g, type->children[v->u.list.tag], &v->u.list.items[0], level + 1, scratch,
+                       flaw);
   case HL_T_BINARY:
     if (g->binary_raw) { /* raw bytes, never escaped */
       bad = first_bad(g, v->u.s.ptr, v->u.s.len, level);

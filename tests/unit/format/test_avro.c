@@ -82,7 +82,7 @@ static const char *write_rows(const char *name, hl_avro_codec_t codec, int n) {
       hl_value_t *items = hl_arena_zalloc(b->arena, sizeof(hl_value_t) * 2);
       items[0].u.i = row;
       items[1].u.i = row + 1;
-      hl_value_t a = {.is_null = null, .u.list = {2, items}};
+      hl_value_t a = {.is_null = null, .u.list = {.n = 2, .items = items}};
       hl_vec_put_value(&b->cols[2], b->arena, r, &a);
       hl_value_t d = {.is_null = null, .u.d = row / 4.0};
       hl_vec_put_value(&b->cols[3], b->arena, r, &d);

@@ -735,7 +735,24 @@ TEST(type_errors) {
             "ERR:42611@14:duplicate field \"a\" in struct type");
   CHECK_STR(spell(a, "foo"), "ERR:42704@0:unknown type \"foo\"");
   CHECK_STR(spell(a, "array<strin>"), "ERR:42704@6:unknown type \"strin\"");
-  CHECK_STR(spell(a, "uniontype<int,string>"), "ERR:0A000@0:type \"uniontype\" is not supported");
+  CHECK_STR(spell(a, "uniontype<int,string>"), "uniontype<int,string>");
+  CHECK_STR(spell(a, "UnionType< INT , array<uniontype<string>> >"),
+            "uniontype<int,array<uniontype<string>>>");
+  CHECK_STR(spell(a, "uniontype<>"), "ERR:42601@10:expected a type name in type at or near \">\"");
+  CHECK_STR(spell(a, "uniontype<int"),
+            "ERR:42601@13:expected \",\" or \">\" in type at end of input");
+  CHECK_STR(spell(a, "uniontype"), "ERR:42601@9:expected \"<\" in type at end of input");
+  {
+    /* 128 alternatives (Hive's tag is a signed byte), not 129 */
+    char many[1024] = "uniontype<int";
+    for (int i = 1; i < 128; i++)
+      strcat(many, ",int");
+    strcat(many, ">");
+    CHECK(spell(a, many)[0] == 'u');
+    many[strlen(many) - 1] = '\0';
+    strcat(many, ",int>");
+    CHECK_STR(spell(a, many), "ERR:42611@522:a uniontype has at most 128 alternatives");
+  }
   CHECK_STR(spell(a, "timestamp with local time zone"),
             "ERR:0A000@10:TIMESTAMP WITH LOCAL TIME ZONE is not supported");
   CHECK_STR(spell(a, "array<int"), "ERR:42601@9:expected \">\" in type at end of input");
@@ -758,7 +775,18 @@ TEST(type_errors) {
   hl_error_t e;
   hl_err_init(&e);
   hl_type_t *t = NULL;
-  CHECK_INT(hl_type_parse_str(a, "uniontype<int>", &t, &e), HL_UNSUPPORTED);
+  CHECK_INT(hl_type_parse_str(a, "interval", &t, &e), HL_UNSUPPORTED);
+  hl_err_clear(&e);
+  /* a union copies and compares like the other complex types */
+  CHECK_INT(hl_type_parse_str(a, "uniontype<int,map<string,date>>", &t, &e), HL_OK);
+  hl_type_t *c = hl_type_copy(a, t), *o = NULL;
+  CHECK(c && hl_type_equal(t, c) && hl_type_is_complex(c));
+  CHECK(hl_type_contains(c, HL_T_UNION) && hl_type_contains(c, HL_T_DATE));
+  CHECK(!hl_type_contains(c, HL_T_ARRAY));
+  CHECK_INT(hl_type_parse_str(a, "uniontype<int,map<string,string>>", &o, &e), HL_OK);
+  CHECK(!hl_type_equal(t, o));
+  CHECK_INT(hl_type_parse_str(a, "struct<a:int,b:map<string,date>>", &o, &e), HL_OK);
+  CHECK(!hl_type_equal(t, o));
   hl_err_clear(&e);
   CHECK_INT(hl_type_parse_str(a, "foo", &t, &e), HL_ERROR);
   hl_err_clear(&e);

@@ -162,6 +162,32 @@ static hl_status_t group_id(agg_t *a, const hl_vec_t *gvecs, uint32_t r, hl_valu
   return inserted ? add_group(a, vals, err) : HL_OK;
 }
 
+bool hl_agg_group_known(agg_t *a, const hl_vec_t *gvecs, uint32_t r) {
+  int ng = a->plan->n_group;
+  uint64_t id;
+  if (a->int_key) {
+    if (hl_vec_is_null(&gvecs[0], r)) return a->null_id >= 0;
+    return hl_imap_get(&a->ikeys, HL_VEC_I64(&gvecs[0])[r]) != 0;
+  }
+  int64_t packed;
+  if (a->str_keys && pack_str_key(gvecs, ng, r, &packed))
+    return hl_imap_get(&a->ikeys, packed) != 0;
+  if (a->str_keys && ng == 1) {
+    const hl_str_t *v = &HL_VEC_STR(&gvecs[0])[r];
+    return hl_map_get(a->groups, v->ptr, v->len, &id) == 1;
+  }
+  hl_buf_reset(&a->key);
+  for (int g = 0; g < ng; g++) {
+    hl_value_t v;
+    hl_vec_get_value(&gvecs[g], r, &v);
+    hl_value_key_append(&a->key, gvecs[g].type, &v);
+  }
+  /* no memory for the key: the row is taken as known, which only keeps
+   * it in memory (the budget then says so) */
+  if (a->key.oom) return true;
+  return hl_map_get(a->groups, a->key.data ? a->key.data : "", a->key.len, &id) == 1;
+}
+
 static void sketch_insert(agg_state_t *st, uint64_t h) {
   uint32_t mask = st->cap_hashes - 1;
   for (uint32_t i = (uint32_t)h & mask;; i = (i + 1) & mask) {
@@ -875,7 +901,13 @@ hl_status_t hl_agg_consume_batch(agg_t *a, const hl_batch_t *b, agg_bufs_t *bufs
     if (plan->aggs[k].arg2 &&
         (rc = hl_expr_eval(plan->aggs[k].arg2, b, &avecs2[k], a->scratch, err)) != HL_OK)
       return rc;
-  rc = hl_budget_track(a->budget, &a->charged, held_bytes(a, ng, na), "the aggregation", err);
+  uint64_t held = held_bytes(a, ng, na);
+  hl_batch_t view;
+  if (a->sp) { /* past its share: the rows of groups not in memory go to spill files */
+    if ((rc = hl_agg_spill_split(a, &b, &view, gvecs, held, err)) != HL_OK) return rc;
+    if (hl_batch_live(b) == 0) return HL_OK;
+  }
+  rc = hl_budget_track(a->budget, &a->charged, held, a->what, err);
   if (rc != HL_OK) return rc;
   /* ungrouped aggregates over numbers and strings: tight loops over
    * the vectors instead of one update per value */
@@ -1357,7 +1389,7 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
                          &p->states[g * (size_t)na + (size_t)k], err);
     }
     if (rc == HL_OK)
-      rc = hl_budget_track(d->budget, &d->charged, held_bytes(d, ng, na), "the aggregation", err);
+      rc = hl_budget_track(d->budget, &d->charged, held_bytes(d, ng, na), d->what, err);
   }
   return rc;
 }
@@ -1371,10 +1403,19 @@ static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   if (!a->consumed) {
     a->consumed = true;
     hl_status_t rc = a->par ? hl_agg_par_run(a->par, a, err) : consume_input(a, err);
+    if (rc == HL_OK && a->sp) rc = hl_agg_spill_end(a, err);
     if (rc == HL_OK) rc = consume_finish(a, err);
     if (rc != HL_OK) return rc;
   }
-  while (a->emitted < a->n_groups) {
+  for (;;) {
+    /* the groups in memory, then each spilled partition's (op_agg_spill.c) */
+    if (a->emitted == a->n_groups && a->sp) {
+      bool more;
+      hl_status_t rc = hl_agg_spill_next(a, &more, err);
+      if (rc != HL_OK) return rc;
+      if (!more) return HL_OK;
+    }
+    if (a->emitted == a->n_groups) return HL_OK;
     if (hl_batch_reset(a->out) != HL_OK) return hl_err_nomem(err);
     size_t n = a->n_groups - a->emitted;
     if (n > HL_BATCH_CAP) n = HL_BATCH_CAP;
@@ -1404,7 +1445,6 @@ static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
     *out = a->out;
     return HL_OK;
   }
-  return HL_OK;
 }
 
 /* The groups' tables, maps and arenas, not the struct (in the operator's
@@ -1445,6 +1485,8 @@ void hl_agg_table_free(agg_t *a) {
   if (!a) return;
   if (a->par) hl_agg_par_free(a->par);
   a->par = NULL;
+  hl_agg_spill_free(a->sp);
+  a->sp = NULL;
   free_groups(a);
   if (a->child) a->child->close(a->child);
   a->child = NULL;
@@ -1477,6 +1519,7 @@ agg_t *hl_agg_table_new(const hl_plan_t *plan, hl_budget_t *budget, bool output,
   a->op.close = agg_close;
   a->budget = budget;
   a->plan = plan;
+  a->what = "the aggregation";
   hl_buf_init(&a->key);
   int n_out = plan->n_group + plan->n_aggs;
   a->out_types = hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(n_out + 1));

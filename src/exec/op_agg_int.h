@@ -57,6 +57,7 @@ typedef struct agg_state {
 } agg_state_t;
 
 typedef struct hl_agg_par hl_agg_par_t;
+typedef struct agg_spill agg_spill_t;
 
 typedef struct agg {
   hl_op_t op;
@@ -101,6 +102,8 @@ typedef struct agg {
   uint64_t cur_pos;    /* position of the row being grouped */
   int cur_set;         /* the grouping set of the row being grouped (grouping()) */
   hl_agg_par_t *par;   /* the operator of a parallel aggregation: its driver */
+  agg_spill_t *sp;     /* where its rows may spill (op_agg_spill.c); NULL: nowhere */
+  const char *what;    /* names the aggregation in the 53200 of its budget */
 } agg_t;
 
 /* Vectors one table evaluates a batch into (hl_agg_bufs_init). */
@@ -139,6 +142,24 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
  * and decimal sums, min/max of integers, decimals and strings): then a
  * thread may aggregate all its units into one table. */
 bool hl_agg_merge_exact(const hl_plan_t *plan);
+
+/* Whether row R's group (values in GVECS) is one of A's.  Not for
+ * grouping sets. */
+bool hl_agg_group_known(agg_t *a, const hl_vec_t *gvecs, uint32_t r);
+
+/* ---- spilling (op_agg_spill.c) */
+/* Once A's table HELD bytes reach its share of the memory limit, the rows
+ * of *B (group values in GVECS) whose group is not in memory are written
+ * to spill files, and *B becomes VIEW: the other rows.  HL_NOMEM, 53100,
+ * 58030. */
+hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **b, hl_batch_t *view,
+                               const hl_vec_t *gvecs, uint64_t held, hl_error_t *err);
+/* A's input has ended: its spill files wait for their turn. */
+hl_status_t hl_agg_spill_end(agg_t *a, hl_error_t *err);
+/* A's groups are all out: A becomes the aggregation of the next spilled
+ * partition (*MORE), or there is none left (!*MORE). */
+hl_status_t hl_agg_spill_next(agg_t *a, bool *more, hl_error_t *err);
+void hl_agg_spill_free(agg_spill_t *sp);
 
 /* percentile_cont / percentile_disc of the state's kept values
  * (op_agg_pct.c): sorts them in place; an array of percentiles in ARENA.

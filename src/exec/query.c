@@ -643,7 +643,13 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
                     : hl_op_one_row_create(arena, err);
     if (op && plan->filter) op = hl_op_filter_create(op, plan->filter, arena, err);
   }
-  if (op && plan->aggregate && !aggregated) op = hl_op_agg_create(op, plan, &s->budget, arena, err);
+  if (op && plan->aggregate && !aggregated) {
+    op = hl_op_agg_create(op, plan, &s->budget, arena, err);
+    if (op && hl_op_agg_set_spill(op, s->spill, err) != HL_OK) {
+      op->close(op);
+      return err->code;
+    }
+  }
   if (op && plan->n_windows) {
     const hl_type_t **in_types =
         hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(plan->n_window_input + 1));

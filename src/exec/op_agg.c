@@ -904,7 +904,9 @@ hl_status_t hl_agg_consume_batch(agg_t *a, const hl_batch_t *b, agg_bufs_t *bufs
   uint64_t held = held_bytes(a, ng, na);
   hl_batch_t view;
   if (a->sp) { /* past its share: the rows of groups not in memory go to spill files */
-    if ((rc = hl_agg_spill_split(a, &b, &view, gvecs, held, err)) != HL_OK) return rc;
+    uint32_t cut;
+    if ((rc = hl_agg_spill_split(a, &b, &view, gvecs, held, &cut, err)) != HL_OK) return rc;
+    if (cut) return hl_agg_spill_cut(a, b, cut, bufs, err);
     if (hl_batch_live(b) == 0) return HL_OK;
   }
   rc = hl_budget_track(a->budget, &a->charged, held, a->what, err);

@@ -148,12 +148,18 @@ bool hl_agg_merge_exact(const hl_plan_t *plan);
 bool hl_agg_group_known(agg_t *a, const hl_vec_t *gvecs, uint32_t r);
 
 /* ---- spilling (op_agg_spill.c) */
-/* Once A's table HELD bytes reach its share of the memory limit, the rows
- * of *B (group values in GVECS) whose group is not in memory are written
- * to spill files, and *B becomes VIEW: the other rows.  HL_NOMEM, 53100,
+/* Once A's table (HELD bytes) may pass its share of the memory limit, the
+ * rows of *B (group values in GVECS) whose group is not in memory are
+ * written to spill files, and *B becomes VIEW: the other rows; or *CUT > 0:
+ * the first *CUT rows fit before the freeze (hl_agg_spill_cut).  HL_NOMEM, 53100,
  * 58030. */
 hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **b, hl_batch_t *view,
-                               const hl_vec_t *gvecs, uint64_t held, hl_error_t *err);
+                               const hl_vec_t *gvecs, uint64_t held, uint32_t *cut,
+                               hl_error_t *err);
+/* When hl_agg_spill_split set *CUT: aggregates the first CUT live rows of
+ * B, freezes the table, then the rest. */
+hl_status_t hl_agg_spill_cut(agg_t *a, const hl_batch_t *b, uint32_t cut, agg_bufs_t *bufs,
+                             hl_error_t *err);
 /* A's input has ended: its spill files wait for their turn. */
 hl_status_t hl_agg_spill_end(agg_t *a, hl_error_t *err);
 /* A's groups are all out: A becomes the aggregation of the next spilled

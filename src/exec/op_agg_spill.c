@@ -52,7 +52,8 @@ struct agg_spill {
   const hl_type_t **types;
   pending_t *stack; /* partitions waiting, the next last */
   size_t n_stack, cap_stack;
-  hl_batch_t *in; /* rows read back */
+  hl_batch_t *in;    /* rows read back */
+  uint32_t *cut_sel; /* [2][HL_BATCH_CAP]: the two parts of a batch cut at the freeze */
   hl_buf_t key;
 };
 
@@ -103,6 +104,7 @@ void hl_agg_spill_free(agg_spill_t *sp) {
     hl_spill_file_close(sp->stack[i].f);
   hl_free(sp->stack);
   hl_free(sp->rows);
+  hl_free(sp->cut_sel);
   hl_free(sp->n_rows);
   hl_free(sp->types);
   hl_batch_destroy(sp->in);
@@ -139,18 +141,35 @@ static hl_status_t learn_types(agg_spill_t *sp, const hl_batch_t *b, hl_error_t 
 }
 
 hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **bp, hl_batch_t *view,
-                               const hl_vec_t *gvecs, uint64_t held, hl_error_t *err) {
+                               const hl_vec_t *gvecs, uint64_t held, uint32_t *cut,
+                               hl_error_t *err) {
   agg_spill_t *sp = a->sp;
+  const hl_batch_t *b = *bp;
+  *cut = 0;
   if (!sp->frozen) {
-    if (held < hl_spill_share(sp->spill)) return HL_OK;
+    /* a group costs what groups cost so far, at least its state and value
+     * arrays, twice over while the arrays double; the rows that may all
+     * be new groups within the share stay in memory, the table freezes
+     * after them */
+    int ng = a->plan->n_group, na = a->plan->n_aggs;
+    uint64_t per_group =
+        sizeof(agg_state_t) * (uint64_t)(na + 1) + sizeof(hl_value_t) * (uint64_t)(ng + 1) + 32;
+    if (a->n_groups && held / a->n_groups > per_group) per_group = held / a->n_groups;
+    uint64_t share = hl_spill_share(sp->spill);
+    uint64_t room = held < share ? (share - held) / (2 * per_group) : 0;
+    uint32_t live = hl_batch_live(b);
+    if (live <= room) return HL_OK;
     if (sp->level + 1 >= AGG_SPILL_LEVELS) {
       a->what = "the aggregation (a partition still too large after 4 levels of spilling)";
+      return HL_OK;
+    }
+    if (room > 0) {
+      *cut = (uint32_t)room;
       return HL_OK;
     }
     sp->frozen = true;
     a->what = "the aggregation (its groups kept in memory while the others spill)";
   }
-  const hl_batch_t *b = *bp;
   hl_status_t rc = learn_types(sp, b, err);
   if (rc != HL_OK) return rc;
   uint32_t live = hl_batch_live(b);
@@ -182,6 +201,30 @@ hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **bp, hl_batch_t *view
   view->n_sel = n_keep;
   *bp = view;
   return HL_OK;
+}
+
+hl_status_t hl_agg_spill_cut(agg_t *a, const hl_batch_t *b, uint32_t cut, agg_bufs_t *bufs,
+                             hl_error_t *err) {
+  agg_spill_t *sp = a->sp;
+  uint32_t live = hl_batch_live(b);
+  if (!sp->cut_sel && !(sp->cut_sel = hl_malloc(sizeof(uint32_t) * 2 * HL_BATCH_CAP)))
+    return hl_err_nomem(err);
+  hl_batch_t pre = *b, post = *b;
+  pre.sel = sp->cut_sel;
+  post.sel = sp->cut_sel + HL_BATCH_CAP;
+  pre.n_sel = cut;
+  post.n_sel = live - cut;
+  for (uint32_t i = 0; i < live; i++)
+    sp->cut_sel[i < cut ? i : HL_BATCH_CAP + i - cut] = hl_batch_row(b, i);
+  hl_status_t rc = hl_agg_consume_batch(a, &pre, bufs, err);
+  if (rc != HL_OK) return rc;
+  /* the rest of the batch after the freeze, its groups looked up in a
+   * table that has the first part's */
+  if (sp->level + 1 < AGG_SPILL_LEVELS) {
+    sp->frozen = true;
+    a->what = "the aggregation (its groups kept in memory while the others spill)";
+  }
+  return hl_agg_consume_batch(a, &post, bufs, err);
 }
 
 hl_status_t hl_agg_spill_end(agg_t *a, hl_error_t *err) {

@@ -1377,9 +1377,20 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
       }
     }
     if (rc != HL_OK) return hl_err_nomem(err);
+    /* a spilling table (op_agg_spill.c) freezes at FREEZE_AT: the states
+     * of groups it does not hold then go to its spill files, in order */
+    uint32_t freeze_at = d->sp && ng > 0 ? hl_agg_spill_freeze_at(d, n, held_bytes(d, ng, na)) : n;
+    uint32_t *spilled = freeze_at < n ? hl_arena_alloc(scratch, sizeof(uint32_t) * n) : NULL,
+             n_spilled = 0;
+    if (freeze_at < n && !spilled) return hl_err_nomem(err);
     for (uint32_t r = 0; r < n && rc == HL_OK; r++) {
       size_t g = groups ? groups[i0 + r] : i0 + r, before = d->n_groups;
       uint64_t id = 0;
+      if (r == freeze_at) hl_agg_spill_freeze(d);
+      if (r >= freeze_at && !hl_agg_group_known(d, gvecs, r)) {
+        spilled[n_spilled++] = (uint32_t)g;
+        continue;
+      }
       if (ng > 0)
         rc = group_id(d, gvecs, r, vals, &id, err);
       else if (d->n_groups == 0)
@@ -1390,6 +1401,7 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
         rc = merge_state(d, k, &d->states[id * (size_t)na + (size_t)k], (size_t)id,
                          &p->states[g * (size_t)na + (size_t)k], err);
     }
+    if (rc == HL_OK && n_spilled) rc = hl_agg_spill_states(d, p, spilled, n_spilled, err);
     if (rc == HL_OK)
       rc = hl_budget_track(d->budget, &d->charged, held_bytes(d, ng, na), d->what, err);
   }

@@ -58,6 +58,7 @@ typedef struct agg_state {
 
 typedef struct hl_agg_par hl_agg_par_t;
 typedef struct agg_spill agg_spill_t;
+typedef struct agg_state_layout agg_state_layout_t;
 
 typedef struct agg {
   hl_op_t op;
@@ -166,6 +167,40 @@ hl_status_t hl_agg_spill_end(agg_t *a, hl_error_t *err);
  * partition (*MORE), or there is none left (!*MORE). */
 hl_status_t hl_agg_spill_next(agg_t *a, bool *more, hl_error_t *err);
 void hl_agg_spill_free(agg_spill_t *sp);
+/* Of N rows (or merged groups) to come, how many fit before A's table
+ * passes its share: N when all do (or it may not spill deeper), 0 when
+ * frozen. */
+uint32_t hl_agg_spill_freeze_at(agg_t *a, uint32_t n, uint64_t held);
+/* Freezes A's table (unless at its deepest level): new groups spill. */
+void hl_agg_spill_freeze(agg_t *a);
+/* The parallel aggregation's tables (op_agg_par.c): A (a partition of the
+ * result, or the operator, which replays) spills states past SHARE bytes,
+ * as state rows of LAYOUT (NULL: A makes its own, for the others to
+ * borrow: hl_agg_spill_layout).  HL_NOMEM. */
+hl_status_t hl_agg_spill_states_init(agg_t *a, hl_spill_t *spill, uint64_t share,
+                                     agg_state_layout_t *layout, hl_error_t *err);
+agg_state_layout_t *hl_agg_spill_layout(const agg_t *a);
+/* In hl_agg_merge into a frozen D: the states of P's groups GS[0..n),
+ * which D does not hold, go to D's spill files. */
+hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, uint32_t n,
+                                hl_error_t *err);
+/* FROM's spill files (a table whose merges are over) wait in TO's stack. */
+hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err);
+
+/* ---- state rows (op_agg_state.c) */
+agg_state_layout_t *hl_agg_state_layout(const hl_plan_t *plan, hl_error_t *err);
+void hl_agg_state_layout_free(agg_state_layout_t *l);
+int hl_agg_state_cols(const agg_state_layout_t *l);
+const hl_type_t *const *hl_agg_state_types(const agg_state_layout_t *l);
+/* Rows 0..n of OUT (reset here): the groups GS[0..n) of P with their
+ * states.  HL_NOMEM. */
+hl_status_t hl_agg_state_encode(const agg_t *p, const uint32_t *gs, uint32_t n, hl_batch_t *out,
+                                hl_error_t *err);
+/* T (zeroed by the caller) becomes a read-only table of IN's state rows
+ * (arrays in ARENA, values borrowed from IN), a source for hl_agg_merge.
+ * XX001 when a row is damaged; HL_NOMEM. */
+hl_status_t hl_agg_state_decode(const hl_plan_t *plan, const hl_batch_t *in, hl_arena_t *arena,
+                                agg_t *t, hl_error_t *err);
 
 /* percentile_cont / percentile_disc of the state's kept values
  * (op_agg_pct.c): sorts them in place; an array of percentiles in ARENA.
@@ -182,5 +217,8 @@ int64_t hl_agg_grouping_final(const hl_plan_t *plan, const hl_agg_t *ag, const a
  * groups; frees what it holds. */
 hl_status_t hl_agg_par_run(hl_agg_par_t *par, agg_t *a, hl_error_t *err);
 void hl_agg_par_free(hl_agg_par_t *par);
+/* Lets the parallel aggregation of operator A spill to SPILL (partitions
+ * of the result frozen past their share, op_agg_spill.c).  HL_NOMEM. */
+hl_status_t hl_agg_par_set_spill(hl_agg_par_t *par, agg_t *a, hl_spill_t *spill, hl_error_t *err);
 
 #endif

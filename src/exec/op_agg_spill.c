@@ -21,6 +21,16 @@
  * first (a stack), so few files wait; the output order (memory first,
  * then partition 0, 1, ... each recursively) depends only on the input.
  *
+ * The parallel aggregation (op_agg_par.c) merges units' partial tables
+ * into partitions of the result in unit order; there the rows are gone, so
+ * a frozen partition writes the unit's *state* of each group it does not
+ * hold, as a state row (op_agg_state.c), to a spill file of its own, in
+ * merge order.  Replaying such a file merges the states in that order into
+ * an empty table -- the very merges, in the very order, that the partition
+ * would have made in memory -- and may freeze and cut again.  A worker
+ * whose merges are exact (one table for all its units) hands its table
+ * over to the merge whenever it passes a share of its own.
+ *
  * The replay evaluates the group and argument expressions again, which is
  * why a stateful expression (rand(), row_sequence()) does not spill; nor
  * do grouping sets (one row feeds a group per set, some in memory and
@@ -43,8 +53,13 @@ typedef struct pending {
 
 struct agg_spill {
   hl_spill_t *spill;
-  int level;   /* of the table being filled: 0 the input, L a partition cut L times */
-  bool frozen; /* new groups go to files[] */
+  uint64_t share;             /* freeze past this many bytes */
+  agg_state_layout_t *layout; /* state rows (parallel), NULL: input rows */
+  bool own_layout;
+  hl_batch_t *out; /* state rows to write */
+  hl_arena_t *rd;  /* decoded state rows */
+  int level;       /* of the table being filled: 0 the input, L a partition cut L times */
+  bool frozen;     /* new groups go to files[] */
   hl_spill_file_t *files[HL_GRACE_PARTS];
   uint32_t *rows;   /* [HL_GRACE_PARTS][HL_BATCH_CAP]: a batch's rows per partition */
   uint32_t *n_rows; /* [HL_GRACE_PARTS] */
@@ -82,18 +97,43 @@ static const char *no_spill_reason(const hl_plan_t *plan) {
 
 hl_status_t hl_op_agg_set_spill(hl_op_t *op, hl_spill_t *spill, hl_error_t *err) {
   agg_t *a = (agg_t *)op;
-  if (!spill || a->par || a->sp) return HL_OK;
+  if (!spill || a->sp) return HL_OK;
   const char *why = no_spill_reason(a->plan);
   if (why) {
     a->what = why;
     return HL_OK;
   }
+  if (a->par) return hl_agg_par_set_spill(a->par, a, spill, err);
   agg_spill_t *sp = hl_calloc(1, sizeof(*sp));
   if (!sp) return hl_err_nomem(err);
   sp->spill = spill;
+  sp->share = hl_spill_share(spill);
   hl_buf_init(&sp->key);
   a->sp = sp;
   return HL_OK;
+}
+
+hl_status_t hl_agg_spill_states_init(agg_t *a, hl_spill_t *spill, uint64_t share,
+                                     agg_state_layout_t *layout, hl_error_t *err) {
+  agg_spill_t *sp = hl_calloc(1, sizeof(*sp));
+  if (!sp) return hl_err_nomem(err);
+  hl_buf_init(&sp->key);
+  a->sp = sp;
+  sp->spill = spill;
+  sp->share = share;
+  sp->own_layout = !layout;
+  sp->layout = layout ? layout : hl_agg_state_layout(a->plan, err);
+  if (!sp->layout) return err->code;
+  sp->n_cols = hl_agg_state_cols(sp->layout);
+  sp->rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS * HL_BATCH_CAP);
+  sp->n_rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS);
+  sp->out = hl_batch_create(sp->n_cols, hl_agg_state_types(sp->layout));
+  if (!sp->rows || !sp->n_rows || !sp->out) return hl_err_nomem(err);
+  return HL_OK;
+}
+
+agg_state_layout_t *hl_agg_spill_layout(const agg_t *a) {
+  return a->sp ? a->sp->layout : NULL;
 }
 
 void hl_agg_spill_free(agg_spill_t *sp) {
@@ -107,6 +147,9 @@ void hl_agg_spill_free(agg_spill_t *sp) {
   hl_free(sp->cut_sel);
   hl_free(sp->n_rows);
   hl_free(sp->types);
+  if (sp->own_layout) hl_agg_state_layout_free(sp->layout);
+  hl_batch_destroy(sp->out);
+  hl_arena_destroy(sp->rd);
   hl_batch_destroy(sp->in);
   hl_buf_fini(&sp->key);
   hl_free(sp);
@@ -140,6 +183,59 @@ static hl_status_t learn_types(agg_spill_t *sp, const hl_batch_t *b, hl_error_t 
   return HL_OK;
 }
 
+uint32_t hl_agg_spill_freeze_at(agg_t *a, uint32_t n, uint64_t held) {
+  agg_spill_t *sp = a->sp;
+  if (sp->frozen) return 0;
+  /* a group costs what groups cost so far, at least its state and value
+   * arrays, twice over while the arrays double; as many rows (or merged
+   * groups) as may all be new groups within the share stay in memory, the
+   * table freezes after them */
+  int ng = a->plan->n_group, na = a->plan->n_aggs;
+  uint64_t per_group =
+      sizeof(agg_state_t) * (uint64_t)(na + 1) + sizeof(hl_value_t) * (uint64_t)(ng + 1) + 32;
+  if (a->n_groups && held / a->n_groups > per_group) per_group = held / a->n_groups;
+  uint64_t room = held < sp->share ? (sp->share - held) / (2 * per_group) : 0;
+  if (n <= room) return n;
+  if (sp->level + 1 >= AGG_SPILL_LEVELS) {
+    a->what = "the aggregation (a partition still too large after 4 levels of spilling)";
+    return n;
+  }
+  return (uint32_t)room;
+}
+
+void hl_agg_spill_freeze(agg_t *a) {
+  if (a->sp->level + 1 >= AGG_SPILL_LEVELS) return;
+  a->sp->frozen = true;
+  a->what = "the aggregation (its groups kept in memory while the others spill)";
+}
+
+/* Appends rows ROWS[i] of B, cut by partition PART[i], to A's files. */
+static hl_status_t write_parts(agg_spill_t *sp, const hl_batch_t *b, hl_error_t *err) {
+  hl_status_t rc = HL_OK;
+  for (int p = 0; p < HL_GRACE_PARTS && rc == HL_OK; p++) {
+    if (!sp->n_rows[p]) continue;
+    if (!sp->files[p]) rc = hl_spill_file_create(sp->spill, &sp->files[p], err);
+    if (rc == HL_OK)
+      rc = hl_spill_write(sp->files[p], b, sp->rows + (size_t)p * HL_BATCH_CAP, sp->n_rows[p], err);
+  }
+  return rc;
+}
+
+hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, uint32_t n,
+                                hl_error_t *err) {
+  agg_spill_t *sp = d->sp;
+  hl_status_t rc = hl_agg_state_encode(p, gs, n, sp->out, err);
+  if (rc != HL_OK) return rc;
+  int ng = d->plan->n_group;
+  memset(sp->n_rows, 0, sizeof(uint32_t) * HL_GRACE_PARTS);
+  for (uint32_t i = 0; i < n; i++) {
+    int q = part_of(sp, sp->level + 1, sp->out->cols, ng, i);
+    sp->rows[(size_t)q * HL_BATCH_CAP + sp->n_rows[q]++] = i;
+  }
+  if (sp->key.oom) return hl_err_nomem(err);
+  return write_parts(sp, sp->out, err);
+}
+
 hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **bp, hl_batch_t *view,
                                const hl_vec_t *gvecs, uint64_t held, uint32_t *cut,
                                hl_error_t *err) {
@@ -147,28 +243,13 @@ hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **bp, hl_batch_t *view
   const hl_batch_t *b = *bp;
   *cut = 0;
   if (!sp->frozen) {
-    /* a group costs what groups cost so far, at least its state and value
-     * arrays, twice over while the arrays double; the rows that may all
-     * be new groups within the share stay in memory, the table freezes
-     * after them */
-    int ng = a->plan->n_group, na = a->plan->n_aggs;
-    uint64_t per_group =
-        sizeof(agg_state_t) * (uint64_t)(na + 1) + sizeof(hl_value_t) * (uint64_t)(ng + 1) + 32;
-    if (a->n_groups && held / a->n_groups > per_group) per_group = held / a->n_groups;
-    uint64_t share = hl_spill_share(sp->spill);
-    uint64_t room = held < share ? (share - held) / (2 * per_group) : 0;
-    uint32_t live = hl_batch_live(b);
-    if (live <= room) return HL_OK;
-    if (sp->level + 1 >= AGG_SPILL_LEVELS) {
-      a->what = "the aggregation (a partition still too large after 4 levels of spilling)";
+    uint32_t live = hl_batch_live(b), at = hl_agg_spill_freeze_at(a, live, held);
+    if (at == live) return HL_OK;
+    if (at > 0) {
+      *cut = at;
       return HL_OK;
     }
-    if (room > 0) {
-      *cut = (uint32_t)room;
-      return HL_OK;
-    }
-    sp->frozen = true;
-    a->what = "the aggregation (its groups kept in memory while the others spill)";
+    hl_agg_spill_freeze(a);
   }
   hl_status_t rc = learn_types(sp, b, err);
   if (rc != HL_OK) return rc;
@@ -188,13 +269,7 @@ hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **bp, hl_batch_t *view
     sp->rows[(size_t)p * HL_BATCH_CAP + sp->n_rows[p]++] = r;
   }
   if (sp->key.oom) return hl_err_nomem(err);
-  for (int p = 0; p < HL_GRACE_PARTS && rc == HL_OK; p++) {
-    if (!sp->n_rows[p]) continue;
-    if (!sp->files[p]) rc = hl_spill_file_create(sp->spill, &sp->files[p], err);
-    if (rc == HL_OK)
-      rc = hl_spill_write(sp->files[p], b, sp->rows + (size_t)p * HL_BATCH_CAP, sp->n_rows[p], err);
-  }
-  if (rc != HL_OK) return rc;
+  if ((rc = write_parts(sp, b, err)) != HL_OK) return rc;
   if (n_keep == live) return HL_OK;
   *view = *b;
   view->sel = keep;
@@ -220,20 +295,21 @@ hl_status_t hl_agg_spill_cut(agg_t *a, const hl_batch_t *b, uint32_t cut, agg_bu
   if (rc != HL_OK) return rc;
   /* the rest of the batch after the freeze, its groups looked up in a
    * table that has the first part's */
-  if (sp->level + 1 < AGG_SPILL_LEVELS) {
-    sp->frozen = true;
-    a->what = "the aggregation (its groups kept in memory while the others spill)";
-  }
+  hl_agg_spill_freeze(a);
   return hl_agg_consume_batch(a, &post, bufs, err);
 }
 
 hl_status_t hl_agg_spill_end(agg_t *a, hl_error_t *err) {
-  agg_spill_t *sp = a->sp;
-  if (!sp->frozen) return HL_OK;
-  sp->frozen = false;
+  return hl_agg_spill_hand_over(a, a, err);
+}
+
+hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err) {
+  agg_spill_t *sp = to->sp, *fs = from->sp;
+  if (!fs || !fs->frozen) return HL_OK;
+  fs->frozen = false;
   /* pushed last partition first: partition 0 comes out next */
   for (int p = HL_GRACE_PARTS - 1; p >= 0; p--) {
-    if (!sp->files[p]) continue;
+    if (!fs->files[p]) continue;
     if (sp->n_stack == sp->cap_stack) {
       size_t cap = sp->cap_stack ? sp->cap_stack * 2 : 32;
       pending_t *ns = hl_realloc(sp->stack, sizeof(pending_t) * cap);
@@ -242,10 +318,10 @@ hl_status_t hl_agg_spill_end(agg_t *a, hl_error_t *err) {
       sp->cap_stack = cap;
     }
     /* flushed now: a waiting file holds no buffer */
-    hl_status_t rc = hl_spill_rewind(sp->files[p], err);
+    hl_status_t rc = hl_spill_rewind(fs->files[p], err);
     if (rc != HL_OK) return rc;
-    sp->stack[sp->n_stack++] = (pending_t){sp->files[p], sp->level + 1};
-    sp->files[p] = NULL;
+    sp->stack[sp->n_stack++] = (pending_t){fs->files[p], fs->level + 1};
+    fs->files[p] = NULL;
   }
   return HL_OK;
 }
@@ -256,8 +332,11 @@ hl_status_t hl_agg_spill_next(agg_t *a, bool *more, hl_error_t *err) {
   if (sp->n_stack == 0) return HL_OK;
   pending_t next = sp->stack[--sp->n_stack];
   hl_status_t rc = hl_agg_table_reset(a, err);
-  if (rc == HL_OK && !sp->in &&
-      !(sp->in = hl_batch_create(sp->n_cols, (const hl_type_t *const *)sp->types)))
+  const hl_type_t *const *types =
+      sp->layout ? hl_agg_state_types(sp->layout) : (const hl_type_t *const *)sp->types;
+  if (rc == HL_OK && !sp->in && !(sp->in = hl_batch_create(sp->n_cols, types)))
+    rc = hl_err_nomem(err);
+  if (rc == HL_OK && sp->layout && !sp->rd && !(sp->rd = hl_arena_create(0)))
     rc = hl_err_nomem(err);
   agg_bufs_t bufs;
   if (rc == HL_OK) rc = hl_agg_bufs_init(a->plan, a->arena, &bufs, err);
@@ -267,7 +346,16 @@ hl_status_t hl_agg_spill_next(agg_t *a, bool *more, hl_error_t *err) {
   while (rc == HL_OK) {
     if ((rc = hl_budget_check_cancel(a->budget, err)) != HL_OK) break;
     if ((rc = hl_spill_read(next.f, sp->in, err)) != HL_OK || sp->in->n_rows == 0) break;
-    rc = hl_agg_consume_batch(a, sp->in, &bufs, err);
+    if (!sp->layout) {
+      rc = hl_agg_consume_batch(a, sp->in, &bufs, err);
+      continue;
+    }
+    /* a unit's states, merged in the order the partition would have */
+    agg_t units;
+    memset(&units, 0, sizeof units);
+    hl_arena_reset(sp->rd);
+    rc = hl_agg_state_decode(a->plan, sp->in, sp->rd, &units, err);
+    if (rc == HL_OK) rc = hl_agg_merge(a, &units, NULL, units.n_groups, a->scratch, err);
   }
   hl_spill_file_close(next.f);
   if (rc == HL_OK) rc = hl_agg_spill_end(a, err);

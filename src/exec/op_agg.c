@@ -1423,7 +1423,7 @@ static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   }
   for (;;) {
     /* the groups in memory, then each spilled partition's (op_agg_spill.c) */
-    if (a->emitted == a->n_groups && a->sp) {
+    while (a->emitted == a->n_groups && a->sp) {
       bool more;
       hl_status_t rc = hl_agg_spill_next(a, &more, err);
       if (rc != HL_OK) return rc;

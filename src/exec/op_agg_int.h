@@ -174,12 +174,18 @@ uint32_t hl_agg_spill_freeze_at(agg_t *a, uint32_t n, uint64_t held);
 /* Freezes A's table (unless at its deepest level): new groups spill. */
 void hl_agg_spill_freeze(agg_t *a);
 /* The parallel aggregation's tables (op_agg_par.c): A (a partition of the
- * result, or the operator, which replays) spills states past SHARE bytes,
- * as state rows of LAYOUT (NULL: A makes its own, for the others to
- * borrow: hl_agg_spill_layout).  HL_NOMEM. */
-hl_status_t hl_agg_spill_states_init(agg_t *a, hl_spill_t *spill, uint64_t share,
-                                     agg_state_layout_t *layout, hl_error_t *err);
-agg_state_layout_t *hl_agg_spill_layout(const agg_t *a);
+ * result, or the operator, which replays: DEST NULL) spills states past
+ * SHARE bytes into DEST's spill files (thread-safe).  HL_NOMEM. */
+hl_status_t hl_agg_spill_states_init(agg_t *a, hl_spill_t *spill, uint64_t share, agg_t *dest,
+                                     hl_error_t *err);
+/* Whether A (a DEST) has spill files. */
+bool hl_agg_spill_any(const agg_t *a);
+/* Whether a merged table of PLAN can be written as state rows (no
+ * DISTINCT). */
+bool hl_agg_spill_flushable(const hl_plan_t *plan);
+/* Writes all of T's groups to its DEST's files and empties T.  HL_NOMEM,
+ * 53100, 58030. */
+hl_status_t hl_agg_spill_flush(agg_t *t, hl_error_t *err);
 /* In hl_agg_merge into a frozen D: the states of P's groups GS[0..n),
  * which D does not hold, go to D's spill files. */
 hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, uint32_t n,

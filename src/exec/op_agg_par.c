@@ -493,9 +493,18 @@ hl_status_t hl_agg_par_run(hl_agg_par_t *pa, agg_t *a, hl_error_t *err) {
     hl_err_move(err, &pa->err);
     return pa->rc;
   }
-  /* the partitions' spill files wait in the operator's stack, partition 0's
-   * on top (op_agg_spill.c replays them after the groups in memory) */
-  for (int q = pa->n_parts - 1; q >= 0; q--) {
+  /* partitions that spilled wrote into the operator's files: then the
+   * groups in memory go there too (when their states can), so that each
+   * file holds every group of its hash whatever the number of threads or
+   * their schedule, and the operator replays the files (op_agg_spill.c) */
+  if (a->sp && hl_agg_spill_any(a) && hl_agg_spill_flushable(pa->plan))
+    for (int q = 0; q < pa->n_parts; q++) {
+      hl_status_t rc = hl_agg_spill_flush(pa->parts[q], err);
+      if (rc != HL_OK) return rc;
+    }
+  /* else (DISTINCT) each partition wrote files of its own, in its merge
+   * order: they wait in the operator's stack, partition 0's on top */
+  for (int q = pa->n_parts - 1; q >= 0 && a->sp; q--) {
     hl_status_t rc = hl_agg_spill_hand_over(pa->parts[q], a, err);
     if (rc != HL_OK) return rc;
   }
@@ -503,7 +512,10 @@ hl_status_t hl_agg_par_run(hl_agg_par_t *pa, agg_t *a, hl_error_t *err) {
 }
 
 hl_status_t hl_agg_par_set_spill(hl_agg_par_t *pa, agg_t *a, hl_spill_t *spill, hl_error_t *err) {
-  /* the result's partitions share the share; the operator replays the
+  /* the result's partitions share the share (writing into the operator's
+   * files when their merged states can be written too, else their own:
+   * a file then holds one partition's states in its merge order); the
+   * operator replays the
    * spilled partitions one at a time, with all of it; the unit tables of
    * workers whose merges are exact are handed over at an eighth of a
    * partition's share at most */
@@ -511,7 +523,8 @@ hl_status_t hl_agg_par_set_spill(hl_agg_par_t *pa, agg_t *a, hl_spill_t *spill, 
   hl_status_t rc = hl_agg_spill_states_init(a, spill, share, NULL, err);
   uint64_t part_share = share / (uint64_t)pa->n_parts;
   for (int q = 0; q < pa->n_parts && rc == HL_OK; q++)
-    rc = hl_agg_spill_states_init(pa->parts[q], spill, part_share, hl_agg_spill_layout(a), err);
+    rc = hl_agg_spill_states_init(pa->parts[q], spill, part_share,
+                                  hl_agg_spill_flushable(pa->plan) ? a : NULL, err);
   if (rc != HL_OK) return rc;
   if (!pa->ordered) {
     pa->unit_share = share / (8 * (uint64_t)pa->n * (AHEAD + 1));

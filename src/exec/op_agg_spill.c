@@ -42,6 +42,8 @@
 
 #include "util/mem.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { AGG_SPILL_LEVELS = 4 };
@@ -58,8 +60,13 @@ struct agg_spill {
   bool own_layout;
   hl_batch_t *out; /* state rows to write */
   hl_arena_t *rd;  /* decoded state rows */
-  int level;       /* of the table being filled: 0 the input, L a partition cut L times */
-  bool frozen;     /* new groups go to files[] */
+  /* the partitions of a parallel aggregation write into the operator's
+   * files (DEST; else itself), one thread at a time (DEST's MU) */
+  agg_spill_t *dest;
+  pthread_mutex_t mu;
+  bool has_mu;
+  int level;   /* of the table being filled: 0 the input, L a partition cut L times */
+  bool frozen; /* new groups go to files[] */
   hl_spill_file_t *files[HL_GRACE_PARTS];
   uint32_t *rows;   /* [HL_GRACE_PARTS][HL_BATCH_CAP]: a batch's rows per partition */
   uint32_t *n_rows; /* [HL_GRACE_PARTS] */
@@ -78,6 +85,11 @@ static uint64_t mix(uint64_t h) {
   h ^= h >> 33;
   h *= 0xc4ceb9fe1a85ec53ull;
   return h ^ (h >> 33);
+}
+
+/* The partition at LEVEL of a group whose key bytes hash to H. */
+static int level_part(uint64_t h, int level) {
+  return (int)(mix(h ^ (0x9e3779b97f4a7c15ull * (uint64_t)level)) % HL_GRACE_PARTS);
 }
 
 /* Why PLAN's aggregation cannot spill, NULL when it can. */
@@ -113,16 +125,19 @@ hl_status_t hl_op_agg_set_spill(hl_op_t *op, hl_spill_t *spill, hl_error_t *err)
   return HL_OK;
 }
 
-hl_status_t hl_agg_spill_states_init(agg_t *a, hl_spill_t *spill, uint64_t share,
-                                     agg_state_layout_t *layout, hl_error_t *err) {
+hl_status_t hl_agg_spill_states_init(agg_t *a, hl_spill_t *spill, uint64_t share, agg_t *dest,
+                                     hl_error_t *err) {
   agg_spill_t *sp = hl_calloc(1, sizeof(*sp));
   if (!sp) return hl_err_nomem(err);
   hl_buf_init(&sp->key);
   a->sp = sp;
   sp->spill = spill;
   sp->share = share;
-  sp->own_layout = !layout;
-  sp->layout = layout ? layout : hl_agg_state_layout(a->plan, err);
+  sp->dest = dest ? dest->sp : sp;
+  if (!dest) sp->has_mu = pthread_mutex_init(&sp->mu, NULL) == 0;
+  if (!dest && !sp->has_mu) return hl_err_nomem(err);
+  sp->own_layout = !dest;
+  sp->layout = dest ? dest->sp->layout : hl_agg_state_layout(a->plan, err);
   if (!sp->layout) return err->code;
   sp->n_cols = hl_agg_state_cols(sp->layout);
   sp->rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS * HL_BATCH_CAP);
@@ -132,8 +147,101 @@ hl_status_t hl_agg_spill_states_init(agg_t *a, hl_spill_t *spill, uint64_t share
   return HL_OK;
 }
 
-agg_state_layout_t *hl_agg_spill_layout(const agg_t *a) {
-  return a->sp ? a->sp->layout : NULL;
+bool hl_agg_spill_flushable(const hl_plan_t *plan) {
+  /* a DISTINCT aggregate's merged state keeps its value set in a map of
+   * the table, not in the state: only a unit's state can be written */
+  for (int k = 0; k < plan->n_aggs; k++)
+    if (plan->aggs[k].distinct && plan->aggs[k].kind != HL_AGG_COUNT_STAR) return false;
+  return true;
+}
+
+bool hl_agg_spill_any(const agg_t *a) {
+  for (int p = 0; p < HL_GRACE_PARTS; p++)
+    if (a->sp->files[p]) return true;
+  return false;
+}
+
+hl_status_t hl_agg_spill_flush(agg_t *t, hl_error_t *err) {
+  uint32_t *gs = hl_malloc(sizeof(uint32_t) * HL_BATCH_CAP);
+  if (!gs) return hl_err_nomem(err);
+  hl_status_t rc = HL_OK;
+  for (size_t g0 = 0; g0 < t->n_groups && rc == HL_OK; g0 += HL_BATCH_CAP) {
+    uint32_t n = (uint32_t)(t->n_groups - g0 < HL_BATCH_CAP ? t->n_groups - g0 : HL_BATCH_CAP);
+    for (uint32_t i = 0; i < n; i++)
+      gs[i] = (uint32_t)(g0 + i);
+    rc = hl_agg_spill_states(t, t, gs, n, err);
+  }
+  hl_free(gs);
+  if (rc == HL_OK) rc = hl_agg_table_reset(t, err);
+  return rc;
+}
+
+/* A group's place in a replayed partition's output, and its index. */
+typedef struct first_idx {
+  uint32_t parts; /* its partitions at the levels below */
+  uint64_t pos;   /* its first row */
+  size_t idx;
+} first_idx_t;
+
+static int cmp_first(const void *x, const void *y) {
+  const first_idx_t *a = x, *b = y;
+  if (a->parts != b->parts) return a->parts < b->parts ? -1 : 1;
+  return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Puts the groups of A (a replayed file of state rows) in the order they
+ * would come out if A had been cut at every level below (by partition at
+ * each deeper level, then first row): whether a replay is cut depends on
+ * the order threads wrote its states in, its output order does not --
+ * the same at every thread count and in every run. */
+static hl_status_t order_by_first(agg_t *a, hl_error_t *err) {
+  size_t n = a->n_groups, ng = (size_t)a->plan->n_group, na = (size_t)a->plan->n_aggs;
+  if (n < 2) return HL_OK;
+  first_idx_t *order = hl_malloc(sizeof(first_idx_t) * n);
+  hl_value_t *gv = hl_malloc(sizeof(hl_value_t) * n * ng + 1);
+  agg_state_t *st = hl_malloc(sizeof(agg_state_t) * n * na + 1);
+  uint64_t *fp = hl_malloc(sizeof(uint64_t) * n);
+  if (!order || !gv || !st || !fp) {
+    hl_free(order);
+    hl_free(gv);
+    hl_free(st);
+    hl_free(fp);
+    return hl_err_nomem(err);
+  }
+  for (size_t i = 0; i < n; i++) {
+    uint32_t parts = 0;
+    hl_buf_reset(&a->sp->key);
+    for (size_t c = 0; c < ng; c++)
+      hl_value_key_append(&a->sp->key, a->plan->group_exprs[c]->type, &a->group_vals[i * ng + c]);
+    uint64_t h = hl_hash_bytes(a->sp->key.data ? a->sp->key.data : "", a->sp->key.len);
+    for (int l = a->sp->level + 1; l < AGG_SPILL_LEVELS; l++)
+      parts = parts * HL_GRACE_PARTS + (uint32_t)level_part(h, l);
+    order[i] = (first_idx_t){parts, a->first_pos[i], i};
+  }
+  if (a->sp->key.oom) {
+    hl_free(order);
+    hl_free(gv);
+    hl_free(st);
+    hl_free(fp);
+    return hl_err_nomem(err);
+  }
+  qsort(order, n, sizeof *order, cmp_first);
+  for (size_t k = 0; k < n; k++) {
+    size_t i = order[k].idx;
+    memcpy(&gv[k * ng], &a->group_vals[i * ng], sizeof(hl_value_t) * ng);
+    memcpy(&st[k * na], &a->states[i * na], sizeof(agg_state_t) * na);
+    fp[k] = a->first_pos[i];
+  }
+  hl_free(order);
+  hl_free(a->group_vals);
+  hl_free(a->states);
+  hl_free(a->first_pos);
+  /* the maps still name the old numbers: the table is only read from here */
+  a->group_vals = gv;
+  a->states = st;
+  a->first_pos = fp;
+  a->cap_groups = n;
+  return HL_OK;
 }
 
 void hl_agg_spill_free(agg_spill_t *sp) {
@@ -147,6 +255,7 @@ void hl_agg_spill_free(agg_spill_t *sp) {
   hl_free(sp->cut_sel);
   hl_free(sp->n_rows);
   hl_free(sp->types);
+  if (sp->has_mu) pthread_mutex_destroy(&sp->mu);
   if (sp->own_layout) hl_agg_state_layout_free(sp->layout);
   hl_batch_destroy(sp->out);
   hl_arena_destroy(sp->rd);
@@ -165,9 +274,7 @@ static int part_of(agg_spill_t *sp, int level, const hl_vec_t *gvecs, int ng, ui
     hl_vec_get_value(&gvecs[g], r, &v);
     hl_value_key_append(&sp->key, gvecs[g].type, &v);
   }
-  uint64_t seed = 0x9e3779b97f4a7c15ull * (uint64_t)level;
-  return (int)(mix(hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len) ^ seed) %
-               HL_GRACE_PARTS);
+  return level_part(hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len), level);
 }
 
 /* Remembers the child's column types (the spilled rows' layout). */
@@ -233,7 +340,18 @@ hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, ui
     sp->rows[(size_t)q * HL_BATCH_CAP + sp->n_rows[q]++] = i;
   }
   if (sp->key.oom) return hl_err_nomem(err);
-  return write_parts(sp, sp->out, err);
+  agg_spill_t *dest = sp->dest;
+  /* the rows per partition are SP's, the files DEST's */
+  for (int q = 0; q < HL_GRACE_PARTS && rc == HL_OK; q++) {
+    if (!sp->n_rows[q]) continue;
+    pthread_mutex_lock(&dest->mu);
+    if (!dest->files[q]) rc = hl_spill_file_create(sp->spill, &dest->files[q], err);
+    if (rc == HL_OK)
+      rc = hl_spill_write(dest->files[q], sp->out, sp->rows + (size_t)q * HL_BATCH_CAP,
+                          sp->n_rows[q], err);
+    pthread_mutex_unlock(&dest->mu);
+  }
+  return rc;
 }
 
 hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **bp, hl_batch_t *view,
@@ -305,7 +423,7 @@ hl_status_t hl_agg_spill_end(agg_t *a, hl_error_t *err) {
 
 hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err) {
   agg_spill_t *sp = to->sp, *fs = from->sp;
-  if (!fs || !fs->frozen) return HL_OK;
+  if (!fs) return HL_OK;
   fs->frozen = false;
   /* pushed last partition first: partition 0 comes out next */
   for (int p = HL_GRACE_PARTS - 1; p >= 0; p--) {
@@ -358,7 +476,15 @@ hl_status_t hl_agg_spill_next(agg_t *a, bool *more, hl_error_t *err) {
     if (rc == HL_OK) rc = hl_agg_merge(a, &units, NULL, units.n_groups, a->scratch, err);
   }
   hl_spill_file_close(next.f);
+  /* a replay that spilled again writes its groups after the others, so
+   * that each file deeper holds every group of its hash (the same set
+   * whatever the threads did), or emits them in first-row order */
+  if (rc == HL_OK && sp->layout && hl_agg_spill_any(a) && hl_agg_spill_flushable(a->plan))
+    rc = hl_agg_spill_flush(a, err);
+  else if (rc == HL_OK && sp->layout)
+    rc = order_by_first(a, err);
   if (rc == HL_OK) rc = hl_agg_spill_end(a, err);
+  a->consumed = true; /* a flush empties the table, which is no new input */
   if (rc == HL_OK) *more = true;
   return rc;
 }

@@ -226,5 +226,7 @@ void hl_agg_par_free(hl_agg_par_t *par);
 /* Lets the parallel aggregation of operator A spill to SPILL (partitions
  * of the result frozen past their share, op_agg_spill.c).  HL_NOMEM. */
 hl_status_t hl_agg_par_set_spill(hl_agg_par_t *par, agg_t *a, hl_spill_t *spill, hl_error_t *err);
+/* Names every table of PAR WHAT in the 53200 of its budget. */
+void hl_agg_par_set_what(hl_agg_par_t *par, const char *what);
 
 #endif

@@ -511,6 +511,14 @@ hl_status_t hl_agg_par_run(hl_agg_par_t *pa, agg_t *a, hl_error_t *err) {
   return gather(pa, a, err);
 }
 
+void hl_agg_par_set_what(hl_agg_par_t *pa, const char *what) {
+  for (int i = 0; i < pa->n; i++)
+    for (int k = 0; k <= AHEAD; k++)
+      pa->w[i].pool[k].t->what = what;
+  for (int q = 0; q < pa->n_parts; q++)
+    pa->parts[q]->what = what;
+}
+
 hl_status_t hl_agg_par_set_spill(hl_agg_par_t *pa, agg_t *a, hl_spill_t *spill, hl_error_t *err) {
   /* the result's partitions share the share (writing into the operator's
    * files when their merged states can be written too, else their own:

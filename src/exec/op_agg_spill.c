@@ -113,6 +113,7 @@ hl_status_t hl_op_agg_set_spill(hl_op_t *op, hl_spill_t *spill, hl_error_t *err)
   const char *why = no_spill_reason(a->plan);
   if (why) {
     a->what = why;
+    if (a->par) hl_agg_par_set_what(a->par, why);
     return HL_OK;
   }
   if (a->par) return hl_agg_par_set_spill(a->par, a, spill, err);

@@ -39,13 +39,12 @@
  * ordinal, row), the order one thread meets them in.  Each worker has one
  * scratch arena, lent to its tables and used by its merges.
  *
- * Spilling (not done here): the partitions are the unit of a spill -- a
- * partition whose table outgrows its share of the memory limit can write
- * its groups (values and states) to a spill file and merge further units'
- * groups of that partition into a fresh table, the runs merged partition
- * by partition at the end (the merge of states is hl_agg_merge's, in unit
- * order within a partition; a spilling aggregation would use several
- * partitions at one thread too, which changes no answer).
+ * Spilling (op_agg_spill.c): a partition whose table passes its share of
+ * the memory limit freezes; the units' states of groups it does not hold
+ * go, in its merge order, to the operator's spill files (or its own when a
+ * DISTINCT aggregate keeps merged states from being written), which the
+ * operator merges after the groups in memory.  A worker whose merges are
+ * exact hands its one table over whenever it passes a share of its own.
  */
 #include "exec/op_agg_int.h"
 

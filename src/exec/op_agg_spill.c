@@ -141,11 +141,7 @@ hl_status_t hl_agg_spill_states_init(agg_t *a, hl_spill_t *spill, uint64_t share
   sp->layout = dest ? dest->sp->layout : hl_agg_state_layout(a->plan, err);
   if (!sp->layout) return err->code;
   sp->n_cols = hl_agg_state_cols(sp->layout);
-  sp->rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS * HL_BATCH_CAP);
-  sp->n_rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS);
-  sp->out = hl_batch_create(sp->n_cols, hl_agg_state_types(sp->layout));
-  if (!sp->rows || !sp->n_rows || !sp->out) return hl_err_nomem(err);
-  return HL_OK;
+  return HL_OK; /* the buffers of writing come with the first spill */
 }
 
 bool hl_agg_spill_flushable(const hl_plan_t *plan) {
@@ -332,6 +328,16 @@ static hl_status_t write_parts(agg_spill_t *sp, const hl_batch_t *b, hl_error_t 
 hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, uint32_t n,
                                 hl_error_t *err) {
   agg_spill_t *sp = d->sp;
+  if (!sp->out) {
+    sp->rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS * HL_BATCH_CAP);
+    sp->n_rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS);
+    sp->out = hl_batch_create(sp->n_cols, hl_agg_state_types(sp->layout));
+    if (!sp->rows || !sp->n_rows || !sp->out) {
+      hl_batch_destroy(sp->out);
+      sp->out = NULL;
+      return hl_err_nomem(err);
+    }
+  }
   hl_status_t rc = hl_agg_state_encode(p, gs, n, sp->out, err);
   if (rc != HL_OK) return rc;
   int ng = d->plan->n_group;

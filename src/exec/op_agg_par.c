@@ -363,9 +363,15 @@ static hl_status_t worker_read(pworker_t *w) {
     /* exact merges, one table for all the worker's units: past its share
      * it goes to the merge now, as if its units ended here (any split of
      * exact states merges to the same answer) */
-    if (!pa->ordered && pa->unit_share && t->charged >= pa->unit_share &&
-        (rc = submit(w, &w->err)) != HL_OK)
-      break;
+    if (!pa->ordered && pa->unit_share && t->charged >= pa->unit_share) {
+      if ((rc = submit(w, &w->err)) != HL_OK) break;
+      /* and merged now, so that few such tables wait: the partitions
+       * spill, unit tables cannot */
+      pthread_mutex_lock(&pa->mu);
+      while (!atomic_load(&pa->failed) && merge_some(pa, w)) {
+      }
+      pthread_mutex_unlock(&pa->mu);
+    }
   }
   if (rc == HL_OK && w->cur && w->cur->t->n_groups && !atomic_load(&pa->failed))
     rc = submit(w, &w->err);
@@ -536,6 +542,10 @@ hl_status_t hl_agg_par_set_spill(hl_agg_par_t *pa, agg_t *a, hl_spill_t *spill, 
   if (!pa->ordered) {
     pa->unit_share = share / (8 * (uint64_t)pa->n * (AHEAD + 1));
     if (pa->unit_share < 64 * 1024) pa->unit_share = 64 * 1024;
+    for (int i = 0; i < pa->n; i++)
+      for (int k = 0; k <= AHEAD; k++)
+        pa->w[i].pool[k].t->what = "the aggregation (a thread's groups of one input batch, "
+                                   "which do not spill)";
   }
   /* a unit's table in unit order cannot be cut: its states merge as one */
   for (int i = 0; pa->ordered && i < pa->n; i++)

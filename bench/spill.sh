@@ -1,8 +1,11 @@
 #!/bin/sh
 # spill.sh [HIVELITE] -- issue 18's spilling benchmark: under a memory
 # limit (BENCH_LIMIT, default 256MB) an ORDER BY of every row of lineitem
-# (20,000,000 x BENCH_SCALE rows of bench/gen.mjs) and a join of lineitem
-# with itself (its build side is all of lineitem, far more than the limit),
+# (20,000,000 x BENCH_SCALE rows of bench/gen.mjs), a join of lineitem
+# with itself (its build side is all of lineitem, far more than the limit)
+# and a GROUP BY of its 20,000,000 distinct (l_orderkey, l_linenumber),
+# reduced to a checksum (BENCH_QUERIES: which of "sort join group" to run,
+# default all),
 # by hivelite (hivelite.memory_limit, spilling to WAREHOUSE/.hivelite/tmp)
 # and by DuckDB (memory_limit and temp_directory, through bench/duck.mjs),
 # alternating, BENCH_RUNS times each (default 1).  Prints per query and
@@ -21,6 +24,7 @@ scale=${BENCH_SCALE:-1}
 data=${BENCH_DATA:-$here/data/scale-$scale}
 limit=${BENCH_LIMIT:-256MB}
 runs=${BENCH_RUNS:-1}
+queries=${BENCH_QUERIES:-sort join group}
 threads=$(nproc)
 [ -d "$here/node_modules/@duckdb" ] || (cd "$here" && npm ci --no-audit --no-fund >/dev/null)
 if [ ! -f "$data/gen.json" ]; then
@@ -46,6 +50,23 @@ join_sql="SELECT count(*) AS n, sum(pk) AS sum_partkey, sum(sk) AS sum_suppkey, 
   FROM (SELECT a.l_partkey AS pk, b.l_suppkey AS sk, b.l_comment AS c
         FROM lineitem a JOIN lineitem b
         ON a.l_orderkey = b.l_orderkey AND a.l_linenumber = b.l_linenumber) q"
+# 20M groups (the key is unique), each with a decimal sum, a count and a
+# decimal max; the outer query folds them into exact integers both engines
+# print alike
+group_sql="SELECT count(*) AS n, CAST(sum(q) * 100 AS BIGINT) AS sum_q, sum(c) AS sum_c,
+  CAST(sum(mx) * 100 AS BIGINT) AS sum_max, sum(ok * 8 + ln) AS keys
+  FROM (SELECT l_orderkey AS ok, l_linenumber AS ln, sum(l_quantity) AS q, count(*) AS c,
+        max(l_extendedprice) AS mx FROM lineitem GROUP BY l_orderkey, l_linenumber) t"
+
+# same_answer NAME HL_CSV DUCK_JSON: the one row of both equal
+same_answer() {
+  node -e '
+    const fs = require("fs");
+    const h = fs.readFileSync(process.argv[1], "utf8").trim().split("\n")[1];
+    const d = JSON.parse(fs.readFileSync(process.argv[2], "utf8")).rows[0].join(",");
+    if (h !== d) { console.log(process.argv[3] + " answers differ: " + h + " / " + d); process.exit(1); }
+    console.log(process.argv[3].padEnd(6) + " same answer " + h);' "$2" "$3" "$1"
+}
 
 # hl_run NAME SQL OUT: hivelite, timed; rows to OUT
 hl_run() {
@@ -67,18 +88,22 @@ duck_run() {
 echo "memory limit $limit, $threads threads, lineitem at scale $scale"
 r=0
 while [ $r -lt "$runs" ]; do
-  hl_run sort "$sort_sql" "$work/hl-sort.csv"
-  duck_run sort "COPY ($sort_sql) TO '$work/duck-sort.csv' (HEADER false)" "$work/duck-sort.json"
-  tail -n +2 "$work/hl-sort.csv" | cmp - "$work/duck-sort.csv"
-  echo "sort   same $(wc -l < "$work/duck-sort.csv") rows"
-  rm -f "$work/hl-sort.csv" "$work/duck-sort.csv"
-  hl_run join "$join_sql" "$work/hl-join.csv"
-  duck_run join "$join_sql" "$work/duck-join.json"
-  node -e '
-    const fs = require("fs");
-    const h = fs.readFileSync(process.argv[1], "utf8").trim().split("\n")[1];
-    const d = JSON.parse(fs.readFileSync(process.argv[2], "utf8")).rows[0].join(",");
-    if (h !== d) { console.log("join answers differ: " + h + " / " + d); process.exit(1); }
-    console.log("join   same answer " + h);' "$work/hl-join.csv" "$work/duck-join.json"
+  case " $queries " in *" sort "*)
+    hl_run sort "$sort_sql" "$work/hl-sort.csv"
+    duck_run sort "COPY ($sort_sql) TO '$work/duck-sort.csv' (HEADER false)" "$work/duck-sort.json"
+    tail -n +2 "$work/hl-sort.csv" | cmp - "$work/duck-sort.csv"
+    echo "sort   same $(wc -l < "$work/duck-sort.csv") rows"
+    rm -f "$work/hl-sort.csv" "$work/duck-sort.csv" ;;
+  esac
+  case " $queries " in *" join "*)
+    hl_run join "$join_sql" "$work/hl-join.csv"
+    duck_run join "$join_sql" "$work/duck-join.json"
+    same_answer join "$work/hl-join.csv" "$work/duck-join.json" ;;
+  esac
+  case " $queries " in *" group "*)
+    hl_run group "$group_sql" "$work/hl-group.csv"
+    duck_run group "$group_sql" "$work/duck-group.json"
+    same_answer group "$work/hl-group.csv" "$work/duck-group.json" ;;
+  esac
   r=$((r + 1))
 done

@@ -162,6 +162,32 @@ static hl_status_t group_id(agg_t *a, const hl_vec_t *gvecs, uint32_t r, hl_valu
   return inserted ? add_group(a, vals, err) : HL_OK;
 }
 
+bool hl_agg_group_known(agg_t *a, const hl_vec_t *gvecs, uint32_t r) {
+  int ng = a->plan->n_group;
+  uint64_t id;
+  if (a->int_key) {
+    if (hl_vec_is_null(&gvecs[0], r)) return a->null_id >= 0;
+    return hl_imap_get(&a->ikeys, HL_VEC_I64(&gvecs[0])[r]) != 0;
+  }
+  int64_t packed;
+  if (a->str_keys && pack_str_key(gvecs, ng, r, &packed))
+    return hl_imap_get(&a->ikeys, packed) != 0;
+  if (a->str_keys && ng == 1) {
+    const hl_str_t *v = &HL_VEC_STR(&gvecs[0])[r];
+    return hl_map_get(a->groups, v->ptr, v->len, &id) == 1;
+  }
+  hl_buf_reset(&a->key);
+  for (int g = 0; g < ng; g++) {
+    hl_value_t v;
+    hl_vec_get_value(&gvecs[g], r, &v);
+    hl_value_key_append(&a->key, gvecs[g].type, &v);
+  }
+  /* no memory for the key: the row is taken as known, which only keeps
+   * it in memory (the budget then says so) */
+  if (a->key.oom) return true;
+  return hl_map_get(a->groups, a->key.data ? a->key.data : "", a->key.len, &id) == 1;
+}
+
 static void sketch_insert(agg_state_t *st, uint64_t h) {
   uint32_t mask = st->cap_hashes - 1;
   for (uint32_t i = (uint32_t)h & mask;; i = (i + 1) & mask) {
@@ -880,7 +906,15 @@ hl_status_t hl_agg_consume_batch(agg_t *a, const hl_batch_t *b, agg_bufs_t *bufs
     if (plan->aggs[k].arg2 &&
         (rc = hl_expr_eval(plan->aggs[k].arg2, b, &avecs2[k], a->scratch, err)) != HL_OK)
       return rc;
-  rc = hl_budget_track(a->budget, &a->charged, held_bytes(a, ng, na), "the aggregation", err);
+  uint64_t held = held_bytes(a, ng, na);
+  hl_batch_t view;
+  if (a->sp) { /* past its share: the rows of groups not in memory go to spill files */
+    uint32_t cut;
+    if ((rc = hl_agg_spill_split(a, &b, &view, gvecs, held, &cut, err)) != HL_OK) return rc;
+    if (cut) return hl_agg_spill_cut(a, b, cut, bufs, err);
+    if (hl_batch_live(b) == 0) return HL_OK;
+  }
+  rc = hl_budget_track(a->budget, &a->charged, held, a->what, err);
   if (rc != HL_OK) return rc;
   /* ungrouped aggregates over numbers and strings: tight loops over
    * the vectors instead of one update per value */
@@ -1389,9 +1423,20 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
       }
     }
     if (rc != HL_OK) return hl_err_nomem(err);
+    /* a spilling table (op_agg_spill.c) freezes at FREEZE_AT: the states
+     * of groups it does not hold then go to its spill files, in order */
+    uint32_t freeze_at = d->sp && ng > 0 ? hl_agg_spill_freeze_at(d, n, held_bytes(d, ng, na)) : n;
+    uint32_t *spilled = freeze_at < n ? hl_arena_alloc(scratch, sizeof(uint32_t) * n) : NULL,
+             n_spilled = 0;
+    if (freeze_at < n && !spilled) return hl_err_nomem(err);
     for (uint32_t r = 0; r < n && rc == HL_OK; r++) {
       size_t g = groups ? groups[i0 + r] : i0 + r, before = d->n_groups;
       uint64_t id = 0;
+      if (r == freeze_at) hl_agg_spill_freeze(d);
+      if (r >= freeze_at && !hl_agg_group_known(d, gvecs, r)) {
+        spilled[n_spilled++] = (uint32_t)g;
+        continue;
+      }
       if (ng > 0)
         rc = group_id(d, gvecs, r, vals, &id, err);
       else if (d->n_groups == 0)
@@ -1402,8 +1447,9 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
         rc = merge_state(d, k, &d->states[id * (size_t)na + (size_t)k], (size_t)id,
                          &p->states[g * (size_t)na + (size_t)k], err);
     }
+    if (rc == HL_OK && n_spilled) rc = hl_agg_spill_states(d, p, spilled, n_spilled, err);
     if (rc == HL_OK)
-      rc = hl_budget_track(d->budget, &d->charged, held_bytes(d, ng, na), "the aggregation", err);
+      rc = hl_budget_track(d->budget, &d->charged, held_bytes(d, ng, na), d->what, err);
   }
   return rc;
 }
@@ -1417,10 +1463,19 @@ static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
   if (!a->consumed) {
     a->consumed = true;
     hl_status_t rc = a->par ? hl_agg_par_run(a->par, a, err) : consume_input(a, err);
+    if (rc == HL_OK && a->sp) rc = hl_agg_spill_end(a, err);
     if (rc == HL_OK) rc = consume_finish(a, err);
     if (rc != HL_OK) return rc;
   }
-  while (a->emitted < a->n_groups) {
+  for (;;) {
+    /* the groups in memory, then each spilled partition's (op_agg_spill.c) */
+    while (a->emitted == a->n_groups && a->sp) {
+      bool more;
+      hl_status_t rc = hl_agg_spill_next(a, &more, err);
+      if (rc != HL_OK) return rc;
+      if (!more) return HL_OK;
+    }
+    if (a->emitted == a->n_groups) return HL_OK;
     if (hl_batch_reset(a->out) != HL_OK) return hl_err_nomem(err);
     size_t n = a->n_groups - a->emitted;
     if (n > HL_BATCH_CAP) n = HL_BATCH_CAP;
@@ -1450,7 +1505,6 @@ static hl_status_t agg_next(hl_op_t *op, hl_batch_t **out, hl_error_t *err) {
     *out = a->out;
     return HL_OK;
   }
-  return HL_OK;
 }
 
 /* The groups' tables, maps and arenas, not the struct (in the operator's
@@ -1491,6 +1545,8 @@ void hl_agg_table_free(agg_t *a) {
   if (!a) return;
   if (a->par) hl_agg_par_free(a->par);
   a->par = NULL;
+  hl_agg_spill_free(a->sp);
+  a->sp = NULL;
   free_groups(a);
   if (a->child) a->child->close(a->child);
   a->child = NULL;
@@ -1523,6 +1579,7 @@ agg_t *hl_agg_table_new(const hl_plan_t *plan, hl_budget_t *budget, bool output,
   a->op.close = agg_close;
   a->budget = budget;
   a->plan = plan;
+  a->what = "the aggregation";
   hl_buf_init(&a->key);
   int n_out = plan->n_group + plan->n_aggs;
   a->out_types = hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(n_out + 1));

@@ -67,6 +67,8 @@ typedef struct agg_state {
 } agg_state_t;
 
 typedef struct hl_agg_par hl_agg_par_t;
+typedef struct agg_spill agg_spill_t;
+typedef struct agg_state_layout agg_state_layout_t;
 
 typedef struct agg {
   hl_op_t op;
@@ -111,6 +113,8 @@ typedef struct agg {
   uint64_t cur_pos;    /* position of the row being grouped */
   int cur_set;         /* the grouping set of the row being grouped (grouping()) */
   hl_agg_par_t *par;   /* the operator of a parallel aggregation: its driver */
+  agg_spill_t *sp;     /* where its rows may spill (op_agg_spill.c); NULL: nowhere */
+  const char *what;    /* names the aggregation in the 53200 of its budget */
 } agg_t;
 
 /* Vectors one table evaluates a batch into (hl_agg_bufs_init). */
@@ -149,6 +153,70 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
  * and decimal sums, min/max of integers, decimals and strings): then a
  * thread may aggregate all its units into one table. */
 bool hl_agg_merge_exact(const hl_plan_t *plan);
+
+/* Whether row R's group (values in GVECS) is one of A's.  Not for
+ * grouping sets. */
+bool hl_agg_group_known(agg_t *a, const hl_vec_t *gvecs, uint32_t r);
+
+/* ---- spilling (op_agg_spill.c) */
+/* Once A's table (HELD bytes) may pass its share of the memory limit, the
+ * rows of *B (group values in GVECS) whose group is not in memory are
+ * written to spill files, and *B becomes VIEW: the other rows; or *CUT > 0:
+ * the first *CUT rows fit before the freeze (hl_agg_spill_cut).  HL_NOMEM, 53100,
+ * 58030. */
+hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **b, hl_batch_t *view,
+                               const hl_vec_t *gvecs, uint64_t held, uint32_t *cut,
+                               hl_error_t *err);
+/* When hl_agg_spill_split set *CUT: aggregates the first CUT live rows of
+ * B, freezes the table, then the rest. */
+hl_status_t hl_agg_spill_cut(agg_t *a, const hl_batch_t *b, uint32_t cut, agg_bufs_t *bufs,
+                             hl_error_t *err);
+/* A's input has ended: its spill files wait for their turn. */
+hl_status_t hl_agg_spill_end(agg_t *a, hl_error_t *err);
+/* A's groups are all out: A becomes the aggregation of the next spilled
+ * partition (*MORE), or there is none left (!*MORE). */
+hl_status_t hl_agg_spill_next(agg_t *a, bool *more, hl_error_t *err);
+void hl_agg_spill_free(agg_spill_t *sp);
+/* Of N rows (or merged groups) to come, how many fit before A's table
+ * passes its share: N when all do (or it may not spill deeper), 0 when
+ * frozen. */
+uint32_t hl_agg_spill_freeze_at(agg_t *a, uint32_t n, uint64_t held);
+/* Freezes A's table (unless at its deepest level): new groups spill. */
+void hl_agg_spill_freeze(agg_t *a);
+/* The parallel aggregation's tables (op_agg_par.c): A (a partition of the
+ * result, or the operator, which replays: DEST NULL) spills states past
+ * SHARE bytes into DEST's spill files (thread-safe).  HL_NOMEM. */
+hl_status_t hl_agg_spill_states_init(agg_t *a, hl_spill_t *spill, uint64_t share, agg_t *dest,
+                                     hl_error_t *err);
+/* Whether A (a DEST) has spill files. */
+bool hl_agg_spill_any(const agg_t *a);
+/* Whether a merged table of PLAN can be written as state rows (no
+ * DISTINCT). */
+bool hl_agg_spill_flushable(const hl_plan_t *plan);
+/* Writes all of T's groups to its DEST's files and empties T.  HL_NOMEM,
+ * 53100, 58030. */
+hl_status_t hl_agg_spill_flush(agg_t *t, hl_error_t *err);
+/* In hl_agg_merge into a frozen D: the states of P's groups GS[0..n),
+ * which D does not hold, go to D's spill files. */
+hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, uint32_t n,
+                                hl_error_t *err);
+/* FROM's spill files (a table whose merges are over) wait in TO's stack. */
+hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err);
+
+/* ---- state rows (op_agg_state.c) */
+agg_state_layout_t *hl_agg_state_layout(const hl_plan_t *plan, hl_error_t *err);
+void hl_agg_state_layout_free(agg_state_layout_t *l);
+int hl_agg_state_cols(const agg_state_layout_t *l);
+const hl_type_t *const *hl_agg_state_types(const agg_state_layout_t *l);
+/* Rows 0..n of OUT (reset here): the groups GS[0..n) of P with their
+ * states.  HL_NOMEM. */
+hl_status_t hl_agg_state_encode(const agg_t *p, const uint32_t *gs, uint32_t n, hl_batch_t *out,
+                                hl_error_t *err);
+/* T (zeroed by the caller) becomes a read-only table of IN's state rows
+ * (arrays in ARENA, values borrowed from IN), a source for hl_agg_merge.
+ * XX001 when a row is damaged; HL_NOMEM. */
+hl_status_t hl_agg_state_decode(const hl_plan_t *plan, const hl_batch_t *in, hl_arena_t *arena,
+                                agg_t *t, hl_error_t *err);
 
 /* percentile_cont / percentile_disc of the state's kept values
  * (op_agg_pct.c): sorts them in place; an array of percentiles in ARENA.
@@ -210,5 +278,10 @@ int64_t hl_agg_grouping_final(const hl_plan_t *plan, const hl_agg_t *ag, const a
  * groups; frees what it holds. */
 hl_status_t hl_agg_par_run(hl_agg_par_t *par, agg_t *a, hl_error_t *err);
 void hl_agg_par_free(hl_agg_par_t *par);
+/* Lets the parallel aggregation of operator A spill to SPILL (partitions
+ * of the result frozen past their share, op_agg_spill.c).  HL_NOMEM. */
+hl_status_t hl_agg_par_set_spill(hl_agg_par_t *par, agg_t *a, hl_spill_t *spill, hl_error_t *err);
+/* Names every table of PAR WHAT in the 53200 of its budget. */
+void hl_agg_par_set_what(hl_agg_par_t *par, const char *what);
 
 #endif

@@ -39,13 +39,12 @@
  * ordinal, row), the order one thread meets them in.  Each worker has one
  * scratch arena, lent to its tables and used by its merges.
  *
- * Spilling (not done here): the partitions are the unit of a spill -- a
- * partition whose table outgrows its share of the memory limit can write
- * its groups (values and states) to a spill file and merge further units'
- * groups of that partition into a fresh table, the runs merged partition
- * by partition at the end (the merge of states is hl_agg_merge's, in unit
- * order within a partition; a spilling aggregation would use several
- * partitions at one thread too, which changes no answer).
+ * Spilling (op_agg_spill.c): a partition whose table passes its share of
+ * the memory limit freezes; the units' states of groups it does not hold
+ * go, in its merge order, to the operator's spill files (or its own when a
+ * DISTINCT aggregate keeps merged states from being written), which the
+ * operator merges after the groups in memory.  A worker whose merges are
+ * exact hands its one table over whenever it passes a share of its own.
  */
 #include "exec/op_agg_int.h"
 
@@ -113,6 +112,7 @@ struct hl_agg_par {
   hl_status_t (*prepare)(hl_op_t *, hl_error_t *);
   hl_op_t *prepare_op;
   bool sync_ready;
+  uint64_t unit_share; /* spilling: bytes a worker's exact table may hold (0: no limit) */
 };
 
 static void wake(hl_agg_par_t *pa) {
@@ -180,6 +180,14 @@ static bool adopt(hl_agg_par_t *pa, unit_t *u) {
   /* the scratch stays with the unit's slot: the pointers move, not the memory */
   u->t->scratch = pa->parts[0]->scratch;
   pa->parts[0]->scratch = NULL;
+  /* and so do a partition's spilling and budget name (an empty partition
+   * holds no spill file yet) */
+  agg_spill_t *sp = u->t->sp;
+  const char *what = u->t->what;
+  u->t->sp = pa->parts[0]->sp;
+  u->t->what = pa->parts[0]->what;
+  pa->parts[0]->sp = sp;
+  pa->parts[0]->what = what;
   pa->parts[0]->unit_items = false;
   u->t->unit_items = true;
   return true;
@@ -352,6 +360,18 @@ static hl_status_t worker_read(pworker_t *w) {
     t->pos_base = ((uint64_t)u << 40) + w->unit_rows;
     w->unit_rows += b->n_rows;
     if ((rc = hl_agg_consume_batch(t, b, &w->bufs, &w->err)) != HL_OK) break;
+    /* exact merges, one table for all the worker's units: past its share
+     * it goes to the merge now, as if its units ended here (any split of
+     * exact states merges to the same answer) */
+    if (!pa->ordered && pa->unit_share && t->charged >= pa->unit_share) {
+      if ((rc = submit(w, &w->err)) != HL_OK) break;
+      /* and merged now, so that few such tables wait: the partitions
+       * spill, unit tables cannot */
+      pthread_mutex_lock(&pa->mu);
+      while (!atomic_load(&pa->failed) && merge_some(pa, w)) {
+      }
+      pthread_mutex_unlock(&pa->mu);
+    }
   }
   if (rc == HL_OK && w->cur && w->cur->t->n_groups && !atomic_load(&pa->failed))
     rc = submit(w, &w->err);
@@ -478,7 +498,62 @@ hl_status_t hl_agg_par_run(hl_agg_par_t *pa, agg_t *a, hl_error_t *err) {
     hl_err_move(err, &pa->err);
     return pa->rc;
   }
+  /* partitions that spilled wrote into the operator's files: then the
+   * groups in memory go there too (when their states can), so that each
+   * file holds every group of its hash whatever the number of threads or
+   * their schedule, and the operator replays the files (op_agg_spill.c) */
+  if (a->sp && hl_agg_spill_any(a) && hl_agg_spill_flushable(pa->plan))
+    for (int q = 0; q < pa->n_parts; q++) {
+      hl_status_t rc = hl_agg_spill_flush(pa->parts[q], err);
+      if (rc != HL_OK) return rc;
+    }
+  /* else (DISTINCT) each partition wrote files of its own, in its merge
+   * order: they wait in the operator's stack, partition 0's on top */
+  for (int q = pa->n_parts - 1; q >= 0 && a->sp; q--) {
+    hl_status_t rc = hl_agg_spill_hand_over(pa->parts[q], a, err);
+    if (rc != HL_OK) return rc;
+  }
   return gather(pa, a, err);
+}
+
+void hl_agg_par_set_what(hl_agg_par_t *pa, const char *what) {
+  for (int i = 0; i < pa->n; i++)
+    for (int k = 0; k <= AHEAD; k++)
+      pa->w[i].pool[k].t->what = what;
+  for (int q = 0; q < pa->n_parts; q++)
+    pa->parts[q]->what = what;
+}
+
+hl_status_t hl_agg_par_set_spill(hl_agg_par_t *pa, agg_t *a, hl_spill_t *spill, hl_error_t *err) {
+  /* the result's partitions share the share (writing into the operator's
+   * files when their merged states can be written too, else their own:
+   * a file then holds one partition's states in its merge order); the
+   * operator replays the
+   * spilled partitions one at a time, with all of it; the unit tables of
+   * workers whose merges are exact are handed over at an eighth of a
+   * partition's share at most */
+  uint64_t share = hl_spill_share(spill);
+  hl_status_t rc = hl_agg_spill_states_init(a, spill, share, NULL, err);
+  uint64_t part_share = share / (uint64_t)pa->n_parts;
+  for (int q = 0; q < pa->n_parts && rc == HL_OK; q++)
+    rc = hl_agg_spill_states_init(pa->parts[q], spill, part_share,
+                                  hl_agg_spill_flushable(pa->plan) ? a : NULL, err);
+  if (rc != HL_OK) return rc;
+  if (!pa->ordered) {
+    pa->unit_share = share / (8 * (uint64_t)pa->n * (AHEAD + 1));
+    if (pa->unit_share < 64 * 1024) pa->unit_share = 64 * 1024;
+    for (int i = 0; i < pa->n; i++)
+      for (int k = 0; k <= AHEAD; k++)
+        pa->w[i].pool[k].t->what = "the aggregation (a thread's groups of one input batch, "
+                                   "which do not spill)";
+  }
+  /* a unit's table in unit order cannot be cut: its states merge as one */
+  for (int i = 0; pa->ordered && i < pa->n; i++)
+    for (int k = 0; k <= AHEAD; k++)
+      pa->w[i].pool[k].t->what =
+          "the aggregation (the groups of one unit of work -- a file or row group -- which do not "
+          "spill)";
+  return HL_OK;
 }
 
 void hl_agg_par_free(hl_agg_par_t *pa) {

@@ -605,6 +605,10 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
       (plan->from->kind == HL_REL_SCAN || parallel_join(plan->from))) {
     hl_op_t *owner = NULL;
     if (!(par = build_parallel_agg(s, plan, threads, &owner, arena, err))) return err->code;
+    if (hl_op_agg_set_spill(par, s->spill, err) != HL_OK) {
+      par->close(par);
+      return err->code;
+    }
     if (owner && s->spill) {
       hl_op_join_set_refuse(owner, hl_spill_share(s->spill));
       if (hl_op_join_build(owner, err) != HL_OK) {
@@ -643,7 +647,13 @@ static hl_status_t exec_plan(hl_session_t *s, const hl_plan_t *plan, hl_arena_t 
                     : hl_op_one_row_create(arena, err);
     if (op && plan->filter) op = hl_op_filter_create(op, plan->filter, arena, err);
   }
-  if (op && plan->aggregate && !aggregated) op = hl_op_agg_create(op, plan, &s->budget, arena, err);
+  if (op && plan->aggregate && !aggregated) {
+    op = hl_op_agg_create(op, plan, &s->budget, arena, err);
+    if (op && hl_op_agg_set_spill(op, s->spill, err) != HL_OK) {
+      op->close(op);
+      return err->code;
+    }
+  }
   if (op && plan->n_windows) {
     const hl_type_t **in_types =
         hl_arena_alloc(arena, sizeof(hl_type_t *) * (size_t)(plan->n_window_input + 1));

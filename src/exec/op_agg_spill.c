@@ -1,0 +1,506 @@
+/*
+ * op_agg_spill.c -- hash aggregation past its share of the memory limit:
+ * hybrid hash aggregation over spill files (spill.h).
+ *
+ * While the table is below hl_spill_share() every row is aggregated in
+ * memory.  When it reaches the share the table is frozen: from then on a
+ * row whose group is already in memory is still aggregated there, and a
+ * row of any other group is written, unchanged (the child's columns), to
+ * one of HL_GRACE_PARTS spill files chosen by a hash of its group values.
+ * A group absent at the freeze had no row before it, so every group's
+ * rows are aggregated in exactly one place, in their arrival order: its
+ * states are updated by the same operations in the same order as in
+ * memory, and every aggregate -- DOUBLE sums bit for bit, collect_list's
+ * order, DISTINCT, percentiles -- gives the in-memory answer.
+ *
+ * Once the groups in memory are out, the table is emptied and becomes the
+ * aggregation of one spilled partition (its rows read back in order),
+ * which may freeze and cut its new groups again with another hash seed,
+ * one level deeper, up to AGG_SPILL_LEVELS; beyond, the partition stays in
+ * memory (a 53200 saying so if it does not fit).  Partitions go depth
+ * first (a stack), so few files wait; the output order (memory first,
+ * then partition 0, 1, ... each recursively) depends only on the input.
+ *
+ * The parallel aggregation (op_agg_par.c) merges units' partial tables
+ * into partitions of the result in unit order; there the rows are gone, so
+ * a frozen partition writes the unit's *state* of each group it does not
+ * hold, as a state row (op_agg_state.c), to the operator's spill files,
+ * in its merge order (a group lives in one partition, so the partitions'
+ * interleaving does not matter).  Replaying a file merges the states in
+ * that order into an empty table -- the very merges, in the very order,
+ * that the partition would have made in memory -- and may freeze and cut
+ * again.  Once any partition spilled, the groups in memory follow as their
+ * merged states (merging one into an empty table copies it), so each file
+ * holds every group of its hash whatever the threads did, and a replayed
+ * file's groups come out in the order a cut at every deeper level would
+ * give: the same output at every thread count.  A DISTINCT aggregate's
+ * merged state cannot be written (its value set is the table's), so with
+ * one the partitions keep their groups in memory and write files of their
+ * own.  A worker whose merges are exact (one table for all its units)
+ * hands its table over to the merge whenever it passes a share of its
+ * own.
+ *
+ * The replay evaluates the group and argument expressions again, which is
+ * why a stateful expression (rand(), row_sequence()) does not spill; nor
+ * do grouping sets (one row feeds a group per set, some in memory and
+ * some not) nor an ungrouped aggregation (one group).  Spill files belong
+ * to the statement's hl_spill_t: closed here on every path, their
+ * directory removed with the statement.
+ */
+#include "exec/op_agg_int.h"
+
+#include "util/mem.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { AGG_SPILL_LEVELS = 4 };
+
+typedef struct pending {
+  hl_spill_file_t *f;
+  int level;
+} pending_t;
+
+struct agg_spill {
+  hl_spill_t *spill;
+  uint64_t share;             /* freeze past this many bytes */
+  agg_state_layout_t *layout; /* state rows (parallel), NULL: input rows */
+  bool own_layout;
+  hl_batch_t *out; /* state rows to write */
+  hl_arena_t *rd;  /* decoded state rows */
+  /* the partitions of a parallel aggregation write into the operator's
+   * files (DEST; else itself), one thread at a time (DEST's MU) */
+  agg_spill_t *dest;
+  pthread_mutex_t mu;
+  bool has_mu;
+  int level;   /* of the table being filled: 0 the input, L a partition cut L times */
+  bool frozen; /* new groups go to files[] */
+  hl_spill_file_t *files[HL_GRACE_PARTS];
+  uint32_t *rows;   /* [HL_GRACE_PARTS][HL_BATCH_CAP]: a batch's rows per partition */
+  uint32_t *n_rows; /* [HL_GRACE_PARTS] */
+  int n_cols;       /* the child's columns (known at the first spilled row) */
+  const hl_type_t **types;
+  pending_t *stack; /* partitions waiting, the next last */
+  size_t n_stack, cap_stack;
+  hl_batch_t *in;    /* rows read back */
+  uint32_t *cut_sel; /* [2][HL_BATCH_CAP]: the two parts of a batch cut at the freeze */
+  hl_buf_t key;
+};
+
+static uint64_t mix(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 33);
+}
+
+/* The partition at LEVEL of a group whose key bytes hash to H. */
+static int level_part(uint64_t h, int level) {
+  return (int)(mix(h ^ (0x9e3779b97f4a7c15ull * (uint64_t)level)) % HL_GRACE_PARTS);
+}
+
+/* Why PLAN's aggregation cannot spill, NULL when it can. */
+static const char *no_spill_reason(const hl_plan_t *plan) {
+  if (plan->n_group == 0) return "the aggregation (one group, which cannot spill)";
+  if (plan->n_grouping_sets) return "the aggregation (grouping sets do not spill yet)";
+  for (int g = 0; g < plan->n_group; g++)
+    if (hl_expr_is_stateful(plan->group_exprs[g]))
+      return "the aggregation (a stateful expression such as rand() does not spill)";
+  for (int k = 0; k < plan->n_aggs; k++) {
+    const hl_agg_t *ag = &plan->aggs[k];
+    if ((ag->arg && hl_expr_is_stateful(ag->arg)) || (ag->arg2 && hl_expr_is_stateful(ag->arg2)))
+      return "the aggregation (a stateful expression such as rand() does not spill)";
+  }
+  return NULL;
+}
+
+hl_status_t hl_op_agg_set_spill(hl_op_t *op, hl_spill_t *spill, hl_error_t *err) {
+  agg_t *a = (agg_t *)op;
+  if (!spill || a->sp) return HL_OK;
+  const char *why = no_spill_reason(a->plan);
+  if (why) {
+    a->what = why;
+    if (a->par) hl_agg_par_set_what(a->par, why);
+    return HL_OK;
+  }
+  if (a->par) return hl_agg_par_set_spill(a->par, a, spill, err);
+  agg_spill_t *sp = hl_calloc(1, sizeof(*sp));
+  if (!sp) return hl_err_nomem(err);
+  sp->spill = spill;
+  sp->share = hl_spill_share(spill);
+  hl_buf_init(&sp->key);
+  a->sp = sp;
+  return HL_OK;
+}
+
+hl_status_t hl_agg_spill_states_init(agg_t *a, hl_spill_t *spill, uint64_t share, agg_t *dest,
+                                     hl_error_t *err) {
+  agg_spill_t *sp = hl_calloc(1, sizeof(*sp));
+  if (!sp) return hl_err_nomem(err);
+  hl_buf_init(&sp->key);
+  a->sp = sp;
+  sp->spill = spill;
+  sp->share = share;
+  sp->dest = dest ? dest->sp : sp;
+  if (!dest) sp->has_mu = pthread_mutex_init(&sp->mu, NULL) == 0;
+  if (!dest && !sp->has_mu) return hl_err_nomem(err);
+  sp->own_layout = !dest;
+  sp->layout = dest ? dest->sp->layout : hl_agg_state_layout(a->plan, err);
+  if (!sp->layout) return err->code;
+  sp->n_cols = hl_agg_state_cols(sp->layout);
+  return HL_OK; /* the buffers of writing come with the first spill */
+}
+
+bool hl_agg_spill_flushable(const hl_plan_t *plan) {
+  /* a DISTINCT aggregate's merged state keeps its value set in a map of
+   * the table, not in the state: only a unit's state can be written */
+  for (int k = 0; k < plan->n_aggs; k++)
+    if (plan->aggs[k].distinct && plan->aggs[k].kind != HL_AGG_COUNT_STAR) return false;
+  return true;
+}
+
+bool hl_agg_spill_any(const agg_t *a) {
+  for (int p = 0; p < HL_GRACE_PARTS; p++)
+    if (a->sp->files[p]) return true;
+  return false;
+}
+
+hl_status_t hl_agg_spill_flush(agg_t *t, hl_error_t *err) {
+  uint32_t *gs = hl_malloc(sizeof(uint32_t) * HL_BATCH_CAP);
+  if (!gs) return hl_err_nomem(err);
+  hl_status_t rc = HL_OK;
+  for (size_t g0 = 0; g0 < t->n_groups && rc == HL_OK; g0 += HL_BATCH_CAP) {
+    uint32_t n = (uint32_t)(t->n_groups - g0 < HL_BATCH_CAP ? t->n_groups - g0 : HL_BATCH_CAP);
+    for (uint32_t i = 0; i < n; i++)
+      gs[i] = (uint32_t)(g0 + i);
+    rc = hl_agg_spill_states(t, t, gs, n, err);
+  }
+  hl_free(gs);
+  if (rc == HL_OK) rc = hl_agg_table_reset(t, err);
+  return rc;
+}
+
+/* A group's place in a replayed partition's output, and its index. */
+typedef struct first_idx {
+  uint32_t parts; /* its partitions at the levels below */
+  uint64_t pos;   /* its first row */
+  size_t idx;
+} first_idx_t;
+
+static int cmp_first(const void *x, const void *y) {
+  const first_idx_t *a = x, *b = y;
+  if (a->parts != b->parts) return a->parts < b->parts ? -1 : 1;
+  return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Puts the groups of A (a replayed file of state rows) in the order they
+ * would come out if A had been cut at every level below (by partition at
+ * each deeper level, then first row): whether a replay is cut depends on
+ * the order threads wrote its states in, its output order does not --
+ * the same at every thread count and in every run. */
+static hl_status_t order_by_first(agg_t *a, hl_error_t *err) {
+  size_t n = a->n_groups, ng = (size_t)a->plan->n_group, na = (size_t)a->plan->n_aggs;
+  if (n < 2) return HL_OK;
+  first_idx_t *order = hl_malloc(sizeof(first_idx_t) * n);
+  hl_value_t *gv = hl_malloc(sizeof(hl_value_t) * n * ng + 1);
+  agg_state_t *st = hl_malloc(sizeof(agg_state_t) * n * na + 1);
+  uint64_t *fp = hl_malloc(sizeof(uint64_t) * n);
+  if (!order || !gv || !st || !fp) {
+    hl_free(order);
+    hl_free(gv);
+    hl_free(st);
+    hl_free(fp);
+    return hl_err_nomem(err);
+  }
+  for (size_t i = 0; i < n; i++) {
+    uint32_t parts = 0;
+    hl_buf_reset(&a->sp->key);
+    for (size_t c = 0; c < ng; c++)
+      hl_value_key_append(&a->sp->key, a->plan->group_exprs[c]->type, &a->group_vals[i * ng + c]);
+    uint64_t h = hl_hash_bytes(a->sp->key.data ? a->sp->key.data : "", a->sp->key.len);
+    for (int l = a->sp->level + 1; l < AGG_SPILL_LEVELS; l++)
+      parts = parts * HL_GRACE_PARTS + (uint32_t)level_part(h, l);
+    order[i] = (first_idx_t){parts, a->first_pos[i], i};
+  }
+  if (a->sp->key.oom) {
+    hl_free(order);
+    hl_free(gv);
+    hl_free(st);
+    hl_free(fp);
+    return hl_err_nomem(err);
+  }
+  qsort(order, n, sizeof *order, cmp_first);
+  for (size_t k = 0; k < n; k++) {
+    size_t i = order[k].idx;
+    memcpy(&gv[k * ng], &a->group_vals[i * ng], sizeof(hl_value_t) * ng);
+    memcpy(&st[k * na], &a->states[i * na], sizeof(agg_state_t) * na);
+    fp[k] = a->first_pos[i];
+  }
+  hl_free(order);
+  hl_free(a->group_vals);
+  hl_free(a->states);
+  hl_free(a->first_pos);
+  /* the maps still name the old numbers: the table is only read from here */
+  a->group_vals = gv;
+  a->states = st;
+  a->first_pos = fp;
+  a->cap_groups = n;
+  return HL_OK;
+}
+
+void hl_agg_spill_free(agg_spill_t *sp) {
+  if (!sp) return;
+  for (int p = 0; p < HL_GRACE_PARTS; p++)
+    hl_spill_file_close(sp->files[p]);
+  for (size_t i = 0; i < sp->n_stack; i++)
+    hl_spill_file_close(sp->stack[i].f);
+  hl_free(sp->stack);
+  hl_free(sp->rows);
+  hl_free(sp->cut_sel);
+  hl_free(sp->n_rows);
+  hl_free(sp->types);
+  if (sp->has_mu) pthread_mutex_destroy(&sp->mu);
+  if (sp->own_layout) hl_agg_state_layout_free(sp->layout);
+  hl_batch_destroy(sp->out);
+  hl_arena_destroy(sp->rd);
+  hl_batch_destroy(sp->in);
+  hl_buf_fini(&sp->key);
+  hl_free(sp);
+}
+
+/* The partition of row R at level LEVEL: a hash of the same bytes for
+ * equal group values (NULL included, so a NULL key is one group in one
+ * partition). */
+static int part_of(agg_spill_t *sp, int level, const hl_vec_t *gvecs, int ng, uint32_t r) {
+  hl_buf_reset(&sp->key);
+  for (int g = 0; g < ng; g++) {
+    hl_value_t v;
+    hl_vec_get_value(&gvecs[g], r, &v);
+    hl_value_key_append(&sp->key, gvecs[g].type, &v);
+  }
+  return level_part(hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len), level);
+}
+
+/* Remembers the child's column types (the spilled rows' layout). */
+static hl_status_t learn_types(agg_spill_t *sp, const hl_batch_t *b, hl_error_t *err) {
+  if (sp->types) return HL_OK;
+  sp->types = hl_malloc(sizeof(hl_type_t *) * (size_t)(b->n_cols + 1));
+  sp->rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS * HL_BATCH_CAP);
+  sp->n_rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS);
+  if (!sp->types || !sp->rows || !sp->n_rows) return hl_err_nomem(err);
+  sp->n_cols = b->n_cols;
+  for (int c = 0; c < b->n_cols; c++)
+    sp->types[c] = b->cols[c].type;
+  return HL_OK;
+}
+
+uint32_t hl_agg_spill_freeze_at(agg_t *a, uint32_t n, uint64_t held) {
+  agg_spill_t *sp = a->sp;
+  if (sp->frozen) return 0;
+  /* a group costs what groups cost so far, at least its state and value
+   * arrays, twice over while the arrays double; as many rows (or merged
+   * groups) as may all be new groups within the share stay in memory, the
+   * table freezes after them */
+  int ng = a->plan->n_group, na = a->plan->n_aggs;
+  uint64_t per_group =
+      sizeof(agg_state_t) * (uint64_t)(na + 1) + sizeof(hl_value_t) * (uint64_t)(ng + 1) + 32;
+  if (a->n_groups && held / a->n_groups > per_group) per_group = held / a->n_groups;
+  uint64_t room = held < sp->share ? (sp->share - held) / (2 * per_group) : 0;
+  if (n <= room) return n;
+  if (sp->level + 1 >= AGG_SPILL_LEVELS) {
+    a->what = "the aggregation (a partition still too large after 4 levels of spilling)";
+    return n;
+  }
+  return (uint32_t)room;
+}
+
+void hl_agg_spill_freeze(agg_t *a) {
+  if (a->sp->level + 1 >= AGG_SPILL_LEVELS) return;
+  a->sp->frozen = true;
+  a->what = "the aggregation (its groups kept in memory while the others spill)";
+}
+
+/* Appends rows ROWS[i] of B, cut by partition PART[i], to A's files. */
+static hl_status_t write_parts(agg_spill_t *sp, const hl_batch_t *b, hl_error_t *err) {
+  hl_status_t rc = HL_OK;
+  for (int p = 0; p < HL_GRACE_PARTS && rc == HL_OK; p++) {
+    if (!sp->n_rows[p]) continue;
+    if (!sp->files[p]) rc = hl_spill_file_create(sp->spill, &sp->files[p], err);
+    if (rc == HL_OK)
+      rc = hl_spill_write(sp->files[p], b, sp->rows + (size_t)p * HL_BATCH_CAP, sp->n_rows[p], err);
+  }
+  return rc;
+}
+
+hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, uint32_t n,
+                                hl_error_t *err) {
+  agg_spill_t *sp = d->sp;
+  if (!sp->out) {
+    sp->rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS * HL_BATCH_CAP);
+    sp->n_rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS);
+    sp->out = hl_batch_create(sp->n_cols, hl_agg_state_types(sp->layout));
+    if (!sp->rows || !sp->n_rows || !sp->out) {
+      hl_batch_destroy(sp->out);
+      sp->out = NULL;
+      return hl_err_nomem(err);
+    }
+  }
+  hl_status_t rc = hl_agg_state_encode(p, gs, n, sp->out, err);
+  if (rc != HL_OK) return rc;
+  int ng = d->plan->n_group;
+  memset(sp->n_rows, 0, sizeof(uint32_t) * HL_GRACE_PARTS);
+  for (uint32_t i = 0; i < n; i++) {
+    int q = part_of(sp, sp->level + 1, sp->out->cols, ng, i);
+    sp->rows[(size_t)q * HL_BATCH_CAP + sp->n_rows[q]++] = i;
+  }
+  if (sp->key.oom) return hl_err_nomem(err);
+  agg_spill_t *dest = sp->dest;
+  /* the rows per partition are SP's, the files DEST's */
+  for (int q = 0; q < HL_GRACE_PARTS && rc == HL_OK; q++) {
+    if (!sp->n_rows[q]) continue;
+    pthread_mutex_lock(&dest->mu);
+    if (!dest->files[q]) rc = hl_spill_file_create(sp->spill, &dest->files[q], err);
+    if (rc == HL_OK)
+      rc = hl_spill_write(dest->files[q], sp->out, sp->rows + (size_t)q * HL_BATCH_CAP,
+                          sp->n_rows[q], err);
+    pthread_mutex_unlock(&dest->mu);
+  }
+  return rc;
+}
+
+hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **bp, hl_batch_t *view,
+                               const hl_vec_t *gvecs, uint64_t held, uint32_t *cut,
+                               hl_error_t *err) {
+  agg_spill_t *sp = a->sp;
+  const hl_batch_t *b = *bp;
+  *cut = 0;
+  if (!sp->frozen) {
+    uint32_t live = hl_batch_live(b), at = hl_agg_spill_freeze_at(a, live, held);
+    if (at == live) return HL_OK;
+    if (at > 0) {
+      *cut = at;
+      return HL_OK;
+    }
+    hl_agg_spill_freeze(a);
+  }
+  hl_status_t rc = learn_types(sp, b, err);
+  if (rc != HL_OK) return rc;
+  uint32_t live = hl_batch_live(b);
+  uint32_t *keep = hl_arena_alloc(a->scratch, sizeof(uint32_t) * (live ? live : 1));
+  if (!keep) return hl_err_nomem(err);
+  uint32_t n_keep = 0;
+  int ng = a->plan->n_group;
+  memset(sp->n_rows, 0, sizeof(uint32_t) * HL_GRACE_PARTS);
+  for (uint32_t i = 0; i < live; i++) {
+    uint32_t r = hl_batch_row(b, i);
+    if (hl_agg_group_known(a, gvecs, r)) {
+      keep[n_keep++] = r;
+      continue;
+    }
+    int p = part_of(sp, sp->level + 1, gvecs, ng, r);
+    sp->rows[(size_t)p * HL_BATCH_CAP + sp->n_rows[p]++] = r;
+  }
+  if (sp->key.oom) return hl_err_nomem(err);
+  if ((rc = write_parts(sp, b, err)) != HL_OK) return rc;
+  if (n_keep == live) return HL_OK;
+  *view = *b;
+  view->sel = keep;
+  view->n_sel = n_keep;
+  *bp = view;
+  return HL_OK;
+}
+
+hl_status_t hl_agg_spill_cut(agg_t *a, const hl_batch_t *b, uint32_t cut, agg_bufs_t *bufs,
+                             hl_error_t *err) {
+  agg_spill_t *sp = a->sp;
+  uint32_t live = hl_batch_live(b);
+  if (!sp->cut_sel && !(sp->cut_sel = hl_malloc(sizeof(uint32_t) * 2 * HL_BATCH_CAP)))
+    return hl_err_nomem(err);
+  hl_batch_t pre = *b, post = *b;
+  pre.sel = sp->cut_sel;
+  post.sel = sp->cut_sel + HL_BATCH_CAP;
+  pre.n_sel = cut;
+  post.n_sel = live - cut;
+  for (uint32_t i = 0; i < live; i++)
+    sp->cut_sel[i < cut ? i : HL_BATCH_CAP + i - cut] = hl_batch_row(b, i);
+  hl_status_t rc = hl_agg_consume_batch(a, &pre, bufs, err);
+  if (rc != HL_OK) return rc;
+  /* the rest of the batch after the freeze, its groups looked up in a
+   * table that has the first part's */
+  hl_agg_spill_freeze(a);
+  return hl_agg_consume_batch(a, &post, bufs, err);
+}
+
+hl_status_t hl_agg_spill_end(agg_t *a, hl_error_t *err) {
+  return hl_agg_spill_hand_over(a, a, err);
+}
+
+hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err) {
+  agg_spill_t *sp = to->sp, *fs = from->sp;
+  if (!fs) return HL_OK;
+  fs->frozen = false;
+  /* pushed last partition first: partition 0 comes out next */
+  for (int p = HL_GRACE_PARTS - 1; p >= 0; p--) {
+    if (!fs->files[p]) continue;
+    if (sp->n_stack == sp->cap_stack) {
+      size_t cap = sp->cap_stack ? sp->cap_stack * 2 : 32;
+      pending_t *ns = hl_realloc(sp->stack, sizeof(pending_t) * cap);
+      if (!ns) return hl_err_nomem(err);
+      sp->stack = ns;
+      sp->cap_stack = cap;
+    }
+    /* flushed now: a waiting file holds no buffer */
+    hl_status_t rc = hl_spill_rewind(fs->files[p], err);
+    if (rc != HL_OK) return rc;
+    sp->stack[sp->n_stack++] = (pending_t){fs->files[p], fs->level + 1};
+    fs->files[p] = NULL;
+  }
+  return HL_OK;
+}
+
+hl_status_t hl_agg_spill_next(agg_t *a, bool *more, hl_error_t *err) {
+  agg_spill_t *sp = a->sp;
+  *more = false;
+  if (sp->n_stack == 0) return HL_OK;
+  pending_t next = sp->stack[--sp->n_stack];
+  hl_status_t rc = hl_agg_table_reset(a, err);
+  const hl_type_t *const *types =
+      sp->layout ? hl_agg_state_types(sp->layout) : (const hl_type_t *const *)sp->types;
+  if (rc == HL_OK && !sp->in && !(sp->in = hl_batch_create(sp->n_cols, types)))
+    rc = hl_err_nomem(err);
+  if (rc == HL_OK && sp->layout && !sp->rd && !(sp->rd = hl_arena_create(0)))
+    rc = hl_err_nomem(err);
+  agg_bufs_t bufs;
+  if (rc == HL_OK) rc = hl_agg_bufs_init(a->plan, a->arena, &bufs, err);
+  sp->level = next.level;
+  a->what = "the aggregation";
+  a->consumed = true;
+  while (rc == HL_OK) {
+    if ((rc = hl_budget_check_cancel(a->budget, err)) != HL_OK) break;
+    if ((rc = hl_spill_read(next.f, sp->in, err)) != HL_OK || sp->in->n_rows == 0) break;
+    if (!sp->layout) {
+      rc = hl_agg_consume_batch(a, sp->in, &bufs, err);
+      continue;
+    }
+    /* a unit's states, merged in the order the partition would have */
+    agg_t units;
+    memset(&units, 0, sizeof units);
+    hl_arena_reset(sp->rd);
+    rc = hl_agg_state_decode(a->plan, sp->in, sp->rd, &units, err);
+    if (rc == HL_OK) rc = hl_agg_merge(a, &units, NULL, units.n_groups, a->scratch, err);
+  }
+  hl_spill_file_close(next.f);
+  /* a replay that spilled again writes its groups after the others, so
+   * that each file deeper holds every group of its hash (the same set
+   * whatever the threads did), or emits them in first-row order */
+  if (rc == HL_OK && sp->layout && hl_agg_spill_any(a) && hl_agg_spill_flushable(a->plan))
+    rc = hl_agg_spill_flush(a, err);
+  else if (rc == HL_OK && sp->layout)
+    rc = order_by_first(a, err);
+  if (rc == HL_OK) rc = hl_agg_spill_end(a, err);
+  a->consumed = true; /* a flush empties the table, which is no new input */
+  if (rc == HL_OK) *more = true;
+  return rc;
+}

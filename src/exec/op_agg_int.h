@@ -204,6 +204,11 @@ hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, ui
 hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err);
 
 /* ---- state rows (op_agg_state.c) */
+/* Whether every aggregate of PLAN has a state that state rows carry:
+ * not histogram_numeric, ngrams, context_ngrams or Hive's bit vectors,
+ * whose states are structures of their own, so their parallel
+ * aggregation does not spill. */
+bool hl_agg_state_carries(const hl_plan_t *plan);
 agg_state_layout_t *hl_agg_state_layout(const hl_plan_t *plan, hl_error_t *err);
 void hl_agg_state_layout_free(agg_state_layout_t *l);
 int hl_agg_state_cols(const agg_state_layout_t *l);

@@ -44,6 +44,21 @@ static state_kind_t kind_of(const hl_agg_t *ag) {
   return ST_PLAIN;
 }
 
+bool hl_agg_state_carries(const hl_plan_t *plan) {
+  for (int k = 0; k < plan->n_aggs; k++)
+    switch (plan->aggs[k].kind) {
+    case HL_AGG_HISTOGRAM:
+    case HL_AGG_NGRAMS:
+    case HL_AGG_CONTEXT_NGRAMS:
+    case HL_AGG_BITVECTOR_HLL:
+    case HL_AGG_BITVECTOR_FM:
+      return false; /* their states are pointers to structures of their own */
+    default:
+      break;
+    }
+  return true;
+}
+
 void hl_agg_state_layout_free(agg_state_layout_t *l) {
   if (!l) return;
   hl_free(l->types);

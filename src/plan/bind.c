@@ -171,6 +171,15 @@ static const char *type_name(binder_t *b, const hl_type_t *t) {
   return s ? s : "?";
 }
 
+/* ORDER BY / SORT BY keys, as window orders: complex values are not
+ * ordered here yet (the sort compares them equal), so refuse them rather
+ * than return rows unsorted. */
+static hl_status_t check_orderable(binder_t *b, const hl_type_t *t, long pos) {
+  if (!hl_type_is_complex(t)) return HL_OK;
+  return hl_err_set_at(b->err, pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                       "ordering by %s values is not supported", type_name(b, t));
+}
+
 /* ---------------------------------------------------------------- types */
 
 static int int_digits(hl_type_id_t id) {
@@ -4849,6 +4858,7 @@ static hl_status_t bind_setop(hl_session_t *s, binder_t *parent, const hl_ast_se
         return hl_err_set_at(err, o->expr->pos, HL_ERROR, HL_SS(UNDEFINED_COLUMN),
                              "ORDER BY of a set operation must name an output column");
       plan->order_cols[k] = col;
+      if ((rc = check_orderable(b, plan->out_exprs[col]->type, o->expr->pos)) != HL_OK) return rc;
       plan->order_desc[k] = o->descending;
       plan->order_nulls_first[k] =
           o->nulls == 0 ? default_nulls_first(b, o->descending) : o->nulls == 1;
@@ -5106,6 +5116,7 @@ static hl_status_t bind_query(hl_session_t *s, binder_t *parent, const hl_ast_se
         }
       }
       plan->order_cols[k] = col;
+      if ((rc = check_orderable(b, plan->out_exprs[col]->type, o->expr->pos)) != HL_OK) return rc;
       plan->order_desc[k] = o->descending;
       /* Hive: NULLs sort first ascending and last descending */
       plan->order_nulls_first[k] =

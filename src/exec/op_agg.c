@@ -162,6 +162,34 @@ static hl_status_t group_id(agg_t *a, const hl_vec_t *gvecs, uint32_t r, hl_valu
   return inserted ? add_group(a, vals, err) : HL_OK;
 }
 
+/* The key of row R's group in grouping set SET into a->key (the set's
+ * number first, so that (a, NULL) of different sets stay apart), its
+ * values into VALS: NULL in the columns the set does not group. */
+static void set_key(agg_t *a, const hl_vec_t *gvecs, uint32_t r, int set, hl_value_t *vals) {
+  const hl_plan_t *plan = a->plan;
+  hl_buf_reset(&a->key);
+  hl_buf_append(&a->key, &set, sizeof set);
+  for (int g = 0; g < plan->n_group; g++) {
+    hl_vec_get_value(&gvecs[g], r, &vals[g]);
+    if (!(plan->grouping_sets[set] >> g & 1)) {
+      memset(&vals[g], 0, sizeof vals[g]);
+      vals[g].is_null = true;
+    }
+    hl_value_key_append(&a->key, gvecs[g].type, &vals[g]);
+  }
+}
+
+bool hl_agg_set_group_known(agg_t *a, const hl_vec_t *gvecs, uint32_t r, int set, hl_value_t *vals,
+                            uint64_t *hash) {
+  *hash = 0;
+  set_key(a, gvecs, r, set, vals);
+  if (a->key.oom) return true;
+  const void *k = a->key.data ? a->key.data : "";
+  *hash = hl_hash_bytes(k, a->key.len);
+  uint64_t id;
+  return hl_map_get(a->groups, k, a->key.len, &id) == 1;
+}
+
 bool hl_agg_group_known(agg_t *a, const hl_vec_t *gvecs, uint32_t r) {
   int ng = a->plan->n_group;
   uint64_t id;
@@ -908,6 +936,7 @@ hl_status_t hl_agg_consume_batch(agg_t *a, const hl_batch_t *b, agg_bufs_t *bufs
       return rc;
   uint64_t held = held_bytes(a, ng, na);
   hl_batch_t view;
+  a->set_skip = NULL;
   if (a->sp) { /* past its share: the rows of groups not in memory go to spill files */
     uint32_t cut;
     if ((rc = hl_agg_spill_split(a, &b, &view, gvecs, held, &cut, err)) != HL_OK) return rc;
@@ -948,22 +977,17 @@ hl_status_t hl_agg_consume_batch(agg_t *a, const hl_batch_t *b, agg_bufs_t *bufs
     int set = (int)(ii % (uint32_t)n_sets);
     uint32_t r = hl_batch_row(b, i);
     size_t group = 0;
+    /* spilled: a replayed row feeds its own set's group only; a pair
+     * written to a spill file is not aggregated here */
+    if (a->set_tagged && set != (int)HL_VEC_I64(&b->cols[a->set_col])[r]) continue;
+    if (a->set_skip && a->set_skip[ii]) continue;
     a->cur_set = set;
     if (ng > 0 && !plan->n_grouping_sets) {
       uint64_t id;
       if ((rc = group_id(a, gvecs, r, vals, &id, err)) != HL_OK) return rc;
       group = (size_t)id;
     } else if (ng > 0) {
-      hl_buf_reset(&a->key);
-      if (plan->n_grouping_sets) hl_buf_append(&a->key, &set, sizeof set);
-      for (int g = 0; g < ng; g++) {
-        hl_vec_get_value(&gvecs[g], r, &vals[g]);
-        if (plan->n_grouping_sets && !(plan->grouping_sets[set] >> g & 1)) {
-          memset(&vals[g], 0, sizeof vals[g]);
-          vals[g].is_null = true;
-        }
-        hl_value_key_append(&a->key, gvecs[g].type, &vals[g]);
-      }
+      set_key(a, gvecs, r, set, vals);
       if (a->key.oom) return hl_err_nomem(err);
       uint64_t id;
       bool inserted;
@@ -992,7 +1016,8 @@ static hl_status_t consume_finish(agg_t *a, hl_error_t *err) {
   hl_value_t *vals = hl_arena_alloc(a->arena, sizeof(hl_value_t) * (size_t)(ng + 1));
   if (!vals) return hl_err_nomem(err);
   if (ng == 0 && a->n_groups == 0) return add_group(a, vals, err);
-  if (a->n_groups == 0)
+  /* the () group of rows that all spilled is in a file, not missing */
+  if (a->n_groups == 0 && !(a->sp && hl_agg_spill_waiting(a)))
     for (int set = 0; set < plan->n_grouping_sets; set++)
       if (plan->grouping_sets[set] == 0) {
         for (int g = 0; g < ng; g++) {

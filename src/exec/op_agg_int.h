@@ -112,9 +112,17 @@ typedef struct agg {
   uint64_t pos_base;   /* position of the current batch's row 0 (set by the caller) */
   uint64_t cur_pos;    /* position of the row being grouped */
   int cur_set;         /* the grouping set of the row being grouped (grouping()) */
-  hl_agg_par_t *par;   /* the operator of a parallel aggregation: its driver */
-  agg_spill_t *sp;     /* where its rows may spill (op_agg_spill.c); NULL: nowhere */
-  const char *what;    /* names the aggregation in the 53200 of its budget */
+  /* Grouping sets that spilled (op_agg_spill.c): a row of a replayed file
+   * carries the set it was written for in column SET_COL (set_tagged) and
+   * feeds only that set's group; SET_SKIP (in scratch, per live row times
+   * set, NULL: none) marks the (row, set) pairs of this batch written to a
+   * spill file instead of aggregated. */
+  bool set_tagged;
+  int set_col;
+  const uint8_t *set_skip;
+  hl_agg_par_t *par; /* the operator of a parallel aggregation: its driver */
+  agg_spill_t *sp;   /* where its rows may spill (op_agg_spill.c); NULL: nowhere */
+  const char *what;  /* names the aggregation in the 53200 of its budget */
 } agg_t;
 
 /* Vectors one table evaluates a batch into (hl_agg_bufs_init). */
@@ -158,10 +166,19 @@ bool hl_agg_merge_exact(const hl_plan_t *plan);
  * grouping sets. */
 bool hl_agg_group_known(agg_t *a, const hl_vec_t *gvecs, uint32_t r);
 
+/* Whether the group of row R in grouping set SET is one of A's; *HASH:
+ * a hash of its key (the set's number included), the same in every table;
+ * VALS: room for its n_group values.  A key without memory counts as
+ * known (it stays in memory, where the budget says so). */
+bool hl_agg_set_group_known(agg_t *a, const hl_vec_t *gvecs, uint32_t r, int set, hl_value_t *vals,
+                            uint64_t *hash);
+
 /* ---- spilling (op_agg_spill.c) */
 /* Once A's table (HELD bytes) may pass its share of the memory limit, the
  * rows of *B (group values in GVECS) whose group is not in memory are
- * written to spill files, and *B becomes VIEW: the other rows; or *CUT > 0:
+ * written to spill files, and *B becomes VIEW: the other rows (with
+ * grouping sets *B stays and a->set_skip marks the (row, set) pairs
+ * written, each tagged with its set); or *CUT > 0:
  * the first *CUT rows fit before the freeze (hl_agg_spill_cut).  HL_NOMEM, 53100,
  * 58030. */
 hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **b, hl_batch_t *view,
@@ -173,6 +190,9 @@ hl_status_t hl_agg_spill_cut(agg_t *a, const hl_batch_t *b, uint32_t cut, agg_bu
                              hl_error_t *err);
 /* A's input has ended: its spill files wait for their turn. */
 hl_status_t hl_agg_spill_end(agg_t *a, hl_error_t *err);
+/* Whether spilled partitions wait (after hl_agg_spill_end): their groups
+ * are not in A's table yet. */
+bool hl_agg_spill_waiting(const agg_t *a);
 /* A's groups are all out: A becomes the aggregation of the next spilled
  * partition (*MORE), or there is none left (!*MORE). */
 hl_status_t hl_agg_spill_next(agg_t *a, bool *more, hl_error_t *err);

@@ -21,6 +21,16 @@
  * first (a stack), so few files wait; the output order (memory first,
  * then partition 0, 1, ... each recursively) depends only on the input.
  *
+ * Grouping sets (one thread): a row feeds one group per set, some of them
+ * in memory and some not, so what spills is a (row, set) pair: the row,
+ * with the set's number in a column after the child's, goes to the file
+ * of that set's group's hash (the key op_agg.c groups by: the set, then
+ * the values with the columns the set does not group NULL), and its
+ * replay aggregates it into that set's group only.  Each group still gets
+ * all its rows in one place in arrival order; the () set's group (the
+ * grand total) is a group like the others, and no empty one is made when
+ * it spilled.
+ *
  * The parallel aggregation (op_agg_par.c) merges units' partial tables
  * into partitions of the result in unit order; there the rows are gone, so
  * a frozen partition writes the unit's *state* of each group it does not
@@ -42,8 +52,7 @@
  *
  * The replay evaluates the group and argument expressions again, which is
  * why a stateful expression (rand(), row_sequence()) does not spill; nor
- * do grouping sets (one row feeds a group per set, some in memory and
- * some not) nor an ungrouped aggregation (one group).  Spill files belong
+ * does an ungrouped aggregation (one group).  Spill files belong
  * to the statement's hl_spill_t: closed here on every path, their
  * directory removed with the statement.
  */
@@ -104,7 +113,6 @@ static int level_part(uint64_t h, int level) {
 /* Why PLAN's aggregation cannot spill, NULL when it can. */
 static const char *no_spill_reason(const hl_plan_t *plan) {
   if (plan->n_group == 0) return "the aggregation (one group, which cannot spill)";
-  if (plan->n_grouping_sets) return "the aggregation (grouping sets do not spill yet)";
   for (int g = 0; g < plan->n_group; g++)
     if (hl_expr_is_stateful(plan->group_exprs[g]))
       return "the aggregation (a stateful expression such as rand() does not spill)";
@@ -373,6 +381,53 @@ hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, ui
   return rc;
 }
 
+/* With grouping sets (A frozen): the (row, set) pairs of B whose group is
+ * not in memory go to the spill file of their group's hash, the row
+ * tagged with the set in a column after the child's (a replayed row has
+ * it already and is only its set's); a->set_skip marks them.  The pairs
+ * are written set by set, so a file holds each group's rows in their
+ * order. */
+static hl_status_t split_sets(agg_t *a, const hl_batch_t *b, const hl_vec_t *gvecs,
+                              hl_error_t *err) {
+  agg_spill_t *sp = a->sp;
+  int n_sets = a->plan->n_grouping_sets, ng = a->plan->n_group;
+  uint32_t live = hl_batch_live(b);
+  uint8_t *skip = hl_arena_zalloc(a->scratch, (size_t)live * (size_t)n_sets + 1);
+  hl_value_t *vals = hl_arena_alloc(a->scratch, sizeof(hl_value_t) * (size_t)(ng + 1));
+  if (!skip || !vals) return hl_err_nomem(err);
+  hl_batch_t tagged = *b;
+  int64_t *tag = NULL;
+  if (!a->set_tagged) {
+    tagged.n_cols = b->n_cols + 1;
+    tagged.cols = hl_arena_alloc(a->scratch, sizeof(hl_vec_t) * (size_t)tagged.n_cols);
+    if (!tagged.cols) return hl_err_nomem(err);
+    memcpy(tagged.cols, b->cols, sizeof(hl_vec_t) * (size_t)b->n_cols);
+    if (hl_vec_alloc(&tagged.cols[b->n_cols], hl_type_prim(HL_T_BIGINT), a->scratch) != HL_OK)
+      return hl_err_nomem(err);
+    tag = HL_VEC_I64(&tagged.cols[b->n_cols]);
+  }
+  hl_status_t rc = learn_types(sp, &tagged, err);
+  for (int s = 0; s < n_sets && rc == HL_OK; s++) {
+    memset(sp->n_rows, 0, sizeof(uint32_t) * HL_GRACE_PARTS);
+    for (uint32_t i = 0; i < live; i++) {
+      uint32_t r = hl_batch_row(b, i);
+      if (tag)
+        tag[r] = s;
+      else if (HL_VEC_I64(&b->cols[a->set_col])[r] != s)
+        continue;
+      uint64_t h;
+      if (hl_agg_set_group_known(a, gvecs, r, s, vals, &h)) continue;
+      int p = level_part(h, sp->level + 1);
+      sp->rows[(size_t)p * HL_BATCH_CAP + sp->n_rows[p]++] = r;
+      skip[(size_t)i * (size_t)n_sets + (size_t)s] = 1;
+    }
+    if (a->key.oom) return hl_err_nomem(err);
+    rc = write_parts(sp, &tagged, err);
+  }
+  a->set_skip = skip;
+  return rc;
+}
+
 hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **bp, hl_batch_t *view,
                                const hl_vec_t *gvecs, uint64_t held, uint32_t *cut,
                                hl_error_t *err) {
@@ -380,14 +435,18 @@ hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **bp, hl_batch_t *view
   const hl_batch_t *b = *bp;
   *cut = 0;
   if (!sp->frozen) {
-    uint32_t live = hl_batch_live(b), at = hl_agg_spill_freeze_at(a, live, held);
-    if (at == live) return HL_OK;
-    if (at > 0) {
-      *cut = at;
+    /* an input row of grouping sets may make a group per set */
+    uint64_t per_row = a->plan->n_grouping_sets && !a->set_tagged ? a->plan->n_grouping_sets : 1;
+    uint32_t live = hl_batch_live(b), n = (uint32_t)(live * per_row);
+    uint32_t at = hl_agg_spill_freeze_at(a, n, held);
+    if (at == n) return HL_OK;
+    if (at / per_row > 0) {
+      *cut = (uint32_t)(at / per_row);
       return HL_OK;
     }
     hl_agg_spill_freeze(a);
   }
+  if (a->plan->n_grouping_sets) return split_sets(a, b, gvecs, err);
   hl_status_t rc = learn_types(sp, b, err);
   if (rc != HL_OK) return rc;
   uint32_t live = hl_batch_live(b);
@@ -440,6 +499,10 @@ hl_status_t hl_agg_spill_end(agg_t *a, hl_error_t *err) {
   return hl_agg_spill_hand_over(a, a, err);
 }
 
+bool hl_agg_spill_waiting(const agg_t *a) {
+  return a->sp->n_stack > 0;
+}
+
 hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err) {
   agg_spill_t *sp = to->sp, *fs = from->sp;
   if (!fs) return HL_OK;
@@ -478,6 +541,9 @@ hl_status_t hl_agg_spill_next(agg_t *a, bool *more, hl_error_t *err) {
   agg_bufs_t bufs;
   if (rc == HL_OK) rc = hl_agg_bufs_init(a->plan, a->arena, &bufs, err);
   sp->level = next.level;
+  /* grouping sets: each row was written for one set, in the last column */
+  a->set_tagged = a->plan->n_grouping_sets > 0;
+  a->set_col = sp->n_cols - 1;
   a->what = "the aggregation";
   a->consumed = true;
   while (rc == HL_OK) {

@@ -118,9 +118,9 @@ hl_op_t *hl_op_agg_create(hl_op_t *child, const hl_plan_t *plan, hl_budget_t *bu
  * outlives it; NULL: no spilling) once its groups pass hl_spill_share:
  * the rows of groups not yet in memory go to spill files cut by key hash,
  * aggregated partition by partition after the groups in memory
- * (op_agg_spill.c); the same answers, bit for bit.  A GROUP BY with
- * grouping sets or a stateful expression does not spill (a 53200 saying
- * so).  Set before the first next.  HL_NOMEM. */
+ * (op_agg_spill.c; with grouping sets a row per set, tagged with it); the
+ * same answers, bit for bit.  A GROUP BY with a stateful expression does
+ * not spill (a 53200 saying so).  Set before the first next.  HL_NOMEM. */
 hl_status_t hl_op_agg_set_spill(hl_op_t *agg, hl_spill_t *spill, hl_error_t *err);
 /* GROUP BY / aggregates by N threads (N >= 1; op_agg_par.c): each
  * aggregates its pipeline's rows (a scan of its share of the table's units

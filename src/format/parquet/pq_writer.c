@@ -19,7 +19,13 @@
  * pages of a row group stay in memory per column (as in every Parquet
  * writer) until the row group's estimated encoded size reaches
  * row_group_bytes; flush_row_group then writes each chunk (its dictionary
- * page first) and keeps the chunk metadata and page index for the footer.
+ * page first) and keeps what the footer needs of it as the bytes the
+ * footer will hold: the ColumnChunk up to its page-index fields, the
+ * RowGroup's fields after its columns, the ColumnIndex and OffsetIndex
+ * (pq_meta.h, "FileMetaData in pieces").  So a flushed row group costs
+ * its encoded metadata (tens of bytes a chunk, a few a page), not the
+ * structures, and write_footer concatenates the pieces, adding only the
+ * page-index locations, into the bytes hl_pq_file_meta_encode would give.
  *
  * Pages are data page v1 (widest reader support), levels RLE, values
  * RLE_DICTIONARY with a PLAIN dictionary page, or PLAIN once the chunk's

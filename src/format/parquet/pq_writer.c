@@ -1359,7 +1359,10 @@ hl_status_t hl_parquet_writer_open(hl_stor_t *fs, const char *path, int n_cols,
   hl_buf_init(&w->oi);
   w->fs = fs;
   w->n_cols = n_cols;
-  if (!(w->arena = hl_arena_create(0)) || !(w->path = hl_arena_strdup(w->arena, path))) {
+  /* Small blocks: the arena holds only the schema (~6 KB for 15 columns),
+   * and a write may keep thousands of files open (16 KB default blocks
+   * cost 8 KB more a file). */
+  if (!(w->arena = hl_arena_create(1024)) || !(w->path = hl_arena_strdup(w->arena, path))) {
     st = hl_err_nomem(err);
     goto fail;
   }

@@ -8,7 +8,7 @@
  * Files: every scalar Hive type under every null pattern (none, all,
  * alternating) and every codec DuckDB reads; nested arrays/maps/structs
  * with NULL and empty collections; many rows over several pages and row
- * groups, and the nested and many-row tables again in hundreds of row groups;
+ * groups, and the nested and many-row tables again in 77 and 301 row groups;
  * a dictionary that falls back to PLAIN; INT96 timestamps; an
  * empty file.
  *
@@ -436,7 +436,7 @@ int main(int argc, char **argv) {
     o.page_bytes = 1024;
     o.row_group_bytes = 40 * 1024;
     rc |= write_file(&t, dir, "nested", &o);
-    /* hundreds of row groups: the footer assembled from the pieces kept
+    /* 77 row groups: the footer assembled from the pieces kept
      * per flushed row group (issue 18) */
     o.page_bytes = 256;
     o.row_group_bytes = 2048;

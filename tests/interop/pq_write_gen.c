@@ -8,7 +8,8 @@
  * Files: every scalar Hive type under every null pattern (none, all,
  * alternating) and every codec DuckDB reads; nested arrays/maps/structs
  * with NULL and empty collections; many rows over several pages and row
- * groups; a dictionary that falls back to PLAIN; INT96 timestamps; an
+ * groups, and the nested and many-row tables again in 77 and 301 row groups;
+ * a dictionary that falls back to PLAIN; INT96 timestamps; an
  * empty file.
  *
  * expect.jsonl: line 1 {"names":[...],"types":[Hive type text...]}; then one JSON array per row in
@@ -435,6 +436,11 @@ int main(int argc, char **argv) {
     o.page_bytes = 1024;
     o.row_group_bytes = 40 * 1024;
     rc |= write_file(&t, dir, "nested", &o);
+    /* 77 row groups: the footer assembled from the pieces kept
+     * per flushed row group (issue 18) */
+    o.page_bytes = 256;
+    o.row_group_bytes = 2048;
+    rc |= write_file(&t, dir, "nested_many_row_groups", &o);
     hl_arena_destroy(a);
   }
   { /* many rows, small pages and row groups, dictionary fallback */
@@ -460,6 +466,9 @@ int main(int argc, char **argv) {
     o.dictionary_bytes = 3000;
     o.codec = HL_PQ_ZSTD;
     rc |= write_file(&t, dir, "pages", &o);
+    o.page_bytes = 512;
+    o.row_group_bytes = 4096;
+    rc |= write_file(&t, dir, "pages_many_row_groups", &o);
     hl_arena_destroy(a);
   }
   { /* INT96 timestamps */

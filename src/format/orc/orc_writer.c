@@ -150,8 +150,11 @@ struct hl_orc_writer {
   hl_buf_t out;         /* the stripe being assembled */
   hl_buf_t tmp;         /* one encoded stream */
   hl_buf_t meta;        /* Metadata: the StripeStatistics entries so far */
-  Orcpb__StripeInformation *stripes;
-  size_t n_stripes, cap_stripes;
+  /* The Footer's stripes field (3) so far: each StripeInformation packed
+   * with its field header, so what a stripe leaves behind is its encoding
+   * (~20 bytes), not a message struct. */
+  hl_buf_t stripe_info;
+  size_t n_stripes;
   Orcpb__Type *types; /* n_cols, pre-order */
   uint32_t *subtypes; /* storage for types[].subtypes */
   bool failed;        /* a write failed: close only releases */
@@ -802,26 +805,20 @@ static hl_status_t flush_stripe(hl_orc_writer_t *w, hl_error_t *err) {
                            &w->out, NULL, err);
     hl_buf_reset(&w->tmp);
   }
-  if (st == HL_OK && w->n_stripes == w->cap_stripes) {
-    size_t cap = w->cap_stripes ? w->cap_stripes * 2 : 8;
-    Orcpb__StripeInformation *p = hl_realloc(w->stripes, cap * sizeof *p);
-    if (!p)
-      st = nomem(w, err);
-    else {
-      w->stripes = p;
-      w->cap_stripes = cap;
-    }
+  if (st == HL_OK) {
+    Orcpb__StripeInformation si = ORCPB__STRIPE_INFORMATION__INIT;
+    si.has_offset = si.has_index_length = si.has_data_length = si.has_footer_length =
+        si.has_number_of_rows = true;
+    si.offset = w->offset;
+    si.index_length = index_len;
+    si.data_length = data_len;
+    si.footer_length = w->out.len - data_len;
+    si.number_of_rows = w->stripe_rows;
+    put_len_field(&w->stripe_info, 3, protobuf_c_message_get_packed_size(&si.base));
+    if (pack_into(&w->stripe_info, &si.base) != 0 || w->stripe_info.oom) st = nomem(w, err);
+    w->n_stripes++;
   }
   if (st == HL_OK) {
-    Orcpb__StripeInformation *si = &w->stripes[w->n_stripes++];
-    orcpb__stripe_information__init(si);
-    si->has_offset = si->has_index_length = si->has_data_length = si->has_footer_length =
-        si->has_number_of_rows = true;
-    si->offset = w->offset;
-    si->index_length = index_len;
-    si->data_length = data_len;
-    si->footer_length = w->out.len - data_len;
-    si->number_of_rows = w->stripe_rows;
     st = out_append(w, index.data, index.len, err);
     if (st == HL_OK) st = out_append(w, w->out.data, w->out.len, err);
   }
@@ -866,7 +863,7 @@ static void writer_free(hl_orc_writer_t *w) {
   hl_free(w->cols);
   hl_free(w->types);
   hl_free(w->subtypes);
-  hl_free(w->stripes);
+  hl_buf_fini(&w->stripe_info);
   hl_buf_fini(&w->out);
   hl_buf_fini(&w->tmp);
   hl_buf_fini(&w->meta);
@@ -1028,9 +1025,8 @@ static hl_status_t write_tail(hl_orc_writer_t *w, hl_error_t *err) {
   hl_status_t st = flush_stripe(w, err);
   if (st != HL_OK) return st;
   hl_arena_t *arena = hl_arena_create(16384);
-  Orcpb__StripeInformation **sp = hl_malloc((w->n_stripes + 1) * sizeof *sp);
   Orcpb__Type **tp = hl_malloc((size_t)w->n_cols * sizeof *tp);
-  if (!arena || !sp || !tp) st = nomem(w, err);
+  if (!arena || !tp) st = nomem(w, err);
   uint64_t content_len = w->offset;
   hl_buf_reset(&w->out);
   /* Metadata */
@@ -1038,27 +1034,29 @@ static hl_status_t write_tail(hl_orc_writer_t *w, hl_error_t *err) {
     st = hl_orc_compress(w->opts.codec, w->opts.compress_size, (uint8_t *)w->meta.data, w->meta.len,
                          &w->out, NULL, err);
   size_t meta_len = w->out.len;
-  /* Footer */
+  /* Footer: protobuf-c packs fields in field-number order, so the fields
+   * before stripes (1, 2), the stripes kept packed (3), then the fields
+   * after them are the bytes of the whole message packed at once. */
   if (st == HL_OK) {
-    for (size_t i = 0; i < w->n_stripes; i++)
-      sp[i] = &w->stripes[i];
     for (int i = 0; i < w->n_cols; i++)
       tp[i] = &w->types[i];
+    Orcpb__Footer head = ORCPB__FOOTER__INIT;
+    head.has_header_length = head.has_content_length = true;
+    head.header_length = 3;
+    head.content_length = content_len;
+    hl_buf_reset(&w->tmp);
+    if (pack_into(&w->tmp, &head.base) != 0) st = nomem(w, err);
+    hl_buf_append(&w->tmp, w->stripe_info.data, w->stripe_info.len);
     Orcpb__Footer f = ORCPB__FOOTER__INIT;
-    f.has_header_length = f.has_content_length = f.has_number_of_rows = true;
+    f.has_number_of_rows = true;
     f.has_row_index_stride = true;
-    f.header_length = 3;
-    f.content_length = content_len;
-    f.n_stripes = w->n_stripes;
-    f.stripes = sp;
     f.n_types = (size_t)w->n_cols;
     f.types = tp;
     f.number_of_rows = w->rows;
     f.row_index_stride = w->opts.row_index_stride;
     f.n_statistics = (size_t)w->n_cols;
     f.statistics = all_stats(w, arena, true);
-    hl_buf_reset(&w->tmp);
-    if (!f.statistics || pack_into(&w->tmp, &f.base) != 0) st = nomem(w, err);
+    if (!f.statistics || pack_into(&w->tmp, &f.base) != 0 || w->tmp.oom) st = nomem(w, err);
     if (st == HL_OK)
       st = hl_orc_compress(w->opts.codec, w->opts.compress_size, (uint8_t *)w->tmp.data, w->tmp.len,
                            &w->out, NULL, err);
@@ -1087,7 +1085,6 @@ static hl_status_t write_tail(hl_orc_writer_t *w, hl_error_t *err) {
     if (st == HL_OK && w->out.oom) st = nomem(w, err);
   }
   if (st == HL_OK) st = out_append(w, w->out.data, w->out.len, err);
-  hl_free(sp);
   hl_free(tp);
   hl_arena_destroy(arena);
   return st;
@@ -1170,7 +1167,7 @@ static uint64_t stat_mem(const hl_orc_stat_t *s) {
 
 uint64_t hl_orc_writer_mem(const hl_orc_writer_t *w) {
   uint64_t n = sizeof *w + w->out.cap + w->tmp.cap + w->meta.cap;
-  n += w->cap_stripes * sizeof *w->stripes;
+  n += w->stripe_info.cap;
   for (int i = 0; i < w->n_cols; i++) {
     const ocol_t *c = &w->cols[i];
     n += sizeof *c + c->present.cap + c->bools.cap + c->data.cap + c->rg_stats.cap;

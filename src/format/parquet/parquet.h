@@ -174,6 +174,11 @@ void hl_parquet_writer_abort(hl_parquet_writer_t *w);
  * row group's encoded pages, dictionaries, footer structures), so that a
  * caller keeping many writers open can bound them (command/cmd_insert). */
 uint64_t hl_parquet_writer_mem(const hl_parquet_writer_t *w);
+/* The part of hl_parquet_writer_mem kept for the footer: every flushed row
+ * group's metadata and page index as their encoded bytes (tens of bytes
+ * per column chunk plus a few per page), which is all that grows with the
+ * rows written. */
+uint64_t hl_parquet_writer_footer_mem(const hl_parquet_writer_t *w);
 /* Writes the row group being built (if any rows) and frees the buffers it
  * used, so that W holds little more than its footer until more rows come.
  * Errors as hl_parquet_writer_write. */

@@ -1239,11 +1239,22 @@ static void enc_column_meta(enc_t *w, const hl_pq_column_meta_t *m) {
   hl_pq_thrift_write_struct_end(w);
 }
 
-static void enc_column_chunk(enc_t *w, const hl_pq_column_chunk_t *c) {
+/* The ColumnChunk and RowGroup encoders come in a head and a tail so that a
+ * writer can keep flushed chunks as bytes (hl_pq_*_encode_head/_tail below).
+ * A tail reopens its struct with the field-id delta base where the head
+ * left it: the last field the head wrote. */
+static void enc_column_chunk_head(enc_t *w, const hl_pq_column_chunk_t *c) {
   hl_pq_thrift_write_struct_begin(w);
   if (c->file_path) hl_pq_thrift_write_field_binary(w, 1, c->file_path, strlen(c->file_path));
   hl_pq_thrift_write_field_i64(w, 2, c->file_offset);
   if (c->meta_data) enc_column_meta(w, c->meta_data);
+}
+
+static int16_t column_chunk_head_last(const hl_pq_column_chunk_t *c) {
+  return c->meta_data ? 3 : 2;
+}
+
+static void enc_column_chunk_tail(enc_t *w, const hl_pq_column_chunk_t *c) {
   if (c->has_offset_index_offset) hl_pq_thrift_write_field_i64(w, 4, c->offset_index_offset);
   if (c->has_offset_index_length) hl_pq_thrift_write_field_i32(w, 5, c->offset_index_length);
   if (c->has_column_index_offset) hl_pq_thrift_write_field_i64(w, 6, c->column_index_offset);
@@ -1251,12 +1262,13 @@ static void enc_column_chunk(enc_t *w, const hl_pq_column_chunk_t *c) {
   hl_pq_thrift_write_struct_end(w);
 }
 
-static void enc_row_group(enc_t *w, const hl_pq_row_group_t *g) {
+static void enc_row_group_head(enc_t *w, const hl_pq_row_group_t *g) {
   hl_pq_thrift_write_struct_begin(w);
   hl_pq_thrift_write_field(w, 1, HL_PQ_T_LIST);
   hl_pq_thrift_write_list_begin(w, HL_PQ_T_STRUCT, (uint32_t)g->n_columns);
-  for (int i = 0; i < g->n_columns; i++)
-    enc_column_chunk(w, &g->columns[i]);
+}
+
+static void enc_row_group_tail(enc_t *w, const hl_pq_row_group_t *g) {
   hl_pq_thrift_write_field_i64(w, 2, g->total_byte_size);
   hl_pq_thrift_write_field_i64(w, 3, g->num_rows);
   if (g->n_sorting_columns > 0) {
@@ -1281,6 +1293,43 @@ static void enc_row_group(enc_t *w, const hl_pq_row_group_t *g) {
   hl_pq_thrift_write_struct_end(w);
 }
 
+static void enc_row_group(enc_t *w, const hl_pq_row_group_t *g) {
+  enc_row_group_head(w, g);
+  for (int i = 0; i < g->n_columns; i++) {
+    enc_column_chunk_head(w, &g->columns[i]);
+    enc_column_chunk_tail(w, &g->columns[i]);
+  }
+  enc_row_group_tail(w, g);
+}
+
+static void enc_file_meta_head(enc_t *w, const hl_pq_file_meta_t *m) {
+  hl_pq_thrift_write_struct_begin(w);
+  hl_pq_thrift_write_field_i32(w, 1, m->version);
+  hl_pq_thrift_write_field(w, 2, HL_PQ_T_LIST);
+  hl_pq_thrift_write_list_begin(w, HL_PQ_T_STRUCT, (uint32_t)m->n_schema);
+  for (int i = 0; i < m->n_schema; i++)
+    enc_schema_elem(w, &m->schema[i]);
+  hl_pq_thrift_write_field_i64(w, 3, m->num_rows);
+  hl_pq_thrift_write_field(w, 4, HL_PQ_T_LIST);
+  hl_pq_thrift_write_list_begin(w, HL_PQ_T_STRUCT, (uint32_t)m->n_row_groups);
+}
+
+static void enc_file_meta_tail(enc_t *w, const hl_pq_file_meta_t *m) {
+  if (m->n_kv > 0) enc_kv_list(w, 5, m->key_value_metadata, m->n_kv);
+  if (m->created_by) hl_pq_thrift_write_field_binary(w, 6, m->created_by, strlen(m->created_by));
+  if (m->n_column_orders > 0) {
+    hl_pq_thrift_write_field(w, 7, HL_PQ_T_LIST);
+    hl_pq_thrift_write_list_begin(w, HL_PQ_T_STRUCT, (uint32_t)m->n_column_orders);
+    for (int i = 0; i < m->n_column_orders; i++) {
+      hl_pq_thrift_write_struct_begin(w);
+      int16_t member = (int16_t)m->column_orders[i];
+      enc_empty_member(w, member ? member : HL_PQ_ORDER_TYPE_DEFINED);
+      hl_pq_thrift_write_struct_end(w);
+    }
+  }
+  hl_pq_thrift_write_struct_end(w);
+}
+
 static hl_status_t enc_finish(hl_buf_t *out, hl_error_t *err) {
   return out->oom ? hl_err_nomem(err) : HL_OK;
 }
@@ -1288,30 +1337,65 @@ static hl_status_t enc_finish(hl_buf_t *out, hl_error_t *err) {
 hl_status_t hl_pq_file_meta_encode(const hl_pq_file_meta_t *m, hl_buf_t *out, hl_error_t *err) {
   enc_t w;
   hl_pq_thrift_writer_init(&w, out);
-  hl_pq_thrift_write_struct_begin(&w);
-  hl_pq_thrift_write_field_i32(&w, 1, m->version);
-  hl_pq_thrift_write_field(&w, 2, HL_PQ_T_LIST);
-  hl_pq_thrift_write_list_begin(&w, HL_PQ_T_STRUCT, (uint32_t)m->n_schema);
-  for (int i = 0; i < m->n_schema; i++)
-    enc_schema_elem(&w, &m->schema[i]);
-  hl_pq_thrift_write_field_i64(&w, 3, m->num_rows);
-  hl_pq_thrift_write_field(&w, 4, HL_PQ_T_LIST);
-  hl_pq_thrift_write_list_begin(&w, HL_PQ_T_STRUCT, (uint32_t)m->n_row_groups);
+  enc_file_meta_head(&w, m);
   for (int i = 0; i < m->n_row_groups; i++)
     enc_row_group(&w, &m->row_groups[i]);
-  if (m->n_kv > 0) enc_kv_list(&w, 5, m->key_value_metadata, m->n_kv);
-  if (m->created_by) hl_pq_thrift_write_field_binary(&w, 6, m->created_by, strlen(m->created_by));
-  if (m->n_column_orders > 0) {
-    hl_pq_thrift_write_field(&w, 7, HL_PQ_T_LIST);
-    hl_pq_thrift_write_list_begin(&w, HL_PQ_T_STRUCT, (uint32_t)m->n_column_orders);
-    for (int i = 0; i < m->n_column_orders; i++) {
-      hl_pq_thrift_write_struct_begin(&w);
-      int16_t member = (int16_t)m->column_orders[i];
-      enc_empty_member(&w, member ? member : HL_PQ_ORDER_TYPE_DEFINED);
-      hl_pq_thrift_write_struct_end(&w);
-    }
-  }
-  hl_pq_thrift_write_struct_end(&w);
+  enc_file_meta_tail(&w, m);
+  return enc_finish(out, err);
+}
+
+/* A tail on its own: one open struct whose last field so far was LAST. */
+static void enc_tail_begin(enc_t *w, hl_buf_t *out, int16_t last) {
+  hl_pq_thrift_writer_init(w, out);
+  hl_pq_thrift_write_struct_begin(w);
+  w->last_id[w->depth] = last;
+}
+
+hl_status_t hl_pq_file_meta_encode_head(const hl_pq_file_meta_t *m, hl_buf_t *out,
+                                        hl_error_t *err) {
+  enc_t w;
+  hl_pq_thrift_writer_init(&w, out);
+  enc_file_meta_head(&w, m);
+  return enc_finish(out, err);
+}
+
+hl_status_t hl_pq_file_meta_encode_tail(const hl_pq_file_meta_t *m, hl_buf_t *out,
+                                        hl_error_t *err) {
+  enc_t w;
+  enc_tail_begin(&w, out, 4);
+  enc_file_meta_tail(&w, m);
+  return enc_finish(out, err);
+}
+
+hl_status_t hl_pq_row_group_encode_head(const hl_pq_row_group_t *g, hl_buf_t *out,
+                                        hl_error_t *err) {
+  enc_t w;
+  hl_pq_thrift_writer_init(&w, out);
+  enc_row_group_head(&w, g);
+  return enc_finish(out, err);
+}
+
+hl_status_t hl_pq_row_group_encode_tail(const hl_pq_row_group_t *g, hl_buf_t *out,
+                                        hl_error_t *err) {
+  enc_t w;
+  enc_tail_begin(&w, out, 1);
+  enc_row_group_tail(&w, g);
+  return enc_finish(out, err);
+}
+
+hl_status_t hl_pq_column_chunk_encode_head(const hl_pq_column_chunk_t *c, hl_buf_t *out,
+                                           hl_error_t *err) {
+  enc_t w;
+  hl_pq_thrift_writer_init(&w, out);
+  enc_column_chunk_head(&w, c);
+  return enc_finish(out, err);
+}
+
+hl_status_t hl_pq_column_chunk_encode_tail(const hl_pq_column_chunk_t *c, hl_buf_t *out,
+                                           hl_error_t *err) {
+  enc_t w;
+  enc_tail_begin(&w, out, column_chunk_head_last(c));
+  enc_column_chunk_tail(&w, c);
   return enc_finish(out, err);
 }
 

@@ -405,6 +405,33 @@ hl_status_t hl_pq_column_index_encode(const hl_pq_column_index_t *ci, hl_buf_t *
 hl_status_t hl_pq_offset_index_encode(const hl_pq_offset_index_t *oi, hl_buf_t *out,
                                       hl_error_t *err);
 
+/* FileMetaData in pieces, for a writer that keeps each flushed row group as
+ * bytes instead of structures (pq_writer.c: its memory then stays small per
+ * row group).  The concatenation
+ *
+ *   file_meta_encode_head(m)          fields up to the row_groups list header
+ *   for each row group g of m:
+ *     row_group_encode_head(g)        the columns list header (g->n_columns)
+ *     for each chunk c of g:
+ *       column_chunk_encode_head(c)   file_path, file_offset, meta_data
+ *       column_chunk_encode_tail(c)   the page-index fields 4..7, stop
+ *     row_group_encode_tail(g)        the fields after columns, stop
+ *   file_meta_encode_tail(m)          the fields after row_groups, stop
+ *
+ * is byte for byte what hl_pq_file_meta_encode(m) writes (it is made of the
+ * same pieces).  The heads ignore what their tails write and the other way
+ * round, except that a chunk's tail reads c->file_path and c->meta_data
+ * only to know which field its head ended with (a compact-protocol field
+ * id is a delta from the one before), so they must be as for the head. */
+hl_status_t hl_pq_file_meta_encode_head(const hl_pq_file_meta_t *m, hl_buf_t *out, hl_error_t *err);
+hl_status_t hl_pq_file_meta_encode_tail(const hl_pq_file_meta_t *m, hl_buf_t *out, hl_error_t *err);
+hl_status_t hl_pq_row_group_encode_head(const hl_pq_row_group_t *g, hl_buf_t *out, hl_error_t *err);
+hl_status_t hl_pq_row_group_encode_tail(const hl_pq_row_group_t *g, hl_buf_t *out, hl_error_t *err);
+hl_status_t hl_pq_column_chunk_encode_head(const hl_pq_column_chunk_t *c, hl_buf_t *out,
+                                           hl_error_t *err);
+hl_status_t hl_pq_column_chunk_encode_tail(const hl_pq_column_chunk_t *c, hl_buf_t *out,
+                                           hl_error_t *err);
+
 /* ------------------------------------------------------------- names */
 
 /* Upper-case names from parquet.thrift ("INT32", "RLE_DICTIONARY"); "?"

@@ -19,7 +19,13 @@
  * pages of a row group stay in memory per column (as in every Parquet
  * writer) until the row group's estimated encoded size reaches
  * row_group_bytes; flush_row_group then writes each chunk (its dictionary
- * page first) and keeps the chunk metadata and page index for the footer.
+ * page first) and keeps what the footer needs of it as the bytes the
+ * footer will hold: the ColumnChunk up to its page-index fields, the
+ * RowGroup's fields after its columns, the ColumnIndex and OffsetIndex
+ * (pq_meta.h, "FileMetaData in pieces").  So a flushed row group costs
+ * its encoded metadata (tens of bytes a chunk, a few a page), not the
+ * structures, and write_footer concatenates the pieces, adding only the
+ * page-index locations, into the bytes hl_pq_file_meta_encode would give.
  *
  * Pages are data page v1 (widest reader support), levels RLE, values
  * RLE_DICTIONARY with a PLAIN dictionary page, or PLAIN once the chunk's
@@ -187,9 +193,9 @@ typedef struct pageinfo { /* one written data page, for the page index */
   int32_t size;           /* header + compressed body */
   int64_t first_row;      /* within the row group */
   int64_t null_count;
-  bool null_page;           /* every level slot is null */
-  bool has_bounds;          /* min/max below are set */
-  const uint8_t *min, *max; /* in the writer's arena */
+  bool null_page;          /* every level slot is null */
+  bool has_bounds;         /* min/max below are set */
+  size_t min_off, max_off; /* in the column's bounds buffer */
   size_t min_len, max_len;
 } pageinfo_t;
 
@@ -228,6 +234,7 @@ typedef struct colw {
   hl_buf_t pages;
   pageinfo_t *pinfo;
   size_t n_pages, cap_pages;
+  hl_buf_t bounds; /* the ColumnIndex bounds of the chunk's pages */
   int n_dict_pages, n_plain_pages;
   stat_t chunk_stat;
   stat_t prev_bounds; /* last non-null page's bounds, for boundary_order */
@@ -237,15 +244,19 @@ typedef struct colw {
   int64_t unc_bytes; /* data page headers + uncompressed bodies */
 } colw_t;
 
-typedef struct rgindex {     /* page index of one row group, per leaf */
-  hl_pq_column_index_t **ci; /* NULL entries: no ColumnIndex */
-  hl_pq_offset_index_t **oi;
-} rgindex_t;
+/* A flushed column chunk as the footer needs it: lengths of its pieces in
+ * the writer's byte buffers (meta, ci, oi), which hold the pieces of every
+ * chunk in file order, so offsets are running sums. */
+typedef struct chunkrec {
+  uint32_t head_len; /* ColumnChunk fields 1..3 (hl_pq_column_chunk_encode_head) */
+  uint32_t ci_len;   /* its ColumnIndex; 0: none (an encoding is never empty) */
+  uint32_t oi_len;   /* its OffsetIndex */
+} chunkrec_t;
 
 struct hl_parquet_writer {
   hl_stor_t *fs;
   hl_stor_file_t *file;
-  hl_arena_t *arena; /* schema, footer structures, page index */
+  hl_arena_t *arena; /* schema and path: nothing that grows with the rows */
   char *path;
   hl_parquet_write_options_t opts;
   int n_cols;
@@ -257,10 +268,17 @@ struct hl_parquet_writer {
   uint64_t pos;    /* bytes written to the file */
   int64_t rg_rows; /* rows in the row group being built */
   int64_t total_rows;
-  hl_pq_row_group_t *rgs; /* heap array */
-  rgindex_t *rgidx;       /* heap array, parallel to rgs */
+  /* Flushed row groups, kept as their footer bytes (memory per row group
+   * is these bytes, not the structures they encode): META holds, per row
+   * group, every chunk's ColumnChunk head then the RowGroup tail
+   * (pq_meta.h, "FileMetaData in pieces"); CI and OI the page index
+   * entries, written as they are before the footer. */
+  hl_buf_t meta, ci, oi;
+  chunkrec_t *chunks; /* n_rgs * n_leaves */
+  uint32_t *rg_tails; /* length of each row group's tail in META */
   int n_rgs, cap_rgs;
   hl_buf_t body, comp, hdr; /* scratch for page encoding */
+  hl_buf_t stats;           /* scratch: a chunk's statistics bounds */
   bool failed;
 };
 
@@ -398,13 +416,14 @@ static int stat_copy(stat_t *dst, const stat_t *src) {
 }
 
 /* Encodes the minimum (IS_MAX false) or maximum of S as a Parquet bound
- * (PLAIN bytes without length prefix; FLBA decimals big-endian) into ARENA.
+ * (PLAIN bytes without length prefix; FLBA decimals big-endian), appended
+ * to OUT at *OUT_OFF (an offset: OUT may move as it grows).
  * TRUNCATE limits strings to INDEX_TRUNCATE bytes (a maximum is rounded up
  * so it stays an upper bound).  Returns 1 on success, 0 when no bound can
  * be written (INT96, too long, a maximum of 0xff bytes that cannot be
  * rounded up), -1 on OOM. */
-static int encode_bound(hl_arena_t *arena, const colw_t *c, const stat_t *s, bool is_max,
-                        bool truncate, const uint8_t **out, size_t *out_len) {
+static int encode_bound(hl_buf_t *out, const colw_t *c, const stat_t *s, bool is_max, bool truncate,
+                        size_t *out_off, size_t *out_len) {
   uint8_t tmp[16];
   const uint8_t *src = tmp;
   size_t n = 0;
@@ -459,11 +478,10 @@ static int encode_bound(hl_arena_t *arena, const colw_t *c, const stat_t *s, boo
       while (k > 0 && src[k - 1] == 0xff)
         k--;
       if (k == 0) return 0;
-      uint8_t *p = hl_arena_alloc(arena, k);
-      if (!p) return -1;
-      memcpy(p, src, k);
-      p[k - 1]++;
-      *out = p;
+      *out_off = out->len;
+      hl_buf_append(out, src, k);
+      if (out->oom) return -1;
+      ((uint8_t *)out->data)[out->len - 1]++;
       *out_len = k;
       return 1;
     }
@@ -472,10 +490,9 @@ static int encode_bound(hl_arena_t *arena, const colw_t *c, const stat_t *s, boo
   case K_INT96:
     return 0;
   }
-  uint8_t *p = hl_arena_alloc(arena, n ? n : 1);
-  if (!p) return -1;
-  if (n) memcpy(p, src, n);
-  *out = p;
+  *out_off = out->len;
+  hl_buf_append(out, src, n);
+  if (out->oom) return -1;
   *out_len = n;
   return 1;
 }
@@ -495,6 +512,7 @@ static void colw_fini(colw_t *c) {
   hl_free(c->dict_offs);
   hl_buf_fini(&c->pages);
   hl_free(c->pinfo);
+  hl_buf_fini(&c->bounds);
   stat_fini(&c->chunk_stat);
   stat_fini(&c->prev_bounds);
 }
@@ -507,6 +525,7 @@ static hl_status_t colw_start_chunk(hl_parquet_writer_t *w, colw_t *c, hl_error_
   hl_buf_reset(&c->dict_plain);
   c->dict_n = 0;
   hl_buf_reset(&c->pages);
+  hl_buf_reset(&c->bounds);
   c->n_pages = 0;
   c->n_dict_pages = c->n_plain_pages = 0;
   stat_reset(&c->chunk_stat);
@@ -1025,11 +1044,12 @@ static hl_status_t flush_page(hl_parquet_writer_t *w, colw_t *c, hl_error_t *err
   if (c->pages.oom) return hl_err_nomem(err);
 
   if (!pi->null_page) {
-    int a = c->page_stat.has
-                ? encode_bound(w->arena, c, &c->page_stat, false, true, &pi->min, &pi->min_len)
+    int a = c->page_stat.has ? encode_bound(&c->bounds, c, &c->page_stat, false, true, &pi->min_off,
+                                            &pi->min_len)
+                             : 0;
+    int b = a == 1
+                ? encode_bound(&c->bounds, c, &c->page_stat, true, true, &pi->max_off, &pi->max_len)
                 : 0;
-    int b =
-        a == 1 ? encode_bound(w->arena, c, &c->page_stat, true, true, &pi->max, &pi->max_len) : 0;
     if (a < 0 || b < 0) return hl_err_nomem(err);
     pi->has_bounds = a == 1 && b == 1;
     if (!pi->has_bounds) c->index_ok = false;
@@ -1082,22 +1102,23 @@ static uint64_t row_group_estimate(const hl_parquet_writer_t *w) {
   return n;
 }
 
-/* Statistics of the finished chunk C in the arena; NULL on OOM. */
-static hl_pq_stats_t *chunk_statistics(hl_parquet_writer_t *w, const colw_t *c) {
-  hl_pq_stats_t *s = hl_arena_zalloc(w->arena, sizeof(*s));
-  if (!s) return NULL;
+/* Fills S with the statistics of the finished chunk C; the bounds point
+ * into w->stats (valid until the next chunk).  -1 on OOM. */
+static int chunk_statistics(hl_parquet_writer_t *w, const colw_t *c, hl_pq_stats_t *s) {
+  memset(s, 0, sizeof(*s));
   s->has_null_count = true;
   s->null_count = c->chunk_nulls;
-  if (!c->chunk_stat.has) return s;
-  const uint8_t *mn, *mx;
-  size_t ln, lx;
-  int a = encode_bound(w->arena, c, &c->chunk_stat, false, false, &mn, &ln);
-  int b = a == 1 ? encode_bound(w->arena, c, &c->chunk_stat, true, false, &mx, &lx) : 0;
-  if (a < 0 || b < 0) return NULL;
-  if (a != 1 || b != 1) return s;
+  if (!c->chunk_stat.has) return 0;
+  size_t on, ox, ln, lx;
+  hl_buf_reset(&w->stats);
+  int a = encode_bound(&w->stats, c, &c->chunk_stat, false, false, &on, &ln);
+  int b = a == 1 ? encode_bound(&w->stats, c, &c->chunk_stat, true, false, &ox, &lx) : 0;
+  if (a < 0 || b < 0) return -1;
+  if (a != 1 || b != 1) return 0;
+  const uint8_t *base = (const uint8_t *)w->stats.data;
   s->has_min_value = s->has_max_value = true;
-  s->min_value.ptr = mn, s->min_value.len = ln;
-  s->max_value.ptr = mx, s->max_value.len = lx;
+  s->min_value.ptr = base + on, s->min_value.len = ln;
+  s->max_value.ptr = base + ox, s->max_value.len = lx;
   /* The deprecated min/max use signed order; write them only where that
    * is the column's order, for readers that know nothing newer. */
   if (c->kind != K_BYTES && c->kind != K_DECFLBA) {
@@ -1105,11 +1126,68 @@ static hl_pq_stats_t *chunk_statistics(hl_parquet_writer_t *w, const colw_t *c) 
     s->min = s->min_value;
     s->max = s->max_value;
   }
-  return s;
+  return 0;
 }
 
-static hl_status_t write_chunk(hl_parquet_writer_t *w, colw_t *c, hl_pq_column_chunk_t *cc,
-                               hl_pq_column_index_t **ci_out, hl_pq_offset_index_t **oi_out,
+/* Appends the page index of the chunk C just written (its data pages from
+ * DATA_START) to w->ci and w->oi, their lengths to REC. */
+static hl_status_t chunk_page_index(hl_parquet_writer_t *w, const colw_t *c, int64_t data_start,
+                                    chunkrec_t *rec, hl_error_t *err) {
+  size_t n = c->n_pages;
+  /* One temporary block for both structures' arrays. */
+  size_t loc_bytes = (n ? n : 1) * sizeof(hl_pq_page_location_t);
+  size_t ci_bytes = n * (sizeof(bool) + 2 * sizeof(hl_pq_meta_bytes_t) + sizeof(int64_t));
+  uint8_t *block = hl_calloc(1, loc_bytes + ci_bytes);
+  if (!block) return hl_err_nomem(err);
+  hl_pq_offset_index_t oi;
+  memset(&oi, 0, sizeof(oi));
+  oi.n_pages = (int)n;
+  oi.page_locations = (hl_pq_page_location_t *)block;
+  for (size_t i = 0; i < n; i++) {
+    oi.page_locations[i].offset = data_start + c->pinfo[i].rel_offset;
+    oi.page_locations[i].compressed_page_size = c->pinfo[i].size;
+    oi.page_locations[i].first_row_index = c->pinfo[i].first_row;
+  }
+  hl_status_t st = HL_OK;
+  size_t ci_before = w->ci.len, oi_before = w->oi.len;
+  if (c->index_ok && n > 0) {
+    hl_pq_column_index_t ci;
+    memset(&ci, 0, sizeof(ci));
+    ci.n_pages = (int)n;
+    /* hl_pq_meta_bytes_t and int64_t first: the block stays aligned */
+    ci.min_values = (hl_pq_meta_bytes_t *)(block + loc_bytes);
+    ci.max_values = ci.min_values + n;
+    ci.null_counts = (int64_t *)(ci.max_values + n);
+    ci.null_pages = (bool *)(ci.null_counts + n);
+    ci.has_null_counts = true;
+    const uint8_t *bounds = (const uint8_t *)c->bounds.data;
+    for (size_t i = 0; i < n; i++) {
+      ci.null_pages[i] = c->pinfo[i].null_page;
+      ci.null_counts[i] = c->pinfo[i].null_count;
+      if (c->pinfo[i].has_bounds) {
+        ci.min_values[i].ptr = bounds + c->pinfo[i].min_off;
+        ci.min_values[i].len = c->pinfo[i].min_len;
+        ci.max_values[i].ptr = bounds + c->pinfo[i].max_off;
+        ci.max_values[i].len = c->pinfo[i].max_len;
+      }
+    }
+    ci.boundary_order = c->asc ? HL_PQ_ASCENDING : c->desc ? HL_PQ_DESCENDING : HL_PQ_UNORDERED;
+    st = hl_pq_column_index_encode(&ci, &w->ci, err);
+  }
+  if (st == HL_OK) st = hl_pq_offset_index_encode(&oi, &w->oi, err);
+  hl_free(block);
+  if (st != HL_OK) return st;
+  if (w->ci.len - ci_before > INT32_MAX || w->oi.len - oi_before > INT32_MAX)
+    return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                      "parquet page index larger than 2 GiB");
+  rec->ci_len = (uint32_t)(w->ci.len - ci_before);
+  rec->oi_len = (uint32_t)(w->oi.len - oi_before);
+  return HL_OK;
+}
+
+/* Writes chunk C's pages, appends its ColumnChunk head to w->meta and its
+ * page index to w->ci/w->oi, and fills REC. */
+static hl_status_t write_chunk(hl_parquet_writer_t *w, colw_t *c, chunkrec_t *rec,
                                int64_t *unc_total, hl_error_t *err) {
   hl_status_t st;
   int64_t chunk_start = (int64_t)w->pos;
@@ -1140,10 +1218,11 @@ static hl_status_t write_chunk(hl_parquet_writer_t *w, colw_t *c, hl_pq_column_c
   int64_t data_start = (int64_t)w->pos;
   if ((st = out_write(w, c->pages.data, c->pages.len, err)) != HL_OK) return st;
 
-  hl_pq_column_meta_t *m = hl_arena_zalloc(w->arena, sizeof(*m));
-  hl_pq_encoding_t *encs = hl_arena_alloc(w->arena, 4 * sizeof(*encs));
-  hl_pq_page_enc_stats_t *es = hl_arena_alloc(w->arena, 3 * sizeof(*es));
-  if (!m || !encs || !es) return hl_err_nomem(err);
+  hl_pq_column_meta_t m;
+  hl_pq_encoding_t encs[4];
+  hl_pq_page_enc_stats_t es[3];
+  hl_pq_stats_t stats;
+  memset(&m, 0, sizeof(m));
   int n_enc = 0, n_es = 0;
   if (c->dict_used) {
     encs[n_enc++] = HL_PQ_ENC_PLAIN; /* the dictionary page */
@@ -1157,67 +1236,37 @@ static hl_status_t write_chunk(hl_parquet_writer_t *w, colw_t *c, hl_pq_column_c
     es[n_es++] = (hl_pq_page_enc_stats_t){HL_PQ_PAGE_DATA, HL_PQ_ENC_PLAIN, c->n_plain_pages};
   }
   if (c->max_def > 0 || c->max_rep > 0) encs[n_enc++] = HL_PQ_ENC_RLE;
-  m->type = c->ptype;
-  m->n_encodings = n_enc;
-  m->encodings = encs;
-  m->n_path = c->leaf->n_path;
-  m->path_in_schema = c->leaf->path;
-  m->codec = w->opts.codec;
-  m->num_values = c->chunk_values;
-  m->total_uncompressed_size = unc;
-  m->total_compressed_size = comp;
-  m->data_page_offset = data_start;
+  m.type = c->ptype;
+  m.n_encodings = n_enc;
+  m.encodings = encs;
+  m.n_path = c->leaf->n_path;
+  m.path_in_schema = c->leaf->path;
+  m.codec = w->opts.codec;
+  m.num_values = c->chunk_values;
+  m.total_uncompressed_size = unc;
+  m.total_compressed_size = comp;
+  m.data_page_offset = data_start;
   if (c->dict_used) {
-    m->has_dictionary_page_offset = true;
-    m->dictionary_page_offset = chunk_start;
+    m.has_dictionary_page_offset = true;
+    m.dictionary_page_offset = chunk_start;
   }
-  if (!(m->statistics = chunk_statistics(w, c))) return hl_err_nomem(err);
-  m->n_encoding_stats = n_es;
-  m->encoding_stats = es;
-  cc->file_offset = chunk_start;
-  cc->meta_data = m;
+  if (chunk_statistics(w, c, &stats)) return hl_err_nomem(err);
+  m.statistics = &stats;
+  m.n_encoding_stats = n_es;
+  m.encoding_stats = es;
+  hl_pq_column_chunk_t cc;
+  memset(&cc, 0, sizeof(cc));
+  cc.file_offset = chunk_start;
+  cc.meta_data = &m;
   *unc_total += unc;
 
-  /* Page index. */
-  hl_pq_offset_index_t *oi = hl_arena_zalloc(w->arena, sizeof(*oi));
-  if (!oi) return hl_err_nomem(err);
-  oi->n_pages = (int)c->n_pages;
-  oi->page_locations =
-      hl_arena_zalloc(w->arena, (c->n_pages ? c->n_pages : 1) * sizeof(hl_pq_page_location_t));
-  if (!oi->page_locations) return hl_err_nomem(err);
-  for (size_t i = 0; i < c->n_pages; i++) {
-    oi->page_locations[i].offset = data_start + c->pinfo[i].rel_offset;
-    oi->page_locations[i].compressed_page_size = c->pinfo[i].size;
-    oi->page_locations[i].first_row_index = c->pinfo[i].first_row;
-  }
-  *oi_out = oi;
-  *ci_out = NULL;
-  if (c->index_ok && c->n_pages > 0) {
-    size_t n = c->n_pages;
-    hl_pq_column_index_t *ci = hl_arena_zalloc(w->arena, sizeof(*ci));
-    if (!ci) return hl_err_nomem(err);
-    ci->n_pages = (int)n;
-    ci->null_pages = hl_arena_zalloc(w->arena, n * sizeof(bool));
-    ci->min_values = hl_arena_zalloc(w->arena, n * sizeof(*ci->min_values));
-    ci->max_values = hl_arena_zalloc(w->arena, n * sizeof(*ci->max_values));
-    ci->null_counts = hl_arena_zalloc(w->arena, n * sizeof(int64_t));
-    if (!ci->null_pages || !ci->min_values || !ci->max_values || !ci->null_counts)
-      return hl_err_nomem(err);
-    ci->has_null_counts = true;
-    for (size_t i = 0; i < n; i++) {
-      ci->null_pages[i] = c->pinfo[i].null_page;
-      ci->null_counts[i] = c->pinfo[i].null_count;
-      if (c->pinfo[i].has_bounds) {
-        ci->min_values[i].ptr = c->pinfo[i].min;
-        ci->min_values[i].len = c->pinfo[i].min_len;
-        ci->max_values[i].ptr = c->pinfo[i].max;
-        ci->max_values[i].len = c->pinfo[i].max_len;
-      }
-    }
-    ci->boundary_order = c->asc ? HL_PQ_ASCENDING : c->desc ? HL_PQ_DESCENDING : HL_PQ_UNORDERED;
-    *ci_out = ci;
-  }
-  return HL_OK;
+  size_t before = w->meta.len;
+  if ((st = hl_pq_column_chunk_encode_head(&cc, &w->meta, err)) != HL_OK) return st;
+  if (w->meta.len - before > INT32_MAX)
+    return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                      "parquet column chunk metadata larger than 2 GiB");
+  rec->head_len = (uint32_t)(w->meta.len - before);
+  return chunk_page_index(w, c, data_start, rec, err);
 }
 
 static hl_status_t flush_row_group(hl_parquet_writer_t *w, hl_error_t *err) {
@@ -1227,22 +1276,15 @@ static hl_status_t flush_row_group(hl_parquet_writer_t *w, hl_error_t *err) {
     if ((st = flush_page(w, &w->cols[i], err)) != HL_OK) return st;
   if (w->n_rgs == w->cap_rgs) {
     int cap = w->cap_rgs ? w->cap_rgs * 2 : 4;
-    hl_pq_row_group_t *r = hl_realloc(w->rgs, (size_t)cap * sizeof(*r));
+    chunkrec_t *r = hl_realloc(w->chunks, (size_t)cap * (size_t)w->n_leaves * sizeof(*r));
     if (!r) return hl_err_nomem(err);
-    w->rgs = r;
-    rgindex_t *x = hl_realloc(w->rgidx, (size_t)cap * sizeof(*x));
-    if (!x) return hl_err_nomem(err);
-    w->rgidx = x;
+    w->chunks = r;
+    uint32_t *t = hl_realloc(w->rg_tails, (size_t)cap * sizeof(*t));
+    if (!t) return hl_err_nomem(err);
+    w->rg_tails = t;
     w->cap_rgs = cap;
   }
-  hl_pq_row_group_t *rg = &w->rgs[w->n_rgs];
-  rgindex_t *rx = &w->rgidx[w->n_rgs];
-  memset(rg, 0, sizeof(*rg));
-  rg->columns = hl_arena_zalloc(w->arena, (size_t)w->n_leaves * sizeof(*rg->columns));
-  rx->ci = hl_arena_zalloc(w->arena, (size_t)w->n_leaves * sizeof(*rx->ci));
-  rx->oi = hl_arena_zalloc(w->arena, (size_t)w->n_leaves * sizeof(*rx->oi));
-  if (!rg->columns || !rx->ci || !rx->oi) return hl_err_nomem(err);
-  rg->n_columns = w->n_leaves;
+  chunkrec_t *recs = &w->chunks[(size_t)w->n_rgs * (size_t)w->n_leaves];
   int64_t start = (int64_t)w->pos, unc = 0;
   for (int i = 0; i < w->n_leaves; i++) {
     colw_t *c = &w->cols[i];
@@ -1250,20 +1292,25 @@ static hl_status_t flush_row_group(hl_parquet_writer_t *w, hl_error_t *err) {
       return hl_err_set(err, HL_INTERNAL, HL_SS(INTERNAL_ERROR),
                         "parquet column \"%s\" has %lld rows in a row group of %lld",
                         c->leaf->path_str, (long long)c->chunk_rows, (long long)w->rg_rows);
-    if ((st = write_chunk(w, c, &rg->columns[i], &rx->ci[i], &rx->oi[i], &unc, err)) != HL_OK)
-      return st;
+    if ((st = write_chunk(w, c, &recs[i], &unc, err)) != HL_OK) return st;
     if ((st = colw_start_chunk(w, c, err)) != HL_OK) return st;
   }
-  rg->total_byte_size = unc;
-  rg->num_rows = w->rg_rows;
-  rg->has_file_offset = true;
-  rg->file_offset = start;
-  rg->has_total_compressed_size = true;
-  rg->total_compressed_size = (int64_t)w->pos - start;
+  hl_pq_row_group_t rg;
+  memset(&rg, 0, sizeof(rg));
+  rg.n_columns = w->n_leaves;
+  rg.total_byte_size = unc;
+  rg.num_rows = w->rg_rows;
+  rg.has_file_offset = true;
+  rg.file_offset = start;
+  rg.has_total_compressed_size = true;
+  rg.total_compressed_size = (int64_t)w->pos - start;
   if (w->n_rgs <= INT16_MAX) {
-    rg->has_ordinal = true;
-    rg->ordinal = (int16_t)w->n_rgs;
+    rg.has_ordinal = true;
+    rg.ordinal = (int16_t)w->n_rgs;
   }
+  size_t before = w->meta.len;
+  if ((st = hl_pq_row_group_encode_tail(&rg, &w->meta, err)) != HL_OK) return st;
+  w->rg_tails[w->n_rgs] = (uint32_t)(w->meta.len - before);
   w->n_rgs++;
   w->rg_rows = 0;
   return HL_OK;
@@ -1279,8 +1326,12 @@ static void writer_free(hl_parquet_writer_t *w) {
     for (int i = 0; i < w->n_leaves; i++)
       colw_fini(&w->cols[i]);
   hl_free(w->cols);
-  hl_free(w->rgs);
-  hl_free(w->rgidx);
+  hl_free(w->chunks);
+  hl_free(w->rg_tails);
+  hl_buf_fini(&w->meta);
+  hl_buf_fini(&w->ci);
+  hl_buf_fini(&w->oi);
+  hl_buf_fini(&w->stats);
   hl_buf_fini(&w->body);
   hl_buf_fini(&w->comp);
   hl_buf_fini(&w->hdr);
@@ -1302,9 +1353,16 @@ hl_status_t hl_parquet_writer_open(hl_stor_t *fs, const char *path, int n_cols,
   hl_buf_init(&w->body);
   hl_buf_init(&w->comp);
   hl_buf_init(&w->hdr);
+  hl_buf_init(&w->stats);
+  hl_buf_init(&w->meta);
+  hl_buf_init(&w->ci);
+  hl_buf_init(&w->oi);
   w->fs = fs;
   w->n_cols = n_cols;
-  if (!(w->arena = hl_arena_create(0)) || !(w->path = hl_arena_strdup(w->arena, path))) {
+  /* Small blocks: the arena holds only the schema (~6 KB for 15 columns),
+   * and a write may keep thousands of files open (16 KB default blocks
+   * cost 8 KB more a file). */
+  if (!(w->arena = hl_arena_create(1024)) || !(w->path = hl_arena_strdup(w->arena, path))) {
     st = hl_err_nomem(err);
     goto fail;
   }
@@ -1444,34 +1502,12 @@ hl_status_t hl_parquet_writer_write(hl_parquet_writer_t *w, const hl_batch_t *ba
 static hl_status_t write_footer(hl_parquet_writer_t *w, hl_error_t *err) {
   hl_status_t st;
   hl_buf_t *buf = &w->hdr;
-  /* Page index: every ColumnIndex, then every OffsetIndex (PageIndex.md). */
-  for (int pass = 0; pass < 2; pass++)
-    for (int r = 0; r < w->n_rgs; r++)
-      for (int i = 0; i < w->n_leaves; i++) {
-        hl_pq_column_chunk_t *cc = &w->rgs[r].columns[i];
-        hl_buf_reset(buf);
-        if (pass == 0) {
-          if (!w->rgidx[r].ci[i]) continue;
-          st = hl_pq_column_index_encode(w->rgidx[r].ci[i], buf, err);
-        } else {
-          st = hl_pq_offset_index_encode(w->rgidx[r].oi[i], buf, err);
-        }
-        if (st != HL_OK) return st;
-        if (buf->len > INT32_MAX)
-          return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
-                            "parquet page index larger than 2 GiB");
-        int64_t off = (int64_t)w->pos;
-        if ((st = out_write(w, buf->data, buf->len, err)) != HL_OK) return st;
-        if (pass == 0) {
-          cc->has_column_index_offset = cc->has_column_index_length = true;
-          cc->column_index_offset = off;
-          cc->column_index_length = (int32_t)buf->len;
-        } else {
-          cc->has_offset_index_offset = cc->has_offset_index_length = true;
-          cc->offset_index_offset = off;
-          cc->offset_index_length = (int32_t)buf->len;
-        }
-      }
+  /* Page index: every ColumnIndex, then every OffsetIndex (PageIndex.md),
+   * each already in row group and column order. */
+  int64_t ci_pos = (int64_t)w->pos;
+  if ((st = out_write(w, w->ci.data, w->ci.len, err)) != HL_OK) return st;
+  int64_t oi_pos = (int64_t)w->pos;
+  if ((st = out_write(w, w->oi.data, w->oi.len, err)) != HL_OK) return st;
 
   hl_pq_file_meta_t fm;
   memset(&fm, 0, sizeof(fm));
@@ -1480,7 +1516,6 @@ static hl_status_t write_footer(hl_parquet_writer_t *w, hl_error_t *err) {
   fm.schema = w->elems;
   fm.num_rows = w->total_rows;
   fm.n_row_groups = w->n_rgs;
-  fm.row_groups = w->rgs;
   fm.created_by = (char *)CREATED_BY;
   fm.n_column_orders = w->n_leaves;
   fm.column_orders = hl_arena_alloc(w->arena, (size_t)w->n_leaves * sizeof(hl_pq_column_order_t));
@@ -1488,7 +1523,37 @@ static hl_status_t write_footer(hl_parquet_writer_t *w, hl_error_t *err) {
   for (int i = 0; i < w->n_leaves; i++)
     fm.column_orders[i] = HL_PQ_ORDER_TYPE_DEFINED;
   hl_buf_reset(buf);
-  if ((st = hl_pq_file_meta_encode(&fm, buf, err)) != HL_OK) return st;
+  if ((st = hl_pq_file_meta_encode_head(&fm, buf, err)) != HL_OK) return st;
+  /* Every row group from its bytes (pq_meta.h, "FileMetaData in pieces"):
+   * the chunks' heads as flushed, the page-index locations only known now. */
+  hl_pq_row_group_t rg;
+  memset(&rg, 0, sizeof(rg));
+  rg.n_columns = w->n_leaves;
+  hl_pq_column_meta_t had_meta; /* the heads wrote meta_data: all the tails need to know */
+  hl_pq_column_chunk_t cc;
+  memset(&cc, 0, sizeof(cc));
+  cc.meta_data = &had_meta;
+  cc.has_offset_index_offset = cc.has_offset_index_length = true;
+  const char *meta = w->meta.data;
+  const chunkrec_t *rec = w->chunks;
+  for (int r = 0; r < w->n_rgs; r++) {
+    if ((st = hl_pq_row_group_encode_head(&rg, buf, err)) != HL_OK) return st;
+    for (int i = 0; i < w->n_leaves; i++, rec++) {
+      hl_buf_append(buf, meta, rec->head_len);
+      meta += rec->head_len;
+      cc.has_column_index_offset = cc.has_column_index_length = rec->ci_len > 0;
+      cc.column_index_offset = ci_pos;
+      cc.column_index_length = (int32_t)rec->ci_len;
+      cc.offset_index_offset = oi_pos;
+      cc.offset_index_length = (int32_t)rec->oi_len;
+      ci_pos += rec->ci_len;
+      oi_pos += rec->oi_len;
+      if ((st = hl_pq_column_chunk_encode_tail(&cc, buf, err)) != HL_OK) return st;
+    }
+    hl_buf_append(buf, meta, w->rg_tails[r]);
+    meta += w->rg_tails[r];
+  }
+  if ((st = hl_pq_file_meta_encode_tail(&fm, buf, err)) != HL_OK) return st;
   if (buf->len > UINT32_MAX)
     return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
                       "parquet footer larger than 4 GiB");
@@ -1559,7 +1624,9 @@ hl_status_t hl_parquet_writer_flush(hl_parquet_writer_t *w, hl_error_t *err) {
     hl_free(c->pinfo);
     c->pinfo = NULL;
     c->cap_pages = 0;
+    hl_buf_fini(&c->bounds);
   }
+  hl_buf_fini(&w->stats);
   hl_buf_fini(&w->body);
   hl_buf_fini(&w->comp);
   hl_buf_fini(&w->hdr);
@@ -1568,16 +1635,22 @@ hl_status_t hl_parquet_writer_flush(hl_parquet_writer_t *w, hl_error_t *err) {
 
 uint64_t hl_parquet_writer_mem(const hl_parquet_writer_t *w) {
   uint64_t n = sizeof *w + w->body.cap + w->comp.cap + w->hdr.cap + hl_arena_reserved(w->arena);
-  n += (uint64_t)w->cap_rgs * (sizeof *w->rgs + sizeof *w->rgidx);
+  n += w->stats.cap + hl_parquet_writer_footer_mem(w);
   for (int i = 0; i < w->n_leaves; i++) {
     const colw_t *c = &w->cols[i];
     n += sizeof *c + c->cap_levels * 2 * sizeof(int16_t) + c->cap_idx * sizeof(uint32_t);
     n += c->plain.cap + c->dict_cap * sizeof(uint64_t) + c->dict_plain.cap;
     n += c->cap_offs * sizeof(uint32_t) + c->pages.cap + c->cap_pages * sizeof(pageinfo_t);
+    n += c->bounds.cap;
     n += c->page_stat.smin.cap + c->page_stat.smax.cap + c->chunk_stat.smin.cap +
          c->chunk_stat.smax.cap + c->prev_bounds.smin.cap + c->prev_bounds.smax.cap;
   }
   return n;
+}
+
+uint64_t hl_parquet_writer_footer_mem(const hl_parquet_writer_t *w) {
+  uint64_t n = w->meta.cap + w->ci.cap + w->oi.cap;
+  return n + (uint64_t)w->cap_rgs * ((uint64_t)w->n_leaves * sizeof(chunkrec_t) + sizeof(uint32_t));
 }
 
 void hl_parquet_writer_abort(hl_parquet_writer_t *w) {

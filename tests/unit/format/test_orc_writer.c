@@ -1069,6 +1069,103 @@ static int ri_verify(const char *path, int rows) {
   return n;
 }
 
+/* Memory that does not grow with the data (issue 18): 600 stripes, each
+ * cut by hl_orc_writer_flush as the writer budget does.  What a flushed
+ * stripe leaves in the writer is its StripeInformation and its
+ * StripeStatistics, packed: a bounded number of bytes per stripe.  The
+ * tail must still describe every stripe, and every row read back. */
+TEST(stripe_memory_bounded) {
+  enum { STRIPES = 600, PER = 30 };
+  const hl_type_t *types[3] = {ptype("bigint"), ptype("string"), ptype("array<int>")};
+  const char *names[3] = {"i", "s", "a"};
+  const char *path = hl_arena_sprintf(T.arena, "%s/flushed.orc", T.dir);
+  unlink(path);
+  hl_orc_write_options_t o = default_options();
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_orc_writer_t *w = NULL;
+  CHECK_INT(hl_orc_writer_open(T.fs, path, &o, 3, types, names, &w, &err), HL_OK);
+  hl_batch_t *batch = hl_batch_create(3, types);
+  uint64_t mem20 = 0, mem600 = 0;
+  for (int g = 0; w && g < STRIPES; g++) {
+    hl_batch_reset(batch);
+    for (int i = 0; i < PER; i++) {
+      long r = (long)g * PER + i;
+      hl_value_t v[3];
+      memset(v, 0, sizeof v);
+      v[0].u.i = r;
+      char *str = hl_arena_sprintf(batch->arena, "s%ld", r % 500);
+      v[1].u.s = (hl_str_t){str, (uint32_t)strlen(str)};
+      hl_value_t *a = items(2);
+      a[0].u.i = (int64_t)(r % 100);
+      a[1].is_null = true;
+      v[2].u.list.n = (uint32_t)(r % 3);
+      v[2].u.list.items = a;
+      for (int c = 0; c < 3; c++)
+        hl_vec_put_value(&batch->cols[c], batch->arena, (uint32_t)i, &v[c]);
+    }
+    batch->n_rows = PER;
+    CHECK_INT(hl_orc_writer_write(w, batch, &err), HL_OK);
+    CHECK_INT(hl_orc_writer_flush(w, &err), HL_OK);
+    if (g + 1 == 20) mem20 = hl_orc_writer_mem(w);
+    if (g + 1 == STRIPES) mem600 = hl_orc_writer_mem(w);
+  }
+  /* 5 columns of stripe statistics (~20-40 bytes each) and a 15-byte
+   * StripeInformation: ~150 bytes a stripe, up to twice that with buffer
+   * doubling; a message struct per stripe took ~90 bytes more. */
+  uint64_t per_stripe = (mem600 - mem20) / (STRIPES - 20);
+  fprintf(stderr, "ORC writer memory: %llu bytes per flushed stripe of 3 columns\n",
+          (unsigned long long)per_stripe);
+  CHECK(per_stripe > 50);
+  CHECK(per_stripe < 400);
+  if (w) CHECK_INT(hl_orc_writer_close(w, &err), HL_OK);
+  tail_t t;
+  CHECK(read_tail(path, &t));
+  if (t.footer) {
+    CHECK_INT(t.footer->n_stripes, STRIPES);
+    CHECK_INT(t.meta->n_stripe_stats, STRIPES);
+    uint64_t end = 3, n_s = 0;
+    for (size_t i = 0; i < t.footer->n_stripes; i++) {
+      const Orcpb__StripeInformation *si = t.footer->stripes[i];
+      CHECK_INT(si->offset, end);
+      CHECK_INT(si->number_of_rows, PER);
+      end += si->index_length + si->data_length + si->footer_length;
+      const Orcpb__ColumnStats *cs = t.meta->stripe_stats[i]->col_stats[1];
+      CHECK(cs->int_stats && cs->int_stats->minimum == (int64_t)i * PER &&
+            cs->int_stats->maximum == (int64_t)i * PER + PER - 1);
+      n_s += t.meta->stripe_stats[i]->col_stats[2]->number_of_values;
+    }
+    CHECK_INT(t.footer->content_length, end);
+    CHECK_INT(t.footer->number_of_rows, STRIPES * PER);
+    CHECK_INT(n_s, t.footer->statistics[2]->number_of_values);
+  }
+  free_tail(&t);
+  hl_orc_reader_t *rd = NULL;
+  CHECK_INT(hl_orc_reader_open(T.fs, path, 3, types, names, NULL, NULL, 0, &rd, &err), HL_OK);
+  long got = 0, bad = 0;
+  while (rd) {
+    hl_batch_reset(batch);
+    if (hl_orc_reader_next(rd, batch, &err) != HL_OK || batch->n_rows == 0) break;
+    for (uint32_t i = 0; i < batch->n_rows; i++, got++) {
+      hl_value_t v[3];
+      for (int c = 0; c < 3; c++)
+        hl_vec_get_value(&batch->cols[c], i, &v[c]);
+      char want[32];
+      snprintf(want, sizeof want, "s%ld", got % 500);
+      if (v[0].u.i != got || v[1].u.s.len != strlen(want) ||
+          memcmp(v[1].u.s.ptr, want, v[1].u.s.len) != 0 || v[2].u.list.n != (uint32_t)(got % 3) ||
+          (v[2].u.list.n > 0 && v[2].u.list.items[0].u.i != got % 100) ||
+          (v[2].u.list.n > 1 && !v[2].u.list.items[1].is_null))
+        bad++;
+    }
+  }
+  CHECK_INT(got, (long)STRIPES * PER);
+  CHECK_INT(bad, 0);
+  hl_orc_reader_close(rd);
+  hl_batch_destroy(batch);
+  hl_err_clear(&err);
+}
+
 TEST(row_index) {
   CHECK_INT(ri_verify(ri_write("ri_none.orc", HL_ORC_NONE, 0, 1 << 20, 1050), 1050), 1);
   CHECK_INT(ri_verify(ri_write("ri_zlib.orc", HL_ORC_ZLIB, 300, 1 << 20, 1050), 1050), 1);
@@ -1215,6 +1312,7 @@ int main(void) {
   RUN(roundtrip_types);
   RUN(roundtrip_nested);
   RUN(roundtrip_stripes);
+  RUN(stripe_memory_bounded);
   RUN(row_index);
   RUN(direct_columns);
   RUN(timestamps_near_1970);

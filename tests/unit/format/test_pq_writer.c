@@ -1227,6 +1227,97 @@ TEST(lz4_hadoop_framing) {
 
 /* Failing the Nth allocation, for every N until the write succeeds: each
  * attempt ends in HL_OK or a clean HL_NOMEM (ASan checks for leaks). */
+/* Memory that does not grow with the data (issue 18): a file of many row
+ * groups, each cut by hl_parquet_writer_flush as the writer budget does.
+ * After a flush the writer holds its fixed state plus, per flushed row
+ * group, only the encoded footer pieces (hl_parquet_writer_footer_mem):
+ * the rest must not change from the 20th row group to the 600th, and the
+ * footer part must grow by a bounded number of bytes per row group.  The
+ * file must still read back exactly, with every row group's statistics
+ * and page index right. */
+TEST(footer_memory_bounded) {
+  hl_arena_t *a = hl_arena_create(0);
+  const char *names[3] = {"id", "name", "arr"};
+  const char *types[3] = {"bigint", "string", "array<int>"};
+  enum { RGS = 600, PER = 40 };
+  table_t t;
+  table_init(&t, a, 3, names, types, (size_t)RGS * PER);
+  char tmp[64];
+  for (size_t r = 0; r < (size_t)RGS * PER; r++) {
+    *cell(&t, r, 0) = vint((int64_t)r);
+    snprintf(tmp, sizeof(tmp), "name-%05zu", r % 977);
+    *cell(&t, r, 1) = r % 9 == 0 ? vnull() : vcstr(a, tmp);
+    hl_value_t items[2] = {vint((int64_t)(r % 100)), vnull()};
+    *cell(&t, r, 2) = vlist(a, (uint32_t)(r % 3), 2, items);
+  }
+  hl_parquet_write_options_t o;
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_parquet_write_options_init(&o, NULL, 0, &err);
+  o.page_bytes = 16; /* a few pages per chunk: the page index has entries */
+  const char *path = new_path(a);
+  hl_parquet_writer_t *w = NULL;
+  CHECK_INT(hl_parquet_writer_open(fs, path, 3, t.types, t.names, &o, &w, &err), HL_OK);
+  hl_batch_t *b = hl_batch_create(3, t.types);
+  uint64_t other20 = 0, footer20 = 0, other600 = 0, footer600 = 0;
+  for (int g = 0; w && g < RGS; g++) {
+    hl_batch_reset(b);
+    for (uint32_t i = 0; i < PER; i++)
+      for (int c = 0; c < 3; c++)
+        hl_vec_put_value(&b->cols[c], b->arena, i, cell(&t, (size_t)g * PER + i, c));
+    b->n_rows = PER;
+    CHECK_INT(hl_parquet_writer_write(w, b, &err), HL_OK);
+    CHECK_INT(hl_parquet_writer_flush(w, &err), HL_OK);
+    uint64_t mem = hl_parquet_writer_mem(w), footer = hl_parquet_writer_footer_mem(w);
+    CHECK(footer < mem);
+    if (g + 1 == 20) other20 = mem - footer, footer20 = footer;
+    if (g + 1 == RGS) other600 = mem - footer, footer600 = footer;
+  }
+  hl_batch_destroy(b);
+  CHECK_INT(other600, other20);
+  /* Per row group: 3 chunk heads (~70-90 bytes with statistics), their
+   * page index (~10 bytes a page), 12 bytes of lengths each, a RowGroup
+   * tail of ~20 bytes: ~450 bytes, times up to 2 for buffer doubling.  The
+   * structures kept before took about 3 KB. */
+  uint64_t per_rg = (footer600 - footer20) / (RGS - 20);
+  fprintf(stderr, "footer memory: %llu bytes per row group of 3 columns\n",
+          (unsigned long long)per_rg);
+  CHECK(per_rg > 100);
+  CHECK(per_rg < 1200);
+  uint64_t rows = 0;
+  if (w) CHECK_INT(hl_parquet_writer_close(w, &rows, NULL, &err), HL_OK);
+  CHECK_INT(rows, (uint64_t)RGS * PER);
+  footer_t ft;
+  if (footer_open(&ft, path)) {
+    hl_pq_file_meta_t *m = ft.meta;
+    CHECK_INT(m->n_row_groups, RGS);
+    for (int r = 0; r < m->n_row_groups; r++) {
+      const hl_pq_row_group_t *rg = &m->row_groups[r];
+      CHECK_INT(rg->num_rows, PER);
+      CHECK_INT(rg->ordinal, r);
+      const hl_pq_column_chunk_t *cc = &rg->columns[0];
+      CHECK_INT(le_int(cc->meta_data->statistics->min_value), (int64_t)r * PER);
+      CHECK_INT(le_int(cc->meta_data->statistics->max_value), (int64_t)r * PER + PER - 1);
+      hl_pq_column_index_t *ci = col_index(&ft, cc);
+      hl_pq_offset_index_t *oi = off_index(&ft, cc);
+      CHECK(ci != NULL && oi != NULL);
+      if (ci && oi) {
+        CHECK(ci->n_pages >= 2);
+        CHECK_INT(ci->n_pages, oi->n_pages);
+        CHECK_INT(le_int(ci->min_values[0]), (int64_t)r * PER);
+        CHECK_INT(le_int(ci->max_values[ci->n_pages - 1]), (int64_t)r * PER + PER - 1);
+      }
+      /* name is NULL on rows divisible by 9 */
+      int64_t lo = (int64_t)r * PER, hi = lo + PER;
+      CHECK_INT(rg->columns[1].meta_data->statistics->null_count, (hi + 8) / 9 - (lo + 8) / 9);
+    }
+    check_layout(&ft);
+    footer_close(&ft);
+  }
+  check_read_back(&t, path);
+  hl_arena_destroy(a);
+}
+
 TEST(allocation_failures) {
   hl_arena_t *a = hl_arena_create(0);
   const char *names[3] = {"s", "arr", "d"};
@@ -1308,6 +1399,7 @@ int main(void) {
   RUN(int96_timestamps);
   RUN(empty_file_and_errors);
   RUN(lz4_hadoop_framing);
+  RUN(footer_memory_bounded);
   RUN(allocation_failures);
   tmp_teardown();
   return test_report();

@@ -971,7 +971,6 @@ static const char *const not_yet[] = {
     "assert_true_oom",
     "bloom_filter",
     "bucket_number",
-    "compute_stats",
     "exception_in_vertex_udaf",
     "exception_in_vertex_udf",
     "get_llap_splits",

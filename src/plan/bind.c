@@ -1204,19 +1204,29 @@ static hl_type_t *array_of(binder_t *b, const hl_type_t *t) {
   return arr;
 }
 
+/* STRUCT<NAMES[i]: TYPES[i]> (N fields) in the binder's arena. */
+static const hl_type_t *struct_of(binder_t *b, int n, const char *const *names,
+                                  const hl_type_t *const *types) {
+  hl_type_t *st = hl_arena_zalloc(b->arena, sizeof *st);
+  hl_type_t **kids = hl_arena_alloc(b->arena, (size_t)n * sizeof(hl_type_t *));
+  char **fn = hl_arena_alloc(b->arena, (size_t)n * sizeof(char *));
+  if (!st || !kids || !fn) return hl_err_nomem(b->err), NULL;
+  for (int i = 0; i < n; i++) {
+    kids[i] = (hl_type_t *)types[i];
+    fn[i] = (char *)names[i];
+  }
+  *st = (hl_type_t){.id = HL_T_STRUCT, .n_children = n, .children = kids, .field_names = fn};
+  return st;
+}
+
 /* ARRAY<STRUCT<N0: T0, N1: T1>> in the binder's arena. */
 static const hl_type_t *array_of_pairs(binder_t *b, const char *n0, const hl_type_t *t0,
                                        const char *n1, const hl_type_t *t1) {
-  hl_type_t *st = hl_arena_zalloc(b->arena, sizeof *st);
-  hl_type_t **sk = hl_arena_alloc(b->arena, 2 * sizeof(hl_type_t *));
-  char **names = hl_arena_alloc(b->arena, 2 * sizeof(char *));
-  if (!t0 || !st || !sk || !names) return hl_err_nomem(b->err), NULL;
-  names[0] = (char *)n0;
-  names[1] = (char *)n1;
-  sk[0] = (hl_type_t *)t0;
-  sk[1] = (hl_type_t *)t1;
-  *st = (hl_type_t){.id = HL_T_STRUCT, .n_children = 2, .children = sk, .field_names = names};
-  return array_of(b, st);
+  if (!t0) return hl_err_nomem(b->err), NULL;
+  const char *const names[] = {n0, n1};
+  const hl_type_t *const types[] = {t0, t1};
+  const hl_type_t *st = struct_of(b, 2, names, types);
+  return st ? array_of(b, st) : NULL;
 }
 
 static bool is_strings(const hl_type_t *t) {
@@ -1363,21 +1373,6 @@ static bool bind_bitvector_arg(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *ag
                   t->id == HL_T_NULL ? "void" : type_name(b, t));
     return false;
   }
-}
-
-/* STRUCT<NAMES[i]: TYPES[i]> (N fields) in the binder's arena. */
-static const hl_type_t *struct_of(binder_t *b, int n, const char *const *names,
-                                  const hl_type_t *const *types) {
-  hl_type_t *st = hl_arena_zalloc(b->arena, sizeof *st);
-  hl_type_t **kids = hl_arena_alloc(b->arena, (size_t)n * sizeof(hl_type_t *));
-  char **fn = hl_arena_alloc(b->arena, (size_t)n * sizeof(char *));
-  if (!st || !kids || !fn) return hl_err_nomem(b->err), NULL;
-  for (int i = 0; i < n; i++) {
-    kids[i] = (hl_type_t *)types[i];
-    fn[i] = (char *)names[i];
-  }
-  *st = (hl_type_t){.id = HL_T_STRUCT, .n_children = n, .children = kids, .field_names = fn};
-  return st;
 }
 
 /* compute_stats(x, 'hll'|'fm' [, n]) as Hive 4's GenericUDAFComputeStats:

@@ -63,6 +63,8 @@ typedef struct agg_state {
     struct hl_hhll *hive_hll;
     /* compute_bit_vector_fm: Hive's FMSketch, NULL before the first row */
     struct hl_hfm *hive_fm;
+    /* compute_stats (op_agg_cstats.c): NULL before the first row */
+    struct agg_cstats *cstats;
   };
 } agg_state_t;
 
@@ -292,6 +294,25 @@ hl_status_t hl_agg_sketch_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, 
 hl_status_t hl_agg_sketch_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s,
                                 hl_error_t *err);
 hl_status_t hl_agg_sketch_final(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out,
+                                hl_arena_t *arena);
+/* The same for a sketch named by FM (else HyperLogLog) and N (FM's
+ * vectors), for compute_stats; hl_agg_sketch_ndv: its estimate, 0 before
+ * the first row. */
+hl_status_t hl_agg_sketch_add(agg_t *a, bool fm, int n, agg_state_t *st, const hl_vec_t *arg,
+                              uint32_t r, hl_error_t *err);
+hl_status_t hl_agg_sketch_join(agg_t *a, bool fm, int n, agg_state_t *d, const agg_state_t *s,
+                               hl_error_t *err);
+hl_status_t hl_agg_sketch_bytes(bool fm, const agg_state_t *st, hl_value_t *out, hl_arena_t *arena);
+int64_t hl_agg_sketch_ndv(bool fm, const agg_state_t *st);
+
+/* compute_stats (op_agg_cstats.c): row R (ARG the value, SK what the
+ * sketch adds) into the state, made at the group's first row; S merged
+ * into D after D's own rows; the struct, in ARENA.  HL_NOMEM. */
+hl_status_t hl_agg_cstats_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, const hl_vec_t *arg,
+                                 const hl_vec_t *sk, uint32_t r, hl_error_t *err);
+hl_status_t hl_agg_cstats_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s,
+                                hl_error_t *err);
+hl_status_t hl_agg_cstats_final(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out,
                                 hl_arena_t *arena);
 
 /* grouping(c, ...) / GROUPING__ID of a group (op_agg_grouping.c): the

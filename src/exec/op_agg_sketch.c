@@ -17,6 +17,10 @@
  * first arrive (hive_hll.h), so these states merge in unit order only (never in
  * hl_agg_merge_exact's any-order mode): the parallel result is the
  * single-threaded one.
+ *
+ * compute_stats (op_agg_cstats.c) keeps the same sketches: the
+ * hl_agg_sketch_add/join/bytes/ndv functions take which sketch (FM or not,
+ * and n) instead of the aggregate.
  */
 #include <string.h>
 
@@ -28,11 +32,11 @@ static bool is_fm(const hl_agg_t *ag) {
   return ag->kind == HL_AGG_BITVECTOR_FM;
 }
 
-static hl_status_t ensure(agg_t *a, const hl_agg_t *ag, agg_state_t *st, hl_error_t *err) {
-  if (is_fm(ag)) {
+static hl_status_t ensure(agg_t *a, bool fm, int n, agg_state_t *st, hl_error_t *err) {
+  if (fm) {
     if (st->hive_fm) return HL_OK;
     hl_hfm_t *f = hl_arena_alloc(a->arena, sizeof *f);
-    if (!f || hl_hfm_init(f, (int)ag->param, a->arena, err) != HL_OK) return hl_err_nomem(err);
+    if (!f || hl_hfm_init(f, n, a->arena, err) != HL_OK) return hl_err_nomem(err);
     st->hive_fm = f;
     return HL_OK;
   }
@@ -51,13 +55,13 @@ static int64_t fm_long(const hl_type_t *type, const hl_value_t *v) {
   return v->u.i % 1000000 < 0 ? secs - 1 : secs;
 }
 
-hl_status_t hl_agg_sketch_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, const hl_vec_t *arg,
-                                 uint32_t r, hl_error_t *err) {
-  if (ensure(a, ag, st, err) != HL_OK) return HL_NOMEM;
+hl_status_t hl_agg_sketch_add(agg_t *a, bool fm, int n, agg_state_t *st, const hl_vec_t *arg,
+                              uint32_t r, hl_error_t *err) {
+  if (ensure(a, fm, n, st, err) != HL_OK) return HL_NOMEM;
   if (hl_vec_is_null(arg, r)) return HL_OK;
   hl_value_t v;
   hl_vec_get_value(arg, r, &v);
-  if (is_fm(ag)) { /* strings and DECIMAL are refused by the binder */
+  if (fm) { /* strings and DECIMAL are refused by the binder */
     if (arg->type->id == HL_T_FLOAT || arg->type->id == HL_T_DOUBLE)
       hl_hfm_add_double(st->hive_fm, v.u.d);
     else
@@ -86,30 +90,57 @@ hl_status_t hl_agg_sketch_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, 
   }
 }
 
-hl_status_t hl_agg_sketch_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s,
-                                hl_error_t *err) {
-  if (is_fm(ag)) {
+hl_status_t hl_agg_sketch_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, const hl_vec_t *arg,
+                                 uint32_t r, hl_error_t *err) {
+  return hl_agg_sketch_add(a, is_fm(ag), (int)ag->param, st, arg, r, err);
+}
+
+hl_status_t hl_agg_sketch_join(agg_t *a, bool fm, int n, agg_state_t *d, const agg_state_t *s,
+                               hl_error_t *err) {
+  if (fm) {
     if (!s->hive_fm) return HL_OK;
-    if (ensure(a, ag, d, err) != HL_OK) return HL_NOMEM;
+    if (ensure(a, fm, n, d, err) != HL_OK) return HL_NOMEM;
     hl_hfm_merge(d->hive_fm, s->hive_fm);
     return HL_OK;
   }
   if (!s->hive_hll) return HL_OK;
-  if (ensure(a, ag, d, err) != HL_OK) return HL_NOMEM;
+  if (ensure(a, fm, n, d, err) != HL_OK) return HL_NOMEM;
   return hl_hhll_merge(d->hive_hll, s->hive_hll, err);
+}
+
+hl_status_t hl_agg_sketch_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s,
+                                hl_error_t *err) {
+  return hl_agg_sketch_join(a, is_fm(ag), (int)ag->param, d, s, err);
+}
+
+int64_t hl_agg_sketch_ndv(bool fm, const agg_state_t *st) {
+  if (fm) return st->hive_fm ? hl_hfm_estimate(st->hive_fm) : 0;
+  if (!st->hive_hll) return 0;
+  hl_error_t err;
+  hl_err_init(&err);
+  int64_t n = 0;
+  /* a p = 10 sketch always has an estimate */
+  if (hl_hhll_estimate(st->hive_hll, &n, &err) != HL_OK) n = 0;
+  hl_err_clear(&err);
+  return n;
 }
 
 hl_status_t hl_agg_sketch_final(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out,
                                 hl_arena_t *arena) {
+  return hl_agg_sketch_bytes(is_fm(ag), st, out, arena);
+}
+
+hl_status_t hl_agg_sketch_bytes(bool fm, const agg_state_t *st, hl_value_t *out,
+                                hl_arena_t *arena) {
   memset(out, 0, sizeof *out);
-  if (is_fm(ag) ? !st->hive_fm : !st->hive_hll) return HL_OK; /* no row: the empty binary */
+  if (fm ? !st->hive_fm : !st->hive_hll) return HL_OK; /* no row: the empty binary */
   hl_buf_t b;
   hl_buf_init(&b);
   hl_error_t err;
   hl_err_init(&err);
   /* a p = 10 sketch always has an estimate: only memory can fail */
-  hl_status_t rc = is_fm(ag) ? hl_hfm_serialize(st->hive_fm, &b, &err)
-                             : hl_hhll_serialize(st->hive_hll, &b, &err);
+  hl_status_t rc =
+      fm ? hl_hfm_serialize(st->hive_fm, &b, &err) : hl_hhll_serialize(st->hive_hll, &b, &err);
   hl_err_clear(&err);
   char *copy = rc == HL_OK ? hl_arena_alloc(arena, b.len ? b.len : 1) : NULL;
   if (copy) {

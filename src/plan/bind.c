@@ -32,6 +32,7 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -1010,8 +1011,8 @@ static bool is_aggregate_name(const char *name) {
   return strcmp(name, "count") == 0 || strcmp(name, "grouping") == 0 || strcmp(name, "sum") == 0 ||
          strcmp(name, "$sum0") == 0 || strcmp(name, "histogram_numeric") == 0 ||
          strcmp(name, "ngrams") == 0 || strcmp(name, "context_ngrams") == 0 ||
-         strcmp(name, "min") == 0 || strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 ||
-         stat_agg(name) >= 0;
+         strcmp(name, "compute_stats") == 0 || strcmp(name, "min") == 0 ||
+         strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 || stat_agg(name) >= 0;
 }
 
 static hl_expr_t *arg_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what);
@@ -1212,19 +1213,29 @@ static hl_type_t *array_of(binder_t *b, const hl_type_t *t) {
   return arr;
 }
 
+/* STRUCT<NAMES[i]: TYPES[i]> (N fields) in the binder's arena. */
+static const hl_type_t *struct_of(binder_t *b, int n, const char *const *names,
+                                  const hl_type_t *const *types) {
+  hl_type_t *st = hl_arena_zalloc(b->arena, sizeof *st);
+  hl_type_t **kids = hl_arena_alloc(b->arena, (size_t)n * sizeof(hl_type_t *));
+  char **fn = hl_arena_alloc(b->arena, (size_t)n * sizeof(char *));
+  if (!st || !kids || !fn) return hl_err_nomem(b->err), NULL;
+  for (int i = 0; i < n; i++) {
+    kids[i] = (hl_type_t *)types[i];
+    fn[i] = (char *)names[i];
+  }
+  *st = (hl_type_t){.id = HL_T_STRUCT, .n_children = n, .children = kids, .field_names = fn};
+  return st;
+}
+
 /* ARRAY<STRUCT<N0: T0, N1: T1>> in the binder's arena. */
 static const hl_type_t *array_of_pairs(binder_t *b, const char *n0, const hl_type_t *t0,
                                        const char *n1, const hl_type_t *t1) {
-  hl_type_t *st = hl_arena_zalloc(b->arena, sizeof *st);
-  hl_type_t **sk = hl_arena_alloc(b->arena, 2 * sizeof(hl_type_t *));
-  char **names = hl_arena_alloc(b->arena, 2 * sizeof(char *));
-  if (!t0 || !st || !sk || !names) return hl_err_nomem(b->err), NULL;
-  names[0] = (char *)n0;
-  names[1] = (char *)n1;
-  sk[0] = (hl_type_t *)t0;
-  sk[1] = (hl_type_t *)t1;
-  *st = (hl_type_t){.id = HL_T_STRUCT, .n_children = 2, .children = sk, .field_names = names};
-  return array_of(b, st);
+  if (!t0) return hl_err_nomem(b->err), NULL;
+  const char *const names[] = {n0, n1};
+  const hl_type_t *const types[] = {t0, t1};
+  const hl_type_t *st = struct_of(b, 2, names, types);
+  return st ? array_of(b, st) : NULL;
 }
 
 static bool is_strings(const hl_type_t *t) {
@@ -1294,31 +1305,40 @@ static bool bind_estimator(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
 
 static hl_expr_t *add_aggregate(binder_t *b, const hl_agg_t *aggp, long pos, const char *name);
 
-/* compute_bit_vector_fm(x, n): n, a constant number of bit vectors up to
- * 1024 (NULL: none, as Hive's numeric evaluators take it).  Strings and
- * DECIMAL are not hashed yet: Hive's FMSketch adds String.hashCode() (Hive
- * 4's string evaluator fails before it, reading n without its inspector)
- * and HiveDecimal.hashCode(). */
-static bool bind_fm_vectors(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+/* compute_bit_vector_fm(x, n) and compute_stats(x, 'fm', n): n (argument
+ * K), a constant number of bit vectors up to 1024 (NULL: none, as Hive's
+ * numeric evaluators take it).  Strings and DECIMAL are not hashed yet:
+ * Hive's FMSketch adds String.hashCode() (Hive 4's string evaluator fails
+ * before it, reading n without its inspector) and HiveDecimal.hashCode(). */
+static bool bind_nvectors(binder_t *b, const hl_ast_expr_t *a, int k, hl_agg_t *agg);
+
+static bool bind_fm_vectors(binder_t *b, const hl_ast_expr_t *a, int k, hl_agg_t *agg) {
   hl_type_id_t id = agg->arg->type->id;
   if (id == HL_T_STRING || id == HL_T_VARCHAR || id == HL_T_CHAR || id == HL_T_DECIMAL) {
     hl_err_set_at(b->err, a->args[0]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                  "compute_bit_vector_fm of %s values is not supported yet",
+                  "%s of %s values is not supported yet", a->name,
                   id == HL_T_DECIMAL ? "DECIMAL" : "string");
     return false;
   }
+  return bind_nvectors(b, a, k, agg);
+}
+
+/* Argument K of compute_bit_vector_fm / compute_stats: the number of bit
+ * vectors into agg->param (0 when there is no argument K). */
+static bool bind_nvectors(binder_t *b, const hl_ast_expr_t *a, int k, hl_agg_t *agg) {
+  if (k >= a->n_args) return true; /* compute_stats(x, 'fm'): no vectors */
   b->agg_allowed = false;
-  hl_expr_t *n = bind_expr(b, a->args[1]);
+  hl_expr_t *n = bind_expr(b, a->args[k]);
   b->agg_allowed = true;
   if (!n) return false;
   if (n->kind != HL_EX_CONST || (!n->value.is_null && !hl_type_is_integer(n->type))) {
-    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
-                  "compute_bit_vector_fm: the number of bit vectors must be an integer constant");
+    hl_err_set_at(b->err, a->args[k]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "%s: the number of bit vectors must be an integer constant", a->name);
     return false;
   }
   int64_t v = n->value.is_null ? 0 : n->value.u.i;
   if (v < 0 || v > 1024) {
-    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+    hl_err_set_at(b->err, a->args[k]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
                   "The maximum allowed value for number of bit vectors  is 1024, but was passed "
                   "%lld bit vectors",
                   (long long)v);
@@ -1364,6 +1384,108 @@ static bool bind_bitvector_arg(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *ag
   }
 }
 
+/* compute_stats(x, 'hll'|'fm' [, n]) as Hive 4's GenericUDAFComputeStats:
+ * its evaluator by x's type, with the struct that evaluator returns.  The
+ * second argument names the distinct-value sketch (case-insensitive, as
+ * NumDistinctValueEstimatorFactory reads it); Hive reads it at the first
+ * row and fails with "Can not recognize", here it must be a constant and
+ * is checked when bound.  The BOOLEAN and BINARY evaluators keep no
+ * sketch and never read it, nor n. */
+static bool bind_compute_stats(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  agg->kind = HL_AGG_COMPUTE_STATS;
+  if (a->n_args < 2 || a->n_args > 3) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "Exactly 2 (col + hll) or 3 (col + fm + #bitvectors) arguments are expected.");
+    return false;
+  }
+  if (a->distinct) {
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "DISTINCT with %s is not supported yet", a->name);
+    return false;
+  }
+  agg->distinct = false;
+  b->agg_allowed = false;
+  agg->arg = bind_expr(b, a->args[0]);
+  hl_expr_t *fn = agg->arg ? bind_expr(b, a->args[1]) : NULL;
+  b->agg_allowed = true;
+  if (!fn) return false;
+  const hl_type_t *t = agg->arg->type, *big = hl_type_prim(HL_T_BIGINT);
+  const hl_type_t *str = hl_type_prim(HL_T_STRING), *dbl = hl_type_prim(HL_T_DOUBLE);
+  const hl_type_t *bin = hl_type_prim(HL_T_BINARY);
+  if (hl_type_is_complex(t)) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "Only primitive type arguments are accepted but %s is passed.", type_name(b, t));
+    return false;
+  }
+  if (fn->kind != HL_EX_CONST || fn->value.is_null ||
+      (fn->type->id != HL_T_STRING && fn->type->id != HL_T_VARCHAR && fn->type->id != HL_T_CHAR)) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "compute_stats: a second argument other than a constant string ('hll' or 'fm') "
+                  "is not supported yet");
+    return false;
+  }
+  if (t->id == HL_T_BOOLEAN) {
+    static const char *const names[] = {"columntype", "counttrues", "countfalses", "countnulls"};
+    const hl_type_t *types[] = {str, big, big, big};
+    return (agg->type = struct_of(b, 4, names, types)) != NULL;
+  }
+  if (t->id == HL_T_BINARY) {
+    static const char *const names[] = {"columntype", "maxlength", "avglength", "countnulls"};
+    const hl_type_t *types[] = {str, big, dbl, big};
+    return (agg->type = struct_of(b, 4, names, types)) != NULL;
+  }
+  const hl_type_t *mm; /* min and max; NULL: a string evaluator */
+  switch (t->id) {
+  case HL_T_TINYINT:
+  case HL_T_SMALLINT:
+  case HL_T_INT:
+  case HL_T_BIGINT:
+    mm = big;
+    break;
+  case HL_T_FLOAT:
+  case HL_T_DOUBLE:
+    mm = dbl;
+    break;
+  case HL_T_DECIMAL:
+  case HL_T_DATE:
+  case HL_T_TIMESTAMP:
+    mm = t;
+    break;
+  case HL_T_STRING:
+  case HL_T_VARCHAR:
+  case HL_T_CHAR:
+    mm = NULL;
+    break;
+  default:
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "Only integer/long/timestamp/date/float/double/string/binary/boolean/decimal "
+                  "type argument is accepted but %s is passed.",
+                  t->id == HL_T_NULL ? "void" : type_name(b, t));
+    return false;
+  }
+  hl_str_t f = fn->value.u.s;
+  bool fm = f.len == 2 && strncasecmp(f.ptr, "fm", 2) == 0;
+  if (!fm && !(f.len == 3 && strncasecmp(f.ptr, "hll", 3) == 0)) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "Can not recognize %.*s", (int)f.len, f.ptr);
+    return false;
+  }
+  agg->ip[0] = fm;
+  /* Hive checks n against 1024 whichever sketch it makes */
+  if (!(fm ? bind_fm_vectors(b, a, 2, agg) : bind_nvectors(b, a, 2, agg))) return false;
+  if (t->id == HL_T_DECIMAL && !(agg->arg2 = cast_to(b, agg->arg, dbl))) return false;
+  if (mm) {
+    static const char *const names[] = {"columntype",        "min",         "max", "countnulls",
+                                        "numdistinctvalues", "ndvbitvector"};
+    const hl_type_t *types[] = {str, mm, mm, big, big, bin};
+    return (agg->type = struct_of(b, 6, names, types)) != NULL;
+  }
+  static const char *const names[] = {"columntype", "maxlength",         "avglength",
+                                      "countnulls", "numdistinctvalues", "ndvbitvector"};
+  const hl_type_t *types[] = {str, big, dbl, big, big, bin};
+  return (agg->type = struct_of(b, 6, names, types)) != NULL;
+}
+
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "grouping") == 0) return bind_grouping(b, a, "grouping");
   if (!b->agg_allowed) {
@@ -1378,6 +1500,8 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "count") == 0 && a->n_args == 1 && a->args[0]->kind == HL_AST_STAR) {
     agg.kind = HL_AGG_COUNT_STAR;
     agg.type = hl_type_prim(HL_T_BIGINT);
+  } else if (strcmp(a->name, "compute_stats") == 0) {
+    if (!bind_compute_stats(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "histogram_numeric") == 0 || strcmp(a->name, "ngrams") == 0 ||
              strcmp(a->name, "context_ngrams") == 0) {
     if (!bind_estimator(b, a, &agg)) return NULL;
@@ -1425,7 +1549,7 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
       if (!bind_bitvector_arg(b, a, &agg)) return NULL;
       break;
     case HL_AGG_BITVECTOR_FM:
-      if (!bind_fm_vectors(b, a, &agg) || !bind_bitvector_arg(b, a, &agg)) return NULL;
+      if (!bind_fm_vectors(b, a, 1, &agg) || !bind_bitvector_arg(b, a, &agg)) return NULL;
       break;
     case HL_AGG_PERCENTILE_CONT:
     case HL_AGG_PERCENTILE_DISC:

@@ -41,6 +41,10 @@ typedef enum hl_agg_kind {
   HL_AGG_APPROX_DISTINCT, /* approx_count_distinct(x) */
   HL_AGG_BITVECTOR_HLL,   /* compute_bit_vector_hll(x): Hive's HyperLogLog bytes */
   HL_AGG_BITVECTOR_FM,    /* compute_bit_vector_fm(x, n): Hive's FMSketch bytes, param = n */
+  /* compute_stats(x, 'hll'|'fm' [, n]) (exec/op_agg_cstats.c): Hive's
+   * column statistics struct; ip[0] = 1 for 'fm' (param = n), arg2 the
+   * value the sketch adds when it is not arg itself (DECIMAL as DOUBLE) */
+  HL_AGG_COMPUTE_STATS,
   /* Hive 4's percentile_cont / percentile_disc (x, p [, direction]):
    * param / params as HL_AGG_PERCENTILE, desc for the descending order */
   HL_AGG_PERCENTILE_CONT,

@@ -195,6 +195,12 @@ static const hl_func_doc_t docs[] = {
      "the metastore stores it)",
      "> SELECT hex(_FUNC_(x)) FROM " ROWS3 ";\n484C4CA00202C1F3BE48838EA1F103",
      G("GenericUDAFComputeBitVectorHLL")},
+    {"compute_stats", A,
+     "_FUNC_(x) - Returns the statistical summary of a set of primitive type values. "
+     "(_FUNC_(x, 'hll') or _FUNC_(x, 'fm', n): a struct of Hive's column statistics for x's "
+     "type, its bit vector as compute_bit_vector_hll / compute_bit_vector_fm makes it)",
+     "> SELECT _FUNC_(x, 'hll').max, _FUNC_(x, 'hll').numdistinctvalues FROM " ROWS3 ";\n2\t2",
+     G("GenericUDAFComputeStats")},
     {"concat", S,
      "_FUNC_(str1, str2, ... strN) - the strings (or binaries) one after the other; NULL when one "
      "is NULL",
@@ -971,7 +977,6 @@ static const char *const not_yet[] = {
     "assert_true_oom",
     "bloom_filter",
     "bucket_number",
-    "compute_stats",
     "exception_in_vertex_udaf",
     "exception_in_vertex_udf",
     "get_llap_splits",

@@ -58,6 +58,7 @@
  */
 #include "exec/op_agg_int.h"
 
+#include "util/hashmap.h"
 #include "util/mem.h"
 
 #include <pthread.h>
@@ -97,17 +98,9 @@ struct agg_spill {
   hl_buf_t key;
 };
 
-static uint64_t mix(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  return h ^ (h >> 33);
-}
-
 /* The partition at LEVEL of a group whose key bytes hash to H. */
 static int level_part(uint64_t h, int level) {
-  return (int)(mix(h ^ (0x9e3779b97f4a7c15ull * (uint64_t)level)) % HL_GRACE_PARTS);
+  return (int)(hl_hash_mix64(h ^ (0x9e3779b97f4a7c15ull * (uint64_t)level)) % HL_GRACE_PARTS);
 }
 
 /* Why PLAN's aggregation cannot spill, NULL when it can. */

@@ -52,19 +52,11 @@ void hl_grace_destroy(hl_grace_t *g) {
   hl_free(g);
 }
 
-static uint64_t mix(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  return h ^ (h >> 33);
-}
-
 /* The partition of physical row R of key vectors KV[0..n_keys). */
 static int part_of(hl_grace_t *g, const hl_vec_t *kv, int n_keys, uint32_t r) {
   if (g->int_key) {
     if (hl_vec_is_null(&kv[0], r)) return (int)(g->deal++ % HL_GRACE_PARTS);
-    return (int)(mix((uint64_t)HL_VEC_I64(&kv[0])[r] ^ g->seed) % HL_GRACE_PARTS);
+    return (int)(hl_hash_mix64((uint64_t)HL_VEC_I64(&kv[0])[r] ^ g->seed) % HL_GRACE_PARTS);
   }
   hl_buf_reset(&g->key);
   for (int k = 0; k < n_keys; k++) {
@@ -73,7 +65,7 @@ static int part_of(hl_grace_t *g, const hl_vec_t *kv, int n_keys, uint32_t r) {
     if (v.is_null) return (int)(g->deal++ % HL_GRACE_PARTS);
     hl_value_key_append(&g->key, kv[k].type, &v);
   }
-  return (int)(mix(hl_hash_bytes(g->key.data, g->key.len) ^ g->seed) % HL_GRACE_PARTS);
+  return (int)(hl_hash_mix64(hl_hash_bytes(g->key.data, g->key.len) ^ g->seed) % HL_GRACE_PARTS);
 }
 
 hl_status_t hl_grace_add(hl_grace_t *g, int side, const hl_batch_t *b, const hl_vec_t *kv,

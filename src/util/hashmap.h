@@ -31,4 +31,14 @@ size_t hl_map_count(const hl_map_t *map);
 size_t hl_map_bytes(const hl_map_t *map);
 uint64_t hl_hash_bytes(const void *data, size_t len);
 
+/* MurmurHash3's 64-bit finalizer: every input bit moves every output bit
+ * (spill partitions by hash, Hive's Murmur3). */
+static inline uint64_t hl_hash_mix64(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 33);
+}
+
 #endif

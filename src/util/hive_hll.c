@@ -10,6 +10,8 @@
  */
 #include "util/hive_hll.h"
 
+#include "util/hashmap.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,15 +27,6 @@
 
 static uint64_t rotl64(uint64_t x, int r) {
   return (x << r) | (x >> (64 - r));
-}
-
-static uint64_t fmix64(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return h;
 }
 
 static uint64_t mix_k(uint64_t k) {
@@ -62,7 +55,7 @@ uint64_t hl_murmur3_64(const uint8_t *data, size_t len) {
   /* Java xors the int length into the long: sign extension is moot for
    * lengths below 2^31 */
   h ^= (uint64_t)len;
-  return fmix64(h);
+  return hl_hash_mix64(h);
 }
 
 uint64_t hl_murmur3_64_long(int64_t v) {

@@ -581,6 +581,18 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
         hl_err_clear(&e2);
         if (rc == HL_OK) return hl_value_cast(hl_type_prim(HL_T_DOUBLE), &d, to, out, arena, err);
       }
+      /* Hive 4 (PrimitiveObjectInspectorUtils.getDate): text that is not
+       * a date is read as a timestamp, and its day taken:
+       * CAST('2020-01-02 10:00:00' AS DATE) is 2020-01-02 */
+      if (to->id == HL_T_DATE) {
+        hl_value_t ts;
+        hl_err_init(&e2);
+        rc = hl_value_from_text(arena, hl_type_prim(HL_T_TIMESTAMP), in->u.s.ptr, in->u.s.len, &ts,
+                                &e2);
+        hl_err_clear(&e2);
+        if (rc == HL_OK)
+          return hl_value_cast(hl_type_prim(HL_T_TIMESTAMP), &ts, to, out, arena, err);
+      }
       memset(out, 0, sizeof(*out));
       out->is_null = true;
     }

@@ -383,16 +383,16 @@ hl_status_t hl_hhll_serialize(const hl_hhll_t *h, hl_buf_t *out, hl_error_t *err
       uint32_t cur = 0;
       for (uint32_t i = 0; i < m; i++) {
         uint32_t v = h->reg[i];
-        int todo = width;
-        while (todo > left) {
-          cur |= v >> (todo - left);
-          todo -= left;
-          v &= (1u << todo) - 1;
+        int bits_left = width;
+        while (bits_left > left) {
+          cur |= v >> (bits_left - left);
+          bits_left -= left;
+          v &= (1u << bits_left) - 1;
           hl_buf_putc(out, (char)(uint8_t)cur);
           cur = 0;
           left = 8;
         }
-        left -= todo;
+        left -= bits_left;
         cur |= v << left;
         if (left == 0) {
           hl_buf_putc(out, (char)(uint8_t)cur);
@@ -530,16 +530,16 @@ hl_status_t hl_hhll_deserialize(const uint8_t *data, size_t len, hl_arena_t *are
   uint32_t cur = (uint32_t)(rd(&r) & 0xff);
   for (uint32_t i = 0; i < m; i++) {
     uint32_t v = 0;
-    int todo = bits;
-    while (todo > left) {
+    int bits_left = bits;
+    while (bits_left > left) {
       v = (v << left) | (cur & ((1u << left) - 1));
-      todo -= left;
+      bits_left -= left;
       cur = (uint32_t)(rd(&r) & 0xff);
       left = 8;
     }
-    if (todo > 0) {
-      left -= todo;
-      v = (v << todo) | ((cur >> left) & ((1u << todo) - 1));
+    if (bits_left > 0) {
+      left -= bits_left;
+      v = (v << bits_left) | ((cur >> left) & ((1u << bits_left) - 1));
     }
     dense_set(h, i, (int8_t)(v & mask));
   }

@@ -246,6 +246,21 @@ static hl_status_t io_error(hl_error_t *err, const char *what, const char *path,
                     path, strerror(e));
 }
 
+/* A file in DIR that has no name, so that no kill can leave its data
+ * behind: O_TMPFILE where the kernel and file system have it; elsewhere a
+ * named file unlinked at once (a kill between the two leaves it, and the
+ * next open's sweep removes the subdirectory). NAME is scratch space. */
+static int open_unnamed(const char *dir, uint64_t seq, char *name, size_t cap) {
+#ifdef O_TMPFILE
+  int fd = open(dir, O_RDWR | O_TMPFILE | O_CLOEXEC, 0600);
+  if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)) return fd;
+#endif
+  snprintf(name, cap, "%s/%llu.spill", dir, (unsigned long long)seq);
+  int named = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (named >= 0) unlink(name); /* the data goes with the descriptor */
+  return named;
+}
+
 hl_status_t hl_spill_file_create(hl_spill_t *sp, hl_spill_file_t **out, hl_error_t *err) {
   *out = NULL;
   hl_spill_file_t *f = hl_calloc(1, sizeof(*f));
@@ -272,12 +287,8 @@ hl_status_t hl_spill_file_create(hl_spill_t *sp, hl_spill_file_t **out, hl_error
   }
   uint64_t seq = sp->n_files++;
   if (rc == HL_OK) {
-    snprintf(name, sizeof name, "%s/%llu.spill", sp->dir, (unsigned long long)seq);
-    f->fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (f->fd < 0)
-      rc = io_error(err, "create", sp->dir, errno);
-    else
-      unlink(name); /* the data goes with the descriptor, even on a crash */
+    f->fd = open_unnamed(sp->dir, seq, name, sizeof name);
+    if (f->fd < 0) rc = io_error(err, "create", sp->dir, errno);
   }
   pthread_mutex_unlock(&sp->mu);
   if (rc != HL_OK) {

@@ -14,8 +14,9 @@
  * (pid and start time of the process; tag: host name and pid namespace;
  * a random suffix from mkdtemp) is created when the first file is, and
  * removed with everything in it when the arena is destroyed or reset (the
- * api does so when the statement ends: success, error, cancel).  Files are
- * unlinked as soon as they are opened, so even a killed process leaves no
+ * api does so when the statement ends: success, error, cancel).  Files
+ * never have a name (O_TMPFILE; where the file system lacks it, a file is
+ * unlinked as soon as it is opened), so even a killed process leaves no
  * file data behind, only an empty subdirectory; hl_spill_sweep (run when a
  * warehouse is opened) removes subdirectories of this host and pid
  * namespace whose process is gone: the pid is not running, or runs with

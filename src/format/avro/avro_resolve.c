@@ -20,6 +20,9 @@
  *   - a writer union by the branch each value names: every branch is
  *     resolved up front, one that matches nothing fails only when a value
  *     uses it; a reader union of null and T reads T (or null);
+ *   - into a UNIONTYPE column, the tag of the reader union's branch (other
+ *     than null) the writer value resolves to, as Hive's AvroDeserializer
+ *     tags the datum by the table's schema (compile_tag);
  *   - logical types: decimal from bytes or fixed (rescaled to the reader's
  *     scale, NULL when it does not fit), date, timestamp-millis and
  *     -micros (to Hive's microseconds, no time zone applied), char and

@@ -6,7 +6,8 @@
  *
  * Values are encoded by the schema node each column's field has: a union
  * takes its null branch for NULL and otherwise the first branch that can
- * hold the column's type; DECIMAL as the big-endian two's complement of
+ * hold the column's type, a UNIONTYPE value the branch its tag names among
+ * those other than null (Hive's AvroSerializer); DECIMAL as the big-endian two's complement of
  * the value at the schema's scale (bytes: fewest bytes; fixed: sign-
  * extended to its size); DATE as days; TIMESTAMP as milliseconds or
  * microseconds by the logical type; an enum from its symbol.

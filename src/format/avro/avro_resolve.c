@@ -979,7 +979,8 @@ static hl_status_t own_strings(dctx_t *d, const hl_type_t *t, hl_value_t *v) {
   if (ph == HL_P_STR) return own_string(d, v);
   if (ph != HL_P_VALUE || !hl_type_is_complex(t)) return HL_OK;
   size_t n = hl_value_n_items(t, v);
-  for (size_t i = 0; i < n; i++)
+  size_t step = t->id == HL_T_MAP ? 2 : 1; /* map keys are copied when decoded */
+  for (size_t i = step - 1; i < n; i += step)
     if (own_strings(d, hl_value_item_type(t, v, i), &v->u.list.items[i]) != HL_OK) return HL_NOMEM;
   return HL_OK;
 }

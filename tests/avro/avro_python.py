@@ -17,7 +17,12 @@
       among them reader fields the file lacks that have no default, even
       nullable ones, as Avro Java (Hive's AvroSerDe) refuses them; a table
       whose schema is derived from its columns reads such fields NULL;
-  (d) avro-bin's avrocat (Avro C) reads a hivelite file, where installed.
+  (d) avro-bin's avrocat (Avro C) reads a hivelite file, where installed;
+  (u) unions of several branches: a python3-avro file with unions (null
+      first, in the middle, absent; inside arrays, maps and records) reads
+      as UNIONTYPE with Hive's tags, and a hivelite table of UNIONTYPE
+      columns has Hive's derived schema (["null", alternatives...]) and
+      python3-avro reads the values inserted.
 
 Run: avro_python.py --hivelite build/hivelite.  Exit 77 (skipped) when
 python3-avro is missing, except under CI=true where that is a failure.
@@ -501,6 +506,96 @@ def part_c_derived(args, tmp):
           f"(c) derived schema: hivelite {got} vs python3-avro {expect}")
 
 
+# ---- (u) unions of several branches: UNIONTYPE, both ways
+
+U_SCHEMA = {
+    "type": "record", "name": "U", "namespace": "t.py",
+    "fields": [
+        {"name": "k", "type": "int"},
+        {"name": "a", "type": ["null", "int", "string"]},
+        {"name": "b", "type": ["int", "null", "string"]},
+        {"name": "c", "type": ["string", "long", {"type": "array", "items": "int"}]},
+        {"name": "d", "type": {"type": "array", "items": ["int", "string"]}},
+        {"name": "e", "type": ["null", {"type": "map", "values": ["null", "string", "double"]}]},
+        {"name": "f", "type": ["null", {"type": "record", "name": "P", "fields": [{"name": "q", "type": "int"}]},
+                               "string"]},
+    ]}
+
+# python3-avro writes a value in the first branch that validates it
+U_RECORDS = [
+    {"k": 1, "a": 5, "b": "x", "c": "s", "d": [1, "two"], "e": {"t": "yes", "h": 0.5, "n": None},
+     "f": {"q": 3}},
+    {"k": 2, "a": "y", "b": None, "c": 1 << 40, "d": [], "e": None, "f": "w"},
+    {"k": 3, "a": None, "b": -7, "c": [4, 5], "d": ["", 0], "e": {}, "f": None},
+]
+
+# hivelite's rows: tags index the branches other than null, in the order of the schema
+U_EXPECT = sorted([
+    '1\t{0:5}\t{1:"x"}\t{0:"s"}\t[{0:1},{1:"two"}]\t{"t":{0:"yes"},"h":{1:0.5},"n":null}\t{0:{"q":3}}',
+    '2\t{1:"y"}\tNULL\t{1:1099511627776}\t[]\tNULL\t{1:"w"}',
+    '3\tNULL\t{0:-7}\t{2:[4,5]}\t[{1:""},{0:0}]\t{}\tNULL',
+])
+
+U_TYPES = ["int", "uniontype<int,string>", "uniontype<int,string>", "uniontype<string,bigint,array<int>>",
+           "array<uniontype<int,string>>", "map<string,uniontype<string,double>>",
+           "uniontype<struct<q:int>,string>"]
+
+# what hivelite's derived schema is for UNIONTYPE columns: Hive's TypeInfoToSchema
+U_COLS = "k INT, u UNIONTYPE<INT, STRING, ARRAY<BIGINT>, STRUCT<p:DOUBLE>>, m MAP<STRING, UNIONTYPE<BOOLEAN, STRING>>"
+U_ROWS = ("(1, create_union(0, 7, '', array(1), named_struct('p', 0.5)), map('a', create_union(0, true, 'x'))), "
+          "(2, create_union(1, 7, 'seven', array(1), named_struct('p', 0.5)), map('b', create_union(1, false, 'x'), "
+          "'c', NULL)), "
+          "(3, create_union(2, 7, '', array(-1, NULL), named_struct('p', 0.5)), NULL), "
+          "(4, create_union(3, 7, '', array(1), named_struct('p', -2.5)), map()), (5, NULL, NULL)")
+U_WRITTEN = [
+    {"k": 1, "u": 7, "m": {"a": True}},
+    {"k": 2, "u": "seven", "m": {"b": "x", "c": None}},
+    {"k": 3, "u": [-1, None], "m": None},
+    {"k": 4, "u": {"p": -2.5}, "m": {}},
+    {"k": 5, "u": None, "m": None},
+]
+U_FIELD_TYPES = {
+    "k": ["null", "int"],
+    "u": ["null", "int", "string", {"type": "array", "items": ["null", "long"]},
+          {"type": "record", "name": "record_0", "namespace": "hivelite.avro",
+           "fields": [{"name": "p", "type": ["null", "double"], "default": None}]}],
+    "m": ["null", {"type": "map", "values": ["null", "boolean", "string"]}],
+}
+
+
+def part_u(args, tmp):
+    wh = os.path.join(tmp, "wh_u")
+    d = os.path.join(tmp, "u_py")
+    os.makedirs(d)
+    schema = json.dumps(U_SCHEMA)
+    write_py(os.path.join(d, "f.avro"), schema, U_RECORDS, "deflate")
+    hivelite(args, wh, f"CREATE EXTERNAL TABLE u_py STORED AS AVRO LOCATION '{d}' "
+                       f"TBLPROPERTIES ('avro.schema.literal'={sql_str(schema)});")
+    got = sorted(hivelite(args, wh, "SELECT * FROM u_py;").stdout.split("\n")[:-1])
+    check(got == U_EXPECT, f"(u) python3-avro's unions read by hivelite: {got}")
+    desc = [line.split("\t")[1] for line in hivelite(args, wh, "DESCRIBE u_py;").stdout.splitlines()]
+    check(desc == U_TYPES, f"(u) DESCRIBE {desc}")
+    # hivelite writes UNIONTYPE columns; python3-avro reads them
+    hivelite(args, wh, f"CREATE TABLE u_hl ({U_COLS}) STORED AS AVRO TBLPROPERTIES ('avro.output.codec'='snappy');")
+    hivelite(args, wh, f"INSERT INTO u_hl VALUES {U_ROWS};")
+    dd = os.path.join(wh, "u_hl")
+    recs, types = [], None
+    for f in sorted(os.listdir(dd)):
+        if f.startswith((".", "_")):
+            continue
+        with open(os.path.join(dd, f), "rb") as fh:
+            r = avro.datafile.DataFileReader(fh, avro.io.DatumReader())
+            types = {fl["name"]: fl["type"] for fl in json.loads(r.meta["avro.schema"])["fields"]}
+            recs += list(r)
+    check(types == U_FIELD_TYPES, f"(u) the schema hivelite derived: {types}")
+    check(sorted(recs, key=lambda r: r["k"]) == U_WRITTEN, f"(u) python3-avro read {recs}")
+    # and hivelite reads its own file back, tags and all
+    got = sorted(hivelite(args, wh, "SELECT k, u, m FROM u_hl;").stdout.split("\n")[:-1])
+    want = sorted(['1\t{0:7}\t{"a":{0:true}}', '2\t{1:"seven"}\t{"b":{1:"x"},"c":null}', '3\t{2:[-1,null]}\tNULL',
+                   '4\t{3:{"p":-2.5}}\t{}', '5\tNULL\tNULL'])
+    check(got == want, f"(u) hivelite reads its unions back: {got}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hivelite", required=True)
@@ -514,6 +609,7 @@ def main():
         part_b(args, tmp)
         part_c(args, tmp)
         part_c_derived(args, tmp)
+        part_u(args, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if FAILS:

@@ -10,7 +10,8 @@
  * parsed as a schema literal (the JSON schema parser and Hive type
  * mapping).  Any crash, sanitizer report, leak or hang is a bug; errors are
  * fine.  Seeds: tests/fuzz/corpus/avro (hivelite-written files, one per
- * codec, of these columns; schemas).
+ * codec, of these columns -- union_*.avro with the UNIONTYPE ones, every
+ * tag and NULLs; schemas, union.json with unions of several branches).
  *
  * CTest runs it as fuzz.avro when clang has -fsanitize=fuzzer (15 s).
  */
@@ -35,9 +36,11 @@ static const char *const type_texts[] = {"boolean",
                                          "char(3)",
                                          "array<int>",
                                          "map<string,string>",
-                                         "struct<x:int,y:string>"};
-static const char *const names[] = {"b",  "i",  "l",  "f", "d",   "s", "bin", "dec",
-                                    "dt", "ts", "vc", "c", "arr", "m", "st"};
+                                         "struct<x:int,y:string>",
+                                         "uniontype<int,string,array<int>>",
+                                         "array<uniontype<bigint,struct<p:double>>>"};
+static const char *const names[] = {"b",  "i",  "l", "f",   "d", "s",  "bin", "dec", "dt",
+                                    "ts", "vc", "c", "arr", "m", "st", "u",   "au"};
 #define N_COLS (int)(sizeof type_texts / sizeof type_texts[0])
 
 static void read_file(hl_stor_t *fs, const char *path, bool first_only) {

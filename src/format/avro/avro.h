@@ -13,7 +13,9 @@
  * double, string, bytes -> BOOLEAN, INT, BIGINT, FLOAT, DOUBLE, STRING,
  * BINARY; enum -> STRING, fixed -> BINARY; record, array, map -> STRUCT,
  * ARRAY, MAP<STRING,...>; a union of null and one type -> that type
- * (nullable), other unions 0A000; logical types decimal (bytes or fixed),
+ * (nullable), a union of several other branches -> UNIONTYPE of them in
+ * order (null anywhere only making it nullable: the tags index the other
+ * branches), a union of only null 0A000; logical types decimal (bytes or fixed),
  * date, timestamp-millis, timestamp-micros, char and varchar (maxLength).
  *
  * Spec: https://avro.apache.org/docs/1.11.1/specification/ (Object
@@ -80,7 +82,7 @@ bool hl_avro_has_schema_param(const hl_kv_t *serde_params, int n_serde_params,
 
 /* The columns of a record schema as Hive maps them (*n, names, types in
  * ARENA).  A top-level schema that is not a record, or a type Hive cannot
- * map (unions other than with null, a standalone null), is 0A000. */
+ * map (a union of only null, a standalone null), is 0A000. */
 hl_status_t hl_avro_schema_columns(const hl_avro_schema_t *schema, hl_arena_t *arena, int *n,
                                    char ***names, hl_type_t ***types, hl_error_t *err);
 
@@ -140,7 +142,8 @@ hl_status_t hl_avro_writer_open(hl_stor_t *fs, const char *path, const hl_avro_s
                                 hl_avro_writer_t **out, hl_error_t *err);
 /* Encodes the live rows of BATCH; a block is written once it holds 64 KiB
  * (avro.mapred.sync.interval's default).  A value the schema cannot hold
- * (NULL into a non-nullable field, a string not among an enum's symbols,
+ * (NULL -- or a UNIONTYPE whose value is NULL -- into a non-nullable
+ * field, a string not among an enum's symbols,
  * binary of the wrong size for a fixed, a decimal that does not fit) is
  * 22000 naming the column. */
 hl_status_t hl_avro_writer_write(hl_avro_writer_t *w, const hl_batch_t *batch, hl_error_t *err);

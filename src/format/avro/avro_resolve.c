@@ -20,6 +20,9 @@
  *   - a writer union by the branch each value names: every branch is
  *     resolved up front, one that matches nothing fails only when a value
  *     uses it; a reader union of null and T reads T (or null);
+ *   - into a UNIONTYPE column, the tag of the reader union's branch (other
+ *     than null) the writer value resolves to, as Hive's AvroDeserializer
+ *     tags the datum by the table's schema (compile_tag);
  *   - logical types: decimal from bytes or fixed (rescaled to the reader's
  *     scale, NULL when it does not fit), date, timestamp-millis and
  *     -micros (to Hive's microseconds, no time zone applied), char and
@@ -54,6 +57,7 @@ typedef enum rd {
   RD_ARRAY,
   RD_MAP,
   RD_UNION,
+  RD_TAG,     /* a value read as alternative TAG of a UNIONTYPE (kids[0]) */
   RD_SKIP,    /* a writer value nobody reads */
   RD_DEFAULT, /* no bytes: the reader's default */
   RD_NOMATCH  /* a union branch the reader cannot read */
@@ -81,6 +85,7 @@ struct av_step {
   const av_node_t *w;    /* writer node (skips) */
   int size;              /* fixed size */
   int wscale;            /* decimal: writer scale */
+  int tag;               /* RD_TAG: the UNIONTYPE alternative */
   const char **symbols;  /* enum: per writer index the reader's symbol, NULL: error */
   int n_symbols;
   av_step_t **kids; /* record: per writer field; union: per branch; array/map: [0] */
@@ -254,6 +259,17 @@ static hl_status_t json_value(rctx_t *c, json_t *j, const av_node_t *r, const hl
     out->u.list.items = items;
     break;
   }
+  case HL_T_UNION: {
+    /* the default is of the first branch, here not null: alternative 0 */
+    hl_value_t *item = hl_arena_zalloc(c->arena, sizeof *item);
+    if (!item) return hl_err_nomem(c->err);
+    hl_status_t rc = json_value(c, j, r, t->children[0], item);
+    if (rc != HL_OK) return rc;
+    out->u.list.n = 1;
+    out->u.list.tag = 0;
+    out->u.list.items = item;
+    break;
+  }
   default:
     (void)ph;
     return HL_OK; /* DECIMAL defaults (bytes) are not read: NULL */
@@ -343,6 +359,64 @@ static hl_status_t compile_record(rctx_t *c, const av_node_t *w, int n_out,
   return HL_OK;
 }
 
+static bool is_named(const av_node_t *n) {
+  return n->kind == AV_RECORD || n->kind == AV_ENUM || n->kind == AV_FIXED;
+}
+
+/* Writer node W (not a union) read into UNIONTYPE T through reader node R
+ * (its null branches dropped: a union of T's alternatives, or one node for
+ * a one-alternative T, or NULL when the reader has no node).  As Hive's
+ * AvroDeserializer, the tag is the index among the reader's branches other
+ * than null, whatever index the writer gave; the branch is the first that
+ * reads W as the specification picks it: of W's kind (and name, for named
+ * types) first, then of its kind, then one W promotes to. */
+static hl_status_t compile_tag(rctx_t *c, const av_node_t *w, const av_node_t *r,
+                               const hl_type_t *t, const char *field, av_step_t **out) {
+  if (w->kind == AV_NULL) {
+    av_step_t *s = new_step(c, RD_NULL, w, t);
+    if (!s) return HL_NOMEM;
+    *out = s;
+    return HL_OK;
+  }
+  const av_node_t *rb[HL_UNION_MAX_TAGS];
+  int n_rb = 0;
+  if (r && r->kind == AV_UNION) {
+    for (int i = 0; i < r->n; i++)
+      if (r->branches[i]->kind != AV_NULL) {
+        if (n_rb == HL_UNION_MAX_TAGS) return mismatch(c, field, w, t);
+        rb[n_rb++] = r->branches[i];
+      }
+  } else if (r) {
+    rb[n_rb++] = r;
+  }
+  if (r && n_rb != t->n_children) return mismatch(c, field, w, t);
+  for (int pass = 0; pass < 3; pass++) {
+    for (int k = 0; k < t->n_children; k++) {
+      const av_node_t *b = r ? rb[k] : NULL;
+      if (pass < 2 && (!b || b->kind != w->kind)) continue; /* no reader node: pass 2 */
+      if (pass == 0 && is_named(w) && w->name && b->name && strcmp(w->name, b->name) != 0) continue;
+      hl_error_t e;
+      hl_err_init(&e);
+      rctx_t sub = {c->arena, c->file, &e};
+      av_step_t *kid = NULL;
+      hl_status_t rc = compile(&sub, w, b, t->children[k], field, &kid);
+      hl_err_clear(&e);
+      if (rc == HL_NOMEM) return hl_err_nomem(c->err);
+      if (rc != HL_OK) continue;
+      av_step_t *s = new_step(c, RD_TAG, w, t);
+      if (!s || !(s->kids = hl_arena_zalloc(c->arena, sizeof(av_step_t *))))
+        return hl_err_nomem(c->err);
+      s->kids[0] = kid;
+      s->n_kids = 1;
+      s->tag = k;
+      s->field = field;
+      *out = s;
+      return HL_OK;
+    }
+  }
+  return mismatch(c, field, w, t);
+}
+
 static bool is_int_type(const hl_type_t *t) {
   return hl_type_is_integer(t);
 }
@@ -387,6 +461,7 @@ static hl_status_t compile(rctx_t *c, const av_node_t *w, const av_node_t *r, co
     *out = s;
     return HL_OK;
   }
+  if (t->id == HL_T_UNION) return compile_tag(c, w, r, t, field, out);
   av_step_t *s = NULL;
   switch (w->kind) {
   case AV_NULL:
@@ -871,6 +946,16 @@ static hl_status_t decode(dctx_t *d, const av_step_t *s, hl_value_t *out) {
     if (get_long(d, &v) != HL_OK) return HL_CORRUPT;
     if (v < 0 || v >= s->n_kids) return fail(d, "union branch out of range");
     return decode(d, s->kids[v], out);
+  case RD_TAG: {
+    hl_value_t *item = hl_arena_zalloc(d->arena, sizeof *item);
+    if (!item) return hl_err_nomem(d->err);
+    hl_status_t rc = decode(d, s->kids[0], item);
+    if (rc != HL_OK) return rc;
+    out->u.list.n = 1;
+    out->u.list.tag = (uint32_t)s->tag;
+    out->u.list.items = item;
+    return HL_OK;
+  }
   case RD_NOMATCH:
     return hl_err_set(d->err, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
                       "a value of field \"%s\" is of a union branch (Avro kind %d) that cannot be "
@@ -893,15 +978,10 @@ static hl_status_t own_strings(dctx_t *d, const hl_type_t *t, hl_value_t *v) {
   hl_phys_t ph = hl_type_phys(t);
   if (ph == HL_P_STR) return own_string(d, v);
   if (ph != HL_P_VALUE || !hl_type_is_complex(t)) return HL_OK;
-  for (uint32_t i = 0; i < v->u.list.n; i++) {
-    if (t->id == HL_T_ARRAY) {
-      if (own_strings(d, t->children[0], &v->u.list.items[i]) != HL_OK) return HL_NOMEM;
-    } else if (t->id == HL_T_MAP) {
-      if (own_strings(d, t->children[1], &v->u.list.items[2 * i + 1]) != HL_OK) return HL_NOMEM;
-    } else if (own_strings(d, t->children[i], &v->u.list.items[i]) != HL_OK) {
-      return HL_NOMEM;
-    }
-  }
+  size_t n = hl_value_n_items(t, v);
+  size_t step = t->id == HL_T_MAP ? 2 : 1; /* map keys are copied when decoded */
+  for (size_t i = step - 1; i < n; i += step)
+    if (own_strings(d, hl_value_item_type(t, v, i), &v->u.list.items[i]) != HL_OK) return HL_NOMEM;
   return HL_OK;
 }
 

@@ -356,9 +356,32 @@ hl_status_t hl_avro_hive_type(const av_node_t *n, hl_arena_t *arena, hl_type_t *
   switch (n->kind) {
   case AV_NULL:
     return unmappable("type null (outside a union)", err);
-  case AV_UNION:
-    return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                      "Avro unions other than of null and one type are not supported");
+  case AV_UNION: {
+    /* Hive's SchemaToTypeInfo: the branches other than null, in order,
+     * become a UNIONTYPE (null in the union only makes it nullable, so
+     * ["null","int","string"] is UNIONTYPE<INT,STRING>, tags 0 and 1) */
+    int k = 0;
+    for (int i = 0; i < n->n; i++)
+      k += n->branches[i]->kind != AV_NULL;
+    if (k == 0) return unmappable("union of only null", err);
+    if (k > HL_UNION_MAX_TAGS)
+      return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                        "an Avro union of %d branches other than null is more than a UNIONTYPE's "
+                        "%d alternatives",
+                        k, HL_UNION_MAX_TAGS);
+    hl_type_t *t = hl_arena_zalloc(arena, sizeof *t);
+    if (!t || !(t->children = hl_arena_zalloc(arena, sizeof(hl_type_t *) * (size_t)k)))
+      return hl_err_nomem(err);
+    t->id = HL_T_UNION;
+    t->n_children = k;
+    for (int i = 0, j = 0; i < n->n; i++) {
+      if (n->branches[i]->kind == AV_NULL) continue;
+      hl_status_t rc = hl_avro_hive_type(n->branches[i], arena, &t->children[j++], err);
+      if (rc != HL_OK) return rc;
+    }
+    *out = t;
+    return HL_OK;
+  }
   case AV_BOOLEAN:
     prim = hl_type_prim(HL_T_BOOLEAN);
     break;
@@ -480,6 +503,53 @@ static json_t *prim_json(const char *type, const char *logical) {
   return json_pack("{s:s,s:s}", "type", type, "logicalType", logical);
 }
 
+static json_t *type_json(dctx_t *c, const hl_type_t *t, bool nullable);
+
+/* The name by which Avro tells union branches apart: a record's full name,
+ * else its type ("int" for a date too: Avro allows one branch per unnamed
+ * type, logical types included). */
+static const char *branch_key(json_t *b) {
+  if (json_is_string(b)) return json_string_value(b);
+  const char *type = json_string_value(json_object_get(b, "type"));
+  return type && strcmp(type, "record") == 0 ? json_string_value(json_object_get(b, "name")) : type;
+}
+
+/* A UNIONTYPE as Hive's TypeInfoToSchema writes it: null first (every
+ * alternative is nullable, and the union itself), then each alternative in
+ * order, so Avro branch k + 1 holds tag k.  Hive would flatten a union
+ * directly inside a union and Avro refuses two branches of one unnamed
+ * type (UNIONTYPE<INT,DATE> is two ints): both 0A000. */
+static json_t *union_json(dctx_t *c, const hl_type_t *t) {
+  json_t *arr = json_pack("[s]", "null");
+  if (!arr) return NULL;
+  for (int i = 0; i < t->n_children; i++) {
+    if (t->children[i]->id == HL_T_UNION) {
+      hl_err_set(c->err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                 "a UNIONTYPE directly inside a UNIONTYPE cannot be stored as Avro");
+      json_decref(arr);
+      return NULL;
+    }
+    json_t *b = type_json(c, t->children[i], false);
+    if (!b || json_array_append_new(arr, b) != 0) {
+      json_decref(arr);
+      return NULL;
+    }
+    const char *key = branch_key(b);
+    for (size_t k = 1; k + 1 < json_array_size(arr); k++) {
+      const char *other = branch_key(json_array_get(arr, k));
+      if (key && other && strcmp(key, other) == 0) {
+        hl_err_set(c->err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                   "UNIONTYPE alternatives %d and %d are both Avro %s: an Avro union holds one "
+                   "branch of each unnamed type, so this union cannot be stored as Avro",
+                   (int)k - 1, i, key);
+        json_decref(arr);
+        return NULL;
+      }
+    }
+  }
+  return arr;
+}
+
 /* The schema Hive's TypeInfoToSchema writes for T: null if it fails. */
 static json_t *type_json(dctx_t *c, const hl_type_t *t, bool nullable) {
   json_t *j = NULL;
@@ -554,6 +624,8 @@ static json_t *type_json(dctx_t *c, const hl_type_t *t, bool nullable) {
                   "fields", fields);
     break;
   }
+  case HL_T_UNION:
+    return union_json(c, t);
   default:
     hl_err_set(c->err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                "type %s cannot be stored as Avro", hl_type_id_name(t->id));

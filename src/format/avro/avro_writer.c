@@ -6,7 +6,8 @@
  *
  * Values are encoded by the schema node each column's field has: a union
  * takes its null branch for NULL and otherwise the first branch that can
- * hold the column's type; DECIMAL as the big-endian two's complement of
+ * hold the column's type, a UNIONTYPE value the branch its tag names among
+ * those other than null (Hive's AvroSerializer); DECIMAL as the big-endian two's complement of
  * the value at the schema's scale (bytes: fewest bytes; fixed: sign-
  * extended to its size); DATE as days; TIMESTAMP as milliseconds or
  * microseconds by the logical type; an enum from its symbol.
@@ -99,9 +100,36 @@ static bool nullable(const av_node_t *n) {
   return n->kind == AV_NULL || (n->kind == AV_UNION && pick_branch(n, NULL, true) >= 0);
 }
 
+/* The Avro branch of node N that holds alternative TAG of a UNIONTYPE: as
+ * Hive's AvroSerializer, the tag indexes N's branches other than null (a
+ * node that is not a union holds a one-alternative UNIONTYPE); -1 none. */
+static int tag_branch(const av_node_t *n, uint32_t tag) {
+  if (n->kind != AV_UNION) return tag == 0 && n->kind != AV_NULL ? 0 : -1;
+  for (int b = 0; b < n->n; b++)
+    if (n->branches[b]->kind != AV_NULL && tag-- == 0) return b;
+  return -1;
+}
+
+static bool check(const av_node_t *n, const hl_type_t *t, int depth);
+
+/* UNIONTYPE T against node N: one branch other than null per alternative. */
+static bool check_union(const av_node_t *n, const hl_type_t *t, int depth) {
+  int others = 0;
+  for (int b = 0; n->kind == AV_UNION && b < n->n; b++)
+    others += n->branches[b]->kind != AV_NULL;
+  if (n->kind != AV_UNION) others = n->kind != AV_NULL;
+  if (others != t->n_children) return false;
+  for (int k = 0; k < t->n_children; k++) {
+    int b = tag_branch(n, (uint32_t)k);
+    if (!check(n->kind == AV_UNION ? n->branches[b] : n, t->children[k], depth + 1)) return false;
+  }
+  return true;
+}
+
 /* Deep check of node N against T at open: false names the problem. */
 static bool check(const av_node_t *n, const hl_type_t *t, int depth) {
   if (depth > HL_AVRO_MAX_DEPTH) return false;
+  if (t->id == HL_T_UNION) return check_union(n, t, depth);
   if (n->kind == AV_UNION) {
     for (int b = 0; b < n->n; b++)
       if (n->branches[b]->kind != AV_NULL && holds(n->branches[b], t))
@@ -166,7 +194,31 @@ static hl_status_t put_decimal(hl_buf_t *b, __int128 v, int scale, int to, int w
 }
 
 static hl_status_t encode(hl_buf_t *b, const av_node_t *n, const hl_type_t *t, const hl_value_t *v,
+                          const char *col, hl_error_t *err);
+
+/* A UNIONTYPE value: Avro's index of the branch its tag names, then the
+ * value; a NULL union, or one whose value is NULL, is the null branch (as
+ * Hive's AvroSerializer writes a null there, so it reads back NULL). */
+static hl_status_t encode_union(hl_buf_t *b, const av_node_t *n, const hl_type_t *t,
+                                const hl_value_t *v, const char *col, hl_error_t *err) {
+  const hl_value_t *item = v->is_null || v->u.list.n == 0 ? NULL : &v->u.list.items[0];
+  if (!item || item->is_null) {
+    int br = n->kind == AV_UNION ? pick_branch(n, NULL, true) : -1;
+    if (br < 0) return bad_value(col, "NULL into a field that is not nullable", err);
+    hl_avro_put_long(b, br);
+    return HL_OK;
+  }
+  uint32_t tag = v->u.list.tag;
+  int br = tag < (uint32_t)t->n_children ? tag_branch(n, tag) : -1;
+  if (br < 0) return bad_value(col, "no branch of the union holds the value's tag", err);
+  if (n->kind != AV_UNION) return encode(b, n, t->children[tag], item, col, err);
+  hl_avro_put_long(b, br);
+  return encode(b, n->branches[br], t->children[tag], item, col, err);
+}
+
+static hl_status_t encode(hl_buf_t *b, const av_node_t *n, const hl_type_t *t, const hl_value_t *v,
                           const char *col, hl_error_t *err) {
+  if (t->id == HL_T_UNION) return encode_union(b, n, t, v, col, err);
   if (n->kind == AV_UNION) {
     int br = pick_branch(n, t, v->is_null);
     if (br < 0)

@@ -975,7 +975,6 @@ const hl_func_doc_t *hl_func_doc_lookup(const char *name) {
 static const char *const not_yet[] = {
     "approx_distinct",
     "assert_true_oom",
-    "bloom_filter",
     "bucket_number",
     "exception_in_vertex_udaf",
     "exception_in_vertex_udf",

@@ -144,6 +144,13 @@ static const hl_func_doc_t docs[] = {
      "> SELECT 2 BETWEEN 1 AND 3;\ntrue", G("GenericUDFBetween")},
     {"bin", S, "_FUNC_(n) - the binary digits of the BIGINT n (two's complement when negative)",
      "> SELECT _FUNC_(13);\n1101", U("UDFBin")},
+    {"bloom_filter", A,
+     "_FUNC_(x, expectedEntries) - Hive's BloomKFilter of the non-NULL values of x, sized for "
+     "expectedEntries (at most hive.tez.max.bloom.filter.entries), as the bytes in_bloom_filter "
+     "reads",
+     "> SELECT in_bloom_filter(2, _FUNC_(x, 100)), in_bloom_filter(5, _FUNC_(x, 100)) FROM " ROWS3
+     ";\ntrue\tfalse",
+     G("GenericUDAFBloomFilter")},
     {"bround", S, "_FUNC_(x[, d]) - x rounded to d decimal places, ties to the even neighbour",
      "> SELECT _FUNC_(12.25, 1);\n12.2", G("GenericUDFBRound")},
     {"buildversion", S,

@@ -1013,8 +1013,8 @@ static bool is_aggregate_name(const char *name) {
          strcmp(name, "$sum0") == 0 || strcmp(name, "histogram_numeric") == 0 ||
          strcmp(name, "ngrams") == 0 || strcmp(name, "context_ngrams") == 0 ||
          strcmp(name, "compute_stats") == 0 || strcmp(name, "bloom_filter") == 0 ||
-         strcmp(name, "min") == 0 || strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 ||
-         stat_agg(name) >= 0;
+         strcmp(name, "approx_distinct") == 0 || strcmp(name, "min") == 0 ||
+         strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 || stat_agg(name) >= 0;
 }
 
 static hl_expr_t *arg_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what);
@@ -1551,6 +1551,42 @@ static bool bind_bloom_filter(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg
   return true;
 }
 
+/* Hive 4's approx_distinct(x) (exec/op_agg_approx.c): primitives and
+ * structs in Hive; BOOLEAN, BINARY and structs are added by their Java
+ * serialization, which hivelite does not reproduce (0A000); DECIMAL is
+ * added by its double.  DISTINCT changes nothing in a HyperLogLog. */
+static bool bind_hive_approx_distinct(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  if (a->n_args != 1) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "approx_distinct: Function only takes 1 parameter");
+    return false;
+  }
+  b->agg_allowed = false;
+  agg->arg = bind_expr(b, a->args[0]);
+  b->agg_allowed = true;
+  if (!agg->arg) return false;
+  const hl_type_t *t = agg->arg->type;
+  agg->kind = HL_AGG_HIVE_APPROX_DISTINCT;
+  agg->distinct = false;
+  agg->type = hl_type_prim(HL_T_BIGINT);
+  if (t->id == HL_T_STRUCT || t->id == HL_T_BOOLEAN || t->id == HL_T_BINARY) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "approx_distinct of %s values is not supported yet (Hive hashes their Java "
+                  "serialization)",
+                  type_name(b, t));
+    return false;
+  }
+  if (hl_type_is_complex(t)) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "approx_distinct: Only primitive/struct rows are accepted but %s was passed.",
+                  type_name(b, t));
+    return false;
+  }
+  if (t->id == HL_T_DECIMAL) /* HyperLogLog.addToEstimator(HiveDecimal): doubleValue() */
+    return (agg->arg = cast_to(b, agg->arg, hl_type_prim(HL_T_DOUBLE))) != NULL;
+  return true;
+}
+
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "grouping") == 0) return bind_grouping(b, a, "grouping");
   if (!b->agg_allowed) {
@@ -1569,6 +1605,8 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     if (!bind_compute_stats(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "bloom_filter") == 0) {
     if (!bind_bloom_filter(b, a, &agg)) return NULL;
+  } else if (strcmp(a->name, "approx_distinct") == 0) {
+    if (!bind_hive_approx_distinct(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "histogram_numeric") == 0 || strcmp(a->name, "ngrams") == 0 ||
              strcmp(a->name, "context_ngrams") == 0) {
     if (!bind_estimator(b, a, &agg)) return NULL;

@@ -980,7 +980,6 @@ const hl_func_doc_t *hl_func_doc_lookup(const char *name) {
  * The data sketches (ds_*) and spatial (st_*) families are matched by
  * prefix. */
 static const char *const not_yet[] = {
-    "approx_distinct",
     "assert_true_oom",
     "bucket_number",
     "exception_in_vertex_udaf",

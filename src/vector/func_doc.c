@@ -89,6 +89,10 @@ static const hl_func_doc_t docs[] = {
     {"approx_count_distinct", A,
      "_FUNC_(expr) - an estimate of the number of distinct non-NULL values (HyperLogLog)",
      "> SELECT _FUNC_(x) FROM " ROWS3 ";\n2", NULL},
+    {"approx_distinct", A,
+     "_FUNC_(x) - generate an approximate distinct from input column (the count of Hive's "
+     "HyperLogLog with p = 12)",
+     "> SELECT _FUNC_(x) FROM " ROWS3 ";\n2", G("GenericUDAFApproximateDistinct")},
     {"array", S, "_FUNC_(n0, n1...) - an array of the given elements",
      "> SELECT _FUNC_(1, 2, 3);\n[1,2,3]", G("GenericUDFArray")},
     {"array_contains", S, "_FUNC_(array, value) - TRUE when the array holds value",

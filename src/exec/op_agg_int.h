@@ -59,12 +59,16 @@ typedef struct agg_state {
      * the first value */
     void *fam;
     /* compute_bit_vector_hll (op_agg_sketch.c): Hive's sketch, NULL
-     * before the group's first row */
+     * before the group's first row; approx_distinct (op_agg_approx.c):
+     * the same with p = 12, NULL before the first non-NULL value */
     struct hl_hhll *hive_hll;
     /* compute_bit_vector_fm: Hive's FMSketch, NULL before the first row */
     struct hl_hfm *hive_fm;
     /* compute_stats (op_agg_cstats.c): NULL before the first row */
     struct agg_cstats *cstats;
+    /* bloom_filter (op_agg_bloom.c): the serialized BloomKFilter, its
+     * bits set in place; NULL before the first non-NULL value */
+    uint8_t *bloom;
   };
 } agg_state_t;
 
@@ -227,7 +231,8 @@ hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err);
 
 /* ---- state rows (op_agg_state.c) */
 /* Whether every aggregate of PLAN has a state that state rows carry:
- * not histogram_numeric, ngrams, context_ngrams or Hive's bit vectors,
+ * not histogram_numeric, ngrams, context_ngrams, Hive's bit vectors,
+ * bloom_filter or approx_distinct,
  * whose states are structures of their own, so their parallel
  * aggregation does not spill. */
 bool hl_agg_state_carries(const hl_plan_t *plan);
@@ -314,6 +319,23 @@ hl_status_t hl_agg_cstats_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, co
                                 hl_error_t *err);
 hl_status_t hl_agg_cstats_final(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out,
                                 hl_arena_t *arena);
+
+/* bloom_filter (op_agg_bloom.c): row R of ARG into the state (the filter
+ * made at the first non-NULL value); S's bits ORed into D; the bytes, in
+ * ARENA (an empty filter when no value came).  HL_NOMEM. */
+hl_status_t hl_agg_bloom_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, const hl_vec_t *arg,
+                                uint32_t r, hl_error_t *err);
+hl_status_t hl_agg_bloom_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s,
+                               hl_error_t *err);
+hl_status_t hl_agg_bloom_final(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out,
+                               hl_arena_t *arena);
+
+/* Hive's approx_distinct (op_agg_approx.c): row R of ARG into the state;
+ * S merged into D after D's own rows; the count.  HL_NOMEM. */
+hl_status_t hl_agg_approx_update(agg_t *a, agg_state_t *st, const hl_vec_t *arg, uint32_t r,
+                                 hl_error_t *err);
+hl_status_t hl_agg_approx_merge(agg_t *a, agg_state_t *d, const agg_state_t *s, hl_error_t *err);
+hl_status_t hl_agg_approx_final(const agg_state_t *st, hl_value_t *out);
 
 /* grouping(c, ...) / GROUPING__ID of a group (op_agg_grouping.c): the
  * state holds its grouping set + 1 (0: the empty set's group made when no

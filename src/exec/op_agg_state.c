@@ -53,6 +53,8 @@ bool hl_agg_state_carries(const hl_plan_t *plan) {
     case HL_AGG_BITVECTOR_HLL:
     case HL_AGG_BITVECTOR_FM:
     case HL_AGG_COMPUTE_STATS:
+    case HL_AGG_BLOOM_FILTER:
+    case HL_AGG_HIVE_APPROX_DISTINCT:
       return false; /* their states are pointers to structures of their own */
     default:
       break;

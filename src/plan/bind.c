@@ -23,6 +23,7 @@
 #include "session/params.h"
 #include "sql/parser.h"
 #include "storage/stor.h"
+#include "util/hive_bloom.h"
 #include "util/mem.h"
 #include "util/tz.h"
 
@@ -1011,7 +1012,8 @@ static bool is_aggregate_name(const char *name) {
   return strcmp(name, "count") == 0 || strcmp(name, "grouping") == 0 || strcmp(name, "sum") == 0 ||
          strcmp(name, "$sum0") == 0 || strcmp(name, "histogram_numeric") == 0 ||
          strcmp(name, "ngrams") == 0 || strcmp(name, "context_ngrams") == 0 ||
-         strcmp(name, "compute_stats") == 0 || strcmp(name, "min") == 0 ||
+         strcmp(name, "compute_stats") == 0 || strcmp(name, "bloom_filter") == 0 ||
+         strcmp(name, "approx_distinct") == 0 || strcmp(name, "min") == 0 ||
          strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 || stat_agg(name) >= 0;
 }
 
@@ -1486,6 +1488,105 @@ static bool bind_compute_stats(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *ag
   return (agg->type = struct_of(b, 6, names, types)) != NULL;
 }
 
+/* bloom_filter(x, expectedEntries): Hive's planner makes this aggregate
+ * for its semijoin reductions and sizes it by a hint (here the constant
+ * expectedEntries) capped at hive.tez.max.bloom.filter.entries; without a
+ * hint it uses the plan's row count or NDV statistics (with
+ * hive.tez.min.bloom.filter.entries and hive.tez.bloom.filter.factor),
+ * which hivelite does not reproduce: the one-argument form is 0A000.
+ * The filter's shape goes in ip[0] (k) and ip[1] (longs). */
+static bool bind_bloom_filter(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  if (a->n_args == 1) {
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "bloom_filter without expectedEntries is not supported yet (Hive sizes that "
+                  "filter from its plan's statistics): give bloom_filter(x, expectedEntries)");
+    return false;
+  }
+  if (a->n_args != 2) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "function bloom_filter does not take %d arguments", a->n_args);
+    return false;
+  }
+  if (a->distinct) {
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "DISTINCT with bloom_filter is not supported yet");
+    return false;
+  }
+  b->agg_allowed = false;
+  agg->arg = bind_expr(b, a->args[0]);
+  hl_expr_t *n = agg->arg ? bind_expr(b, a->args[1]) : NULL;
+  b->agg_allowed = true;
+  if (!n) return false;
+  const hl_type_t *t = agg->arg->type;
+  if (hl_type_is_complex(t)) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "bloom_filter: the 1st argument must be a primitive type, not %s",
+                  type_name(b, t));
+    return false;
+  }
+  if (t->id == HL_T_DECIMAL) { /* as in_bloom_filter: HiveDecimalWritable.toBytes */
+    hl_err_set_at(b->err, a->args[0]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "bloom_filter of a DECIMAL value is not supported yet");
+    return false;
+  }
+  if (n->kind != HL_EX_CONST || n->value.is_null || !hl_type_is_integer(n->type) ||
+      n->value.u.i <= 0) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "bloom_filter: expectedEntries must be a positive integer constant");
+    return false;
+  }
+  uint64_t max = 0;
+  if (hl_session_get_u64(b->s, "hive.tez.max.bloom.filter.entries", 100000000, &max, b->err) !=
+      HL_OK)
+    return false;
+  int64_t entries = n->value.u.i;
+  if (max < (uint64_t)entries) entries = (int64_t)max;
+  int k = 0;
+  uint32_t longs = 0;
+  if (hl_hbloom_shape(entries, &k, &longs, b->err) != HL_OK) return false;
+  agg->kind = HL_AGG_BLOOM_FILTER;
+  agg->ip[0] = k;
+  agg->ip[1] = (int32_t)longs;
+  agg->type = hl_type_prim(HL_T_BINARY);
+  return true;
+}
+
+/* Hive 4's approx_distinct(x) (exec/op_agg_approx.c): primitives and
+ * structs in Hive; BOOLEAN, BINARY and structs are added by their Java
+ * serialization, which hivelite does not reproduce (0A000); DECIMAL is
+ * added by its double.  DISTINCT changes nothing in a HyperLogLog. */
+static bool bind_hive_approx_distinct(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  if (a->n_args != 1) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "approx_distinct: Function only takes 1 parameter");
+    return false;
+  }
+  b->agg_allowed = false;
+  agg->arg = bind_expr(b, a->args[0]);
+  b->agg_allowed = true;
+  if (!agg->arg) return false;
+  const hl_type_t *t = agg->arg->type;
+  agg->kind = HL_AGG_HIVE_APPROX_DISTINCT;
+  agg->distinct = false;
+  agg->type = hl_type_prim(HL_T_BIGINT);
+  if (t->id == HL_T_STRUCT || t->id == HL_T_BOOLEAN || t->id == HL_T_BINARY) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "approx_distinct of %s values is not supported yet (Hive hashes their Java "
+                  "serialization)",
+                  type_name(b, t));
+    return false;
+  }
+  if (hl_type_is_complex(t)) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "approx_distinct: Only primitive/struct rows are accepted but %s was passed.",
+                  type_name(b, t));
+    return false;
+  }
+  if (t->id == HL_T_DECIMAL) /* HyperLogLog.addToEstimator(HiveDecimal): doubleValue() */
+    return (agg->arg = cast_to(b, agg->arg, hl_type_prim(HL_T_DOUBLE))) != NULL;
+  return true;
+}
+
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "grouping") == 0) return bind_grouping(b, a, "grouping");
   if (!b->agg_allowed) {
@@ -1502,6 +1603,10 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     agg.type = hl_type_prim(HL_T_BIGINT);
   } else if (strcmp(a->name, "compute_stats") == 0) {
     if (!bind_compute_stats(b, a, &agg)) return NULL;
+  } else if (strcmp(a->name, "bloom_filter") == 0) {
+    if (!bind_bloom_filter(b, a, &agg)) return NULL;
+  } else if (strcmp(a->name, "approx_distinct") == 0) {
+    if (!bind_hive_approx_distinct(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "histogram_numeric") == 0 || strcmp(a->name, "ngrams") == 0 ||
              strcmp(a->name, "context_ngrams") == 0) {
     if (!bind_estimator(b, a, &agg)) return NULL;

@@ -60,6 +60,12 @@ typedef enum hl_agg_kind {
    * the n-column result, from the top, is 1 when group_idx[j] is not in
    * the row's grouping set */
   HL_AGG_GROUPING,
+  /* bloom_filter(x, expectedEntries) (exec/op_agg_bloom.c): Hive's
+   * BloomKFilter bytes; ip[0] = k, ip[1] = the number of longs */
+  HL_AGG_BLOOM_FILTER,
+  /* Hive 4's approx_distinct(x) (exec/op_agg_approx.c): the count of
+   * Hive's HyperLogLog with p = 12 */
+  HL_AGG_HIVE_APPROX_DISTINCT,
   /* the two-argument statistics over the pairs where neither is NULL:
    * arg is Hive's first argument, arg2 its second */
   HL_AGG_CORR,

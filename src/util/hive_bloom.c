@@ -6,6 +6,11 @@
  */
 #include "util/hive_bloom.h"
 
+#include <math.h>
+#include <string.h>
+
+#include "util/hive_hll.h"
+
 static uint32_t be32(const uint8_t *p) {
   return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
@@ -84,5 +89,55 @@ void hl_hbloom_add(uint8_t *data, size_t len, uint64_t hash) {
     size_t w = base + (size_t)(c & 7);
     int bit = (int)(((uint32_t)c >> 3) & 63);
     data[bit_byte(w, bit)] |= (uint8_t)(1u << (bit % 8));
+  }
+}
+
+hl_status_t hl_hbloom_shape(int64_t entries, int *k, uint32_t *n_longs, hl_error_t *err) {
+  if (entries <= 0)
+    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                      "bloom_filter: expectedEntries should be > 0");
+  double ln2 = log(2.0);
+  /* DEFAULT_FPP is the float 0.05f, widened to a double for Math.log */
+  int64_t bits = hl_java_d2l((double)-entries * log((double)0.05f) / (ln2 * ln2));
+  *k = (int)hl_java_round((double)bits / (double)entries * ln2);
+  if (*k < 1) *k = 1;
+  int64_t longs = (int64_t)ceil((double)bits / 64.0);
+  longs += 8 - longs % 8;
+  if (longs > INT32_MAX - 7)
+    return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                      "bloom_filter: a filter for %lld entries has more longs than Hive's int "
+                      "count allows",
+                      (long long)entries);
+  *n_longs = (uint32_t)longs;
+  return HL_OK;
+}
+
+uint64_t hl_hbloom_hash(const hl_type_t *t, const hl_value_t *v) {
+  switch (t->id) {
+  case HL_T_BOOLEAN:
+    return hl_murmur3_64_long(v->u.b ? 1 : 0);
+  case HL_T_FLOAT:
+  case HL_T_DOUBLE: {
+    int64_t bits = 0x7ff8000000000000ll; /* doubleToLongBits of every NaN */
+    if (v->u.d == v->u.d) memcpy(&bits, &v->u.d, sizeof bits);
+    return hl_murmur3_64_long(bits);
+  }
+  case HL_T_TIMESTAMP: { /* Timestamp.toEpochMilli(): floor */
+    int64_t ms = v->u.i / 1000;
+    if (v->u.i % 1000 < 0) ms--;
+    return hl_murmur3_64_long(ms);
+  }
+  case HL_T_CHAR: { /* HiveChar.getStrippedValue() */
+    uint32_t n = v->u.s.len;
+    while (n > 0 && v->u.s.ptr[n - 1] == ' ')
+      n--;
+    return hl_murmur3_64((const uint8_t *)(n ? v->u.s.ptr : ""), n);
+  }
+  case HL_T_STRING:
+  case HL_T_VARCHAR:
+  case HL_T_BINARY:
+    return hl_murmur3_64((const uint8_t *)(v->u.s.len ? v->u.s.ptr : ""), v->u.s.len);
+  default: /* TINYINT .. BIGINT, DATE */
+    return hl_murmur3_64_long(v->u.i);
   }
 }

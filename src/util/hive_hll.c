@@ -291,9 +291,10 @@ hl_status_t hl_hhll_merge(hl_hhll_t *d, const hl_hhll_t *s, hl_error_t *err) {
 
 /* ------------------------------------------------------------ estimate */
 
-/* HLLConstants.thresholdData, p = 4..18 */
+/* HLLConstants.thresholdData, p = 4..18, as Hive's HLLConstants.java has
+ * it: 15500 for p = 14, where the HLL++ paper's table has 11500 */
 static const int64_t thresholds[] = {10,   20,   40,    80,    220,   400,    900,   1800,
-                                     3100, 6500, 11500, 20000, 50000, 120000, 350000};
+                                     3100, 6500, 15500, 20000, 50000, 120000, 350000};
 
 static int64_t linear_count(uint32_t m, int64_t zeros) {
   return hl_java_round((double)m * log((double)m / (double)zeros));
@@ -323,12 +324,14 @@ hl_status_t hl_hhll_estimate(const hl_hhll_t *h, int64_t *out, hl_error_t *err) 
       count = lin; /* linear counting wins: the bias correction is not used */
     } else {
       if (biased) {
-        if (h->p != 10)
+        int64_t bias = 0;
+        if (!hl_hhll_bias(h->p, count, &bias))
           return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                             "the estimate of a dense HyperLogLog with p = %d is not supported "
-                            "yet (only p = 10, the one Hive writes)",
+                            "yet (only p = 10, the one Hive's column statistics write, and p = "
+                            "12, approx_distinct's)",
                             h->p);
-        count -= hl_hhll_bias_p10(count);
+        count -= bias;
       }
       int64_t hh = zeros ? lin : count;
       if (hh < threshold) count = hh;

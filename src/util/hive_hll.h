@@ -79,8 +79,9 @@ hl_status_t hl_hhll_add_bytes(hl_hhll_t *h, const void *data, size_t len, hl_err
  * when the p differ. */
 hl_status_t hl_hhll_merge(hl_hhll_t *d, const hl_hhll_t *s, hl_error_t *err);
 /* estimateNumDistinctValues(): the count, at least 1.  0A000 for a dense
- * sketch whose estimate needs the bias table of a p other than 10 (Hive
- * itself only writes p = 10); *OUT set on HL_OK. */
+ * sketch whose estimate needs the bias table of a p other than 10 (what
+ * Hive's column statistics write) or 12 (approx_distinct's); *OUT set on
+ * HL_OK. */
 hl_status_t hl_hhll_estimate(const hl_hhll_t *h, int64_t *out, hl_error_t *err);
 /* HyperLogLogUtils.serializeHLL, appended to OUT.  HL_NOMEM, and the
  * errors of hl_hhll_estimate. */

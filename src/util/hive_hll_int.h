@@ -6,10 +6,12 @@
 #define HL_HIVE_HLL_INT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "util/hive_hll.h"
 
-/* HyperLogLog.estimateBias(count) for p = 10 (HLLConstants row 6). */
-int64_t hl_hhll_bias_p10(int64_t count);
+/* HyperLogLog.estimateBias(count) into *OUT for p = 10 or 12 (HLLConstants
+ * rows 6 and 8); false for a p whose row hivelite does not carry. */
+bool hl_hhll_bias(int p, int64_t count, int64_t *out);
 
 #endif

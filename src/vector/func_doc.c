@@ -89,6 +89,10 @@ static const hl_func_doc_t docs[] = {
     {"approx_count_distinct", A,
      "_FUNC_(expr) - an estimate of the number of distinct non-NULL values (HyperLogLog)",
      "> SELECT _FUNC_(x) FROM " ROWS3 ";\n2", NULL},
+    {"approx_distinct", A,
+     "_FUNC_(x) - generate an approximate distinct from input column (the count of Hive's "
+     "HyperLogLog with p = 12)",
+     "> SELECT _FUNC_(x) FROM " ROWS3 ";\n2", G("GenericUDAFApproximateDistinct")},
     {"array", S, "_FUNC_(n0, n1...) - an array of the given elements",
      "> SELECT _FUNC_(1, 2, 3);\n[1,2,3]", G("GenericUDFArray")},
     {"array_contains", S, "_FUNC_(array, value) - TRUE when the array holds value",
@@ -144,6 +148,13 @@ static const hl_func_doc_t docs[] = {
      "> SELECT 2 BETWEEN 1 AND 3;\ntrue", G("GenericUDFBetween")},
     {"bin", S, "_FUNC_(n) - the binary digits of the BIGINT n (two's complement when negative)",
      "> SELECT _FUNC_(13);\n1101", U("UDFBin")},
+    {"bloom_filter", A,
+     "_FUNC_(x, expectedEntries) - Hive's BloomKFilter of the non-NULL values of x, sized for "
+     "expectedEntries (at most hive.tez.max.bloom.filter.entries), as the bytes in_bloom_filter "
+     "reads",
+     "> SELECT in_bloom_filter(2, _FUNC_(x, 100)), in_bloom_filter(5, _FUNC_(x, 100)) FROM " ROWS3
+     ";\ntrue\tfalse",
+     G("GenericUDAFBloomFilter")},
     {"bround", S, "_FUNC_(x[, d]) - x rounded to d decimal places, ties to the even neighbour",
      "> SELECT _FUNC_(12.25, 1);\n12.2", G("GenericUDFBRound")},
     {"buildversion", S,
@@ -973,9 +984,7 @@ const hl_func_doc_t *hl_func_doc_lookup(const char *name) {
  * The data sketches (ds_*) and spatial (st_*) families are matched by
  * prefix. */
 static const char *const not_yet[] = {
-    "approx_distinct",
     "assert_true_oom",
-    "bloom_filter",
     "bucket_number",
     "exception_in_vertex_udaf",
     "exception_in_vertex_udf",

@@ -12,16 +12,13 @@
  * util/hive_fm.c), anything else is read as a HyperLogLog, as Hive's
  * NumDistinctValueEstimatorFactory does.
  *
- * in_bloom_filter hashes x as Hive does per type (BOOLEAN 1/0, integers and
- * DATE days as longs, FLOAT/DOUBLE as the double's bits, TIMESTAMP as epoch
- * milliseconds, strings and BINARY as their bytes, CHAR without trailing
- * blanks) and tests the serialized filter in place (util/hive_bloom.c), so
+ * in_bloom_filter hashes x as Hive does per type (hl_hbloom_hash, shared
+ * with the bloom_filter aggregate) and tests the serialized filter in place (util/hive_bloom.c), so
  * a large filter costs nothing per row.  Hive deserializes the filter of
  * the first row and keeps it; here each row's filter is tested, which is
  * the same for the usual constant or scalar filter.  DECIMAL (Hive hashes
  * HiveDecimalWritable.toBytes) is not supported yet.
  */
-#include <string.h>
 
 #include "util/hive_bloom.h"
 #include "util/hive_fm.h"
@@ -73,41 +70,7 @@ HL_FN(hl_fn_in_bloom_filter) {
     out->is_null = true;
     return HL_OK;
   }
-  const hl_value_t *v = &a[0];
-  uint64_t hash;
-  switch (t->id) {
-  case HL_T_BOOLEAN:
-    hash = hl_murmur3_64_long(v->u.b ? 1 : 0);
-    break;
-  case HL_T_FLOAT:
-  case HL_T_DOUBLE: {
-    int64_t bits = 0x7ff8000000000000ll; /* doubleToLongBits of every NaN */
-    if (v->u.d == v->u.d) memcpy(&bits, &v->u.d, sizeof bits);
-    hash = hl_murmur3_64_long(bits);
-    break;
-  }
-  case HL_T_TIMESTAMP: { /* Timestamp.toEpochMilli(): floor */
-    int64_t ms = v->u.i / 1000;
-    if (v->u.i % 1000 < 0) ms--;
-    hash = hl_murmur3_64_long(ms);
-    break;
-  }
-  case HL_T_CHAR: {
-    uint32_t n = v->u.s.len;
-    while (n > 0 && v->u.s.ptr[n - 1] == ' ')
-      n--;
-    hash = hl_murmur3_64((const uint8_t *)(n ? v->u.s.ptr : ""), n);
-    break;
-  }
-  case HL_T_STRING:
-  case HL_T_VARCHAR:
-  case HL_T_BINARY:
-    hash = hl_murmur3_64((const uint8_t *)(v->u.s.len ? v->u.s.ptr : ""), v->u.s.len);
-    break;
-  default: /* TINYINT .. BIGINT, DATE */
-    hash = hl_murmur3_64_long(v->u.i);
-    break;
-  }
+  uint64_t hash = hl_hbloom_hash(t, &a[0]);
   bool in = false;
   if (hl_hbloom_test((const uint8_t *)a[1].u.s.ptr, a[1].u.s.len, hash, &in, err) != HL_OK)
     return HL_ERROR;

@@ -3012,6 +3012,10 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
                     "%s in the select list is supported only as its only item, without "
                     "GROUP BY (or use LATERAL VIEW %s)",
                     a->name, a->name);
+    else if (d && d->kind == HL_FK_PTF)
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(WRONG_OBJECT_TYPE),
+                    "%s is a partitioned table function: call it in FROM as %s(ON ...)", a->name,
+                    a->name);
     else if (hl_func_hive_not_yet(a->name))
       hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                     "function %s is not supported yet", a->name);

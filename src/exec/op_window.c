@@ -2,7 +2,8 @@
  * op_window.c -- window functions: row_number, rank, dense_rank,
  * percent_rank, cume_dist, ntile, lag, lead, first_value, last_value, and
  * count/sum/$sum0/avg/min/max/histogram_numeric/ngrams/context_ngrams OVER
- * (PARTITION BY ... ORDER BY ... frame).
+ * (PARTITION BY ... ORDER BY ... frame), and the paths of a matchpath
+ * table function (plan/ptf.c, vector/matchpath.c).
  *
  * The operator reads its whole input, keeping of every row the input
  * columns the query reads above it and the values of every window

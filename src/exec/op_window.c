@@ -253,6 +253,11 @@ static void frame_of(const hl_window_t *w, int64_t i, int64_t n, int64_t ps, int
  * NULL without a match.  Paths of overlapping matches share no storage
  * but their items, so a partition where every row starts a long path costs
  * its sum of lengths: the budget is charged as they are made. */
+/* What the operator holds: rows, results, paths (as read_input counts). */
+static size_t window_bytes(const window_t *wo) {
+  return hl_arena_used(wo->arena) + wo->cap_rows * sizeof(hl_value_t *);
+}
+
 typedef struct mp_ctx {
   const window_t *wo;
   const size_t *idx;
@@ -288,14 +293,13 @@ static hl_status_t matchpath_partition(window_t *wo, int k, const size_t *idx, i
     out->u.list.n = (uint32_t)len;
     out->u.list.items = items;
     if ((i & 255) == 0) {
-      hl_status_t rc = hl_budget_track(wo->budget, &wo->charged, hl_arena_used(wo->arena),
-                                       "the matchpath paths", err);
+      hl_status_t rc =
+          hl_budget_track(wo->budget, &wo->charged, window_bytes(wo), "the matchpath paths", err);
       if (rc == HL_OK) rc = hl_budget_check_cancel(wo->budget, err);
       if (rc != HL_OK) return rc;
     }
   }
-  return hl_budget_track(wo->budget, &wo->charged, hl_arena_used(wo->arena), "the matchpath paths",
-                         err);
+  return hl_budget_track(wo->budget, &wo->charged, window_bytes(wo), "the matchpath paths", err);
 }
 
 static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int64_t n,

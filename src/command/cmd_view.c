@@ -105,6 +105,15 @@ static void walk_from(expand_t *x, const hl_ast_from_t *f) {
     walk_from(x, f->left);
     walk_expr(x, f->lateral_func);
     break;
+  case HL_FROM_PTF: /* the function's name is no table: only its source */
+    walk_from(x, f->left);
+    for (int k = 0; k < f->n_ptf_partition; k++)
+      walk_expr(x, f->ptf_partition[k]);
+    for (int k = 0; k < f->n_ptf_order; k++)
+      walk_expr(x, f->ptf_order[k].expr);
+    for (int k = 0; k < f->n_ptf_args; k++)
+      walk_expr(x, f->ptf_args[k]);
+    break;
   }
 }
 

@@ -2,7 +2,8 @@
  * op_window.c -- window functions: row_number, rank, dense_rank,
  * percent_rank, cume_dist, ntile, lag, lead, first_value, last_value, and
  * count/sum/$sum0/avg/min/max/histogram_numeric/ngrams/context_ngrams OVER
- * (PARTITION BY ... ORDER BY ... frame).
+ * (PARTITION BY ... ORDER BY ... frame), and the paths of a matchpath
+ * table function (plan/ptf.c, vector/matchpath.c).
  *
  * The operator reads its whole input, keeping of every row the input
  * columns the query reads above it and the values of every window
@@ -26,6 +27,7 @@
 #include "exec/ops.h"
 
 #include "util/sort.h"
+#include "vector/matchpath.h"
 #include "util/mem.h"
 
 #include <math.h>
@@ -244,6 +246,62 @@ static void frame_of(const hl_window_t *w, int64_t i, int64_t n, int64_t ps, int
   if (*fe > n - 1) *fe = n - 1;
 }
 
+/* matchpath (plan/ptf.c): at every row of the partition, in order, Hive's
+ * pattern match over the symbols' values (the ARRAY<BOOLEAN> argument; a
+ * NULL symbol is no match, where Hive's unboxing fails); the result is the
+ * path's rows (the STRUCT values of the default slot, shared, not copied),
+ * NULL without a match.  Paths of overlapping matches share no storage
+ * but their items, so a partition where every row starts a long path costs
+ * its sum of lengths: the budget is charged as they are made. */
+/* What the operator holds: rows, results, paths (as read_input counts). */
+static size_t window_bytes(const window_t *wo) {
+  return hl_arena_used(wo->arena) + wo->cap_rows * sizeof(hl_value_t *);
+}
+
+typedef struct mp_ctx {
+  const window_t *wo;
+  const size_t *idx;
+  int col;
+} mp_ctx_t;
+
+static bool mp_symbol(void *ctx, int symbol, size_t row) {
+  const mp_ctx_t *c = ctx;
+  const hl_value_t *v = &c->wo->rows[c->idx[row]][c->col];
+  if (v->is_null || (uint32_t)symbol >= v->u.list.n) return false;
+  const hl_value_t *e = &v->u.list.items[symbol];
+  return !e->is_null && e->u.b;
+}
+
+static hl_status_t matchpath_partition(window_t *wo, int k, const size_t *idx, int64_t n,
+                                       int arg_col, int def_col, hl_error_t *err) {
+  const hl_window_t *w = &wo->plan->windows[k];
+  hl_value_t *res = wo->results[k];
+  mp_ctx_t c = {wo, idx, arg_col};
+  for (int64_t i = 0; i < n; i++) {
+    hl_value_t *out = &res[idx[i]];
+    *out = null_value();
+    size_t len;
+    if (!hl_mp_match(w->mp, (size_t)n, (size_t)i, mp_symbol, &c, &len)) continue;
+    if (len > UINT32_MAX)
+      return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
+                        "a matchpath path of %zu rows is too long", len);
+    hl_value_t *items = hl_arena_alloc(wo->arena, sizeof(hl_value_t) * len);
+    if (!items) return hl_err_nomem(err);
+    for (size_t j = 0; j < len; j++)
+      items[j] = wo->rows[idx[(size_t)i + j]][def_col];
+    out->is_null = false;
+    out->u.list.n = (uint32_t)len;
+    out->u.list.items = items;
+    if ((i & 255) == 0) {
+      hl_status_t rc =
+          hl_budget_track(wo->budget, &wo->charged, window_bytes(wo), "the matchpath paths", err);
+      if (rc == HL_OK) rc = hl_budget_check_cancel(wo->budget, err);
+      if (rc != HL_OK) return rc;
+    }
+  }
+  return hl_budget_track(wo->budget, &wo->charged, window_bytes(wo), "the matchpath paths", err);
+}
+
 static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int64_t n,
                                      const sort_ctx_t *c, hl_error_t *err) {
   const hl_window_t *w = &wo->plan->windows[k];
@@ -274,6 +332,10 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
   for (int64_t i = n - 1; i >= 0; i--)
     peer_end[i] = (i < n - 1 && peer_start[i + 1] == peer_start[i]) ? peer_end[i + 1] : i;
 
+  if (w->kind == HL_WIN_MATCHPATH) {
+    rc = matchpath_partition(wo, k, idx, n, arg_col, def_col, err);
+    goto done;
+  }
   const hl_type_t *at = w->arg ? w->arg->type : NULL;
   if (w->kind == HL_WIN_AGG && (w->agg == HL_AGG_COUNT_STAR || w->agg == HL_AGG_COUNT ||
                                 w->agg == HL_AGG_SUM || w->agg == HL_AGG_AVG)) {
@@ -327,6 +389,8 @@ static hl_status_t compute_partition(window_t *wo, int k, const size_t *idx, int
     hl_value_t *out = &res[row];
     *out = none;
     switch (w->kind) {
+    case HL_WIN_MATCHPATH: /* matchpath_partition's */
+      break;
     case HL_WIN_ROW_NUMBER:
       out->is_null = false;
       out->u.i = i + 1;

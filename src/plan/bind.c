@@ -15,6 +15,7 @@
 #include "plan/decorrelate.h"
 #include "plan/pin.h"
 #include "plan/projection.h"
+#include "plan/ptf.h"
 
 #include "vector/func_doc.h"
 #include "vector/func_int.h"
@@ -2384,6 +2385,21 @@ static hl_expr_t *bind_window(binder_t *b, const hl_ast_expr_t *a) {
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
     if (strcmp(fns[i].name, a->name) == 0) found = (int)i;
   bool is_agg = found < 0 && is_aggregate_name(a->name);
+  hl_expr_t *result = NULL;
+  if (a->mp_pattern) { /* plan/ptf.c's matchpath(array(symbols), row) */
+    b->win_allowed = false;
+    win.kind = HL_WIN_MATCHPATH;
+    win.mp = a->mp_pattern;
+    if (!(win.arg = bind_expr(b, a->args[0])) || !(win.deflt = bind_expr(b, a->args[1]))) goto done;
+    if (win.arg->type->children[0]->id != HL_T_BOOLEAN) {
+      hl_err_set_at(b->err, a->args[0]->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "a matchpath symbol's expression must be BOOLEAN, not %s",
+                    type_name(b, win.arg->type->children[0]));
+      goto done;
+    }
+    if (!(win.type = array_of(b, win.deflt->type))) goto done;
+    goto window_spec;
+  }
   if (found < 0 && !is_agg) {
     hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
                   "window function %s does not exist", a->name);
@@ -2397,7 +2413,6 @@ static hl_expr_t *bind_window(binder_t *b, const hl_ast_expr_t *a) {
   /* arguments, partitions and order keys are ordinary expressions; they
    * may use aggregates of the query (rank() OVER (ORDER BY sum(x))) */
   b->win_allowed = false;
-  hl_expr_t *result = NULL;
   if (is_agg) {
     win.kind = HL_WIN_AGG;
     /* bind like a plain aggregate, then take its definition back out */
@@ -2491,6 +2506,7 @@ static hl_expr_t *bind_window(binder_t *b, const hl_ast_expr_t *a) {
     }
     }
   }
+window_spec:
   if (w->n_partition_by) {
     win.partition = hl_arena_alloc(b->arena, sizeof(hl_expr_t *) * (size_t)w->n_partition_by);
     if (!win.partition) {
@@ -3101,6 +3117,10 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
                     "%s in the select list is supported only as its only item, without "
                     "GROUP BY (or use LATERAL VIEW %s)",
                     a->name, a->name);
+    else if (d && d->kind == HL_FK_PTF)
+      hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(WRONG_OBJECT_TYPE),
+                    "%s is a partitioned table function: call it in FROM as %s(ON ...)", a->name,
+                    a->name);
     else if (hl_func_hive_not_yet(a->name))
       hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                     "function %s is not supported yet", a->name);
@@ -4042,6 +4062,21 @@ static hl_rel_t *bind_parquet_path(binder_t *b, const hl_ast_from_t *f, scope_en
   return r;
 }
 
+/* A partitioned table function in FROM as the query plan/ptf.c writes for
+ * it; matchpath's needs the names of its input's columns, bound first. */
+static hl_rel_t *ptf_rel(binder_t *b, const hl_ast_from_t *f) {
+  hl_ptf_kind_t kind;
+  hl_ast_select_t *q;
+  if (hl_ptf_check(f, &kind, b->err) != HL_OK || hl_ptf_input(b->arena, f, &q, b->err) != HL_OK)
+    return NULL;
+  if (kind == HL_PTF_MATCHPATH) {
+    hl_rel_t *in = query_rel(b, q, b);
+    if (!in || hl_ptf_matchpath(b->arena, f, q, in->names, in->n_cols, &q, b->err) != HL_OK)
+      return NULL;
+  }
+  return query_rel(b, q, b);
+}
+
 static hl_rel_t *bind_from_leaf(binder_t *b, const hl_ast_from_t *f) {
   scope_entry_t en;
   memset(&en, 0, sizeof en);
@@ -4052,6 +4087,9 @@ static hl_rel_t *bind_from_leaf(binder_t *b, const hl_ast_from_t *f) {
     /* a subquery in FROM sees the enclosing query's CTEs but not its
      * columns: bind it with this binder as parent for CTE lookup only */
     if (!(r = query_rel(b, f->subquery, b))) return NULL;
+    en.alias = f->alias ? f->alias : "";
+  } else if (f->kind == HL_FROM_PTF) {
+    if (!(r = ptf_rel(b, f))) return NULL;
     en.alias = f->alias ? f->alias : "";
   } else {
     const hl_ast_cte_t *cte = find_cte(b, &f->table);

@@ -118,7 +118,10 @@ typedef enum hl_win_kind {
   HL_WIN_LEAD,
   HL_WIN_FIRST_VALUE,
   HL_WIN_LAST_VALUE,
-  HL_WIN_AGG /* an aggregate OVER (...): agg */
+  HL_WIN_AGG,      /* an aggregate OVER (...): agg */
+  HL_WIN_MATCHPATH /* a matchpath table function's path (plan/ptf.c): arg is
+                      the ARRAY<BOOLEAN> of the symbols, deflt the row as a
+                      STRUCT; the result the path's rows, NULL without a match */
 } hl_win_kind_t;
 
 /* One window function.  Its expressions are over the window input layout
@@ -144,8 +147,9 @@ typedef struct hl_window {
   bool frame_rows;          /* ROWS frame (else RANGE) */
   int start_kind, end_kind; /* hl_ast_frame_kind_t */
   int64_t start_offset, end_offset;
-  const hl_type_t *type; /* result type */
-  const char *name;      /* function name, for EXPLAIN */
+  const hl_type_t *type;          /* result type */
+  const char *name;               /* function name, for EXPLAIN */
+  const struct hl_mp_pattern *mp; /* HL_WIN_MATCHPATH: the pattern */
 } hl_window_t;
 
 /* What a scan did, filled by the scan operators (EXPLAIN ANALYZE). */

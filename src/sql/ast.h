@@ -131,6 +131,11 @@ typedef struct hl_ast_expr {
   /* HL_AST_FUNC with OVER (...): a window function */
   struct hl_ast_window *window;
   int param; /* HL_AST_PARAM: its number, 1-based */
+  /* HL_AST_FUNC "matchpath" OVER (...) that plan/ptf.c writes for a
+   * matchpath table function: its compiled pattern (vector/matchpath.h).
+   * The parser never sets it, so no query can call this window function
+   * by name. */
+  const struct hl_mp_pattern *mp_pattern;
 } hl_ast_expr_t;
 
 /* Frame bound of a window: UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW,
@@ -189,7 +194,8 @@ typedef enum hl_ast_from_kind {
   HL_FROM_TABLE,    /* table [alias] */
   HL_FROM_SUBQUERY, /* (query) alias */
   HL_FROM_JOIN,     /* left JOIN right ON ... | USING (...) */
-  HL_FROM_LATERAL   /* left LATERAL VIEW [OUTER] lateral_func alias [AS cols] */
+  HL_FROM_LATERAL,  /* left LATERAL VIEW [OUTER] lateral_func alias [AS cols] */
+  HL_FROM_PTF       /* ptf_name(ON left [PARTITION BY ..] [ORDER BY ..] args) alias */
 } hl_ast_from_kind_t;
 
 /* The FROM clause as a tree: a comma list is a chain of CROSS joins. */
@@ -218,6 +224,17 @@ typedef struct hl_ast_from {
    * (case kept); table is then {db "parquet", name = the path}.  NULL for
    * a table name. */
   char *file_path;
+  /* PTF: Hive's partitioned table function; the source (a table, a
+   * subquery or another PTF, with its own alias) is `left`; DISTRIBUTE BY
+   * is PARTITION BY and SORT BY is ORDER BY (CLUSTER BY x: both); the
+   * arguments in order (Hive ignores their names arg1, arg2, ...) */
+  char *ptf_name;
+  hl_ast_expr_t **ptf_partition;
+  int n_ptf_partition;
+  struct hl_ast_order_item *ptf_order;
+  int n_ptf_order;
+  hl_ast_expr_t **ptf_args;
+  int n_ptf_args;
 } hl_ast_from_t;
 
 typedef struct hl_ast_cte { /* WITH name AS (query) */

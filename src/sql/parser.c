@@ -1224,6 +1224,102 @@ static hl_status_t parse_direct_file(parser_t *p, hl_ast_from_t *f) {
   return advance(p);
 }
 
+/* After a name: "(ON" starts Hive's partitioned table function call. */
+static bool at_ptf_call(parser_t *p) {
+  hl_sql_token_t on = peek(p, 1);
+  return at(p, HL_TK_LPAREN) && tok_is_kw(p, &on, "ON");
+}
+
+/* A word that ends a PTF's source rather than naming it: the partitioning
+ * clauses, and an argument name (arg1(...)). */
+static bool at_ptf_source_end(parser_t *p) {
+  static const char *const kws[] = {"PARTITION", "DISTRIBUTE", "CLUSTER", "ORDER", "SORT"};
+  for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)
+    if (at_kw(p, kws[i])) return true;
+  return peek(p, 1).kind == HL_TK_LPAREN;
+}
+
+static hl_status_t parse_ptf(parser_t *p, hl_ast_from_t *f);
+static hl_status_t parse_expr_list(parser_t *p, hl_ast_expr_t ***list, int *n);
+
+/* The source of a PTF after ON: (query) alias, another PTF call, or a
+ * table [alias]. */
+static hl_status_t parse_ptf_source(parser_t *p, hl_ast_from_t **out) {
+  hl_ast_from_t *s = zalloc(p, sizeof *s);
+  if (!s) return nomem(p);
+  s->pos = p->tok.pos;
+  if (at_query_paren(p)) {
+    s->kind = HL_FROM_SUBQUERY;
+    TRY(advance(p));
+    TRY(parse_query_expr(p, &s->subquery));
+    TRY(expect(p, HL_TK_RPAREN, "\")\""));
+  } else {
+    s->kind = HL_FROM_TABLE;
+    TRY(parse_qname(p, &s->table));
+    if (at_ptf_call(p)) {
+      TRY(parse_ptf(p, s));
+      *out = s;
+      return HL_OK;
+    }
+  }
+  if (at_kw(p, "AS") || (tok_is_ident(&p->tok) && !at_ptf_source_end(p)))
+    TRY(parse_from_alias(p, &s->alias));
+  *out = s;
+  return HL_OK;
+}
+
+/* Hive's partitioned table function in FROM, the current token the "("
+ * after its name (in F->table): name(ON source [PARTITION BY e, ... [ORDER
+ * BY ...] | ORDER BY ... | DISTRIBUTE BY e, ... [SORT BY ...] | SORT BY ...
+ * | CLUSTER BY e, ...] [arg(expr) {, arg(expr)}]) [alias].  Which
+ * functions exist and what their arguments mean is the binder's
+ * (plan/ptf.c). */
+static hl_status_t parse_ptf(parser_t *p, hl_ast_from_t *f) {
+  if (f->table.db || f->table.catalog)
+    return hl_err_set_at(p->err, f->table.pos, HL_ERROR, HL_SS(SYNTAX_ERROR),
+                         "a partitioned table function's name takes no database");
+  f->kind = HL_FROM_PTF;
+  f->ptf_name = f->table.name;
+  TRY(enter(p));
+  TRY(advance(p)); /* ( */
+  TRY(advance(p)); /* ON */
+  TRY(parse_ptf_source(p, &f->left));
+  if (at_kw(p, "PARTITION") || at_kw(p, "DISTRIBUTE") || at_kw(p, "CLUSTER")) {
+    bool cluster = at_kw(p, "CLUSTER");
+    TRY(advance(p));
+    TRY(expect_kw(p, "BY"));
+    TRY(parse_expr_list(p, &f->ptf_partition, &f->n_ptf_partition));
+    if (cluster) {
+      f->ptf_order = zalloc(p, sizeof(hl_ast_order_item_t) * (size_t)f->n_ptf_partition);
+      if (!f->ptf_order) return nomem(p);
+      for (int i = 0; i < f->n_ptf_partition; i++)
+        f->ptf_order[i].expr = f->ptf_partition[i];
+      f->n_ptf_order = f->n_ptf_partition;
+    }
+  }
+  if (f->n_ptf_order == 0 && (at_kw(p, "ORDER") || at_kw(p, "SORT"))) {
+    TRY(advance(p));
+    TRY(expect_kw(p, "BY"));
+    TRY(parse_order_items(p, &f->ptf_order, &f->n_ptf_order));
+  }
+  int cap = 0;
+  while (!at(p, HL_TK_RPAREN)) {
+    if (f->n_ptf_args > 0) TRY(expect(p, HL_TK_COMMA, "\",\" or \")\""));
+    char *ignored_name;
+    TRY(parse_ident(p, &ignored_name, NULL));
+    TRY(expect(p, HL_TK_LPAREN, "\"(\""));
+    hl_ast_expr_t *e;
+    TRY(parse_expr(p, &e));
+    TRY(expect(p, HL_TK_RPAREN, "\")\""));
+    PUSH(p, f->ptf_args, f->n_ptf_args, cap, e);
+  }
+  TRY(advance(p)); /* ) */
+  p->depth--;
+  if (at_kw(p, "AS") || (tok_is_ident(&p->tok) && !at_ptf_source_end(p)))
+    return parse_from_alias(p, &f->alias);
+  return HL_OK;
+}
+
 static hl_status_t parse_from_primary(parser_t *p, hl_ast_from_t **out) {
   hl_ast_from_t *f = zalloc(p, sizeof *f);
   if (!f) return nomem(p);
@@ -1246,13 +1342,12 @@ static hl_status_t parse_from_primary(parser_t *p, hl_ast_from_t **out) {
       TRY(parse_direct_file(p, f));
     else
       TRY(parse_qname(p, &f->table));
-    /* Hive's partitioned table functions: FROM matchpath(ON t PARTITION
-     * BY ... ORDER BY ... arg1(...)), noop(ON ...) */
-    hl_sql_token_t on = peek(p, 1);
-    if (at(p, HL_TK_LPAREN) && tok_is_kw(p, &on, "ON"))
-      return unsupported(p, f->pos, "a partitioned table function (PTF) such as matchpath");
-    if (at_kw(p, "TABLESAMPLE")) TRY(parse_tablesample(p, f));
-    TRY(parse_from_alias(p, &f->alias));
+    if (at_ptf_call(p)) {
+      TRY(parse_ptf(p, f));
+    } else {
+      if (at_kw(p, "TABLESAMPLE")) TRY(parse_tablesample(p, f));
+      TRY(parse_from_alias(p, &f->alias));
+    }
   }
   while (at_kw(p, "LATERAL"))
     TRY(parse_lateral_view(p, &f));

@@ -12,14 +12,16 @@
 #include <string.h>
 #include <strings.h>
 
-#define G(c) "org.apache.hadoop.hive.ql.udf.generic." c
-#define U(c) "org.apache.hadoop.hive.ql.udf." c
-#define X(c) "org.apache.hadoop.hive.ql.udf.xml." c
-#define S    HL_FK_SCALAR
-#define A    HL_FK_AGGREGATE
-#define W    HL_FK_WINDOW
-#define T    HL_FK_TABLE
-#define O    HL_FK_OPERATOR
+#define G(c)   "org.apache.hadoop.hive.ql.udf.generic." c
+#define U(c)   "org.apache.hadoop.hive.ql.udf." c
+#define X(c)   "org.apache.hadoop.hive.ql.udf.xml." c
+#define S      HL_FK_SCALAR
+#define A      HL_FK_AGGREGATE
+#define W      HL_FK_WINDOW
+#define T      HL_FK_TABLE
+#define O      HL_FK_OPERATOR
+#define P      HL_FK_PTF
+#define PTF(c) "org.apache.hadoop.hive.ql.udf.ptf." c
 
 /* a three-row table for aggregate and window examples */
 #define ROWS3 "(SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 2) t"
@@ -588,6 +590,15 @@ static const hl_func_doc_t docs[] = {
      "last n (default 4) characters",
      "> SELECT _FUNC_('1234-5678-8765-4321', 4);\nnnnn-nnnn-nnnn-4321",
      G("GenericUDFMaskShowLastN")},
+    {"matchpath", P,
+     "_FUNC_(ON source [PARTITION BY cols] ORDER BY cols arg1('pattern'), arg2('SYMBOL'), "
+     "arg3(boolean_expr), ..., argN('result select list')) - one row per row where the pattern "
+     "of dot-separated symbols (with * or +) matches from it; the result list is over the "
+     "input columns and tpath, the array of the path's rows (FROM only)",
+     "> SELECT * FROM _FUNC_(ON (SELECT 1 AS d, 20 AS delay UNION ALL SELECT 2, 30 UNION ALL "
+     "SELECT 3, 0) t ORDER BY d arg1('LATE.LATE+'), arg2('LATE'), arg3(delay > 15), "
+     "arg4('d, size(tpath) AS sz'));\n1\t2",
+     PTF("MatchPath$MatchPathResolver")},
     {"max", A, "_FUNC_(expr) - the largest value of expr", "> SELECT _FUNC_(x) FROM " ROWS3 ";\n2",
      G("GenericUDAFMax")},
     {"md5", S, "_FUNC_(str or bin) - the MD5 digest of the bytes in hex",
@@ -629,6 +640,28 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(array('a', 'b', 'a', 'b', 'a'), 2, 2);\n[{\"ngram\":[\"a\",\"b\"],"
      "\"estfrequency\":2.0},{\"ngram\":[\"b\",\"a\"],\"estfrequency\":2.0}]",
      G("GenericUDAFnGrams")},
+    {"noop", P,
+     "_FUNC_(ON source [PARTITION BY cols] [ORDER BY cols]) - the rows of the table, subquery or "
+     "table function source, each partition passed through sorted by the order keys (FROM only)",
+     "> SELECT x FROM _FUNC_(ON " ROWS3 " ORDER BY x);\n1\n2\n2", PTF("NoopResolver")},
+    {"noopstreaming", P,
+     "_FUNC_(ON source [PARTITION BY cols] [ORDER BY cols]) - the rows of the table, subquery or "
+     "table function source, each partition passed through sorted by the order keys, streaming in "
+     "Hive (FROM only)",
+     "> SELECT x FROM _FUNC_(ON " ROWS3 " ORDER BY x);\n1\n2\n2",
+     PTF("NoopStreaming$NoopStreamingResolver")},
+    {"noopwithmap", P,
+     "_FUNC_(ON source [PARTITION BY cols] [ORDER BY cols]) - the rows of the table, subquery or "
+     "table function source, each partition passed through sorted by the order keys, with a "
+     "map-side pass in Hive (FROM only)",
+     "> SELECT x FROM _FUNC_(ON " ROWS3 " ORDER BY x);\n1\n2\n2",
+     PTF("NoopWithMap$NoopWithMapResolver")},
+    {"noopwithmapstreaming", P,
+     "_FUNC_(ON source [PARTITION BY cols] [ORDER BY cols]) - the rows of the table, subquery or "
+     "table function source, each partition passed through sorted by the order keys, with a "
+     "streaming map-side pass in Hive (FROM only)",
+     "> SELECT x FROM _FUNC_(ON " ROWS3 " ORDER BY x);\n1\n2\n2",
+     PTF("NoopWithMapStreaming$NoopWithMapStreamingResolver")},
     {"not", O, "not a - logical not", "> SELECT NOT FALSE;\ntrue", G("GenericUDFOPNot")},
     {"ntile", W, "_FUNC_(n) - the bucket number (1..n) of the row in its ordered partition",
      "> SELECT x, _FUNC_(2) OVER (ORDER BY x) FROM " ROWS3 " ORDER BY x;\n1\t1\n2\t1\n2\t2",
@@ -992,11 +1025,6 @@ static const char *const not_yet[] = {
     "get_splits",
     "internal_interval",
     "java_method",
-    "matchpath",
-    "noop",
-    "noopstreaming",
-    "noopwithmap",
-    "noopwithmapstreaming",
     "reflect",
     "reflect2",
     "surrogate_key",

@@ -22,6 +22,7 @@ typedef enum hl_func_kind {
   HL_FK_AGGREGATE, /* GROUP BY aggregate (also usable OVER a window) */
   HL_FK_WINDOW,    /* window-only function */
   HL_FK_TABLE,     /* table-generating function (LATERAL VIEW) */
+  HL_FK_PTF,       /* partitioned table function: FROM name(ON ...) (plan/ptf.c) */
   HL_FK_OPERATOR   /* spelled as an operator or keyword (+, AND, CASE, ...) */
 } hl_func_kind_t;
 

@@ -261,6 +261,10 @@ bool hl_agg_rd_f64(agg_rd_t *r, double *v);
 bool hl_agg_own_state(const hl_agg_t *ag);
 /* ST's structure (not NULL) appended to OUT (out->oom on failure). */
 void hl_agg_own_save(const hl_agg_t *ag, const agg_state_t *st, hl_buf_t *out);
+/* Row ROW of the BINARY vector VEC: ST's structure (not NULL), copied into
+ * ARENA.  HL_NOMEM. */
+hl_status_t hl_agg_own_put(const hl_agg_t *ag, const agg_state_t *st, hl_vec_t *vec,
+                           hl_arena_t *arena, uint32_t row);
 /* ST's structure from DATA[0..len), all of it, in ARENA.  HL_CORRUPT
  * (XX001 set), HL_NOMEM. */
 hl_status_t hl_agg_own_load(const hl_agg_t *ag, const uint8_t *data, size_t len, hl_arena_t *arena,

@@ -83,6 +83,21 @@ void hl_agg_own_save(const hl_agg_t *ag, const agg_state_t *st, hl_buf_t *out) {
   }
 }
 
+hl_status_t hl_agg_own_put(const hl_agg_t *ag, const agg_state_t *st, hl_vec_t *vec,
+                           hl_arena_t *arena, uint32_t row) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_agg_own_save(ag, st, &b);
+  hl_value_t v;
+  memset(&v, 0, sizeof v);
+  v.u.s.ptr = b.data ? b.data : "";
+  v.u.s.len = (uint32_t)b.len;
+  /* hl_vec_put_value copies the bytes into ARENA */
+  hl_status_t rc = b.oom || b.len > UINT32_MAX ? HL_NOMEM : hl_vec_put_value(vec, arena, row, &v);
+  hl_buf_fini(&b);
+  return rc;
+}
+
 hl_status_t hl_agg_own_load(const hl_agg_t *ag, const uint8_t *data, size_t len, hl_arena_t *arena,
                             agg_state_t *st, hl_error_t *err) {
   agg_rd_t r = {data, len};

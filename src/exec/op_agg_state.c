@@ -104,18 +104,16 @@ hl_status_t hl_agg_state_encode(const agg_t *p, const uint32_t *gs, uint32_t n, 
   int ng = plan->n_group, na = plan->n_aggs;
   if (hl_batch_reset(out) != HL_OK) return hl_err_nomem(err);
   hl_value_t v;
-  hl_buf_t own; /* a structure of its own, copied into OUT's arena */
-  hl_buf_init(&own);
   for (uint32_t i = 0; i < n; i++) {
     size_t g = gs[i];
     int c = 0;
     for (; c < ng; c++)
       if (hl_vec_put_value(&out->cols[c], out->arena, i,
                            &p->group_vals[g * (size_t)ng + (size_t)c]) != HL_OK)
-        goto nomem;
+        return hl_err_nomem(err);
     memset(&v, 0, sizeof v);
     v.u.i = (int64_t)p->first_pos[g];
-    if (hl_vec_put_value(&out->cols[c++], out->arena, i, &v) != HL_OK) goto nomem;
+    if (hl_vec_put_value(&out->cols[c++], out->arena, i, &v) != HL_OK) return hl_err_nomem(err);
     for (int k = 0; k < na; k++) {
       const hl_agg_t *ag = &plan->aggs[k];
       const agg_state_t *st = &p->states[g * (size_t)na + (size_t)k];
@@ -123,22 +121,21 @@ hl_status_t hl_agg_state_encode(const agg_t *p, const uint32_t *gs, uint32_t n, 
       size_t extra = 0;
       if (sk == ST_SKETCH) extra = st->hll ? sizeof(hl_hll_t) : sizeof(uint64_t) * st->cap_hashes;
       char *bytes = hl_arena_alloc(out->arena, sizeof *st + extra);
-      if (!bytes) goto nomem;
+      if (!bytes) return hl_err_nomem(err);
       memcpy(bytes, st, sizeof *st);
       if (sk == ST_SKETCH && st->hll) memcpy(bytes + sizeof *st, st->hll, extra);
       if (sk == ST_SKETCH && !st->hll && extra) memcpy(bytes + sizeof *st, st->hashes, extra);
       memset(&v, 0, sizeof v);
       v.u.s.ptr = bytes;
       v.u.s.len = (uint32_t)(sizeof *st + extra);
-      if (hl_vec_put_value(&out->cols[c++], out->arena, i, &v) != HL_OK) goto nomem;
+      if (hl_vec_put_value(&out->cols[c++], out->arena, i, &v) != HL_OK) return hl_err_nomem(err);
       memset(&v, 0, sizeof v);
-      if (sk == ST_OWN && st->fam) {
-        hl_buf_reset(&own);
-        hl_agg_own_save(ag, st, &own);
-        if (own.oom || own.len > UINT32_MAX) goto nomem;
-        v.u.s.ptr = (char *)own.data; /* copied by hl_vec_put_value */
-        v.u.s.len = (uint32_t)own.len;
-      } else if (sk == ST_ITEMS) {
+      if (sk == ST_OWN && st->fam) { /* the value column: the structure's bytes */
+        if (hl_agg_own_put(ag, st, &out->cols[c++], out->arena, i) != HL_OK)
+          return hl_err_nomem(err);
+        continue;
+      }
+      if (sk == ST_ITEMS) {
         v.u.list.n = st->n_items;
         v.u.list.items = st->items;
       } else if (sk == ST_BEST && st->has) {
@@ -147,15 +144,11 @@ hl_status_t hl_agg_state_encode(const agg_t *p, const uint32_t *gs, uint32_t n, 
       } else {
         v.is_null = true;
       }
-      if (hl_vec_put_value(&out->cols[c++], out->arena, i, &v) != HL_OK) goto nomem;
+      if (hl_vec_put_value(&out->cols[c++], out->arena, i, &v) != HL_OK) return hl_err_nomem(err);
     }
   }
-  hl_buf_fini(&own);
   out->n_rows = n;
   return HL_OK;
-nomem:
-  hl_buf_fini(&own);
-  return hl_err_nomem(err);
 }
 
 hl_status_t hl_agg_state_decode(const hl_plan_t *plan, const hl_batch_t *in, hl_arena_t *arena,

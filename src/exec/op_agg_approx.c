@@ -17,15 +17,13 @@
  *
  * NULLs are skipped; a group without a value counts 0 (Hive's count(), not
  * estimateNumDistinctValues(), so no floor of 1).  The states merge in
- * unit order (they are not in hl_agg_merge_exact) and, being structures of
- * their own, are not spilled (hl_agg_state_carries).
+ * unit order (they are not in hl_agg_merge_exact); spilled, a state is its
+ * sketch's bytes (op_agg_own.c, hl_agg_hll_load).
  */
 #include <string.h>
 
 #include "exec/op_agg_int.h"
 #include "util/hive_hll.h"
-
-#define APPROX_P 12
 
 /* Murmur3.hash64(int): the hash of the int's 4 big-endian bytes. */
 static uint64_t hash_int(int32_t v) {
@@ -71,7 +69,7 @@ static hl_status_t ensure(agg_t *a, agg_state_t *st, hl_error_t *err) {
   if (st->hive_hll) return HL_OK;
   hl_hhll_t *h = hl_arena_alloc(a->arena, sizeof *h);
   if (!h) return hl_err_nomem(err);
-  hl_hhll_init(h, a->arena, APPROX_P);
+  hl_hhll_init(h, a->arena, HL_AGG_APPROX_P);
   st->hive_hll = h;
   return HL_OK;
 }

@@ -14,8 +14,8 @@
  * merge), which does not depend on the order: the parallel result is the
  * single-threaded one byte for byte.
  *
- * The states are pointers of their own, so a parallel aggregation with
- * bloom_filter does not spill its states (hl_agg_state_carries).
+ * Spilled (op_agg_own.c), a state is its filter's bytes, checked against
+ * the shape when read back.
  */
 #include <string.h>
 
@@ -71,5 +71,20 @@ hl_status_t hl_agg_bloom_final(const hl_agg_t *ag, const agg_state_t *st, hl_val
   if (!b && !(b = bloom_new(ag, arena))) return HL_NOMEM;
   out->u.s.ptr = (const char *)b;
   out->u.s.len = (uint32_t)bloom_len(ag);
+  return HL_OK;
+}
+
+void hl_agg_bloom_save(const hl_agg_t *ag, const agg_state_t *st, hl_buf_t *out) {
+  hl_buf_append(out, st->bloom, bloom_len(ag));
+}
+
+hl_status_t hl_agg_bloom_load(agg_rd_t *r, const hl_agg_t *ag, hl_arena_t *arena, agg_state_t *st) {
+  size_t n = bloom_len(ag);
+  const uint8_t *b = hl_agg_rd_take(r, n);
+  uint8_t *head = bloom_new(ag, arena); /* the shape's k and number of longs */
+  if (!head) return HL_NOMEM;
+  if (!b || memcmp(b, head, 5) != 0) return HL_CORRUPT;
+  memcpy(head, b, n);
+  st->bloom = head;
   return HL_OK;
 }

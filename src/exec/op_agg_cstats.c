@@ -213,3 +213,58 @@ hl_status_t hl_agg_cstats_final(const hl_agg_t *ag, const agg_state_t *st, hl_va
   f[4].u.i = hl_agg_sketch_ndv(is_fm(ag), &c->sk);
   return hl_agg_sketch_bytes(is_fm(ag), &c->sk, &f[5], arena);
 }
+
+/* The bytes of a state (op_agg_own.c): whether min/max are set, then
+ * them (16 bytes of a DECIMAL, else the 8 of an integer or double), the
+ * six counts, whether a sketch follows, the sketch (op_agg_sketch.c). */
+void hl_agg_cstats_save(const hl_type_t *t, bool fm, const agg_state_t *st, hl_buf_t *out) {
+  const agg_cstats_t *c = st->cstats;
+  size_t w = t->id == HL_T_DECIMAL ? sizeof c->min.u.dec : sizeof c->min.u.i;
+  uint8_t has = c->has, sk = c->sk.fam != NULL; /* hive_hll or hive_fm */
+  hl_buf_append(out, &has, 1);
+  if (c->has) {
+    hl_buf_append(out, &c->min.u, w);
+    hl_buf_append(out, &c->max.u, w);
+  }
+  const int64_t n[6] = {c->nulls, c->count, c->sumlen, c->maxlen, c->trues, c->falses};
+  hl_buf_append(out, n, sizeof n);
+  hl_buf_append(out, &sk, 1);
+  if (sk) hl_agg_sketch_save(fm, &c->sk, out);
+}
+
+/* Counts below this add without overflow (a merge adds two). */
+#define CSTATS_COUNT_MAX (INT64_C(1) << 62)
+
+hl_status_t hl_agg_cstats_load(agg_rd_t *r, const hl_type_t *t, bool fm, int n, hl_arena_t *arena,
+                               agg_state_t *st) {
+  size_t w = t->id == HL_T_DECIMAL ? sizeof(__int128) : sizeof(int64_t);
+  const uint8_t *has = hl_agg_rd_take(r, 1), *lo = NULL, *hi = NULL, *sk;
+  if (!has || *has > 1) return HL_CORRUPT;
+  /* only numbers, DECIMAL, DATE and TIMESTAMP keep a min and max */
+  if (*has && (is_string(t) || !has_sketch(t))) return HL_CORRUPT;
+  if (*has && (!(lo = hl_agg_rd_take(r, w)) || !(hi = hl_agg_rd_take(r, w)))) return HL_CORRUPT;
+  int64_t cnt[6];
+  for (int i = 0; i < 6; i++)
+    if (!hl_agg_rd_i64(r, &cnt[i]) || cnt[i] < 0 || cnt[i] >= CSTATS_COUNT_MAX) return HL_CORRUPT;
+  /* a type with a sketch has it from the first row on, the others none */
+  if (!(sk = hl_agg_rd_take(r, 1)) || *sk != has_sketch(t)) return HL_CORRUPT;
+  agg_cstats_t *c = hl_arena_zalloc(arena, sizeof *c);
+  if (!c) return HL_NOMEM;
+  if (*has) {
+    c->has = true;
+    memcpy(&c->min.u, lo, w);
+    memcpy(&c->max.u, hi, w);
+  }
+  c->nulls = cnt[0];
+  c->count = cnt[1];
+  c->sumlen = cnt[2];
+  c->maxlen = cnt[3];
+  c->trues = cnt[4];
+  c->falses = cnt[5];
+  if (*sk) {
+    hl_status_t rc = hl_agg_sketch_load(r, fm, n, arena, &c->sk);
+    if (rc != HL_OK) return rc;
+  }
+  st->cstats = c;
+  return HL_OK;
+}

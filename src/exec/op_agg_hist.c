@@ -207,3 +207,40 @@ hl_status_t hl_agg_hist_final(const agg_state_t *st, hl_value_t *out, hl_arena_t
   out->u.list.items = items;
   return HL_OK;
 }
+
+/* The bytes of a state (op_agg_own.c): the generator's 48-bit state, nb,
+ * the bins in use, then each bin's centre and count (doubles as they are:
+ * the bits of a NaN centre included). */
+void hl_agg_hist_save(const agg_state_t *st, hl_buf_t *out) {
+  const hist_t *h = st->fam;
+  hl_buf_append(out, &h->seed, sizeof h->seed);
+  hl_buf_append(out, &h->nb, sizeof h->nb);
+  hl_buf_append(out, &h->n, sizeof h->n);
+  for (uint32_t i = 0; i < h->n; i++) {
+    hl_buf_append(out, &h->bins[i].x, sizeof(double));
+    hl_buf_append(out, &h->bins[i].y, sizeof(double));
+  }
+}
+
+hl_status_t hl_agg_hist_load(agg_rd_t *r, uint32_t nb, hl_arena_t *arena, agg_state_t *st) {
+  const uint8_t *seed = hl_agg_rd_take(r, sizeof(uint64_t));
+  uint32_t snb, n;
+  if (!seed || !hl_agg_rd_u32(r, &snb) || !hl_agg_rd_u32(r, &n)) return HL_CORRUPT;
+  /* the aggregate's nb, never more bins than it (a trim follows every
+   * addition and merge), and the bytes of all of them */
+  if (snb != nb || n > nb || r->left / (2 * sizeof(double)) < n) return HL_CORRUPT;
+  hist_t *h = hl_arena_zalloc(arena, sizeof *h);
+  bin_t *bins = hl_arena_alloc(arena, sizeof(bin_t) * (n ? n : 1));
+  if (!h || !bins) return HL_NOMEM;
+  memcpy(&h->seed, seed, sizeof h->seed);
+  if (h->seed > RAND_MASK) return HL_CORRUPT;
+  h->nb = nb;
+  h->n = h->cap = n;
+  h->bins = bins;
+  for (uint32_t i = 0; i < n; i++) {
+    hl_agg_rd_f64(r, &bins[i].x);
+    hl_agg_rd_f64(r, &bins[i].y);
+  }
+  st->fam = h;
+  return HL_OK;
+}

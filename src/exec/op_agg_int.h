@@ -230,12 +230,6 @@ hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, ui
 hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err);
 
 /* ---- state rows (op_agg_state.c) */
-/* Whether every aggregate of PLAN has a state that state rows carry:
- * not histogram_numeric, ngrams, context_ngrams, Hive's bit vectors,
- * bloom_filter or approx_distinct,
- * whose states are structures of their own, so their parallel
- * aggregation does not spill. */
-bool hl_agg_state_carries(const hl_plan_t *plan);
 agg_state_layout_t *hl_agg_state_layout(const hl_plan_t *plan, hl_error_t *err);
 void hl_agg_state_layout_free(agg_state_layout_t *l);
 int hl_agg_state_cols(const agg_state_layout_t *l);
@@ -249,6 +243,60 @@ hl_status_t hl_agg_state_encode(const agg_t *p, const uint32_t *gs, uint32_t n, 
  * XX001 when a row is damaged; HL_NOMEM. */
 hl_status_t hl_agg_state_decode(const hl_plan_t *plan, const hl_batch_t *in, hl_arena_t *arena,
                                 agg_t *t, hl_error_t *err);
+
+/* ---- states of their own as bytes (op_agg_own.c), for state rows:
+ * histogram_numeric, ngrams, context_ngrams, Hive's bit vectors and
+ * compute_stats keep a structure of their own, written as a BINARY value
+ * (little-endian integers, raw doubles: the same process reads it back)
+ * and read into a copy of that structure, which hl_agg_merge then merges
+ * exactly as the unit's state in memory.  A reader checks every length,
+ * count and invariant the merge relies on: damaged bytes are HL_CORRUPT,
+ * never a crash. */
+typedef struct agg_rd {
+  const uint8_t *p;
+  size_t left;
+} agg_rd_t;
+/* The next N bytes of R, NULL (R emptied) when fewer are left. */
+const uint8_t *hl_agg_rd_take(agg_rd_t *r, size_t n);
+bool hl_agg_rd_u32(agg_rd_t *r, uint32_t *v);
+bool hl_agg_rd_i64(agg_rd_t *r, int64_t *v);
+bool hl_agg_rd_f64(agg_rd_t *r, double *v);
+/* Whether aggregate AG's state is a structure of its own. */
+bool hl_agg_own_state(const hl_agg_t *ag);
+/* ST's structure (not NULL) appended to OUT (out->oom on failure). */
+void hl_agg_own_save(const hl_agg_t *ag, const agg_state_t *st, hl_buf_t *out);
+/* Row ROW of the BINARY vector VEC: ST's structure (not NULL), copied into
+ * ARENA.  HL_NOMEM. */
+hl_status_t hl_agg_own_put(const hl_agg_t *ag, const agg_state_t *st, hl_vec_t *vec,
+                           hl_arena_t *arena, uint32_t row);
+/* ST's structure from DATA[0..len), all of it, in ARENA.  HL_CORRUPT
+ * (XX001 set), HL_NOMEM. */
+hl_status_t hl_agg_own_load(const hl_agg_t *ag, const uint8_t *data, size_t len, hl_arena_t *arena,
+                            agg_state_t *st, hl_error_t *err);
+/* The kinds' writers and readers (in their files, their structures
+ * private there); a reader returns HL_CORRUPT or HL_NOMEM without a
+ * message.  The readers take what the aggregate fixes (nb; n and the
+ * n-grams kept; which sketch and its vectors). */
+void hl_agg_hist_save(const agg_state_t *st, hl_buf_t *out);
+hl_status_t hl_agg_hist_load(agg_rd_t *r, uint32_t nb, hl_arena_t *arena, agg_state_t *st);
+void hl_agg_ngrams_save(const agg_state_t *st, hl_buf_t *out);
+hl_status_t hl_agg_ngrams_load(agg_rd_t *r, uint32_t n, int64_t keep, hl_arena_t *arena,
+                               agg_state_t *st);
+/* The words per n-gram and the n-grams kept of AG, false when its
+ * parameters make no state (its first row fails). */
+bool hl_agg_ngrams_shape(const hl_agg_t *ag, uint32_t *n, int64_t *keep);
+void hl_agg_sketch_save(bool fm, const agg_state_t *st, hl_buf_t *out);
+hl_status_t hl_agg_sketch_load(agg_rd_t *r, bool fm, int n, hl_arena_t *arena, agg_state_t *st);
+/* A HyperLogLog of P register bits (the bit vector's 10, approx_distinct's
+ * HL_AGG_APPROX_P), as hl_agg_sketch_save wrote it. */
+hl_status_t hl_agg_hll_load(agg_rd_t *r, int p, hl_arena_t *arena, agg_state_t *st);
+/* bloom_filter's filter bytes, checked against AG's shape. */
+void hl_agg_bloom_save(const hl_agg_t *ag, const agg_state_t *st, hl_buf_t *out);
+hl_status_t hl_agg_bloom_load(agg_rd_t *r, const hl_agg_t *ag, hl_arena_t *arena, agg_state_t *st);
+/* T: the argument's type; FM, N: the sketch (when T keeps one). */
+void hl_agg_cstats_save(const hl_type_t *t, bool fm, const agg_state_t *st, hl_buf_t *out);
+hl_status_t hl_agg_cstats_load(agg_rd_t *r, const hl_type_t *t, bool fm, int n, hl_arena_t *arena,
+                               agg_state_t *st);
 
 /* percentile_cont / percentile_disc of the state's kept values
  * (op_agg_pct.c): sorts them in place; an array of percentiles in ARENA.
@@ -329,6 +377,9 @@ hl_status_t hl_agg_bloom_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, con
                                hl_error_t *err);
 hl_status_t hl_agg_bloom_final(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out,
                                hl_arena_t *arena);
+
+/* approx_distinct's register index bits (GenericUDAFApproximateDistinct) */
+#define HL_AGG_APPROX_P 12
 
 /* Hive's approx_distinct (op_agg_approx.c): row R of ARG into the state;
  * S merged into D after D's own rows; the count.  HL_NOMEM. */

@@ -90,12 +90,20 @@ static hl_status_t ng_init(agg_t *a, const hl_agg_t *ag, agg_state_t *st, hl_err
                       f);
   ngrams_t *g = hl_arena_zalloc(a->arena, sizeof *g);
   if (!g) return hl_err_nomem(err);
-  int64_t k = ag->ip[1], pf = ag->ip[2];
-  if (k * pf < 1000) pf = 1000 / k; /* Hive's minimum precision */
-  g->keep = k * pf;
-  g->n = ctx ? ctx_blanks(ag) : (uint32_t)ag->ip[0];
+  hl_agg_ngrams_shape(ag, &g->n, &g->keep);
   st->fam = g;
   return HL_OK;
+}
+
+bool hl_agg_ngrams_shape(const hl_agg_t *ag, uint32_t *n, int64_t *keep) {
+  bool ctx = ag->kind == HL_AGG_CONTEXT_NGRAMS;
+  if ((!ctx && ag->ip[0] < 1) || ag->ip[1] < 1 || ag->ip[2] < 1) return false;
+  if (ctx && ctx_blanks(ag) == 0) return false;
+  int64_t k = ag->ip[1], pf = ag->ip[2];
+  if (k * pf < 1000) pf = 1000 / k; /* Hive's minimum precision */
+  *keep = k * pf;
+  *n = ctx ? ctx_blanks(ag) : (uint32_t)ag->ip[0];
+  return true;
 }
 
 /* Puts entry I into the slot table (which has a free slot). */
@@ -328,5 +336,65 @@ hl_status_t hl_agg_ngrams_final(const hl_agg_t *ag, const agg_state_t *st, hl_va
   }
   out->u.list.n = (uint32_t)n;
   out->u.list.items = items;
+  return HL_OK;
+}
+
+/* The bytes of a state (op_agg_own.c): the n-grams kept, the words per
+ * n-gram, the n-grams, then each one's count (a double) and key (its
+ * length, then the words as the key holds them: a 4-byte length and the
+ * bytes each).  The hashes and the slot table are made again. */
+void hl_agg_ngrams_save(const agg_state_t *st, hl_buf_t *out) {
+  const ngrams_t *g = st->fam;
+  hl_buf_append(out, &g->keep, sizeof g->keep);
+  hl_buf_append(out, &g->n, sizeof g->n);
+  hl_buf_append(out, &g->n_e, sizeof g->n_e);
+  for (uint32_t i = 0; i < g->n_e; i++) {
+    hl_buf_append(out, &g->e[i].freq, sizeof g->e[i].freq);
+    hl_buf_append(out, &g->e[i].len, sizeof g->e[i].len);
+    hl_buf_append(out, g->e[i].key, g->e[i].len);
+  }
+}
+
+/* Whether KEY[0..len) is exactly N words (the key's form entry_cmp and
+ * the result read). */
+static bool key_ok(const uint8_t *key, uint32_t len, uint32_t n) {
+  agg_rd_t r = {key, len};
+  uint32_t wl;
+  for (uint32_t i = 0; i < n; i++)
+    if (!hl_agg_rd_u32(&r, &wl) || !hl_agg_rd_take(&r, wl)) return false;
+  return r.left == 0;
+}
+
+hl_status_t hl_agg_ngrams_load(agg_rd_t *r, uint32_t n, int64_t keep, hl_arena_t *arena,
+                               agg_state_t *st) {
+  int64_t skeep;
+  uint32_t sn, n_e;
+  if (!hl_agg_rd_i64(r, &skeep) || !hl_agg_rd_u32(r, &sn) || !hl_agg_rd_u32(r, &n_e))
+    return HL_CORRUPT;
+  /* the aggregate's shape; at most twice the n-grams kept (a cut follows
+   * past that), each at least a count and a length */
+  if (skeep != keep || sn != n || (int64_t)n_e > 2 * keep ||
+      r->left / (sizeof(double) + sizeof(uint32_t)) < n_e)
+    return HL_CORRUPT;
+  ngrams_t *g = hl_arena_zalloc(arena, sizeof *g);
+  entry_t *e = hl_arena_alloc(arena, sizeof(entry_t) * (n_e ? n_e : 1));
+  if (!g || !e) return HL_NOMEM;
+  g->keep = keep;
+  g->n = n;
+  g->e = e;
+  g->n_e = g->cap_e = n_e;
+  for (uint32_t i = 0; i < n_e; i++) {
+    double freq;
+    uint32_t len;
+    const uint8_t *key;
+    if (!hl_agg_rd_f64(r, &freq) || !hl_agg_rd_u32(r, &len) || !(key = hl_agg_rd_take(r, len)))
+      return HL_CORRUPT;
+    /* counts are sums of ones: a NaN would make the cut's order partial */
+    if (!(freq >= 1.0 && freq <= 1e300) || !key_ok(key, len, n)) return HL_CORRUPT;
+    /* a merge copies what it keeps: the key may stay in the spilled bytes */
+    e[i] = (entry_t){
+        .key = (const char *)key, .len = len, .hash = hl_hash_bytes(key, len), .freq = freq};
+  }
+  st->fam = g; /* no slot table: the first count into it makes one */
   return HL_OK;
 }

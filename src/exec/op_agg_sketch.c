@@ -151,3 +151,111 @@ hl_status_t hl_agg_sketch_bytes(bool fm, const agg_state_t *st, hl_value_t *out,
   hl_buf_fini(&b);
   return copy ? HL_OK : HL_NOMEM;
 }
+
+/* The bytes of a sketch (op_agg_own.c).  FMSketch: its vectors, then each
+ * one's bits (bit 31 included, which Hive's bytes drop); the coefficients
+ * are drawn again.  HyperLogLog: p, dense, bit packing, the largest
+ * register, the sparse entries and the next arrival number, then each
+ * entry's key, value and arrival (the order Hive's HashMap lists them in
+ * depends on it) or the 2^p dense registers. */
+void hl_agg_sketch_save(bool fm, const agg_state_t *st, hl_buf_t *out) {
+  if (fm) {
+    const hl_hfm_t *f = st->hive_fm;
+    uint32_t n = (uint32_t)f->n;
+    hl_buf_append(out, &n, sizeof n);
+    hl_buf_append(out, f->bits, sizeof(uint32_t) * n);
+    return;
+  }
+  const hl_hhll_t *h = st->hive_hll;
+  uint8_t head[4] = {h->p, h->dense, h->bitpack, h->max_reg};
+  hl_buf_append(out, head, sizeof head);
+  hl_buf_append(out, &h->n, sizeof h->n);
+  hl_buf_append(out, &h->next_seq, sizeof h->next_seq);
+  if (h->dense) {
+    hl_buf_append(out, h->reg, (size_t)1 << h->p);
+    return;
+  }
+  for (uint32_t i = 0; i < h->n; i++) {
+    hl_buf_append(out, &h->keys[i], sizeof h->keys[i]);
+    hl_buf_append(out, &h->vals[i], 1);
+    hl_buf_append(out, &h->seq[i], sizeof h->seq[i]);
+  }
+}
+
+static hl_status_t fm_load(agg_rd_t *r, int n, hl_arena_t *arena, agg_state_t *st) {
+  uint32_t sn;
+  const uint8_t *bits;
+  if (n < 0 || n > HL_HFM_MAX_VECTORS || !hl_agg_rd_u32(r, &sn) || sn != (uint32_t)n ||
+      !(bits = hl_agg_rd_take(r, sizeof(uint32_t) * sn)))
+    return HL_CORRUPT; /* the aggregate's vectors (a merge ORs as many) */
+  hl_hfm_t *f = hl_arena_alloc(arena, sizeof *f);
+  hl_error_t err;
+  hl_err_init(&err);
+  hl_status_t rc = f ? hl_hfm_init(f, n, arena, &err) : HL_NOMEM;
+  hl_err_clear(&err);
+  if (rc != HL_OK) return HL_NOMEM;
+  if (n) memcpy(f->bits, bits, sizeof(uint32_t) * sn);
+  st->hive_fm = f;
+  return HL_OK;
+}
+
+/* The limits hl_hhll_add keeps: a sparse key has 25 bits, a value is a
+ * run length of at most 6 bits, a dense register at most 65 (and below
+ * 128, which bit packing relies on). */
+enum { HHLL_KEY_BITS = 25, HHLL_VAL_MAX = 63, HHLL_REG_MAX = 127 };
+
+hl_status_t hl_agg_hll_load(agg_rd_t *r, int p, hl_arena_t *arena, agg_state_t *st) {
+  const uint8_t *head = hl_agg_rd_take(r, 4);
+  uint32_t n, next_seq;
+  if (!head || !hl_agg_rd_u32(r, &n) || !hl_agg_rd_u32(r, &next_seq)) return HL_CORRUPT;
+  /* the aggregates' p; a sketch they build always bit packs */
+  if (head[0] != p || head[1] > 1 || head[2] != 1) return HL_CORRUPT;
+  uint32_t m = 1u << p;
+  hl_hhll_t *h = hl_arena_alloc(arena, sizeof *h);
+  if (!h) return HL_NOMEM;
+  hl_hhll_init(h, arena, p);
+  h->next_seq = next_seq;
+  if (head[1]) { /* dense: no entries, 2^p registers and their largest */
+    const uint8_t *reg;
+    if (n != 0 || !(reg = hl_agg_rd_take(r, m))) return HL_CORRUPT;
+    uint8_t max = 0;
+    for (uint32_t i = 0; i < m; i++) {
+      if (reg[i] > HHLL_REG_MAX) return HL_CORRUPT;
+      if (reg[i] > max) max = reg[i];
+    }
+    if (head[3] != max) return HL_CORRUPT;
+    if (!(h->reg = hl_arena_alloc(arena, m))) return HL_NOMEM;
+    memcpy(h->reg, reg, m);
+    h->dense = true;
+    h->max_reg = max;
+    st->hive_hll = h;
+    return HL_OK;
+  }
+  /* sparse: at most 2^p entries (it turns dense long before), keys
+   * ascending, arrivals 0..n-1 each once (a sparse sketch numbers each new
+   * key), the bytes of all of them */
+  if (head[3] != 0 || n > m || next_seq != n || r->left / 9 < n) return HL_CORRUPT;
+  size_t cap = n ? n : 1;
+  h->keys = hl_arena_alloc(arena, sizeof(uint32_t) * cap);
+  h->vals = hl_arena_alloc(arena, cap);
+  h->seq = hl_arena_alloc(arena, sizeof(uint32_t) * cap);
+  uint8_t *seen = hl_arena_zalloc(arena, cap);
+  if (!h->keys || !h->vals || !h->seq || !seen) return HL_NOMEM;
+  for (uint32_t i = 0; i < n; i++) {
+    const uint8_t *val;
+    if (!hl_agg_rd_u32(r, &h->keys[i]) || !(val = hl_agg_rd_take(r, 1)) ||
+        !hl_agg_rd_u32(r, &h->seq[i]))
+      return HL_CORRUPT;
+    h->vals[i] = *val;
+    if (h->keys[i] >> HHLL_KEY_BITS || (i && h->keys[i] <= h->keys[i - 1]) ||
+        h->vals[i] > HHLL_VAL_MAX || h->seq[i] >= n || seen[h->seq[i]]++)
+      return HL_CORRUPT;
+  }
+  h->n = h->cap = n;
+  st->hive_hll = h;
+  return HL_OK;
+}
+
+hl_status_t hl_agg_sketch_load(agg_rd_t *r, bool fm, int n, hl_arena_t *arena, agg_state_t *st) {
+  return fm ? fm_load(r, n, arena, st) : hl_agg_hll_load(r, HL_HHLL_DEFAULT_P, arena, st);
+}

@@ -121,9 +121,6 @@ hl_status_t hl_op_agg_set_spill(hl_op_t *op, hl_spill_t *spill, hl_error_t *err)
   agg_t *a = (agg_t *)op;
   if (!spill || a->sp) return HL_OK;
   const char *why = no_spill_reason(a->plan);
-  if (!why && a->par && !hl_agg_state_carries(a->plan))
-    why = "the aggregation (histogram_numeric, ngrams, context_ngrams and the bit vectors do not "
-          "spill yet)";
   if (why) {
     a->what = why;
     if (a->par) hl_agg_par_set_what(a->par, why);

@@ -10,7 +10,10 @@
  * approx_count_distinct followed by its hash set or sketch), and a value
  * column -- the kept values as an ARRAY of the argument's type for the
  * kinds that keep values (collect_list/set, percentiles, every DISTINCT),
- * min/max's best as the argument's type, else an always-NULL BOOLEAN.
+ * min/max's best as the argument's type, a BINARY of the structure of
+ * the kinds that keep one of their own (histogram_numeric, ngrams, the bit
+ * vectors, compute_stats: op_agg_own.c; NULL before the group's first
+ * value), else an always-NULL BOOLEAN.
  * Pointers in the fixed bytes are never read back: the decoder takes them
  * from the value column or the bytes after the struct, and checks every
  * length (a damaged file is XX001, never a crash).
@@ -28,12 +31,13 @@ struct agg_state_layout {
   hl_type_t **children; /* per aggregate: the array's element */
 };
 
-typedef enum { ST_PLAIN, ST_PAIR, ST_SKETCH, ST_ITEMS, ST_BEST } state_kind_t;
+typedef enum { ST_PLAIN, ST_PAIR, ST_SKETCH, ST_ITEMS, ST_BEST, ST_OWN } state_kind_t;
 
 /* Which parts of the state aggregate AG uses (merge_state's cases). */
 static state_kind_t kind_of(const hl_agg_t *ag) {
   if (ag->kind >= HL_AGG_CORR) return ST_PAIR;
   if (ag->kind == HL_AGG_APPROX_DISTINCT) return ST_SKETCH;
+  if (hl_agg_own_state(ag)) return ST_OWN;
   if (ag->kind == HL_AGG_COUNT_STAR || ag->kind == HL_AGG_GROUPING) return ST_PLAIN;
   if (ag->kind == HL_AGG_COUNT && !ag->distinct) return ST_PLAIN;
   if (ag->distinct || ag->kind == HL_AGG_COLLECT_LIST || ag->kind == HL_AGG_COLLECT_SET ||
@@ -42,24 +46,6 @@ static state_kind_t kind_of(const hl_agg_t *ag) {
     return ST_ITEMS;
   if (ag->kind == HL_AGG_MIN || ag->kind == HL_AGG_MAX) return ST_BEST;
   return ST_PLAIN;
-}
-
-bool hl_agg_state_carries(const hl_plan_t *plan) {
-  for (int k = 0; k < plan->n_aggs; k++)
-    switch (plan->aggs[k].kind) {
-    case HL_AGG_HISTOGRAM:
-    case HL_AGG_NGRAMS:
-    case HL_AGG_CONTEXT_NGRAMS:
-    case HL_AGG_BITVECTOR_HLL:
-    case HL_AGG_BITVECTOR_FM:
-    case HL_AGG_COMPUTE_STATS:
-    case HL_AGG_BLOOM_FILTER:
-    case HL_AGG_HIVE_APPROX_DISTINCT:
-      return false; /* their states are pointers to structures of their own */
-    default:
-      break;
-    }
-  return true;
 }
 
 void hl_agg_state_layout_free(agg_state_layout_t *l) {
@@ -91,6 +77,7 @@ agg_state_layout_t *hl_agg_state_layout(const hl_plan_t *plan, hl_error_t *err) 
     const hl_type_t *vt = hl_type_prim(HL_T_BOOLEAN);
     state_kind_t sk = kind_of(ag);
     if (sk == ST_BEST) vt = ag->arg->type;
+    if (sk == ST_OWN) vt = hl_type_prim(HL_T_BINARY);
     if (sk == ST_ITEMS) {
       l->children[k] = (hl_type_t *)ag->arg->type; /* read only */
       l->arrays[k].id = HL_T_ARRAY;
@@ -143,6 +130,11 @@ hl_status_t hl_agg_state_encode(const agg_t *p, const uint32_t *gs, uint32_t n, 
       v.u.s.len = (uint32_t)(sizeof *st + extra);
       if (hl_vec_put_value(&out->cols[c++], out->arena, i, &v) != HL_OK) return hl_err_nomem(err);
       memset(&v, 0, sizeof v);
+      if (sk == ST_OWN && st->fam) { /* the value column: the structure's bytes */
+        if (hl_agg_own_put(ag, st, &out->cols[c++], out->arena, i) != HL_OK)
+          return hl_err_nomem(err);
+        continue;
+      }
       if (sk == ST_ITEMS) {
         v.u.list.n = st->n_items;
         v.u.list.items = st->items;
@@ -209,6 +201,15 @@ hl_status_t hl_agg_state_decode(const hl_plan_t *plan, const hl_batch_t *in, hl_
       } else if (sk == ST_BEST) {
         if (v.is_null != !st->has) goto corrupt;
         if (!v.is_null) st->best = v;
+      } else if (sk == ST_OWN) {
+        bool made = st->fam != NULL; /* a flag here, never followed */
+        st->fam = NULL;
+        if (v.is_null != !made) goto corrupt;
+        if (made) {
+          hl_status_t rc =
+              hl_agg_own_load(ag, (const uint8_t *)v.u.s.ptr, v.u.s.len, arena, st, err);
+          if (rc != HL_OK) return rc;
+        }
       }
     }
   }

@@ -4,7 +4,7 @@
  * hl_spill_block_header / hl_spill_block_decode (src/exec/spill_block.c).
  *
  * Build (as `make fuzz` and the fuzz.spill CTest entry do):
- *   clang -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc tests/fuzz/fuzz_spill.c src/exec/spill_block.c src/vector/vector.c src/util/[a-z]*.c -lm -lpthread -o fuzz_spill
+ *   clang -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc tests/fuzz/fuzz_spill.c src/exec/spill_block.c src/exec/op_agg_{own,hist,ngrams,sketch,cstats}.c src/vector/vector.c src/util/[a-z]*.c -lm -lpthread -o fuzz_spill
  *
  * The first input byte picks the batch's column types, the rest is a block
  * (header and payload) as a spill file holds it; with the second byte odd
@@ -12,8 +12,17 @@
  * column checks behind it are what is fuzzed.  A rejection must be
  * HL_CORRUPT (or HL_NOMEM); an accepted block must encode again to bytes
  * that decode and encode to the same bytes.
+ *
+ * The last set is the value column of a parallel aggregation's state rows
+ * for the aggregates whose states are structures of their own
+ * (src/exec/op_agg_own.c): each accepted row's BINARY is read as the
+ * state the INT names (histogram_numeric, ngrams, a HyperLogLog, an
+ * FMSketch, compute_stats of three kinds, with their parameters); a
+ * rejection must be HL_CORRUPT (or HL_NOMEM), an accepted state must be
+ * written back to the very bytes it was read from.
  */
 // clang-format on
+#include "exec/op_agg_int.h"
 #include "exec/spill.h"
 
 #include "util/mem.h"
@@ -29,7 +38,64 @@ static const char *const sets[][4] = {
     {"array<int>", "map<string,bigint>", NULL},
     {"struct<a:int,b:array<string>>", "char(3)", "date", NULL},
     {"uniontype<int,string>", "array<uniontype<bigint,struct<a:int>>>", NULL},
+    {"binary", "int", NULL}, /* aggregation states of their own: states() */
 };
+
+/* Reads DATA[0..len) as the state kind SEL picks; an accepted state must
+ * write back to the same bytes. */
+static void state(int32_t sel, const uint8_t *data, uint32_t len) {
+  hl_arena_t *arena = hl_arena_create(0);
+  if (!arena) return;
+  agg_rd_t r = {data, len};
+  agg_state_t st;
+  memset(&st, 0, sizeof st);
+  /* the kind in the low 3 bits, its parameters above: a sketch's vectors;
+   * compute_stats's type, sketch and vectors */
+  uint32_t u = (uint32_t)sel >> 3;
+  bool fm = (u / 3) & 1;
+  int n = (int)(u % 9), cn = (int)(u / 6 % 9);
+  hl_type_id_t cs[] = {HL_T_BIGINT, HL_T_DECIMAL, HL_T_BOOLEAN};
+  hl_type_t ct = {.id = cs[u % 3], .precision = 10, .scale = 2};
+  hl_status_t rc;
+  switch ((uint32_t)sel & 7) {
+  case 0:
+    rc = hl_agg_hist_load(&r, 2 + u % 64, arena, &st);
+    break;
+  case 1:
+    rc = hl_agg_ngrams_load(&r, 1 + u % 4, 1000 * (1 + (u >> 2) % 2), arena, &st);
+    break;
+  case 2:
+  case 3:
+    rc = hl_agg_sketch_load(&r, sel & 1, n, arena, &st);
+    break;
+  default:
+    rc = hl_agg_cstats_load(&r, &ct, fm, cn, arena, &st);
+    break;
+  }
+  if (rc != HL_OK && rc != HL_CORRUPT && rc != HL_NOMEM) abort();
+  if (rc == HL_OK && r.left == 0) {
+    hl_buf_t out;
+    hl_buf_init(&out);
+    switch ((uint32_t)sel & 7) {
+    case 0:
+      hl_agg_hist_save(&st, &out);
+      break;
+    case 1:
+      hl_agg_ngrams_save(&st, &out);
+      break;
+    case 2:
+    case 3:
+      hl_agg_sketch_save(sel & 1, &st, &out);
+      break;
+    default:
+      hl_agg_cstats_save(&ct, fm, &st, &out);
+      break;
+    }
+    if (!out.oom && (out.len != len || (len && memcmp(out.data, data, len) != 0))) abort();
+    hl_buf_fini(&out);
+  }
+  hl_arena_destroy(arena);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 2 + HL_SPILL_HEADER_BYTES) return 0;
@@ -61,6 +127,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       memcpy(copy, data + sizeof head, payload);
       hl_status_t rc = hl_spill_block_decode(copy, payload, n_rows, b);
       if (rc != HL_OK && rc != HL_CORRUPT && rc != HL_NOMEM) abort();
+      for (uint32_t r = 0;
+           rc == HL_OK && n == 2 && b->cols[0].type->id == HL_T_BINARY && r < b->n_rows; r++) {
+        hl_value_t v, sel;
+        hl_vec_get_value(&b->cols[0], r, &v);
+        hl_vec_get_value(&b->cols[1], r, &sel);
+        if (!v.is_null && !sel.is_null)
+          state((int32_t)sel.u.i, (const uint8_t *)v.u.s.ptr, v.u.s.len);
+      }
       if (rc == HL_OK) {
         /* what was accepted round-trips */
         hl_buf_t buf;

@@ -174,6 +174,12 @@ def decode(data):
     return data.decode("utf-8", errors="surrogateescape")
 
 
+def only_settings(sql):
+    """Whether SQL is nothing but SET statements."""
+    stmts = [part.strip() for part in sql.split(";") if part.strip()]
+    return bool(stmts) and all(re.match(r"(?i)set\s", part) for part in stmts)
+
+
 def output_lines(text):
     """Splits output into lines; a missing final newline shows as a marker."""
     if text == "":
@@ -240,6 +246,12 @@ class Runner:
                 self.fail(rec, "shell commands failed", body, result=result)
             return
 
+        if rec.kind == "ok" and only_settings(body):
+            # each record runs in its own process: a SET alone would change
+            # nothing for the records after it
+            self.fail(rec, "a record of only SET statements has no effect; put them in the "
+                      "record they are for", body)
+            return
         result = self.run(
             [self.args.hivelite, "-w", variables["WAREHOUSE"], "--format", "csv", "-c", body], env
         )

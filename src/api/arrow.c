@@ -98,6 +98,8 @@ static ab_kind_t kind_of(const hl_type_t *t) {
   case HL_T_STRUCT:
     return AK_STRUCT;
   case HL_T_UNION: /* refused before any builder (no_unions) */
+  case HL_T_INTERVAL_YM:
+  case HL_T_INTERVAL_DT:
   case HL_T_NULL:
     break;
   }
@@ -107,11 +109,19 @@ static ab_kind_t kind_of(const hl_type_t *t) {
 /* UNIONTYPE columns are not exported yet (Arrow's dense union is the
  * match): refused by name rather than sent as something else. */
 static hl_status_t no_unions(int n, const hl_type_t **types, const char **names, hl_error_t *err) {
-  for (int c = 0; c < n; c++)
+  for (int c = 0; c < n; c++) {
     if (hl_type_contains(types[c], HL_T_UNION))
       return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                         "column \"%s\": UNIONTYPE values are not exported to Arrow yet",
                         names && names[c] ? names[c] : "?");
+    /* Arrow's interval types count months / days+millis, not Hive's
+     * microseconds: refused rather than sent as something else */
+    if (hl_type_has_interval(types[c]))
+      return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                        "column \"%s\": interval values are not exported to Arrow (cast them to "
+                        "STRING)",
+                        names && names[c] ? names[c] : "?");
+  }
   return HL_OK;
 }
 

@@ -241,6 +241,9 @@ HL_FN(hl_fn_second);
 HL_FN(hl_fn_dayofweek);
 HL_FN(hl_fn_weekofyear);
 HL_FN(hl_fn_date_add);
+/* func_interval.c */
+HL_FN(hl_fn_internal_interval);
+HL_FN(hl_fn_tumbling_window);
 HL_FN(hl_fn_date_sub);
 HL_FN(hl_fn_add_months);
 HL_FN(hl_fn_datediff);

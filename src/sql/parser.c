@@ -1805,7 +1805,11 @@ static hl_status_t parse_column_def(parser_t *p, hl_ast_column_def_t *c) {
       return unsupported(p, p->tok.pos, "a table constraint");
   }
   TRY(parse_ident(p, &c->name, &c->pos));
+  long type_pos = p->tok.pos;
   TRY(parse_type(p, &c->type));
+  if (hl_type_has_interval(c->type)) /* Hive: expression types only */
+    return hl_err_set_at(p->err, type_pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                         "column \"%s\": interval types cannot be stored in a table", c->name);
   /* Hive 3's column constraints: valid HiveQL, not implemented */
   static const char *const constraint[] = {"PRIMARY",    "UNIQUE",     "DEFAULT", "CHECK",
                                            "CONSTRAINT", "REFERENCES", NULL};

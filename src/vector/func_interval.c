@@ -196,6 +196,8 @@ bool hl_interval_op(hl_expr_op_t op, const hl_type_t *x, const hl_type_t *y, hl_
   /* a NULL literal takes the other side's type */
   if (x->id == HL_T_NULL) r->x = x = y;
   if (y->id == HL_T_NULL) r->y = y = x;
+  xi = hl_type_is_interval(x);
+  yi = hl_type_is_interval(y);
   if (xi && yi) {
     if (x->id != y->id) return true;
     r->fn = op == HL_XOP_ADD ? &hl_func_iv_plus : &hl_func_iv_minus;

@@ -59,7 +59,9 @@ const char *hl_interval_unit_name(hl_interval_unit_t unit);
 
 /* HiveIntervalYearMonth.toString: "-1-2". */
 void hl_interval_ym_format(hl_buf_t *buf, int64_t months);
-/* HiveIntervalDayTime.toString: "-1 02:03:04.500000000". */
+/* HiveIntervalDayTime.toString: "-1 02:03:04.500000000".  A day-time value
+ * is within +-INT64_MAX microseconds (the arithmetic never makes INT64_MIN,
+ * whose text would not read back). */
 void hl_interval_dt_format(hl_buf_t *buf, int64_t micros);
 
 #endif

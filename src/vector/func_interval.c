@@ -123,7 +123,8 @@ static HL_FN(fn_dt_diff) {
     out->is_null = true;
     return HL_OK;
   }
-  if (__builtin_sub_overflow(micros_arg(call, a, 0), micros_arg(call, a, 1), &out->u.i))
+  if (__builtin_sub_overflow(micros_arg(call, a, 0), micros_arg(call, a, 1), &out->u.i) ||
+      out->u.i == INT64_MIN)
     return iv_overflow(call, err);
   return HL_OK;
 }
@@ -138,7 +139,8 @@ static hl_status_t iv_add(const hl_expr_t *call, const hl_value_t *a, int sign, 
   int64_t r;
   bool over = sign > 0 ? __builtin_add_overflow(a[0].u.i, a[1].u.i, &r)
                        : __builtin_sub_overflow(a[0].u.i, a[1].u.i, &r);
-  if (over ||
+  /* day-time: +-INT64_MAX (INT64_MIN has no text that reads back) */
+  if (over || r == INT64_MIN ||
       (call->type->id == HL_T_INTERVAL_YM && (r > HL_INTERVAL_YM_MAX || r < HL_INTERVAL_YM_MIN)))
     return iv_overflow(call, err);
   out->u.i = r;

@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* the input's first 8 bytes as a value: every int64 prints and reads back */
   if (size >= 8) {
     memcpy(&v, data, 8);
-    round_trip(false, v);
+    if (v != INT64_MIN) round_trip(false, v); /* the day-time range is +-INT64_MAX */
     round_trip(true, (int32_t)v);
   }
   return 0;

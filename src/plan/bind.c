@@ -3117,6 +3117,11 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   if (fn->impl == hl_fn_deserialize)
     for (int k = 0; k < e->n_args; k++) /* Hive's check: the STRING group only */
       if (!hl_type_is_string(e->args[k]->type)) return arg_error(b, a, k, "a string");
+  if (e->n_args == 1 && hl_interval_field_fn(fn, e->args[0]->type)) { /* year(interval) ... */
+    e->fn = hl_interval_field_fn(fn, e->args[0]->type);
+    e->type = hl_type_prim(HL_T_INT);
+    return e;
+  }
   if (fn->sig) return bind_by_signature(b, e, a);
   if (fn->impl == hl_fn_internal_interval) return bind_internal_interval(b, e, a);
   if (fn->impl == hl_fn_tumbling_window) {

@@ -280,3 +280,46 @@ HL_FN(hl_fn_tumbling_window) {
   if (__builtin_mul_overflow(ts_ms - offset, (int64_t)1000, &us)) return dt_overflow(call, err);
   return put_ts(call, us, out, err);
 }
+
+/* year(), month() of an INTERVAL_YEAR_MONTH and day(), hour(), minute(),
+ * second() of an INTERVAL_DAY_TIME: Hive's UDFYear ... UDFSecond overloads
+ * for intervals (getYears, getMonths, getDays ...: truncated toward zero,
+ * so a negative interval's fields are negative). */
+static int64_t iv_field(const hl_expr_t *call, int64_t v) {
+  const char *n = call->fn->name;
+  if (n[0] == 'y') return v / 12;
+  if (n[0] == 'm' && n[1] == 'o') return v % 12;
+  int64_t secs = v / 1000000;
+  if (n[0] == 'd') return secs / 86400;
+  if (n[0] == 'h') return secs / 3600 % 24;
+  if (n[0] == 'm') return secs / 60 % 60;
+  return secs % 60;
+}
+
+static HL_FN(fn_iv_field) {
+  (void)arena;
+  (void)err;
+  if (a[0].is_null)
+    out->is_null = true;
+  else
+    out->u.i = iv_field(call, a[0].u.i);
+  return HL_OK;
+}
+
+static const hl_func_def_t iv_fields[] = {
+    {"year", 1, 1, fn_iv_field, NULL},   {"month", 1, 1, fn_iv_field, NULL},
+    {"day", 1, 1, fn_iv_field, NULL},    {"hour", 1, 1, fn_iv_field, NULL},
+    {"minute", 1, 1, fn_iv_field, NULL}, {"second", 1, 1, fn_iv_field, NULL},
+};
+
+const hl_func_def_t *hl_interval_field_fn(const hl_func_def_t *fn, const hl_type_t *arg) {
+  int k = fn->impl == hl_fn_year     ? 0
+          : fn->impl == hl_fn_month  ? 1
+          : fn->impl == hl_fn_day    ? 2
+          : fn->impl == hl_fn_hour   ? 3
+          : fn->impl == hl_fn_minute ? 4
+          : fn->impl == hl_fn_second ? 5
+                                     : -1;
+  if (k < 0 || arg->id != (k < 2 ? HL_T_INTERVAL_YM : HL_T_INTERVAL_DT)) return NULL;
+  return &iv_fields[k];
+}

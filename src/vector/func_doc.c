@@ -42,8 +42,16 @@ static const hl_func_doc_t docs[] = {
     {"&", O, "a & b - bitwise and of two integers, of their common type", "> SELECT 3 & 5;\n1",
      U("UDFOPBitAnd")},
     {"*", O, "a * b - a multiplied by b", "> SELECT 6 * 7;\n42", G("GenericUDFOPMultiply")},
-    {"+", O, "a + b - the sum of a and b", "> SELECT 40 + 2;\n42", G("GenericUDFOPPlus")},
-    {"-", O, "a - b - a minus b", "> SELECT 44 - 2;\n42", G("GenericUDFOPMinus")},
+    {"+", O,
+     "a + b - the sum of a and b; a date or timestamp plus an interval, or two intervals of one "
+     "kind",
+     "> SELECT 40 + 2, DATE '2012-01-31' + INTERVAL '1' MONTH;\n42\t2012-02-29",
+     G("GenericUDFOPPlus")},
+    {"-", O,
+     "a - b - a minus b; a date or timestamp minus an interval, two intervals of one kind, or "
+     "two dates or timestamps (an interval_day_time)",
+     "> SELECT 44 - 2, DATE '2012-03-01' - DATE '2012-02-01';\n42\t29 00:00:00.000000000",
+     G("GenericUDFOPMinus")},
     {"/", O, "a / b - a divided by b, as a double or a decimal (NULL when b is 0)",
      "> SELECT 3 / 2;\n1.5", G("GenericUDFOPDivide")},
     {"<", O, "a < b - TRUE when a is less than b", "> SELECT 1 < 2;\ntrue",

@@ -689,7 +689,7 @@ static hl_status_t parse_param(parser_t *p, int *num) {
   return advance(p);
 }
 
-static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out);
+static hl_status_t parse_atom(parser_t *p, hl_ast_expr_t **out);
 
 /* The unit word at the current token (YEAR, YEARS, ... SECONDS: Hive's
  * lexer takes the plural for each), its singular in lower case, or NULL. */
@@ -711,15 +711,24 @@ static const char *interval_unit_word(parser_t *p) {
  * SECOND (plurals too), as Hive's grammar; all three become Hive's
  * internal_interval('unit', value), which the binder types and folds when
  * the value is a constant. */
+static hl_status_t parse_interval_unit(parser_t *p, long pos, hl_ast_expr_t *value,
+                                       hl_ast_expr_t **out);
+
 static hl_status_t parse_interval(parser_t *p, long pos, hl_ast_expr_t **out) {
   TRY(advance(p));
   hl_ast_expr_t *value;
   if (at(p, HL_TK_STRING))
     TRY(parse_string_literal(p, HL_LIT_STRING, p->tok.pos, &value));
   else if (at(p, HL_TK_LPAREN) || at_number(p))
-    TRY(parse_primary(p, &value));
+    TRY(parse_atom(p, &value));
   else
     return syntax_error(p);
+  return parse_interval_unit(p, pos, value, out);
+}
+
+/* The unit after an interval's VALUE, and the internal_interval call. */
+static hl_status_t parse_interval_unit(parser_t *p, long pos, hl_ast_expr_t *value,
+                                       hl_ast_expr_t **out) {
   const char *u1 = interval_unit_word(p);
   if (!u1) return syntax_error(p);
   long unit_pos = p->tok.pos;
@@ -744,7 +753,7 @@ static hl_status_t parse_interval(parser_t *p, long pos, hl_ast_expr_t **out) {
   return HL_OK;
 }
 
-static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
+static hl_status_t parse_atom(parser_t *p, hl_ast_expr_t **out) {
   long pos = p->tok.pos;
   switch (p->tok.kind) {
   case HL_TK_INTEGER:
@@ -808,6 +817,17 @@ static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
   return parse_name_expr(p, out);
 }
 
+/* An atom; a number, a string or a parenthesized expression followed by a
+ * unit word is an interval, as Hive's grammar reads `2 DAYS`, `'2' DAYS`
+ * and `(expr) DAY` without the INTERVAL keyword (interval_alt.q). */
+static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
+  long pos = p->tok.pos;
+  bool may = at_number(p) || at(p, HL_TK_STRING) || at(p, HL_TK_LPAREN);
+  TRY(parse_atom(p, out));
+  if (!may || (*out)->kind == HL_AST_SUBQUERY || !interval_unit_word(p)) return HL_OK;
+  return parse_interval_unit(p, pos, *out, out);
+}
+
 /* primary { [index] | .field }: subscripts of arrays and maps, struct
  * fields.  `a.b` alone was read as a column reference by parse_name_expr
  * (the binder decides whether `a` is a table or a struct column); every
@@ -867,6 +887,7 @@ static hl_status_t parse_unary(parser_t *p, hl_ast_expr_t **out) {
   TRY(advance(p));
   if (op == HL_OP_NEG && at_number(p)) {
     TRY(parse_number(p, true, pos, out));
+    if (interval_unit_word(p)) TRY(parse_interval_unit(p, pos, *out, out)); /* -2 DAYS */
   } else {
     hl_ast_expr_t *e = new_expr(p, HL_AST_UNARY, pos);
     if (!e || !(e->args = hl_arena_alloc(p->arena, sizeof *e->args))) return nomem(p);

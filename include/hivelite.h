@@ -195,7 +195,11 @@ typedef enum hl_kind {
   HL_KIND_ARRAY,
   HL_KIND_MAP,
   HL_KIND_STRUCT,
-  HL_KIND_UNION /* UNIONTYPE<...> */
+  HL_KIND_UNION, /* UNIONTYPE<...> */
+  /* expression types only (no table column has them); hl_column_int64
+   * gives the months / the microseconds */
+  HL_KIND_INTERVAL_YEAR_MONTH,
+  HL_KIND_INTERVAL_DAY_TIME
 } hl_kind_t;
 
 typedef struct hl_column_info {

@@ -97,7 +97,9 @@ static ab_kind_t kind_of(const hl_type_t *t) {
     return AK_MAP;
   case HL_T_STRUCT:
     return AK_STRUCT;
-  case HL_T_UNION: /* refused before any builder (no_unions) */
+  case HL_T_UNION: /* refused before any builder (refused_types) */
+  case HL_T_INTERVAL_YM:
+  case HL_T_INTERVAL_DT:
   case HL_T_NULL:
     break;
   }
@@ -105,13 +107,23 @@ static ab_kind_t kind_of(const hl_type_t *t) {
 }
 
 /* UNIONTYPE columns are not exported yet (Arrow's dense union is the
- * match): refused by name rather than sent as something else. */
-static hl_status_t no_unions(int n, const hl_type_t **types, const char **names, hl_error_t *err) {
-  for (int c = 0; c < n; c++)
+ * match), nor interval columns (Arrow's interval types hold other units):
+ * refused by name rather than sent as something else. */
+static hl_status_t refused_types(int n, const hl_type_t **types, const char **names,
+                                 hl_error_t *err) {
+  for (int c = 0; c < n; c++) {
     if (hl_type_contains(types[c], HL_T_UNION))
       return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
                         "column \"%s\": UNIONTYPE values are not exported to Arrow yet",
                         names && names[c] ? names[c] : "?");
+    /* Arrow's interval types count months / days+millis, not Hive's
+     * microseconds: refused rather than sent as something else */
+    if (hl_type_has_interval(types[c]))
+      return hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                        "column \"%s\": interval values are not exported to Arrow (cast them to "
+                        "STRING)",
+                        names && names[c] ? names[c] : "?");
+  }
   return HL_OK;
 }
 
@@ -641,7 +653,7 @@ hl_status_t hl_stmt_arrow_schema(hl_stmt_t *st, struct ArrowSchema *out) {
   int n = shape(st, &types, &names);
   hl_error_t uerr;
   hl_err_init(&uerr);
-  if (no_unions(n, types, names, &uerr) != HL_OK) return hl_api_take_error(st->db, NULL, &uerr);
+  if (refused_types(n, types, names, &uerr) != HL_OK) return hl_api_take_error(st->db, NULL, &uerr);
   sch_priv_t *p = new_schema(out, "+s", "", 0, n);
   int rc = p ? 0 : -1;
   for (int c = 0; rc == 0 && c < n; c++)
@@ -692,8 +704,8 @@ hl_status_t hl_stmt_arrow_next(hl_stmt_t *st, struct ArrowArray *out) {
     return rc;
   }
   if (st->finished) return HL_OK;
-  if (no_unions(n, (const hl_type_t **)st->result.types, (const char **)st->result.names, &err) !=
-      HL_OK)
+  if (refused_types(n, (const hl_type_t **)st->result.types, (const char **)st->result.names,
+                    &err) != HL_OK)
     return hl_api_take_error(db, NULL, &err);
   /* the record batch: a struct of the columns, one builder each */
   ab_t top;

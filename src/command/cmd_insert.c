@@ -1007,6 +1007,11 @@ static hl_status_t column_from_result(const hl_result_t *res, int i, hl_arena_t 
                                       hl_cat_column_t *out, hl_error_t *err) {
   const hl_type_t *ty = res->types[i];
   memset(out, 0, sizeof *out);
+  if (hl_type_has_interval(ty)) /* Hive: expression types only */
+    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                      "column \"%s\" is an interval, which cannot be stored in a table (cast it "
+                      "to STRING)",
+                      res->names[i]);
   out->name = hl_arena_strdup(arena, res->names[i]);
   out->type = ty->id == HL_T_NULL ? hl_arena_strdup(arena, "string") : hl_type_to_string(arena, ty);
   if (!out->name || !out->type) return hl_err_nomem(err);

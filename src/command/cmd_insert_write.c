@@ -977,6 +977,19 @@ static hl_status_t write_batch(writer_t *w, wtable_t *wt, const hl_batch_t *in,
 
 hl_status_t hl_cmd_ins_write_result(writer_t *w, wtable_t *wt, hl_result_t *res, hl_error_t *err) {
   hl_status_t rc = HL_OK;
+  /* an interval reaches a table only as text: Hive converts it to the
+   * string types and refuses the rest (before any row, as Hive's compiler) */
+  for (int c = 0; c < wt->t->n_all; c++) {
+    int src = wt->slot_src[c];
+    if (src >= 0 && src < res->n_cols && hl_type_has_interval(res->types[src]) &&
+        !hl_type_is_string(wt->t->types[c])) {
+      res->root->close(res->root);
+      return hl_err_set(err, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                        "cannot insert into table \"%s.%s\": query column %d is an interval, "
+                        "which converts only to a string column",
+                        HL_TNAME(wt->t), src + 1);
+    }
+  }
   for (;;) {
     hl_batch_t *b = NULL;
     /* a cancel fails the write here; run_writes then rolls it back */

@@ -197,6 +197,12 @@ static hl_status_t view_columns(const hl_ast_create_view_t *cv, const hl_plan_t 
                              "column \"%s\" specified more than once in the view", name);
     const hl_type_t *t = plan->out_exprs[i]->type;
     if (t->id == HL_T_NULL) t = hl_type_prim(HL_T_STRING); /* SELECT NULL: Hive's void */
+    if (hl_type_has_interval(t)) /* the metastore holds no interval column */
+      return hl_err_set_at(err, cv->n_cols ? cv->cols[i].pos : cv->query_pos, HL_ERROR,
+                           HL_SS(INVALID_TABLE_DEFINITION),
+                           "view column \"%s\" is an interval, which a view cannot hold (cast "
+                           "it to STRING)",
+                           name);
     cols[i].name = hl_arena_strdup(arena, name);
     cols[i].type = hl_type_to_string(arena, t);
     if (cv->n_cols && cv->cols[i].comment)

@@ -25,6 +25,7 @@
 #include "sql/parser.h"
 #include "storage/stor.h"
 #include "util/hive_bloom.h"
+#include "util/interval.h"
 #include "util/mem.h"
 #include "util/tz.h"
 
@@ -611,8 +612,53 @@ static const hl_type_t *numeric_operand(binder_t *b, const hl_type_t *t, long po
   return NULL;
 }
 
+/* E, a function call over constants, evaluated now into a constant (so
+ * that INTERVAL literals are values for EXPLAIN and their errors are the
+ * statement's, before any row, as Hive's compile-time folding). */
+static hl_expr_t *fold_const(binder_t *b, hl_expr_t *e) {
+  hl_value_t args[3];
+  if (e->n_args > 3) return e;
+  for (int k = 0; k < e->n_args; k++) {
+    if (e->args[k]->kind != HL_EX_CONST) return e;
+    args[k] = e->args[k]->value;
+  }
+  hl_expr_t *c = new_expr(b, HL_EX_CONST, e->type, e->pos);
+  if (!c) return NULL;
+  memset(&c->value, 0, sizeof c->value);
+  if (e->fn->impl(e, args, &c->value, b->arena, b->err) != HL_OK) return NULL;
+  return c;
+}
+
+/* x + y, x - y over intervals, or of two dates or timestamps (Hive's
+ * GenericUDFOPDTIPlus / GenericUDFOPDTIMinus; the rules and result types are
+ * vector/func_interval.c's hl_interval_op). */
+static hl_expr_t *make_interval_arith(binder_t *b, hl_expr_op_t op, hl_expr_t *x, hl_expr_t *y,
+                                      const hl_interval_op_t *iv, long pos) {
+  if (!iv->fn) {
+    hl_err_set_at(b->err, pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "no operator %s for %s and %s (Hive adds and subtracts intervals only, with "
+                  "dates, timestamps and intervals of their own kind)",
+                  op == HL_XOP_ADD   ? "+"
+                  : op == HL_XOP_SUB ? "-"
+                  : op == HL_XOP_MUL ? "*"
+                  : op == HL_XOP_DIV ? "/"
+                  : op == HL_XOP_MOD ? "%"
+                                     : "DIV",
+                  type_name(b, x->type), type_name(b, y->type));
+    return NULL;
+  }
+  hl_expr_t *e = new_expr(b, HL_EX_FUNC, iv->result, pos);
+  if (!e || !set_args(b, e, 2)) return NULL;
+  e->fn = iv->fn;
+  e->args[iv->swap ? 1 : 0] = cast_to(b, x, iv->x);
+  e->args[iv->swap ? 0 : 1] = cast_to(b, y, iv->y);
+  return e->args[0] && e->args[1] ? e : NULL;
+}
+
 static hl_expr_t *make_arith(binder_t *b, hl_expr_op_t op, hl_expr_t *x, hl_expr_t *y, long pos) {
   if (!x || !y) return NULL;
+  hl_interval_op_t iv;
+  if (hl_interval_op(op, x->type, y->type, &iv)) return make_interval_arith(b, op, x, y, &iv, pos);
   const hl_type_t *tx = numeric_operand(b, x->type, x->pos);
   const hl_type_t *ty = tx ? numeric_operand(b, y->type, y->pos) : NULL;
   if (!ty) return NULL;
@@ -817,6 +863,13 @@ static hl_expr_t *bind_unary(binder_t *b, const hl_ast_expr_t *a) {
   case HL_OP_PLUS:
     return x;
   case HL_OP_NEG: {
+    if (hl_type_is_interval(x->type)) { /* range-checked: -INT32_MIN months does not fit */
+      hl_expr_t *e = new_expr(b, HL_EX_FUNC, x->type, a->pos);
+      if (!e || !set_args(b, e, 1)) return NULL;
+      e->fn = &hl_func_iv_neg;
+      e->args[0] = x;
+      return x->kind == HL_EX_CONST ? fold_const(b, e) : e;
+    }
     const hl_type_t *t = numeric_operand(b, x->type, x->pos);
     if (!t) return NULL;
     x = cast_to(b, x, t);
@@ -3058,6 +3111,40 @@ static hl_expr_t *bind_struct_column_field(binder_t *b, const hl_ast_expr_t *a) 
   return bind_field(b, bind_column(b, &col), a->name, a->name_pos);
 }
 
+/* internal_interval(unit, value): what INTERVAL ... unit parses to (Hive's
+ * GenericUDFInternalInterval).  Hive's first argument is a number of its
+ * generated parser; hivelite's is the unit's name, a constant string
+ * ('day', 'year to month').  The value must be a string or an integer or
+ * decimal (not FLOAT or DOUBLE, as Hive), read as text; a constant value
+ * is folded here. */
+static hl_expr_t *bind_internal_interval(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
+  hl_expr_t *u = e->args[0], *v = e->args[1];
+  hl_interval_unit_t unit;
+  if (u->kind != HL_EX_CONST || !hl_type_is_string(u->type) || u->value.is_null) {
+    if (hl_type_is_integer(u->type))
+      hl_err_set_at(b->err, a->args[0]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "internal_interval with a Hive parser token number is not supported; write "
+                    "INTERVAL (value) unit, or internal_interval('unit', value)");
+    else
+      hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "the first argument of internal_interval must be a constant unit name");
+    return NULL;
+  }
+  if (!hl_interval_unit_lookup(u->value.u.s.ptr, u->value.u.s.len, &unit)) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "unknown interval unit \"%.*s\"",
+                  (int)(u->value.u.s.len > 40 ? 40 : u->value.u.s.len), u->value.u.s.ptr);
+    return NULL;
+  }
+  const hl_type_t *vt = v->type;
+  if (!hl_type_is_string(vt) && !hl_type_is_integer(vt) && vt->id != HL_T_DECIMAL &&
+      vt->id != HL_T_NULL)
+    return kind_error(b, a, 1, "a string, an integer or a decimal", vt);
+  if (!(e->args[1] = cast_to(b, v, hl_type_prim(HL_T_STRING)))) return NULL;
+  e->type = hl_type_prim(hl_interval_unit_is_ym(unit) ? HL_T_INTERVAL_YM : HL_T_INTERVAL_DT);
+  return fold_const(b, e);
+}
+
 static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   if (a->window) return bind_window(b, a);
   if (is_aggregate_name(a->name)) return bind_aggregate(b, a);
@@ -3155,7 +3242,24 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
   if (fn->impl == hl_fn_deserialize)
     for (int k = 0; k < e->n_args; k++) /* Hive's check: the STRING group only */
       if (!hl_type_is_string(e->args[k]->type)) return arg_error(b, a, k, "a string");
+  if (e->n_args == 1 && hl_interval_field_fn(fn, e->args[0]->type)) { /* year(interval) ... */
+    e->fn = hl_interval_field_fn(fn, e->args[0]->type);
+    e->type = hl_type_prim(HL_T_INT);
+    return e;
+  }
   if (fn->sig) return bind_by_signature(b, e, a);
+  if (fn->impl == hl_fn_internal_interval) return bind_internal_interval(b, e, a);
+  if (fn->impl == hl_fn_tumbling_window) {
+    /* GenericUDFTumbledWindow: a date or timestamp, an INTERVAL_DAY_TIME,
+     * an optional date or timestamp origin; a TIMESTAMP */
+    for (int k = 0; k < e->n_args; k++) {
+      const hl_type_t *t = e->args[k]->type;
+      if (k == 1 ? t->id != HL_T_INTERVAL_DT : t->id != HL_T_DATE && t->id != HL_T_TIMESTAMP)
+        return kind_error(b, a, k, k == 1 ? "an interval_day_time" : "a date or a timestamp", t);
+    }
+    e->type = hl_type_prim(HL_T_TIMESTAMP);
+    return e;
+  }
   if (fn->impl == hl_fn_json_read) return bind_json_read(b, e, a);
   if (fn->impl == hl_fn_legacy_calendar) {
     /* Hive's check: a DATE or a TIMESTAMP, typed as it is (not a string) */
@@ -3306,9 +3410,14 @@ static hl_expr_t *bind_expr_node(binder_t *b, const hl_ast_expr_t *a) {
     if (a->n_args == 2) return bind_cast_format(b, a);
     hl_expr_t *x = bind_expr(b, a->args[0]);
     if (!x) return NULL;
+    /* an interval converts to and from strings only, as in Hive */
+    bool iv_ok = !(hl_type_is_interval(a->cast_type) || hl_type_is_interval(x->type)) ||
+                 hl_type_equal(a->cast_type, x->type) || x->type->id == HL_T_NULL ||
+                 (hl_type_is_interval(a->cast_type) ? hl_type_is_string(x->type)
+                                                    : hl_type_is_string(a->cast_type));
     if ((hl_type_is_complex(a->cast_type) != hl_type_is_complex(x->type) &&
          x->type->id != HL_T_NULL) ||
-        !union_castable(x->type, a->cast_type)) {
+        !union_castable(x->type, a->cast_type) || !iv_ok) {
       hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH), "cannot cast %s to %s",
                     type_name(b, x->type), type_name(b, a->cast_type));
       return NULL;

@@ -38,7 +38,9 @@ hl_status_t hl_table_from_catalog(hl_cat_table_t *cat, hl_arena_t *arena, hl_tab
     hl_type_t *type;
     hl_error_t terr;
     hl_err_init(&terr);
-    if (hl_type_parse_str(arena, c->type, &type, &terr) != HL_OK) {
+    if (hl_type_parse_str(arena, c->type, &type, &terr) != HL_OK || hl_type_has_interval(type)) {
+      if (!terr.message) /* an interval: no format reads one */
+        hl_err_set(&terr, HL_ERROR, HL_SS(DATA_CORRUPTED), "interval types are not table types");
       hl_status_t rc =
           hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
                      "column \"%s\" of table \"%s.%s\" has an invalid type \"%s\": %s", c->name,

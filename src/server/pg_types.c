@@ -7,8 +7,9 @@
  * float4(700); double float8(701); decimal(p,s) numeric(1700) with typmod
  * ((p << 16) | s) + 4; string text(25); varchar(n) varchar(1043) and
  * char(n) bpchar(1042) with typmod n + 4; date date(1082); timestamp
- * timestamp(1114); binary bytea(17); arrays, maps, structs and the NULL
- * type text(25) in Hive's printed form.
+ * timestamp(1114); binary bytea(17); arrays, maps, structs, the NULL type
+ * and the interval types text(25) in Hive's printed form (PostgreSQL's
+ * interval(1186) prints "1 day 02:03:04.5", not Hive's "1 02:03:04.500000000").
  *
  * Text results come from hl_column_text, re-encoded where PostgreSQL's
  * text form differs (booleans t/f, bytea \x hex).  Binary results come from

@@ -22,6 +22,7 @@
 
 #include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -688,7 +689,71 @@ static hl_status_t parse_param(parser_t *p, int *num) {
   return advance(p);
 }
 
-static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
+static hl_status_t parse_atom(parser_t *p, hl_ast_expr_t **out);
+
+/* The unit word at the current token (YEAR, YEARS, ... SECONDS: Hive's
+ * lexer takes the plural for each), its singular in lower case, or NULL. */
+static const char *interval_unit_word(parser_t *p) {
+  static const char *const units[] = {"year", "month", "day", "hour", "minute", "second"};
+  if (p->tok.kind != HL_TK_WORD) return NULL;
+  for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+    size_t n = strlen(units[u]);
+    if ((p->tok.len == n ||
+         (p->tok.len == n + 1 && toupper((unsigned char)p->src[p->tok.pos + (long)n]) == 'S')) &&
+        strncasecmp(p->src + p->tok.pos, units[u], n) == 0)
+      return units[u];
+  }
+  return NULL;
+}
+
+/* INTERVAL 'text' unit | INTERVAL number unit | INTERVAL (expr) unit, unit
+ * one of YEAR TO MONTH, DAY TO SECOND, YEAR, MONTH, DAY, HOUR, MINUTE,
+ * SECOND (plurals too), as Hive's grammar; all three become Hive's
+ * internal_interval('unit', value), which the binder types and folds when
+ * the value is a constant. */
+static hl_status_t parse_interval_unit(parser_t *p, long pos, hl_ast_expr_t *value,
+                                       hl_ast_expr_t **out);
+
+static hl_status_t parse_interval(parser_t *p, long pos, hl_ast_expr_t **out) {
+  TRY(advance(p));
+  hl_ast_expr_t *value;
+  if (at(p, HL_TK_STRING))
+    TRY(parse_string_literal(p, HL_LIT_STRING, p->tok.pos, &value));
+  else if (at(p, HL_TK_LPAREN) || at_number(p))
+    TRY(parse_atom(p, &value));
+  else
+    return syntax_error(p);
+  return parse_interval_unit(p, pos, value, out);
+}
+
+/* The unit after an interval's VALUE, and the internal_interval call. */
+static hl_status_t parse_interval_unit(parser_t *p, long pos, hl_ast_expr_t *value,
+                                       hl_ast_expr_t **out) {
+  const char *u1 = interval_unit_word(p);
+  if (!u1) return syntax_error(p);
+  long unit_pos = p->tok.pos;
+  TRY(advance(p));
+  char unit[24];
+  snprintf(unit, sizeof unit, "%s", u1);
+  if (at_kw(p, "TO") && (strcmp(u1, "year") == 0 || strcmp(u1, "day") == 0)) {
+    TRY(advance(p));
+    const char *u2 = interval_unit_word(p);
+    if (!u2 || strcmp(u2, u1[0] == 'y' ? "month" : "second") != 0) return syntax_error(p);
+    TRY(advance(p));
+    snprintf(unit, sizeof unit, "%s to %s", u1, u2);
+  }
+  hl_ast_expr_t *e = new_expr(p, HL_AST_FUNC, pos);
+  if (!e || !(e->name = hl_arena_strdup(p->arena, "internal_interval")) ||
+      !(e->args = hl_arena_alloc(p->arena, 2 * sizeof *e->args)))
+    return nomem(p);
+  e->n_args = 2;
+  TRY(make_literal(p, HL_LIT_STRING, unit, unit_pos, &e->args[0]));
+  e->args[1] = value;
+  *out = e;
+  return HL_OK;
+}
+
+static hl_status_t parse_atom(parser_t *p, hl_ast_expr_t **out) {
   long pos = p->tok.pos;
   switch (p->tok.kind) {
   case HL_TK_INTEGER:
@@ -743,13 +808,24 @@ static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
     *out = e;
     return expect(p, HL_TK_RPAREN, "\")\"");
   }
-  if (at_kw(p, "INTERVAL")) return unsupported(p, pos, "an INTERVAL literal");
+  if (at_kw(p, "INTERVAL")) return parse_interval(p, pos, out);
   if ((at_kw(p, "DATE") || at_kw(p, "TIMESTAMP")) && peek(p, 1).kind == HL_TK_STRING) {
     hl_ast_lit_type_t t = at_kw(p, "DATE") ? HL_LIT_DATE : HL_LIT_TIMESTAMP;
     TRY(advance(p));
     return parse_string_literal(p, t, pos, out);
   }
   return parse_name_expr(p, out);
+}
+
+/* An atom; a number, a string or a parenthesized expression followed by a
+ * unit word is an interval, as Hive's grammar reads `2 DAYS`, `'2' DAYS`
+ * and `(expr) DAY` without the INTERVAL keyword (interval_alt.q). */
+static hl_status_t parse_primary(parser_t *p, hl_ast_expr_t **out) {
+  long pos = p->tok.pos;
+  bool may = at_number(p) || at(p, HL_TK_STRING) || at(p, HL_TK_LPAREN);
+  TRY(parse_atom(p, out));
+  if (!may || (*out)->kind == HL_AST_SUBQUERY || !interval_unit_word(p)) return HL_OK;
+  return parse_interval_unit(p, pos, *out, out);
 }
 
 /* primary { [index] | .field }: subscripts of arrays and maps, struct
@@ -811,6 +887,7 @@ static hl_status_t parse_unary(parser_t *p, hl_ast_expr_t **out) {
   TRY(advance(p));
   if (op == HL_OP_NEG && at_number(p)) {
     TRY(parse_number(p, true, pos, out));
+    if (interval_unit_word(p)) TRY(parse_interval_unit(p, pos, *out, out)); /* -2 DAYS */
   } else {
     hl_ast_expr_t *e = new_expr(p, HL_AST_UNARY, pos);
     if (!e || !(e->args = hl_arena_alloc(p->arena, sizeof *e->args))) return nomem(p);
@@ -1844,7 +1921,11 @@ static hl_status_t parse_column_def(parser_t *p, hl_ast_column_def_t *c) {
       return unsupported(p, p->tok.pos, "a table constraint");
   }
   TRY(parse_ident(p, &c->name, &c->pos));
+  long type_pos = p->tok.pos;
   TRY(parse_type(p, &c->type));
+  if (hl_type_has_interval(c->type)) /* Hive: expression types only */
+    return hl_err_set_at(p->err, type_pos, HL_ERROR, HL_SS(INVALID_TABLE_DEFINITION),
+                         "column \"%s\": interval types cannot be stored in a table", c->name);
   /* Hive 3's column constraints: valid HiveQL, not implemented */
   static const char *const constraint[] = {"PRIMARY",    "UNIQUE",     "DEFAULT", "CHECK",
                                            "CONSTRAINT", "REFERENCES", NULL};

@@ -36,6 +36,12 @@ static const hl_type_t prim_types[] = {
     PRIM(HL_T_DATE),
     PRIM(HL_T_TIMESTAMP),
     PRIM(HL_T_BINARY),
+    PRIM(HL_T_ARRAY), /* placeholders: complex types are built, never prim */
+    PRIM(HL_T_MAP),
+    PRIM(HL_T_STRUCT),
+    PRIM(HL_T_UNION),
+    PRIM(HL_T_INTERVAL_YM),
+    PRIM(HL_T_INTERVAL_DT),
 };
 
 const hl_type_t *hl_type_prim(hl_type_id_t id) {
@@ -237,6 +243,33 @@ static hl_status_t parse_union_alternatives(type_parser_t *p, hl_type_t *t, int 
   }
 }
 
+/* Hive's SQL spellings of the interval types: INTERVAL YEAR TO MONTH and
+ * INTERVAL DAY TO SECOND (the names interval_year_month and
+ * interval_day_time are in the table of names). */
+static hl_status_t parse_interval_type(type_parser_t *p, hl_type_t *t, hl_type_t **out) {
+  static const char *const words[2][3] = {{"year", "to", "month"}, {"day", "to", "second"}};
+  size_t start = p->pos;
+  p->pos += peek_word(p);
+  for (int k = 0; k < 2; k++) {
+    size_t save = p->pos;
+    int i = 0;
+    for (; i < 3; i++) {
+      skip_blanks(p);
+      size_t n = peek_word(p);
+      if (!word_is(p->text + p->pos, n, words[k][i])) break;
+      p->pos += n;
+    }
+    if (i == 3) {
+      t->id = k == 0 ? HL_T_INTERVAL_YM : HL_T_INTERVAL_DT;
+      *out = t;
+      return HL_OK;
+    }
+    p->pos = save;
+  }
+  p->pos = start;
+  return syntax_error(p, "expected INTERVAL YEAR TO MONTH or INTERVAL DAY TO SECOND");
+}
+
 static hl_status_t parse_type(type_parser_t *p, hl_type_t **out, int depth) {
   if (depth > 64) return syntax_error(p, "type nested too deeply");
   skip_blanks(p);
@@ -250,26 +283,37 @@ static hl_status_t parse_type(type_parser_t *p, hl_type_t **out, int depth) {
     const char *name;
     hl_type_id_t id;
   } names[] = {
-      {"boolean", HL_T_BOOLEAN},     {"tinyint", HL_T_TINYINT},
-      {"smallint", HL_T_SMALLINT},   {"int", HL_T_INT},
-      {"integer", HL_T_INT},         {"bigint", HL_T_BIGINT},
-      {"float", HL_T_FLOAT},         {"real", HL_T_FLOAT},
-      {"double", HL_T_DOUBLE},       {"decimal", HL_T_DECIMAL},
-      {"dec", HL_T_DECIMAL},         {"numeric", HL_T_DECIMAL},
-      {"string", HL_T_STRING},       {"varchar", HL_T_VARCHAR},
-      {"char", HL_T_CHAR},           {"date", HL_T_DATE},
-      {"timestamp", HL_T_TIMESTAMP}, {"binary", HL_T_BINARY},
-      {"array", HL_T_ARRAY},         {"map", HL_T_MAP},
-      {"struct", HL_T_STRUCT},       {"void", HL_T_NULL},
+      {"boolean", HL_T_BOOLEAN},
+      {"tinyint", HL_T_TINYINT},
+      {"smallint", HL_T_SMALLINT},
+      {"int", HL_T_INT},
+      {"integer", HL_T_INT},
+      {"bigint", HL_T_BIGINT},
+      {"float", HL_T_FLOAT},
+      {"real", HL_T_FLOAT},
+      {"double", HL_T_DOUBLE},
+      {"decimal", HL_T_DECIMAL},
+      {"dec", HL_T_DECIMAL},
+      {"numeric", HL_T_DECIMAL},
+      {"string", HL_T_STRING},
+      {"varchar", HL_T_VARCHAR},
+      {"char", HL_T_CHAR},
+      {"date", HL_T_DATE},
+      {"timestamp", HL_T_TIMESTAMP},
+      {"binary", HL_T_BINARY},
+      {"array", HL_T_ARRAY},
+      {"map", HL_T_MAP},
+      {"struct", HL_T_STRUCT},
+      {"void", HL_T_NULL},
       {"uniontype", HL_T_UNION},
+      {"interval_year_month", HL_T_INTERVAL_YM},
+      {"interval_day_time", HL_T_INTERVAL_DT},
   };
   int found = -1;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (word_is(w, n, names[i].name)) found = (int)i;
   if (found < 0) {
-    if (word_is(w, n, "interval"))
-      return hl_err_set_at(p->err, (long)start, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                           "type \"%.*s\" is not supported", (int)n, w);
+    if (word_is(w, n, "interval")) return parse_interval_type(p, t, out);
     return hl_err_set_at(p->err, (long)start, HL_ERROR, HL_SS(UNDEFINED_OBJECT),
                          "unknown type \"%.*s\"", (int)n, w);
   }
@@ -496,6 +540,14 @@ bool hl_type_is_complex(const hl_type_t *t) {
   return t->id == HL_T_ARRAY || t->id == HL_T_MAP || t->id == HL_T_STRUCT || t->id == HL_T_UNION;
 }
 
+bool hl_type_is_interval(const hl_type_t *t) {
+  return t->id == HL_T_INTERVAL_YM || t->id == HL_T_INTERVAL_DT;
+}
+
+bool hl_type_has_interval(const hl_type_t *t) {
+  return hl_type_contains(t, HL_T_INTERVAL_YM) || hl_type_contains(t, HL_T_INTERVAL_DT);
+}
+
 bool hl_type_contains(const hl_type_t *t, hl_type_id_t id) {
   if (t->id == id) return true;
   for (int i = 0; i < t->n_children; i++)
@@ -505,9 +557,27 @@ bool hl_type_contains(const hl_type_t *t, hl_type_id_t id) {
 
 const char *hl_type_id_name(hl_type_id_t id) {
   static const char *const names[] = {
-      "VOID",   "BOOLEAN", "TINYINT", "SMALLINT", "INT",       "BIGINT", "FLOAT",
-      "DOUBLE", "DECIMAL", "STRING",  "VARCHAR",  "CHAR",      "DATE",   "TIMESTAMP",
-      "BINARY", "ARRAY",   "MAP",     "STRUCT",   "UNIONTYPE",
+      "VOID",
+      "BOOLEAN",
+      "TINYINT",
+      "SMALLINT",
+      "INT",
+      "BIGINT",
+      "FLOAT",
+      "DOUBLE",
+      "DECIMAL",
+      "STRING",
+      "VARCHAR",
+      "CHAR",
+      "DATE",
+      "TIMESTAMP",
+      "BINARY",
+      "ARRAY",
+      "MAP",
+      "STRUCT",
+      "UNIONTYPE",
+      "INTERVAL_YEAR_MONTH",
+      "INTERVAL_DAY_TIME",
   };
   if ((size_t)id < sizeof names / sizeof names[0]) return names[id];
   return "UNKNOWN";

@@ -35,7 +35,11 @@ typedef enum hl_type_id {
   HL_T_ARRAY,
   HL_T_MAP,
   HL_T_STRUCT,
-  HL_T_UNION /* UNIONTYPE<t0, t1, ...>: one value of one of the alternatives */
+  HL_T_UNION, /* UNIONTYPE<t0, t1, ...>: one value of one of the alternatives */
+  /* Hive's interval types: expression types only (Hive refuses them as
+   * table columns, and so does hivelite: no format reads or writes them) */
+  HL_T_INTERVAL_YM, /* interval_year_month: total months */
+  HL_T_INTERVAL_DT  /* interval_day_time: total microseconds */
 } hl_type_id_t;
 
 /* Most alternatives of a UNIONTYPE: Hive's tag is a signed byte. */
@@ -45,7 +49,8 @@ typedef enum hl_type_id {
 typedef enum hl_phys {
   HL_P_BOOL, /* uint8_t 0/1 */
   HL_P_I64,  /* int64_t: TINYINT..BIGINT; DATE = days since 1970-01-01;
-                TIMESTAMP = microseconds since 1970-01-01 00:00:00 (no zone) */
+                TIMESTAMP = microseconds since 1970-01-01 00:00:00 (no zone);
+                INTERVAL_YEAR_MONTH = months; INTERVAL_DAY_TIME = microseconds */
   HL_P_F64,  /* double: FLOAT (rounded to float on entry) and DOUBLE */
   HL_P_I128, /* __int128 unscaled DECIMAL value */
   HL_P_STR,  /* hl_str_t: STRING, VARCHAR, CHAR, BINARY */
@@ -87,21 +92,25 @@ char *hl_type_to_string(hl_arena_t *arena, const hl_type_t *type);
 /* Inline: called per value in the hottest loops. */
 static inline hl_phys_t hl_type_phys(const hl_type_t *type) {
   static const unsigned char phys[] = {
-      [HL_T_NULL] = HL_P_VALUE,   [HL_T_BOOLEAN] = HL_P_BOOL,  [HL_T_TINYINT] = HL_P_I64,
-      [HL_T_SMALLINT] = HL_P_I64, [HL_T_INT] = HL_P_I64,       [HL_T_BIGINT] = HL_P_I64,
-      [HL_T_FLOAT] = HL_P_F64,    [HL_T_DOUBLE] = HL_P_F64,    [HL_T_DECIMAL] = HL_P_I128,
-      [HL_T_STRING] = HL_P_STR,   [HL_T_VARCHAR] = HL_P_STR,   [HL_T_CHAR] = HL_P_STR,
-      [HL_T_DATE] = HL_P_I64,     [HL_T_TIMESTAMP] = HL_P_I64, [HL_T_BINARY] = HL_P_STR,
-      [HL_T_ARRAY] = HL_P_VALUE,  [HL_T_MAP] = HL_P_VALUE,     [HL_T_STRUCT] = HL_P_VALUE,
-      [HL_T_UNION] = HL_P_VALUE,
+      [HL_T_NULL] = HL_P_VALUE,   [HL_T_BOOLEAN] = HL_P_BOOL,    [HL_T_TINYINT] = HL_P_I64,
+      [HL_T_SMALLINT] = HL_P_I64, [HL_T_INT] = HL_P_I64,         [HL_T_BIGINT] = HL_P_I64,
+      [HL_T_FLOAT] = HL_P_F64,    [HL_T_DOUBLE] = HL_P_F64,      [HL_T_DECIMAL] = HL_P_I128,
+      [HL_T_STRING] = HL_P_STR,   [HL_T_VARCHAR] = HL_P_STR,     [HL_T_CHAR] = HL_P_STR,
+      [HL_T_DATE] = HL_P_I64,     [HL_T_TIMESTAMP] = HL_P_I64,   [HL_T_BINARY] = HL_P_STR,
+      [HL_T_ARRAY] = HL_P_VALUE,  [HL_T_MAP] = HL_P_VALUE,       [HL_T_STRUCT] = HL_P_VALUE,
+      [HL_T_UNION] = HL_P_VALUE,  [HL_T_INTERVAL_YM] = HL_P_I64, [HL_T_INTERVAL_DT] = HL_P_I64,
   };
   return (unsigned)type->id < sizeof phys ? (hl_phys_t)phys[type->id] : HL_P_VALUE;
 }
 bool hl_type_equal(const hl_type_t *a, const hl_type_t *b);
-bool hl_type_is_integer(const hl_type_t *type); /* TINYINT..BIGINT */
-bool hl_type_is_numeric(const hl_type_t *type); /* integers, FLOAT, DOUBLE, DECIMAL */
-bool hl_type_is_string(const hl_type_t *type);  /* STRING, VARCHAR, CHAR */
-bool hl_type_is_complex(const hl_type_t *type); /* ARRAY, MAP, STRUCT, UNIONTYPE */
+bool hl_type_is_integer(const hl_type_t *type);  /* TINYINT..BIGINT */
+bool hl_type_is_numeric(const hl_type_t *type);  /* integers, FLOAT, DOUBLE, DECIMAL */
+bool hl_type_is_string(const hl_type_t *type);   /* STRING, VARCHAR, CHAR */
+bool hl_type_is_complex(const hl_type_t *type);  /* ARRAY, MAP, STRUCT, UNIONTYPE */
+bool hl_type_is_interval(const hl_type_t *type); /* INTERVAL_YEAR_MONTH, INTERVAL_DAY_TIME */
+/* Whether TYPE is or holds an interval type at any depth: such a type
+ * cannot be a table column, nor reach a format's reader or writer. */
+bool hl_type_has_interval(const hl_type_t *type);
 /* Whether TYPE is of kind ID or has a part of that kind at any depth
  * (formats that cannot hold a UNIONTYPE look for one anywhere). */
 bool hl_type_contains(const hl_type_t *type, hl_type_id_t id);

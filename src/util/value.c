@@ -7,6 +7,8 @@
  */
 #include "util/value.h"
 
+#include "util/interval.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -539,6 +541,14 @@ hl_status_t hl_value_from_text(hl_arena_t *arena, const hl_type_t *type, const c
   case HL_T_TIMESTAMP:
     if (hl_parse_timestamp(s, n, &out->u.i) < 0) return bad_value(err, type, text, len);
     return HL_OK;
+  case HL_T_INTERVAL_YM:
+  case HL_T_INTERVAL_DT: {
+    int rc = type->id == HL_T_INTERVAL_YM ? hl_interval_ym_parse(s, n, &out->u.i)
+                                          : hl_interval_dt_parse(s, n, &out->u.i);
+    if (rc == HL_IV_RANGE) return out_of_range(err, type, text, len);
+    if (rc != HL_IV_OK) return bad_value(err, type, text, len);
+    return HL_OK;
+  }
   case HL_T_ARRAY:
   case HL_T_MAP:
   case HL_T_STRUCT:
@@ -630,6 +640,15 @@ static void format_value(hl_buf_t *buf, const hl_type_t *type, const hl_value_t 
       hl_format_date(buf, v->u.i);
     else
       hl_format_timestamp(buf, v->u.i);
+    if (nested) hl_buf_putc(buf, '"');
+    return;
+  case HL_T_INTERVAL_YM:
+  case HL_T_INTERVAL_DT:
+    if (nested) hl_buf_putc(buf, '"');
+    if (type->id == HL_T_INTERVAL_YM)
+      hl_interval_ym_format(buf, v->u.i);
+    else
+      hl_interval_dt_format(buf, v->u.i);
     if (nested) hl_buf_putc(buf, '"');
     return;
   case HL_T_ARRAY:

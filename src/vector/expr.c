@@ -598,7 +598,10 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
     }
     return HL_OK;
   }
-  if (hl_type_is_complex(from) || hl_type_is_complex(to)) {
+  /* an interval converts to and from strings only (the binder refuses the
+   * rest, as Hive's casts do) */
+  if (hl_type_is_complex(from) || hl_type_is_complex(to) || hl_type_is_interval(from) ||
+      hl_type_is_interval(to)) {
     out->is_null = true;
     return HL_OK;
   }

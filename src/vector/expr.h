@@ -117,6 +117,25 @@ extern const hl_func_def_t hl_func_bitor;
 extern const hl_func_def_t hl_func_bitxor;
 extern const hl_func_def_t hl_func_bitnot;
 
+/* Arithmetic on intervals (func_interval.c): x + y and x - y where an
+ * operand is an INTERVAL_YEAR_MONTH or INTERVAL_DAY_TIME, or x - y of two
+ * DATEs or TIMESTAMPs.  hl_interval_op returns false when no operand calls
+ * for these rules; true with *R filled: R->fn the definition to call (NULL:
+ * Hive has no such operation, an error for the caller), R->result its type,
+ * R->x and R->y the types the operands are cast to, R->swap whether the
+ * operands go in as (y, x) (the functions take the date or timestamp
+ * first). */
+typedef struct hl_interval_op {
+  const hl_func_def_t *fn;
+  const hl_type_t *result, *x, *y;
+  bool swap;
+} hl_interval_op_t;
+bool hl_interval_op(hl_expr_op_t op, const hl_type_t *x, const hl_type_t *y, hl_interval_op_t *r);
+/* -x of an interval (a range check: -INT32_MIN months is out of range). */
+extern const hl_func_def_t hl_func_iv_neg;
+/* Whether FN is one of the interval operators (EXPLAIN prints them infix). */
+bool hl_func_is_interval_op(const hl_func_def_t *fn);
+
 /* Evaluates E over the live rows of IN into OUT (whose data, if not
  * borrowed from an input column, is allocated in ARENA).  OUT is indexed by
  * physical row like IN's vectors.  Errors: only real ones (out of memory,

@@ -15,9 +15,11 @@ static void print_value(hl_buf_t *buf, const hl_expr_t *e) {
     return;
   }
   bool quote = hl_type_is_string(e->type) || e->type->id == HL_T_DATE ||
-               e->type->id == HL_T_TIMESTAMP || e->type->id == HL_T_BINARY;
+               e->type->id == HL_T_TIMESTAMP || e->type->id == HL_T_BINARY ||
+               hl_type_is_interval(e->type);
   if (e->type->id == HL_T_DATE) hl_buf_puts(buf, "DATE ");
   if (e->type->id == HL_T_TIMESTAMP) hl_buf_puts(buf, "TIMESTAMP ");
+  if (hl_type_is_interval(e->type)) hl_buf_puts(buf, "INTERVAL ");
   if (quote) hl_buf_putc(buf, '\'');
   hl_buf_t v;
   hl_buf_init(&v);
@@ -29,6 +31,8 @@ static void print_value(hl_buf_t *buf, const hl_expr_t *e) {
   }
   hl_buf_fini(&v);
   if (quote) hl_buf_putc(buf, '\'');
+  if (e->type->id == HL_T_INTERVAL_YM) hl_buf_puts(buf, " YEAR TO MONTH");
+  if (e->type->id == HL_T_INTERVAL_DT) hl_buf_puts(buf, " DAY TO SECOND");
 }
 
 void hl_expr_print(hl_buf_t *buf, const hl_expr_t *e) {
@@ -154,6 +158,22 @@ void hl_expr_print(hl_buf_t *buf, const hl_expr_t *e) {
       int64_t k = e->args[1]->value.u.i;
       hl_expr_print(buf, e->args[0]);
       hl_buf_printf(buf, ".%s", k >= 0 && k < st->n_children ? st->field_names[k] : "?");
+      return;
+    }
+    if (e->fn == &hl_func_iv_neg) {
+      hl_buf_puts(buf, "(- ");
+      hl_expr_print(buf, e->args[0]);
+      hl_buf_putc(buf, ')');
+      return;
+    }
+    if (hl_func_is_interval_op(e->fn)) {
+      /* the date or timestamp is args[0] (interval + date is bound as
+       * date + interval: the sum commutes) */
+      hl_buf_putc(buf, '(');
+      hl_expr_print(buf, e->args[0]);
+      hl_buf_printf(buf, " %s ", e->fn->name);
+      hl_expr_print(buf, e->args[1]);
+      hl_buf_putc(buf, ')');
       return;
     }
     if (e->fn == &hl_func_bitnot) {

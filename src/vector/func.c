@@ -349,6 +349,7 @@ static const hl_func_def_t functions[] = {
     {"index", 2, 2, hl_fn_index, NULL}, /* bound by plan/bind.c as a[n] */
     {"initcap", 1, 1, hl_fn_initcap, "ss"},
     {"instr", 2, 2, hl_fn_instr, "iss"},
+    {"internal_interval", 2, 2, hl_fn_internal_interval, NULL}, /* typed by the binder */
     {"isfalse", 1, 1, hl_fn_isfalse, "bb"},
     {"isnotfalse", 1, 1, hl_fn_isnotfalse, "bb"},
     {"isnotnull", 1, 1, hl_fn_isnotnull, "b*"},
@@ -450,6 +451,7 @@ static const hl_func_def_t functions[] = {
     {"translate", 3, 3, hl_fn_translate, "ssss"},
     {"trim", 1, 1, fn_trim, NULL},
     {"trunc", 2, 2, hl_fn_trunc, "sts"},
+    {"tumbling_window", 2, 3, hl_fn_tumbling_window, NULL}, /* typed by the binder */
     {"typeof", 1, 1, hl_fn_typeof, NULL},
     {"ucase", 1, 1, fn_upper, NULL},
     {"unbase64", 1, 1, hl_fn_unbase64, "Bs"},

@@ -44,8 +44,16 @@ static const hl_func_doc_t docs[] = {
     {"&", O, "a & b - bitwise and of two integers, of their common type", "> SELECT 3 & 5;\n1",
      U("UDFOPBitAnd")},
     {"*", O, "a * b - a multiplied by b", "> SELECT 6 * 7;\n42", G("GenericUDFOPMultiply")},
-    {"+", O, "a + b - the sum of a and b", "> SELECT 40 + 2;\n42", G("GenericUDFOPPlus")},
-    {"-", O, "a - b - a minus b", "> SELECT 44 - 2;\n42", G("GenericUDFOPMinus")},
+    {"+", O,
+     "a + b - the sum of a and b; a date or timestamp plus an interval, or two intervals of one "
+     "kind",
+     "> SELECT 40 + 2, DATE '2012-01-31' + INTERVAL '1' MONTH;\n42\t2012-02-29",
+     G("GenericUDFOPPlus")},
+    {"-", O,
+     "a - b - a minus b; a date or timestamp minus an interval, two intervals of one kind, or "
+     "two dates or timestamps (an interval_day_time)",
+     "> SELECT 44 - 2, DATE '2012-03-01' - DATE '2012-02-01';\n42\t29 00:00:00.000000000",
+     G("GenericUDFOPMinus")},
     {"/", O, "a / b - a divided by b, as a double or a decimal (NULL when b is 0)",
      "> SELECT 3 / 2;\n1.5", G("GenericUDFOPDivide")},
     {"<", O, "a < b - TRUE when a is less than b", "> SELECT 1 < 2;\ntrue",
@@ -475,6 +483,13 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(array(struct(1, 'a'), struct(2, 'b')));\n1\ta\n2\tb", G("GenericUDTFInline")},
     {"instr", S, "_FUNC_(str, substr) - the position of the first substr in str (0 when absent)",
      "> SELECT _FUNC_('Facebook', 'boo');\n5", G("GenericUDFInstr")},
+    {"internal_interval", S,
+     "_FUNC_(unit, value) - what INTERVAL (value) unit means: value (a string, integer or "
+     "decimal) read as an interval of unit ('year to month', 'day to second', 'year', 'month', "
+     "'day', 'hour', 'minute' or 'second'); Hive's first argument is a parser token number, "
+     "hivelite's the unit's name",
+     "> SELECT _FUNC_('day', 3), _FUNC_('year to month', '1-2');\n3 00:00:00.000000000\t1-2",
+     G("GenericUDFInternalInterval")},
     {"is_not_distinct_from", O,
      "_FUNC_(a, b) - a <=> b: TRUE when a equals b or both are NULL, FALSE when only one is NULL",
      "> SELECT _FUNC_(NULL, NULL), _FUNC_(1, NULL), _FUNC_(1, 1);\ntrue\tfalse\ttrue",
@@ -920,6 +935,12 @@ static const hl_func_doc_t docs[] = {
     {"trunc", S,
      "_FUNC_(date, fmt) - date truncated to the unit fmt: YEAR/YYYY/YY, QUARTER/Q or MONTH/MON/MM",
      "> SELECT _FUNC_('2009-02-12', 'MM');\n2009-02-01", G("GenericUDFTrunc")},
+    {"tumbling_window", S,
+     "_FUNC_(ts, interval[, origin]) - the start of the window of length interval (an "
+     "INTERVAL DAY TO SECOND) that holds the date or timestamp ts, windows starting at origin "
+     "(default 1970-01-01 00:00:00), in milliseconds",
+     "> SELECT _FUNC_(TIMESTAMP '2020-01-01 10:07:31', INTERVAL '5' MINUTE);\n2020-01-01 10:05:00",
+     G("GenericUDFTumbledWindow")},
     {"typeof", S, "_FUNC_(x) - the name of the type of x",
      "> SELECT _FUNC_(1), _FUNC_(1.5), _FUNC_(array('a')), "
      "_FUNC_(NULL);\nint\tdecimal(2,1)\tarray<string>\tvoid",
@@ -1023,12 +1044,10 @@ static const char *const not_yet[] = {
     "exception_in_vertex_udf",
     "get_llap_splits",
     "get_splits",
-    "internal_interval",
     "java_method",
     "reflect",
     "reflect2",
     "surrogate_key",
-    "tumbling_window",
     "validate_acid_sort_order",
     "windowingtablefunction",
 };

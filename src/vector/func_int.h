@@ -241,6 +241,12 @@ HL_FN(hl_fn_second);
 HL_FN(hl_fn_dayofweek);
 HL_FN(hl_fn_weekofyear);
 HL_FN(hl_fn_date_add);
+/* func_interval.c */
+HL_FN(hl_fn_internal_interval);
+HL_FN(hl_fn_tumbling_window);
+/* The definition computing FN (year, month, day, hour, minute, second) of
+ * an interval of type ARG (Hive's overloads for intervals), or NULL. */
+const hl_func_def_t *hl_interval_field_fn(const hl_func_def_t *fn, const hl_type_t *arg);
 HL_FN(hl_fn_date_sub);
 HL_FN(hl_fn_add_months);
 HL_FN(hl_fn_datediff);

@@ -552,6 +552,16 @@ SELECT id, coalesce(ts, CAST(day AS TIMESTAMP)) FROM t_all WHERE id <= 1000;
 
 SELECT id, CASE WHEN day < '2022-01-01' THEN 'old' WHEN day < '2024-01-01' THEN 'mid' ELSE 'new' END FROM t_all WHERE id <= 2000;
 
+-- section: interval
+SELECT id, day + INTERVAL '1' MONTH, day - INTERVAL '1-2' YEAR TO MONTH, ts + INTERVAL '13' MONTHS, day + INTERVAL '4' YEAR FROM t_all WHERE id <= 3000;
+-- duckdb: SELECT id, CAST(day + INTERVAL 1 MONTH AS DATE), CAST(day - INTERVAL 14 MONTH AS DATE), ts + INTERVAL 13 MONTH, CAST(day + INTERVAL 48 MONTH AS DATE) FROM t_all WHERE id <= 3000
+
+SELECT id, day + INTERVAL '3' DAY, ts - INTERVAL '1 02:03:04.5' DAY TO SECOND, ts + INTERVAL '-0 00:00:00.000001' DAY TO SECOND FROM t_all WHERE id <= 3000;
+-- duckdb: SELECT id, CAST(day AS TIMESTAMP) + INTERVAL 3 DAY, ts - INTERVAL '1 day 02:03:04.5', ts + INTERVAL '-00:00:00.000001' FROM t_all WHERE id <= 3000
+
+SELECT id, day(day - DATE '2000-01-01') FROM t_all WHERE id <= 3000;
+-- duckdb: SELECT id, day - DATE '2000-01-01' FROM t_all WHERE id <= 3000
+
 -- section: case
 SELECT id, CASE WHEN num > 0 THEN 'pos' WHEN num < 0 THEN 'neg' ELSE 'zero-or-null' END FROM t_all WHERE id <= 3000;
 

@@ -79,6 +79,14 @@ check("psycopg2 rows", plain(cur.fetchall()), ROWS)
 check("psycopg2 type codes", [d.type_code for d in cur.description], OIDS)
 check("psycopg2 column names", [d.name for d in cur.description][:3], ["id", "small", "name"])
 c.rollback()
+# Hive's interval types go out as text (OID 25) in Hive's printed form:
+# PostgreSQL's interval (1186) would print "1 day 02:03:04.5"
+cur.execute("SELECT interval '1 02:03:04.5' day to second AS d, interval '-1-2' year to month AS m, "
+            "date '2012-01-31' + interval '1' month AS x")
+check("psycopg2 intervals", cur.fetchall(),
+      [("1 02:03:04.500000000", "-1-2", datetime.date(2012, 2, 29))])
+check("psycopg2 interval type codes", [d.type_code for d in cur.description], [25, 25, 1082])
+c.rollback()
 try:
     cur.execute("SELECT * FROM web.nosuch")
     failures.append("psycopg2: no error")

@@ -44,6 +44,8 @@ int hl_orc_kind_of(const hl_type_t *type) {
   case HL_T_UNION:
     return HL_ORC_UNION;
   case HL_T_NULL:
+  case HL_T_INTERVAL_YM: /* expression types only: no table holds them */
+  case HL_T_INTERVAL_DT:
     break;
   }
   return -1;

@@ -775,7 +775,17 @@ TEST(type_errors) {
   hl_error_t e;
   hl_err_init(&e);
   hl_type_t *t = NULL;
-  CHECK_INT(hl_type_parse_str(a, "interval", &t, &e), HL_UNSUPPORTED);
+  /* the interval types: Hive's names and SQL spellings; INTERVAL alone is no type */
+  CHECK_STR(spell(a, "interval"),
+            "ERR:42601@0:expected INTERVAL YEAR TO MONTH or INTERVAL DAY TO SECOND in type at or "
+            "near \"interval\"");
+  CHECK_STR(spell(a, "INTERVAL  Year To Month"), "interval_year_month");
+  CHECK_STR(spell(a, "interval day to second"), "interval_day_time");
+  CHECK_STR(spell(a, "array<Interval_Day_Time>"), "array<interval_day_time>");
+  CHECK_INT(hl_type_parse_str(a, "map<string,interval_year_month>", &t, &e), HL_OK);
+  CHECK(hl_type_has_interval(t) && !hl_type_is_interval(t) &&
+        hl_type_phys(t->children[1]) == HL_P_I64);
+  CHECK_INT(hl_type_parse_str(a, "interval day to minute", &t, &e), HL_ERROR);
   hl_err_clear(&e);
   /* a union copies and compares like the other complex types */
   CHECK_INT(hl_type_parse_str(a, "uniontype<int,map<string,date>>", &t, &e), HL_OK);

@@ -475,7 +475,7 @@ hl_status_t hl_hhll_deserialize(const uint8_t *data, size_t len, hl_arena_t *are
   if (p < 4 || p > 16) return bad(err, "p must be between 4 and 16");
   hl_hhll_init(h, arena, p);
   if (enc == 0) {
-    int64_t n64;
+    int64_t n64 = 0; /* set by get_vulong; GCC -O3 cannot tell */
     if (get_vulong(&r, &n64, err) != HL_OK) return err->code;
     int32_t n = (int32_t)n64;
     if (n < 0) return bad(err, "a negative number of entries");
@@ -485,7 +485,7 @@ hl_status_t hl_hhll_deserialize(const uint8_t *data, size_t len, hl_arena_t *are
     if (!e) return hl_err_nomem(err);
     int32_t prev = 0;
     for (int32_t i = 0; i < n; i++) {
-      int64_t v;
+      int64_t v = 0; /* likewise */
       if (get_vulong(&r, &v, err) != HL_OK) return err->code;
       int32_t cur = i == 0 ? (int32_t)v : (int32_t)((uint32_t)prev + (uint32_t)v);
       e[i].key = (uint32_t)cur >> Q_PRIME;

@@ -351,7 +351,7 @@ hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, ui
       return hl_err_nomem(err);
     }
   }
-  hl_status_t rc = hl_agg_state_encode(p, gs, n, sp->out, err);
+  hl_status_t rc = hl_agg_state_encode(p, sp->layout, gs, n, sp->out, err);
   if (rc != HL_OK) return rc;
   int ng = d->plan->n_group;
   memset(sp->n_rows, 0, sizeof(uint32_t) * HL_GRACE_PARTS);
@@ -550,7 +550,7 @@ hl_status_t hl_agg_spill_next(agg_t *a, bool *more, hl_error_t *err) {
     agg_t units;
     memset(&units, 0, sizeof units);
     hl_arena_reset(sp->rd);
-    rc = hl_agg_state_decode(a->plan, sp->in, sp->rd, &units, err);
+    rc = hl_agg_state_decode(a->plan, sp->layout, sp->in, sp->rd, &units, err);
     if (rc == HL_OK) rc = hl_agg_merge(a, &units, NULL, units.n_groups, a->scratch, err);
   }
   hl_spill_file_close(next.f);

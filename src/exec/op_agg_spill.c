@@ -65,7 +65,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { AGG_SPILL_LEVELS = 4 };
+/* AGG_WIDE: the fan-out of the first cut, HL_GRACE_PARTS of the deeper
+ * ones.  The first cut is wide so that its files fit in memory when
+ * replayed, one level for inputs up to AGG_WIDE times the share instead
+ * of 16 times (20M distinct keys under 256MB: each replayed file cut and
+ * written a second time with 16): a file's write buffer only fills to
+ * spill.c's 256 KiB once its share of the states does, and a file is
+ * only made for a partition that gets a row. */
+enum { AGG_SPILL_LEVELS = 4, AGG_WIDE = 256 };
 
 typedef struct pending {
   hl_spill_file_t *f;
@@ -86,10 +93,14 @@ struct agg_spill {
   bool has_mu;
   int level;   /* of the table being filled: 0 the input, L a partition cut L times */
   bool frozen; /* new groups go to files[] */
-  hl_spill_file_t *files[HL_GRACE_PARTS];
-  uint32_t *rows;   /* [HL_GRACE_PARTS][HL_BATCH_CAP]: a batch's rows per partition */
-  uint32_t *n_rows; /* [HL_GRACE_PARTS] */
-  int n_cols;       /* the child's columns (known at the first spilled row) */
+  hl_spill_file_t *files[AGG_WIDE];
+  /* a batch's rows to write and their partitions (n_cand of them), then
+   * by partition: rows[start[p] .. start[p + 1]) (bucket()) */
+  uint32_t *cand, *rows; /* [HL_BATCH_CAP] */
+  uint16_t *cand_part;   /* [HL_BATCH_CAP] */
+  uint32_t *start;       /* [AGG_WIDE + 1] */
+  uint32_t n_cand;
+  int n_cols; /* the child's columns (known at the first spilled row) */
   const hl_type_t **types;
   pending_t *stack; /* partitions waiting, the next last */
   size_t n_stack, cap_stack;
@@ -98,9 +109,24 @@ struct agg_spill {
   hl_buf_t key;
 };
 
+/* The number of partitions of a cut to LEVEL. */
+static int fanout(int level) {
+  return level <= 1 ? AGG_WIDE : HL_GRACE_PARTS;
+}
+
+/* A new file of a cut to LEVEL: the files of a wide cut buffer as much
+ * together as the HL_GRACE_PARTS of a narrow one. */
+static hl_status_t part_file(hl_spill_t *spill, int level, hl_spill_file_t **f, hl_error_t *err) {
+  hl_status_t rc = hl_spill_file_create(spill, f, err);
+  if (rc == HL_OK && fanout(level) > HL_GRACE_PARTS)
+    hl_spill_file_set_chunk(*f, (256u << 10) / (uint32_t)(fanout(level) / HL_GRACE_PARTS));
+  return rc;
+}
+
 /* The partition at LEVEL of a group whose key bytes hash to H. */
 static int level_part(uint64_t h, int level) {
-  return (int)(hl_hash_mix64(h ^ (0x9e3779b97f4a7c15ull * (uint64_t)level)) % HL_GRACE_PARTS);
+  return (int)(hl_hash_mix64(h ^ (0x9e3779b97f4a7c15ull * (uint64_t)level)) %
+               (uint64_t)fanout(level));
 }
 
 /* Why PLAN's aggregation cannot spill, NULL when it can. */
@@ -166,7 +192,7 @@ bool hl_agg_spill_flushable(const hl_plan_t *plan) {
 }
 
 bool hl_agg_spill_any(const agg_t *a) {
-  for (int p = 0; p < HL_GRACE_PARTS; p++)
+  for (int p = 0; p < AGG_WIDE; p++)
     if (a->sp->files[p]) return true;
   return false;
 }
@@ -225,7 +251,7 @@ static hl_status_t order_by_first(agg_t *a, hl_error_t *err) {
       hl_value_key_append(&a->sp->key, a->plan->group_exprs[c]->type, &a->group_vals[i * ng + c]);
     uint64_t h = hl_hash_bytes(a->sp->key.data ? a->sp->key.data : "", a->sp->key.len);
     for (int l = a->sp->level + 1; l < AGG_SPILL_LEVELS; l++)
-      parts = parts * HL_GRACE_PARTS + (uint32_t)level_part(h, l);
+      parts = parts * (uint32_t)fanout(l) + (uint32_t)level_part(h, l);
     order[i] = (first_idx_t){parts, a->first_pos[i], i};
   }
   if (a->sp->key.oom) {
@@ -256,14 +282,16 @@ static hl_status_t order_by_first(agg_t *a, hl_error_t *err) {
 
 void hl_agg_spill_free(agg_spill_t *sp) {
   if (!sp) return;
-  for (int p = 0; p < HL_GRACE_PARTS; p++)
+  for (int p = 0; p < AGG_WIDE; p++)
     hl_spill_file_close(sp->files[p]);
   for (size_t i = 0; i < sp->n_stack; i++)
     hl_spill_file_close(sp->stack[i].f);
   hl_free(sp->stack);
+  hl_free(sp->cand);
   hl_free(sp->rows);
+  hl_free(sp->cand_part);
+  hl_free(sp->start);
   hl_free(sp->cut_sel);
-  hl_free(sp->n_rows);
   hl_free(sp->types);
   if (sp->has_mu) pthread_mutex_destroy(&sp->mu);
   if (sp->own_layout) hl_agg_state_layout_free(sp->layout);
@@ -287,13 +315,47 @@ static int part_of(agg_spill_t *sp, int level, const hl_vec_t *gvecs, int ng, ui
   return level_part(hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len), level);
 }
 
+/* The arrays that cut a batch by partition.  HL_NOMEM. */
+static hl_status_t cut_arrays(agg_spill_t *sp, hl_error_t *err) {
+  if (sp->cand) return HL_OK;
+  sp->cand = hl_malloc(sizeof(uint32_t) * HL_BATCH_CAP);
+  sp->rows = hl_malloc(sizeof(uint32_t) * HL_BATCH_CAP);
+  sp->cand_part = hl_malloc(sizeof(uint16_t) * HL_BATCH_CAP);
+  sp->start = hl_malloc(sizeof(uint32_t) * (AGG_WIDE + 1));
+  if (sp->cand && sp->rows && sp->cand_part && sp->start) return HL_OK;
+  hl_free(sp->cand);
+  sp->cand = NULL;
+  return hl_err_nomem(err);
+}
+
+/* Row R of the batch goes to partition P. */
+static void add_cand(agg_spill_t *sp, uint32_t r, int p) {
+  sp->cand[sp->n_cand] = r;
+  sp->cand_part[sp->n_cand++] = (uint16_t)p;
+}
+
+/* The candidates by partition, each partition's in their order (a
+ * counting sort): rows[start[p] .. start[p + 1]). */
+static void bucket(agg_spill_t *sp) {
+  memset(sp->start, 0, sizeof(uint32_t) * (AGG_WIDE + 1));
+  for (uint32_t i = 0; i < sp->n_cand; i++)
+    sp->start[sp->cand_part[i] + 1]++;
+  for (int p = 0; p < AGG_WIDE; p++)
+    sp->start[p + 1] += sp->start[p];
+  for (uint32_t i = 0; i < sp->n_cand; i++)
+    sp->rows[sp->start[sp->cand_part[i]]++] = sp->cand[i];
+  /* each start moved to the next one's: shift back */
+  for (int p = AGG_WIDE; p > 0; p--)
+    sp->start[p] = sp->start[p - 1];
+  sp->start[0] = 0;
+}
+
 /* Remembers the child's column types (the spilled rows' layout). */
 static hl_status_t learn_types(agg_spill_t *sp, const hl_batch_t *b, hl_error_t *err) {
   if (sp->types) return HL_OK;
   sp->types = hl_malloc(sizeof(hl_type_t *) * (size_t)(b->n_cols + 1));
-  sp->rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS * HL_BATCH_CAP);
-  sp->n_rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS);
-  if (!sp->types || !sp->rows || !sp->n_rows) return hl_err_nomem(err);
+  if (!sp->types) return hl_err_nomem(err);
+  if (cut_arrays(sp, err) != HL_OK) return err->code;
   sp->n_cols = b->n_cols;
   for (int c = 0; c < b->n_cols; c++)
     sp->types[c] = b->cols[c].type;
@@ -326,14 +388,15 @@ void hl_agg_spill_freeze(agg_t *a) {
   a->what = "the aggregation (its groups kept in memory while the others spill)";
 }
 
-/* Appends rows ROWS[i] of B, cut by partition PART[i], to A's files. */
+/* Appends the candidate rows of B to the files of their partitions. */
 static hl_status_t write_parts(agg_spill_t *sp, const hl_batch_t *b, hl_error_t *err) {
   hl_status_t rc = HL_OK;
-  for (int p = 0; p < HL_GRACE_PARTS && rc == HL_OK; p++) {
-    if (!sp->n_rows[p]) continue;
-    if (!sp->files[p]) rc = hl_spill_file_create(sp->spill, &sp->files[p], err);
-    if (rc == HL_OK)
-      rc = hl_spill_write(sp->files[p], b, sp->rows + (size_t)p * HL_BATCH_CAP, sp->n_rows[p], err);
+  bucket(sp);
+  for (int p = 0; p < AGG_WIDE && rc == HL_OK; p++) {
+    uint32_t n = sp->start[p + 1] - sp->start[p];
+    if (!n) continue;
+    if (!sp->files[p]) rc = part_file(sp->spill, sp->level + 1, &sp->files[p], err);
+    if (rc == HL_OK) rc = hl_spill_write(sp->files[p], b, sp->rows + sp->start[p], n, err);
   }
   return rc;
 }
@@ -342,33 +405,34 @@ hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, ui
                                 hl_error_t *err) {
   agg_spill_t *sp = d->sp;
   if (!sp->out) {
-    sp->rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS * HL_BATCH_CAP);
-    sp->n_rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS);
-    sp->out = hl_batch_create(sp->n_cols, hl_agg_state_types(sp->layout));
-    if (!sp->rows || !sp->n_rows || !sp->out) {
-      hl_batch_destroy(sp->out);
-      sp->out = NULL;
+    if (cut_arrays(sp, err) != HL_OK) return err->code;
+    if (!(sp->out = hl_batch_create(sp->n_cols, hl_agg_state_types(sp->layout))))
       return hl_err_nomem(err);
-    }
   }
   hl_status_t rc = hl_agg_state_encode(p, sp->layout, gs, n, sp->out, err);
   if (rc != HL_OK) return rc;
-  int ng = d->plan->n_group;
-  memset(sp->n_rows, 0, sizeof(uint32_t) * HL_GRACE_PARTS);
+  /* the partition from the group's values as the table holds them (the
+   * same key bytes as a row's: part_of) */
+  size_t ng = (size_t)d->plan->n_group;
+  sp->n_cand = 0;
   for (uint32_t i = 0; i < n; i++) {
-    int q = part_of(sp, sp->level + 1, sp->out->cols, ng, i);
-    sp->rows[(size_t)q * HL_BATCH_CAP + sp->n_rows[q]++] = i;
+    hl_buf_reset(&sp->key);
+    for (size_t c = 0; c < ng; c++)
+      hl_value_key_append(&sp->key, d->plan->group_exprs[c]->type, &p->group_vals[gs[i] * ng + c]);
+    add_cand(
+        sp, i,
+        level_part(hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len), sp->level + 1));
   }
   if (sp->key.oom) return hl_err_nomem(err);
+  bucket(sp);
   agg_spill_t *dest = sp->dest;
   /* the rows per partition are SP's, the files DEST's */
-  for (int q = 0; q < HL_GRACE_PARTS && rc == HL_OK; q++) {
-    if (!sp->n_rows[q]) continue;
+  for (int q = 0; q < AGG_WIDE && rc == HL_OK; q++) {
+    uint32_t m = sp->start[q + 1] - sp->start[q];
+    if (!m) continue;
     pthread_mutex_lock(&dest->mu);
-    if (!dest->files[q]) rc = hl_spill_file_create(sp->spill, &dest->files[q], err);
-    if (rc == HL_OK)
-      rc = hl_spill_write(dest->files[q], sp->out, sp->rows + (size_t)q * HL_BATCH_CAP,
-                          sp->n_rows[q], err);
+    if (!dest->files[q]) rc = part_file(sp->spill, sp->level + 1, &dest->files[q], err);
+    if (rc == HL_OK) rc = hl_spill_write(dest->files[q], sp->out, sp->rows + sp->start[q], m, err);
     pthread_mutex_unlock(&dest->mu);
   }
   return rc;
@@ -401,7 +465,7 @@ static hl_status_t split_sets(agg_t *a, const hl_batch_t *b, const hl_vec_t *gve
   }
   hl_status_t rc = learn_types(sp, &tagged, err);
   for (int s = 0; s < n_sets && rc == HL_OK; s++) {
-    memset(sp->n_rows, 0, sizeof(uint32_t) * HL_GRACE_PARTS);
+    sp->n_cand = 0;
     for (uint32_t i = 0; i < live; i++) {
       uint32_t r = hl_batch_row(b, i);
       if (tag)
@@ -410,8 +474,7 @@ static hl_status_t split_sets(agg_t *a, const hl_batch_t *b, const hl_vec_t *gve
         continue;
       uint64_t h;
       if (hl_agg_set_group_known(a, gvecs, r, s, vals, &h)) continue;
-      int p = level_part(h, sp->level + 1);
-      sp->rows[(size_t)p * HL_BATCH_CAP + sp->n_rows[p]++] = r;
+      add_cand(sp, r, level_part(h, sp->level + 1));
       skip[(size_t)i * (size_t)n_sets + (size_t)s] = 1;
     }
     if (a->key.oom) return hl_err_nomem(err);
@@ -447,15 +510,14 @@ hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **bp, hl_batch_t *view
   if (!keep) return hl_err_nomem(err);
   uint32_t n_keep = 0;
   int ng = a->plan->n_group;
-  memset(sp->n_rows, 0, sizeof(uint32_t) * HL_GRACE_PARTS);
+  sp->n_cand = 0;
   for (uint32_t i = 0; i < live; i++) {
     uint32_t r = hl_batch_row(b, i);
     if (hl_agg_group_known(a, gvecs, r)) {
       keep[n_keep++] = r;
       continue;
     }
-    int p = part_of(sp, sp->level + 1, gvecs, ng, r);
-    sp->rows[(size_t)p * HL_BATCH_CAP + sp->n_rows[p]++] = r;
+    add_cand(sp, r, part_of(sp, sp->level + 1, gvecs, ng, r));
   }
   if (sp->key.oom) return hl_err_nomem(err);
   if ((rc = write_parts(sp, b, err)) != HL_OK) return rc;
@@ -501,7 +563,7 @@ hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err) {
   if (!fs) return HL_OK;
   fs->frozen = false;
   /* pushed last partition first: partition 0 comes out next */
-  for (int p = HL_GRACE_PARTS - 1; p >= 0; p--) {
+  for (int p = AGG_WIDE - 1; p >= 0; p--) {
     if (!fs->files[p]) continue;
     if (sp->n_stack == sp->cap_stack) {
       size_t cap = sp->cap_stack ? sp->cap_stack * 2 : 32;

@@ -426,15 +426,16 @@ hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, ui
   if (sp->key.oom) return hl_err_nomem(err);
   bucket(sp);
   agg_spill_t *dest = sp->dest;
-  /* the rows per partition are SP's, the files DEST's */
+  /* the rows per partition are SP's, the files DEST's (locked once for
+   * the batch: most writes only append to a file's buffer) */
+  pthread_mutex_lock(&dest->mu);
   for (int q = 0; q < AGG_WIDE && rc == HL_OK; q++) {
     uint32_t m = sp->start[q + 1] - sp->start[q];
     if (!m) continue;
-    pthread_mutex_lock(&dest->mu);
     if (!dest->files[q]) rc = part_file(sp->spill, sp->level + 1, &dest->files[q], err);
     if (rc == HL_OK) rc = hl_spill_write(dest->files[q], sp->out, sp->rows + sp->start[q], m, err);
-    pthread_mutex_unlock(&dest->mu);
   }
+  pthread_mutex_unlock(&dest->mu);
   return rc;
 }
 

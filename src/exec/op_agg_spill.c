@@ -65,8 +65,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* AGG_WIDE: the fan-out of the first cut, HL_GRACE_PARTS of the deeper
- * ones.  The first cut is wide so that its files fit in memory when
+/* AGG_WIDE: the fan-out of the first cut of state rows (a parallel
+ * aggregation), HL_GRACE_PARTS of the deeper ones and of input rows (one
+ * thread).  The first cut is wide so that its files fit in memory when
  * replayed, one level for inputs up to AGG_WIDE times the share instead
  * of 16 times (20M distinct keys under 256MB: each replayed file cut and
  * written a second time with 16): a file's write buffer only fills to
@@ -110,23 +111,24 @@ struct agg_spill {
 };
 
 /* The number of partitions of a cut to LEVEL. */
-static int fanout(int level) {
-  return level <= 1 ? AGG_WIDE : HL_GRACE_PARTS;
+static int fanout(const agg_spill_t *sp, int level) {
+  return sp->layout && level <= 1 ? AGG_WIDE : HL_GRACE_PARTS;
 }
 
 /* A new file of a cut to LEVEL: the files of a wide cut buffer as much
  * together as the HL_GRACE_PARTS of a narrow one. */
-static hl_status_t part_file(hl_spill_t *spill, int level, hl_spill_file_t **f, hl_error_t *err) {
-  hl_status_t rc = hl_spill_file_create(spill, f, err);
-  if (rc == HL_OK && fanout(level) > HL_GRACE_PARTS)
-    hl_spill_file_set_chunk(*f, (256u << 10) / (uint32_t)(fanout(level) / HL_GRACE_PARTS));
+static hl_status_t part_file(const agg_spill_t *sp, int level, hl_spill_file_t **f,
+                             hl_error_t *err) {
+  hl_status_t rc = hl_spill_file_create(sp->spill, f, err);
+  if (rc == HL_OK && fanout(sp, level) > HL_GRACE_PARTS)
+    hl_spill_file_set_chunk(*f, (256u << 10) / (uint32_t)(fanout(sp, level) / HL_GRACE_PARTS));
   return rc;
 }
 
 /* The partition at LEVEL of a group whose key bytes hash to H. */
-static int level_part(uint64_t h, int level) {
+static int level_part(const agg_spill_t *sp, uint64_t h, int level) {
   return (int)(hl_hash_mix64(h ^ (0x9e3779b97f4a7c15ull * (uint64_t)level)) %
-               (uint64_t)fanout(level));
+               (uint64_t)fanout(sp, level));
 }
 
 /* Why PLAN's aggregation cannot spill, NULL when it can. */
@@ -251,7 +253,7 @@ static hl_status_t order_by_first(agg_t *a, hl_error_t *err) {
       hl_value_key_append(&a->sp->key, a->plan->group_exprs[c]->type, &a->group_vals[i * ng + c]);
     uint64_t h = hl_hash_bytes(a->sp->key.data ? a->sp->key.data : "", a->sp->key.len);
     for (int l = a->sp->level + 1; l < AGG_SPILL_LEVELS; l++)
-      parts = parts * (uint32_t)fanout(l) + (uint32_t)level_part(h, l);
+      parts = parts * (uint32_t)fanout(a->sp, l) + (uint32_t)level_part(a->sp, h, l);
     order[i] = (first_idx_t){parts, a->first_pos[i], i};
   }
   if (a->sp->key.oom) {
@@ -312,7 +314,7 @@ static int part_of(agg_spill_t *sp, int level, const hl_vec_t *gvecs, int ng, ui
     hl_vec_get_value(&gvecs[g], r, &v);
     hl_value_key_append(&sp->key, gvecs[g].type, &v);
   }
-  return level_part(hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len), level);
+  return level_part(sp, hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len), level);
 }
 
 /* The arrays that cut a batch by partition.  HL_NOMEM. */
@@ -395,7 +397,7 @@ static hl_status_t write_parts(agg_spill_t *sp, const hl_batch_t *b, hl_error_t 
   for (int p = 0; p < AGG_WIDE && rc == HL_OK; p++) {
     uint32_t n = sp->start[p + 1] - sp->start[p];
     if (!n) continue;
-    if (!sp->files[p]) rc = part_file(sp->spill, sp->level + 1, &sp->files[p], err);
+    if (!sp->files[p]) rc = part_file(sp, sp->level + 1, &sp->files[p], err);
     if (rc == HL_OK) rc = hl_spill_write(sp->files[p], b, sp->rows + sp->start[p], n, err);
   }
   return rc;
@@ -419,9 +421,9 @@ hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, ui
     hl_buf_reset(&sp->key);
     for (size_t c = 0; c < ng; c++)
       hl_value_key_append(&sp->key, d->plan->group_exprs[c]->type, &p->group_vals[gs[i] * ng + c]);
-    add_cand(
-        sp, i,
-        level_part(hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len), sp->level + 1));
+    add_cand(sp, i,
+             level_part(sp, hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len),
+                        sp->level + 1));
   }
   if (sp->key.oom) return hl_err_nomem(err);
   bucket(sp);
@@ -432,7 +434,7 @@ hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, ui
   for (int q = 0; q < AGG_WIDE && rc == HL_OK; q++) {
     uint32_t m = sp->start[q + 1] - sp->start[q];
     if (!m) continue;
-    if (!dest->files[q]) rc = part_file(sp->spill, sp->level + 1, &dest->files[q], err);
+    if (!dest->files[q]) rc = part_file(sp, sp->level + 1, &dest->files[q], err);
     if (rc == HL_OK) rc = hl_spill_write(dest->files[q], sp->out, sp->rows + sp->start[q], m, err);
   }
   pthread_mutex_unlock(&dest->mu);
@@ -475,7 +477,7 @@ static hl_status_t split_sets(agg_t *a, const hl_batch_t *b, const hl_vec_t *gve
         continue;
       uint64_t h;
       if (hl_agg_set_group_known(a, gvecs, r, s, vals, &h)) continue;
-      add_cand(sp, r, level_part(h, sp->level + 1));
+      add_cand(sp, r, level_part(sp, h, sp->level + 1));
       skip[(size_t)i * (size_t)n_sets + (size_t)s] = 1;
     }
     if (a->key.oom) return hl_err_nomem(err);

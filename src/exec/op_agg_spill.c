@@ -34,21 +34,21 @@
  * The parallel aggregation (op_agg_par.c) merges units' partial tables
  * into partitions of the result in unit order; there the rows are gone, so
  * a frozen partition writes the unit's *state* of each group it does not
- * hold, as a state row (op_agg_state.c), to the operator's spill files,
- * in its merge order (a group lives in one partition, so the partitions'
- * interleaving does not matter).  Replaying a file merges the states in
- * that order into an empty table -- the very merges, in the very order,
- * that the partition would have made in memory -- and may freeze and cut
- * again.  Once any partition spilled, the groups in memory follow as their
- * merged states (merging one into an empty table copies it), so each file
- * holds every group of its hash whatever the threads did, and a replayed
- * file's groups come out in the order a cut at every deeper level would
- * give: the same output at every thread count.  A DISTINCT aggregate's
- * merged state cannot be written (its value set is the table's), so with
- * one the partitions keep their groups in memory and write files of their
- * own.  A worker whose merges are exact (one table for all its units)
- * hands its table over to the merge whenever it passes a share of its
- * own.
+ * hold, as a state row (op_agg_state.c: only the bytes its aggregates
+ * use), to the operator's spill files, in its merge order (a group lives
+ * in one partition, so the partitions' interleaving does not matter).
+ * This first cut of state rows is AGG_WIDE (256) files, not
+ * HL_GRACE_PARTS, so that a replayed file usually fits and its states are
+ * not cut and written a second time; its files buffer less each.  Replaying a file merges the
+ * states in that order into an empty table -- the very merges, in the very order, that the
+ * partition would have made in memory -- and may freeze and cut again.  Once any partition spilled,
+ * the groups in memory follow as their merged states (merging one into an empty table copies it),
+ * so each file holds every group of its hash whatever the threads did, and a replayed file's groups
+ * come out in the order a cut at every deeper level would give: the same output at every thread
+ * count.  A DISTINCT aggregate's merged state cannot be written (its value set is the table's), so
+ * with one the partitions keep their groups in memory and write files of their own.  A worker whose
+ * merges are exact (one table for all its units) hands its table over to the merge whenever it
+ * passes a share of its own.
  *
  * The replay evaluates the group and argument expressions again, which is
  * why a stateful expression (rand(), row_sequence()) does not spill; nor

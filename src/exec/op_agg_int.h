@@ -235,8 +235,9 @@ agg_state_layout_t *hl_agg_state_layout(const hl_plan_t *plan, hl_error_t *err);
 void hl_agg_state_layout_free(agg_state_layout_t *l);
 int hl_agg_state_cols(const agg_state_layout_t *l);
 const hl_type_t *const *hl_agg_state_types(const agg_state_layout_t *l);
-/* Rows 0..n of OUT (reset here; columns of L): the groups GS[0..n) of P
- * with their states.  HL_NOMEM. */
+/* Appends to OUT (columns of L; reset here when it has no row; room for
+ * N more) the groups GS[0..n) of P with their states: strings copied,
+ * complex values borrowed from P.  HL_NOMEM. */
 hl_status_t hl_agg_state_encode(const agg_t *p, const agg_state_layout_t *l, const uint32_t *gs,
                                 uint32_t n, hl_batch_t *out, hl_error_t *err);
 /* T (zeroed by the caller) becomes a read-only table of IN's state rows

@@ -85,8 +85,9 @@ struct agg_spill {
   uint64_t share;             /* freeze past this many bytes */
   agg_state_layout_t *layout; /* state rows (parallel), NULL: input rows */
   bool own_layout;
-  hl_batch_t *out; /* state rows to write */
-  hl_arena_t *rd;  /* decoded state rows */
+  hl_batch_t *out; /* state rows to write (staged: hl_agg_spill_states) */
+  bool stage;
+  hl_arena_t *rd; /* decoded state rows */
   /* the partitions of a parallel aggregation write into the operator's
    * files (DEST; else itself), one thread at a time (DEST's MU) */
   agg_spill_t *dest;
@@ -199,6 +200,8 @@ bool hl_agg_spill_any(const agg_t *a) {
   return false;
 }
 
+static hl_status_t drain(agg_spill_t *sp, hl_error_t *err);
+
 hl_status_t hl_agg_spill_flush(agg_t *t, hl_error_t *err) {
   uint32_t *gs = hl_malloc(sizeof(uint32_t) * HL_BATCH_CAP);
   if (!gs) return hl_err_nomem(err);
@@ -210,6 +213,7 @@ hl_status_t hl_agg_spill_flush(agg_t *t, hl_error_t *err) {
     rc = hl_agg_spill_states(t, t, gs, n, err);
   }
   hl_free(gs);
+  if (rc == HL_OK) rc = drain(t->sp, err);
   if (rc == HL_OK) rc = hl_agg_table_reset(t, err);
   return rc;
 }
@@ -403,6 +407,24 @@ static hl_status_t write_parts(agg_spill_t *sp, const hl_batch_t *b, hl_error_t 
   return rc;
 }
 
+/* Writes SP's staged state rows to the files of their partitions (DEST's
+ * files, locked once: most writes only append to a file's buffer). */
+static hl_status_t drain(agg_spill_t *sp, hl_error_t *err) {
+  if (!sp->out || !sp->out->n_rows) return HL_OK;
+  bucket(sp);
+  agg_spill_t *dest = sp->dest;
+  hl_status_t rc = HL_OK;
+  pthread_mutex_lock(&dest->mu);
+  for (int q = 0; q < AGG_WIDE && rc == HL_OK; q++) {
+    uint32_t m = sp->start[q + 1] - sp->start[q];
+    if (m) rc = hl_spill_write(dest->files[q], sp->out, sp->rows + sp->start[q], m, err);
+  }
+  pthread_mutex_unlock(&dest->mu);
+  sp->out->n_rows = 0;
+  sp->n_cand = 0;
+  return rc;
+}
+
 hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, uint32_t n,
                                 hl_error_t *err) {
   agg_spill_t *sp = d->sp;
@@ -410,34 +432,48 @@ hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, ui
     if (cut_arrays(sp, err) != HL_OK) return err->code;
     if (!(sp->out = hl_batch_create(sp->n_cols, hl_agg_state_types(sp->layout))))
       return hl_err_nomem(err);
+    /* the state rows of one call are a few per partition of the wide
+     * cut: they are staged in OUT until it is full, so that a file's
+     * blocks are larger -- unless a column holds complex values (group
+     * keys, kept items), which OUT borrows from P, whose table goes on */
+    sp->stage = true;
+    for (int c = 0; c < sp->n_cols; c++)
+      if (hl_type_phys(hl_agg_state_types(sp->layout)[c]) == HL_P_VALUE) sp->stage = false;
   }
-  hl_status_t rc = hl_agg_state_encode(p, sp->layout, gs, n, sp->out, err);
-  if (rc != HL_OK) return rc;
-  /* the partition from the group's values as the table holds them (the
-   * same key bytes as a row's: part_of) */
   size_t ng = (size_t)d->plan->n_group;
-  sp->n_cand = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    hl_buf_reset(&sp->key);
-    for (size_t c = 0; c < ng; c++)
-      hl_value_key_append(&sp->key, d->plan->group_exprs[c]->type, &p->group_vals[gs[i] * ng + c]);
-    add_cand(sp, i,
-             level_part(sp, hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len),
-                        sp->level + 1));
-  }
-  if (sp->key.oom) return hl_err_nomem(err);
-  bucket(sp);
   agg_spill_t *dest = sp->dest;
-  /* the rows per partition are SP's, the files DEST's (locked once for
-   * the batch: most writes only append to a file's buffer) */
-  pthread_mutex_lock(&dest->mu);
-  for (int q = 0; q < AGG_WIDE && rc == HL_OK; q++) {
-    uint32_t m = sp->start[q + 1] - sp->start[q];
-    if (!m) continue;
-    if (!dest->files[q]) rc = part_file(sp, sp->level + 1, &dest->files[q], err);
-    if (rc == HL_OK) rc = hl_spill_write(dest->files[q], sp->out, sp->rows + sp->start[q], m, err);
+  hl_status_t rc = HL_OK;
+  for (uint32_t i0 = 0; i0 < n && rc == HL_OK;) {
+    uint32_t base = sp->out->n_rows, m = n - i0;
+    if (m > HL_BATCH_CAP - base) m = HL_BATCH_CAP - base;
+    if (m == 0) {
+      rc = drain(sp, err);
+      continue;
+    }
+    if ((rc = hl_agg_state_encode(p, sp->layout, gs + i0, m, sp->out, err)) != HL_OK) return rc;
+    /* the partition from the group's values as the table holds them (the
+     * same key bytes as a row's: part_of) */
+    for (uint32_t i = 0; i < m; i++) {
+      hl_buf_reset(&sp->key);
+      for (size_t c = 0; c < ng; c++)
+        hl_value_key_append(&sp->key, d->plan->group_exprs[c]->type,
+                            &p->group_vals[gs[i0 + i] * ng + c]);
+      add_cand(sp, base + i,
+               level_part(sp, hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len),
+                          sp->level + 1));
+    }
+    if (sp->key.oom) return hl_err_nomem(err);
+    /* every partition with a row has its file now, so that
+     * hl_agg_spill_any sees staged rows */
+    pthread_mutex_lock(&dest->mu);
+    for (uint32_t i = base; i < base + m && rc == HL_OK; i++) {
+      int q = sp->cand_part[i];
+      if (!dest->files[q]) rc = part_file(sp, sp->level + 1, &dest->files[q], err);
+    }
+    pthread_mutex_unlock(&dest->mu);
+    i0 += m;
+    if (rc == HL_OK && (!sp->stage || sp->out->n_rows == HL_BATCH_CAP)) rc = drain(sp, err);
   }
-  pthread_mutex_unlock(&dest->mu);
   return rc;
 }
 
@@ -564,6 +600,8 @@ bool hl_agg_spill_waiting(const agg_t *a) {
 hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err) {
   agg_spill_t *sp = to->sp, *fs = from->sp;
   if (!fs) return HL_OK;
+  hl_status_t rc = drain(fs, err); /* before its files are read */
+  if (rc != HL_OK) return rc;
   fs->frozen = false;
   /* pushed last partition first: partition 0 comes out next */
   for (int p = AGG_WIDE - 1; p >= 0; p--) {
@@ -576,7 +614,7 @@ hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err) {
       sp->cap_stack = cap;
     }
     /* flushed now: a waiting file holds no buffer */
-    hl_status_t rc = hl_spill_rewind(fs->files[p], err);
+    rc = hl_spill_rewind(fs->files[p], err);
     if (rc != HL_OK) return rc;
     sp->stack[sp->n_stack++] = (pending_t){fs->files[p], fs->level + 1};
     fs->files[p] = NULL;

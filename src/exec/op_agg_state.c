@@ -341,11 +341,13 @@ hl_status_t hl_agg_state_encode(const agg_t *p, const agg_state_layout_t *l, con
                                 uint32_t n, hl_batch_t *out, hl_error_t *err) {
   const hl_plan_t *plan = p->plan;
   int ng = plan->n_group, na = plan->n_aggs;
-  if (hl_batch_reset(out) != HL_OK) return hl_err_nomem(err);
+  uint32_t base = out->n_rows;
+  if (base == 0 && hl_batch_reset(out) != HL_OK) return hl_err_nomem(err);
   hl_vec_t *pos = &out->cols[ng], *bytes = &out->cols[ng + 1];
   hl_status_t rc = HL_OK;
-  for (uint32_t i = 0; i < n && rc == HL_OK; i++) {
-    size_t g = gs[i];
+  for (uint32_t j = 0; j < n && rc == HL_OK; j++) {
+    size_t g = gs[j];
+    uint32_t i = base + j;
     for (int c = 0; c < ng && rc == HL_OK; c++)
       rc = hl_vec_put_value(&out->cols[c], out->arena, i,
                             &p->group_vals[g * (size_t)ng + (size_t)c]);
@@ -365,7 +367,7 @@ hl_status_t hl_agg_state_encode(const agg_t *p, const agg_state_layout_t *l, con
     HL_VEC_STR(bytes)[i].len = (uint32_t)(b - b0);
   }
   if (rc != HL_OK) return hl_err_nomem(err);
-  out->n_rows = n;
+  out->n_rows = base + n;
   return HL_OK;
 }
 

@@ -234,15 +234,16 @@ agg_state_layout_t *hl_agg_state_layout(const hl_plan_t *plan, hl_error_t *err);
 void hl_agg_state_layout_free(agg_state_layout_t *l);
 int hl_agg_state_cols(const agg_state_layout_t *l);
 const hl_type_t *const *hl_agg_state_types(const agg_state_layout_t *l);
-/* Rows 0..n of OUT (reset here): the groups GS[0..n) of P with their
- * states.  HL_NOMEM. */
-hl_status_t hl_agg_state_encode(const agg_t *p, const uint32_t *gs, uint32_t n, hl_batch_t *out,
-                                hl_error_t *err);
+/* Appends to OUT (columns of L; reset here when it has no row; room for
+ * N more) the groups GS[0..n) of P with their states: strings copied,
+ * complex values borrowed from P.  HL_NOMEM. */
+hl_status_t hl_agg_state_encode(const agg_t *p, const agg_state_layout_t *l, const uint32_t *gs,
+                                uint32_t n, hl_batch_t *out, hl_error_t *err);
 /* T (zeroed by the caller) becomes a read-only table of IN's state rows
- * (arrays in ARENA, values borrowed from IN), a source for hl_agg_merge.
- * XX001 when a row is damaged; HL_NOMEM. */
-hl_status_t hl_agg_state_decode(const hl_plan_t *plan, const hl_batch_t *in, hl_arena_t *arena,
-                                agg_t *t, hl_error_t *err);
+ * (columns of L; arrays in ARENA, values borrowed from IN), a source for
+ * hl_agg_merge.  XX001 when a row is damaged; HL_NOMEM. */
+hl_status_t hl_agg_state_decode(const hl_plan_t *plan, const agg_state_layout_t *l,
+                                const hl_batch_t *in, hl_arena_t *arena, agg_t *t, hl_error_t *err);
 
 /* ---- states of their own as bytes (op_agg_own.c), for state rows:
  * histogram_numeric, ngrams, context_ngrams, Hive's bit vectors and

@@ -34,21 +34,21 @@
  * The parallel aggregation (op_agg_par.c) merges units' partial tables
  * into partitions of the result in unit order; there the rows are gone, so
  * a frozen partition writes the unit's *state* of each group it does not
- * hold, as a state row (op_agg_state.c), to the operator's spill files,
- * in its merge order (a group lives in one partition, so the partitions'
- * interleaving does not matter).  Replaying a file merges the states in
- * that order into an empty table -- the very merges, in the very order,
- * that the partition would have made in memory -- and may freeze and cut
- * again.  Once any partition spilled, the groups in memory follow as their
- * merged states (merging one into an empty table copies it), so each file
- * holds every group of its hash whatever the threads did, and a replayed
- * file's groups come out in the order a cut at every deeper level would
- * give: the same output at every thread count.  A DISTINCT aggregate's
- * merged state cannot be written (its value set is the table's), so with
- * one the partitions keep their groups in memory and write files of their
- * own.  A worker whose merges are exact (one table for all its units)
- * hands its table over to the merge whenever it passes a share of its
- * own.
+ * hold, as a state row (op_agg_state.c: only the bytes its aggregates
+ * use), to the operator's spill files, in its merge order (a group lives
+ * in one partition, so the partitions' interleaving does not matter).
+ * This first cut of state rows is AGG_WIDE (256) files, not
+ * HL_GRACE_PARTS, so that a replayed file usually fits and its states are
+ * not cut and written a second time; its files buffer less each.  Replaying a file merges the
+ * states in that order into an empty table -- the very merges, in the very order, that the
+ * partition would have made in memory -- and may freeze and cut again.  Once any partition spilled,
+ * the groups in memory follow as their merged states (merging one into an empty table copies it),
+ * so each file holds every group of its hash whatever the threads did, and a replayed file's groups
+ * come out in the order a cut at every deeper level would give: the same output at every thread
+ * count.  A DISTINCT aggregate's merged state cannot be written (its value set is the table's), so
+ * with one the partitions keep their groups in memory and write files of their own.  A worker whose
+ * merges are exact (one table for all its units) hands its table over to the merge whenever it
+ * passes a share of its own.
  *
  * The replay evaluates the group and argument expressions again, which is
  * why a stateful expression (rand(), row_sequence()) does not spill; nor
@@ -65,7 +65,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { AGG_SPILL_LEVELS = 4 };
+/* AGG_WIDE: the fan-out of the first cut of state rows (a parallel
+ * aggregation), HL_GRACE_PARTS of the deeper ones and of input rows (one
+ * thread).  The first cut is wide so that its files fit in memory when
+ * replayed, one level for inputs up to AGG_WIDE times the share instead
+ * of 16 times (20M distinct keys under 256MB: each replayed file cut and
+ * written a second time with 16): a file's write buffer only fills to
+ * spill.c's 256 KiB once its share of the states does, and a file is
+ * only made for a partition that gets a row. */
+enum { AGG_SPILL_LEVELS = 4, AGG_WIDE = 256 };
 
 typedef struct pending {
   hl_spill_file_t *f;
@@ -77,8 +85,9 @@ struct agg_spill {
   uint64_t share;             /* freeze past this many bytes */
   agg_state_layout_t *layout; /* state rows (parallel), NULL: input rows */
   bool own_layout;
-  hl_batch_t *out; /* state rows to write */
-  hl_arena_t *rd;  /* decoded state rows */
+  hl_batch_t *out; /* state rows to write (staged: hl_agg_spill_states) */
+  bool stage;
+  hl_arena_t *rd; /* decoded state rows */
   /* the partitions of a parallel aggregation write into the operator's
    * files (DEST; else itself), one thread at a time (DEST's MU) */
   agg_spill_t *dest;
@@ -86,10 +95,14 @@ struct agg_spill {
   bool has_mu;
   int level;   /* of the table being filled: 0 the input, L a partition cut L times */
   bool frozen; /* new groups go to files[] */
-  hl_spill_file_t *files[HL_GRACE_PARTS];
-  uint32_t *rows;   /* [HL_GRACE_PARTS][HL_BATCH_CAP]: a batch's rows per partition */
-  uint32_t *n_rows; /* [HL_GRACE_PARTS] */
-  int n_cols;       /* the child's columns (known at the first spilled row) */
+  hl_spill_file_t *files[AGG_WIDE];
+  /* a batch's rows to write and their partitions (n_cand of them), then
+   * by partition: rows[start[p] .. start[p + 1]) (bucket()) */
+  uint32_t *cand, *rows; /* [HL_BATCH_CAP] */
+  uint16_t *cand_part;   /* [HL_BATCH_CAP] */
+  uint32_t *start;       /* [AGG_WIDE + 1] */
+  uint32_t n_cand;
+  int n_cols; /* the child's columns (known at the first spilled row) */
   const hl_type_t **types;
   pending_t *stack; /* partitions waiting, the next last */
   size_t n_stack, cap_stack;
@@ -98,9 +111,25 @@ struct agg_spill {
   hl_buf_t key;
 };
 
+/* The number of partitions of a cut to LEVEL. */
+static int fanout(const agg_spill_t *sp, int level) {
+  return sp->layout && level <= 1 ? AGG_WIDE : HL_GRACE_PARTS;
+}
+
+/* A new file of a cut to LEVEL: the files of a wide cut buffer as much
+ * together as the HL_GRACE_PARTS of a narrow one. */
+static hl_status_t part_file(const agg_spill_t *sp, int level, hl_spill_file_t **f,
+                             hl_error_t *err) {
+  hl_status_t rc = hl_spill_file_create(sp->spill, f, err);
+  if (rc == HL_OK && fanout(sp, level) > HL_GRACE_PARTS)
+    hl_spill_file_set_chunk(*f, (256u << 10) / (uint32_t)(fanout(sp, level) / HL_GRACE_PARTS));
+  return rc;
+}
+
 /* The partition at LEVEL of a group whose key bytes hash to H. */
-static int level_part(uint64_t h, int level) {
-  return (int)(hl_hash_mix64(h ^ (0x9e3779b97f4a7c15ull * (uint64_t)level)) % HL_GRACE_PARTS);
+static int level_part(const agg_spill_t *sp, uint64_t h, int level) {
+  return (int)(hl_hash_mix64(h ^ (0x9e3779b97f4a7c15ull * (uint64_t)level)) %
+               (uint64_t)fanout(sp, level));
 }
 
 /* Why PLAN's aggregation cannot spill, NULL when it can. */
@@ -163,10 +192,12 @@ bool hl_agg_spill_flushable(const hl_plan_t *plan) {
 }
 
 bool hl_agg_spill_any(const agg_t *a) {
-  for (int p = 0; p < HL_GRACE_PARTS; p++)
+  for (int p = 0; p < AGG_WIDE; p++)
     if (a->sp->files[p]) return true;
   return false;
 }
+
+static hl_status_t drain(agg_spill_t *sp, hl_error_t *err);
 
 hl_status_t hl_agg_spill_flush(agg_t *t, hl_error_t *err) {
   uint32_t *gs = hl_malloc(sizeof(uint32_t) * HL_BATCH_CAP);
@@ -179,6 +210,7 @@ hl_status_t hl_agg_spill_flush(agg_t *t, hl_error_t *err) {
     rc = hl_agg_spill_states(t, t, gs, n, err);
   }
   hl_free(gs);
+  if (rc == HL_OK) rc = drain(t->sp, err);
   if (rc == HL_OK) rc = hl_agg_table_reset(t, err);
   return rc;
 }
@@ -222,7 +254,7 @@ static hl_status_t order_by_first(agg_t *a, hl_error_t *err) {
       hl_value_key_append(&a->sp->key, a->plan->group_exprs[c]->type, &a->group_vals[i * ng + c]);
     uint64_t h = hl_hash_bytes(a->sp->key.data ? a->sp->key.data : "", a->sp->key.len);
     for (int l = a->sp->level + 1; l < AGG_SPILL_LEVELS; l++)
-      parts = parts * HL_GRACE_PARTS + (uint32_t)level_part(h, l);
+      parts = parts * (uint32_t)fanout(a->sp, l) + (uint32_t)level_part(a->sp, h, l);
     order[i] = (first_idx_t){parts, a->first_pos[i], i};
   }
   if (a->sp->key.oom) {
@@ -253,14 +285,16 @@ static hl_status_t order_by_first(agg_t *a, hl_error_t *err) {
 
 void hl_agg_spill_free(agg_spill_t *sp) {
   if (!sp) return;
-  for (int p = 0; p < HL_GRACE_PARTS; p++)
+  for (int p = 0; p < AGG_WIDE; p++)
     hl_spill_file_close(sp->files[p]);
   for (size_t i = 0; i < sp->n_stack; i++)
     hl_spill_file_close(sp->stack[i].f);
   hl_free(sp->stack);
+  hl_free(sp->cand);
   hl_free(sp->rows);
+  hl_free(sp->cand_part);
+  hl_free(sp->start);
   hl_free(sp->cut_sel);
-  hl_free(sp->n_rows);
   hl_free(sp->types);
   if (sp->has_mu) pthread_mutex_destroy(&sp->mu);
   if (sp->own_layout) hl_agg_state_layout_free(sp->layout);
@@ -281,16 +315,50 @@ static int part_of(agg_spill_t *sp, int level, const hl_vec_t *gvecs, int ng, ui
     hl_vec_get_value(&gvecs[g], r, &v);
     hl_value_key_append(&sp->key, gvecs[g].type, &v);
   }
-  return level_part(hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len), level);
+  return level_part(sp, hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len), level);
+}
+
+/* The arrays that cut a batch by partition.  HL_NOMEM. */
+static hl_status_t cut_arrays(agg_spill_t *sp, hl_error_t *err) {
+  if (sp->cand) return HL_OK;
+  sp->cand = hl_malloc(sizeof(uint32_t) * HL_BATCH_CAP);
+  sp->rows = hl_malloc(sizeof(uint32_t) * HL_BATCH_CAP);
+  sp->cand_part = hl_malloc(sizeof(uint16_t) * HL_BATCH_CAP);
+  sp->start = hl_malloc(sizeof(uint32_t) * (AGG_WIDE + 1));
+  if (sp->cand && sp->rows && sp->cand_part && sp->start) return HL_OK;
+  hl_free(sp->cand);
+  sp->cand = NULL;
+  return hl_err_nomem(err);
+}
+
+/* Row R of the batch goes to partition P. */
+static void add_cand(agg_spill_t *sp, uint32_t r, int p) {
+  sp->cand[sp->n_cand] = r;
+  sp->cand_part[sp->n_cand++] = (uint16_t)p;
+}
+
+/* The candidates by partition, each partition's in their order (a
+ * counting sort): rows[start[p] .. start[p + 1]). */
+static void bucket(agg_spill_t *sp) {
+  memset(sp->start, 0, sizeof(uint32_t) * (AGG_WIDE + 1));
+  for (uint32_t i = 0; i < sp->n_cand; i++)
+    sp->start[sp->cand_part[i] + 1]++;
+  for (int p = 0; p < AGG_WIDE; p++)
+    sp->start[p + 1] += sp->start[p];
+  for (uint32_t i = 0; i < sp->n_cand; i++)
+    sp->rows[sp->start[sp->cand_part[i]]++] = sp->cand[i];
+  /* each start moved to the next one's: shift back */
+  for (int p = AGG_WIDE; p > 0; p--)
+    sp->start[p] = sp->start[p - 1];
+  sp->start[0] = 0;
 }
 
 /* Remembers the child's column types (the spilled rows' layout). */
 static hl_status_t learn_types(agg_spill_t *sp, const hl_batch_t *b, hl_error_t *err) {
   if (sp->types) return HL_OK;
   sp->types = hl_malloc(sizeof(hl_type_t *) * (size_t)(b->n_cols + 1));
-  sp->rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS * HL_BATCH_CAP);
-  sp->n_rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS);
-  if (!sp->types || !sp->rows || !sp->n_rows) return hl_err_nomem(err);
+  if (!sp->types) return hl_err_nomem(err);
+  if (cut_arrays(sp, err) != HL_OK) return err->code;
   sp->n_cols = b->n_cols;
   for (int c = 0; c < b->n_cols; c++)
     sp->types[c] = b->cols[c].type;
@@ -323,15 +391,34 @@ void hl_agg_spill_freeze(agg_t *a) {
   a->what = "the aggregation (its groups kept in memory while the others spill)";
 }
 
-/* Appends rows ROWS[i] of B, cut by partition PART[i], to A's files. */
+/* Appends the candidate rows of B to the files of their partitions. */
 static hl_status_t write_parts(agg_spill_t *sp, const hl_batch_t *b, hl_error_t *err) {
   hl_status_t rc = HL_OK;
-  for (int p = 0; p < HL_GRACE_PARTS && rc == HL_OK; p++) {
-    if (!sp->n_rows[p]) continue;
-    if (!sp->files[p]) rc = hl_spill_file_create(sp->spill, &sp->files[p], err);
-    if (rc == HL_OK)
-      rc = hl_spill_write(sp->files[p], b, sp->rows + (size_t)p * HL_BATCH_CAP, sp->n_rows[p], err);
+  bucket(sp);
+  for (int p = 0; p < AGG_WIDE && rc == HL_OK; p++) {
+    uint32_t n = sp->start[p + 1] - sp->start[p];
+    if (!n) continue;
+    if (!sp->files[p]) rc = part_file(sp, sp->level + 1, &sp->files[p], err);
+    if (rc == HL_OK) rc = hl_spill_write(sp->files[p], b, sp->rows + sp->start[p], n, err);
   }
+  return rc;
+}
+
+/* Writes SP's staged state rows to the files of their partitions (DEST's
+ * files, locked once: most writes only append to a file's buffer). */
+static hl_status_t drain(agg_spill_t *sp, hl_error_t *err) {
+  if (!sp->out || !sp->out->n_rows) return HL_OK;
+  bucket(sp);
+  agg_spill_t *dest = sp->dest;
+  hl_status_t rc = HL_OK;
+  pthread_mutex_lock(&dest->mu);
+  for (int q = 0; q < AGG_WIDE && rc == HL_OK; q++) {
+    uint32_t m = sp->start[q + 1] - sp->start[q];
+    if (m) rc = hl_spill_write(dest->files[q], sp->out, sp->rows + sp->start[q], m, err);
+  }
+  pthread_mutex_unlock(&dest->mu);
+  sp->out->n_rows = 0;
+  sp->n_cand = 0;
   return rc;
 }
 
@@ -339,34 +426,50 @@ hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, ui
                                 hl_error_t *err) {
   agg_spill_t *sp = d->sp;
   if (!sp->out) {
-    sp->rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS * HL_BATCH_CAP);
-    sp->n_rows = hl_malloc(sizeof(uint32_t) * HL_GRACE_PARTS);
-    sp->out = hl_batch_create(sp->n_cols, hl_agg_state_types(sp->layout));
-    if (!sp->rows || !sp->n_rows || !sp->out) {
-      hl_batch_destroy(sp->out);
-      sp->out = NULL;
+    if (cut_arrays(sp, err) != HL_OK) return err->code;
+    if (!(sp->out = hl_batch_create(sp->n_cols, hl_agg_state_types(sp->layout))))
       return hl_err_nomem(err);
-    }
+    /* the state rows of one call are a few per partition of the wide
+     * cut: they are staged in OUT until it is full, so that a file's
+     * blocks are larger -- unless a column holds complex values (group
+     * keys, kept items), which OUT borrows from P, whose table goes on */
+    sp->stage = true;
+    for (int c = 0; c < sp->n_cols; c++)
+      if (hl_type_phys(hl_agg_state_types(sp->layout)[c]) == HL_P_VALUE) sp->stage = false;
   }
-  hl_status_t rc = hl_agg_state_encode(p, gs, n, sp->out, err);
-  if (rc != HL_OK) return rc;
-  int ng = d->plan->n_group;
-  memset(sp->n_rows, 0, sizeof(uint32_t) * HL_GRACE_PARTS);
-  for (uint32_t i = 0; i < n; i++) {
-    int q = part_of(sp, sp->level + 1, sp->out->cols, ng, i);
-    sp->rows[(size_t)q * HL_BATCH_CAP + sp->n_rows[q]++] = i;
-  }
-  if (sp->key.oom) return hl_err_nomem(err);
+  size_t ng = (size_t)d->plan->n_group;
   agg_spill_t *dest = sp->dest;
-  /* the rows per partition are SP's, the files DEST's */
-  for (int q = 0; q < HL_GRACE_PARTS && rc == HL_OK; q++) {
-    if (!sp->n_rows[q]) continue;
+  hl_status_t rc = HL_OK;
+  for (uint32_t i0 = 0; i0 < n && rc == HL_OK;) {
+    uint32_t base = sp->out->n_rows, m = n - i0;
+    if (m > HL_BATCH_CAP - base) m = HL_BATCH_CAP - base;
+    if (m == 0) {
+      rc = drain(sp, err);
+      continue;
+    }
+    if ((rc = hl_agg_state_encode(p, sp->layout, gs + i0, m, sp->out, err)) != HL_OK) return rc;
+    /* the partition from the group's values as the table holds them (the
+     * same key bytes as a row's: part_of) */
+    for (uint32_t i = 0; i < m; i++) {
+      hl_buf_reset(&sp->key);
+      for (size_t c = 0; c < ng; c++)
+        hl_value_key_append(&sp->key, d->plan->group_exprs[c]->type,
+                            &p->group_vals[gs[i0 + i] * ng + c]);
+      add_cand(sp, base + i,
+               level_part(sp, hl_hash_bytes(sp->key.data ? sp->key.data : "", sp->key.len),
+                          sp->level + 1));
+    }
+    if (sp->key.oom) return hl_err_nomem(err);
+    /* every partition with a row has its file now, so that
+     * hl_agg_spill_any sees staged rows */
     pthread_mutex_lock(&dest->mu);
-    if (!dest->files[q]) rc = hl_spill_file_create(sp->spill, &dest->files[q], err);
-    if (rc == HL_OK)
-      rc = hl_spill_write(dest->files[q], sp->out, sp->rows + (size_t)q * HL_BATCH_CAP,
-                          sp->n_rows[q], err);
+    for (uint32_t i = base; i < base + m && rc == HL_OK; i++) {
+      int q = sp->cand_part[i];
+      if (!dest->files[q]) rc = part_file(sp, sp->level + 1, &dest->files[q], err);
+    }
     pthread_mutex_unlock(&dest->mu);
+    i0 += m;
+    if (rc == HL_OK && (!sp->stage || sp->out->n_rows == HL_BATCH_CAP)) rc = drain(sp, err);
   }
   return rc;
 }
@@ -398,7 +501,7 @@ static hl_status_t split_sets(agg_t *a, const hl_batch_t *b, const hl_vec_t *gve
   }
   hl_status_t rc = learn_types(sp, &tagged, err);
   for (int s = 0; s < n_sets && rc == HL_OK; s++) {
-    memset(sp->n_rows, 0, sizeof(uint32_t) * HL_GRACE_PARTS);
+    sp->n_cand = 0;
     for (uint32_t i = 0; i < live; i++) {
       uint32_t r = hl_batch_row(b, i);
       if (tag)
@@ -407,8 +510,7 @@ static hl_status_t split_sets(agg_t *a, const hl_batch_t *b, const hl_vec_t *gve
         continue;
       uint64_t h;
       if (hl_agg_set_group_known(a, gvecs, r, s, vals, &h)) continue;
-      int p = level_part(h, sp->level + 1);
-      sp->rows[(size_t)p * HL_BATCH_CAP + sp->n_rows[p]++] = r;
+      add_cand(sp, r, level_part(sp, h, sp->level + 1));
       skip[(size_t)i * (size_t)n_sets + (size_t)s] = 1;
     }
     if (a->key.oom) return hl_err_nomem(err);
@@ -444,15 +546,14 @@ hl_status_t hl_agg_spill_split(agg_t *a, const hl_batch_t **bp, hl_batch_t *view
   if (!keep) return hl_err_nomem(err);
   uint32_t n_keep = 0;
   int ng = a->plan->n_group;
-  memset(sp->n_rows, 0, sizeof(uint32_t) * HL_GRACE_PARTS);
+  sp->n_cand = 0;
   for (uint32_t i = 0; i < live; i++) {
     uint32_t r = hl_batch_row(b, i);
     if (hl_agg_group_known(a, gvecs, r)) {
       keep[n_keep++] = r;
       continue;
     }
-    int p = part_of(sp, sp->level + 1, gvecs, ng, r);
-    sp->rows[(size_t)p * HL_BATCH_CAP + sp->n_rows[p]++] = r;
+    add_cand(sp, r, part_of(sp, sp->level + 1, gvecs, ng, r));
   }
   if (sp->key.oom) return hl_err_nomem(err);
   if ((rc = write_parts(sp, b, err)) != HL_OK) return rc;
@@ -496,9 +597,11 @@ bool hl_agg_spill_waiting(const agg_t *a) {
 hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err) {
   agg_spill_t *sp = to->sp, *fs = from->sp;
   if (!fs) return HL_OK;
+  hl_status_t rc = drain(fs, err); /* before its files are read */
+  if (rc != HL_OK) return rc;
   fs->frozen = false;
   /* pushed last partition first: partition 0 comes out next */
-  for (int p = HL_GRACE_PARTS - 1; p >= 0; p--) {
+  for (int p = AGG_WIDE - 1; p >= 0; p--) {
     if (!fs->files[p]) continue;
     if (sp->n_stack == sp->cap_stack) {
       size_t cap = sp->cap_stack ? sp->cap_stack * 2 : 32;
@@ -508,7 +611,7 @@ hl_status_t hl_agg_spill_hand_over(agg_t *from, agg_t *to, hl_error_t *err) {
       sp->cap_stack = cap;
     }
     /* flushed now: a waiting file holds no buffer */
-    hl_status_t rc = hl_spill_rewind(fs->files[p], err);
+    rc = hl_spill_rewind(fs->files[p], err);
     if (rc != HL_OK) return rc;
     sp->stack[sp->n_stack++] = (pending_t){fs->files[p], fs->level + 1};
     fs->files[p] = NULL;
@@ -547,7 +650,7 @@ hl_status_t hl_agg_spill_next(agg_t *a, bool *more, hl_error_t *err) {
     agg_t units;
     memset(&units, 0, sizeof units);
     hl_arena_reset(sp->rd);
-    rc = hl_agg_state_decode(a->plan, sp->in, sp->rd, &units, err);
+    rc = hl_agg_state_decode(a->plan, sp->layout, sp->in, sp->rd, &units, err);
     if (rc == HL_OK) rc = hl_agg_merge(a, &units, NULL, units.n_groups, a->scratch, err);
   }
   hl_spill_file_close(next.f);

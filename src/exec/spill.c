@@ -41,6 +41,7 @@ struct hl_spill_file {
   hl_buf_t wbuf;   /* blocks not yet written */
   uint64_t size;   /* bytes in the file */
   uint64_t n_rows; /* rows written */
+  uint32_t chunk;  /* writes go out past this many bytes (hl_spill_file_set_chunk) */
   char *rbuf;      /* READ_CHUNK bytes (heap), allocated on the first read */
   size_t rpos, rlen;
   uint64_t roff; /* file offset of rbuf[rlen] */
@@ -267,6 +268,7 @@ hl_status_t hl_spill_file_create(hl_spill_t *sp, hl_spill_file_t **out, hl_error
   if (!f) return hl_err_nomem(err);
   f->sp = sp;
   f->fd = -1;
+  f->chunk = WRITE_CHUNK;
   hl_buf_init(&f->wbuf);
   hl_status_t rc = HL_OK;
   char name[4096];
@@ -349,7 +351,11 @@ hl_status_t hl_spill_write(hl_spill_file_t *f, const hl_batch_t *b, const uint32
   if (n == 0) return HL_OK;
   if (hl_spill_block_encode(&f->wbuf, b, rows, n) != HL_OK) return hl_err_nomem(err);
   f->n_rows += n;
-  return f->wbuf.len >= WRITE_CHUNK ? flush(f, err) : HL_OK;
+  return f->wbuf.len >= f->chunk ? flush(f, err) : HL_OK;
+}
+
+void hl_spill_file_set_chunk(hl_spill_file_t *f, uint32_t bytes) {
+  f->chunk = bytes ? bytes : 1;
 }
 
 /* ------------------------------------------------------------------- read */

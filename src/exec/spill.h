@@ -86,6 +86,10 @@ void hl_spill_owner_prefix(char *buf, size_t n);
 /* A new empty spill file of SP for writing (the subdirectory is made on
  * the first call).  Caller closes.  HL_NOMEM, or an I/O error (58030). */
 hl_status_t hl_spill_file_create(hl_spill_t *sp, hl_spill_file_t **out, hl_error_t *err);
+/* Writes of F go out once BYTES are buffered (default 256 KiB): an
+ * operator writing many files at once (a wide cut) buffers less in
+ * each. */
+void hl_spill_file_set_chunk(hl_spill_file_t *f, uint32_t bytes);
 /* Appends rows of B as one block: ROWS[0..n) (physical rows of B) when
  * ROWS is not NULL, else B's live rows.  Types are B's column types.  An
  * empty selection writes nothing.  53100 / 58030 on a failed write. */

@@ -177,7 +177,7 @@ static const char *const stmt_sql[S_COUNT_] = {
     [S_PART_COUNTS] = "SELECT (SELECT count(*) FROM partitions WHERE tbl_id = ?1), "
                       "(SELECT count(*) FROM partitions p JOIN part_params pp "
                       "ON pp.part_id = p.id WHERE p.tbl_id = ?1)",
-    [S_PART_COUNT] = "SELECT count(*) FROM partitions WHERE tbl_id = ?1",
+    [S_PART_COUNT] = "SELECT n FROM part_counts WHERE tbl_id = ?1", /* kept by triggers */
     [S_PART_LIST] = "SELECT id, name, vals, location, create_time FROM partitions "
                     "WHERE tbl_id = ?1 ORDER BY name",
     [S_PART_LIST_PARAMS] = "SELECT pp.part_id, pp.key, pp.value FROM partitions p "
@@ -2279,6 +2279,9 @@ hl_status_t hl_cat_sq_partition_count(hl_cat_t *cat, int64_t table_id, size_t *n
     status = err->code;
   else if (row == 1)
     *n = (size_t)sqlite3_column_int64(st, 0);
+  else /* the table's insert made the row (schema v9's trigger) */
+    status = hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
+                        "metastore has no partition count for table %s", info.qname);
 done:
   release(st);
   hl_free(info.qname);

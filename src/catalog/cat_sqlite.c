@@ -89,6 +89,8 @@ typedef enum stmt_id {
   S_PART_TABLE,
   S_PART_COUNTS,
   S_PART_COUNT,
+  S_PART_COUNT_ADD,
+  S_PART_COUNT_DROP,
   S_PART_LIST,
   S_PART_LIST_PARAMS,
   S_PART_DELETE,
@@ -177,7 +179,11 @@ static const char *const stmt_sql[S_COUNT_] = {
     [S_PART_COUNTS] = "SELECT (SELECT count(*) FROM partitions WHERE tbl_id = ?1), "
                       "(SELECT count(*) FROM partitions p JOIN part_params pp "
                       "ON pp.part_id = p.id WHERE p.tbl_id = ?1)",
-    [S_PART_COUNT] = "SELECT count(*) FROM partitions WHERE tbl_id = ?1",
+    [S_PART_COUNT] = "SELECT n FROM part_counts WHERE tbl_id = ?1",
+    /* the kept counts (schema v9): a batch added, one partition dropped */
+    [S_PART_COUNT_ADD] = "UPDATE part_counts SET n = n + ?2 WHERE tbl_id = ?1",
+    [S_PART_COUNT_DROP] = "UPDATE part_counts SET n = n - 1 "
+                          "WHERE tbl_id = (SELECT tbl_id FROM partitions WHERE id = ?1)",
     [S_PART_LIST] = "SELECT id, name, vals, location, create_time FROM partitions "
                     "WHERE tbl_id = ?1 ORDER BY name",
     [S_PART_LIST_PARAMS] = "SELECT pp.part_id, pp.key, pp.value FROM partitions p "
@@ -1725,6 +1731,13 @@ hl_status_t hl_cat_sq_partition_add(hl_cat_t *cat, const hl_cat_partition_t *par
   return hl_cat_sq_partition_add_many(cat, part, 1, err);
 }
 
+/* A table without its kept count: its insert made the row (schema v9's
+ * trigger), so the file was damaged or written by something else. */
+static hl_status_t no_count(const tbl_info_t *info, hl_error_t *err) {
+  return hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
+                    "metastore has no partition count for table %s", info->qname);
+}
+
 /* One unit of work (one SAVEPOINT inside the caller's transaction) and one
  * table lookup for the whole batch; the cached INSERT statements are
  * reused.  Per-call savepoints made each added partition copy its pages
@@ -1762,6 +1775,15 @@ hl_status_t hl_cat_sq_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t
   }
   for (size_t i = 0; status == HL_OK && i < n; i++)
     status = insert_partition(cat, &parts[i], &info, now, err);
+  /* the kept count, once for the batch */
+  sqlite3_stmt *st = status == HL_OK ? prep(cat, S_PART_COUNT_ADD, err) : NULL;
+  if (status == HL_OK && (!st || !bind_i64(cat, st, 1, parts[0].table_id, err) ||
+                          !bind_i64(cat, st, 2, (int64_t)n, err)))
+    status = err->code;
+  else if (status == HL_OK && (status = run(cat, st, err)) == HL_OK &&
+           sqlite3_changes(SQ(cat)->db) != 1)
+    status = no_count(&info, err);
+  release(st);
   hl_free(info.qname);
   return op_end(cat, status, err);
 }
@@ -2279,6 +2301,8 @@ hl_status_t hl_cat_sq_partition_count(hl_cat_t *cat, int64_t table_id, size_t *n
     status = err->code;
   else if (row == 1)
     *n = (size_t)sqlite3_column_int64(st, 0);
+  else
+    status = no_count(&info, err);
 done:
   release(st);
   hl_free(info.qname);
@@ -2354,7 +2378,15 @@ done:
 hl_status_t hl_cat_sq_partition_drop(hl_cat_t *cat, int64_t partition_id, hl_error_t *err) {
   hl_status_t status = op_begin(cat, 1, err);
   if (status != HL_OK) return status;
-  sqlite3_stmt *st = prep(cat, S_PART_DELETE, err);
+  /* the kept count first: the delete must still find the row's table (a
+   * partition that does not exist changes no count, and fails below) */
+  sqlite3_stmt *st = prep(cat, S_PART_COUNT_DROP, err);
+  if (!st || !bind_i64(cat, st, 1, partition_id, err) || run(cat, st, err) != HL_OK) {
+    release(st);
+    return op_end(cat, err->code, err);
+  }
+  release(st);
+  st = prep(cat, S_PART_DELETE, err);
   if (!st || !bind_i64(cat, st, 1, partition_id, err))
     status = err->code;
   else if ((status = run(cat, st, err)) == HL_OK && sqlite3_changes(SQ(cat)->db) == 0)

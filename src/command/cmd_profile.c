@@ -907,7 +907,7 @@ hl_status_t hl_cmd_profile(hl_session_t *s, const hl_ast_stmt_t *stmt, hl_arena_
   if (stmt->profile_incremental && (rc = hl_prof_incr_begin(&r, err)) != HL_OK) goto done;
   if ((rc = bind_rows(&r, err)) != HL_OK || (rc = apply_spec(&r, err)) != HL_OK) goto done;
   r.n_parts_total = r.t->n_part > 0 ? r.scan->n_parts_total : 1;
-  if (r.n_parts_total == HL_PLAN_TOTAL_UNKNOWN && /* pinned by the WHERE: an index count */
+  if (r.n_parts_total == HL_PLAN_TOTAL_UNKNOWN && /* pinned by the WHERE: the kept count */
       (rc = hl_cat_partition_count(r.cat, r.t->cat->id, &r.n_parts_total, err)) != HL_OK)
     goto done;
   if (stmt->profile_incremental && r.t->n_part > 0 && r.field.is_part &&

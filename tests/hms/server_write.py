@@ -20,6 +20,7 @@ import atexit
 import os
 import re
 import select
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -158,6 +159,20 @@ def mk_part(T, db, tbl, values, location=None, params=None):
     return T.Partition(values=values, dbName=db, tableName=tbl, createTime=0, lastAccessTime=0,
                        sd=mk_sd(T, [("id", "int"), ("name", "string")], location),
                        parameters=params or {})
+
+
+def counts_exact(what):
+    """the metastore's kept partition counts (schema v9's part_counts) are
+    each table's count(*) after the server's writes"""
+    db = sqlite3.connect(os.path.join(W, ".hivelite", "metastore.db"))
+    bad = db.execute("SELECT t.id, c.n, (SELECT count(*) FROM partitions p WHERE p.tbl_id = t.id) "
+                     "FROM tbls t LEFT JOIN part_counts c ON c.tbl_id = t.id "
+                     "WHERE c.n IS NOT (SELECT count(*) FROM partitions p WHERE p.tbl_id = t.id)"
+                     ).fetchall()
+    orphans = db.execute("SELECT count(*) FROM part_counts WHERE tbl_id NOT IN "
+                         "(SELECT id FROM tbls)").fetchone()[0]
+    db.close()
+    check("partition counts exact " + what, (bad, orphans), ([], 0))
 
 
 def part_names(c, db, tbl):
@@ -445,6 +460,9 @@ check("drop_partitions_req ifExists=false", raised(c4.drop_partitions_req, T4.Dr
     ["NoSuchObjectException", NOPART])
 check("SHOW PARTITIONS after drops", hl("SHOW PARTITIONS db1.t;"),
       "ds=2024-01-01/h=1\nds=2024-01-02/h=2\nds=2024-01-06/h=60\nds=a%2Fb/h=7\n")
+counts_exact("after adds, appends, renames and drops")
+check("get_num_partitions_by_filter (the kept count)",
+      c4.get_num_partitions_by_filter("db1", "t", ""), 4)
 
 # alter_table: a new column, a parameter, then a rename (the directory moves)
 t = c4.get_table_req(T4.GetTableRequest(dbName="db1", tblName="t")).table
@@ -479,6 +497,7 @@ check("partition outside the table kept", exists(CUSTOM), True)
 check("drop_table missing", raised(c4.drop_table, "db1", "t_renamed", True),
       ["NoSuchObjectException", 'table "db1.t_renamed" does not exist'])
 check("SHOW TABLES IN db1", hl("SHOW TABLES IN db1;"), "r\n")
+counts_exact("after drop_table")
 
 # drop_database
 check("drop_database non-empty", raised(c4.drop_database, "db1", True, False),
@@ -493,6 +512,7 @@ check("drop_database keeps data without deleteData", (c2.drop_database("db2", Fa
 check("drop_database missing", raised(c4.drop_database, "db1", True, True),
       ["NoSuchObjectException", 'database "db1" does not exist'])
 check("SHOW DATABASES", hl("SHOW DATABASES;"), "default\npre\n")
+counts_exact("after drop_database")
 
 # ----------------------------------------------------------- statistics
 STATS_COLS = [("b", "boolean"), ("i", "bigint"), ("d", "double"), ("dc", "decimal(10,2)"),

@@ -1531,7 +1531,7 @@ out:
   fx_teardown(&f);
 }
 
-/* A schema v5 metastore (made by removing what v6 to v8 added, which is exactly
+/* A schema v5 metastore (made by removing what v6 to v9 added, which is exactly
  * the v5 file) is migrated at open: its partitions read with their
  * table's descriptor, as v5 read them, and can then get their own. */
 TEST(migrate_v5) {
@@ -1549,6 +1549,7 @@ TEST(migrate_v5) {
                "DROP TRIGGER dbs_drop_scan_state; DROP TRIGGER tbls_drop_scan_state; "
                "DROP TRIGGER tbls_rename_scan_state; DROP TRIGGER partitions_drop_scan_state; "
                "DROP TRIGGER partitions_rename_scan_state; DROP TRIGGER catalogs_drop_scan_state; "
+               "DROP TRIGGER tbls_part_count; DROP TABLE part_counts; "
                "DROP TRIGGER catalogs_rename_scan_state; "
                "DROP TABLE prof_states; DROP TABLE checkpoint_parts; DROP TABLE checkpoints; "
                "DROP TABLE catalog_params; DROP TABLE catalogs; "
@@ -1558,8 +1559,8 @@ TEST(migrate_v5) {
       SQLITE_OK);
   CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 5);
   CHECK_OK(&f, fx_open(&f));
-  CHECK_INT(hl_cat_schema_version(f.cat), 8);
-  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 8);
+  CHECK_INT(hl_cat_schema_version(f.cat), hl_cat_schema_latest());
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), hl_cat_schema_latest());
   CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_sds"), 0);
   hl_cat_partition_t *parts = NULL;
   size_t n = 0;
@@ -1578,7 +1579,7 @@ TEST(migrate_v5) {
   fx_teardown(&f);
 }
 
-/* A schema v6 metastore (v7 and v8 are exactly their tables and triggers) is migrated
+/* A schema v6 metastore (v7 to v9 are exactly their tables and triggers) is migrated
  * at open: it has no named catalogs, and can then store some, with their
  * properties in order; they go with DROP CATALOG. */
 TEST(migrate_v6) {
@@ -1593,14 +1594,15 @@ TEST(migrate_v6) {
                "DROP TRIGGER dbs_drop_scan_state; DROP TRIGGER tbls_drop_scan_state; "
                "DROP TRIGGER tbls_rename_scan_state; DROP TRIGGER partitions_drop_scan_state; "
                "DROP TRIGGER partitions_rename_scan_state; DROP TRIGGER catalogs_drop_scan_state; "
+               "DROP TRIGGER tbls_part_count; DROP TABLE part_counts; "
                "DROP TRIGGER catalogs_rename_scan_state; "
                "DROP TABLE prof_states; DROP TABLE checkpoint_parts; DROP TABLE checkpoints; "
                "DROP TABLE catalog_params; DROP TABLE catalogs; "
                "PRAGMA user_version = 6;"),
       SQLITE_OK);
   CHECK_OK(&f, fx_open(&f));
-  CHECK_INT(hl_cat_schema_version(f.cat), 8);
-  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 8);
+  CHECK_INT(hl_cat_schema_version(f.cat), hl_cat_schema_latest());
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), hl_cat_schema_latest());
   hl_cat_catalog_t *cats = NULL, *got = NULL;
   size_t n = 9;
   CHECK_OK(&f, hl_cat_catalog_list(f.cat, f.arena, &cats, &n, &f.err));
@@ -1665,6 +1667,144 @@ TEST(migrate_v6) {
   fx_teardown(&f);
 }
 
+/* The kept partition count (schema v9's part_counts) of table ID against
+ * count(*) of its rows, read through another connection. */
+#define CHECK_COUNT(f, id, want)                                                                   \
+  do {                                                                                             \
+    size_t n_ = 999;                                                                               \
+    CHECK_OK((f), hl_cat_partition_count((f)->cat, (id), &n_, &(f)->err));                         \
+    CHECK_INT(n_, (want));                                                                         \
+    char q_[160];                                                                                  \
+    snprintf(q_, sizeof q_, "SELECT count(*) FROM partitions WHERE tbl_id = %lld",                 \
+             (long long)(id));                                                                     \
+    CHECK_INT(sql_int((f)->path, q_), (want));                                                     \
+  } while (0)
+
+/* hl_cat_partition_count reads the kept count: exact after
+ * each add, batch, drop, failed batch, rolled-back and committed
+ * transaction, and following a table's and a database's drop. */
+TEST(partition_counts) {
+  fx_t f;
+  fx_setup(&f);
+  CHECK_OK(&f, fx_open(&f));
+  CHECK_OK(&f, add_db(&f, "sales"));
+  CHECK_OK(&f, add_table(&f, "sales", "t", 2));
+  CHECK_OK(&f, add_table(&f, "sales", "u", 2));
+  int64_t t = table_id(&f, "sales", "t"), u = table_id(&f, "sales", "u");
+  CHECK_COUNT(&f, t, 0);
+  CHECK_OK(&f, add_part(&f, t, "a", "1"));
+  CHECK_OK(&f, add_part(&f, t, "a", NULL));
+  CHECK_OK(&f, add_part(&f, u, "a", "1"));
+  CHECK_COUNT(&f, t, 2);
+  CHECK_COUNT(&f, u, 1);
+  /* a duplicate changes nothing */
+  CHECK_INT(add_part(&f, t, "a", "1"), HL_CONSTRAINT);
+  hl_err_clear(&f.err);
+  CHECK_COUNT(&f, t, 2);
+  /* a batch; then one with a duplicate inside: all or none */
+  char names[8][32], locs[8][48], hrs[8][8];
+  char *vals[8][2];
+  hl_cat_partition_t batch[8];
+  for (int i = 0; i < 8; i++) {
+    snprintf(hrs[i], sizeof hrs[i], "%d", 10 + i);
+    snprintf(names[i], sizeof names[i], "ds=b/hr=%s", hrs[i]);
+    snprintf(locs[i], sizeof locs[i], "/wh/b/%s", names[i]);
+    vals[i][0] = "b";
+    vals[i][1] = hrs[i];
+    batch[i] = (hl_cat_partition_t){
+        .table_id = t, .values = vals[i], .n_values = 2, .name = names[i], .location = locs[i]};
+  }
+  CHECK_OK(&f, hl_cat_partition_add_many(f.cat, batch, 6, &f.err));
+  CHECK_COUNT(&f, t, 8);
+  batch[7] = batch[0];
+  CHECK_INT(hl_cat_partition_add_many(f.cat, batch + 6, 2, &f.err), HL_CONSTRAINT);
+  hl_err_clear(&f.err);
+  CHECK_COUNT(&f, t, 8);
+  /* a transaction rolled back, then one committed */
+  CHECK_OK(&f, hl_cat_begin(f.cat, &f.err));
+  CHECK_OK(&f, add_part(&f, t, "c", "1"));
+  CHECK_OK(&f, add_part(&f, t, "c", "2"));
+  hl_cat_rollback(f.cat);
+  CHECK_COUNT(&f, t, 8);
+  CHECK_OK(&f, hl_cat_begin(f.cat, &f.err));
+  CHECK_OK(&f, add_part(&f, t, "c", "1"));
+  CHECK_OK(&f, hl_cat_commit(f.cat, &f.err));
+  CHECK_COUNT(&f, t, 9);
+  /* a rename (an update of the partition's values and name) keeps it */
+  char *one[] = {"c", "1"};
+  hl_cat_partition_t *p = NULL;
+  CHECK_OK(&f, hl_cat_partition_get(f.cat, t, one, 2, f.arena, &p, &f.err));
+  if (p) {
+    char *two[] = {"c", "9"};
+    p->values = two;
+    p->name = "ds=c/hr=9";
+    CHECK_OK(&f, hl_cat_partition_update(f.cat, p, &f.err));
+    CHECK_COUNT(&f, t, 9);
+    CHECK_OK(&f, hl_cat_partition_drop(f.cat, p->id, &f.err));
+    CHECK_COUNT(&f, t, 8);
+    /* dropping it again (it does not exist) changes no count */
+    CHECK_INT(hl_cat_partition_drop(f.cat, p->id, &f.err), HL_NOTFOUND);
+    hl_err_clear(&f.err);
+  }
+  CHECK_COUNT(&f, t, 8);
+  /* a table's drop takes its row; the other table keeps its own */
+  CHECK_OK(&f, hl_cat_table_drop(f.cat, t, &f.err));
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_counts WHERE tbl_id NOT IN "
+                            "(SELECT id FROM tbls)"),
+            0);
+  CHECK_COUNT(&f, u, 1);
+  CHECK_ERR(&f, hl_cat_partition_count(f.cat, t, &(size_t){0}, &f.err), HL_NOTFOUND, "42P01",
+            "table with id 1 does not exist");
+  CHECK_OK(&f, hl_cat_db_drop(f.cat, "sales", true, &f.err));
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_counts"), 0);
+  /* a missing row is a damaged metastore, never a count of 0 */
+  CHECK_OK(&f, add_db(&f, "sales"));
+  CHECK_OK(&f, add_table(&f, "sales", "t", 2));
+  t = table_id(&f, "sales", "t");
+  CHECK_INT(sql_exec(f.path, "DELETE FROM part_counts"), SQLITE_OK);
+  CHECK_ERR(&f, hl_cat_partition_count(f.cat, t, &(size_t){0}, &f.err), HL_CORRUPT, "XX001",
+            "metastore has no partition count for table sales.t");
+  fx_teardown(&f);
+}
+
+/* A schema v8 metastore (v9 is exactly part_counts and its trigger) gets
+ * each table's count computed once at open, empty tables 0; the writes
+ * then keep them. */
+TEST(migrate_v8) {
+  fx_t f;
+  fx_setup(&f);
+  CHECK_OK(&f, fx_open(&f));
+  CHECK_OK(&f, add_db(&f, "sales"));
+  CHECK_OK(&f, add_table(&f, "sales", "t", 2));
+  CHECK_OK(&f, add_table(&f, "sales", "u", 2));
+  CHECK_OK(&f, add_table(&f, "sales", "empty", 2));
+  int64_t t = table_id(&f, "sales", "t"), u = table_id(&f, "sales", "u"),
+          e = table_id(&f, "sales", "empty");
+  char hr[8];
+  for (int i = 0; i < 5; i++) {
+    snprintf(hr, sizeof hr, "%d", i);
+    CHECK_OK(&f, add_part(&f, t, "a", hr));
+  }
+  CHECK_OK(&f, add_part(&f, u, "a", "1"));
+  hl_cat_close(f.cat);
+  f.cat = NULL;
+  CHECK_INT(sql_exec(f.path, "DROP TRIGGER tbls_part_count; DROP TABLE part_counts; "
+                             "PRAGMA user_version = 8;"),
+            SQLITE_OK);
+  CHECK_OK(&f, fx_open(&f));
+  CHECK_INT(hl_cat_schema_version(f.cat), 9);
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 9);
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_counts"), 3);
+  CHECK_COUNT(&f, t, 5);
+  CHECK_COUNT(&f, u, 1);
+  CHECK_COUNT(&f, e, 0);
+  CHECK_OK(&f, add_part(&f, e, "a", "1"));
+  CHECK_OK(&f, add_part(&f, t, "b", "1"));
+  CHECK_COUNT(&f, e, 1);
+  CHECK_COUNT(&f, t, 6);
+  fx_teardown(&f);
+}
+
 int main(void) {
   (void)test_fixtures_dir; /* test.h helper this suite does not need */
   RUN(open_creates_schema);
@@ -1686,5 +1826,7 @@ int main(void) {
   RUN(partition_storage);
   RUN(migrate_v5);
   RUN(migrate_v6);
+  RUN(partition_counts);
+  RUN(migrate_v8);
   return test_report();
 }

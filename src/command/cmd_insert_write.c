@@ -27,7 +27,10 @@
  * that holds little beyond its fixed state (or a compressor's), are
  * closed, and the next row for the
  * target opens a new file with the next unique staged name (txn.h), as
- * Hive's writers do when they close idle partitions.  Names and bytes
+ * Hive's writers do when they close idle partitions.  A Parquet or ORC
+ * file is also closed (rolled over) once what it keeps for its footer
+ * passes its share of the budget (footer_cap), since that part grows with
+ * the rows and no early flush gives it back.  Names and bytes
  * depend only on the order of the rows, so the same input gives the same
  * files.  Bucketed files are never closed early (a bucket has exactly one
  * file); their memory still counts against the budget of the others.
@@ -95,7 +98,7 @@ static uint64_t file_footer_mem(const wfile_t *f) {
  * peak with the rows written.  Depends on the rows' order only (which
  * files are open when), so the files are the same at every thread count. */
 #define FOOTER_SHARE 8
-#define FOOTER_MIN (4U << 10)
+#define FOOTER_MIN   (4U << 10)
 static uint64_t footer_cap(const writer_t *w) {
   uint64_t cap = w->mem_limit / FOOTER_SHARE / (w->n_open ? w->n_open : 1);
   return cap < FOOTER_MIN ? FOOTER_MIN : cap;
@@ -350,7 +353,8 @@ static hl_status_t hold(writer_t *w, wtable_t *wt, wfile_t *f, hl_error_t *err) 
 
 /* After a write to F: rolls the file over at hivelite.write.file.size
  * (text by bytes written; Parquet and ORC, whose size is known only at
- * close, by rows, counting 64 bytes a row) and measures it again.  Hive
+ * close, by rows, counting 64 bytes a row) or once its footer pieces pass
+ * footer_cap, and measures it again.  Hive
  * writes one file per bucket, so a bucket's file never rolls over (a
  * second file would need a second name for the same bucket). */
 static hl_status_t after_write(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_error_t *err) {

@@ -90,14 +90,14 @@ static uint64_t file_footer_mem(const wfile_t *f) {
 }
 
 /* The footer memory one open file may keep before it is closed and its
- * target's next rows go to a new file: an eighth of the open files' budget
+ * target's next rows go to a new file: a quarter of the open files' budget
  * shared by the files open now (at least FOOTER_MIN, about two row groups
  * of a wide table).  Without it, early flushes under a tight budget give
  * a long-lived file ever more small row groups, whose footer pieces crowd
  * out the buffered pages (more and smaller row groups still) and grow the
  * peak with the rows written.  Depends on the rows' order only (which
  * files are open when), so the files are the same at every thread count. */
-#define FOOTER_SHARE 8
+#define FOOTER_SHARE 4
 #define FOOTER_MIN   (4U << 10)
 static uint64_t footer_cap(const writer_t *w) {
   uint64_t cap = w->mem_limit / FOOTER_SHARE / (w->n_open ? w->n_open : 1);

@@ -143,6 +143,7 @@ typedef struct writer {
   uint64_t mem_used; /* sum of wfile_t.mem over open */
   wfile_t **open;    /* files holding memory, in the order they started holding it */
   size_t n_open, cap_open;
+  uint64_t freed; /* bytes the budget took back since the heap was last trimmed */
   /* the chunk: input rows held to be written file by file (cmd_insert_write.c) */
   uint64_t epoch;       /* chunks written so far */
   wpart_t **row_part;   /* per live row of the input batch: its target */

@@ -27,7 +27,10 @@
  * that holds little beyond its fixed state (or a compressor's), are
  * closed, and the next row for the
  * target opens a new file with the next unique staged name (txn.h), as
- * Hive's writers do when they close idle partitions.  Names and bytes
+ * Hive's writers do when they close idle partitions.  A Parquet or ORC
+ * file is also closed (rolled over) once what it keeps for its footer
+ * passes its share of the budget (footer_cap), since that part grows with
+ * the rows and no early flush gives it back.  Names and bytes
  * depend only on the order of the rows, so the same input gives the same
  * files.  Bucketed files are never closed early (a bucket has exactly one
  * file); their memory still counts against the budget of the others.
@@ -77,6 +80,28 @@ static uint64_t file_mem(const wfile_t *f) {
   if (f->rw) n += hl_rcfile_writer_mem(f->rw);
   if (f->aw) n += hl_avro_writer_mem(f->aw);
   return n;
+}
+
+/* What F keeps for its file's footer (Parquet's row group metadata and
+ * page index, ORC's stripe list and statistics): the one part of an open
+ * file that grows with its rows, not with what it buffers. */
+static uint64_t file_footer_mem(const wfile_t *f) {
+  return f->pw ? hl_parquet_writer_footer_mem(f->pw) : f->ow ? hl_orc_writer_footer_mem(f->ow) : 0;
+}
+
+/* The footer memory one open file may keep before it is closed and its
+ * target's next rows go to a new file: a quarter of the open files' budget
+ * shared by the files open now (at least FOOTER_MIN, about two row groups
+ * of a wide table).  Without it, early flushes under a tight budget give
+ * a long-lived file ever more small row groups, whose footer pieces crowd
+ * out the buffered pages (more and smaller row groups still) and grow the
+ * peak with the rows written.  Depends on the rows' order only (which
+ * files are open when), so the files are the same at every thread count. */
+#define FOOTER_SHARE 4
+#define FOOTER_MIN   (4U << 10)
+static uint64_t footer_cap(const writer_t *w) {
+  uint64_t cap = w->mem_limit / FOOTER_SHARE / (w->n_open ? w->n_open : 1);
+  return cap < FOOTER_MIN ? FOOTER_MIN : cap;
 }
 
 /* Measures F again and keeps the list of files holding memory current. */
@@ -328,7 +353,8 @@ static hl_status_t hold(writer_t *w, wtable_t *wt, wfile_t *f, hl_error_t *err) 
 
 /* After a write to F: rolls the file over at hivelite.write.file.size
  * (text by bytes written; Parquet and ORC, whose size is known only at
- * close, by rows, counting 64 bytes a row) and measures it again.  Hive
+ * close, by rows, counting 64 bytes a row) or once its footer pieces pass
+ * footer_cap, and measures it again.  Hive
  * writes one file per bucket, so a bucket's file never rolls over (a
  * second file would need a second name for the same bucket). */
 static hl_status_t after_write(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f, hl_error_t *err) {
@@ -338,7 +364,8 @@ static hl_status_t after_write(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f
                        : f->rw ? hl_rcfile_writer_raw_bytes(f->rw)
                        : f->aw ? hl_avro_writer_file_bytes(f->aw)
                                : f->file_rows * 64;
-    if (written >= w->file_size) return file_close(w, wt, p, f, err);
+    if (written >= w->file_size || file_footer_mem(f) > footer_cap(w))
+      return file_close(w, wt, p, f, err);
   }
   return mem_note(w, f, err);
 }
@@ -350,6 +377,7 @@ static hl_status_t after_write(writer_t *w, wtable_t *wt, wpart_t *p, wfile_t *f
  * other file, or one that an early flush would not halve (a compressor's
  * state, a writer's fixed part), is closed. */
 static hl_status_t mem_enforce(writer_t *w, hl_error_t *err) {
+  uint64_t held = w->mem_used;
   while (w->mem_used > w->mem_limit) {
     wfile_t *big = NULL;
     for (size_t i = 0; i < w->n_open; i++) {
@@ -365,12 +393,27 @@ static hl_status_t mem_enforce(writer_t *w, hl_error_t *err) {
                      : hl_text_writer_flush(big->w, err);
       if (rc == HL_OK) rc = mem_note(w, big, err);
       if (rc != HL_OK) return rc;
-      if (big->mem <= before / 2) continue;
+      /* the early row group stays in an open file unless its footer
+       * pieces have passed their share (footer_cap): then it rolls over */
+      if (big->mem <= before / 2 && file_footer_mem(big) <= footer_cap(w)) continue;
     }
     rc = file_close(w, big->part->table, big->part, big, err);
     if (rc != HL_OK) return rc;
   }
+  if (held > w->mem_used) w->freed += held - w->mem_used;
   return HL_OK;
+}
+
+/* After a chunk: once the budget has taken back an eighth of it, the
+ * heaps' free pages go back to the system.  The pages of a file were
+ * allocated by whichever encoder thread wrote it, and glibc keeps what is
+ * freed in that thread's arena, returning only a heap's top; so without
+ * this each arena keeps its own high-water mark of pages long since
+ * flushed, and the peak grows with the rows and the threads. */
+static void mem_release(writer_t *w) {
+  if (w->freed < w->mem_limit / 8) return;
+  w->freed = 0;
+  hl_mem_release();
 }
 
 hl_status_t hl_cmd_ins_part_close(writer_t *w, wtable_t *wt, wpart_t *p, hl_error_t *err) {
@@ -884,6 +927,7 @@ static hl_status_t chunk_flush(writer_t *w, wtable_t *wt, hl_error_t *err) {
       rc = after_write(w, wt, f->part, f, err);
       if (rc == HL_OK) rc = mem_enforce(w, err);
     }
+    mem_release(w);
   }
   w->n_chunk = 0;
   w->chunk_rows = 0;

@@ -10,6 +10,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GLIBC__) /* defined by <stdlib.h> on glibc */
+#include <malloc.h>
+#endif
 
 static _Atomic long fail_countdown;
 
@@ -39,6 +42,12 @@ void *hl_realloc(void *ptr, size_t nbytes) {
 
 void hl_free(void *ptr) {
   free(ptr);
+}
+
+void hl_mem_release(void) {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
 }
 
 char *hl_strndup(const char *s, size_t len) {

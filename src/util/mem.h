@@ -18,6 +18,13 @@ void hl_free(void *ptr);
 char *hl_strdup(const char *s);
 char *hl_strndup(const char *s, size_t len);
 
+/* Hands the free pages of the C library's heaps back to the system (glibc:
+ * malloc_trim, which also trims the per-thread arenas; elsewhere nothing).
+ * For a caller that has just freed much memory that other threads
+ * allocated: glibc keeps a thread's freed chunks in that thread's arena,
+ * where only the top of the heap is ever returned by itself. */
+void hl_mem_release(void);
+
 /* Fault injection for tests: the Nth allocation from now fails (0 = off).
  * The counter is per process; tests that use it run single-threaded. */
 void hl_mem_fail_after(long n);

@@ -194,6 +194,10 @@ uint64_t hl_orc_writer_rows(const hl_orc_writer_t *w);
  * capacity, the stripe being assembled, the row index, statistics), so
  * that a caller keeping many writers open can bound them. */
 uint64_t hl_orc_writer_mem(const hl_orc_writer_t *w);
+/* The part of hl_orc_writer_mem kept for the file's tail: every written
+ * stripe's StripeInformation and StripeStatistics, which is all that
+ * grows with the rows written. */
+uint64_t hl_orc_writer_footer_mem(const hl_orc_writer_t *w);
 /* Writes the stripe being built (if any rows) and frees the buffers it
  * used, so that W holds little more than its footer until more rows come.
  * Errors as hl_orc_writer_write. */

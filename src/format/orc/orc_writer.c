@@ -1182,6 +1182,10 @@ uint64_t hl_orc_writer_mem(const hl_orc_writer_t *w) {
   return n;
 }
 
+uint64_t hl_orc_writer_footer_mem(const hl_orc_writer_t *w) {
+  return w->meta.cap + w->stripe_info.cap;
+}
+
 uint64_t hl_orc_writer_raw_bytes(const hl_orc_writer_t *w) {
   if (!w) return 0;
   uint64_t total = 0;

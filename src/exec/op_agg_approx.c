@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "exec/op_agg_int.h"
+#include "util/java_bits.h"
 #include "util/hive_hll.h"
 
 /* Murmur3.hash64(int): the hash of the int's 4 big-endian bytes. */
@@ -46,16 +47,10 @@ static uint64_t hash_of(const hl_type_t *t, const hl_value_t *v) {
     if (f == f) memcpy(&bits, &f, sizeof bits);
     return hash_int(bits);
   }
-  case HL_T_DOUBLE: {
-    int64_t bits = 0x7ff8000000000000ll; /* doubleToLongBits of every NaN */
-    if (v->u.d == v->u.d) memcpy(&bits, &v->u.d, sizeof bits);
-    return hl_murmur3_64_long(bits);
-  }
-  case HL_T_TIMESTAMP: { /* Timestamp.toEpochMilli(): floor */
-    int64_t ms = v->u.i / 1000;
-    if (v->u.i % 1000 < 0) ms--;
-    return hl_murmur3_64_long(ms);
-  }
+  case HL_T_DOUBLE:
+    return hl_murmur3_64_long(hl_java_double_bits(v->u.d));
+  case HL_T_TIMESTAMP:
+    return hl_murmur3_64_long(hl_java_epoch_millis(v->u.i));
   case HL_T_STRING:
   case HL_T_VARCHAR:
   case HL_T_CHAR:

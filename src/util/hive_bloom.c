@@ -5,6 +5,7 @@
  * negative k (a byte above 0x7f) tests no bit, so every value passes.
  */
 #include "util/hive_bloom.h"
+#include "util/java_bits.h"
 
 #include <math.h>
 #include <string.h>
@@ -117,16 +118,10 @@ uint64_t hl_hbloom_hash(const hl_type_t *t, const hl_value_t *v) {
   case HL_T_BOOLEAN:
     return hl_murmur3_64_long(v->u.b ? 1 : 0);
   case HL_T_FLOAT:
-  case HL_T_DOUBLE: {
-    int64_t bits = 0x7ff8000000000000ll; /* doubleToLongBits of every NaN */
-    if (v->u.d == v->u.d) memcpy(&bits, &v->u.d, sizeof bits);
-    return hl_murmur3_64_long(bits);
-  }
-  case HL_T_TIMESTAMP: { /* Timestamp.toEpochMilli(): floor */
-    int64_t ms = v->u.i / 1000;
-    if (v->u.i % 1000 < 0) ms--;
-    return hl_murmur3_64_long(ms);
-  }
+  case HL_T_DOUBLE:
+    return hl_murmur3_64_long(hl_java_double_bits(v->u.d));
+  case HL_T_TIMESTAMP:
+    return hl_murmur3_64_long(hl_java_epoch_millis(v->u.i));
   case HL_T_CHAR: { /* HiveChar.getStrippedValue() */
     uint32_t n = v->u.s.len;
     while (n > 0 && v->u.s.ptr[n - 1] == ' ')

@@ -6,6 +6,7 @@
  * count of the bytes is read with in.read() = -1 past the end.
  */
 #include "util/hive_fm.h"
+#include "util/java_bits.h"
 
 #include <math.h>
 #include <string.h>
@@ -81,11 +82,7 @@ void hl_hfm_add_long(hl_hfm_t *f, int64_t v) {
 }
 
 void hl_hfm_add_double(hl_hfm_t *f, double d) {
-  int64_t bits;
-  if (isnan(d))
-    bits = 0x7ff8000000000000ll;
-  else
-    memcpy(&bits, &d, sizeof bits);
+  int64_t bits = hl_java_double_bits(d);
   /* Double.hashCode: (int) (bits ^ (bits >>> 32)), widened back to long */
   hl_hfm_add_long(f, (int32_t)(uint32_t)((uint64_t)bits ^ ((uint64_t)bits >> 32)));
 }

@@ -9,6 +9,7 @@
  * sign-extended ints.
  */
 #include "util/hive_hll.h"
+#include "util/java_bits.h"
 
 #include "util/hashmap.h"
 
@@ -202,13 +203,7 @@ hl_status_t hl_hhll_add_long(hl_hhll_t *h, int64_t v, hl_error_t *err) {
 }
 
 hl_status_t hl_hhll_add_double(hl_hhll_t *h, double v, hl_error_t *err) {
-  /* Double.doubleToLongBits: every NaN is the canonical one */
-  int64_t bits;
-  if (isnan(v))
-    bits = 0x7ff8000000000000ll;
-  else
-    memcpy(&bits, &v, sizeof bits);
-  return hl_hhll_add_long(h, bits, err);
+  return hl_hhll_add_long(h, hl_java_double_bits(v), err);
 }
 
 hl_status_t hl_hhll_add_bytes(hl_hhll_t *h, const void *data, size_t len, hl_error_t *err) {

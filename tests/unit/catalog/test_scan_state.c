@@ -523,8 +523,9 @@ TEST(persistence) {
   fx_teardown(&f);
 }
 
-/* A v7 metastore (v8 is exactly its new tables and triggers) is upgraded
- * at open, keeping its tables, and its tables' drops then reach the new
+/* A v7 metastore (v8 is exactly its new tables and triggers, v9 the
+ * partition counts and their trigger) is upgraded at open to the latest
+ * version, keeping its tables, and its tables' drops then reach the new
  * rows. */
 TEST(migrate_v7) {
   fx_t f;
@@ -541,8 +542,9 @@ TEST(migrate_v7) {
                "DROP TRIGGER dbs_drop_scan_state; DROP TRIGGER tbls_drop_scan_state; "
                "DROP TRIGGER tbls_rename_scan_state; DROP TRIGGER partitions_drop_scan_state; "
                "DROP TRIGGER partitions_rename_scan_state; DROP TRIGGER catalogs_drop_scan_state; "
-               "DROP TRIGGER catalogs_rename_scan_state; "
-               "DROP TABLE prof_states; DROP TABLE checkpoint_parts; DROP TABLE checkpoints; "
+               "DROP TRIGGER catalogs_rename_scan_state; DROP TRIGGER tbls_part_count; "
+               "DROP TABLE part_counts; DROP TABLE prof_states; DROP TABLE checkpoint_parts; DROP "
+               "TABLE checkpoints; "
                "PRAGMA user_version = 7;"),
       SQLITE_OK);
   CHECK_INT(sql_int(f.path, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"), 0);
@@ -551,9 +553,9 @@ TEST(migrate_v7) {
     fx_teardown(&f);
     return;
   }
-  CHECK_INT(hl_cat_schema_version(f.cat), 8);
-  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 8);
-  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"), 7);
+  CHECK_INT(hl_cat_schema_version(f.cat), 9);
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 9);
+  CHECK_INT(sql_int(f.path, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"), 8);
   hl_cat_db_t *got = NULL;
   CHECK_OK(&f, hl_cat_db_get(f.cat, "sales", f.arena, &got, &f.err));
   hl_cat_prof_state_t s = st("", "id", "fp", "state", 4);

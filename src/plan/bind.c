@@ -1156,6 +1156,24 @@ static bool stats_aggs_pair(hl_agg_kind_t k) {
   return k >= HL_AGG_CORR;
 }
 
+/* The first N arguments of aggregate A, which has no DISTINCT form
+ * (0A000), into OUT, bound with no aggregate allowed inside them. */
+static bool bind_plain_agg_args(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg, int n,
+                                hl_expr_t **out) {
+  if (a->distinct) {
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "DISTINCT with %s is not supported yet", a->name);
+    return false;
+  }
+  agg->distinct = false;
+  b->agg_allowed = false;
+  bool ok = true;
+  for (int k = 0; k < n && ok; k++)
+    ok = (out[k] = bind_expr(b, a->args[k])) != NULL;
+  b->agg_allowed = true;
+  return ok;
+}
+
 /* corr, covar_*, regr_*: two numeric arguments, read as doubles, except
  * that regr_avgx and regr_avgy average their argument as avg does (a
  * DECIMAL average stays DECIMAL, as in Hive). */
@@ -1166,17 +1184,9 @@ static bool bind_pair_aggregate(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *a
                   "function %s takes exactly two arguments", a->name);
     return false;
   }
-  if (a->distinct) {
-    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                  "DISTINCT with %s is not supported yet", a->name);
-    return false;
-  }
-  agg->distinct = false;
-  b->agg_allowed = false;
-  hl_expr_t *x = bind_expr(b, a->args[0]);
-  hl_expr_t *y = x ? bind_expr(b, a->args[1]) : NULL;
-  b->agg_allowed = true;
-  if (!y) return false;
+  hl_expr_t *xy[2];
+  if (!bind_plain_agg_args(b, a, agg, 2, xy)) return false;
+  hl_expr_t *x = xy[0], *y = xy[1];
   for (int k = 0; k < 2; k++) {
     const hl_type_t *t = (k ? y : x)->type;
     if (!hl_type_is_numeric(t) && t->id != HL_T_NULL) {
@@ -1316,16 +1326,7 @@ static bool bind_estimator(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
                   a->name);
     return false;
   }
-  if (a->distinct) {
-    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                  "DISTINCT with %s is not supported yet", a->name);
-    return false;
-  }
-  agg->distinct = false;
-  b->agg_allowed = false;
-  agg->arg = bind_expr(b, a->args[0]);
-  b->agg_allowed = true;
-  if (!agg->arg) return false;
+  if (!bind_plain_agg_args(b, a, agg, 1, &agg->arg)) return false;
   const hl_type_t *t = agg->arg->type, *dbl = hl_type_prim(HL_T_DOUBLE);
   if (hist) {
     if (!hl_type_is_numeric(t) && t->id != HL_T_TIMESTAMP) {
@@ -1454,17 +1455,10 @@ static bool bind_compute_stats(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *ag
                   "Exactly 2 (col + hll) or 3 (col + fm + #bitvectors) arguments are expected.");
     return false;
   }
-  if (a->distinct) {
-    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                  "DISTINCT with %s is not supported yet", a->name);
-    return false;
-  }
-  agg->distinct = false;
-  b->agg_allowed = false;
-  agg->arg = bind_expr(b, a->args[0]);
-  hl_expr_t *fn = agg->arg ? bind_expr(b, a->args[1]) : NULL;
-  b->agg_allowed = true;
-  if (!fn) return false;
+  hl_expr_t *args[2];
+  if (!bind_plain_agg_args(b, a, agg, 2, args)) return false;
+  agg->arg = args[0];
+  hl_expr_t *fn = args[1];
   const hl_type_t *t = agg->arg->type, *big = hl_type_prim(HL_T_BIGINT);
   const hl_type_t *str = hl_type_prim(HL_T_STRING), *dbl = hl_type_prim(HL_T_DOUBLE);
   const hl_type_t *bin = hl_type_prim(HL_T_BINARY);
@@ -1561,16 +1555,10 @@ static bool bind_bloom_filter(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg
                   "function bloom_filter does not take %d arguments", a->n_args);
     return false;
   }
-  if (a->distinct) {
-    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
-                  "DISTINCT with bloom_filter is not supported yet");
-    return false;
-  }
-  b->agg_allowed = false;
-  agg->arg = bind_expr(b, a->args[0]);
-  hl_expr_t *n = agg->arg ? bind_expr(b, a->args[1]) : NULL;
-  b->agg_allowed = true;
-  if (!n) return false;
+  hl_expr_t *args[2];
+  if (!bind_plain_agg_args(b, a, agg, 2, args)) return false;
+  agg->arg = args[0];
+  hl_expr_t *n = args[1];
   const hl_type_t *t = agg->arg->type;
   if (hl_type_is_complex(t)) {
     hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),

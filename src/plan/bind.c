@@ -3307,7 +3307,8 @@ static hl_expr_t *bind_function(binder_t *b, const hl_ast_expr_t *a) {
       if (!(e->args[k] = cast_to(b, e->args[k], t))) return NULL;
   } else if (strcmp(n, "length") == 0) {
     e->type = hl_type_prim(HL_T_INT);
-    if (!(e->args[0] = cast_to(b, e->args[0], str))) return NULL;
+    if (e->args[0]->type->id != HL_T_BINARY && !(e->args[0] = cast_to(b, e->args[0], str)))
+      return NULL;
   } else if (strcmp(n, "substr") == 0 || strcmp(n, "substring") == 0 || strcmp(n, "mid") == 0) {
     if (!(e->args[0] = cast_to(b, e->args[0], str))) return NULL;
     for (int k = 1; k < e->n_args; k++) {

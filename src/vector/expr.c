@@ -546,6 +546,18 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
   hl_type_id_t f = from->id, t = to->id;
   /* anything to a string type: its text form */
   if (hl_type_is_string(to)) {
+    if (f == HL_T_CHAR && t != HL_T_CHAR) {
+      /* Hive (PrimitiveObjectInspectorUtils.getString): a CHAR converted
+       * to STRING or VARCHAR loses its trailing spaces */
+      hl_value_t s = *in;
+      while (s.u.s.len > 0 && s.u.s.ptr[s.u.s.len - 1] == ' ')
+        s.u.s.len--;
+      if (t == HL_T_STRING) {
+        *out = s;
+        return HL_OK;
+      }
+      return to_text(hl_type_prim(HL_T_STRING), &s, to, out, arena, err);
+    }
     if (f == HL_T_BINARY) {
       out->u.s = in->u.s;
       return HL_OK;

@@ -114,8 +114,11 @@ static uint32_t utf8_offset(hl_str_t s, int64_t chars) {
 
 static hl_status_t fn_length(const hl_expr_t *call, const hl_value_t *a, hl_value_t *out,
                              hl_arena_t *arena, hl_error_t *err) {
+  /* GenericUDFLength: characters of text, bytes of a BINARY */
   if (a[0].is_null)
     out->is_null = true;
+  else if (call->args[0]->type->id == HL_T_BINARY)
+    out->u.i = a[0].u.s.len;
   else
     out->u.i = utf8_len(a[0].u.s);
   return HL_OK;

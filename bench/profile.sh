@@ -22,7 +22,7 @@ data=${BENCH_DATA:-$here/data/scale-$scale}
 
 if [ -z "$HIVELITE" ]; then
   cmake -S "$root" -B "$root/build-bench" -DCMAKE_BUILD_TYPE=Release \
-    "-DCMAKE_C_FLAGS=-g -Wno-error=maybe-uninitialized" >/dev/null
+    "-DCMAKE_C_FLAGS=-g" >/dev/null
   cmake --build "$root/build-bench" -j "${JOBS:-2}" --target hivelite_cli >/dev/null 2>&1 ||
     cmake --build "$root/build-bench" -j "${JOBS:-2}" --target hivelite_cli
   HIVELITE=$root/build-bench/hivelite

@@ -514,7 +514,7 @@ hl_status_t hl_hms_filter_parse(const char *text, const hl_cat_column_t *keys, i
     }
   }
   parser_t ps = {text, len, 0, {0}, 0, keys, n_keys, info, arena, err};
-  node_t *root;
+  node_t *root = NULL;
   hl_status_t rc = next(&ps);
   if (!rc && ps.tok.kind == T_END) return syntax(&ps, "the filter is empty");
   if (!rc) rc = parse_or(&ps, &root);

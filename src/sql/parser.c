@@ -245,7 +245,7 @@ static hl_status_t parse_qname(parser_t *p, hl_ast_qname_t *q) {
 
 /* [catalog.]db: USE, SHOW TABLES FROM, REFRESH DATABASE (Doris). */
 static hl_status_t parse_catalog_db(parser_t *p, hl_ast_stmt_t *st) {
-  long pos;
+  long pos = 0;
   TRY(parse_ident(p, &st->db_name, &pos));
   st->db_pos = pos;
   if (!at(p, HL_TK_DOT)) return HL_OK;
@@ -616,7 +616,7 @@ static hl_status_t parse_within_group(parser_t *p, hl_ast_expr_t *fn) {
 static hl_status_t parse_name_expr(parser_t *p, hl_ast_expr_t **out) {
   long pos = p->tok.pos;
   bool quoted = at(p, HL_TK_QIDENT);
-  char *name;
+  char *name = NULL;
   TRY(parse_ident(p, &name, NULL));
   if (at(p, HL_TK_LPAREN)) {
     hl_ast_expr_t *fn = new_expr(p, HL_AST_FUNC, pos);
@@ -1490,7 +1490,7 @@ static hl_status_t parse_from(parser_t *p, hl_ast_from_t **out) {
       TRY(advance(p));
       TRY(expect(p, HL_TK_LPAREN, "\"(\""));
       for (;;) {
-        char *col;
+        char *col = NULL;
         TRY(parse_ident(p, &col, NULL));
         PUSH(p, j->using_cols, j->n_using, cap, col);
         if (!at(p, HL_TK_COMMA)) break;
@@ -1594,7 +1594,7 @@ static hl_status_t parse_set_items(parser_t *p, hl_ast_select_t *s, int *gcap, u
   }
   for (;;) {
     hl_ast_expr_t *e;
-    int idx;
+    int idx = 0;
     TRY(parse_expr(p, &e));
     TRY(group_index(p, s, gcap, e, &idx));
     *mask |= (uint64_t)1 << idx;

@@ -447,7 +447,7 @@ static hl_status_t next_page(pq_col_t *c, hl_error_t *err) {
     }
     uint64_t limit = c->s.file_size > c->s.chunk_end ? c->s.file_size : c->s.chunk_end;
     size_t avail = (size_t)(limit - c->pos), hlen = 0, try_len = avail < 256 ? avail : 256;
-    const uint8_t *p;
+    const uint8_t *p = NULL;
     for (;;) {
       bool need_more = false;
       st = ensure(c, c->pos, try_len, &p, err);
@@ -479,7 +479,7 @@ static hl_status_t next_page(pq_col_t *c, hl_error_t *err) {
     if (ph->type != HL_PQ_PAGE_DATA && ph->type != HL_PQ_PAGE_DATA_V2 &&
         ph->type != HL_PQ_PAGE_DICTIONARY)
       continue; /* INDEX_PAGE and types from newer writers carry nothing we read */
-    const uint8_t *body;
+    const uint8_t *body = NULL;
     st = ensure(c, body_off, clen, &body, err);
     if (st != HL_OK) return st;
     if (ph->has_crc && hl_pq_crc32(body, clen) != (uint32_t)ph->crc)

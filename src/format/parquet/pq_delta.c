@@ -145,7 +145,7 @@ static hl_status_t next_mini(hl_pq_delta_dec_t *dec, hl_error_t *err) {
     if (rc != HL_OK) return rc;
   }
   int w = dec->bit_widths[dec->mini_idx];
-  size_t nbytes;
+  size_t nbytes = 0;
   uint64_t needed = dec->left < dec->mini_size ? dec->left : dec->mini_size;
   hl_status_t rc = mini_bytes(dec, w, needed, (size_t)(dec->end - dec->pos), &nbytes, err);
   if (rc != HL_OK) return rc;
@@ -250,7 +250,7 @@ hl_status_t hl_pq_delta_find_end(const hl_pq_delta_dec_t *dec, const uint8_t **e
       if (rc != HL_OK) return rc;
     }
     uint64_t needed = rem < d.mini_size ? rem : d.mini_size;
-    size_t nbytes;
+    size_t nbytes = 0;
     hl_status_t rc =
         mini_bytes(&d, d.bit_widths[d.mini_idx], needed, (size_t)(d.end - d.pos), &nbytes, err);
     if (rc != HL_OK) return rc;

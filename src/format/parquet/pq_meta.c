@@ -1045,7 +1045,7 @@ hl_status_t hl_pq_footer_read(hl_stor_file_t *f, hl_arena_t *arena, hl_pq_file_m
     if ((st = read_exact(f, size - 8 - footer_len, whole, footer_len, err)) != HL_OK) goto done;
     footer = whole;
   }
-  hl_pq_file_meta_t *m;
+  hl_pq_file_meta_t *m = NULL;
   if ((st = hl_pq_file_meta_decode(arena, footer, footer_len, &m, err)) != HL_OK) goto done;
   if (m->encrypted) {
     st = hl_err_set(err, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),

@@ -376,7 +376,7 @@ static bool is_repeated(const hl_pq_node_t *n) {
 
 /* LIST-annotated group NODE with one repeated child REP. */
 static hl_status_t type_list(builder_t *b, hl_pq_node_t *node, hl_pq_node_t *rep) {
-  hl_pq_node_t *element;
+  hl_pq_node_t *element = NULL;
   hl_status_t st;
   bool rep_is_element = rep->kind == HL_PQ_NODE_PRIMITIVE || rep->n_children != 1;
   if (!rep_is_element) {
@@ -450,7 +450,7 @@ static hl_status_t type_struct(builder_t *b, hl_pq_node_t *node) {
 static hl_status_t type_value(builder_t *b, hl_pq_node_t *node, bool as_element) {
   if (!as_element && node->parent && is_repeated(node)) {
     /* A repeated field not under LIST/MAP: a required list of it. */
-    hl_pq_node_t *element;
+    hl_pq_node_t *element = NULL;
     hl_status_t st = synth_element(b, node, &element);
     if (st != HL_OK) return st;
     return make_list(b, node, node, element);

@@ -1015,8 +1015,8 @@ static hl_status_t flush_page(hl_parquet_writer_t *w, colw_t *c, hl_error_t *err
     return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
                       "parquet page larger than 2 GiB in column \"%s\"", c->leaf->path_str);
 
-  const uint8_t *payload;
-  size_t plen;
+  const uint8_t *payload = NULL;
+  size_t plen = 0;
   if ((st = compress_body(w, body, &payload, &plen, err)) != HL_OK) return st;
   hl_pq_page_header_t ph;
   memset(&ph, 0, sizeof(ph));
@@ -1193,8 +1193,8 @@ static hl_status_t write_chunk(hl_parquet_writer_t *w, colw_t *c, chunkrec_t *re
   int64_t chunk_start = (int64_t)w->pos;
   int64_t unc = c->unc_bytes, comp = (int64_t)c->pages.len;
   if (c->dict_used) {
-    const uint8_t *payload;
-    size_t plen;
+    const uint8_t *payload = NULL;
+    size_t plen = 0;
     if (c->dict_plain.len > INT32_MAX)
       return hl_err_set(err, HL_ERROR, HL_SS(PROGRAM_LIMIT_EXCEEDED),
                         "parquet dictionary larger than 2 GiB");

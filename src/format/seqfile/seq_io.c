@@ -145,7 +145,7 @@ hl_status_t hl_seqio_in_vlong(hl_seqio_in_t *in, int64_t *out, hl_error_t *err) 
 
 hl_status_t hl_seqio_in_text(hl_seqio_in_t *in, size_t max, char **out, hl_error_t *err) {
   *out = NULL;
-  int64_t n;
+  int64_t n = 0;
   hl_status_t st = hl_seqio_in_vlong(in, &n, err);
   if (st != HL_OK) return st;
   if (n < 0 || (uint64_t)n > max || (uint64_t)n > hl_seqio_in_left(in))

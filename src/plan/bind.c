@@ -3016,6 +3016,9 @@ static hl_expr_t *bind_array_call(binder_t *b, hl_expr_t *e, const hl_ast_expr_t
 static hl_expr_t *bind_field(binder_t *b, hl_expr_t *x, const char *name, long pos) {
   if (!x) return NULL;
   const hl_type_t *t = x->type;
+  /* an array of structs: the array of the field (Hive) */
+  bool elems = t->id == HL_T_ARRAY && t->children[0]->id == HL_T_STRUCT;
+  if (elems) t = t->children[0];
   if (t->id != HL_T_STRUCT) {
     hl_err_set_at(b->err, pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
                   "field \"%s\" cannot be read from a value of type %s (not a struct)", name,
@@ -3031,10 +3034,11 @@ static hl_expr_t *bind_field(binder_t *b, hl_expr_t *x, const char *name, long p
     return NULL;
   }
   hl_expr_t *idx = new_expr(b, HL_EX_CONST, hl_type_prim(HL_T_INT), pos);
-  hl_expr_t *e = idx ? new_expr(b, HL_EX_FUNC, t->children[k], pos) : NULL;
+  const hl_type_t *rt = elems ? array_type(b, t->children[k]) : t->children[k];
+  hl_expr_t *e = idx && rt ? new_expr(b, HL_EX_FUNC, rt, pos) : NULL;
   if (!e || !set_args(b, e, 2)) return NULL;
   idx->value.u.i = k;
-  e->fn = &hl_func_field;
+  e->fn = elems ? &hl_func_elems_field : &hl_func_field;
   e->args[0] = x;
   e->args[1] = idx;
   return e;

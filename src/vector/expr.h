@@ -107,6 +107,7 @@ const hl_func_def_t *hl_func_lookup(const char *name);
  * index).  func_complex.c. */
 extern const hl_func_def_t hl_func_subscript;
 extern const hl_func_def_t hl_func_field;
+extern const hl_func_def_t hl_func_elems_field; /* a.f over an array of structs */
 /* CAST(x AS type FORMAT 'template'): args x and the template constant,
  * the compiled template in state (func_sqldt.c; bound by plan/bind.c). */
 extern const hl_func_def_t hl_func_cast_format;

@@ -153,8 +153,9 @@ void hl_expr_print(hl_buf_t *buf, const hl_expr_t *e) {
       hl_buf_putc(buf, ']');
       return;
     }
-    if (e->fn == &hl_func_field) {
+    if (e->fn == &hl_func_field || e->fn == &hl_func_elems_field) {
       const hl_type_t *st = e->args[0]->type;
+      if (e->fn == &hl_func_elems_field) st = st->children[0];
       int64_t k = e->args[1]->value.u.i;
       hl_expr_print(buf, e->args[0]);
       hl_buf_printf(buf, ".%s", k >= 0 && k < st->n_children ? st->field_names[k] : "?");

@@ -205,3 +205,31 @@ HL_FN(hl_fn_index) {
   return fn_subscript(call, a, out, arena, err);
 }
 const hl_func_def_t hl_func_field = {".", 2, 2, fn_field, NULL};
+
+/* a.f on an array of structs (Hive's ExprNodeFieldDesc over a list): the
+ * array of each element's field, a NULL element giving a NULL item; args
+ * as fn_field's. */
+static HL_FN(fn_elems_field) {
+  out->is_null = true;
+  if (a[0].is_null) return HL_OK;
+  int64_t k = a[1].u.i;
+  uint32_t n = a[0].u.list.n;
+  hl_value_t *items = hl_arena_alloc(arena, sizeof(hl_value_t) * (n ? n : 1));
+  if (!items) return hl_err_nomem(err);
+  const hl_type_t *ft = call->type->children[0];
+  for (uint32_t i = 0; i < n; i++) {
+    const hl_value_t *st = &a[0].u.list.items[i];
+    memset(&items[i], 0, sizeof items[i]);
+    items[i].is_null = true;
+    if (st->is_null || k < 0 || k >= (int64_t)st->u.list.n) continue;
+    if (!hl_type_is_complex(ft))
+      items[i] = st->u.list.items[k];
+    else if (hl_value_copy_deep(arena, ft, &st->u.list.items[k], &items[i]) != HL_OK)
+      return hl_err_nomem(err);
+  }
+  out->is_null = false;
+  out->u.list.n = n;
+  out->u.list.items = items;
+  return HL_OK;
+}
+const hl_func_def_t hl_func_elems_field = {".", 2, 2, fn_elems_field, NULL};

@@ -1634,15 +1634,27 @@ static bool bind_hive_approx_distinct(binder_t *b, const hl_ast_expr_t *a, hl_ag
 /* A type as Hive's ObjectInspector names it in datasketches-hive's
  * argument checks: the primitive category, else the category. */
 static const char *hive_category(const hl_type_t *t) {
-  static const char *const names[] = {
-      [HL_T_NULL] = "VOID",        [HL_T_BOOLEAN] = "BOOLEAN",     [HL_T_TINYINT] = "BYTE",
-      [HL_T_SMALLINT] = "SHORT",   [HL_T_INT] = "INT",             [HL_T_BIGINT] = "LONG",
-      [HL_T_FLOAT] = "FLOAT",      [HL_T_DOUBLE] = "DOUBLE",       [HL_T_DECIMAL] = "DECIMAL",
-      [HL_T_STRING] = "STRING",    [HL_T_VARCHAR] = "VARCHAR",     [HL_T_CHAR] = "CHAR",
-      [HL_T_DATE] = "DATE",        [HL_T_TIMESTAMP] = "TIMESTAMP", [HL_T_BINARY] = "BINARY",
-      [HL_T_ARRAY] = "LIST",       [HL_T_MAP] = "MAP",             [HL_T_STRUCT] = "STRUCT",
-      [HL_T_UNION] = "UNION",      [HL_T_INTERVAL_YM] = "INTERVAL_YEAR_MONTH",
-      [HL_T_INTERVAL_DT] = "INTERVAL_DAY_TIME"};
+  static const char *const names[] = {[HL_T_NULL] = "VOID",
+                                      [HL_T_BOOLEAN] = "BOOLEAN",
+                                      [HL_T_TINYINT] = "BYTE",
+                                      [HL_T_SMALLINT] = "SHORT",
+                                      [HL_T_INT] = "INT",
+                                      [HL_T_BIGINT] = "LONG",
+                                      [HL_T_FLOAT] = "FLOAT",
+                                      [HL_T_DOUBLE] = "DOUBLE",
+                                      [HL_T_DECIMAL] = "DECIMAL",
+                                      [HL_T_STRING] = "STRING",
+                                      [HL_T_VARCHAR] = "VARCHAR",
+                                      [HL_T_CHAR] = "CHAR",
+                                      [HL_T_DATE] = "DATE",
+                                      [HL_T_TIMESTAMP] = "TIMESTAMP",
+                                      [HL_T_BINARY] = "BINARY",
+                                      [HL_T_ARRAY] = "LIST",
+                                      [HL_T_MAP] = "MAP",
+                                      [HL_T_STRUCT] = "STRUCT",
+                                      [HL_T_UNION] = "UNION",
+                                      [HL_T_INTERVAL_YM] = "INTERVAL_YEAR_MONTH",
+                                      [HL_T_INTERVAL_DT] = "INTERVAL_DAY_TIME"};
   return (size_t)t->id < sizeof names / sizeof names[0] && names[t->id] ? names[t->id] : "?";
 }
 

@@ -99,6 +99,11 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_hive_hll.c src/util/[a-z]*.c \
 	  -lm -lpthread -o build-fuzz/fuzz_hive_hll
 	./build-fuzz/fuzz_hive_hll -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-hive_hll tests/fuzz/corpus/hive_hll
+	@# the KLL floats sketch reader of the ds_kll_* functions
+	@mkdir -p build-fuzz/corpus-ds_kll
+	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_ds_kll.c src/util/[a-z]*.c \
+	  -lm -lpthread -o build-fuzz/fuzz_ds_kll
+	./build-fuzz/fuzz_ds_kll -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build-fuzz/corpus-ds_kll tests/fuzz/corpus/ds_kll
 	@mkdir -p build-fuzz/corpus-spill
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_spill.c src/exec/spill_block.c \
 	  src/vector/vector.c src/util/[a-z]*.c -lm -lpthread -o build-fuzz/fuzz_spill

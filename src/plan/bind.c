@@ -24,6 +24,7 @@
 #include "session/params.h"
 #include "sql/parser.h"
 #include "storage/stor.h"
+#include "util/ds_kll.h"
 #include "util/hive_bloom.h"
 #include "util/interval.h"
 #include "util/mem.h"
@@ -1067,7 +1068,8 @@ static bool is_aggregate_name(const char *name) {
          strcmp(name, "$sum0") == 0 || strcmp(name, "histogram_numeric") == 0 ||
          strcmp(name, "ngrams") == 0 || strcmp(name, "context_ngrams") == 0 ||
          strcmp(name, "compute_stats") == 0 || strcmp(name, "bloom_filter") == 0 ||
-         strcmp(name, "approx_distinct") == 0 || strcmp(name, "min") == 0 ||
+         strcmp(name, "approx_distinct") == 0 || strcmp(name, "ds_kll_sketch") == 0 ||
+         strcmp(name, "ds_kll_union") == 0 || strcmp(name, "min") == 0 ||
          strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 || stat_agg(name) >= 0;
 }
 
@@ -1629,6 +1631,87 @@ static bool bind_hive_approx_distinct(binder_t *b, const hl_ast_expr_t *a, hl_ag
   return true;
 }
 
+/* A type as Hive's ObjectInspector names it in datasketches-hive's
+ * argument checks: the primitive category, else the category. */
+static const char *hive_category(const hl_type_t *t) {
+  static const char *const names[] = {[HL_T_NULL] = "VOID",
+                                      [HL_T_BOOLEAN] = "BOOLEAN",
+                                      [HL_T_TINYINT] = "BYTE",
+                                      [HL_T_SMALLINT] = "SHORT",
+                                      [HL_T_INT] = "INT",
+                                      [HL_T_BIGINT] = "LONG",
+                                      [HL_T_FLOAT] = "FLOAT",
+                                      [HL_T_DOUBLE] = "DOUBLE",
+                                      [HL_T_DECIMAL] = "DECIMAL",
+                                      [HL_T_STRING] = "STRING",
+                                      [HL_T_VARCHAR] = "VARCHAR",
+                                      [HL_T_CHAR] = "CHAR",
+                                      [HL_T_DATE] = "DATE",
+                                      [HL_T_TIMESTAMP] = "TIMESTAMP",
+                                      [HL_T_BINARY] = "BINARY",
+                                      [HL_T_ARRAY] = "LIST",
+                                      [HL_T_MAP] = "MAP",
+                                      [HL_T_STRUCT] = "STRUCT",
+                                      [HL_T_UNION] = "UNION",
+                                      [HL_T_INTERVAL_YM] = "INTERVAL_YEAR_MONTH",
+                                      [HL_T_INTERVAL_DT] = "INTERVAL_DAY_TIME"};
+  return (size_t)t->id < sizeof names / sizeof names[0] && names[t->id] ? names[t->id] : "?";
+}
+
+/* datasketches-hive's ObjectInspectorValidator: argument K of A (bound as
+ * E) must be of primitive type WANT exactly (no implicit cast). */
+static bool ds_arg_is(binder_t *b, const hl_ast_expr_t *a, int k, const hl_expr_t *e,
+                      hl_type_id_t want, const char *want_name) {
+  const hl_type_t *t = e->type;
+  if (t->id == want) return true;
+  if (hl_type_is_complex(t))
+    hl_err_set_at(b->err, a->args[k]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "%s: Primitive argument expected, but %s was recieved", a->name,
+                  hive_category(t));
+  else
+    hl_err_set_at(b->err, a->args[k]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "%s: %s value expected as the argument %d but %s was received", a->name,
+                  want_name, k + 1, hive_category(t));
+  return false;
+}
+
+/* ds_kll_sketch(FLOAT x [, INT k]) and ds_kll_union(BINARY sketch
+ * [, INT k]) (exec/op_agg_ds_kll.c): Hive reads k from the first row
+ * with a value; hivelite takes it as a constant (0A000 otherwise). */
+static bool bind_ds_kll(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  bool uni = strcmp(a->name, "ds_kll_union") == 0;
+  if (a->n_args != 1 && a->n_args != 2) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "%s: One or two arguments expected", a->name);
+    return false;
+  }
+  if (a->distinct) {
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "DISTINCT with %s is not supported yet", a->name);
+    return false;
+  }
+  b->agg_allowed = false;
+  agg->arg = bind_expr(b, a->args[0]);
+  hl_expr_t *k = agg->arg && a->n_args == 2 ? bind_expr(b, a->args[1]) : NULL;
+  b->agg_allowed = true;
+  if (!agg->arg || (a->n_args == 2 && !k)) return false;
+  if (!ds_arg_is(b, a, 0, agg->arg, uni ? HL_T_BINARY : HL_T_FLOAT, uni ? "BINARY" : "FLOAT"))
+    return false;
+  agg->ip[0] = HL_DS_KLL_DEFAULT_K;
+  if (k) {
+    if (!ds_arg_is(b, a, 1, k, HL_T_INT, "INT")) return false;
+    if (k->kind != HL_EX_CONST || k->value.is_null) {
+      hl_err_set_at(b->err, a->args[1]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                    "%s with a k that is not a constant is not supported yet", a->name);
+      return false;
+    }
+    agg->ip[0] = (int32_t)k->value.u.i;
+  }
+  agg->kind = uni ? HL_AGG_DS_KLL_UNION : HL_AGG_DS_KLL_SKETCH;
+  agg->type = hl_type_prim(HL_T_BINARY);
+  return true;
+}
+
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "grouping") == 0) return bind_grouping(b, a, "grouping");
   if (!b->agg_allowed) {
@@ -1649,6 +1732,8 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     if (!bind_bloom_filter(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "approx_distinct") == 0) {
     if (!bind_hive_approx_distinct(b, a, &agg)) return NULL;
+  } else if (strcmp(a->name, "ds_kll_sketch") == 0 || strcmp(a->name, "ds_kll_union") == 0) {
+    if (!bind_ds_kll(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "histogram_numeric") == 0 || strcmp(a->name, "ngrams") == 0 ||
              strcmp(a->name, "context_ngrams") == 0) {
     if (!bind_estimator(b, a, &agg)) return NULL;
@@ -2146,6 +2231,11 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
     case 'n':
       if (!(to = numeric_operand(b, t, a->args[k]->pos))) return NULL;
       break;
+    case 'F': /* a Java float parameter: Hive widens integers, never narrows a DOUBLE */
+      if (!hl_type_is_integer(t) && t->id != HL_T_FLOAT && !is_null)
+        return arg_error(b, a, k, "a FLOAT or an integer (CAST a DOUBLE AS FLOAT)");
+      to = hl_type_prim(HL_T_FLOAT);
+      break;
     case 'b':
       if (!(e->args[k] = to_bool(b, x))) return NULL;
       continue;
@@ -2241,9 +2331,13 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
     break;
   }
   case 'A':
-  case 'Y': {
-    /* ARRAY<STRING>; 'Y': an array of those */
-    const hl_type_t *elem = hl_type_prim(HL_T_STRING);
+  case 'Y':
+  case 'E':
+  case 'G': {
+    /* ARRAY<STRING>; 'Y': an array of those; 'E' ARRAY<DOUBLE>, 'G' ARRAY<FLOAT> */
+    const hl_type_t *elem = hl_type_prim(sig[0] == 'E'   ? HL_T_DOUBLE
+                                         : sig[0] == 'G' ? HL_T_FLOAT
+                                                         : HL_T_STRING);
     for (int depth = sig[0] == 'Y' ? 2 : 1; depth > 0; depth--) {
       hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof(*arr));
       hl_type_t **kids = arr ? hl_arena_alloc(b->arena, sizeof(hl_type_t *)) : NULL;

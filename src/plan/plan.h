@@ -66,6 +66,10 @@ typedef enum hl_agg_kind {
   /* Hive 4's approx_distinct(x) (exec/op_agg_approx.c): the count of
    * Hive's HyperLogLog with p = 12 */
   HL_AGG_HIVE_APPROX_DISTINCT,
+  /* ds_kll_sketch(x [, k]) / ds_kll_union(sketch [, k]) (exec/op_agg_ds_kll.c):
+   * the KLL floats sketch's bytes; ip[0] = k */
+  HL_AGG_DS_KLL_SKETCH,
+  HL_AGG_DS_KLL_UNION,
   /* the two-argument statistics over the pairs where neither is NULL:
    * arg is Hive's first argument, arg2 its second */
   HL_AGG_CORR,

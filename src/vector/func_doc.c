@@ -25,6 +25,10 @@
 
 /* a three-row table for aggregate and window examples */
 #define ROWS3 "(SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 2) t"
+/* datasketches-hive's KLL classes, and four FLOAT rows for their examples */
+#define DS_KLL(c) "org.apache.datasketches.hive.kll." c
+#define DS_KLL_ROWS                                                                                \
+  "(SELECT CAST(1 AS FLOAT) AS x UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4) t"
 /* pairs (y, x) for the two-argument statistics, one with a NULL */
 #define PAIRS                                                                                      \
   "(SELECT 1 AS y, 1 AS x UNION ALL SELECT 2, 2 UNION ALL SELECT 4, 3 UNION ALL SELECT NULL, 4) "  \
@@ -336,6 +340,68 @@ static const hl_func_doc_t docs[] = {
      G("GenericUDFDeserialize")},
     {"div", O, "a div b - the integer part of a divided by b", "> SELECT 3 DIV 2;\n1",
      U("UDFOPLongDivide")},
+    {"ds_kll_cdf", S,
+     "_FUNC_(sketch, split points...) - Returns an approximation to the Cumulative Distribution "
+     "Function (CDF) from a sketch given a set of split points (values). Split points are an "
+     "array of M unique, monotonically increasing values that divide the real number line into "
+     "M+1 consecutive disjoint intervals. The function returns an array of M+1 double valuess, "
+     "the first M of which are approximations to the ranks of the corresponding split points "
+     "(fraction of input stream values that are less than a split point). The last value is "
+     "always 1. CDF can also be viewed as a cumulative version of PMF.",
+     "> SELECT _FUNC_(ds_kll_sketch(x), 2, 4) FROM " DS_KLL_ROWS ";\n[0.25,0.75,1.0]",
+     DS_KLL("GetCdfUDF")},
+    {"ds_kll_n", S,
+     "_FUNC_(sketch) - Returns the total number of observed input values (stream length) from a "
+     "given KllFloatsSketch.",
+     "> SELECT _FUNC_(ds_kll_sketch(x)) FROM " DS_KLL_ROWS ";\n4", DS_KLL("GetNUDF")},
+    {"ds_kll_pmf", S,
+     "_FUNC_(sketch, split points...) - Returns an approximation to the Probability Mass "
+     "Function (PMF) from a sketch given a set of split points (values). Split points are an "
+     "array of M unique, monotonically increasing values that divide the real number line into "
+     "M+1 consecutive disjoint intervals. The function returns an array of M+1 doubles, each of "
+     "which is an approximation to the fraction of the values that fell into one of those "
+     "intervals. The definition of an interval is inclusive of the left split point and "
+     "exclusive of the right split point",
+     "> SELECT _FUNC_(ds_kll_sketch(x), 2, 4) FROM " DS_KLL_ROWS ";\n[0.25,0.5,0.25]",
+     DS_KLL("GetPmfUDF")},
+    {"ds_kll_quantile", S,
+     "_FUNC_(sketch, fraction) - Returns a quantile value from a given KllFloatsSketch. A single "
+     "value for a given fraction is returned. The fraction represents a normalized rank, and "
+     "must be from 0 to 1 inclusive. For example, a fraction of 0.5 corresponds to 50th "
+     "percentile, which is the median value of the distribution (the number separating the "
+     "higher half of the probability distribution from the lower half).",
+     "> SELECT _FUNC_(ds_kll_sketch(x), 0.5) FROM " DS_KLL_ROWS ";\n3.0", DS_KLL("GetQuantileUDF")},
+    {"ds_kll_quantiles", S,
+     "_FUNC_(sketch, fractions...) - Returns quantile values from a given KllFloatsSketch based "
+     "on a given list of fractions. The fractions represent normalized ranks, and must be from 0 "
+     "to 1 inclusive. For example, a fraction of 0.5 corresponds to 50th percentile, which is the "
+     "median value of the distribution (the number separating the higher half of the "
+     "probability distribution from the lower half).",
+     "> SELECT _FUNC_(ds_kll_sketch(x), 0, 0.5, 1) FROM " DS_KLL_ROWS ";\n[1.0,3.0,4.0]",
+     DS_KLL("GetQuantilesUDF")},
+    {"ds_kll_rank", S,
+     "_FUNC_(sketch, value) - Returns a normalized rank of a given value from a given "
+     "KllFloatsSketch. The returned rank is an approximation to the fraction of values of the "
+     "distribution that are less than the given value (mass of the distribution below the given "
+     "value).",
+     "> SELECT _FUNC_(ds_kll_sketch(x), 3) FROM " DS_KLL_ROWS ";\n0.5", DS_KLL("GetRankUDF")},
+    {"ds_kll_sketch", A,
+     "_FUNC_(value, k) - Returns a KllFloatsSketch in a serialized form as a binary blob. Values "
+     "must be of type float. Parameter k controls the accuracy and the size of the sketch. If k "
+     "is ommitted, the default is used.",
+     "> SELECT hex(_FUNC_(x)) FROM (SELECT CAST(1.5 AS FLOAT) AS x) t;\n02020F04C80008000000C03F",
+     DS_KLL("DataToSketchUDAF")},
+    {"ds_kll_stringify", S,
+     "_FUNC_(sketch) - Returns a human-readable summary of a given KllFloatsSketch.",
+     "> SELECT _FUNC_(ds_kll_sketch(x)) LIKE '%N                    : 4%' FROM " DS_KLL_ROWS
+     ";\ntrue",
+     DS_KLL("SketchToStringUDF")},
+    {"ds_kll_union", A,
+     "_FUNC_(sketch) - Returns a KllFloatsSketch in a serialized form as a binary blob. Input "
+     "values are also serialized sketches.",
+     "> SELECT ds_kll_n(_FUNC_(s)) FROM (SELECT ds_kll_sketch(x) AS s FROM " DS_KLL_ROWS
+     " UNION ALL SELECT ds_kll_sketch(CAST(9 AS FLOAT))) u;\n5",
+     DS_KLL("UnionSketchUDAF")},
     {"e", S, "_FUNC_() - the base of natural logarithms", "> SELECT _FUNC_();\n2.718281828459045",
      U("UDFE")},
     {"elt", S, "_FUNC_(n, str1, str2, ...) - the n-th string (NULL when n is out of range)",

@@ -16,6 +16,8 @@
  *   I an integer kept as is (TINYINT..BIGINT), anything else cast to
  *     STRING; as a result: the first argument's type so converted (mask)
  *   f FLOAT, h SMALLINT: results only (xpath_float, xpath_short)
+ *   F FLOAT (integers widened, no DOUBLE: Java's float parameters)
+ *   E ARRAY<DOUBLE>, G ARRAY<FLOAT>: results only (the ds_kll_* arrays)
  *   Y (result only) ARRAY<ARRAY<STRING>> (sentences)
  */
 #ifndef HL_FUNC_INT_H
@@ -363,6 +365,15 @@ HL_FN(hl_fn_sort_array_by);
 int hl_fn_sort_direction(const hl_str_t *s);
 /* The index of struct ST's field NAME (any case), -1 when it has none. */
 int hl_fn_struct_field(const hl_type_t *st, const hl_str_t *name);
+
+/* func_ds_kll.c: Hive 4's ds_kll_* scalars on KLL floats sketch bytes */
+HL_FN(hl_fn_ds_kll_cdf);
+HL_FN(hl_fn_ds_kll_n);
+HL_FN(hl_fn_ds_kll_pmf);
+HL_FN(hl_fn_ds_kll_quantile);
+HL_FN(hl_fn_ds_kll_quantiles);
+HL_FN(hl_fn_ds_kll_rank);
+HL_FN(hl_fn_ds_kll_stringify);
 
 /* func_sketch.c */
 HL_FN(hl_fn_ndv_compute_bit_vector);

@@ -1668,6 +1668,24 @@ TEST(migrate_v6) {
   fx_teardown(&f);
 }
 
+/* The text-date count of table ID (schema v10's n_tdates) is WANT of N,
+ * and so is a recount of its partitions' first values. */
+#define CHECK_TDATES(f, id, want_n, want)                                                          \
+  do {                                                                                             \
+    size_t n_ = 999, d_ = 999;                                                                     \
+    CHECK_OK((f), hl_cat_partition_tdates((f)->cat, (id), &n_, &d_, &(f)->err));                   \
+    CHECK_INT(n_, (want_n));                                                                       \
+    CHECK_INT(d_, (want));                                                                         \
+    hl_cat_partition_t *all_ = NULL;                                                               \
+    size_t m_ = 0, r_ = 0;                                                                         \
+    CHECK_OK((f), hl_cat_partition_list((f)->cat, (id), (f)->arena, &all_, &m_, &(f)->err));       \
+    for (size_t i_ = 0; i_ < m_; i_++)                                                             \
+      r_ += all_[i_].values[0] &&                                                                  \
+            hl_tdate_parse(all_[i_].values[0], strlen(all_[i_].values[0]), NULL, NULL);            \
+    CHECK_INT(m_, (want_n));                                                                       \
+    CHECK_INT(r_, (want));                                                                         \
+  } while (0)
+
 /* The kept partition count (schema v9's part_counts) of table ID against
  * count(*) of its rows, read through another connection. */
 #define CHECK_COUNT(f, id, want)                                                                   \
@@ -1803,26 +1821,9 @@ TEST(migrate_v8) {
   CHECK_OK(&f, add_part(&f, t, "b", "1"));
   CHECK_COUNT(&f, e, 1);
   CHECK_COUNT(&f, t, 6);
+  CHECK_TDATES(&f, t, 6, 0); /* v9 and v10 both applied */
   fx_teardown(&f);
 }
-
-/* The text-date count of table ID (schema v10's n_tdates) is WANT of N,
- * and so is a recount of its partitions' first values. */
-#define CHECK_TDATES(f, id, want_n, want)                                                          \
-  do {                                                                                             \
-    size_t n_ = 999, d_ = 999;                                                                     \
-    CHECK_OK((f), hl_cat_partition_tdates((f)->cat, (id), &n_, &d_, &(f)->err));                   \
-    CHECK_INT(n_, (want_n));                                                                       \
-    CHECK_INT(d_, (want));                                                                         \
-    hl_cat_partition_t *all_ = NULL;                                                               \
-    size_t m_ = 0, r_ = 0;                                                                         \
-    CHECK_OK((f), hl_cat_partition_list((f)->cat, (id), (f)->arena, &all_, &m_, &(f)->err));       \
-    for (size_t i_ = 0; i_ < m_; i_++)                                                             \
-      r_ += all_[i_].values[0] &&                                                                  \
-            hl_tdate_parse(all_[i_].values[0], strlen(all_[i_].values[0]), NULL, NULL);            \
-    CHECK_INT(m_, (want_n));                                                                       \
-    CHECK_INT(r_, (want));                                                                         \
-  } while (0)
 
 /* hl_cat_partition_tdates reads the kept count of partitions whose first
  * value is a text date, in any format: exact after each add (the default

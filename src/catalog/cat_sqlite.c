@@ -105,12 +105,12 @@ typedef enum stmt_id {
   S_COUNT_
 } stmt_id_t;
 
-/* Lists that size their result read count(*) OVER () as the last column,
- * so one query gives both the rows and how many there are. */
 /* 1 when partition ?1's first value is a text date (schema v10) */
 #define OLD_TDATE                                                                                  \
   "(SELECT count(*) FROM part_values WHERE part_id = ?1 AND idx = 0 AND hl_is_tdate(value))"
 
+/* Lists that size their result read count(*) OVER () as the last column,
+ * so one query gives both the rows and how many there are. */
 static const char *const stmt_sql[S_COUNT_] = {
     [S_BEGIN] = "BEGIN",
     [S_BEGIN_IMMEDIATE] = "BEGIN IMMEDIATE",

@@ -8,13 +8,18 @@
 # wall time, with that run's CPU time (user + system, from wait4) and peak
 # RSS.  Each side has its own warehouse holding table t (dt STRING, hr INT)
 # as partitions_big.sh registers it (copy one warehouse: a side's binary
-# migrates its copy at the first open).
+# migrates its copy at the first open).  D1 and D2 (default 2021-05-05 and
+# 2021-05-06) are the dt values the statements use: s005 and s006 for a
+# tree written with part_tree.py --text.  MSCK_ROOT=DIR (the table's
+# location, shared by both sides) adds MSCK REPAIR TABLE of one new
+# directory, made before each round (best of MSCK_RUNS, default 1: each
+# walks the whole tree).
 # Usage: bench/partitions_ab.sh OLD_HIVELITE OLD_WAREHOUSE NEW_HIVELITE NEW_WAREHOUSE
 set -e
 [ $# -eq 4 ] || { echo "usage: $0 OLD_HIVELITE OLD_WH NEW_HIVELITE NEW_WH" >&2; exit 2; }
 RUNS=${RUNS:-3}
-D1=2021-05-05
-D2=2021-05-06
+D1=${D1:-2021-05-05}
+D2=${D2:-2021-05-06}
 
 # "wall_us cpu_us maxrss_kb" of one run of SIDE (1 old, 2 new) with SQL
 one() {
@@ -67,4 +72,17 @@ best "SHOW PARTITIONS t PARTITION (dt='$D1') LIMIT 10" "SHOW PARTITIONS t PARTIT
 best "range \`dt BETWEEN '$D1' AND '$D2'\`" "SELECT count(*) FROM t WHERE dt BETWEEN '$D1' AND '$D2';"
 best "DROP PARTITION of one" "ALTER TABLE t DROP PARTITION (dt='$D1', hr=7);" \
   "ADD PARTITION of one" "ALTER TABLE t ADD PARTITION (dt='$D1', hr=7);"
+if [ -n "$MSCK_ROOT" ]; then
+  # a table of exactly the default cap (1,000,000) must be let grow
+  MSCK="SET hivelite.max_partitions_per_table=2000000; MSCK REPAIR TABLE t;"
+  b1="999999999999 0 0" b2=$b1
+  for r in $(seq 1 "${MSCK_RUNS:-1}"); do
+    mkdir -p "$MSCK_ROOT/dt=$D1/hr=$((100000 + r))"
+    x=$(one 1 "$MSCK")
+    [ "${x%% *}" -lt "${b1%% *}" ] && b1=$x
+    x=$(one 2 "$MSCK")
+    [ "${x%% *}" -lt "${b2%% *}" ] && b2=$x
+  done
+  echo "| MSCK REPAIR TABLE t (one new directory) | $(fmt $b1) | $(fmt $b2) |"
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

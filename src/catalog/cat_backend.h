@@ -50,6 +50,10 @@ typedef struct hl_cat_ops {
   hl_status_t (*partition_set_columns_all)(hl_cat_t *cat, int64_t table_id,
                                            const hl_cat_column_t *cols, int n, hl_error_t *err);
   hl_status_t (*partition_drop)(hl_cat_t *cat, int64_t partition_id, hl_error_t *err);
+  /* See hl_cat_partition_tdates; NULL: cat_dispatch.c counts them in a
+   * partition_scan. */
+  hl_status_t (*partition_tdates)(hl_cat_t *cat, int64_t table_id, size_t *n, size_t *n_tdates,
+                                  hl_error_t *err);
   hl_status_t (*locations_within)(hl_cat_t *cat, const char *dir, hl_arena_t *arena,
                                   hl_cat_location_user_t **out, size_t *n, hl_error_t *err);
   hl_status_t (*locations_at)(hl_cat_t *cat, const char *const *paths, size_t n_paths,

@@ -9,6 +9,7 @@
  */
 #include "catalog/cat_backend.h"
 #include "catalog/catalog_int.h"
+#include "util/partorder.h"
 
 #include <string.h>
 
@@ -260,6 +261,34 @@ hl_status_t hl_cat_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *a
 hl_status_t hl_cat_partition_count(hl_cat_t *cat, int64_t table_id, size_t *n, hl_error_t *err) {
   if (!cat->ops->partition_count) return unsupported(cat, "partition count", err);
   return cat->ops->partition_count(cat, table_id, n, err);
+}
+
+/* hl_cat_partition_tdates of a backend that keeps no counts */
+typedef struct tdates_ctx {
+  size_t n, n_tdates;
+} tdates_ctx_t;
+
+static hl_status_t tdates_take(void *ctx, const hl_cat_partition_t *p, hl_error_t *err) {
+  (void)err;
+  tdates_ctx_t *c = ctx;
+  const char *v = p->n_values > 0 ? p->values[0] : NULL;
+  c->n++;
+  c->n_tdates += v && hl_tdate_parse(v, strlen(v), NULL, NULL);
+  return HL_OK;
+}
+
+hl_status_t hl_cat_partition_tdates(hl_cat_t *cat, int64_t table_id, size_t *n, size_t *n_tdates,
+                                    hl_error_t *err) {
+  *n = *n_tdates = 0;
+  if (cat->ops->partition_tdates)
+    return cat->ops->partition_tdates(cat, table_id, n, n_tdates, err);
+  tdates_ctx_t c = {0, 0};
+  hl_status_t rc = hl_cat_partition_scan(cat, table_id, NULL, tdates_take, &c, err);
+  if (rc == HL_OK) {
+    *n = c.n;
+    *n_tdates = c.n_tdates;
+  }
+  return rc;
 }
 
 hl_status_t hl_cat_partition_update(hl_cat_t *cat, const hl_cat_partition_t *part,

@@ -26,6 +26,8 @@
  * triggers that keep them following the tables (schema_v8).
  * Schema v9 keeps each table's partition count in part_counts
  * (schema_v9).
+ * Schema v10 adds part_counts.n_tdates: how many of those partitions have
+ * a first value that is a text date (schema_v10).
  * Children reference parents with ON DELETE CASCADE, so dropping a database
  * or table is one DELETE.  Every foreign key is the leading column of a
  * primary key or index, so cascades and per-table scans never scan a
@@ -36,6 +38,7 @@
  * (tbl_id, idx, value), for pruning by the value of one key.
  */
 #include "catalog/catalog_int.h"
+#include "util/partorder.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -396,9 +399,25 @@ static const char schema_v9[] =
     "  INSERT INTO part_counts (tbl_id, n) VALUES (NEW.id, 0);\n"
     "END;\n";
 
+/* Of each table's partitions, how many have a first value that is a text
+ * date (util/partorder.h hl_tdate_parse; NULL, the default partition, is
+ * not): with n, all that decides whether MSCK, ADD PARTITION and CTAS
+ * make the first partition column the incremental field (plan/incr.h
+ * hl_incr_auto_field: more than half of the partitions, by partition, not
+ * by distinct value, whatever the format), so they read one row instead
+ * of every partition's values.  cat_sqlite.c keeps it beside n in the same
+ * statements; an older file gets it computed once here, from the first
+ * key's rows of part_values (their index covers the query), with
+ * hl_is_tdate, which hl_cat_schema_prepare registers before migrating. */
+static const char schema_v10[] =
+    "ALTER TABLE part_counts ADD COLUMN n_tdates INTEGER NOT NULL DEFAULT 0\n"
+    "  CHECK (n_tdates >= 0 AND n_tdates <= n);\n"
+    "UPDATE part_counts SET n_tdates = (SELECT count(*) FROM part_values v\n"
+    "  WHERE v.tbl_id = part_counts.tbl_id AND v.idx = 0 AND hl_is_tdate(v.value));\n";
+
 static const migration_t migrations[] = {
     {1, schema_v1}, {2, schema_v2}, {3, schema_v3}, {4, schema_v4}, {5, schema_v5},
-    {6, schema_v6}, {7, schema_v7}, {8, schema_v8}, {9, schema_v9},
+    {6, schema_v6}, {7, schema_v7}, {8, schema_v8}, {9, schema_v9}, {10, schema_v10},
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -510,6 +529,15 @@ static hl_status_t set_wal(sqlite3 *db, const char *path, hl_error_t *err) {
   return status;
 }
 
+/* hl_is_tdate(x): 1 when X is text that is a text date, else 0 (NULL
+ * too). */
+static void sql_is_tdate(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  const char *s = (const char *)sqlite3_value_text(argv[0]);
+  int len = sqlite3_value_bytes(argv[0]);
+  sqlite3_result_int(ctx, s && hl_tdate_parse(s, (size_t)len, NULL, NULL));
+}
+
 static hl_status_t exec_sql(sqlite3 *db, const char *sql, hl_error_t *err) {
   int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
   return rc == SQLITE_OK ? HL_OK : hl_cat_sqlite_error(db, rc, err);
@@ -556,6 +584,13 @@ hl_status_t hl_cat_schema_prepare(sqlite3 *db, const char *path, unsigned flags,
     return HL_OK;
   }
   status = set_wal(db, path, err);
+  /* for schema v10's migration and the writes that keep n_tdates */
+  int rc = status == HL_OK
+               ? sqlite3_create_function_v2(db, "hl_is_tdate", 1,
+                                            SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                            NULL, sql_is_tdate, NULL, NULL, NULL)
+               : SQLITE_OK;
+  if (rc != SQLITE_OK) status = hl_cat_sqlite_error(db, rc, err);
   if (status == HL_OK && *version < hl_cat_schema_latest())
     status = migrate(db, path, flags, version, err);
   return status;

@@ -23,6 +23,7 @@
 
 #include "catalog/catalog_int.h"
 #include "util/mem.h"
+#include "util/partorder.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
@@ -91,6 +92,8 @@ typedef enum stmt_id {
   S_PART_COUNT,
   S_PART_COUNT_ADD,
   S_PART_COUNT_DROP,
+  S_PART_COUNT_MOVE,
+  S_PART_TDATES,
   S_PART_LIST,
   S_PART_LIST_PARAMS,
   S_PART_DELETE,
@@ -101,6 +104,10 @@ typedef enum stmt_id {
   S_PPARAM_DELETE,
   S_COUNT_
 } stmt_id_t;
+
+/* 1 when partition ?1's first value is a text date (schema v10) */
+#define OLD_TDATE                                                                                  \
+  "(SELECT count(*) FROM part_values WHERE part_id = ?1 AND idx = 0 AND hl_is_tdate(value))"
 
 /* Lists that size their result read count(*) OVER () as the last column,
  * so one query gives both the rows and how many there are. */
@@ -180,10 +187,16 @@ static const char *const stmt_sql[S_COUNT_] = {
                       "(SELECT count(*) FROM partitions p JOIN part_params pp "
                       "ON pp.part_id = p.id WHERE p.tbl_id = ?1)",
     [S_PART_COUNT] = "SELECT n FROM part_counts WHERE tbl_id = ?1",
-    /* the kept counts (schema v9): a batch added, one partition dropped */
-    [S_PART_COUNT_ADD] = "UPDATE part_counts SET n = n + ?2 WHERE tbl_id = ?1",
-    [S_PART_COUNT_DROP] = "UPDATE part_counts SET n = n - 1 "
-                          "WHERE tbl_id = (SELECT tbl_id FROM partitions WHERE id = ?1)",
+    /* the kept counts (schema v9, v10's n_tdates): a batch added, one
+     * partition dropped, one's values replaced (before its part_values
+     * are: the old first value is read there) */
+    [S_PART_COUNT_ADD] = "UPDATE part_counts SET n = n + ?2, n_tdates = n_tdates + ?3 "
+                         "WHERE tbl_id = ?1",
+    [S_PART_COUNT_DROP] = "UPDATE part_counts SET n = n - 1, n_tdates = n_tdates - " OLD_TDATE
+                          " WHERE tbl_id = (SELECT tbl_id FROM partitions WHERE id = ?1)",
+    [S_PART_COUNT_MOVE] = "UPDATE part_counts SET n_tdates = n_tdates - " OLD_TDATE " + ?3 "
+                          "WHERE tbl_id = ?2",
+    [S_PART_TDATES] = "SELECT n, n_tdates FROM part_counts WHERE tbl_id = ?1",
     [S_PART_LIST] = "SELECT id, name, vals, location, create_time FROM partitions "
                     "WHERE tbl_id = ?1 ORDER BY name",
     [S_PART_LIST_PARAMS] = "SELECT pp.part_id, pp.key, pp.value FROM partitions p "
@@ -1685,6 +1698,12 @@ static hl_status_t run_part_write(hl_cat_t *cat, sqlite3_stmt *st, const char *n
   return sqerr(cat, rc, err);
 }
 
+/* Whether PART's first value is a text date (kept in n_tdates). */
+static bool first_is_tdate(const hl_cat_partition_t *part) {
+  const char *v = part->n_values > 0 ? part->values[0] : NULL;
+  return v && hl_tdate_parse(v, strlen(v), NULL, NULL);
+}
+
 /* Inserts PART (already checked against INFO) with its children; the
  * caller holds the unit of work.  Shared by add and add_many. */
 static hl_status_t insert_partition(hl_cat_t *cat, const hl_cat_partition_t *part,
@@ -1773,12 +1792,16 @@ hl_status_t hl_cat_sq_partition_add_many(hl_cat_t *cat, const hl_cat_partition_t
     }
     sqlite3_finalize(q);
   }
-  for (size_t i = 0; status == HL_OK && i < n; i++)
+  size_t n_tdates = 0;
+  for (size_t i = 0; status == HL_OK && i < n; i++) {
     status = insert_partition(cat, &parts[i], &info, now, err);
-  /* the kept count, once for the batch */
+    n_tdates += first_is_tdate(&parts[i]);
+  }
+  /* the kept counts, once for the batch */
   sqlite3_stmt *st = status == HL_OK ? prep(cat, S_PART_COUNT_ADD, err) : NULL;
-  if (status == HL_OK && (!st || !bind_i64(cat, st, 1, parts[0].table_id, err) ||
-                          !bind_i64(cat, st, 2, (int64_t)n, err)))
+  if (status == HL_OK &&
+      (!st || !bind_i64(cat, st, 1, parts[0].table_id, err) ||
+       !bind_i64(cat, st, 2, (int64_t)n, err) || !bind_i64(cat, st, 3, (int64_t)n_tdates, err)))
     status = err->code;
   else if (status == HL_OK && (status = run(cat, st, err)) == HL_OK &&
            sqlite3_changes(SQ(cat)->db) != 1)
@@ -2309,6 +2332,41 @@ done:
   return op_end(cat, status, err);
 }
 
+hl_status_t hl_cat_sq_partition_tdates(hl_cat_t *cat, int64_t table_id, size_t *n, size_t *n_tdates,
+                                       hl_error_t *err) {
+  *n = *n_tdates = 0;
+  hl_status_t status = op_begin(cat, 0, err);
+  if (status != HL_OK) return status;
+  tbl_info_t info = {NULL, 0};
+  sqlite3_stmt *st = NULL;
+  int row = 0;
+  if ((status = table_info(cat, table_id, &info, err)) != HL_OK) goto done;
+  if (!(st = prep(cat, S_PART_TDATES, err)) || !bind_i64(cat, st, 1, table_id, err) ||
+      (row = next_row(cat, st, err)) < 0) {
+    status = err->code;
+    goto done;
+  }
+  if (row == 0) {
+    status = no_count(&info, err);
+    goto done;
+  }
+  int64_t all = sqlite3_column_int64(st, 0), tdates = sqlite3_column_int64(st, 1);
+  /* the CHECK of schema v10 forbids it: a file written by something else */
+  if (all < 0 || tdates < 0 || tdates > all) {
+    status = hl_err_set(err, HL_CORRUPT, HL_SS(DATA_CORRUPTED),
+                        "metastore has an inconsistent text-date count for table %s "
+                        "(%lld of %lld partitions)",
+                        info.qname, (long long)tdates, (long long)all);
+    goto done;
+  }
+  *n = (size_t)all;
+  *n_tdates = (size_t)tdates;
+done:
+  release(st);
+  hl_free(info.qname);
+  return op_end(cat, status, err);
+}
+
 hl_status_t hl_cat_sq_partition_update(hl_cat_t *cat, const hl_cat_partition_t *part,
                                        hl_error_t *err) {
   if (!part) return misuse(err, "partition is missing");
@@ -2362,7 +2420,18 @@ hl_status_t hl_cat_sq_partition_update(hl_cat_t *cat, const hl_cat_partition_t *
   }
   if ((status = run_part_write(cat, st, part->name, info.qname, err)) != HL_OK) goto done;
   release(st);
+  /* the text-date count follows the first value, read from part_values
+   * before they are replaced */
+  if (!(st = prep(cat, S_PART_COUNT_MOVE, err)) || !bind_i64(cat, st, 1, part->id, err) ||
+      !bind_i64(cat, st, 2, tbl_id, err) || !bind_i64(cat, st, 3, first_is_tdate(part), err)) {
+    status = err->code;
+    goto done;
+  }
+  if ((status = run(cat, st, err)) == HL_OK && sqlite3_changes(SQ(cat)->db) != 1)
+    status = no_count(&info, err);
+  release(st);
   st = NULL;
+  if (status != HL_OK) goto done;
   static const stmt_id_t children[] = {S_PVAL_DELETE, S_PPARAM_DELETE};
   status = delete_children(cat, children, 2, part->id, err);
   if (status == HL_OK) status = insert_part_children(cat, part->id, part, tbl_id, err);
@@ -2516,6 +2585,7 @@ static const hl_cat_ops_t sq_ops = {
     .partition_update = hl_cat_sq_partition_update,
     .partition_set_columns_all = hl_cat_sq_partition_set_columns_all,
     .partition_drop = hl_cat_sq_partition_drop,
+    .partition_tdates = hl_cat_sq_partition_tdates,
     .locations_within = hl_cat_sq_locations_within,
     .locations_at = hl_cat_sq_locations_at,
     .col_stats_put = hl_cat_sq_col_stats_put,

@@ -290,6 +290,14 @@ hl_status_t hl_cat_partition_get(hl_cat_t *cat, int64_t table_id, char *const *v
 hl_status_t hl_cat_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena,
                                   hl_cat_partition_t **out, size_t *n, hl_error_t *err);
 hl_status_t hl_cat_partition_count(hl_cat_t *cat, int64_t table_id, size_t *n, hl_error_t *err);
+/* The partition count of TABLE_ID (*N) and how many of those partitions
+ * have a first value that is a text date (*N_TDATES; util/partorder.h
+ * hl_tdate_parse, the default partition's NULL is not), for
+ * plan/incr.h's hl_incr_auto_field.  The embedded catalog keeps both
+ * (schema v10; XX001 when the table's row is missing or inconsistent), a
+ * remote one has them counted in one streamed read. */
+hl_status_t hl_cat_partition_tdates(hl_cat_t *cat, int64_t table_id, size_t *n, size_t *n_tdates,
+                                    hl_error_t *err);
 /* Replaces values/name/location/params of partition PART->id, and its
  * storage descriptor when PART->sd is set. */
 hl_status_t hl_cat_partition_update(hl_cat_t *cat, const hl_cat_partition_t *part, hl_error_t *err);

@@ -30,7 +30,9 @@ int hl_cat_schema_latest(void);
 
 /* Checks that the freshly opened connection DB (file PATH, for messages)
  * holds a hivelite metastore (or, with HL_CAT_SCHEMA_FRESH, nothing),
- * switches it to WAL mode and migrates it to the latest schema.  *VERSION
+ * switches it to WAL mode, registers the SQL function hl_is_tdate (1 when
+ * its argument is a text date, util/partorder.h) that the migrations and
+ * the writes of n_tdates use, and migrates it to the latest schema.  *VERSION
  * (OUT) is the version after migration.  Returns HL_CORRUPT (XX001) for a
  * file that is not SQLite, not a hivelite metastore, of a newer schema
  * version, or empty when not fresh (a truncated metastore must not turn
@@ -114,6 +116,8 @@ hl_status_t hl_cat_sq_partition_get(hl_cat_t *cat, int64_t table_id, char *const
 hl_status_t hl_cat_sq_partition_list(hl_cat_t *cat, int64_t table_id, hl_arena_t *arena,
                                      hl_cat_partition_t **out, size_t *n, hl_error_t *err);
 hl_status_t hl_cat_sq_partition_count(hl_cat_t *cat, int64_t table_id, size_t *n, hl_error_t *err);
+hl_status_t hl_cat_sq_partition_tdates(hl_cat_t *cat, int64_t table_id, size_t *n, size_t *n_tdates,
+                                       hl_error_t *err);
 hl_status_t hl_cat_sq_partition_update(hl_cat_t *cat, const hl_cat_partition_t *part,
                                        hl_error_t *err);
 hl_status_t hl_cat_sq_partition_set_columns_all(hl_cat_t *cat, int64_t table_id,

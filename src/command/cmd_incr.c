@@ -11,7 +11,9 @@
  * is not overwritten with an older record.  A field already set (by a user,
  * or an earlier statement) is never replaced.  Plain CREATE TABLE has no
  * partitions to recognise, so it sets nothing; the first MSCK or ADD
- * PARTITION does.
+ * PARTITION does.  The decision reads two counts of the table's row in
+ * the metastore (catalog.h hl_cat_partition_tdates), so it costs the same
+ * at a million partitions as at one.
  */
 #include "command/cmd_int.h"
 #include "plan/incr.h"
@@ -32,31 +34,6 @@ static bool may_apply(const hl_cat_table_t *c) {
          !hl_kv_get(c->params, c->n_params, HL_INCR_KIND_KEY);
 }
 
-/* The first values of a table's partitions (hl_cat_part_fn context). */
-typedef struct firsts {
-  hl_arena_t *arena; /* the distinct values */
-  const char **v;    /* heap: sized to the count read first, grown if need be */
-  size_t n, cap;
-  const char *last; /* the last distinct first value copied */
-} firsts_t;
-
-static hl_status_t firsts_take(void *ctx, const hl_cat_partition_t *p, hl_error_t *err) {
-  firsts_t *fs = ctx;
-  if (fs->n == fs->cap) {
-    size_t cap = fs->cap ? fs->cap * 2 : 64;
-    const char **grown = hl_realloc(fs->v, sizeof(char *) * cap);
-    if (!grown) return hl_err_nomem(err);
-    fs->v = grown;
-    fs->cap = cap;
-  }
-  const char *first = p->n_values > 0 ? p->values[0] : NULL;
-  if (first && !(fs->last && strcmp(fs->last, first) == 0) &&
-      !(fs->last = hl_arena_strdup(fs->arena, first)))
-    return hl_err_nomem(err);
-  fs->v[fs->n++] = first ? fs->last : NULL;
-  return HL_OK;
-}
-
 hl_status_t hl_cmd_incr_auto_fill(hl_session_t *s, hl_cat_table_t *c, hl_arena_t *arena,
                                   bool *changed, hl_error_t *err) {
   *changed = false;
@@ -64,17 +41,10 @@ hl_status_t hl_cmd_incr_auto_fill(hl_session_t *s, hl_cat_table_t *c, hl_arena_t
   hl_table_t *t;
   hl_status_t rc = hl_table_from_catalog(c, arena, &t, err);
   if (rc != HL_OK) return rc;
-  /* streamed in name order: one pointer per partition, each distinct
-   * first value copied once (a day's partitions are contiguous) */
-  firsts_t fs = {.arena = arena};
-  size_t n_parts;
-  rc = hl_cat_partition_count(s->cat, c->id, &n_parts, err);
-  if (rc == HL_OK && n_parts && !(fs.v = hl_malloc(sizeof(char *) * n_parts)))
-    rc = hl_err_nomem(err);
-  fs.cap = fs.v ? n_parts : 0;
-  if (rc == HL_OK) rc = hl_cat_partition_scan(s->cat, c->id, NULL, firsts_take, &fs, err);
-  bool found = rc == HL_OK && hl_incr_auto_field(t, fs.v, fs.n);
-  hl_free((void *)fs.v);
+  /* two counts the metastore keeps, not a read of every partition */
+  size_t n_parts = 0, n_tdates = 0;
+  rc = hl_cat_partition_tdates(s->cat, c->id, &n_parts, &n_tdates, err);
+  bool found = rc == HL_OK && hl_incr_auto_field(t, n_parts, n_tdates);
   if (rc != HL_OK || !found) return rc;
   rc = hl_cmd_kv_put(&c->params, &c->n_params, HL_INCR_FIELD_KEY, t->names[t->n_data], arena, err);
   if (rc == HL_OK)

@@ -354,7 +354,8 @@ hl_status_t hl_cmd_apply_buckets(const hl_ast_create_table_t *ct, long pos, hl_a
 /* Inside the open catalog transaction of a statement that added partitions
  * to table T (MSCK, ADD PARTITION): when the table names no incremental
  * field and its partitions' first values -- all of them, as the
- * transaction sees them -- are text dates (plan/incr.h
+ * transaction sees them, counted by the metastore
+ * (hl_cat_partition_tdates) -- are text dates (plan/incr.h
  * hl_incr_auto_field), sets hivelite.incremental.field to the first
  * partition column and hivelite.incremental.kind to date, on the table
  * record as it is now.  Never replaces a field already set. */

@@ -115,10 +115,10 @@ int hl_incr_first_key_kind(const hl_table_t *t) {
   return k == HL_INCR_DATE || k == HL_INCR_BATCH ? k : HL_INCR_NONE;
 }
 
-bool hl_incr_auto_field(const hl_table_t *t, const char *const *firsts, size_t n) {
+bool hl_incr_auto_field(const hl_table_t *t, size_t n, size_t n_tdates) {
   if (t->n_part == 0 || t->types[t->n_data]->id != HL_T_STRING) return false;
   if (hl_kv_get(t->cat->params, t->cat->n_params, HL_INCR_FIELD_KEY) ||
       hl_kv_get(t->cat->params, t->cat->n_params, HL_INCR_KIND_KEY))
     return false; /* never replaces one set (nor completes a half-set one) */
-  return hl_tdate_recognise(firsts, n) != HL_TDATE_NONE;
+  return hl_tdate_majority(n_tdates, n);
 }

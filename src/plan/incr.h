@@ -63,9 +63,13 @@ int hl_incr_first_key_kind(const hl_table_t *t);
 
 /* Whether MSCK / ADD PARTITION / CTAS should make T's first partition
  * column its incremental field of kind `date`: T names no incremental
- * field, its first partition column is STRING, and FIRSTS[0..n) (the
- * first values of all its partitions, NULL for the default partition)
- * are recognised as text dates (hl_tdate_recognise). */
-bool hl_incr_auto_field(const hl_table_t *t, const char *const *firsts, size_t n);
+ * field, its first partition column is STRING, and of its N partitions
+ * the N_TDATES whose first values are text dates (in any format; the
+ * default partition's is not) are more than half (hl_tdate_majority, the
+ * rule of hl_tdate_recognise).  The counts are per partition, not per
+ * distinct value, and the format does not matter (the field records the
+ * kind `date` only), so the metastore keeps just the two counts
+ * (catalog.h hl_cat_partition_tdates). */
+bool hl_incr_auto_field(const hl_table_t *t, size_t n, size_t n_tdates);
 
 #endif

@@ -121,6 +121,10 @@ bool hl_batch_parse(const char *s, size_t len, int64_t *out) {
   return true;
 }
 
+bool hl_tdate_majority(size_t dates, size_t n) {
+  return dates > 0 && dates > n / 2; /* more than half */
+}
+
 hl_tdate_fmt_t hl_tdate_recognise(const char *const *values, size_t n) {
   size_t count[HL_TDATE_N_FMTS] = {0};
   size_t dates = 0;
@@ -131,7 +135,7 @@ hl_tdate_fmt_t hl_tdate_recognise(const char *const *values, size_t n) {
       dates++;
     }
   }
-  if (dates == 0 || dates <= n / 2) return HL_TDATE_NONE; /* not more than half */
+  if (!hl_tdate_majority(dates, n)) return HL_TDATE_NONE;
   int best = HL_TDATE_NONE + 1;
   for (int f = best + 1; f < HL_TDATE_N_FMTS; f++)
     if (count[f] > count[best]) best = f;

@@ -64,4 +64,10 @@ bool hl_batch_parse(const char *s, size_t len, int64_t *out);
  * order) when more than half of the N values are dates, else NONE. */
 hl_tdate_fmt_t hl_tdate_recognise(const char *const *values, size_t n);
 
+/* Whether a column of N values of which DATES are text dates (in any of
+ * the formats) is one of text dates: more than half are.  The rule of
+ * hl_tdate_recognise, for callers that have the counts only (the
+ * metastore keeps them per table: catalog.h hl_cat_partition_tdates). */
+bool hl_tdate_majority(size_t dates, size_t n);
+
 #endif

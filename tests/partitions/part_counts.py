@@ -12,12 +12,18 @@ EXCHANGE PARTITION, DROP PARTITION (one, a range), table RENAME, DROP TABLE,
 DROP DATABASE CASCADE, and statements refused by the cap -- this reads the
 metastore file (python3's sqlite3) and requires every table's kept count to
 be its count(*), with no row left for a dropped table; EXPLAIN's total
-and the cap's refusals are checked where they show the count.
+and the cap's refusals are checked where they show the count.  Schema
+v10's n_tdates (the partitions whose first value is a text date, which
+decides the incremental field of MSCK, ADD and CTAS) is checked the same
+way against a recount by tdate() below, an independent reading of
+util/partorder.c's formats; the tables' first values mix dates of several
+formats, near-dates and the default partition.
 
 Usage: python3 tests/partitions/part_counts.py --hivelite PATH [--keep]
 Standard library only.
 """
 import argparse
+import calendar
 import os
 import shutil
 import sqlite3
@@ -47,12 +53,55 @@ def run(hl, wh, sql, fail=None):
     return p.stdout.splitlines()
 
 
+# the text-date formats of util/partorder.c, by pattern letter
+TDATE_FORMATS = ("yyyyMMdd", "yyyy-MM-dd", "yyyyMMddHH", "yyyyMMddHHmm", "yyyyMMddHHmmss",
+                 "yyyy-MM-dd-HH", "yyyy-MM-dd HH:mm", "yyyy-MM-dd HH:mm:ss")
+
+
+def tdate(v):
+    """whether V is a text date: one of the formats, digits where its letters
+    are, year 1900-2200, a real day, hour < 24, minute and second < 60"""
+    if v is None:
+        return False
+    for f in TDATE_FORMATS:
+        if len(f) != len(v):
+            continue
+        fields = {}
+        ok = True
+        for pc, vc in zip(f, v):
+            if pc in "yMdHms":
+                if not "0" <= vc <= "9":
+                    ok = False
+                    break
+                fields[pc] = fields.get(pc, 0) * 10 + int(vc)
+            elif pc != vc:
+                ok = False
+                break
+        if not ok:
+            continue
+        y, mo, d = fields["y"], fields["M"], fields["d"]
+        if not (1900 <= y <= 2200 and 1 <= mo <= 12 and d >= 1) or fields.get("H", 0) > 23 \
+                or fields.get("m", 0) > 59 or fields.get("s", 0) > 59:
+            continue
+        if d > calendar.monthrange(y, mo)[1]:
+            continue
+        return True
+    return False
+
+
 def counts(wh):
-    """{(db, table): (kept, count(*))} of every table, and orphan rows"""
+    """{(db, table): (kept, count(*))} of every table, and orphan rows; the
+    kept text-date counts must be the recount"""
     c = sqlite3.connect(os.path.join(wh, ".hivelite", "metastore.db"))
     got = {(d, t): (n, real) for d, t, n, real in c.execute(
         "SELECT d.name, t.name, c.n, (SELECT count(*) FROM partitions p WHERE p.tbl_id = t.id) "
         "FROM tbls t JOIN dbs d ON d.id = t.db_id LEFT JOIN part_counts c ON c.tbl_id = t.id")}
+    for d, t, kept, tid in c.execute(
+            "SELECT d.name, t.name, c.n_tdates, t.id FROM tbls t JOIN dbs d ON d.id = t.db_id "
+            "LEFT JOIN part_counts c ON c.tbl_id = t.id").fetchall():
+        real = sum(tdate(v) for (v,) in c.execute(
+            "SELECT value FROM part_values WHERE tbl_id = ? AND idx = 0", (tid,)))
+        eq(kept, real, "kept text-date count of %s.%s" % (d, t))
     orphans = c.execute("SELECT count(*) FROM part_counts WHERE tbl_id NOT IN "
                         "(SELECT id FROM tbls)").fetchone()[0]
     c.close()
@@ -137,6 +186,85 @@ def check(hl, tmp):
     step(hl, wh, "DROP DATABASE d2 CASCADE;", {"default.c": 1})
 
 
+
+def check_tdates(hl, tmp):
+    """every kind of partition statement on tables whose first values mix
+    text dates (several formats), near-dates and the default partition;
+    counts() compares the kept n_tdates with a recount after each, and the
+    incremental field is set by the ADD / MSCK / CTAS that make the dates
+    more than half"""
+    wh = os.path.join(tmp, "wd")
+    src = os.path.join(tmp, "src2.txt")
+    with open(src, "w") as f:
+        f.write("1\n")
+    run(hl, wh, "CREATE DATABASE d2;")
+    step(hl, wh, "CREATE TABLE t (v INT) PARTITIONED BY (dt STRING, hr INT);", {"default.t": 0})
+    step(hl, wh, "ALTER TABLE t ADD PARTITION (dt='x', hr=1) PARTITION (dt='2024-02-30', hr=1) "
+         "PARTITION (dt='2024013', hr=1);", {"default.t": 3})
+    step(hl, wh, "ALTER TABLE t ADD PARTITION (dt='2024-01-01', hr=1);", {"default.t": 4})
+    step(hl, wh, "ALTER TABLE t ADD IF NOT EXISTS PARTITION (dt='2024-01-01', hr=1) "
+         "PARTITION (dt='20240102', hr=1);", {"default.t": 5})
+    step(hl, wh, "ALTER TABLE t ADD PARTITION (dt='2024-01-05', hr=1) "
+         "PARTITION (dt='2024-01-01', hr=1);", {"default.t": 5}, fail="already exists")
+    step(hl, wh, "INSERT INTO t PARTITION (dt='2024-01-03 10:00', hr=1) VALUES (1);",
+         {"default.t": 6})
+    step(hl, wh, "INSERT INTO t PARTITION (dt, hr) VALUES (1, NULL, 1), (2, '2024-01-04', 2), "
+         "(3, 'y', 1);", {"default.t": 9})
+    step(hl, wh, "INSERT OVERWRITE TABLE t PARTITION (dt='2024-01-04', hr) VALUES (1, 2), "
+         "(2, 3);", {"default.t": 10})
+    step(hl, wh, "LOAD DATA LOCAL INPATH '%s' INTO TABLE t PARTITION (dt='2024-01-06-07', hr=1);"
+         % src, {"default.t": 11})
+    tdir = os.path.join(wh, "t")
+    for d in ("dt=2024-02-01/hr=1", "dt=2024-02-01/hr=2", "dt=q/hr=1"):
+        os.makedirs(os.path.join(tdir, d))
+    step(hl, wh, "MSCK REPAIR TABLE t;", {"default.t": 14})
+    shutil.rmtree(os.path.join(tdir, "dt=2024-02-01"))
+    step(hl, wh, "MSCK REPAIR TABLE t DROP PARTITIONS;", {"default.t": 12})
+    os.makedirs(os.path.join(tdir, "dt=2024-02-02", "hr=1"))
+    shutil.rmtree(os.path.join(tdir, "dt=q"))
+    step(hl, wh, "MSCK REPAIR TABLE t SYNC PARTITIONS;", {"default.t": 12})
+    # renames each way, and one that keeps the first value
+    step(hl, wh, "ALTER TABLE t PARTITION (dt='x', hr=1) RENAME TO PARTITION (dt='2024-03-01', "
+         "hr=1);", {"default.t": 12})
+    step(hl, wh, "ALTER TABLE t PARTITION (dt='2024-01-01', hr=1) RENAME TO PARTITION (dt='z', "
+         "hr=1);", {"default.t": 12})
+    step(hl, wh, "ALTER TABLE t PARTITION (dt='z', hr=1) RENAME TO PARTITION (dt='z', hr=5);",
+         {"default.t": 12})
+    # the default partition renamed (its value stays NULL), a key's type
+    step(hl, wh, "ALTER TABLE t SET DEFAULT PARTITION TO 'NOKEY';", {"default.t": 12})
+    step(hl, wh, "ALTER TABLE t PARTITION COLUMN (hr BIGINT);", {"default.t": 12})
+    step(hl, wh, "CREATE TABLE d2.u (v INT) PARTITIONED BY (dt STRING, hr BIGINT);",
+         {"default.t": 12, "d2.u": 0})
+    step(hl, wh, "ALTER TABLE d2.u EXCHANGE PARTITION (dt='2024-01-04') WITH TABLE t;",
+         {"default.t": 10, "d2.u": 2})
+    step(hl, wh, "ALTER TABLE t DROP PARTITION (dt='2024-03-01', hr=1);",
+         {"default.t": 9, "d2.u": 2})
+    step(hl, wh, "ALTER TABLE t DROP PARTITION (dt='y', hr=1);", {"default.t": 8, "d2.u": 2})
+    step(hl, wh, "ALTER TABLE t DROP IF EXISTS PARTITION (dt='zz', hr=1);",
+         {"default.t": 8, "d2.u": 2})
+    step(hl, wh, "ALTER TABLE d2.u DROP PARTITION (dt='2024-01-04', hr < 3);",
+         {"default.t": 8, "d2.u": 1})
+    cap = "SET hivelite.max_partitions_per_table=8; "
+    step(hl, wh, cap + "ALTER TABLE t ADD PARTITION (dt='2024-04-01', hr=1);",
+         {"default.t": 8, "d2.u": 1}, fail="max_partitions_per_table")
+    step(hl, wh, cap + "INSERT INTO t PARTITION (dt, hr) VALUES (1, '2024-04-01', 1);",
+         {"default.t": 8, "d2.u": 1}, fail="max_partitions_per_table")
+    os.makedirs(os.path.join(tdir, "dt=2024-04-01", "hr=1"))
+    step(hl, wh, cap + "MSCK REPAIR TABLE t;", {"default.t": 8, "d2.u": 1},
+         fail="max_partitions_per_table")
+    step(hl, wh, "MSCK REPAIR TABLE t;", {"default.t": 9, "d2.u": 1})
+    step(hl, wh, "ALTER TABLE t RENAME TO t2;", {"default.t2": 9, "d2.u": 1})
+    step(hl, wh, "CREATE TABLE c PARTITIONED BY (dt STRING) AS SELECT v, dt FROM t2;",
+         {"default.t2": 9, "d2.u": 1, "default.c": 3})
+    # the field was set on t2 by an ADD or MSCK on the way; c (CTAS) has
+    # the partitions of t2 that hold rows: two dates and the default
+    for name in ("t2", "c"):
+        eq(run(hl, wh, "SHOW TBLPROPERTIES %s ('hivelite.incremental.kind');" % name),
+           ["date"], "incremental kind of " + name)
+    step(hl, wh, "DROP TABLE t2;", {"d2.u": 1, "default.c": 3})
+    step(hl, wh, "DROP DATABASE d2 CASCADE;", {"default.c": 3})
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hivelite", required=True)
@@ -148,6 +276,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="hl-part-counts-", dir=base)
     try:
         check(args.hivelite, tmp)
+        check_tdates(args.hivelite, tmp)
     except Failure as e:
         print("FAIL " + str(e))
         return 1

@@ -11,6 +11,7 @@
 #include "catalog/catalog_int.h"
 #include "test.h"
 #include "util/mem.h"
+#include "util/partorder.h"
 
 #include <dirent.h>
 #include <ftw.h>
@@ -1667,6 +1668,24 @@ TEST(migrate_v6) {
   fx_teardown(&f);
 }
 
+/* The text-date count of table ID (schema v10's n_tdates) is WANT of N,
+ * and so is a recount of its partitions' first values. */
+#define CHECK_TDATES(f, id, want_n, want)                                                          \
+  do {                                                                                             \
+    size_t n_ = 999, d_ = 999;                                                                     \
+    CHECK_OK((f), hl_cat_partition_tdates((f)->cat, (id), &n_, &d_, &(f)->err));                   \
+    CHECK_INT(n_, (want_n));                                                                       \
+    CHECK_INT(d_, (want));                                                                         \
+    hl_cat_partition_t *all_ = NULL;                                                               \
+    size_t m_ = 0, r_ = 0;                                                                         \
+    CHECK_OK((f), hl_cat_partition_list((f)->cat, (id), (f)->arena, &all_, &m_, &(f)->err));       \
+    for (size_t i_ = 0; i_ < m_; i_++)                                                             \
+      r_ += all_[i_].values[0] &&                                                                  \
+            hl_tdate_parse(all_[i_].values[0], strlen(all_[i_].values[0]), NULL, NULL);            \
+    CHECK_INT(m_, (want_n));                                                                       \
+    CHECK_INT(r_, (want));                                                                         \
+  } while (0)
+
 /* The kept partition count (schema v9's part_counts) of table ID against
  * count(*) of its rows, read through another connection. */
 #define CHECK_COUNT(f, id, want)                                                                   \
@@ -1792,8 +1811,8 @@ TEST(migrate_v8) {
                              "PRAGMA user_version = 8;"),
             SQLITE_OK);
   CHECK_OK(&f, fx_open(&f));
-  CHECK_INT(hl_cat_schema_version(f.cat), 9);
-  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 9);
+  CHECK_INT(hl_cat_schema_version(f.cat), hl_cat_schema_latest());
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), hl_cat_schema_latest());
   CHECK_INT(sql_int(f.path, "SELECT count(*) FROM part_counts"), 3);
   CHECK_COUNT(&f, t, 5);
   CHECK_COUNT(&f, u, 1);
@@ -1802,6 +1821,151 @@ TEST(migrate_v8) {
   CHECK_OK(&f, add_part(&f, t, "b", "1"));
   CHECK_COUNT(&f, e, 1);
   CHECK_COUNT(&f, t, 6);
+  CHECK_TDATES(&f, t, 6, 0); /* v9 and v10 both applied */
+  fx_teardown(&f);
+}
+
+/* hl_cat_partition_tdates reads the kept count of partitions whose first
+ * value is a text date, in any format: exact after each add (the default
+ * partition's NULL and strings that only look like dates are not), batch,
+ * failed batch, rolled-back transaction, rename each way, drop, and
+ * missing or inconsistent rows are XX001. */
+TEST(partition_tdates) {
+  fx_t f;
+  fx_setup(&f);
+  CHECK_OK(&f, fx_open(&f));
+  CHECK_OK(&f, add_db(&f, "sales"));
+  CHECK_OK(&f, add_table(&f, "sales", "t", 2));
+  CHECK_OK(&f, add_table(&f, "sales", "u", 2));
+  int64_t t = table_id(&f, "sales", "t"), u = table_id(&f, "sales", "u");
+  CHECK_TDATES(&f, t, 0, 0);
+  CHECK_OK(&f, add_part(&f, t, "2024-01-31", "1"));
+  CHECK_OK(&f, add_part(&f, t, "2024-01-31", "2")); /* per partition, not per value */
+  CHECK_OK(&f, add_part(&f, t, "20240131", "1"));
+  CHECK_OK(&f, add_part(&f, t, "2024-01-31 10:00", "1"));
+  CHECK_OK(&f, add_part(&f, t, "2024-02-30", "1")); /* no such day */
+  CHECK_OK(&f, add_part(&f, t, "a", "1"));
+  CHECK_OK(&f, add_part(&f, t, NULL, "1"));
+  CHECK_OK(&f, add_part(&f, u, "x", "2024-01-31")); /* a date in the second key */
+  CHECK_TDATES(&f, t, 7, 4);
+  CHECK_TDATES(&f, u, 1, 0);
+  CHECK_INT(add_part(&f, t, "2024-01-31", "1"), HL_CONSTRAINT);
+  hl_err_clear(&f.err);
+  CHECK_TDATES(&f, t, 7, 4);
+  /* a batch of 3 dates and 2 not; then one with a duplicate: none */
+  static const char *firsts[] = {"2023-01-01",    "b",          "2023010112", "c",
+                                 "2023-01-01-05", "2023-01-02", "d"};
+  char names[7][48], locs[7][64];
+  char *vals[7][2];
+  hl_cat_partition_t batch[8];
+  for (int i = 0; i < 7; i++) {
+    snprintf(names[i], sizeof names[i], "ds=%s/hr=1", firsts[i]);
+    snprintf(locs[i], sizeof locs[i], "/wh/b/%d", i);
+    vals[i][0] = (char *)firsts[i];
+    vals[i][1] = "1";
+    batch[i] = (hl_cat_partition_t){
+        .table_id = t, .values = vals[i], .n_values = 2, .name = names[i], .location = locs[i]};
+  }
+  CHECK_OK(&f, hl_cat_partition_add_many(f.cat, batch, 5, &f.err));
+  CHECK_TDATES(&f, t, 12, 7);
+  batch[7] = batch[0];
+  CHECK_INT(hl_cat_partition_add_many(f.cat, batch + 5, 3, &f.err), HL_CONSTRAINT);
+  hl_err_clear(&f.err);
+  CHECK_TDATES(&f, t, 12, 7);
+  CHECK_OK(&f, hl_cat_begin(f.cat, &f.err));
+  CHECK_OK(&f, add_part(&f, t, "2025-01-01", "1"));
+  CHECK_TDATES(&f, t, 13, 8); /* the transaction sees its own */
+  hl_cat_rollback(f.cat);
+  CHECK_TDATES(&f, t, 12, 7);
+  /* renames: a date to a non-date, back, a non-date to a non-date */
+  char *one[] = {"2024-01-31", "2"};
+  hl_cat_partition_t *p = NULL;
+  CHECK_OK(&f, hl_cat_partition_get(f.cat, t, one, 2, f.arena, &p, &f.err));
+  if (p) {
+    char *other[] = {"e", "2"}, *back[] = {"2024-03-01", "2"}, *same[] = {"2024-03-01", "3"};
+    p->values = other;
+    p->name = "ds=e/hr=2";
+    CHECK_OK(&f, hl_cat_partition_update(f.cat, p, &f.err));
+    CHECK_TDATES(&f, t, 12, 6);
+    p->values = back;
+    p->name = "ds=2024-03-01/hr=2";
+    CHECK_OK(&f, hl_cat_partition_update(f.cat, p, &f.err));
+    CHECK_TDATES(&f, t, 12, 7);
+    p->values = same;
+    p->name = "ds=2024-03-01/hr=3";
+    CHECK_OK(&f, hl_cat_partition_update(f.cat, p, &f.err));
+    CHECK_TDATES(&f, t, 12, 7);
+    /* a drop of a date, then of one that does not exist */
+    CHECK_OK(&f, hl_cat_partition_drop(f.cat, p->id, &f.err));
+    CHECK_TDATES(&f, t, 11, 6);
+    CHECK_INT(hl_cat_partition_drop(f.cat, p->id, &f.err), HL_NOTFOUND);
+    hl_err_clear(&f.err);
+    CHECK_TDATES(&f, t, 11, 6);
+  }
+  char *notdate[] = {"a", "1"};
+  CHECK_OK(&f, hl_cat_partition_get(f.cat, t, notdate, 2, f.arena, &p, &f.err));
+  if (p) CHECK_OK(&f, hl_cat_partition_drop(f.cat, p->id, &f.err));
+  CHECK_TDATES(&f, t, 10, 6);
+  CHECK_TDATES(&f, u, 1, 0);
+  /* a value over the count (the CHECK bypassed), then a missing row */
+  char q[160];
+  snprintf(q, sizeof q,
+           "PRAGMA ignore_check_constraints = ON; "
+           "UPDATE part_counts SET n_tdates = 11 WHERE tbl_id = %lld",
+           (long long)t);
+  CHECK_INT(sql_exec(f.path, q), SQLITE_OK);
+  CHECK_ERR(&f, hl_cat_partition_tdates(f.cat, t, &(size_t){0}, &(size_t){0}, &f.err), HL_CORRUPT,
+            "XX001",
+            "metastore has an inconsistent text-date count for table sales.t (11 of 10 "
+            "partitions)");
+  snprintf(q, sizeof q, "DELETE FROM part_counts WHERE tbl_id = %lld", (long long)t);
+  CHECK_INT(sql_exec(f.path, q), SQLITE_OK);
+  CHECK_ERR(&f, hl_cat_partition_tdates(f.cat, t, &(size_t){0}, &(size_t){0}, &f.err), HL_CORRUPT,
+            "XX001", "metastore has no partition count for table sales.t");
+  CHECK_INT(add_part(&f, t, "2024-06-01", "1"), HL_CORRUPT);
+  hl_err_clear(&f.err);
+  CHECK_TDATES(&f, u, 1, 0);
+  fx_teardown(&f);
+}
+
+/* A schema v9 metastore (v10 is exactly part_counts.n_tdates) gets each
+ * table's text-date count computed once at open; the writes then keep
+ * it. */
+TEST(migrate_v9) {
+  fx_t f;
+  fx_setup(&f);
+  CHECK_OK(&f, fx_open(&f));
+  CHECK_OK(&f, add_db(&f, "sales"));
+  CHECK_OK(&f, add_table(&f, "sales", "t", 2));
+  CHECK_OK(&f, add_table(&f, "sales", "u", 2));
+  CHECK_OK(&f, add_table(&f, "sales", "empty", 2));
+  int64_t t = table_id(&f, "sales", "t"), u = table_id(&f, "sales", "u"),
+          e = table_id(&f, "sales", "empty");
+  char hr[8];
+  for (int i = 0; i < 5; i++) {
+    snprintf(hr, sizeof hr, "%d", i);
+    CHECK_OK(&f, add_part(&f, t, "2024-01-31", hr));
+  }
+  CHECK_OK(&f, add_part(&f, t, "2024013", "1"));
+  CHECK_OK(&f, add_part(&f, t, NULL, "1"));
+  CHECK_OK(&f, add_part(&f, u, "a", "20240131"));
+  CHECK_OK(&f, add_part(&f, u, "20240131", "1"));
+  hl_cat_close(f.cat);
+  f.cat = NULL;
+  CHECK_INT(sql_exec(f.path, "ALTER TABLE part_counts DROP COLUMN n_tdates; "
+                             "PRAGMA user_version = 9;"),
+            SQLITE_OK);
+  CHECK_OK(&f, fx_open(&f));
+  CHECK_INT(hl_cat_schema_version(f.cat), 10);
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 10);
+  CHECK_INT(sql_int(f.path, "SELECT sum(n_tdates) FROM part_counts"), 6);
+  CHECK_TDATES(&f, t, 7, 5);
+  CHECK_TDATES(&f, u, 2, 1);
+  CHECK_TDATES(&f, e, 0, 0);
+  CHECK_OK(&f, add_part(&f, e, "2024-01-31", "1"));
+  CHECK_OK(&f, add_part(&f, t, "b", "1"));
+  CHECK_TDATES(&f, e, 1, 1);
+  CHECK_TDATES(&f, t, 8, 5);
   fx_teardown(&f);
 }
 
@@ -1828,5 +1992,7 @@ int main(void) {
   RUN(migrate_v6);
   RUN(partition_counts);
   RUN(migrate_v8);
+  RUN(partition_tdates);
+  RUN(migrate_v9);
   return test_report();
 }

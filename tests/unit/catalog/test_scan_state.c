@@ -524,9 +524,8 @@ TEST(persistence) {
 }
 
 /* A v7 metastore (v8 is exactly its new tables and triggers, v9 the
- * partition counts and their trigger) is upgraded at open to the latest
- * version, keeping its tables, and its tables' drops then reach the new
- * rows. */
+ * partition counts and their trigger, v10 a column of those counts) is upgraded at open to the
+ * latest version, keeping its tables, and its tables' drops then reach the new rows. */
 TEST(migrate_v7) {
   fx_t f;
   if (fx_setup(&f) != 0) {
@@ -553,8 +552,8 @@ TEST(migrate_v7) {
     fx_teardown(&f);
     return;
   }
-  CHECK_INT(hl_cat_schema_version(f.cat), 9);
-  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 9);
+  CHECK_INT(hl_cat_schema_version(f.cat), 10);
+  CHECK_INT(sql_int(f.path, "PRAGMA user_version"), 10);
   CHECK_INT(sql_int(f.path, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"), 8);
   hl_cat_db_t *got = NULL;
   CHECK_OK(&f, hl_cat_db_get(f.cat, "sales", f.arena, &got, &f.err));

@@ -229,21 +229,28 @@ TEST(incr_messages) {
   hl_arena_destroy(f.arena);
 }
 
+/* The rule on the two counts the metastore keeps: more than half of the
+ * partitions' first values are text dates (as hl_tdate_recognise says of
+ * the values themselves). */
 TEST(incr_auto) {
   fixture_t f;
   fixture_init(&f, "string", 1, NULL, NULL);
-  const char *dates[] = {"2024-01-01", "2024-01-02", "junk"};
-  CHECK(hl_incr_auto_field(f.t, dates, 3));
-  CHECK(!hl_incr_auto_field(f.t, dates, 0));
-  const char *half[] = {"2024-01-01", "junk"};
-  CHECK(!hl_incr_auto_field(f.t, half, 2));
+  CHECK(hl_incr_auto_field(f.t, 3, 2));
+  CHECK(!hl_incr_auto_field(f.t, 0, 0));
+  CHECK(!hl_incr_auto_field(f.t, 2, 1)); /* half is not more than half */
+  CHECK(hl_incr_auto_field(f.t, 1, 1));
+  CHECK(!hl_incr_auto_field(f.t, 5, 2));
+  CHECK(hl_incr_auto_field(f.t, 5, 3));
+  const char *dates[] = {"2024-01-01", "2024-01-02", "junk"}, *half[] = {"20240101", NULL};
+  CHECK_INT(hl_tdate_recognise(dates, 3), HL_TDATE_Y_M_D);
+  CHECK_INT(hl_tdate_recognise(half, 2), HL_TDATE_NONE);
+  CHECK(hl_tdate_majority(2, 3) && !hl_tdate_majority(1, 2) && !hl_tdate_majority(0, 0));
   hl_arena_destroy(f.arena);
   fixture_init(&f, "string", 1, "v", NULL); /* a field set: never replaced */
-  CHECK(!hl_incr_auto_field(f.t, dates, 3));
+  CHECK(!hl_incr_auto_field(f.t, 3, 3));
   hl_arena_destroy(f.arena);
   fixture_init(&f, "int", 1, NULL, NULL);
-  const char *ints[] = {"20240101"};
-  CHECK(!hl_incr_auto_field(f.t, ints, 1));
+  CHECK(!hl_incr_auto_field(f.t, 1, 1));
   hl_arena_destroy(f.arena);
 }
 

@@ -15,6 +15,7 @@
 #define G(c)   "org.apache.hadoop.hive.ql.udf.generic." c
 #define U(c)   "org.apache.hadoop.hive.ql.udf." c
 #define X(c)   "org.apache.hadoop.hive.ql.udf.xml." c
+#define E(c)   "org.apache.hadoop.hive.ql.udf.esri." c
 #define S      HL_FK_SCALAR
 #define A      HL_FK_AGGREGATE
 #define W      HL_FK_WINDOW
@@ -880,6 +881,103 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(1);\n1", G("GenericUDFSQCountCheck")},
     {"sqrt", S, "_FUNC_(x) - the square root of x (NULL when x < 0)", "> SELECT _FUNC_(4);\n2.0",
      U("UDFSqrt")},
+    {"st_asshape", S, "_FUNC_(ST_Geometry) - return Esri shape representation of geometry",
+     "> SELECT hex(_FUNC_(st_point(1, 2)));\n01000000000000000000F03F0000000000000040",
+     E("ST_AsShape")},
+    {"st_astext", S,
+     "_FUNC_(ST_Geometry) - return Well-Known Text (WKT) representation of ST_Geometry",
+     "> SELECT _FUNC_(st_point(1, 2)), _FUNC_(st_multipoint(1, 2, 3, 4));\nPOINT (1 2)\tMULTIPOINT "
+     "((1 2), (3 4))",
+     E("ST_AsText")},
+    {"st_geometrytype", S, "_FUNC_(geometry) - return type of geometry",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2)), "
+     "_FUNC_(st_polygon(2, 0, 2, 3, 3, 0));\nST_POINT\tST_LINESTRING\tST_POLYGON",
+     E("ST_GeometryType")},
+    {"st_geomfromshape", S,
+     "_FUNC_(shape[, srid]) - construct an ST_Geometry from Esri shape representation of geometry "
+     "(a polygon, polyline or multipoint shape is typed as its multi type)",
+     "> SELECT st_astext(_FUNC_(st_asshape(st_point(1, 2))));\nPOINT (1 2)", E("ST_GeomFromShape")},
+    {"st_geomfromtext", S,
+     "_FUNC_(wkt[, srid]) - construct an ST_Geometry from OGC well-known text (NULL when the text "
+     "does not parse)",
+     "> SELECT st_astext(_FUNC_('linestring (1 0, 2 3)')), st_geometrytype(_FUNC_('multipoint ((1 "
+     "0), (2 3))'));\nLINESTRING (1 0, 2 3)\tST_MULTIPOINT",
+     E("ST_GeomFromText")},
+    {"st_is3d", S, "_FUNC_(geometry) - return true if the geometry object is three-dimensional",
+     "> SELECT _FUNC_(st_point(1, 2)), _FUNC_(st_pointz(1, 2, 3));\nfalse\ttrue", E("ST_Is3D")},
+    {"st_isempty", S,
+     "_FUNC_(geometry) - return true if the geometry object is empty of geometric information",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_geomfromtext('point empty'));\nfalse\ttrue",
+     E("ST_IsEmpty")},
+    {"st_ismeasured", S, "_FUNC_(geometry) - return true if the geometry object has an M value",
+     "> SELECT _FUNC_(st_point(1, 2, 3)), _FUNC_(st_point(1, 2, 3, 4));\nfalse\ttrue",
+     E("ST_IsMeasured")},
+    {"st_linestring", S,
+     "_FUNC_(x, y, [x, y]*) | _FUNC_('linestring( ... )') - constructor for 2D line string",
+     "> SELECT st_astext(_FUNC_(1, 1, 2, 2, 3, 3)), st_astext(_FUNC_('linestring(1 1, 2 2, 3 "
+     "3)'));\nLINESTRING (1 1, 2 2, 3 3)\tLINESTRING (1 1, 2 2, 3 3)",
+     E("ST_LineString")},
+    {"st_m", S, "_FUNC_(point) - returns the M coordinate of point (NULL without M)",
+     "> SELECT _FUNC_(st_point(1.5, 2.5, 2, 3)), _FUNC_(st_point(1.5, 2.5));\n3.0\tNULL",
+     E("ST_M")},
+    {"st_maxm", S,
+     "_FUNC_(geometry) - returns the maximum M coordinate of geometry (NULL without M)",
+     "> SELECT _FUNC_(st_point(1, 2, 3, 4)), _FUNC_(st_point(1, 2));\n4.0\tNULL", E("ST_MaxM")},
+    {"st_maxx", S, "_FUNC_(geometry) - returns the maximum X coordinate of geometry",
+     "> SELECT _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2));\n3.0", E("ST_MaxX")},
+    {"st_maxy", S, "_FUNC_(geometry) - returns the maximum Y coordinate of geometry",
+     "> SELECT _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2));\n2.5", E("ST_MaxY")},
+    {"st_maxz", S,
+     "_FUNC_(geometry) - returns the maximum Z coordinate of geometry (NULL without Z)",
+     "> SELECT _FUNC_(st_geomfromtext('linestring z (1 2 3, 4 5 6)')), _FUNC_(st_point(1, "
+     "2));\n6.0\tNULL",
+     E("ST_MaxZ")},
+    {"st_minm", S,
+     "_FUNC_(geometry) - returns the minimum M coordinate of geometry (NULL without M)",
+     "> SELECT _FUNC_(st_point(1, 2, 3, 4));\n4.0", E("ST_MinM")},
+    {"st_minx", S, "_FUNC_(geometry) - returns the minimum X coordinate of geometry",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2));\n1.5\t1.5",
+     E("ST_MinX")},
+    {"st_miny", S, "_FUNC_(geometry) - returns the minimum Y coordinate of geometry",
+     "> SELECT _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2));\n2.2", E("ST_MinY")},
+    {"st_minz", S,
+     "_FUNC_(geometry) - returns the minimum Z coordinate of geometry (NULL without Z)",
+     "> SELECT _FUNC_(st_geomfromtext('linestring z (1 2 3, 4 5 6)'));\n3.0", E("ST_MinZ")},
+    {"st_multipoint", S,
+     "_FUNC_(x1, y1, x2, y2, x3, y3) | _FUNC_('multipoint( ... )') - constructor for 2D multipoint",
+     "> SELECT st_astext(_FUNC_(1, 1, 2, 2, 3, 3)), st_astext(_FUNC_('MULTIPOINT ((10 40), (40 "
+     "30))'));\nMULTIPOINT ((1 1), (2 2), (3 3))\tMULTIPOINT ((10 40), (40 30))",
+     E("ST_MultiPoint")},
+    {"st_numpoints", S, "_FUNC_(geometry) - return the number of points in the geometry",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2)), "
+     "_FUNC_(st_geomfromtext('polygon ((0 0, 10 0, 0 10, 0 0))'));\n1\t2\t4",
+     E("ST_NumPoints")},
+    {"st_point", S,
+     "_FUNC_(x, y[, z[, m]]) | _FUNC_('point (x y)') - constructor for 2D point (a NULL z or m is "
+     "left out)",
+     "> SELECT st_astext(_FUNC_(1, 2)), st_astext(_FUNC_(1, 2, 3)), st_astext(_FUNC_('point (10.02 "
+     "20.01)'));\nPOINT (1 2)\tPOINT Z (1 2 3)\tPOINT (10.02 20.01)",
+     E("ST_Point")},
+    {"st_pointz", S, "_FUNC_(x, y, z[, m]) - constructor for 3D point",
+     "> SELECT st_astext(_FUNC_(1.5, 2.5, 2));\nPOINT Z (1.5 2.5 2)", E("ST_PointZ")},
+    {"st_polygon", S,
+     "_FUNC_(x, y, [x, y]*) | _FUNC_('polygon( ... )') - constructor for 2D polygon (the ring "
+     "closed and read as text)",
+     "> SELECT st_astext(_FUNC_(1, 1, 1, 4, 4, 4, 4, 1)), st_astext(_FUNC_('polygon ((1 1, 4 1, 1 "
+     "4))'));\nPOLYGON ((1 1, 4 1, 4 4, 1 4, 1 1))\tPOLYGON ((1 1, 4 1, 1 4, 1 1))",
+     E("ST_Polygon")},
+    {"st_setsrid", S, "_FUNC_(<ST_Geometry>, SRID) - set the Spatial Reference ID of the geometry",
+     "> SELECT st_srid(_FUNC_(st_point(1.5, 2.5), 4326));\n4326", E("ST_SetSRID")},
+    {"st_srid", S, "_FUNC_(ST_Geometry) - get the Spatial Reference ID of the geometry",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_geomfromtext('point (1 2)', 4326));\n0\t4326",
+     E("ST_SRID")},
+    {"st_x", S, "_FUNC_(point) - returns the X coordinate of point (NULL for another type)",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2));\n1.5\tNULL",
+     E("ST_X")},
+    {"st_y", S, "_FUNC_(point) - returns the Y coordinate of point (NULL for another type)",
+     "> SELECT _FUNC_(st_point(1.5, 2.5));\n2.5", E("ST_Y")},
+    {"st_z", S, "_FUNC_(point) - returns the Z coordinate of point (NULL without Z)",
+     "> SELECT _FUNC_(st_pointz(1.5, 2.5, 2)), _FUNC_(st_point(1.5, 2.5));\n2.0\tNULL", E("ST_Z")},
     {"stack", T,
      "_FUNC_(n, v1, v2, ..., vk) - n rows of k/n columns (rounded up, the last row padded with "
      "NULLs) out of the values",

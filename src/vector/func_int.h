@@ -368,4 +368,34 @@ int hl_fn_struct_field(const hl_type_t *st, const hl_str_t *name);
 HL_FN(hl_fn_ndv_compute_bit_vector);
 HL_FN(hl_fn_in_bloom_filter);
 
+/* func_geo.c: the ESRI spatial functions (st_*) */
+HL_FN(hl_fn_st_asshape);
+HL_FN(hl_fn_st_astext);
+HL_FN(hl_fn_st_geometrytype);
+HL_FN(hl_fn_st_geomfromshape);
+HL_FN(hl_fn_st_geomfromtext);
+HL_FN(hl_fn_st_is3d);
+HL_FN(hl_fn_st_isempty);
+HL_FN(hl_fn_st_ismeasured);
+HL_FN(hl_fn_st_linestring);
+HL_FN(hl_fn_st_m);
+HL_FN(hl_fn_st_maxm);
+HL_FN(hl_fn_st_maxx);
+HL_FN(hl_fn_st_maxy);
+HL_FN(hl_fn_st_maxz);
+HL_FN(hl_fn_st_minm);
+HL_FN(hl_fn_st_minx);
+HL_FN(hl_fn_st_miny);
+HL_FN(hl_fn_st_minz);
+HL_FN(hl_fn_st_multipoint);
+HL_FN(hl_fn_st_numpoints);
+HL_FN(hl_fn_st_point);
+HL_FN(hl_fn_st_pointz);
+HL_FN(hl_fn_st_polygon);
+HL_FN(hl_fn_st_setsrid);
+HL_FN(hl_fn_st_srid);
+HL_FN(hl_fn_st_x);
+HL_FN(hl_fn_st_y);
+HL_FN(hl_fn_st_z);
+
 #endif

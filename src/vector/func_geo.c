@@ -62,14 +62,6 @@ static bool num_arg(const hl_expr_t *call, const hl_value_t *a, int k, double *d
     hl_format_decimal(&b, a[k].u.dec, t->scale);
     *d = strtod(hl_buf_cstr(&b), NULL);
     hl_buf_fini(&b);
-  } else if (hl_type_is_string(t)) {
-    char tmp[64];
-    size_t n = a[k].u.s.len < sizeof tmp - 1 ? a[k].u.s.len : sizeof tmp - 1;
-    memcpy(tmp, a[k].u.s.ptr, n);
-    tmp[n] = 0;
-    char *end = NULL;
-    *d = strtod(tmp, &end);
-    if (end == tmp) return false;
   } else {
     return false;
   }
@@ -167,14 +159,13 @@ HL_FN(hl_fn_st_pointz) {
 /* the x, y pairs of the arguments into G of KIND (one part for paths);
  * false when one is NULL or their count is odd (Hive's NULL) */
 static hl_status_t pairs(const hl_expr_t *call, const hl_value_t *a, hl_geo_kind_t kind,
-                         uint32_t extra, hl_arena_t *arena, hl_geo_t *g, bool *ok,
-                         hl_error_t *err) {
+                         hl_arena_t *arena, hl_geo_t *g, bool *ok, hl_error_t *err) {
   *ok = false;
   int n = call->n_args;
   if (n == 0 || n % 2) return HL_OK;
   uint32_t np = (uint32_t)n / 2;
-  if (hl_geo_init(g, arena, kind, false, false, np + extra, kind == HL_GEO_K_MULTIPOINT ? 0 : 1,
-                  err) != HL_OK)
+  if (hl_geo_init(g, arena, kind, false, false, np, kind == HL_GEO_K_MULTIPOINT ? 0 : 1, err) !=
+      HL_OK)
     return err->code;
   for (int k = 0; k < n; k++)
     if (!num_arg(call, a, k, &g->xy[k])) return HL_OK;
@@ -192,7 +183,7 @@ HL_FN(hl_fn_st_linestring) {
   if (check_args(call, 0, false, "st_linestring", err) != HL_OK) return err->code;
   hl_geo_t g;
   bool ok;
-  if (pairs(call, a, HL_GEO_K_POLYLINE, 0, arena, &g, &ok, err) != HL_OK) return err->code;
+  if (pairs(call, a, HL_GEO_K_POLYLINE, arena, &g, &ok, err) != HL_OK) return err->code;
   if (!ok) return set_null(out), HL_OK;
   return geo_out(out, arena, &g, 0, (uint8_t)hl_geo_ogc_class(&g), err);
 }
@@ -205,7 +196,7 @@ HL_FN(hl_fn_st_multipoint) {
   if (check_args(call, 0, false, "st_multipoint", err) != HL_OK) return err->code;
   hl_geo_t g;
   bool ok;
-  if (pairs(call, a, HL_GEO_K_MULTIPOINT, 0, arena, &g, &ok, err) != HL_OK) return err->code;
+  if (pairs(call, a, HL_GEO_K_MULTIPOINT, arena, &g, &ok, err) != HL_OK) return err->code;
   if (!ok) return set_null(out), HL_OK;
   /* Hive serializes the multipoint as built: type MULTIPOINT */
   return geo_out(out, arena, &g, 0, HL_GEO_MULTIPOINT, err);

@@ -114,8 +114,10 @@ static void put_f64(hl_buf_t *b, double d) {
 static double to_av(double d) {
   return isnan(d) ? -DBL_MAX : d;
 }
+/* ArcView's NaN and any NaN payload read as the one NaN, so that
+ * re-encoding is stable */
 static double from_av(double d) {
-  return d < -1.0e38 ? NAN : d;
+  return d < -1.0e38 || isnan(d) ? NAN : d;
 }
 
 /* min and max of V[0..n) skipping NaN (ESRI's Envelope1D merge); NaN when none */
@@ -232,6 +234,12 @@ static hl_status_t bad(hl_error_t *err, const char *what) {
   return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE), "invalid ESRI shape: %s", what);
 }
 
+/* a ring's last vertex repeats its first: the same bits, so that a NaN
+ * start reads back the same however often it is written */
+static bool closes(const uint8_t *xy, uint32_t s, uint32_t e) {
+  return memcmp(xy + 16 * (size_t)s, xy + 16 * (size_t)(e - 1), 16) == 0;
+}
+
 hl_status_t hl_geo_shape_decode(const uint8_t *p, size_t n, hl_arena_t *arena, hl_geo_t *g,
                                 bool *is_null, hl_error_t *err) {
   *is_null = false;
@@ -334,9 +342,7 @@ hl_status_t hl_geo_shape_decode(const uint8_t *p, size_t n, hl_arena_t *arena, h
   for (uint32_t i = 0; i < parts; i++) {
     uint32_t s = get_u32(starts + 4 * i), e = i + 1 < parts ? get_u32(starts + 4 * i + 4) : points;
     uint32_t len = e - s;
-    if (poly && len > 1 && get_f64(xy + 16 * s) == get_f64(xy + 16 * (e - 1)) &&
-        get_f64(xy + 16 * s + 8) == get_f64(xy + 16 * (e - 1) + 8))
-      len--;
+    if (poly && len > 1 && closes(xy, s, e)) len--;
     kept += len;
   }
   if (hl_geo_init(g, arena, kind, z, m, kept, parts, err) != HL_OK) return err->code;
@@ -344,9 +350,7 @@ hl_status_t hl_geo_shape_decode(const uint8_t *p, size_t n, hl_arena_t *arena, h
   for (uint32_t i = 0; i < parts; i++) {
     uint32_t s = get_u32(starts + 4 * i), e = i + 1 < parts ? get_u32(starts + 4 * i + 4) : points;
     uint32_t len = e - s;
-    if (poly && len > 1 && get_f64(xy + 16 * s) == get_f64(xy + 16 * (e - 1)) &&
-        get_f64(xy + 16 * s + 8) == get_f64(xy + 16 * (e - 1) + 8))
-      len--;
+    if (poly && len > 1 && closes(xy, s, e)) len--;
     g->parts[i] = o;
     for (uint32_t k = 0; k < len; k++, o++) {
       g->xy[2 * o] = get_f64(xy + 16 * (s + k));

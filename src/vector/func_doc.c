@@ -881,6 +881,12 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(1);\n1", G("GenericUDFSQCountCheck")},
     {"sqrt", S, "_FUNC_(x) - the square root of x (NULL when x < 0)", "> SELECT _FUNC_(4);\n2.0",
      U("UDFSqrt")},
+    {"st_area", S,
+     "_FUNC_(ST_Polygon) - returns the area of polygon or multipolygon (ESRI's signed ring areas "
+     "summed; 0 for points and lines)",
+     "> SELECT _FUNC_(st_polygon(1, 1, 1, 4, 4, 4, 4, 1)), _FUNC_(st_polygon('polygon ((0 0, 8 0, "
+     "0 8, 0 0), (1 1, 1 5, 5 1, 1 1))'));\n9.0\t24.0",
+     E("ST_Area")},
     {"st_asshape", S, "_FUNC_(ST_Geometry) - return Esri shape representation of geometry",
      "> SELECT hex(_FUNC_(st_point(1, 2)));\n01000000000000000000F03F0000000000000040",
      E("ST_AsShape")},
@@ -889,6 +895,29 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(st_point(1, 2)), _FUNC_(st_multipoint(1, 2, 3, 4));\nPOINT (1 2)\tMULTIPOINT "
      "((1 2), (3 4))",
      E("ST_AsText")},
+    {"st_coorddim", S, "_FUNC_(geometry) - return count of coordinate components",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_pointz(1.5, 2.5, 3)), _FUNC_(st_point(1.5, "
+     "2.5, 3.0, 4.0));\n2\t3\t4",
+     E("ST_CoordDim")},
+    {"st_dimension", S, "_FUNC_(geometry) - return spatial dimension of geometry",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2)), "
+     "_FUNC_(st_polygon(2, 0, 2, 3, 3, 0));\n0\t1\t2",
+     E("ST_Dimension")},
+    {"st_endpoint", S, "_FUNC_(geometry) - returns the last point of an ST_Linestring",
+     "> SELECT st_astext(_FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2)));\nPOINT (3 2.2)",
+     E("ST_EndPoint")},
+    {"st_exteriorring", S,
+     "_FUNC_(polygon) - return linestring which is the exterior ring of the polygon (closed, in "
+     "the order st_astext writes the ring)",
+     "> SELECT st_astext(_FUNC_(st_polygon(1, 1, 1, 4, 4, 1)));\nLINESTRING (1 1, 4 1, 1 4, 1 1)",
+     E("ST_ExteriorRing")},
+    {"st_geometryn", S,
+     "_FUNC_(ST_GeometryCollection, n) - return the nth ST_Geometry in the collection (1-based "
+     "index)",
+     "> SELECT st_astext(_FUNC_(st_geomfromtext('multipoint ((10 40), (40 30), (20 20), (30 "
+     "10))'), 3)), st_astext(_FUNC_(st_geomfromtext('multilinestring ((2 4, 10 10), (20 20, 7 "
+     "8))'), 2));\nPOINT (20 20)\tLINESTRING (20 20, 7 8)",
+     E("ST_GeometryN")},
     {"st_geometrytype", S, "_FUNC_(geometry) - return type of geometry",
      "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2)), "
      "_FUNC_(st_polygon(2, 0, 2, 3, 3, 0));\nST_POINT\tST_LINESTRING\tST_POLYGON",
@@ -903,8 +932,19 @@ static const hl_func_doc_t docs[] = {
      "> SELECT st_astext(_FUNC_('linestring (1 0, 2 3)')), st_geometrytype(_FUNC_('multipoint ((1 "
      "0), (2 3))'));\nLINESTRING (1 0, 2 3)\tST_MULTIPOINT",
      E("ST_GeomFromText")},
+    {"st_interiorringn", S,
+     "_FUNC_(ST_Polygon, n) - return ST_LineString which is the nth interior ring of the "
+     "ST_Polygon (1-based index)",
+     "> SELECT st_astext(_FUNC_(st_polygon('polygon ((0 0, 8 0, 0 8, 0 0), (1 1, 1 5, 5 1, 1 "
+     "1))'), 1));\nLINESTRING (1 1, 1 5, 5 1, 1 1)",
+     E("ST_InteriorRingN")},
     {"st_is3d", S, "_FUNC_(geometry) - return true if the geometry object is three-dimensional",
      "> SELECT _FUNC_(st_point(1, 2)), _FUNC_(st_pointz(1, 2, 3));\nfalse\ttrue", E("ST_Is3D")},
+    {"st_isclosed", S,
+     "_FUNC_(ST_[Multi]LineString) - return true if the linestring or multi-line is closed",
+     "> SELECT _FUNC_(st_linestring(0, 0, 3, 4, 0, 0)), _FUNC_(st_linestring(0, 0, 3, "
+     "4));\ntrue\tfalse",
+     E("ST_IsClosed")},
     {"st_isempty", S,
      "_FUNC_(geometry) - return true if the geometry object is empty of geometric information",
      "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_geomfromtext('point empty'));\nfalse\ttrue",
@@ -912,6 +952,11 @@ static const hl_func_doc_t docs[] = {
     {"st_ismeasured", S, "_FUNC_(geometry) - return true if the geometry object has an M value",
      "> SELECT _FUNC_(st_point(1, 2, 3)), _FUNC_(st_point(1, 2, 3, 4));\nfalse\ttrue",
      E("ST_IsMeasured")},
+    {"st_length", S,
+     "_FUNC_(line) - returns the length of line (a polygon's perimeter; 0 for points)",
+     "> SELECT _FUNC_(st_linestring(0.0, 0.0, 3.0, 4.0)), _FUNC_(st_polygon(0, 0, 0, 3, 4, "
+     "0));\n5.0\t12.0",
+     E("ST_Length")},
     {"st_linestring", S,
      "_FUNC_(x, y, [x, y]*) | _FUNC_('linestring( ... )') - constructor for 2D line string",
      "> SELECT st_astext(_FUNC_(1, 1, 2, 2, 3, 3)), st_astext(_FUNC_('linestring(1 1, 2 2, 3 "
@@ -948,6 +993,17 @@ static const hl_func_doc_t docs[] = {
      "> SELECT st_astext(_FUNC_(1, 1, 2, 2, 3, 3)), st_astext(_FUNC_('MULTIPOINT ((10 40), (40 "
      "30))'));\nMULTIPOINT ((1 1), (2 2), (3 3))\tMULTIPOINT ((10 40), (40 30))",
      E("ST_MultiPoint")},
+    {"st_numgeometries", S,
+     "_FUNC_(ST_GeometryCollection) - return the number of geometries in the geometry collection "
+     "(NULL for a single type)",
+     "> SELECT _FUNC_(st_geomfromtext('multipoint ((10 40), (40 30), (20 20), (30 10))')), "
+     "_FUNC_(st_geomfromtext('multilinestring ((2 4, 10 10), (20 20, 7 8))'));\n4\t2",
+     E("ST_NumGeometries")},
+    {"st_numinteriorring", S,
+     "_FUNC_(ST_Polygon) - return the number of interior rings in the polygon",
+     "> SELECT _FUNC_(st_polygon(1, 1, 1, 4, 4, 1)), _FUNC_(st_polygon('polygon ((0 0, 8 0, 0 8, 0 "
+     "0), (1 1, 1 5, 5 1, 1 1))'));\n0\t1",
+     E("ST_NumInteriorRing")},
     {"st_numpoints", S, "_FUNC_(geometry) - return the number of points in the geometry",
      "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2)), "
      "_FUNC_(st_geomfromtext('polygon ((0 0, 10 0, 0 10, 0 0))'));\n1\t2\t4",
@@ -958,6 +1014,11 @@ static const hl_func_doc_t docs[] = {
      "> SELECT st_astext(_FUNC_(1, 2)), st_astext(_FUNC_(1, 2, 3)), st_astext(_FUNC_('point (10.02 "
      "20.01)'));\nPOINT (1 2)\tPOINT Z (1 2 3)\tPOINT (10.02 20.01)",
      E("ST_Point")},
+    {"st_pointn", S,
+     "_FUNC_(ST_Geometry, n) - returns the point that is the nth vertex in an ST_Linestring or "
+     "ST_MultiPoint (1-based index)",
+     "> SELECT st_astext(_FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2), 2));\nPOINT (3 2.2)",
+     E("ST_PointN")},
     {"st_pointz", S, "_FUNC_(x, y, z[, m]) - constructor for 3D point",
      "> SELECT st_astext(_FUNC_(1.5, 2.5, 2));\nPOINT Z (1.5 2.5 2)", E("ST_PointZ")},
     {"st_polygon", S,
@@ -971,6 +1032,9 @@ static const hl_func_doc_t docs[] = {
     {"st_srid", S, "_FUNC_(ST_Geometry) - get the Spatial Reference ID of the geometry",
      "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_geomfromtext('point (1 2)', 4326));\n0\t4326",
      E("ST_SRID")},
+    {"st_startpoint", S, "_FUNC_(geometry) - returns the first point of an ST_Linestring",
+     "> SELECT st_astext(_FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2)));\nPOINT (1.5 2.5)",
+     E("ST_StartPoint")},
     {"st_x", S, "_FUNC_(point) - returns the X coordinate of point (NULL for another type)",
      "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2));\n1.5\tNULL",
      E("ST_X")},

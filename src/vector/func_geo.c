@@ -21,9 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the geometry of argument K (its type is BINARY: the signature casts) */
-static hl_status_t geo_arg(const hl_value_t *a, int k, hl_arena_t *arena, hl_geo_value_t *v,
-                           hl_error_t *err) {
+hl_status_t hl_fn_geo_arg(const hl_value_t *a, int k, hl_arena_t *arena, hl_geo_value_t *v,
+                          hl_error_t *err) {
   if (a[k].is_null) {
     memset(v, 0, sizeof *v);
     v->is_null = true;
@@ -32,9 +31,8 @@ static hl_status_t geo_arg(const hl_value_t *a, int k, hl_arena_t *arena, hl_geo
   return hl_geo_value_decode((const uint8_t *)a[k].u.s.ptr, a[k].u.s.len, arena, v, err);
 }
 
-/* OUT = the ST_Geometry of G (SRID, OGC type) */
-static hl_status_t geo_out(hl_value_t *out, hl_arena_t *arena, const hl_geo_t *g, int32_t srid,
-                           uint8_t type, hl_error_t *err) {
+hl_status_t hl_fn_geo_out(hl_value_t *out, hl_arena_t *arena, const hl_geo_t *g, int32_t srid,
+                          uint8_t type, hl_error_t *err) {
   hl_buf_t b;
   hl_buf_init(&b);
   hl_geo_value_encode(g, srid, type, &b);
@@ -98,7 +96,7 @@ static hl_status_t from_text(const hl_value_t *v, uint8_t want, int32_t srid, hl
     set_null(out);
     return HL_OK;
   }
-  return geo_out(out, arena, &g, srid, type, err);
+  return hl_fn_geo_out(out, arena, &g, srid, type, err);
 }
 
 static bool is_text_call(const hl_expr_t *call) {
@@ -137,7 +135,7 @@ HL_FN(hl_fn_st_point) {
   g.xy[1] = v[1];
   if (have[2]) g.z[0] = v[2];
   if (have[3]) g.m[0] = v[3];
-  return geo_out(out, arena, &g, 0, HL_GEO_POINT, err);
+  return hl_fn_geo_out(out, arena, &g, 0, HL_GEO_POINT, err);
 }
 
 HL_FN(hl_fn_st_pointz) {
@@ -153,7 +151,7 @@ HL_FN(hl_fn_st_pointz) {
   g.xy[1] = v[1];
   g.z[0] = v[2];
   if (have[3]) g.m[0] = v[3];
-  return geo_out(out, arena, &g, 0, HL_GEO_POINT, err);
+  return hl_fn_geo_out(out, arena, &g, 0, HL_GEO_POINT, err);
 }
 
 /* the x, y pairs of the arguments into G of KIND (one part for paths);
@@ -185,7 +183,7 @@ HL_FN(hl_fn_st_linestring) {
   bool ok;
   if (pairs(call, a, HL_GEO_K_POLYLINE, arena, &g, &ok, err) != HL_OK) return err->code;
   if (!ok) return set_null(out), HL_OK;
-  return geo_out(out, arena, &g, 0, (uint8_t)hl_geo_ogc_class(&g), err);
+  return hl_fn_geo_out(out, arena, &g, 0, (uint8_t)hl_geo_ogc_class(&g), err);
 }
 
 HL_FN(hl_fn_st_multipoint) {
@@ -199,7 +197,7 @@ HL_FN(hl_fn_st_multipoint) {
   if (pairs(call, a, HL_GEO_K_MULTIPOINT, arena, &g, &ok, err) != HL_OK) return err->code;
   if (!ok) return set_null(out), HL_OK;
   /* Hive serializes the multipoint as built: type MULTIPOINT */
-  return geo_out(out, arena, &g, 0, HL_GEO_MULTIPOINT, err);
+  return hl_fn_geo_out(out, arena, &g, 0, HL_GEO_MULTIPOINT, err);
 }
 
 HL_FN(hl_fn_st_polygon) {
@@ -253,12 +251,12 @@ HL_FN(hl_fn_st_geomfromshape) {
    * are typed as their multi type */
   static const uint8_t inferred[] = {HL_GEO_POINT, HL_GEO_MULTIPOINT, HL_GEO_MULTILINESTRING,
                                      HL_GEO_MULTIPOLYGON};
-  return geo_out(out, arena, &g, srid, inferred[g.kind], err);
+  return hl_fn_geo_out(out, arena, &g, srid, inferred[g.kind], err);
 }
 
 HL_FN(hl_fn_st_astext) {
   hl_geo_value_t v;
-  if (geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
+  if (hl_fn_geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
   if (v.is_null) return set_null(out), HL_OK;
   hl_buf_t b;
   hl_buf_init(&b);
@@ -282,7 +280,7 @@ HL_FN(hl_fn_st_astext) {
 HL_FN(hl_fn_st_asshape) {
   (void)call;
   hl_geo_value_t v;
-  if (geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
+  if (hl_fn_geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
   if (v.is_null) return set_null(out), HL_OK;
   hl_buf_t b;
   hl_buf_init(&b);
@@ -347,7 +345,7 @@ HL_FN(hl_fn_st_setsrid) {
 static hl_status_t point_coord(const hl_value_t *a, int which, hl_value_t *out, hl_arena_t *arena,
                                hl_error_t *err) {
   hl_geo_value_t v;
-  if (geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
+  if (hl_fn_geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
   if (v.is_null || v.ogc_type != HL_GEO_POINT) return set_null(out), HL_OK;
   const hl_geo_t *g = &v.geo;
   if ((which == 2 && !g->z) || (which == 3 && !g->m)) return set_null(out), HL_OK;
@@ -380,7 +378,7 @@ HL_FN(hl_fn_st_m) {
 static hl_status_t bound(const hl_value_t *a, int axis, bool max, hl_value_t *out,
                          hl_arena_t *arena, hl_error_t *err) {
   hl_geo_value_t v;
-  if (geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
+  if (hl_fn_geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
   if (v.is_null) return set_null(out), HL_OK;
   const hl_geo_t *g = &v.geo;
   const double *vals = axis < 2 ? g->xy + axis : axis == 2 ? g->z : g->m;
@@ -413,7 +411,7 @@ BOUND_FN(hl_fn_st_maxm, 3, true)
 HL_FN(hl_fn_st_numpoints) {
   (void)call;
   hl_geo_value_t v;
-  if (geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
+  if (hl_fn_geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
   if (v.is_null) return set_null(out), HL_OK;
   /* a polygon's rings counted with their closing points, as Hive */
   out->u.i = (int64_t)v.geo.n_points + (v.geo.kind == HL_GEO_K_POLYGON ? v.geo.n_parts : 0);
@@ -424,7 +422,7 @@ HL_FN(hl_fn_st_numpoints) {
 static hl_status_t flag(const hl_value_t *a, int which, hl_value_t *out, hl_arena_t *arena,
                         hl_error_t *err) {
   hl_geo_value_t v;
-  if (geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
+  if (hl_fn_geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
   if (v.is_null) return set_null(out), HL_OK;
   out->u.b = which == 0 ? hl_geo_is_empty(&v.geo) : which == 1 ? v.geo.has_z : v.geo.has_m;
   return HL_OK;

@@ -368,7 +368,16 @@ int hl_fn_struct_field(const hl_type_t *st, const hl_str_t *name);
 HL_FN(hl_fn_ndv_compute_bit_vector);
 HL_FN(hl_fn_in_bloom_filter);
 
-/* func_geo.c: the ESRI spatial functions (st_*) */
+/* func_geo.c: the ESRI spatial functions (st_*).  hl_fn_geo_arg: the
+ * ST_Geometry of argument K (BINARY; NULL and the empty binary: v->is_null;
+ * bytes that are none: 22023); hl_fn_geo_out: OUT = the ST_Geometry of G
+ * with SRID and OGC type TYPE. */
+struct hl_geo;
+struct hl_geo_value;
+hl_status_t hl_fn_geo_arg(const hl_value_t *a, int k, hl_arena_t *arena, struct hl_geo_value *v,
+                          hl_error_t *err);
+hl_status_t hl_fn_geo_out(hl_value_t *out, hl_arena_t *arena, const struct hl_geo *g, int32_t srid,
+                          uint8_t type, hl_error_t *err);
 HL_FN(hl_fn_st_asshape);
 HL_FN(hl_fn_st_astext);
 HL_FN(hl_fn_st_geometrytype);
@@ -397,5 +406,19 @@ HL_FN(hl_fn_st_srid);
 HL_FN(hl_fn_st_x);
 HL_FN(hl_fn_st_y);
 HL_FN(hl_fn_st_z);
+/* func_geo_parts.c */
+HL_FN(hl_fn_st_area);
+HL_FN(hl_fn_st_coorddim);
+HL_FN(hl_fn_st_dimension);
+HL_FN(hl_fn_st_endpoint);
+HL_FN(hl_fn_st_exteriorring);
+HL_FN(hl_fn_st_geometryn);
+HL_FN(hl_fn_st_interiorringn);
+HL_FN(hl_fn_st_isclosed);
+HL_FN(hl_fn_st_length);
+HL_FN(hl_fn_st_numgeometries);
+HL_FN(hl_fn_st_numinteriorring);
+HL_FN(hl_fn_st_pointn);
+HL_FN(hl_fn_st_startpoint);
 
 #endif

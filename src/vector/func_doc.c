@@ -1197,8 +1197,8 @@ const hl_func_doc_t *hl_func_doc_lookup(const char *name) {
 
 /* Hive 4 built-ins hivelite does not have yet (docs/sql.md lists them):
  * a call is refused as unsupported (0A000), not as an unknown function.
- * The data sketches (ds_*) and spatial (st_*) families are matched by
- * prefix. */
+ * The data sketches (ds_*) and the spatial functions (st_*) not yet
+ * implemented are matched by prefix (consulted only for unknown names). */
 static const char *const not_yet[] = {
     "assert_true_oom",
     "bucket_number",

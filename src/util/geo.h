@@ -1,7 +1,7 @@
 /*
  * geo.h -- Hive's ST_Geometry value (the ESRI spatial functions, st_*):
  * the geometry model, the ESRI shape codec, and the WKT reader and writer
- * of the ESRI Geometry API as Hive 4 uses them.
+ * of the ESRI Geometry API as Hive 4 uses them, and its WKB (geo_wkb.c).
  *
  * An ST_Geometry is a BINARY: 4 bytes of SRID (big-endian), 1 byte of OGC
  * type (Hive's GeometryUtils.OGCType: 0 unknown, 1 point, 2 linestring,
@@ -118,6 +118,16 @@ void hl_geo_put_number(hl_buf_t *out, double v);
  * all rings reversed when the first is counter-clockwise in ESRI's sense.
  * 22023 for invalid text; 0A000 for GEOMETRYCOLLECTION. */
 hl_status_t hl_geo_wkt_read(const char *s, size_t n, hl_arena_t *arena, hl_geo_t *g,
+                            uint8_t *ogc_type, hl_error_t *err);
+
+/* OGC well-known binary of G as its OGC class (ESRI's OperatorExportToWkb,
+ * little-endian, ISO Z/M codes) appended to OUT; false when ESRI refuses
+ * (a polygon with vertices but no exterior ring). */
+bool hl_geo_wkb_write(const hl_geo_t *g, hl_buf_t *out);
+/* Reads well-known binary P[0..n) (either byte order, ISO Z/M codes) into
+ * *G and its OGC type as ESRI's OperatorImportFromWkb does (see
+ * geo_wkb.c).  22023 for malformed bytes; 0A000 for a GEOMETRYCOLLECTION. */
+hl_status_t hl_geo_wkb_read(const uint8_t *p, size_t n, hl_arena_t *arena, hl_geo_t *g,
                             uint8_t *ogc_type, hl_error_t *err);
 
 #endif

@@ -887,6 +887,10 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(st_polygon(1, 1, 1, 4, 4, 4, 4, 1)), _FUNC_(st_polygon('polygon ((0 0, 8 0, "
      "0 8, 0 0), (1 1, 1 5, 5 1, 1 1))'));\n9.0\t24.0",
      E("ST_Area")},
+    {"st_asbinary", S,
+     "_FUNC_(ST_Geometry) - return Well-Known Binary (WKB) representation of geometry",
+     "> SELECT hex(_FUNC_(st_point(1, 2)));\n0101000000000000000000F03F0000000000000040",
+     E("ST_AsBinary")},
     {"st_asshape", S, "_FUNC_(ST_Geometry) - return Esri shape representation of geometry",
      "> SELECT hex(_FUNC_(st_point(1, 2)));\n01000000000000000000F03F0000000000000040",
      E("ST_AsShape")},
@@ -932,6 +936,12 @@ static const hl_func_doc_t docs[] = {
      "> SELECT st_astext(_FUNC_('linestring (1 0, 2 3)')), st_geometrytype(_FUNC_('multipoint ((1 "
      "0), (2 3))'));\nLINESTRING (1 0, 2 3)\tST_MULTIPOINT",
      E("ST_GeomFromText")},
+    {"st_geomfromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_Geometry from OGC well-known binary (NULL when the "
+     "bytes do not parse)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_geomfromtext('linestring (1 0, 2 "
+     "3)'))));\nLINESTRING (1 0, 2 3)",
+     E("ST_GeomFromWKB")},
     {"st_interiorringn", S,
      "_FUNC_(ST_Polygon, n) - return ST_LineString which is the nth interior ring of the "
      "ST_Polygon (1-based index)",
@@ -957,6 +967,11 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(st_linestring(0.0, 0.0, 3.0, 4.0)), _FUNC_(st_polygon(0, 0, 0, 3, 4, "
      "0));\n5.0\t12.0",
      E("ST_Length")},
+    {"st_linefromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_LineString from OGC well-known binary (NULL for "
+     "another type)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_linestring(1, 0, 2, 3))));\nLINESTRING (1 0, 2 3)",
+     E("ST_LineFromWKB")},
     {"st_linestring", S,
      "_FUNC_(x, y, [x, y]*) | _FUNC_('linestring( ... )') - constructor for 2D line string",
      "> SELECT st_astext(_FUNC_(1, 1, 2, 2, 3, 3)), st_astext(_FUNC_('linestring(1 1, 2 2, 3 "
@@ -988,6 +1003,24 @@ static const hl_func_doc_t docs[] = {
     {"st_minz", S,
      "_FUNC_(geometry) - returns the minimum Z coordinate of geometry (NULL without Z)",
      "> SELECT _FUNC_(st_geomfromtext('linestring z (1 2 3, 4 5 6)'));\n3.0", E("ST_MinZ")},
+    {"st_mlinefromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_MultiLineString from OGC well-known binary (NULL for "
+     "another type)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_geomfromtext('multilinestring ((1 2, 3 4), (10 20, "
+     "20 30))'))));\nMULTILINESTRING ((1 2, 3 4), (10 20, 20 30))",
+     E("ST_MLineFromWKB")},
+    {"st_mpointfromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_MultiPoint from OGC well-known binary (NULL for "
+     "another type)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_multipoint(10, 40, 40, 30))));\nMULTIPOINT ((10 "
+     "40), (40 30))",
+     E("ST_MPointFromWKB")},
+    {"st_mpolyfromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_MultiPolygon from OGC well-known binary (NULL for "
+     "another type)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_geomfromtext('multipolygon (((0 0, 1 0, 0 1, 0 0)), "
+     "((2 2, 3 2, 2 3, 2 2)))'))));\nMULTIPOLYGON (((0 0, 1 0, 0 1, 0 0)), ((2 2, 3 2, 2 3, 2 2)))",
+     E("ST_MPolyFromWKB")},
     {"st_multipoint", S,
      "_FUNC_(x1, y1, x2, y2, x3, y3) | _FUNC_('multipoint( ... )') - constructor for 2D multipoint",
      "> SELECT st_astext(_FUNC_(1, 1, 2, 2, 3, 3)), st_astext(_FUNC_('MULTIPOINT ((10 40), (40 "
@@ -1014,6 +1047,12 @@ static const hl_func_doc_t docs[] = {
      "> SELECT st_astext(_FUNC_(1, 2)), st_astext(_FUNC_(1, 2, 3)), st_astext(_FUNC_('point (10.02 "
      "20.01)'));\nPOINT (1 2)\tPOINT Z (1 2 3)\tPOINT (10.02 20.01)",
      E("ST_Point")},
+    {"st_pointfromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_Point from OGC well-known binary (NULL for another "
+     "type)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_point(1, 2)))), _FUNC_(st_asbinary(st_linestring(1, "
+     "1, 2, 2)));\nPOINT (1 2)\tNULL",
+     E("ST_PointFromWKB")},
     {"st_pointn", S,
      "_FUNC_(ST_Geometry, n) - returns the point that is the nth vertex in an ST_Linestring or "
      "ST_MultiPoint (1-based index)",
@@ -1021,6 +1060,12 @@ static const hl_func_doc_t docs[] = {
      E("ST_PointN")},
     {"st_pointz", S, "_FUNC_(x, y, z[, m]) - constructor for 3D point",
      "> SELECT st_astext(_FUNC_(1.5, 2.5, 2));\nPOINT Z (1.5 2.5 2)", E("ST_PointZ")},
+    {"st_polyfromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_Polygon from OGC well-known binary (NULL for another "
+     "type)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_polygon(1, 1, 4, 1, 1, 4))));\nPOLYGON ((1 1, 4 1, "
+     "1 4, 1 1))",
+     E("ST_PolyFromWKB")},
     {"st_polygon", S,
      "_FUNC_(x, y, [x, y]*) | _FUNC_('polygon( ... )') - constructor for 2D polygon (the ring "
      "closed and read as text)",

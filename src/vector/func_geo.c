@@ -3,7 +3,8 @@
  * .udf.esri.ST_*) over the ST_Geometry value of util/geo.h: the
  * constructors (st_point, st_pointz, st_linestring, st_polygon,
  * st_multipoint, st_geomfromtext, st_geomfromshape), the outputs
- * (st_astext, st_asshape, st_geometrytype, st_srid, st_setsrid) and the
+ * (st_astext, st_asshape, st_geometrytype, st_srid, st_setsrid), WKB
+ * (st_asbinary, st_geomfromwkb and the typed st_*fromwkb) and the
  * accessors (st_x ... st_m, st_minx ... st_maxm, st_numpoints, st_isempty,
  * st_is3d, st_ismeasured).
  *
@@ -439,4 +440,74 @@ HL_FN(hl_fn_st_is3d) {
 HL_FN(hl_fn_st_ismeasured) {
   (void)call;
   return flag(a, 2, out, arena, err);
+}
+
+/* st_asbinary: ESRI's WKB of the geometry's OGC class (NULL where ESRI
+ * refuses) */
+HL_FN(hl_fn_st_asbinary) {
+  (void)call;
+  hl_geo_value_t v;
+  if (hl_fn_geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
+  if (v.is_null) return set_null(out), HL_OK;
+  hl_buf_t b;
+  hl_buf_init(&b);
+  bool ok = hl_geo_wkb_write(&v.geo, &b);
+  hl_status_t rc = HL_OK;
+  if (b.oom) {
+    rc = hl_err_nomem(err);
+  } else if (!ok) {
+    set_null(out);
+  } else {
+    char *p = hl_fn_alloc_str(out, arena, b.len);
+    if (p)
+      memcpy(p, b.data, b.len);
+    else
+      rc = hl_err_nomem(err);
+  }
+  hl_buf_fini(&b);
+  return rc;
+}
+
+/* st_geomfromwkb and the typed st_*fromwkb (WANT: the OGC type, 0 any):
+ * bytes that do not parse or of another type give NULL, as Hive */
+static hl_status_t from_wkb(const hl_expr_t *call, const hl_value_t *a, uint8_t want,
+                            hl_value_t *out, hl_arena_t *arena, hl_error_t *err) {
+  if (a[0].is_null || (call->n_args > 1 && a[1].is_null)) return set_null(out), HL_OK;
+  int32_t srid = call->n_args > 1 ? (int32_t)a[1].u.i : 0;
+  hl_geo_t g;
+  uint8_t type = 0;
+  hl_error_t perr;
+  hl_err_init(&perr);
+  hl_status_t rc =
+      hl_geo_wkb_read((const uint8_t *)a[0].u.s.ptr, a[0].u.s.len, arena, &g, &type, &perr);
+  if (rc == HL_NOMEM || rc == HL_UNSUPPORTED) {
+    hl_err_set(err, rc, perr.sqlstate, "%s", perr.message);
+    hl_err_clear(&perr);
+    return rc;
+  }
+  hl_err_clear(&perr);
+  if (rc != HL_OK || (want && type != want)) return set_null(out), HL_OK;
+  return hl_fn_geo_out(out, arena, &g, srid, type, err);
+}
+
+HL_FN(hl_fn_st_geomfromwkb) {
+  return from_wkb(call, a, 0, out, arena, err);
+}
+HL_FN(hl_fn_st_pointfromwkb) {
+  return from_wkb(call, a, HL_GEO_POINT, out, arena, err);
+}
+HL_FN(hl_fn_st_linefromwkb) {
+  return from_wkb(call, a, HL_GEO_LINESTRING, out, arena, err);
+}
+HL_FN(hl_fn_st_polyfromwkb) {
+  return from_wkb(call, a, HL_GEO_POLYGON, out, arena, err);
+}
+HL_FN(hl_fn_st_mpointfromwkb) {
+  return from_wkb(call, a, HL_GEO_MULTIPOINT, out, arena, err);
+}
+HL_FN(hl_fn_st_mlinefromwkb) {
+  return from_wkb(call, a, HL_GEO_MULTILINESTRING, out, arena, err);
+}
+HL_FN(hl_fn_st_mpolyfromwkb) {
+  return from_wkb(call, a, HL_GEO_MULTIPOLYGON, out, arena, err);
 }

@@ -406,6 +406,15 @@ HL_FN(hl_fn_st_srid);
 HL_FN(hl_fn_st_x);
 HL_FN(hl_fn_st_y);
 HL_FN(hl_fn_st_z);
+/* func_geo.c: WKB */
+HL_FN(hl_fn_st_asbinary);
+HL_FN(hl_fn_st_geomfromwkb);
+HL_FN(hl_fn_st_linefromwkb);
+HL_FN(hl_fn_st_mlinefromwkb);
+HL_FN(hl_fn_st_mpointfromwkb);
+HL_FN(hl_fn_st_mpolyfromwkb);
+HL_FN(hl_fn_st_pointfromwkb);
+HL_FN(hl_fn_st_polyfromwkb);
 /* func_geo_parts.c */
 HL_FN(hl_fn_st_area);
 HL_FN(hl_fn_st_coorddim);

@@ -4,7 +4,7 @@
  * shape bytes and the same WKT for every type, dimension and EMPTY; every
  * truncated prefix of a shape is rejected with 22023 (and of a value: a
  * NULL under 4 shape bytes, as Hive, else 22023); ESRI's ring order and
- * Java's %.17g number text.
+ * Java's %.17g number text; WKB round trips and truncated WKB rejected.
  */
 #include "test.h"
 
@@ -77,6 +77,21 @@ TEST(round_trips) {
       CHECK_STR(err.sqlstate, "22023");
     }
     hl_err_clear(&err);
+    /* WKB: read back to the same WKT; every shorter prefix is malformed */
+    hl_buf_t wkb;
+    hl_buf_init(&wkb);
+    CHECK(hl_geo_wkb_write(&g, &wkb));
+    uint8_t wtype = 0;
+    CHECK(hl_geo_wkb_read((const uint8_t *)wkb.data, wkb.len, a, &back, &wtype, &err) == HL_OK);
+    wkt_of(&back, text, sizeof text);
+    CHECK_STR(text, expected_wkt(samples[i]));
+    for (size_t n = 0; n < wkb.len; n++) {
+      hl_err_clear(&err);
+      CHECK(hl_geo_wkb_read((const uint8_t *)wkb.data, n, a, &back, &wtype, &err) == HL_ERROR);
+      CHECK_STR(err.sqlstate, "22023");
+    }
+    hl_err_clear(&err);
+    hl_buf_fini(&wkb);
     /* the value: SRID and type, then the shape */
     hl_buf_t val;
     hl_buf_init(&val);

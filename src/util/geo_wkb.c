@@ -351,8 +351,8 @@ hl_status_t hl_geo_wkb_read(const uint8_t *p, size_t n, hl_arena_t *arena, hl_ge
     rc = hl_geo_init(g, arena, kind, a.z, a.m, a.n, n_parts, err);
     if (rc == HL_OK) {
       if (a.n) memcpy(g->xy, a.xy.data, 2 * (size_t)a.n * sizeof(double));
-      if (g->z) memcpy(g->z, a.zs.data, (size_t)a.n * sizeof(double));
-      if (g->m) memcpy(g->m, a.ms.data, (size_t)a.n * sizeof(double));
+      if (g->z && a.n) memcpy(g->z, a.zs.data, (size_t)a.n * sizeof(double));
+      if (g->m && a.n) memcpy(g->m, a.ms.data, (size_t)a.n * sizeof(double));
       if (n_parts) memcpy(g->parts, a.parts.data, n_parts * sizeof(uint32_t));
       g->parts[n_parts] = a.n;
       if (kind == HL_GEO_K_POLYGON) {

@@ -411,8 +411,8 @@ static hl_status_t build(rd_t *r, int type, hl_arena_t *arena, hl_geo_t *g) {
                          : 0;
   if (hl_geo_init(g, arena, kind, r->z, r->m, r->n, n_parts, r->err) != HL_OK) return r->err->code;
   if (r->n) memcpy(g->xy, r->xy.data, 2 * (size_t)r->n * sizeof(double));
-  if (g->z) memcpy(g->z, r->zs.data, (size_t)r->n * sizeof(double));
-  if (g->m) memcpy(g->m, r->ms.data, (size_t)r->n * sizeof(double));
+  if (g->z && r->n) memcpy(g->z, r->zs.data, (size_t)r->n * sizeof(double));
+  if (g->m && r->n) memcpy(g->m, r->ms.data, (size_t)r->n * sizeof(double));
   if (n_parts) memcpy(g->parts, r->parts.data, n_parts * sizeof(uint32_t));
   g->parts[n_parts] = r->n;
   if (kind == HL_GEO_K_POLYGON && n_parts && !(hl_geo_ring_area(g, 0) > 0)) {

@@ -30,11 +30,13 @@ static const char *const samples[] = {
     "MULTIPOLYGON M (((0 0 5, 1 0 6, 0 1 7, 0 0 5)), ((2 2 1, 3 2 1, 2 3 1, 2 2 1)))",
     "MULTIPOINT EMPTY",
     "MULTIPOLYGON EMPTY",
+    "LINESTRING Z EMPTY",
 };
 
 /* what each sample reads back as, when not itself */
 static const char *expected_wkt(const char *s) {
   if (strcmp(s, "MULTIPOINT EMPTY") == 0) return "POINT EMPTY";
+  if (strcmp(s, "LINESTRING Z EMPTY") == 0) return "MULTILINESTRING Z EMPTY";
   return s;
 }
 

@@ -39,7 +39,8 @@ static void check_shape(const hl_geo_t *g, hl_arena_t *a) {
   hl_error_t err;
   hl_err_init(&err);
   hl_buf_t b[3];
-  for (int i = 0; i < 3; i++) hl_buf_init(&b[i]);
+  for (int i = 0; i < 3; i++)
+    hl_buf_init(&b[i]);
   hl_geo_t cur = *g, back;
   bool is_null = true;
   for (int i = 0; i < 3; i++) {
@@ -54,7 +55,8 @@ static void check_shape(const hl_geo_t *g, hl_arena_t *a) {
   }
   if (b[1].len != b[2].len || memcmp(b[1].data, b[2].data, b[1].len) != 0) abort();
 done:
-  for (int i = 0; i < 3; i++) hl_buf_fini(&b[i]);
+  for (int i = 0; i < 3; i++)
+    hl_buf_fini(&b[i]);
   hl_err_clear(&err);
 }
 
@@ -109,8 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     hl_geo_t g2;
     uint8_t type2 = 0;
     if (stable(&g) && hl_geo_wkb_write(&g, &w1) && !w1.oom) {
-      if (hl_geo_wkb_read((const uint8_t *)w1.data, w1.len, a, &g2, &type2, &err) != HL_OK)
-        abort();
+      if (hl_geo_wkb_read((const uint8_t *)w1.data, w1.len, a, &g2, &type2, &err) != HL_OK) abort();
       if (!hl_geo_wkb_write(&g2, &w2)) abort();
       if (!w2.oom && (w1.len != w2.len || memcmp(w1.data, w2.data, w1.len) != 0)) abort();
     }

@@ -256,6 +256,7 @@ HL_FN(hl_fn_st_geomfromshape) {
 }
 
 HL_FN(hl_fn_st_astext) {
+  (void)call;
   hl_geo_value_t v;
   if (hl_fn_geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
   if (v.is_null) return set_null(out), HL_OK;

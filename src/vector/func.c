@@ -444,6 +444,8 @@ static const hl_func_def_t functions[] = {
     {"st_coorddim", 1, 1, hl_fn_st_coorddim, "iB"},
     {"st_dimension", 1, 1, hl_fn_st_dimension, "iB"},
     {"st_endpoint", 1, 1, hl_fn_st_endpoint, "BB"},
+    {"st_envelope", 1, 1, hl_fn_st_envelope, "BB"},
+    {"st_envintersects", 2, 2, hl_fn_st_envintersects, "bBB"},
     {"st_exteriorring", 1, 1, hl_fn_st_exteriorring, "BB"},
     {"st_geometryn", 2, 2, hl_fn_st_geometryn, "BBi"},
     {"st_geometrytype", 1, 1, hl_fn_st_geometrytype, "sB"},

@@ -910,6 +910,16 @@ static const hl_func_doc_t docs[] = {
     {"st_endpoint", S, "_FUNC_(geometry) - returns the last point of an ST_Linestring",
      "> SELECT st_astext(_FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2)));\nPOINT (3 2.2)",
      E("ST_EndPoint")},
+    {"st_envelope", S, "_FUNC_(ST_Geometry) - the envelope of the ST_Geometry",
+     "> SELECT st_astext(_FUNC_(st_linestring(0, 0, 2, 2))), st_astext(_FUNC_(st_polygon(2, 0, 2, "
+     "3, 3, 0)));\nPOLYGON ((0 0, 2 0, 2 2, 0 2, 0 0))\tPOLYGON ((2 0, 3 0, 3 3, 2 3, 2 0))",
+     E("ST_Envelope")},
+    {"st_envintersects", S,
+     "_FUNC_(ST_Geometry1, ST_Geometry2) - return true if the envelopes of ST_Geometry1 and "
+     "ST_Geometry2 intersect",
+     "> SELECT _FUNC_(st_linestring(0, 0, 1, 1), st_linestring(1, 3, 2, 2)), "
+     "_FUNC_(st_linestring(0, 0, 2, 2), st_linestring(1, 0, 3, 2));\nfalse\ttrue",
+     E("ST_EnvIntersects")},
     {"st_exteriorring", S,
      "_FUNC_(polygon) - return linestring which is the exterior ring of the polygon (closed, in "
      "the order st_astext writes the ring)",

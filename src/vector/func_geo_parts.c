@@ -4,7 +4,8 @@
  * calculateArea2D / calculateLength2D: signed ring areas summed, a
  * polygon's length its perimeter), st_dimension, st_coorddim,
  * st_numgeometries, st_geometryn, st_pointn, st_startpoint, st_endpoint,
- * st_isclosed, st_exteriorring, st_interiorringn and st_numinteriorring.
+ * st_isclosed, st_exteriorring, st_interiorringn, st_numinteriorring,
+ * st_envelope and st_envintersects.
  *
  * Which types each takes follows Hive's UDF (the OGC type byte or the
  * ESRI kind, as the UDF switches on one or the other); another type gives
@@ -299,5 +300,58 @@ HL_FN(hl_fn_st_numinteriorring) {
   if (polygon_arg(a, arena, &v, &ok, err) != HL_OK) return err->code;
   if (!ok) return null_out(out);
   out->u.i = v.geo.n_parts - 1;
+  return HL_OK;
+}
+
+/* the 2D envelope of G; false when G is empty */
+static bool envelope(const hl_geo_t *g, double e[4]) {
+  if (g->n_points == 0) return false;
+  e[0] = e[2] = g->xy[0];
+  e[1] = e[3] = g->xy[1];
+  for (uint32_t i = 1; i < g->n_points; i++) {
+    double x = g->xy[2 * i], y = g->xy[2 * i + 1];
+    if (x < e[0]) e[0] = x;
+    if (x > e[2]) e[2] = x;
+    if (y < e[1]) e[1] = y;
+    if (y > e[3]) e[3] = y;
+  }
+  return true;
+}
+
+/* Hive's ST_Envelope: the envelope as an ST_POLYGON (ESRI's addEnvelope:
+ * the ring clockwise from the lower left corner), the input's SRID */
+HL_FN(hl_fn_st_envelope) {
+  (void)call;
+  hl_geo_value_t v;
+  if (hl_fn_geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
+  if (v.is_null) return null_out(out);
+  double e[4];
+  bool some = envelope(&v.geo, e);
+  hl_geo_t d;
+  if (hl_geo_init(&d, arena, HL_GEO_K_POLYGON, false, false, some ? 4 : 0, some ? 1 : 0, err) !=
+      HL_OK)
+    return err->code;
+  if (some) {
+    const double ring[8] = {e[0], e[1], e[0], e[3], e[2], e[3], e[2], e[1]};
+    memcpy(d.xy, ring, sizeof ring);
+    d.parts[1] = 4;
+  }
+  return hl_fn_geo_out(out, arena, &d, v.srid, HL_GEO_POLYGON, err);
+}
+
+/* Hive's ST_EnvIntersects: whether the envelopes meet (touching counts);
+ * NULL for different SRIDs; an empty geometry meets nothing */
+HL_FN(hl_fn_st_envintersects) {
+  (void)call;
+  hl_geo_value_t v1, v2;
+  if (hl_fn_geo_arg(a, 0, arena, &v1, err) != HL_OK) return err->code;
+  if (hl_fn_geo_arg(a, 1, arena, &v2, err) != HL_OK) return err->code;
+  if (v1.is_null || v2.is_null || v1.srid != v2.srid) return null_out(out);
+  double e1[4], e2[4];
+  if (!envelope(&v1.geo, e1) || !envelope(&v2.geo, e2)) {
+    out->u.b = false;
+    return HL_OK;
+  }
+  out->u.b = e1[0] <= e2[2] && e2[0] <= e1[2] && e1[1] <= e2[3] && e2[1] <= e1[3];
   return HL_OK;
 }

@@ -416,6 +416,8 @@ HL_FN(hl_fn_st_mpolyfromwkb);
 HL_FN(hl_fn_st_pointfromwkb);
 HL_FN(hl_fn_st_polyfromwkb);
 /* func_geo_parts.c */
+HL_FN(hl_fn_st_envelope);
+HL_FN(hl_fn_st_envintersects);
 HL_FN(hl_fn_st_area);
 HL_FN(hl_fn_st_coorddim);
 HL_FN(hl_fn_st_dimension);

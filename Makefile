@@ -104,6 +104,11 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_ds_kll.c src/util/[a-z]*.c \
 	  -lm -lpthread -o build-fuzz/fuzz_ds_kll
 	./build-fuzz/fuzz_ds_kll -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build-fuzz/corpus-ds_kll tests/fuzz/corpus/ds_kll
+	@# the ST_Geometry readers (value, ESRI shape, WKT) of the st_* functions
+	@mkdir -p build-fuzz/corpus-geo
+	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_geo.c src/util/[a-z]*.c \
+	  -lm -lpthread -o build-fuzz/fuzz_geo
+	./build-fuzz/fuzz_geo -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-geo tests/fuzz/corpus/geo
 	@mkdir -p build-fuzz/corpus-spill
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_spill.c src/exec/spill_block.c \
 	  src/vector/vector.c src/util/[a-z]*.c -lm -lpthread -o build-fuzz/fuzz_spill

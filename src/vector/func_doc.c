@@ -15,6 +15,7 @@
 #define G(c)   "org.apache.hadoop.hive.ql.udf.generic." c
 #define U(c)   "org.apache.hadoop.hive.ql.udf." c
 #define X(c)   "org.apache.hadoop.hive.ql.udf.xml." c
+#define E(c)   "org.apache.hadoop.hive.ql.udf.esri." c
 #define S      HL_FK_SCALAR
 #define A      HL_FK_AGGREGATE
 #define W      HL_FK_WINDOW
@@ -947,6 +948,222 @@ static const hl_func_doc_t docs[] = {
      "> SELECT _FUNC_(1);\n1", G("GenericUDFSQCountCheck")},
     {"sqrt", S, "_FUNC_(x) - the square root of x (NULL when x < 0)", "> SELECT _FUNC_(4);\n2.0",
      U("UDFSqrt")},
+    {"st_area", S,
+     "_FUNC_(ST_Polygon) - returns the area of polygon or multipolygon (ESRI's signed ring areas "
+     "summed; 0 for points and lines)",
+     "> SELECT _FUNC_(st_polygon(1, 1, 1, 4, 4, 4, 4, 1)), _FUNC_(st_polygon('polygon ((0 0, 8 0, "
+     "0 8, 0 0), (1 1, 1 5, 5 1, 1 1))'));\n9.0\t24.0",
+     E("ST_Area")},
+    {"st_asbinary", S,
+     "_FUNC_(ST_Geometry) - return Well-Known Binary (WKB) representation of geometry",
+     "> SELECT hex(_FUNC_(st_point(1, 2)));\n0101000000000000000000F03F0000000000000040",
+     E("ST_AsBinary")},
+    {"st_asshape", S, "_FUNC_(ST_Geometry) - return Esri shape representation of geometry",
+     "> SELECT hex(_FUNC_(st_point(1, 2)));\n01000000000000000000F03F0000000000000040",
+     E("ST_AsShape")},
+    {"st_astext", S,
+     "_FUNC_(ST_Geometry) - return Well-Known Text (WKT) representation of ST_Geometry",
+     "> SELECT _FUNC_(st_point(1, 2)), _FUNC_(st_multipoint(1, 2, 3, 4));\nPOINT (1 2)\tMULTIPOINT "
+     "((1 2), (3 4))",
+     E("ST_AsText")},
+    {"st_coorddim", S, "_FUNC_(geometry) - return count of coordinate components",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_pointz(1.5, 2.5, 3)), _FUNC_(st_point(1.5, "
+     "2.5, 3.0, 4.0));\n2\t3\t4",
+     E("ST_CoordDim")},
+    {"st_dimension", S, "_FUNC_(geometry) - return spatial dimension of geometry",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2)), "
+     "_FUNC_(st_polygon(2, 0, 2, 3, 3, 0));\n0\t1\t2",
+     E("ST_Dimension")},
+    {"st_endpoint", S, "_FUNC_(geometry) - returns the last point of an ST_Linestring",
+     "> SELECT st_astext(_FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2)));\nPOINT (3 2.2)",
+     E("ST_EndPoint")},
+    {"st_envelope", S, "_FUNC_(ST_Geometry) - the envelope of the ST_Geometry",
+     "> SELECT st_astext(_FUNC_(st_linestring(0, 0, 2, 2))), st_astext(_FUNC_(st_polygon(2, 0, 2, "
+     "3, 3, 0)));\nPOLYGON ((0 0, 2 0, 2 2, 0 2, 0 0))\tPOLYGON ((2 0, 3 0, 3 3, 2 3, 2 0))",
+     E("ST_Envelope")},
+    {"st_envintersects", S,
+     "_FUNC_(ST_Geometry1, ST_Geometry2) - return true if the envelopes of ST_Geometry1 and "
+     "ST_Geometry2 intersect",
+     "> SELECT _FUNC_(st_linestring(0, 0, 1, 1), st_linestring(1, 3, 2, 2)), "
+     "_FUNC_(st_linestring(0, 0, 2, 2), st_linestring(1, 0, 3, 2));\nfalse\ttrue",
+     E("ST_EnvIntersects")},
+    {"st_exteriorring", S,
+     "_FUNC_(polygon) - return linestring which is the exterior ring of the polygon (closed, in "
+     "the order st_astext writes the ring)",
+     "> SELECT st_astext(_FUNC_(st_polygon(1, 1, 1, 4, 4, 1)));\nLINESTRING (1 1, 4 1, 1 4, 1 1)",
+     E("ST_ExteriorRing")},
+    {"st_geometryn", S,
+     "_FUNC_(ST_GeometryCollection, n) - return the nth ST_Geometry in the collection (1-based "
+     "index)",
+     "> SELECT st_astext(_FUNC_(st_geomfromtext('multipoint ((10 40), (40 30), (20 20), (30 "
+     "10))'), 3)), st_astext(_FUNC_(st_geomfromtext('multilinestring ((2 4, 10 10), (20 20, 7 "
+     "8))'), 2));\nPOINT (20 20)\tLINESTRING (20 20, 7 8)",
+     E("ST_GeometryN")},
+    {"st_geometrytype", S, "_FUNC_(geometry) - return type of geometry",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2)), "
+     "_FUNC_(st_polygon(2, 0, 2, 3, 3, 0));\nST_POINT\tST_LINESTRING\tST_POLYGON",
+     E("ST_GeometryType")},
+    {"st_geomfromshape", S,
+     "_FUNC_(shape[, srid]) - construct an ST_Geometry from Esri shape representation of geometry "
+     "(a polygon, polyline or multipoint shape is typed as its multi type)",
+     "> SELECT st_astext(_FUNC_(st_asshape(st_point(1, 2))));\nPOINT (1 2)", E("ST_GeomFromShape")},
+    {"st_geomfromtext", S,
+     "_FUNC_(wkt[, srid]) - construct an ST_Geometry from OGC well-known text (NULL when the text "
+     "does not parse)",
+     "> SELECT st_astext(_FUNC_('linestring (1 0, 2 3)')), st_geometrytype(_FUNC_('multipoint ((1 "
+     "0), (2 3))'));\nLINESTRING (1 0, 2 3)\tST_MULTIPOINT",
+     E("ST_GeomFromText")},
+    {"st_geomfromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_Geometry from OGC well-known binary (NULL when the "
+     "bytes do not parse)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_geomfromtext('linestring (1 0, 2 "
+     "3)'))));\nLINESTRING (1 0, 2 3)",
+     E("ST_GeomFromWKB")},
+    {"st_interiorringn", S,
+     "_FUNC_(ST_Polygon, n) - return ST_LineString which is the nth interior ring of the "
+     "ST_Polygon (1-based index)",
+     "> SELECT st_astext(_FUNC_(st_polygon('polygon ((0 0, 8 0, 0 8, 0 0), (1 1, 1 5, 5 1, 1 "
+     "1))'), 1));\nLINESTRING (1 1, 1 5, 5 1, 1 1)",
+     E("ST_InteriorRingN")},
+    {"st_is3d", S, "_FUNC_(geometry) - return true if the geometry object is three-dimensional",
+     "> SELECT _FUNC_(st_point(1, 2)), _FUNC_(st_pointz(1, 2, 3));\nfalse\ttrue", E("ST_Is3D")},
+    {"st_isclosed", S,
+     "_FUNC_(ST_[Multi]LineString) - return true if the linestring or multi-line is closed",
+     "> SELECT _FUNC_(st_linestring(0, 0, 3, 4, 0, 0)), _FUNC_(st_linestring(0, 0, 3, "
+     "4));\ntrue\tfalse",
+     E("ST_IsClosed")},
+    {"st_isempty", S,
+     "_FUNC_(geometry) - return true if the geometry object is empty of geometric information",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_geomfromtext('point empty'));\nfalse\ttrue",
+     E("ST_IsEmpty")},
+    {"st_ismeasured", S, "_FUNC_(geometry) - return true if the geometry object has an M value",
+     "> SELECT _FUNC_(st_point(1, 2, 3)), _FUNC_(st_point(1, 2, 3, 4));\nfalse\ttrue",
+     E("ST_IsMeasured")},
+    {"st_length", S,
+     "_FUNC_(line) - returns the length of line (a polygon's perimeter; 0 for points)",
+     "> SELECT _FUNC_(st_linestring(0.0, 0.0, 3.0, 4.0)), _FUNC_(st_polygon(0, 0, 0, 3, 4, "
+     "0));\n5.0\t12.0",
+     E("ST_Length")},
+    {"st_linefromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_LineString from OGC well-known binary (NULL for "
+     "another type)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_linestring(1, 0, 2, 3))));\nLINESTRING (1 0, 2 3)",
+     E("ST_LineFromWKB")},
+    {"st_linestring", S,
+     "_FUNC_(x, y, [x, y]*) | _FUNC_('linestring( ... )') - constructor for 2D line string",
+     "> SELECT st_astext(_FUNC_(1, 1, 2, 2, 3, 3)), st_astext(_FUNC_('linestring(1 1, 2 2, 3 "
+     "3)'));\nLINESTRING (1 1, 2 2, 3 3)\tLINESTRING (1 1, 2 2, 3 3)",
+     E("ST_LineString")},
+    {"st_m", S, "_FUNC_(point) - returns the M coordinate of point (NULL without M)",
+     "> SELECT _FUNC_(st_point(1.5, 2.5, 2, 3)), _FUNC_(st_point(1.5, 2.5));\n3.0\tNULL",
+     E("ST_M")},
+    {"st_maxm", S,
+     "_FUNC_(geometry) - returns the maximum M coordinate of geometry (NULL without M)",
+     "> SELECT _FUNC_(st_point(1, 2, 3, 4)), _FUNC_(st_point(1, 2));\n4.0\tNULL", E("ST_MaxM")},
+    {"st_maxx", S, "_FUNC_(geometry) - returns the maximum X coordinate of geometry",
+     "> SELECT _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2));\n3.0", E("ST_MaxX")},
+    {"st_maxy", S, "_FUNC_(geometry) - returns the maximum Y coordinate of geometry",
+     "> SELECT _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2));\n2.5", E("ST_MaxY")},
+    {"st_maxz", S,
+     "_FUNC_(geometry) - returns the maximum Z coordinate of geometry (NULL without Z)",
+     "> SELECT _FUNC_(st_geomfromtext('linestring z (1 2 3, 4 5 6)')), _FUNC_(st_point(1, "
+     "2));\n6.0\tNULL",
+     E("ST_MaxZ")},
+    {"st_minm", S,
+     "_FUNC_(geometry) - returns the minimum M coordinate of geometry (NULL without M)",
+     "> SELECT _FUNC_(st_point(1, 2, 3, 4));\n4.0", E("ST_MinM")},
+    {"st_minx", S, "_FUNC_(geometry) - returns the minimum X coordinate of geometry",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2));\n1.5\t1.5",
+     E("ST_MinX")},
+    {"st_miny", S, "_FUNC_(geometry) - returns the minimum Y coordinate of geometry",
+     "> SELECT _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2));\n2.2", E("ST_MinY")},
+    {"st_minz", S,
+     "_FUNC_(geometry) - returns the minimum Z coordinate of geometry (NULL without Z)",
+     "> SELECT _FUNC_(st_geomfromtext('linestring z (1 2 3, 4 5 6)'));\n3.0", E("ST_MinZ")},
+    {"st_mlinefromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_MultiLineString from OGC well-known binary (NULL for "
+     "another type)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_geomfromtext('multilinestring ((1 2, 3 4), (10 20, "
+     "20 30))'))));\nMULTILINESTRING ((1 2, 3 4), (10 20, 20 30))",
+     E("ST_MLineFromWKB")},
+    {"st_mpointfromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_MultiPoint from OGC well-known binary (NULL for "
+     "another type)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_multipoint(10, 40, 40, 30))));\nMULTIPOINT ((10 "
+     "40), (40 30))",
+     E("ST_MPointFromWKB")},
+    {"st_mpolyfromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_MultiPolygon from OGC well-known binary (NULL for "
+     "another type)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_geomfromtext('multipolygon (((0 0, 1 0, 0 1, 0 0)), "
+     "((2 2, 3 2, 2 3, 2 2)))'))));\nMULTIPOLYGON (((0 0, 1 0, 0 1, 0 0)), ((2 2, 3 2, 2 3, 2 2)))",
+     E("ST_MPolyFromWKB")},
+    {"st_multipoint", S,
+     "_FUNC_(x1, y1, x2, y2, x3, y3) | _FUNC_('multipoint( ... )') - constructor for 2D multipoint",
+     "> SELECT st_astext(_FUNC_(1, 1, 2, 2, 3, 3)), st_astext(_FUNC_('MULTIPOINT ((10 40), (40 "
+     "30))'));\nMULTIPOINT ((1 1), (2 2), (3 3))\tMULTIPOINT ((10 40), (40 30))",
+     E("ST_MultiPoint")},
+    {"st_numgeometries", S,
+     "_FUNC_(ST_GeometryCollection) - return the number of geometries in the geometry collection "
+     "(NULL for a single type)",
+     "> SELECT _FUNC_(st_geomfromtext('multipoint ((10 40), (40 30), (20 20), (30 10))')), "
+     "_FUNC_(st_geomfromtext('multilinestring ((2 4, 10 10), (20 20, 7 8))'));\n4\t2",
+     E("ST_NumGeometries")},
+    {"st_numinteriorring", S,
+     "_FUNC_(ST_Polygon) - return the number of interior rings in the polygon",
+     "> SELECT _FUNC_(st_polygon(1, 1, 1, 4, 4, 1)), _FUNC_(st_polygon('polygon ((0 0, 8 0, 0 8, 0 "
+     "0), (1 1, 1 5, 5 1, 1 1))'));\n0\t1",
+     E("ST_NumInteriorRing")},
+    {"st_numpoints", S, "_FUNC_(geometry) - return the number of points in the geometry",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2)), "
+     "_FUNC_(st_geomfromtext('polygon ((0 0, 10 0, 0 10, 0 0))'));\n1\t2\t4",
+     E("ST_NumPoints")},
+    {"st_point", S,
+     "_FUNC_(x, y[, z[, m]]) | _FUNC_('point (x y)') - constructor for 2D point (a NULL z or m is "
+     "left out)",
+     "> SELECT st_astext(_FUNC_(1, 2)), st_astext(_FUNC_(1, 2, 3)), st_astext(_FUNC_('point (10.02 "
+     "20.01)'));\nPOINT (1 2)\tPOINT Z (1 2 3)\tPOINT (10.02 20.01)",
+     E("ST_Point")},
+    {"st_pointfromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_Point from OGC well-known binary (NULL for another "
+     "type)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_point(1, 2)))), _FUNC_(st_asbinary(st_linestring(1, "
+     "1, 2, 2)));\nPOINT (1 2)\tNULL",
+     E("ST_PointFromWKB")},
+    {"st_pointn", S,
+     "_FUNC_(ST_Geometry, n) - returns the point that is the nth vertex in an ST_Linestring or "
+     "ST_MultiPoint (1-based index)",
+     "> SELECT st_astext(_FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2), 2));\nPOINT (3 2.2)",
+     E("ST_PointN")},
+    {"st_pointz", S, "_FUNC_(x, y, z[, m]) - constructor for 3D point",
+     "> SELECT st_astext(_FUNC_(1.5, 2.5, 2));\nPOINT Z (1.5 2.5 2)", E("ST_PointZ")},
+    {"st_polyfromwkb", S,
+     "_FUNC_(wkb[, srid]) - construct an ST_Polygon from OGC well-known binary (NULL for another "
+     "type)",
+     "> SELECT st_astext(_FUNC_(st_asbinary(st_polygon(1, 1, 4, 1, 1, 4))));\nPOLYGON ((1 1, 4 1, "
+     "1 4, 1 1))",
+     E("ST_PolyFromWKB")},
+    {"st_polygon", S,
+     "_FUNC_(x, y, [x, y]*) | _FUNC_('polygon( ... )') - constructor for 2D polygon (the ring "
+     "closed and read as text)",
+     "> SELECT st_astext(_FUNC_(1, 1, 1, 4, 4, 4, 4, 1)), st_astext(_FUNC_('polygon ((1 1, 4 1, 1 "
+     "4))'));\nPOLYGON ((1 1, 4 1, 4 4, 1 4, 1 1))\tPOLYGON ((1 1, 4 1, 1 4, 1 1))",
+     E("ST_Polygon")},
+    {"st_setsrid", S, "_FUNC_(<ST_Geometry>, SRID) - set the Spatial Reference ID of the geometry",
+     "> SELECT st_srid(_FUNC_(st_point(1.5, 2.5), 4326));\n4326", E("ST_SetSRID")},
+    {"st_srid", S, "_FUNC_(ST_Geometry) - get the Spatial Reference ID of the geometry",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_geomfromtext('point (1 2)', 4326));\n0\t4326",
+     E("ST_SRID")},
+    {"st_startpoint", S, "_FUNC_(geometry) - returns the first point of an ST_Linestring",
+     "> SELECT st_astext(_FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2)));\nPOINT (1.5 2.5)",
+     E("ST_StartPoint")},
+    {"st_x", S, "_FUNC_(point) - returns the X coordinate of point (NULL for another type)",
+     "> SELECT _FUNC_(st_point(1.5, 2.5)), _FUNC_(st_linestring(1.5, 2.5, 3.0, 2.2));\n1.5\tNULL",
+     E("ST_X")},
+    {"st_y", S, "_FUNC_(point) - returns the Y coordinate of point (NULL for another type)",
+     "> SELECT _FUNC_(st_point(1.5, 2.5));\n2.5", E("ST_Y")},
+    {"st_z", S, "_FUNC_(point) - returns the Z coordinate of point (NULL without Z)",
+     "> SELECT _FUNC_(st_pointz(1.5, 2.5, 2)), _FUNC_(st_point(1.5, 2.5));\n2.0\tNULL", E("ST_Z")},
     {"stack", T,
      "_FUNC_(n, v1, v2, ..., vk) - n rows of k/n columns (rounded up, the last row padded with "
      "NULLs) out of the values",
@@ -1102,8 +1319,8 @@ const hl_func_doc_t *hl_func_doc_lookup(const char *name) {
 
 /* Hive 4 built-ins hivelite does not have yet (docs/sql.md lists them):
  * a call is refused as unsupported (0A000), not as an unknown function.
- * The data sketches (ds_*) and spatial (st_*) families are matched by
- * prefix. */
+ * The data sketches (ds_*) and the spatial functions (st_*) not yet
+ * implemented are matched by prefix (consulted only for unknown names). */
 static const char *const not_yet[] = {
     "assert_true_oom",
     "bucket_number",

@@ -379,4 +379,68 @@ HL_FN(hl_fn_ds_kll_stringify);
 HL_FN(hl_fn_ndv_compute_bit_vector);
 HL_FN(hl_fn_in_bloom_filter);
 
+/* func_geo.c: the ESRI spatial functions (st_*).  hl_fn_geo_arg: the
+ * ST_Geometry of argument K (BINARY; NULL and the empty binary: v->is_null;
+ * bytes that are none: 22023); hl_fn_geo_out: OUT = the ST_Geometry of G
+ * with SRID and OGC type TYPE. */
+struct hl_geo;
+struct hl_geo_value;
+hl_status_t hl_fn_geo_arg(const hl_value_t *a, int k, hl_arena_t *arena, struct hl_geo_value *v,
+                          hl_error_t *err);
+hl_status_t hl_fn_geo_out(hl_value_t *out, hl_arena_t *arena, const struct hl_geo *g, int32_t srid,
+                          uint8_t type, hl_error_t *err);
+HL_FN(hl_fn_st_asshape);
+HL_FN(hl_fn_st_astext);
+HL_FN(hl_fn_st_geometrytype);
+HL_FN(hl_fn_st_geomfromshape);
+HL_FN(hl_fn_st_geomfromtext);
+HL_FN(hl_fn_st_is3d);
+HL_FN(hl_fn_st_isempty);
+HL_FN(hl_fn_st_ismeasured);
+HL_FN(hl_fn_st_linestring);
+HL_FN(hl_fn_st_m);
+HL_FN(hl_fn_st_maxm);
+HL_FN(hl_fn_st_maxx);
+HL_FN(hl_fn_st_maxy);
+HL_FN(hl_fn_st_maxz);
+HL_FN(hl_fn_st_minm);
+HL_FN(hl_fn_st_minx);
+HL_FN(hl_fn_st_miny);
+HL_FN(hl_fn_st_minz);
+HL_FN(hl_fn_st_multipoint);
+HL_FN(hl_fn_st_numpoints);
+HL_FN(hl_fn_st_point);
+HL_FN(hl_fn_st_pointz);
+HL_FN(hl_fn_st_polygon);
+HL_FN(hl_fn_st_setsrid);
+HL_FN(hl_fn_st_srid);
+HL_FN(hl_fn_st_x);
+HL_FN(hl_fn_st_y);
+HL_FN(hl_fn_st_z);
+/* func_geo.c: WKB */
+HL_FN(hl_fn_st_asbinary);
+HL_FN(hl_fn_st_geomfromwkb);
+HL_FN(hl_fn_st_linefromwkb);
+HL_FN(hl_fn_st_mlinefromwkb);
+HL_FN(hl_fn_st_mpointfromwkb);
+HL_FN(hl_fn_st_mpolyfromwkb);
+HL_FN(hl_fn_st_pointfromwkb);
+HL_FN(hl_fn_st_polyfromwkb);
+/* func_geo_parts.c */
+HL_FN(hl_fn_st_envelope);
+HL_FN(hl_fn_st_envintersects);
+HL_FN(hl_fn_st_area);
+HL_FN(hl_fn_st_coorddim);
+HL_FN(hl_fn_st_dimension);
+HL_FN(hl_fn_st_endpoint);
+HL_FN(hl_fn_st_exteriorring);
+HL_FN(hl_fn_st_geometryn);
+HL_FN(hl_fn_st_interiorringn);
+HL_FN(hl_fn_st_isclosed);
+HL_FN(hl_fn_st_length);
+HL_FN(hl_fn_st_numgeometries);
+HL_FN(hl_fn_st_numinteriorring);
+HL_FN(hl_fn_st_pointn);
+HL_FN(hl_fn_st_startpoint);
+
 #endif

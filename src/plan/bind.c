@@ -1071,8 +1071,8 @@ static bool is_aggregate_name(const char *name) {
          strcmp(name, "compute_stats") == 0 || strcmp(name, "bloom_filter") == 0 ||
          strcmp(name, "approx_distinct") == 0 || strcmp(name, "ds_theta_sketch") == 0 ||
          strcmp(name, "ds_theta_union") == 0 || strcmp(name, "ds_theta_intersect") == 0 ||
-         strcmp(name, "min") == 0 ||
-         strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 || stat_agg(name) >= 0;
+         strcmp(name, "min") == 0 || strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 ||
+         stat_agg(name) >= 0;
 }
 
 static hl_expr_t *arg_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what);
@@ -1637,25 +1637,44 @@ static bool bind_hive_approx_distinct(binder_t *b, const hl_ast_expr_t *a, hl_ag
  * messages (PrimitiveCategory, else Category). */
 static const char *hive_category(const hl_type_t *t) {
   switch (t->id) {
-  case HL_T_TINYINT: return "BYTE";
-  case HL_T_SMALLINT: return "SHORT";
-  case HL_T_INT: return "INT";
-  case HL_T_BIGINT: return "LONG";
-  case HL_T_FLOAT: return "FLOAT";
-  case HL_T_DOUBLE: return "DOUBLE";
-  case HL_T_DECIMAL: return "DECIMAL";
-  case HL_T_STRING: return "STRING";
-  case HL_T_VARCHAR: return "VARCHAR";
-  case HL_T_CHAR: return "CHAR";
-  case HL_T_BINARY: return "BINARY";
-  case HL_T_BOOLEAN: return "BOOLEAN";
-  case HL_T_DATE: return "DATE";
-  case HL_T_TIMESTAMP: return "TIMESTAMP";
-  case HL_T_ARRAY: return "LIST";
-  case HL_T_MAP: return "MAP";
-  case HL_T_STRUCT: return "STRUCT";
-  case HL_T_NULL: return "VOID";
-  default: return "UNION";
+  case HL_T_TINYINT:
+    return "BYTE";
+  case HL_T_SMALLINT:
+    return "SHORT";
+  case HL_T_INT:
+    return "INT";
+  case HL_T_BIGINT:
+    return "LONG";
+  case HL_T_FLOAT:
+    return "FLOAT";
+  case HL_T_DOUBLE:
+    return "DOUBLE";
+  case HL_T_DECIMAL:
+    return "DECIMAL";
+  case HL_T_STRING:
+    return "STRING";
+  case HL_T_VARCHAR:
+    return "VARCHAR";
+  case HL_T_CHAR:
+    return "CHAR";
+  case HL_T_BINARY:
+    return "BINARY";
+  case HL_T_BOOLEAN:
+    return "BOOLEAN";
+  case HL_T_DATE:
+    return "DATE";
+  case HL_T_TIMESTAMP:
+    return "TIMESTAMP";
+  case HL_T_ARRAY:
+    return "LIST";
+  case HL_T_MAP:
+    return "MAP";
+  case HL_T_STRUCT:
+    return "STRUCT";
+  case HL_T_NULL:
+    return "VOID";
+  default:
+    return "UNION";
   }
 }
 

@@ -14,6 +14,7 @@
  */
 #include "util/ds_theta.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,9 +153,17 @@ hl_status_t hl_ds_theta_union_init(hl_ds_theta_union_t *u, int64_t k, float p, i
   if (lg > 26 || lg < 4)
     return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
                       "Nominal Entries must be >= 16 and <= 67108864: %lld", (long long)k);
-  if (!(p > 0.0f) || p > 1.0f)
-    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE), "p must be > 0 and <= 1.0: %g",
-                      (double)p);
+  if (!(p > 0.0f) || p > 1.0f) {
+    /* Float.toString: the shortest digits that read back, at least one decimal */
+    char num[48];
+    for (int prec = 1; prec <= 9; prec++) {
+      snprintf(num, sizeof num, "%.*g", prec, (double)p);
+      if ((float)strtod(num, NULL) == p) break;
+    }
+    if (!strpbrk(num, ".en")) strcat(num, ".0");
+    return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE), "p must be > 0 and <= 1.0: %s",
+                      num);
+  }
   if (hl_ds_theta_seed_hash(seed, &u->seed_hash, err) != HL_OK) return HL_ERROR;
   u->seed = (uint64_t)seed;
   hl_ds_theta_qs_t *g = &u->g;

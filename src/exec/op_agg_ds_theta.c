@@ -138,6 +138,8 @@ hl_status_t hl_agg_ds_theta_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st
 /* ST's result as serialized bytes in a new buffer (*OUT, hl_free). */
 static hl_status_t result_bytes(const hl_agg_t *ag, const struct agg_ds_theta *t, uint8_t **out,
                                 size_t *len, hl_error_t *err) {
+  *out = NULL;
+  *len = 0;
   hl_ds_theta_compact_t c;
   uint64_t *buf = NULL;
   if (is_inter(ag)) {
@@ -169,8 +171,8 @@ static hl_status_t absorb(const hl_agg_t *ag, struct agg_ds_theta **t, const uin
 hl_status_t hl_agg_ds_theta_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d,
                                   const agg_state_t *s, hl_error_t *err) {
   if (!s->ds_theta) return HL_OK;
-  uint8_t *b;
-  size_t n;
+  uint8_t *b = NULL;
+  size_t n = 0;
   if (result_bytes(ag, s->ds_theta, &b, &n, err) != HL_OK) return err->code;
   hl_status_t rc = absorb(ag, &d->ds_theta, b, n, a->arena, err);
   hl_free(b);
@@ -184,8 +186,8 @@ hl_status_t hl_agg_ds_theta_final(const hl_agg_t *ag, const agg_state_t *st, hl_
     out->is_null = true;
     return HL_OK;
   }
-  uint8_t *b;
-  size_t n;
+  uint8_t *b = NULL;
+  size_t n = 0;
   hl_error_t err;
   hl_err_init(&err);
   /* a state holds a sketch (an intersection's first one): only memory fails */
@@ -204,8 +206,8 @@ hl_status_t hl_agg_ds_theta_final(const hl_agg_t *ag, const agg_state_t *st, hl_
 void hl_agg_ds_theta_save(const hl_agg_t *ag, const agg_state_t *st, hl_buf_t *out) {
   hl_error_t err;
   hl_err_init(&err);
-  uint8_t *b;
-  size_t n;
+  uint8_t *b = NULL;
+  size_t n = 0;
   if (result_bytes(ag, st->ds_theta, &b, &n, &err) != HL_OK) {
     out->oom = true;
   } else {

@@ -1,7 +1,8 @@
 /*
  * op_agg_own.c -- the states that are structures of their own
  * (histogram_numeric, ngrams, context_ngrams, compute_bit_vector_hll /
- * _fm, compute_stats, approx_distinct, bloom_filter, ds_theta_*) as bytes, so that state rows (op_agg_state.c)
+ * _fm, compute_stats, approx_distinct, bloom_filter, ds_theta_*) as
+ * bytes, so that state rows (op_agg_state.c)
  * carry them and the parallel aggregation spills them like any other state.
  *
  * This file picks the kind's writer or reader (each in the file that owns

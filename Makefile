@@ -94,6 +94,11 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_prof_state.c src/vector/profile.c \
 	  src/util/[a-z]*.c -lm -lpthread -o build-fuzz/fuzz_prof_state
 	./build-fuzz/fuzz_prof_state -max_total_time=$(FUZZ_SECONDS) -max_len=32768 build-fuzz/corpus-prof_state tests/fuzz/corpus/prof_state
+	@# the Theta sketch reader of the ds_theta_* functions
+	@mkdir -p build-fuzz/corpus-ds_theta
+	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_ds_theta.c src/util/[a-z]*.c \
+	  -lm -lpthread -o build-fuzz/fuzz_ds_theta
+	./build-fuzz/fuzz_ds_theta -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-ds_theta tests/fuzz/corpus/ds_theta
 	@# the decoder of Hive's HyperLogLog bit vectors (ndv_compute_bit_vector)
 	@mkdir -p build-fuzz/corpus-hive_hll
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_hive_hll.c src/util/[a-z]*.c \

@@ -338,6 +338,8 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
   if (ag->kind == HL_AGG_HIVE_APPROX_DISTINCT) return hl_agg_approx_update(a, st, arg, r, err);
   if (ag->kind == HL_AGG_DS_KLL_SKETCH || ag->kind == HL_AGG_DS_KLL_UNION)
     return hl_agg_kll_update(a, ag, st, arg, r, err);
+  if (ag->kind >= HL_AGG_DS_THETA_SKETCH && ag->kind <= HL_AGG_DS_THETA_INTERSECT)
+    return hl_agg_ds_theta_update(a, ag, st, arg, r, err);
   if (hl_vec_is_null(arg, r) || (ag->arg2 && hl_vec_is_null(arg2, r))) return HL_OK;
   hl_value_t v;
   hl_vec_get_value(arg, r, &v);
@@ -1185,6 +1187,10 @@ static hl_status_t final_value(const hl_plan_t *plan, const hl_agg_t *ag, agg_st
   case HL_AGG_DS_KLL_SKETCH:
   case HL_AGG_DS_KLL_UNION:
     return hl_agg_kll_final(st, out, arena);
+  case HL_AGG_DS_THETA_SKETCH:
+  case HL_AGG_DS_THETA_UNION:
+  case HL_AGG_DS_THETA_INTERSECT:
+    return hl_agg_ds_theta_final(ag, st, out, arena);
   case HL_AGG_APPROX_DISTINCT:
     out->u.i = st->hll ? (int64_t)hl_hll_estimate(st->hll) : st->count;
     return HL_OK;
@@ -1348,6 +1354,8 @@ static hl_status_t merge_state(agg_t *a, int k, agg_state_t *d, size_t gid, cons
   if (ag->kind == HL_AGG_HIVE_APPROX_DISTINCT) return hl_agg_approx_merge(a, d, s, err);
   if (ag->kind == HL_AGG_DS_KLL_SKETCH || ag->kind == HL_AGG_DS_KLL_UNION)
     return hl_agg_kll_merge(a, d, s, err);
+  if (ag->kind >= HL_AGG_DS_THETA_SKETCH && ag->kind <= HL_AGG_DS_THETA_INTERSECT)
+    return hl_agg_ds_theta_merge(a, ag, d, s, err);
   if (ag->kind == HL_AGG_APPROX_DISTINCT) {
     if (s->hll) {
       if (!d->hll) { /* to a sketch first: S's set is larger than SKETCH_EXACT */

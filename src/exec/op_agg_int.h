@@ -72,6 +72,9 @@ typedef struct agg_state {
     /* ds_kll_sketch / ds_kll_union (op_agg_ds_kll.c): NULL before the
      * first non-NULL value */
     struct hl_ds_kll *kll;
+    /* ds_theta_* (op_agg_ds_theta.c): the union or intersection, NULL
+     * before the first non-NULL value */
+    struct agg_ds_theta *ds_theta;
   };
 } agg_state_t;
 
@@ -392,6 +395,19 @@ hl_status_t hl_agg_kll_merge(agg_t *a, agg_state_t *d, const agg_state_t *s, hl_
 hl_status_t hl_agg_kll_final(const agg_state_t *st, hl_value_t *out, hl_arena_t *arena);
 void hl_agg_kll_save(const agg_state_t *st, hl_buf_t *out);
 hl_status_t hl_agg_kll_load(agg_rd_t *r, hl_arena_t *arena, agg_state_t *st);
+/* ds_theta_sketch / _union / _intersect (op_agg_ds_theta.c): row R of
+ * ARG into the state (made at the first non-NULL value); S's result merged
+ * into D; the sketch's bytes in ARENA (NULL without a value: HL_NOMEM only);
+ * the state as those bytes and back (HL_CORRUPT, HL_NOMEM). */
+hl_status_t hl_agg_ds_theta_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st,
+                                   const hl_vec_t *arg, uint32_t r, hl_error_t *err);
+hl_status_t hl_agg_ds_theta_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d,
+                                  const agg_state_t *s, hl_error_t *err);
+hl_status_t hl_agg_ds_theta_final(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out,
+                                  hl_arena_t *arena);
+void hl_agg_ds_theta_save(const hl_agg_t *ag, const agg_state_t *st, hl_buf_t *out);
+hl_status_t hl_agg_ds_theta_load(agg_rd_t *r, const hl_agg_t *ag, hl_arena_t *arena,
+                                 agg_state_t *st);
 
 /* approx_distinct's register index bits (GenericUDAFApproximateDistinct) */
 #define HL_AGG_APPROX_P 12

@@ -1,8 +1,9 @@
 /*
  * op_agg_own.c -- the states that are structures of their own
  * (histogram_numeric, ngrams, context_ngrams, compute_bit_vector_hll /
- * _fm, compute_stats, approx_distinct, bloom_filter, ds_kll_*) as bytes, so that state rows
- * (op_agg_state.c) carry them and the parallel aggregation spills them like any other state.
+ * _fm, compute_stats, approx_distinct, bloom_filter, the ds_* sketches) as
+ * bytes, so that state rows (op_agg_state.c) carry them and the parallel
+ * aggregation spills them like any other state.
  *
  * This file picks the kind's writer or reader (each in the file that owns
  * the structure) and gives them a bounded reader.  The bytes are only
@@ -62,6 +63,9 @@ bool hl_agg_own_state(const hl_agg_t *ag) {
   case HL_AGG_HIVE_APPROX_DISTINCT:
   case HL_AGG_DS_KLL_SKETCH:
   case HL_AGG_DS_KLL_UNION:
+  case HL_AGG_DS_THETA_SKETCH:
+  case HL_AGG_DS_THETA_UNION:
+  case HL_AGG_DS_THETA_INTERSECT:
     return true;
   default:
     return false;
@@ -88,6 +92,10 @@ void hl_agg_own_save(const hl_agg_t *ag, const agg_state_t *st, hl_buf_t *out) {
   case HL_AGG_DS_KLL_SKETCH:
   case HL_AGG_DS_KLL_UNION:
     hl_agg_kll_save(st, out);
+  case HL_AGG_DS_THETA_SKETCH:
+  case HL_AGG_DS_THETA_UNION:
+  case HL_AGG_DS_THETA_INTERSECT:
+    hl_agg_ds_theta_save(ag, st, out);
     break;
   default: /* HL_AGG_COMPUTE_STATS */
     hl_agg_cstats_save(ag->arg->type, ag->ip[0] != 0, st, out);
@@ -140,6 +148,10 @@ hl_status_t hl_agg_own_load(const hl_agg_t *ag, const uint8_t *data, size_t len,
   case HL_AGG_DS_KLL_SKETCH:
   case HL_AGG_DS_KLL_UNION:
     rc = hl_agg_kll_load(&r, arena, st);
+  case HL_AGG_DS_THETA_SKETCH:
+  case HL_AGG_DS_THETA_UNION:
+  case HL_AGG_DS_THETA_INTERSECT:
+    rc = hl_agg_ds_theta_load(&r, ag, arena, st);
     break;
   default: /* HL_AGG_COMPUTE_STATS */
     /* ip[0] = 1: an FMSketch of param vectors */

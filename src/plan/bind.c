@@ -25,7 +25,9 @@
 #include "sql/parser.h"
 #include "storage/stor.h"
 #include "util/ds_kll.h"
+#include "util/ds_theta.h"
 #include "util/hive_bloom.h"
+#include "util/murmur3.h"
 #include "util/interval.h"
 #include "util/mem.h"
 #include "util/tz.h"
@@ -1069,8 +1071,10 @@ static bool is_aggregate_name(const char *name) {
          strcmp(name, "ngrams") == 0 || strcmp(name, "context_ngrams") == 0 ||
          strcmp(name, "compute_stats") == 0 || strcmp(name, "bloom_filter") == 0 ||
          strcmp(name, "approx_distinct") == 0 || strcmp(name, "ds_kll_sketch") == 0 ||
-         strcmp(name, "ds_kll_union") == 0 || strcmp(name, "min") == 0 ||
-         strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 || stat_agg(name) >= 0;
+         strcmp(name, "ds_kll_union") == 0 || strcmp(name, "ds_theta_sketch") == 0 ||
+         strcmp(name, "ds_theta_union") == 0 || strcmp(name, "ds_theta_intersect") == 0 ||
+         strcmp(name, "min") == 0 || strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 ||
+         stat_agg(name) >= 0;
 }
 
 static hl_expr_t *arg_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what);
@@ -1712,6 +1716,102 @@ static bool bind_ds_kll(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
   return true;
 }
 
+/* Argument K (0-based) of a ds_theta aggregate, a constant of the class
+ * Hive's ObjectInspectorValidator asks for (FLOAT: floating point, else
+ * integral), into *I or *D. */
+static bool ds_theta_param(binder_t *b, const hl_ast_expr_t *a, int k, hl_expr_t *e, bool fp,
+                           int64_t *i, double *d) {
+  const hl_type_t *t = e->type;
+  bool ok = fp ? (t->id == HL_T_FLOAT || t->id == HL_T_DOUBLE || t->id == HL_T_DECIMAL)
+               : hl_type_is_integer(t);
+  if (!ok) {
+    hl_err_set_at(b->err, a->args[k]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "Only %s type parameters are expected but %s was passed as parameter %d",
+                  fp ? "floating point" : "integral", hive_category(t), k + 1);
+    return false;
+  }
+  if (e->kind != HL_EX_CONST) {
+    hl_err_set_at(b->err, a->args[k]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "%s: a parameter that is not a constant is not supported yet", a->name);
+    return false;
+  }
+  if (e->value.is_null) {
+    hl_err_set_at(b->err, a->args[k]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                  "%s: parameter %d must not be NULL", a->name, k + 1);
+    return false;
+  }
+  if (!fp) {
+    *i = e->value.u.i;
+    return true;
+  }
+  hl_value_t v;
+  if (hl_value_cast(t, &e->value, hl_type_prim(HL_T_DOUBLE), &v, b->arena, b->err) != HL_OK)
+    return false;
+  *d = v.u.d;
+  return true;
+}
+
+/* Hive 4's ds_theta_sketch / ds_theta_union / ds_theta_intersect
+ * (datasketches-hive's theta DataToSketchUDAF, UnionSketchUDAF,
+ * IntersectSketchUDAF; exec/op_agg_ds_theta.c).  The item's type is
+ * checked when its first value comes, as UnionState.update does; k, p and
+ * the seed when the state is made (util/ds_theta.c).  DISTINCT changes
+ * nothing in a set sketch. */
+static bool bind_ds_theta(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  bool sk = strcmp(a->name, "ds_theta_sketch") == 0;
+  bool un = strcmp(a->name, "ds_theta_union") == 0;
+  int max = sk ? 4 : un ? 3 : 2;
+  agg->kind = sk ? HL_AGG_DS_THETA_SKETCH : un ? HL_AGG_DS_THETA_UNION : HL_AGG_DS_THETA_INTERSECT;
+  agg->type = hl_type_prim(HL_T_BINARY);
+  agg->distinct = false;
+  agg->ip[0] = HL_DS_THETA_DEFAULT_K;
+  agg->param = 1.0;
+  agg->lparam = HL_DS_SEED;
+  if (a->n_args < 1 || a->n_args > max) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  a->n_args < 1 ? "Please specify at least 1 argument"
+                                : "Please specify no more than %d arguments",
+                  max);
+    return false;
+  }
+  hl_expr_t *args[4];
+  b->agg_allowed = false;
+  bool ok = true;
+  for (int k = 0; k < a->n_args && ok; k++)
+    ok = (args[k] = bind_expr(b, a->args[k])) != NULL;
+  b->agg_allowed = true;
+  if (!ok) return false;
+  agg->arg = args[0];
+  const hl_type_t *t = args[0]->type;
+  if (hl_type_is_complex(t)) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "Primitive parameter expected, but %s was recieved as parameter 1",
+                  hive_category(t));
+    return false;
+  }
+  if (!sk && t->id != HL_T_BINARY && t->id != HL_T_NULL) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  "BINARY value expected as parameter 1 but %s was received", hive_category(t));
+    return false;
+  }
+  int64_t i = 0;
+  double d = 0;
+  for (int k = 1; k < a->n_args; k++) {
+    /* sketch: k, p, seed; union: k, seed; intersect: seed */
+    bool is_seed = (sk && k == 3) || (un && k == 2) || (!sk && !un);
+    bool is_p = sk && k == 2;
+    if (!ds_theta_param(b, a, k, args[k], is_p, &i, &d)) return false;
+    if (is_seed) {
+      agg->lparam = i;
+    } else if (is_p) {
+      agg->param = d;
+    } else { /* Java's int: a larger constant wraps, as getInt narrows */
+      agg->ip[0] = (int32_t)(uint32_t)(uint64_t)i;
+    }
+  }
+  return true;
+}
+
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "grouping") == 0) return bind_grouping(b, a, "grouping");
   if (!b->agg_allowed) {
@@ -1734,6 +1834,8 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     if (!bind_hive_approx_distinct(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "ds_kll_sketch") == 0 || strcmp(a->name, "ds_kll_union") == 0) {
     if (!bind_ds_kll(b, a, &agg)) return NULL;
+  } else if (strncmp(a->name, "ds_theta_", 9) == 0) {
+    if (!bind_ds_theta(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "histogram_numeric") == 0 || strcmp(a->name, "ngrams") == 0 ||
              strcmp(a->name, "context_ngrams") == 0) {
     if (!bind_estimator(b, a, &agg)) return NULL;

@@ -70,6 +70,14 @@ typedef enum hl_agg_kind {
    * the KLL floats sketch's bytes; ip[0] = k */
   HL_AGG_DS_KLL_SKETCH,
   HL_AGG_DS_KLL_UNION,
+  /* Hive 4's ds_theta_sketch(x [, k [, p [, seed]]]), ds_theta_union(sketch
+   * [, k [, seed]]), ds_theta_intersect(sketch [, seed])
+   * (exec/op_agg_ds_theta.c): the DataSketches Theta sketch bytes; ip[0] =
+   * k, param = p, lparam = seed (the constants, checked at the first value
+   * as Hive does) */
+  HL_AGG_DS_THETA_SKETCH,
+  HL_AGG_DS_THETA_UNION,
+  HL_AGG_DS_THETA_INTERSECT,
   /* the two-argument statistics over the pairs where neither is NULL:
    * arg is Hive's first argument, arg2 its second */
   HL_AGG_CORR,
@@ -104,6 +112,7 @@ typedef struct hl_agg {
    * parameters, checked when the first value comes as Hive does (an empty
    * input has no error); params_null: one is NULL, so Hive skips every row */
   int32_t ip[3];
+  int64_t lparam; /* the ds_* aggregates: the hash seed */
   bool params_null;
   hl_value_t ctx; /* HL_AGG_CONTEXT_NGRAMS: the ARRAY<STRING> context (NULL = blank) */
   /* HL_AGG_GROUPING: the GROUP BY expressions it reports, in its order */

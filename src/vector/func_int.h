@@ -45,6 +45,12 @@ hl_status_t hl_regex_compile_flags(regex_t *re, const char *pat, size_t len, int
 /* Days/micros of a `t` argument value of TYPE. */
 int64_t hl_fn_micros(const hl_type_t *type, const hl_value_t *v);
 
+/* func_ds_theta.c */
+HL_FN(hl_fn_ds_theta_estimate);
+HL_FN(hl_fn_ds_theta_union_f);
+HL_FN(hl_fn_ds_theta_intersect_f);
+HL_FN(hl_fn_ds_theta_exclude);
+
 /* func_str.c */
 HL_FN(hl_fn_concat_ws);
 HL_FN(hl_fn_split);

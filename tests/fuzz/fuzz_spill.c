@@ -4,7 +4,7 @@
  * hl_spill_block_header / hl_spill_block_decode (src/exec/spill_block.c).
  *
  * Build (as `make fuzz` and the fuzz.spill CTest entry do):
- *   clang -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc tests/fuzz/fuzz_spill.c src/exec/spill_block.c src/exec/op_agg_{own,hist,ngrams,sketch,cstats}.c src/vector/vector.c src/util/[a-z]*.c -lm -lpthread -o fuzz_spill
+ *   clang -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Isrc tests/fuzz/fuzz_spill.c src/exec/spill_block.c src/exec/op_agg_{own,hist,ngrams,sketch,cstats,bloom,ds_theta}.c src/vector/vector.c src/util/[a-z]*.c -lm -lpthread -o fuzz_spill
  *
  * The first input byte picks the batch's column types, the rest is a block
  * (header and payload) as a spill file holds it; with the second byte odd
@@ -19,13 +19,15 @@
  * state the INT names (histogram_numeric, ngrams, a HyperLogLog, an
  * FMSketch, compute_stats of three kinds, with their parameters); a
  * rejection must be HL_CORRUPT (or HL_NOMEM), an accepted state must be
- * written back to the very bytes it was read from.
+ * written back to the very bytes it was read from (a ds_theta_* state,
+ * kind 7: to bytes that read back and write the same again).
  */
 // clang-format on
 #include "exec/op_agg_int.h"
 #include "exec/spill.h"
 
 #include "util/mem.h"
+#include "util/murmur3.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +42,43 @@ static const char *const sets[][4] = {
     {"uniontype<int,string>", "array<uniontype<bigint,struct<a:int>>>", NULL},
     {"binary", "int", NULL}, /* aggregation states of their own: states() */
 };
+
+/* A ds_theta_* state (op_agg_ds_theta.c; U picks the aggregate and k):
+ * what an accepted state writes is a fixed point -- read again it writes
+ * the same bytes (the first read may take any form Java reads). */
+static void ds_theta_state(uint32_t u, const uint8_t *data, uint32_t len, hl_arena_t *arena) {
+  static const hl_agg_kind_t kinds[] = {HL_AGG_DS_THETA_SKETCH, HL_AGG_DS_THETA_UNION,
+                                        HL_AGG_DS_THETA_INTERSECT};
+  hl_agg_t ag;
+  memset(&ag, 0, sizeof ag);
+  ag.kind = kinds[u % 3];
+  ag.ip[0] = 16 << (u / 3 % 4);
+  ag.param = 1.0;
+  ag.lparam = HL_DS_SEED;
+  agg_rd_t r = {data, len};
+  agg_state_t st;
+  memset(&st, 0, sizeof st);
+  hl_status_t rc = hl_agg_ds_theta_load(&r, &ag, arena, &st);
+  if (rc != HL_OK && rc != HL_CORRUPT && rc != HL_NOMEM) abort();
+  if (rc != HL_OK) return;
+  hl_buf_t one, two;
+  hl_buf_init(&one);
+  hl_buf_init(&two);
+  hl_agg_ds_theta_save(&ag, &st, &one);
+  agg_rd_t r2 = {(const uint8_t *)one.data, one.len};
+  agg_state_t st2;
+  memset(&st2, 0, sizeof st2);
+  if (!one.oom) {
+    rc = hl_agg_ds_theta_load(&r2, &ag, arena, &st2);
+    if (rc == HL_CORRUPT) abort();
+    if (rc == HL_OK) {
+      hl_agg_ds_theta_save(&ag, &st2, &two);
+      if (!two.oom && (two.len != one.len || memcmp(one.data, two.data, one.len) != 0)) abort();
+    }
+  }
+  hl_buf_fini(&one);
+  hl_buf_fini(&two);
+}
 
 /* Reads DATA[0..len) as the state kind SEL picks; an accepted state must
  * write back to the same bytes. */
@@ -57,6 +96,11 @@ static void state(int32_t sel, const uint8_t *data, uint32_t len) {
   hl_type_id_t cs[] = {HL_T_BIGINT, HL_T_DECIMAL, HL_T_BOOLEAN};
   hl_type_t ct = {.id = cs[u % 3], .precision = 10, .scale = 2};
   hl_status_t rc;
+  if (((uint32_t)sel & 7) == 7) {
+    ds_theta_state(u, data, len, arena);
+    hl_arena_destroy(arena);
+    return;
+  }
   switch ((uint32_t)sel & 7) {
   case 0:
     rc = hl_agg_hist_load(&r, 2 + u % 64, arena, &st);

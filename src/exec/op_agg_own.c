@@ -92,6 +92,7 @@ void hl_agg_own_save(const hl_agg_t *ag, const agg_state_t *st, hl_buf_t *out) {
   case HL_AGG_DS_KLL_SKETCH:
   case HL_AGG_DS_KLL_UNION:
     hl_agg_kll_save(st, out);
+    break;
   case HL_AGG_DS_THETA_SKETCH:
   case HL_AGG_DS_THETA_UNION:
   case HL_AGG_DS_THETA_INTERSECT:
@@ -148,6 +149,7 @@ hl_status_t hl_agg_own_load(const hl_agg_t *ag, const uint8_t *data, size_t len,
   case HL_AGG_DS_KLL_SKETCH:
   case HL_AGG_DS_KLL_UNION:
     rc = hl_agg_kll_load(&r, arena, st);
+    break;
   case HL_AGG_DS_THETA_SKETCH:
   case HL_AGG_DS_THETA_UNION:
   case HL_AGG_DS_THETA_INTERSECT:

@@ -436,31 +436,6 @@ void hl_cmd_ins_table_fini(wtable_t *wt) {
 
 /* ------------------------------------------------------------ rows */
 
-/* Converts V (of FROM) to TO into *out; a value that does not convert is
- * NULL, or an error in strict mode. */
-static hl_status_t convert(writer_t *w, const hl_type_t *from, const hl_value_t *v,
-                           const hl_type_t *to, const char *col, hl_value_t *out, hl_error_t *err) {
-  if (v->is_null || hl_type_equal(from, to)) {
-    *out = *v;
-    return HL_OK;
-  }
-  hl_status_t rc = hl_value_cast(from, v, to, out, w->scratch, err);
-  if (rc != HL_OK) return rc;
-  if (out->is_null && w->strict) {
-    hl_buf_t b;
-    hl_buf_init(&b);
-    hl_value_format(&b, from, v);
-    char *ty = hl_type_to_string(w->scratch, to);
-    rc = hl_err_set(err, HL_ERROR, HL_SS(INVALID_TEXT_REPRESENTATION),
-                    "row %llu: value \"%s\" cannot be converted to %s for column \"%s\"",
-                    (unsigned long long)w->row_no, b.oom ? "?" : hl_buf_cstr(&b), ty ? ty : "?",
-                    col);
-    hl_buf_fini(&b);
-    return rc;
-  }
-  return HL_OK;
-}
-
 /* The error for column COL of the current row, whose value FLAW keeps from
  * reading back as written. */
 static hl_status_t unwritable(writer_t *w, const wtable_t *wt, int col, const hl_text_flaw_t *flaw,
@@ -570,8 +545,30 @@ static hl_status_t route_rows(writer_t *w, wtable_t *wt, const hl_batch_t *in,
   return HL_OK;
 }
 
+/* The error of strict conversion for value V (of FROM) of the current row,
+ * which did not convert to TO for column COL. */
+static hl_status_t unconvertible(writer_t *w, const hl_type_t *from, const hl_value_t *v,
+                                 const hl_type_t *to, const char *col, hl_error_t *err) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_value_format(&b, from, v);
+  char *ty = hl_type_to_string(w->scratch, to);
+  hl_status_t rc =
+      hl_err_set(err, HL_ERROR, HL_SS(INVALID_TEXT_REPRESENTATION),
+                 "row %llu: value \"%s\" cannot be converted to %s for column \"%s\"",
+                 (unsigned long long)w->row_no, b.oom ? "?" : hl_buf_cstr(&b), ty ? ty : "?", col);
+  hl_buf_fini(&b);
+  return rc;
+}
+
 /* Pass 2: IN's data columns in the table's types, into wt->conv (indexed
- * by IN's physical rows).  A column of the right type is IN's own vector. */
+ * by IN's physical rows).  A column of the right type is IN's own vector;
+ * one of primitive types is converted a column at a time by the vector
+ * stage's cast (hl_vec_cast, whose only errors are out of memory), and in
+ * strict mode its first row that became NULL is the error -- the row a
+ * row-by-row conversion stops at, columns in order.  Complex columns go
+ * row by row: a union's conversion can fail at a row, and the first
+ * failure in row order (strict or not) is the one to report. */
 static hl_status_t convert_batch(writer_t *w, wtable_t *wt, const hl_batch_t *in,
                                  const hl_type_t *const *in_types, uint64_t base, uint32_t live,
                                  hl_error_t *err) {
@@ -592,13 +589,30 @@ static hl_status_t convert_batch(writer_t *w, wtable_t *wt, const hl_batch_t *in
       out->type = t->types[c];
       continue;
     }
+    hl_vec_t a = in->cols[src];
+    a.type = in_types[src];
+    if (!hl_type_is_complex(a.type) && !hl_type_is_complex(t->types[c])) {
+      hl_status_t rc = hl_vec_cast(t->types[c], in, &a, out, conv->arena, err);
+      if (rc != HL_OK) return rc;
+      for (uint32_t i = 0; w->strict && i < live; i++) {
+        uint32_t row = hl_batch_row(in, i);
+        if (!hl_vec_is_null(out, row) || hl_vec_is_null(&a, row)) continue;
+        hl_value_t v;
+        hl_vec_get_value(&a, row, &v);
+        w->row_no = base + i + 1;
+        return unconvertible(w, a.type, &v, t->types[c], t->names[c], err);
+      }
+      continue;
+    }
     for (uint32_t i = 0; i < live; i++) {
       uint32_t row = hl_batch_row(in, i);
       hl_value_t v, cv;
       w->row_no = base + i + 1;
-      hl_vec_get_value(&in->cols[src], row, &v);
-      hl_status_t rc = convert(w, in_types[src], &v, t->types[c], t->names[c], &cv, err);
+      hl_vec_get_value(&a, row, &v);
+      hl_status_t rc = hl_value_cast(a.type, &v, t->types[c], &cv, w->scratch, err);
       if (rc != HL_OK) return rc;
+      if (cv.is_null && !v.is_null && w->strict)
+        return unconvertible(w, a.type, &v, t->types[c], t->names[c], err);
       if (hl_vec_put_value(out, conv->arena, row, &cv) != HL_OK) return hl_err_nomem(err);
     }
   }

@@ -509,7 +509,60 @@ static hl_status_t row_part(writer_t *w, wtable_t *wt, const hl_batch_t *in,
   return hl_cmd_ins_part_find(w, wt, values, out, index, err);
 }
 
-/* Pass 1: the target of every live row of IN, into w->row_part. */
+/* The per-batch table of distinct dynamic keys (a power of two, twice a
+ * batch, so that probes stay short). */
+#define ROUTE_SLOTS (2 * HL_BATCH_CAP)
+
+/* Folds the raw value of ROW of V (NULL apart) into the key hash H. */
+static uint64_t key_hash(const hl_vec_t *v, uint32_t row, uint64_t h) {
+  hl_value_t x;
+  hl_vec_get_value(v, row, &x);
+  uint64_t k = 0x9e3779b97f4a7c15ULL; /* NULL */
+  if (!x.is_null) switch (hl_type_phys(v->type)) {
+    case HL_P_BOOL:
+      k = x.u.b;
+      break;
+    case HL_P_I64:
+      k = (uint64_t)x.u.i;
+      break;
+    case HL_P_F64:
+      memcpy(&k, &x.u.d, sizeof k);
+      break;
+    case HL_P_I128:
+      k = (uint64_t)x.u.dec ^ hl_hash_mix64((uint64_t)((unsigned __int128)x.u.dec >> 64));
+      break;
+    default:
+      k = x.u.s.len ? hl_hash_bytes(x.u.s.ptr, x.u.s.len) : 0x51afd7ed558ccdULL;
+    }
+  return hl_hash_mix64(h ^ k) + 1;
+}
+
+/* Whether rows RA and RB of V hold the same raw value (both NULL, or the
+ * same bits: equal input gives an equal cast, text and target). */
+static bool key_same(const hl_vec_t *v, uint32_t ra, uint32_t rb) {
+  hl_value_t x, y;
+  hl_vec_get_value(v, ra, &x);
+  hl_vec_get_value(v, rb, &y);
+  if (x.is_null || y.is_null) return x.is_null == y.is_null;
+  switch (hl_type_phys(v->type)) {
+  case HL_P_BOOL:
+    return x.u.b == y.u.b;
+  case HL_P_I64:
+    return x.u.i == y.u.i;
+  case HL_P_F64:
+    return memcmp(&x.u.d, &y.u.d, sizeof x.u.d) == 0;
+  case HL_P_I128:
+    return x.u.dec == y.u.dec;
+  default:
+    return x.u.s.len == y.u.s.len && (!x.u.s.len || !memcmp(x.u.s.ptr, y.u.s.ptr, x.u.s.len));
+  }
+}
+
+/* Pass 1: the target of every live row of IN, into w->row_part.  Rows
+ * whose dynamic key values are the same raw values share a target: each
+ * distinct key of the batch is cast, formatted and named once (row_part),
+ * at its first row, so partitions are still created, and errors still
+ * raised, in the order rows name them. */
 static hl_status_t route_rows(writer_t *w, wtable_t *wt, const hl_batch_t *in,
                               const hl_type_t *const *in_types, uint64_t base, uint32_t live,
                               hl_error_t *err) {
@@ -520,14 +573,52 @@ static hl_status_t route_rows(writer_t *w, wtable_t *wt, const hl_batch_t *in,
     return HL_OK;
   }
   /* One dynamic key fed by an integer or date: its targets are remembered
-   * by the input value, so a row costs one lookup instead of a cast,
-   * formatting and canonical path name (the common day-partitioned load). */
+   * across batches by the input value, so a row costs one lookup (the
+   * common day-partitioned load). */
   int src = wt->n_dyn == 1 ? wt->slot_src[t->n_data + t->n_part - 1] : -1;
   bool by_int = src >= 0 && hl_type_phys(in_types[src]) == HL_P_I64;
   const hl_vec_t *key = by_int ? &in->cols[src] : NULL;
+  /* else the batch's distinct keys, when every key is of a primitive type */
+  bool dedup = !by_int;
+  int n_keys = 0;
+  const hl_vec_t **keys =
+      dedup ? hl_arena_alloc(w->scratch, sizeof *keys * (size_t)(wt->n_dyn ? wt->n_dyn : 1)) : NULL;
+  if (dedup && !keys) return hl_err_nomem(err);
+  for (int k = t->n_part - wt->n_dyn; dedup && k < t->n_part; k++) {
+    int s = wt->slot_src[t->n_data + k];
+    if (s < 0) continue; /* NULL for every row */
+    if (hl_type_phys(in_types[s]) == HL_P_VALUE)
+      dedup = false;
+    else
+      keys[n_keys++] = &in->cols[s];
+  }
+  if (dedup && !w->route_slot &&
+      !(w->route_slot = hl_arena_alloc(w->arena, ROUTE_SLOTS * sizeof *w->route_slot)))
+    return hl_err_nomem(err);
+  if (dedup) memset(w->route_slot, 0, ROUTE_SLOTS * sizeof *w->route_slot);
   for (uint32_t i = 0; i < live; i++) {
     uint32_t row = hl_batch_row(in, i);
     w->row_no = base + i + 1;
+    uint32_t *slot = NULL; /* the free slot for this row's new key */
+    if (dedup) {
+      uint64_t h = 0;
+      for (int k = 0; k < n_keys; k++)
+        h = key_hash(keys[k], row, h);
+      uint32_t at = (uint32_t)h & (ROUTE_SLOTS - 1), j;
+      while ((j = w->route_slot[at]) != 0) {
+        uint32_t other = hl_batch_row(in, j - 1);
+        bool same = true;
+        for (int k = 0; same && k < n_keys; k++)
+          same = key_same(keys[k], row, other);
+        if (same) break;
+        at = (at + 1) & (ROUTE_SLOTS - 1);
+      }
+      if (j) {
+        w->row_part[i] = w->row_part[j - 1];
+        continue;
+      }
+      slot = &w->route_slot[at];
+    }
     bool cacheable = by_int && !hl_vec_is_null(key, row);
     int64_t raw = cacheable ? HL_VEC_I64(key)[row] : 0;
     uint32_t hit = cacheable ? hl_imap_get(&wt->dyn_cache, raw) : 0;
@@ -538,6 +629,7 @@ static hl_status_t route_rows(writer_t *w, wtable_t *wt, const hl_batch_t *in,
     size_t index;
     hl_status_t rc = row_part(w, wt, in, in_types, row, &w->row_part[i], &index, err);
     if (rc != HL_OK) return rc;
+    if (slot) *slot = i + 1;
     uint32_t found;
     if (cacheable && hl_imap_upsert(&wt->dyn_cache, raw, (uint32_t)index + 1, &found) < 0)
       return hl_err_nomem(err);

@@ -4,9 +4,10 @@
  *
  * An input batch is taken in four passes (write_batch): every live row
  * is routed to its target in row order (so partitions are created in the
- * order rows name them); the batch is converted to the table's column
- * types a column at a time (a column whose type already matches is the
- * input's vector itself, not a copy); rows are checked for what the
+ * order rows name them), each distinct key of the batch cast and named
+ * once; the batch is converted to the table's column types a column at a
+ * time by the vector stage's cast (a column whose type already matches is
+ * the input's vector itself, not a copy); rows are checked for what the
  * format cannot store; then the live rows are copied, column by column,
  * into the chunk, each noted with its file.  The chunk (up to a quarter of
  * hivelite.write.memory_limit, at most CHUNK_BATCHES batches) is the input

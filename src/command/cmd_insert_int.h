@@ -147,6 +147,7 @@ typedef struct writer {
   /* the chunk: input rows held to be written file by file (cmd_insert_write.c) */
   uint64_t epoch;       /* chunks written so far */
   wpart_t **row_part;   /* per live row of the input batch: its target */
+  uint32_t *route_slot; /* ROUTE_SLOTS: a batch's distinct dynamic keys (1 + live row) */
   wtable_t *chunk_wt;   /* the table whose column types chunk and gather have */
   hl_batch_t **chunk;   /* copies of input batches' live rows, converted */
   size_t n_chunk;       /* batches of chunk in use */

@@ -4,9 +4,10 @@
  *
  * An input batch is taken in four passes (write_batch): every live row
  * is routed to its target in row order (so partitions are created in the
- * order rows name them); the batch is converted to the table's column
- * types a column at a time (a column whose type already matches is the
- * input's vector itself, not a copy); rows are checked for what the
+ * order rows name them), each distinct key of the batch cast and named
+ * once; the batch is converted to the table's column types a column at a
+ * time by the vector stage's cast (a column whose type already matches is
+ * the input's vector itself, not a copy); rows are checked for what the
  * format cannot store; then the live rows are copied, column by column,
  * into the chunk, each noted with its file.  The chunk (up to a quarter of
  * hivelite.write.memory_limit, at most CHUNK_BATCHES batches) is the input
@@ -436,31 +437,6 @@ void hl_cmd_ins_table_fini(wtable_t *wt) {
 
 /* ------------------------------------------------------------ rows */
 
-/* Converts V (of FROM) to TO into *out; a value that does not convert is
- * NULL, or an error in strict mode. */
-static hl_status_t convert(writer_t *w, const hl_type_t *from, const hl_value_t *v,
-                           const hl_type_t *to, const char *col, hl_value_t *out, hl_error_t *err) {
-  if (v->is_null || hl_type_equal(from, to)) {
-    *out = *v;
-    return HL_OK;
-  }
-  hl_status_t rc = hl_value_cast(from, v, to, out, w->scratch, err);
-  if (rc != HL_OK) return rc;
-  if (out->is_null && w->strict) {
-    hl_buf_t b;
-    hl_buf_init(&b);
-    hl_value_format(&b, from, v);
-    char *ty = hl_type_to_string(w->scratch, to);
-    rc = hl_err_set(err, HL_ERROR, HL_SS(INVALID_TEXT_REPRESENTATION),
-                    "row %llu: value \"%s\" cannot be converted to %s for column \"%s\"",
-                    (unsigned long long)w->row_no, b.oom ? "?" : hl_buf_cstr(&b), ty ? ty : "?",
-                    col);
-    hl_buf_fini(&b);
-    return rc;
-  }
-  return HL_OK;
-}
-
 /* The error for column COL of the current row, whose value FLAW keeps from
  * reading back as written. */
 static hl_status_t unwritable(writer_t *w, const wtable_t *wt, int col, const hl_text_flaw_t *flaw,
@@ -534,7 +510,60 @@ static hl_status_t row_part(writer_t *w, wtable_t *wt, const hl_batch_t *in,
   return hl_cmd_ins_part_find(w, wt, values, out, index, err);
 }
 
-/* Pass 1: the target of every live row of IN, into w->row_part. */
+/* The per-batch table of distinct dynamic keys (a power of two, twice a
+ * batch, so that probes stay short). */
+#define ROUTE_SLOTS (2 * HL_BATCH_CAP)
+
+/* Folds the raw value of ROW of V (NULL apart) into the key hash H. */
+static uint64_t key_hash(const hl_vec_t *v, uint32_t row, uint64_t h) {
+  hl_value_t x;
+  hl_vec_get_value(v, row, &x);
+  uint64_t k = 0x9e3779b97f4a7c15ULL; /* NULL */
+  if (!x.is_null) switch (hl_type_phys(v->type)) {
+    case HL_P_BOOL:
+      k = x.u.b;
+      break;
+    case HL_P_I64:
+      k = (uint64_t)x.u.i;
+      break;
+    case HL_P_F64:
+      memcpy(&k, &x.u.d, sizeof k);
+      break;
+    case HL_P_I128:
+      k = (uint64_t)x.u.dec ^ hl_hash_mix64((uint64_t)((unsigned __int128)x.u.dec >> 64));
+      break;
+    default:
+      k = x.u.s.len ? hl_hash_bytes(x.u.s.ptr, x.u.s.len) : 0x51afd7ed558ccdULL;
+    }
+  return hl_hash_mix64(h ^ k) + 1;
+}
+
+/* Whether rows RA and RB of V hold the same raw value (both NULL, or the
+ * same bits: equal input gives an equal cast, text and target). */
+static bool key_same(const hl_vec_t *v, uint32_t ra, uint32_t rb) {
+  hl_value_t x, y;
+  hl_vec_get_value(v, ra, &x);
+  hl_vec_get_value(v, rb, &y);
+  if (x.is_null || y.is_null) return x.is_null == y.is_null;
+  switch (hl_type_phys(v->type)) {
+  case HL_P_BOOL:
+    return x.u.b == y.u.b;
+  case HL_P_I64:
+    return x.u.i == y.u.i;
+  case HL_P_F64:
+    return memcmp(&x.u.d, &y.u.d, sizeof x.u.d) == 0;
+  case HL_P_I128:
+    return x.u.dec == y.u.dec;
+  default:
+    return x.u.s.len == y.u.s.len && (!x.u.s.len || !memcmp(x.u.s.ptr, y.u.s.ptr, x.u.s.len));
+  }
+}
+
+/* Pass 1: the target of every live row of IN, into w->row_part.  Rows
+ * whose dynamic key values are the same raw values share a target: each
+ * distinct key of the batch is cast, formatted and named once (row_part),
+ * at its first row, so partitions are still created, and errors still
+ * raised, in the order rows name them. */
 static hl_status_t route_rows(writer_t *w, wtable_t *wt, const hl_batch_t *in,
                               const hl_type_t *const *in_types, uint64_t base, uint32_t live,
                               hl_error_t *err) {
@@ -545,14 +574,52 @@ static hl_status_t route_rows(writer_t *w, wtable_t *wt, const hl_batch_t *in,
     return HL_OK;
   }
   /* One dynamic key fed by an integer or date: its targets are remembered
-   * by the input value, so a row costs one lookup instead of a cast,
-   * formatting and canonical path name (the common day-partitioned load). */
+   * across batches by the input value, so a row costs one lookup (the
+   * common day-partitioned load). */
   int src = wt->n_dyn == 1 ? wt->slot_src[t->n_data + t->n_part - 1] : -1;
   bool by_int = src >= 0 && hl_type_phys(in_types[src]) == HL_P_I64;
   const hl_vec_t *key = by_int ? &in->cols[src] : NULL;
+  /* else the batch's distinct keys, when every key is of a primitive type */
+  bool dedup = !by_int;
+  int n_keys = 0;
+  const hl_vec_t **keys =
+      dedup ? hl_arena_alloc(w->scratch, sizeof *keys * (size_t)(wt->n_dyn ? wt->n_dyn : 1)) : NULL;
+  if (dedup && !keys) return hl_err_nomem(err);
+  for (int k = t->n_part - wt->n_dyn; dedup && k < t->n_part; k++) {
+    int s = wt->slot_src[t->n_data + k];
+    if (s < 0) continue; /* NULL for every row */
+    if (hl_type_phys(in_types[s]) == HL_P_VALUE)
+      dedup = false;
+    else
+      keys[n_keys++] = &in->cols[s];
+  }
+  if (dedup && !w->route_slot &&
+      !(w->route_slot = hl_arena_alloc(w->arena, ROUTE_SLOTS * sizeof *w->route_slot)))
+    return hl_err_nomem(err);
+  if (dedup) memset(w->route_slot, 0, ROUTE_SLOTS * sizeof *w->route_slot);
   for (uint32_t i = 0; i < live; i++) {
     uint32_t row = hl_batch_row(in, i);
     w->row_no = base + i + 1;
+    uint32_t *slot = NULL; /* the free slot for this row's new key */
+    if (dedup) {
+      uint64_t h = 0;
+      for (int k = 0; k < n_keys; k++)
+        h = key_hash(keys[k], row, h);
+      uint32_t at = (uint32_t)h & (ROUTE_SLOTS - 1), j;
+      while ((j = w->route_slot[at]) != 0) {
+        uint32_t other = hl_batch_row(in, j - 1);
+        bool same = true;
+        for (int k = 0; same && k < n_keys; k++)
+          same = key_same(keys[k], row, other);
+        if (same) break;
+        at = (at + 1) & (ROUTE_SLOTS - 1);
+      }
+      if (j) {
+        w->row_part[i] = w->row_part[j - 1];
+        continue;
+      }
+      slot = &w->route_slot[at];
+    }
     bool cacheable = by_int && !hl_vec_is_null(key, row);
     int64_t raw = cacheable ? HL_VEC_I64(key)[row] : 0;
     uint32_t hit = cacheable ? hl_imap_get(&wt->dyn_cache, raw) : 0;
@@ -563,6 +630,7 @@ static hl_status_t route_rows(writer_t *w, wtable_t *wt, const hl_batch_t *in,
     size_t index;
     hl_status_t rc = row_part(w, wt, in, in_types, row, &w->row_part[i], &index, err);
     if (rc != HL_OK) return rc;
+    if (slot) *slot = i + 1;
     uint32_t found;
     if (cacheable && hl_imap_upsert(&wt->dyn_cache, raw, (uint32_t)index + 1, &found) < 0)
       return hl_err_nomem(err);
@@ -570,8 +638,30 @@ static hl_status_t route_rows(writer_t *w, wtable_t *wt, const hl_batch_t *in,
   return HL_OK;
 }
 
+/* The error of strict conversion for value V (of FROM) of the current row,
+ * which did not convert to TO for column COL. */
+static hl_status_t unconvertible(writer_t *w, const hl_type_t *from, const hl_value_t *v,
+                                 const hl_type_t *to, const char *col, hl_error_t *err) {
+  hl_buf_t b;
+  hl_buf_init(&b);
+  hl_value_format(&b, from, v);
+  char *ty = hl_type_to_string(w->scratch, to);
+  hl_status_t rc =
+      hl_err_set(err, HL_ERROR, HL_SS(INVALID_TEXT_REPRESENTATION),
+                 "row %llu: value \"%s\" cannot be converted to %s for column \"%s\"",
+                 (unsigned long long)w->row_no, b.oom ? "?" : hl_buf_cstr(&b), ty ? ty : "?", col);
+  hl_buf_fini(&b);
+  return rc;
+}
+
 /* Pass 2: IN's data columns in the table's types, into wt->conv (indexed
- * by IN's physical rows).  A column of the right type is IN's own vector. */
+ * by IN's physical rows).  A column of the right type is IN's own vector;
+ * one of primitive types is converted a column at a time by the vector
+ * stage's cast (hl_vec_cast, whose only errors are out of memory), and in
+ * strict mode its first row that became NULL is the error -- the row a
+ * row-by-row conversion stops at, columns in order.  Complex columns go
+ * row by row: a union's conversion can fail at a row, and the first
+ * failure in row order (strict or not) is the one to report. */
 static hl_status_t convert_batch(writer_t *w, wtable_t *wt, const hl_batch_t *in,
                                  const hl_type_t *const *in_types, uint64_t base, uint32_t live,
                                  hl_error_t *err) {
@@ -592,13 +682,30 @@ static hl_status_t convert_batch(writer_t *w, wtable_t *wt, const hl_batch_t *in
       out->type = t->types[c];
       continue;
     }
+    hl_vec_t a = in->cols[src];
+    a.type = in_types[src];
+    if (!hl_type_is_complex(a.type) && !hl_type_is_complex(t->types[c])) {
+      hl_status_t rc = hl_vec_cast(t->types[c], in, &a, out, conv->arena, err);
+      if (rc != HL_OK) return rc;
+      for (uint32_t i = 0; w->strict && i < live; i++) {
+        uint32_t row = hl_batch_row(in, i);
+        if (!hl_vec_is_null(out, row) || hl_vec_is_null(&a, row)) continue;
+        hl_value_t v;
+        hl_vec_get_value(&a, row, &v);
+        w->row_no = base + i + 1;
+        return unconvertible(w, a.type, &v, t->types[c], t->names[c], err);
+      }
+      continue;
+    }
     for (uint32_t i = 0; i < live; i++) {
       uint32_t row = hl_batch_row(in, i);
       hl_value_t v, cv;
       w->row_no = base + i + 1;
-      hl_vec_get_value(&in->cols[src], row, &v);
-      hl_status_t rc = convert(w, in_types[src], &v, t->types[c], t->names[c], &cv, err);
+      hl_vec_get_value(&a, row, &v);
+      hl_status_t rc = hl_value_cast(a.type, &v, t->types[c], &cv, w->scratch, err);
       if (rc != HL_OK) return rc;
+      if (cv.is_null && !v.is_null && w->strict)
+        return unconvertible(w, a.type, &v, t->types[c], t->names[c], err);
       if (hl_vec_put_value(out, conv->arena, row, &cv) != HL_OK) return hl_err_nomem(err);
     }
   }

@@ -617,6 +617,12 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
     out->is_null = true;
     return HL_OK;
   }
+  /* bytes are no number, truth value or time (the numeric cases below
+   * would read the string's pointer as one) */
+  if (f == HL_T_BINARY) {
+    out->is_null = true;
+    return HL_OK;
+  }
   /* numeric, boolean, date, timestamp among themselves */
   switch (t) {
   case HL_T_BOOLEAN:
@@ -720,9 +726,9 @@ hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_
     return HL_OK;
   case HL_T_TIMESTAMP:
     if (f == HL_T_DATE)
-      out->u.i = in->u.i * 86400000000LL;
+      out->u.i = (int64_t)((uint64_t)in->u.i * 86400000000ULL); /* wraps as Java's */
     else if (hl_type_is_integer(from))
-      out->u.i = in->u.i * 1000000;
+      out->u.i = (int64_t)((uint64_t)in->u.i * 1000000ULL);
     else if (f == HL_T_FLOAT || f == HL_T_DOUBLE) {
       if (!isfinite(in->u.d) || fabs(in->u.d) > 9e12)
         out->is_null = true;
@@ -1426,24 +1432,70 @@ static hl_status_t cast_null_row(hl_vec_t *out, const hl_vec_t *a, uint32_t r, h
   return set_null(out, arena, r, err);
 }
 
-/* The numeric casts of the bench queries' hot paths (DECIMAL to DOUBLE,
- * DECIMAL and integers among themselves) as one loop over the batch: the
- * per-type constants hoisted, the input's validity handed on (a NULL stays
- * NULL, whatever its data holds), a row NULL only where hl_value_cast makes
- * it NULL -- each loop calls the same helpers as hl_value_cast, so the
- * results are the same bits.  Returns false, touching nothing, for the
- * casts it does not do; then eval_cast goes row by row. */
+/* The casts among numbers, BOOLEAN, DATE and TIMESTAMP (those of the
+ * bench queries' hot paths and of an INSERT's conversion to its table's
+ * column types) as one loop over the batch: the per-type constants
+ * hoisted, the input's validity handed on (a NULL stays NULL, whatever its
+ * data holds), a row NULL only where hl_value_cast makes it NULL -- each
+ * loop is the same arithmetic as hl_value_cast's, so the results are the
+ * same bits.  Returns false, touching nothing, for the casts it does not
+ * do (strings, text, complex and intervals; casts whose every row is NULL
+ * such as DATE to a number); then hl_vec_cast goes row by row. */
 static bool cast_batch(const hl_type_t *to, const hl_batch_t *in, const hl_vec_t *a, hl_vec_t *out,
                        hl_arena_t *arena, hl_error_t *err, hl_status_t *rc) {
   hl_type_id_t f = a->type->id, t = to->id;
   bool from_int = hl_type_is_integer(a->type), to_int = hl_type_is_integer(to);
+  bool from_real = f == HL_T_FLOAT || f == HL_T_DOUBLE;
   bool to_real = t == HL_T_FLOAT || t == HL_T_DOUBLE;
+  bool from_num = from_int || from_real || f == HL_T_BOOLEAN || f == HL_T_TIMESTAMP;
   if (!((f == HL_T_DECIMAL && (to_int || to_real || t == HL_T_DECIMAL)) ||
-        (from_int && (to_int || to_real || t == HL_T_DECIMAL))))
+        (from_int && t == HL_T_DECIMAL) || (from_num && (to_int || to_real)) ||
+        (f == HL_T_TIMESTAMP && t == HL_T_DATE) ||
+        ((f == HL_T_DATE || from_int) && t == HL_T_TIMESTAMP)))
     return false;
   *rc = HL_OK;
   out->validity = a->validity;
-  if (from_int && to_int) {
+  if (f == HL_T_BOOLEAN) {
+    const uint8_t *x = HL_VEC_BOOL(a);
+    if (to_int)
+      FOR_LIVE(in, r) HL_VEC_I64(out)[r] = x[r];
+    else
+      FOR_LIVE(in, r) HL_VEC_F64(out)[r] = x[r];
+  } else if (f == HL_T_TIMESTAMP && t == HL_T_DATE) {
+    const int64_t *x = HL_VEC_I64(a);
+    int64_t *o = HL_VEC_I64(out);
+    FOR_LIVE(in, r) o[r] = x[r] / 86400000000LL - (x[r] % 86400000000LL < 0);
+  } else if (t == HL_T_TIMESTAMP) {
+    /* in unsigned arithmetic: the product wraps as Java's does */
+    const int64_t *x = HL_VEC_I64(a);
+    int64_t *o = HL_VEC_I64(out);
+    uint64_t m = f == HL_T_DATE ? 86400000000ULL : 1000000ULL;
+    FOR_LIVE(in, r) o[r] = (int64_t)((uint64_t)x[r] * m);
+  } else if (f == HL_T_TIMESTAMP) {
+    const int64_t *x = HL_VEC_I64(a);
+    if (to_int)
+      FOR_LIVE(in, r) HL_VEC_I64(out)[r] = wrap_int(t, x[r] / 1000000 - (x[r] % 1000000 < 0));
+    else if (t == HL_T_FLOAT)
+      FOR_LIVE(in, r) HL_VEC_F64(out)[r] = (double)(float)((double)x[r] / 1e6);
+    else
+      FOR_LIVE(in, r) HL_VEC_F64(out)[r] = (double)x[r] / 1e6;
+  } else if (from_real) {
+    const double *x = HL_VEC_F64(a);
+    if (to_real && t == HL_T_FLOAT)
+      FOR_LIVE(in, r) HL_VEC_F64(out)[r] = (double)(float)x[r];
+    else if (to_real)
+      FOR_LIVE(in, r) HL_VEC_F64(out)[r] = x[r];
+    else {
+      int64_t *o = HL_VEC_I64(out);
+      FOR_LIVE(in, r) {
+        double d = x[r];
+        if (!(isnan(d) || d >= 9.2233720368547758e18 || d < -9.2233720368547758e18))
+          o[r] = wrap_int(t, (int64_t)d);
+        else if (!hl_vec_is_null(a, r) && (*rc = cast_null_row(out, a, r, arena, err)) != HL_OK)
+          return true;
+      }
+    }
+  } else if (from_int && to_int) {
     const int64_t *x = HL_VEC_I64(a);
     int64_t *o = HL_VEC_I64(out);
     FOR_LIVE(in, r) o[r] = wrap_int(t, x[r]);
@@ -1486,6 +1538,21 @@ static bool cast_batch(const hl_type_t *to, const hl_batch_t *in, const hl_vec_t
   return true;
 }
 
+hl_status_t hl_vec_cast(const hl_type_t *to, const hl_batch_t *in, const hl_vec_t *a, hl_vec_t *out,
+                        hl_arena_t *arena, hl_error_t *err) {
+  if (hl_vec_alloc(out, to, arena) != HL_OK) return nomem(err);
+  hl_status_t rc;
+  if (cast_batch(to, in, a, out, arena, err, &rc)) return rc;
+  FOR_LIVE(in, r) {
+    hl_value_t v, o;
+    hl_vec_get_value(a, r, &v);
+    rc = hl_value_cast(a->type, &v, to, &o, arena, err);
+    if (rc != HL_OK) return rc;
+    if (hl_vec_put_value(out, arena, r, &o) != HL_OK) return nomem(err);
+  }
+  return HL_OK;
+}
+
 /* ------------------------------------------------ row-at-a-time nodes */
 
 static hl_status_t eval_cast(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,
@@ -1493,16 +1560,7 @@ static hl_status_t eval_cast(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t 
   hl_vec_t a;
   hl_status_t rc = hl_expr_eval(e->args[0], in, &a, arena, err);
   if (rc != HL_OK) return rc;
-  if (hl_vec_alloc(out, e->type, arena) != HL_OK) return nomem(err);
-  if (cast_batch(e->type, in, &a, out, arena, err, &rc)) return rc;
-  FOR_LIVE(in, r) {
-    hl_value_t v, o;
-    hl_vec_get_value(&a, r, &v);
-    rc = hl_value_cast(a.type, &v, e->type, &o, arena, err);
-    if (rc != HL_OK) return rc;
-    if (hl_vec_put_value(out, arena, r, &o) != HL_OK) return nomem(err);
-  }
-  return HL_OK;
+  return hl_vec_cast(e->type, in, &a, out, arena, err);
 }
 
 static hl_status_t eval_neg(const hl_expr_t *e, const hl_batch_t *in, hl_vec_t *out,

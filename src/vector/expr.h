@@ -159,6 +159,14 @@ bool hl_expr_like_match(const char *s, size_t sn, const char *p, size_t pn);
 hl_status_t hl_value_cast(const hl_type_t *from, const hl_value_t *in, const hl_type_t *to,
                           hl_value_t *out, hl_arena_t *arena, hl_error_t *err);
 
+/* Column A converted to TO into OUT (allocated in ARENA) for the live rows
+ * of IN, with hl_value_cast's rules: the casts among numbers, BOOLEAN,
+ * DATE and TIMESTAMP as loops over the column, the rest row by row.  OUT
+ * may share A's validity bitmap.  Errors: those of hl_value_cast (out of
+ * memory; a union to another kind). */
+hl_status_t hl_vec_cast(const hl_type_t *to, const hl_batch_t *in, const hl_vec_t *a, hl_vec_t *out,
+                        hl_arena_t *arena, hl_error_t *err);
+
 /* Copies V (of TYPE) into *OUT so that it no longer points into the memory
  * it came from: string bytes and complex-value trees (items and their
  * strings) are copied into ARENA.  Operators that keep values beyond the

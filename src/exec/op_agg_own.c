@@ -1,7 +1,7 @@
 /*
  * op_agg_own.c -- the states that are structures of their own
  * (histogram_numeric, ngrams, context_ngrams, compute_bit_vector_hll /
- * _fm, compute_stats, approx_distinct, bloom_filter) as bytes, so that state rows (op_agg_state.c)
+ * _fm, compute_stats, approx_distinct, bloom_filter, ds_hll_*) as bytes, so that state rows (op_agg_state.c)
  * carry them and the parallel aggregation spills them like any other state.
  *
  * This file picks the kind's writer or reader (each in the file that owns
@@ -60,6 +60,8 @@ bool hl_agg_own_state(const hl_agg_t *ag) {
   case HL_AGG_COMPUTE_STATS:
   case HL_AGG_BLOOM_FILTER:
   case HL_AGG_HIVE_APPROX_DISTINCT:
+  case HL_AGG_DS_HLL_SKETCH:
+  case HL_AGG_DS_HLL_UNION:
     return true;
   default:
     return false;
@@ -82,6 +84,10 @@ void hl_agg_own_save(const hl_agg_t *ag, const agg_state_t *st, hl_buf_t *out) {
     break;
   case HL_AGG_BLOOM_FILTER:
     hl_agg_bloom_save(ag, st, out);
+    break;
+  case HL_AGG_DS_HLL_SKETCH:
+  case HL_AGG_DS_HLL_UNION:
+    hl_agg_dshll_save(st, out);
     break;
   default: /* HL_AGG_COMPUTE_STATS */
     hl_agg_cstats_save(ag->arg->type, ag->ip[0] != 0, st, out);
@@ -130,6 +136,10 @@ hl_status_t hl_agg_own_load(const hl_agg_t *ag, const uint8_t *data, size_t len,
     break;
   case HL_AGG_BLOOM_FILTER:
     rc = hl_agg_bloom_load(&r, ag, arena, st);
+    break;
+  case HL_AGG_DS_HLL_SKETCH:
+  case HL_AGG_DS_HLL_UNION:
+    rc = hl_agg_dshll_load(&r, ag, arena, st);
     break;
   default: /* HL_AGG_COMPUTE_STATS */
     /* ip[0] = 1: an FMSketch of param vectors */

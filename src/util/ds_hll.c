@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "util/ds_hll_int.h"
+#include "util/murmur3.h"
 
 enum { LG_INIT_LIST = 3, LG_INIT_SET = 5, KEY_MASK_26 = (1 << 26) - 1 };
 #define COUPON_RSE (0.409 / (1 << 13))
@@ -547,4 +548,47 @@ static void rebuild(hl_ds_hll_t *g) {
 hl_status_t hl_ds_hll_union_result(hl_ds_hll_t *g, int type, hl_ds_hll_t *out) {
   rebuild(g);
   return copy_as(g, type, g->arena, out);
+}
+
+hl_status_t hl_ds_hash_chars(const char *utf8, size_t len, hl_arena_t *scratch, uint64_t out[2]) {
+  uint8_t *u = hl_arena_alloc(scratch, 2 * len + 2);
+  if (!u) return HL_NOMEM;
+  const uint8_t *s = (const uint8_t *)utf8;
+  size_t n = 0;
+  for (size_t i = 0; i < len;) {
+    uint32_t c = s[i], need = c < 0x80                ? 0
+                              : c >= 0xc2 && c < 0xe0 ? 1
+                              : c >= 0xe0 && c < 0xf0 ? 2
+                              : c >= 0xf0 && c < 0xf5 ? 3
+                                                      : 4;
+    uint32_t cp = need == 0 ? c : need == 1 ? c & 0x1f : need == 2 ? c & 0x0f : c & 0x07;
+    bool ok = need < 4 && i + need < len + (need == 0);
+    for (uint32_t j = 1; ok && j <= need; j++) {
+      if ((s[i + j] & 0xc0) != 0x80) ok = false;
+      cp = cp << 6 | (s[i + j] & 0x3f);
+    }
+    /* overlong, surrogate and out-of-range forms are malformed too */
+    if (ok && ((need == 2 && cp < 0x800) || (need == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+               (cp >= 0xd800 && cp < 0xe000)))
+      ok = false;
+    if (!ok) {
+      cp = 0xfffd;
+      need = 0;
+    }
+    i += need + 1;
+    if (cp >= 0x10000) {
+      uint32_t v = cp - 0x10000, hi = 0xd800 | v >> 10, lo = 0xdc00 | (v & 0x3ff);
+      u[2 * n] = (uint8_t)hi;
+      u[2 * n + 1] = (uint8_t)(hi >> 8);
+      u[2 * n + 2] = (uint8_t)lo;
+      u[2 * n + 3] = (uint8_t)(lo >> 8);
+      n += 2;
+    } else {
+      u[2 * n] = (uint8_t)cp;
+      u[2 * n + 1] = (uint8_t)(cp >> 8);
+      n++;
+    }
+  }
+  hl_murmur3_128(u, 2 * n, HL_DS_SEED, out);
+  return HL_OK;
 }

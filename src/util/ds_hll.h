@@ -76,6 +76,13 @@ void hl_ds_hll_init(hl_ds_hll_t *sk, hl_arena_t *arena, int lgk, int type);
 uint32_t hl_ds_hll_coupon(const uint64_t h[2]);
 hl_status_t hl_ds_hll_update(hl_ds_hll_t *sk, uint32_t coupon);
 
+/* The 128-bit hash of a Java String's chars (String.toCharArray, as the
+ * Hive UDFs add STRING, CHAR and VARCHAR values): UTF8[0..len) as UTF-16
+ * code units, little-endian.  Malformed UTF-8 becomes U+FFFD a byte, as
+ * Hadoop's Text decodes it (exact for well-formed text).  SCRATCH holds
+ * the units; HL_NOMEM when it cannot. */
+hl_status_t hl_ds_hash_chars(const char *utf8, size_t len, hl_arena_t *scratch, uint64_t out[2]);
+
 bool hl_ds_hll_is_empty(const hl_ds_hll_t *sk);
 double hl_ds_hll_estimate(const hl_ds_hll_t *sk);
 double hl_ds_hll_composite_estimate(const hl_ds_hll_t *sk);

@@ -17,6 +17,7 @@
  *     STRING; as a result: the first argument's type so converted (mask)
  *   f FLOAT, h SMALLINT: results only (xpath_float, xpath_short)
  *   Y (result only) ARRAY<ARRAY<STRING>> (sentences)
+ *   R (result only) ARRAY<DOUBLE> (ds_hll_estimate_bounds)
  */
 #ifndef HL_FUNC_INT_H
 #define HL_FUNC_INT_H
@@ -363,6 +364,12 @@ HL_FN(hl_fn_sort_array_by);
 int hl_fn_sort_direction(const hl_str_t *s);
 /* The index of struct ST's field NAME (any case), -1 when it has none. */
 int hl_fn_struct_field(const hl_type_t *st, const hl_str_t *name);
+
+/* func_ds_hll.c */
+HL_FN(hl_fn_ds_hll_estimate);
+HL_FN(hl_fn_ds_hll_estimate_bounds);
+HL_FN(hl_fn_ds_hll_stringify);
+HL_FN(hl_fn_ds_hll_union_f);
 
 /* func_sketch.c */
 HL_FN(hl_fn_ndv_compute_bit_vector);

@@ -94,6 +94,11 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_prof_state.c src/vector/profile.c \
 	  src/util/[a-z]*.c -lm -lpthread -o build-fuzz/fuzz_prof_state
 	./build-fuzz/fuzz_prof_state -max_total_time=$(FUZZ_SECONDS) -max_len=32768 build-fuzz/corpus-prof_state tests/fuzz/corpus/prof_state
+	@# the DataSketches HLL readers (ds_hll_* functions, spilled states)
+	@mkdir -p build-fuzz/corpus-ds_hll
+	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_ds_hll.c src/util/[a-z]*.c \
+	  -lm -lpthread -o build-fuzz/fuzz_ds_hll
+	./build-fuzz/fuzz_ds_hll -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build-fuzz/corpus-ds_hll tests/fuzz/corpus/ds_hll
 	@# the decoder of Hive's HyperLogLog bit vectors (ndv_compute_bit_vector)
 	@mkdir -p build-fuzz/corpus-hive_hll
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_hive_hll.c src/util/[a-z]*.c \

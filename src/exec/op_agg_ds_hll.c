@@ -21,7 +21,9 @@
  * uninitialised buffer: NULL result), then an agg_dshll.  A value Hive's
  * update ignores (an empty string or binary) still makes the state, so
  * such a group gives the empty sketch.  Spilled (op_agg_own.c), a state
- * is its flags and hl_ds_hll_save's bytes.
+ * is its flags and hl_ds_hll_save's bytes; a merged state read back into
+ * an empty table is copied as it is, so the spilled answer is the
+ * in-memory one.
  */
 #include <string.h>
 
@@ -113,9 +115,31 @@ static hl_status_t put_partial(const hl_agg_t *ag, hl_ds_hll_t *g, struct agg_ds
   return hl_ds_hll_union_update(g, ag->ip[0], &res);
 }
 
+/* A copy of merged state S in ARENA: a spilled table's merged states are
+ * merged into an empty table (op_agg_spill.c), which must copy them. */
+static struct agg_dshll *dshll_copy(hl_arena_t *arena, const struct agg_dshll *s) {
+  struct agg_dshll *d = hl_arena_alloc(arena, sizeof *d);
+  if (!d) return NULL;
+  *d = *s;
+  d->sk.arena = arena;
+  if (s->sk.cap) {
+    size_t n = sizeof(uint32_t) * s->sk.cap;
+    if (!(d->sk.coupons = hl_arena_alloc(arena, n))) return NULL;
+    memcpy(d->sk.coupons, s->sk.coupons, n);
+  }
+  if (s->sk.regs) {
+    size_t n = (size_t)1 << s->sk.lgk;
+    if (!(d->sk.regs = hl_arena_alloc(arena, n))) return NULL;
+    memcpy(d->sk.regs, s->sk.regs, n);
+  }
+  return d;
+}
+
 hl_status_t hl_agg_dshll_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s,
                                hl_error_t *err) {
   if (!s->dshll) return HL_OK;
+  if (!d->dshll && s->dshll->merged)
+    return (d->dshll = dshll_copy(a->arena, s->dshll)) ? HL_OK : hl_err_nomem(err);
   hl_arena_t *tmp = hl_arena_create(0);
   if (!tmp) return hl_err_nomem(err);
   hl_status_t rc = HL_OK;

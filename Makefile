@@ -99,6 +99,11 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_ds_theta.c src/util/[a-z]*.c \
 	  -lm -lpthread -o build-fuzz/fuzz_ds_theta
 	./build-fuzz/fuzz_ds_theta -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-ds_theta tests/fuzz/corpus/ds_theta
+	@# the DataSketches HLL readers (ds_hll_* functions, spilled states)
+	@mkdir -p build-fuzz/corpus-ds_hll
+	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_ds_hll.c src/util/[a-z]*.c \
+	  -lm -lpthread -o build-fuzz/fuzz_ds_hll
+	./build-fuzz/fuzz_ds_hll -max_total_time=$(FUZZ_SECONDS) -max_len=8192 build-fuzz/corpus-ds_hll tests/fuzz/corpus/ds_hll
 	@# the decoder of Hive's HyperLogLog bit vectors (ndv_compute_bit_vector)
 	@mkdir -p build-fuzz/corpus-hive_hll
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_hive_hll.c src/util/[a-z]*.c \
@@ -117,7 +122,7 @@ fuzz: deps
 	@mkdir -p build-fuzz/corpus-spill
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_spill.c src/exec/spill_block.c \
 	  src/exec/op_agg_own.c src/exec/op_agg_hist.c src/exec/op_agg_ngrams.c src/exec/op_agg_sketch.c \
-	  src/exec/op_agg_cstats.c src/exec/op_agg_bloom.c src/exec/op_agg_ds_theta.c src/exec/op_agg_ds_kll.c \
+	  src/exec/op_agg_cstats.c src/exec/op_agg_bloom.c src/exec/op_agg_ds_theta.c src/exec/op_agg_ds_kll.c src/exec/op_agg_ds_hll.c \
 	  src/vector/vector.c src/util/[a-z]*.c -lm -lpthread -o build-fuzz/fuzz_spill
 	./build-fuzz/fuzz_spill -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-spill tests/fuzz/corpus/spill
 	@mkdir -p build-fuzz/corpus-funcs

@@ -335,6 +335,8 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
     return hl_agg_sketch_update(a, ag, st, arg, r, err);
   if (ag->kind == HL_AGG_COMPUTE_STATS) return hl_agg_cstats_update(a, ag, st, arg, arg2, r, err);
   if (ag->kind == HL_AGG_BLOOM_FILTER) return hl_agg_bloom_update(a, ag, st, arg, r, err);
+  if (ag->kind == HL_AGG_DS_HLL_SKETCH || ag->kind == HL_AGG_DS_HLL_UNION)
+    return hl_agg_dshll_update(a, ag, st, arg, r, err);
   if (ag->kind == HL_AGG_HIVE_APPROX_DISTINCT) return hl_agg_approx_update(a, st, arg, r, err);
   if (ag->kind == HL_AGG_DS_KLL_SKETCH || ag->kind == HL_AGG_DS_KLL_UNION)
     return hl_agg_kll_update(a, ag, st, arg, r, err);
@@ -1182,6 +1184,9 @@ static hl_status_t final_value(const hl_plan_t *plan, const hl_agg_t *ag, agg_st
     return hl_agg_cstats_final(ag, st, out, arena);
   case HL_AGG_BLOOM_FILTER:
     return hl_agg_bloom_final(ag, st, out, arena);
+  case HL_AGG_DS_HLL_SKETCH:
+  case HL_AGG_DS_HLL_UNION:
+    return hl_agg_dshll_final(ag, st, out, arena);
   case HL_AGG_HIVE_APPROX_DISTINCT:
     return hl_agg_approx_final(st, out);
   case HL_AGG_DS_KLL_SKETCH:
@@ -1351,6 +1356,8 @@ static hl_status_t merge_state(agg_t *a, int k, agg_state_t *d, size_t gid, cons
     return hl_agg_sketch_merge(a, ag, d, s, err);
   if (ag->kind == HL_AGG_COMPUTE_STATS) return hl_agg_cstats_merge(a, ag, d, s, err);
   if (ag->kind == HL_AGG_BLOOM_FILTER) return hl_agg_bloom_merge(a, ag, d, s, err);
+  if (ag->kind == HL_AGG_DS_HLL_SKETCH || ag->kind == HL_AGG_DS_HLL_UNION)
+    return hl_agg_dshll_merge(a, ag, d, s, err);
   if (ag->kind == HL_AGG_HIVE_APPROX_DISTINCT) return hl_agg_approx_merge(a, d, s, err);
   if (ag->kind == HL_AGG_DS_KLL_SKETCH || ag->kind == HL_AGG_DS_KLL_UNION)
     return hl_agg_kll_merge(a, d, s, err);

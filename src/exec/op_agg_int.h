@@ -75,6 +75,9 @@ typedef struct agg_state {
     /* ds_theta_* (op_agg_ds_theta.c): the union or intersection, NULL
      * before the first non-NULL value */
     struct agg_ds_theta *ds_theta;
+    /* ds_hll_sketch / ds_hll_union (op_agg_ds_hll.c): NULL before the
+     * first non-NULL value */
+    struct agg_dshll *dshll;
   };
 } agg_state_t;
 
@@ -408,6 +411,19 @@ hl_status_t hl_agg_ds_theta_final(const hl_agg_t *ag, const agg_state_t *st, hl_
 void hl_agg_ds_theta_save(const hl_agg_t *ag, const agg_state_t *st, hl_buf_t *out);
 hl_status_t hl_agg_ds_theta_load(agg_rd_t *r, const hl_agg_t *ag, hl_arena_t *arena,
                                  agg_state_t *st);
+/* ds_hll_sketch / ds_hll_union (op_agg_ds_hll.c): row R of ARG into the
+ * state (a unit's partial); S's partial into D's union (D becomes the
+ * union of partials); the compact bytes of getResult(type), in ARENA
+ * (NULL when no value came); the spill form.  HL_NOMEM, or 22023 for a
+ * bad sketch. */
+hl_status_t hl_agg_dshll_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, const hl_vec_t *arg,
+                                uint32_t r, hl_error_t *err);
+hl_status_t hl_agg_dshll_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s,
+                               hl_error_t *err);
+hl_status_t hl_agg_dshll_final(const hl_agg_t *ag, const agg_state_t *st, hl_value_t *out,
+                               hl_arena_t *arena);
+void hl_agg_dshll_save(const agg_state_t *st, hl_buf_t *out);
+hl_status_t hl_agg_dshll_load(agg_rd_t *r, const hl_agg_t *ag, hl_arena_t *arena, agg_state_t *st);
 
 /* approx_distinct's register index bits (GenericUDAFApproximateDistinct) */
 #define HL_AGG_APPROX_P 12

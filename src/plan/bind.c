@@ -24,6 +24,7 @@
 #include "session/params.h"
 #include "sql/parser.h"
 #include "storage/stor.h"
+#include "util/ds_hll.h"
 #include "util/ds_kll.h"
 #include "util/ds_theta.h"
 #include "util/hive_bloom.h"
@@ -1070,7 +1071,8 @@ static bool is_aggregate_name(const char *name) {
          strcmp(name, "$sum0") == 0 || strcmp(name, "histogram_numeric") == 0 ||
          strcmp(name, "ngrams") == 0 || strcmp(name, "context_ngrams") == 0 ||
          strcmp(name, "compute_stats") == 0 || strcmp(name, "bloom_filter") == 0 ||
-         strcmp(name, "approx_distinct") == 0 || strcmp(name, "ds_kll_sketch") == 0 ||
+         strcmp(name, "approx_distinct") == 0 || strcmp(name, "ds_hll_sketch") == 0 ||
+         strcmp(name, "ds_hll_union") == 0 || strcmp(name, "ds_kll_sketch") == 0 ||
          strcmp(name, "ds_kll_union") == 0 || strcmp(name, "ds_theta_sketch") == 0 ||
          strcmp(name, "ds_theta_union") == 0 || strcmp(name, "ds_theta_intersect") == 0 ||
          strcmp(name, "min") == 0 || strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 ||
@@ -1812,6 +1814,74 @@ static bool bind_ds_theta(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
   return true;
 }
 
+/* ds_hll_sketch(x [, lgK [, type]]) / ds_hll_union(sketch [, lgK [, type]])
+ * (exec/op_agg_ds_hll.c), as datasketches-hive's resolvers check them:
+ * lgK an integer constant 4..21 (default 12), type a string constant
+ * HLL_4, HLL_6 or HLL_8 (default HLL_4).  Hive checks the values (and
+ * rejects a SMALLINT, BOOLEAN, DECIMAL, DATE or TIMESTAMP item) at the
+ * first row; here at bind time. */
+static bool bind_ds_hll(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  bool uni = strcmp(a->name, "ds_hll_union") == 0;
+  if (a->n_args < 1 || a->n_args > 3) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  a->n_args < 1 ? "Please specify at least 1 argument"
+                                : "Please specify no more than 3 arguments");
+    return false;
+  }
+  hl_expr_t *args[3];
+  if (!bind_plain_agg_args(b, a, agg, a->n_args, args)) return false;
+  const hl_type_t *t = args[0]->type;
+  hl_type_id_t id = t->id;
+  bool ok = uni ? id == HL_T_BINARY || id == HL_T_NULL
+                : id == HL_T_TINYINT || id == HL_T_INT || id == HL_T_BIGINT || id == HL_T_FLOAT ||
+                      id == HL_T_DOUBLE || hl_type_is_string(t) || id == HL_T_BINARY ||
+                      id == HL_T_NULL;
+  if (!ok) {
+    hl_err_set_at(b->err, a->args[0]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                  uni ? "%s: the 1st argument must be a binary sketch, not %s"
+                      : "%s: Unrecognized input data type %s, please use data of the following "
+                        "types: byte, double, float, int, long, char, varchar, string or binary",
+                  a->name, type_name(b, t));
+    return false;
+  }
+  agg->arg = args[0];
+  agg->ip[0] = HL_DS_HLL_DEFAULT_LGK;
+  agg->ip[1] = HL_DS_HLL_4;
+  if (a->n_args > 1) {
+    hl_expr_t *k = args[1];
+    if (k->kind != HL_EX_CONST || !hl_type_is_integer(k->type) || k->value.is_null) {
+      hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "%s: The second argument must be a constant integer (lgK)", a->name);
+      return false;
+    }
+    if (k->value.u.i < HL_DS_HLL_MIN_LGK || k->value.u.i > HL_DS_HLL_MAX_LGK) {
+      hl_err_set_at(b->err, a->args[1]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                    "Log K must be between 4 and 21, inclusive: %lld", (long long)k->value.u.i);
+      return false;
+    }
+    agg->ip[0] = (int32_t)k->value.u.i;
+  }
+  if (a->n_args > 2) {
+    hl_expr_t *ty = args[2];
+    if (ty->kind != HL_EX_CONST || !hl_type_is_string(ty->type) || ty->value.is_null) {
+      hl_err_set_at(b->err, a->args[2]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "%s: The third argument must be a constant string (HLL_4, HLL_6 or HLL_8)",
+                    a->name);
+      return false;
+    }
+    const hl_str_t *s = &ty->value.u.s;
+    if ((agg->ip[1] = hl_ds_hll_type_of(s->ptr, s->len)) < 0) {
+      hl_err_set_at(b->err, a->args[2]->pos, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
+                    "No enum constant org.apache.datasketches.hll.TgtHllType.%.*s",
+                    (int)(s->len > 64 ? 64 : s->len), s->ptr);
+      return false;
+    }
+  }
+  agg->kind = uni ? HL_AGG_DS_HLL_UNION : HL_AGG_DS_HLL_SKETCH;
+  agg->type = hl_type_prim(HL_T_BINARY);
+  return true;
+}
+
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "grouping") == 0) return bind_grouping(b, a, "grouping");
   if (!b->agg_allowed) {
@@ -1832,6 +1902,8 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     if (!bind_bloom_filter(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "approx_distinct") == 0) {
     if (!bind_hive_approx_distinct(b, a, &agg)) return NULL;
+  } else if (strcmp(a->name, "ds_hll_sketch") == 0 || strcmp(a->name, "ds_hll_union") == 0) {
+    if (!bind_ds_hll(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "ds_kll_sketch") == 0 || strcmp(a->name, "ds_kll_union") == 0) {
     if (!bind_ds_kll(b, a, &agg)) return NULL;
   } else if (strncmp(a->name, "ds_theta_", 9) == 0) {

@@ -78,6 +78,11 @@ typedef enum hl_agg_kind {
   HL_AGG_DS_THETA_SKETCH,
   HL_AGG_DS_THETA_UNION,
   HL_AGG_DS_THETA_INTERSECT,
+  /* Hive 4's ds_hll_sketch(x [, lgK [, type]]) and ds_hll_union(sketch
+   * [, lgK [, type]]) (exec/op_agg_ds_hll.c): DataSketches HLL bytes;
+   * ip[0] = lgK, ip[1] = the target type (util/ds_hll.h) */
+  HL_AGG_DS_HLL_SKETCH,
+  HL_AGG_DS_HLL_UNION,
   /* the two-argument statistics over the pairs where neither is NULL:
    * arg is Hive's first argument, arg2 its second */
   HL_AGG_CORR,

@@ -342,6 +342,35 @@ static const hl_func_doc_t docs[] = {
      G("GenericUDFDeserialize")},
     {"div", O, "a div b - the integer part of a divided by b", "> SELECT 3 DIV 2;\n1",
      U("UDFOPLongDivide")},
+    {"ds_hll_estimate", S,
+     "_FUNC_(sketch) - the distinct count estimated by a DataSketches HLL sketch (DOUBLE)",
+     "> SELECT _FUNC_(ds_hll_sketch(x)) FROM " ROWS3 ";\n2.000000004967054",
+     "org.apache.datasketches.hive.hll.SketchToEstimateUDF"},
+    {"ds_hll_estimate_bounds", S,
+     "_FUNC_(sketch, kappa) - the estimate of an HLL sketch and its lower and upper bounds at "
+     "kappa (1, 2 or 3, default 2) standard deviations",
+     "> SELECT _FUNC_(ds_hll_sketch(x)) FROM " ROWS3
+     ";\n[2.000000004967054,2.0,2.0001997319422404]",
+     "org.apache.datasketches.hive.hll.SketchToEstimateAndErrorBoundsUDF"},
+    {"ds_hll_sketch", A,
+     "_FUNC_(expr, lgK, type) - a DataSketches HLL sketch of the non-NULL values of expr, of "
+     "lgK 4..21 (default 12) and target type 'HLL_4' (default), 'HLL_6' or 'HLL_8'",
+     "> SELECT ds_hll_estimate(_FUNC_(x)) FROM " ROWS3 ";\n2.000000004967054",
+     "org.apache.datasketches.hive.hll.DataToSketchUDAF"},
+    {"ds_hll_stringify", S, "_FUNC_(sketch) - a human-readable summary of an HLL sketch",
+     "> SELECT substr(_FUNC_(ds_hll_sketch(1)), 1, 23);\n### HLL SKETCH SUMMARY:",
+     "org.apache.datasketches.hive.hll.SketchToStringUDF"},
+    {"ds_hll_union", A,
+     "_FUNC_(sketch, lgK, type) - the union of HLL sketches, as a sketch of lgK (default 12) and "
+     "type (default 'HLL_4')",
+     "> SELECT ds_hll_estimate(_FUNC_(s)) FROM (SELECT ds_hll_sketch(x) AS s FROM " ROWS3
+     ") u;\n2.000000004967054",
+     "org.apache.datasketches.hive.hll.UnionSketchUDAF"},
+    {"ds_hll_union_f", S,
+     "_FUNC_(firstSketch, secondSketch[, lgK[, type]]) - the union of two HLL sketches (NULL "
+     "ones skipped) with lgK (default 12) and type (default 'HLL_4')",
+     "> SELECT ds_hll_estimate(_FUNC_(ds_hll_sketch(1), ds_hll_sketch(2)));\n2.000000004967054",
+     "org.apache.datasketches.hive.hll.UnionSketchUDF"},
     {"ds_kll_cdf", S,
      "_FUNC_(sketch, split points...) - Returns an approximation to the Cumulative Distribution "
      "Function (CDF) from a sketch given a set of split points (values). Split points are an "

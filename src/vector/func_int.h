@@ -19,6 +19,7 @@
  *   F FLOAT (integers widened, no DOUBLE: Java's float parameters)
  *   E ARRAY<DOUBLE>, G ARRAY<FLOAT>: results only (the ds_kll_* arrays)
  *   Y (result only) ARRAY<ARRAY<STRING>> (sentences)
+ *   R (result only) ARRAY<DOUBLE> (ds_hll_estimate_bounds)
  */
 #ifndef HL_FUNC_INT_H
 #define HL_FUNC_INT_H
@@ -380,6 +381,11 @@ HL_FN(hl_fn_ds_kll_quantile);
 HL_FN(hl_fn_ds_kll_quantiles);
 HL_FN(hl_fn_ds_kll_rank);
 HL_FN(hl_fn_ds_kll_stringify);
+/* func_ds_hll.c */
+HL_FN(hl_fn_ds_hll_estimate);
+HL_FN(hl_fn_ds_hll_estimate_bounds);
+HL_FN(hl_fn_ds_hll_stringify);
+HL_FN(hl_fn_ds_hll_union_f);
 
 /* func_sketch.c */
 HL_FN(hl_fn_ndv_compute_bit_vector);

@@ -1485,6 +1485,9 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
                          &p->states[g * (size_t)na + (size_t)k], err);
     }
     if (rc == HL_OK && n_spilled) rc = hl_agg_spill_states(d, p, spilled, n_spilled, err);
+    /* frozen and its states still growing: its groups go after the others */
+    if (rc == HL_OK && d->sp && ng > 0 && hl_agg_spill_evict_due(d, held_bytes(d, ng, na)))
+      rc = hl_agg_spill_flush(d, err);
     if (rc == HL_OK)
       rc = hl_budget_track(d->budget, &d->charged, held_bytes(d, ng, na), d->what, err);
   }

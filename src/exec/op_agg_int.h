@@ -209,6 +209,8 @@ void hl_agg_spill_free(agg_spill_t *sp);
 uint32_t hl_agg_spill_freeze_at(agg_t *a, uint32_t n, uint64_t held);
 /* Freezes A's table (unless at its deepest level): new groups spill. */
 void hl_agg_spill_freeze(agg_t *a);
+/* Whether A's table is frozen (an empty one: its groups were evicted). */
+bool hl_agg_spill_frozen(const agg_t *a);
 /* The parallel aggregation's tables (op_agg_par.c): A (a partition of the
  * result, or the operator, which replays: DEST NULL) spills states past
  * SHARE bytes into DEST's spill files (thread-safe).  HL_NOMEM. */
@@ -219,6 +221,15 @@ bool hl_agg_spill_any(const agg_t *a);
 /* Whether a merged table of PLAN can be written as state rows (no
  * DISTINCT). */
 bool hl_agg_spill_flushable(const hl_plan_t *plan);
+/* Whether A (frozen, merging state rows, HELD bytes) has grown past its
+ * share since it froze -- its groups' states grow (collect_list,
+ * percentile, ...) though no new group comes in -- and should evict its
+ * groups: hl_agg_spill_flush writes each as its state row to the file of
+ * its hash, and the later states of the group follow it there (the group
+ * is no longer known), so the replay makes the very merges, in the very
+ * order, that A would have.  Not with one group (it would only meet
+ * itself again deeper: it stays, the budget says if it does not fit). */
+bool hl_agg_spill_evict_due(const agg_t *a, uint64_t held);
 /* Writes all of T's groups to its DEST's files and empties T.  HL_NOMEM,
  * 53100, 58030. */
 hl_status_t hl_agg_spill_flush(agg_t *t, hl_error_t *err);

@@ -93,8 +93,9 @@ struct agg_spill {
   agg_spill_t *dest;
   pthread_mutex_t mu;
   bool has_mu;
-  int level;   /* of the table being filled: 0 the input, L a partition cut L times */
-  bool frozen; /* new groups go to files[] */
+  int level;            /* of the table being filled: 0 the input, L a partition cut L times */
+  bool frozen;          /* new groups go to files[] */
+  uint64_t freeze_held; /* the table's bytes when it froze */
   hl_spill_file_t *files[AGG_WIDE];
   /* a batch's rows to write and their partitions (n_cand of them), then
    * by partition: rows[start[p] .. start[p + 1]) (bucket()) */
@@ -377,6 +378,7 @@ uint32_t hl_agg_spill_freeze_at(agg_t *a, uint32_t n, uint64_t held) {
       sizeof(agg_state_t) * (uint64_t)(na + 1) + sizeof(hl_value_t) * (uint64_t)(ng + 1) + 32;
   if (a->n_groups && held / a->n_groups > per_group) per_group = held / a->n_groups;
   uint64_t room = held < sp->share ? (sp->share - held) / (2 * per_group) : 0;
+  sp->freeze_held = held;
   if (n <= room) return n;
   if (sp->level + 1 >= AGG_SPILL_LEVELS) {
     a->what = "the aggregation (a partition still too large after 4 levels of spilling)";
@@ -402,6 +404,20 @@ static hl_status_t write_parts(agg_spill_t *sp, const hl_batch_t *b, hl_error_t 
     if (rc == HL_OK) rc = hl_spill_write(sp->files[p], b, sp->rows + sp->start[p], n, err);
   }
   return rc;
+}
+
+bool hl_agg_spill_frozen(const agg_t *a) {
+  return a->sp->frozen;
+}
+
+bool hl_agg_spill_evict_due(const agg_t *a, uint64_t held) {
+  const agg_spill_t *sp = a->sp;
+  /* a partition of the parallel merge has a part of the share, its files
+   * are replayed with all of it; a replay's lone group would only meet
+   * itself again one level deeper */
+  bool part = sp->dest != sp;
+  return sp->layout && sp->frozen && held > sp->share && held > sp->freeze_held &&
+         (a->n_groups > 1 || (part && a->n_groups == 1)) && hl_agg_spill_flushable(a->plan);
 }
 
 /* Writes SP's staged state rows to the files of their partitions (DEST's

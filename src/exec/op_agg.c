@@ -1483,6 +1483,13 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
       for (int k = 0; k < na && rc == HL_OK; k++)
         rc = merge_state(d, k, &d->states[id * (size_t)na + (size_t)k], (size_t)id,
                          &p->states[g * (size_t)na + (size_t)k], err);
+      /* a group's whole state into a table without it: restored, not
+       * merged as a unit's (which starts histogram_numeric's generator
+       * afresh) */
+      for (int k = 0; k < na && rc == HL_OK && id >= before && p->whole && p->whole[g]; k++)
+        if (plan->aggs[k].kind == HL_AGG_HISTOGRAM)
+          hl_agg_hist_restore(&d->states[id * (size_t)na + (size_t)k],
+                              &p->states[g * (size_t)na + (size_t)k]);
     }
     if (rc == HL_OK && n_spilled) rc = hl_agg_spill_states(d, p, spilled, n_spilled, err);
     /* frozen and its states still growing: its groups go after the others */

@@ -126,6 +126,12 @@ typedef struct agg {
   bool set_tagged;
   int set_col;
   const uint8_t *set_skip;
+  /* A table decoded from state rows (hl_agg_state_decode): per group, 1
+   * when its state is the group's whole state so far (an evicted or
+   * flushed group, op_agg_spill.c), which the merge into a table without
+   * the group restores exactly -- histogram_numeric's generator included --
+   * where a unit's partial state starts a fresh one.  NULL: none is. */
+  const uint8_t *whole;
   hl_agg_par_t *par; /* the operator of a parallel aggregation: its driver */
   agg_spill_t *sp;   /* where its rows may spill (op_agg_spill.c); NULL: nowhere */
   const char *what;  /* names the aggregation in the 53200 of its budget */
@@ -247,9 +253,10 @@ int hl_agg_state_cols(const agg_state_layout_t *l);
 const hl_type_t *const *hl_agg_state_types(const agg_state_layout_t *l);
 /* Appends to OUT (columns of L; reset here when it has no row; room for
  * N more) the groups GS[0..n) of P with their states: strings copied,
- * complex values borrowed from P.  HL_NOMEM. */
+ * complex values borrowed from P.  WHOLE: each is its group's whole state
+ * so far (agg_t.whole).  HL_NOMEM. */
 hl_status_t hl_agg_state_encode(const agg_t *p, const agg_state_layout_t *l, const uint32_t *gs,
-                                uint32_t n, hl_batch_t *out, hl_error_t *err);
+                                uint32_t n, bool whole, hl_batch_t *out, hl_error_t *err);
 /* T (zeroed by the caller) becomes a read-only table of IN's state rows
  * (columns of L; arrays in ARENA, values borrowed from IN), a source for
  * hl_agg_merge.  XX001 when a row is damaged; HL_NOMEM. */
@@ -321,6 +328,9 @@ hl_status_t hl_agg_pct_final(const hl_agg_t *ag, agg_state_t *st, hl_value_t *ou
 hl_status_t hl_agg_hist_add(agg_t *a, const hl_agg_t *ag, agg_state_t *st, double v,
                             hl_error_t *err);
 hl_status_t hl_agg_hist_merge(agg_t *a, agg_state_t *d, const agg_state_t *s, hl_error_t *err);
+/* D, just merged from S into a table without it, takes S's generator too:
+ * S was a group's whole state (agg_t.whole). */
+void hl_agg_hist_restore(agg_state_t *d, const agg_state_t *s);
 hl_status_t hl_agg_hist_final(const agg_state_t *st, hl_value_t *out, hl_arena_t *arena);
 
 /* ngrams / context_ngrams (op_agg_ngrams.c): adds the sequences of the

@@ -463,7 +463,9 @@ hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, ui
       rc = drain(sp, err);
       continue;
     }
-    if ((rc = hl_agg_state_encode(p, sp->layout, gs + i0, m, sp->out, err)) != HL_OK) return rc;
+    /* a table's own groups (hl_agg_spill_flush) are whole states */
+    if ((rc = hl_agg_state_encode(p, sp->layout, gs + i0, m, d == p, sp->out, err)) != HL_OK)
+      return rc;
     /* the partition from the group's values as the table holds them (the
      * same key bytes as a row's: part_of) */
     for (uint32_t i = 0; i < m; i++) {

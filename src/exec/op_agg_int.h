@@ -215,6 +215,10 @@ void hl_agg_spill_free(agg_spill_t *sp);
 uint32_t hl_agg_spill_freeze_at(agg_t *a, uint32_t n, uint64_t held);
 /* Freezes A's table (unless at its deepest level): new groups spill. */
 void hl_agg_spill_freeze(agg_t *a);
+/* Whether A merges state rows whose states grow without new groups
+ * (collect_list, percentile, the structures, a string's min/max, ...) and
+ * can evict them: hl_agg_merge then watches its bytes at every group. */
+bool hl_agg_spill_grows(const agg_t *a);
 /* Whether A's table is frozen (an empty one: its groups were evicted). */
 bool hl_agg_spill_frozen(const agg_t *a);
 /* The parallel aggregation's tables (op_agg_par.c): A (a partition of the

@@ -212,7 +212,12 @@ hl_status_t hl_agg_spill_flush(agg_t *t, hl_error_t *err) {
   }
   hl_free(gs);
   if (rc == HL_OK) rc = drain(t->sp, err);
+  /* an eviction comes in the middle of a merge, whose vectors are in the
+   * table's scratch: the scratch is kept */
+  bool own = t->own_scratch;
+  t->own_scratch = false;
   if (rc == HL_OK) rc = hl_agg_table_reset(t, err);
+  t->own_scratch = own;
   return rc;
 }
 
@@ -404,6 +409,34 @@ static hl_status_t write_parts(agg_spill_t *sp, const hl_batch_t *b, hl_error_t 
     if (rc == HL_OK) rc = hl_spill_write(sp->files[p], b, sp->rows + sp->start[p], n, err);
   }
   return rc;
+}
+
+bool hl_agg_spill_grows(const agg_t *a) {
+  if (!a->sp->layout || !hl_agg_spill_flushable(a->plan)) return false;
+  for (int k = 0; k < a->plan->n_aggs; k++) {
+    const hl_agg_t *ag = &a->plan->aggs[k];
+    switch (ag->kind) {
+    case HL_AGG_COUNT_STAR:
+    case HL_AGG_COUNT:
+    case HL_AGG_GROUPING:
+    case HL_AGG_SUM:
+    case HL_AGG_AVG:
+    case HL_AGG_VAR_POP:
+    case HL_AGG_VAR_SAMP:
+    case HL_AGG_STDDEV_POP:
+    case HL_AGG_STDDEV_SAMP:
+      continue;
+    case HL_AGG_MIN:
+    case HL_AGG_MAX: /* a string's best copies each better one */
+      if (hl_type_phys(ag->arg->type) == HL_P_STR || hl_type_phys(ag->arg->type) == HL_P_VALUE)
+        return true;
+      continue;
+    default:
+      if (ag->kind >= HL_AGG_CORR) continue; /* the pair statistics */
+      return true;
+    }
+  }
+  return false;
 }
 
 bool hl_agg_spill_frozen(const agg_t *a) {

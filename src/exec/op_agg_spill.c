@@ -395,7 +395,16 @@ uint32_t hl_agg_spill_freeze_at(agg_t *a, uint32_t n, uint64_t held) {
 void hl_agg_spill_freeze(agg_t *a) {
   if (a->sp->level + 1 >= AGG_SPILL_LEVELS) return;
   a->sp->frozen = true;
-  a->what = "the aggregation (its groups kept in memory while the others spill)";
+  /* groups whose states grow are evicted where their states can be
+   * written and followed in their file; not otherwise */
+  if (!a->sp->layout)
+    a->what = "the aggregation (its groups kept in memory while the others spill: one thread's "
+              "groups, of a UNION ALL or grouping sets, are not evicted)";
+  else if (!hl_agg_spill_flushable(a->plan))
+    a->what = "the aggregation (its groups kept in memory while the others spill: a DISTINCT "
+              "aggregate's groups are not evicted)";
+  else
+    a->what = "the aggregation (its groups kept in memory while the others spill)";
 }
 
 /* Appends the candidate rows of B to the files of their partitions. */

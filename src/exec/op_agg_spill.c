@@ -50,6 +50,18 @@
  * merges are exact (one table for all its units) hands its table over to the merge whenever it
  * passes a share of its own.
  *
+ * Eviction (state rows only): a frozen table whose groups' states still
+ * grow (collect_list, percentile, the structures: hl_agg_spill_grows) is
+ * watched at every merged group; past its share it writes every group as
+ * its whole state (a state row flagged so, op_agg_state.c) to the file of
+ * the group's hash and empties itself, still frozen: the group is no
+ * longer known, so its later states follow its state row into that file,
+ * and the replay restores the state (histogram_numeric's generator too)
+ * then merges the rest -- the very merges, in the very order, of memory.
+ * A replay's lone group is not evicted (it would meet itself one level
+ * deeper); neither are a DISTINCT aggregate's groups (as above) nor one
+ * thread's, whose files hold input rows: their 53200 says so.
+ *
  * The replay evaluates the group and argument expressions again, which is
  * why a stateful expression (rand(), row_sequence()) does not spill; nor
  * does an ungrouped aggregation (one group).  Spill files belong

@@ -4,8 +4,10 @@
 # (20,000,000 x BENCH_SCALE rows of bench/gen.mjs), a join of lineitem
 # with itself (its build side is all of lineitem, far more than the limit)
 # and a GROUP BY of its 20,000,000 distinct (l_orderkey, l_linenumber),
-# reduced to a checksum (BENCH_QUERIES: which of "sort join group" to run,
-# default all),
+# reduced to a checksum, and a collect_list (DuckDB: list) of l_partkey
+# GROUP BY l_orderkey % 50 (few keys, whose lists grow past the limit),
+# its sizes summed (BENCH_QUERIES: which of "sort join group collect" to
+# run, default "sort join group"),
 # by hivelite (hivelite.memory_limit, spilling to WAREHOUSE/.hivelite/tmp)
 # and by DuckDB (memory_limit and temp_directory, through bench/duck.mjs),
 # alternating, BENCH_RUNS times each (default 1).  Prints per query and
@@ -57,6 +59,12 @@ group_sql="SELECT count(*) AS n, CAST(sum(q) * 100 AS BIGINT) AS sum_q, sum(c) A
   CAST(sum(mx) * 100 AS BIGINT) AS sum_max, sum(ok * 8 + ln) AS keys
   FROM (SELECT l_orderkey AS ok, l_linenumber AS ln, sum(l_quantity) AS q, count(*) AS c,
         max(l_extendedprice) AS mx FROM lineitem GROUP BY l_orderkey, l_linenumber) t"
+# 50 groups of 400,000 values each (some 640 MB of lists in hivelite's
+# memory): the lists' lengths and the keys summed, the same in both
+collect_sql="SELECT count(*) AS n, sum(size(l)) AS items, sum(g) AS keys
+  FROM (SELECT l_orderkey % 50 AS g, collect_list(l_partkey) AS l FROM lineitem GROUP BY l_orderkey % 50) t"
+collect_duck="SELECT count(*) AS n, sum(len(l)) AS items, sum(g) AS keys
+  FROM (SELECT l_orderkey % 50 AS g, list(l_partkey) AS l FROM lineitem GROUP BY l_orderkey % 50) t"
 
 # same_answer NAME HL_CSV DUCK_JSON: the one row of both equal
 same_answer() {
@@ -104,6 +112,11 @@ while [ $r -lt "$runs" ]; do
     hl_run group "$group_sql" "$work/hl-group.csv"
     duck_run group "$group_sql" "$work/duck-group.json"
     same_answer group "$work/hl-group.csv" "$work/duck-group.json" ;;
+  esac
+  case " $queries " in *" collect "*)
+    hl_run collect "$collect_sql" "$work/hl-collect.csv"
+    duck_run collect "$collect_duck" "$work/duck-collect.json"
+    same_answer collect "$work/hl-collect.csv" "$work/duck-collect.json" ;;
   esac
   r=$((r + 1))
 done

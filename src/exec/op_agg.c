@@ -1485,9 +1485,14 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
     /* a spilling table (op_agg_spill.c) freezes at FREEZE_AT: the states
      * of groups it does not hold then go to its spill files, in order */
     uint32_t freeze_at = d->sp && ng > 0 ? hl_agg_spill_freeze_at(d, n, held_bytes(d, ng, na)) : n;
-    uint32_t *spilled = freeze_at < n ? hl_arena_alloc(scratch, sizeof(uint32_t) * n) : NULL,
+    /* states that grow without new groups (collect_list, percentile, ...)
+     * are watched at every group: past the share the table freezes, and
+     * past it frozen its groups are evicted, before the chunk ends */
+    bool grows = d->sp && ng > 0 && hl_agg_spill_grows(d);
+    uint32_t *spilled =
+                 freeze_at < n || grows ? hl_arena_alloc(scratch, sizeof(uint32_t) * n) : NULL,
              n_spilled = 0;
-    if (freeze_at < n && !spilled) return hl_err_nomem(err);
+    if ((freeze_at < n || grows) && !spilled) return hl_err_nomem(err);
     for (uint32_t r = 0; r < n && rc == HL_OK; r++) {
       size_t g = groups ? groups[i0 + r] : i0 + r, before = d->n_groups;
       uint64_t id = 0;
@@ -1505,6 +1510,21 @@ hl_status_t hl_agg_merge(agg_t *d, const agg_t *p, const uint32_t *groups, size_
       for (int k = 0; k < na && rc == HL_OK; k++)
         rc = merge_state(d, k, &d->states[id * (size_t)na + (size_t)k], (size_t)id,
                          &p->states[g * (size_t)na + (size_t)k], err);
+      /* a group's whole state into a table without it: restored, not
+       * merged as a unit's (which starts histogram_numeric's generator
+       * afresh) */
+      for (int k = 0; k < na && rc == HL_OK && id >= before && p->whole && p->whole[g]; k++)
+        if (plan->aggs[k].kind == HL_AGG_HISTOGRAM)
+          hl_agg_hist_restore(&d->states[id * (size_t)na + (size_t)k],
+                              &p->states[g * (size_t)na + (size_t)k]);
+      if (rc == HL_OK && grows) {
+        uint64_t held = held_bytes(d, ng, na);
+        if (r < freeze_at && hl_agg_spill_freeze_at(d, 1, held) == 0) {
+          hl_agg_spill_freeze(d);
+          if (hl_agg_spill_frozen(d)) freeze_at = r + 1;
+        }
+        if (hl_agg_spill_evict_due(d, held)) rc = hl_agg_spill_flush(d, err);
+      }
     }
     if (rc == HL_OK && n_spilled) rc = hl_agg_spill_states(d, p, spilled, n_spilled, err);
     if (rc == HL_OK)

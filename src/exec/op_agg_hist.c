@@ -188,6 +188,12 @@ hl_status_t hl_agg_hist_merge(agg_t *a, agg_state_t *d, const agg_state_t *s, hl
   return HL_OK;
 }
 
+void hl_agg_hist_restore(agg_state_t *d, const agg_state_t *s) {
+  hist_t *h = d->fam;
+  const hist_t *o = s->fam;
+  if (h && o) h->seed = o->seed;
+}
+
 hl_status_t hl_agg_hist_final(const agg_state_t *st, hl_value_t *out, hl_arena_t *arena) {
   const hist_t *h = st->fam;
   if (!h || h->n == 0) { /* Hive: NULL over no values */

@@ -135,6 +135,12 @@ typedef struct agg {
   bool set_tagged;
   int set_col;
   const uint8_t *set_skip;
+  /* A table decoded from state rows (hl_agg_state_decode): per group, 1
+   * when its state is the group's whole state so far (an evicted or
+   * flushed group, op_agg_spill.c), which the merge into a table without
+   * the group restores exactly -- histogram_numeric's generator included --
+   * where a unit's partial state starts a fresh one.  NULL: none is. */
+  const uint8_t *whole;
   hl_agg_par_t *par; /* the operator of a parallel aggregation: its driver */
   agg_spill_t *sp;   /* where its rows may spill (op_agg_spill.c); NULL: nowhere */
   const char *what;  /* names the aggregation in the 53200 of its budget */
@@ -218,6 +224,12 @@ void hl_agg_spill_free(agg_spill_t *sp);
 uint32_t hl_agg_spill_freeze_at(agg_t *a, uint32_t n, uint64_t held);
 /* Freezes A's table (unless at its deepest level): new groups spill. */
 void hl_agg_spill_freeze(agg_t *a);
+/* Whether A merges state rows whose states grow without new groups
+ * (collect_list, percentile, the structures, a string's min/max, ...) and
+ * can evict them: hl_agg_merge then watches its bytes at every group. */
+bool hl_agg_spill_grows(const agg_t *a);
+/* Whether A's table is frozen (an empty one: its groups were evicted). */
+bool hl_agg_spill_frozen(const agg_t *a);
 /* The parallel aggregation's tables (op_agg_par.c): A (a partition of the
  * result, or the operator, which replays: DEST NULL) spills states past
  * SHARE bytes into DEST's spill files (thread-safe).  HL_NOMEM. */
@@ -228,6 +240,15 @@ bool hl_agg_spill_any(const agg_t *a);
 /* Whether a merged table of PLAN can be written as state rows (no
  * DISTINCT). */
 bool hl_agg_spill_flushable(const hl_plan_t *plan);
+/* Whether A (frozen, merging state rows, HELD bytes) has grown past its
+ * share since it froze -- its groups' states grow (collect_list,
+ * percentile, ...) though no new group comes in -- and should evict its
+ * groups: hl_agg_spill_flush writes each as its state row to the file of
+ * its hash, and the later states of the group follow it there (the group
+ * is no longer known), so the replay makes the very merges, in the very
+ * order, that A would have.  Not with one group (it would only meet
+ * itself again deeper: it stays, the budget says if it does not fit). */
+bool hl_agg_spill_evict_due(const agg_t *a, uint64_t held);
 /* Writes all of T's groups to its DEST's files and empties T.  HL_NOMEM,
  * 53100, 58030. */
 hl_status_t hl_agg_spill_flush(agg_t *t, hl_error_t *err);
@@ -245,9 +266,10 @@ int hl_agg_state_cols(const agg_state_layout_t *l);
 const hl_type_t *const *hl_agg_state_types(const agg_state_layout_t *l);
 /* Appends to OUT (columns of L; reset here when it has no row; room for
  * N more) the groups GS[0..n) of P with their states: strings copied,
- * complex values borrowed from P.  HL_NOMEM. */
+ * complex values borrowed from P.  WHOLE: each is its group's whole state
+ * so far (agg_t.whole).  HL_NOMEM. */
 hl_status_t hl_agg_state_encode(const agg_t *p, const agg_state_layout_t *l, const uint32_t *gs,
-                                uint32_t n, hl_batch_t *out, hl_error_t *err);
+                                uint32_t n, bool whole, hl_batch_t *out, hl_error_t *err);
 /* T (zeroed by the caller) becomes a read-only table of IN's state rows
  * (columns of L; arrays in ARENA, values borrowed from IN), a source for
  * hl_agg_merge.  XX001 when a row is damaged; HL_NOMEM. */
@@ -319,6 +341,9 @@ hl_status_t hl_agg_pct_final(const hl_agg_t *ag, agg_state_t *st, hl_value_t *ou
 hl_status_t hl_agg_hist_add(agg_t *a, const hl_agg_t *ag, agg_state_t *st, double v,
                             hl_error_t *err);
 hl_status_t hl_agg_hist_merge(agg_t *a, agg_state_t *d, const agg_state_t *s, hl_error_t *err);
+/* D, just merged from S into a table without it, takes S's generator too:
+ * S was a group's whole state (agg_t.whole). */
+void hl_agg_hist_restore(agg_state_t *d, const agg_state_t *s);
 hl_status_t hl_agg_hist_final(const agg_state_t *st, hl_value_t *out, hl_arena_t *arena);
 
 /* ngrams / context_ngrams (op_agg_ngrams.c): adds the sequences of the

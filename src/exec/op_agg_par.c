@@ -172,8 +172,13 @@ static void promote(hl_agg_par_t *pa) {
  * empty table copies them), unless DISTINCT values are kept as items. */
 static bool adopt(hl_agg_par_t *pa, unit_t *u) {
   if (pa->n_parts != 1 || pa->parts[0]->n_groups) return false;
+  /* emptied by an eviction: its groups are in spill files, where their
+   * later states must follow them */
+  if (pa->parts[0]->sp && hl_agg_spill_frozen(pa->parts[0])) return false;
+  /* nor histogram_numeric's: a merge's target starts a generator of its
+   * own (Hive's), where the unit's has drawn for its ties */
   for (int k = 0; k < pa->plan->n_aggs; k++)
-    if (pa->plan->aggs[k].distinct) return false;
+    if (pa->plan->aggs[k].distinct || pa->plan->aggs[k].kind == HL_AGG_HISTOGRAM) return false;
   agg_t *t = pa->parts[0];
   pa->parts[0] = u->t;
   u->t = t;

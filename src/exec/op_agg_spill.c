@@ -50,6 +50,18 @@
  * merges are exact (one table for all its units) hands its table over to the merge whenever it
  * passes a share of its own.
  *
+ * Eviction (state rows only): a frozen table whose groups' states still
+ * grow (collect_list, percentile, the structures: hl_agg_spill_grows) is
+ * watched at every merged group; past its share it writes every group as
+ * its whole state (a state row flagged so, op_agg_state.c) to the file of
+ * the group's hash and empties itself, still frozen: the group is no
+ * longer known, so its later states follow its state row into that file,
+ * and the replay restores the state (histogram_numeric's generator too)
+ * then merges the rest -- the very merges, in the very order, of memory.
+ * A replay's lone group is not evicted (it would meet itself one level
+ * deeper); neither are a DISTINCT aggregate's groups (as above) nor one
+ * thread's, whose files hold input rows: their 53200 says so.
+ *
  * The replay evaluates the group and argument expressions again, which is
  * why a stateful expression (rand(), row_sequence()) does not spill; nor
  * does an ungrouped aggregation (one group).  Spill files belong
@@ -93,8 +105,9 @@ struct agg_spill {
   agg_spill_t *dest;
   pthread_mutex_t mu;
   bool has_mu;
-  int level;   /* of the table being filled: 0 the input, L a partition cut L times */
-  bool frozen; /* new groups go to files[] */
+  int level;            /* of the table being filled: 0 the input, L a partition cut L times */
+  bool frozen;          /* new groups go to files[] */
+  uint64_t freeze_held; /* the table's bytes when it froze */
   hl_spill_file_t *files[AGG_WIDE];
   /* a batch's rows to write and their partitions (n_cand of them), then
    * by partition: rows[start[p] .. start[p + 1]) (bucket()) */
@@ -211,7 +224,12 @@ hl_status_t hl_agg_spill_flush(agg_t *t, hl_error_t *err) {
   }
   hl_free(gs);
   if (rc == HL_OK) rc = drain(t->sp, err);
+  /* an eviction comes in the middle of a merge, whose vectors are in the
+   * table's scratch: the scratch is kept */
+  bool own = t->own_scratch;
+  t->own_scratch = false;
   if (rc == HL_OK) rc = hl_agg_table_reset(t, err);
+  t->own_scratch = own;
   return rc;
 }
 
@@ -377,6 +395,7 @@ uint32_t hl_agg_spill_freeze_at(agg_t *a, uint32_t n, uint64_t held) {
       sizeof(agg_state_t) * (uint64_t)(na + 1) + sizeof(hl_value_t) * (uint64_t)(ng + 1) + 32;
   if (a->n_groups && held / a->n_groups > per_group) per_group = held / a->n_groups;
   uint64_t room = held < sp->share ? (sp->share - held) / (2 * per_group) : 0;
+  sp->freeze_held = held;
   if (n <= room) return n;
   if (sp->level + 1 >= AGG_SPILL_LEVELS) {
     a->what = "the aggregation (a partition still too large after 4 levels of spilling)";
@@ -388,7 +407,16 @@ uint32_t hl_agg_spill_freeze_at(agg_t *a, uint32_t n, uint64_t held) {
 void hl_agg_spill_freeze(agg_t *a) {
   if (a->sp->level + 1 >= AGG_SPILL_LEVELS) return;
   a->sp->frozen = true;
-  a->what = "the aggregation (its groups kept in memory while the others spill)";
+  /* groups whose states grow are evicted where their states can be
+   * written and followed in their file; not otherwise */
+  if (!a->sp->layout)
+    a->what = "the aggregation (its groups kept in memory while the others spill: one thread's "
+              "groups, of a UNION ALL or grouping sets, are not evicted)";
+  else if (!hl_agg_spill_flushable(a->plan))
+    a->what = "the aggregation (its groups kept in memory while the others spill: a DISTINCT "
+              "aggregate's groups are not evicted)";
+  else
+    a->what = "the aggregation (its groups kept in memory while the others spill)";
 }
 
 /* Appends the candidate rows of B to the files of their partitions. */
@@ -402,6 +430,48 @@ static hl_status_t write_parts(agg_spill_t *sp, const hl_batch_t *b, hl_error_t 
     if (rc == HL_OK) rc = hl_spill_write(sp->files[p], b, sp->rows + sp->start[p], n, err);
   }
   return rc;
+}
+
+bool hl_agg_spill_grows(const agg_t *a) {
+  if (!a->sp->layout || !hl_agg_spill_flushable(a->plan)) return false;
+  for (int k = 0; k < a->plan->n_aggs; k++) {
+    const hl_agg_t *ag = &a->plan->aggs[k];
+    switch (ag->kind) {
+    case HL_AGG_COUNT_STAR:
+    case HL_AGG_COUNT:
+    case HL_AGG_GROUPING:
+    case HL_AGG_SUM:
+    case HL_AGG_AVG:
+    case HL_AGG_VAR_POP:
+    case HL_AGG_VAR_SAMP:
+    case HL_AGG_STDDEV_POP:
+    case HL_AGG_STDDEV_SAMP:
+      continue;
+    case HL_AGG_MIN:
+    case HL_AGG_MAX: /* a string's best copies each better one */
+      if (hl_type_phys(ag->arg->type) == HL_P_STR || hl_type_phys(ag->arg->type) == HL_P_VALUE)
+        return true;
+      continue;
+    default:
+      if (ag->kind >= HL_AGG_CORR) continue; /* the pair statistics */
+      return true;
+    }
+  }
+  return false;
+}
+
+bool hl_agg_spill_frozen(const agg_t *a) {
+  return a->sp->frozen;
+}
+
+bool hl_agg_spill_evict_due(const agg_t *a, uint64_t held) {
+  const agg_spill_t *sp = a->sp;
+  /* a partition of the parallel merge has a part of the share, its files
+   * are replayed with all of it; a replay's lone group would only meet
+   * itself again one level deeper */
+  bool part = sp->dest != sp;
+  return sp->layout && sp->frozen && held > sp->share && held > sp->freeze_held &&
+         (a->n_groups > 1 || (part && a->n_groups == 1)) && hl_agg_spill_flushable(a->plan);
 }
 
 /* Writes SP's staged state rows to the files of their partitions (DEST's
@@ -447,7 +517,9 @@ hl_status_t hl_agg_spill_states(agg_t *d, const agg_t *p, const uint32_t *gs, ui
       rc = drain(sp, err);
       continue;
     }
-    if ((rc = hl_agg_state_encode(p, sp->layout, gs + i0, m, sp->out, err)) != HL_OK) return rc;
+    /* a table's own groups (hl_agg_spill_flush) are whole states */
+    if ((rc = hl_agg_state_encode(p, sp->layout, gs + i0, m, d == p, sp->out, err)) != HL_OK)
+      return rc;
     /* the partition from the group's values as the table holds them (the
      * same key bytes as a row's: part_of) */
     for (uint32_t i = 0; i < m; i++) {

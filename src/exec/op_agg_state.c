@@ -5,7 +5,10 @@
  * same order, exactly as it would have in memory (op_agg_spill.c).
  *
  * A state row is: the group values (their own types), the group's first
- * row (BIGINT: unit ordinal << 40 | row), one BINARY of every aggregate's
+ * row (BIGINT: unit ordinal << 40 | row; its top bit set when the row is
+ * the group's whole state so far -- written by hl_agg_spill_flush, an
+ * eviction or the end of a merge -- which the replay restores rather than
+ * merges: WHOLE_BIT), one BINARY of every aggregate's
  * state bytes one after the other, then a value column for each aggregate
  * that keeps values -- an ARRAY of the argument's type for the kinds that
  * keep them (collect_list/set, percentiles, every DISTINCT), min/max's
@@ -36,6 +39,9 @@ struct agg_state_layout {
   hl_type_t *arrays;    /* per aggregate: ARRAY<argument type> */
   hl_type_t **children; /* per aggregate: the array's element */
 };
+
+/* In the first-row column: the state is a group's whole (agg_t.whole). */
+#define WHOLE_BIT ((uint64_t)1 << 63)
 
 typedef enum { ST_PLAIN, ST_PAIR, ST_SKETCH, ST_ITEMS, ST_BEST, ST_OWN } state_kind_t;
 
@@ -351,7 +357,7 @@ static bool get_state(const hl_agg_t *ag, agg_state_t *st, rd_t *r, const hl_vec
 }
 
 hl_status_t hl_agg_state_encode(const agg_t *p, const agg_state_layout_t *l, const uint32_t *gs,
-                                uint32_t n, hl_batch_t *out, hl_error_t *err) {
+                                uint32_t n, bool whole, hl_batch_t *out, hl_error_t *err) {
   const hl_plan_t *plan = p->plan;
   int ng = plan->n_group, na = plan->n_aggs;
   uint32_t base = out->n_rows;
@@ -364,7 +370,7 @@ hl_status_t hl_agg_state_encode(const agg_t *p, const agg_state_layout_t *l, con
     for (int c = 0; c < ng && rc == HL_OK; c++)
       rc = hl_vec_put_value(&out->cols[c], out->arena, i,
                             &p->group_vals[g * (size_t)ng + (size_t)c]);
-    HL_VEC_I64(pos)[i] = (int64_t)p->first_pos[g];
+    HL_VEC_I64(pos)[i] = (int64_t)(p->first_pos[g] | (whole ? WHOLE_BIT : 0));
     const agg_state_t *sts = &p->states[g * (size_t)na];
     size_t room = 0;
     for (int k = 0; k < na; k++)
@@ -394,14 +400,17 @@ hl_status_t hl_agg_state_decode(const hl_plan_t *plan, const agg_state_layout_t 
   t->group_vals = hl_arena_alloc(arena, sizeof(hl_value_t) * ((size_t)n * (size_t)ng + 1));
   t->states = hl_arena_zalloc(arena, sizeof(agg_state_t) * ((size_t)n * (size_t)na + 1));
   t->first_pos = hl_arena_alloc(arena, sizeof(uint64_t) * ((size_t)n + 1));
-  if (!t->group_vals || !t->states || !t->first_pos) return hl_err_nomem(err);
+  uint8_t *whole = hl_arena_alloc(arena, (size_t)n + 1);
+  t->whole = whole;
+  if (!t->group_vals || !t->states || !t->first_pos || !whole) return hl_err_nomem(err);
   const hl_vec_t *pos = &in->cols[ng], *bytes = &in->cols[ng + 1];
   hl_status_t rc = HL_OK;
   for (uint32_t i = 0; i < n; i++) {
     for (int c = 0; c < ng; c++)
       hl_vec_get_value(&in->cols[c], i, &t->group_vals[(size_t)i * (size_t)ng + (size_t)c]);
     if (hl_vec_is_null(pos, i) || hl_vec_is_null(bytes, i)) goto corrupt;
-    t->first_pos[i] = (uint64_t)HL_VEC_I64(pos)[i];
+    t->first_pos[i] = (uint64_t)HL_VEC_I64(pos)[i] & ~WHOLE_BIT;
+    whole[i] = ((uint64_t)HL_VEC_I64(pos)[i] & WHOLE_BIT) != 0;
     const hl_str_t *s = &HL_VEC_STR(bytes)[i];
     rd_t r = {(const uint8_t *)s->ptr, (const uint8_t *)s->ptr + s->len, false};
     for (int k = 0; k < na; k++) {

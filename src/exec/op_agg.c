@@ -335,6 +335,7 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
     return hl_agg_sketch_update(a, ag, st, arg, r, err);
   if (ag->kind == HL_AGG_COMPUTE_STATS) return hl_agg_cstats_update(a, ag, st, arg, arg2, r, err);
   if (ag->kind == HL_AGG_BLOOM_FILTER) return hl_agg_bloom_update(a, ag, st, arg, r, err);
+  if (ag->kind == HL_AGG_DS_QUANTILES) return hl_agg_dsq_update(a, ag, st, arg, r, err);
   if (ag->kind == HL_AGG_HIVE_APPROX_DISTINCT) return hl_agg_approx_update(a, st, arg, r, err);
   if (hl_vec_is_null(arg, r) || (ag->arg2 && hl_vec_is_null(arg2, r))) return HL_OK;
   hl_value_t v;
@@ -1178,6 +1179,8 @@ static hl_status_t final_value(const hl_plan_t *plan, const hl_agg_t *ag, agg_st
     return hl_agg_cstats_final(ag, st, out, arena);
   case HL_AGG_BLOOM_FILTER:
     return hl_agg_bloom_final(ag, st, out, arena);
+  case HL_AGG_DS_QUANTILES:
+    return hl_agg_dsq_final(st, out, arena);
   case HL_AGG_HIVE_APPROX_DISTINCT:
     return hl_agg_approx_final(st, out);
   case HL_AGG_APPROX_DISTINCT:
@@ -1340,6 +1343,7 @@ static hl_status_t merge_state(agg_t *a, int k, agg_state_t *d, size_t gid, cons
     return hl_agg_sketch_merge(a, ag, d, s, err);
   if (ag->kind == HL_AGG_COMPUTE_STATS) return hl_agg_cstats_merge(a, ag, d, s, err);
   if (ag->kind == HL_AGG_BLOOM_FILTER) return hl_agg_bloom_merge(a, ag, d, s, err);
+  if (ag->kind == HL_AGG_DS_QUANTILES) return hl_agg_dsq_merge(a, ag, d, s, err);
   if (ag->kind == HL_AGG_HIVE_APPROX_DISTINCT) return hl_agg_approx_merge(a, d, s, err);
   if (ag->kind == HL_AGG_APPROX_DISTINCT) {
     if (s->hll) {

@@ -60,6 +60,7 @@ bool hl_agg_own_state(const hl_agg_t *ag) {
   case HL_AGG_COMPUTE_STATS:
   case HL_AGG_BLOOM_FILTER:
   case HL_AGG_HIVE_APPROX_DISTINCT:
+  case HL_AGG_DS_QUANTILES:
     return true;
   default:
     return false;
@@ -82,6 +83,9 @@ void hl_agg_own_save(const hl_agg_t *ag, const agg_state_t *st, hl_buf_t *out) {
     break;
   case HL_AGG_BLOOM_FILTER:
     hl_agg_bloom_save(ag, st, out);
+    break;
+  case HL_AGG_DS_QUANTILES:
+    hl_agg_dsq_save(st, out);
     break;
   default: /* HL_AGG_COMPUTE_STATS */
     hl_agg_cstats_save(ag->arg->type, ag->ip[0] != 0, st, out);
@@ -130,6 +134,9 @@ hl_status_t hl_agg_own_load(const hl_agg_t *ag, const uint8_t *data, size_t len,
     break;
   case HL_AGG_BLOOM_FILTER:
     rc = hl_agg_bloom_load(&r, ag, arena, st);
+    break;
+  case HL_AGG_DS_QUANTILES:
+    rc = hl_agg_dsq_load(&r, arena, st);
     break;
   default: /* HL_AGG_COMPUTE_STATS */
     /* ip[0] = 1: an FMSketch of param vectors */

@@ -1067,7 +1067,8 @@ static bool is_aggregate_name(const char *name) {
          strcmp(name, "$sum0") == 0 || strcmp(name, "histogram_numeric") == 0 ||
          strcmp(name, "ngrams") == 0 || strcmp(name, "context_ngrams") == 0 ||
          strcmp(name, "compute_stats") == 0 || strcmp(name, "bloom_filter") == 0 ||
-         strcmp(name, "approx_distinct") == 0 || strcmp(name, "min") == 0 ||
+         strcmp(name, "approx_distinct") == 0 || strcmp(name, "ds_quantile_doubles_sketch") == 0 ||
+         strcmp(name, "ds_quantile_doubles_union") == 0 || strcmp(name, "min") == 0 ||
          strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 || stat_agg(name) >= 0;
 }
 
@@ -1629,6 +1630,58 @@ static bool bind_hive_approx_distinct(binder_t *b, const hl_ast_expr_t *a, hl_ag
   return true;
 }
 
+/* ds_quantile_doubles_sketch(x [, k]) / ds_quantile_doubles_union(sketch
+ * [, k]) (exec/op_agg_ds_quantiles.c): datasketches-hive checks the
+ * argument categories exactly (no implicit cast): DOUBLE (BINARY for the
+ * union), then INT.  Java reads k from the first row; hivelite takes a
+ * constant. */
+static bool bind_ds_quantiles(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  bool un = strcmp(a->name, "ds_quantile_doubles_union") == 0;
+  if (a->n_args != 1 && a->n_args != 2) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "One or two arguments expected");
+    return false;
+  }
+  b->agg_allowed = false;
+  agg->arg = bind_expr(b, a->args[0]);
+  hl_expr_t *k = agg->arg && a->n_args == 2 ? bind_expr(b, a->args[1]) : NULL;
+  b->agg_allowed = true;
+  if (!agg->arg || (a->n_args == 2 && !k)) return false;
+  const char *want[2] = {un ? "BINARY" : "DOUBLE", "INT"};
+  hl_type_id_t ids[2] = {un ? HL_T_BINARY : HL_T_DOUBLE, HL_T_INT};
+  const hl_type_t *ts[2] = {agg->arg->type, k ? k->type : NULL};
+  /* Java's ObjectInspector category names, by hl_type_id_t */
+  static const char *const cat[] = {"VOID",   "BOOLEAN", "BYTE",    "SHORT",     "INT",
+                                    "LONG",   "FLOAT",   "DOUBLE",  "DECIMAL",   "STRING",
+                                    "VARCHAR", "CHAR",   "DATE",    "TIMESTAMP", "BINARY",
+                                    "LIST",   "MAP",     "STRUCT",  "UNION",     "INTERVAL_YEAR_MONTH",
+                                    "INTERVAL_DAY_TIME"};
+  for (int i = 0; i < a->n_args; i++) {
+    if (ts[i]->id == ids[i] || ts[i]->id == HL_T_NULL) continue;
+    if (hl_type_is_complex(ts[i]))
+      hl_err_set_at(b->err, a->args[i]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "Primitive argument expected, but %s was recieved", cat[ts[i]->id]);
+    else
+      hl_err_set_at(b->err, a->args[i]->pos, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
+                    "%s value expected as the argument %d but %s was received", want[i], i + 1,
+                    cat[ts[i]->id]);
+    return false;
+  }
+  if (agg->arg->type->id == HL_T_NULL &&
+      !(agg->arg = cast_to(b, agg->arg, hl_type_prim(ids[0]))))
+    return false;
+  if (k && (k->kind != HL_EX_CONST)) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "%s with a k that is not a constant is not supported yet", a->name);
+    return false;
+  }
+  agg->kind = HL_AGG_DS_QUANTILES;
+  agg->ip[0] = k && !k->value.is_null ? (int32_t)k->value.u.i : 0;
+  agg->ip[1] = un;
+  agg->type = hl_type_prim(HL_T_BINARY);
+  return true;
+}
+
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "grouping") == 0) return bind_grouping(b, a, "grouping");
   if (!b->agg_allowed) {
@@ -1649,6 +1702,8 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     if (!bind_bloom_filter(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "approx_distinct") == 0) {
     if (!bind_hive_approx_distinct(b, a, &agg)) return NULL;
+  } else if (strncmp(a->name, "ds_quantile_doubles_", 20) == 0) {
+    if (!bind_ds_quantiles(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "histogram_numeric") == 0 || strcmp(a->name, "ngrams") == 0 ||
              strcmp(a->name, "context_ngrams") == 0) {
     if (!bind_estimator(b, a, &agg)) return NULL;
@@ -2241,9 +2296,10 @@ static hl_expr_t *bind_by_signature(binder_t *b, hl_expr_t *e, const hl_ast_expr
     break;
   }
   case 'A':
+  case 'a':
   case 'Y': {
-    /* ARRAY<STRING>; 'Y': an array of those */
-    const hl_type_t *elem = hl_type_prim(HL_T_STRING);
+    /* ARRAY<STRING>; 'a': ARRAY<DOUBLE>; 'Y': an array of ARRAY<STRING> */
+    const hl_type_t *elem = hl_type_prim(sig[0] == 'a' ? HL_T_DOUBLE : HL_T_STRING);
     for (int depth = sig[0] == 'Y' ? 2 : 1; depth > 0; depth--) {
       hl_type_t *arr = hl_arena_zalloc(b->arena, sizeof(*arr));
       hl_type_t **kids = arr ? hl_arena_alloc(b->arena, sizeof(hl_type_t *)) : NULL;

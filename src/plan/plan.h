@@ -66,6 +66,10 @@ typedef enum hl_agg_kind {
   /* Hive 4's approx_distinct(x) (exec/op_agg_approx.c): the count of
    * Hive's HyperLogLog with p = 12 */
   HL_AGG_HIVE_APPROX_DISTINCT,
+  /* ds_quantile_doubles_sketch(x [, k]) and ds_quantile_doubles_union(
+   * sketch [, k]) (exec/op_agg_ds_quantiles.c): DataSketches' DoublesUnion;
+   * ip[0] = k (0: the default 128), ip[1] = 1 for the union */
+  HL_AGG_DS_QUANTILES,
   /* the two-argument statistics over the pairs where neither is NULL:
    * arg is Hive's first argument, arg2 its second */
   HL_AGG_CORR,

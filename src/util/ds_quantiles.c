@@ -85,7 +85,8 @@ static void merge_k(const double *a, const double *b, uint32_t k, double *dst) {
 
 static int lowest_zero_bit(uint64_t bits, int start) {
   int pos = start;
-  while (pos < 64 && ((bits >> pos) & 1)) pos++;
+  while (pos < 64 && ((bits >> pos) & 1))
+    pos++;
   return pos;
 }
 
@@ -172,7 +173,8 @@ static hl_status_t merge_down(const hl_ds_quantiles_t *src, hl_ds_quantiles_t *t
   if (src->n == 0) return HL_OK;
   uint32_t factor = src->k / tgt->k;
   int lg = 0;
-  while ((1u << lg) < factor) lg++;
+  while ((1u << lg) < factor)
+    lg++;
   uint64_t n_final = tgt->n + src->n;
   if (stream_base(tgt, src) != HL_OK) return HL_NOMEM;
   double *s = scratch(tgt);
@@ -212,7 +214,8 @@ hl_ds_quantiles_t *hl_ds_quantiles_copy(const hl_ds_quantiles_t *src, hl_arena_t
   hl_ds_quantiles_t *q = hl_ds_quantiles_new(arena, src->k);
   if (!q) return NULL;
   int top = 0;
-  for (uint64_t b = src->bits; b; b >>= 1) top++;
+  for (uint64_t b = src->bits; b; b >>= 1)
+    top++;
   if (top && need_level(q, top - 1) != HL_OK) return NULL;
   q->n = src->n;
   q->min = src->min;
@@ -249,19 +252,24 @@ hl_status_t hl_ds_quantiles_union_update(hl_ds_quantiles_union_t *u, const hl_ds
   }
   if (my->k <= src->k) return merge_into(src, my);
   if (my->n == 0) return (u->gadget = hl_ds_quantiles_copy(src, arena)) ? HL_OK : HL_NOMEM;
-  /* mine is larger: downsampled to SRC's k first */
+  /* mine is larger: downsampled to SRC's k first; the union's draws go on
+   * in the new sketches (Java draws them all from one generator) */
   hl_ds_quantiles_t *tmp = hl_ds_quantiles_new(arena, src->k);
   hl_ds_quantiles_t *ret = hl_ds_quantiles_new(arena, src->k);
-  if (!tmp || !ret || merge_down(my, tmp) != HL_OK || merge_into(tmp, ret) != HL_OK ||
-      merge_into(src, ret) != HL_OK)
-    return HL_NOMEM;
+  if (!tmp || !ret) return HL_NOMEM;
+  tmp->rng = my->rng;
+  if (merge_down(my, tmp) != HL_OK) return HL_NOMEM;
+  ret->rng = tmp->rng;
+  if (merge_into(tmp, ret) != HL_OK || merge_into(src, ret) != HL_OK) return HL_NOMEM;
   u->gadget = ret;
   return HL_OK;
 }
 
 /* ---- the compact form ---- */
 
-static int valid_levels(uint64_t bits) { return __builtin_popcountll(bits); }
+static int valid_levels(uint64_t bits) {
+  return __builtin_popcountll(bits);
+}
 
 static uint64_t retained(uint32_t k, uint64_t n) {
   uint64_t bits = n / (2 * (uint64_t)k);
@@ -272,14 +280,17 @@ static uint64_t compact_bytes(uint32_t k, uint64_t n) {
   return n == 0 ? 8 : (4 + retained(k, n)) * 8;
 }
 
-static int hi_bit(uint64_t v) { return v ? 63 - __builtin_clzll(v) : -1; }
+static int hi_bit(uint64_t v) {
+  return v ? 63 - __builtin_clzll(v) : -1;
+}
 
 /* getUpdatableStorageBytes(k, n) */
 static uint64_t updatable_bytes(uint32_t k, uint64_t n) {
   if (n == 0) return 8;
   if (n <= k) {
     uint64_t c = 1;
-    while (c < n) c *= 2;
+    while (c < n)
+      c *= 2;
     return (4 + (c > 4 ? c : 4)) * 8;
   }
   return (4 + (2 + (uint64_t)(1 + hi_bit(n / (2 * (uint64_t)k)))) * k) * 8;
@@ -447,8 +458,10 @@ static hl_status_t sorted_view(const hl_ds_quantiles_t *q, sorted_t *s) {
         tv[d] = right ? v[j] : v[i];
         tw[d++] = right ? w[j++] : w[i++];
       }
-      for (; i < mid; i++, d++) tv[d] = v[i], tw[d] = w[i];
-      for (; j < hi; j++, d++) tv[d] = v[j], tw[d] = w[j];
+      for (; i < mid; i++, d++)
+        tv[d] = v[i], tw[d] = w[i];
+      for (; j < hi; j++, d++)
+        tv[d] = v[j], tw[d] = w[j];
     }
     memcpy(v, tv, n * sizeof(double));
     memcpy(w, tw, n * sizeof(uint64_t));
@@ -516,7 +529,8 @@ hl_status_t hl_ds_quantiles_quantiles(const hl_ds_quantiles_t *q, const double *
 /* the bucket of value X: the first split point above it */
 static size_t bucket(const double *splits, size_t m, double x) {
   size_t j = 0;
-  while (j < m && !(x < splits[j])) j++;
+  while (j < m && !(x < splits[j]))
+    j++;
   return j;
 }
 
@@ -525,7 +539,7 @@ hl_status_t hl_ds_quantiles_cdf_pmf(const hl_ds_quantiles_t *q, const double *sp
   for (size_t j = 0; j + 1 < m; j++)
     if (!(splits[j] < splits[j + 1]))
       return hl_err_set(err, HL_ERROR, HL_SS(INVALID_PARAMETER_VALUE),
-                        "Values must be unique, monotonically increasing and not NaN.");
+                        "Values must be unique, monotonically increasing and not NaN");
   for (size_t j = 0; j <= m; j++)
     out[j] = 0;
   for (uint32_t i = 0; i < q->bb; i++)

@@ -44,17 +44,17 @@
 #include "util/strbuf.h"
 
 #define HL_DS_QUANTILES_DEFAULT_K 128
-#define HL_DS_QUANTILES_SEED 20260901
+#define HL_DS_QUANTILES_SEED      20260901
 
 typedef struct hl_ds_quantiles {
   uint32_t k;
   uint64_t n;
-  double min, max;  /* NaN while empty */
-  uint32_t bb;      /* values in the base buffer */
-  uint64_t bits;    /* the levels in use: n / 2k */
-  uint32_t n_lvls;  /* levels allocated */
-  double *buf;      /* 2k base buffer, then n_lvls levels of k (arena) */
-  uint64_t rng;     /* java.util.Random state for the zip offsets */
+  double min, max; /* NaN while empty */
+  uint32_t bb;     /* values in the base buffer */
+  uint64_t bits;   /* the levels in use: n / 2k */
+  uint32_t n_lvls; /* levels allocated */
+  double *buf;     /* 2k base buffer, then n_lvls levels of k (arena) */
+  uint64_t rng;    /* java.util.Random state for the zip offsets */
   hl_arena_t *arena;
 } hl_ds_quantiles_t;
 
@@ -87,7 +87,9 @@ void hl_ds_quantiles_serialize(const hl_ds_quantiles_t *q, hl_buf_t *out);
 hl_status_t hl_ds_quantiles_deserialize(const uint8_t *data, size_t len, hl_arena_t *arena,
                                         hl_ds_quantiles_t **out, hl_error_t *err);
 
-static inline bool hl_ds_quantiles_empty(const hl_ds_quantiles_t *q) { return q->n == 0; }
+static inline bool hl_ds_quantiles_empty(const hl_ds_quantiles_t *q) {
+  return q->n == 0;
+}
 /* getQuantile(rank) of a non-empty sketch; 22023 for a rank outside [0, 1]. */
 hl_status_t hl_ds_quantiles_quantile(const hl_ds_quantiles_t *q, double rank, double *out,
                                      hl_error_t *err);

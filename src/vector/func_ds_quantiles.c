@@ -23,8 +23,8 @@
 static hl_status_t open_sketch(const hl_value_t *a, hl_arena_t **tmp, hl_ds_quantiles_t **q,
                                hl_error_t *err) {
   if (!(*tmp = hl_arena_create(4096))) return hl_err_nomem(err);
-  hl_status_t rc = hl_ds_quantiles_deserialize((const uint8_t *)a[0].u.s.ptr, a[0].u.s.len, *tmp,
-                                               q, err);
+  hl_status_t rc =
+      hl_ds_quantiles_deserialize((const uint8_t *)a[0].u.s.ptr, a[0].u.s.len, *tmp, q, err);
   if (rc == HL_NOMEM) rc = hl_err_nomem(err);
   if (rc != HL_OK) {
     hl_arena_destroy(*tmp);
@@ -98,8 +98,8 @@ static hl_status_t arg_double(const hl_expr_t *call, const hl_value_t *a, int k,
                       "%s: argument %d is NULL (Hive: a NullPointerException)", call->fn->name,
                       k + 1);
   if (!hl_type_is_numeric(t))
-    return hl_err_set(err, HL_ERROR, HL_SS(DATATYPE_MISMATCH),
-                      "%s: argument %d must be a DOUBLE", call->fn->name, k + 1);
+    return hl_err_set(err, HL_ERROR, HL_SS(DATATYPE_MISMATCH), "%s: argument %d must be a DOUBLE",
+                      call->fn->name, k + 1);
   hl_value_t v;
   if (hl_value_cast(t, &a[k], hl_type_prim(HL_T_DOUBLE), &v, NULL, err) != HL_OK) return err->code;
   *d = v.u.d;
@@ -183,6 +183,10 @@ static hl_status_t cdf_pmf(const hl_expr_t *call, const hl_value_t *a, hl_value_
   return rc;
 }
 
-HL_FN(hl_fn_dsq_cdf) { return cdf_pmf(call, a, out, arena, err, true); }
+HL_FN(hl_fn_dsq_cdf) {
+  return cdf_pmf(call, a, out, arena, err, true);
+}
 
-HL_FN(hl_fn_dsq_pmf) { return cdf_pmf(call, a, out, arena, err, false); }
+HL_FN(hl_fn_dsq_pmf) {
+  return cdf_pmf(call, a, out, arena, err, false);
+}

@@ -99,6 +99,11 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_hive_hll.c src/util/[a-z]*.c \
 	  -lm -lpthread -o build-fuzz/fuzz_hive_hll
 	./build-fuzz/fuzz_hive_hll -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-hive_hll tests/fuzz/corpus/hive_hll
+	@# the reader of DataSketches quantiles sketches (ds_quantile_doubles_*)
+	@mkdir -p build-fuzz/corpus-ds_quantiles
+	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_ds_quantiles.c src/util/[a-z]*.c \
+	  -lm -lpthread -o build-fuzz/fuzz_ds_quantiles
+	./build-fuzz/fuzz_ds_quantiles -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-ds_quantiles tests/fuzz/corpus/ds_quantiles
 	@mkdir -p build-fuzz/corpus-spill
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_spill.c src/exec/spill_block.c \
 	  src/vector/vector.c src/util/[a-z]*.c -lm -lpthread -o build-fuzz/fuzz_spill

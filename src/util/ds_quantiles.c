@@ -114,6 +114,12 @@ static int cmp_java_double(const void *x, const void *y) {
   if (a < b) return -1;
   if (a > b) return 1;
   bool na = isnan(a), nb = isnan(b);
+  if (na && nb) { /* only read sketches hold NaN: a total order keeps sorts repeatable */
+    uint64_t ua, ub;
+    memcpy(&ua, &a, 8);
+    memcpy(&ub, &b, 8);
+    return (ua > ub) - (ua < ub);
+  }
   if (na || nb) return na - nb;
   return (int)(signbit(b) != 0) - (int)(signbit(a) != 0);
 }

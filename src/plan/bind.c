@@ -1642,6 +1642,11 @@ static bool bind_ds_quantiles(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg
                   "One or two arguments expected");
     return false;
   }
+  if (a->distinct) { /* Hive sketches the distinct values */
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "DISTINCT with %s is not supported yet", a->name);
+    return false;
+  }
   b->agg_allowed = false;
   agg->arg = bind_expr(b, a->args[0]);
   hl_expr_t *k = agg->arg && a->n_args == 2 ? bind_expr(b, a->args[1]) : NULL;
@@ -1651,10 +1656,26 @@ static bool bind_ds_quantiles(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg
   hl_type_id_t ids[2] = {un ? HL_T_BINARY : HL_T_DOUBLE, HL_T_INT};
   const hl_type_t *ts[2] = {agg->arg->type, k ? k->type : NULL};
   /* Java's ObjectInspector category names, by hl_type_id_t */
-  static const char *const cat[] = {"VOID",   "BOOLEAN", "BYTE",    "SHORT",     "INT",
-                                    "LONG",   "FLOAT",   "DOUBLE",  "DECIMAL",   "STRING",
-                                    "VARCHAR", "CHAR",   "DATE",    "TIMESTAMP", "BINARY",
-                                    "LIST",   "MAP",     "STRUCT",  "UNION",     "INTERVAL_YEAR_MONTH",
+  static const char *const cat[] = {"VOID",
+                                    "BOOLEAN",
+                                    "BYTE",
+                                    "SHORT",
+                                    "INT",
+                                    "LONG",
+                                    "FLOAT",
+                                    "DOUBLE",
+                                    "DECIMAL",
+                                    "STRING",
+                                    "VARCHAR",
+                                    "CHAR",
+                                    "DATE",
+                                    "TIMESTAMP",
+                                    "BINARY",
+                                    "LIST",
+                                    "MAP",
+                                    "STRUCT",
+                                    "UNION",
+                                    "INTERVAL_YEAR_MONTH",
                                     "INTERVAL_DAY_TIME"};
   for (int i = 0; i < a->n_args; i++) {
     if (ts[i]->id == ids[i] || ts[i]->id == HL_T_NULL) continue;
@@ -1667,8 +1688,7 @@ static bool bind_ds_quantiles(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg
                     cat[ts[i]->id]);
     return false;
   }
-  if (agg->arg->type->id == HL_T_NULL &&
-      !(agg->arg = cast_to(b, agg->arg, hl_type_prim(ids[0]))))
+  if (agg->arg->type->id == HL_T_NULL && !(agg->arg = cast_to(b, agg->arg, hl_type_prim(ids[0]))))
     return false;
   if (k && (k->kind != HL_EX_CONST)) {
     hl_err_set_at(b->err, a->args[1]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),

@@ -119,10 +119,16 @@ fuzz: deps
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_geo.c src/util/[a-z]*.c \
 	  -lm -lpthread -o build-fuzz/fuzz_geo
 	./build-fuzz/fuzz_geo -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-geo tests/fuzz/corpus/geo
+	@# the reader of DataSketches quantiles sketches (ds_quantile_doubles_*)
+	@mkdir -p build-fuzz/corpus-ds_quantiles
+	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_ds_quantiles.c src/util/[a-z]*.c \
+	  -lm -lpthread -o build-fuzz/fuzz_ds_quantiles
+	./build-fuzz/fuzz_ds_quantiles -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-ds_quantiles tests/fuzz/corpus/ds_quantiles
 	@mkdir -p build-fuzz/corpus-spill
 	clang $(FUZZ_CFLAGS) -fno-sanitize-recover=all tests/fuzz/fuzz_spill.c src/exec/spill_block.c \
 	  src/exec/op_agg_own.c src/exec/op_agg_hist.c src/exec/op_agg_ngrams.c src/exec/op_agg_sketch.c \
 	  src/exec/op_agg_cstats.c src/exec/op_agg_bloom.c src/exec/op_agg_ds_theta.c src/exec/op_agg_ds_kll.c src/exec/op_agg_ds_hll.c \
+	  src/exec/op_agg_ds_quantiles.c \
 	  src/vector/vector.c src/util/[a-z]*.c -lm -lpthread -o build-fuzz/fuzz_spill
 	./build-fuzz/fuzz_spill -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build-fuzz/corpus-spill tests/fuzz/corpus/spill
 	@mkdir -p build-fuzz/corpus-funcs

@@ -337,6 +337,7 @@ static hl_status_t update(agg_t *a, int k, agg_state_t *st, const hl_vec_t *arg,
   if (ag->kind == HL_AGG_BLOOM_FILTER) return hl_agg_bloom_update(a, ag, st, arg, r, err);
   if (ag->kind == HL_AGG_DS_HLL_SKETCH || ag->kind == HL_AGG_DS_HLL_UNION)
     return hl_agg_dshll_update(a, ag, st, arg, r, err);
+  if (ag->kind == HL_AGG_DS_QUANTILES) return hl_agg_dsq_update(a, ag, st, arg, r, err);
   if (ag->kind == HL_AGG_HIVE_APPROX_DISTINCT) return hl_agg_approx_update(a, st, arg, r, err);
   if (ag->kind == HL_AGG_DS_KLL_SKETCH || ag->kind == HL_AGG_DS_KLL_UNION)
     return hl_agg_kll_update(a, ag, st, arg, r, err);
@@ -1187,6 +1188,8 @@ static hl_status_t final_value(const hl_plan_t *plan, const hl_agg_t *ag, agg_st
   case HL_AGG_DS_HLL_SKETCH:
   case HL_AGG_DS_HLL_UNION:
     return hl_agg_dshll_final(ag, st, out, arena);
+  case HL_AGG_DS_QUANTILES:
+    return hl_agg_dsq_final(st, out, arena);
   case HL_AGG_HIVE_APPROX_DISTINCT:
     return hl_agg_approx_final(st, out);
   case HL_AGG_DS_KLL_SKETCH:
@@ -1358,6 +1361,7 @@ static hl_status_t merge_state(agg_t *a, int k, agg_state_t *d, size_t gid, cons
   if (ag->kind == HL_AGG_BLOOM_FILTER) return hl_agg_bloom_merge(a, ag, d, s, err);
   if (ag->kind == HL_AGG_DS_HLL_SKETCH || ag->kind == HL_AGG_DS_HLL_UNION)
     return hl_agg_dshll_merge(a, ag, d, s, err);
+  if (ag->kind == HL_AGG_DS_QUANTILES) return hl_agg_dsq_merge(a, ag, d, s, err);
   if (ag->kind == HL_AGG_HIVE_APPROX_DISTINCT) return hl_agg_approx_merge(a, d, s, err);
   if (ag->kind == HL_AGG_DS_KLL_SKETCH || ag->kind == HL_AGG_DS_KLL_UNION)
     return hl_agg_kll_merge(a, d, s, err);

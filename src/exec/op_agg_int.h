@@ -78,6 +78,9 @@ typedef struct agg_state {
     /* ds_hll_sketch / ds_hll_union (op_agg_ds_hll.c): NULL before the
      * first non-NULL value */
     struct agg_dshll *dshll;
+    /* ds_quantile_doubles_* (op_agg_ds_quantiles.c): the union's sketch,
+     * NULL before the first non-NULL value */
+    struct hl_ds_quantiles *dsq;
   };
 } agg_state_t;
 
@@ -449,6 +452,16 @@ hl_status_t hl_agg_dshll_final(const hl_agg_t *ag, const agg_state_t *st, hl_val
                                hl_arena_t *arena);
 void hl_agg_dshll_save(const agg_state_t *st, hl_buf_t *out);
 hl_status_t hl_agg_dshll_load(agg_rd_t *r, const hl_agg_t *ag, hl_arena_t *arena, agg_state_t *st);
+/* ds_quantile_doubles_sketch / _union (op_agg_ds_quantiles.c): row R of
+ * ARG into the union; S's sketch into D's (DoublesUnion.update); the
+ * compact bytes, in ARENA (NULL when no value came).  HL_NOMEM, 22023. */
+hl_status_t hl_agg_dsq_update(agg_t *a, const hl_agg_t *ag, agg_state_t *st, const hl_vec_t *arg,
+                              uint32_t r, hl_error_t *err);
+hl_status_t hl_agg_dsq_merge(agg_t *a, const hl_agg_t *ag, agg_state_t *d, const agg_state_t *s,
+                             hl_error_t *err);
+hl_status_t hl_agg_dsq_final(const agg_state_t *st, hl_value_t *out, hl_arena_t *arena);
+void hl_agg_dsq_save(const agg_state_t *st, hl_buf_t *out);
+hl_status_t hl_agg_dsq_load(agg_rd_t *r, hl_arena_t *arena, agg_state_t *st);
 
 /* approx_distinct's register index bits (GenericUDAFApproximateDistinct) */
 #define HL_AGG_APPROX_P 12

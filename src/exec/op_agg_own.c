@@ -68,6 +68,7 @@ bool hl_agg_own_state(const hl_agg_t *ag) {
   case HL_AGG_DS_THETA_INTERSECT:
   case HL_AGG_DS_HLL_SKETCH:
   case HL_AGG_DS_HLL_UNION:
+  case HL_AGG_DS_QUANTILES:
     return true;
   default:
     return false;
@@ -103,6 +104,9 @@ void hl_agg_own_save(const hl_agg_t *ag, const agg_state_t *st, hl_buf_t *out) {
   case HL_AGG_DS_HLL_SKETCH:
   case HL_AGG_DS_HLL_UNION:
     hl_agg_dshll_save(st, out);
+    break;
+  case HL_AGG_DS_QUANTILES:
+    hl_agg_dsq_save(st, out);
     break;
   default: /* HL_AGG_COMPUTE_STATS */
     hl_agg_cstats_save(ag->arg->type, ag->ip[0] != 0, st, out);
@@ -164,6 +168,9 @@ hl_status_t hl_agg_own_load(const hl_agg_t *ag, const uint8_t *data, size_t len,
   case HL_AGG_DS_HLL_SKETCH:
   case HL_AGG_DS_HLL_UNION:
     rc = hl_agg_dshll_load(&r, ag, arena, st);
+    break;
+  case HL_AGG_DS_QUANTILES:
+    rc = hl_agg_dsq_load(&r, arena, st);
     break;
   default: /* HL_AGG_COMPUTE_STATS */
     /* ip[0] = 1: an FMSketch of param vectors */

@@ -1072,11 +1072,12 @@ static bool is_aggregate_name(const char *name) {
          strcmp(name, "ngrams") == 0 || strcmp(name, "context_ngrams") == 0 ||
          strcmp(name, "compute_stats") == 0 || strcmp(name, "bloom_filter") == 0 ||
          strcmp(name, "approx_distinct") == 0 || strcmp(name, "ds_hll_sketch") == 0 ||
-         strcmp(name, "ds_hll_union") == 0 || strcmp(name, "ds_kll_sketch") == 0 ||
-         strcmp(name, "ds_kll_union") == 0 || strcmp(name, "ds_theta_sketch") == 0 ||
-         strcmp(name, "ds_theta_union") == 0 || strcmp(name, "ds_theta_intersect") == 0 ||
-         strcmp(name, "min") == 0 || strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 ||
-         stat_agg(name) >= 0;
+         strcmp(name, "ds_quantile_doubles_sketch") == 0 ||
+         strcmp(name, "ds_quantile_doubles_union") == 0 || strcmp(name, "ds_hll_union") == 0 ||
+         strcmp(name, "ds_kll_sketch") == 0 || strcmp(name, "ds_kll_union") == 0 ||
+         strcmp(name, "ds_theta_sketch") == 0 || strcmp(name, "ds_theta_union") == 0 ||
+         strcmp(name, "ds_theta_intersect") == 0 || strcmp(name, "min") == 0 ||
+         strcmp(name, "max") == 0 || strcmp(name, "avg") == 0 || stat_agg(name) >= 0;
 }
 
 static hl_expr_t *arg_error(binder_t *b, const hl_ast_expr_t *a, int k, const char *what);
@@ -1882,6 +1883,47 @@ static bool bind_ds_hll(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
   return true;
 }
 
+/* ds_quantile_doubles_sketch(x [, k]) / ds_quantile_doubles_union(sketch
+ * [, k]) (exec/op_agg_ds_quantiles.c): datasketches-hive checks the
+ * argument categories exactly (no implicit cast, ds_arg_is): DOUBLE
+ * (BINARY for the union), then INT; an untyped NULL passes.  Java reads k
+ * from the first row; hivelite takes a constant. */
+static bool bind_ds_quantiles(binder_t *b, const hl_ast_expr_t *a, hl_agg_t *agg) {
+  bool un = strcmp(a->name, "ds_quantile_doubles_union") == 0;
+  if (a->n_args != 1 && a->n_args != 2) {
+    hl_err_set_at(b->err, a->pos, HL_ERROR, HL_SS(UNDEFINED_FUNCTION),
+                  "One or two arguments expected");
+    return false;
+  }
+  if (a->distinct) { /* Hive sketches the distinct values */
+    hl_err_set_at(b->err, a->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "DISTINCT with %s is not supported yet", a->name);
+    return false;
+  }
+  b->agg_allowed = false;
+  agg->arg = bind_expr(b, a->args[0]);
+  hl_expr_t *k = agg->arg && a->n_args == 2 ? bind_expr(b, a->args[1]) : NULL;
+  b->agg_allowed = true;
+  if (!agg->arg || (a->n_args == 2 && !k)) return false;
+  hl_type_id_t want = un ? HL_T_BINARY : HL_T_DOUBLE;
+  if (agg->arg->type->id != HL_T_NULL &&
+      !ds_arg_is(b, a, 0, agg->arg, want, un ? "BINARY" : "DOUBLE"))
+    return false;
+  if (k && k->type->id != HL_T_NULL && !ds_arg_is(b, a, 1, k, HL_T_INT, "INT")) return false;
+  if (agg->arg->type->id == HL_T_NULL && !(agg->arg = cast_to(b, agg->arg, hl_type_prim(want))))
+    return false;
+  if (k && (k->kind != HL_EX_CONST)) {
+    hl_err_set_at(b->err, a->args[1]->pos, HL_UNSUPPORTED, HL_SS(FEATURE_NOT_SUPPORTED),
+                  "%s with a k that is not a constant is not supported yet", a->name);
+    return false;
+  }
+  agg->kind = HL_AGG_DS_QUANTILES;
+  agg->ip[0] = k && !k->value.is_null ? (int32_t)k->value.u.i : 0;
+  agg->ip[1] = un;
+  agg->type = hl_type_prim(HL_T_BINARY);
+  return true;
+}
+
 static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
   if (strcmp(a->name, "grouping") == 0) return bind_grouping(b, a, "grouping");
   if (!b->agg_allowed) {
@@ -1904,6 +1946,8 @@ static hl_expr_t *bind_aggregate(binder_t *b, const hl_ast_expr_t *a) {
     if (!bind_hive_approx_distinct(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "ds_hll_sketch") == 0 || strcmp(a->name, "ds_hll_union") == 0) {
     if (!bind_ds_hll(b, a, &agg)) return NULL;
+  } else if (strncmp(a->name, "ds_quantile_doubles_", 20) == 0) {
+    if (!bind_ds_quantiles(b, a, &agg)) return NULL;
   } else if (strcmp(a->name, "ds_kll_sketch") == 0 || strcmp(a->name, "ds_kll_union") == 0) {
     if (!bind_ds_kll(b, a, &agg)) return NULL;
   } else if (strncmp(a->name, "ds_theta_", 9) == 0) {

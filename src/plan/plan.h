@@ -83,6 +83,10 @@ typedef enum hl_agg_kind {
    * ip[0] = lgK, ip[1] = the target type (util/ds_hll.h) */
   HL_AGG_DS_HLL_SKETCH,
   HL_AGG_DS_HLL_UNION,
+  /* ds_quantile_doubles_sketch(x [, k]) and ds_quantile_doubles_union(
+   * sketch [, k]) (exec/op_agg_ds_quantiles.c): DataSketches' DoublesUnion;
+   * ip[0] = k (0: the default 128), ip[1] = 1 for the union */
+  HL_AGG_DS_QUANTILES,
   /* the two-argument statistics over the pairs where neither is NULL:
    * arg is Hive's first argument, arg2 its second */
   HL_AGG_CORR,

@@ -466,6 +466,68 @@ static const hl_func_doc_t docs[] = {
      "> SELECT ds_theta_estimate(_FUNC_(ds_theta_sketch(x), ds_theta_sketch(x + 1))) FROM " ROWS3
      ";\n3.0",
      DST("UnionSketchUDF")},
+    /* ds_quantile_doubles_*: datasketches-hive 1.2.0's classic quantiles
+     * sketch of doubles (util/ds_quantiles.h); x of ROWS3 is 1, 2, 2 */
+    {"ds_quantile_doubles_cdf", S,
+     "_FUNC_(sketch, split points...) - an approximation to the Cumulative Distribution Function "
+     "(CDF) from a sketch given a set of split points: the fraction of the values below each "
+     "split point, then 1.0",
+     "> SELECT _FUNC_(ds_quantile_doubles_sketch(CAST(x AS DOUBLE)), 2.0) FROM " ROWS3
+     ";\n[0.3333333333333333,1.0]",
+     "org.apache.datasketches.hive.quantiles."
+     "GetCdfFromDoublesSketchUDF"},
+    {"ds_quantile_doubles_k", S,
+     "_FUNC_(sketch) - Returns parameter K from a given DoublesSketch sketch.",
+     "> SELECT _FUNC_(ds_quantile_doubles_sketch(CAST(x AS DOUBLE))) FROM " ROWS3 ";\n128",
+     "org.apache.datasketches.hive.quantiles."
+     "GetKFromDoublesSketchUDF"},
+    {"ds_quantile_doubles_n", S,
+     "_FUNC_(sketch) - Returns the total number of observed input values (stream length) from a "
+     "given DoublesSketch.",
+     "> SELECT _FUNC_(ds_quantile_doubles_sketch(CAST(x AS DOUBLE))) FROM " ROWS3 ";\n3",
+     "org.apache.datasketches.hive.quantiles."
+     "GetNFromDoublesSketchUDF"},
+    {"ds_quantile_doubles_pmf", S,
+     "_FUNC_(sketch, split points...) - an approximation to the Probability Mass Function (PMF) "
+     "from a sketch given a set of split points: the fraction of the values in each interval, "
+     "inclusive of the left split point and exclusive of the right one",
+     "> SELECT _FUNC_(ds_quantile_doubles_sketch(CAST(x AS DOUBLE)), 2.0) FROM " ROWS3
+     ";\n[0.3333333333333333,0.6666666666666666]",
+     "org.apache.datasketches.hive.quantiles."
+     "GetPmfFromDoublesSketchUDF"},
+    {"ds_quantile_doubles_quantile", S,
+     "_FUNC_(sketch, fraction) - Returns a quantile value from a given DoublesSketch sketch: the "
+     "value of normalized rank fraction (0 to 1 inclusive)",
+     "> SELECT _FUNC_(ds_quantile_doubles_sketch(CAST(x AS DOUBLE)), 0.5) FROM " ROWS3 ";\n2.0",
+     "org.apache.datasketches.hive.quantiles."
+     "GetQuantileFromDoublesSketchUDF"},
+    {"ds_quantile_doubles_quantiles", S,
+     "_FUNC_(sketch, fractions...) or _FUNC_(sketch, number) - Returns quantile values from a "
+     "given DoublesSketch based on a given list of fractions or a number of evenly spaced "
+     "fractions (at least 2: the min and the max)",
+     "> SELECT _FUNC_(ds_quantile_doubles_sketch(CAST(x AS DOUBLE)), 3) FROM " ROWS3
+     ";\n[1.0,2.0,2.0]",
+     "org.apache.datasketches.hive.quantiles."
+     "GetQuantilesFromDoublesSketchUDF"},
+    {"ds_quantile_doubles_sketch", A,
+     "_FUNC_(value, k) - Returns a QuantilesSketch in a serialized form as a binary blob. Values "
+     "must be of type double. Parameter k controls the accuracy and the size of the sketch. If k "
+     "is ommitted, the default is used.",
+     "> SELECT ds_quantile_doubles_n(_FUNC_(CAST(x AS DOUBLE), 16)) FROM " ROWS3 ";\n3",
+     "org.apache.datasketches.hive.quantiles."
+     "DataToDoublesSketchUDAF"},
+    {"ds_quantile_doubles_stringify", S,
+     "_FUNC_(sketch) - Returns a human-readable summary of a given DoublesSketch.",
+     "> SELECT length(_FUNC_(ds_quantile_doubles_sketch(CAST(x AS DOUBLE)))) FROM " ROWS3 ";\n708",
+     "org.apache.datasketches.hive.quantiles."
+     "DoublesSketchToStringUDF"},
+    {"ds_quantile_doubles_union", A,
+     "_FUNC_(sketch) - Returns a QuantilesSketch in a serialized form as a binary blob. Input "
+     "values are also serialized sketches.",
+     "> SELECT ds_quantile_doubles_n(_FUNC_(s)) FROM (SELECT ds_quantile_doubles_sketch(CAST(x AS "
+     "DOUBLE)) AS s FROM " ROWS3 ") t;\n3",
+     "org.apache.datasketches.hive.quantiles."
+     "UnionDoublesSketchUDAF"},
     {"e", S, "_FUNC_() - the base of natural logarithms", "> SELECT _FUNC_();\n2.718281828459045",
      U("UDFE")},
     {"elt", S, "_FUNC_(n, str1, str2, ...) - the n-th string (NULL when n is out of range)",

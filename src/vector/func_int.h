@@ -82,6 +82,15 @@ hl_status_t hl_fn_digest_hex(const EVP_MD *md, const hl_value_t *in, hl_value_t 
                              hl_arena_t *arena, hl_error_t *err);
 HL_FN(hl_fn_sha1);
 
+/* func_ds_quantiles.c */
+HL_FN(hl_fn_dsq_n);
+HL_FN(hl_fn_dsq_k);
+HL_FN(hl_fn_dsq_stringify);
+HL_FN(hl_fn_dsq_quantile);
+HL_FN(hl_fn_dsq_quantiles);
+HL_FN(hl_fn_dsq_cdf);
+HL_FN(hl_fn_dsq_pmf);
+
 /* func_text.c */
 HL_FN(hl_fn_substring_index);
 HL_FN(hl_fn_find_in_set);

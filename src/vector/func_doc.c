@@ -433,41 +433,6 @@ static const hl_func_doc_t docs[] = {
      "> SELECT ds_kll_n(_FUNC_(s)) FROM (SELECT ds_kll_sketch(x) AS s FROM " DS_KLL_ROWS
      " UNION ALL SELECT ds_kll_sketch(CAST(9 AS FLOAT))) u;\n5",
      DS_KLL("UnionSketchUDAF")},
-    {"ds_theta_estimate", S,
-     "_FUNC_(sketch) - Return the estimate unique count of the given sketch",
-     "> SELECT _FUNC_(ds_theta_sketch(x)) FROM " ROWS3 ";\n2.0", DST("EstimateSketchUDF")},
-    {"ds_theta_exclude", S,
-     "_FUNC_(firstSketch, secondSketch[, seed]) - Computes the set difference, A-AND-NOT-B,of the "
-     "given sketches",
-     "> SELECT ds_theta_estimate(_FUNC_(ds_theta_sketch(x), ds_theta_sketch(x + 1))) FROM " ROWS3
-     ";\n1.0",
-     DST("ExcludeSketchUDF")},
-    {"ds_theta_intersect", A, "_FUNC_(sketch, seed) - Compute the intersection of sketches",
-     "> SELECT ds_theta_estimate(_FUNC_(s)) FROM (SELECT ds_theta_sketch(x) AS s FROM " ROWS3
-     " GROUP BY x) u;\n0.0",
-     DST("IntersectSketchUDAF")},
-    {"ds_theta_intersect_f", S,
-     "_FUNC_(firstSketch, secondSketch[, seed]) - Compute the intersection of thegiven sketches",
-     "> SELECT ds_theta_estimate(_FUNC_(ds_theta_sketch(x), ds_theta_sketch(x + 1))) FROM " ROWS3
-     ";\n1.0",
-     DST("IntersectSketchUDF")},
-    {"ds_theta_sketch", A,
-     "_FUNC_(expr, size, prob, seed) - Compute a sketch of given size, sampling probability and "
-     "seed on data 'expr'",
-     "> SELECT ds_theta_estimate(_FUNC_(x)) FROM " ROWS3 ";\n2.0", DST("DataToSketchUDAF")},
-    {"ds_theta_union", A,
-     "_FUNC_(sketch, size, seed) - Compute the union of sketches of given size and seed",
-     "> SELECT ds_theta_estimate(_FUNC_(s)) FROM (SELECT ds_theta_sketch(x) AS s FROM " ROWS3
-     " GROUP BY x) u;\n2.0",
-     DST("UnionSketchUDAF")},
-    {"ds_theta_union_f", S,
-     "_FUNC_(firstSketch, secondSketch[, size[, seed]]) - Compute the union of the given sketches "
-     "with the given size and seed",
-     "> SELECT ds_theta_estimate(_FUNC_(ds_theta_sketch(x), ds_theta_sketch(x + 1))) FROM " ROWS3
-     ";\n3.0",
-     DST("UnionSketchUDF")},
-    /* ds_quantile_doubles_*: datasketches-hive 1.2.0's classic quantiles
-     * sketch of doubles (util/ds_quantiles.h); x of ROWS3 is 1, 2, 2 */
     {"ds_quantile_doubles_cdf", S,
      "_FUNC_(sketch, split points...) - an approximation to the Cumulative Distribution Function "
      "(CDF) from a sketch given a set of split points: the fraction of the values below each "
@@ -528,6 +493,41 @@ static const hl_func_doc_t docs[] = {
      "DOUBLE)) AS s FROM " ROWS3 ") t;\n3",
      "org.apache.datasketches.hive.quantiles."
      "UnionDoublesSketchUDAF"},
+    {"ds_theta_estimate", S,
+     "_FUNC_(sketch) - Return the estimate unique count of the given sketch",
+     "> SELECT _FUNC_(ds_theta_sketch(x)) FROM " ROWS3 ";\n2.0", DST("EstimateSketchUDF")},
+    {"ds_theta_exclude", S,
+     "_FUNC_(firstSketch, secondSketch[, seed]) - Computes the set difference, A-AND-NOT-B,of the "
+     "given sketches",
+     "> SELECT ds_theta_estimate(_FUNC_(ds_theta_sketch(x), ds_theta_sketch(x + 1))) FROM " ROWS3
+     ";\n1.0",
+     DST("ExcludeSketchUDF")},
+    {"ds_theta_intersect", A, "_FUNC_(sketch, seed) - Compute the intersection of sketches",
+     "> SELECT ds_theta_estimate(_FUNC_(s)) FROM (SELECT ds_theta_sketch(x) AS s FROM " ROWS3
+     " GROUP BY x) u;\n0.0",
+     DST("IntersectSketchUDAF")},
+    {"ds_theta_intersect_f", S,
+     "_FUNC_(firstSketch, secondSketch[, seed]) - Compute the intersection of thegiven sketches",
+     "> SELECT ds_theta_estimate(_FUNC_(ds_theta_sketch(x), ds_theta_sketch(x + 1))) FROM " ROWS3
+     ";\n1.0",
+     DST("IntersectSketchUDF")},
+    {"ds_theta_sketch", A,
+     "_FUNC_(expr, size, prob, seed) - Compute a sketch of given size, sampling probability and "
+     "seed on data 'expr'",
+     "> SELECT ds_theta_estimate(_FUNC_(x)) FROM " ROWS3 ";\n2.0", DST("DataToSketchUDAF")},
+    {"ds_theta_union", A,
+     "_FUNC_(sketch, size, seed) - Compute the union of sketches of given size and seed",
+     "> SELECT ds_theta_estimate(_FUNC_(s)) FROM (SELECT ds_theta_sketch(x) AS s FROM " ROWS3
+     " GROUP BY x) u;\n2.0",
+     DST("UnionSketchUDAF")},
+    {"ds_theta_union_f", S,
+     "_FUNC_(firstSketch, secondSketch[, size[, seed]]) - Compute the union of the given sketches "
+     "with the given size and seed",
+     "> SELECT ds_theta_estimate(_FUNC_(ds_theta_sketch(x), ds_theta_sketch(x + 1))) FROM " ROWS3
+     ";\n3.0",
+     DST("UnionSketchUDF")},
+    /* ds_quantile_doubles_*: datasketches-hive 1.2.0's classic quantiles
+     * sketch of doubles (util/ds_quantiles.h); x of ROWS3 is 1, 2, 2 */
     {"e", S, "_FUNC_() - the base of natural logarithms", "> SELECT _FUNC_();\n2.718281828459045",
      U("UDFE")},
     {"elt", S, "_FUNC_(n, str1, str2, ...) - the n-th string (NULL when n is out of range)",

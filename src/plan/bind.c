@@ -2987,6 +2987,7 @@ static bool bind_collection(binder_t *b, hl_expr_t *e, const hl_ast_expr_t *a) {
  * elements, UNION columns): a string meets any other primitive as STRING;
  * otherwise the common type. */
 static const hl_type_t *union_type(binder_t *b, const hl_type_t *x, const hl_type_t *y, long pos) {
+  if (hl_type_equal(x, y)) return x; /* CHAR(3) with CHAR(3) stays CHAR(3), as in Hive */
   if ((hl_type_is_string(x) && !hl_type_is_complex(y) && y->id != HL_T_NULL) ||
       (hl_type_is_string(y) && !hl_type_is_complex(x) && x->id != HL_T_NULL))
     return hl_type_prim(HL_T_STRING);
@@ -5492,7 +5493,11 @@ static hl_status_t bind_setop(hl_session_t *s, binder_t *parent, const hl_ast_se
     for (int c = 0; c < l->n_cols; c++) {
       const hl_type_t *lt = l->types[c], *rt = r->types[c], *t;
       if (!(t = union_type(b, lt, rt, pos[k]))) return err->code;
-      if (t->id == HL_T_VARCHAR || t->id == HL_T_CHAR) t = hl_type_prim(HL_T_STRING);
+      /* CHAR/VARCHAR of one length (or with NULL) stay as they are, as
+       * Hive's union type; other lengths widen to STRING */
+      if ((t->id == HL_T_VARCHAR || t->id == HL_T_CHAR) && !hl_type_equal(lt, rt) &&
+          lt->id != HL_T_NULL && rt->id != HL_T_NULL)
+        t = hl_type_prim(HL_T_STRING);
       for (int j = hl_type_equal(t, lt) ? k : 0; j <= k; j++) {
         hl_plan_t *q = terms[j]->query;
         if (!(q->out_exprs[c] = cast_to(b, q->out_exprs[c], t))) return err->code;

@@ -95,14 +95,13 @@ int hl_geo_ogc_class(const hl_geo_t *g) {
 
 /* ---- little-endian writing ---- */
 
-static void put_i32(hl_buf_t *b, int32_t v) {
-  uint32_t u = (uint32_t)v;
+void hl_geo_put_u32le(hl_buf_t *b, uint32_t u) {
   unsigned char c[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
                         (unsigned char)(u >> 24)};
   hl_buf_append(b, c, 4);
 }
 
-static void put_f64(hl_buf_t *b, double d) {
+void hl_geo_put_f64le(hl_buf_t *b, double d) {
   uint64_t u;
   memcpy(&u, &d, 8);
   unsigned char c[8];
@@ -139,10 +138,10 @@ static void put_bbox(hl_buf_t *b, const hl_geo_t *g) {
     if (i == 0 || y < ymin) ymin = y;
     if (i == 0 || y > ymax) ymax = y;
   }
-  put_f64(b, xmin);
-  put_f64(b, ymin);
-  put_f64(b, xmax);
-  put_f64(b, ymax);
+  hl_geo_put_f64le(b, xmin);
+  hl_geo_put_f64le(b, ymin);
+  hl_geo_put_f64le(b, xmax);
+  hl_geo_put_f64le(b, ymax);
 }
 
 static int32_t shape_type(const hl_geo_t *g) {
@@ -160,55 +159,55 @@ static int32_t shape_type(const hl_geo_t *g) {
 static void put_attr(hl_buf_t *b, const hl_geo_t *g, const double *v) {
   double lo, hi;
   range_of(v, g->n_points, &lo, &hi);
-  put_f64(b, to_av(lo));
-  put_f64(b, to_av(hi));
+  hl_geo_put_f64le(b, to_av(lo));
+  hl_geo_put_f64le(b, to_av(hi));
   for (uint32_t p = 0; p < g->n_parts; p++) {
     for (uint32_t i = g->parts[p]; i < g->parts[p + 1]; i++)
-      put_f64(b, to_av(v[i]));
-    if (g->kind == HL_GEO_K_POLYGON) put_f64(b, v[g->parts[p]]);
+      hl_geo_put_f64le(b, to_av(v[i]));
+    if (g->kind == HL_GEO_K_POLYGON) hl_geo_put_f64le(b, v[g->parts[p]]);
   }
 }
 
 void hl_geo_shape_encode(const hl_geo_t *g, hl_buf_t *b) {
-  put_i32(b, shape_type(g));
+  hl_geo_put_u32le(b, shape_type(g));
   if (g->kind == HL_GEO_K_POINT) {
     bool empty = g->n_points == 0;
-    put_f64(b, to_av(empty ? NAN : g->xy[0]));
-    put_f64(b, to_av(empty ? NAN : g->xy[1]));
-    if (g->has_z) put_f64(b, to_av(empty ? NAN : g->z[0]));
-    if (g->has_m) put_f64(b, to_av(empty ? NAN : g->m[0]));
+    hl_geo_put_f64le(b, to_av(empty ? NAN : g->xy[0]));
+    hl_geo_put_f64le(b, to_av(empty ? NAN : g->xy[1]));
+    if (g->has_z) hl_geo_put_f64le(b, to_av(empty ? NAN : g->z[0]));
+    if (g->has_m) hl_geo_put_f64le(b, to_av(empty ? NAN : g->m[0]));
     return;
   }
   put_bbox(b, g);
   if (g->kind == HL_GEO_K_MULTIPOINT) {
-    put_i32(b, (int32_t)g->n_points);
+    hl_geo_put_u32le(b, (int32_t)g->n_points);
     for (uint32_t i = 0; i < 2 * g->n_points; i++)
-      put_f64(b, g->xy[i]);
+      hl_geo_put_f64le(b, g->xy[i]);
     for (int a = 0; a < 2; a++) {
       const double *v = a == 0 ? g->z : g->m;
       if (!v) continue;
       double lo, hi;
       range_of(v, g->n_points, &lo, &hi);
-      put_f64(b, to_av(lo));
-      put_f64(b, to_av(hi));
+      hl_geo_put_f64le(b, to_av(lo));
+      hl_geo_put_f64le(b, to_av(hi));
       for (uint32_t i = 0; i < g->n_points; i++)
-        put_f64(b, to_av(v[i]));
+        hl_geo_put_f64le(b, to_av(v[i]));
     }
     return;
   }
   bool poly = g->kind == HL_GEO_K_POLYGON;
-  put_i32(b, (int32_t)g->n_parts);
-  put_i32(b, (int32_t)(g->n_points + (poly ? g->n_parts : 0)));
+  hl_geo_put_u32le(b, (int32_t)g->n_parts);
+  hl_geo_put_u32le(b, (int32_t)(g->n_points + (poly ? g->n_parts : 0)));
   for (uint32_t p = 0; p < g->n_parts; p++)
-    put_i32(b, (int32_t)(g->parts[p] + (poly ? p : 0)));
+    hl_geo_put_u32le(b, (int32_t)(g->parts[p] + (poly ? p : 0)));
   for (uint32_t p = 0; p < g->n_parts; p++) {
     for (uint32_t i = g->parts[p]; i < g->parts[p + 1]; i++) {
-      put_f64(b, g->xy[2 * i]);
-      put_f64(b, g->xy[2 * i + 1]);
+      hl_geo_put_f64le(b, g->xy[2 * i]);
+      hl_geo_put_f64le(b, g->xy[2 * i + 1]);
     }
     if (poly) {
-      put_f64(b, g->xy[2 * g->parts[p]]);
-      put_f64(b, g->xy[2 * g->parts[p] + 1]);
+      hl_geo_put_f64le(b, g->xy[2 * g->parts[p]]);
+      hl_geo_put_f64le(b, g->xy[2 * g->parts[p] + 1]);
     }
   }
   if (g->z) put_attr(b, g, g->z);

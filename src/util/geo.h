@@ -124,6 +124,11 @@ hl_status_t hl_geo_wkt_read(const char *s, size_t n, hl_arena_t *arena, hl_geo_t
  * little-endian, ISO Z/M codes) appended to OUT; false when ESRI refuses
  * (a polygon with vertices but no exterior ring). */
 bool hl_geo_wkb_write(const hl_geo_t *g, hl_buf_t *out);
+
+/* Little-endian writers shared by the shape (geo.c) and WKB (geo_wkb.c)
+ * encoders: an unsigned 32-bit integer, a double's IEEE bits. */
+void hl_geo_put_u32le(hl_buf_t *b, uint32_t u);
+void hl_geo_put_f64le(hl_buf_t *b, double d);
 /* Reads well-known binary P[0..n) (either byte order, ISO Z/M codes) into
  * *G and its OGC type as ESRI's OperatorImportFromWkb does (see
  * geo_wkb.c).  22023 for malformed bytes; 0A000 for a GEOMETRYCOLLECTION. */

@@ -28,42 +28,27 @@ static void put_u8(hl_buf_t *b, uint8_t v) {
   hl_buf_append(b, &v, 1);
 }
 
-static void put_u32(hl_buf_t *b, uint32_t u) {
-  unsigned char c[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
-                        (unsigned char)(u >> 24)};
-  hl_buf_append(b, c, 4);
-}
-
-static void put_f64(hl_buf_t *b, double d) {
-  uint64_t u;
-  memcpy(&u, &d, 8);
-  unsigned char c[8];
-  for (int i = 0; i < 8; i++)
-    c[i] = (unsigned char)(u >> (8 * i));
-  hl_buf_append(b, c, 8);
-}
-
 static uint32_t wkb_type(const hl_geo_t *g, int base) {
   return (uint32_t)base + (g->has_z && g->has_m ? 3000u : g->has_z ? 1000u : g->has_m ? 2000u : 0u);
 }
 
 static void header(hl_buf_t *b, const hl_geo_t *g, int base) {
   put_u8(b, 1);
-  put_u32(b, wkb_type(g, base));
+  hl_geo_put_u32le(b, wkb_type(g, base));
 }
 
 static void put_vertex(hl_buf_t *b, const hl_geo_t *g, uint32_t i) {
-  put_f64(b, g->xy[2 * i]);
-  put_f64(b, g->xy[2 * i + 1]);
-  if (g->z) put_f64(b, g->z[i]);
-  if (g->m) put_f64(b, g->m[i]);
+  hl_geo_put_f64le(b, g->xy[2 * i]);
+  hl_geo_put_f64le(b, g->xy[2 * i + 1]);
+  if (g->z) hl_geo_put_f64le(b, g->z[i]);
+  if (g->m) hl_geo_put_f64le(b, g->m[i]);
 }
 
 static void point_record(hl_buf_t *b, const hl_geo_t *g, uint32_t i, bool empty) {
   header(b, g, HL_GEO_POINT);
   if (empty) {
     for (int k = 0; k < 2 + g->has_z + g->has_m; k++)
-      put_f64(b, NAN);
+      hl_geo_put_f64le(b, NAN);
     return;
   }
   put_vertex(b, g, i);
@@ -71,17 +56,17 @@ static void point_record(hl_buf_t *b, const hl_geo_t *g, uint32_t i, bool empty)
 
 static void line_record(hl_buf_t *b, const hl_geo_t *g, uint32_t p) {
   header(b, g, HL_GEO_LINESTRING);
-  put_u32(b, g->parts[p + 1] - g->parts[p]);
+  hl_geo_put_u32le(b, g->parts[p + 1] - g->parts[p]);
   for (uint32_t i = g->parts[p]; i < g->parts[p + 1]; i++)
     put_vertex(b, g, i);
 }
 
 static void polygon_record(hl_buf_t *b, const hl_geo_t *g, uint32_t from, uint32_t to) {
   header(b, g, HL_GEO_POLYGON);
-  put_u32(b, to - from);
+  hl_geo_put_u32le(b, to - from);
   for (uint32_t r = from; r < to; r++) {
     uint32_t s = g->parts[r], e = g->parts[r + 1];
-    put_u32(b, e - s + 1);
+    hl_geo_put_u32le(b, e - s + 1);
     put_vertex(b, g, s);
     for (uint32_t i = e; i-- > s;)
       put_vertex(b, g, i);
@@ -96,7 +81,7 @@ bool hl_geo_wkb_write(const hl_geo_t *g, hl_buf_t *out) {
     return true;
   case HL_GEO_MULTIPOINT:
     header(out, g, HL_GEO_MULTIPOINT);
-    put_u32(out, g->n_points);
+    hl_geo_put_u32le(out, g->n_points);
     for (uint32_t i = 0; i < g->n_points; i++)
       point_record(out, g, i, false);
     return true;
@@ -105,7 +90,7 @@ bool hl_geo_wkb_write(const hl_geo_t *g, hl_buf_t *out) {
     return true;
   case HL_GEO_MULTILINESTRING:
     header(out, g, HL_GEO_MULTILINESTRING);
-    put_u32(out, g->n_parts);
+    hl_geo_put_u32le(out, g->n_parts);
     for (uint32_t p = 0; p < g->n_parts; p++)
       line_record(out, g, p);
     return true;
@@ -118,7 +103,7 @@ bool hl_geo_wkb_write(const hl_geo_t *g, hl_buf_t *out) {
       count += hl_geo_ring_area(g, r) > 0;
     if (count == 0 && g->n_points > 0) return false; /* ESRI: corrupted geometry */
     header(out, g, HL_GEO_MULTIPOLYGON);
-    put_u32(out, count);
+    hl_geo_put_u32le(out, count);
     uint32_t start = 0, end = 1;
     for (uint32_t k = 0; k < count; k++) {
       if (k) {

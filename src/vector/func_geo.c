@@ -255,14 +255,16 @@ HL_FN(hl_fn_st_geomfromshape) {
   return hl_fn_geo_out(out, arena, &g, srid, inferred[g.kind], err);
 }
 
-HL_FN(hl_fn_st_astext) {
-  (void)call;
+/* The geometry of argument 0 written by WRITE (WKT or WKB) as the
+ * result; NULL for a NULL geometry or one WRITE refuses. */
+static hl_status_t geo_write_out(const hl_value_t *a, hl_value_t *out, hl_arena_t *arena,
+                                 bool (*write)(const hl_geo_t *, hl_buf_t *), hl_error_t *err) {
   hl_geo_value_t v;
   if (hl_fn_geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
   if (v.is_null) return set_null(out), HL_OK;
   hl_buf_t b;
   hl_buf_init(&b);
-  bool ok = hl_geo_wkt_write(&v.geo, &b);
+  bool ok = write(&v.geo, &b);
   hl_status_t rc = HL_OK;
   if (b.oom) {
     rc = hl_err_nomem(err);
@@ -277,6 +279,11 @@ HL_FN(hl_fn_st_astext) {
   }
   hl_buf_fini(&b);
   return rc;
+}
+
+HL_FN(hl_fn_st_astext) {
+  (void)call;
+  return geo_write_out(a, out, arena, hl_geo_wkt_write, err);
 }
 
 HL_FN(hl_fn_st_asshape) {
@@ -447,26 +454,7 @@ HL_FN(hl_fn_st_ismeasured) {
  * refuses) */
 HL_FN(hl_fn_st_asbinary) {
   (void)call;
-  hl_geo_value_t v;
-  if (hl_fn_geo_arg(a, 0, arena, &v, err) != HL_OK) return err->code;
-  if (v.is_null) return set_null(out), HL_OK;
-  hl_buf_t b;
-  hl_buf_init(&b);
-  bool ok = hl_geo_wkb_write(&v.geo, &b);
-  hl_status_t rc = HL_OK;
-  if (b.oom) {
-    rc = hl_err_nomem(err);
-  } else if (!ok) {
-    set_null(out);
-  } else {
-    char *p = hl_fn_alloc_str(out, arena, b.len);
-    if (p)
-      memcpy(p, b.data, b.len);
-    else
-      rc = hl_err_nomem(err);
-  }
-  hl_buf_fini(&b);
-  return rc;
+  return geo_write_out(a, out, arena, hl_geo_wkb_write, err);
 }
 
 /* st_geomfromwkb and the typed st_*fromwkb (WANT: the OGC type, 0 any):
